@@ -1,0 +1,375 @@
+"""Fixtures for end-to-end tests that drive the real Claude Code CLI.
+
+Each test gets an isolated HOME and project directory, a scripted Messages-API
+server (``scripted_api.ScriptedAPI``) and runs ``claude -p`` headless against
+it, with hooks wired through ``<project>/.claude/settings.json``.
+
+Fixtures:
+
+- ``claude_bin``: path of the CLI. ``$ARCGUARD_CLAUDE_BIN`` if set, else
+  ``<repo>/.cache/claude-code/node_modules/.bin/claude``. Missing: the test is
+  skipped, or fails when ``$CI`` is set (in CI these tests must run).
+- ``claude_project``: factory ``claude_project(settings=None) -> ClaudeProject``.
+- ``run_claude``: ``run_claude(project, api, prompt, extra_args=(), env=None,
+  timeout=120) -> ClaudeRun``.
+- ``hook_settings``: ``hook_settings({event: command | [commands]}) -> dict``.
+- ``arcguard_hook_settings``: ``arcguard_hook_settings({event: subcommand}) -> dict``
+  with commands ``<python> -m arcguard hook <subcommand>``.
+
+Example::
+
+    from scripted_api import ScriptedAPI, text, tool_use
+
+    def test_stop(claude_project, run_claude, arcguard_hook_settings):
+        project = claude_project(arcguard_hook_settings({"Stop": "stop"}))
+        with ScriptedAPI([tool_use("Bash", {"command": "echo hi"}), text("ok")]) as api:
+            run = run_claude(project, api, "do it")
+        assert run.result["terminal_reason"] == "completed"
+        assert len(api.requests) == 2
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import shlex
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Callable
+from collections.abc import Iterator
+from collections.abc import Mapping
+from collections.abc import Sequence
+from dataclasses import dataclass
+from dataclasses import field
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+HERE = Path(__file__).resolve().parent
+REPO_ROOT = HERE.parent.parent
+DEFAULT_CLAUDE_BIN = REPO_ROOT / ".cache" / "claude-code" / "node_modules" / ".bin" / "claude"
+DEFAULT_TIMEOUT = 120.0
+
+# Test modules import the server as ``scripted_api`` whatever pytest's import mode is.
+if str(HERE) not in sys.path:
+    sys.path.insert(0, str(HERE))
+
+from scripted_api import ScriptedAPI  # noqa: E402
+
+# Variables of the outer environment that must not reach the CLI under test
+# (credentials, a parent Claude Code session, proxies to a real endpoint, ...).
+_SCRUB_PREFIXES = ("ANTHROPIC_", "CLAUDE", "AWS_BEARER_TOKEN_BEDROCK", "ARCGUARD_")
+_SCRUB_EXACT = frozenset({"HTTP_PROXY", "HTTPS_PROXY", "http_proxy", "https_proxy", "ALL_PROXY"})
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line(
+        "markers", "e2e: runs the real Claude Code CLI against a scripted API server"
+    )
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    for item in items:
+        if HERE in Path(str(item.fspath)).resolve().parents:
+            item.add_marker(pytest.mark.e2e)
+
+
+# --------------------------------------------------------------------------- settings helpers
+
+
+def hook_settings(
+    hooks: Mapping[str, str | Sequence[str]],
+    *,
+    matcher: str | None = None,
+    timeout: int | None = None,
+) -> dict[str, Any]:
+    """Settings dict wiring shell ``command`` hooks: ``{event: command or [commands]}``.
+
+    ``matcher`` applies to every event that supports one (tool events); others ignore it.
+    """
+    out: dict[str, list[dict[str, Any]]] = {}
+    for event, commands in hooks.items():
+        if isinstance(commands, str):
+            commands = [commands]
+        handlers: list[dict[str, Any]] = []
+        for command in commands:
+            handler: dict[str, Any] = {"type": "command", "command": command}
+            if timeout is not None:
+                handler["timeout"] = timeout
+            handlers.append(handler)
+        group: dict[str, Any] = {"hooks": handlers}
+        if matcher is not None:
+            group["matcher"] = matcher
+        out[event] = [group]
+    return {"hooks": out}
+
+
+def arcguard_command(subcommand: str) -> str:
+    """Shell command running ``arcguard hook <subcommand>`` with this interpreter."""
+    return f"{shlex.quote(sys.executable)} -m arcguard hook {shlex.quote(subcommand)}"
+
+
+def arcguard_hook_settings(
+    hooks: Mapping[str, str | Sequence[str]],
+    *,
+    matcher: str | None = None,
+    timeout: int | None = None,
+) -> dict[str, Any]:
+    """Settings dict wiring arcguard: ``{"Stop": "stop", "PreToolUse": "pre-tool", ...}``."""
+    commands = {
+        event: [arcguard_command(s) for s in ([subs] if isinstance(subs, str) else subs)]
+        for event, subs in hooks.items()
+    }
+    return hook_settings(commands, matcher=matcher, timeout=timeout)
+
+
+# --------------------------------------------------------------------------- project + run
+
+
+@dataclass
+class ClaudeProject:
+    """An isolated HOME plus a project directory for one CLI run (or several)."""
+
+    root: Path
+    home: Path
+    path: Path
+    arcguard_home: Path
+
+    @property
+    def settings_path(self) -> Path:
+        return self.path / ".claude" / "settings.json"
+
+    def write_settings(self, settings: Mapping[str, Any]) -> None:
+        self.settings_path.parent.mkdir(parents=True, exist_ok=True)
+        self.settings_path.write_text(json.dumps(settings, indent=2) + "\n")
+
+    def write_script(self, name: str, source: str) -> Path:
+        """Write a helper script (e.g. a hook) under the temp root, outside the project."""
+        target = self.root / "scripts" / name
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_text(source)
+        target.chmod(0o755)
+        return target
+
+    @property
+    def transcript_dir(self) -> Path:
+        return self.home / ".claude" / "projects"
+
+    def transcripts(self) -> list[Path]:
+        """Every transcript file written so far (sessions and subagents)."""
+        if not self.transcript_dir.is_dir():
+            return []
+        return sorted(self.transcript_dir.rglob("*.jsonl"))
+
+    def base_env(self) -> dict[str, str]:
+        env = {
+            k: v
+            for k, v in os.environ.items()
+            if not k.startswith(_SCRUB_PREFIXES) and k not in _SCRUB_EXACT
+        }
+        env.update(
+            HOME=str(self.home),
+            ARCGUARD_HOME=str(self.arcguard_home),
+            IS_SANDBOX="1",
+            ANTHROPIC_API_KEY="test",
+            CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC="1",
+            DISABLE_TELEMETRY="1",
+            DISABLE_AUTOUPDATER="1",
+            CLAUDE_CODE_MAX_RETRIES="1",
+            NO_PROXY="127.0.0.1,localhost",
+            no_proxy="127.0.0.1,localhost",
+        )
+        env.pop("CI", None)
+        return env
+
+
+@dataclass
+class ClaudeRun:
+    """Outcome of one ``claude -p`` run."""
+
+    args: list[str]
+    returncode: int
+    stdout: str
+    stderr: str
+    duration: float
+    result: dict[str, Any] | None
+    transcripts: list[Path] = field(default_factory=list)
+
+    @property
+    def session_id(self) -> str | None:
+        return None if self.result is None else self.result.get("session_id")
+
+    @property
+    def transcript(self) -> Path | None:
+        """The main session transcript (``<session_id>.jsonl``), if written."""
+        for path in self.transcripts:
+            if self.session_id and path.name == f"{self.session_id}.jsonl":
+                return path
+        top = [p for p in self.transcripts if p.parent.parent.name == "projects"]
+        return top[0] if len(top) == 1 else None
+
+    def transcript_entries(self) -> list[dict[str, Any]]:
+        path = self.transcript
+        if path is None:
+            return []
+        entries = []
+        for line in path.read_text().splitlines():
+            if line.strip():
+                entries.append(json.loads(line))
+        return entries
+
+    def describe(self) -> str:
+        return (
+            f"claude exited {self.returncode} after {self.duration:.1f}s\n"
+            f"args: {shlex.join(self.args)}\n--- stdout ---\n{self.stdout[-4000:]}\n"
+            f"--- stderr ---\n{self.stderr[-4000:]}"
+        )
+
+
+def _parse_result(stdout: str) -> dict[str, Any] | None:
+    text = stdout.strip()
+    if not text:
+        return None
+    try:
+        value = json.loads(text)
+    except ValueError:
+        # Tolerate stray lines: take the last line that is a JSON result object.
+        for line in reversed(text.splitlines()):
+            try:
+                value = json.loads(line)
+            except ValueError:
+                continue
+            if isinstance(value, dict) and value.get("type") == "result":
+                return value
+        return None
+    return value if isinstance(value, dict) else None
+
+
+def _run(
+    claude: Path,
+    project: ClaudeProject,
+    api: ScriptedAPI,
+    prompt: str,
+    extra_args: Sequence[str] = (),
+    env: Mapping[str, str] | None = None,
+    timeout: float = DEFAULT_TIMEOUT,
+) -> ClaudeRun:
+    args = [
+        str(claude),
+        "-p",
+        prompt,
+        "--output-format",
+        "json",
+        "--permission-mode",
+        "bypassPermissions",
+        *extra_args,
+    ]
+    full_env = project.base_env()
+    full_env["ANTHROPIC_BASE_URL"] = api.base_url
+    if env:
+        full_env.update(env)
+    started = time.monotonic()
+    proc = subprocess.Popen(
+        args,
+        cwd=project.path,
+        env=full_env,
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,
+    )
+    try:
+        stdout, stderr = proc.communicate(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        os.killpg(proc.pid, signal.SIGKILL)
+        stdout, stderr = proc.communicate()
+        run = ClaudeRun(args, -9, stdout, stderr, time.monotonic() - started, None)
+        pytest.fail(f"claude timed out after {timeout}s\n{run.describe()}", pytrace=False)
+    finally:
+        # Hooks or tools may have left background processes in the session's group.
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.killpg(proc.pid, signal.SIGKILL)
+    return ClaudeRun(
+        args=args,
+        returncode=proc.returncode,
+        stdout=stdout,
+        stderr=stderr,
+        duration=time.monotonic() - started,
+        result=_parse_result(stdout),
+        transcripts=project.transcripts(),
+    )
+
+
+# --------------------------------------------------------------------------- fixtures
+
+
+@pytest.fixture(scope="session")
+def claude_bin() -> Path:
+    configured = os.environ.get("ARCGUARD_CLAUDE_BIN")
+    path = Path(configured) if configured else DEFAULT_CLAUDE_BIN
+    if not (path.is_file() and os.access(path, os.X_OK)):
+        message = (
+            f"Claude Code CLI not found at {path}; install it with "
+            "`npm install --prefix .cache/claude-code @anthropic-ai/claude-code@<version>` "
+            "or set ARCGUARD_CLAUDE_BIN"
+        )
+        if os.environ.get("CI"):
+            pytest.fail(message, pytrace=False)
+        pytest.skip(message)
+    return path
+
+
+@pytest.fixture
+def claude_project(tmp_path: Path) -> Iterator[Callable[..., ClaudeProject]]:
+    """Factory: ``claude_project(settings=None) -> ClaudeProject``."""
+    count = 0
+
+    def make(settings: Mapping[str, Any] | None = None) -> ClaudeProject:
+        nonlocal count
+        count += 1
+        root = tmp_path / f"claude{count}"
+        project = ClaudeProject(
+            root=root,
+            home=root / "home",
+            path=root / "project",
+            arcguard_home=root / "arcguard-home",
+        )
+        for directory in (project.home, project.path, project.arcguard_home):
+            directory.mkdir(parents=True)
+        if settings is not None:
+            project.write_settings(settings)
+        return project
+
+    yield make
+
+
+@pytest.fixture
+def run_claude(claude_bin: Path) -> Callable[..., ClaudeRun]:
+    """``run_claude(project, api, prompt, extra_args=(), env=None, timeout=120)``."""
+
+    def run(
+        project: ClaudeProject,
+        api: ScriptedAPI,
+        prompt: str,
+        extra_args: Sequence[str] = (),
+        env: Mapping[str, str] | None = None,
+        timeout: float = DEFAULT_TIMEOUT,
+    ) -> ClaudeRun:
+        return _run(claude_bin, project, api, prompt, extra_args, env, timeout)
+
+    return run
+
+
+@pytest.fixture(name="hook_settings")
+def hook_settings_fixture() -> Callable[..., dict[str, Any]]:
+    return hook_settings
+
+
+@pytest.fixture(name="arcguard_hook_settings")
+def arcguard_hook_settings_fixture() -> Callable[..., dict[str, Any]]:
+    return arcguard_hook_settings
