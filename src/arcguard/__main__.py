@@ -1,0 +1,6 @@
+from __future__ import annotations
+
+from arcguard.main import main
+
+
+raise SystemExit(main())

@@ -1,0 +1,1 @@
+"""One click command per module (`arcguard.cli` loads them lazily)."""

@@ -1,0 +1,190 @@
+"""`arcguard arc VERB SESSION_ID ...`: the arc helper, compatible with seed 003's script."""
+
+from __future__ import annotations
+
+import click
+
+from arcguard import jsonio
+from arcguard.commands.common import config
+from arcguard.commands.common import locked_update
+from arcguard.commands.common import now
+from arcguard.core import arc as arcs
+from arcguard.core.state import clone
+from arcguard.core.state import fresh_state
+
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    from arcguard.core.state import Arc
+    from arcguard.core.state import State
+
+COUNTER = "reconcile_count"
+
+
+@click.group()
+def arc() -> None:
+    """Set, inspect and complete a session's arc (what `/autonomous` starts).
+
+    \b
+    Examples:
+      arcguard arc set SESSION_ID importer parse load report
+      arcguard arc next SESSION_ID
+      arcguard arc done SESSION_ID parse
+      arcguard arc complete SESSION_ID
+    """
+
+
+def _apply(session_id: str, verb: Callable[[Arc | None, float], tuple[bool, str]]) -> str:
+    """Run `verb` on the session's arc under the lock; it returns (changed, text to print)."""
+    at = now()
+
+    def change(state: State | None) -> tuple[State | None, str]:
+        new = clone(state) if state is not None else fresh_state(session_id, at)
+        changed, text = verb(new.get("arc"), at)
+        return (new if changed else None), text
+
+    return locked_update(session_id, change, at=at)
+
+
+def _active(current: Arc | None, at: float) -> bool:
+    return arcs.is_active(current, config(), at)
+
+
+def _touch_if_active(current: Arc | None, at: float) -> bool:
+    if current is not None and _active(current, at):
+        arcs.touch(current, at)
+        return True
+    return False
+
+
+@arc.command("set")
+@click.argument("session_id")
+@click.argument("slug", required=False, default=arcs.DEFAULT_SLUG)
+@click.argument("milestones", nargs=-1)
+def set_(session_id: str, slug: str, milestones: tuple[str, ...]) -> None:
+    """Start a fresh arc (counters to 0, milestones to do). Prints `active SLUG`."""
+    at = now()
+
+    def change(state: State | None) -> tuple[State | None, str]:
+        new = clone(state) if state is not None else fresh_state(session_id, at)
+        new["arc"] = arcs.new_arc(slug, list(milestones), at)
+        return new, f"active {new['arc']['slug']}"
+
+    click.echo(locked_update(session_id, change, at=at))
+
+
+@arc.command("next")
+@click.argument("session_id")
+def next_(session_id: str) -> None:
+    """Print the first milestone not done, or an empty line."""
+    click.echo(_apply(session_id, lambda a, at: (_touch_if_active(a, at), arcs.next_milestone(a))))
+
+
+@arc.command()
+@click.argument("session_id")
+@click.argument("slice_name", metavar="SLICE")
+def done(session_id: str, slice_name: str) -> None:
+    """Mark milestone SLICE done. Prints the next milestone (or an empty line)."""
+    def verb(current: Arc | None, at: float) -> tuple[bool, str]:
+        if current is None or not arcs.mark_done(current, slice_name):
+            raise click.ClickException(f"the arc of {session_id} has no milestone {slice_name!r}")
+        arcs.touch(current, at)
+        return True, arcs.next_milestone(current)
+
+    click.echo(_apply(session_id, verb))
+
+
+@arc.command()
+@click.argument("session_id")
+def complete(session_id: str) -> None:
+    """Mark the arc complete (the hooks stop continuing it). Prints `inactive`."""
+    def verb(current: Arc | None, at: float) -> tuple[bool, str]:
+        if current is None:
+            return False, "inactive"
+        arcs.complete(current, at)
+        return True, "inactive"
+
+    click.echo(_apply(session_id, verb))
+
+
+@arc.command()
+@click.argument("session_id")
+def status(session_id: str) -> None:
+    """Print `active SLUG` for an active, fresh arc, else `inactive`."""
+    def verb(current: Arc | None, at: float) -> tuple[bool, str]:
+        if current is not None and _touch_if_active(current, at):
+            return True, f"active {current.get('slug', arcs.DEFAULT_SLUG)}"
+        return False, "inactive"
+
+    click.echo(_apply(session_id, verb))
+
+
+@arc.command()
+@click.argument("session_id")
+@click.pass_context
+def active(ctx: click.Context, session_id: str) -> None:
+    """Exit 0 if the arc is active and fresh, else 1. Prints nothing."""
+    text = _apply(session_id, lambda a, at: (_touch_if_active(a, at), "yes" if a and
+                                              _active(a, at) else ""))
+    ctx.exit(0 if text else 1)
+
+
+@arc.command()
+@click.argument("session_id")
+@click.argument("field")
+def get(session_id: str, field: str) -> None:
+    """Print one field of the arc (strings as they are, other values as JSON), or ""."""
+    def verb(current: Arc | None, at: float) -> tuple[bool, str]:
+        value = (current or {}).get(field, "")
+        return False, value if isinstance(value, str) else jsonio.dumps(value)
+
+    click.echo(_apply(session_id, verb))
+
+
+def _counter_verb(name: str, help_text: str,
+                  action: Callable[[Arc, float], int]) -> click.Command:
+    @click.argument("session_id")
+    @click.argument("counter", type=click.Choice([COUNTER]))
+    def command(session_id: str, counter: str) -> None:
+        def verb(current: Arc | None, at: float) -> tuple[bool, str]:
+            if current is None:
+                raise click.ClickException(f"session {session_id} has no arc")
+            return True, str(action(current, at))
+
+        click.echo(_apply(session_id, verb))
+
+    command.__doc__ = help_text
+    return arc.command(name)(command)
+
+
+def _reset(current: Arc, at: float) -> int:
+    arcs.reset_consecutive(current)
+    return 0
+
+
+_counter_verb("bump", "Add one to the consecutive-continuation counter; print it.", arcs.bump)
+_counter_verb("reset", "Set the consecutive-continuation counter to 0; print 0.", _reset)
+
+
+@arc.command("try-block")
+@click.argument("session_id")
+@click.argument("consecutive_max", required=False, default="")
+@click.argument("lifetime_max", required=False, default="")
+def try_block(session_id: str, consecutive_max: str, lifetime_max: str) -> None:
+    """Spend one continuation if both caps allow: print BLOCK, else CAP.
+
+    Caps default to the configured ones; an argument that is not all digits falls back too.
+    """
+    cfg = config()
+    consecutive = int(consecutive_max) if consecutive_max.isdigit() else (
+        cfg.max_consecutive_continuations)
+    lifetime = int(lifetime_max) if lifetime_max.isdigit() else cfg.max_continuations_per_arc
+
+    def verb(current: Arc | None, at: float) -> tuple[bool, str]:
+        if current is None or not arcs.try_block(current, consecutive, lifetime, at):
+            return False, "CAP"
+        return True, "BLOCK"
+
+    click.echo(_apply(session_id, verb))

@@ -1,0 +1,49 @@
+"""What several verbs share: the state dir, the config, the clock, locked updates."""
+
+from __future__ import annotations
+
+import os
+import time
+
+import click
+
+from arcguard import paths
+from arcguard import store
+
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Callable
+    from typing import TypeVar
+
+    from arcguard.core.config import Config
+    from arcguard.core.state import State
+
+    T = TypeVar("T")
+
+
+def home() -> str:
+    return paths.state_dir(os.environ)
+
+
+def config() -> Config:
+    from arcguard.config import load_config
+
+    return load_config(os.environ)[0]
+
+
+def now() -> float:
+    return time.time()
+
+
+def locked_update(session_id: str, change: Callable[[State | None], tuple[State | None, T]],
+                  *, at: float) -> T:
+    """`store.update` for verbs: filelock, a generous wait, errors as click errors."""
+    try:
+        return store.update(home(), session_id, change, now=at, lock_timeout=10.0,
+                            use_filelock=True)
+    except OSError as exc:
+        raise click.ClickException(f"cannot update the state of {session_id}: {exc}") from exc
+
+
+json_option = click.option("--json", "as_json", is_flag=True, help="Print JSON instead of text.")

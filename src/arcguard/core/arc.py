@@ -1,0 +1,107 @@
+"""The arc: an autonomous stretch of work the operator delegated, with its milestones and caps.
+
+Field names and verb semantics follow seed 003's arc file, so its tooling keeps working;
+`last_activity` is new: an arc goes stale 8 hours after its last activity, not after it was set.
+"""
+
+from __future__ import annotations
+
+from arcguard.core.state import iso
+from arcguard.core.state import parse_iso
+
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from arcguard.core.config import Config
+    from arcguard.core.state import Arc
+
+DEFAULT_SLUG = "arc"
+
+
+def new_arc(slug: str, milestones: list[str], now: float) -> Arc:
+    stamp = iso(now)
+    return {
+        "active": True,
+        "slug": slug or DEFAULT_SLUG,
+        "invoked_at": stamp,
+        "last_activity": stamp,
+        "milestones": [{"slice": m, "status": "todo"} for m in milestones],
+        "reconcile_count": 0,
+        "total_blocks": 0,
+        "last_reconcile": None,
+    }
+
+
+def last_activity(arc: Arc) -> float | None:
+    """When the arc was last touched (set, a hook event, a verb); None when unknown."""
+    stamps = [parse_iso(arc.get("invoked_at")), parse_iso(arc.get("last_activity"))]
+    known = [s for s in stamps if s is not None]
+    return max(known) if known else None
+
+
+def is_stale(arc: Arc, cfg: Config, now: float) -> bool:
+    seen = last_activity(arc)
+    return seen is not None and now - seen > cfg.stale_seconds
+
+
+def is_active(arc: Arc | None, cfg: Config, now: float) -> bool:
+    return bool(arc) and arc.get("active") is True and not is_stale(arc, cfg, now)  # type: ignore[union-attr]
+
+
+def touch(arc: Arc, now: float) -> None:
+    arc["last_activity"] = iso(now)
+
+
+def next_milestone(arc: Arc | None) -> str:
+    """The first milestone not done, or "" (seed 003's `next`)."""
+    for milestone in (arc or {}).get("milestones") or []:
+        if isinstance(milestone, dict) and milestone.get("status") != "done":
+            return str(milestone.get("slice", ""))
+    return ""
+
+
+def mark_done(arc: Arc, name: str) -> bool:
+    """Mark milestone `name` done; False when the arc has no such milestone."""
+    for milestone in arc.get("milestones") or []:
+        if isinstance(milestone, dict) and milestone.get("slice") == name:
+            milestone["status"] = "done"
+            return True
+    return False
+
+
+def complete(arc: Arc, now: float) -> None:
+    arc["active"] = False
+    arc["completed_at"] = iso(now)
+
+
+def _count(arc: Arc, field: str) -> int:
+    value = arc.get(field)
+    return value if isinstance(value, int) and not isinstance(value, bool) else 0
+
+
+def try_block(arc: Arc, consecutive_max: int, lifetime_max: int, now: float) -> bool:
+    """Spend one continuation if both caps allow it (seed 003's `try-block`)."""
+    if _count(arc, "reconcile_count") >= consecutive_max:
+        return False
+    if _count(arc, "total_blocks") >= lifetime_max:
+        return False
+    arc["reconcile_count"] = _count(arc, "reconcile_count") + 1
+    arc["total_blocks"] = _count(arc, "total_blocks") + 1
+    arc["last_reconcile"] = iso(now)
+    return True
+
+
+def bump(arc: Arc, now: float) -> int:
+    arc["reconcile_count"] = _count(arc, "reconcile_count") + 1
+    arc["last_reconcile"] = iso(now)
+    return arc["reconcile_count"]
+
+
+def reset_consecutive(arc: Arc) -> None:
+    arc["reconcile_count"] = 0
+
+
+def milestone_counts(arc: Arc | None) -> tuple[int, int]:
+    """(done, total) milestones."""
+    items = [m for m in (arc or {}).get("milestones") or [] if isinstance(m, dict)]
+    return sum(1 for m in items if m.get("status") == "done"), len(items)

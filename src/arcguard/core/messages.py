@@ -1,0 +1,83 @@
+"""What arcguard says to the model and to the user. Kept together so the voice stays one."""
+
+from __future__ import annotations
+
+
+def complete_hint(command: str, session_id: str) -> str:
+    return f"`{command} arc complete {session_id}`"
+
+
+def posture_line(slug: str, next_milestone: str, command: str, session_id: str) -> str:
+    nxt = f" Next milestone: {next_milestone}." if next_milestone else ""
+    return (
+        f"[arcguard] Autonomous arc '{slug}' is active: keep working through it without handing"
+        f" control back to the user.{nxt} Pause only for a decision that crosses repositories,"
+        " destroys data, or breaks a public API. When the arc is really finished, run"
+        f" {complete_hint(command, session_id)} (or end your reply with exactly"
+        " 'The arc is complete.')."
+    )
+
+
+def stop_block_reason(slug: str, next_milestone: str, command: str, session_id: str) -> str:
+    nxt = (f" Continue with the next milestone: {next_milestone}." if next_milestone
+           else " Continue with the work.")
+    return (
+        f"[arcguard] Autonomous arc '{slug}' is still active, and this turn ended with nothing"
+        " done: 'No response requested.' or an empty reply is not a valid stop in the middle of"
+        f" an arc. Check where the work stands (files, tests, git).{nxt} If the arc is really"
+        f" finished, run {complete_hint(command, session_id)} so this stops."
+    )
+
+
+def deny_reason(label: str, runs: int, *, timed_out: bool) -> str:
+    unlock = ("retry it with a larger timeout (once), change something it depends on, or take"
+              " a different approach" if timed_out else
+              "change something it depends on first (edit a file), or take a different approach")
+    return (
+        f"[arcguard] Denied as a repeat: this exact call ({label}) already ran {runs} times with"
+        " the same result, and nothing it depends on has changed since, so running it again"
+        f" cannot tell you anything new. To run it again, {unlock}."
+    )
+
+
+def checkin_nudge(turns: int) -> str:
+    return (
+        f"[arcguard] {turns} turns in a row with tool calls and no word to the user. Stop and"
+        " summarise: what you have done, what is left, and whether the last calls made progress."
+    )
+
+
+def backstop_nudge(turns: int) -> str:
+    return (
+        f"[arcguard] {turns} turns since the user's last message. Send a brief progress summary:"
+        " what has been done, what is left, and anything that blocks you."
+    )
+
+
+def _times(n: int) -> str:
+    return f"{n} times"
+
+
+def cycle_pause(period: int, repeats: int, labels: list[str]) -> str:
+    what = ("the same call " + _times(repeats) if period == 1
+            else f"a {period}-call cycle {_times(repeats)}")
+    shown = "; ".join(labels[:3])
+    return (
+        f"arcguard paused this session: the model repeated {what} in a row without progress"
+        f" ({shown}). Send a message to resume."
+    )
+
+
+def blocked_pause(rounds: int, label: str) -> str:
+    return (
+        f"arcguard paused this session: {rounds} turns in a row had calls denied as repeats and"
+        f" made no progress (last denied: {label}). Send a message to resume."
+    )
+
+
+def backstop_pause(turns: int, nudged_at: int) -> str:
+    return (
+        f"arcguard paused this session: {turns} turns without a message from you, and the"
+        f" progress-summary request at turn {nudged_at} did not change that. Send a message to"
+        " resume."
+    )

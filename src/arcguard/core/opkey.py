@@ -1,0 +1,127 @@
+"""Operation identity: what makes two tool calls "the same call", and what a call's outcome is.
+
+The key is the tool name plus the canonical JSON of its input, minus control parameters that
+do not change what the call does (for Claude Code's own Bash: `timeout`, `description`), with
+meaningless defaults made explicit (Read's offset and limit). Command text is never rewritten:
+quoting changes meaning. Other tools (MCP, custom, a tool merely named like Bash) keep every
+parameter.
+"""
+
+from __future__ import annotations
+
+from arcguard import jsonio
+
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
+
+BASH = "Bash"
+CONTROL_PARAMS = {BASH: ("timeout", "description")}
+EXPLICIT_DEFAULTS = {"Read": {"offset": 1, "limit": 2000}}
+EDIT_TOOLS = frozenset({"Write", "Edit", "MultiEdit", "NotebookEdit"})
+# Claude Code's Bash: default and maximum timeout in milliseconds.
+BASH_DEFAULT_TIMEOUT_MS = 120_000
+BASH_MAX_TIMEOUT_MS = 600_000
+TIMEOUT_MARK = "timed out"
+
+COMPLETED = "completed"
+FAILED = "failed"
+TIMED_OUT = "timed_out"
+UNKNOWN = "unknown"
+
+
+def _digest(text: str) -> str:
+    try:
+        from _blake2 import blake2b  # builtin: spares hashlib's OpenSSL load on the hook path
+    except ImportError:  # pragma: no cover (non-CPython)
+        from hashlib import blake2b
+    return blake2b(text.encode("utf-8", "surrogatepass"), digest_size=8).hexdigest()
+
+
+def operation_key(tool_name: str, tool_input: object) -> str:
+    params = dict(tool_input) if isinstance(tool_input, dict) else {"input": tool_input}
+    for name in CONTROL_PARAMS.get(tool_name, ()):
+        params.pop(name, None)
+    for name, default in EXPLICIT_DEFAULTS.get(tool_name, {}).items():
+        if params.get(name) is None:
+            params[name] = default
+    return jsonio.dumps([tool_name, params])
+
+
+def operation_id(tool_name: str, tool_input: object) -> str:
+    return _digest(operation_key(tool_name, tool_input))
+
+
+def subject(tool_name: str, tool_input: object) -> str:
+    """What an allow-list glob is matched against besides the tool name: command or path."""
+    if isinstance(tool_input, dict):
+        for field in ("command", "file_path", "path", "url", "pattern", "query"):
+            value = tool_input.get(field)
+            if isinstance(value, str):
+                return value
+    return ""
+
+
+def label(tool_name: str, tool_input: object, limit: int = 80) -> str:
+    """Short human description of a call, for messages and logs."""
+    what = " ".join(subject(tool_name, tool_input).split())
+    if len(what) > limit:
+        what = what[: limit - 1] + "…"
+    return f"{tool_name}: {what}" if what else tool_name
+
+
+def effective_timeout(tool_name: str, tool_input: object) -> int | None:
+    """The timeout (ms) Claude Code's Bash will really apply, or None if not Bash/invalid."""
+    if tool_name != BASH or not isinstance(tool_input, dict):
+        return None
+    raw = tool_input.get("timeout", BASH_DEFAULT_TIMEOUT_MS)
+    if isinstance(raw, bool) or not isinstance(raw, int | float) or not raw > 0:
+        return None
+    if raw != raw or raw == float("inf"):
+        return None
+    return int(min(raw, BASH_MAX_TIMEOUT_MS))
+
+
+def outcome(event_name: str, tool_name: str, tool_input: object, payload: dict[str, Any]) -> str:
+    """`kind` or `kind:hash` of a finished call, from what the harness reported.
+
+    A timeout is the harness's word (PostToolUseFailure saying the command timed out, with a
+    duration near the timeout), never the command's own output.
+    """
+    if event_name == "PostToolUseFailure":
+        if payload.get("is_interrupt") is True:
+            return UNKNOWN
+        error = payload.get("error")
+        error = error if isinstance(error, str) else jsonio.dumps(error)
+        if _is_timeout(tool_name, tool_input, error, payload.get("duration_ms")):
+            return TIMED_OUT
+        return f"{FAILED}:{_digest(error)}"
+    if "tool_response" not in payload:
+        return UNKNOWN
+    return f"{COMPLETED}:{_digest(jsonio.dumps(payload['tool_response']))}"
+
+
+def _is_timeout(tool_name: str, tool_input: object, error: str, duration: object) -> bool:
+    limit = effective_timeout(tool_name, tool_input)
+    if limit is None or not isinstance(duration, int | float) or isinstance(duration, bool):
+        return False
+    # The harness appends its own line "Command timed out after Ns" after the exit code line.
+    harness_lines = error.splitlines()[1:] or error.splitlines()
+    said = any(line.startswith("Command " + TIMEOUT_MARK) for line in harness_lines)
+    return said and duration >= 0.9 * limit
+
+
+def is_confirmed_edit(tool_name: str, response: object) -> bool:
+    """A write tool whose response shows the content really changed (identical bytes: no)."""
+    if tool_name not in EDIT_TOOLS or not isinstance(response, dict):
+        return False
+    patch = response.get("structuredPatch")
+    if isinstance(patch, list) and patch:
+        return True
+    if "content" in response and "originalFile" in response:
+        return response.get("originalFile") != response.get("content")
+    if "original_file" in response and "updated_file" in response:
+        return response.get("original_file") != response.get("updated_file")
+    return False
+

@@ -1,0 +1,70 @@
+"""The operator's prompt: start an arc on `/autonomous`, restate its posture on every prompt.
+
+Only a prompt typed by a person is the operator: a `<task-notification>` prompt is the harness
+waking the session when a background task ended, and changes no counter.
+"""
+
+from __future__ import annotations
+
+from arcguard.core import arc as arcs
+from arcguard.core import guard
+from arcguard.core import messages
+from arcguard.core import render
+from arcguard.core.state import add_log
+from arcguard.core.state import clone
+from arcguard.core.state import fresh_state
+from arcguard.core.text import is_task_notification
+from arcguard.core.text import starts_autonomous
+
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from arcguard.core.config import Config
+    from arcguard.core.render import Output
+    from arcguard.core.state import State
+
+BOOTSTRAP_SLUG = "autonomous"
+
+
+def decide_posture(
+    state: State | None,
+    prompt: str,
+    cfg: Config,
+    now: float,
+    *,
+    session_id: str,
+    command: str,
+) -> tuple[Output | None, State | None]:
+    if is_task_notification(prompt):
+        return _restate(state, cfg, now, command=command, event="UserPromptSubmit")
+    state = clone(state) if state is not None else fresh_state(session_id, now)
+    guard.on_operator_message(state, now)
+    arc = state.get("arc")
+    if arcs.is_active(arc, cfg, now):
+        arcs.reset_consecutive(arc)  # type: ignore[arg-type]
+    elif starts_autonomous(prompt):
+        # Set-if-absent: re-typing /autonomous during an arc must not reset its counters.
+        state["arc"] = arcs.new_arc(BOOTSTRAP_SLUG, [], now)
+        add_log(state, {"t": now, "hook": "posture", "kind": "arc",
+                        "reason": "arc started by /autonomous"})
+    return _restate(state, cfg, now, command=command, event="UserPromptSubmit")
+
+
+def posture_context(state: State | None, cfg: Config, now: float, *, command: str,
+                    event: str) -> Output | None:
+    """The sticky posture line for an active arc, as context for `event`; else None."""
+    arc = (state or {}).get("arc")
+    if state is None or not arcs.is_active(arc, cfg, now):
+        return None
+    line = messages.posture_line(str(arc.get("slug") or arcs.DEFAULT_SLUG),  # type: ignore[union-attr]
+                                 arcs.next_milestone(arc), command, state["session_id"])
+    return render.add_context(event, line)
+
+
+def _restate(state: State | None, cfg: Config, now: float, *, command: str,
+             event: str) -> tuple[Output | None, State | None]:
+    output = posture_context(state, cfg, now, command=command, event=event)
+    if state is not None and output is not None:
+        state = clone(state)
+        arcs.touch(state["arc"], now)
+    return output, state

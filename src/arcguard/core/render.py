@@ -1,0 +1,50 @@
+"""Claude Code's hook output shapes: the only place that knows the wire format."""
+
+from __future__ import annotations
+
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
+
+    Output = dict[str, Any]
+
+
+def block_stop(reason: str) -> Output:
+    """Stop: keep the session going, with `reason` as the model's next instruction."""
+    return {"decision": "block", "reason": reason}
+
+
+def deny_tool(reason: str) -> Output:
+    """PreToolUse: the call does not run; the model gets `reason` as an error tool result."""
+    return {
+        "hookSpecificOutput": {
+            "hookEventName": "PreToolUse",
+            "permissionDecision": "deny",
+            "permissionDecisionReason": reason,
+        }
+    }
+
+
+def add_context(event_name: str, text: str) -> Output:
+    """Text added to the model's context next to the event (capped at 10,000 chars by Claude Code)."""
+    return {"hookSpecificOutput": {"hookEventName": event_name, "additionalContext": text}}
+
+
+def pause(reason: str) -> Output:
+    """End the session now; `reason` is shown to the user."""
+    return {"continue": False, "stopReason": reason}
+
+
+def merge(*outputs: Output | None) -> Output | None:
+    """One object from several outputs (a pause with a deny, context with a pause, ...)."""
+    merged: Output = {}
+    for output in outputs:
+        if not output:
+            continue
+        for key, value in output.items():
+            if key == "hookSpecificOutput" and key in merged:
+                merged[key] = {**merged[key], **value}
+            else:
+                merged[key] = value
+    return merged or None

@@ -1,0 +1,117 @@
+"""The per-session state document: its shape, a fresh one, and cheap copies.
+
+The state is plain JSON data (dicts, lists, strings, numbers) so that it serialises with no
+conversion step; the TypedDicts below exist for mypy only and cost nothing at run time.
+"""
+
+from __future__ import annotations
+
+
+SCHEMA = 1
+LOG_LIMIT = 50
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
+    from typing import TypedDict
+
+    class Milestone(TypedDict):
+        slice: str
+        status: str
+
+    class Arc(TypedDict, total=False):
+        active: bool
+        slug: str
+        invoked_at: str
+        last_activity: str
+        milestones: list[Milestone]
+        reconcile_count: int
+        total_blocks: int
+        last_reconcile: str | None
+        completed_at: str
+
+    State = dict[str, Any]
+
+
+def fresh_state(session_id: str, now: float) -> State:
+    return {
+        "schema": SCHEMA,
+        "session_id": session_id,
+        "created": now,
+        "updated": now,
+        "arc": None,
+        "guard": {"paused": None, "edit_seq": 0, "tracks": {}},
+        "seen": {"messages": [], "tools": []},
+        "events": {},
+        "log": [],
+    }
+
+
+def is_valid(state: object) -> bool:
+    """True for a document this version can use (right schema, right top-level types)."""
+    return (
+        isinstance(state, dict)
+        and state.get("schema") == SCHEMA
+        and isinstance(state.get("session_id"), str)
+        and isinstance(state.get("guard"), dict)
+        and isinstance(state.get("seen"), dict)
+        and isinstance(state.get("log"), list)
+        and (state.get("arc") is None or isinstance(state.get("arc"), dict))
+    )
+
+
+def clone(value: Any) -> Any:
+    """Deep copy of JSON data; the core never mutates the state it was given."""
+    if isinstance(value, dict):
+        return {k: clone(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [clone(v) for v in value]
+    return value
+
+
+def iso(ts: float) -> str:
+    """UTC ISO-8601 with whole seconds, as seed 003's arc file writes it."""
+    import time
+
+    return time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(ts))
+
+
+def parse_iso(text: object) -> float | None:
+    """Seconds since the epoch for `YYYY-MM-DDTHH:MM:SS[.fff](Z|+00:00)`, else None.
+
+    Hand-rolled because `time.strptime` imports `_strptime`, `locale` and `datetime`.
+    """
+    if not isinstance(text, str) or len(text) < 19 or text[4] != "-" or text[10] not in "T ":
+        return None
+    try:
+        year, month, day = int(text[0:4]), int(text[5:7]), int(text[8:10])
+        hour, minute, second = int(text[11:13]), int(text[14:16]), int(text[17:19])
+    except ValueError:
+        return None
+    if not (1 <= month <= 12 and 1 <= day <= 31 and hour < 24 and minute < 60 and second < 61):
+        return None
+    return float(_days_from_civil(year, month, day) * 86400 + hour * 3600 + minute * 60 + second)
+
+
+def _days_from_civil(year: int, month: int, day: int) -> int:
+    # Howard Hinnant's days_from_civil: days since 1970-01-01 in the proleptic Gregorian calendar.
+    year -= month <= 2
+    era = year // 400
+    yoe = year - era * 400
+    doy = (153 * (month + (-3 if month > 2 else 9)) + 2) // 5 + day - 1
+    doe = yoe * 365 + yoe // 4 - yoe // 100 + doy
+    return era * 146097 + doe - 719468
+
+
+def add_log(state: State, entry: dict[str, Any]) -> None:
+    """Append to the bounded decision log kept in the state."""
+    log = state.setdefault("log", [])
+    log.append(entry)
+    del log[:-LOG_LIMIT]
+
+
+def remember(items: list[str], value: str, limit: int) -> None:
+    if value in items:
+        return
+    items.append(value)
+    del items[:-limit]

@@ -1,0 +1,141 @@
+"""The Stop decision: send a no-op stop in the middle of an arc back to work, within caps.
+
+Classification follows seed 003 (first match wins): a final turn with tool use is productive;
+a whole-message completion claim releases the arc; thinking only is left alone; an empty reply
+or exactly "No response requested." is a stall; anything else is productive. arcguard adds:
+blocks of unknown types are content, never "empty"; a synthetic (API error) final message, a
+paused session and a running background task are never continued.
+"""
+
+from __future__ import annotations
+
+from arcguard.core import arc as arcs
+from arcguard.core import guard
+from arcguard.core import messages
+from arcguard.core import render
+from arcguard.core.state import add_log
+from arcguard.core.state import clone
+from arcguard.core.state import remember
+from arcguard.core.text import is_completion
+from arcguard.core.text import is_sentinel
+
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from arcguard.core.config import Config
+    from arcguard.core.render import Output
+    from arcguard.core.state import State
+
+PRODUCTIVE = "productive"
+COMPLETE = "complete"
+SKIP = "skip"
+STALL = "stall"
+
+# Kinds of final message, as `arcguard.transcript.records` names them.
+KIND_TOOL_USE = "tool_use"
+KIND_TEXT = "text"
+KIND_THINKING = "thinking"
+KIND_OTHER = "other"
+KIND_EMPTY = "empty"
+
+
+class Final:
+    """The session's final assistant message, as far as the Stop decision needs it."""
+
+    __slots__ = ("kind", "message_id", "synthetic", "text")
+
+    def __init__(self, kind: str, text: str = "", *, synthetic: bool = False,
+                 message_id: str | None = None) -> None:
+        self.kind = kind
+        self.text = text
+        self.synthetic = synthetic
+        self.message_id = message_id
+
+    @classmethod
+    def from_text(cls, text: str) -> Final:
+        """From the payload's `last_assistant_message` (a text reply)."""
+        return cls(KIND_TEXT if text.strip() else KIND_EMPTY, text)
+
+
+def classify(final: Final) -> str:
+    if final.kind == KIND_TOOL_USE:
+        return PRODUCTIVE
+    if final.kind == KIND_TEXT and is_completion(final.text):
+        return COMPLETE
+    if final.kind == KIND_THINKING:
+        return SKIP
+    if final.kind == KIND_EMPTY or (final.kind == KIND_TEXT and is_sentinel(final.text)):
+        return STALL
+    return PRODUCTIVE
+
+
+def is_noop(final: Final) -> bool:
+    """An empty reply or the sentinel: a stop that did nothing (not narration either)."""
+    return classify(final) == STALL
+
+
+def decide_stop(
+    state: State | None,
+    final: Final | None,
+    cfg: Config,
+    now: float,
+    *,
+    stop_hook_active: bool,
+    background_running: bool,
+    command: str,
+) -> tuple[Output | None, State | None]:
+    """(output for Claude Code, new state or None when nothing changed)."""
+    if state is None:
+        return None, None
+    state = clone(state)
+    if final is not None and final.message_id:
+        remember(state["seen"].setdefault("messages", []), final.message_id, 16)
+    if final is not None and final.kind == KIND_TEXT and not is_noop(final):
+        guard.on_narration(state, cfg)
+    arc = state.get("arc")
+    if not arcs.is_active(arc, cfg, now):
+        return None, state
+    assert arc is not None
+    arcs.touch(arc, now)
+    verdict = SKIP if final is None else classify(final)
+    why = _why_not_continue(state, final, background_running)
+    if verdict == STALL and why is None:
+        return _stall(state, arc, cfg, now, command=command)
+    if verdict == STALL:
+        _log(state, now, "allow", f"stall left alone: {why}")
+    elif verdict == COMPLETE:
+        arcs.complete(arc, now)
+        _log(state, now, "release", "the model said the arc is complete")
+    elif verdict == PRODUCTIVE and not stop_hook_active:
+        # Inside a continuation chain a trivial turn must not re-arm the consecutive cap.
+        arcs.reset_consecutive(arc)
+    return None, state
+
+
+def _why_not_continue(state: State, final: Final | None, background_running: bool) -> str | None:
+    if state["guard"].get("paused"):
+        return "the session is paused by arcguard"
+    if final is not None and final.synthetic:
+        return "the final message is an API error"
+    if background_running:
+        return "a background task is running; Claude Code wakes the session when it ends"
+    return None
+
+
+def _stall(state: State, arc: dict[str, object], cfg: Config, now: float,
+           *, command: str) -> tuple[Output | None, State]:
+    sid = state["session_id"]
+    allowed = arcs.try_block(arc, cfg.max_consecutive_continuations,  # type: ignore[arg-type]
+                             cfg.max_continuations_per_arc, now)
+    if not allowed:
+        _log(state, now, "cap", "continuation cap reached; the stop is allowed")
+        return None, state
+    slug = str(arc.get("slug") or arcs.DEFAULT_SLUG)
+    reason = messages.stop_block_reason(slug, arcs.next_milestone(arc), command, sid)  # type: ignore[arg-type]
+    _log(state, now, "block", "no-op stop mid-arc sent back to work",
+         consecutive=arc.get("reconcile_count"), lifetime=arc.get("total_blocks"))
+    return render.block_stop(reason), state
+
+
+def _log(state: State, now: float, kind: str, reason: str, **detail: object) -> None:
+    add_log(state, {"t": now, "hook": "stop", "kind": kind, "reason": reason, **detail})

@@ -1,0 +1,67 @@
+"""Reading the model's final words: the no-op sentinel, completion claims, `/autonomous`.
+
+The sentinel and `/autonomous` tests are written out by hand, and the completion pattern is
+compiled only for short texts: importing `re` costs a hook as much as Python's own start-up,
+and most final messages are long summaries that cannot be a whole-message completion claim.
+"""
+
+from __future__ import annotations
+
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    import re
+
+SENTINEL = "no response requested"
+AUTONOMOUS = "/autonomous"
+TASK_NOTIFICATION = "<task-notification>"
+_TRAILING = ".! \t\r\n\f\v"
+# The longest text the completion pattern can match once trailing punctuation is removed.
+_MAX_COMPLETION_CHARS = 80
+_COMPLETION_SOURCE = (
+    r"\s*(?:the\s+)?(?:"
+    r"arc\s+(?:is\s+)?complete"
+    r"|arc[- ]done"
+    r"|all\s+milestones?\b.{0,40}?\b(?:shipped|done|complete)"
+    r"|milestones?\s+complete"
+    r"|task\s+complete"
+    r"|all\s+done"
+    r"|everything(?:['’]s|\s+is)?\s+(?:shipped|done|merged|complete)"
+    r")"
+)
+_completion: re.Pattern[str] | None = None
+
+
+def is_sentinel(text: str) -> bool:
+    """The whole message is "No response requested" plus dots and whitespace (any case)."""
+    body = text.strip().lower()
+    if not body.startswith(SENTINEL):
+        return False
+    return all(c == "." or c.isspace() for c in body[len(SENTINEL):])
+
+
+def is_completion(text: str) -> bool:
+    """The whole message claims the arc is finished ("All milestones shipped.", ...)."""
+    global _completion
+    body = text.rstrip(_TRAILING)
+    if not body.strip() or len(body.strip()) > _MAX_COMPLETION_CHARS:
+        return False
+    if _completion is None:
+        import re
+
+        _completion = re.compile(_COMPLETION_SOURCE, re.IGNORECASE)
+    return _completion.fullmatch(body) is not None
+
+
+def starts_autonomous(prompt: str) -> bool:
+    """The prompt starts with `/autonomous` as a word: leading whitespace allowed, any case."""
+    body = prompt.lstrip()
+    if body[: len(AUTONOMOUS)].lower() != AUTONOMOUS:
+        return False
+    rest = body[len(AUTONOMOUS):]
+    return not rest or rest[0].isspace()
+
+
+def is_task_notification(prompt: str) -> bool:
+    """A prompt the harness made to wake the session when a background task ended."""
+    return prompt.lstrip().startswith(TASK_NOTIFICATION)

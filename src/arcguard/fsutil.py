@@ -1,0 +1,154 @@
+"""Atomic writes and the sidecar lock: the only places that create files in the state dir.
+
+The lock is `fcntl.flock` on `<file>.lock`, the protocol `filelock.FileLock` uses on Linux, so
+hooks (which cannot afford filelock's import) and verbs (which use filelock) exclude each other.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+
+
+FILE_MODE = 0o600
+DIR_MODE = 0o700
+TEMP_MARK = ".tmp-"
+
+
+class LockTimeout(OSError):
+    """The sidecar lock could not be had within its bound."""
+
+
+class _FlockLock:
+    """Context manager holding an exclusive flock on a sidecar file."""
+
+    def __init__(self, path: str, timeout: float) -> None:
+        self.path = path
+        self.timeout = timeout
+        self.fd = -1
+
+    def __enter__(self) -> _FlockLock:
+        import fcntl
+
+        flags = os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC
+        self.fd = os.open(self.path, flags, FILE_MODE)
+        deadline = time.monotonic() + self.timeout
+        delay = 0.002
+        while True:
+            try:
+                fcntl.flock(self.fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                return self
+            except BlockingIOError:
+                if time.monotonic() >= deadline:
+                    os.close(self.fd)
+                    self.fd = -1
+                    raise LockTimeout(f"lock {self.path} busy for {self.timeout:.2f}s") from None
+                time.sleep(delay)
+                delay = min(delay * 2, 0.05)
+
+    def __exit__(self, *exc: object) -> None:
+        if self.fd >= 0:
+            os.close(self.fd)  # closing the descriptor releases the flock
+            self.fd = -1
+
+
+class _FileLockAdapter:
+    """`filelock.FileLock` for the verbs, with the same timeout error as the hook path."""
+
+    def __init__(self, path: str, timeout: float) -> None:
+        from filelock import FileLock
+
+        self.lock = FileLock(path, timeout=timeout, mode=FILE_MODE)
+
+    def __enter__(self) -> _FileLockAdapter:
+        from filelock import Timeout
+
+        try:
+            self.lock.acquire()
+        except Timeout:
+            raise LockTimeout(f"lock {self.lock.lock_file} busy") from None
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.lock.release()
+
+
+def locked(path: str, timeout: float, *, use_filelock: bool = False) -> _FlockLock | _FileLockAdapter:
+    """Exclusive lock on `path + ".lock"`, waiting at most `timeout` seconds.
+
+    Hooks take the flock directly; verbs pass `use_filelock=True`. Both lock the same file the
+    same way, so they exclude each other.
+    """
+    if use_filelock:
+        return _FileLockAdapter(path + ".lock", timeout)
+    return _FlockLock(path + ".lock", timeout)
+
+
+def atomic_write(path: str, data: bytes) -> None:
+    """Write `data` to `path` so that readers see the old or the new file, never a mix.
+
+    Temp file in the same directory, fsync, `os.replace`, fsync of the directory. A symlink at
+    `path` is replaced, never followed.
+    """
+    directory = os.path.dirname(path) or "."
+    tmp = f"{path}{TEMP_MARK}{os.getpid()}-{time.monotonic_ns()}"
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC,
+                 FILE_MODE)
+    try:
+        try:
+            view = memoryview(data)
+            while view:
+                view = view[os.write(fd, view):]
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+        os.replace(tmp, path)
+    except BaseException:
+        _unlink_quietly(tmp)
+        raise
+    _fsync_dir(directory)
+
+
+def _fsync_dir(directory: str) -> None:
+    try:
+        fd = os.open(directory, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
+
+
+def _unlink_quietly(path: str) -> None:
+    try:
+        os.unlink(path)
+    except OSError:
+        pass
+
+
+def remove_orphan_temps(path: str) -> int:
+    """Delete temp files of `path` left by writers that were killed mid-write.
+
+    Call it while holding `path`'s lock: every writer writes under that lock, so any temp file
+    of `path` seen then belongs to a writer that is gone. Returns how many were removed.
+    """
+    directory, stem = os.path.split(path)
+    prefix = stem + TEMP_MARK
+    removed = 0
+    try:
+        names = os.listdir(directory or ".")
+    except OSError:
+        return 0
+    for name in names:
+        if name.startswith(prefix):
+            try:
+                os.unlink(os.path.join(directory, name))
+                removed += 1
+            except OSError:
+                continue
+    return removed
+
+

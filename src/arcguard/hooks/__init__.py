@@ -1,0 +1,30 @@
+"""Hook subcommands: `arcguard hook NAME` reads a payload on stdin, prints nothing or one JSON.
+
+Registry of hook name -> module (each module has `handle(payload, ctx)`), imported lazily so a
+hook loads only its own code.
+"""
+
+from __future__ import annotations
+
+
+HOOKS = {
+    "posture": "arcguard.hooks.posture",
+    "stop": "arcguard.hooks.stop",
+    "pre-tool": "arcguard.hooks.pre_tool",
+    "post-tool": "arcguard.hooks.post_tool",
+    "post-batch": "arcguard.hooks.post_batch",
+    "session-start": "arcguard.hooks.session_start",
+    "stop-failure": "arcguard.hooks.stop_failure",
+}
+
+# The Claude Code event each hook is wired to (PostToolUse and PostToolUseFailure share one).
+EVENTS = {
+    "UserPromptSubmit": "posture",
+    "Stop": "stop",
+    "PreToolUse": "pre-tool",
+    "PostToolUse": "post-tool",
+    "PostToolUseFailure": "post-tool",
+    "PostToolBatch": "post-batch",
+    "SessionStart": "session-start",
+    "StopFailure": "stop-failure",
+}

@@ -1,0 +1,54 @@
+"""PostToolBatch: one assistant turn's calls are done; blocked rounds, cycles, nudges, backstop."""
+
+from __future__ import annotations
+
+
+from arcguard.core import arc as arcs
+from arcguard.core.guard import decide_post_batch
+from arcguard.core.state import fresh_state
+from arcguard.core.state import remember
+from arcguard.hooks import transcripts
+from arcguard.hooks.runner import session_id
+
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
+
+    from arcguard.core.render import Output
+    from arcguard.core.state import State
+    from arcguard.hooks.runner import Context
+
+
+def _calls(payload: dict[str, Any]) -> list[dict[str, Any]]:
+    calls = payload.get("tool_calls")
+    if not isinstance(calls, list):
+        return []
+    return [c for c in calls if isinstance(c, dict) and isinstance(c.get("tool_name"), str)]
+
+
+def handle(payload: dict[str, Any], ctx: Context) -> Output | None:
+    sid = session_id(payload)
+    calls = _calls(payload)
+    if sid is None or not calls:
+        return None
+    ids = {c["tool_use_id"] for c in calls if isinstance(c.get("tool_use_id"), str)}
+    path = transcripts.path_for(payload)
+    message = transcripts.message_with_tool(path, ids, ctx.cfg.tail_bytes) if path else None
+    # A turn whose message cannot be read counts as tool-only (the issue's rule: fail safe).
+    tool_only = message is None or not message.text
+    pairs = [(c["tool_name"], c.get("tool_input")) for c in calls]
+
+    def change(state: State | None) -> tuple[Output | None, State | None]:
+        state = state or fresh_state(sid, ctx.now)
+        output, new = decide_post_batch(
+            state, ctx.cfg, ctx.now, calls=pairs, tool_only=tool_only,
+            agent_id=payload.get("agent_id"),
+            arc_active=arcs.is_active(state.get("arc"), ctx.cfg, ctx.now))
+        if message is not None and payload.get("agent_id") is None:
+            remember(new["seen"].setdefault("messages", []), message.id, 16)
+        return output, new
+
+    return ctx.update(sid, change)
+
+

@@ -1,0 +1,28 @@
+"""PreToolUse: the repeat guard (and a paused session's stop)."""
+
+from __future__ import annotations
+
+from arcguard.core.guard import decide_pre_tool
+from arcguard.core.state import fresh_state
+from arcguard.hooks.runner import session_id
+
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
+
+    from arcguard.core.render import Output
+    from arcguard.hooks.runner import Context
+
+
+def handle(payload: dict[str, Any], ctx: Context) -> Output | None:
+    sid = session_id(payload)
+    tool_name = payload.get("tool_name")
+    if sid is None or not isinstance(tool_name, str):
+        return None
+    tool_use_id = payload.get("tool_use_id")
+    return ctx.update(sid, lambda state: decide_pre_tool(
+        state or fresh_state(sid, ctx.now), ctx.cfg, ctx.now, tool_name=tool_name,
+        tool_input=payload.get("tool_input"),
+        tool_use_id=tool_use_id if isinstance(tool_use_id, str) else "",
+        agent_id=payload.get("agent_id")))

@@ -1,0 +1,34 @@
+"""The error log: one line per failure, size-bounded, never raising."""
+
+from __future__ import annotations
+
+import os
+import time
+
+from arcguard import paths
+
+
+MAX_LOG_BYTES = 512 * 1024
+
+
+def log_line(home: str, where: str, message: str, *, now: float | None = None) -> None:
+    """Append one line to `arcguard.log`; rotate it to `.1` past MAX_LOG_BYTES. Never raises."""
+    stamp = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(time.time() if now is None else now))
+    text = " ".join(message.split())[:2000]
+    line = f"{stamp} {where} {text}\n".encode("utf-8", "backslashreplace")
+    path = paths.error_log(home)
+    try:
+        paths.ensure_dir(home)
+        try:
+            if os.lstat(path).st_size > MAX_LOG_BYTES:
+                os.replace(path, path + ".1")
+        except FileNotFoundError:
+            pass
+        fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC,
+                     0o600)
+        try:
+            os.write(fd, line)
+        finally:
+            os.close(fd)
+    except OSError:
+        pass  # nowhere left to report to; the hook still fails open

@@ -1,0 +1,121 @@
+"""Per-session state files: tolerant reads, locked read-modify-write, atomic replacement."""
+
+from __future__ import annotations
+
+import os
+import stat
+
+from arcguard import fsutil
+from arcguard import jsonio
+from arcguard import logbook
+from arcguard import paths
+from arcguard.core import state as core_state
+
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Callable
+    from typing import TypeVar
+
+    from arcguard.core.state import State
+
+    T = TypeVar("T")
+
+# A real state file is a few tens of KB; anything far larger is not ours to parse.
+MAX_STATE_BYTES = 8 * 1024 * 1024
+
+
+class Unreadable(ValueError):
+    """The state file exists but cannot be used (corrupt, wrong schema, not a regular file)."""
+
+
+def read_state(path: str) -> State | None:
+    """The state at `path`, None when there is none. Raises Unreadable for a bad file.
+
+    Lock-free: files are only ever replaced whole, so a reader sees one version or the other.
+    Symlinks are not followed.
+    """
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_CLOEXEC | os.O_NONBLOCK)
+    except FileNotFoundError:
+        return None
+    except OSError as exc:
+        raise Unreadable(f"cannot open: {exc.strerror}") from None
+    try:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode):
+            raise Unreadable("not a regular file")
+        if info.st_size > MAX_STATE_BYTES:
+            raise Unreadable(f"{info.st_size} bytes is too large")
+        data = os.read(fd, MAX_STATE_BYTES + 1)
+    finally:
+        os.close(fd)
+    try:
+        document = jsonio.loads(data)
+    except jsonio.JSONError as exc:
+        raise Unreadable(f"not JSON: {exc}") from None
+    if not core_state.is_valid(document):
+        raise Unreadable("not an arcguard state document of schema {core_state.SCHEMA}")
+    return document  # type: ignore[return-value]
+
+
+def quarantine(home: str, path: str, why: str, *, now: float) -> str | None:
+    """Move a bad state file aside as `<file>.corrupt-<timestamp>` and log it."""
+    target = f"{path}.corrupt-{int(now)}"
+    try:
+        os.replace(path, target)
+    except OSError as exc:
+        logbook.log_line(home, "store", f"cannot quarantine {path}: {exc}", now=now)
+        return None
+    logbook.log_line(home, "store", f"quarantined {path} -> {target}: {why}", now=now)
+    return target
+
+
+def update(
+    home: str,
+    session_id: str,
+    change: Callable[[State | None], tuple[State | None, T]],
+    *,
+    now: float,
+    lock_timeout: float,
+    use_filelock: bool = False,
+) -> T:
+    """Apply `change` to the session's state under its lock and save what it returns.
+
+    `change` gets the current state (None when there is none or it was unusable, in which case
+    the bad file has been quarantined) and returns (new state or None for "no write", result).
+    """
+    directory = paths.ensure_sessions_dir(home)
+    path = os.path.join(directory, paths.session_file_name(session_id))
+    with fsutil.locked(path, lock_timeout, use_filelock=use_filelock):
+        fsutil.remove_orphan_temps(path)
+        try:
+            current = read_state(path)
+        except Unreadable as exc:
+            quarantine(home, path, str(exc), now=now)
+            current = None
+        new, result = change(current)
+        if new is not None:
+            new["updated"] = now
+            fsutil.atomic_write(path, jsonio.dumps(new).encode("ascii"))
+        return result
+
+
+def list_sessions(home: str) -> list[tuple[str, float]]:
+    """(path, mtime) of every session state file, newest first."""
+    directory = paths.sessions_dir(home)
+    try:
+        names = os.listdir(directory)
+    except OSError:
+        return []
+    found = []
+    for name in names:
+        if not name.endswith(".json"):
+            continue
+        full = os.path.join(directory, name)
+        try:
+            found.append((full, os.lstat(full).st_mtime))
+        except OSError:
+            continue
+    found.sort(key=lambda item: item[1], reverse=True)
+    return found

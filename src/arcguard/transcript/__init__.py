@@ -1,0 +1,1 @@
+"""Reading Claude Code transcripts: `tail` does the file I/O, `records` understands entries."""

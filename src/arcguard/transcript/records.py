@@ -1,0 +1,161 @@
+"""What transcript entries mean: assistant messages grouped by id, and their classification.
+
+Pure: works on parsed entries (dicts), so the hooks (stdlib JSON on a bounded tail) and
+forensics (orjson over whole files) share it. Claude Code writes one entry per content block,
+all sharing `message.id`; thinking, text and tool_use blocks of one message are merged here.
+"""
+
+from __future__ import annotations
+
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Callable
+    from collections.abc import Iterable
+    from collections.abc import Iterator
+    from typing import Any
+
+THINKING_TYPES = frozenset({"thinking", "redacted_thinking"})
+SYNTHETIC_MODEL = "<synthetic>"
+
+# Kinds of a final assistant message.
+TOOL_USE = "tool_use"
+TEXT = "text"
+THINKING = "thinking"
+OTHER = "other"  # only blocks of unknown types (image, server tools, ...): content, not empty
+EMPTY = "empty"
+
+
+class Message:
+    """One assistant API message, merged from its entries."""
+
+    __slots__ = ("entries", "id", "synthetic", "texts", "thinking", "tool_ids", "tool_uses",
+                 "unknown_blocks")
+
+    def __init__(self, message_id: str) -> None:
+        self.id = message_id
+        self.texts: list[str] = []
+        self.tool_uses: list[dict[str, Any]] = []
+        self.tool_ids: list[str] = []
+        self.thinking = False
+        self.unknown_blocks = 0
+        self.synthetic = False
+        self.entries = 0
+
+    @property
+    def text(self) -> str:
+        return " ".join(t.strip() for t in self.texts if t.strip()).strip()
+
+    @property
+    def kind(self) -> str:
+        if self.tool_uses:
+            return TOOL_USE
+        if self.text:
+            return TEXT
+        if self.unknown_blocks:
+            return OTHER
+        if self.thinking:
+            return THINKING
+        return EMPTY
+
+    def add_entry(self, entry: dict[str, Any]) -> None:
+        """Merge one transcript entry of this message (entries may arrive in any order)."""
+        self.entries += 1
+        message = entry.get("message")
+        if entry.get("isApiErrorMessage") is True or (
+            isinstance(message, dict) and message.get("model") == SYNTHETIC_MODEL
+        ):
+            self.synthetic = True
+        content = message.get("content") if isinstance(message, dict) else None
+        if isinstance(content, str):
+            self.texts.append(content)
+            return
+        if not isinstance(content, list):
+            return
+        for block in content:
+            self._add_block(block)
+
+    def _add_block(self, block: object) -> None:
+        if not isinstance(block, dict):
+            return
+        kind = block.get("type")
+        if kind == "text":
+            text = block.get("text")
+            if isinstance(text, str):
+                self.texts.append(text)
+        elif kind == "tool_use":
+            self.tool_uses.append(block)
+            if isinstance(block.get("id"), str):
+                self.tool_ids.append(block["id"])
+        elif kind in THINKING_TYPES:
+            self.thinking = True
+        else:
+            self.unknown_blocks += 1
+
+
+def assistant_message_id(entry: object) -> str | None:
+    """The `message.id` of a main-chain assistant entry, else None.
+
+    Entries without an id (old or synthetic) fall back to their `uuid` so they still group.
+    """
+    if not isinstance(entry, dict) or entry.get("type") != "assistant":
+        return None
+    if entry.get("isSidechain") is True:
+        return None
+    message = entry.get("message")
+    if not isinstance(message, dict):
+        return None
+    mid = message.get("id")
+    if isinstance(mid, str) and mid:
+        return mid
+    uuid = entry.get("uuid")
+    return f"uuid:{uuid}" if isinstance(uuid, str) else None
+
+
+def last_message(entries_newest_first: Iterable[object]) -> Message | None:
+    """The newest assistant message, merged from all its entries in the given window."""
+    found: Message | None = None
+    for entry in entries_newest_first:
+        mid = assistant_message_id(entry)
+        if mid is None:
+            continue
+        if found is None:
+            found = Message(mid)
+        elif mid != found.id:
+            break  # an older message: the newest one's entries are all behind us
+        found.add_entry(entry)  # type: ignore[arg-type]
+    return found
+
+
+def message_with_tool(entries_newest_first: Iterable[object], tool_ids: set[str]) -> Message | None:
+    """The assistant message holding any of `tool_ids`, merged from all its entries."""
+    seen: dict[str, Message] = {}
+    target: str | None = None
+    for entry in entries_newest_first:
+        mid = assistant_message_id(entry)
+        if mid is None:
+            continue
+        if target is not None and mid != target:
+            break  # an older message: the target's entries are all behind us
+        message = seen.get(mid)
+        if message is None:
+            message = seen[mid] = Message(mid)
+        message.add_entry(entry)  # type: ignore[arg-type]
+        if target is None and tool_ids.intersection(message.tool_ids):
+            target = mid
+    return seen[target] if target is not None else None
+
+
+def assistant_entries(lines: Iterable[bytes], loads: Callable[[bytes], object]) -> Iterator[object]:
+    """Parse the lines that may be assistant entries; skip everything unparseable.
+
+    The byte test is a cheap filter that spares parsing big non-message entries
+    (`api-request-blob`, tool results); the entry's own `type` is still checked afterwards.
+    """
+    for line in lines:
+        if b'"assistant"' not in line:
+            continue
+        try:
+            yield loads(line)
+        except ValueError:
+            continue

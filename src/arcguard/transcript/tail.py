@@ -1,0 +1,59 @@
+"""Read a transcript from its end, never the whole file: the only module that opens one.
+
+Claude Code transcripts reach hundreds of MB (`api-request-blob` entries repeat request
+content), and a hook runs on every tool call, so a hook reads at most a bounded tail.
+"""
+
+from __future__ import annotations
+
+import os
+import stat
+
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Iterator
+
+BLOCK = 64 * 1024
+
+
+class NotReadable(OSError):
+    """The transcript path is missing, not a regular file, or unreadable."""
+
+
+def lines_newest_first(path: str, max_bytes: int, *, block: int = BLOCK) -> Iterator[bytes]:
+    """Yield the file's lines (without newline), last line first, within the last `max_bytes`.
+
+    The last line is yielded even without a trailing newline (it may be a partial write; the
+    caller's parser decides). A line that starts before the byte bound is not yielded.
+    """
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_CLOEXEC | os.O_NONBLOCK)
+    except OSError as exc:
+        raise NotReadable(f"{path}: {exc.strerror}") from None
+    try:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode):
+            raise NotReadable(f"{path}: not a regular file")
+        yield from _reverse_lines(fd, info.st_size, max_bytes, block)
+    finally:
+        os.close(fd)
+
+
+def _reverse_lines(fd: int, size: int, max_bytes: int, block: int) -> Iterator[bytes]:
+    floor = max(0, size - max_bytes)
+    position = size
+    carry = b""  # the start of a line whose beginning is in an earlier block
+    while position > floor:
+        start = max(floor, position - block)
+        chunk = os.pread(fd, position - start, start)
+        if not chunk:
+            return  # truncated under us
+        position = start
+        pieces = (chunk + carry).split(b"\n")
+        carry = pieces[0]
+        for piece in reversed(pieces[1:]):
+            if piece:
+                yield piece
+    if floor == 0 and carry:
+        yield carry  # the file's first line; a line cut by the bound is dropped
