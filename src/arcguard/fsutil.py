@@ -73,7 +73,9 @@ class _FileLockAdapter:
         self.lock.release()
 
 
-def locked(path: str, timeout: float, *, use_filelock: bool = False) -> _FlockLock | _FileLockAdapter:
+def locked(
+    path: str, timeout: float, *, use_filelock: bool = False
+) -> _FlockLock | _FileLockAdapter:
     """Exclusive lock on `path + ".lock"`, waiting at most `timeout` seconds.
 
     Hooks take the flock directly; verbs pass `use_filelock=True`. Both lock the same file the

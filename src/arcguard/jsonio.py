@@ -13,6 +13,7 @@ from __future__ import annotations
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Callable
+    from typing import Any
 
 _WHITESPACE = " \t\n\r"
 
@@ -22,9 +23,11 @@ class JSONError(ValueError):
 
 
 try:
-    import _json
+    import _json as _accelerator
 except ImportError:  # pragma: no cover (non-CPython)
-    _json = None
+    _accelerator = None  # type: ignore[assignment]
+
+_json: Any = _accelerator
 
 
 class _ScannerContext:

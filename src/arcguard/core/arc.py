@@ -45,7 +45,10 @@ def is_stale(arc: Arc, cfg: Config, now: float) -> bool:
 
 
 def is_active(arc: Arc | None, cfg: Config, now: float) -> bool:
-    return bool(arc) and arc.get("active") is True and not is_stale(arc, cfg, now)  # type: ignore[union-attr]
+    """The arc exists, is not complete, and is not stale."""
+    if not arc:
+        return False
+    return arc.get("active") is True and not is_stale(arc, cfg, now)
 
 
 def touch(arc: Arc, now: float) -> None:

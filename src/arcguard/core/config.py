@@ -6,6 +6,7 @@ Pure: no file or environment access here. `arcguard.config` reads the TOML file 
 
 from __future__ import annotations
 
+
 # Not `typing.TYPE_CHECKING`: importing typing costs the hook path milliseconds; mypy
 # recognises the name on its own.
 TYPE_CHECKING = False

@@ -27,7 +27,7 @@ def deny_tool(reason: str) -> Output:
 
 
 def add_context(event_name: str, text: str) -> Output:
-    """Text added to the model's context next to the event (capped at 10,000 chars by Claude Code)."""
+    """Text added to the model's context next to the event (Claude Code caps it at 10,000)."""
     return {"hookSpecificOutput": {"hookEventName": event_name, "additionalContext": text}}
 
 

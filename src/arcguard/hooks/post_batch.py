@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-
 from arcguard.core import arc as arcs
 from arcguard.core.guard import decide_post_batch
 from arcguard.core.state import fresh_state
