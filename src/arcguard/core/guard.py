@@ -274,7 +274,8 @@ def decide_post_tool(
         run["outcome"] = outcome
         completed = outcome.startswith(opkey.COMPLETED)
         progress = progress or (completed and run.get("spent") is not None)
-    if outcome != opkey.UNKNOWN and outcome not in track["results"]:
+    if (outcome != opkey.UNKNOWN and outcome not in track["results"]
+            and not opkey.is_empty_result(payload)):
         progress = True  # a result this track never saw: fresh evidence
         remember(track["results"], outcome, MAX_RESULTS)
     if progress:

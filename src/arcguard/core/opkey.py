@@ -112,6 +112,16 @@ def _is_timeout(tool_name: str, tool_input: object, error: str, duration: object
     return said and duration >= 0.9 * limit
 
 
+def is_empty_result(payload: dict[str, Any]) -> bool:
+    """A completed call that printed nothing: it tells nothing, so it is never fresh evidence."""
+    if "tool_response" not in payload:
+        return False  # a failure: its error text is evidence
+    response = payload["tool_response"]
+    if isinstance(response, dict) and ("stdout" in response or "stderr" in response):
+        return not response.get("stdout") and not response.get("stderr")
+    return response in (None, "", [], {})
+
+
 def is_confirmed_edit(tool_name: str, response: object) -> bool:
     """A write tool whose response shows the content really changed (identical bytes: no)."""
     if tool_name not in EDIT_TOOLS or not isinstance(response, dict):

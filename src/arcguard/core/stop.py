@@ -64,7 +64,8 @@ def classify(final: Final) -> str:
         return COMPLETE
     if final.kind == KIND_THINKING:
         return SKIP
-    if final.kind == KIND_EMPTY or (final.kind == KIND_TEXT and is_sentinel(final.text)):
+    if final.kind == KIND_EMPTY or (final.kind == KIND_TEXT and (
+            not final.text.strip() or is_sentinel(final.text))):
         return STALL
     return PRODUCTIVE
 

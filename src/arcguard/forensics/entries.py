@@ -1,0 +1,160 @@
+"""What a transcript `user` entry is: the operator, a tool result, or something the harness made.
+
+Pure, over parsed entries. Forensics and replay share it, so "the operator spoke" means the same
+thing in the measurement, in the replayed hook events and in the loop guard's backstop.
+"""
+
+from __future__ import annotations
+
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
+
+OPERATOR = "operator"  # a prompt a person typed (a slash command included)
+TASK_NOTIFICATION = "task_notification"  # the harness waking the session: not the operator
+TOOL_RESULT = "tool_result"
+STOP_FEEDBACK = "stop_feedback"  # a Stop hook's block reason, fed back to the model
+META = "meta"  # other isMeta entries: caveats, skill bodies, resume prompts, hook context
+COMPACT_SUMMARY = "compact_summary"
+INTERRUPT = "interrupt"  # "[Request interrupted by user...]": Stop does not fire
+LOCAL_OUTPUT = "local_output"  # a local command's printed output
+OTHER = "other"
+
+STOP_FEEDBACK_PREFIX = "Stop hook feedback:"
+INTERRUPT_PREFIX = "[Request interrupted by user"
+TASK_NOTIFICATION_PREFIX = "<task-notification>"
+LOCAL_OUTPUT_PREFIXES = ("<local-command-stdout>", "<local-command-stderr>", "<bash-stdout>",
+                         "<bash-stderr>")
+COMMAND_NAME = ("<command-name>", "</command-name>")
+COMMAND_ARGS = ("<command-args>", "</command-args>")
+COMPACT_PREFIX = "This session is being continued from a previous conversation"
+
+
+def content_text(content: object) -> str:
+    """The text of a message's content: a string, or its text blocks joined."""
+    if isinstance(content, str):
+        return content
+    if not isinstance(content, list):
+        return ""
+    parts = [b.get("text") for b in content if isinstance(b, dict) and b.get("type") == "text"]
+    return "\n".join(p for p in parts if isinstance(p, str))
+
+
+def tool_results(entry: dict[str, Any]) -> list[dict[str, Any]]:
+    message = entry.get("message")
+    content = message.get("content") if isinstance(message, dict) else None
+    if not isinstance(content, list):
+        return []
+    return [b for b in content if isinstance(b, dict) and b.get("type") == "tool_result"]
+
+
+def classify_user(entry: dict[str, Any]) -> tuple[str, str]:
+    """(kind, text) of a `user` entry; the text is the prompt as the hook would see it."""
+    if tool_results(entry):
+        return TOOL_RESULT, ""
+    message = entry.get("message")
+    text = content_text(message.get("content") if isinstance(message, dict) else None)
+    body = text.lstrip()
+    if body.startswith(TASK_NOTIFICATION_PREFIX):
+        return TASK_NOTIFICATION, text
+    if entry.get("isCompactSummary") is True or (
+            entry.get("isVisibleInTranscriptOnly") is True and body.startswith(COMPACT_PREFIX)):
+        return COMPACT_SUMMARY, ""
+    if entry.get("isMeta") is True:
+        return (STOP_FEEDBACK if body.startswith(STOP_FEEDBACK_PREFIX) else META), text
+    if body.startswith(INTERRUPT_PREFIX):
+        return INTERRUPT, ""
+    if body.startswith(LOCAL_OUTPUT_PREFIXES):
+        return LOCAL_OUTPUT, ""
+    if COMMAND_NAME[0] in body:
+        return OPERATOR, slash_command(body)
+    if not body:
+        return OTHER, ""
+    return OPERATOR, text
+
+
+def _between(text: str, marks: tuple[str, str]) -> str:
+    start = text.find(marks[0])
+    if start < 0:
+        return ""
+    start += len(marks[0])
+    end = text.find(marks[1], start)
+    return text[start:end if end >= 0 else len(text)].strip()
+
+
+def slash_command(body: str) -> str:
+    """A recorded slash command (`<command-name>/x</command-name><command-args>..`) as typed."""
+    name = _between(body, COMMAND_NAME)
+    args = _between(body, COMMAND_ARGS)
+    if name and not name.startswith("/"):
+        name = "/" + name
+    return f"{name} {args}".strip()
+
+
+def result_text(block: dict[str, Any]) -> str:
+    """What the model saw of a tool result, as one string."""
+    content = block.get("content")
+    if isinstance(content, str):
+        return content
+    return content_text(content)
+
+
+def is_synthetic(entry: dict[str, Any]) -> bool:
+    message = entry.get("message")
+    return entry.get("isApiErrorMessage") is True or (
+        isinstance(message, dict) and message.get("model") == "<synthetic>")
+
+
+def is_api_error(entry: dict[str, Any]) -> bool:
+    """A synthetic entry the harness wrote for a failed API call (not a local placeholder)."""
+    if entry.get("isApiErrorMessage") is True:
+        return True
+    if not is_synthetic(entry):
+        return False
+    message = entry.get("message")
+    text = content_text(message.get("content") if isinstance(message, dict) else None)
+    return text.lstrip().startswith(("API Error", "Claude AI usage limit reached"))
+
+
+RATE_LIMIT = "rate_limit"
+OVERLOAD = "overload"
+OTHER_ERROR = "other"
+_RATE_WORDS = ("rate limit", "rate_limit", "usage limit", "(429)", " 429", "session limit",
+               "weekly limit", "limit reached", "quota")
+_OVERLOAD_WORDS = ("overloaded", "(529)", " 529")
+
+
+def api_error_kind(entry: dict[str, Any]) -> str:
+    """rate limit, overload or other: the harness's `error` field first, then its own text."""
+    error = entry.get("error")
+    if isinstance(error, str):
+        if error == RATE_LIMIT:
+            return RATE_LIMIT
+        if error in ("overloaded", "overloaded_error"):
+            return OVERLOAD
+    message = entry.get("message")
+    text = content_text(message.get("content") if isinstance(message, dict) else None).lower()
+    if any(word in text for word in _RATE_WORDS):
+        return RATE_LIMIT
+    if any(word in text for word in _OVERLOAD_WORDS):
+        return OVERLOAD
+    return OTHER_ERROR
+
+
+# Operator messages that only say "go on" (seed 003's m1 leverage metric), compared after
+# lower-casing and dropping punctuation: whole message only, never a substring.
+CONTINUE_NUDGES = frozenset({
+    "continue", "continue please", "please continue", "pls continue", "keep going",
+    "keep going please", "please keep going", "go on", "go ahead", "carry on", "proceed",
+    "please proceed", "resume", "keep working", "continue working", "dont stop", "do not stop",
+    "next", "go", "yes continue", "ok continue", "okay continue", "continue the work",
+    "keep at it", "finish it", "finish", "and", "more",
+})
+
+
+def is_continue_nudge(text: str) -> bool:
+    if len(text) > 40:
+        return False
+    words = "".join(c if c.isalnum() or c.isspace() else "" for c in text.lower()).split()
+    return " ".join(words) in CONTINUE_NUDGES

@@ -1,0 +1,376 @@
+"""Claude Code settings files: which hook entries are arcguard's, and how to merge or remove them.
+
+The planning functions are pure (a settings dict in, a new dict out) so they can be tested
+exhaustively; the I/O helpers below them load, diff and write a file, and nothing else.
+
+An entry is arcguard's when its command runs arcguard's hook subcommand: the command ends in
+`hook <name>` (a name of `arcguard.hooks.HOOKS`), run by an executable named `arcguard` or by
+`<python> -m arcguard`. No marker key is added to the entry: the command itself is the marker,
+so a file stays valid for any Claude Code version, and a hand-written `arcguard hook stop` is
+recognised (and replaced) as well.
+"""
+
+from __future__ import annotations
+
+import copy
+import os
+import shlex
+from pathlib import Path
+
+from arcguard.hooks import EVENTS
+from arcguard.hooks import HOOKS
+
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Mapping
+    from typing import Any
+
+    Settings = dict[str, Any]
+
+HOOK_TIMEOUT = 10
+# Tool events take a matcher; "*" matches every tool. The other events ignore matchers.
+MATCHER_EVENTS = frozenset({"PreToolUse", "PostToolUse", "PostToolUseFailure"})
+SCOPES = ("user", "project", "local")
+BACKUP_SUFFIX = ".arcguard.bak"
+DEFAULT_INDENT = 2
+
+
+class SettingsError(Exception):
+    """A settings file arcguard must not touch (unreadable, not JSON, unexpected shape)."""
+
+
+# --- which entries are ours (pure) ---------------------------------------------------------
+
+
+def _tokens(handler: object) -> list[str] | None:
+    if not isinstance(handler, dict) or handler.get("type", "command") != "command":
+        return None
+    command = handler.get("command")
+    if not isinstance(command, str):
+        return None
+    try:
+        tokens = shlex.split(command)
+    except ValueError:
+        return None
+    args = handler.get("args")
+    if isinstance(args, list) and all(isinstance(a, str) for a in args):
+        tokens += args  # the exec form: {"command": "arcguard", "args": ["hook", "stop"]}
+    return tokens
+
+
+def _runs_arcguard(launcher: list[str]) -> bool:
+    """The tokens before `hook NAME` end with an arcguard executable or `-m arcguard`."""
+    if not launcher:
+        return False
+    if os.path.basename(launcher[-1]) == "arcguard" and launcher[-2:-1] != ["-m"]:
+        return True
+    return launcher[-2:] == ["-m", "arcguard"] or launcher[-1] == "-marcguard"
+
+
+def hook_name(handler: object) -> str | None:
+    """The arcguard hook `handler` runs (`stop`, `pre-tool`, ...), or None if it is not ours."""
+    tokens = _tokens(handler)
+    if not tokens or len(tokens) < 3 or tokens[-2] != "hook" or tokens[-1] not in HOOKS:
+        return None
+    return tokens[-1] if _runs_arcguard(tokens[:-2]) else None
+
+
+def is_ours(handler: object) -> bool:
+    return hook_name(handler) is not None
+
+
+def launcher(handler: object) -> list[str]:
+    """The tokens that start arcguard in one of our handlers (before `hook NAME`)."""
+    tokens = _tokens(handler) or []
+    return tokens[:-2] if is_ours(handler) else []
+
+
+# --- what install writes (pure) ------------------------------------------------------------
+
+
+def hook_command(prefix: str, name: str) -> str:
+    return f"{prefix} hook {name}"
+
+
+def desired_group(event: str, prefix: str) -> dict[str, Any]:
+    """The matcher group install writes for `event`, with commands starting with `prefix`."""
+    handler = {"type": "command", "command": hook_command(prefix, EVENTS[event]),
+               "timeout": HOOK_TIMEOUT}
+    if event in MATCHER_EVENTS:
+        return {"matcher": "*", "hooks": [handler]}
+    return {"hooks": [handler]}
+
+
+def desired_hooks(prefix: str) -> dict[str, list[dict[str, Any]]]:
+    """Every event arcguard needs, as the `hooks` block of a settings file."""
+    return {event: [desired_group(event, prefix)] for event in EVENTS}
+
+
+def _hooks_block(settings: Mapping[str, Any]) -> dict[str, Any]:
+    hooks = settings.get("hooks", {})
+    if not isinstance(hooks, dict):
+        raise SettingsError('"hooks" is not a JSON object')
+    return hooks
+
+
+def _groups(hooks: Mapping[str, Any], event: str) -> list[Any]:
+    groups = hooks.get(event, [])
+    if not isinstance(groups, list):
+        raise SettingsError(f'"hooks.{event}" is not a JSON array')
+    return groups
+
+
+def _without_ours(groups: list[Any]) -> tuple[list[Any], int | None]:
+    """The groups with our handlers taken out (a group left empty goes), and where the first was."""
+    kept: list[Any] = []
+    first: int | None = None
+    for group in groups:
+        handlers = group.get("hooks") if isinstance(group, dict) else None
+        if not isinstance(handlers, list) or not any(is_ours(h) for h in handlers):
+            kept.append(group)
+            continue
+        if first is None:
+            first = len(kept)
+        remaining = [h for h in handlers if not is_ours(h)]
+        if remaining:
+            kept.append({**group, "hooks": remaining})
+    return kept, first
+
+
+def plan_install(settings: Mapping[str, Any], prefix: str) -> Settings:
+    """`settings` with arcguard's hooks wired exactly once per event, everything else as it was.
+
+    An event that already holds exactly our entry is left alone, so a second run returns an
+    equal dict. Otherwise our old entries (another path, a missing executable, duplicates) are
+    taken out and the new group goes where the first of them was, or last.
+    """
+    new = copy.deepcopy(dict(settings))
+    hooks = _hooks_block(new)
+    for event in EVENTS:
+        groups = _groups(hooks, event)
+        want = desired_group(event, prefix)
+        if sum(_count_ours(g) for g in groups) == 1 and want in groups:
+            continue
+        kept, first = _without_ours(groups)
+        kept.insert(len(kept) if first is None else first, want)
+        hooks[event] = kept
+    new["hooks"] = hooks
+    return new
+
+
+def _count_ours(group: object) -> int:
+    handlers = group.get("hooks") if isinstance(group, dict) else None
+    return sum(1 for h in handlers if is_ours(h)) if isinstance(handlers, list) else 0
+
+
+def remove_ours(settings: Mapping[str, Any]) -> Settings:
+    """`settings` without arcguard's entries; an event (or `hooks`) left empty by that goes."""
+    new = copy.deepcopy(dict(settings))
+    if "hooks" not in new:
+        return new
+    hooks = _hooks_block(new)
+    changed = False
+    for event in list(hooks):
+        groups = hooks[event]
+        if not isinstance(groups, list) or not any(_count_ours(g) for g in groups):
+            continue
+        changed = True
+        kept, _ = _without_ours(groups)
+        if kept:
+            hooks[event] = kept
+        else:
+            del hooks[event]
+    if changed and not hooks:
+        del new["hooks"]
+    return new
+
+
+def our_entries(settings: Mapping[str, Any]) -> list[tuple[str, dict[str, Any]]]:
+    """(event, handler) for every arcguard handler in `settings`, in file order."""
+    hooks = settings.get("hooks")
+    if not isinstance(hooks, dict):
+        return []
+    found = []
+    for event, groups in hooks.items():
+        for group in groups if isinstance(groups, list) else []:
+            handlers = group.get("hooks") if isinstance(group, dict) else None
+            for handler in handlers if isinstance(handlers, list) else []:
+                if is_ours(handler):
+                    found.append((event, handler))
+    return found
+
+
+def own_prefix(argv0: str, executable: str) -> str:
+    """The absolute command that starts this arcguard, for Claude Code to run as a hook.
+
+    The console script pip generates is preferred: its first line records the interpreter of
+    the environment arcguard is installed in (pre-commit's INSTALL_PYTHON, for free), and the
+    command reads naturally. Its path is made absolute but not resolved, so a pipx link in
+    ~/.local/bin keeps working after a reinstall. Run any other way (`python -m arcguard`),
+    the interpreter is recorded with `-m arcguard`.
+    """
+    path = os.path.abspath(argv0)
+    if os.path.basename(path) == "arcguard" and os.path.isfile(path) and os.access(path, os.X_OK):
+        return shlex.quote(path)
+    return f"{shlex.quote(os.path.abspath(executable))} -m arcguard"
+
+
+# --- files (I/O) ---------------------------------------------------------------------------
+
+
+def claude_dir(environ: Mapping[str, str]) -> Path:
+    """The user's Claude Code directory: `$CLAUDE_CONFIG_DIR`, else `~/.claude`."""
+    configured = environ.get("CLAUDE_CONFIG_DIR")
+    return Path(configured) if configured else Path(os.path.expanduser("~")) / ".claude"
+
+
+def settings_path(scope: str, project: Path, environ: Mapping[str, str]) -> Path:
+    if scope == "user":
+        return claude_dir(environ) / "settings.json"
+    name = "settings.local.json" if scope == "local" else "settings.json"
+    return project / ".claude" / name
+
+
+def commands_dir(scope: str, project: Path, environ: Mapping[str, str]) -> Path:
+    """Where a scope's slash commands live (Claude Code has no local-only commands folder)."""
+    if scope == "user":
+        return claude_dir(environ) / "commands"
+    return project / ".claude" / "commands"
+
+
+def load(path: Path) -> tuple[Settings, str | None]:
+    """(settings, the file's text); ({}, None) when the file does not exist.
+
+    Raises SettingsError for a file that is not a JSON object: it is left untouched.
+    """
+    import json
+
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        return {}, None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise SettingsError(f"cannot read {path}: {exc}") from None
+    if not text.strip():
+        return {}, text
+    try:
+        value = json.loads(text)
+    except ValueError as exc:
+        raise SettingsError(f"{path} is not valid JSON ({exc}); fix or move it, then run "
+                            "this again") from None
+    if not isinstance(value, dict):
+        raise SettingsError(f"{path} does not hold a JSON object; fix or move it")
+    return value, text
+
+
+def detect_indent(text: str | None) -> int:
+    """The indent width the file already uses (2 when it cannot tell)."""
+    for line in (text or "").splitlines()[1:]:
+        stripped = line.lstrip(" ")
+        if stripped and len(stripped) < len(line):
+            return len(line) - len(stripped)
+    return DEFAULT_INDENT
+
+
+def render(settings: Mapping[str, Any], indent: int = DEFAULT_INDENT) -> str:
+    import json
+
+    return json.dumps(settings, indent=indent, ensure_ascii=False) + "\n"
+
+
+def unified_diff(old: str | None, new: str, path: Path) -> str:
+    import difflib
+
+    before = (old or "").splitlines(keepends=True)
+    after = new.splitlines(keepends=True)
+    label = str(path)
+    return "".join(difflib.unified_diff(before, after, label if old is not None else "/dev/null",
+                                        label))
+
+
+def write(path: Path, text: str) -> Path | None:
+    """Replace `path` with `text` atomically, keeping its mode; return the backup made, if any.
+
+    A symlinked settings file (a dotfiles checkout) is written through to its target, so the
+    link survives. The previous content is copied to `<file>.arcguard.bak` first.
+    """
+    target = Path(os.path.realpath(path))
+    target.parent.mkdir(parents=True, exist_ok=True)
+    backup: Path | None = None
+    mode: int | None = None
+    try:
+        info = target.stat()
+        mode = info.st_mode & 0o7777
+        backup = target.with_name(target.name + BACKUP_SUFFIX)
+        _atomic_write(backup, target.read_bytes(), mode)
+    except FileNotFoundError:
+        pass
+    _atomic_write(target, text.encode("utf-8"), mode)
+    return backup
+
+
+def _atomic_write(path: Path, data: bytes, mode: int | None) -> None:
+    tmp = path.with_name(f".{path.name}.tmp-{os.getpid()}")
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_NOFOLLOW | os.O_CLOEXEC, 0o666)
+    try:
+        try:
+            if mode is not None:
+                os.fchmod(fd, mode)
+            view = memoryview(data)
+            while view:
+                view = view[os.write(fd, view):]
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+        os.replace(tmp, path)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise
+
+
+# --- the /autonomous command ---------------------------------------------------------------
+
+COMMAND_NAME = "autonomous.md"
+# Present in every template arcguard ships: tells an edited copy of ours from someone else's.
+COMMAND_MARKER = "(arcguard)"
+# sha256 of earlier shipped templates: files still holding one of them are ours to replace.
+PRIOR_COMMAND_DIGESTS: tuple[str, ...] = ()
+
+
+def command_template() -> str:
+    from importlib.resources import files
+
+    return files("arcguard").joinpath("resources", COMMAND_NAME).read_text(encoding="utf-8")
+
+
+def command_state(text: str | None) -> str:
+    """`missing`, `current` (our template), `old` (an earlier template of ours, unchanged),
+    `edited` (ours, changed by hand) or `foreign` (someone else's /autonomous)."""
+    import hashlib
+
+    if text is None:
+        return "missing"
+    if text == command_template():
+        return "current"
+    if hashlib.sha256(text.encode("utf-8")).hexdigest() in PRIOR_COMMAND_DIGESTS:
+        return "old"
+    return "edited" if _has_marker(text) else "foreign"
+
+
+def _has_marker(text: str) -> bool:
+    head = text.split("\n---", 1)[0] if text.startswith("---") else ""
+    return any(line.startswith("description:") and COMMAND_MARKER in line
+               for line in head.splitlines())
+
+
+def read_text(path: Path) -> str | None:
+    try:
+        return path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        return None
+    except (OSError, UnicodeDecodeError):
+        return ""

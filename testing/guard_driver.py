@@ -1,0 +1,102 @@
+"""Drive the loop guard's pure core through whole turns, as the hooks would."""
+
+from __future__ import annotations
+
+import itertools
+from typing import Any
+
+from arcguard.core import guard
+from arcguard.core.config import Config
+from arcguard.core.config import default_config
+from arcguard.core.state import fresh_state
+
+
+_ids = itertools.count(1)
+
+
+class Call:
+    """One tool call and the result the harness will report for it."""
+
+    def __init__(self, name: str, tool_input: dict[str, Any], *, response: Any = "ok",
+                 error: str | None = None, duration_ms: int = 10) -> None:
+        self.name = name
+        self.input = tool_input
+        self.response = response
+        self.error = error
+        self.duration_ms = duration_ms
+
+
+def bash(command: str, response: Any = None, **kw: Any) -> Call:
+    out = {"stdout": command if response is None else response, "stderr": "",
+           "interrupted": False}
+    return Call("Bash", {"command": command, **kw.pop("input", {})}, response=out, **kw)
+
+
+class Driver:
+    """A session seen by the loop guard; `turn()` runs one assistant turn's hook events."""
+
+    def __init__(self, cfg: Config | None = None, **overrides: Any) -> None:
+        self.cfg = cfg or default_config()
+        for key, value in overrides.items():
+            setattr(self.cfg, key, value)
+        self.now = 1_000_000.0
+        self.state: dict[str, Any] = fresh_state("sess", self.now)
+        self.turns = 0
+        self.denied: list[str] = []  # labels of denied calls, all turns
+        self.outputs: list[dict[str, Any]] = []
+
+    def _tick(self) -> float:
+        self.now += 1.0
+        return self.now
+
+    def turn(self, *calls: Call, text: str = "", agent_id: str | None = None,
+             arc_active: bool = False) -> dict[str, Any]:
+        """Run PreToolUse/PostToolUse for each call, then PostToolBatch. Returns a summary."""
+        self.turns += 1
+        denied = []
+        outputs = []
+        for call in calls:
+            tool_use_id = f"toolu_{next(_ids)}"
+            out, self.state = guard.decide_pre_tool(
+                self.state, self.cfg, self._tick(), tool_name=call.name, tool_input=call.input,
+                tool_use_id=tool_use_id, agent_id=agent_id)
+            if out:
+                outputs.append(out)
+            if out and out.get("hookSpecificOutput", {}).get("permissionDecision") == "deny":
+                denied.append(call)
+                continue
+            event = "PostToolUseFailure" if call.error is not None else "PostToolUse"
+            payload = ({"error": call.error, "duration_ms": call.duration_ms}
+                       if call.error is not None else
+                       {"tool_response": call.response, "duration_ms": call.duration_ms})
+            out, self.state = guard.decide_post_tool(
+                self.state, self.cfg, self._tick(), event_name=event, tool_name=call.name,
+                tool_input=call.input, tool_use_id=tool_use_id, agent_id=agent_id,
+                payload=payload)
+            if out:
+                outputs.append(out)
+        out = None
+        if calls:
+            out, self.state = guard.decide_post_batch(
+                self.state, self.cfg, self._tick(), calls=[(c.name, c.input) for c in calls],
+                tool_only=not text.strip(), agent_id=agent_id, arc_active=arc_active)
+        elif text.strip():
+            guard.on_narration(self.state, self.cfg)
+        if out:
+            outputs.append(out)
+        self.denied.extend(c.name for c in denied)
+        self.outputs.extend(outputs)
+        return {"denied": denied, "outputs": outputs, "paused": self.paused,
+                "context": [o["hookSpecificOutput"]["additionalContext"] for o in outputs
+                            if "additionalContext" in o.get("hookSpecificOutput", {})]}
+
+    def operator(self, prompt: str = "carry on") -> None:
+        guard.on_operator_message(self.state, self._tick())
+
+    @property
+    def paused(self) -> dict[str, Any] | None:
+        return self.state["guard"].get("paused")  # type: ignore[no-any-return]
+
+    @property
+    def main(self) -> dict[str, Any]:
+        return self.state["guard"]["tracks"]["main"]  # type: ignore[no-any-return]

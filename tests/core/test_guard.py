@@ -1,0 +1,382 @@
+"""The loop guard's rules, driven through whole turns of the pure core.
+
+Seed 000 (cycles, check-in, backstop) and seed 004 (progress-aware repeat limiter) test
+intents, numbered as in `reference/seed-systems.md` §4.2 / §4.3 where one applies.
+"""
+
+from __future__ import annotations
+
+import itertools
+
+import pytest
+
+from arcguard.core import guard
+from arcguard.core.config import default_config
+from testing.guard_driver import Call
+from testing.guard_driver import Driver
+from testing.guard_driver import bash
+
+
+_fresh = itertools.count()
+
+
+def fresh(command: str) -> Call:
+    """A call whose output differs every time: never a repeat by outcome."""
+    return bash(command, response=f"{command} @{next(_fresh)}")
+
+
+def edit(path: str = "/p/a.py", *, changed: bool = True) -> Call:
+    response = {"filePath": path, "oldString": "a", "newString": "b", "originalFile": "a",
+                "structuredPatch": [{"lines": ["-a", "+b"]}] if changed else [],
+                "userModified": False, "replaceAll": False}
+    return Call("Edit", {"file_path": path, "old_string": "a", "new_string": "b"},
+                response=response)
+
+
+def timeout_call(command: str, timeout: int, *, timed_out: bool = True) -> Call:
+    if timed_out:
+        return bash(command, input={"timeout": timeout},
+                    error=f"Exit code 143\nCommand timed out after {timeout // 1000}s",
+                    duration_ms=timeout + 13)
+    return bash(command, input={"timeout": timeout})
+
+
+# --- cycles (seed 000) ----------------------------------------------------------------------
+
+
+def test_five_identical_tool_only_turns_pause_as_the_same_call():  # 4.2 #8, #20
+    d = Driver()
+    for n in range(1, 6):
+        result = d.turn(fresh("poll"))
+        assert (result["paused"] is not None) == (n == 5)
+    assert d.paused["kind"] == "cycle"
+    assert "the same call 5 times" in d.paused["reason"]
+    assert "Send a message to resume" in d.paused["reason"]
+
+
+def test_four_identical_polls_then_varied_work_never_pause():  # 4.2 #7, #21
+    d = Driver()
+    for _ in range(4):
+        d.turn(fresh("poll"))
+    for n in range(30):
+        d.turn(fresh(f"work {n}"))
+    assert d.paused is None
+
+
+def test_alternating_pair_pauses_at_turn_six_with_cycle_wording():  # 4.2 #9, #22, #24
+    d = Driver()
+    for n in range(1, 201):
+        d.turn(fresh("A") if n % 2 else fresh("B"))
+        if d.paused:
+            break
+    assert n == 6
+    assert "a 2-call cycle 3 times" in d.paused["reason"]
+
+
+def test_three_call_rotation_pauses_by_turn_nine():  # 4.2 #11, #23, #25
+    d = Driver()
+    for n in range(1, 13):
+        d.turn(fresh("ABC"[n % 3]))
+        if d.paused:
+            break
+    assert n == 9
+    assert "a 3-call cycle 3 times" in d.paused["reason"]
+
+
+@pytest.mark.parametrize("pattern", [
+    [f"r{i}" for i in range(9)],  # a 9-rotation: beyond the longest period
+    ["a", "b", "a", "b", None],  # phase broken by a unique call every fifth turn
+])
+def test_long_or_broken_cycles_are_left_to_the_backstop(pattern):  # 4.2 #13, #26, #27
+    d = Driver()
+    for n in range(1, 201):
+        name = pattern[(n - 1) % len(pattern)] or f"unique {n}"
+        result = d.turn(fresh(name))
+        if n < 200:
+            assert result["paused"] is None, n
+        if n == 100:
+            assert any("progress summary" in c for c in result["context"])
+    assert d.paused["kind"] == "backstop"
+    assert "cycle" not in d.paused["reason"]
+
+
+def test_a_long_varied_productive_streak_is_not_paused():  # 4.2 #19, #28
+    d = Driver()
+    for n in range(99):
+        assert d.turn(fresh(f"step {n}"))["paused"] is None
+    assert d.paused is None
+
+
+def test_history_holds_at_most_forty_fingerprints_and_still_detects():  # 4.2 #10
+    d = Driver()
+    for n in range(60):
+        d.turn(fresh(f"u{n}"))
+    assert len(d.main["fingerprints"]) == 40
+    for n in range(6):
+        d.turn(fresh("AB"[n % 2]))
+    assert d.paused["kind"] == "cycle"
+
+
+def test_narration_clears_the_cycle_history_but_not_the_backstop():  # 4.2 #36
+    d = Driver()
+    for _ in range(4):
+        d.turn(fresh("poll"))
+    d.turn(fresh("poll"), text="Still waiting for the build.")
+    for _ in range(4):
+        d.turn(fresh("poll"))
+    assert d.paused is None
+    assert d.main["turns"] == 9
+
+
+def test_narration_does_not_reset_the_backstop():  # 4.2 #30
+    d = Driver()
+    nudged = paused = None
+    for n in range(1, 260):
+        result = d.turn(fresh(f"w{n}"), text="note" if n % 55 == 0 else "")
+        if result["context"] and nudged is None and "progress summary" in result["context"][0]:
+            nudged = n
+        if result["paused"]:
+            paused = n
+            break
+    assert (nudged, paused) == (100, 200)
+
+
+# --- check-in nudge and backstop (seed 000) ---------------------------------------------------
+
+
+def test_check_in_nudge_fires_once_at_twenty_five_and_never_pauses():  # 4.2 #17, #18, #42
+    d = Driver()
+    contexts = [d.turn(fresh(f"s{n}"))["context"] for n in range(1, 61)]
+    fired = [n for n, c in enumerate(contexts, 1) if c]
+    assert fired == [25]
+    assert "summarise" in contexts[24][0]
+    assert d.paused is None
+
+
+def test_backstop_nudges_at_one_hundred_and_pauses_at_two_hundred():  # 4.2 #14, #15, #26
+    d = Driver(checkin_turns=10_000)
+    seen = {}
+    for n in range(1, 201):
+        result = d.turn(fresh(f"w{n}"), text="progress note" if n % 3 == 0 else "")
+        if result["context"]:
+            seen.setdefault("nudge", n)
+        if result["paused"]:
+            seen["pause"] = n
+    assert seen == {"nudge": 100, "pause": 200}
+    assert "200 turns without a message from you" in d.paused["reason"]
+
+
+def test_an_active_arc_raises_the_backstop_pause_to_its_own_threshold():
+    d = Driver(checkin_turns=10_000)
+    for n in range(1, 601):
+        result = d.turn(fresh(f"w{n}"), text="note" if n % 2 else "", arc_active=True)
+        if n < 600:
+            assert result["paused"] is None, n
+    assert d.paused["kind"] == "backstop"
+
+
+def test_operator_message_resets_backstop_pause_and_history():  # 4.2 #29, #31, #37
+    d = Driver(checkin_turns=10_000)
+    for round_ in range(5):
+        for n in range(80):
+            d.turn(fresh(f"r{round_} w{n}"), text="x" if n % 2 else "")
+        d.operator()
+    assert d.paused is None
+    for _ in range(5):
+        d.turn(fresh("poll"))
+    assert d.paused["kind"] == "cycle"
+    d.operator()
+    assert d.paused is None
+    assert d.main["fingerprints"] == [] and d.main["turns"] == 0
+
+
+# --- the repeat guard (seed 004, outcome-aware) ------------------------------------------------
+
+
+def test_third_identical_call_with_the_same_outcome_is_denied():  # 4.3 #22
+    d = Driver()
+    assert not d.turn(bash("cat f"))["denied"]
+    assert not d.turn(bash("cat f"))["denied"]
+    result = d.turn(bash("cat f"))
+    assert result["denied"]
+    reason = result["outputs"][0]["hookSpecificOutput"]["permissionDecisionReason"]
+    assert "[arcguard] Denied as a repeat" in reason and "Bash: cat f" in reason
+    assert "ran 2 times" in reason
+
+
+def test_a_changed_outcome_lets_the_call_run_again():
+    d = Driver()
+    for n in range(8):
+        assert not d.turn(fresh("date"), text="The clock moved on.")["denied"], n
+
+
+def test_edit_then_retest_is_allowed_once():  # 4.3 #1, #23, #24
+    d = Driver()
+    d.turn(bash("pytest", response="1 failed"))
+    d.turn(bash("pytest", response="1 failed"))
+    assert d.turn(bash("pytest", response="1 failed"))["denied"]
+    d.turn(edit())
+    assert not d.turn(bash("pytest", response="1 failed"))["denied"]
+    assert d.turn(bash("pytest", response="1 failed"))["denied"]
+    d.turn(edit())  # another edit renews the permission
+    assert not d.turn(bash("pytest", response="1 failed"))["denied"]
+
+
+def test_an_identical_content_overwrite_earns_nothing():  # 4.3 #2, #3, #26
+    d = Driver()
+    for _ in range(2):
+        d.turn(Call("Read", {"file_path": "/p/a"}, response={"file": "same"}))
+    same = Call("Write", {"file_path": "/p/a", "content": "x"},
+                response={"type": "update", "filePath": "/p/a", "content": "x",
+                          "originalFile": "x", "structuredPatch": []})
+    d.turn(same)
+    assert d.state["guard"]["edit_seq"] == 0
+    assert d.turn(Call("Read", {"file_path": "/p/a"}, response={"file": "same"}))["denied"]
+
+
+def test_write_tools_and_other_tools_get_no_validation():  # 4.3 #25
+    d = Driver()
+    fetch = Call("WebFetch", {"url": "https://e.example/x"}, response="page")
+    d.turn(fetch)
+    d.turn(fetch)
+    d.turn(edit())
+    assert d.turn(fetch)["denied"]
+
+
+def test_timeout_drift_shares_one_identity():  # 4.3 #4
+    d = Driver()
+    assert not d.turn(bash("make", input={"timeout": 10_000}, response="ok"))["denied"]
+    assert not d.turn(bash("make", input={"timeout": 11_000}, response="ok"))["denied"]
+    assert d.turn(bash("make", input={"timeout": 12_000}, response="ok"))["denied"]
+
+
+def test_two_real_timeouts_allow_one_larger_attempt_and_no_more():  # 4.3 #5, #6, #30
+    d = Driver()
+    d.turn(timeout_call("slow", 1000))
+    d.turn(timeout_call("slow", 2000))
+    assert d.turn(timeout_call("slow", 2000))["denied"]  # not larger: no recovery
+    assert not d.turn(timeout_call("slow", 5000))["denied"]  # the one recovery
+    assert d.turn(timeout_call("slow", 9000))["denied"]  # spent
+
+
+def test_a_timeout_claimed_by_the_command_is_not_a_timeout():  # 4.3 #8, #32
+    d = Driver()
+    fake = dict(input={"timeout": 60_000}, error="Exit code 124\nCommand timed out after 60s",
+                duration_ms=40)
+    d.turn(bash("fake", **fake))
+    d.turn(bash("fake", **fake))
+    assert d.turn(bash("fake", input={"timeout": 120_000}, error=fake["error"],
+                       duration_ms=40))["denied"]
+
+
+def test_a_timeout_above_the_bash_maximum_buys_nothing():  # 4.3 #7
+    d = Driver()
+    d.turn(timeout_call("slow", 600_000))
+    d.turn(timeout_call("slow", 600_000))
+    assert d.turn(bash("slow", input={"timeout": 900_000}))["denied"]
+
+
+@pytest.mark.parametrize("name", ["bash", "mcp__shell__Bash", "Shell"])
+def test_a_tool_named_like_bash_keeps_its_timeout_in_its_identity(name):  # 4.3 #11
+    d = Driver()
+    for timeout in (10, 11, 12):
+        call = Call(name, {"command": "make", "timeout": timeout}, response="ok")
+        assert not d.turn(call)["denied"]
+
+
+def test_quoting_keeps_commands_distinct():  # 4.3 #10
+    d = Driver()
+    for command in ["echo '$X'", 'echo "$X"', "echo '$X'", 'echo "$X"']:
+        assert not d.turn(bash(command, response="same"))["denied"]
+
+
+def test_three_blocked_turns_pause_even_with_fresh_noop_calls():  # 4.3 #13, #14, #52
+    d = Driver()
+    d.turn(bash("probe"))
+    d.turn(bash("probe"))
+    for n in range(1, 4):
+        result = d.turn(bash("probe"), bash("probe"), bash(f"true # {n}", response=""))
+        assert d.main["blocked_rounds"] == n or result["paused"]
+    assert d.paused["kind"] == "blocked"
+    assert "3 turns in a row" in d.paused["reason"]
+
+
+def test_a_fresh_result_each_turn_keeps_the_blocked_count_at_zero():  # 4.3 #12
+    d = Driver()
+    d.turn(bash("probe"))
+    d.turn(bash("probe"))
+    for n in range(6):
+        d.turn(bash("probe"), Call("Read", {"file_path": "/log", "offset": n * 100},
+                                   response={"page": n}))
+        assert d.main["blocked_rounds"] == 0
+    assert d.paused is None
+
+
+def test_parallel_identical_calls_in_one_turn_run_twice_at_most():  # 4.3 #29
+    d = Driver()
+    result = d.turn(bash("ls"), bash("ls"), bash("ls"))
+    assert len(result["denied"]) == 1
+
+
+def test_a_late_or_duplicate_result_changes_nothing():  # 4.3 #34
+    d = Driver()
+    cfg, now = d.cfg, d.now
+    before = d.state
+    _, after = guard.decide_post_tool(before, cfg, now, event_name="PostToolUse",
+                                      tool_name="Bash", tool_input={"command": "x"},
+                                      tool_use_id="toolu_never_reserved", agent_id=None,
+                                      payload={"tool_response": {"stdout": "x"}})
+    assert after["guard"]["tracks"]["main"]["ops"] == {}
+    d.turn(bash("ls"))
+    op = next(iter(d.main["ops"].values()))
+    owner = op["runs"][-1]["owner"]
+    _, again = guard.decide_post_tool(d.state, cfg, now, event_name="PostToolUse",
+                                      tool_name="Bash", tool_input={"command": "ls"},
+                                      tool_use_id=owner, agent_id=None,
+                                      payload={"tool_response": {"stdout": "different"}})
+    assert again["guard"]["tracks"]["main"]["ops"] == d.main["ops"]
+
+
+def test_operation_records_stay_bounded_and_evict_resolved_ones_first():  # 4.3 #39, #50
+    d = Driver(max_operations=5)
+    for n in range(12):
+        d.turn(fresh(f"op {n}"))
+    assert len(d.main["ops"]) == 5
+
+
+def test_calls_inside_a_subagent_are_tracked_on_their_own():
+    d = Driver()
+    for n in range(6):
+        d.turn(fresh("A"), agent_id="agent1" if n % 2 else None)
+    assert d.paused is None
+    assert set(d.state["guard"]["tracks"]) == {"main", "agent:agent1"}
+
+
+def test_allow_listed_polls_are_never_denied_nor_form_cycles():
+    d = Driver(allow=("Bash(gh run view *)",))
+    for _ in range(10):
+        assert not d.turn(bash("gh run view 42"))["denied"]
+    assert d.paused is None
+
+
+def test_a_paused_session_denies_and_stops_at_the_next_call():
+    d = Driver()
+    for _ in range(5):
+        d.turn(fresh("poll"))
+    out, _ = guard.decide_pre_tool(d.state, d.cfg, d.now, tool_name="Bash",
+                                   tool_input={"command": "new"}, tool_use_id="t",
+                                   agent_id=None)
+    assert out["continue"] is False
+    assert out["hookSpecificOutput"]["permissionDecision"] == "deny"
+
+
+def test_the_core_never_mutates_the_state_it_was_given():
+    d = Driver()
+    d.turn(bash("ls"))
+    import copy
+    before = copy.deepcopy(d.state)
+    guard.decide_pre_tool(d.state, default_config(), d.now, tool_name="Bash",
+                          tool_input={"command": "ls"}, tool_use_id="x", agent_id=None)
+    guard.decide_post_batch(d.state, default_config(), d.now, calls=[("Bash", {})],
+                            tool_only=True, agent_id=None, arc_active=False)
+    assert d.state == before

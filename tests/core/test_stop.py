@@ -1,0 +1,163 @@
+"""The Stop decision (seed 003 §4.1 intents, plus arcguard's improvements), table-driven."""
+
+from __future__ import annotations
+
+import pytest
+
+from arcguard.core import arc as arcs
+from arcguard.core.config import default_config
+from arcguard.core.state import fresh_state
+from arcguard.core.stop import COMPLETE
+from arcguard.core.stop import PRODUCTIVE
+from arcguard.core.stop import SKIP
+from arcguard.core.stop import STALL
+from arcguard.core.stop import Final
+from arcguard.core.stop import classify
+from arcguard.core.stop import decide_stop
+
+
+NOW = 1_800_000_000.0
+CFG = default_config()
+
+
+def with_arc(milestones=("slice one",)):
+    state = fresh_state("sid", NOW)
+    state["arc"] = arcs.new_arc("demo", list(milestones), NOW)
+    return state
+
+
+def stop(state, final, *, active=False, background=False, at=NOW):
+    return decide_stop(state, final, CFG, at, stop_hook_active=active,
+                       background_running=background, command="arcguard")
+
+
+@pytest.mark.parametrize(("final", "verdict"), [
+    (Final("tool_use"), PRODUCTIVE),  # 4.1 #19
+    (Final("text", "No response requested."), STALL),  # #10
+    (Final("empty"), STALL),  # #11
+    (Final("text", "   "), STALL),
+    (Final("text", "Here is the full analysis with a recommendation."), PRODUCTIVE),  # #18
+    (Final("thinking"), SKIP),  # #21
+    (Final("text", "Answer."), PRODUCTIVE),  # #22: thinking + substantive text
+    (Final("other"), PRODUCTIVE),  # an image-only or server-tool-only turn is content
+    (Final("text", "The arc is complete."), COMPLETE),
+])
+def test_classification(final, verdict):
+    assert classify(final) == verdict
+
+
+def test_a_stall_mid_arc_is_blocked_with_slug_next_milestone_and_completion_command():
+    out, state = stop(with_arc(), Final.from_text("No response requested."))
+    assert out["decision"] == "block"
+    assert "'demo'" in out["reason"] and "slice one" in out["reason"]
+    assert "`arcguard arc complete sid`" in out["reason"]
+    assert state["arc"]["reconcile_count"] == 1 and state["arc"]["total_blocks"] == 1
+    assert state["log"][-1]["kind"] == "block"
+
+
+@pytest.mark.parametrize("text", [
+    "No response requested. Stopping here and awaiting input.",
+    "Acknowledged.", "Okay.", "Got it.", "Done.",
+])
+def test_anything_but_the_two_no_ops_is_left_alone(text):  # 4.1 #12-#17
+    out, state = stop(with_arc(), Final.from_text(text))
+    assert out is None
+    assert state["arc"]["total_blocks"] == 0
+
+
+def test_an_inactive_arc_is_never_blocked():  # 4.1 #20
+    state = with_arc()
+    arcs.complete(state["arc"], NOW)
+    assert stop(state, Final.from_text("No response requested."))[0] is None
+    assert stop(fresh_state("sid", NOW), Final.from_text(""))[0] is None
+    assert stop(None, Final.from_text(""))[0] is None
+
+
+def test_a_stale_arc_is_never_blocked():  # 4.1 #35
+    later = NOW + CFG.stale_seconds + 1
+    assert stop(with_arc(), Final.from_text(""), at=later)[0] is None
+
+
+def test_staleness_counts_from_the_last_activity_not_from_set():
+    state = with_arc()
+    arcs.touch(state["arc"], NOW + 7 * 3600)
+    out, _ = stop(state, Final.from_text(""), at=NOW + 9 * 3600)
+    assert out is not None
+
+
+@pytest.mark.parametrize("text", ["All milestones shipped.", "All done!", "The arc is complete.",
+                                  "Task complete."])
+def test_a_completion_claim_releases_the_arc(text):  # 4.1 #24-#27
+    out, state = stop(with_arc(), Final.from_text(text), active=True)
+    assert out is None
+    assert state["arc"]["active"] is False and "completed_at" in state["arc"]
+    assert state["log"][-1]["kind"] == "release"
+
+
+def test_productive_turn_outside_a_chain_resets_the_consecutive_counter():  # 4.1 #31
+    state = with_arc()
+    state["arc"]["reconcile_count"] = 2
+    _, state = stop(state, Final("tool_use"), active=False)
+    assert state["arc"]["reconcile_count"] == 0
+
+
+def test_trivial_turns_inside_a_chain_do_not_reset_the_cap():  # 4.1 #32
+    state = with_arc()
+    results = []
+    for _ in range(3):
+        out, state = stop(state, Final.from_text(""), active=True)
+        results.append(bool(out))
+        _, state = stop(state, Final("tool_use"), active=True)
+    assert results == [True, True, False]
+
+
+def test_lifetime_cap_allows_exactly_five_continuations():  # 4.1 #33
+    state = with_arc()
+    blocks = 0
+    for _ in range(7):
+        out, state = stop(state, Final.from_text(""))
+        blocks += bool(out)
+        _, state = stop(state, Final("tool_use"), active=False)  # a real turn in between
+    assert blocks == 5
+    assert state["log"][-2]["kind"] == "cap"
+
+
+def test_caps_are_configurable_but_stay_under_claude_codes_block_cap():
+    from arcguard.core.config import build_config
+
+    cfg, problems = build_config({"max_consecutive_continuations": 9}, {})
+    assert problems and cfg.max_consecutive_continuations == 2
+    cfg, problems = build_config({}, {"max_consecutive_continuations": "4"})
+    assert not problems and cfg.max_consecutive_continuations == 4
+
+
+@pytest.mark.parametrize(("final", "background", "paused"), [
+    (Final("text", "No response requested.", synthetic=True), False, False),
+    (Final.from_text("No response requested."), True, False),
+    (Final.from_text(""), False, True),
+])
+def test_never_continued_api_errors_background_waits_and_paused_sessions(final, background,
+                                                                         paused):
+    state = with_arc()
+    if paused:
+        state["guard"]["paused"] = {"kind": "cycle", "reason": "r", "at": NOW}
+    out, new = stop(state, final, background=background)
+    assert out is None
+    assert new["arc"]["total_blocks"] == 0
+    assert new["log"][-1]["kind"] == "allow"
+
+
+def test_no_final_message_is_never_blocked():
+    out, _ = stop(with_arc(), None)
+    assert out is None
+
+
+def test_narration_at_stop_clears_the_cycle_history_but_a_no_op_does_not():
+    state = with_arc()
+    state["guard"]["tracks"] = {"main": {"fingerprints": ["a", "b"], "streak": 2,
+                                         "checkin_done": False, "turns": 2}}
+    _, after_noop = stop(state, Final.from_text("No response requested."))
+    assert after_noop["guard"]["tracks"]["main"]["fingerprints"] == ["a", "b"]
+    _, after_text = stop(state, Final.from_text("Here is where things stand."))
+    assert after_text["guard"]["tracks"]["main"]["fingerprints"] == []
+    assert after_text["guard"]["tracks"]["main"]["turns"] == 3

@@ -1,0 +1,67 @@
+"""Seed 003's no-op sentinel, completion claims and `/autonomous` bootstrap (§4.1)."""
+
+from __future__ import annotations
+
+import pytest
+
+from arcguard.core.text import is_completion
+from arcguard.core.text import is_sentinel
+from arcguard.core.text import is_task_notification
+from arcguard.core.text import starts_autonomous
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("No response requested.", True),  # 4.1 #10
+    ("  no response requested...  ", True),
+    ("NO RESPONSE REQUESTED", True),
+    ("No response requested!", False),
+    ("(No response requested.)", False),
+    ("No response requested. Stopping here and awaiting input.", False),  # #12
+    ("Here is my review of the No response requested sentinel handling.", False),  # #13
+    ("Acknowledged.", False), ("Okay.", False), ("Got it.", False), ("Done.", False),  # #14-17
+    ("", False),
+])
+def test_sentinel_is_the_whole_message_only(text, expected):
+    assert is_sentinel(text) is expected
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("All milestones shipped.", True),  # 4.1 #24
+    ("All done!", True),  # #25
+    ("The arc is complete.", True),  # #26
+    ("Task complete.", True),  # #27
+    ("Everything is done.", True),
+    ("arc done!!", True),
+    ("the all done", True),
+    ("Everything’s shipped", True),  # curly apostrophe: arcguard accepts it, the seed did not
+    ("Everything's merged.", True),
+    ("All milestones are now shipped.", True),
+    ("Milestones complete.", True),
+    ("The first task is complete, moving on to the next slice now.", False),  # #28
+    ("Task complete; continuing with the next slice.", False),  # #29
+    ("Everything's shipped and merged to main. Now deploying.", False),  # #30
+    ("Done.", False),
+    ("All done" + "!" * 5000, True),  # trailing punctuation of any length
+    ("x" * 5000 + " task complete", False),
+    ("", False),
+])
+def test_completion_claims_are_whole_messages(text, expected):
+    assert is_completion(text) is expected
+
+
+@pytest.mark.parametrize(("prompt", "expected"), [
+    ("/autonomous ship it", True),  # 4.1 #41
+    ("   /AUTONOMOUS", True),
+    ("/autonomous\nthe importer", True),
+    ("please do not use /autonomous here", False),  # #43
+    ("/autonomous-foo", False),
+    ("/autonomously", False),
+    ("", False),
+])
+def test_autonomous_must_start_the_prompt_as_a_word(prompt, expected):
+    assert starts_autonomous(prompt) is expected
+
+
+def test_task_notifications_are_recognised():
+    assert is_task_notification("<task-notification>\n<task-id>a1</task-id>")
+    assert not is_task_notification("please read <task-notification> docs")
