@@ -1,0 +1,70 @@
+"""`arcguard arc ...`: seed 003's helper verbs, outputs and exit codes (§4.1 #1-#9, #35)."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+
+from arcguard import paths
+
+
+def arc(*args):
+    return subprocess.run([sys.executable, "-m", "arcguard", "arc", *args], capture_output=True,
+                          text=True, check=False)
+
+
+def test_lifecycle():
+    assert arc("set", "s", "demo", "slice one", "slice two").stdout == "active demo\n"  # #2
+    assert arc("active", "s").returncode == 0  # #3
+    assert arc("next", "s").stdout == "slice one\n"  # #4
+    assert arc("try-block", "s").stdout == "BLOCK\n"  # #5
+    assert arc("get", "s", "total_blocks").stdout == "1\n"  # #6
+    assert arc("reset", "s", "reconcile_count").stdout == "0\n"  # #7
+    assert arc("status", "s").stdout == "active demo\n"
+    assert arc("complete", "s").stdout == "inactive\n"
+    assert arc("active", "s").returncode == 1  # #8
+    assert arc("status", "s").stdout == "inactive\n"
+    sessions = os.listdir(paths.sessions_dir(os.environ["ARCGUARD_HOME"]))
+    assert not [n for n in sessions if ".tmp-" in n]  # #9
+
+
+def test_done_marks_a_milestone_and_next_moves_on():
+    arc("set", "s", "importer", "parse", "load")
+    assert arc("done", "s", "parse").stdout == "load\n"
+    assert arc("next", "s").stdout == "load\n"
+    assert arc("done", "s", "load").stdout == "\n"
+    assert arc("next", "s").stdout == "\n"
+    missing = arc("done", "s", "nope")
+    assert missing.returncode == 1 and "no milestone 'nope'" in missing.stderr
+
+
+def test_try_block_honours_both_caps():
+    arc("set", "s")
+    assert [arc("try-block", "s", "2", "5").stdout.strip() for _ in range(3)] == \
+        ["BLOCK", "BLOCK", "CAP"]
+    arc("set", "t")
+    out = []
+    for _ in range(7):
+        out.append(arc("try-block", "t", "9", "5").stdout.strip())
+    assert out.count("BLOCK") == 5
+    assert arc("try-block", "t", "x", "y").stdout.strip() == "CAP"  # non-digits: defaults
+
+
+def test_a_stale_arc_is_inactive_and_get_next_ignore_staleness():  # #35
+    arc("set", "s", "demo", "m1")
+    path = paths.session_path(os.environ["ARCGUARD_HOME"], "s")
+    document = json.load(open(path))
+    document["arc"]["invoked_at"] = document["arc"]["last_activity"] = "2020-01-01T00:00:00Z"
+    json.dump(document, open(path, "w"))
+    assert arc("active", "s").returncode == 1
+    assert arc("status", "s").stdout == "inactive\n"
+    assert arc("next", "s").stdout == "m1\n"
+    assert arc("get", "s", "slug").stdout == "demo\n"
+
+
+def test_missing_arguments_are_usage_errors():
+    assert arc("set").returncode == 2
+    assert arc("frobnicate", "s").returncode == 2
+    assert arc("get", "s", "nothing").stdout == "\n"

@@ -1,0 +1,160 @@
+"""The hook commands as Claude Code runs them: a subprocess, JSON on stdin, exit 0 always."""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+
+import pytest
+
+from arcguard.hooks import HOOKS
+from testing.builders import append_transcript
+from testing.builders import assistant_entries
+from testing.builders import hook_output
+from testing.builders import run_hook
+from testing.builders import text
+from testing.builders import thinking
+from testing.builders import tool_use
+from testing.builders import write_transcript
+
+
+SID = "5b1f0c2e-0000-4000-8000-000000000001"
+
+
+def start_arc(sid=SID):
+    out = hook_output(run_hook("posture", {"session_id": sid, "prompt": "/autonomous go",
+                                           "hook_event_name": "UserPromptSubmit"}))
+    assert out is not None
+    return out
+
+
+def stop_payload(path=None, message=None, *, active=False, sid=SID, **extra):
+    payload = {"session_id": sid, "hook_event_name": "Stop", "stop_hook_active": active, **extra}
+    if path is not None:
+        payload["transcript_path"] = str(path)
+    if message is not None:
+        payload["last_assistant_message"] = message
+    return payload
+
+
+@pytest.mark.parametrize("hook", sorted(HOOKS))
+@pytest.mark.parametrize("raw", [b"", b"not json", b"[1, 2]", b'"text"', b"{",
+                                 b'{"session_id": 5, "prompt": ["x"]}',
+                                 b'{"session_id": "", "tool_name": 3}', b"\xff\xfe\x00"])
+def test_malformed_stdin_exits_zero_with_no_decision(hook, raw):  # 4.1 #39, #40
+    result = run_hook(hook, None, raw=raw)
+    assert result.returncode == 0
+    assert result.stdout == b""
+
+
+def test_the_stop_hook_exits_zero_when_blocking(tmp_path):  # 4.1 #38
+    start_arc()
+    result = run_hook("stop", stop_payload(message="No response requested."))
+    assert result.returncode == 0
+    assert json.loads(result.stdout)["decision"] == "block"
+
+
+def test_stop_reads_the_transcript_when_the_payload_has_no_text(tmp_path):
+    start_arc()
+    path = write_transcript(tmp_path / "t.jsonl", assistant_entries(text("No response requested.")))
+    assert hook_output(run_hook("stop", stop_payload(path)))["decision"] == "block"
+
+
+def test_a_synthetic_final_entry_is_not_continued(tmp_path):
+    start_arc()
+    path = write_transcript(tmp_path / "t.jsonl", assistant_entries(
+        text("No response requested."), model="<synthetic>"))
+    assert hook_output(run_hook("stop", stop_payload(path, "No response requested."))) is None
+
+
+def test_without_an_arc_nothing_is_blocked(tmp_path):
+    path = write_transcript(tmp_path / "t.jsonl", assistant_entries(text("")))
+    assert hook_output(run_hook("stop", stop_payload(path, ""))) is None
+    hook_output(run_hook("posture", {"session_id": SID, "prompt": "hello"}))
+    assert hook_output(run_hook("stop", stop_payload(path, "No response requested."))) is None
+
+
+def test_a_thinking_only_final_entry_is_left_alone(tmp_path):  # 4.1 #21
+    start_arc()
+    path = write_transcript(tmp_path / "t.jsonl", assistant_entries(thinking()))
+    assert hook_output(run_hook("stop", stop_payload(path),
+                                env={"ARCGUARD_DRAIN_MS": "150"})) is None
+
+
+def _write_later(path, entries, delay):
+    def later():
+        time.sleep(delay)
+        append_transcript(path, entries)
+
+    thread = threading.Thread(target=later)
+    thread.start()
+    return thread
+
+
+def test_the_drain_waits_for_a_fresh_final_message(tmp_path):  # 4.1 #34
+    start_arc()
+    seen = assistant_entries(tool_use("Bash", {"command": "ls"}, tool_id="toolu_seen"))
+    path = write_transcript(tmp_path / "t.jsonl", seen)
+    # The tool turn was seen at PostToolBatch, so it is old news at Stop.
+    hook_output(run_hook("post-batch", {"session_id": SID, "transcript_path": str(path),
+                                        "tool_calls": [{"tool_name": "Bash",
+                                                        "tool_input": {"command": "ls"},
+                                                        "tool_use_id": "toolu_seen"}]}))
+    thread = _write_later(path, assistant_entries(text("No response requested.")), 0.3)
+    out = hook_output(run_hook("stop", stop_payload(path), env={"ARCGUARD_DRAIN_MS": "1500"}))
+    thread.join()
+    assert out is not None and out["decision"] == "block"
+
+
+def test_the_drain_skips_a_thinking_intermediate(tmp_path):  # 4.1 #23
+    start_arc()
+    mid = "msg_late"
+    path = write_transcript(tmp_path / "t.jsonl", assistant_entries(text("earlier answer")))
+    hook_output(run_hook("stop", stop_payload(path, "earlier answer")))  # marks it seen
+    threads = [_write_later(path, assistant_entries(thinking(), message_id=mid), 0.2),
+               _write_later(path, assistant_entries(text("Here is the full analysis."),
+                                                    message_id=mid), 0.5)]
+    out = hook_output(run_hook("stop", stop_payload(path), env={"ARCGUARD_DRAIN_MS": "1500"}))
+    for thread in threads:
+        thread.join()
+    assert out is None  # the substantive text was classified, not the thinking
+
+
+def test_post_batch_reads_the_turn_text_from_the_transcript(tmp_path):
+    path = tmp_path / "t.jsonl"
+    entries = []
+    for n in range(6):
+        entries += assistant_entries(text("Checking again.") if n % 2 else thinking(),
+                                     tool_use("Bash", {"command": "poll"}, tool_id=f"toolu_{n}"))
+    write_transcript(path, [])
+    outputs = []
+    for n in range(6):
+        append_transcript(path, entries[2 * n: 2 * n + 2])
+        outputs.append(hook_output(run_hook("post-batch", {
+            "session_id": SID, "transcript_path": str(path),
+            "tool_calls": [{"tool_name": "Bash", "tool_input": {"command": "poll"},
+                            "tool_use_id": f"toolu_{n}"}]})))
+    assert outputs == [None] * 6  # narrated turns break the run: no cycle
+
+
+def test_unreadable_transcript_counts_the_turn_as_tool_only(tmp_path):
+    outputs = [hook_output(run_hook("post-batch", {
+        "session_id": SID, "transcript_path": str(tmp_path / "missing.jsonl"),
+        "tool_calls": [{"tool_name": "Bash", "tool_input": {"command": "poll"},
+                        "tool_use_id": f"t{n}"}]})) for n in range(5)]
+    assert outputs[:4] == [None] * 4
+    assert outputs[4]["continue"] is False
+
+
+def test_the_hook_path_never_imports_click_orjson_or_filelock(tmp_path):
+    import subprocess
+    import sys
+
+    payload = json.dumps({"session_id": SID, "tool_name": "Bash", "tool_input": {"command": "ls"},
+                          "tool_use_id": "t1"}).encode()
+    for hook in ("pre-tool", "post-tool", "stop", "posture"):
+        result = subprocess.run([sys.executable, "-X", "importtime", "-m", "arcguard", "hook",
+                                 hook], input=payload, capture_output=True, check=True)
+        loaded = {line.split("|")[-1].strip() for line in result.stderr.decode().splitlines()}
+        assert not loaded & {"click", "orjson", "filelock", "json", "typing", "hashlib"}, hook
