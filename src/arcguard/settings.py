@@ -59,13 +59,25 @@ def _tokens(handler: object) -> list[str] | None:
     return tokens
 
 
+def _is_assignment(token: str) -> bool:
+    name, equals, _ = token.partition("=")
+    return bool(equals) and name.replace("_", "a").isalnum() and not name[0].isdigit()
+
+
 def _runs_arcguard(launcher: list[str]) -> bool:
-    """The tokens before `hook NAME` end with an arcguard executable or `-m arcguard`."""
-    if not launcher:
+    """`[VAR=value ...] .../arcguard` or `[VAR=value ...] .../python* [-opts] -m arcguard`."""
+    words = launcher[:]
+    while words and _is_assignment(words[0]):
+        words.pop(0)
+    if len(words) == 1:
+        return os.path.basename(words[0]) == "arcguard"
+    if words[-1:] == ["-marcguard"]:
+        words[-1:] = ["-m", "arcguard"]
+    if len(words) < 3 or words[-2:] != ["-m", "arcguard"]:
         return False
-    if os.path.basename(launcher[-1]) == "arcguard" and launcher[-2:-1] != ["-m"]:
-        return True
-    return launcher[-2:] == ["-m", "arcguard"] or launcher[-1] == "-marcguard"
+    interpreter, options = words[0], words[1:-2]
+    return (os.path.basename(interpreter).startswith("python")
+            and all(o.startswith("-") for o in options))
 
 
 def hook_name(handler: object) -> str | None:

@@ -1,0 +1,43 @@
+"""`arcguard hook NAME`: run one hook. Reached only for help and for names that are not hooks.
+
+`arcguard.main` runs a valid `hook NAME` itself, without click, because hooks run on every tool
+call; this command exists so that `arcguard hook --help` documents them.
+"""
+
+from __future__ import annotations
+
+import click
+
+from arcguard.hooks import EVENTS
+from arcguard.hooks import HOOKS
+
+
+def _events(name: str) -> str:
+    return ", ".join(event for event, hook in EVENTS.items() if hook == name)
+
+
+def _listing() -> str:
+    width = max(len(name) for name in HOOKS)
+    return "\n".join(f"  {name.ljust(width)}  {_events(name)}" for name in HOOKS)
+
+
+@click.command(context_settings={"help_option_names": ["-h", "--help"]},
+               epilog="\b\nHooks and the Claude Code events they serve:\n" + _listing())
+@click.argument("name", metavar="NAME")
+def hook(name: str) -> int:
+    """Run hook NAME: read a Claude Code hook payload on stdin, print nothing or one JSON object.
+
+    Claude Code runs these; `arcguard install` wires them. A hook always exits 0 and fails
+    open: bad input, a locked or corrupt state file or any error means no decision.
+
+    \b
+    Examples:
+      echo '{"session_id": "s1", "prompt": "hi"}' | arcguard hook posture
+      arcguard hook --help
+    """
+    if name not in HOOKS:
+        # A usage error would exit 2, which Claude Code reads as "block": say it, exit 1.
+        raise click.ClickException(f"no hook named {name!r}; hooks: {', '.join(HOOKS)}")
+    from arcguard.hooks.runner import main
+
+    return main(name)

@@ -1,0 +1,149 @@
+"""`arcguard install` and `arcguard uninstall`: wire arcguard into Claude Code, or unwire it."""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+
+import click
+
+from arcguard import settings as cc
+
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    from arcguard.settings import Settings
+
+
+def _options(command: Callable[..., None]) -> Callable[..., None]:
+    command = click.option("--dry-run", is_flag=True,
+                           help="Print the diff it would apply and change nothing.")(command)
+    command = click.option("--project", "project", type=click.Path(file_okay=False,
+                                                                 path_type=Path),
+                           default=None, help="Project directory for project and local scope "
+                           "(default: the current directory).")(command)
+    return click.option("--scope", type=click.Choice(cc.SCOPES), default="user",
+                        show_default=True,
+                        help="user: ~/.claude/settings.json; project: <project>/.claude/"
+                        "settings.json; local: <project>/.claude/settings.local.json.")(command)
+
+
+def _target(scope: str, project: Path | None) -> tuple[Path, Path]:
+    root = (project or Path.cwd()).absolute()
+    return (cc.settings_path(scope, root, os.environ),
+            cc.commands_dir(scope, root, os.environ) / cc.COMMAND_NAME)
+
+
+def _apply(path: Path, plan: Callable[[Settings], Settings], *, dry_run: bool,
+           done: str, nothing: str) -> None:
+    """Load `path`, apply `plan`, then print the diff (dry run) or write it with a backup."""
+    try:
+        current, text = cc.load(path)
+        new = plan(current)
+    except cc.SettingsError as exc:
+        raise click.ClickException(f"{exc}\nhint: nothing was written.") from None
+    if new == current:
+        click.echo(nothing.format(path=path))
+        return
+    rendered = cc.render(new, cc.detect_indent(text))
+    if dry_run:
+        click.echo(cc.unified_diff(text, rendered, path), nl=False)
+        return
+    try:
+        backup = cc.write(path, rendered)
+    except OSError as exc:
+        raise click.ClickException(f"cannot write {path}: {exc}") from None
+    saved = f" (previous version saved as {backup})" if backup else ""
+    click.echo(done.format(path=path) + saved)
+
+
+@click.command()
+@_options
+def install(scope: str, project: Path | None, dry_run: bool) -> None:
+    """Wire arcguard's hooks and the /autonomous command into Claude Code.
+
+    Merges one entry per hook event into the settings file of the chosen scope, keeping every
+    other key and hook as it was, and writes the /autonomous slash command next to it. The
+    hook commands use the absolute path of this arcguard, so they work whatever PATH Claude
+    Code runs with. Safe to re-run: a second run changes nothing. The previous settings file
+    is kept as settings.json.arcguard.bak; a file that is not valid JSON is never touched.
+
+    \b
+    Examples:
+      arcguard install                       # every session of this user
+      arcguard install --scope local         # this project, not committed
+      arcguard install --scope project --dry-run
+    """
+    path, command_file = _target(scope, project)
+    prefix = cc.own_prefix(sys.argv[0], sys.executable)
+    _apply(path, lambda s: cc.plan_install(s, prefix), dry_run=dry_run,
+           done="installed arcguard hooks in {path}",
+           nothing="arcguard hooks already installed in {path}")
+    _install_command(command_file, dry_run=dry_run)
+
+
+def _install_command(path: Path, *, dry_run: bool) -> None:
+    state = cc.command_state(cc.read_text(path))
+    if state == "current":
+        click.echo(f"/autonomous command already installed at {path}")
+    elif state in ("edited", "foreign"):
+        whose = "arcguard's, edited by hand" if state == "edited" else "not arcguard's"
+        click.echo(f"/autonomous command at {path} left as it is ({whose})")
+    elif dry_run:
+        click.echo(f"would install the /autonomous command at {path}")
+    else:
+        try:
+            cc.write(path, cc.command_template())
+        except OSError as exc:
+            raise click.ClickException(f"cannot write {path}: {exc}") from None
+        _remove_backup(path)
+        click.echo(f"installed the /autonomous command at {path}")
+
+
+def _remove_backup(path: Path) -> None:
+    # A backup of our own template (an upgrade) is noise in the user's commands folder.
+    try:
+        path.with_name(path.name + cc.BACKUP_SUFFIX).unlink()
+    except OSError:
+        pass
+
+
+@click.command()
+@_options
+def uninstall(scope: str, project: Path | None, dry_run: bool) -> None:
+    """Remove arcguard's hooks and /autonomous command from Claude Code.
+
+    Only arcguard's own entries go (an event left with no hook goes too); other hooks and
+    keys stay as they were. The /autonomous command is deleted only if it is arcguard's
+    unchanged template. The state directory is left alone.
+
+    \b
+    Examples:
+      arcguard uninstall
+      arcguard uninstall --scope local --dry-run
+    """
+    path, command_file = _target(scope, project)
+    if path.exists() or path.is_symlink():
+        _apply(path, cc.remove_ours, dry_run=dry_run,
+               done="removed arcguard hooks from {path}",
+               nothing="no arcguard hooks in {path}")
+    else:
+        click.echo(f"no arcguard hooks in {path} (no such file)")
+    _uninstall_command(command_file, dry_run=dry_run)
+
+
+def _uninstall_command(path: Path, *, dry_run: bool) -> None:
+    state = cc.command_state(cc.read_text(path))
+    if state == "missing":
+        return
+    if state in ("edited", "foreign"):
+        whose = "edited by hand" if state == "edited" else "not arcguard's"
+        click.echo(f"/autonomous command at {path} kept ({whose})")
+    elif dry_run:
+        click.echo(f"would remove the /autonomous command at {path}")
+    else:
+        path.unlink()
+        click.echo(f"removed the /autonomous command at {path}")

@@ -1,0 +1,309 @@
+"""`arcguard install` / `uninstall` against settings files on disk, in every scope."""
+
+from __future__ import annotations
+
+import json
+import os
+import shlex
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+from click.testing import Result
+
+from arcguard import settings as cc
+from arcguard.cli import cli
+from arcguard.hooks import EVENTS
+
+
+def arcguard(*args: str) -> Result:
+    return CliRunner().invoke(cli, list(args), catch_exceptions=False)
+
+
+@pytest.fixture
+def project(tmp_path: Path) -> Path:
+    root = tmp_path / "project"
+    root.mkdir()
+    return root
+
+
+def settings_file(project: Path, scope: str = "project") -> Path:
+    return cc.settings_path(scope, project, os.environ)
+
+
+def write_json(path: Path, value: object) -> str:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    text = json.dumps(value, indent=2) + "\n"
+    path.write_text(text)
+    return text
+
+
+def install(project: Path, *more: str, scope: str = "project") -> Result:
+    return arcguard("install", "--scope", scope, "--project", str(project), *more)
+
+
+def uninstall(project: Path, *more: str, scope: str = "project") -> Result:
+    return arcguard("uninstall", "--scope", scope, "--project", str(project), *more)
+
+
+def commands(path: Path) -> dict[str, list[str]]:
+    """event -> every command wired for it."""
+    hooks = json.loads(path.read_text()).get("hooks", {})
+    return {event: [h["command"] for g in groups for h in g["hooks"]]
+            for event, groups in hooks.items()}
+
+
+def test_install_into_a_missing_file(project: Path) -> None:
+    result = install(project)
+    assert result.exit_code == 0, result.output
+    path = settings_file(project)
+    assert "installed arcguard hooks in" in result.output
+    wired = commands(path)
+    assert list(wired) == list(EVENTS)
+    for event, hook in EVENTS.items():
+        [command] = wired[event]
+        assert command.endswith(f" hook {hook}")
+        assert os.path.isabs(shlex.split(command)[0])
+    assert not path.with_name(path.name + cc.BACKUP_SUFFIX).exists()
+
+
+def test_install_into_an_empty_file(project: Path) -> None:
+    path = settings_file(project)
+    path.parent.mkdir(parents=True)
+    path.write_text("")
+    assert install(project).exit_code == 0
+    assert list(commands(path)) == list(EVENTS)
+
+
+def test_installed_commands_run_as_hooks(project: Path, tmp_path: Path) -> None:
+    install(project)
+    payload = json.dumps({"session_id": "s-install", "hook_event_name": "SessionStart",
+                          "source": "startup", "cwd": str(project)})
+    for command in {c for cs in commands(settings_file(project)).values() for c in cs}:
+        done = subprocess.run(command, shell=True, input=payload, capture_output=True,
+                              text=True, timeout=60, cwd=tmp_path)
+        assert done.returncode == 0, (command, done.stderr)
+
+
+def test_install_keeps_other_hooks_and_keys(project: Path) -> None:
+    original = {
+        "permissions": {"allow": ["Bash(ls)"]},
+        "hooks": {"Stop": [{"hooks": [{"type": "command", "command": "./notify.sh"}]}],
+                  "Notification": [{"hooks": [{"type": "command", "command": "bell"}]}]},
+        "model": "opus",
+    }
+    path = settings_file(project)
+    write_json(path, original)
+    install(project)
+    after = json.loads(path.read_text())
+    assert list(after) == ["permissions", "hooks", "model"]
+    assert after["permissions"] == original["permissions"]
+    assert commands(path)["Stop"][0] == "./notify.sh"
+    assert commands(path)["Stop"][1].endswith(" hook stop")
+    assert commands(path)["Notification"] == ["bell"]
+
+
+def test_second_install_changes_nothing(project: Path) -> None:
+    install(project)
+    path = settings_file(project)
+    before = path.read_bytes()
+    stamp = path.stat().st_mtime_ns
+    result = install(project)
+    assert result.exit_code == 0
+    assert "arcguard hooks already installed" in result.output
+    assert "/autonomous command already installed" in result.output
+    assert path.read_bytes() == before
+    assert path.stat().st_mtime_ns == stamp
+    assert not path.with_name(path.name + cc.BACKUP_SUFFIX).exists()
+
+
+def test_install_replaces_an_entry_pointing_to_a_missing_path(project: Path) -> None:
+    path = settings_file(project)
+    old = "/no/longer/there/venv/bin/arcguard hook stop"
+    write_json(path, {"hooks": {"Stop": [{"hooks": [{"type": "command", "command": old}]}]}})
+    install(project)
+    [command] = commands(path)["Stop"]
+    assert command != old
+    assert os.path.exists(shlex.split(command)[0])
+
+
+def test_install_backs_up_the_previous_file_and_keeps_its_mode(project: Path) -> None:
+    path = settings_file(project)
+    text = write_json(path, {"model": "opus"})
+    path.chmod(0o640)
+    result = install(project)
+    backup = path.with_name(path.name + cc.BACKUP_SUFFIX)
+    assert f"previous version saved as {backup}" in result.output
+    assert backup.read_text() == text
+    assert path.stat().st_mode & 0o777 == 0o640
+
+
+def test_install_keeps_the_file_indent(project: Path) -> None:
+    path = settings_file(project)
+    path.parent.mkdir(parents=True)
+    path.write_text('{\n    "model": "opus"\n}\n')
+    install(project)
+    assert path.read_text().startswith('{\n    "model": "opus",\n    "hooks": {\n')
+
+
+@pytest.mark.parametrize("content", ["{ \"hooks\": ", "[]", "{\"hooks\": []}"])
+def test_install_refuses_a_file_it_cannot_use(project: Path, content: str) -> None:
+    path = settings_file(project)
+    path.parent.mkdir(parents=True)
+    path.write_text(content)
+    result = arcguard("install", "--scope", "project", "--project", str(project))
+    assert result.exit_code == 1
+    assert "nothing was written" in result.output
+    assert path.read_text() == content
+    assert sorted(p.name for p in path.parent.iterdir()) == ["settings.json"]
+
+
+@pytest.mark.parametrize("scope", cc.SCOPES)
+def test_every_scope_writes_its_own_file(project: Path, scope: str) -> None:
+    result = install(project, scope=scope)
+    assert result.exit_code == 0
+    home = Path.home()
+    expected = {"user": home / ".claude" / "settings.json",
+                "project": project / ".claude" / "settings.json",
+                "local": project / ".claude" / "settings.local.json"}[scope]
+    written = list(expected.parent.glob("settings*.json"))
+    assert written == [expected]
+    assert list(commands(expected)) == list(EVENTS)
+    command_dir = home / ".claude" / "commands" if scope == "user" else (
+        project / ".claude" / "commands")
+    assert (command_dir / "autonomous.md").read_text() == cc.command_template()
+    assert uninstall(project, scope=scope).exit_code == 0
+    assert commands(expected) == {}
+    assert not (command_dir / "autonomous.md").exists()
+
+
+def test_user_scope_follows_claude_config_dir(project: Path, tmp_path: Path,
+                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("CLAUDE_CONFIG_DIR", str(tmp_path / "cfg"))
+    install(project, scope="user")
+    assert list(commands(tmp_path / "cfg" / "settings.json")) == list(EVENTS)
+    assert (tmp_path / "cfg" / "commands" / "autonomous.md").exists()
+
+
+def test_dry_run_prints_the_diff_and_writes_nothing(project: Path) -> None:
+    path = settings_file(project)
+    text = write_json(path, {"model": "opus"})
+    result = install(project, "--dry-run")
+    assert result.exit_code == 0
+    assert f"--- {path}" in result.output and f"+++ {path}" in result.output
+    assert '-  "model": "opus"' in result.output
+    assert '+  "hooks": {' in result.output
+    assert "hook stop" in result.output
+    assert "would install the /autonomous command" in result.output
+    assert path.read_text() == text
+    assert not (project / ".claude" / "commands").exists()
+
+
+def test_uninstall_dry_run_prints_the_diff(project: Path) -> None:
+    install(project)
+    path = settings_file(project)
+    before = path.read_text()
+    result = uninstall(project, "--dry-run")
+    assert '-  "hooks": {' in result.output
+    assert "would remove the /autonomous command" in result.output
+    assert path.read_text() == before
+
+
+def test_round_trip_gives_back_the_original_bytes(project: Path) -> None:
+    path = settings_file(project)
+    text = write_json(path, {
+        "env": {"X": "1"},
+        "hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [
+            {"type": "command", "command": "./guard.sh", "timeout": 5}]}]},
+        "theme": "dark",
+    })
+    install(project)
+    assert path.read_text() != text
+    result = uninstall(project)
+    assert result.exit_code == 0
+    assert "removed arcguard hooks from" in result.output
+    assert path.read_text() == text
+
+
+def test_uninstall_removes_only_ours_and_the_events_it_empties(project: Path) -> None:
+    path = settings_file(project)
+    write_json(path, {"hooks": {"Stop": [{"hooks": [{"type": "command", "command": "bell"}]}]}})
+    install(project)
+    uninstall(project)
+    assert commands(path) == {"Stop": ["bell"]}
+
+
+def test_uninstall_without_a_file_or_entries(project: Path) -> None:
+    result = uninstall(project)
+    assert result.exit_code == 0
+    assert "no arcguard hooks" in result.output
+    path = settings_file(project)
+    write_json(path, {"model": "opus"})
+    assert "no arcguard hooks in" in uninstall(project).output
+    assert not path.with_name(path.name + cc.BACKUP_SUFFIX).exists()
+
+
+def test_uninstall_refuses_invalid_json(project: Path) -> None:
+    path = settings_file(project)
+    path.parent.mkdir(parents=True)
+    path.write_text("{oops")
+    result = uninstall(project)
+    assert result.exit_code == 1
+    assert path.read_text() == "{oops"
+
+
+def test_a_foreign_autonomous_command_is_never_touched(project: Path) -> None:
+    command = project / ".claude" / "commands" / "autonomous.md"
+    command.parent.mkdir(parents=True)
+    command.write_text("my own autonomous mode: $ARGUMENTS\n")
+    assert "left as it is (not arcguard's)" in install(project).output
+    assert "kept (not arcguard's)" in uninstall(project).output
+    assert command.read_text() == "my own autonomous mode: $ARGUMENTS\n"
+
+
+def test_an_edited_autonomous_command_is_kept(project: Path) -> None:
+    install(project)
+    command = project / ".claude" / "commands" / "autonomous.md"
+    command.write_text(command.read_text() + "Also run the linter.\n")
+    assert "kept (edited by hand)" in uninstall(project).output
+    assert command.exists()
+
+
+def test_an_older_template_of_ours_is_upgraded(project: Path,
+                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    import hashlib
+
+    older = "---\ndescription: older (arcguard)\n---\n$ARGUMENTS\n"
+    monkeypatch.setattr(cc, "PRIOR_COMMAND_DIGESTS", (hashlib.sha256(older.encode()).hexdigest(),))
+    command = project / ".claude" / "commands" / "autonomous.md"
+    command.parent.mkdir(parents=True)
+    command.write_text(older)
+    assert "installed the /autonomous command" in install(project).output
+    assert command.read_text() == cc.command_template()
+    assert [p.name for p in command.parent.iterdir()] == ["autonomous.md"]
+
+
+def test_hook_help_lists_every_hook() -> None:
+    result = arcguard("hook", "--help")
+    assert result.exit_code == 0
+    for name in ("posture", "stop", "pre-tool", "post-tool", "post-batch", "session-start",
+                 "stop-failure"):
+        assert name in result.output
+    assert "PostToolUseFailure" in result.output
+
+
+def test_an_unknown_hook_name_exits_1_not_2() -> None:
+    # Exit 2 would make Claude Code treat the error as a blocking decision.
+    done = subprocess.run([sys.executable, "-m", "arcguard", "hook", "stpo"],
+                          input="{}", capture_output=True, text=True, timeout=60)
+    assert done.returncode == 1
+    assert "no hook named 'stpo'" in done.stderr
+
+
+@pytest.mark.parametrize("verb", ["install", "uninstall", "hook"])
+def test_help_has_examples(verb: str) -> None:
+    result = arcguard(verb, "--help")
+    assert result.exit_code == 0
+    assert "Examples:" in result.output

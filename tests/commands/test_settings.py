@@ -1,0 +1,331 @@
+"""The pure settings planners and the file helpers of `arcguard.settings`."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import pytest
+from hypothesis import given
+from hypothesis import settings as hypothesis_settings
+from hypothesis import strategies as st
+
+from arcguard import settings as cc
+from arcguard.hooks import EVENTS
+
+
+REPO = Path(__file__).resolve().parents[2]
+PREFIX = "/opt/arcguard/bin/arcguard"
+
+
+def handler(command: str) -> dict[str, object]:
+    return {"type": "command", "command": command}
+
+
+def group(*commands: str, matcher: str | None = None) -> dict[str, object]:
+    found: dict[str, object] = {"hooks": [handler(c) for c in commands]}
+    if matcher is not None:
+        found = {"matcher": matcher, **found}
+    return found
+
+
+# --- recognising our entries ---------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("command", "name"), [
+    ("/opt/x/bin/arcguard hook stop", "stop"),
+    ("arcguard hook posture", "posture"),
+    ("'/home/a b/bin/arcguard' hook pre-tool", "pre-tool"),
+    ("/usr/bin/python3 -m arcguard hook post-tool", "post-tool"),
+    ("python -I -m arcguard hook post-batch", "post-batch"),
+    ("python3.12 -marcguard hook stop", "stop"),
+    ("ARCGUARD_HOOK_BUDGET_MS=500 arcguard hook stop", "stop"),
+])
+def test_hook_name_recognises_arcguard_commands(command: str, name: str) -> None:
+    assert cc.hook_name(handler(command)) == name
+    assert cc.is_ours(handler(command))
+
+
+@pytest.mark.parametrize("command", [
+    "arcguard hook no-such-hook",
+    "arcguardx hook stop",
+    "echo arcguard hook stop",
+    "sh -m arcguard hook stop",
+    "arcguard status",
+    "/usr/bin/python3 my_hook.py",
+    "arcguard hook 'unbalanced",
+])
+def test_other_commands_are_not_ours(command: str) -> None:
+    assert not cc.is_ours(handler(command))
+
+
+def test_non_command_handlers_are_not_ours() -> None:
+    assert not cc.is_ours({"type": "http", "command": "arcguard hook stop"})
+    assert not cc.is_ours("arcguard hook stop")
+    assert not cc.is_ours({"type": "command"})
+
+
+def test_exec_form_with_args_is_ours() -> None:
+    assert cc.hook_name({"type": "command", "command": "arcguard", "args": ["hook", "stop"]}) \
+        == "stop"
+
+
+# --- the entries install writes ------------------------------------------------------------
+
+
+def test_desired_hooks_match_the_published_snippet() -> None:
+    snippet = json.loads((REPO / "hooks.settings.json.snippet").read_text())
+    assert cc.desired_hooks("arcguard") == snippet["hooks"]
+
+
+def test_plugin_hooks_file_matches_the_snippet_and_calls_arcguard_on_path() -> None:
+    plugin = json.loads((REPO / "hooks" / "hooks.json").read_text())
+    assert plugin["hooks"] == cc.desired_hooks("arcguard")
+    manifest = json.loads((REPO / ".claude-plugin" / "plugin.json").read_text())
+    assert manifest["name"] == "arcguard"
+
+
+def test_plugin_command_is_the_shipped_template() -> None:
+    assert (REPO / "commands" / "autonomous.md").read_text() == cc.command_template()
+
+
+def test_every_event_is_wired_to_its_hook() -> None:
+    hooks = cc.desired_hooks(PREFIX)
+    assert list(hooks) == list(EVENTS)
+    for event, groups in hooks.items():
+        [only] = groups
+        [entry] = only["hooks"]
+        assert entry["command"] == f"{PREFIX} hook {EVENTS[event]}"
+        assert ("matcher" in only) == (event in cc.MATCHER_EVENTS)
+
+
+# --- plan_install --------------------------------------------------------------------------
+
+
+def test_install_into_empty_settings_adds_every_event() -> None:
+    assert cc.plan_install({}, PREFIX) == {"hooks": cc.desired_hooks(PREFIX)}
+
+
+def test_install_keeps_other_keys_and_their_order() -> None:
+    before = {"model": "opus", "permissions": {"allow": ["Bash(ls)"]}, "env": {"A": "1"}}
+    after = cc.plan_install(before, PREFIX)
+    assert list(after) == ["model", "permissions", "env", "hooks"]
+    assert {k: after[k] for k in before} == before
+
+
+def test_install_keeps_other_hooks_on_the_same_events_first() -> None:
+    mine = group("./lint.sh", matcher="Bash")
+    before = {"hooks": {"Notification": [group("notify-send hi")], "PreToolUse": [mine]}}
+    after = cc.plan_install(before, PREFIX)
+    assert after["hooks"]["PreToolUse"] == [mine, cc.desired_group("PreToolUse", PREFIX)]
+    assert after["hooks"]["Notification"] == [group("notify-send hi")]
+    assert list(after["hooks"])[:2] == ["Notification", "PreToolUse"]
+
+
+def test_install_does_not_mutate_its_input() -> None:
+    before = {"hooks": {"Stop": [group("echo")]}}
+    snapshot = json.dumps(before)
+    cc.plan_install(before, PREFIX)
+    assert json.dumps(before) == snapshot
+
+
+def test_install_is_idempotent() -> None:
+    once = cc.plan_install({"hooks": {"Stop": [group("echo")]}}, PREFIX)
+    assert cc.plan_install(once, PREFIX) == once
+
+
+def test_install_replaces_an_old_entry_in_place() -> None:
+    old = group("/gone/venv/bin/arcguard hook stop")
+    before = {"hooks": {"Stop": [group("first"), old, group("last")]}}
+    after = cc.plan_install(before, PREFIX)
+    assert after["hooks"]["Stop"] == [group("first"), cc.desired_group("Stop", PREFIX),
+                                      group("last")]
+
+
+def test_install_collapses_duplicates_to_one_entry() -> None:
+    dup = group("arcguard hook stop")
+    after = cc.plan_install({"hooks": {"Stop": [dup, dup, cc.desired_group("Stop", PREFIX)]}},
+                            PREFIX)
+    assert after["hooks"]["Stop"] == [cc.desired_group("Stop", PREFIX)]
+
+
+def test_install_takes_our_handler_out_of_a_shared_group() -> None:
+    shared = group("echo before", "arcguard hook stop", "echo after")
+    after = cc.plan_install({"hooks": {"Stop": [shared]}}, PREFIX)
+    assert after["hooks"]["Stop"] == [cc.desired_group("Stop", PREFIX),
+                                      group("echo before", "echo after")]
+
+
+def test_install_rewires_an_entry_with_the_wrong_timeout() -> None:
+    stale = {"hooks": [{"type": "command", "command": f"{PREFIX} hook stop", "timeout": 60}]}
+    after = cc.plan_install({"hooks": {"Stop": [stale]}}, PREFIX)
+    assert after["hooks"]["Stop"] == [cc.desired_group("Stop", PREFIX)]
+
+
+@pytest.mark.parametrize("bad", [{"hooks": []}, {"hooks": {"Stop": {"hooks": []}}}])
+def test_install_refuses_unexpected_shapes(bad: dict[str, object]) -> None:
+    with pytest.raises(cc.SettingsError):
+        cc.plan_install(bad, PREFIX)
+
+
+# --- remove_ours ---------------------------------------------------------------------------
+
+
+def test_remove_drops_events_it_leaves_empty_and_keeps_the_rest() -> None:
+    before = {"hooks": {"Stop": [group("echo")], "Notification": [group("x")]}}
+    installed = cc.plan_install(before, PREFIX)
+    assert cc.remove_ours(installed) == before
+
+
+def test_remove_drops_the_hooks_key_it_empties() -> None:
+    before = {"model": "opus"}
+    assert cc.remove_ours(cc.plan_install(before, PREFIX)) == before
+
+
+def test_remove_leaves_files_without_our_entries_alone() -> None:
+    before = {"hooks": {}, "x": 1}
+    assert cc.remove_ours(before) == before
+    assert cc.remove_ours({"y": 2}) == {"y": 2}
+
+
+def test_our_entries_lists_every_arcguard_handler() -> None:
+    settings = cc.plan_install({"hooks": {"Stop": [group("echo", "arcguard hook stop")]}}, PREFIX)
+    found = cc.our_entries(settings)
+    assert [event for event, _ in found].count("Stop") == 1
+    assert len(found) == len(EVENTS)
+
+
+json_leaf = st.one_of(st.none(), st.booleans(), st.integers(), st.text(max_size=5))
+foreign_handler = st.builds(lambda c, t: {"type": "command", "command": c, "timeout": t},
+                            st.sampled_from(["echo hi", "./lint.sh", "arcguard status"]),
+                            st.integers(1, 60))
+foreign_group = st.builds(lambda m, hs: {"matcher": m, "hooks": hs},
+                          st.sampled_from(["*", "Bash", ""]),
+                          st.lists(foreign_handler, min_size=1, max_size=3))
+events = st.sampled_from([*EVENTS, "Notification", "SessionEnd"])
+foreign_settings = st.fixed_dictionaries(
+    {"hooks": st.dictionaries(events, st.lists(foreign_group, min_size=1, max_size=3),
+                              min_size=1)},
+    optional={"model": json_leaf, "env": st.dictionaries(st.text(max_size=3), json_leaf)},
+)
+
+
+@hypothesis_settings(max_examples=40, deadline=None)
+@given(foreign_settings)
+def test_install_then_remove_gives_back_the_original(settings: dict[str, object]) -> None:
+    installed = cc.plan_install(settings, PREFIX)
+    assert cc.plan_install(installed, PREFIX) == installed
+    assert len(cc.our_entries(installed)) == len(EVENTS)
+    assert cc.remove_ours(installed) == settings
+    assert json.dumps(cc.remove_ours(installed)) == json.dumps(settings)  # same key order
+
+
+# --- own_prefix ----------------------------------------------------------------------------
+
+
+def test_own_prefix_prefers_the_console_script(tmp_path: Path) -> None:
+    script = tmp_path / "my bin" / "arcguard"
+    script.parent.mkdir()
+    script.write_text("#!/bin/sh\n")
+    script.chmod(0o755)
+    assert cc.own_prefix(str(script), "/usr/bin/python3") == f"'{script}'"
+
+
+def test_own_prefix_falls_back_to_the_interpreter(tmp_path: Path) -> None:
+    main = tmp_path / "arcguard" / "__main__.py"
+    assert cc.own_prefix(str(main), "/opt/py/bin/python3") == "/opt/py/bin/python3 -m arcguard"
+    missing = tmp_path / "arcguard"
+    assert cc.own_prefix(str(missing), "/p y/python") == "'/p y/python' -m arcguard"
+
+
+# --- files ---------------------------------------------------------------------------------
+
+
+def test_load_missing_empty_and_invalid(tmp_path: Path) -> None:
+    path = tmp_path / "settings.json"
+    assert cc.load(path) == ({}, None)
+    path.write_text("")
+    assert cc.load(path) == ({}, "")
+    path.write_text("{ not json")
+    with pytest.raises(cc.SettingsError, match="not valid JSON"):
+        cc.load(path)
+    path.write_text("[1, 2]")
+    with pytest.raises(cc.SettingsError, match="JSON object"):
+        cc.load(path)
+
+
+def test_detect_indent_and_render() -> None:
+    assert cc.detect_indent('{\n    "a": 1\n}\n') == 4
+    assert cc.detect_indent(None) == 2
+    assert cc.detect_indent("{}") == 2
+    assert cc.render({"a": "é"}, 4) == '{\n    "a": "é"\n}\n'
+
+
+def test_unified_diff_shows_the_change(tmp_path: Path) -> None:
+    diff = cc.unified_diff('{\n  "a": 1\n}\n', '{\n  "a": 2\n}\n', tmp_path / "s.json")
+    assert '-  "a": 1' in diff and '+  "a": 2' in diff
+    assert cc.unified_diff(None, "{}\n", tmp_path / "s.json").startswith("--- /dev/null")
+
+
+def test_write_keeps_mode_and_makes_a_backup(tmp_path: Path) -> None:
+    path = tmp_path / "settings.json"
+    path.write_text("old\n")
+    path.chmod(0o600)
+    backup = cc.write(path, "new\n")
+    assert path.read_text() == "new\n"
+    assert backup is not None and backup.read_text() == "old\n"
+    assert backup.name == "settings.json.arcguard.bak"
+    assert os.stat(path).st_mode & 0o777 == 0o600
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["settings.json", backup.name]
+
+
+def test_write_through_a_symlink_keeps_the_link(tmp_path: Path) -> None:
+    real = tmp_path / "dotfiles" / "settings.json"
+    real.parent.mkdir()
+    real.write_text("{}\n")
+    link = tmp_path / "settings.json"
+    link.symlink_to(real)
+    cc.write(link, '{"a": 1}\n')
+    assert link.is_symlink()
+    assert real.read_text() == '{"a": 1}\n'
+
+
+def test_write_creates_missing_directories(tmp_path: Path) -> None:
+    path = tmp_path / "p" / ".claude" / "settings.json"
+    assert cc.write(path, "{}\n") is None
+    assert path.read_text() == "{}\n"
+
+
+def test_scope_paths(tmp_path: Path) -> None:
+    env = {"CLAUDE_CONFIG_DIR": str(tmp_path / "cfg")}
+    project = tmp_path / "proj"
+    assert cc.settings_path("user", project, env) == tmp_path / "cfg" / "settings.json"
+    assert cc.settings_path("project", project, env) == project / ".claude" / "settings.json"
+    assert cc.settings_path("local", project, env) == project / ".claude" / "settings.local.json"
+    assert cc.commands_dir("local", project, env) == project / ".claude" / "commands"
+    assert cc.commands_dir("user", project, {}) == Path.home() / ".claude" / "commands"
+
+
+# --- the /autonomous command ---------------------------------------------------------------
+
+
+def test_command_template_is_a_prompt_with_arguments() -> None:
+    text = cc.command_template()
+    assert text.startswith("---\n")
+    assert "$ARGUMENTS" in text
+    assert cc.command_state(text) == "current"
+
+
+def test_command_state(monkeypatch: pytest.MonkeyPatch) -> None:
+    import hashlib
+
+    template = cc.command_template()
+    assert cc.command_state(None) == "missing"
+    assert cc.command_state(template + "my own line\n") == "edited"
+    assert cc.command_state("---\ndescription: my autonomous mode\n---\ngo\n") == "foreign"
+    assert cc.command_state("(arcguard) in the body only\n") == "foreign"
+    older = "---\ndescription: an older template\n---\n$ARGUMENTS\n"
+    monkeypatch.setattr(cc, "PRIOR_COMMAND_DIGESTS",
+                        (hashlib.sha256(older.encode()).hexdigest(),))
+    assert cc.command_state(older) == "old"
