@@ -148,8 +148,8 @@ CONTINUE_NUDGES = frozenset({
     "continue", "continue please", "please continue", "pls continue", "keep going",
     "keep going please", "please keep going", "go on", "go ahead", "carry on", "proceed",
     "please proceed", "resume", "keep working", "continue working", "dont stop", "do not stop",
-    "next", "go", "yes continue", "ok continue", "okay continue", "continue the work",
-    "keep at it", "finish it", "finish", "and", "more",
+    "next", "yes continue", "ok continue", "okay continue", "continue the work",
+    "keep at it", "finish it",
 })
 
 

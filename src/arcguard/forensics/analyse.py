@@ -1,0 +1,276 @@
+"""Pure analysis of one transcript, entry by entry, into a shared `Report`.
+
+Memory is constant per file: the assistant message being merged, the current tool-only run's
+last few fingerprints, and a handful of counters. The loop guard's own functions decide what
+counts (`operation_id` for turn fingerprints, `detect_period` for the cycle rule, `is_allowed`
+for the allow-list), so a trip counted here is a pause the hooks would have made.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+
+from arcguard.core import opkey
+from arcguard.core.guard import is_allowed
+from arcguard.core.period import detect_period
+from arcguard.core.state import parse_iso
+from arcguard.core.stop import STALL
+from arcguard.core.stop import Final
+from arcguard.core.stop import classify
+from arcguard.forensics import entries as kinds
+from arcguard.forensics.report import MAX_PERIOD_SCANNED
+from arcguard.transcript import records
+
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
+
+    from arcguard.core.config import Config
+    from arcguard.forensics.report import Report
+
+KNOWN_TYPES = frozenset({
+    "user", "assistant", "system", "progress", "attachment", "summary", "file-history-snapshot",
+    "queue-operation", "custom-title", "ai-title", "agent-name", "agent-setting", "last-prompt",
+    "pr-link", "saved_hook_context", "atis-latch", "api-request-shape", "api-request-blob",
+    "api-request", "tools-used", "cost-state",
+})
+ARCGUARD_MARK = "[arcguard]"
+PAUSE_MARK = "arcguard paused this session"
+DENY_MARK = "[arcguard] Denied as a repeat"
+
+
+class CycleTracker:
+    """Longest repeat per period over a run, plus whether the guard's cycle rule would trip.
+
+    The repeat count for period p is the core's: (items equal to the one p places back,
+    counted backwards from the newest, + p) // p. It is kept incrementally, so a run of any
+    length costs only its last `MAX_PERIOD_SCANNED + 1` fingerprints.
+    """
+
+    def __init__(self, cfg: Config) -> None:
+        self.cfg = cfg
+        self.recent: deque[str] = deque(maxlen=MAX_PERIOD_SCANNED + 1)
+        self.history: deque[str] = deque(maxlen=cfg.cycle_history)
+        self.matched = [0] * (MAX_PERIOD_SCANNED + 1)
+        self.best = [1] * (MAX_PERIOD_SCANNED + 1)
+        self.tripped: int | None = None
+
+    def push(self, fingerprint: str) -> None:
+        self.recent.append(fingerprint)
+        size = len(self.recent)
+        for period in range(1, MAX_PERIOD_SCANNED + 1):
+            if size > period and self.recent[-1 - period] == fingerprint:
+                self.matched[period] += 1
+            else:
+                self.matched[period] = 0
+            if period > 1 and len(set(list(self.recent)[-period:])) < 2:
+                continue  # A,A,A,A is a period-1 repeat, never a period-2 one
+            repeats = (self.matched[period] + period) // period
+            self.best[period] = max(self.best[period], repeats)
+        self.history.append(fingerprint)
+        if self.tripped is None:
+            found = detect_period(list(self.history), max_period=self.cfg.cycle_max_period,
+                                  repeats_identical=self.cfg.cycle_repeats_identical,
+                                  repeats_cycle=self.cfg.cycle_repeats)
+            if found is not None:
+                self.tripped = found[0]
+
+
+def turn_fingerprint(tool_uses: list[dict[str, Any]], cfg: Config) -> str | None:
+    """The loop guard's fingerprint of a turn's tracked calls (None when all are allow-listed)."""
+    ids = []
+    for block in tool_uses:
+        name = block.get("name")
+        if not isinstance(name, str):
+            continue
+        given = block.get("input")
+        if not is_allowed(cfg, name, given):
+            ids.append(opkey.operation_id(name, given))
+    return "|".join(sorted(ids)) if ids else None
+
+
+class SessionScan:
+    """Feed one transcript's parsed entries in file order; call `finish` at the end.
+
+    `sidechain_file` None means: decided by the first message entry.
+    """
+
+    def __init__(self, report: Report, cfg: Config, *, sidechain_file: bool | None = None
+                 ) -> None:
+        self.report = report
+        self.cfg = cfg
+        self.sidechain_file = sidechain_file
+        self.pending: records.Message | None = None
+        self.pending_at: float | None = None
+        self.pending_error: str | None = None
+        self.run_length = 0
+        self.cycles: CycleTracker | None = None
+        self.since_operator = 0
+        self.stall_open: bool = False
+        self.error_open: tuple[str, float | None] | None = None
+        self.messages = 0
+
+    # --- entries -------------------------------------------------------------------------
+
+    def feed(self, entry: dict[str, Any]) -> None:
+        kind = entry.get("type")
+        if self.sidechain_file is None and kind in ("user", "assistant"):
+            # A subagent's own transcript: every entry is on the side chain, its only chain.
+            self.sidechain_file = entry.get("isSidechain") is True
+        if kind == "assistant":
+            self._assistant(entry)
+        elif kind == "user":
+            self._user(entry)
+        elif kind == "system" and entry.get("subtype") == "compact_boundary":
+            self.report.compactions += 1
+
+    def _message_id(self, entry: dict[str, Any]) -> str | None:
+        if self.sidechain_file and entry.get("isSidechain") is True:
+            entry = {**entry, "isSidechain": False}  # a subagent's own file: its main chain
+        return records.assistant_message_id(entry)
+
+    def _assistant(self, entry: dict[str, Any]) -> None:
+        mid = self._message_id(entry)
+        if mid is None:
+            return
+        if self.pending is not None and self.pending.id != mid:
+            self._finish_message()
+        if self.pending is None:
+            self.pending = records.Message(mid)
+            self.pending_at = parse_iso(entry.get("timestamp"))
+            self.pending_error = None
+        self.pending.add_entry(entry)
+        if kinds.is_api_error(entry):
+            self.pending_error = kinds.api_error_kind(entry)
+
+    def _user(self, entry: dict[str, Any]) -> None:
+        if entry.get("isSidechain") is True and not self.sidechain_file:
+            return
+        kind, text = kinds.classify_user(entry)
+        if kind == kinds.TOOL_RESULT:
+            self._tool_results(entry)
+            return
+        self._finish_message()
+        at = parse_iso(entry.get("timestamp"))
+        if kind == kinds.OPERATOR:
+            self._operator(text, at)
+        elif kind == kinds.TASK_NOTIFICATION:
+            self.report.task_notifications += 1
+            self._resumed(at)
+        elif kind == kinds.STOP_FEEDBACK:
+            self.report.stop_feedback += 1
+            if ARCGUARD_MARK in text:
+                self.report.footprint["stop_continuations"] += 1
+            self._close_stall("followed_by_stop_hook")
+        elif kind == kinds.COMPACT_SUMMARY:
+            pass  # compaction is counted at its boundary entry; it resets nothing
+
+    def _tool_results(self, entry: dict[str, Any]) -> None:
+        for block in kinds.tool_results(entry):
+            if block.get("is_error") is True and DENY_MARK in kinds.result_text(block):
+                self.report.footprint["denials"] += 1
+
+    def _operator(self, text: str, at: float | None) -> None:
+        report = self.report
+        report.operator_prompts += 1
+        nudge = kinds.is_continue_nudge(text)
+        if nudge:
+            report.continue_nudges += 1
+        self._close_stall("followed_by_continue_nudge" if nudge else "followed_by_other_prompt")
+        self._resumed(at)
+        self._close_stretch()
+        self._end_run()
+
+    # --- messages ------------------------------------------------------------------------
+
+    def _finish_message(self) -> None:
+        message, self.pending = self.pending, None
+        if message is None:
+            return
+        if message.synthetic:
+            self._synthetic(message)
+            return
+        self._resumed(self.pending_at)
+        self.report.turns += 1
+        self.messages += 1
+        self.since_operator += 1
+        if message.tool_uses:
+            self.report.tool_turns += 1
+            if message.text:
+                self._end_run()  # narrated: the guard clears its run on narration
+            else:
+                self._tool_only(message)
+            return
+        self._end_run()
+        if classify(Final(message.kind, message.text)) == STALL:
+            self._open_stall(synthetic=False)
+
+    def _synthetic(self, message: records.Message) -> None:
+        if self.pending_error is not None:
+            self.report.api_errors[self.pending_error] += 1
+            if self.error_open is not None:
+                self._resumed(self.pending_at)
+            self.error_open = (self.pending_error, self.pending_at)
+        elif classify(Final(message.kind, message.text)) == STALL:
+            self._open_stall(synthetic=True)
+
+    def _tool_only(self, message: records.Message) -> None:
+        self.run_length += 1
+        fingerprint = turn_fingerprint(message.tool_uses, self.cfg)
+        if fingerprint is None:
+            return  # allow-listed calls only: neither extends nor breaks a cycle
+        if self.cycles is None:
+            self.cycles = CycleTracker(self.cfg)
+        self.cycles.push(fingerprint)
+
+    def _end_run(self) -> None:
+        if self.run_length:
+            self.report.run_lengths[self.run_length] += 1
+        cycles = self.cycles
+        if cycles is not None:
+            best = self.report.max_repeats
+            for period in best:
+                best[period] = max(best[period], cycles.best[period])
+            if cycles.tripped is not None:
+                self.report.cycle_trips[cycles.tripped] += 1
+        self.run_length = 0
+        self.cycles = None
+
+    def _close_stretch(self) -> None:
+        if self.since_operator:
+            self.report.stretches[self.since_operator] += 1
+        self.since_operator = 0
+
+    # --- stalls and API errors -----------------------------------------------------------
+
+    def _open_stall(self, *, synthetic: bool) -> None:
+        self._close_stall("followed_by_other_prompt")
+        self.report.stalls["total"] += 1
+        if synthetic:
+            self.report.stalls["synthetic"] += 1
+        self.stall_open = True
+
+    def _close_stall(self, how: str) -> None:
+        if self.stall_open:
+            self.report.stalls[how] += 1
+        self.stall_open = False
+
+    def _resumed(self, at: float | None) -> None:
+        if self.error_open is None:
+            return
+        kind, since = self.error_open
+        self.error_open = None
+        if at is not None and since is not None:
+            self.report.add_gap(kind, max(0.0, at - since))
+        else:
+            self.report.api_errors_unresumed[kind] += 1
+
+    def finish(self) -> None:
+        self._finish_message()
+        self._end_run()
+        self._close_stretch()
+        self._close_stall("at_end_of_session")
+        if self.error_open is not None:
+            self.report.api_errors_unresumed[self.error_open[0]] += 1
+            self.error_open = None

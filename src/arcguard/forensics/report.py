@@ -1,0 +1,130 @@
+"""The forensics report: corpus-wide aggregates, never transcript content.
+
+Distributions are kept as histograms (value -> count), so memory grows with the number of
+distinct values, not with the size of the corpus.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
+
+MAX_PERIOD_SCANNED = 8
+PERCENTILES = (50, 90, 99)
+
+
+def percentile(hist: Counter[int], pct: int) -> int | None:
+    """The value at index floor(pct/100 * n) of the sorted values (seed 000's definition)."""
+    total = sum(hist.values())
+    if total == 0:
+        return None
+    index = min(total - 1, pct * total // 100)
+    seen = 0
+    for value in sorted(hist):
+        seen += hist[value]
+        if seen > index:
+            return value
+    return None  # pragma: no cover (unreachable: index < total)
+
+
+def distribution(hist: Counter[int]) -> dict[str, int | None]:
+    out: dict[str, int | None] = {"count": sum(hist.values())}
+    for pct in PERCENTILES:
+        out[f"p{pct}"] = percentile(hist, pct)
+    out["max"] = max(hist) if hist else None
+    return out
+
+
+def at_least(hist: Counter[int], threshold: int) -> int:
+    return sum(count for value, count in hist.items() if value >= threshold)
+
+
+class Report:
+    """Everything `arcguard forensics` measures, accumulated file by file."""
+
+    def __init__(self) -> None:
+        self.files_scanned = 0
+        self.bytes_scanned = 0
+        self.sessions = 0
+        self.subagent_files = 0
+        self.skipped: Counter[str] = Counter()
+        self.lines = 0
+        self.malformed_lines = 0
+        self.entry_types: Counter[str] = Counter()
+        self.unknown_types: Counter[str] = Counter()
+        self.turns = 0
+        self.tool_turns = 0
+        self.operator_prompts = 0
+        self.task_notifications = 0
+        self.compactions = 0
+        self.run_lengths: Counter[int] = Counter()
+        self.max_repeats = dict.fromkeys(range(1, MAX_PERIOD_SCANNED + 1), 0)
+        self.cycle_trips: Counter[int] = Counter()  # period -> runs that would be paused
+        self.stretches: Counter[int] = Counter()  # turns between operator messages
+        self.stalls: Counter[str] = Counter()
+        self.continue_nudges = 0
+        self.api_errors: Counter[str] = Counter()
+        self.api_error_gaps: dict[str, list[float]] = {}
+        self.api_errors_unresumed: Counter[str] = Counter()
+        self.stop_feedback = 0
+        self.footprint: Counter[str] = Counter()
+
+    def add_gap(self, kind: str, seconds: float) -> None:
+        gaps = self.api_error_gaps.setdefault(kind, [])
+        gaps.append(seconds)
+
+    def as_dict(self, cfg_values: dict[str, Any] | None = None) -> dict[str, Any]:
+        """The aggregates as JSON data (no transcript content: counts, lengths, seconds)."""
+        from arcguard.forensics.suggest import suggestions
+
+        data: dict[str, Any] = {
+            "files_scanned": self.files_scanned,
+            "bytes_scanned": self.bytes_scanned,
+            "sessions": self.sessions,
+            "subagent_files": self.subagent_files,
+            "skipped": dict(sorted(self.skipped.items())),
+            "lines": self.lines,
+            "malformed_lines": self.malformed_lines,
+            "unknown_entry_types": dict(sorted(self.unknown_types.items())),
+            "turns": self.turns,
+            "tool_turns": self.tool_turns,
+            "operator_prompts": self.operator_prompts,
+            "task_notifications": self.task_notifications,
+            "compactions": self.compactions,
+            "tool_only_runs": distribution(self.run_lengths),
+            "max_repeats_by_period": {str(p): n for p, n in self.max_repeats.items()},
+            "cycle_trips": {"runs": sum(self.cycle_trips.values()),
+                            "by_period": {str(p): n for p, n in sorted(self.cycle_trips.items())}},
+            "turns_since_operator": distribution(self.stretches),
+            "stalls": self._stalls(),
+            "continue_nudges": self.continue_nudges,
+            "api_errors": self._api_errors(),
+            "stop_hook_feedback": self.stop_feedback,
+            "arcguard_footprint": dict(sorted(self.footprint.items())),
+        }
+        if cfg_values is not None:
+            data["thresholds"] = [s.as_dict() for s in suggestions(self, cfg_values)]
+        return data
+
+    def _stalls(self) -> dict[str, int]:
+        keys = ("total", "synthetic", "followed_by_continue_nudge", "followed_by_stop_hook",
+                "followed_by_other_prompt", "at_end_of_session")
+        return {key: self.stalls[key] for key in keys}
+
+    def _api_errors(self) -> dict[str, Any]:
+        out: dict[str, Any] = {}
+        for kind in sorted(self.api_errors):
+            gaps = sorted(self.api_error_gaps.get(kind, []))
+            out[kind] = {
+                "count": self.api_errors[kind],
+                "resumed": len(gaps),
+                "never_resumed": self.api_errors_unresumed[kind],
+                "gap_seconds_median": gaps[len(gaps) // 2] if gaps else None,
+                "gap_seconds_max": gaps[-1] if gaps else None,
+                "gap_seconds_total": sum(gaps),
+            }
+        return out

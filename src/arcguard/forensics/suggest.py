@@ -1,0 +1,77 @@
+"""Thresholds suggested by the measured distributions, shown next to the current config.
+
+Each suggestion sits above what the corpus shows with a stated margin. Nothing here changes
+the config: the user reads the numbers and decides. Runs the user considers real thrash raise
+the observed maxima, so a corpus with known bad sessions needs judgement.
+"""
+
+from __future__ import annotations
+
+from arcguard.forensics.report import percentile
+
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
+
+    from arcguard.forensics.report import Report
+
+
+# Below this many runs (or operator stretches) a distribution cannot justify a lower threshold.
+MIN_SAMPLES = 50
+
+
+class Suggestion:
+    __slots__ = ("basis", "current", "name", "observed", "suggested")
+
+    def __init__(self, name: str, current: object, observed: int | None,
+                 suggested: int | None, basis: str) -> None:
+        self.name = name
+        self.current = current
+        self.observed = observed
+        self.suggested = suggested
+        self.basis = basis
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"name": self.name, "current": self.current, "observed": self.observed,
+                "suggested": self.suggested, "basis": self.basis}
+
+
+def _ceil_ratio(value: int, num: int, den: int) -> int:
+    return -(-value * num // den)
+
+
+def _make(name: str, current: dict[str, Any], observed: int | None, derived: int | None,
+          basis: str, samples: int) -> Suggestion:
+    now = current.get(name)
+    if derived is not None and samples < MIN_SAMPLES and isinstance(now, int):
+        # Too few samples to argue for a lower threshold: only ever suggest raising it.
+        derived = max(derived, now)
+        basis += f"; only {samples} samples (< {MIN_SAMPLES}), so never below the current value"
+    return Suggestion(name, now, observed, derived, basis)
+
+
+def suggestions(report: Report, current: dict[str, Any]) -> list[Suggestion]:
+    runs = sum(report.run_lengths.values())
+    stretches = sum(report.stretches.values())
+    identical = report.max_repeats[1] if runs else None
+    cycle = max(n for p, n in report.max_repeats.items() if p > 1) if runs else None
+    run_p99 = percentile(report.run_lengths, 99)
+    gap_p99 = percentile(report.stretches, 99)
+    gap_max = max(report.stretches) if report.stretches else None
+    return [
+        _make("cycle_repeats_identical", current, identical,
+              None if identical is None else max(2, identical + 2),
+              "longest identical repeat seen + 2", runs),
+        _make("cycle_repeats", current, cycle, None if cycle is None else max(2, cycle + 1),
+              "longest cycle repeat seen (periods 2-8) + 1", runs),
+        _make("checkin_turns", current, run_p99,
+              None if run_p99 is None else max(2, _ceil_ratio(run_p99, 3, 2)),
+              "p99 tool-only run length + 50%", runs),
+        _make("backstop_nudge_turns", current, gap_p99,
+              None if gap_p99 is None else max(2, _ceil_ratio(gap_p99, 3, 2)),
+              "p99 turns since the operator + 50%", stretches),
+        _make("backstop_pause_turns", current, gap_max,
+              None if gap_max is None else max(4, _ceil_ratio(gap_max, 5, 4)),
+              "longest stretch without the operator + 25%", stretches),
+    ]

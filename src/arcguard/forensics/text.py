@@ -1,0 +1,72 @@
+"""The forensics report as text for a terminal."""
+
+from __future__ import annotations
+
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
+
+
+def _dist(d: dict[str, Any]) -> str:
+    if not d["count"]:
+        return "none"
+    return f"{d['count']} (p50 {d['p50']}, p90 {d['p90']}, p99 {d['p99']}, max {d['max']})"
+
+
+def _pairs(items: dict[str, Any]) -> str:
+    return ", ".join(f"{k} {v}" for k, v in items.items()) or "none"
+
+
+def render(data: dict[str, Any]) -> str:
+    lines = [
+        f"Transcripts: {data['files_scanned']} scanned ({data['sessions']} sessions,"
+        f" {data['subagent_files']} subagent files, {data['bytes_scanned'] / 1e6:.1f} MB,"
+        f" {data['lines']} lines); skipped: {_pairs(data['skipped'])}",
+        f"Malformed lines: {data['malformed_lines']}; unknown entry types:"
+        f" {_pairs(data['unknown_entry_types'])}",
+        f"Turns: {data['turns']} ({data['tool_turns']} with tool calls); operator prompts:"
+        f" {data['operator_prompts']}; task notifications: {data['task_notifications']};"
+        f" compactions: {data['compactions']}",
+        "",
+        f"Tool-only runs: {_dist(data['tool_only_runs'])}",
+        "Longest repeat per period: " + ", ".join(
+            f"{p}:{n}" for p, n in data["max_repeats_by_period"].items()),
+        f"Runs the cycle rule would pause at the current config: {data['cycle_trips']['runs']}"
+        + (f" (by period: {_pairs(data['cycle_trips']['by_period'])})"
+           if data["cycle_trips"]["runs"] else ""),
+        f"Turns since the operator's last message: {_dist(data['turns_since_operator'])}",
+        "",
+        _stalls(data["stalls"]),
+        f"Operator continue-nudges: {data['continue_nudges']}",
+        _errors(data["api_errors"]),
+        f"Stop-hook feedback entries: {data['stop_hook_feedback']}; arcguard footprint:"
+        f" {_pairs(data['arcguard_footprint'])}",
+    ]
+    if "thresholds" in data:
+        lines += ["", "Suggested thresholds (never applied; set them in the config if you agree):"]
+        for s in data["thresholds"]:
+            suggested = "no data" if s["suggested"] is None else s["suggested"]
+            lines.append(f"  {s['name']:<24} current {s['current']!s:<5} suggested"
+                         f" {suggested!s:<7} observed {s['observed']}  ({s['basis']})")
+    return "\n".join(lines)
+
+
+def _stalls(s: dict[str, int]) -> str:
+    return (f"Stalls (final message empty or exactly 'No response requested.'): {s['total']}"
+            f" ({s['synthetic']} synthetic); then: continue-nudge"
+            f" {s['followed_by_continue_nudge']}, Stop hook {s['followed_by_stop_hook']},"
+            f" other prompt {s['followed_by_other_prompt']},"
+            f" session ended {s['at_end_of_session']}")
+
+
+def _errors(errors: dict[str, Any]) -> str:
+    if not errors:
+        return "API-error endings: none"
+    parts = []
+    for kind, e in errors.items():
+        gap = ("" if e["gap_seconds_median"] is None else
+               f", gap to resume median {e['gap_seconds_median']:.0f}s max"
+               f" {e['gap_seconds_max']:.0f}s total {e['gap_seconds_total']:.0f}s")
+        parts.append(f"{kind} {e['count']} (never resumed {e['never_resumed']}{gap})")
+    return "API-error endings: " + "; ".join(parts)
