@@ -373,3 +373,74 @@ def hook_settings_fixture() -> Callable[..., dict[str, Any]]:
 @pytest.fixture(name="arcguard_hook_settings")
 def arcguard_hook_settings_fixture() -> Callable[..., dict[str, Any]]:
     return arcguard_hook_settings
+
+
+# --------------------------------------------------------------------------- arcguard helpers
+
+
+def all_arcguard_settings() -> dict[str, Any]:
+    """Settings wiring every arcguard hook to its Claude Code event, as the snippet does."""
+    from arcguard.hooks import EVENTS
+
+    return arcguard_hook_settings(EVENTS)
+
+
+def add_handler(settings: dict[str, Any], event: str, command: str) -> dict[str, Any]:
+    """Add one more command hook on ``event`` (a group of its own) and return ``settings``."""
+    groups = settings.setdefault("hooks", {}).setdefault(event, [])
+    groups.append({"hooks": [{"type": "command", "command": command}]})
+    return settings
+
+
+def arcguard_state(project: ClaudeProject, session_id: str | None) -> dict[str, Any]:
+    """The session's arcguard state document, read from the project's ARCGUARD_HOME."""
+    from arcguard import paths
+
+    assert session_id, "the run reported no session id"
+    path = Path(paths.session_path(str(project.arcguard_home), session_id))
+    return json.loads(path.read_text())  # type: ignore[no-any-return]
+
+
+def log_kinds(state: Mapping[str, Any]) -> list[str]:
+    """The ``kind`` of every entry of a state document's decision log, oldest first."""
+    return [str(entry.get("kind")) for entry in state.get("log", [])]
+
+
+# A hook that appends its stdin payload to a JSONL file and, optionally, prints a reply.
+#   argv: LOG [REPLY_JSON]
+_PAYLOAD_LOGGER = """\
+import json, sys
+payload = json.load(sys.stdin)
+with open(sys.argv[1], "a") as fh:
+    fh.write(json.dumps(payload) + "\\n")
+if len(sys.argv) > 2:
+    sys.stdout.write(sys.argv[2])
+"""
+
+
+@dataclass
+class PayloadLog:
+    """Hook payloads as Claude Code sent them, recorded by a tiny logging hook."""
+
+    script: Path
+    path: Path
+
+    def command(self, reply: Mapping[str, Any] | None = None) -> str:
+        argv = [sys.executable, str(self.script), str(self.path)]
+        if reply is not None:
+            argv.append(json.dumps(reply))
+        return shlex.join(argv)
+
+    def payloads(self, event: str | None = None) -> list[dict[str, Any]]:
+        if not self.path.exists():
+            return []
+        found = [json.loads(line) for line in self.path.read_text().splitlines() if line]
+        return [p for p in found if event is None or p.get("hook_event_name") == event]
+
+    def events(self) -> list[str]:
+        return [str(p.get("hook_event_name")) for p in self.payloads()]
+
+
+def payload_log(project: ClaudeProject, name: str = "payloads") -> PayloadLog:
+    script = project.write_script("payload_logger.py", _PAYLOAD_LOGGER)
+    return PayloadLog(script=script, path=project.root / f"{name}.jsonl")

@@ -1,0 +1,201 @@
+"""The arc keeper end to end: the real Claude Code CLI, every arcguard hook wired in settings.
+
+Model requests are counted on the scripted server: each continuation the Stop hook grants
+costs exactly one more request, so the count proves what was (and was not) blocked.
+"""
+
+from __future__ import annotations
+
+from scripted_api import ScriptedAPI
+from scripted_api import text
+from scripted_api import thinking
+from scripted_api import tool_use
+from scripted_api import turn
+
+from conftest import add_handler
+from conftest import all_arcguard_settings
+from conftest import arcguard_state
+from conftest import log_kinds
+from conftest import payload_log
+
+
+NOOP = "No response requested."
+STALL_REASON = "[arcguard] Autonomous arc 'autonomous' is still active"
+POSTURE = "[arcguard] Autonomous arc 'autonomous' is active"
+# What Claude Code itself says to the model after a reply with no visible text (2.1.328).
+NO_VISIBLE_OUTPUT = "[Your previous response had no visible output."
+
+
+def test_noop_stop_mid_arc_is_continued(claude_project, run_claude):
+    project = claude_project(all_arcguard_settings())
+    script = [text(NOOP), text("Back on the importer: parsing the CSV header now.")]
+    with ScriptedAPI(script) as api:
+        run = run_claude(project, api, "/autonomous ship the importer")
+
+    assert run.result is not None and run.result["terminal_reason"] == "completed", run.describe()
+    assert len(api.requests) == 2
+    assert api.fallback_count == 0
+    assert run.result["result"] == "Back on the importer: parsing the CSV header now."
+    assert POSTURE in api.request_text(0)
+    continued = api.request_text(1)
+    assert "Stop hook feedback" in continued
+    assert STALL_REASON in continued
+    assert f"arc complete {run.session_id}" in continued
+    state = arcguard_state(project, run.session_id)
+    arc = state["arc"]
+    assert arc["active"] is True
+    assert (arc["reconcile_count"], arc["total_blocks"]) == (1, 1)
+    assert log_kinds(state) == ["arc", "block"]
+
+
+def test_a_run_of_noops_gets_exactly_two_continuations(claude_project, run_claude):
+    project = claude_project()
+    log = payload_log(project)
+    project.write_settings(add_handler(all_arcguard_settings(), "Stop", log.command()))
+    with ScriptedAPI([text(NOOP)] * 5) as api:
+        run = run_claude(project, api, "/autonomous ship the importer")
+
+    assert run.result is not None and run.result["terminal_reason"] == "completed", run.describe()
+    # The first request plus two continuations; the third no-op stop is allowed.
+    assert len(api.requests) == 3
+    assert api.remaining == 2
+    # Claude Code reports its own no-op sentinel as an empty result, but the Stop payload has it.
+    assert run.result["result"] == ""
+    stops = log.payloads("Stop")
+    assert [s["last_assistant_message"] for s in stops] == [NOOP] * 3
+    assert [s["stop_hook_active"] for s in stops] == [False, True, True]
+    assert [STALL_REASON in api.request_text(i) for i in range(3)] == [False, True, True]
+    state = arcguard_state(project, run.session_id)
+    assert (state["arc"]["reconcile_count"], state["arc"]["total_blocks"]) == (2, 2)
+    assert state["arc"]["active"] is True
+    assert log_kinds(state) == ["arc", "block", "block", "cap"]
+
+
+def test_completion_releases_the_arc_across_resumed_runs(claude_project, run_claude):
+    project = claude_project(all_arcguard_settings())
+    with ScriptedAPI([text("Started: the importer skeleton is in place.")]) as api:
+        first = run_claude(project, api, "/autonomous ship the importer")
+        sid = first.session_id
+        assert first.result is not None and sid, first.describe()
+        # The arc outlives the `claude -p` process: a no-op in the resumed session is continued.
+        api.add(text(NOOP), text("The arc is complete."))
+        second = run_claude(project, api, "keep going", extra_args=["--resume", sid])
+        assert second.session_id == sid, second.describe()
+        assert len(api.requests) == 3
+        assert STALL_REASON in api.request_text(2)
+        # Released: the next no-op stop is left alone.
+        api.add(text(NOOP))
+        third = run_claude(project, api, "anything left?", extra_args=["--resume", sid])
+
+    assert third.result is not None, third.describe()
+    assert third.result["terminal_reason"] == "completed"
+    assert len(api.requests) == 4
+    assert api.fallback_count == 0
+    state = arcguard_state(project, sid)
+    assert state["arc"]["active"] is False
+    assert state["arc"]["completed_at"]
+    assert state["arc"]["total_blocks"] == 1
+    assert log_kinds(state) == ["arc", "block", "release"]
+
+
+def test_without_autonomous_nothing_is_blocked(claude_project, run_claude):
+    project = claude_project(all_arcguard_settings())
+    with ScriptedAPI([text(NOOP)]) as api:
+        run = run_claude(project, api, "ship the importer")
+        assert run.result is not None and run.result["terminal_reason"] == "completed"
+        assert len(api.requests) == 1
+        # An empty reply: Claude Code asks once more by itself; arcguard adds nothing.
+        api.add(text(""), text(""))
+        resumed = run_claude(project, api, "and now?", extra_args=["--resume", str(run.session_id)])
+
+    assert resumed.result is not None and resumed.result["terminal_reason"] == "completed"
+    assert len(api.requests) == 3
+    assert api.fallback_count == 0
+    assert NO_VISIBLE_OUTPUT in api.request_text(2)
+    assert all("Stop hook feedback" not in api.request_text(i) for i in range(3))
+    state = arcguard_state(project, run.session_id)
+    assert state["arc"] is None
+    assert "block" not in log_kinds(state)
+
+
+def test_tool_turns_then_a_summary_are_never_blocked(claude_project, run_claude):
+    project = claude_project()
+    log = payload_log(project)
+    project.write_settings(add_handler(all_arcguard_settings(), "Stop", log.command()))
+    script = [
+        tool_use("Bash", {"command": "echo parsed 12 rows"}),
+        tool_use("Bash", {"command": "echo 3 tests passed"}),
+        text("Importer parses the header and 12 rows; 3 tests pass."),
+    ]
+    with ScriptedAPI([*script, text("unused")]) as api:
+        run = run_claude(project, api, "/autonomous ship the importer")
+
+    assert run.result is not None and run.result["terminal_reason"] == "completed", run.describe()
+    assert len(api.requests) == 3
+    [stop] = log.payloads("Stop")
+    assert stop["last_assistant_message"] == "Importer parses the header and 12 rows; 3 tests pass."
+    state = arcguard_state(project, run.session_id)
+    assert (state["arc"]["reconcile_count"], state["arc"]["total_blocks"]) == (0, 0)
+    assert log_kinds(state) == ["arc"]
+
+
+def test_a_tool_use_block_never_ends_a_turn(claude_project, run_claude):
+    """Claude Code 2.1.328 runs a tool call even under `end_turn` and asks again, and fires no
+    Stop when `--max-turns` ends on a tool turn: Stop never sees a tool-use final message from
+    the harness itself, only from a transcript read before the final entry was flushed."""
+    project = claude_project()
+    log = payload_log(project)
+    project.write_settings(add_handler(all_arcguard_settings(), "Stop", log.command()))
+    forced_end = tool_use("Bash", {"command": "echo ran"})
+    with ScriptedAPI([turn(forced_end, stop_reason="end_turn"), text("After the call.")]) as api:
+        run = run_claude(project, api, "/autonomous ship the importer")
+        assert run.result is not None and run.result["result"] == "After the call.", run.describe()
+        assert len(api.requests) == 2
+        assert [b["content"] for b in api.tool_results(1)] == ["ran"]
+        api.add(tool_use("Bash", {"command": "echo again"}))
+        capped = run_claude(project, api, "/autonomous more", extra_args=["--max-turns", "1"])
+
+    assert capped.result is not None and capped.result["terminal_reason"] == "max_turns"
+    assert len(api.requests) == 3
+    assert [p["last_assistant_message"] for p in log.payloads("Stop")] == ["After the call."]
+
+
+def test_thinking_only_final_turn_is_not_blocked(claude_project, run_claude):
+    project = claude_project()
+    log = payload_log(project)
+    project.write_settings(add_handler(all_arcguard_settings(), "Stop", log.command()))
+    script = [thinking("The importer needs a header check."), thinking("Still thinking."), "unused"]
+    with ScriptedAPI(script) as api:
+        run = run_claude(project, api, "/autonomous ship the importer")
+
+    assert run.result is not None and run.result["terminal_reason"] == "completed", run.describe()
+    # Claude Code re-asks once by itself after a reply with no visible output; arcguard adds none.
+    assert len(api.requests) == 2
+    assert NO_VISIBLE_OUTPUT in api.request_text(1)
+    [stop] = log.payloads("Stop")
+    assert "last_assistant_message" not in stop
+    state = arcguard_state(project, run.session_id)
+    assert state["arc"]["total_blocks"] == 0
+    assert "block" not in log_kinds(state)
+
+
+def test_empty_final_turn_mid_arc_is_continued(claude_project, run_claude):
+    project = claude_project()
+    log = payload_log(project)
+    project.write_settings(add_handler(all_arcguard_settings(), "Stop", log.command()))
+    script = [text(""), text(""), text("Back on it: the header check is written.")]
+    with ScriptedAPI(script) as api:
+        run = run_claude(project, api, "/autonomous ship the importer")
+
+    assert run.result is not None and run.result["terminal_reason"] == "completed", run.describe()
+    assert run.result["result"] == "Back on it: the header check is written."
+    assert len(api.requests) == 3
+    assert NO_VISIBLE_OUTPUT in api.request_text(1)
+    assert STALL_REASON in api.request_text(2)
+    stops = log.payloads("Stop")
+    # With an empty final text the payload has no `last_assistant_message` at all: arcguard
+    # reads the transcript tail instead.
+    assert "last_assistant_message" not in stops[0]
+    assert stops[1]["last_assistant_message"] == "Back on it: the header check is written."
+    state = arcguard_state(project, run.session_id)
+    assert log_kinds(state) == ["arc", "block"]
