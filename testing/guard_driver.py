@@ -81,7 +81,7 @@ class Driver:
                 self.state, self.cfg, self._tick(), calls=[(c.name, c.input) for c in calls],
                 tool_only=not text.strip(), agent_id=agent_id, arc_active=arc_active)
         elif text.strip():
-            guard.on_narration(self.state, self.cfg)
+            guard.on_narration(self.state)
         if out:
             outputs.append(out)
         self.denied.extend(c.name for c in denied)

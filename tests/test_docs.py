@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import pytest
+from testing.builders import REPO
 
 from arcguard.cli import COMMANDS
 from arcguard.core.config import DEFAULTS
-from testing.builders import REPO
 
 
 README = (REPO / "README.md").read_text()

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import json
 
+from testing.builders import REPO
+
 from arcguard.hooks import EVENTS
 from arcguard.hooks import HOOKS
-from testing.builders import REPO
 
 
 def test_snippet_wires_every_event_to_its_hook_exactly_once():

@@ -9,12 +9,12 @@ from __future__ import annotations
 import itertools
 
 import pytest
-
-from arcguard.core import guard
-from arcguard.core.config import default_config
 from testing.guard_driver import Call
 from testing.guard_driver import Driver
 from testing.guard_driver import bash
+
+from arcguard.core import guard
+from arcguard.core.config import default_config
 
 
 _fresh = itertools.count()

@@ -7,8 +7,6 @@ import threading
 import time
 
 import pytest
-
-from arcguard.hooks import HOOKS
 from testing.builders import append_transcript
 from testing.builders import assistant_entries
 from testing.builders import hook_output
@@ -17,6 +15,8 @@ from testing.builders import text
 from testing.builders import thinking
 from testing.builders import tool_use
 from testing.builders import write_transcript
+
+from arcguard.hooks import HOOKS
 
 
 SID = "5b1f0c2e-0000-4000-8000-000000000001"

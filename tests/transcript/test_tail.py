@@ -7,11 +7,6 @@ import threading
 import time
 
 import pytest
-
-from arcguard import jsonio
-from arcguard.transcript import records
-from arcguard.transcript.tail import NotReadable
-from arcguard.transcript.tail import lines_newest_first
 from testing.builders import FIXTURES
 from testing.builders import assistant_entries
 from testing.builders import noise
@@ -20,6 +15,11 @@ from testing.builders import thinking
 from testing.builders import tool_use
 from testing.builders import user_prompt
 from testing.builders import write_transcript
+
+from arcguard import jsonio
+from arcguard.transcript import records
+from arcguard.transcript.tail import NotReadable
+from arcguard.transcript.tail import lines_newest_first
 
 
 def last(path, max_bytes=1 << 20):

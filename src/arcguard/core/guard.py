@@ -114,9 +114,8 @@ def on_operator_message(state: State, now: float) -> None:
     guard["tracks"] = {MAIN: new_track(now, denials=int(main.get("denials", 0)))}
 
 
-def on_narration(state: State, cfg: Config) -> None:
+def on_narration(state: State) -> None:
     """The main agent said something: a turn, and the end of a tool-only run."""
-    del cfg
     track = state["guard"].setdefault("tracks", {}).get(MAIN)
     if not isinstance(track, dict):
         return
@@ -147,7 +146,7 @@ def _pause(state: State, now: float, hook: str, kind: str, reason: str) -> Outpu
 # --- rule 1: the repeat guard --------------------------------------------------------------
 
 
-def _run_outcome(run: dict[str, Any], cfg: Config, now: float) -> str:
+def _run_outcome(run: dict[str, Any]) -> str:
     outcome = run.get("outcome")
     if isinstance(outcome, str):
         return outcome
@@ -211,7 +210,7 @@ def decide_pre_tool(
     window = [r for r in op["runs"] if track["seq"] - r.get("seq", 0) <= cfg.repeat_window]
     recent = window[-cfg.repeat_limit:]
     spent = None
-    if len(recent) >= cfg.repeat_limit and len({_run_outcome(r, cfg, now) for r in recent}) == 1:
+    if len(recent) >= cfg.repeat_limit and len({_run_outcome(r) for r in recent}) == 1:
         spent = _exception(op, state, cfg, tool_name, tool_input)
         if spent is None:
             return _deny(state, track, op, now, runs=len(window)), state

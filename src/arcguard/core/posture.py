@@ -36,8 +36,18 @@ def decide_posture(
     command: str,
 ) -> tuple[Output | None, State | None]:
     if is_task_notification(prompt):
-        return _restate(state, cfg, now, command=command, event="UserPromptSubmit")
-    state = clone(state) if state is not None else fresh_state(session_id, now)
+        # The harness, not the operator: restate the posture, reset nothing.
+        state = clone(state) if state is not None else None
+    else:
+        state = clone(state) if state is not None else fresh_state(session_id, now)
+        _on_operator(state, prompt, cfg, now)
+    output = posture_context(state, cfg, now, command=command, event="UserPromptSubmit")
+    if state is not None and output is not None:
+        arcs.touch(state["arc"], now)
+    return output, state
+
+
+def _on_operator(state: State, prompt: str, cfg: Config, now: float) -> None:
     guard.on_operator_message(state, now)
     arc = state.get("arc")
     if arcs.is_active(arc, cfg, now):
@@ -47,7 +57,6 @@ def decide_posture(
         state["arc"] = arcs.new_arc(BOOTSTRAP_SLUG, [], now)
         add_log(state, {"t": now, "hook": "posture", "kind": "arc",
                         "reason": "arc started by /autonomous"})
-    return _restate(state, cfg, now, command=command, event="UserPromptSubmit")
 
 
 def posture_context(state: State | None, cfg: Config, now: float, *, command: str,
@@ -59,12 +68,3 @@ def posture_context(state: State | None, cfg: Config, now: float, *, command: st
     line = messages.posture_line(str(arc.get("slug") or arcs.DEFAULT_SLUG),  # type: ignore[union-attr]
                                  arcs.next_milestone(arc), command, state["session_id"])
     return render.add_context(event, line)
-
-
-def _restate(state: State | None, cfg: Config, now: float, *, command: str,
-             event: str) -> tuple[Output | None, State | None]:
-    output = posture_context(state, cfg, now, command=command, event=event)
-    if state is not None and output is not None:
-        state = clone(state)
-        arcs.touch(state["arc"], now)
-    return output, state

@@ -92,7 +92,7 @@ def decide_stop(
     if final is not None and final.message_id:
         remember(state["seen"].setdefault("messages", []), final.message_id, 16)
     if final is not None and final.kind == KIND_TEXT and not is_noop(final):
-        guard.on_narration(state, cfg)
+        guard.on_narration(state)
     arc = state.get("arc")
     if not arcs.is_active(arc, cfg, now):
         return None, state
