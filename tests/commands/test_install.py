@@ -302,7 +302,7 @@ def test_an_unknown_hook_name_exits_1_not_2() -> None:
     assert "no hook named 'stpo'" in done.stderr
 
 
-@pytest.mark.parametrize("verb", ["install", "uninstall", "hook"])
+@pytest.mark.parametrize("verb", ["install", "uninstall", "doctor", "status", "hook"])
 def test_help_has_examples(verb: str) -> None:
     result = arcguard(verb, "--help")
     assert result.exit_code == 0

@@ -1,0 +1,260 @@
+"""`arcguard status`: what arcguard knows about recent sessions (arcs, loop guard, decisions).
+
+Reads state files without the lock: writers replace them whole (`os.replace`), so a read sees
+one complete version even while hooks are writing.
+
+JSON schema (`--json`, `"schema": 1`; keys are only ever added):
+    {"schema": 1, "state_dir": str, "sessions": [SESSION, ...]}       newest first
+    SESSION = {"session_id": str | null, "file": str, "updated": float | null (epoch seconds),
+               "updated_iso": str | null, "error": str | null (the file cannot be read),
+               "arc": null | {"slug": str, "state": "active" | "stale" | "complete" | "inactive",
+                              "milestones_done": int, "milestones_total": int,
+                              "next_milestone": str, "consecutive": int, "lifetime": int},
+               "guard": {"paused": null | {"kind": str, "reason": str, "at": float},
+                         "denials": int, "blocked_rounds": int,
+                         "last_pause": null | {"rule": str, "reason": str, "t": float}}}
+    With --session ID: {"schema": 1, "state_dir": str, "session": SESSION + {"log": [DECISION, ...],
+    "events": {...}}} where DECISION = {"t": float, "hook": str, "kind": str, "reason": str, ...}
+    as the hooks wrote it (oldest first, at most the last 50).
+"""
+
+from __future__ import annotations
+
+import os
+
+import click
+
+from arcguard import paths
+from arcguard import store
+from arcguard.commands.common import config
+from arcguard.commands.common import home
+from arcguard.commands.common import json_option
+from arcguard.commands.common import now
+from arcguard.core import arc as arcs
+from arcguard.core.state import iso
+
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
+
+    from arcguard.core.config import Config
+    from arcguard.core.state import State
+
+SCHEMA = 1
+
+
+# --- summaries (pure) ----------------------------------------------------------------------
+
+
+def _int(value: object) -> int:
+    return value if isinstance(value, int) and not isinstance(value, bool) else 0
+
+
+def arc_summary(arc: dict[str, Any] | None, cfg: Config, at: float) -> dict[str, Any] | None:
+    if not isinstance(arc, dict):
+        return None
+    if arcs.is_active(arc, cfg, at):  # type: ignore[arg-type]
+        state = "active"
+    elif arc.get("active") is True:
+        state = "stale"
+    else:
+        state = "complete" if arc.get("completed_at") else "inactive"
+    done, total = arcs.milestone_counts(arc)  # type: ignore[arg-type]
+    return {"slug": str(arc.get("slug") or arcs.DEFAULT_SLUG), "state": state,
+            "milestones_done": done, "milestones_total": total,
+            "next_milestone": arcs.next_milestone(arc),  # type: ignore[arg-type]
+            "consecutive": _int(arc.get("reconcile_count")),
+            "lifetime": _int(arc.get("total_blocks"))}
+
+
+def guard_summary(state: State) -> dict[str, Any]:
+    guard = state.get("guard")
+    guard = guard if isinstance(guard, dict) else {}
+    tracks = [t for t in (guard.get("tracks") or {}).values() if isinstance(t, dict)]
+    paused = guard.get("paused")
+    pauses = [e for e in state.get("log") or [] if isinstance(e, dict) and e.get("kind") == "pause"]
+    last = pauses[-1] if pauses else None
+    return {
+        "paused": paused if isinstance(paused, dict) else None,
+        "denials": sum(_int(t.get("denials")) for t in tracks),
+        "blocked_rounds": max((_int(t.get("blocked_rounds")) for t in tracks), default=0),
+        "last_pause": None if last is None else {"rule": str(last.get("rule", "")),
+                                                 "reason": str(last.get("reason", "")),
+                                                 "t": last.get("t")},
+    }
+
+
+def summarise(state: State, path: str, cfg: Config, at: float) -> dict[str, Any]:
+    updated = state.get("updated")
+    updated = float(updated) if isinstance(updated, (int, float)) else None
+    return {"session_id": state.get("session_id"), "file": path, "updated": updated,
+            "updated_iso": iso(updated) if updated is not None else None, "error": None,
+            "arc": arc_summary(state.get("arc"), cfg, at), "guard": guard_summary(state)}
+
+
+def unreadable(path: str, mtime: float, why: str) -> dict[str, Any]:
+    return {"session_id": None, "file": path, "updated": mtime, "updated_iso": iso(mtime),
+            "error": why, "arc": None, "guard": None}
+
+
+# --- reading -------------------------------------------------------------------------------
+
+
+def collect(state_dir: str, cfg: Config, at: float, limit: int) -> list[dict[str, Any]]:
+    found = []
+    for path, mtime in store.list_sessions(state_dir)[:limit]:
+        try:
+            state = store.read_state(path)
+        except (store.Unreadable, OSError) as exc:
+            found.append(unreadable(path, mtime, str(exc)))
+            continue
+        if state is not None:
+            found.append(summarise(state, path, cfg, at))
+    found.sort(key=lambda s: s["updated"] or 0.0, reverse=True)
+    return found
+
+
+def find_session(state_dir: str, session_id: str) -> tuple[str, State]:
+    """The state of `session_id`, or of the one session whose id starts with it."""
+    path = paths.session_path(state_dir, session_id)
+    state = _read(path)
+    if state is not None:
+        return path, state
+    matches = []
+    for candidate, _ in store.list_sessions(state_dir):
+        other = _read(candidate)
+        if other is not None and str(other.get("session_id", "")).startswith(session_id):
+            matches.append((candidate, other))
+    if len(matches) == 1:
+        return matches[0]
+    if matches:
+        raise click.ClickException(f"{len(matches)} sessions start with {session_id!r}; "
+                                   "give more of the id")
+    raise click.ClickException(f"no state for session {session_id!r} in {state_dir}")
+
+
+def _read(path: str) -> State | None:
+    try:
+        return store.read_state(path)
+    except store.Unreadable as exc:
+        raise click.ClickException(f"{path}: {exc}") from None
+    except OSError:
+        return None
+
+
+# --- text output ---------------------------------------------------------------------------
+
+COLUMNS = ("UPDATED (UTC)", "SESSION", "ARC", "STATE", "MILESTONES", "CONT", "DENIALS",
+           "BLOCKED", "PAUSE")
+
+
+def _short(text: str, width: int) -> str:
+    text = " ".join(text.split())
+    return text if len(text) <= width else text[: width - 1] + "…"
+
+
+def table_row(summary: dict[str, Any]) -> tuple[str, ...]:
+    when = (summary["updated_iso"] or "-").replace("T", " ").rstrip("Z")
+    sid = _short(str(summary["session_id"] or os.path.basename(summary["file"])), 12)
+    if summary["error"]:
+        return (when, sid, "-", "unreadable", "-", "-", "-", "-", _short(summary["error"], 50))
+    arc = summary["arc"]
+    guard = summary["guard"]
+    paused = guard["paused"]
+    pause = f"{paused.get('kind', '?')}: {_short(str(paused.get('reason', '')), 60)}" \
+        if paused else "-"
+    if arc is None:
+        arc_cells = ("-", "-", "-", "-")
+    else:
+        arc_cells = (_short(arc["slug"], 20), arc["state"],
+                     f"{arc['milestones_done']}/{arc['milestones_total']}",
+                     f"{arc['consecutive']}/{arc['lifetime']}")
+    return (when, sid, *arc_cells, str(guard["denials"]), str(guard["blocked_rounds"]), pause)
+
+
+def render_table(rows: list[tuple[str, ...]]) -> str:
+    widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
+    lines = ["  ".join(cell.ljust(w) for cell, w in zip(row, widths, strict=True)).rstrip()
+             for row in rows]
+    return "\n".join(lines)
+
+
+def render_session(summary: dict[str, Any], log: list[dict[str, Any]]) -> str:
+    out = [f"session   {summary['session_id']}", f"file      {summary['file']}",
+           f"updated   {summary['updated_iso']}"]
+    arc = summary["arc"]
+    if arc is None:
+        out.append("arc       none")
+    else:
+        nxt = f", next: {arc['next_milestone']}" if arc["next_milestone"] else ""
+        out.append(f"arc       {arc['slug']} ({arc['state']}), milestones"
+                   f" {arc['milestones_done']}/{arc['milestones_total']}{nxt}")
+        out.append(f"continued {arc['consecutive']} in a row, {arc['lifetime']} in this arc")
+    guard = summary["guard"]
+    out.append(f"guard     {guard['denials']} denials, {guard['blocked_rounds']} blocked rounds")
+    paused = guard["paused"]
+    out.append(f"paused    {paused.get('kind')}: {paused.get('reason')}" if paused
+               else "paused    no")
+    last = guard["last_pause"]
+    if last and not paused:
+        out.append(f"last pause {iso(float(last['t'] or 0))} {last['rule']}: {last['reason']}")
+    out.append(f"decisions ({len(log)}, oldest first):" if log else "decisions none")
+    out.extend(f"  {decision_line(entry)}" for entry in log)
+    return "\n".join(out)
+
+
+def decision_line(entry: dict[str, Any]) -> str:
+    t = entry.get("t")
+    when = iso(float(t)).replace("T", " ").rstrip("Z") if isinstance(t, (int, float)) else "-"
+    extra = {k: v for k, v in entry.items() if k not in ("t", "hook", "kind", "reason")}
+    details = " ".join(f"{k}={v}" for k, v in extra.items())
+    reason = _short(str(entry.get("reason", "")), 160)
+    return " ".join(p for p in (when, str(entry.get("hook", "?")), str(entry.get("kind", "?")),
+                                details, "-", reason) if p)
+
+
+# --- the command ---------------------------------------------------------------------------
+
+
+@click.command()
+@json_option
+@click.option("--session", "session_id", metavar="ID",
+              help="Show one session in full, with its recent decisions (an id prefix works).")
+@click.option("--limit", type=click.IntRange(min=1), default=20, show_default=True,
+              help="How many recent sessions to list.")
+def status(as_json: bool, session_id: str | None, limit: int) -> None:
+    """Show arcs and loop-guard state of recent sessions, newest first.
+
+    One line per session: its arc (slug, state, milestones done/total, continuations used in
+    a row/in the arc), the loop guard (denials, worst run of blocked rounds) and a pause with
+    its reason. --session shows one session with the decisions arcguard made in it.
+
+    \b
+    Examples:
+      arcguard status
+      arcguard status --session 3f2a9c1e
+      arcguard status --json
+    """
+    import json
+
+    state_dir, cfg, at = home(), config(), now()
+    if session_id is not None:
+        path, state = find_session(state_dir, session_id)
+        summary = summarise(state, path, cfg, at)
+        log = [e for e in state.get("log") or [] if isinstance(e, dict)]
+        if as_json:
+            document = {**summary, "log": log, "events": state.get("events") or {}}
+            click.echo(json.dumps({"schema": SCHEMA, "state_dir": state_dir,
+                                   "session": document}, indent=2))
+        else:
+            click.echo(render_session(summary, log))
+        return
+    sessions = collect(state_dir, cfg, at, limit)
+    if as_json:
+        click.echo(json.dumps({"schema": SCHEMA, "state_dir": state_dir, "sessions": sessions},
+                              indent=2))
+    elif not sessions:
+        click.echo(f"no sessions yet in {state_dir}")
+    else:
+        click.echo(render_table([COLUMNS, *(table_row(s) for s in sessions)]))

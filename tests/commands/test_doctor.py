@@ -1,0 +1,428 @@
+"""`arcguard doctor`: every check, both when it passes and when it finds a gap."""
+
+from __future__ import annotations
+
+import json
+import os
+import time
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+from click.testing import Result
+
+from arcguard import paths
+from arcguard import settings as cc
+from arcguard.cli import cli
+from arcguard.commands import doctor as dr
+from arcguard.hooks import EVENTS
+
+
+def arcguard(*args: str) -> Result:
+    return CliRunner().invoke(cli, list(args), catch_exceptions=False)
+
+
+@pytest.fixture
+def project(tmp_path: Path) -> Path:
+    root = tmp_path / "project"
+    root.mkdir()
+    return root
+
+
+def setup_for(project: Path) -> dr.Setup:
+    return dr.Setup(project, dict(os.environ))
+
+
+def statuses(checks: list[dr.Check]) -> list[str]:
+    return [c.status for c in checks]
+
+
+def write_settings(project: Path, value: object, scope: str = "project") -> Path:
+    path = cc.settings_path(scope, project, os.environ)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(value))
+    return path
+
+
+def wired(prefix: str) -> dict[str, object]:
+    return {"hooks": cc.desired_hooks(prefix)}
+
+
+def fake_program(directory: Path, name: str, body: str) -> Path:
+    directory.mkdir(parents=True, exist_ok=True)
+    program = directory / name
+    program.write_text(f"#!/bin/sh\n{body}\n")
+    program.chmod(0o755)
+    return program
+
+
+@pytest.fixture
+def fake_claude(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+    def make(version: str) -> None:
+        bin_dir = tmp_path / f"claude-{version}"
+        fake_program(bin_dir, "claude", f"echo '{version} (Claude Code)'")
+        monkeypatch.setenv("PATH", f"{bin_dir}{os.pathsep}{os.environ['PATH']}")
+
+    return make
+
+
+@pytest.fixture
+def healthy(project: Path, fake_claude) -> Path:
+    fake_claude("2.1.328")
+    assert arcguard("install", "--scope", "local", "--project", str(project)).exit_code == 0
+    return project
+
+
+# --- the whole command ---------------------------------------------------------------------
+
+
+def test_a_healthy_setup_has_no_gap(healthy: Path) -> None:
+    result = arcguard("doctor", "--project", str(healthy))
+    assert result.exit_code == 0, result.output
+    lines = result.output.splitlines()
+    assert all(line.startswith(("ok ", "warn ")) for line in lines if not line.startswith(" "))
+    assert any("all 8 events wired once (local)" in line for line in lines)
+    assert not (Path(os.environ["ARCGUARD_HOME"]) / "sessions").exists()  # ran in a scratch dir
+
+
+def test_a_gap_exits_1_with_a_hint(project: Path) -> None:
+    result = arcguard("doctor", "--project", str(project))
+    assert result.exit_code == 1
+    assert "gap   wiring: not wired: " + ", ".join(EVENTS) in result.output
+    assert "      hint: arcguard install" in result.output
+
+
+def test_json_gives_the_same_checks(healthy: Path) -> None:
+    text = arcguard("doctor", "--project", str(healthy)).output
+    result = arcguard("doctor", "--json", "--project", str(healthy))
+    document = json.loads(result.output)
+    assert document["schema"] == 1 and document["ok"] is True
+    assert [f"{c['status']:<4}  {c['name']}: {c['detail']}" for c in document["checks"]] == [
+        line for line in text.splitlines() if not line.startswith(" ")]
+    assert set(document["checks"][0]) == {"name", "status", "detail", "hint"}
+
+
+def test_json_reports_gaps_with_exit_1(project: Path) -> None:
+    result = arcguard("doctor", "--json", "--project", str(project))
+    assert result.exit_code == 1
+    document = json.loads(result.output)
+    assert document["ok"] is False
+    assert {"wiring", "/autonomous"} <= {c["name"] for c in document["checks"]
+                                         if c["status"] == "gap"}
+
+
+def test_a_crashing_check_is_a_gap_not_a_crash(project: Path,
+                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    def boom(setup: dr.Setup) -> list[dr.Check]:
+        raise RuntimeError("kaput")
+
+    monkeypatch.setattr(dr, "CHECKS", (boom,))
+    [result] = dr.run_checks(setup_for(project))
+    assert result.status == "gap" and "kaput" in result.detail
+
+
+# --- settings files ------------------------------------------------------------------------
+
+
+def test_settings_that_parse_are_ok(project: Path) -> None:
+    path = write_settings(project, {"model": "opus"})
+    assert dr.check_settings_files(setup_for(project)) == [
+        dr.Check("settings", "ok", f"{path} parses")]
+
+
+def test_invalid_settings_are_a_gap(project: Path) -> None:
+    path = cc.settings_path("local", project, os.environ)
+    path.parent.mkdir(parents=True)
+    path.write_text("{,}")
+    [check] = dr.check_settings_files(setup_for(project))
+    assert check.status == "gap" and "not valid JSON" in check.detail and check.hint
+
+
+def test_disable_all_hooks_is_a_gap(project: Path) -> None:
+    write_settings(project, {"disableAllHooks": True})
+    [check] = dr.check_settings_files(setup_for(project))
+    assert check.status == "gap" and "disableAllHooks" in check.detail
+
+
+# --- wiring --------------------------------------------------------------------------------
+
+
+def test_wired_once_is_ok(project: Path) -> None:
+    write_settings(project, wired("arcguard"))
+    [check] = dr.check_wiring(setup_for(project))
+    assert check.status == "ok" and "(project)" in check.detail
+
+
+def test_a_missing_event_is_a_gap(project: Path) -> None:
+    settings = wired("arcguard")
+    del settings["hooks"]["Stop"]  # type: ignore[index]
+    write_settings(project, settings)
+    [check] = dr.check_wiring(setup_for(project))
+    assert check == dr.Check("wiring", "gap", "not wired: Stop",
+                             "arcguard install (or --scope project/local for one project)")
+
+
+def test_wired_in_two_scopes_is_a_gap(project: Path) -> None:
+    write_settings(project, wired("arcguard"), scope="project")
+    write_settings(project, wired("/opt/bin/arcguard"), scope="local")
+    checks = dr.check_wiring(setup_for(project))
+    assert len(checks) == len(EVENTS)
+    assert all(c.status == "gap" and "wired 2 times (project, local)" in c.detail
+               for c in checks)
+
+
+def test_the_wrong_hook_on_an_event_is_a_gap(project: Path) -> None:
+    settings = wired("arcguard")
+    settings["hooks"]["Stop"][0]["hooks"][0]["command"] = "arcguard hook posture"  # type: ignore[index]
+    write_settings(project, settings)
+    checks = dr.check_wiring(setup_for(project))
+    assert "Stop runs `hook posture` (project)" in [c.detail for c in checks]
+    assert "not wired: Stop" in [c.detail for c in checks]
+
+
+def test_the_enabled_plugin_counts_as_wiring(project: Path) -> None:
+    write_settings(project, {"enabledPlugins": {"arcguard@tools": True}})
+    [check] = dr.check_wiring(setup_for(project))
+    assert check.status == "ok" and "(plugin)" in check.detail
+
+
+def test_plugin_plus_settings_is_wired_twice(project: Path) -> None:
+    write_settings(project, {**wired("arcguard"), "enabledPlugins": {"arcguard@tools": True}})
+    assert set(statuses(dr.check_wiring(setup_for(project)))) == {"gap"}
+
+
+def test_a_plugin_disabled_by_a_higher_scope_does_not_count(project: Path) -> None:
+    write_settings(project, {"enabledPlugins": {"arcguard@tools": True}}, scope="project")
+    write_settings(project, {"enabledPlugins": {"arcguard@tools": False}}, scope="local")
+    assert not setup_for(project).plugin_enabled()
+
+
+# --- executables and running the wired command ---------------------------------------------
+
+
+def test_a_missing_executable_is_a_gap(project: Path) -> None:
+    write_settings(project, wired("/gone/venv/bin/arcguard"))
+    setup = setup_for(project)
+    [check] = dr.check_executables(setup)
+    assert check.status == "gap" and "exit 127" in check.detail
+    assert check.hint == "arcguard install --scope project"
+    runs = dr.check_runs(setup)
+    assert len(runs) == 7 and all("exit 127: command not found" in c.detail for c in runs)
+
+
+def test_an_existing_executable_is_ok(project: Path, tmp_path: Path) -> None:
+    program = fake_program(tmp_path / "bin", "arcguard", "exit 0")
+    write_settings(project, wired(str(program)))
+    assert dr.check_executables(setup_for(project)) == [
+        dr.Check("executable", "ok", f"{program} (project)")]
+
+
+def test_a_command_on_path_is_resolved(project: Path, tmp_path: Path,
+                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    write_settings(project, wired("arcguard"))
+    monkeypatch.setenv("PATH", str(tmp_path / "empty"))
+    [check] = dr.check_executables(setup_for(project))
+    assert check.status == "gap"
+    fake_program(tmp_path / "bin", "arcguard", "exit 0")
+    monkeypatch.setenv("PATH", str(tmp_path / "bin"))
+    [check] = dr.check_executables(setup_for(project))
+    assert check.status == "ok"
+
+
+@pytest.mark.parametrize(("body", "expected"), [
+    ("exit 127", "exit 127: command not found"),
+    ("echo oops >&2; exit 3", "exit 3: oops"),
+    ("echo not json", "stdout is not JSON: not json"),
+    ("echo '[1]'", "stdout is not a JSON object"),
+])
+def test_a_wired_command_that_does_not_answer_as_a_hook_is_a_gap(
+        project: Path, tmp_path: Path, body: str, expected: str) -> None:
+    program = fake_program(tmp_path / "bin", "arcguard", f"cat >/dev/null; {body}")
+    settings = {"hooks": {"Stop": [cc.desired_group("Stop", str(program))]}}
+    write_settings(project, settings)
+    [check] = dr.check_runs(setup_for(project))
+    assert check.status == "gap" and expected in check.detail
+
+
+def test_a_wired_command_gets_a_payload_and_a_scratch_state_dir(project: Path,
+                                                                 tmp_path: Path) -> None:
+    seen = tmp_path / "seen.json"
+    program = fake_program(tmp_path / "bin", "arcguard",
+                           f'cat > {seen}; echo "$ARCGUARD_HOME" > {seen}.home; echo "{{}}"')
+    write_settings(project, {"hooks": {"Stop": [cc.desired_group("Stop", str(program))]}})
+    [check] = dr.check_runs(setup_for(project))
+    assert check.status == "ok"
+    payload = json.loads(seen.read_text())
+    assert payload["hook_event_name"] == "Stop" and payload["session_id"]
+    assert seen.with_name("seen.json.home").read_text().strip() != os.environ["ARCGUARD_HOME"]
+
+
+def test_the_real_hooks_answer_the_test_payloads(project: Path) -> None:
+    assert arcguard("install", "--scope", "project", "--project", str(project)).exit_code == 0
+    [check] = dr.check_runs(setup_for(project))
+    assert check.status == "ok" and "7 wired commands" in check.detail
+
+
+# --- state dir, lock, config, state files, error log ---------------------------------------
+
+
+def test_a_missing_state_dir_is_ok(project: Path) -> None:
+    [check] = dr.check_state_dir(setup_for(project))
+    assert check.status == "ok" and "will be created" in check.detail
+
+
+@pytest.mark.parametrize(("mode", "status"), [(0o700, "ok"), (0o750, "warn"), (0o777, "gap"),
+                                              (0o770, "gap")])
+def test_state_dir_permissions(project: Path, mode: int, status: str) -> None:
+    home = Path(os.environ["ARCGUARD_HOME"])
+    home.mkdir()
+    home.chmod(mode)
+    [check] = dr.check_state_dir(setup_for(project))
+    assert check.status == status
+
+
+def test_a_symlinked_state_dir_is_a_gap(project: Path, tmp_path: Path) -> None:
+    (tmp_path / "elsewhere").mkdir(mode=0o700)
+    Path(os.environ["ARCGUARD_HOME"]).symlink_to(tmp_path / "elsewhere")
+    [check] = dr.check_state_dir(setup_for(project))
+    assert check.status == "gap"
+
+
+def test_the_lock_can_be_taken_and_leaves_nothing_behind(project: Path) -> None:
+    home = Path(os.environ["ARCGUARD_HOME"])
+    paths.ensure_sessions_dir(str(home))
+    [check] = dr.check_lock(setup_for(project))
+    assert check.status == "ok"
+    assert sorted(p.name for p in home.iterdir()) == ["sessions"]
+
+
+def test_a_lock_that_cannot_be_taken_is_a_gap(project: Path,
+                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    from arcguard import fsutil
+
+    paths.ensure_sessions_dir(os.environ["ARCGUARD_HOME"])
+
+    def busy(path: str, timeout: float, *, use_filelock: bool = False) -> object:
+        assert use_filelock
+        raise fsutil.LockTimeout("busy")
+
+    monkeypatch.setattr(fsutil, "locked", busy)
+    [check] = dr.check_lock(setup_for(project))
+    assert check.status == "gap" and "busy" in check.detail
+
+
+@pytest.mark.parametrize(("content", "status"), [
+    (None, "ok"), ("[arcguard]\nrepeat_limit = 3\n", "ok"), ("repeat_limit = [", "gap"),
+    ("[arcguard]\nrepeat_limit = 'many'\n", "gap")])
+def test_config(project: Path, content: str | None, status: str) -> None:
+    if content is not None:
+        Path(os.environ["ARCGUARD_CONFIG"]).write_text(content)
+    checks = dr.check_config(setup_for(project))
+    assert statuses(checks) == [status]
+
+
+def test_bad_environment_override_is_a_gap(project: Path,
+                                           monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("ARCGUARD_REPEAT_LIMIT", "lots")
+    assert statuses(dr.check_config(setup_for(project))) == ["gap"]
+
+
+def _sessions() -> Path:
+    return Path(paths.ensure_sessions_dir(os.environ["ARCGUARD_HOME"]))
+
+
+def _good_state(name: str) -> Path:
+    from arcguard.core.state import fresh_state
+
+    path = _sessions() / f"{name}.json"
+    path.write_text(json.dumps(fresh_state(name, time.time())))
+    return path
+
+
+def test_clean_state_files_are_ok(project: Path) -> None:
+    _good_state("s1")
+    assert dr.check_state_files(setup_for(project)) == [
+        dr.Check("state files", "ok", "1 session file(s), all readable")]
+
+
+def test_corrupt_unreadable_leftover_and_stale_files_are_reported(project: Path) -> None:
+    directory = _sessions()
+    (directory / "s1.json.corrupt-1700000000").write_text("{")
+    (directory / "s2.json").write_text("{not json")
+    (directory / "s3.json.tmp-99-1").write_text("")
+    old = _good_state("s4")
+    os.utime(old, (time.time() - 40 * 86400,) * 2)
+    checks = dr.check_state_files(setup_for(project))
+    assert statuses(checks) == ["warn"] * 4
+    details = " | ".join(c.detail for c in checks)
+    assert "1 quarantined corrupt file(s)" in details and "s1.json.corrupt-1700000000" in details
+    assert "unreadable: s2.json" in details
+    assert "1 temp file(s)" in details
+    assert "1 session file(s) untouched for more than 30 days" in details
+
+
+def test_recent_hook_errors_are_a_warning(project: Path) -> None:
+    from arcguard import logbook
+
+    home = os.environ["ARCGUARD_HOME"]
+    assert statuses(dr.check_error_log(setup_for(project))) == ["ok"]
+    logbook.log_line(home, "hook stop", "ValueError: boom")
+    [check] = dr.check_error_log(setup_for(project))
+    assert check.status == "warn" and "ValueError: boom" in check.detail
+    log = Path(paths.error_log(home))
+    log.write_text("2001-01-01T00:00:00Z hook stop old news\n")
+    assert statuses(dr.check_error_log(setup_for(project))) == ["ok"]
+
+
+# --- Claude Code version and the /autonomous command ---------------------------------------
+
+
+@pytest.mark.parametrize(("version", "status", "words"), [
+    ("2.1.328", "ok", "Claude Code 2.1.328"),
+    ("2.2.0", "ok", "Claude Code 2.2.0"),
+    ("2.1.100", "warn", "PostToolBatch"),
+    ("2.1.30", "warn", "last_assistant_message"),
+])
+def test_claude_version(project: Path, fake_claude, version: str, status: str,
+                        words: str) -> None:
+    fake_claude(version)
+    [check] = dr.check_claude(setup_for(project))
+    assert check.status == status and words in check.detail
+
+
+def test_claude_not_on_path_is_a_warning(project: Path, tmp_path: Path,
+                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("PATH", str(tmp_path / "nothing"))
+    [check] = dr.check_claude(setup_for(project))
+    assert check.status == "warn" and "not on PATH" in check.detail
+
+
+def test_parse_version() -> None:
+    assert dr.parse_version("2.1.328 (Claude Code)\n") == (2, 1, 328)
+    assert dr.parse_version("claude") is None
+
+
+def test_no_autonomous_command_is_a_gap(project: Path) -> None:
+    [check] = dr.check_command(setup_for(project))
+    assert check.status == "gap" and check.hint == "arcguard install"
+
+
+@pytest.mark.parametrize("scope", ["user", "project"])
+def test_an_installed_autonomous_command_is_ok(project: Path, scope: str) -> None:
+    path = cc.commands_dir(scope, project, os.environ) / cc.COMMAND_NAME
+    path.parent.mkdir(parents=True)
+    path.write_text(cc.command_template())
+    assert dr.check_command(setup_for(project)) == [dr.Check("/autonomous", "ok", str(path))]
+
+
+def test_a_foreign_autonomous_command_is_a_warning(project: Path) -> None:
+    path = cc.commands_dir("project", project, os.environ) / cc.COMMAND_NAME
+    path.parent.mkdir(parents=True)
+    path.write_text("do it: $ARGUMENTS\n")
+    assert statuses(dr.check_command(setup_for(project))) == ["warn"]
+
+
+def test_the_plugin_provides_the_command(project: Path) -> None:
+    write_settings(project, {"enabledPlugins": {"arcguard@tools": True}})
+    [check] = dr.check_command(setup_for(project))
+    assert check.status == "ok" and "/arcguard:autonomous" in check.detail

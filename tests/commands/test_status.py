@@ -1,0 +1,237 @@
+"""`arcguard status` over state files written by real hook runs, and the decision log."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import threading
+from pathlib import Path
+from typing import Any
+
+import pytest
+from click.testing import CliRunner
+from click.testing import Result
+
+from arcguard import paths
+from arcguard.cli import cli
+
+
+def arcguard(*args: str) -> Result:
+    return CliRunner().invoke(cli, list(args), catch_exceptions=False)
+
+
+def hook(name: str, payload: dict[str, Any], **env: str) -> str:
+    """Run `arcguard hook NAME` as Claude Code does: a process, the payload on stdin."""
+    done = subprocess.run([sys.executable, "-m", "arcguard", "hook", name],
+                          input=json.dumps(payload), capture_output=True, text=True,
+                          env={**os.environ, **env}, timeout=60, check=True)
+    return done.stdout
+
+
+def verb(*args: str) -> str:
+    return subprocess.run([sys.executable, "-m", "arcguard", *args], capture_output=True,
+                          text=True, timeout=60, check=True).stdout
+
+
+def stop(session: str, text: str, *, active: bool = False) -> str:
+    return hook("stop", {"session_id": session, "hook_event_name": "Stop",
+                         "last_assistant_message": text, "stop_hook_active": active})
+
+
+def bash_turn(session: str, call_id: str, **env: str) -> str:
+    call = {"tool_name": "Bash", "tool_input": {"command": "ls"}, "tool_use_id": call_id}
+    out = hook("pre-tool", {"session_id": session, "hook_event_name": "PreToolUse", **call},
+               **env)
+    hook("post-tool", {"session_id": session, "hook_event_name": "PostToolUse", **call,
+                       "tool_response": {"stdout": "a", "stderr": ""}}, **env)
+    hook("post-batch", {"session_id": session, "hook_event_name": "PostToolBatch",
+                        "tool_calls": [call]}, **env)
+    return out
+
+
+@pytest.fixture(scope="module")
+def recorded(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
+    """Two sessions driven through real hook processes; returns the state dir and outputs."""
+    home = str(tmp_path_factory.mktemp("status-home"))
+    saved = os.environ.get("ARCGUARD_HOME")
+    os.environ["ARCGUARD_HOME"] = home
+    try:
+        outputs: dict[str, Any] = {}
+        # An arc with milestones: two continuations, then the cap, then the model says done.
+        verb("arc", "set", "arc-sess", "importer", "parse", "load", "report")
+        verb("arc", "done", "arc-sess", "parse")
+        outputs["blocks"] = [stop("arc-sess", "No response requested."),
+                             stop("arc-sess", "No response requested.", active=True)]
+        outputs["cap"] = stop("arc-sess", "No response requested.", active=True)
+        outputs["release"] = stop("arc-sess", "The arc is complete.")
+        # A loop: a repeat denied, a check-in nudge, then a cycle pause.
+        hook("posture", {"session_id": "loop-sess", "hook_event_name": "UserPromptSubmit",
+                         "prompt": "/autonomous tidy up"})
+        env = {"ARCGUARD_CHECKIN_TURNS": "1", "ARCGUARD_CYCLE_REPEATS_IDENTICAL": "3",
+               "ARCGUARD_REPEAT_LIMIT": "2"}
+        outputs["turns"] = [bash_turn("loop-sess", f"t{i}", **env) for i in range(3)]
+    finally:
+        if saved is None:
+            del os.environ["ARCGUARD_HOME"]
+        else:
+            os.environ["ARCGUARD_HOME"] = saved
+    return {"home": home, **outputs}
+
+
+@pytest.fixture
+def state_home(recorded: dict[str, Any], monkeypatch: pytest.MonkeyPatch) -> str:
+    monkeypatch.setenv("ARCGUARD_HOME", recorded["home"])
+    return str(recorded["home"])
+
+
+def test_the_hook_runs_made_the_decisions_under_test(recorded: dict[str, Any]) -> None:
+    assert all('"decision":"block"' in out for out in recorded["blocks"])
+    assert recorded["cap"] == "" and recorded["release"] == ""
+    assert "permissionDecision" in recorded["turns"][2]
+
+
+def test_every_decision_kind_is_in_the_log(state_home: str) -> None:
+    kinds = {}
+    for session in ("arc-sess", "loop-sess"):
+        document = json.loads(arcguard("status", "--json", "--session", session).output)
+        for entry in document["session"]["log"]:
+            kinds.setdefault(entry["kind"], entry)
+    assert {"block", "cap", "release", "arc", "deny", "nudge", "pause"} <= set(kinds)
+    for entry in kinds.values():
+        assert isinstance(entry["t"], float) and entry["hook"] and entry["reason"]
+    assert kinds["deny"]["operation"] == "Bash: ls"
+    assert kinds["pause"]["rule"] == "cycle"
+    assert kinds["block"]["consecutive"] == 1
+
+
+def test_table_lists_sessions_newest_first(state_home: str) -> None:
+    result = arcguard("status")
+    assert result.exit_code == 0
+    header, first, second = result.output.splitlines()
+    assert header.split()[:4] == ["UPDATED", "(UTC)", "SESSION", "ARC"]
+    assert first.split()[2:9] == ["loop-sess", "autonomous", "active", "0/0", "0/0", "1", "1"]
+    assert "cycle: arcguard paused this session" in first
+    assert second.split()[2:9] == ["arc-sess", "importer", "complete", "1/3", "2/2", "0", "0"]
+    assert second.rstrip().endswith("-")
+
+
+def test_session_view_shows_arc_guard_and_decisions(state_home: str) -> None:
+    text = arcguard("status", "--session", "arc-sess").output
+    assert "arc       importer (complete), milestones 1/3, next: load" in text
+    assert "continued 2 in a row, 2 in this arc" in text
+    assert "paused    no" in text
+    assert "decisions (4, oldest first):" in text
+    lines = [line for line in text.splitlines() if line.startswith("  ")]
+    assert [line.split()[3] for line in lines] == ["block", "block", "cap", "release"]
+    assert "consecutive=2 lifetime=2 - no-op stop mid-arc sent back to work" in lines[1]
+
+
+def test_session_view_shows_a_pause(state_home: str) -> None:
+    text = arcguard("status", "--session", "loop-sess").output
+    assert "paused    cycle: arcguard paused this session" in text
+    assert "guard     1 denials, 1 blocked rounds" in text
+
+
+def test_a_session_id_prefix_works(state_home: str) -> None:
+    assert "session   loop-sess" in arcguard("status", "--session", "loop").output
+
+
+def test_an_unknown_or_ambiguous_session_is_an_error(state_home: str) -> None:
+    missing = arcguard("status", "--session", "nope")
+    assert missing.exit_code == 1 and "no state for session 'nope'" in missing.output
+    both = CliRunner().invoke(cli, ["status", "--session", ""])
+    assert both.exit_code == 1 and "2 sessions start with ''" in both.output
+
+
+SESSION_KEYS = {"session_id", "file", "updated", "updated_iso", "error", "arc", "guard"}
+ARC_KEYS = {"slug", "state", "milestones_done", "milestones_total", "next_milestone",
+            "consecutive", "lifetime"}
+GUARD_KEYS = {"paused", "denials", "blocked_rounds", "last_pause"}
+
+
+def test_json_schema_is_stable(state_home: str) -> None:
+    document = json.loads(arcguard("status", "--json").output)
+    assert set(document) == {"schema", "state_dir", "sessions"}
+    assert document["schema"] == 1 and document["state_dir"] == state_home
+    loop, arc = document["sessions"]
+    for session in (loop, arc):
+        assert set(session) == SESSION_KEYS
+        assert set(session["arc"]) == ARC_KEYS
+        assert set(session["guard"]) == GUARD_KEYS
+    assert arc["arc"] == {"slug": "importer", "state": "complete", "milestones_done": 1,
+                          "milestones_total": 3, "next_milestone": "load", "consecutive": 2,
+                          "lifetime": 2}
+    assert set(loop["guard"]["paused"]) == {"kind", "reason", "at"}
+    assert set(loop["guard"]["last_pause"]) == {"rule", "reason", "t"}
+    full = json.loads(arcguard("status", "--json", "--session", "loop-sess").output)
+    assert set(full) == {"schema", "state_dir", "session"}
+    assert set(full["session"]) == SESSION_KEYS | {"log", "events"}
+
+
+def test_limit_keeps_the_newest(state_home: str) -> None:
+    document = json.loads(arcguard("status", "--json", "--limit", "1").output)
+    assert [s["session_id"] for s in document["sessions"]] == ["loop-sess"]
+
+
+def test_no_sessions_yet() -> None:
+    result = arcguard("status")
+    assert result.exit_code == 0 and result.output.startswith("no sessions yet in ")
+    assert json.loads(arcguard("status", "--json").output)["sessions"] == []
+
+
+def test_an_unreadable_state_file_is_listed_not_fatal() -> None:
+    home = os.environ["ARCGUARD_HOME"]
+    bad = Path(paths.ensure_sessions_dir(home)) / "broken.json"
+    bad.write_text("{not json")
+    [session] = json.loads(arcguard("status", "--json").output)["sessions"]
+    assert session["file"] == str(bad) and session["error"].startswith("not JSON")
+    assert "unreadable" in arcguard("status").output
+
+
+def test_stale_arc_is_shown_as_stale() -> None:
+    verb("arc", "set", "old-sess", "x")
+    path = Path(paths.session_path(os.environ["ARCGUARD_HOME"], "old-sess"))
+    document = json.loads(path.read_text())
+    document["arc"]["invoked_at"] = document["arc"]["last_activity"] = "2020-01-01T00:00:00Z"
+    path.write_text(json.dumps(document))
+    [session] = json.loads(arcguard("status", "--json").output)["sessions"]
+    assert session["arc"]["state"] == "stale"
+
+
+def test_status_reads_consistently_while_hooks_write() -> None:
+    from arcguard import store
+    from arcguard.core.state import add_log
+    from arcguard.core.state import clone
+    from arcguard.core.state import fresh_state
+
+    home = os.environ["ARCGUARD_HOME"]
+    stop_writing = threading.Event()
+    first_write = threading.Event()
+
+    def writer() -> None:
+        n = 0
+        while not stop_writing.is_set():
+            n += 1
+
+            def change(state: Any, n: int = n) -> tuple[Any, None]:
+                new = clone(state) if state else fresh_state("busy", float(n))
+                add_log(new, {"t": float(n), "hook": "stop", "kind": "block", "reason": "x" * 500})
+                return new, None
+
+            store.update(home, "busy", change, now=float(n), lock_timeout=5.0)
+            first_write.set()
+
+    thread = threading.Thread(target=writer)
+    thread.start()
+    try:
+        assert first_write.wait(30)
+        for _ in range(30):
+            [session] = json.loads(arcguard("status", "--json").output)["sessions"]
+            assert session["error"] is None
+            full = json.loads(arcguard("status", "--json", "--session", "busy").output)
+            assert len(full["session"]["log"]) >= 1
+    finally:
+        stop_writing.set()
+        thread.join()
