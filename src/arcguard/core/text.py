@@ -14,6 +14,8 @@ if TYPE_CHECKING:
 
 SENTINEL = "no response requested"
 AUTONOMOUS = "/autonomous"
+# Claude Code names a plugin's commands `/<plugin>:<command>`.
+PLUGIN_AUTONOMOUS = "/arcguard:autonomous"
 TASK_NOTIFICATION = "<task-notification>"
 _TRAILING = ".! \t\r\n\f\v"
 # The longest text the completion pattern can match once trailing punctuation is removed.
@@ -54,12 +56,14 @@ def is_completion(text: str) -> bool:
 
 
 def starts_autonomous(prompt: str) -> bool:
-    """The prompt starts with `/autonomous` as a word: leading whitespace allowed, any case."""
+    """The prompt starts with `/autonomous` (or the plugin's `/arcguard:autonomous`) as a word:
+    leading whitespace allowed, any case."""
     body = prompt.lstrip()
-    if body[: len(AUTONOMOUS)].lower() != AUTONOMOUS:
-        return False
-    rest = body[len(AUTONOMOUS):]
-    return not rest or rest[0].isspace()
+    for command in (AUTONOMOUS, PLUGIN_AUTONOMOUS):
+        if body[: len(command)].lower() == command:
+            rest = body[len(command):]
+            return not rest or rest[0].isspace()
+    return False
 
 
 def is_task_notification(prompt: str) -> bool:
