@@ -1,0 +1,95 @@
+"""`arcguard demo`: replay the bundled example sessions through the real hook commands."""
+
+from __future__ import annotations
+
+import click
+
+
+TITLES = {
+    "1-stall-continued": "A stall in the middle of an arc is sent back to work",
+    "2-legitimate-stop": "A real question to the user is left alone",
+    "3-arc-completes": "The model says the arc is complete, and arcguard lets go",
+    "4-thrash-paused": "A test-and-read loop that makes no progress is denied, then paused",
+    "5-polling-then-work": "Polling CI a few times, then working, is left alone",
+}
+WHAT_CHARS = 90
+VERBS = {
+    "arc": "starts an arc",
+    "continue": "sends the model back to work",
+    "release": "releases the arc",
+    "deny": "denies the call",
+    "pause": "pauses the session",
+    "nudge": "nudges the model",
+    "allow": "lets the stall through",
+    "cap": "lets the stop through (cap reached)",
+}
+
+
+def _quote(text: str) -> str:
+    body = " ".join(text.split())
+    body = body if len(body) <= WHAT_CHARS else body[: WHAT_CHARS - 1] + "…"
+    return f'"{body}"' if body else "(an empty reply)"
+
+
+def narrate_step(step: object) -> list[str]:
+    """Readable lines for one replayed hook event: what the model did, what arcguard decided."""
+    from arcguard.replay.session import Step
+    from arcguard.replay.timeline import short
+
+    assert isinstance(step, Step)
+    event, decisions = step.event, step.decisions
+    lines = []
+    if event.event == "UserPromptSubmit":
+        lines.append(f"  The user typed {_quote(event.what)}.")
+    elif event.event == "PreToolUse":
+        lines.append(f"  The model calls {event.what}.")
+    elif event.event == "Stop":
+        lines.append(f"  The model ends its turn with {_quote(event.what)}.")
+        if not decisions:
+            lines.append("    arcguard lets the stop through.")
+    elif event.event == "PostToolUseFailure":
+        lines.append(f"    The call failed: {_quote(str(event.fields.get('error', '')))}")
+    for d in decisions:
+        if d.kind == "posture":
+            lines.append("    arcguard restates the arc's posture to the model.")
+        else:
+            verb = VERBS.get(d.kind, f"decides {d.kind}")
+            lines.append(f"    arcguard {verb}: {short(d.reason, 160)}")
+    return lines
+
+
+def _echo_step(step: object) -> None:
+    for line in narrate_step(step):
+        click.echo(line)
+
+
+@click.command()
+def demo() -> None:
+    """Replay the bundled example sessions through the real hooks and narrate each decision.
+
+    Each example is a short recorded Claude Code session. Its hook events are sent to
+    `arcguard hook ...` subprocesses, exactly as Claude Code would, against a temporary state
+    directory (nothing of yours is read or changed).
+    """
+    import tempfile
+    from importlib import resources
+    from pathlib import Path
+
+    from arcguard.replay import replay
+
+    examples = resources.files("arcguard") / "examples"
+    names = sorted(p.name for p in examples.iterdir() if p.name.endswith(".jsonl"))
+    with tempfile.TemporaryDirectory(prefix="arcguard-demo-") as tmp:
+        config = str(Path(tmp) / "defaults.toml")  # no file: the defaults apply
+        for number, name in enumerate(names, 1):
+            stem = name.removesuffix(".jsonl")
+            click.echo(f"{number}. {TITLES.get(stem, stem)}  [{name}]")
+            with resources.as_file(examples / name) as path:
+                result = replay(str(path), executor="subprocess", config_path=config,
+                                on_step=_echo_step)
+            summary = ", ".join(f"{k} {n}" for k, n in result.summary().items()
+                                if k != "posture") or "nothing"
+            click.echo(f"  Decisions: {summary}.")
+            if result.paused_at is not None:
+                click.echo("  The session would have stopped here until the user writes again.")
+            click.echo("")

@@ -1,0 +1,74 @@
+"""Two ways to run a hook on a payload: in this process, or as Claude Code runs it.
+
+Both get the same environment (a throwaway `ARCGUARD_HOME`, the chosen config) and return the
+hook's stdout text (or None), so a test can prove they decide alike.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import time
+
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Mapping
+
+SUBPROCESS_TIMEOUT_S = 30
+
+
+def hook_environment(home: str, config_path: str | None,
+                     base: Mapping[str, str] | None = None) -> dict[str, str]:
+    environ = dict(os.environ if base is None else base)
+    environ["ARCGUARD_HOME"] = home
+    if config_path is not None:
+        environ["ARCGUARD_CONFIG"] = config_path
+    environ.pop("ARCGUARD_DEBUG", None)
+    return environ
+
+
+def own_command() -> str:
+    """How a hook run as `python -m arcguard` names arcguard in its messages."""
+    return f"{sys.executable} -m arcguard"
+
+
+class InProcess:
+    """Calls the hook runner's `dispatch`, with the same config and state dir a hook would use."""
+
+    name = "in-process"
+
+    def __init__(self, environ: dict[str, str]) -> None:
+        from arcguard.config import load_config
+
+        self.environ = environ
+        self.home = environ["ARCGUARD_HOME"]
+        self.cfg, _ = load_config(environ)
+
+    def run(self, hook: str, raw: bytes) -> str | None:
+        from arcguard.hooks.runner import Context
+        from arcguard.hooks.runner import dispatch
+
+        ctx = Context(hook, self.home, self.cfg, time.time(), own_command(), self.environ)
+        return dispatch(hook, raw, ctx)
+
+
+class Subprocess:
+    """Runs `python -m arcguard hook NAME` with the payload on stdin, as Claude Code would."""
+
+    name = "subprocess"
+
+    def __init__(self, environ: dict[str, str]) -> None:
+        self.environ = environ
+
+    def run(self, hook: str, raw: bytes) -> str | None:
+        done = subprocess.run([sys.executable, "-m", "arcguard", "hook", hook], input=raw,
+                              env=self.environ, capture_output=True,
+                              timeout=SUBPROCESS_TIMEOUT_S, check=False)
+        text = done.stdout.decode("utf-8", "replace").strip()
+        return text or None
+
+
+EXECUTORS: dict[str, type[InProcess] | type[Subprocess]] = {
+    "in-process": InProcess, "subprocess": Subprocess}

@@ -1,0 +1,227 @@
+"""Replay one recorded session through the hooks, against a throwaway state directory.
+
+The recorded entries are appended to a temporary transcript as the replay goes, exactly as
+Claude Code writes them, so a hook that reads `transcript_path` sees what it would have seen.
+A decision that would have changed the session (a continuation, a denial) is reported, and the
+recorded events keep coming; after a pause the replay stops, as the session would have.
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+
+from arcguard import jsonio
+from arcguard import paths
+from arcguard import store
+from arcguard.replay.events import EventBuilder
+from arcguard.replay.executors import EXECUTORS
+from arcguard.replay.executors import hook_environment
+
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Callable
+    from typing import Any
+    from typing import Protocol
+
+    from arcguard.replay.events import HookEvent
+
+    class Executor(Protocol):
+        name: str
+
+        def run(self, hook: str, raw: bytes) -> str | None: ...
+
+# Decisions that change what the session does next (the recorded one did not have them).
+CHANGES = frozenset({"continue", "deny", "pause"})
+KIND_NAMES = {"block": "continue"}
+
+
+class Decision:
+    __slots__ = ("hook", "kind", "output", "reason", "turn")
+
+    def __init__(self, turn: int, hook: str, kind: str, reason: str,
+                 output: dict[str, Any] | None) -> None:
+        self.turn = turn
+        self.hook = hook
+        self.kind = kind
+        self.reason = reason
+        self.output = output
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"turn": self.turn, "hook": self.hook, "kind": self.kind, "reason": self.reason,
+                "output": self.output}
+
+
+class Step:
+    """One hook event and what arcguard decided on it (often nothing)."""
+
+    __slots__ = ("decisions", "event")
+
+    def __init__(self, event: HookEvent, decisions: list[Decision]) -> None:
+        self.event = event
+        self.decisions = decisions
+
+
+class Result:
+    def __init__(self, path: str, session_id: str, executor: str) -> None:
+        self.path = path
+        self.session_id = session_id
+        self.executor = executor
+        self.steps: list[Step] = []
+        self.turns = 0
+        self.malformed_lines = 0
+        self.diverged_at: int | None = None
+        self.paused_at: int | None = None
+
+    @property
+    def decisions(self) -> list[Decision]:
+        return [d for step in self.steps for d in step.decisions]
+
+    def summary(self) -> dict[str, int]:
+        counts: dict[str, int] = {}
+        for decision in self.decisions:
+            counts[decision.kind] = counts.get(decision.kind, 0) + 1
+        return dict(sorted(counts.items()))
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"transcript": self.path, "session_id": self.session_id,
+                "executor": self.executor, "events": len(self.steps), "turns": self.turns,
+                "malformed_lines": self.malformed_lines, "diverged_at_turn": self.diverged_at,
+                "paused_at_turn": self.paused_at, "summary": self.summary(),
+                "decisions": [d.as_dict() for d in self.decisions]}
+
+
+def new_log_entries(before: list[Any], after: list[Any]) -> list[Any]:
+    """The entries appended to a bounded log between two reads of it."""
+    for kept in range(min(len(before), len(after)), -1, -1):
+        if after[:kept] == before[len(before) - kept:]:
+            return after[kept:]
+    return after  # pragma: no cover (kept == 0 always matches)
+
+
+def _log(home: str, session_id: str) -> list[Any]:
+    try:
+        state = store.read_state(paths.session_path(home, session_id))
+    except (store.Unreadable, OSError):
+        return []
+    return list(state.get("log") or []) if state else []
+
+
+def decisions_for(event: HookEvent, output: dict[str, Any] | None,
+                  logged: list[Any]) -> list[Decision]:
+    found = []
+    for entry in logged:
+        if not isinstance(entry, dict):
+            continue
+        kind = str(entry.get("kind", "?"))
+        found.append(Decision(event.turn, str(entry.get("hook", event.hook)),
+                              KIND_NAMES.get(kind, kind), str(entry.get("reason", "")), output))
+    context = ((output or {}).get("hookSpecificOutput") or {}).get("additionalContext")
+    if context and not any(d.kind == "nudge" for d in found):
+        found.append(Decision(event.turn, event.hook, "posture", str(context), output))
+    return found
+
+
+class Replayer:
+    def __init__(self, session_id: str, workdir: str, executor: Executor, home: str) -> None:
+        self.session_id = session_id
+        self.executor = executor
+        self.home = home
+        self.transcript = os.path.join(workdir, "projects", f"{session_id}.jsonl")
+        os.makedirs(os.path.dirname(self.transcript), exist_ok=True)
+        self.handle = open(self.transcript, "ab")  # noqa: SIM115 (closed by `close`)
+        self.cwd = workdir
+
+    def close(self) -> None:
+        self.handle.close()
+
+    def append(self, line: bytes) -> None:
+        self.handle.write(line if line.endswith(b"\n") else line + b"\n")
+        self.handle.flush()
+
+    def fire(self, event: HookEvent) -> list[Decision]:
+        payload = {"session_id": self.session_id, "transcript_path": self.transcript,
+                   "cwd": self.cwd, "hook_event_name": event.event,
+                   "permission_mode": "default", **event.fields}
+        before = _log(self.home, self.session_id)
+        text = self.executor.run(event.hook, jsonio.dumps(payload).encode("utf-8"))
+        output = jsonio.loads(text) if text else None
+        logged = new_log_entries(before, _log(self.home, self.session_id))
+        return decisions_for(event, output if isinstance(output, dict) else None, logged)
+
+
+def session_id_of(path: str, first: dict[str, Any] | None) -> str:
+    sid = (first or {}).get("sessionId")
+    if isinstance(sid, str) and sid:
+        return sid
+    return os.path.basename(path).removesuffix(".jsonl") or "replay"
+
+
+def _first_entry(path: str, loads: Callable[[bytes], object]) -> dict[str, Any] | None:
+    with open(path, "rb") as handle:
+        for line in handle:
+            try:
+                entry = loads(line)
+            except ValueError:
+                continue
+            if isinstance(entry, dict) and entry.get("sessionId"):
+                return entry
+    return None
+
+
+def replay(path: str, *, executor: str = "in-process", config_path: str | None = None,
+           on_step: Callable[[Step], None] | None = None) -> Result:
+    """Replay the transcript at `path`; `executor` is "in-process" or "subprocess"."""
+    import orjson
+
+    sid = session_id_of(path, _first_entry(path, orjson.loads))
+    with tempfile.TemporaryDirectory(prefix="arcguard-replay-") as workdir:
+        home = os.path.join(workdir, "state")
+        environ = hook_environment(home, config_path)
+        chosen: Executor = EXECUTORS[executor](environ)
+        runner = Replayer(sid, workdir, chosen, home)
+        result = Result(path, sid, executor)
+        try:
+            _run(path, runner, result, orjson.loads, on_step)
+        finally:
+            runner.close()
+    return result
+
+
+def _run(path: str, runner: Replayer, result: Result, loads: Callable[[bytes], object],
+         on_step: Callable[[Step], None] | None) -> None:
+    builder = EventBuilder()
+    with open(path, "rb") as handle:
+        for line in handle:
+            try:
+                entry = loads(line)
+            except ValueError:
+                result.malformed_lines += bool(line.strip())
+                entry = None
+            events = builder.feed(entry) if isinstance(entry, dict) else []
+            if _fire_all(events, runner, result, builder, on_step):
+                return
+            runner.append(line)
+    _fire_all(builder.finish(), runner, result, builder, on_step)
+
+
+def _fire_all(events: list[HookEvent], runner: Replayer, result: Result,
+              builder: EventBuilder, on_step: Callable[[Step], None] | None) -> bool:
+    """Run the events in order; True once arcguard has paused the session."""
+    for event in events:
+        decisions = runner.fire(event)
+        step = Step(event, decisions)
+        result.steps.append(step)
+        result.turns = max(result.turns, event.turn)
+        if event.hook == "stop":
+            builder.after_stop(any(d.kind == "continue" for d in decisions))
+        if on_step is not None:
+            on_step(step)
+        changed = [d for d in decisions if d.kind in CHANGES]
+        if changed and result.diverged_at is None:
+            result.diverged_at = event.turn
+        if any(d.kind == "pause" for d in decisions):
+            result.paused_at = event.turn
+            return True
+    return False

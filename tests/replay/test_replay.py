@@ -1,0 +1,212 @@
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from click.testing import CliRunner
+
+from arcguard.forensics import entries as kinds
+from arcguard.replay import replay
+from arcguard.replay.events import EventBuilder
+from arcguard.replay.session import new_log_entries
+from tests.forensics.builder import Transcript
+from tests.replay import examples_spec
+
+
+FIXTURES = Path(__file__).resolve().parents[2] / ".." / "shared" / "fixtures" / "transcripts"
+EXAMPLES = examples_spec.EXAMPLES
+
+
+def events_of(t: Transcript) -> list[tuple[str, dict[str, Any]]]:
+    builder = EventBuilder()
+    out = []
+    for entry in t.entries:
+        out += builder.feed(entry)
+    out += builder.finish()
+    return [(e.event, e.fields) for e in out]
+
+
+def names(t: Transcript) -> list[str]:
+    return [name for name, _ in events_of(t)]
+
+
+def test_event_order_for_a_turn_with_parallel_calls() -> None:
+    t = Transcript().prompt("go")
+    t.tools(("Bash", {"command": "a"}, {"stdout": "1"}), ("Read", {"file_path": "/x"}, "x"))
+    t.text("done")
+    assert names(t) == ["SessionStart", "UserPromptSubmit", "PreToolUse", "PreToolUse",
+                        "PostToolUse", "PostToolUse", "PostToolBatch", "Stop"]
+    events = {n: f for n, f in events_of(t) if n in ("PostToolUse", "Stop")}
+    assert events["Stop"]["last_assistant_message"] == "done"
+    batch = next(f for n, f in events_of(t) if n == "PostToolBatch")
+    assert [c["tool_name"] for c in batch["tool_calls"]] == ["Bash", "Read"]
+    post = next(f for n, f in events_of(t) if n == "PostToolUse")
+    assert post["tool_response"] == {"stdout": "1"}  # the structured toolUseResult
+
+
+def test_failed_call_gives_post_tool_use_failure_with_its_text() -> None:
+    t = Transcript().prompt("go").tools(("Bash", {"command": "x"}, "Exit code 2\nboom"),
+                                        error=True).text("it failed")
+    failure = [f for n, f in events_of(t) if n == "PostToolUseFailure"]
+    assert failure and failure[0]["error"] == "Exit code 2\nboom"
+
+
+def test_only_real_prompts_are_user_prompt_submit() -> None:
+    t = Transcript().prompt("first").text("a")
+    t.feedback("[hook]: again").text("b")
+    t.prompt("Caveat: local", meta=True)
+    t.prompt("<task-notification>done</task-notification>").text("c")
+    prompts = [f["prompt"] for n, f in events_of(t) if n == "UserPromptSubmit"]
+    assert prompts == ["first", "<task-notification>done</task-notification>"]
+
+
+def test_no_stop_on_interrupt_and_stop_failure_on_api_error() -> None:
+    t = Transcript().prompt("go").text("partial").prompt("[Request interrupted by user]")
+    t.prompt("again").api_error("API Error: Request rejected (429)", error="rate_limit")
+    evs = events_of(t)
+    assert [n for n, _ in evs].count("Stop") == 0
+    assert ("StopFailure", {"error": "rate_limit",
+                            "last_assistant_message": "API Error: Request rejected (429)"}) in evs
+
+
+def test_stop_hook_active_follows_the_chain() -> None:
+    t = Transcript().prompt("go").text("one").feedback("[hook]: more").text("two")
+    t.prompt("new prompt").text("three")
+    stops = [f["stop_hook_active"] for n, f in events_of(t) if n == "Stop"]
+    builder = EventBuilder()
+    active = []
+    for entry in [*t.entries, None]:
+        for e in builder.feed(entry) if entry else builder.finish():
+            if e.event == "Stop":
+                active.append(e.fields["stop_hook_active"])
+                builder.after_stop(False)
+    assert active == [False, True, False]  # the recorded feedback chains the second stop
+    assert stops[0] is False
+
+
+def test_rejected_call_has_no_post_event_and_no_batch() -> None:
+    t = Transcript().prompt("go")
+    t.tools(("Bash", {"command": "rm -rf build"},
+             "The user doesn't want to proceed with this tool use."), error=True)
+    t.prompt("[Request interrupted by user for tool use]")
+    assert names(t) == ["SessionStart", "UserPromptSubmit", "PreToolUse"]
+
+
+def test_slash_command_is_replayed_as_typed() -> None:
+    body = ("<command-message>autonomous is running</command-message>\n"
+            "<command-name>/autonomous</command-name>\n<command-args>ship it</command-args>")
+    assert kinds.classify_user({"type": "user", "message": {"content": body}}) == (
+        kinds.OPERATOR, "/autonomous ship it")
+
+
+def test_new_log_entries_with_a_bounded_log() -> None:
+    before = [{"t": i} for i in range(50)]
+    after = before[2:] + [{"t": 50}, {"t": 51}]
+    assert new_log_entries(before, after) == [{"t": 50}, {"t": 51}]
+    assert new_log_entries(before, before) == []
+    assert new_log_entries([], [{"t": 1}]) == [{"t": 1}]
+
+
+# --- the bundled examples -------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("name", sorted(examples_spec.SESSIONS))
+def test_bundled_examples_match_their_description(name: str) -> None:
+    assert (EXAMPLES / name).read_text(encoding="utf-8") == examples_spec.render(name)
+
+
+EXPECTED = {
+    "1-stall-continued.jsonl": {"arc": 1, "continue": 1, "posture": 1},
+    "2-legitimate-stop.jsonl": {"arc": 1, "posture": 1},
+    "3-arc-completes.jsonl": {"arc": 1, "posture": 1, "release": 1},
+    "4-thrash-paused.jsonl": {"arc": 1, "deny": 2, "pause": 1, "posture": 1},
+    "5-polling-then-work.jsonl": {"arc": 1, "posture": 1},
+}
+
+
+@pytest.mark.parametrize("name", sorted(EXPECTED))
+def test_example_decisions(name: str) -> None:
+    result = replay(str(EXAMPLES / name))
+    assert result.summary() == EXPECTED[name]
+
+
+def test_pause_stops_the_replay() -> None:
+    result = replay(str(EXAMPLES / "4-thrash-paused.jsonl"))
+    assert result.paused_at == 6 and result.diverged_at == 5
+    assert result.steps[-1].event.event == "PostToolBatch"  # nothing replayed after it
+
+
+def test_config_file_changes_the_decisions(tmp_path: Path) -> None:
+    config = tmp_path / "lenient.toml"
+    config.write_text("[arcguard]\nrepeat_limit = 10\ncycle_repeats = 10\n")
+    result = replay(str(EXAMPLES / "4-thrash-paused.jsonl"), config_path=str(config))
+    assert result.summary() == {"arc": 1, "posture": 1}
+
+
+def comparable(result: Any) -> list[tuple[Any, ...]]:
+    return [(d.turn, d.hook, d.kind, d.reason, json.dumps(d.output, sort_keys=True))
+            for d in result.decisions]
+
+
+def test_in_process_and_subprocess_decide_alike() -> None:
+    paths = [EXAMPLES / name for name in sorted(EXPECTED)]
+    if FIXTURES.is_dir():
+        paths.append(FIXTURES / "manual-compaction-thinking-tools.jsonl")
+    for path in paths:
+        fast = replay(str(path), executor="in-process")
+        real = replay(str(path), executor="subprocess")
+        assert comparable(fast) == comparable(real), path.name
+        assert [s.event.event for s in fast.steps] == [s.event.event for s in real.steps]
+
+
+@pytest.mark.skipif(not FIXTURES.is_dir(), reason="shared fixtures not present")
+@pytest.mark.parametrize("name", sorted(p.name for p in FIXTURES.glob("*.jsonl"))
+                         if FIXTURES.is_dir() else [])
+def test_real_fixtures_replay_quietly(name: str) -> None:
+    # None of these sessions used /autonomous or looped: arcguard would have stayed silent.
+    result = replay(str(FIXTURES / name))
+    assert result.decisions == []
+    assert result.malformed_lines == 0
+
+
+@pytest.mark.skipif(not FIXTURES.is_dir(), reason="shared fixtures not present")
+def test_real_fixture_events_pinned() -> None:
+    # manual-compaction-thinking-tools: 6 prompts (5 typed + /compact), 10 tool calls in
+    # 7 messages (2 failed: exit 1 and exit 127), 5 turn ends before the compaction.
+    result = replay(str(FIXTURES / "manual-compaction-thinking-tools.jsonl"))
+    seen = [s.event.event for s in result.steps]
+    assert seen.count("UserPromptSubmit") == 6
+    assert seen.count("PreToolUse") == 10
+    assert seen.count("PostToolUse") + seen.count("PostToolUseFailure") == 10
+    assert seen.count("PostToolUseFailure") == 2
+    assert seen.count("PostToolBatch") == 7
+    assert seen.count("Stop") == 5
+    assert seen.count("SessionStart") == 2  # startup and compact
+
+
+def test_cli_replay_json_and_text() -> None:
+    from arcguard.commands.replay import replay as command
+
+    runner = CliRunner()
+    out = runner.invoke(command, [str(EXAMPLES / "4-thrash-paused.jsonl"), "--json"])
+    assert out.exit_code == 0, out.output
+    data = json.loads(out.output)
+    assert data["summary"] == EXPECTED["4-thrash-paused.jsonl"]
+    assert data["paused_at_turn"] == 6
+    text = runner.invoke(command, [str(EXAMPLES / "1-stall-continued.jsonl")]).output
+    assert "continue   no-op stop mid-arc sent back to work" in text
+    assert "recorded session went differently" in text
+
+
+def test_demo_narrates_every_example() -> None:
+    from arcguard.commands.demo import demo
+
+    out = CliRunner().invoke(demo, [])
+    assert out.exit_code == 0, out.output
+    assert out.output.count("arcguard sends the model back to work") == 1
+    assert out.output.count("arcguard denies the call") == 2
+    assert "arcguard pauses the session" in out.output
+    assert "arcguard releases the arc" in out.output
+    assert "A real question to the user is left alone" in out.output
