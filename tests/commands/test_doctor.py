@@ -206,8 +206,11 @@ def test_a_missing_executable_is_a_gap(project: Path) -> None:
     [check] = dr.check_executables(setup)
     assert check.status == "gap" and "exit 127" in check.detail
     assert check.hint == "arcguard install --scope project"
-    runs = dr.check_runs(setup)
-    assert len(runs) == 7 and all("exit 127: command not found" in c.detail for c in runs)
+    [runs] = dr.check_runs(setup)
+    assert runs.status == "gap"
+    assert runs.detail == ("`/gone/venv/bin/arcguard hook posture|stop|pre-tool|post-tool|"
+                           "post-batch|session-start|stop-failure` (project): exit 127: "
+                           "command not found")
 
 
 def test_an_existing_executable_is_ok(project: Path, tmp_path: Path) -> None:

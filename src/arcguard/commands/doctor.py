@@ -213,22 +213,28 @@ def run_hook(command: str, event: str, environ: Mapping[str, str]) -> str | None
 
 
 def check_runs(setup: Setup) -> list[Check]:
-    found = []
+    """Run each wired command once; failures that share a cause are reported on one line."""
+    import shlex
+
+    failures: dict[tuple[str, str, str], list[str]] = {}
     seen: set[str] = set()
     for where, event, handler in setup.entries():
         command = str(handler.get("command"))
         if handler.get("args"):
-            import shlex
-
             command = shlex.join([command, *handler["args"]])
         if command in seen:
             continue
         seen.add(command)
         problem = run_hook(command, event, setup.environ)
         if problem:
-            found.append(Check("runs", GAP, f"`{command}` ({where}, {event}): {problem}",
-                               f"run it by hand to see why; arcguard install --scope {where} "
-                               "rewrites it"))
+            launcher = shlex.join(cc.launcher(handler)) or command
+            failures.setdefault((where, launcher, problem), []).append(
+                cc.hook_name(handler) or event)
+    found = []
+    for (where, launcher, problem), hooks in failures.items():
+        found.append(Check("runs", GAP, f"`{launcher} hook {'|'.join(hooks)}` ({where}): "
+                           f"{problem}", f"run it by hand to see why; arcguard install "
+                           f"--scope {where} rewrites it"))
     if not found and seen:
         found.append(Check("runs", OK, f"{len(seen)} wired commands answer a test payload "
                            "as hooks must"))
