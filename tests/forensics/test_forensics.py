@@ -272,3 +272,14 @@ def test_cli_since_and_text(tmp_path: Path) -> None:
     assert "Tool-only runs: 1 (p50 1" in out and "Suggested thresholds" in out
     bad = runner.invoke(forensics, [str(tmp_path), "--since", "yesterday"])
     assert bad.exit_code != 0
+
+
+def test_rewritten_json_shapes_are_still_read(tmp_path: Path) -> None:
+    # Sorted keys and spaces (a transcript re-saved by another tool): the entry's own "type"
+    # is no longer the first one in the line, so the byte prefilter must fall back.
+    t = Transcript().prompt("go").bash("a", "1").bash("b", "2").text("ok")
+    path = tmp_path / "sorted.jsonl"
+    path.write_text("\n".join(json.dumps(e, sort_keys=True) for e in t.entries) + "\n")
+    report = scan(path)
+    assert report.run_lengths == Counter({2: 1})
+    assert report.operator_prompts == 1

@@ -55,21 +55,28 @@ class CycleTracker:
         self.matched = [0] * (MAX_PERIOD_SCANNED + 1)
         self.best = [1] * (MAX_PERIOD_SCANNED + 1)
         self.tripped: int | None = None
+        # No cycle rule can fire on fewer turns than this.
+        self.shortest_trip = min(cfg.cycle_repeats_identical, 2 * cfg.cycle_repeats)
 
     def push(self, fingerprint: str) -> None:
         self.recent.append(fingerprint)
         size = len(self.recent)
+        newest_first = list(reversed(self.recent))
+        distinct: set[str] = set()
         for period in range(1, MAX_PERIOD_SCANNED + 1):
-            if size > period and self.recent[-1 - period] == fingerprint:
+            if period <= size:
+                distinct.add(newest_first[period - 1])
+            if size > period and newest_first[period] == fingerprint:
                 self.matched[period] += 1
             else:
                 self.matched[period] = 0
-            if period > 1 and len(set(list(self.recent)[-period:])) < 2:
+            if period > 1 and len(distinct) < 2:
                 continue  # A,A,A,A is a period-1 repeat, never a period-2 one
             repeats = (self.matched[period] + period) // period
-            self.best[period] = max(self.best[period], repeats)
+            if repeats > self.best[period]:
+                self.best[period] = repeats
         self.history.append(fingerprint)
-        if self.tripped is None:
+        if self.tripped is None and len(self.history) >= self.shortest_trip:
             found = detect_period(list(self.history), max_period=self.cfg.cycle_max_period,
                                   repeats_identical=self.cfg.cycle_repeats_identical,
                                   repeats_cycle=self.cfg.cycle_repeats)

@@ -28,8 +28,11 @@ if TYPE_CHECKING:
 SUFFIX = ".jsonl"
 # Entry types the analyser reads; any line holding one of these markers is parsed. Claude Code
 # writes compact JSON; the spaced forms cover transcripts rewritten by other tools.
-_WANTED = (b'"type":"assistant"', b'"type":"user"', b'"type":"system"',
-           b'"type": "assistant"', b'"type": "user"', b'"type": "system"')
+_ASSISTANT, _USER, _SYSTEM = b'"type":"assistant"', b'"type":"user"', b'"type":"system"'
+_SPACED = b'"type": "'
+_PARSED_TYPES = frozenset({"assistant", "user", "system"})
+_SKIPPED_TYPES = KNOWN_TYPES - _PARSED_TYPES
+_SPACED_WANTED = (b'"type": "assistant"', b'"type": "user"', b'"type": "system"')
 _TYPE_KEY = b'"type":"'
 _PAUSE = PAUSE_MARK.encode()
 READ_BUFFER = 1024 * 1024
@@ -124,11 +127,14 @@ def _feed(scan: SessionScan, lines: Iterator[bytes], report: Report,
             if line.strip():
                 report.malformed_lines += 1
             continue
+        # In Claude Code's key order the first "type" is the entry's own: one short search
+        # decides most lines; any other shape falls back to searching the whole line.
+        first = _first_type(line)
+        if first in _SKIPPED_TYPES or (first not in _PARSED_TYPES and not _wanted(line)):
+            _count_type(report, first)
+            continue
         if _PAUSE in line:
             report.footprint["pause_notices"] += 1
-        if not any(marker in line for marker in _WANTED):
-            _count_type(report, _first_type(line))
-            continue
         try:
             entry = loads(line)
         except ValueError:
@@ -148,9 +154,17 @@ def _count_type(report: Report, kind: str) -> None:
         report.unknown_types[kind[:40]] += 1
 
 
+def _wanted(line: bytes) -> bool:
+    if _ASSISTANT in line or _USER in line or _SYSTEM in line:
+        return True
+    return _SPACED in line and any(marker in line for marker in _SPACED_WANTED)
+
+
 def _looks_whole(line: bytes) -> bool:
     """A cheap check that the line is one complete JSON object (a torn write is not)."""
-    body = line.rstrip()
+    if line.endswith((b"}\n", b"}")):
+        return line[:1] == b"{"
+    body = line.rstrip()  # rare: CRLF or trailing spaces
     return body[:1] == b"{" and body[-1:] == b"}"
 
 
