@@ -1,0 +1,301 @@
+"""The loop guard end to end: the real Claude Code CLI, every arcguard hook wired in settings.
+
+The request count on the scripted server tells exactly at which turn a session was paused;
+the state file tells which rule fired. The last tests pin the Claude Code behaviours the
+guard's design relies on, with a logging hook instead of arcguard.
+"""
+
+from __future__ import annotations
+
+import json
+import shlex
+from pathlib import Path
+from typing import Any
+
+from scripted_api import ScriptedAPI
+from scripted_api import text
+from scripted_api import tool_use
+from scripted_api import turn
+
+from conftest import ClaudeRun
+from conftest import all_arcguard_settings
+from conftest import arcguard_state
+from conftest import hook_settings
+from conftest import log_kinds
+from conftest import payload_log
+
+
+DENIED = "PreToolUse:Bash hook error: [arcguard] Denied as a repeat"
+
+
+def bash(command: str) -> dict[str, Any]:
+    """A Bash call with a fresh id (a repeated call is a new block, as from a real model)."""
+    return tool_use("Bash", {"command": command})
+
+
+def read(path: Path) -> dict[str, Any]:
+    return tool_use("Read", {"file_path": str(path)})
+
+
+def result_texts(api: ScriptedAPI, index: int) -> list[tuple[bool, str]]:
+    """(is_error, content as text) of each tool result in main request ``index``."""
+    return [
+        (bool(r.get("is_error")), r["content"] if isinstance(r["content"], str) else json.dumps(r))
+        for r in api.tool_results(index)
+    ]
+
+
+def ended_by(run: ClaudeRun, reason: str) -> None:
+    assert run.result is not None, run.describe()
+    assert run.result["terminal_reason"] == reason, run.describe()
+
+
+def denials(state: dict[str, Any]) -> list[str]:
+    return [e["operation"] for e in state["log"] if e.get("kind") == "deny"]
+
+
+def test_alternating_calls_are_paused_as_a_cycle(claude_project, run_claude):
+    project = claude_project(all_arcguard_settings())
+    runs = project.path / "runs.txt"
+    call_a, call_b = "echo A >> runs.txt", "echo B >> runs.txt"
+    script = [bash(call) for _ in range(15) for call in (call_a, call_b)]
+    with ScriptedAPI(script) as api:
+        run = run_claude(project, api, "get the build green")
+
+    ended_by(run, "hook_stopped")
+    # Turns 1-4 run; at turn 5 A has run twice with one outcome and is denied, at turn 6 so is
+    # B; the PostToolBatch of turn 6 sees A,B three times over and pauses. No 7th request.
+    assert len(api.requests) == 6
+    assert runs.read_text().split() == ["A", "B", "A", "B"]
+    assert result_texts(api, 4) == [(False, "(Bash completed with no output)")]
+    [(is_error, content)] = result_texts(api, 5)
+    assert is_error and content.startswith(DENIED)
+    assert "this exact call (Bash: echo A >> runs.txt) already ran 2 times" in content
+    state = arcguard_state(project, run.session_id)
+    paused = state["guard"]["paused"]
+    assert paused["kind"] == "cycle"
+    assert "a 2-call cycle 3 times" in paused["reason"]
+    assert denials(state) == [f"Bash: {call_a}", f"Bash: {call_b}"]
+    assert log_kinds(state) == ["deny", "deny", "pause"]
+    assert state["guard"]["tracks"]["main"]["blocked_rounds"] == 2
+
+
+def test_three_blocked_turns_pause(claude_project, run_claude):
+    project = claude_project(all_arcguard_settings())
+    # Narrated turns: the cycle rule only watches tool-only turns, so the blocked-rounds rule
+    # is the one that acts here.
+    say = "Let me look at the build output again."
+    with ScriptedAPI([turn(text(say), bash("ls build-output")) for _ in range(10)]) as api:
+        run = run_claude(project, api, "get the build green")
+
+    ended_by(run, "hook_stopped")
+    # Turns 1-2 run (and fail the same way); 3, 4 and 5 are denied: three blocked rounds.
+    assert len(api.requests) == 5
+    for index in (1, 2):
+        [(is_error, content)] = result_texts(api, index)
+        assert is_error and "build-output" in content and "arcguard" not in content
+    for index in (3, 4):
+        [(is_error, content)] = result_texts(api, index)
+        assert is_error and content.startswith(DENIED)
+    state = arcguard_state(project, run.session_id)
+    assert state["guard"]["paused"]["kind"] == "blocked"
+    assert log_kinds(state) == ["deny", "deny", "deny", "pause"]
+    assert state["guard"]["tracks"]["main"]["blocked_rounds"] == 3
+
+
+def test_polling_then_varied_work_finishes_normally(claude_project, run_claude):
+    project = claude_project(all_arcguard_settings())
+    # A poll whose answer moves on each time (a job's progress): the same call, new results.
+    poll = 'n=$(( $(cat step 2>/dev/null || echo 0) + 1 )); echo "$n" > step; echo "step $n"'
+    work = [bash("echo build"), bash("echo test"), bash("echo lint"), bash("echo package")]
+    script = [
+        *(bash(poll) for _ in range(4)),
+        *work,
+        text("The job finished; build, tests, lint and package ran."),
+    ]
+    with ScriptedAPI(script) as api:
+        run = run_claude(project, api, "wait for the job, then ship")
+
+    ended_by(run, "completed")
+    assert len(api.requests) == 9
+    assert api.fallback_count == 0
+    assert [result_texts(api, i) for i in range(1, 5)] == [
+        [(False, f"step {n}")] for n in (1, 2, 3, 4)
+    ]
+    assert all(not is_error for i in range(1, 9) for is_error, _ in result_texts(api, i))
+    state = arcguard_state(project, run.session_id)
+    assert state["guard"]["paused"] is None
+    assert log_kinds(state) == []
+
+
+def test_an_allow_listed_identical_poll_is_never_denied(claude_project, run_claude):
+    project = claude_project(all_arcguard_settings())
+    (project.path / "status.txt").write_text("running\n")
+    script = [bash("cat status.txt") for _ in range(6)]
+    script.append(text("Still running; I will check back later."))
+    with ScriptedAPI(script) as api:
+        run = run_claude(
+            project, api, "watch the job", env={"ARCGUARD_ALLOW": "Bash(cat status.txt)"}
+        )
+
+    ended_by(run, "completed")
+    # Without the allow-list the 3rd poll is denied and the 5th would end the session.
+    assert len(api.requests) == 7
+    assert all(result_texts(api, i) == [(False, "running")] for i in range(1, 7))
+    assert log_kinds(arcguard_state(project, run.session_id)) == []
+
+
+def test_read_edit_reread_is_never_denied(claude_project, run_claude):
+    project = claude_project(all_arcguard_settings())
+    source = project.path / "limits.py"
+    source.write_text("RETRIES = 3\n")
+    show = f"cat {shlex.quote(str(source))}"
+    edit = tool_use(
+        "Edit",
+        {"file_path": str(source), "old_string": "RETRIES = 3", "new_string": "RETRIES = 5"},
+    )
+    # `cat` twice with one result, then a real edit: the third `cat` is a validation, allowed once.
+    script = [read(source), bash(show), bash(show), edit, bash(show), read(source)]
+    script.append(text("RETRIES is now 5."))
+    with ScriptedAPI(script) as api:
+        run = run_claude(project, api, "raise the retry limit")
+
+    ended_by(run, "completed")
+    assert len(api.requests) == 7
+    assert source.read_text() == "RETRIES = 5\n"
+    assert all(not is_error for i in range(1, 7) for is_error, _ in result_texts(api, i))
+    assert result_texts(api, 5) == [(False, "RETRIES = 5")]
+    state = arcguard_state(project, run.session_id)
+    assert state["guard"]["edit_seq"] == 1
+    assert state["guard"]["paused"] is None
+    assert "deny" not in log_kinds(state)
+
+
+def test_checkin_nudge_reaches_the_model(claude_project, run_claude):
+    project = claude_project(all_arcguard_settings())
+    script = [bash(f"echo part {n}") for n in range(1, 5)] + [text("Parts 1-4 are done.")]
+    with ScriptedAPI(script) as api:
+        run = run_claude(project, api, "do the parts", env={"ARCGUARD_CHECKIN_TURNS": "3"})
+
+    ended_by(run, "completed")
+    assert len(api.requests) == 5
+    nudge = "PostToolBatch hook additional context: [arcguard] 3 turns in a row"
+    assert [nudge in api.request_text(i) for i in range(5)] == [False, False, False, True, True]
+    assert log_kinds(arcguard_state(project, run.session_id)) == ["nudge"]
+
+
+# --------------------------------------------------------------------------- Claude Code facts
+
+DENY: dict[str, Any] = {
+    "hookSpecificOutput": {
+        "hookEventName": "PreToolUse",
+        "permissionDecision": "deny",
+        "permissionDecisionReason": "no repeats",
+    }
+}
+
+
+def logged_project(claude_project, replies: dict[str, dict[str, Any]]):
+    """A project whose hooks only log payloads, answering ``replies[event]`` when given."""
+    project = claude_project()
+    log = payload_log(project)
+    events = ["UserPromptSubmit", "PreToolUse", "PostToolUse", "PostToolUseFailure"]
+    events += ["PostToolBatch", "Stop"]
+    project.write_settings(hook_settings({e: log.command(replies.get(e)) for e in events}))
+    return project, log
+
+
+def test_fact_post_batch_fires_when_every_call_was_denied(claude_project, run_claude):
+    project, log = logged_project(claude_project, {"PreToolUse": DENY})
+    both = turn(bash("echo one"), bash("echo two"))
+    with ScriptedAPI([both, text("Understood.")]) as api:
+        run = run_claude(project, api, "go")
+
+    ended_by(run, "completed")
+    assert log.events() == ["UserPromptSubmit", "PreToolUse", "PreToolUse", "PostToolBatch", "Stop"]
+    [batch] = log.payloads("PostToolBatch")
+    calls = sorted((c["tool_input"]["command"], c["tool_response"]) for c in batch["tool_calls"])
+    denied = "PreToolUse:Bash hook error: no repeats"
+    assert calls == [("echo one", denied), ("echo two", denied)]
+
+
+def test_fact_continue_false_from_post_batch_ends_the_session(claude_project, run_claude):
+    project, log = logged_project(
+        claude_project, {"PostToolBatch": {"continue": False, "stopReason": "cycle"}}
+    )
+    with ScriptedAPI([bash("echo one"), text("Never sent.")]) as api:
+        run = run_claude(project, api, "go")
+
+    ended_by(run, "hook_stopped")
+    assert len(api.requests) == 1
+    assert "Stop" not in log.events()
+
+
+def test_fact_continue_false_from_pre_tool_still_runs_the_call(claude_project, run_claude):
+    project, log = logged_project(
+        claude_project, {"PreToolUse": {"continue": False, "stopReason": "paused"}}
+    )
+    marker = project.root / "ran"
+    with ScriptedAPI([bash(f"touch {shlex.quote(str(marker))}"), text("Never sent.")]) as api:
+        run = run_claude(project, api, "go")
+
+    ended_by(run, "hook_stopped")
+    assert len(api.requests) == 1
+    # Without a deny the call runs before the session ends; PostToolBatch and Stop never fire.
+    assert marker.exists()
+    assert log.events() == ["UserPromptSubmit", "PreToolUse", "PostToolUse"]
+
+
+def test_fact_deny_with_continue_false(claude_project, run_claude):
+    reply = dict(DENY, **{"continue": False, "stopReason": "paused for a cycle"})
+    project, log = logged_project(claude_project, {"PreToolUse": reply})
+    marker = project.root / "ran"
+    with ScriptedAPI([bash(f"touch {shlex.quote(str(marker))}")]) as api:
+        run = run_claude(project, api, "go")
+        assert run.result is not None, run.describe()
+        assert run.result["terminal_reason"] == "hook_stopped"
+        assert [d["tool_name"] for d in run.result["permission_denials"]] == ["Bash"]
+        project.write_settings({})
+        api.add(text("Resumed."))
+        run_claude(project, api, "go on", extra_args=["--resume", str(run.session_id)])
+
+    assert not marker.exists()
+    assert log.events() == ["UserPromptSubmit", "PreToolUse"]
+    assert len(api.requests) == 2
+    # What the model sees once the session goes on: the deny as an error result, then the stop.
+    assert result_texts(api, 1) == [(True, "PreToolUse:Bash hook error: no repeats")]
+    assert "PreToolUse:Bash hook stopped continuation: paused for a cycle" in api.request_text(1)
+
+
+def test_fact_additional_context_reaches_the_model(claude_project, run_claude):
+    project, _ = logged_project(
+        claude_project,
+        {
+            event: {"hookSpecificOutput": {"hookEventName": event, "additionalContext": note}}
+            for event, note in (("PostToolBatch", "batch note"), ("PostToolUse", "tool note"))
+        },
+    )
+    with ScriptedAPI([bash("echo one"), text("Done.")]) as api:
+        run = run_claude(project, api, "go")
+
+    ended_by(run, "completed")
+    seen = api.request_text(1)
+    assert "PostToolBatch hook additional context: batch note" in seen
+    assert "PostToolUse:Bash hook additional context: tool note" in seen
+
+
+def test_fact_edit_response_shows_the_change(claude_project, run_claude):
+    project, log = logged_project(claude_project, {})
+    source = project.path / "limits.py"
+    source.write_text("RETRIES = 3\n")
+    edit = tool_use(
+        "Edit",
+        {"file_path": str(source), "old_string": "RETRIES = 3", "new_string": "RETRIES = 5"},
+    )
+    with ScriptedAPI([read(source), edit, text("Done.")]) as api:
+        run_claude(project, api, "edit")
+
+    [_, edited] = log.payloads("PostToolUse")
+    response = edited["tool_response"]
+    assert response["originalFile"] == "RETRIES = 3\n"
+    assert response["structuredPatch"]
