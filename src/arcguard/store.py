@@ -55,7 +55,7 @@ def read_state(path: str) -> State | None:
     except jsonio.JSONError as exc:
         raise Unreadable(f"not JSON: {exc}") from None
     if not core_state.is_valid(document):
-        raise Unreadable("not an arcguard state document of schema {core_state.SCHEMA}")
+        raise Unreadable(f"not an arcguard state document of schema {core_state.SCHEMA}")
     return document  # type: ignore[return-value]
 
 

@@ -56,6 +56,8 @@ def test_completion_claims_are_whole_messages(text, expected):
     ("please do not use /autonomous here", False),  # #43
     ("/autonomous-foo", False),
     ("/autonomously", False),
+    ("/arcguard:autonomous ship it", True),  # the plugin's namespaced command
+    ("/arcguard:autonomousx", False),
     ("", False),
 ])
 def test_autonomous_must_start_the_prompt_as_a_word(prompt, expected):

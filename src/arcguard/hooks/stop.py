@@ -47,15 +47,19 @@ def _final(message: Message | None) -> Final | None:
                  message_id=message.id)
 
 
-def _drain(path: str, seen: set[str], ctx: Context) -> Message | None:
-    """The final message, waiting while the newest one is old news or thinking only."""
+def _drain(path: str, seen: set[str], ctx: Context, *, final_known: bool) -> Message | None:
+    """The final message, waiting while the newest one is old news or thinking only.
+
+    `final_known`: the payload carried `last_assistant_message` (empty), so Claude Code had the
+    final message: a fresh thinking-only one is final, not an intermediate worth waiting on.
+    """
     budget = min(ctx.cfg.drain_ms / 1000.0,
                  ctx.deadline - time.monotonic() - UPDATE_RESERVE_S)
     deadline = time.monotonic() + max(0.0, budget)
     while True:
         message = transcripts.last_message(path, ctx.cfg.tail_bytes)
         fresh = message is not None and message.id not in seen
-        if fresh and message is not None and message.kind != KIND_THINKING:
+        if fresh and message is not None and (final_known or message.kind != KIND_THINKING):
             return message
         if time.monotonic() + POLL_S > deadline:
             return message
@@ -86,7 +90,7 @@ def handle(payload: dict[str, Any], ctx: Context) -> Output | None:
         final: Final | None = _from_payload(text, path, ctx)
     elif path and arcs.is_active(snapshot.get("arc"), ctx.cfg, ctx.now):
         seen = set(snapshot.get("seen", {}).get("messages") or [])
-        final = _final(_drain(path, seen, ctx))
+        final = _final(_drain(path, seen, ctx, final_known=isinstance(text, str)))
     else:
         final = None
 
