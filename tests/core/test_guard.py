@@ -368,6 +368,7 @@ def test_a_paused_session_denies_and_stops_at_the_next_call():
                                    agent_id=None)
     assert out["continue"] is False
     assert out["hookSpecificOutput"]["permissionDecision"] == "deny"
+    assert _["guard"]["paused"]["denied_since"] == 1
 
 
 def test_the_core_never_mutates_the_state_it_was_given():

@@ -193,6 +193,9 @@ def decide_pre_tool(
     state = clone(state)
     paused = paused_output(state, deny=True)
     if paused:
+        # Counted, not logged one by one: the bounded log keeps the decisions that matter.
+        pause = state["guard"]["paused"]
+        pause["denied_since"] = int(pause.get("denied_since", 0)) + 1
         return paused, state
     track = get_track(state, track_key(agent_id), now)
     track["seq"] += 1
