@@ -363,12 +363,12 @@ def test_a_paused_session_denies_and_stops_at_the_next_call():
     d = Driver()
     for _ in range(5):
         d.turn(fresh("poll"))
-    out, _ = guard.decide_pre_tool(d.state, d.cfg, d.now, tool_name="Bash",
-                                   tool_input={"command": "new"}, tool_use_id="t",
-                                   agent_id=None)
+    out, after = guard.decide_pre_tool(d.state, d.cfg, d.now, tool_name="Bash",
+                                       tool_input={"command": "new"}, tool_use_id="t",
+                                       agent_id=None)
     assert out["continue"] is False
     assert out["hookSpecificOutput"]["permissionDecision"] == "deny"
-    assert _["guard"]["paused"]["denied_since"] == 1
+    assert after["guard"]["paused"]["denied_since"] == 1
 
 
 def test_the_core_never_mutates_the_state_it_was_given():
