@@ -158,3 +158,19 @@ def test_the_hook_path_never_imports_click_orjson_or_filelock(tmp_path):
                                  hook], input=payload, capture_output=True, check=True)
         loaded = {line.split("|")[-1].strip() for line in result.stderr.decode().splitlines()}
         assert not loaded & {"click", "orjson", "filelock", "json", "typing", "hashlib"}, hook
+
+
+@pytest.mark.parametrize(("extra", "blocked"), [
+    ({"background_tasks": []}, False),  # 2.1.328: no key means the final message has no text
+    ({}, True),  # an old payload: the thinking entry may be an intermediate, so wait
+])
+def test_thinking_only_is_final_when_the_payload_says_there_is_no_text(tmp_path, extra, blocked):
+    start_arc()
+    mid = "msg_thinking_then_text"
+    path = write_transcript(tmp_path / "t.jsonl", assistant_entries(thinking(), message_id=mid))
+    thread = _write_later(path, assistant_entries(text("No response requested."),
+                                                  message_id=mid), 0.4)
+    out = hook_output(run_hook("stop", stop_payload(path, **extra),
+                               env={"ARCGUARD_DRAIN_MS": "1500"}))
+    thread.join()
+    assert (out is not None) is blocked

@@ -50,8 +50,8 @@ def _final(message: Message | None) -> Final | None:
 def _drain(path: str, seen: set[str], ctx: Context, *, final_known: bool) -> Message | None:
     """The final message, waiting while the newest one is old news or thinking only.
 
-    `final_known`: the payload carried `last_assistant_message` (empty), so Claude Code had the
-    final message: a fresh thinking-only one is final, not an intermediate worth waiting on.
+    `final_known`: Claude Code said the final message has no text (see `_final_is_textless`),
+    so a fresh thinking-only message is final, not an intermediate worth waiting on.
     """
     budget = min(ctx.cfg.drain_ms / 1000.0,
                  ctx.deadline - time.monotonic() - UPDATE_RESERVE_S)
@@ -64,6 +64,17 @@ def _drain(path: str, seen: set[str], ctx: Context, *, final_known: bool) -> Mes
         if time.monotonic() + POLL_S > deadline:
             return message
         time.sleep(POLL_S)
+
+
+def _final_is_textless(payload: dict[str, Any]) -> bool:
+    """Claude Code told us the final message has no text, so a thinking-only one is final.
+
+    Since 2.1.47 Claude Code puts the final text in `last_assistant_message`; observed with
+    2.1.328, it leaves the key out when the final message has no visible text. A payload that
+    has the newer `background_tasks`/`session_crons` fields comes from such a version.
+    """
+    return ("last_assistant_message" in payload or "background_tasks" in payload
+            or "session_crons" in payload)
 
 
 def _from_payload(text: str, path: str | None, ctx: Context) -> Final:
@@ -90,7 +101,7 @@ def handle(payload: dict[str, Any], ctx: Context) -> Output | None:
         final: Final | None = _from_payload(text, path, ctx)
     elif path and arcs.is_active(snapshot.get("arc"), ctx.cfg, ctx.now):
         seen = set(snapshot.get("seen", {}).get("messages") or [])
-        final = _final(_drain(path, seen, ctx, final_known=isinstance(text, str)))
+        final = _final(_drain(path, seen, ctx, final_known=_final_is_textless(payload)))
     else:
         final = None
 
