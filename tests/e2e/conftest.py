@@ -49,6 +49,7 @@ from typing import Any
 
 import pytest
 
+
 HERE = Path(__file__).resolve().parent
 REPO_ROOT = HERE.parent.parent
 DEFAULT_CLAUDE_BIN = REPO_ROOT / ".cache" / "claude-code" / "node_modules" / ".bin" / "claude"
@@ -59,6 +60,7 @@ if str(HERE) not in sys.path:
     sys.path.insert(0, str(HERE))
 
 from scripted_api import ScriptedAPI  # noqa: E402
+
 
 # Variables of the outer environment that must not reach the CLI under test
 # (credentials, a parent Claude Code session, proxies to a real endpoint, ...).

@@ -71,6 +71,7 @@ from dataclasses import dataclass
 from dataclasses import field
 from typing import Any
 
+
 __all__ = [
     "Recorded",
     "ScriptedAPI",

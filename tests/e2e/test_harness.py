@@ -17,6 +17,7 @@ from scripted_api import thinking
 from scripted_api import tool_use
 from scripted_api import turn
 
+
 # A hook that appends its payload (plus a few environment variables, under "_env")
 # to a log file and, optionally, prints a canned reply the first N times it runs
 # for a given event.
