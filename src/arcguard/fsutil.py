@@ -86,11 +86,11 @@ def locked(
     return _FlockLock(path + ".lock", timeout)
 
 
-def atomic_write(path: str, data: bytes) -> None:
+def atomic_write(path: str, data: bytes, *, mode: int = FILE_MODE) -> None:
     """Write `data` to `path` so that readers see the old or the new file, never a mix.
 
     Temp file in the same directory, fsync, `os.replace`, fsync of the directory. A symlink at
-    `path` is replaced, never followed.
+    `path` is replaced, never followed. The file gets `mode` exactly (the umask aside).
     """
     directory = os.path.dirname(path) or "."
     tmp = f"{path}{TEMP_MARK}{os.getpid()}-{time.monotonic_ns()}"
@@ -98,6 +98,8 @@ def atomic_write(path: str, data: bytes) -> None:
                  FILE_MODE)
     try:
         try:
+            if mode != FILE_MODE:
+                os.fchmod(fd, mode)
             view = memoryview(data)
             while view:
                 view = view[os.write(fd, view):]

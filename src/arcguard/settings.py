@@ -17,6 +17,7 @@ import os
 import shlex
 from pathlib import Path
 
+from arcguard import fsutil
 from arcguard.hooks import EVENTS
 from arcguard.hooks import HOOKS
 
@@ -301,6 +302,9 @@ def unified_diff(old: str | None, new: str, path: Path) -> str:
                                         label))
 
 
+NEW_FILE_MODE = 0o644
+
+
 def write(path: Path, text: str) -> Path | None:
     """Replace `path` with `text` atomically, keeping its mode; return the backup made, if any.
 
@@ -323,25 +327,8 @@ def write(path: Path, text: str) -> Path | None:
 
 
 def _atomic_write(path: Path, data: bytes, mode: int | None) -> None:
-    tmp = path.with_name(f".{path.name}.tmp-{os.getpid()}")
-    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_NOFOLLOW | os.O_CLOEXEC, 0o666)
-    try:
-        try:
-            if mode is not None:
-                os.fchmod(fd, mode)
-            view = memoryview(data)
-            while view:
-                view = view[os.write(fd, view):]
-            os.fsync(fd)
-        finally:
-            os.close(fd)
-        os.replace(tmp, path)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise
+    # A new settings file is not secret (a project's is committed): readable like any config.
+    fsutil.atomic_write(str(path), data, mode=NEW_FILE_MODE if mode is None else mode)
 
 
 # --- the /autonomous command ---------------------------------------------------------------
