@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import sys
 import time
 
 from arcguard import paths
@@ -30,5 +31,11 @@ def log_line(home: str, where: str, message: str, *, now: float | None = None) -
             os.write(fd, line)
         finally:
             os.close(fd)
-    except OSError:
-        pass  # nowhere left to report to; the hook still fails open
+    except OSError as exc:
+        # The state dir is refused (symlink, writable by others) or unwritable: stderr is the
+        # last place left (on exit 0 Claude Code keeps a hook's stderr in its debug log).
+        try:
+            sys.stderr.write(f"arcguard: {where} {text} (log unavailable: {exc})\n")
+            sys.stderr.flush()
+        except (OSError, ValueError):
+            pass  # no stderr either; the hook still fails open

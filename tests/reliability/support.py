@@ -114,3 +114,7 @@ def assert_quiet_output(out: bytes) -> None:
     if out.strip():
         doc = json.loads(out)
         assert isinstance(doc, dict)
+
+
+def json_bytes(payload: dict[str, Any]) -> bytes:
+    return json.dumps(payload).encode()
