@@ -64,8 +64,9 @@ def _turn(n: int, blob_bytes: int) -> list[dict[str, Any]]:
     """One tool-using turn: the request blob, thinking, text, tool_use, then its result."""
     mid = f"msg_{n:010d}"
     tid = f"toolu_{n:010d}"
-    filler = ("The quick brown fox reads src/arcguard/store.py and runs the tests. " * 40)
-    blob = {"messages": [{"role": "user", "content": filler[: max(0, blob_bytes)]}],
+    sentence = "The quick brown fox reads src/arcguard/store.py and runs the tests. "
+    filler = (sentence * (blob_bytes // len(sentence) + 1))[:blob_bytes]
+    blob = {"messages": [{"role": "user", "content": filler}],
             "system": "You are Claude Code.", "tools": ["Bash", "Read", "Edit"]}
     return [
         _entry("api-request-blob", n, requestId=f"req_{mid}", blob=blob),
@@ -94,10 +95,17 @@ def _ending(n: int, final_text: str) -> list[dict[str, Any]]:
     ]
 
 
+# Request blobs grow with the conversation and vary a lot; this cycle averages about 100 KB a
+# turn (a 3-turn session observed with Claude Code 2.1.328 was already 150 KB).
+BLOB_SIZES = (2_000, 20_000, 60_000, 150_000, 300_000)
+
+
 def write_transcript(path: Path, size: int, *, final_text: str = "No response requested.",
                      blob_bytes: int = 300_000) -> int:
     """A JSONL transcript of about `size` bytes with big request blobs, ending in a stop."""
-    dumps = json.dumps
+    def dumps(entry: dict[str, Any]) -> str:
+        return json.dumps(entry, separators=(",", ":"), ensure_ascii=False)  # as Claude Code
+
     written = 0
     n = 1
     with path.open("wb") as out:
@@ -105,7 +113,8 @@ def write_transcript(path: Path, size: int, *, final_text: str = "No response re
                                                      "content": "/autonomous fix it"})) + "\n")
                   .encode())
         while written < size:
-            blob = min(blob_bytes, max(200, (size - written) // 2))
+            blob = min(BLOB_SIZES[n // 10 % len(BLOB_SIZES)], blob_bytes,
+                       max(200, (size - written) // 2))
             lines = "".join(dumps(e) + "\n" for e in _turn(n, blob)).encode()
             out.write(lines)
             written += len(lines)
@@ -119,7 +128,7 @@ def batch_transcript(path: Path) -> tuple[str, dict[str, Any]]:
     """A small transcript whose last assistant message made the call PostToolBatch reports."""
     entries = [_entry("user", 0, message={"role": "user", "content": "fix the importer"})]
     entries += _turn(1, 3000) + _turn(11, 3000)
-    path.write_text("".join(json.dumps(e) + "\n" for e in entries))
+    path.write_text("".join(json.dumps(e, separators=(",", ":")) + "\n" for e in entries))
     last = entries[-3]["message"]["content"][0]
     return last["id"], last["input"]
 
@@ -507,6 +516,7 @@ def bench_sizes(root: Path, env: dict[str, str], home: str, state_path: str, *,
                    "background_tasks": [], "session_crons": []}
         variants.append(Variant(label, [PYTHON, "-m", "arcguard", "hook", "stop"],
                                 json.dumps(payload).encode(), arc))
+    os.sync()  # no writeback of the fresh files during the measurement
     measure(variants, env, state_path, warmup=warmup, rounds=rounds)
     base = variants[0]
     result = {v.name: {**summary(v, base), "bytes": actual[v.name]} for v in variants}
@@ -635,7 +645,7 @@ def main(argv: list[str] | None = None) -> int:
         result["hooks"] = bench_hooks(root, env, home, state_path, warmup=warmup, rounds=rounds)
         print("transcript sizes ...", file=sys.stderr)
         result["transcript_sizes"] = bench_sizes(
-            root, env, home, state_path, warmup=1, rounds=max(6, rounds // 2),
+            root, env, home, state_path, warmup=warmup, rounds=rounds,
             sizes={"10 KB": 10 * 1024, "10 MB": 10 * 2**20, big[0]: big[1]})
         print("state history ...", file=sys.stderr)
         result["history"] = bench_history(root, env, home, state_path, warmup=warmup,
