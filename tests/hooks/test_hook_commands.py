@@ -151,13 +151,15 @@ def test_the_hook_path_never_imports_click_orjson_or_filelock(tmp_path):
     import subprocess
     import sys
 
+    start_arc()
     payload = json.dumps({"session_id": SID, "tool_name": "Bash", "tool_input": {"command": "ls"},
-                          "tool_use_id": "t1"}).encode()
+                          "tool_use_id": "t1",
+                          "last_assistant_message": "No response requested."}).encode()
     for hook in ("pre-tool", "post-tool", "stop", "posture"):
         result = subprocess.run([sys.executable, "-X", "importtime", "-m", "arcguard", "hook",
                                  hook], input=payload, capture_output=True, check=True)
         loaded = {line.split("|")[-1].strip() for line in result.stderr.decode().splitlines()}
-        assert not loaded & {"click", "orjson", "filelock", "json", "typing", "hashlib"}, hook
+        assert not loaded & {"click", "orjson", "filelock", "json", "typing", "hashlib", "re"}, hook
 
 
 @pytest.mark.parametrize(("extra", "blocked"), [

@@ -31,6 +31,7 @@ _COMPLETION_SOURCE = (
     r"|everything(?:['’]s|\s+is)?\s+(?:shipped|done|merged|complete)"
     r")"
 )
+_COMPLETION_WORDS = ("complete", "done", "shipped", "merged")
 _completion: re.Pattern[str] | None = None
 
 
@@ -48,6 +49,9 @@ def is_completion(text: str) -> bool:
     body = text.rstrip(_TRAILING)
     if not body.strip() or len(body.strip()) > _MAX_COMPLETION_CHARS:
         return False
+    lowered = body.lower()
+    if not any(word in lowered for word in _COMPLETION_WORDS):
+        return False  # every branch of the pattern needs one: spare the `re` import
     if _completion is None:
         import re
 
