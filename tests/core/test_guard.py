@@ -381,3 +381,18 @@ def test_the_core_never_mutates_the_state_it_was_given():
     guard.decide_post_batch(d.state, default_config(), d.now, calls=[("Bash", {})],
                             tool_only=True, agent_id=None, arc_active=False)
     assert d.state == before
+
+
+def test_after_a_compaction_each_operation_may_run_once_more():
+    from arcguard.core.session import decide_session_start
+
+    d = Driver()
+    read = Call("Read", {"file_path": "/p/a"}, response={"file": "same"})
+    d.turn(read)
+    d.turn(read)
+    assert d.turn(read)["denied"]
+    turns_before = d.main["turns"]
+    _, d.state = decide_session_start(d.state, "compact", d.cfg, d.now, command="arcguard")
+    assert d.main["turns"] == turns_before  # compaction resets nothing
+    assert not d.turn(read)["denied"]  # but what the model saw is gone: one re-read
+    assert d.turn(read)["denied"]

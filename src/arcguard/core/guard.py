@@ -3,8 +3,9 @@
 Rules (thresholds in `Config`):
 1. Repeat guard (seed 004, outcome-aware): when an operation's last `repeat_limit` executions
    in the window had the same outcome, the next attempt is denied, unless it is a validation
-   (an observing operation re-run once after a confirmed edit) or a timeout recovery (once,
-   with a strictly larger effective timeout after a real timeout).
+   (an observing operation re-run once after a confirmed edit), a timeout recovery (once,
+   with a strictly larger effective timeout after a real timeout), or a re-run after a
+   compaction (once: the model no longer has what it saw).
 2. Blocked rounds: a turn with a denied call and no progress counts a round; progress resets
    the count; at `blocked_rounds_pause` the session is paused.
 3. Cycles (seed 000): the fingerprints of consecutive tool-only turns; a short period repeating
@@ -39,6 +40,7 @@ if TYPE_CHECKING:
     Track = dict[str, Any]
 
 MAIN = "main"
+AFTER_COMPACTION = "after_compaction"
 MAX_TRACKS = 8
 MAX_RESULTS = 400
 MAX_RESOLVED_IDS = 64
@@ -160,6 +162,9 @@ def _is_pending(run: dict[str, Any], cfg: Config, now: float) -> bool:
 def _exception(op: dict[str, Any], state: State, cfg: Config, tool_name: str,
                tool_input: object) -> str | None:
     """Which one-time exception lets a repeat run, if any."""
+    if state["guard"].get("compactions", 0) > op.get("compactions", 0):
+        # Compaction dropped what the model had seen: one re-run to see it again.
+        return AFTER_COMPACTION
     edit_seq = state["guard"].get("edit_seq", 0)
     if (tool_name in cfg.observing_tools and edit_seq > op.get("edit_seq", 0)
             and op.get("validated_seq", -1) < edit_seq):
@@ -209,7 +214,8 @@ def decide_pre_tool(
                             "reason": "every operation record is in use; call not tracked"})
             return None, state
         op = track["ops"][oid] = {"label": opkey.label(tool_name, tool_input), "runs": [],
-                                  "edit_seq": state["guard"].get("edit_seq", 0)}
+                                  "edit_seq": state["guard"].get("edit_seq", 0),
+                                  "compactions": state["guard"].get("compactions", 0)}
     window = [r for r in op["runs"] if track["seq"] - r.get("seq", 0) <= cfg.repeat_window]
     recent = window[-cfg.repeat_limit:]
     spent = None
@@ -241,6 +247,7 @@ def _reserve(state: State, op: dict[str, Any], spent: str | None, cfg: Config, n
                        "spent": spent})
     del op["runs"][:-max(cfg.repeat_limit, 2)]
     op["edit_seq"] = edit_seq
+    op["compactions"] = state["guard"].get("compactions", 0)
     if spent == VALIDATION:
         op["validated_seq"] = edit_seq
     timeout = opkey.effective_timeout(tool_name, tool_input)

@@ -26,6 +26,9 @@ def decide_session_start(state: State | None, source: str, cfg: Config, now: flo
         return None, None
     state = clone(state)
     _count(state, f"session_start:{source[:20]}")
+    if source == "compact":
+        guard = state["guard"]
+        guard["compactions"] = int(guard.get("compactions", 0)) + 1
     output = None
     if source in ("compact", "resume"):
         output = posture_context(state, cfg, now, command=command, event="SessionStart")
