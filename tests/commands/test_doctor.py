@@ -8,25 +8,15 @@ import time
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
-from click.testing import Result
+from testing.cli import invoke
 
 from arcguard import paths
 from arcguard import settings as cc
-from arcguard.cli import cli
 from arcguard.commands import doctor as dr
 from arcguard.hooks import EVENTS
 
 
-def arcguard(*args: str) -> Result:
-    return CliRunner().invoke(cli, list(args), catch_exceptions=False)
-
-
-@pytest.fixture
-def project(tmp_path: Path) -> Path:
-    root = tmp_path / "project"
-    root.mkdir()
-    return root
+arcguard = invoke
 
 
 def setup_for(project: Path) -> dr.Setup:

@@ -10,23 +10,14 @@ import sys
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
 from click.testing import Result
+from testing.cli import invoke
 
 from arcguard import settings as cc
-from arcguard.cli import cli
 from arcguard.hooks import EVENTS
 
 
-def arcguard(*args: str) -> Result:
-    return CliRunner().invoke(cli, list(args), catch_exceptions=False)
-
-
-@pytest.fixture
-def project(tmp_path: Path) -> Path:
-    root = tmp_path / "project"
-    root.mkdir()
-    return root
+arcguard = invoke
 
 
 def settings_file(project: Path, scope: str = "project") -> Path:

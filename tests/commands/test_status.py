@@ -12,14 +12,13 @@ from typing import Any
 
 import pytest
 from click.testing import CliRunner
-from click.testing import Result
+from testing.cli import invoke
 
 from arcguard import paths
 from arcguard.cli import cli
 
 
-def arcguard(*args: str) -> Result:
-    return CliRunner().invoke(cli, list(args), catch_exceptions=False)
+arcguard = invoke
 
 
 def hook(name: str, payload: dict[str, Any], **env: str) -> str:
