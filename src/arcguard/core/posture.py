@@ -21,6 +21,7 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from arcguard.core.config import Config
     from arcguard.core.render import Output
+    from arcguard.core.state import Arc
     from arcguard.core.state import State
 
 BOOTSTRAP_SLUG = "autonomous"
@@ -49,9 +50,9 @@ def decide_posture(
 
 def _on_operator(state: State, prompt: str, cfg: Config, now: float) -> None:
     guard.on_operator_message(state, now)
-    arc = state.get("arc")
-    if arcs.is_active(arc, cfg, now):
-        arcs.reset_consecutive(arc)  # type: ignore[arg-type]
+    arc: Arc | None = state.get("arc")
+    if arc is not None and arcs.is_active(arc, cfg, now):
+        arcs.reset_consecutive(arc)
     elif starts_autonomous(prompt):
         # Set-if-absent: re-typing /autonomous during an arc must not reset its counters.
         state["arc"] = arcs.new_arc(BOOTSTRAP_SLUG, [], now)
@@ -62,9 +63,9 @@ def _on_operator(state: State, prompt: str, cfg: Config, now: float) -> None:
 def posture_context(state: State | None, cfg: Config, now: float, *, command: str,
                     event: str) -> Output | None:
     """The sticky posture line for an active arc, as context for `event`; else None."""
-    arc = (state or {}).get("arc")
-    if state is None or not arcs.is_active(arc, cfg, now):
+    arc: Arc | None = (state or {}).get("arc")
+    if state is None or arc is None or not arcs.is_active(arc, cfg, now):
         return None
-    line = messages.posture_line(str(arc.get("slug") or arcs.DEFAULT_SLUG),  # type: ignore[union-attr]
+    line = messages.posture_line(str(arc.get("slug") or arcs.DEFAULT_SLUG),
                                  arcs.next_milestone(arc), command, state["session_id"])
     return render.add_context(event, line)

@@ -24,6 +24,7 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from arcguard.core.config import Config
     from arcguard.core.render import Output
+    from arcguard.core.state import Arc
     from arcguard.core.state import State
 
 PRODUCTIVE = "productive"
@@ -123,16 +124,16 @@ def _why_not_continue(state: State, final: Final | None, background_running: boo
     return None
 
 
-def _stall(state: State, arc: dict[str, object], cfg: Config, now: float,
+def _stall(state: State, arc: Arc, cfg: Config, now: float,
            *, command: str) -> tuple[Output | None, State]:
     sid = state["session_id"]
-    allowed = arcs.try_block(arc, cfg.max_consecutive_continuations,  # type: ignore[arg-type]
+    allowed = arcs.try_block(arc, cfg.max_consecutive_continuations,
                              cfg.max_continuations_per_arc, now)
     if not allowed:
         _log(state, now, "cap", "continuation cap reached; the stop is allowed")
         return None, state
     slug = str(arc.get("slug") or arcs.DEFAULT_SLUG)
-    reason = messages.stop_block_reason(slug, arcs.next_milestone(arc), command, sid)  # type: ignore[arg-type]
+    reason = messages.stop_block_reason(slug, arcs.next_milestone(arc), command, sid)
     _log(state, now, "block", "no-op stop mid-arc sent back to work",
          consecutive=arc.get("reconcile_count"), lifetime=arc.get("total_blocks"))
     return render.block_stop(reason), state
