@@ -77,3 +77,15 @@ def test_compaction_resets_nothing_and_restates_the_posture():
     assert after["arc"]["reconcile_count"] == 1
     assert out["hookSpecificOutput"]["hookEventName"] == "SessionStart"
     assert after["events"]["session_start:compact"] == 1
+
+
+def test_an_api_error_is_recorded_and_decides_nothing():
+    from arcguard.core.session import decide_stop_failure
+
+    _, state = posture(None, "/autonomous go")
+    out, after = decide_stop_failure(state, "rate_limit", NOW)
+    assert out is None
+    assert after["events"]["api_error"] == 1
+    assert after["events"]["last_api_error"]["error"] == "rate_limit"
+    assert after["log"][-1]["kind"] == "api-error"
+    assert decide_stop_failure(None, "rate_limit", NOW) == (None, None)
