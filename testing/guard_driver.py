@@ -6,6 +6,7 @@ import itertools
 from typing import Any
 
 from arcguard.core import guard
+from arcguard.core import repeat
 from arcguard.core.config import Config
 from arcguard.core.config import default_config
 from arcguard.core.state import fresh_state
@@ -57,7 +58,7 @@ class Driver:
         outputs = []
         for call in calls:
             tool_use_id = f"toolu_{next(_ids)}"
-            out, self.state = guard.decide_pre_tool(
+            out, self.state = repeat.decide_pre_tool(
                 self.state, self.cfg, self._tick(), tool_name=call.name, tool_input=call.input,
                 tool_use_id=tool_use_id, agent_id=agent_id)
             if out:
@@ -69,7 +70,7 @@ class Driver:
             payload = ({"error": call.error, "duration_ms": call.duration_ms}
                        if call.error is not None else
                        {"tool_response": call.response, "duration_ms": call.duration_ms})
-            out, self.state = guard.decide_post_tool(
+            out, self.state = repeat.decide_post_tool(
                 self.state, self.cfg, self._tick(), event_name=event, tool_name=call.name,
                 tool_input=call.input, tool_use_id=tool_use_id, agent_id=agent_id,
                 payload=payload)

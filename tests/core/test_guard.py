@@ -14,6 +14,7 @@ from testing.guard_driver import Driver
 from testing.guard_driver import bash
 
 from arcguard.core import guard
+from arcguard.core import repeat
 from arcguard.core.config import default_config
 
 
@@ -322,7 +323,7 @@ def test_a_late_or_duplicate_result_changes_nothing():  # 4.3 #34
     d = Driver()
     cfg, now = d.cfg, d.now
     before = d.state
-    _, after = guard.decide_post_tool(before, cfg, now, event_name="PostToolUse",
+    _, after = repeat.decide_post_tool(before, cfg, now, event_name="PostToolUse",
                                       tool_name="Bash", tool_input={"command": "x"},
                                       tool_use_id="toolu_never_reserved", agent_id=None,
                                       payload={"tool_response": {"stdout": "x"}})
@@ -330,7 +331,7 @@ def test_a_late_or_duplicate_result_changes_nothing():  # 4.3 #34
     d.turn(bash("ls"))
     op = next(iter(d.main["ops"].values()))
     owner = op["runs"][-1]["owner"]
-    _, again = guard.decide_post_tool(d.state, cfg, now, event_name="PostToolUse",
+    _, again = repeat.decide_post_tool(d.state, cfg, now, event_name="PostToolUse",
                                       tool_name="Bash", tool_input={"command": "ls"},
                                       tool_use_id=owner, agent_id=None,
                                       payload={"tool_response": {"stdout": "different"}})
@@ -363,7 +364,7 @@ def test_a_paused_session_denies_and_stops_at_the_next_call():
     d = Driver()
     for _ in range(5):
         d.turn(fresh("poll"))
-    out, after = guard.decide_pre_tool(d.state, d.cfg, d.now, tool_name="Bash",
+    out, after = repeat.decide_pre_tool(d.state, d.cfg, d.now, tool_name="Bash",
                                        tool_input={"command": "new"}, tool_use_id="t",
                                        agent_id=None)
     assert out["continue"] is False
@@ -376,7 +377,7 @@ def test_the_core_never_mutates_the_state_it_was_given():
     d.turn(bash("ls"))
     import copy
     before = copy.deepcopy(d.state)
-    guard.decide_pre_tool(d.state, default_config(), d.now, tool_name="Bash",
+    repeat.decide_pre_tool(d.state, default_config(), d.now, tool_name="Bash",
                           tool_input={"command": "ls"}, tool_use_id="x", agent_id=None)
     guard.decide_post_batch(d.state, default_config(), d.now, calls=[("Bash", {})],
                             tool_only=True, agent_id=None, arc_active=False)

@@ -11,12 +11,12 @@ from __future__ import annotations
 from collections import deque
 
 from arcguard.core import opkey
-from arcguard.core.guard import is_allowed
 from arcguard.core.period import detect_period
 from arcguard.core.state import parse_iso
 from arcguard.core.stop import STALL
 from arcguard.core.stop import Final
 from arcguard.core.stop import classify
+from arcguard.core.tracks import is_allowed
 from arcguard.forensics import entries as kinds
 from arcguard.forensics.report import MAX_PERIOD_SCANNED
 from arcguard.transcript import records

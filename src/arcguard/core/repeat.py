@@ -1,0 +1,189 @@
+"""The repeat guard (seed 004, made outcome-aware) and what a finished call proves.
+
+When an operation's last `repeat_limit` executions in the window had the same outcome, the next
+attempt is denied, unless it is a validation (an observing operation re-run once after a
+confirmed edit), a timeout recovery (once, with a strictly larger effective timeout after a
+real timeout), or a re-run after a compaction (once: the model no longer has what it saw).
+Executions are recorded before the allow is returned, owned by their `tool_use_id`; only the
+owner's result resolves one, so a late or duplicate result changes nothing.
+"""
+
+from __future__ import annotations
+
+from arcguard.core import messages
+from arcguard.core import opkey
+from arcguard.core import render
+from arcguard.core.state import add_log
+from arcguard.core.state import clone
+from arcguard.core.state import remember
+from arcguard.core.tracks import get_track
+from arcguard.core.tracks import is_allowed
+from arcguard.core.tracks import paused_output
+from arcguard.core.tracks import track_key
+
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
+
+    from arcguard.core.config import Config
+    from arcguard.core.render import Output
+    from arcguard.core.state import State
+
+    Track = dict[str, Any]
+
+AFTER_COMPACTION = "after_compaction"
+VALIDATION = "validation"
+RECOVERY = "timeout_recovery"
+MAX_RESULTS = 400
+MAX_RESOLVED_IDS = 64
+
+
+def _run_outcome(run: dict[str, Any]) -> str:
+    outcome = run.get("outcome")
+    if isinstance(outcome, str):
+        return outcome
+    return opkey.UNKNOWN  # still running, or its result never came
+
+
+def _is_pending(run: dict[str, Any], cfg: Config, now: float) -> bool:
+    return run.get("outcome") is None and now - float(run.get("at", 0)) < cfg.inflight_stale_seconds
+
+
+def _exception(op: dict[str, Any], state: State, cfg: Config, tool_name: str,
+               tool_input: object) -> str | None:
+    """Which one-time exception lets a repeat run, if any."""
+    if state["guard"].get("compactions", 0) > op.get("compactions", 0):
+        # Compaction dropped what the model had seen: one re-run to see it again.
+        return AFTER_COMPACTION
+    edit_seq = state["guard"].get("edit_seq", 0)
+    if (tool_name in cfg.observing_tools and edit_seq > op.get("edit_seq", 0)
+            and op.get("validated_seq", -1) < edit_seq):
+        return VALIDATION
+    runs = op.get("runs") or []
+    timeout = opkey.effective_timeout(tool_name, tool_input)
+    if (timeout is not None and runs and runs[-1].get("outcome") == opkey.TIMED_OUT
+            and timeout > op.get("max_timeout", 0) and not op.get("recovery_used")):
+        return RECOVERY
+    return None
+
+
+def _make_room(track: Track, cfg: Config, now: float) -> bool:
+    """Evict a resolved record so a new operation fits; False when every record is in use."""
+    ops: dict[str, dict[str, Any]] = track["ops"]
+    if len(ops) < cfg.max_operations:
+        return True
+    idle = [(max((r.get("seq", 0) for r in op.get("runs") or []), default=0), oid)
+            for oid, op in ops.items()
+            if not any(_is_pending(r, cfg, now) for r in op.get("runs") or [])]
+    if not idle:
+        return False
+    del ops[min(idle)[1]]
+    return True
+
+
+def decide_pre_tool(
+    state: State, cfg: Config, now: float, *, tool_name: str, tool_input: object,
+    tool_use_id: str, agent_id: object,
+) -> tuple[Output | None, State]:
+    state = clone(state)
+    paused = paused_output(state, deny=True)
+    if paused:
+        # Counted, not logged one by one: the bounded log keeps the decisions that matter.
+        pause = state["guard"]["paused"]
+        pause["denied_since"] = int(pause.get("denied_since", 0)) + 1
+        return paused, state
+    track = get_track(state, track_key(agent_id), now)
+    track["seq"] += 1
+    if is_allowed(cfg, tool_name, tool_input):
+        return None, state
+    oid = opkey.operation_id(tool_name, tool_input)
+    op = track["ops"].get(oid)
+    if op is None:
+        if not _make_room(track, cfg, now):
+            add_log(state, {"t": now, "hook": "pre-tool", "kind": "untracked",
+                            "reason": "every operation record is in use; call not tracked"})
+            return None, state
+        op = track["ops"][oid] = {"label": opkey.label(tool_name, tool_input), "runs": [],
+                                  "edit_seq": state["guard"].get("edit_seq", 0),
+                                  "compactions": state["guard"].get("compactions", 0)}
+    window = [r for r in op["runs"] if track["seq"] - r.get("seq", 0) <= cfg.repeat_window]
+    recent = window[-cfg.repeat_limit:]
+    spent = None
+    if len(recent) >= cfg.repeat_limit and len({_run_outcome(r) for r in recent}) == 1:
+        spent = _exception(op, state, cfg, tool_name, tool_input)
+        if spent is None:
+            return _deny(state, track, op, now, runs=len(window)), state
+    _reserve(state, op, spent, cfg, now, tool_name=tool_name, tool_input=tool_input,
+             tool_use_id=tool_use_id, seq=track["seq"])
+    return None, state
+
+
+def _deny(state: State, track: Track, op: dict[str, Any], now: float, *, runs: int) -> Output:
+    timed_out = bool(op["runs"]) and op["runs"][-1].get("outcome") == opkey.TIMED_OUT
+    reason = messages.deny_reason(op["label"], runs, timed_out=timed_out)
+    track["turn"]["denied"] += 1
+    track["turn"]["label"] = op["label"]
+    track["denials"] += 1
+    add_log(state, {"t": now, "hook": "pre-tool", "kind": "deny", "reason": reason,
+                    "operation": op["label"], "runs": runs})
+    return render.deny_tool(reason)
+
+
+def _reserve(state: State, op: dict[str, Any], spent: str | None, cfg: Config, now: float, *,
+             tool_name: str, tool_input: object, tool_use_id: str, seq: int) -> None:
+    """Record the execution before it is allowed, owned by its tool_use_id."""
+    edit_seq = state["guard"].get("edit_seq", 0)
+    op["runs"].append({"seq": seq, "owner": tool_use_id, "at": now, "outcome": None,
+                       "spent": spent})
+    del op["runs"][:-max(cfg.repeat_limit, 2)]
+    op["edit_seq"] = edit_seq
+    op["compactions"] = state["guard"].get("compactions", 0)
+    if spent == VALIDATION:
+        op["validated_seq"] = edit_seq
+    timeout = opkey.effective_timeout(tool_name, tool_input)
+    if timeout is not None:
+        op["max_timeout"] = max(op.get("max_timeout", 0), timeout)
+    if spent == RECOVERY:
+        op["recovery_used"] = True
+
+
+def decide_post_tool(
+    state: State, cfg: Config, now: float, *, event_name: str, tool_name: str,
+    tool_input: object, tool_use_id: str, agent_id: object, payload: dict[str, Any],
+) -> tuple[Output | None, State]:
+    state = clone(state)
+    guard = state["guard"]
+    resolved = guard.setdefault("resolved", [])
+    if tool_use_id and tool_use_id in resolved:
+        return paused_output(state, deny=False), state  # a duplicate result changes nothing
+    if tool_use_id:
+        remember(resolved, tool_use_id, MAX_RESOLVED_IDS)
+    track = get_track(state, track_key(agent_id), now)
+    progress = False
+    if event_name == "PostToolUse" and opkey.is_confirmed_edit(tool_name,
+                                                              payload.get("tool_response")):
+        guard["edit_seq"] = guard.get("edit_seq", 0) + 1
+        progress = True
+    outcome = opkey.outcome(event_name, tool_name, tool_input, payload)
+    run = _owned_run(track, opkey.operation_id(tool_name, tool_input), tool_use_id)
+    if run is not None:
+        run["outcome"] = outcome
+        completed = outcome.startswith(opkey.COMPLETED)
+        progress = progress or (completed and run.get("spent") is not None)
+    if (outcome != opkey.UNKNOWN and outcome not in track["results"]
+            and not opkey.is_empty_result(payload)):
+        progress = True  # a result this track never saw: fresh evidence
+        remember(track["results"], outcome, MAX_RESULTS)
+    if progress:
+        track["turn"]["progress"] = True
+    return paused_output(state, deny=False), state
+
+
+def _owned_run(track: Track, oid: str, tool_use_id: str) -> dict[str, Any] | None:
+    """The pending execution this result belongs to; a late or foreign result gets None."""
+    op = track["ops"].get(oid)
+    for run in (op or {}).get("runs") or []:
+        if run.get("owner") == tool_use_id and run.get("outcome") is None:
+            return run  # type: ignore[no-any-return]
+    return None

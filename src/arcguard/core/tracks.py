@@ -1,0 +1,99 @@
+"""Loop-guard tracks: the main agent's and each subagent's own record, and the session's pause.
+
+Calls inside a subagent (the payload carries `agent_id`) are tracked on their own track, not
+mixed into the parent's sequence; a pause belongs to the whole session.
+"""
+
+from __future__ import annotations
+
+from arcguard.core import opkey
+from arcguard.core import render
+from arcguard.core.state import add_log
+
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
+
+    from arcguard.core.config import Config
+    from arcguard.core.render import Output
+    from arcguard.core.state import State
+
+    Track = dict[str, Any]
+
+MAIN = "main"
+MAX_TRACKS = 8
+
+
+def track_key(agent_id: object) -> str:
+    return f"agent:{agent_id}" if isinstance(agent_id, str) and agent_id else MAIN
+
+
+def new_track(now: float, *, denials: int = 0) -> Track:
+    return {
+        "seq": 0,  # calls seen since the operator's last message
+        "ops": {},
+        "results": [],  # outcomes seen on this track: a new one is fresh evidence
+        "turn": {"denied": 0, "progress": False, "label": ""},
+        "blocked_rounds": 0,
+        "fingerprints": [],
+        "streak": 0,  # consecutive tool-only turns
+        "checkin_done": False,
+        "turns": 0,  # turns since the operator's last message
+        "backstop_nudged_at": None,
+        "denials": denials,  # lifetime, for status
+        "updated": now,
+    }
+
+
+def get_track(state: State, key: str, now: float) -> Track:
+    tracks: dict[str, Track] = state["guard"].setdefault("tracks", {})
+    track = tracks.get(key)
+    if not isinstance(track, dict):
+        track = tracks[key] = new_track(now)
+        agents = sorted((t.get("updated", 0), k) for k, t in tracks.items() if k != MAIN)
+        for _, old in agents[: max(0, len(agents) - MAX_TRACKS)]:
+            del tracks[old]
+    track["updated"] = now
+    return track
+
+
+def is_allowed(cfg: Config, tool_name: str, tool_input: object) -> bool:
+    """The user exempted this call from the repeat and cycle rules (glob on name or subject).
+
+    A pattern is a glob on the tool name or on its command/path (`pytest *`), or
+    `Tool(glob)` for both at once (`Bash(sleep *)`).
+    """
+    if not cfg.allow:
+        return False
+    from fnmatch import fnmatchcase
+
+    what = opkey.subject(tool_name, tool_input)
+    for pattern in cfg.allow:
+        if pattern.endswith(")") and "(" in pattern:
+            name, _, glob = pattern[:-1].partition("(")
+            if fnmatchcase(tool_name, name) and fnmatchcase(what, glob):
+                return True
+        elif fnmatchcase(tool_name, pattern) or (what and fnmatchcase(what, pattern)):
+            return True
+    return False
+
+
+def clear_run(track: Track) -> None:
+    track["fingerprints"] = []
+    track["streak"] = 0
+    track["checkin_done"] = False
+
+
+def paused_output(state: State, *, deny: bool) -> Output | None:
+    paused = state["guard"].get("paused")
+    if not paused:
+        return None
+    reason = str(paused.get("reason", "arcguard paused this session. Send a message to resume."))
+    return render.merge(render.deny_tool(reason) if deny else None, render.pause(reason))
+
+
+def pause(state: State, now: float, hook: str, kind: str, reason: str) -> Output | None:
+    state["guard"]["paused"] = {"kind": kind, "reason": reason, "at": now}
+    add_log(state, {"t": now, "hook": hook, "kind": "pause", "reason": reason, "rule": kind})
+    return render.pause(reason)
