@@ -10,20 +10,23 @@ from pathlib import Path
 import pytest
 from testing.cli import invoke
 
+from arcguard import checks
 from arcguard import paths
 from arcguard import settings as cc
-from arcguard.commands import doctor as dr
+from arcguard.checks import health
+from arcguard.checks import setup as st
+from arcguard.checks import wiring
 from arcguard.hooks import EVENTS
 
 
 arcguard = invoke
 
 
-def setup_for(project: Path) -> dr.Setup:
-    return dr.Setup(project, dict(os.environ))
+def setup_for(project: Path) -> st.Setup:
+    return st.Setup(project, dict(os.environ))
 
 
-def statuses(checks: list[dr.Check]) -> list[str]:
+def statuses(checks: list[st.Check]) -> list[str]:
     return [c.status for c in checks]
 
 
@@ -103,11 +106,11 @@ def test_json_reports_gaps_with_exit_1(project: Path) -> None:
 
 def test_a_crashing_check_is_a_gap_not_a_crash(project: Path,
                                                monkeypatch: pytest.MonkeyPatch) -> None:
-    def boom(setup: dr.Setup) -> list[dr.Check]:
+    def boom(setup: st.Setup) -> list[st.Check]:
         raise RuntimeError("kaput")
 
-    monkeypatch.setattr(dr, "CHECKS", (boom,))
-    [result] = dr.run_checks(setup_for(project))
+    monkeypatch.setattr(checks, "CHECKS", (boom,))
+    [result] = checks.run_checks(setup_for(project))
     assert result.status == "gap" and "kaput" in result.detail
 
 
@@ -116,21 +119,21 @@ def test_a_crashing_check_is_a_gap_not_a_crash(project: Path,
 
 def test_settings_that_parse_are_ok(project: Path) -> None:
     path = write_settings(project, {"model": "opus"})
-    assert dr.check_settings_files(setup_for(project)) == [
-        dr.Check("settings", "ok", f"{path} parses")]
+    assert wiring.check_settings_files(setup_for(project)) == [
+        st.Check("settings", "ok", f"{path} parses")]
 
 
 def test_invalid_settings_are_a_gap(project: Path) -> None:
     path = cc.settings_path("local", project, os.environ)
     path.parent.mkdir(parents=True)
     path.write_text("{,}")
-    [check] = dr.check_settings_files(setup_for(project))
+    [check] = wiring.check_settings_files(setup_for(project))
     assert check.status == "gap" and "not valid JSON" in check.detail and check.hint
 
 
 def test_disable_all_hooks_is_a_gap(project: Path) -> None:
     write_settings(project, {"disableAllHooks": True})
-    [check] = dr.check_settings_files(setup_for(project))
+    [check] = wiring.check_settings_files(setup_for(project))
     assert check.status == "gap" and "disableAllHooks" in check.detail
 
 
@@ -139,7 +142,7 @@ def test_disable_all_hooks_is_a_gap(project: Path) -> None:
 
 def test_wired_once_is_ok(project: Path) -> None:
     write_settings(project, wired("arcguard"))
-    [check] = dr.check_wiring(setup_for(project))
+    [check] = wiring.check_wiring(setup_for(project))
     assert check.status == "ok" and "(project)" in check.detail
 
 
@@ -147,15 +150,15 @@ def test_a_missing_event_is_a_gap(project: Path) -> None:
     settings = wired("arcguard")
     del settings["hooks"]["Stop"]  # type: ignore[index]
     write_settings(project, settings)
-    [check] = dr.check_wiring(setup_for(project))
-    assert check == dr.Check("wiring", "gap", "not wired: Stop",
+    [check] = wiring.check_wiring(setup_for(project))
+    assert check == st.Check("wiring", "gap", "not wired: Stop",
                              "arcguard install (or --scope project/local for one project)")
 
 
 def test_wired_in_two_scopes_is_a_gap(project: Path) -> None:
     write_settings(project, wired("arcguard"), scope="project")
     write_settings(project, wired("/opt/bin/arcguard"), scope="local")
-    checks = dr.check_wiring(setup_for(project))
+    checks = wiring.check_wiring(setup_for(project))
     assert len(checks) == len(EVENTS)
     assert all(c.status == "gap" and "wired 2 times (project, local)" in c.detail
                for c in checks)
@@ -165,20 +168,20 @@ def test_the_wrong_hook_on_an_event_is_a_gap(project: Path) -> None:
     settings = wired("arcguard")
     settings["hooks"]["Stop"][0]["hooks"][0]["command"] = "arcguard hook posture"  # type: ignore[index]
     write_settings(project, settings)
-    checks = dr.check_wiring(setup_for(project))
+    checks = wiring.check_wiring(setup_for(project))
     assert "Stop runs `hook posture` (project)" in [c.detail for c in checks]
     assert "not wired: Stop" in [c.detail for c in checks]
 
 
 def test_the_enabled_plugin_counts_as_wiring(project: Path) -> None:
     write_settings(project, {"enabledPlugins": {"arcguard@tools": True}})
-    [check] = dr.check_wiring(setup_for(project))
+    [check] = wiring.check_wiring(setup_for(project))
     assert check.status == "ok" and "(plugin)" in check.detail
 
 
 def test_plugin_plus_settings_is_wired_twice(project: Path) -> None:
     write_settings(project, {**wired("arcguard"), "enabledPlugins": {"arcguard@tools": True}})
-    assert set(statuses(dr.check_wiring(setup_for(project)))) == {"gap"}
+    assert set(statuses(wiring.check_wiring(setup_for(project)))) == {"gap"}
 
 
 def test_a_plugin_disabled_by_a_higher_scope_does_not_count(project: Path) -> None:
@@ -193,10 +196,10 @@ def test_a_plugin_disabled_by_a_higher_scope_does_not_count(project: Path) -> No
 def test_a_missing_executable_is_a_gap(project: Path) -> None:
     write_settings(project, wired("/gone/venv/bin/arcguard"))
     setup = setup_for(project)
-    [check] = dr.check_executables(setup)
+    [check] = wiring.check_executables(setup)
     assert check.status == "gap" and "exit 127" in check.detail
     assert check.hint == "arcguard install --scope project"
-    [runs] = dr.check_runs(setup)
+    [runs] = wiring.check_runs(setup)
     assert runs.status == "gap"
     assert runs.detail == ("`/gone/venv/bin/arcguard hook posture|stop|pre-tool|post-tool|"
                            "post-batch|session-start|stop-failure` (project): exit 127: "
@@ -206,19 +209,19 @@ def test_a_missing_executable_is_a_gap(project: Path) -> None:
 def test_an_existing_executable_is_ok(project: Path, tmp_path: Path) -> None:
     program = fake_program(tmp_path / "bin", "arcguard", "exit 0")
     write_settings(project, wired(str(program)))
-    assert dr.check_executables(setup_for(project)) == [
-        dr.Check("executable", "ok", f"{program} (project)")]
+    assert wiring.check_executables(setup_for(project)) == [
+        st.Check("executable", "ok", f"{program} (project)")]
 
 
 def test_a_command_on_path_is_resolved(project: Path, tmp_path: Path,
                                        monkeypatch: pytest.MonkeyPatch) -> None:
     write_settings(project, wired("arcguard"))
     monkeypatch.setenv("PATH", str(tmp_path / "empty"))
-    [check] = dr.check_executables(setup_for(project))
+    [check] = wiring.check_executables(setup_for(project))
     assert check.status == "gap"
     fake_program(tmp_path / "bin", "arcguard", "exit 0")
     monkeypatch.setenv("PATH", str(tmp_path / "bin"))
-    [check] = dr.check_executables(setup_for(project))
+    [check] = wiring.check_executables(setup_for(project))
     assert check.status == "ok"
 
 
@@ -233,7 +236,7 @@ def test_a_wired_command_that_does_not_answer_as_a_hook_is_a_gap(
     program = fake_program(tmp_path / "bin", "arcguard", f"cat >/dev/null; {body}")
     settings = {"hooks": {"Stop": [cc.desired_group("Stop", str(program))]}}
     write_settings(project, settings)
-    [check] = dr.check_runs(setup_for(project))
+    [check] = wiring.check_runs(setup_for(project))
     assert check.status == "gap" and expected in check.detail
 
 
@@ -243,7 +246,7 @@ def test_a_wired_command_gets_a_payload_and_a_scratch_state_dir(project: Path,
     program = fake_program(tmp_path / "bin", "arcguard",
                            f'cat > {seen}; echo "$ARCGUARD_HOME" > {seen}.home; echo "{{}}"')
     write_settings(project, {"hooks": {"Stop": [cc.desired_group("Stop", str(program))]}})
-    [check] = dr.check_runs(setup_for(project))
+    [check] = wiring.check_runs(setup_for(project))
     assert check.status == "ok"
     payload = json.loads(seen.read_text())
     assert payload["hook_event_name"] == "Stop" and payload["session_id"]
@@ -252,7 +255,7 @@ def test_a_wired_command_gets_a_payload_and_a_scratch_state_dir(project: Path,
 
 def test_the_real_hooks_answer_the_test_payloads(project: Path) -> None:
     assert arcguard("install", "--scope", "project", "--project", str(project)).exit_code == 0
-    [check] = dr.check_runs(setup_for(project))
+    [check] = wiring.check_runs(setup_for(project))
     assert check.status == "ok" and "7 wired commands" in check.detail
 
 
@@ -260,7 +263,7 @@ def test_the_real_hooks_answer_the_test_payloads(project: Path) -> None:
 
 
 def test_a_missing_state_dir_is_ok(project: Path) -> None:
-    [check] = dr.check_state_dir(setup_for(project))
+    [check] = health.check_state_dir(setup_for(project))
     assert check.status == "ok" and "will be created" in check.detail
 
 
@@ -270,21 +273,21 @@ def test_state_dir_permissions(project: Path, mode: int, status: str) -> None:
     home = Path(os.environ["ARCGUARD_HOME"])
     home.mkdir()
     home.chmod(mode)
-    [check] = dr.check_state_dir(setup_for(project))
+    [check] = health.check_state_dir(setup_for(project))
     assert check.status == status
 
 
 def test_a_symlinked_state_dir_is_a_gap(project: Path, tmp_path: Path) -> None:
     (tmp_path / "elsewhere").mkdir(mode=0o700)
     Path(os.environ["ARCGUARD_HOME"]).symlink_to(tmp_path / "elsewhere")
-    [check] = dr.check_state_dir(setup_for(project))
+    [check] = health.check_state_dir(setup_for(project))
     assert check.status == "gap"
 
 
 def test_the_lock_can_be_taken_and_leaves_nothing_behind(project: Path) -> None:
     home = Path(os.environ["ARCGUARD_HOME"])
     paths.ensure_sessions_dir(str(home))
-    [check] = dr.check_lock(setup_for(project))
+    [check] = health.check_lock(setup_for(project))
     assert check.status == "ok"
     assert sorted(p.name for p in home.iterdir()) == ["sessions"]
 
@@ -300,7 +303,7 @@ def test_a_lock_that_cannot_be_taken_is_a_gap(project: Path,
         raise fsutil.LockTimeout("busy")
 
     monkeypatch.setattr(fsutil, "locked", busy)
-    [check] = dr.check_lock(setup_for(project))
+    [check] = health.check_lock(setup_for(project))
     assert check.status == "gap" and "busy" in check.detail
 
 
@@ -310,14 +313,14 @@ def test_a_lock_that_cannot_be_taken_is_a_gap(project: Path,
 def test_config(project: Path, content: str | None, status: str) -> None:
     if content is not None:
         Path(os.environ["ARCGUARD_CONFIG"]).write_text(content)
-    checks = dr.check_config(setup_for(project))
+    checks = health.check_config(setup_for(project))
     assert statuses(checks) == [status]
 
 
 def test_bad_environment_override_is_a_gap(project: Path,
                                            monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("ARCGUARD_REPEAT_LIMIT", "lots")
-    assert statuses(dr.check_config(setup_for(project))) == ["gap"]
+    assert statuses(health.check_config(setup_for(project))) == ["gap"]
 
 
 def _sessions() -> Path:
@@ -334,8 +337,8 @@ def _good_state(name: str) -> Path:
 
 def test_clean_state_files_are_ok(project: Path) -> None:
     _good_state("s1")
-    assert dr.check_state_files(setup_for(project)) == [
-        dr.Check("state files", "ok", "1 session file(s), all readable")]
+    assert health.check_state_files(setup_for(project)) == [
+        st.Check("state files", "ok", "1 session file(s), all readable")]
 
 
 def test_corrupt_unreadable_leftover_and_stale_files_are_reported(project: Path) -> None:
@@ -345,7 +348,7 @@ def test_corrupt_unreadable_leftover_and_stale_files_are_reported(project: Path)
     (directory / "s3.json.tmp-99-1").write_text("")
     old = _good_state("s4")
     os.utime(old, (time.time() - 40 * 86400,) * 2)
-    checks = dr.check_state_files(setup_for(project))
+    checks = health.check_state_files(setup_for(project))
     assert statuses(checks) == ["warn"] * 4
     details = " | ".join(c.detail for c in checks)
     assert "1 quarantined corrupt file(s)" in details and "s1.json.corrupt-1700000000" in details
@@ -358,13 +361,13 @@ def test_recent_hook_errors_are_a_warning(project: Path) -> None:
     from arcguard import logbook
 
     home = os.environ["ARCGUARD_HOME"]
-    assert statuses(dr.check_error_log(setup_for(project))) == ["ok"]
+    assert statuses(health.check_error_log(setup_for(project))) == ["ok"]
     logbook.log_line(home, "hook stop", "ValueError: boom")
-    [check] = dr.check_error_log(setup_for(project))
+    [check] = health.check_error_log(setup_for(project))
     assert check.status == "warn" and "ValueError: boom" in check.detail
     log = Path(paths.error_log(home))
     log.write_text("2001-01-01T00:00:00Z hook stop old news\n")
-    assert statuses(dr.check_error_log(setup_for(project))) == ["ok"]
+    assert statuses(health.check_error_log(setup_for(project))) == ["ok"]
 
 
 # --- Claude Code version and the /autonomous command ---------------------------------------
@@ -379,24 +382,24 @@ def test_recent_hook_errors_are_a_warning(project: Path) -> None:
 def test_claude_version(project: Path, fake_claude, version: str, status: str,
                         words: str) -> None:
     fake_claude(version)
-    [check] = dr.check_claude(setup_for(project))
+    [check] = health.check_claude(setup_for(project))
     assert check.status == status and words in check.detail
 
 
 def test_claude_not_on_path_is_a_warning(project: Path, tmp_path: Path,
                                           monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("PATH", str(tmp_path / "nothing"))
-    [check] = dr.check_claude(setup_for(project))
+    [check] = health.check_claude(setup_for(project))
     assert check.status == "warn" and "not on PATH" in check.detail
 
 
 def test_parse_version() -> None:
-    assert dr.parse_version("2.1.328 (Claude Code)\n") == (2, 1, 328)
-    assert dr.parse_version("claude") is None
+    assert health.parse_version("2.1.328 (Claude Code)\n") == (2, 1, 328)
+    assert health.parse_version("claude") is None
 
 
 def test_no_autonomous_command_is_a_gap(project: Path) -> None:
-    [check] = dr.check_command(setup_for(project))
+    [check] = wiring.check_command(setup_for(project))
     assert check.status == "gap" and check.hint == "arcguard install"
 
 
@@ -405,17 +408,17 @@ def test_an_installed_autonomous_command_is_ok(project: Path, scope: str) -> Non
     path = cc.commands_dir(scope, project, os.environ) / cc.COMMAND_NAME
     path.parent.mkdir(parents=True)
     path.write_text(cc.command_template())
-    assert dr.check_command(setup_for(project)) == [dr.Check("/autonomous", "ok", str(path))]
+    assert wiring.check_command(setup_for(project)) == [st.Check("/autonomous", "ok", str(path))]
 
 
 def test_a_foreign_autonomous_command_is_a_warning(project: Path) -> None:
     path = cc.commands_dir("project", project, os.environ) / cc.COMMAND_NAME
     path.parent.mkdir(parents=True)
     path.write_text("do it: $ARGUMENTS\n")
-    assert statuses(dr.check_command(setup_for(project))) == ["warn"]
+    assert statuses(wiring.check_command(setup_for(project))) == ["warn"]
 
 
 def test_the_plugin_provides_the_command(project: Path) -> None:
     write_settings(project, {"enabledPlugins": {"arcguard@tools": True}})
-    [check] = dr.check_command(setup_for(project))
+    [check] = wiring.check_command(setup_for(project))
     assert check.status == "ok" and "/arcguard:autonomous" in check.detail

@@ -1,0 +1,43 @@
+"""The checks behind `arcguard doctor`: each a small function of a `Setup` returning `Check`s.
+
+A check never raises (`run_checks` turns an exception into a gap). A gap means arcguard is not
+doing its job; a warning is worth knowing about but does not stop it.
+"""
+
+from __future__ import annotations
+
+from arcguard.checks.health import check_claude
+from arcguard.checks.health import check_config
+from arcguard.checks.health import check_error_log
+from arcguard.checks.health import check_lock
+from arcguard.checks.health import check_state_dir
+from arcguard.checks.health import check_state_files
+from arcguard.checks.setup import GAP
+from arcguard.checks.setup import Check
+from arcguard.checks.setup import Setup
+from arcguard.checks.wiring import check_command
+from arcguard.checks.wiring import check_executables
+from arcguard.checks.wiring import check_runs
+from arcguard.checks.wiring import check_settings_files
+from arcguard.checks.wiring import check_wiring
+
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+CHECKS: tuple[Callable[[Setup], list[Check]], ...] = (
+    check_settings_files, check_wiring, check_executables, check_runs, check_state_dir,
+    check_lock, check_config, check_state_files, check_error_log, check_claude, check_command,
+)
+
+
+def run_checks(setup: Setup) -> list[Check]:
+    results = []
+    for check in CHECKS:
+        try:
+            results.extend(check(setup))
+        except Exception as exc:  # a check never takes the report down with it
+            name = check.__name__.removeprefix("check_").replace("_", " ")
+            results.append(Check(name, GAP, f"check failed: {type(exc).__name__}: {exc}"))
+    return results

@@ -1,0 +1,187 @@
+"""Doctor checks of health: state directory, lock, config, state files, log, Claude Code."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import time
+
+from arcguard import paths
+from arcguard.checks.setup import GAP
+from arcguard.checks.setup import OK
+from arcguard.checks.setup import WARN
+from arcguard.checks.setup import Check
+from arcguard.checks.setup import Setup
+
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    pass
+
+
+# Claude Code versions whose payloads arcguard relies on (see the README's "doctor" section).
+LAST_MESSAGE_VERSION = (2, 1, 47)  # Stop's last_assistant_message (changelog 2.1.47)
+KNOWN_GOOD_VERSION = (2, 1, 328)  # PostToolBatch seen here; the version that added it is unknown
+STALE_DAYS = 30
+VERSION_TIMEOUT_S = 15.0
+RECENT_ERRORS_S = 24 * 3600
+
+
+def _nearest_existing(path: str) -> str:
+    while not os.path.exists(path) and os.path.dirname(path) != path:
+        path = os.path.dirname(path)
+    return path
+
+
+def check_state_dir(setup: Setup) -> list[Check]:
+    import stat
+
+    home = setup.home
+    try:
+        info = os.lstat(home)
+    except FileNotFoundError:
+        parent = _nearest_existing(home)
+        if os.access(parent, os.W_OK | os.X_OK):
+            return [Check("state dir", OK, f"{home} will be created on the first hook run")]
+        return [Check("state dir", GAP, f"{home} cannot be created ({parent} is not writable)",
+                      "set ARCGUARD_HOME to a writable directory")]
+    fix = f"chmod 700 {home}"
+    if stat.S_ISLNK(info.st_mode) or not stat.S_ISDIR(info.st_mode):
+        return [Check("state dir", GAP, f"{home} is not a plain directory (hooks refuse it)",
+                      "move it away; arcguard recreates it")]
+    if info.st_uid != os.getuid():
+        return [Check("state dir", GAP, f"{home} belongs to uid {info.st_uid}",
+                      "set ARCGUARD_HOME to a directory of your own")]
+    mode = info.st_mode & 0o777
+    if mode & 0o022:
+        return [Check("state dir", GAP, f"{home} is writable by others (mode {mode:o}); "
+                      "hooks refuse it", fix)]
+    if mode & 0o077:
+        return [Check("state dir", WARN, f"{home} is readable by others (mode {mode:o})", fix)]
+    return [Check("state dir", OK, f"{home} (mode {mode:o})")]
+
+
+def check_lock(setup: Setup) -> list[Check]:
+    from arcguard import fsutil
+
+    if not os.path.isdir(setup.home):
+        return [Check("lock", OK, "not checked: no state directory yet")]
+    probe = os.path.join(setup.home, "doctor")
+    try:
+        with fsutil.locked(probe, 2.0, use_filelock=True):
+            pass
+    except OSError as exc:
+        return [Check("lock", GAP, f"cannot take a lock in {setup.home}: {exc}",
+                      "check the directory's permissions and free space")]
+    finally:
+        try:
+            os.unlink(probe + ".lock")
+        except OSError:
+            pass
+    return [Check("lock", OK, "a state lock can be taken")]
+
+
+def check_config(setup: Setup) -> list[Check]:
+    from arcguard.config import load_config
+
+    path = paths.config_path(setup.environ)
+    _, problems = load_config(setup.environ)
+    if problems:
+        return [Check("config", GAP, problem, f"fix {path} or the ARCGUARD_* variable; the "
+                      "default applies meanwhile") for problem in problems]
+    where = path if os.path.exists(path) else f"{path} absent, defaults apply"
+    return [Check("config", OK, where)]
+
+
+def check_state_files(setup: Setup) -> list[Check]:
+    from arcguard import fsutil
+    from arcguard import store
+
+    directory = paths.sessions_dir(setup.home)
+    try:
+        names = os.listdir(directory)
+    except OSError:
+        return [Check("state files", OK, "none yet")]
+    corrupt = sorted(n for n in names if ".corrupt-" in n)
+    temps = [n for n in names if fsutil.TEMP_MARK in n]
+    bad, stale, good = [], 0, 0
+    cutoff = time.time() - STALE_DAYS * 86400
+    for path, mtime in store.list_sessions(setup.home):
+        try:
+            store.read_state(path)
+        except (store.Unreadable, OSError):
+            bad.append(os.path.basename(path))
+            continue
+        good += 1
+        stale += mtime < cutoff
+    found = []
+    if corrupt:
+        found.append(Check("state files", WARN, f"{len(corrupt)} quarantined corrupt file(s) in "
+                           f"{directory}, newest {corrupt[-1]}",
+                           "look at them if you want to know why, then delete them"))
+    if bad:
+        found.append(Check("state files", WARN, f"unreadable: {', '.join(bad[:3])} (the next "
+                           "hook run quarantines them)", "nothing to do unless it recurs"))
+    if temps:
+        found.append(Check("state files", WARN, f"{len(temps)} temp file(s) left by a killed "
+                           "writer", f"delete {directory}/*{fsutil.TEMP_MARK}*"))
+    if stale:
+        found.append(Check("state files", WARN, f"{stale} session file(s) untouched for more "
+                           f"than {STALE_DAYS} days",
+                           f"find {directory} -name '*.json*' -mtime +{STALE_DAYS} -delete"))
+    return found or [Check("state files", OK, f"{good} session file(s), all readable")]
+
+
+def check_error_log(setup: Setup) -> list[Check]:
+    path = paths.error_log(setup.home)
+    try:
+        if os.path.getmtime(path) < time.time() - RECENT_ERRORS_S:
+            return [Check("error log", OK, "no errors in the last 24 hours")]
+        with open(path, encoding="utf-8", errors="replace") as handle:
+            lines = handle.read().splitlines()
+    except OSError:
+        return [Check("error log", OK, "no errors logged")]
+    since = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(time.time() - RECENT_ERRORS_S))
+    recent = [line for line in lines if line[:20] >= since]
+    if not recent:
+        return [Check("error log", OK, "no errors in the last 24 hours")]
+    return [Check("error log", WARN, f"{len(recent)} hook error(s) in the last 24 hours, last: "
+                  f"{recent[-1][:160]}", f"see {path}")]
+
+
+def parse_version(text: str) -> tuple[int, int, int] | None:
+    import re
+
+    found = re.search(r"(\d+)\.(\d+)\.(\d+)", text)
+    return (int(found[1]), int(found[2]), int(found[3])) if found else None
+
+
+def _dotted(version: tuple[int, int, int]) -> str:
+    return ".".join(map(str, version))
+
+
+def check_claude(setup: Setup) -> list[Check]:
+    program = shutil.which("claude", path=setup.environ.get("PATH"))
+    if program is None:
+        return [Check("claude", WARN, "`claude` is not on PATH; its version was not checked",
+                      "run doctor where Claude Code is installed")]
+    try:
+        done = subprocess.run([program, "--version"], capture_output=True, text=True,
+                              timeout=VERSION_TIMEOUT_S, env=dict(setup.environ))
+    except (OSError, subprocess.TimeoutExpired) as exc:
+        return [Check("claude", WARN, f"`claude --version` failed: {exc}")]
+    version = parse_version(done.stdout)
+    if done.returncode != 0 or version is None:
+        return [Check("claude", WARN, f"`claude --version` said {done.stdout.strip()[:60]!r}")]
+    shown = _dotted(version)
+    if version < LAST_MESSAGE_VERSION:
+        return [Check("claude", WARN, f"Claude Code {shown} sends no last_assistant_message "
+                      f"(added in {_dotted(LAST_MESSAGE_VERSION)}): the Stop hook reads the "
+                      "transcript instead, and PostToolBatch (cycles, nudges) likely never fires",
+                      "update Claude Code")]
+    if version < KNOWN_GOOD_VERSION:
+        return [Check("claude", WARN, f"Claude Code {shown}: PostToolBatch (cycles, blocked "
+                      f"rounds, nudges) is confirmed from {_dotted(KNOWN_GOOD_VERSION)}, the "
+                      "version arcguard is tested with", "update Claude Code")]
+    return [Check("claude", OK, f"Claude Code {shown}")]

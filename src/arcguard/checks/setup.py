@@ -1,0 +1,63 @@
+"""What `arcguard doctor` checks look at (`Setup`) and what each one finds (`Check`)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import NamedTuple
+
+from arcguard import paths
+from arcguard import settings as cc
+
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
+
+OK, GAP, WARN = "ok", "gap", "warn"
+PLUGIN_ID = "arcguard@"
+
+
+class Check(NamedTuple):
+    name: str
+    status: str
+    detail: str
+    hint: str = ""
+
+
+class Setup:
+    """What the checks look at: the settings files of every scope that applies, and more."""
+
+    def __init__(self, project: Path, environ: dict[str, str]) -> None:
+        self.project = project
+        self.environ = environ
+        self.files = {scope: cc.settings_path(scope, project, environ) for scope in cc.SCOPES}
+        self.loaded: dict[str, dict[str, Any]] = {}
+        self.broken: dict[str, str] = {}
+        for scope, path in self.files.items():
+            try:
+                settings, text = cc.load(path)
+            except cc.SettingsError as exc:
+                self.broken[scope] = str(exc)
+                continue
+            if text is not None:
+                self.loaded[scope] = settings
+        self.home = paths.state_dir(environ)
+
+    def entries(self) -> list[tuple[str, str, dict[str, Any]]]:
+        """(where, event, handler) of every arcguard handler Claude Code will run."""
+        found = [(scope, event, handler) for scope, settings in self.loaded.items()
+                 for event, handler in cc.our_entries(settings)]
+        if self.plugin_enabled():
+            found += [("plugin", event, group["hooks"][0])
+                      for event, [group] in cc.desired_hooks("arcguard").items()]
+        return found
+
+    def plugin_enabled(self) -> bool:
+        """An `arcguard@<marketplace>` plugin enabled by the scope that wins for it."""
+        enabled: dict[str, bool] = {}
+        for scope in cc.SCOPES:  # lowest precedence first: later scopes override
+            plugins = self.loaded.get(scope, {}).get("enabledPlugins")
+            if isinstance(plugins, dict):
+                enabled.update({k: v is True for k, v in plugins.items()
+                                if isinstance(k, str) and k.startswith(PLUGIN_ID)})
+        return any(enabled.values())

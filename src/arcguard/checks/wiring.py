@@ -1,0 +1,202 @@
+"""Doctor checks of the wiring: settings files, one entry per event, commands that run."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+
+from arcguard import settings as cc
+from arcguard.checks.setup import GAP
+from arcguard.checks.setup import OK
+from arcguard.checks.setup import WARN
+from arcguard.checks.setup import Check
+from arcguard.checks.setup import Setup
+from arcguard.hooks import EVENTS
+
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Mapping
+    from typing import Any
+
+
+RUN_TIMEOUT_S = 15.0
+
+
+def check_settings_files(setup: Setup) -> list[Check]:
+    found = []
+    for scope, path in setup.files.items():
+        if scope in setup.broken:
+            found.append(Check("settings", GAP, setup.broken[scope],
+                               f"fix the JSON of {path} (Claude Code ignores a file it cannot "
+                               "parse)"))
+        elif scope in setup.loaded:
+            settings = setup.loaded[scope]
+            if settings.get("disableAllHooks") is True:
+                found.append(Check("settings", GAP, f"{path} sets disableAllHooks: every hook "
+                                   "is off", f"remove disableAllHooks from {path}"))
+            else:
+                found.append(Check("settings", OK, f"{path} parses"))
+    return found or [Check("settings", OK, "no Claude Code settings file exists yet")]
+
+
+def check_wiring(setup: Setup) -> list[Check]:
+    by_event: dict[str, list[tuple[str, str]]] = {event: [] for event in EVENTS}
+    found = []
+    for where, event, handler in setup.entries():
+        name = cc.hook_name(handler) or ""
+        if event in EVENTS and name == EVENTS[event]:
+            by_event[event].append((where, name))
+        else:
+            found.append(Check("wiring", GAP, f"{event} runs `hook {name}` ({where})",
+                               f"arcguard uninstall --scope {where} && arcguard install"))
+    missing = [event for event, wired in by_event.items() if not wired]
+    if missing:
+        found.append(Check("wiring", GAP, f"not wired: {', '.join(missing)}",
+                           "arcguard install (or --scope project/local for one project)"))
+    for event, wired in by_event.items():
+        if len(wired) > 1:
+            where = ", ".join(w for w, _ in wired)
+            found.append(Check("wiring", GAP, f"{event} is wired {len(wired)} times ({where}): "
+                               "every hook would run more than once",
+                               "keep one: arcguard uninstall --scope <scope>, or disable the "
+                               "plugin"))
+    if not found:
+        scopes = sorted({w for w, _, _ in setup.entries()})
+        found.append(Check("wiring", OK, f"all {len(EVENTS)} events wired once "
+                           f"({', '.join(scopes)})"))
+    return found
+
+
+def _program(handler: dict[str, Any]) -> str | None:
+    words = cc.launcher(handler)
+    while words and "=" in words[0] and not words[0].startswith(("/", ".")):
+        words = words[1:]
+    return words[0] if words else None
+
+
+def _resolve(program: str, environ: Mapping[str, str]) -> str | None:
+    if os.sep in program:
+        return program if os.path.isfile(program) and os.access(program, os.X_OK) else None
+    return shutil.which(program, path=environ.get("PATH"))
+
+
+def check_executables(setup: Setup) -> list[Check]:
+    found = []
+    seen: set[str] = set()
+    for where, _, handler in setup.entries():
+        program = _program(handler)
+        if program is None or program in seen:
+            continue
+        seen.add(program)
+        if _resolve(program, setup.environ) is None:
+            found.append(Check("executable", GAP, f"{program} ({where}) does not exist or is "
+                               "not executable: Claude Code gets exit 127 and arcguard is off",
+                               f"arcguard install --scope {where}" if where != "plugin" else
+                               "put arcguard on PATH (pip install arcguard)"))
+        else:
+            found.append(Check("executable", OK, f"{program} ({where})"))
+    return found
+
+
+def _payload(event: str, session_id: str, directory: str) -> dict[str, Any]:
+    base = {"session_id": session_id, "hook_event_name": event, "cwd": directory,
+            "transcript_path": os.path.join(directory, "missing.jsonl")}
+    extra: dict[str, dict[str, Any]] = {
+        "UserPromptSubmit": {"prompt": "arcguard doctor"},
+        "Stop": {"stop_hook_active": False, "last_assistant_message": "Done."},
+        "PreToolUse": {"tool_name": "Read", "tool_input": {"file_path": "/dev/null"},
+                       "tool_use_id": "toolu_doctor"},
+        "PostToolUse": {"tool_name": "Read", "tool_input": {"file_path": "/dev/null"},
+                        "tool_use_id": "toolu_doctor", "tool_response": {}},
+        "PostToolUseFailure": {"tool_name": "Read", "tool_input": {"file_path": "/dev/null"},
+                               "tool_use_id": "toolu_doctor", "error": "doctor"},
+        "PostToolBatch": {"tool_calls": []},
+        "SessionStart": {"source": "startup"},
+        "StopFailure": {"error": "unknown"},
+    }
+    return {**base, **extra.get(event, {})}
+
+
+def run_hook(command: str, event: str, environ: Mapping[str, str]) -> str | None:
+    """Run a wired command as Claude Code would, in a throwaway state dir; None if it answers
+    as a hook must (exit 0, nothing or one JSON object on stdout), else what went wrong."""
+    import json
+    import tempfile
+
+    with tempfile.TemporaryDirectory(prefix="arcguard-doctor-") as scratch:
+        env = {**environ, "ARCGUARD_HOME": os.path.join(scratch, "state")}
+        payload = json.dumps(_payload(event, f"arcguard-doctor-{os.getpid()}", scratch))
+        try:
+            done = subprocess.run(["/bin/sh", "-c", command], input=payload, text=True,
+                                  capture_output=True, env=env, cwd=scratch,
+                                  timeout=RUN_TIMEOUT_S)
+        except subprocess.TimeoutExpired:
+            return f"no answer within {RUN_TIMEOUT_S:.0f}s"
+    if done.returncode == 127:
+        return "exit 127: command not found"
+    if done.returncode != 0:
+        tail = " ".join(done.stderr.split())[-200:]
+        return f"exit {done.returncode}" + (f": {tail}" if tail else "")
+    out = done.stdout.strip()
+    if out:
+        try:
+            if not isinstance(json.loads(out), dict):
+                return f"stdout is not a JSON object: {out[:80]}"
+        except ValueError:
+            return f"stdout is not JSON: {out[:80]}"
+    return None
+
+
+def check_runs(setup: Setup) -> list[Check]:
+    """Run each wired command once; failures that share a cause are reported on one line."""
+    import shlex
+
+    failures: dict[tuple[str, str, str], list[str]] = {}
+    seen: set[str] = set()
+    for where, event, handler in setup.entries():
+        command = str(handler.get("command"))
+        if handler.get("args"):
+            command = shlex.join([command, *handler["args"]])
+        if command in seen:
+            continue
+        seen.add(command)
+        problem = run_hook(command, event, setup.environ)
+        if problem:
+            launcher = shlex.join(cc.launcher(handler)) or command
+            failures.setdefault((where, launcher, problem), []).append(
+                cc.hook_name(handler) or event)
+    found = []
+    for (where, launcher, problem), hooks in failures.items():
+        found.append(Check("runs", GAP, f"`{launcher} hook {'|'.join(hooks)}` ({where}): "
+                           f"{problem}", f"run it by hand to see why; arcguard install "
+                           f"--scope {where} rewrites it"))
+    if not found and seen:
+        found.append(Check("runs", OK, f"{len(seen)} wired commands answer a test payload "
+                           "as hooks must"))
+    return found
+
+
+def check_command(setup: Setup) -> list[Check]:
+    places = {scope: cc.commands_dir(scope, setup.project, setup.environ) / cc.COMMAND_NAME
+              for scope in ("user", "project")}
+    states = {scope: cc.command_state(cc.read_text(path)) for scope, path in places.items()}
+    found = []
+    for scope, state in states.items():
+        if state == "old":
+            found.append(Check("/autonomous", WARN, f"{places[scope]} is an older template",
+                               f"arcguard install --scope {scope}"))
+        elif state == "foreign":
+            found.append(Check("/autonomous", WARN, f"{places[scope]} is not arcguard's "
+                               "command; the arc still starts from the prompt", ""))
+        elif state in ("current", "edited"):
+            note = " (edited by hand)" if state == "edited" else ""
+            found.append(Check("/autonomous", OK, f"{places[scope]}{note}"))
+    if setup.plugin_enabled():
+        found.append(Check("/autonomous", OK, "provided by the arcguard plugin as "
+                           "/arcguard:autonomous"))
+    if not found:
+        found.append(Check("/autonomous", GAP, "no /autonomous command: Claude Code tells the "
+                           "model it is not available", "arcguard install"))
+    return found
