@@ -162,8 +162,8 @@ def max_history_state(home: str) -> tuple[bytes, dict[str, int]]:
     """Drive the loop guard until every bounded history is full (ops, fingerprints, log)."""
     from arcguard.core.config import default_config
     from arcguard.core.guard import decide_post_batch
-    from arcguard.core.guard import decide_post_tool
-    from arcguard.core.guard import decide_pre_tool
+    from arcguard.core.repeat import decide_post_tool
+    from arcguard.core.repeat import decide_pre_tool
     from arcguard.core.state import fresh_state
 
     cfg = default_config()
