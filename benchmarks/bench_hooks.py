@@ -661,8 +661,9 @@ def main(argv: list[str] | None = None) -> int:
         print("forensics ...", file=sys.stderr)
         result["forensics"] = bench_forensics(
             root, env, total=(40 if args.quick else 200) * 2**20, rounds=2 if args.quick else 3)
-        result["budget_launcher"] = "script"
-        result["verdicts"] = verdicts(result, "script" if "script" in launchers() else "module")
+        # `arcguard install` writes `<python> -m arcguard hook X`: the budget applies to it.
+        result["budget_launcher"] = "module"
+        result["verdicts"] = verdicts(result, "module")
     finally:
         shutil.rmtree(root, ignore_errors=True)
     Path(args.out).write_text(json.dumps(result, indent=2) + "\n")

@@ -214,18 +214,15 @@ def our_entries(settings: Mapping[str, Any]) -> list[tuple[str, dict[str, Any]]]
     return found
 
 
-def own_prefix(argv0: str, executable: str) -> str:
+def own_prefix(executable: str) -> str:
     """The absolute command that starts this arcguard, for Claude Code to run as a hook.
 
-    The console script pip generates is preferred: its first line records the interpreter of
-    the environment arcguard is installed in (pre-commit's INSTALL_PYTHON, for free), and the
-    command reads naturally. Its path is made absolute but not resolved, so a pipx link in
-    ~/.local/bin keeps working after a reinstall. Run any other way (`python -m arcguard`),
-    the interpreter is recorded with `-m arcguard`.
+    The interpreter arcguard is installed in, with `-m arcguard` (pre-commit records its
+    interpreter the same way): it runs whatever PATH Claude Code has, and it starts faster than
+    the console script pip generates, whose first act is `import re` (measured by
+    `benchmarks/bench_hooks.py`). The path is made absolute but not resolved, so a virtualenv's
+    `bin/python` link keeps pointing into that environment.
     """
-    path = os.path.abspath(argv0)
-    if os.path.basename(path) == "arcguard" and os.path.isfile(path) and os.access(path, os.X_OK):
-        return shlex.quote(path)
     return f"{shlex.quote(os.path.abspath(executable))} -m arcguard"
 
 

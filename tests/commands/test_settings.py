@@ -224,19 +224,9 @@ def test_install_then_remove_gives_back_the_original(settings: dict[str, object]
 # --- own_prefix ----------------------------------------------------------------------------
 
 
-def test_own_prefix_prefers_the_console_script(tmp_path: Path) -> None:
-    script = tmp_path / "my bin" / "arcguard"
-    script.parent.mkdir()
-    script.write_text("#!/bin/sh\n")
-    script.chmod(0o755)
-    assert cc.own_prefix(str(script), "/usr/bin/python3") == f"'{script}'"
-
-
-def test_own_prefix_falls_back_to_the_interpreter(tmp_path: Path) -> None:
-    main = tmp_path / "arcguard" / "__main__.py"
-    assert cc.own_prefix(str(main), "/opt/py/bin/python3") == "/opt/py/bin/python3 -m arcguard"
-    missing = tmp_path / "arcguard"
-    assert cc.own_prefix(str(missing), "/p y/python") == "'/p y/python' -m arcguard"
+def test_own_prefix_records_the_interpreter_and_module() -> None:
+    assert cc.own_prefix("/opt/py/bin/python3") == "/opt/py/bin/python3 -m arcguard"
+    assert cc.own_prefix("/p y/python") == "'/p y/python' -m arcguard"
 
 
 # --- files ---------------------------------------------------------------------------------

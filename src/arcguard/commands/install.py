@@ -78,7 +78,7 @@ def install(scope: str, project: Path | None, dry_run: bool) -> None:
       arcguard install --scope project --dry-run
     """
     path, command_file = _target(scope, project)
-    prefix = cc.own_prefix(sys.argv[0], sys.executable)
+    prefix = cc.own_prefix(sys.executable)
     _apply(path, lambda s: cc.plan_install(s, prefix), dry_run=dry_run,
            done="installed arcguard hooks in {path}",
            nothing="arcguard hooks already installed in {path}")
