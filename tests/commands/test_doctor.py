@@ -11,8 +11,10 @@ import pytest
 from testing.cli import invoke
 
 from arcguard import checks
+from arcguard import install_plan as plan
 from arcguard import paths
 from arcguard import settings as cc
+from arcguard import slash_command as slash
 from arcguard.checks import health
 from arcguard.checks import setup as st
 from arcguard.checks import wiring
@@ -38,7 +40,7 @@ def write_settings(project: Path, value: object, scope: str = "project") -> Path
 
 
 def wired(prefix: str) -> dict[str, object]:
-    return {"hooks": cc.desired_hooks(prefix)}
+    return {"hooks": plan.desired_hooks(prefix)}
 
 
 def fake_program(directory: Path, name: str, body: str) -> Path:
@@ -234,7 +236,7 @@ def test_a_command_on_path_is_resolved(project: Path, tmp_path: Path,
 def test_a_wired_command_that_does_not_answer_as_a_hook_is_a_gap(
         project: Path, tmp_path: Path, body: str, expected: str) -> None:
     program = fake_program(tmp_path / "bin", "arcguard", f"cat >/dev/null; {body}")
-    settings = {"hooks": {"Stop": [cc.desired_group("Stop", str(program))]}}
+    settings = {"hooks": {"Stop": [plan.desired_group("Stop", str(program))]}}
     write_settings(project, settings)
     [check] = wiring.check_runs(setup_for(project))
     assert check.status == "gap" and expected in check.detail
@@ -245,7 +247,7 @@ def test_a_wired_command_gets_a_payload_and_a_scratch_state_dir(project: Path,
     seen = tmp_path / "seen.json"
     program = fake_program(tmp_path / "bin", "arcguard",
                            f'cat > {seen}; echo "$ARCGUARD_HOME" > {seen}.home; echo "{{}}"')
-    write_settings(project, {"hooks": {"Stop": [cc.desired_group("Stop", str(program))]}})
+    write_settings(project, {"hooks": {"Stop": [plan.desired_group("Stop", str(program))]}})
     [check] = wiring.check_runs(setup_for(project))
     assert check.status == "ok"
     payload = json.loads(seen.read_text())
@@ -405,14 +407,14 @@ def test_no_autonomous_command_is_a_gap(project: Path) -> None:
 
 @pytest.mark.parametrize("scope", ["user", "project"])
 def test_an_installed_autonomous_command_is_ok(project: Path, scope: str) -> None:
-    path = cc.commands_dir(scope, project, os.environ) / cc.COMMAND_NAME
+    path = cc.commands_dir(scope, project, os.environ) / slash.COMMAND_NAME
     path.parent.mkdir(parents=True)
-    path.write_text(cc.command_template())
+    path.write_text(slash.command_template())
     assert wiring.check_command(setup_for(project)) == [st.Check("/autonomous", "ok", str(path))]
 
 
 def test_a_foreign_autonomous_command_is_a_warning(project: Path) -> None:
-    path = cc.commands_dir("project", project, os.environ) / cc.COMMAND_NAME
+    path = cc.commands_dir("project", project, os.environ) / slash.COMMAND_NAME
     path.parent.mkdir(parents=True)
     path.write_text("do it: $ARGUMENTS\n")
     assert statuses(wiring.check_command(setup_for(project))) == ["warn"]

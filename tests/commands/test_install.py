@@ -14,6 +14,7 @@ from click.testing import Result
 from testing.cli import invoke
 
 from arcguard import settings as cc
+from arcguard import slash_command as slash
 from arcguard.hooks import EVENTS
 
 
@@ -164,7 +165,7 @@ def test_every_scope_writes_its_own_file(project: Path, scope: str) -> None:
     assert list(commands(expected)) == list(EVENTS)
     command_dir = home / ".claude" / "commands" if scope == "user" else (
         project / ".claude" / "commands")
-    assert (command_dir / "autonomous.md").read_text() == cc.command_template()
+    assert (command_dir / "autonomous.md").read_text() == slash.command_template()
     assert uninstall(project, scope=scope).exit_code == 0
     assert commands(expected) == {}
     assert not (command_dir / "autonomous.md").exists()
@@ -267,12 +268,12 @@ def test_an_older_template_of_ours_is_upgraded(project: Path,
     import hashlib
 
     older = "---\ndescription: older (arcguard)\n---\n$ARGUMENTS\n"
-    monkeypatch.setattr(cc, "PRIOR_COMMAND_DIGESTS", (hashlib.sha256(older.encode()).hexdigest(),))
+    monkeypatch.setattr(slash, "PRIOR_COMMAND_DIGESTS", (hashlib.sha256(older.encode()).hexdigest(),))
     command = project / ".claude" / "commands" / "autonomous.md"
     command.parent.mkdir(parents=True)
     command.write_text(older)
     assert "installed the /autonomous command" in install(project).output
-    assert command.read_text() == cc.command_template()
+    assert command.read_text() == slash.command_template()
     assert [p.name for p in command.parent.iterdir()] == ["autonomous.md"]
 
 

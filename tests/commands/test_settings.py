@@ -11,7 +11,9 @@ from hypothesis import given
 from hypothesis import settings as hypothesis_settings
 from hypothesis import strategies as st
 
+from arcguard import install_plan as plan
 from arcguard import settings as cc
+from arcguard import slash_command as slash
 from arcguard.hooks import EVENTS
 
 
@@ -43,8 +45,8 @@ def group(*commands: str, matcher: str | None = None) -> dict[str, object]:
     ("ARCGUARD_HOOK_BUDGET_MS=500 arcguard hook stop", "stop"),
 ])
 def test_hook_name_recognises_arcguard_commands(command: str, name: str) -> None:
-    assert cc.hook_name(handler(command)) == name
-    assert cc.is_ours(handler(command))
+    assert plan.hook_name(handler(command)) == name
+    assert plan.is_ours(handler(command))
 
 
 @pytest.mark.parametrize("command", [
@@ -57,17 +59,17 @@ def test_hook_name_recognises_arcguard_commands(command: str, name: str) -> None
     "arcguard hook 'unbalanced",
 ])
 def test_other_commands_are_not_ours(command: str) -> None:
-    assert not cc.is_ours(handler(command))
+    assert not plan.is_ours(handler(command))
 
 
 def test_non_command_handlers_are_not_ours() -> None:
-    assert not cc.is_ours({"type": "http", "command": "arcguard hook stop"})
-    assert not cc.is_ours("arcguard hook stop")
-    assert not cc.is_ours({"type": "command"})
+    assert not plan.is_ours({"type": "http", "command": "arcguard hook stop"})
+    assert not plan.is_ours("arcguard hook stop")
+    assert not plan.is_ours({"type": "command"})
 
 
 def test_exec_form_with_args_is_ours() -> None:
-    assert cc.hook_name({"type": "command", "command": "arcguard", "args": ["hook", "stop"]}) \
+    assert plan.hook_name({"type": "command", "command": "arcguard", "args": ["hook", "stop"]}) \
         == "stop"
 
 
@@ -76,40 +78,40 @@ def test_exec_form_with_args_is_ours() -> None:
 
 def test_desired_hooks_match_the_published_snippet() -> None:
     snippet = json.loads((REPO / "hooks.settings.json.snippet").read_text())
-    assert cc.desired_hooks("arcguard") == snippet["hooks"]
+    assert plan.desired_hooks("arcguard") == snippet["hooks"]
 
 
 def test_plugin_hooks_file_matches_the_snippet_and_calls_arcguard_on_path() -> None:
     plugin = json.loads((REPO / "hooks" / "hooks.json").read_text())
-    assert plugin["hooks"] == cc.desired_hooks("arcguard")
+    assert plugin["hooks"] == plan.desired_hooks("arcguard")
     manifest = json.loads((REPO / ".claude-plugin" / "plugin.json").read_text())
     assert manifest["name"] == "arcguard"
 
 
 def test_plugin_command_is_the_shipped_template() -> None:
-    assert (REPO / "commands" / "autonomous.md").read_text() == cc.command_template()
+    assert (REPO / "commands" / "autonomous.md").read_text() == slash.command_template()
 
 
 def test_every_event_is_wired_to_its_hook() -> None:
-    hooks = cc.desired_hooks(PREFIX)
+    hooks = plan.desired_hooks(PREFIX)
     assert list(hooks) == list(EVENTS)
     for event, groups in hooks.items():
         [only] = groups
         [entry] = only["hooks"]
         assert entry["command"] == f"{PREFIX} hook {EVENTS[event]}"
-        assert ("matcher" in only) == (event in cc.MATCHER_EVENTS)
+        assert ("matcher" in only) == (event in plan.MATCHER_EVENTS)
 
 
 # --- plan_install --------------------------------------------------------------------------
 
 
 def test_install_into_empty_settings_adds_every_event() -> None:
-    assert cc.plan_install({}, PREFIX) == {"hooks": cc.desired_hooks(PREFIX)}
+    assert plan.plan_install({}, PREFIX) == {"hooks": plan.desired_hooks(PREFIX)}
 
 
 def test_install_keeps_other_keys_and_their_order() -> None:
     before = {"model": "opus", "permissions": {"allow": ["Bash(ls)"]}, "env": {"A": "1"}}
-    after = cc.plan_install(before, PREFIX)
+    after = plan.plan_install(before, PREFIX)
     assert list(after) == ["model", "permissions", "env", "hooks"]
     assert {k: after[k] for k in before} == before
 
@@ -117,8 +119,8 @@ def test_install_keeps_other_keys_and_their_order() -> None:
 def test_install_keeps_other_hooks_on_the_same_events_first() -> None:
     mine = group("./lint.sh", matcher="Bash")
     before = {"hooks": {"Notification": [group("notify-send hi")], "PreToolUse": [mine]}}
-    after = cc.plan_install(before, PREFIX)
-    assert after["hooks"]["PreToolUse"] == [mine, cc.desired_group("PreToolUse", PREFIX)]
+    after = plan.plan_install(before, PREFIX)
+    assert after["hooks"]["PreToolUse"] == [mine, plan.desired_group("PreToolUse", PREFIX)]
     assert after["hooks"]["Notification"] == [group("notify-send hi")]
     assert list(after["hooks"])[:2] == ["Notification", "PreToolUse"]
 
@@ -126,47 +128,47 @@ def test_install_keeps_other_hooks_on_the_same_events_first() -> None:
 def test_install_does_not_mutate_its_input() -> None:
     before = {"hooks": {"Stop": [group("echo")]}}
     snapshot = json.dumps(before)
-    cc.plan_install(before, PREFIX)
+    plan.plan_install(before, PREFIX)
     assert json.dumps(before) == snapshot
 
 
 def test_install_is_idempotent() -> None:
-    once = cc.plan_install({"hooks": {"Stop": [group("echo")]}}, PREFIX)
-    assert cc.plan_install(once, PREFIX) == once
+    once = plan.plan_install({"hooks": {"Stop": [group("echo")]}}, PREFIX)
+    assert plan.plan_install(once, PREFIX) == once
 
 
 def test_install_replaces_an_old_entry_in_place() -> None:
     old = group("/gone/venv/bin/arcguard hook stop")
     before = {"hooks": {"Stop": [group("first"), old, group("last")]}}
-    after = cc.plan_install(before, PREFIX)
-    assert after["hooks"]["Stop"] == [group("first"), cc.desired_group("Stop", PREFIX),
+    after = plan.plan_install(before, PREFIX)
+    assert after["hooks"]["Stop"] == [group("first"), plan.desired_group("Stop", PREFIX),
                                       group("last")]
 
 
 def test_install_collapses_duplicates_to_one_entry() -> None:
     dup = group("arcguard hook stop")
-    after = cc.plan_install({"hooks": {"Stop": [dup, dup, cc.desired_group("Stop", PREFIX)]}},
+    after = plan.plan_install({"hooks": {"Stop": [dup, dup, plan.desired_group("Stop", PREFIX)]}},
                             PREFIX)
-    assert after["hooks"]["Stop"] == [cc.desired_group("Stop", PREFIX)]
+    assert after["hooks"]["Stop"] == [plan.desired_group("Stop", PREFIX)]
 
 
 def test_install_takes_our_handler_out_of_a_shared_group() -> None:
     shared = group("echo before", "arcguard hook stop", "echo after")
-    after = cc.plan_install({"hooks": {"Stop": [shared]}}, PREFIX)
-    assert after["hooks"]["Stop"] == [cc.desired_group("Stop", PREFIX),
+    after = plan.plan_install({"hooks": {"Stop": [shared]}}, PREFIX)
+    assert after["hooks"]["Stop"] == [plan.desired_group("Stop", PREFIX),
                                       group("echo before", "echo after")]
 
 
 def test_install_rewires_an_entry_with_the_wrong_timeout() -> None:
     stale = {"hooks": [{"type": "command", "command": f"{PREFIX} hook stop", "timeout": 60}]}
-    after = cc.plan_install({"hooks": {"Stop": [stale]}}, PREFIX)
-    assert after["hooks"]["Stop"] == [cc.desired_group("Stop", PREFIX)]
+    after = plan.plan_install({"hooks": {"Stop": [stale]}}, PREFIX)
+    assert after["hooks"]["Stop"] == [plan.desired_group("Stop", PREFIX)]
 
 
 @pytest.mark.parametrize("bad", [{"hooks": []}, {"hooks": {"Stop": {"hooks": []}}}])
 def test_install_refuses_unexpected_shapes(bad: dict[str, object]) -> None:
-    with pytest.raises(cc.SettingsError):
-        cc.plan_install(bad, PREFIX)
+    with pytest.raises(plan.SettingsError):
+        plan.plan_install(bad, PREFIX)
 
 
 # --- remove_ours ---------------------------------------------------------------------------
@@ -174,24 +176,24 @@ def test_install_refuses_unexpected_shapes(bad: dict[str, object]) -> None:
 
 def test_remove_drops_events_it_leaves_empty_and_keeps_the_rest() -> None:
     before = {"hooks": {"Stop": [group("echo")], "Notification": [group("x")]}}
-    installed = cc.plan_install(before, PREFIX)
-    assert cc.remove_ours(installed) == before
+    installed = plan.plan_install(before, PREFIX)
+    assert plan.remove_ours(installed) == before
 
 
 def test_remove_drops_the_hooks_key_it_empties() -> None:
     before = {"model": "opus"}
-    assert cc.remove_ours(cc.plan_install(before, PREFIX)) == before
+    assert plan.remove_ours(plan.plan_install(before, PREFIX)) == before
 
 
 def test_remove_leaves_files_without_our_entries_alone() -> None:
     before = {"hooks": {}, "x": 1}
-    assert cc.remove_ours(before) == before
-    assert cc.remove_ours({"y": 2}) == {"y": 2}
+    assert plan.remove_ours(before) == before
+    assert plan.remove_ours({"y": 2}) == {"y": 2}
 
 
 def test_our_entries_lists_every_arcguard_handler() -> None:
-    settings = cc.plan_install({"hooks": {"Stop": [group("echo", "arcguard hook stop")]}}, PREFIX)
-    found = cc.our_entries(settings)
+    settings = plan.plan_install({"hooks": {"Stop": [group("echo", "arcguard hook stop")]}}, PREFIX)
+    found = plan.our_entries(settings)
     assert [event for event, _ in found].count("Stop") == 1
     assert len(found) == len(EVENTS)
 
@@ -214,19 +216,19 @@ foreign_settings = st.fixed_dictionaries(
 @hypothesis_settings(max_examples=40, deadline=None)
 @given(foreign_settings)
 def test_install_then_remove_gives_back_the_original(settings: dict[str, object]) -> None:
-    installed = cc.plan_install(settings, PREFIX)
-    assert cc.plan_install(installed, PREFIX) == installed
-    assert len(cc.our_entries(installed)) == len(EVENTS)
-    assert cc.remove_ours(installed) == settings
-    assert json.dumps(cc.remove_ours(installed)) == json.dumps(settings)  # same key order
+    installed = plan.plan_install(settings, PREFIX)
+    assert plan.plan_install(installed, PREFIX) == installed
+    assert len(plan.our_entries(installed)) == len(EVENTS)
+    assert plan.remove_ours(installed) == settings
+    assert json.dumps(plan.remove_ours(installed)) == json.dumps(settings)  # same key order
 
 
 # --- own_prefix ----------------------------------------------------------------------------
 
 
 def test_own_prefix_records_the_interpreter_and_module() -> None:
-    assert cc.own_prefix("/opt/py/bin/python3") == "/opt/py/bin/python3 -m arcguard"
-    assert cc.own_prefix("/p y/python") == "'/p y/python' -m arcguard"
+    assert plan.own_prefix("/opt/py/bin/python3") == "/opt/py/bin/python3 -m arcguard"
+    assert plan.own_prefix("/p y/python") == "'/p y/python' -m arcguard"
 
 
 # --- files ---------------------------------------------------------------------------------
@@ -238,10 +240,10 @@ def test_load_missing_empty_and_invalid(tmp_path: Path) -> None:
     path.write_text("")
     assert cc.load(path) == ({}, "")
     path.write_text("{ not json")
-    with pytest.raises(cc.SettingsError, match="not valid JSON"):
+    with pytest.raises(plan.SettingsError, match="not valid JSON"):
         cc.load(path)
     path.write_text("[1, 2]")
-    with pytest.raises(cc.SettingsError, match="JSON object"):
+    with pytest.raises(plan.SettingsError, match="JSON object"):
         cc.load(path)
 
 
@@ -301,21 +303,21 @@ def test_scope_paths(tmp_path: Path) -> None:
 
 
 def test_command_template_is_a_prompt_with_arguments() -> None:
-    text = cc.command_template()
+    text = slash.command_template()
     assert text.startswith("---\n")
     assert "$ARGUMENTS" in text
-    assert cc.command_state(text) == "current"
+    assert slash.command_state(text) == "current"
 
 
 def test_command_state(monkeypatch: pytest.MonkeyPatch) -> None:
     import hashlib
 
-    template = cc.command_template()
-    assert cc.command_state(None) == "missing"
-    assert cc.command_state(template + "my own line\n") == "edited"
-    assert cc.command_state("---\ndescription: my autonomous mode\n---\ngo\n") == "foreign"
-    assert cc.command_state("(arcguard) in the body only\n") == "foreign"
+    template = slash.command_template()
+    assert slash.command_state(None) == "missing"
+    assert slash.command_state(template + "my own line\n") == "edited"
+    assert slash.command_state("---\ndescription: my autonomous mode\n---\ngo\n") == "foreign"
+    assert slash.command_state("(arcguard) in the body only\n") == "foreign"
     older = "---\ndescription: an older template\n---\n$ARGUMENTS\n"
-    monkeypatch.setattr(cc, "PRIOR_COMMAND_DIGESTS",
+    monkeypatch.setattr(slash, "PRIOR_COMMAND_DIGESTS",
                         (hashlib.sha256(older.encode()).hexdigest(),))
-    assert cc.command_state(older) == "old"
+    assert slash.command_state(older) == "old"

@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import NamedTuple
 
+from arcguard import install_plan as plan
 from arcguard import paths
 from arcguard import settings as cc
 
@@ -36,7 +37,7 @@ class Setup:
         for scope, path in self.files.items():
             try:
                 settings, text = cc.load(path)
-            except cc.SettingsError as exc:
+            except plan.SettingsError as exc:
                 self.broken[scope] = str(exc)
                 continue
             if text is not None:
@@ -46,10 +47,10 @@ class Setup:
     def entries(self) -> list[tuple[str, str, dict[str, Any]]]:
         """(where, event, handler) of every arcguard handler Claude Code will run."""
         found = [(scope, event, handler) for scope, settings in self.loaded.items()
-                 for event, handler in cc.our_entries(settings)]
+                 for event, handler in plan.our_entries(settings)]
         if self.plugin_enabled():
             found += [("plugin", event, group["hooks"][0])
-                      for event, [group] in cc.desired_hooks("arcguard").items()]
+                      for event, [group] in plan.desired_hooks("arcguard").items()]
         return found
 
     def plugin_enabled(self) -> bool:

@@ -6,7 +6,9 @@ import os
 import shutil
 import subprocess
 
+from arcguard import install_plan as plan
 from arcguard import settings as cc
+from arcguard import slash_command as slash
 from arcguard.checks.setup import GAP
 from arcguard.checks.setup import OK
 from arcguard.checks.setup import WARN
@@ -45,7 +47,7 @@ def check_wiring(setup: Setup) -> list[Check]:
     by_event: dict[str, list[tuple[str, str]]] = {event: [] for event in EVENTS}
     found = []
     for where, event, handler in setup.entries():
-        name = cc.hook_name(handler) or ""
+        name = plan.hook_name(handler) or ""
         if event in EVENTS and name == EVENTS[event]:
             by_event[event].append((where, name))
         else:
@@ -70,7 +72,7 @@ def check_wiring(setup: Setup) -> list[Check]:
 
 
 def _program(handler: dict[str, Any]) -> str | None:
-    words = cc.launcher(handler)
+    words = plan.launcher(handler)
     while words and "=" in words[0] and not words[0].startswith(("/", ".")):
         words = words[1:]
     return words[0] if words else None
@@ -164,9 +166,9 @@ def check_runs(setup: Setup) -> list[Check]:
         seen.add(command)
         problem = run_hook(command, event, setup.environ)
         if problem:
-            launcher = shlex.join(cc.launcher(handler)) or command
+            launcher = shlex.join(plan.launcher(handler)) or command
             failures.setdefault((where, launcher, problem), []).append(
-                cc.hook_name(handler) or event)
+                plan.hook_name(handler) or event)
     found = []
     for (where, launcher, problem), hooks in failures.items():
         found.append(Check("runs", GAP, f"`{launcher} hook {'|'.join(hooks)}` ({where}): "
@@ -179,9 +181,9 @@ def check_runs(setup: Setup) -> list[Check]:
 
 
 def check_command(setup: Setup) -> list[Check]:
-    places = {scope: cc.commands_dir(scope, setup.project, setup.environ) / cc.COMMAND_NAME
+    places = {scope: cc.commands_dir(scope, setup.project, setup.environ) / slash.COMMAND_NAME
               for scope in ("user", "project")}
-    states = {scope: cc.command_state(cc.read_text(path)) for scope, path in places.items()}
+    states = {scope: slash.command_state(slash.read_text(path)) for scope, path in places.items()}
     found = []
     for scope, state in states.items():
         if state == "old":

@@ -8,7 +8,9 @@ from pathlib import Path
 
 import click
 
+from arcguard import install_plan as plan
 from arcguard import settings as cc
+from arcguard import slash_command as slash
 
 
 TYPE_CHECKING = False
@@ -34,16 +36,16 @@ def _options(command: Callable[..., None]) -> Callable[..., None]:
 def _target(scope: str, project: Path | None) -> tuple[Path, Path]:
     root = (project or Path.cwd()).absolute()
     return (cc.settings_path(scope, root, os.environ),
-            cc.commands_dir(scope, root, os.environ) / cc.COMMAND_NAME)
+            cc.commands_dir(scope, root, os.environ) / slash.COMMAND_NAME)
 
 
-def _apply(path: Path, plan: Callable[[Settings], Settings], *, dry_run: bool,
+def _apply(path: Path, change: Callable[[Settings], Settings], *, dry_run: bool,
            done: str, nothing: str) -> None:
-    """Load `path`, apply `plan`, then print the diff (dry run) or write it with a backup."""
+    """Load `path`, apply `change`, then print the diff (dry run) or write it with a backup."""
     try:
         current, text = cc.load(path)
-        new = plan(current)
-    except cc.SettingsError as exc:
+        new = change(current)
+    except plan.SettingsError as exc:
         raise click.ClickException(f"{exc}\nhint: nothing was written.") from None
     if new == current:
         click.echo(nothing.format(path=path))
@@ -78,15 +80,15 @@ def install(scope: str, project: Path | None, dry_run: bool) -> None:
       arcguard install --scope project --dry-run
     """
     path, command_file = _target(scope, project)
-    prefix = cc.own_prefix(sys.executable)
-    _apply(path, lambda s: cc.plan_install(s, prefix), dry_run=dry_run,
+    prefix = plan.own_prefix(sys.executable)
+    _apply(path, lambda s: plan.plan_install(s, prefix), dry_run=dry_run,
            done="installed arcguard hooks in {path}",
            nothing="arcguard hooks already installed in {path}")
     _install_command(command_file, dry_run=dry_run)
 
 
 def _install_command(path: Path, *, dry_run: bool) -> None:
-    state = cc.command_state(cc.read_text(path))
+    state = slash.command_state(slash.read_text(path))
     if state == "current":
         click.echo(f"/autonomous command already installed at {path}")
     elif state in ("edited", "foreign"):
@@ -96,7 +98,7 @@ def _install_command(path: Path, *, dry_run: bool) -> None:
         click.echo(f"would install the /autonomous command at {path}")
     else:
         try:
-            cc.write(path, cc.command_template())
+            cc.write(path, slash.command_template())
         except OSError as exc:
             raise click.ClickException(f"cannot write {path}: {exc}") from None
         _remove_backup(path)
@@ -127,7 +129,7 @@ def uninstall(scope: str, project: Path | None, dry_run: bool) -> None:
     """
     path, command_file = _target(scope, project)
     if path.exists() or path.is_symlink():
-        _apply(path, cc.remove_ours, dry_run=dry_run,
+        _apply(path, plan.remove_ours, dry_run=dry_run,
                done="removed arcguard hooks from {path}",
                nothing="no arcguard hooks in {path}")
     else:
@@ -136,7 +138,7 @@ def uninstall(scope: str, project: Path | None, dry_run: bool) -> None:
 
 
 def _uninstall_command(path: Path, *, dry_run: bool) -> None:
-    state = cc.command_state(cc.read_text(path))
+    state = slash.command_state(slash.read_text(path))
     if state == "missing":
         return
     if state in ("edited", "foreign"):

@@ -1,0 +1,49 @@
+"""The `/autonomous` slash command arcguard installs: its template and who owns a copy."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+
+# --- the /autonomous command ---------------------------------------------------------------
+
+COMMAND_NAME = "autonomous.md"
+# Present in every template arcguard ships: tells an edited copy of ours from someone else's.
+COMMAND_MARKER = "(arcguard)"
+# sha256 of earlier shipped templates: files still holding one of them are ours to replace.
+PRIOR_COMMAND_DIGESTS: tuple[str, ...] = ()
+
+
+def command_template() -> str:
+    from importlib.resources import files
+
+    return files("arcguard").joinpath("resources", COMMAND_NAME).read_text(encoding="utf-8")
+
+
+def command_state(text: str | None) -> str:
+    """`missing`, `current` (our template), `old` (an earlier template of ours, unchanged),
+    `edited` (ours, changed by hand) or `foreign` (someone else's /autonomous)."""
+    import hashlib
+
+    if text is None:
+        return "missing"
+    if text == command_template():
+        return "current"
+    if hashlib.sha256(text.encode("utf-8")).hexdigest() in PRIOR_COMMAND_DIGESTS:
+        return "old"
+    return "edited" if _has_marker(text) else "foreign"
+
+
+def _has_marker(text: str) -> bool:
+    head = text.split("\n---", 1)[0] if text.startswith("---") else ""
+    return any(line.startswith("description:") and COMMAND_MARKER in line
+               for line in head.splitlines())
+
+
+def read_text(path: Path) -> str | None:
+    try:
+        return path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        return None
+    except (OSError, UnicodeDecodeError):
+        return ""
