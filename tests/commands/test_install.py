@@ -268,7 +268,8 @@ def test_an_older_template_of_ours_is_upgraded(project: Path,
     import hashlib
 
     older = "---\ndescription: older (arcguard)\n---\n$ARGUMENTS\n"
-    monkeypatch.setattr(slash, "PRIOR_COMMAND_DIGESTS", (hashlib.sha256(older.encode()).hexdigest(),))
+    digest = hashlib.sha256(older.encode()).hexdigest()
+    monkeypatch.setattr(slash, "PRIOR_COMMAND_DIGESTS", (digest,))
     command = project / ".claude" / "commands" / "autonomous.md"
     command.parent.mkdir(parents=True)
     command.write_text(older)
