@@ -59,11 +59,17 @@ def _is_assignment(token: str) -> bool:
     return bool(equals) and name.replace("_", "a").isalnum() and not name[0].isdigit()
 
 
+def _without_assignments(words: list[str]) -> list[str]:
+    """The words after any leading `VAR=value` settings."""
+    start = 0
+    while start < len(words) and _is_assignment(words[start]):
+        start += 1
+    return words[start:]
+
+
 def _runs_arcguard(launcher: list[str]) -> bool:
     """`[VAR=value ...] .../arcguard` or `[VAR=value ...] .../python* [-opts] -m arcguard`."""
-    words = launcher[:]
-    while words and _is_assignment(words[0]):
-        words.pop(0)
+    words = _without_assignments(launcher)
     if len(words) == 1:
         return os.path.basename(words[0]) == "arcguard"
     if words[-1:] == ["-marcguard"]:
@@ -91,6 +97,12 @@ def launcher(handler: object) -> list[str]:
     """The tokens that start arcguard in one of our handlers (before `hook NAME`)."""
     tokens = _tokens(handler) or []
     return tokens[:-2] if is_ours(handler) else []
+
+
+def program(handler: object) -> str | None:
+    """The executable one of our handlers starts (after any `VAR=value` settings), else None."""
+    words = _without_assignments(launcher(handler))
+    return words[0] if words else None
 
 
 # --- what install writes (pure) ------------------------------------------------------------

@@ -71,13 +71,6 @@ def check_wiring(setup: Setup) -> list[Check]:
     return found
 
 
-def _program(handler: dict[str, Any]) -> str | None:
-    words = plan.launcher(handler)
-    while words and "=" in words[0] and not words[0].startswith(("/", ".")):
-        words = words[1:]
-    return words[0] if words else None
-
-
 def _resolve(program: str, environ: Mapping[str, str]) -> str | None:
     if os.sep in program:
         return program if os.path.isfile(program) and os.access(program, os.X_OK) else None
@@ -88,7 +81,7 @@ def check_executables(setup: Setup) -> list[Check]:
     found = []
     seen: set[str] = set()
     for where, _, handler in setup.entries():
-        program = _program(handler)
+        program = plan.program(handler)
         if program is None or program in seen:
             continue
         seen.add(program)

@@ -6,6 +6,8 @@ thing in the measurement, in the replayed hook events and in the loop guard's ba
 
 from __future__ import annotations
 
+from arcguard.core.text import is_task_notification
+
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -23,7 +25,6 @@ OTHER = "other"
 
 STOP_FEEDBACK_PREFIX = "Stop hook feedback:"
 INTERRUPT_PREFIX = "[Request interrupted by user"
-TASK_NOTIFICATION_PREFIX = "<task-notification>"
 LOCAL_OUTPUT_PREFIXES = ("<local-command-stdout>", "<local-command-stderr>", "<bash-stdout>",
                          "<bash-stderr>")
 COMMAND_NAME = ("<command-name>", "</command-name>")
@@ -56,7 +57,7 @@ def classify_user(entry: dict[str, Any]) -> tuple[str, str]:
     message = entry.get("message")
     text = content_text(message.get("content") if isinstance(message, dict) else None)
     body = text.lstrip()
-    if body.startswith(TASK_NOTIFICATION_PREFIX):
+    if is_task_notification(body):
         return TASK_NOTIFICATION, text
     if entry.get("isCompactSummary") is True or (
             entry.get("isVisibleInTranscriptOnly") is True and body.startswith(COMPACT_PREFIX)):

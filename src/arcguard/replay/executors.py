@@ -11,6 +11,8 @@ import subprocess
 import sys
 import time
 
+import arcguard
+
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -31,7 +33,11 @@ def hook_environment(home: str, config_path: str | None,
 
 def own_command() -> str:
     """How a hook run as `python -m arcguard` names arcguard in its messages."""
-    return f"{sys.executable} -m arcguard"
+    from arcguard.hooks.runner import own_command as hook_command
+
+    # Under `-m`, a hook's argv[0] is the package's __main__.py.
+    main_py = os.path.join(os.path.dirname(arcguard.__file__), "__main__.py")
+    return hook_command(main_py, sys.executable)
 
 
 class InProcess:
