@@ -59,6 +59,14 @@ def read_state(path: str) -> State | None:
     return document  # type: ignore[return-value]
 
 
+def read_session(home: str, session_id: str) -> State | None:
+    """The session's state, lock-free; None when it is missing or unusable (never raises)."""
+    try:
+        return read_state(paths.session_path(home, session_id))
+    except (Unreadable, OSError):
+        return None
+
+
 def quarantine(home: str, path: str, why: str, *, now: float) -> str | None:
     """Move a bad state file aside as `<file>.corrupt-<timestamp>` and log it."""
     target = f"{path}.corrupt-{int(now)}"

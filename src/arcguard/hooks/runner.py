@@ -58,10 +58,7 @@ class Context:
 
     def snapshot(self, session_id: str) -> State | None:
         """The session's state without the lock (None when missing or unusable)."""
-        try:
-            return store.read_state(paths.session_path(self.home, session_id))
-        except (store.Unreadable, OSError):
-            return None
+        return store.read_session(self.home, session_id)
 
 
 def session_id(payload: dict[str, Any]) -> str | None:

@@ -12,7 +12,6 @@ import os
 import tempfile
 
 from arcguard import jsonio
-from arcguard import paths
 from arcguard import store
 from arcguard.replay.events import EventBuilder
 from arcguard.replay.executors import EXECUTORS
@@ -101,10 +100,7 @@ def new_log_entries(before: list[Any], after: list[Any]) -> list[Any]:
 
 
 def _log(home: str, session_id: str) -> list[Any]:
-    try:
-        state = store.read_state(paths.session_path(home, session_id))
-    except (store.Unreadable, OSError):
-        return []
+    state = store.read_session(home, session_id)
     return list(state.get("log") or []) if state else []
 
 
