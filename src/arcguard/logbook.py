@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import stat
 import sys
 import time
 
@@ -25,8 +26,7 @@ def log_line(home: str, where: str, message: str, *, now: float | None = None) -
                 os.replace(path, path + ".1")
         except FileNotFoundError:
             pass
-        fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC,
-                     0o600)
+        fd = _open_log(path)
         try:
             os.write(fd, line)
         finally:
@@ -37,5 +37,21 @@ def log_line(home: str, where: str, message: str, *, now: float | None = None) -
         try:
             sys.stderr.write(f"arcguard: {where} {text} (log unavailable: {exc})\n")
             sys.stderr.flush()
-        except (OSError, ValueError):
-            pass  # no stderr either; the hook still fails open
+        except (AttributeError, OSError, ValueError):
+            pass  # no stderr (closed, full or None): the hook still fails open
+
+
+def _open_log(path: str) -> int:
+    """Open the log for appending, only if it is a regular file, without ever waiting.
+
+    O_NONBLOCK: a FIFO planted at the log path would otherwise hold the open (and the hook)
+    until a reader comes; with it the open fails or succeeds at once, and the type check
+    turns anything but a regular file away.
+    """
+    flags = (os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC
+             | os.O_NONBLOCK)
+    fd = os.open(path, flags, 0o600)
+    if not stat.S_ISREG(os.fstat(fd).st_mode):
+        os.close(fd)
+        raise OSError(f"{path} is not a regular file")
+    return fd

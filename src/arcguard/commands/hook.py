@@ -1,7 +1,8 @@
-"""`arcguard hook NAME`: run one hook. Reached only for help and for names that are not hooks.
+"""`arcguard hook NAME`: run one hook. Reached only for help (or when called through click).
 
-`arcguard.main` runs a valid `hook NAME` itself, without click, because hooks run on every tool
-call; this command exists so that `arcguard hook --help` documents them.
+`arcguard.main` runs every other `hook ...` invocation itself, without click, because hooks run
+on every tool call and must exit 0 even when malformed; this command exists so that
+`arcguard hook --help` documents them.
 """
 
 from __future__ import annotations
@@ -35,9 +36,10 @@ def hook(name: str) -> int:
       echo '{"session_id": "s1", "prompt": "hi"}' | arcguard hook posture
       arcguard hook --help
     """
-    if name not in HOOKS:
-        # A usage error would exit 2, which Claude Code reads as "block": say it, exit 1.
-        raise click.ClickException(f"no hook named {name!r}; hooks: {', '.join(HOOKS)}")
-    from arcguard.hooks.runner import main
+    from arcguard.hooks import runner
 
-    return main(name)
+    if name not in HOOKS:
+        # Any non-zero exit from a hook is read by Claude Code (2 as "block"): report, exit 0.
+        runner.usage_error([name])
+        return 0
+    return runner.main(name)

@@ -2,7 +2,10 @@
 
 Whatever happens (bad input, a corrupt or locked state file, an exception, a hang), a hook
 exits 0 and prints either nothing or one JSON object; failures leave one line in the log.
-A watchdog thread ends the process, with no decision, when the wall budget runs out.
+A watchdog thread ends the process, with no decision, when the wall budget runs out, unless
+the decision was already committed: that happens just before the state file is replaced, so
+a decision that changed the state is always printed, and one that was cut short left the
+state as it was.
 """
 
 from __future__ import annotations
@@ -29,9 +32,21 @@ if TYPE_CHECKING:
 
     Change = Callable[[State | None], tuple[Output | None, State | None]]
 
-MAX_STDIN = 64 * 1024 * 1024
+# Real payloads are small: the largest measured in real sessions (benchmarks/payload_sizes.py)
+# is about 175 KB, a PostToolUse carrying a big file read. Parsing tens of MB in C holds the
+# interpreter for seconds where the watchdog cannot cut in, so anything past this bound gets
+# no decision.
+MAX_PAYLOAD = 4 * 1024 * 1024
 MAX_SESSION_ID = 4096
 DEFAULT_BUDGET_S = 2.0
+
+
+class TooLate(Exception):
+    """The watchdog fired before the decision could be committed."""
+
+
+def _always() -> bool:
+    return True
 
 
 class Context:
@@ -46,11 +61,19 @@ class Context:
         self.command = command
         self.environ = environ
         self.deadline = time.monotonic() + cfg.hook_budget_ms / 1000.0
+        self.commit: Callable[[], bool] = _always
 
     def update(self, session_id: str, change: Change) -> Output | None:
-        """Run `change` on the session's state under its lock; return its output."""
+        """Run `change` on the session's state under its lock; return its output.
+
+        The decision is committed (the watchdog can no longer end the process) before the
+        new state is written, so a spent continuation or recorded call always comes with its
+        output. Too late to commit: nothing is written.
+        """
         def swap(state: State | None) -> tuple[State | None, Output | None]:
             output, new = change(state)
+            if not self.commit():
+                raise TooLate("the wall budget ran out before the decision was committed")
             return new, output
 
         return store.update(self.home, session_id, swap, now=self.now,
@@ -79,6 +102,10 @@ def own_command(argv0: str, executable: str) -> str:
 
 def dispatch(hook: str, raw: bytes, ctx: Context) -> str | None:
     """The stdout text for one hook run, or None. Never raises."""
+    if len(raw) > MAX_PAYLOAD:
+        logbook.log_line(ctx.home, f"hook {hook}",
+                         f"payload over {MAX_PAYLOAD} bytes not parsed; no decision")
+        return None
     try:
         payload = jsonio.loads(raw)
         if not isinstance(payload, dict):
@@ -90,6 +117,8 @@ def dispatch(hook: str, raw: bytes, ctx: Context) -> str | None:
         return jsonio.dumps(output) if output else None
     except jsonio.JSONError:
         return None  # not a payload: nothing to decide, nothing worth a log line
+    except TooLate:
+        return None  # the watchdog is ending the process and logs it
     except Exception as exc:
         if ctx.environ.get("ARCGUARD_DEBUG") == "1":
             raise
@@ -98,7 +127,14 @@ def dispatch(hook: str, raw: bytes, ctx: Context) -> str | None:
 
 
 class _Watchdog:
-    """Ends the process with no decision once the wall budget is spent."""
+    """Ends the process with no decision once the wall budget is spent, unless committed.
+
+    Its exit cannot block: the log line is attempted on a thread of its own (a log path on a
+    hung file system must not hold the exit back), and the process ends with `os._exit`,
+    which runs no clean-up, flushes nothing and takes no lock.
+    """
+
+    LOG_GRACE_S = 0.5
 
     def __init__(self, budget: float, home: str, hook: str) -> None:
         import _thread
@@ -108,6 +144,7 @@ class _Watchdog:
         self.home = home
         self.hook = hook
         self.committed = _thread.allocate_lock()
+        self.mine = False
         _thread.start_new_thread(self._watch, ())
 
     def set_budget(self, budget: float) -> None:
@@ -117,17 +154,78 @@ class _Watchdog:
         while time.monotonic() < self.deadline:
             time.sleep(min(0.05, max(0.001, self.deadline - time.monotonic())))
         if self.committed.acquire(False):
-            spent = time.monotonic() - self.start
-            logbook.log_line(self.home, f"hook {self.hook}",
-                             f"wall budget exceeded after {spent:.2f}s; no decision")
+            self._exit()
+
+    def _exit(self) -> None:
+        import _thread
+
+        spent = time.monotonic() - self.start
+        logged = _thread.allocate_lock()
+        logged.acquire()
+
+        def log() -> None:
+            try:
+                logbook.log_line(self.home, f"hook {self.hook}",
+                                 f"wall budget exceeded after {spent:.2f}s; no decision")
+            finally:
+                logged.release()
+
+        try:
+            _thread.start_new_thread(log, ())
+            logged.acquire(timeout=self.LOG_GRACE_S)  # our own lock: the wait is bounded
+        finally:
             os._exit(0)
 
     def commit(self) -> bool:
-        """True if the output may still be written (the watchdog has not fired)."""
-        return self.committed.acquire(False)
+        """True if the output may still be written (the watchdog has not fired). Idempotent."""
+        if not self.mine:
+            self.mine = self.committed.acquire(False)
+        return self.mine
+
+
+def usage_error(args: list[str]) -> None:
+    """A malformed `arcguard hook ...`: say so on stderr and in the log; the exit stays 0."""
+    given = " ".join(args) or "(no hook name)"
+    message = f"usage: arcguard hook NAME, NAME one of {', '.join(HOOKS)}; got: {given}"
+    _write(2, f"arcguard: {message}\n")
+    try:
+        logbook.log_line(paths.state_dir(os.environ), "hook", message)
+    except Exception:
+        pass  # nowhere to log: stderr had it
+
+
+def _write(fd: int, text: str) -> None:
+    """Write to a standard descriptor; a closed, full or broken one is ignored.
+
+    `os.write` rather than `sys.stdout`: nothing is left buffered for the interpreter to flush
+    (and fail on) at exit.
+    """
+    view = memoryview(text.encode("utf-8", "backslashreplace"))
+    try:
+        while view:
+            view = view[os.write(fd, view):]
+    except OSError:
+        pass
+
+
+def _hold_std_fds() -> None:
+    """Put /dev/null on a closed stdin, stdout or stderr.
+
+    Otherwise the next file opened (the lock, the state file) would get that number, and the
+    output meant for stdout would be written into it.
+    """
+    for fd in (0, 1, 2):
+        try:
+            os.fstat(fd)
+        except OSError:
+            spare = os.open(os.devnull, os.O_RDWR)
+            if spare != fd:
+                os.dup2(spare, fd)
+                os.close(spare)
 
 
 def main(hook: str, argv0: str | None = None) -> int:
+    _hold_std_fds()
     environ = os.environ
     home = paths.state_dir(environ)
     watchdog = _Watchdog(DEFAULT_BUDGET_S, home, hook)
@@ -138,14 +236,26 @@ def main(hook: str, argv0: str | None = None) -> int:
         watchdog.set_budget(cfg.hook_budget_ms / 1000.0)
         ctx = Context(hook, home, cfg, time.time(),
                       own_command(argv0 or sys.argv[0], sys.executable), environ)
-        raw = sys.stdin.buffer.read(MAX_STDIN + 1)
-        text = dispatch(hook, raw, ctx) if len(raw) <= MAX_STDIN else None
+        ctx.commit = watchdog.commit
+        text = dispatch(hook, _read_stdin(), ctx)
     except Exception as exc:
         logbook.log_line(home, f"hook {hook}", f"{type(exc).__name__}: {exc}")
         text = None
     if not watchdog.commit():
         time.sleep(60)  # the watchdog is ending the process; write nothing
     if text:
-        sys.stdout.write(text + "\n")
-        sys.stdout.flush()
+        _write(1, text + "\n")
     return 0
+
+
+def _read_stdin() -> bytes:
+    """At most one byte past MAX_PAYLOAD: enough to tell that a payload is too large."""
+    chunks = []
+    left = MAX_PAYLOAD + 1
+    while left > 0:
+        chunk = os.read(0, min(left, 1 << 20))
+        if not chunk:
+            break
+        chunks.append(chunk)
+        left -= len(chunk)
+    return b"".join(chunks)
