@@ -3,8 +3,8 @@
 `import json` pulls in `re` (and `enum` with it), which alone costs the hook about as much as
 Python's own start-up; `import orjson` costs twice that (see the README's performance section).
 The C scanner and encoder that `json` itself uses are in the builtin `_json` module, so the hook
-path uses them directly and falls back to `json` where `_json` is missing. Verbs that parse a lot
-(forensics, replay) use orjson through `arcguard.forensics`.
+path uses them directly and falls back to `json` where `_json` is missing or misbehaves. Verbs
+that parse a lot (forensics, replay) use orjson through `arcguard.forensics`.
 """
 
 from __future__ import annotations
@@ -22,37 +22,54 @@ class JSONError(ValueError):
     """Input that is not one JSON document."""
 
 
-try:
-    import _json as _accelerator
-except ImportError:  # pragma: no cover (non-CPython)
-    _accelerator = None  # type: ignore[assignment]
-
-_json: Any = _accelerator
-
-
 class _ScannerContext:
-    # The attributes `_json.make_scanner` reads, as `json.JSONDecoder` would set them.
-    strict = False
+    # The attributes `_json.make_scanner` reads, as `json.JSONDecoder` sets them by default.
+    # (No `memo`: the C scanner keeps its own; only the pure-Python scanner reads one.)
+    strict = True
     object_hook = None
     object_pairs_hook = None
     parse_float = float
     parse_int = int
     parse_constant = float
-    memo: dict[str, str] = {}  # noqa: RUF012 (read by the C scanner)
 
 
-def _make_loads() -> Callable[[str], object]:
-    if _json is None:  # pragma: no cover (non-CPython)
-        import json
+# One round trip through the fast functions before trusting them.
+_PROBE_TEXT = '{"a":[1,2.5,"\\u00e9",null,true],"b":{}}'
+_PROBE_VALUE = {"a": [1, 2.5, "\u00e9", None, True], "b": {}}
 
-        return json.loads
-    scan = _json.make_scanner(_ScannerContext())
+
+def _accelerator() -> Any:
+    try:
+        import _json
+    except ImportError:  # pragma: no cover (non-CPython)
+        return None
+    return _json
+
+
+def _build(accelerator: Any) -> tuple[Callable[[str], object], Callable[[object], str]]:
+    """The fast reader and writer on `accelerator`, or `json`'s own when it is missing or
+    does not work: `_json` is private, and a version whose functions changed signature (or
+    raise) must cost speed, never a hook's exit status."""
+    if accelerator is not None:
+        try:
+            loads, dumps = _fast_loads(accelerator), _fast_dumps(accelerator)
+            if loads(_PROBE_TEXT) == _PROBE_VALUE and dumps(_PROBE_VALUE) == _PROBE_TEXT:
+                return loads, dumps
+        except Exception:
+            pass  # any failure means: use `json`
+    return _slow_loads, _slow_dumps
+
+
+def _fast_loads(accelerator: Any) -> Callable[[str], object]:
+    scan = accelerator.make_scanner(_ScannerContext())
 
     def loads(text: str) -> object:
         start = len(text) - len(text.lstrip(_WHITESPACE))
         try:
             value, end = scan(text, start)
-        except (StopIteration, ValueError, SystemError):
+        except RecursionError:
+            raise
+        except Exception:
             # Malformed input: the C scanner reports errors through `json.decoder`, which it
             # expects to be imported already (SystemError otherwise). Let `json` say what is
             # wrong; this path is rare, so it may pay for the import.
@@ -73,25 +90,23 @@ def _slow_loads(text: str) -> object:
         raise JSONError(str(exc)) from None
 
 
-def _make_dumps() -> Callable[[object], str]:
-    if _json is None:  # pragma: no cover (non-CPython)
-        import json
-
-        return lambda obj: json.dumps(obj, sort_keys=True, separators=(",", ":"))
-
+def _fast_dumps(accelerator: Any) -> Callable[[object], str]:
     def default(obj: object) -> object:
-        if isinstance(obj, tuple):
-            return list(obj)
-        raise TypeError(f"not JSON serializable: {type(obj).__name__}")
+        raise TypeError(f"Object of type {type(obj).__name__} is not JSON serializable")
 
-    encode = _json.make_encoder(
-        {}, default, _json.encode_basestring_ascii, None, ":", ",", True, False, False
+    encode = accelerator.make_encoder(
+        {}, default, accelerator.encode_basestring_ascii, None, ":", ",", True, False, False
     )
     return lambda obj: "".join(encode(obj, 0))
 
 
-_loads = _make_loads()
-_dumps = _make_dumps()
+def _slow_dumps(obj: object) -> str:
+    import json
+
+    return json.dumps(obj, sort_keys=True, separators=(",", ":"), allow_nan=False)
+
+
+_loads, _dumps = _build(_accelerator())
 
 
 def loads(data: bytes | str) -> object:
