@@ -14,6 +14,7 @@ from testing.guard_driver import Driver
 from testing.guard_driver import bash
 
 from arcguard.core import guard
+from arcguard.core import opkey
 from arcguard.core import repeat
 from arcguard.core.config import default_config
 
@@ -268,6 +269,29 @@ def test_a_timeout_claimed_by_the_command_is_not_a_timeout():  # 4.3 #8, #32
     d.turn(bash("fake", **fake))
     assert d.turn(bash("fake", input={"timeout": 120_000}, error=fake["error"],
                        duration_ms=40))["denied"]
+
+
+@pytest.mark.parametrize("error", [
+    "Exit code 1\nCommand timed out after 60s",  # the command's own words and exit code
+    "Exit code 143\nCommand timed out after 60s\nretrying",  # not the last line
+    "Exit code 143\nCommand timed out after 60s; giving up",
+    "Exit code 1\nbuild log\nCommand timed out after 60s\nExit code 143",
+    "Command timed out after 60s",
+])
+def test_timeout_words_printed_by_the_command_earn_no_timeout_recovery(error):
+    d = Driver()
+    slow = dict(input={"timeout": 60_000}, error=error, duration_ms=60_013)
+    d.turn(bash("fake", **slow))
+    d.turn(bash("fake", **slow))
+    assert d.turn(bash("fake", input={"timeout": 120_000}))["denied"]
+
+
+@pytest.mark.parametrize("error", [
+    "Exit code 143\nCommand timed out after 1s",
+    "Exit code 143\npartial output\nCommand timed out after 2m 30s",
+])
+def test_the_harness_timeout_shape_is_recognised(error):
+    assert opkey.is_harness_timeout(error)
 
 
 def test_a_timeout_above_the_bash_maximum_buys_nothing():  # 4.3 #7

@@ -23,7 +23,10 @@ EDIT_TOOLS = frozenset({"Write", "Edit", "MultiEdit", "NotebookEdit"})
 # Claude Code's Bash: default and maximum timeout in milliseconds.
 BASH_DEFAULT_TIMEOUT_MS = 120_000
 BASH_MAX_TIMEOUT_MS = 600_000
-TIMEOUT_MARK = "timed out"
+# The harness's words for a Bash timeout (see `is_harness_timeout`).
+TIMEOUT_EXIT_LINE = "Exit code 143"
+TIMEOUT_LINE = "Command timed out"
+DURATION_CHARS = frozenset("0123456789.msh ")
 
 COMPLETED = "completed"
 FAILED = "failed"
@@ -131,10 +134,22 @@ def _is_timeout(tool_name: str, tool_input: object, error: str, duration: object
     limit = effective_timeout(tool_name, tool_input)
     if limit is None or not isinstance(duration, int | float) or isinstance(duration, bool):
         return False
-    # The harness appends its own line "Command timed out after Ns" after the exit code line.
-    harness_lines = error.splitlines()[1:] or error.splitlines()
-    said = any(line.startswith("Command " + TIMEOUT_MARK) for line in harness_lines)
-    return said and duration >= 0.9 * limit
+    return is_harness_timeout(error) and duration >= 0.9 * limit
+
+
+def is_harness_timeout(error: str) -> bool:
+    """The error text has the harness's own timeout shape, not merely the words.
+
+    Claude Code kills a timed-out command (exit 143, SIGTERM) and writes the error as the exit
+    code line first and its own "Command timed out after 1s" line last. A command can print
+    the same words anywhere in its output, but not outside that frame.
+    """
+    lines = error.splitlines()
+    if len(lines) < 2 or lines[0] != TIMEOUT_EXIT_LINE:
+        return False
+    prefix, _, after = lines[-1].partition(" after ")
+    return (prefix == TIMEOUT_LINE and 0 < len(after) <= 16 and after[0].isdigit()
+            and set(after) <= DURATION_CHARS)
 
 
 def is_empty_result(payload: dict[str, Any]) -> bool:
