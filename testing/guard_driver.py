@@ -50,9 +50,12 @@ class Driver:
         self.now += 1.0
         return self.now
 
-    def turn(self, *calls: Call, text: str = "", agent_id: str | None = None,
+    def turn(self, *calls: Call, text: str | None = "", agent_id: str | None = None,
              arc_active: bool = False) -> dict[str, Any]:
-        """Run PreToolUse/PostToolUse for each call, then PostToolBatch. Returns a summary."""
+        """Run PreToolUse/PostToolUse for each call, then PostToolBatch. Returns a summary.
+
+        `text=None`: the turn's message could not be read.
+        """
         self.turns += 1
         denied = []
         outputs = []
@@ -80,8 +83,9 @@ class Driver:
         if calls:
             out, self.state = guard.decide_post_batch(
                 self.state, self.cfg, self._tick(), calls=[(c.name, c.input) for c in calls],
-                tool_only=not text.strip(), agent_id=agent_id, arc_active=arc_active)
-        elif text.strip():
+                tool_only=None if text is None else not text.strip(), agent_id=agent_id,
+                arc_active=arc_active)
+        elif text and text.strip():
             guard.on_narration(self.state)
         if out:
             outputs.append(out)

@@ -56,6 +56,42 @@ def test_five_identical_tool_only_turns_pause_as_the_same_call():  # 4.2 #8, #20
     assert "Send a message to resume" in d.paused["reason"]
 
 
+def test_turns_whose_message_cannot_be_read_count_toward_no_cycle_or_run():
+    d = Driver(checkin_turns=3)
+    for _ in range(12):
+        result = d.turn(fresh("poll"), text=None)
+        assert result["context"] == []
+    assert d.paused is None
+    assert d.main["streak"] == 0 and d.main["fingerprints"] == []
+
+
+def test_an_unreadable_turn_does_not_end_a_run_either():
+    d = Driver()
+    for _ in range(4):
+        d.turn(fresh("poll"))
+    d.turn(fresh("poll"), text=None)
+    assert d.paused is None
+    d.turn(fresh("poll"))
+    assert d.paused["kind"] == "cycle"
+
+
+def test_a_cycle_with_changing_results_is_never_called_without_progress():
+    d = Driver()
+    for _ in range(5):
+        d.turn(fresh("poll"))
+    assert d.paused["kind"] == "cycle"
+    assert "without progress" not in d.paused["reason"]
+    assert "changing results" in d.paused["reason"]
+
+
+def test_a_cycle_with_the_same_results_says_without_progress():
+    d = Driver(repeat_limit=100)
+    for _ in range(5):
+        d.turn(bash("poll", response="same"))
+    assert d.paused["kind"] == "cycle"
+    assert "without progress" in d.paused["reason"]
+
+
 def test_four_identical_polls_then_varied_work_never_pause():  # 4.2 #7, #21
     d = Driver()
     for _ in range(4):

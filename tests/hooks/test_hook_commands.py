@@ -13,6 +13,7 @@ from testing.builders import hook_output
 from testing.builders import run_hook
 from testing.builders import text
 from testing.builders import thinking
+from testing.builders import tool_result
 from testing.builders import tool_use
 from testing.builders import write_transcript
 
@@ -138,13 +139,27 @@ def test_post_batch_reads_the_turn_text_from_the_transcript(tmp_path):
     assert outputs == [None] * 6  # narrated turns break the run: no cycle
 
 
-def test_unreadable_transcript_counts_the_turn_as_tool_only(tmp_path):
-    outputs = [hook_output(run_hook("post-batch", {
-        "session_id": SID, "transcript_path": str(tmp_path / "missing.jsonl"),
-        "tool_calls": [{"tool_name": "Bash", "tool_input": {"command": "poll"},
-                        "tool_use_id": f"t{n}"}]})) for n in range(5)]
-    assert outputs[:4] == [None] * 4
-    assert outputs[4]["continue"] is False
+def _poll_batch(path, n):
+    return {"session_id": SID, "transcript_path": str(path),
+            "tool_calls": [{"tool_name": "Bash", "tool_input": {"command": "poll"},
+                            "tool_use_id": f"toolu_{n}"}]}
+
+
+def test_a_missing_transcript_leaves_the_turn_uncounted(tmp_path):
+    outputs = [hook_output(run_hook("post-batch", _poll_batch(tmp_path / "missing.jsonl", n)))
+               for n in range(8)]
+    assert outputs == [None] * 8  # unknown turns are not tool-only: no cycle, no pause
+
+
+def test_a_message_behind_an_over_long_line_leaves_the_turn_uncounted(tmp_path):
+    path = write_transcript(tmp_path / "t.jsonl", [])
+    outputs = []
+    for n in range(6):
+        append_transcript(path, assistant_entries(
+            text("Polling again."), tool_use("Bash", {"command": "poll"}, tool_id=f"toolu_{n}")))
+        append_transcript(path, [tool_result(f"toolu_{n}", f"{n} " + "x" * 1_100_000)])
+        outputs.append(hook_output(run_hook("post-batch", _poll_batch(path, n))))
+    assert outputs == [None] * 6
 
 
 def test_the_hook_path_never_imports_click_orjson_or_filelock(tmp_path):

@@ -62,15 +62,19 @@ def on_narration(state: State) -> None:
 
 def decide_post_batch(
     state: State, cfg: Config, now: float, *, calls: list[tuple[str, object]],
-    tool_only: bool, agent_id: object, arc_active: bool,
+    tool_only: bool | None, agent_id: object, arc_active: bool,
 ) -> tuple[Output | None, State]:
+    """One assistant turn's calls are done. `tool_only` is None when the turn's message
+    could not be read: such a turn neither counts toward a run or cycle nor ends one."""
     state = clone(state)
     if state["guard"].get("paused"):
         return paused_output(state, deny=False), state
     track = get_track(state, track_key(agent_id), now)
     track["turns"] += 1
+    fresh = bool(track["turn"]["progress"])
     rounds_pause = _close_turn(state, track, cfg, now)
-    cycle_pause = _observe_turn(state, track, cfg, now, calls=calls, tool_only=tool_only)
+    cycle_pause = _observe_turn(state, track, cfg, now, calls=calls, tool_only=tool_only,
+                                fresh=fresh)
     pause = rounds_pause or cycle_pause or _backstoppause(state, track, cfg, now, arc_active)
     if pause:
         return pause, state
@@ -92,8 +96,11 @@ def _close_turn(state: State, track: Track, cfg: Config, now: float) -> Output |
 
 
 def _observe_turn(state: State, track: Track, cfg: Config, now: float, *,
-                  calls: list[tuple[str, object]], tool_only: bool) -> Output | None:
+                  calls: list[tuple[str, object]], tool_only: bool | None,
+                  fresh: bool) -> Output | None:
     tracked = [(name, given) for name, given in calls if not is_allowed(cfg, name, given)]
+    if tool_only is None:
+        return None  # unknown: counting it could pause a narrating session (fail open)
     if not tool_only:
         clear_run(track)
         return None
@@ -104,6 +111,10 @@ def _observe_turn(state: State, track: Track, cfg: Config, now: float, *,
     history = track["fingerprints"]
     history.append(fingerprint)
     del history[:-cfg.cycle_history]
+    # Whether each turn in the history brought a result never seen before, for the wording.
+    freshness = track.setdefault("fresh", [])
+    freshness.append(fresh)
+    del freshness[:-len(history)]
     labels = track.setdefault("labels", {})
     labels[fingerprint] = ", ".join(opkey.label(n, i, 60) for n, i in tracked[:2])
     for stale in [fp for fp in labels if fp not in history]:
@@ -115,7 +126,10 @@ def _observe_turn(state: State, track: Track, cfg: Config, now: float, *,
         return None
     period, repeats = found
     shown = [labels.get(fp, "?") for fp in history[-period:]]
-    reason = messages.cycle_pause(period, repeats, shown)
+    # The first pass through the cycle always sees its results for the first time; any
+    # later pass that saw a new one means the results kept changing.
+    changed = any(freshness[-period * repeats:][period:])
+    reason = messages.cycle_pause(period, repeats, shown, results_changed=changed)
     return pause(state, now, "post-batch", "cycle", reason)
 
 

@@ -58,12 +58,16 @@ def _times(n: int) -> str:
     return f"{n} times"
 
 
-def cycle_pause(period: int, repeats: int, labels: list[str]) -> str:
+def cycle_pause(period: int, repeats: int, labels: list[str], *,
+                results_changed: bool = False) -> str:
     what = ("the same call " + _times(repeats) if period == 1
             else f"a {period}-call cycle {_times(repeats)}")
     shown = "; ".join(labels[:3])
+    # Fresh results are progress of a kind: only the calls repeated, so say just that.
+    how = (", with changing results but no word to you" if results_changed
+           else " without progress")
     return (
-        f"arcguard paused this session: the model repeated {what} in a row without progress"
+        f"arcguard paused this session: the model repeated {what} in a row{how}"
         f" ({shown}). Send a message to resume."
     )
 

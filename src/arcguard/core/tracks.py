@@ -37,6 +37,7 @@ def new_track(now: float, *, denials: int = 0) -> Track:
         "turn": {"denied": 0, "progress": False, "label": ""},
         "blocked_rounds": 0,
         "fingerprints": [],
+        "fresh": [],  # per fingerprint: did that turn bring a result never seen before
         "streak": 0,  # consecutive tool-only turns
         "checkin_done": False,
         "turns": 0,  # turns since the operator's last message
@@ -81,6 +82,7 @@ def is_allowed(cfg: Config, tool_name: str, tool_input: object) -> bool:
 
 def clear_run(track: Track) -> None:
     track["fingerprints"] = []
+    track["fresh"] = []
     track["streak"] = 0
     track["checkin_done"] = False
 

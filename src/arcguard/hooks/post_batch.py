@@ -34,8 +34,9 @@ def handle(payload: dict[str, Any], ctx: Context) -> Output | None:
     ids = {c["tool_use_id"] for c in calls if isinstance(c.get("tool_use_id"), str)}
     path = transcripts.path_for(payload)
     message = transcripts.message_with_tool(path, ids, ctx.cfg.tail_bytes) if path else None
-    # A turn whose message cannot be read counts as tool-only (the rule: fail safe).
-    tool_only = message is None or not message.text
+    # A turn whose message cannot be read (no transcript, or the message is beyond the tail)
+    # is unknown, not tool-only: guessing "tool-only" would pause sessions that do narrate.
+    tool_only = None if message is None else not message.text
     pairs = [(c["tool_name"], c.get("tool_input")) for c in calls]
 
     def change(state: State | None) -> tuple[Output | None, State | None]:
