@@ -3,11 +3,22 @@
 from __future__ import annotations
 
 
+# A slug or milestone is the user's free text: shown cut, so the instructions around it (the
+# completion command last of all) always fit in what Claude Code passes on whole.
+MAX_NAME_SHOWN = 200
+MAX_MILESTONE_SHOWN = 1000
+
+
+def _clip(text: str, limit: int) -> str:
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
 def complete_hint(command: str, session_id: str) -> str:
     return f"`{command} arc complete {session_id}`"
 
 
 def posture_line(slug: str, next_milestone: str, command: str, session_id: str) -> str:
+    slug, next_milestone = _clip(slug, MAX_NAME_SHOWN), _clip(next_milestone, MAX_MILESTONE_SHOWN)
     nxt = f" Next milestone: {next_milestone}." if next_milestone else ""
     return (
         f"[arcguard] Autonomous arc '{slug}' is active: keep working through it without handing"
@@ -19,6 +30,7 @@ def posture_line(slug: str, next_milestone: str, command: str, session_id: str) 
 
 
 def stop_block_reason(slug: str, next_milestone: str, command: str, session_id: str) -> str:
+    slug, next_milestone = _clip(slug, MAX_NAME_SHOWN), _clip(next_milestone, MAX_MILESTONE_SHOWN)
     nxt = (f" Continue with the next milestone: {next_milestone}." if next_milestone
            else " Continue with the work.")
     return (

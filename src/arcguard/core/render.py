@@ -9,10 +9,19 @@ if TYPE_CHECKING:
 
     Output = dict[str, Any]
 
+# Claude Code caps `additionalContext` at 10,000 characters and moves longer text to a file,
+# showing the model only a preview: every text arcguard sends stays below that, whole.
+MAX_TEXT = 9000
+
+
+def bounded(text: str) -> str:
+    """`text`, cut to MAX_TEXT characters (an ellipsis marks the cut)."""
+    return text if len(text) <= MAX_TEXT else text[: MAX_TEXT - 1] + "…"
+
 
 def block_stop(reason: str) -> Output:
     """Stop: keep the session going, with `reason` as the model's next instruction."""
-    return {"decision": "block", "reason": reason}
+    return {"decision": "block", "reason": bounded(reason)}
 
 
 def deny_tool(reason: str) -> Output:
@@ -21,19 +30,20 @@ def deny_tool(reason: str) -> Output:
         "hookSpecificOutput": {
             "hookEventName": "PreToolUse",
             "permissionDecision": "deny",
-            "permissionDecisionReason": reason,
+            "permissionDecisionReason": bounded(reason),
         }
     }
 
 
 def add_context(event_name: str, text: str) -> Output:
     """Text added to the model's context next to the event (Claude Code caps it at 10,000)."""
-    return {"hookSpecificOutput": {"hookEventName": event_name, "additionalContext": text}}
+    return {"hookSpecificOutput": {"hookEventName": event_name,
+                                   "additionalContext": bounded(text)}}
 
 
 def pause(reason: str) -> Output:
     """End the session now; `reason` is shown to the user."""
-    return {"continue": False, "stopReason": reason}
+    return {"continue": False, "stopReason": bounded(reason)}
 
 
 def merge(*outputs: Output | None) -> Output | None:
