@@ -12,6 +12,10 @@ from typing import Any
 
 import pytest
 from click.testing import CliRunner
+from testing.builders import append_transcript
+from testing.builders import assistant_entries
+from testing.builders import tool_use
+from testing.builders import write_transcript
 from testing.cli import invoke
 
 from arcguard import paths
@@ -39,14 +43,17 @@ def stop(session: str, text: str, *, active: bool = False) -> str:
                          "last_assistant_message": text, "stop_hook_active": active})
 
 
-def bash_turn(session: str, call_id: str, **env: str) -> str:
+def bash_turn(session: str, call_id: str, transcript: Path, **env: str) -> str:
     call = {"tool_name": "Bash", "tool_input": {"command": "ls"}, "tool_use_id": call_id}
     out = hook("pre-tool", {"session_id": session, "hook_event_name": "PreToolUse", **call},
                **env)
     hook("post-tool", {"session_id": session, "hook_event_name": "PostToolUse", **call,
                        "tool_response": {"stdout": "a", "stderr": ""}}, **env)
+    # A tool-only turn: its message, as the transcript has it, carries no text.
+    append_transcript(transcript, assistant_entries(tool_use("Bash", {"command": "ls"},
+                                                             tool_id=call_id)))
     hook("post-batch", {"session_id": session, "hook_event_name": "PostToolBatch",
-                        "tool_calls": [call]}, **env)
+                        "transcript_path": str(transcript), "tool_calls": [call]}, **env)
     return out
 
 
@@ -70,7 +77,9 @@ def recorded(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
                          "prompt": "/autonomous tidy up"})
         env = {"ARCGUARD_CHECKIN_TURNS": "1", "ARCGUARD_CYCLE_REPEATS_IDENTICAL": "3",
                "ARCGUARD_REPEAT_LIMIT": "2"}
-        outputs["turns"] = [bash_turn("loop-sess", f"t{i}", **env) for i in range(3)]
+        transcript = write_transcript(tmp_path_factory.mktemp("transcripts") / "loop.jsonl", [])
+        outputs["turns"] = [bash_turn("loop-sess", f"t{i}", transcript, **env)
+                            for i in range(3)]
     finally:
         if saved is None:
             del os.environ["ARCGUARD_HOME"]
