@@ -34,6 +34,7 @@ if TYPE_CHECKING:
 # Decisions that change what the session does next (the recorded one did not have them).
 CHANGES = frozenset({"continue", "deny", "pause"})
 KIND_NAMES = {"block": "continue"}
+SCRATCH_TRANSCRIPT = "transcript.jsonl"
 
 
 class Decision:
@@ -124,9 +125,11 @@ class Replayer:
         self.session_id = session_id
         self.executor = executor
         self.home = home
-        self.transcript = os.path.join(workdir, "projects", f"{session_id}.jsonl")
+        # A fixed name: the recorded session id is data from the transcript, and joining it
+        # into a path would let a crafted id write anywhere the user can.
+        self.transcript = os.path.join(workdir, "projects", SCRATCH_TRANSCRIPT)
         os.makedirs(os.path.dirname(self.transcript), exist_ok=True)
-        self.handle = open(self.transcript, "ab")  # noqa: SIM115 (closed by `close`)
+        self.handle = open(self.transcript, "xb")  # noqa: SIM115 (closed by `close`)
         self.cwd = workdir
 
     def close(self) -> None:
