@@ -13,6 +13,7 @@ import tempfile
 
 from arcguard import jsonio
 from arcguard import store
+from arcguard.forensics import lines
 from arcguard.replay.events import EventBuilder
 from arcguard.replay.executors import EXECUTORS
 from arcguard.replay.executors import hook_environment
@@ -24,6 +25,7 @@ if TYPE_CHECKING:
     from typing import Any
     from typing import Protocol
 
+    from arcguard.forensics.lines import Loads
     from arcguard.replay.events import HookEvent
 
     class Executor(Protocol):
@@ -157,15 +159,12 @@ def session_id_of(path: str, first: dict[str, Any] | None) -> str:
     return os.path.basename(path).removesuffix(".jsonl") or "replay"
 
 
-def _first_entry(path: str, loads: Callable[[bytes], object]) -> dict[str, Any] | None:
+def _first_entry(path: str, loads: Loads) -> dict[str, Any] | None:
     with open(path, "rb") as handle:
-        for line in handle:
-            try:
-                entry = loads(line)
-            except ValueError:
-                continue
-            if isinstance(entry, dict) and entry.get("sessionId"):
-                return entry
+        for raw in lines.read_lines(handle):
+            for entry in lines.judge(raw, loads).entries:
+                if entry.get("sessionId"):
+                    return entry
     return None
 
 
@@ -188,20 +187,18 @@ def replay(path: str, *, executor: str = "in-process", config_path: str | None =
     return result
 
 
-def _run(path: str, runner: Replayer, result: Result, loads: Callable[[bytes], object],
+def _run(path: str, runner: Replayer, result: Result, loads: Loads,
          on_step: Callable[[Step], None] | None) -> None:
     builder = EventBuilder()
     with open(path, "rb") as handle:
-        for line in handle:
-            try:
-                entry = loads(line)
-            except ValueError:
-                result.malformed_lines += bool(line.strip())
-                entry = None
-            events = builder.feed(entry) if isinstance(entry, dict) else []
-            if _fire_all(events, runner, result, builder, on_step):
-                return
-            runner.append(line)
+        for raw in lines.read_lines(handle):
+            line = lines.judge(raw, loads)
+            result.malformed_lines += line.status == lines.MALFORMED
+            for entry in line.entries:
+                if _fire_all(builder.feed(entry), runner, result, builder, on_step):
+                    return
+            if raw is not None:
+                runner.append(raw)
     _fire_all(builder.finish(), runner, result, builder, on_step)
 
 
