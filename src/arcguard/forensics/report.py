@@ -66,6 +66,7 @@ class Report:
         self.cycle_trips: Counter[int] = Counter()  # period -> runs that would be paused
         self.stretches: Counter[int] = Counter()  # turns between operator messages
         self.stalls: Counter[str] = Counter()
+        self.placeholders = 0  # written by the harness after a local command, not the model
         self.continue_nudges = 0
         self.api_errors: Counter[str] = Counter()
         self.api_error_gaps: dict[str, list[float]] = {}
@@ -101,6 +102,7 @@ class Report:
                             "by_period": {str(p): n for p, n in sorted(self.cycle_trips.items())}},
             "turns_since_operator": distribution(self.stretches),
             "stalls": self._stalls(),
+            "local_command_placeholders": self.placeholders,
             "continue_nudges": self.continue_nudges,
             "api_errors": self._api_errors(),
             "stop_hook_feedback": self.stop_feedback,
