@@ -131,9 +131,14 @@ class Transcript:
 
     def queued(self, prompt: str, *, mode: str = "prompt") -> Transcript:
         """A prompt queued while the model worked, as Claude Code 2.1.2xx records it."""
-        entry = self._base("attachment", 1)
-        entry["attachment"] = {"type": "queued_command", "prompt": prompt, "commandMode": mode}
-        self.entries.append(entry)
+        return self.attachment({"type": "queued_command", "prompt": prompt, "commandMode": mode})
+
+    def attachment(self, body: dict[str, Any]) -> Transcript:
+        """An `attachment` entry in Claude Code's key order: its body's own "type" comes first."""
+        base = self._base("attachment", 1)
+        self.entries.append({"parentUuid": None, "isSidechain": False, "attachment": body,
+                             **{k: v for k, v in base.items() if k not in ("parentUuid",
+                                                                         "isSidechain")}})
         return self
 
     def local_command(self, name: str, stdout: str) -> Transcript:

@@ -21,8 +21,8 @@ def scan(path: Path) -> Report:
 
 def test_entries_are_labelled_by_their_own_type_not_a_nested_one(tmp_path: Path) -> None:
     t = Transcript().prompt("go").queued("also this").bash("ls", "a")
-    t.other("attachment", attachment={"type": "task_reminder", "content": []})
-    t.other("attachment", attachment={"type": "hook_success", "content": ""})
+    t.attachment({"type": "task_reminder", "content": []})
+    t.attachment({"type": "hook_success", "content": ""})
     t.other("weird-new-type", data={"type": "inner"})
     report = scan(t.write(tmp_path / "a.jsonl"))
     assert report.entry_types["attachment"] == 3
