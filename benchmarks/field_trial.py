@@ -27,6 +27,7 @@ from arcguard.replay.timeline import short
 REPO = Path(__file__).resolve().parents[1]
 DEFAULT_CORPUS = REPO.parent / "shared" / "fixtures" / "corpus"
 MODES = {"as recorded": False, "with --arc": True}
+WINDOW_TURNS = 25  # the check-in window: long enough to show what the work was
 
 
 def _replay_one(job: tuple[str, bool, str]) -> tuple[dict[str, Any], list[dict[str, Any]]]:
@@ -34,9 +35,21 @@ def _replay_one(job: tuple[str, bool, str]) -> tuple[dict[str, Any], list[dict[s
     result = replay(path, config_path=config, arc=arc)
     row = summary.summarise([result])["files"][0]
     found = [{"file": Path(path).name, "turn": d.turn, "kind": d.kind,
-              "reason": short(d.reason, 160)}
+              "reason": short(d.reason, 160), "tools_before": _tools_before(result, d.turn)}
              for d in result.decisions if d.kind in summary.INTERVENTIONS]
     return row, found
+
+
+def _tools_before(result: Any, turn: int) -> dict[str, int]:
+    """The tool calls of the turns leading up to an intervention, by tool: what the session
+    was doing when arcguard stepped in."""
+    counts: dict[str, int] = {}
+    for step in result.steps:
+        event = step.event
+        if event.event == "PreToolUse" and turn - WINDOW_TURNS < event.turn <= turn:
+            name = str(event.fields.get("tool_name"))
+            counts[name] = counts.get(name, 0) + 1
+    return dict(sorted(counts.items(), key=lambda item: (-item[1], item[0])))
 
 
 def trial(files: list[str], arc: bool, jobs: int, config: str) -> dict[str, Any]:
@@ -90,6 +103,9 @@ def main(argv: list[str] | None = None) -> int:
         print(f"\nInterventions {mode}:")
         for item in data["list"] or [{"file": "none", "turn": "-", "kind": "-", "reason": ""}]:
             print(f"- {item['file']} turn {item['turn']}: {item['kind']}  {item['reason']}")
+            if item.get("tools_before"):
+                mix = ", ".join(f"{name} {n}" for name, n in item["tools_before"].items())
+                print(f"    calls in the {WINDOW_TURNS} turns up to it: {mix}")
     if args.out is not None:
         args.out.write_text(json.dumps(results, indent=2) + "\n")
     return 0

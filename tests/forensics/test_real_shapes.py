@@ -23,6 +23,7 @@ def test_entries_are_labelled_by_their_own_type_not_a_nested_one(tmp_path: Path)
     t = Transcript().prompt("go").queued("also this").bash("ls", "a")
     t.attachment({"type": "task_reminder", "content": []})
     t.attachment({"type": "hook_success", "content": ""})
+    t.other("mode", mode="normal")  # a real top-level type of recent releases
     t.other("weird-new-type", data={"type": "inner"})
     report = scan(t.write(tmp_path / "a.jsonl"))
     assert report.entry_types["attachment"] == 3

@@ -33,7 +33,7 @@ KNOWN_TYPES = frozenset({
     "user", "assistant", "system", "progress", "attachment", "summary", "file-history-snapshot",
     "queue-operation", "custom-title", "ai-title", "agent-name", "agent-setting", "last-prompt",
     "pr-link", "saved_hook_context", "atis-latch", "api-request-shape", "api-request-blob",
-    "api-request", "tools-used", "cost-state",
+    "api-request", "tools-used", "cost-state", "mode",
 })
 ARCGUARD_MARK = "[arcguard]"
 PAUSE_MARK = "arcguard paused this session"
