@@ -5,8 +5,8 @@
 Every transcript is replayed through the real hooks (`arcguard replay`), once as recorded and
 once with `--arc` (as if its first prompt had started an arc), with the default config. It
 prints the interventions per 1,000 tool calls by kind for both runs, then every intervention
-with its file, turn and reason, so each can be judged. The corpus is `../shared/fixtures/corpus`
-next to the repository unless given; when it is absent the script says so and exits 0.
+with its file, turn and reason, so each can be judged. The corpus is the folder of real sessions
+kept next to the repository unless given; when it is absent the script says so and exits 0.
 """
 
 from __future__ import annotations

@@ -120,7 +120,7 @@ CORPUS_FILES = sorted(p.name for p in CORPUS.glob("*.jsonl")) if CORPUS.is_dir()
 
 
 @pytest.mark.skipif(not CORPUS.is_dir(), reason="calibration corpus not present"
-                    " (../shared/fixtures/corpus next to the repository)")
+                    " next to the repository")
 @pytest.mark.parametrize("name", CORPUS_FILES)
 def test_replay_and_forensics_agree_on_turns_and_malformed_lines(name: str) -> None:
     # Replay's turn count is its event builder's; the full hook run is pinned on one file below.
