@@ -62,3 +62,15 @@ def test_doctor_escapes_a_project_path(tmp_path: Path) -> None:
     (project / ".claude" / "settings.json").write_text("{}")
     out = CliRunner().invoke(cli, ["doctor", "--project", str(project)]).output
     assert_inert(out)
+
+
+def test_forensics_text_escapes_an_entry_type(tmp_path: Path) -> None:
+    (tmp_path / "a.jsonl").write_text(
+        json.dumps({"type": HOSTILE}) + "\n"
+        + json.dumps({"type": "user", "message": {"role": "user", "content": "go"}}) + "\n"
+        + json.dumps({"type": "assistant", "message": {"id": "m", "role": "assistant",
+                                                       "content": [{"type": "text",
+                                                                    "text": "ok"}]}}) + "\n")
+    out = CliRunner().invoke(cli, ["forensics", str(tmp_path)]).output
+    assert "unknown entry types: ls" in out
+    assert_inert(out)
