@@ -106,3 +106,62 @@ class Transcript:
         body = self.lines() + (garbage or [])
         path.write_text("\n".join(body) + "\n", encoding="utf-8")
         return path
+
+    # --- shapes of real sessions ---------------------------------------------------------
+
+    def split_tools(self, *calls: tuple[str, dict[str, Any], Any]) -> Transcript:
+        """One message whose calls each ran as soon as streamed: entry, result, entry, result."""
+        self.count += 1
+        mid = f"msg_{self.count:05d}"
+        for name, given, result in calls:
+            self.count += 1
+            tool_id = f"toolu_{self.count:05d}"
+            entry = self._base("assistant", 1)
+            entry["message"] = {"model": "claude-opus-4-6", "id": mid, "type": "message",
+                                "role": "assistant", "stop_reason": None, "content": [
+                                    {"type": "tool_use", "id": tool_id, "name": name,
+                                     "input": given}]}
+            self.entries.append(entry)
+            done = self._base("user", 2)
+            done["message"] = {"role": "user", "content": [
+                {"tool_use_id": tool_id, "type": "tool_result", "content": json.dumps(result)}]}
+            done["toolUseResult"] = result
+            self.entries.append(done)
+        return self
+
+    def queued(self, prompt: str, *, mode: str = "prompt") -> Transcript:
+        """A prompt queued while the model worked, as Claude Code 2.1.2xx records it."""
+        return self.attachment({"type": "queued_command", "prompt": prompt, "commandMode": mode})
+
+    def attachment(self, body: dict[str, Any]) -> Transcript:
+        """An `attachment` entry in Claude Code's key order: its body's own "type" comes first."""
+        base = self._base("attachment", 1)
+        self.entries.append({"parentUuid": None, "isSidechain": False, "attachment": body,
+                             **{k: v for k, v in base.items() if k not in ("parentUuid",
+                                                                         "isSidechain")}})
+        return self
+
+    def local_command(self, name: str, stdout: str) -> Transcript:
+        """A local command (`/exit`, `/ide`) and the placeholder reply the harness writes."""
+        self.prompt(f"<command-name>/{name}</command-name>\n            <command-message>{name}"
+                    "</command-message>\n            <command-args></command-args>")
+        self.prompt(f"<local-command-stdout>{stdout}</local-command-stdout>")
+        return self.assistant({"type": "text", "text": "No response requested."},
+                              synthetic=True)
+
+    def system_error(self, status: int | None) -> Transcript:
+        """A failed API attempt as the `system` entry Claude Code writes for it."""
+        entry = self._base("system", 1)
+        error: dict[str, Any] = {"cause": {"code": "ECONNRESET"}} if status is None else {
+            "status": status}
+        entry.update({"subtype": "api_error", "level": "error", "error": error,
+                      "retryAttempt": 1, "maxRetries": 10})
+        self.entries.append(entry)
+        return self
+
+    def as_subagent(self, agent_id: str) -> Transcript:
+        """Mark every entry so far as a subagent's own transcript has them."""
+        for entry in self.entries:
+            entry["isSidechain"] = True
+            entry["agentId"] = agent_id
+        return self

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import click
 
+from arcguard.terminal import printable
+
 
 TITLES = {
     "1-stall-continued": "A stall in the middle of an arc is sent back to work",
@@ -60,7 +62,7 @@ def narrate_step(step: object) -> list[str]:
 
 def _echo_step(step: object) -> None:
     for line in narrate_step(step):
-        click.echo(line)
+        click.echo(printable(line))
 
 
 @click.command()

@@ -51,5 +51,7 @@ def doctor(ctx: click.Context, as_json: bool, project: Path | None) -> None:
         click.echo(json.dumps({"schema": 1, "ok": not failed,
                                "checks": [r._asdict() for r in results]}, indent=2))
     else:
-        click.echo(render(results))
+        from arcguard.terminal import printable
+
+        click.echo(printable(render(results)))
     ctx.exit(1 if failed else 0)

@@ -66,9 +66,10 @@ def forensics(paths: tuple[str, ...], as_json: bool, since: str | None) -> None:
     from arcguard import jsonio
     from arcguard.forensics import scan_paths
     from arcguard.forensics.text import render
+    from arcguard.terminal import printable
 
     cfg = config()
     report = scan_paths(list(paths) or [default_root()], cfg, since=parse_since(since),
                         progress=_progress())
     data = report.as_dict(dict(cfg.as_dict()))
-    click.echo(jsonio.dumps_pretty(data) if as_json else render(data))
+    click.echo(jsonio.dumps_pretty(data) if as_json else printable(render(data)))

@@ -1,4 +1,4 @@
-"""`arcguard replay TRANSCRIPT`: what arcguard would have decided on a recorded session."""
+"""`arcguard replay PATH...`: what arcguard would have decided on recorded sessions."""
 
 from __future__ import annotations
 
@@ -8,25 +8,44 @@ from arcguard.commands.common import json_option
 
 
 @click.command()
-@click.argument("transcript", type=click.Path(exists=True, dir_okay=False))
+@click.argument("paths", nargs=-1, required=True, type=click.Path(exists=True))
 @json_option
 @click.option("--config", "config_path", type=click.Path(dir_okay=False),
               help="Use this config file instead of your own.")
 @click.option("--subprocess", "as_subprocess", is_flag=True,
               help="Run each hook as a subprocess, exactly as Claude Code does (slower).")
-def replay(transcript: str, as_json: bool, config_path: str | None,
-           as_subprocess: bool) -> None:
-    """Show what arcguard would have done on a recorded session, before you enable it.
+@click.option("--arc", is_flag=True,
+              help="Replay as if each session's first prompt had started an arc (/autonomous).")
+@click.option("--summary", "force_summary", is_flag=True,
+              help="Print the per-file summary even for a single transcript.")
+def replay(paths: tuple[str, ...], as_json: bool, config_path: str | None,
+           as_subprocess: bool, arc: bool, force_summary: bool) -> None:
+    """Show what arcguard would have done on recorded sessions, before you enable it.
 
     The hook events Claude Code would have sent (prompts, tool calls and results, turn ends)
-    are rebuilt from TRANSCRIPT and run through the real hooks with a throwaway state
+    are rebuilt from each transcript and run through the real hooks with a throwaway state
     directory; nothing of yours is touched. Decisions that would have changed the session are
-    reported while the recorded events keep coming; a pause ends the replay.
+    reported while the recorded events keep coming; a pause ends that session's replay.
+
+    PATHS are transcript files or folders (searched for *.jsonl). With more than one session
+    (or --summary) a summary is printed: per file the tool calls, turns and decisions by kind,
+    then the totals and the interventions per 1,000 tool calls.
     """
     from arcguard import jsonio
     from arcguard.replay import replay as run_replay
+    from arcguard.replay import summary
     from arcguard.replay.timeline import render
+    from arcguard.terminal import printable
 
-    result = run_replay(transcript, executor="subprocess" if as_subprocess else "in-process",
-                        config_path=config_path)
-    click.echo(jsonio.dumps_pretty(result.as_dict()) if as_json else render(result))
+    files = summary.transcripts(paths)
+    if not files:
+        raise click.UsageError("no transcript (*.jsonl) under the given paths")
+    executor = "subprocess" if as_subprocess else "in-process"
+    results = [run_replay(path, executor=executor, config_path=config_path, arc=arc)
+               for path in files]
+    if len(results) == 1 and not force_summary:
+        only = results[0]
+        click.echo(jsonio.dumps_pretty(only.as_dict()) if as_json else printable(render(only)))
+        return
+    data = summary.summarise(results)
+    click.echo(jsonio.dumps_pretty(data) if as_json else printable(summary.render(data)))

@@ -238,6 +238,8 @@ def status(as_json: bool, session_id: str | None, limit: int) -> None:
     """
     import json
 
+    from arcguard.terminal import printable
+
     state_dir, cfg, at = home(), config(), now()
     if session_id is not None:
         path, state = find_session(state_dir, session_id)
@@ -248,13 +250,13 @@ def status(as_json: bool, session_id: str | None, limit: int) -> None:
             click.echo(json.dumps({"schema": SCHEMA, "state_dir": state_dir,
                                    "session": document}, indent=2))
         else:
-            click.echo(render_session(summary, log))
+            click.echo(printable(render_session(summary, log)))
         return
     sessions = collect(state_dir, cfg, at, limit)
     if as_json:
         click.echo(json.dumps({"schema": SCHEMA, "state_dir": state_dir, "sessions": sessions},
                               indent=2))
     elif not sessions:
-        click.echo(f"no sessions yet in {state_dir}")
+        click.echo(printable(f"no sessions yet in {state_dir}"))
     else:
-        click.echo(render_table([COLUMNS, *(table_row(s) for s in sessions)]))
+        click.echo(printable(render_table([COLUMNS, *(table_row(s) for s in sessions)])))

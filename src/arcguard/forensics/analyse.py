@@ -33,7 +33,7 @@ KNOWN_TYPES = frozenset({
     "user", "assistant", "system", "progress", "attachment", "summary", "file-history-snapshot",
     "queue-operation", "custom-title", "ai-title", "agent-name", "agent-setting", "last-prompt",
     "pr-link", "saved_hook_context", "atis-latch", "api-request-shape", "api-request-blob",
-    "api-request", "tools-used", "cost-state",
+    "api-request", "tools-used", "cost-state", "mode",
 })
 ARCGUARD_MARK = "[arcguard]"
 PAUSE_MARK = "arcguard paused this session"
@@ -116,6 +116,8 @@ class SessionScan:
         self.since_operator = 0
         self.stall_open: bool = False
         self.error_open: tuple[str, float | None] | None = None
+        self.system_error: tuple[str, float | None] | None = None  # no reply followed yet
+        self.after_local_command = False
         self.messages = 0
 
     # --- entries -------------------------------------------------------------------------
@@ -129,8 +131,30 @@ class SessionScan:
             self._assistant(entry)
         elif kind == "user":
             self._user(entry)
-        elif kind == "system" and entry.get("subtype") == "compact_boundary":
+        elif kind == "attachment":
+            queued = kinds.classify_queued(entry)
+            if queued is not None and (entry.get("isSidechain") is not True
+                                       or self.sidechain_file):
+                self._finish_message()  # it follows the results of the message before it
+                self._prompt(queued[0], queued[1], parse_iso(entry.get("timestamp")))
+        elif kind == "system":
+            self._system(entry)
+
+    def _system(self, entry: dict[str, Any]) -> None:
+        failed = kinds.system_error_kind(entry)
+        if failed is not None:
+            self._finish_message()
+            self.system_error = (failed, parse_iso(entry.get("timestamp")))
+        elif entry.get("subtype") == "compact_boundary":
             self.report.compactions += 1
+
+    def _failed_ending(self) -> None:
+        """A failed attempt that no reply followed: the turn ended on it."""
+        failed, self.system_error = self.system_error, None
+        if failed is not None:
+            self.report.api_errors[failed[0]] += 1
+            self._resumed(failed[1])  # an earlier ending still open is resumed by this one
+            self.error_open = failed
 
     def _message_id(self, entry: dict[str, Any]) -> str | None:
         if self.sidechain_file and entry.get("isSidechain") is True:
@@ -160,18 +184,24 @@ class SessionScan:
             return
         self._finish_message()
         at = parse_iso(entry.get("timestamp"))
+        if kind in (kinds.OPERATOR, kinds.TASK_NOTIFICATION, kinds.STOP_FEEDBACK):
+            self._failed_ending()
+        self.after_local_command = kind == kinds.LOCAL_OUTPUT or (
+            kind == kinds.OPERATOR and text.startswith("/"))
+        self._prompt(kind, text, at)
+        if kind == kinds.STOP_FEEDBACK:
+            self.report.stop_feedback += 1
+            if ARCGUARD_MARK in text:
+                self.report.footprint["stop_continuations"] += 1
+            self._close_stall("followed_by_stop_hook")
+
+    def _prompt(self, kind: str, text: str, at: float | None) -> None:
+        """A prompt typed or queued by the operator, or one the harness made."""
         if kind == kinds.OPERATOR:
             self._operator(text, at)
         elif kind == kinds.TASK_NOTIFICATION:
             self.report.task_notifications += 1
             self._resumed(at)
-        elif kind == kinds.STOP_FEEDBACK:
-            self.report.stop_feedback += 1
-            if ARCGUARD_MARK in text:
-                self.report.footprint["stop_continuations"] += 1
-            self._close_stall("followed_by_stop_hook")
-        elif kind == kinds.COMPACT_SUMMARY:
-            pass  # compaction is counted at its boundary entry; it resets nothing
 
     def _tool_results(self, entry: dict[str, Any]) -> None:
         for block in kinds.tool_results(entry):
@@ -198,6 +228,8 @@ class SessionScan:
         if message.synthetic:
             self._synthetic(message)
             return
+        self.system_error = None  # a retry got through
+        self.after_local_command = False
         self._resumed(self.pending_at)
         self.report.turns += 1
         self.messages += 1
@@ -215,10 +247,15 @@ class SessionScan:
 
     def _synthetic(self, message: records.Message) -> None:
         if self.pending_error is not None:
+            self.system_error = None  # the same failure, written once more as a message
             self.report.api_errors[self.pending_error] += 1
             if self.error_open is not None:
                 self._resumed(self.pending_at)
             self.error_open = (self.pending_error, self.pending_at)
+        elif self.after_local_command:
+            # After `/exit`, `/ide` and kin the harness writes this without asking the model:
+            # nothing stalled, and Claude Code runs no Stop for it.
+            self.report.placeholders += 1
         elif classify(Final(message.kind, message.text)) == STALL:
             self._open_stall(synthetic=True)
 
@@ -275,6 +312,7 @@ class SessionScan:
 
     def finish(self) -> None:
         self._finish_message()
+        self._failed_ending()
         self._end_run()
         self._close_stretch()
         self._close_stall("at_end_of_session")

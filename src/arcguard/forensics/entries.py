@@ -143,6 +143,47 @@ def api_error_kind(entry: dict[str, Any]) -> str:
     return OTHER_ERROR
 
 
+NETWORK = "network"  # no HTTP answer at all: a connection reset, a timeout, DNS
+
+
+def system_error_kind(entry: dict[str, Any]) -> str | None:
+    """The kind of a `system` entry recording a failed API call (None for any other entry).
+
+    Claude Code writes one per failed attempt, retries included, so on its own it is not an
+    ending: only when no real reply follows before the next prompt did the turn end on it.
+    """
+    if entry.get("type") != "system" or entry.get("subtype") != "api_error":
+        return None
+    error = entry.get("error")
+    status = error.get("status") if isinstance(error, dict) else None
+    if status == 429:
+        return RATE_LIMIT
+    if status == 529:
+        return OVERLOAD
+    return OTHER_ERROR if isinstance(status, int) else NETWORK
+
+
+QUEUED_COMMAND = "queued_command"
+
+
+def classify_queued(entry: dict[str, Any]) -> tuple[str, str] | None:
+    """(kind, text) of a prompt Claude Code queued while the model worked, delivered as an
+    `attachment` entry; None for every other attachment. A person's queued prompt is the
+    operator; the harness queues its task notifications the same way."""
+    attachment = entry.get("attachment")
+    if entry.get("type") != "attachment" or not isinstance(attachment, dict):
+        return None
+    if attachment.get("type") != QUEUED_COMMAND:
+        return None
+    prompt = attachment.get("prompt")
+    text = prompt if isinstance(prompt, str) else content_text(prompt)
+    if attachment.get("commandMode") == "task-notification" or is_task_notification(text):
+        return TASK_NOTIFICATION, text
+    if not text.strip():
+        return None
+    return OPERATOR, text
+
+
 # Operator messages that only say "go on" (seed 003's m1 leverage metric), compared after
 # lower-casing and dropping punctuation: whole message only, never a substring.
 CONTINUE_NUDGES = frozenset({

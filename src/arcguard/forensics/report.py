@@ -15,6 +15,9 @@ if TYPE_CHECKING:
 
 MAX_PERIOD_SCANNED = 8
 PERCENTILES = (50, 90, 99)
+# Below this many samples a percentile is one of a handful of values dressed up as a statistic
+# ("median 1714 s" of two gaps): the values themselves are reported instead.
+MIN_PERCENTILE_SAMPLES = 10
 
 
 def percentile(hist: Counter[int], pct: int) -> int | None:
@@ -31,11 +34,17 @@ def percentile(hist: Counter[int], pct: int) -> int | None:
     return None  # pragma: no cover (unreachable: index < total)
 
 
-def distribution(hist: Counter[int]) -> dict[str, int | None]:
-    out: dict[str, int | None] = {"count": sum(hist.values())}
+def distribution(hist: Counter[int]) -> dict[str, Any]:
+    """Count, percentiles and max; with too few samples the percentiles are None and the
+    sorted values are given instead."""
+    count = sum(hist.values())
+    out: dict[str, Any] = {"count": count}
+    few = count < MIN_PERCENTILE_SAMPLES
     for pct in PERCENTILES:
-        out[f"p{pct}"] = percentile(hist, pct)
+        out[f"p{pct}"] = None if few else percentile(hist, pct)
     out["max"] = max(hist) if hist else None
+    if few:
+        out["values"] = sorted(hist.elements())
     return out
 
 
@@ -66,6 +75,7 @@ class Report:
         self.cycle_trips: Counter[int] = Counter()  # period -> runs that would be paused
         self.stretches: Counter[int] = Counter()  # turns between operator messages
         self.stalls: Counter[str] = Counter()
+        self.placeholders = 0  # written by the harness after a local command, not the model
         self.continue_nudges = 0
         self.api_errors: Counter[str] = Counter()
         self.api_error_gaps: dict[str, list[float]] = {}
@@ -101,6 +111,7 @@ class Report:
                             "by_period": {str(p): n for p, n in sorted(self.cycle_trips.items())}},
             "turns_since_operator": distribution(self.stretches),
             "stalls": self._stalls(),
+            "local_command_placeholders": self.placeholders,
             "continue_nudges": self.continue_nudges,
             "api_errors": self._api_errors(),
             "stop_hook_feedback": self.stop_feedback,
@@ -119,12 +130,15 @@ class Report:
         out: dict[str, Any] = {}
         for kind in sorted(self.api_errors):
             gaps = sorted(self.api_error_gaps.get(kind, []))
+            enough = len(gaps) >= MIN_PERCENTILE_SAMPLES
             out[kind] = {
                 "count": self.api_errors[kind],
                 "resumed": len(gaps),
                 "never_resumed": self.api_errors_unresumed[kind],
-                "gap_seconds_median": gaps[len(gaps) // 2] if gaps else None,
+                "gap_seconds_median": gaps[len(gaps) // 2] if enough else None,
                 "gap_seconds_max": gaps[-1] if gaps else None,
                 "gap_seconds_total": sum(gaps),
             }
+            if not enough:
+                out[kind]["gap_seconds"] = [round(gap, 1) for gap in gaps]
         return out

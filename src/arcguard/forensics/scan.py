@@ -1,14 +1,15 @@
 """Stream transcripts from disk into the analyser: constant memory, bytes-level prefilters.
 
-Only lines that can be message entries are parsed (orjson); the large entries Claude Code
-interleaves (`api-request-blob`, `progress`, `file-history-snapshot`, ...) are recognised by a
-byte search and counted by type without being parsed.
+Lines are read and judged by `forensics.lines` (the same reader replay uses): the large
+entries Claude Code interleaves (`api-request-blob`, `progress`, `file-history-snapshot`, ...)
+are recognised by a byte search and counted by type without being parsed.
 """
 
 from __future__ import annotations
 
 import os
 
+from arcguard.forensics import lines
 from arcguard.forensics.analyse import KNOWN_TYPES
 from arcguard.forensics.analyse import PAUSE_MARK
 from arcguard.forensics.analyse import SessionScan
@@ -19,21 +20,14 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Callable
     from collections.abc import Iterable
-    from collections.abc import Iterator
+    from typing import BinaryIO
 
     from arcguard.core.config import Config
+    from arcguard.forensics.lines import Loads
 
     Progress = Callable[[int, int], None]
 
 SUFFIX = ".jsonl"
-# Entry types the analyser reads; any line holding one of these markers is parsed. Claude Code
-# writes compact JSON; the spaced forms cover transcripts rewritten by other tools.
-_ASSISTANT, _USER, _SYSTEM = b'"type":"assistant"', b'"type":"user"', b'"type":"system"'
-_SPACED = b'"type": "'
-_PARSED_TYPES = frozenset({"assistant", "user", "system"})
-_SKIPPED_TYPES = KNOWN_TYPES - _PARSED_TYPES
-_SPACED_WANTED = (b'"type": "assistant"', b'"type": "user"', b'"type": "system"')
-_TYPE_KEY = b'"type":"'
 _PAUSE = PAUSE_MARK.encode()
 READ_BUFFER = 1024 * 1024
 
@@ -94,8 +88,7 @@ def scan_paths(paths: Iterable[str], config: Config, *, since: float | None = No
     return report
 
 
-def scan_file(path: str, config: Config, report: Report,
-              loads: Callable[[bytes], object]) -> None:
+def scan_file(path: str, config: Config, report: Report, loads: Loads) -> None:
     """Analyse one transcript into `report`; an unreadable file is a counted skip, not an error."""
     scan = SessionScan(report, config, sidechain_file=True if is_subagent_file(path) else None)
     try:
@@ -119,62 +112,24 @@ def scan_file(path: str, config: Config, report: Report,
         report.sessions += 1
 
 
-def _feed(scan: SessionScan, lines: Iterator[bytes], report: Report,
-          loads: Callable[[bytes], object]) -> None:
-    for line in lines:
+def _feed(scan: SessionScan, handle: BinaryIO, report: Report, loads: Loads) -> None:
+    for raw in lines.read_lines(handle):
         report.lines += 1
-        if not _looks_whole(line):
-            if line.strip():
-                report.malformed_lines += 1
-            continue
-        # In Claude Code's key order the first "type" is the entry's own: one short search
-        # decides most lines; any other shape falls back to searching the whole line.
-        first = _first_type(line)
-        if first in _SKIPPED_TYPES or (first not in _PARSED_TYPES and not _wanted(line)):
-            _count_type(report, first)
-            continue
-        if _PAUSE in line:
-            report.footprint["pause_notices"] += 1
-        try:
-            entry = loads(line)
-        except ValueError:
+        line = lines.judge(raw, loads)
+        if line.status == lines.MALFORMED:
             report.malformed_lines += 1
-            continue
-        if not isinstance(entry, dict):
-            report.malformed_lines += 1
-            continue
-        kind = entry.get("type")
-        _count_type(report, kind if isinstance(kind, str) else "(none)")
-        scan.feed(entry)
+        elif line.status == lines.SKIPPED:
+            _count_type(report, line.kind)
+        elif line.status == lines.PARSED:
+            if raw is not None and _PAUSE in raw:
+                report.footprint["pause_notices"] += 1
+            for entry in line.entries:
+                kind = entry.get("type")
+                _count_type(report, kind if isinstance(kind, str) else "(none)")
+                scan.feed(entry)
 
 
 def _count_type(report: Report, kind: str) -> None:
     report.entry_types[kind[:40]] += 1
     if kind not in KNOWN_TYPES:
         report.unknown_types[kind[:40]] += 1
-
-
-def _wanted(line: bytes) -> bool:
-    if _ASSISTANT in line or _USER in line or _SYSTEM in line:
-        return True
-    return _SPACED in line and any(marker in line for marker in _SPACED_WANTED)
-
-
-def _looks_whole(line: bytes) -> bool:
-    """A cheap check that the line is one complete JSON object (a torn write is not)."""
-    if line.endswith((b"}\n", b"}")):
-        return line[:1] == b"{"
-    body = line.rstrip()  # rare: CRLF or trailing spaces
-    return body[:1] == b"{" and body[-1:] == b"}"
-
-
-def _first_type(line: bytes) -> str:
-    """The first `"type"` value of an unparsed line: the entry's own type in Claude Code's order."""
-    start = line.find(_TYPE_KEY)
-    if start < 0:
-        return "(none)"
-    start += len(_TYPE_KEY)
-    end = line.find(b'"', start, start + 60)
-    if end < 0:
-        return "(none)"
-    return line[start:end].decode("utf-8", "replace")

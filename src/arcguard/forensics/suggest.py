@@ -42,12 +42,17 @@ def _ceil_ratio(value: int, num: int, den: int) -> int:
 
 
 def _make(name: str, current: dict[str, Any], observed: int | None, derived: int | None,
-          basis: str, samples: int) -> Suggestion:
+          basis: str, samples: int, *, occurred: bool = True) -> Suggestion:
     now = current.get(name)
-    if derived is not None and samples < MIN_SAMPLES and isinstance(now, int):
-        # Too few samples to argue for a lower threshold: only ever suggest raising it.
-        derived = max(derived, now)
-        basis += f"; only {samples} samples (< {MIN_SAMPLES}), so never below the current value"
+    if derived is not None and isinstance(now, int) and derived < now:
+        if samples < MIN_SAMPLES:
+            # Too few samples to argue for a lower threshold: only ever suggest raising it.
+            derived = now
+            basis += f"; only {samples} samples (< {MIN_SAMPLES}), so never below the current value"
+        elif not occurred:
+            # Never seeing the pattern says nothing about where it starts: no reason to tighten.
+            derived = now
+            basis += "; the pattern never occurred, so never below the current value"
     return Suggestion(name, now, observed, derived, basis)
 
 
@@ -62,9 +67,9 @@ def suggestions(report: Report, current: dict[str, Any]) -> list[Suggestion]:
     return [
         _make("cycle_repeats_identical", current, identical,
               None if identical is None else max(2, identical + 2),
-              "longest identical repeat seen + 2", runs),
+              "longest identical repeat seen + 2", runs, occurred=(identical or 0) > 1),
         _make("cycle_repeats", current, cycle, None if cycle is None else max(2, cycle + 1),
-              "longest cycle repeat seen (periods 2-8) + 1", runs),
+              "longest cycle repeat seen (periods 2-8) + 1", runs, occurred=(cycle or 0) > 1),
         _make("checkin_turns", current, run_p99,
               None if run_p99 is None else max(2, _ceil_ratio(run_p99, 3, 2)),
               "p99 tool-only run length + 50%", runs),

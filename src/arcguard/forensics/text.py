@@ -11,6 +11,8 @@ if TYPE_CHECKING:
 def _dist(d: dict[str, Any]) -> str:
     if not d["count"]:
         return "none"
+    if "values" in d:  # too few for percentiles to mean anything
+        return f"{d['count']} (values {', '.join(str(v) for v in d['values'])})"
     return f"{d['count']} (p50 {d['p50']}, p90 {d['p90']}, p99 {d['p99']}, max {d['max']})"
 
 
@@ -38,6 +40,7 @@ def render(data: dict[str, Any]) -> str:
         f"Turns since the operator's last message: {_dist(data['turns_since_operator'])}",
         "",
         _stalls(data["stalls"]),
+        _placeholders(data["local_command_placeholders"]),
         f"Operator continue-nudges: {data['continue_nudges']}",
         _errors(data["api_errors"]),
         f"Stop-hook feedback entries: {data['stop_hook_feedback']}; arcguard footprint:"
@@ -60,13 +63,21 @@ def _stalls(s: dict[str, int]) -> str:
             f" session ended {s['at_end_of_session']}")
 
 
+def _placeholders(n: int) -> str:
+    return (f"Placeholders after local commands (/exit, /ide, ...; not stalls, no Stop runs):"
+            f" {n}")
+
+
 def _errors(errors: dict[str, Any]) -> str:
     if not errors:
         return "API-error endings: none"
     parts = []
     for kind, e in errors.items():
-        gap = ("" if e["gap_seconds_median"] is None else
-               f", gap to resume median {e['gap_seconds_median']:.0f}s max"
-               f" {e['gap_seconds_max']:.0f}s total {e['gap_seconds_total']:.0f}s")
+        if "gap_seconds" in e:
+            gap = ", gaps to resume " + ", ".join(f"{g:.0f}s" for g in e["gap_seconds"]) if (
+                e["gap_seconds"]) else ""
+        else:
+            gap = (f", gap to resume median {e['gap_seconds_median']:.0f}s max"
+                   f" {e['gap_seconds_max']:.0f}s total {e['gap_seconds_total']:.0f}s")
         parts.append(f"{kind} {e['count']} (never resumed {e['never_resumed']}{gap})")
     return "API-error endings: " + "; ".join(parts)

@@ -4,12 +4,20 @@ Pure: fed the transcript's parsed entries in file order, it returns for each ent
 that fire before that entry is written (a prompt's UserPromptSubmit, a message's PreToolUse
 calls once all its blocks are in, a tool's PostToolUse before its result, a turn's Stop when
 the next prompt comes). `finish` gives the events still due at the end of the file.
+
+It follows the live hooks' notion of a turn: one assistant `message.id` is one turn, however
+many entries Claude Code split it into, even with a tool's result written between them. A
+subagent's own transcript (every entry on the side chain) is replayed as that subagent's hooks
+see it: tool events carrying `agent_id`, no prompt or Stop events (those are the parent's).
 """
 
 from __future__ import annotations
 
 from arcguard.core import opkey
+from arcguard.core.text import AUTONOMOUS
+from arcguard.core.text import starts_autonomous
 from arcguard.forensics import entries as kinds
+from arcguard.paths import SAFE_CHARS
 from arcguard.transcript import records
 
 
@@ -45,41 +53,84 @@ class _Batch:
 
 
 class EventBuilder:
-    def __init__(self) -> None:
+    """`arc`: replay as if the first operator prompt had been `/autonomous <prompt>`."""
+
+    def __init__(self, *, arc: bool = False) -> None:
         self.turn = 0
         self.started = False
         self.pending: records.Message | None = None
         self.pending_error: str | None = None
+        self.held_results: list[dict[str, Any]] = []  # results written inside their message
+        self.system_error: str | None = None  # a failed attempt no reply has followed yet
+        self.after_local_command = False
         self.turn_end: records.Message | None = None
         self.batch: _Batch | None = None
         self.chain_active = False  # the previous Stop was blocked: the next one says so
         self.last_stop_fed_back = False
         self.background = 0
+        self.start_arc = arc
+        self.sidechain_file: bool | None = None  # decided by the first message entry
+        self.agent_id: str | None = None
 
     # --- entries -------------------------------------------------------------------------
 
     def feed(self, entry: dict[str, Any]) -> list[HookEvent]:
         out: list[HookEvent] = []
-        if not self.started and entry.get("type") in ("user", "assistant"):
+        kind = entry.get("type")
+        if not self.started and kind in ("user", "assistant"):
             self.started = True
+            self._begin(entry, out)
+        if entry.get("isSidechain") is True:
+            if not self.sidechain_file:
+                return out  # a subagent's entries inside the parent's file: not its turns
+            entry = {**entry, "isSidechain": False}  # a subagent's own file: its main chain
+        if kind == "assistant":
+            self._assistant(entry, out)
+        elif kind == "user":
+            self._user(entry, out)
+        elif kind == "attachment":
+            self._attachment(entry, out)
+        elif kind == "system":
+            self._system(entry, out)
+        return out
+
+    def _begin(self, first: dict[str, Any], out: list[HookEvent]) -> None:
+        self.sidechain_file = first.get("isSidechain") is True
+        if not self.sidechain_file:
             out.append(self._event("session-start", "SessionStart", {"source": "startup"},
                                    "session started"))
-        kind = entry.get("type")
-        if kind == "assistant" and entry.get("isSidechain") is not True:
-            self._assistant(entry, out)
-        elif kind == "user" and entry.get("isSidechain") is not True:
-            self._user(entry, out)
-        elif kind == "system" and entry.get("subtype") == "compact_boundary":
+            return
+        agent = first.get("agentId")
+        # The id names the subagent's transcript file: only a plain name is used as given.
+        plain = isinstance(agent, str) and agent[:1] not in ("", ".") and set(agent) <= SAFE_CHARS
+        self.agent_id = agent if plain and isinstance(agent, str) else "replayed"
+
+    def _system(self, entry: dict[str, Any], out: list[HookEvent]) -> None:
+        failed = kinds.system_error_kind(entry)
+        if failed is not None:
+            self._finish_message(out)
+            self.system_error = failed
+        elif entry.get("subtype") == "compact_boundary":
             self._finish_message(out)
             self._close_turn(out, None)  # the turn ended before the compaction
-            out.append(self._event("session-start", "SessionStart", {"source": "compact"},
-                                   "context compacted"))
-        return out
+            if not self.sidechain_file:
+                out.append(self._event("session-start", "SessionStart", {"source": "compact"},
+                                       "context compacted"))
+
+    def _attachment(self, entry: dict[str, Any], out: list[HookEvent]) -> None:
+        queued = kinds.classify_queued(entry)
+        if queued is None:
+            return
+        # Delivered after a message's results, in a turn that goes on: a prompt, not a turn
+        # end.
+        self._finish_message(out)
+        self._prompt(queued[0], queued[1], out)
 
     def finish(self) -> list[HookEvent]:
         out: list[HookEvent] = []
         self._finish_message(out)
         self._close_turn(out, None)
+        self._failed_ending(out)
         return out
 
     def after_stop(self, blocked: bool) -> None:
@@ -106,39 +157,76 @@ class EventBuilder:
         message, self.pending = self.pending, None
         if message is None:
             return
+        held, self.held_results = self.held_results, []
         if self.pending_error is not None:
-            error = STOP_FAILURE_ERRORS.get(self.pending_error, "unknown")
-            out.append(self._event("stop-failure", "StopFailure",
-                                   {"error": error, "last_assistant_message": message.text},
-                                   f"API error ({error})"))
+            self.system_error = None  # the same failure, written once more as a message
+            self._stop_failure(self.pending_error, message.text, out)
             return
-        if not message.synthetic:
-            self.turn += 1
+        if message.synthetic:
+            if not self.after_local_command:
+                self.turn_end = message
+            return  # a local command's placeholder: no model call, so no Stop either
+        self.system_error = None  # a retry got through
+        self.after_local_command = False
+        self.turn += 1
         if not message.tool_uses:
             self.turn_end = message
             return
         calls = [c for c in message.tool_uses if isinstance(c.get("name"), str)]
         self.batch = _Batch(calls)
         for call in calls:
-            out.append(self._event("pre-tool", "PreToolUse", {
+            out.append(self._event("pre-tool", "PreToolUse", self._agent({
                 "tool_name": call["name"], "tool_input": call.get("input"),
-                "tool_use_id": call.get("id")}, opkey.label(call["name"], call.get("input"))))
+                "tool_use_id": call.get("id")}), opkey.label(call["name"], call.get("input"))))
+        for entry in held:
+            self._results(entry, out)
+
+    def _stop_failure(self, kind: str, text: str, out: list[HookEvent]) -> None:
+        if self.sidechain_file:
+            return  # a subagent's failure ends the parent's turn, not one of its own
+        error = STOP_FAILURE_ERRORS.get(kind, "unknown")
+        out.append(self._event("stop-failure", "StopFailure",
+                               {"error": error, "last_assistant_message": text},
+                               f"API error ({error})"))
+
+    def _failed_ending(self, out: list[HookEvent]) -> None:
+        """A failed attempt that no reply followed: the turn ended on it."""
+        kind, self.system_error = self.system_error, None
+        if kind is not None:
+            self._stop_failure(kind, f"API Error ({kind})", out)
 
     # --- user entries --------------------------------------------------------------------
 
     def _user(self, entry: dict[str, Any], out: list[HookEvent]) -> None:
         kind, text = kinds.classify_user(entry)
-        self._finish_message(out)
         if kind == kinds.TOOL_RESULT:
-            self._results(entry, out)
-            return
-        self._close_turn(out, kind)
-        if kind in (kinds.OPERATOR, kinds.TASK_NOTIFICATION):
-            if kind == kinds.OPERATOR:
-                self.chain_active = False
+            if self.pending is not None:
+                # Streamed: a call ran while its message was still being written. The turn
+                # is the whole message, so its results wait for the message's last entry.
+                self.held_results.append(entry)
             else:
-                self.background = max(0, self.background - 1)
-            out.append(self._event("posture", "UserPromptSubmit", {"prompt": text}, text))
+                self._results(entry, out)
+            return
+        self._finish_message(out)
+        self._close_turn(out, kind)
+        if kind in (kinds.OPERATOR, kinds.TASK_NOTIFICATION, kinds.STOP_FEEDBACK):
+            self._failed_ending(out)
+        self.after_local_command = kind == kinds.LOCAL_OUTPUT or (
+            kind == kinds.OPERATOR and text.startswith("/"))
+        self._prompt(kind, text, out)
+
+    def _prompt(self, kind: str, text: str, out: list[HookEvent]) -> None:
+        if kind not in (kinds.OPERATOR, kinds.TASK_NOTIFICATION) or self.sidechain_file:
+            return  # a subagent's task arrives as its first entry, not as a prompt event
+        if kind == kinds.OPERATOR:
+            self.chain_active = False
+            if self.start_arc:
+                self.start_arc = False
+                if not starts_autonomous(text):
+                    text = f"{AUTONOMOUS} {text}"
+        else:
+            self.background = max(0, self.background - 1)
+        out.append(self._event("posture", "UserPromptSubmit", {"prompt": text}, text))
 
     def _results(self, entry: dict[str, Any], out: list[HookEvent]) -> None:
         batch = self.batch
@@ -160,8 +248,8 @@ class EventBuilder:
 
     def _post(self, call: dict[str, Any], block: dict[str, Any], text: str, structured: object,
               out: list[HookEvent]) -> None:
-        base = {"tool_name": call["name"], "tool_input": call.get("input"),
-                "tool_use_id": call.get("id")}
+        base = self._agent({"tool_name": call["name"], "tool_input": call.get("input"),
+                            "tool_use_id": call.get("id")})
         label = opkey.label(call["name"], call.get("input"))
         if block.get("is_error") is True:
             if text.startswith(REJECTED) or (text.startswith("PreToolUse:") and (
@@ -181,7 +269,7 @@ class EventBuilder:
     def _batch_event(self, batch: _Batch) -> HookEvent:
         calls = [{"tool_name": c["name"], "tool_input": c.get("input"), "tool_use_id": c["id"],
                   "tool_response": batch.responses.get(c["id"], "")} for c in batch.calls]
-        return self._event("post-batch", "PostToolBatch", {"tool_calls": calls},
+        return self._event("post-batch", "PostToolBatch", self._agent({"tool_calls": calls}),
                            f"{len(calls)} call(s) done")
 
     # --- turn ends -----------------------------------------------------------------------
@@ -192,12 +280,18 @@ class EventBuilder:
         message, self.turn_end = self.turn_end, None
         if message is None or next_is_model or next_kind == kinds.INTERRUPT:
             return  # Stop does not fire on an interrupt
+        if self.sidechain_file:
+            return  # a subagent's turn end is SubagentStop, which arcguard does not handle
         self.last_stop_fed_back = next_kind == kinds.STOP_FEEDBACK
         tasks = [{"id": f"task-{i}", "type": "subagent", "status": "running"}
                  for i in range(self.background)]
         out.append(self._event("stop", "Stop", {
             "stop_hook_active": self.chain_active, "last_assistant_message": message.text,
             "background_tasks": tasks}, message.text))
+
+    def _agent(self, fields: dict[str, Any]) -> dict[str, Any]:
+        """A subagent's tool events name it, as Claude Code's do."""
+        return fields if self.agent_id is None else {**fields, "agent_id": self.agent_id}
 
     def _event(self, hook: str, event: str, fields: dict[str, Any], what: str) -> HookEvent:
         return HookEvent(hook, event, fields, self.turn, what)

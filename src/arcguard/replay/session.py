@@ -13,6 +13,7 @@ import tempfile
 
 from arcguard import jsonio
 from arcguard import store
+from arcguard.forensics import lines
 from arcguard.replay.events import EventBuilder
 from arcguard.replay.executors import EXECUTORS
 from arcguard.replay.executors import hook_environment
@@ -24,6 +25,7 @@ if TYPE_CHECKING:
     from typing import Any
     from typing import Protocol
 
+    from arcguard.forensics.lines import Loads
     from arcguard.replay.events import HookEvent
 
     class Executor(Protocol):
@@ -34,6 +36,7 @@ if TYPE_CHECKING:
 # Decisions that change what the session does next (the recorded one did not have them).
 CHANGES = frozenset({"continue", "deny", "pause"})
 KIND_NAMES = {"block": "continue"}
+SCRATCH_TRANSCRIPT = "transcript.jsonl"
 
 
 class Decision:
@@ -72,6 +75,7 @@ class Result:
         self.malformed_lines = 0
         self.diverged_at: int | None = None
         self.paused_at: int | None = None
+        self.agent_id: str | None = None  # set when the transcript is a subagent's own
 
     @property
     def decisions(self) -> list[Decision]:
@@ -85,7 +89,8 @@ class Result:
 
     def as_dict(self) -> dict[str, Any]:
         return {"transcript": self.path, "session_id": self.session_id,
-                "executor": self.executor, "events": len(self.steps), "turns": self.turns,
+                "executor": self.executor, "agent_id": self.agent_id,
+                "events": len(self.steps), "turns": self.turns,
                 "malformed_lines": self.malformed_lines, "diverged_at_turn": self.diverged_at,
                 "paused_at_turn": self.paused_at, "summary": self.summary(),
                 "decisions": [d.as_dict() for d in self.decisions]}
@@ -124,13 +129,28 @@ class Replayer:
         self.session_id = session_id
         self.executor = executor
         self.home = home
-        self.transcript = os.path.join(workdir, "projects", f"{session_id}.jsonl")
+        # A fixed name: the recorded session id is data from the transcript, and joining it
+        # into a path would let a crafted id write anywhere the user can.
+        self.transcript = os.path.join(workdir, "projects", SCRATCH_TRANSCRIPT)
         os.makedirs(os.path.dirname(self.transcript), exist_ok=True)
-        self.handle = open(self.transcript, "ab")  # noqa: SIM115 (closed by `close`)
+        self.handle = open(self.transcript, "xb")  # noqa: SIM115 (closed by `close`)
         self.cwd = workdir
+        self.agent_id: str | None = None
 
     def close(self) -> None:
         self.handle.close()
+
+    def as_subagent(self, agent_id: str) -> None:
+        """Write the rest where Claude Code keeps this subagent's own transcript, next to the
+        session's (a hook finds it from `transcript_path` and `agent_id`)."""
+        if self.agent_id is not None:
+            return
+        self.agent_id = agent_id
+        folder = os.path.join(self.transcript.removesuffix(".jsonl"), "subagents")
+        os.makedirs(folder)
+        self.handle.close()
+        self.handle = open(  # noqa: SIM115 (closed by `close`)
+            os.path.join(folder, f"agent-{agent_id}.jsonl"), "xb")
 
     def append(self, line: bytes) -> None:
         self.handle.write(line if line.endswith(b"\n") else line + b"\n")
@@ -154,21 +174,19 @@ def session_id_of(path: str, first: dict[str, Any] | None) -> str:
     return os.path.basename(path).removesuffix(".jsonl") or "replay"
 
 
-def _first_entry(path: str, loads: Callable[[bytes], object]) -> dict[str, Any] | None:
+def _first_entry(path: str, loads: Loads) -> dict[str, Any] | None:
     with open(path, "rb") as handle:
-        for line in handle:
-            try:
-                entry = loads(line)
-            except ValueError:
-                continue
-            if isinstance(entry, dict) and entry.get("sessionId"):
-                return entry
+        for raw in lines.read_lines(handle):
+            for entry in lines.judge(raw, loads).entries:
+                if entry.get("sessionId"):
+                    return entry
     return None
 
 
 def replay(path: str, *, executor: str = "in-process", config_path: str | None = None,
-           on_step: Callable[[Step], None] | None = None) -> Result:
-    """Replay the transcript at `path`; `executor` is "in-process" or "subprocess"."""
+           on_step: Callable[[Step], None] | None = None, arc: bool = False) -> Result:
+    """Replay the transcript at `path`; `executor` is "in-process" or "subprocess"; `arc`
+    replays it as if its first operator prompt had started an arc."""
     import orjson
 
     sid = session_id_of(path, _first_entry(path, orjson.loads))
@@ -179,27 +197,29 @@ def replay(path: str, *, executor: str = "in-process", config_path: str | None =
         runner = Replayer(sid, workdir, chosen, home)
         result = Result(path, sid, executor)
         try:
-            _run(path, runner, result, orjson.loads, on_step)
+            _run(path, runner, result, orjson.loads, on_step, EventBuilder(arc=arc))
         finally:
             runner.close()
     return result
 
 
-def _run(path: str, runner: Replayer, result: Result, loads: Callable[[bytes], object],
-         on_step: Callable[[Step], None] | None) -> None:
-    builder = EventBuilder()
+def _run(path: str, runner: Replayer, result: Result, loads: Loads,
+         on_step: Callable[[Step], None] | None, builder: EventBuilder) -> None:
     with open(path, "rb") as handle:
-        for line in handle:
-            try:
-                entry = loads(line)
-            except ValueError:
-                result.malformed_lines += bool(line.strip())
-                entry = None
-            events = builder.feed(entry) if isinstance(entry, dict) else []
-            if _fire_all(events, runner, result, builder, on_step):
-                return
-            runner.append(line)
+        for raw in lines.read_lines(handle):
+            line = lines.judge(raw, loads)
+            result.malformed_lines += line.status == lines.MALFORMED
+            for entry in line.entries:
+                events = builder.feed(entry)
+                if builder.agent_id is not None:
+                    runner.as_subagent(builder.agent_id)
+                if _fire_all(events, runner, result, builder, on_step):
+                    return
+            if raw is not None:
+                runner.append(raw)
     _fire_all(builder.finish(), runner, result, builder, on_step)
+    result.turns = builder.turn
+    result.agent_id = builder.agent_id
 
 
 def _fire_all(events: list[HookEvent], runner: Replayer, result: Result,
