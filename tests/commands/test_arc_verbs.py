@@ -7,6 +7,8 @@ import os
 import subprocess
 import sys
 
+import pytest
+
 from arcguard import paths
 
 
@@ -49,7 +51,24 @@ def test_try_block_honours_both_caps():
     for _ in range(7):
         out.append(arc("try-block", "t", "9", "5").stdout.strip())
     assert out.count("BLOCK") == 5
-    assert arc("try-block", "t", "x", "y").stdout.strip() == "CAP"  # non-digits: defaults
+    assert arc("try-block", "t", "", "").stdout.strip() == "CAP"  # empty: the configured caps
+
+
+@pytest.mark.parametrize("caps", [("²",), ("x", "5"), ("9" * 5000,), ("٣", "3"), ("2", "1.5")])
+def test_try_block_refuses_caps_that_are_not_whole_numbers_without_a_traceback(caps):
+    arc("set", "s")
+    result = arc("try-block", "s", *caps)
+    assert result.returncode == 2 and result.stdout == ""
+    assert "Error: " in result.stderr and "Traceback" not in result.stderr
+    assert arc("get", "s", "total_blocks").stdout == "0\n"
+
+
+def test_verbs_that_store_nothing_leave_no_lock_file_for_an_unknown_session():
+    for verb in (("status",), ("next",), ("active",), ("get", "slug"), ("complete",),
+                 ("try-block",)):
+        arc(*verb, "nobody")
+    sessions = paths.sessions_dir(os.environ["ARCGUARD_HOME"])
+    assert not os.path.exists(sessions) or os.listdir(sessions) == []
 
 
 def test_a_stale_arc_is_inactive_and_get_next_ignore_staleness():  # #35

@@ -451,3 +451,12 @@ def test_the_arc_verb_refuses_a_relative_arcguard_home_without_a_traceback(
                             env=support.env(tmp_path, ARCGUARD_HOME="state"))
     assert result.returncode == 1 and b"Traceback" not in result.stderr
     assert b"not an absolute path" in result.stderr and list(tmp_path.iterdir()) == []
+
+
+def test_a_hook_that_keeps_no_state_for_a_session_leaves_no_lock_file(tmp_path: Path) -> None:
+    hook = "session-start"
+    payload = {"session_id": "never-seen", "hook_event_name": "Stop", "source": "startup",
+               "last_assistant_message": "Done."}
+    result = support.run_hook(hook, payload, tmp_path / "state")
+    assert (result.returncode, result.stdout) == (0, b"")
+    assert _files(tmp_path) == set()
