@@ -32,15 +32,22 @@ def new_arc(slug: str, milestones: list[str], now: float) -> Arc:
     }
 
 
-def last_activity(arc: Arc) -> float | None:
-    """When the arc was last touched (set, a hook event, a verb); None when unknown."""
-    stamps = [parse_iso(arc.get("invoked_at")), parse_iso(arc.get("last_activity"))]
-    known = [s for s in stamps if s is not None]
+def last_activity(arc: Arc, now: float) -> float | None:
+    """When the arc was last touched (set, a hook event, a verb); None when unknown.
+
+    A stamp in the future counts as `now`: a clock that was wrong, or a hand-edited file,
+    must not keep an arc alive for as long as the stamp is ahead.
+    """
+    known = [min(s, now) for s in _stamps(arc) if s is not None]
     return max(known) if known else None
 
 
+def _stamps(arc: Arc) -> tuple[float | None, float | None]:
+    return parse_iso(arc.get("invoked_at")), parse_iso(arc.get("last_activity"))
+
+
 def is_stale(arc: Arc, cfg: Config, now: float) -> bool:
-    seen = last_activity(arc)
+    seen = last_activity(arc, now)
     return seen is not None and now - seen > cfg.stale_seconds
 
 
@@ -52,6 +59,14 @@ def is_active(arc: Arc | None, cfg: Config, now: float) -> bool:
 
 
 def touch(arc: Arc, now: float) -> None:
+    """Record activity now, and bring a start stamp from the future back to now.
+
+    Otherwise the future stamp would count as `now` at every later look, so the arc would
+    never go stale.
+    """
+    invoked, _ = _stamps(arc)
+    if invoked is not None and invoked > now:
+        arc["invoked_at"] = iso(now)
     arc["last_activity"] = iso(now)
 
 
