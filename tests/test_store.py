@@ -188,3 +188,22 @@ def test_an_unsafe_id_costs_the_hook_path_no_hashlib_import(tmp_path):
         assert "hashlib" not in loaded
     assert "zlib" not in loaded
     assert os.path.exists(state_file("Odd/Id"))
+
+
+def test_a_state_file_invalid_deep_inside_is_quarantined_and_the_hook_still_decides(tmp_path):
+    arcguard("arc", "set", "deep", "demo")
+    path = state_file("deep")
+    document = json.load(open(path))
+    document["guard"]["tracks"] = [1]
+    json.dump(document, open(path, "w"))
+    assert store.read_session(os.environ["ARCGUARD_HOME"], "deep") is None
+    payload = json.dumps({"session_id": "deep", "tool_name": "Bash",
+                          "tool_input": {"command": "ls"}, "tool_use_id": "t1"})
+    result = subprocess.run([sys.executable, "-m", "arcguard", "hook", "pre-tool"],
+                            input=payload, capture_output=True, text=True, check=True)
+    assert result.stdout == ""
+    aside = [n for n in os.listdir(os.path.dirname(path)) if ".corrupt-" in n]
+    assert len(aside) == 1
+    assert store.read_state(path)["guard"]["tracks"]["main"]["seq"] == 1
+    log = open(paths.error_log(os.environ["ARCGUARD_HOME"])).read()
+    assert "state.guard.tracks: expected an object" in log

@@ -9,7 +9,7 @@ from arcguard import fsutil
 from arcguard import jsonio
 from arcguard import logbook
 from arcguard import paths
-from arcguard.core import state as core_state
+from arcguard.core import schema
 
 
 TYPE_CHECKING = False
@@ -54,9 +54,10 @@ def read_state(path: str) -> State | None:
         document = jsonio.loads(data)
     except jsonio.JSONError as exc:
         raise Unreadable(f"not JSON: {exc}") from None
-    if not core_state.is_valid(document):
-        raise Unreadable(f"not an arcguard state document of schema {core_state.SCHEMA}")
-    return document  # type: ignore[return-value]
+    wrong = schema.problem(document)
+    if wrong is not None or not isinstance(document, dict):
+        raise Unreadable(f"not an arcguard state document of schema {schema.SCHEMA}: {wrong}")
+    return document
 
 
 def read_session(home: str, session_id: str) -> State | None:
