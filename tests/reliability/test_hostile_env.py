@@ -460,3 +460,16 @@ def test_a_hook_that_keeps_no_state_for_a_session_leaves_no_lock_file(tmp_path: 
     result = support.run_hook(hook, payload, tmp_path / "state")
     assert (result.returncode, result.stdout) == (0, b"")
     assert _files(tmp_path) == set()
+
+
+def test_replay_takes_a_config_file_given_relative_to_the_working_directory(
+        tmp_path: Path) -> None:
+    import arcguard
+
+    (tmp_path / "my.toml").write_text("checkin_turns = 3\n")
+    example = Path(arcguard.__file__).parent / "examples" / "4-thrash-paused.jsonl"
+    result = subprocess.run([support.PYTHON, "-m", "arcguard", "replay", str(example),
+                             "--config", "my.toml"], cwd=tmp_path, capture_output=True,
+                            timeout=120, env=support.env(tmp_path / "state"))
+    assert result.returncode == 0, result.stderr
+    assert b"Traceback" not in result.stderr
