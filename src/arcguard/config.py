@@ -10,6 +10,11 @@ from arcguard.core.config import Config
 from arcguard.core.config import build_config
 
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
+
+
 ENV_PREFIX = "ARCGUARD_"
 
 
@@ -30,13 +35,36 @@ def file_values(path: str) -> tuple[dict[str, object], list[str]]:
     import tomllib  # only when a config file exists: it costs the hook path otherwise
 
     try:
-        parsed = tomllib.loads(data.decode("utf-8"))
+        text = data.decode("utf-8")
+        parsed = tomllib.loads(text)
     except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
         return {}, [f"config file {path}: {exc}"]
+    except ValueError:
+        # Valid TOML that Python refuses to convert (an integer of thousands of digits): keep
+        # every other line's setting and report the ones that cannot be read.
+        return _salvage(tomllib, text, path)
     section = parsed.get("arcguard", parsed)
     if not isinstance(section, dict):
         return {}, [f"config file {path}: [arcguard] is not a table"]
     return section, []
+
+
+def _salvage(tomllib: Any, text: str, path: str) -> tuple[dict[str, object], list[str]]:
+    """The file's settings read line by line: each `key = value` line as a document of its own.
+
+    Table headers are skipped: the settings all live in one table (or at the top level).
+    """
+    found: dict[str, object] = {}
+    problems = []
+    for line in text.splitlines():
+        if line.lstrip().startswith("["):
+            continue
+        try:
+            found.update(tomllib.loads(line))
+        except ValueError:
+            key = line.partition("=")[0].strip()[:60]
+            problems.append(f"config file {path}: {key}: the value cannot be read")
+    return found, problems
 
 
 def load_config(

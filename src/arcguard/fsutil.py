@@ -133,6 +133,16 @@ def _unlink_quietly(path: str) -> None:
         pass
 
 
+def _is_temp_of(name: str, prefix: str) -> bool:
+    """`name` is exactly `<prefix><pid>-<ns>` as `atomic_write` names its temp files.
+
+    A looser match (any name that starts with the prefix) would also take other files, such
+    as the state file of a session whose id begins like this file's temp files.
+    """
+    pid, _, ns = name[len(prefix):].partition("-") if name.startswith(prefix) else ("", "", "")
+    return pid.isascii() and pid.isdigit() and ns.isascii() and ns.isdigit()
+
+
 def remove_orphan_temps(path: str) -> int:
     """Delete temp files of `path` left by writers that were killed mid-write.
 
@@ -147,7 +157,7 @@ def remove_orphan_temps(path: str) -> int:
     except OSError:
         return 0
     for name in names:
-        if name.startswith(prefix):
+        if _is_temp_of(name, prefix):
             try:
                 os.unlink(os.path.join(directory, name))
                 removed += 1

@@ -5,28 +5,69 @@ from __future__ import annotations
 import os
 
 
-SAFE_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789._-")
+# A session id made only of these, and not too long, is its own file name. Lower case only:
+# on a case-insensitive file system `A` and `a` would share a file. Claude Code's ids are
+# lower-case UUIDs, so they keep their plain names.
+SAFE_CHARS = frozenset("abcdefghijklmnopqrstuvwxyz0123456789_-")
 MAX_NAME = 100
+# Between the readable prefix and the digest of an id that is not safe: a character no safe
+# name contains, so a digest-named file can never be the name of another, safe id.
+DIGEST_MARK = "~"
+PREFIX_CHARS = 40
+LEGACY_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789._-")
 
 
 class UnsafeStateDir(OSError):
     """The state directory is a symlink, writable by others, or owned by someone else."""
 
 
+class UnusablePath(ValueError):
+    """A path from the environment that arcguard refuses (relative, so it would follow the cwd)."""
+
+
+def _explicit(environ: dict[str, str] | os._Environ[str], name: str) -> str | None:
+    """`$name` with `~` expanded; None when unset. Raises UnusablePath when it is relative.
+
+    Claude Code's settings `env` block passes `~` through unexpanded, and a relative path would
+    put state wherever each session happens to run, so neither is taken as it stands.
+    """
+    value = environ.get(name)
+    if not value:
+        return None
+    expanded = os.path.expanduser(value)
+    if not os.path.isabs(expanded):
+        raise UnusablePath(f"{name}={value!r} is not an absolute path; refusing it")
+    return os.path.normpath(expanded)
+
+
+def _xdg(environ: dict[str, str] | os._Environ[str], name: str, default: str) -> str:
+    # The XDG base directory spec: a relative value is invalid and must be ignored.
+    value = environ.get(name) or ""
+    return value if os.path.isabs(value) else os.path.join(os.path.expanduser("~"), default)
+
+
+def ignored_xdg(environ: dict[str, str] | os._Environ[str]) -> list[str]:
+    """The XDG variables set to a relative path, which arcguard ignores."""
+    return [f"{name}={environ[name]!r} is relative and ignored"
+            for name in ("XDG_STATE_HOME", "XDG_CONFIG_HOME")
+            if environ.get(name) and not os.path.isabs(environ[name])]
+
+
 def state_dir(environ: dict[str, str] | os._Environ[str] = os.environ) -> str:
-    home = environ.get("ARCGUARD_HOME")
+    """`$ARCGUARD_HOME`, else `$XDG_STATE_HOME/arcguard`. Raises UnusablePath (see `_explicit`)."""
+    home = _explicit(environ, "ARCGUARD_HOME")
     if home:
-        return os.path.abspath(home)
-    base = environ.get("XDG_STATE_HOME") or os.path.join(os.path.expanduser("~"), ".local", "state")
-    return os.path.join(base, "arcguard")
+        return home
+    return os.path.join(_xdg(environ, "XDG_STATE_HOME", os.path.join(".local", "state")),
+                        "arcguard")
 
 
 def config_path(environ: dict[str, str] | os._Environ[str] = os.environ) -> str:
-    explicit = environ.get("ARCGUARD_CONFIG")
+    """`$ARCGUARD_CONFIG`, else the XDG config file. Raises UnusablePath (see `_explicit`)."""
+    explicit = _explicit(environ, "ARCGUARD_CONFIG")
     if explicit:
         return explicit
-    base = environ.get("XDG_CONFIG_HOME") or os.path.join(os.path.expanduser("~"), ".config")
-    return os.path.join(base, "arcguard", "config.toml")
+    return os.path.join(_xdg(environ, "XDG_CONFIG_HOME", ".config"), "arcguard", "config.toml")
 
 
 def sessions_dir(home: str) -> str:
@@ -38,16 +79,36 @@ def error_log(home: str) -> str:
 
 
 def session_file_name(session_id: str) -> str:
-    """A file name for `session_id` that cannot leave the sessions directory.
+    """A file name for `session_id`, distinct for every id, that cannot leave `sessions/`.
 
-    Characters outside `[A-Za-z0-9._-]` become `_`; leading dots become `_` (no `.`, `..` or
-    hidden files); long ids are cut. Whenever the id had to change, a checksum of the original
-    is appended so that two different ids do not share a file.
+    A safe id (see SAFE_CHARS, MAX_NAME) is its own name. Any other id gets a readable prefix
+    (unsafe characters as `_`) then DIGEST_MARK and a 256-bit BLAKE2b digest of the exact id:
+    two ids share a file only if they share a digest.
     """
-    name = "".join(c if c in SAFE_CHARS else "_" for c in session_id[: MAX_NAME * 4])
+    if session_id and len(session_id) <= MAX_NAME and all(c in SAFE_CHARS for c in session_id):
+        return session_id + ".json"
+    head = session_id[:PREFIX_CHARS].lower()
+    prefix = "".join(c if c in SAFE_CHARS else "_" for c in head)
+    return f"{prefix}{DIGEST_MARK}{_digest(session_id)}.json"
+
+
+def _digest(text: str) -> str:
+    # `_blake2` directly: `hashlib` would cost the hook path its OpenSSL import.
+    try:
+        from _blake2 import blake2b
+    except ImportError:  # an interpreter built without it
+        from hashlib import blake2b
+    return blake2b(text.encode("utf-8", "surrogatepass"), digest_size=32).hexdigest()
+
+
+def legacy_session_file_name(session_id: str) -> str:
+    """The name earlier versions gave `session_id` (a CRC32 suffix: it can collide).
+
+    Only read, to carry a session's state over to its new name.
+    """
+    name = "".join(c if c in LEGACY_CHARS else "_" for c in session_id[: MAX_NAME * 4])
     stripped = name.lstrip(".")
-    name = "_" * (len(name) - len(stripped)) + stripped
-    name = name[:MAX_NAME]
+    name = ("_" * (len(name) - len(stripped)) + stripped)[:MAX_NAME]
     if name != session_id or not name:
         import zlib
 
@@ -57,6 +118,12 @@ def session_file_name(session_id: str) -> str:
 
 def session_path(home: str, session_id: str) -> str:
     return os.path.join(sessions_dir(home), session_file_name(session_id))
+
+
+def legacy_session_path(home: str, session_id: str) -> str | None:
+    """Where an earlier version kept `session_id`'s state, when that is not its path now."""
+    name = legacy_session_file_name(session_id)
+    return None if name == session_file_name(session_id) else os.path.join(sessions_dir(home), name)
 
 
 def _check_dir(path: str) -> None:

@@ -9,7 +9,7 @@ from arcguard import fsutil
 from arcguard import jsonio
 from arcguard import logbook
 from arcguard import paths
-from arcguard.core import state as core_state
+from arcguard.core import schema
 
 
 TYPE_CHECKING = False
@@ -54,17 +54,35 @@ def read_state(path: str) -> State | None:
         document = jsonio.loads(data)
     except jsonio.JSONError as exc:
         raise Unreadable(f"not JSON: {exc}") from None
-    if not core_state.is_valid(document):
-        raise Unreadable(f"not an arcguard state document of schema {core_state.SCHEMA}")
-    return document  # type: ignore[return-value]
+    wrong = schema.problem(document)
+    if wrong is not None or not isinstance(document, dict):
+        raise Unreadable(f"not an arcguard state document of schema {schema.SCHEMA}: {wrong}")
+    return document
 
 
 def read_session(home: str, session_id: str) -> State | None:
     """The session's state, lock-free; None when it is missing or unusable (never raises)."""
     try:
-        return read_state(paths.session_path(home, session_id))
+        return read_state(paths.session_path(home, session_id)) or _read_legacy(home, session_id)
     except (Unreadable, OSError):
         return None
+
+
+def _read_legacy(home: str, session_id: str) -> State | None:
+    """The state an earlier version kept under the session's old file name, if it is this
+    session's: old names could be shared by two ids, so the id inside must match exactly."""
+    legacy = paths.legacy_session_path(home, session_id)
+    if legacy is None:
+        return None
+    try:
+        state = read_state(legacy)
+    except Unreadable:
+        return None
+    return state if state is not None and state.get("session_id") == session_id else None
+
+
+def _exists(path: str | None) -> bool:
+    return path is not None and os.path.lexists(path)
 
 
 def quarantine(home: str, path: str, why: str, *, now: float) -> str | None:
@@ -93,8 +111,16 @@ def update(
     `change` gets the current state (None when there is none or it was unusable, in which case
     the bad file has been quarantined) and returns (new state or None for "no write", result).
     """
-    directory = paths.ensure_sessions_dir(home)
-    path = os.path.join(directory, paths.session_file_name(session_id))
+    path = paths.session_path(home, session_id)
+    # Only looked for when needed: the old names' checksum costs the hook path an import.
+    legacy = None if _exists(path) else paths.legacy_session_path(home, session_id)
+    if not _exists(path) and not _exists(legacy):
+        # Nothing stored yet: a change that stores nothing needs no lock. Taking one anyway
+        # would leave a `.lock` file behind for every id anyone ever asked about.
+        new, result = change(None)
+        if new is None:
+            return result
+    paths.ensure_sessions_dir(home)
     with fsutil.locked(path, lock_timeout, use_filelock=use_filelock):
         fsutil.remove_orphan_temps(path)
         try:
@@ -102,11 +128,27 @@ def update(
         except Unreadable as exc:
             quarantine(home, path, str(exc), now=now)
             current = None
+        migrated = current is None and not _exists(path) and _exists(legacy)
+        if migrated:
+            current = _read_legacy(home, session_id)
         new, result = change(current)
         if new is not None:
             new["updated"] = now
             fsutil.atomic_write(path, jsonio.dumps(new).encode("ascii"))
+            if migrated and current is not None and legacy is not None:
+                _retire(home, legacy, now=now)
         return result
+
+
+def _retire(home: str, legacy: str, *, now: float) -> None:
+    """Remove a state file (and its lock) whose content now lives under its new name."""
+    for name in (legacy, legacy + ".lock"):
+        try:
+            os.unlink(name)
+        except FileNotFoundError:
+            pass
+        except OSError as exc:
+            logbook.log_line(home, "store", f"cannot remove {name}: {exc}", now=now)
 
 
 def list_sessions(home: str) -> list[tuple[str, float]]:

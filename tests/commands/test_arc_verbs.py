@@ -1,4 +1,4 @@
-"""`arcguard arc ...`: seed 003's helper verbs, outputs and exit codes (§4.1 #1-#9, #35)."""
+"""`arcguard arc ...`: the helper verbs, their outputs and exit codes."""
 
 from __future__ import annotations
 
@@ -6,6 +6,8 @@ import json
 import os
 import subprocess
 import sys
+
+import pytest
 
 from arcguard import paths
 
@@ -16,18 +18,18 @@ def arc(*args):
 
 
 def test_lifecycle():
-    assert arc("set", "s", "demo", "slice one", "slice two").stdout == "active demo\n"  # #2
-    assert arc("active", "s").returncode == 0  # #3
-    assert arc("next", "s").stdout == "slice one\n"  # #4
-    assert arc("try-block", "s").stdout == "BLOCK\n"  # #5
-    assert arc("get", "s", "total_blocks").stdout == "1\n"  # #6
-    assert arc("reset", "s", "reconcile_count").stdout == "0\n"  # #7
+    assert arc("set", "s", "demo", "slice one", "slice two").stdout == "active demo\n"
+    assert arc("active", "s").returncode == 0
+    assert arc("next", "s").stdout == "slice one\n"
+    assert arc("try-block", "s").stdout == "BLOCK\n"
+    assert arc("get", "s", "total_blocks").stdout == "1\n"
+    assert arc("reset", "s", "reconcile_count").stdout == "0\n"
     assert arc("status", "s").stdout == "active demo\n"
     assert arc("complete", "s").stdout == "inactive\n"
-    assert arc("active", "s").returncode == 1  # #8
+    assert arc("active", "s").returncode == 1
     assert arc("status", "s").stdout == "inactive\n"
     sessions = os.listdir(paths.sessions_dir(os.environ["ARCGUARD_HOME"]))
-    assert not [n for n in sessions if ".tmp-" in n]  # #9
+    assert not [n for n in sessions if ".tmp-" in n]
 
 
 def test_done_marks_a_milestone_and_next_moves_on():
@@ -49,10 +51,27 @@ def test_try_block_honours_both_caps():
     for _ in range(7):
         out.append(arc("try-block", "t", "9", "5").stdout.strip())
     assert out.count("BLOCK") == 5
-    assert arc("try-block", "t", "x", "y").stdout.strip() == "CAP"  # non-digits: defaults
+    assert arc("try-block", "t", "", "").stdout.strip() == "CAP"  # empty: the configured caps
 
 
-def test_a_stale_arc_is_inactive_and_get_next_ignore_staleness():  # #35
+@pytest.mark.parametrize("caps", [("²",), ("x", "5"), ("9" * 5000,), ("٣", "3"), ("2", "1.5")])
+def test_try_block_refuses_caps_that_are_not_whole_numbers_without_a_traceback(caps):
+    arc("set", "s")
+    result = arc("try-block", "s", *caps)
+    assert result.returncode == 2 and result.stdout == ""
+    assert "Error: " in result.stderr and "Traceback" not in result.stderr
+    assert arc("get", "s", "total_blocks").stdout == "0\n"
+
+
+def test_verbs_that_store_nothing_leave_no_lock_file_for_an_unknown_session():
+    for verb in (("status",), ("next",), ("active",), ("get", "slug"), ("complete",),
+                 ("try-block",)):
+        arc(*verb, "nobody")
+    sessions = paths.sessions_dir(os.environ["ARCGUARD_HOME"])
+    assert not os.path.exists(sessions) or os.listdir(sessions) == []
+
+
+def test_a_stale_arc_is_inactive_and_get_next_ignore_staleness():
     arc("set", "s", "demo", "m1")
     path = paths.session_path(os.environ["ARCGUARD_HOME"], "s")
     document = json.load(open(path))

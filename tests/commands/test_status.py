@@ -243,3 +243,30 @@ def test_status_reads_consistently_while_hooks_write() -> None:
     finally:
         stop_writing.set()
         thread.join()
+
+
+def test_the_states_real_hook_runs_write_pass_the_schema(state_home: str) -> None:
+    from arcguard import store
+    from arcguard.core import schema
+
+    sessions = store.list_sessions(state_home)
+    assert len(sessions) == 2
+    for path, _ in sessions:
+        assert schema.problem(json.loads(Path(path).read_text())) is None, path
+
+
+def test_a_state_file_invalid_deep_inside_is_skipped_with_a_note_and_others_shown() -> None:
+    verb("arc", "set", "good-sess", "x")
+    verb("arc", "set", "bad-sess", "y")
+    path = Path(paths.session_path(os.environ["ARCGUARD_HOME"], "bad-sess"))
+    document = json.loads(path.read_text())
+    document["guard"]["tracks"] = [1]
+    path.write_text(json.dumps(document))
+    result = arcguard("status", "--json")
+    assert result.exit_code == 0
+    sessions = {s["file"]: s for s in json.loads(result.output)["sessions"]}
+    assert sessions[str(path)]["error"].endswith("state.guard.tracks: expected an object")
+    good = [s for s in sessions.values() if s["session_id"] == "good-sess"]
+    assert good and good[0]["arc"]["slug"] == "x"
+    table = arcguard("status")
+    assert table.exit_code == 0 and "unreadable" in table.output and "good-sess" in table.output

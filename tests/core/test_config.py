@@ -3,10 +3,20 @@
 from __future__ import annotations
 
 import pytest
+from testing.builders import REPO
 
 from arcguard.config import load_config
 from arcguard.core.config import DEFAULTS
+from arcguard.core.config import ENUM
+from arcguard.core.config import SETTING
+from arcguard.core.config import SETTINGS
+from arcguard.core.config import ConfigError
+from arcguard.core.config import Setting
 from arcguard.core.config import build_config
+from arcguard.core.config import coerce_setting
+
+
+README = (REPO / "README.md").read_text()
 
 
 def test_defaults_apply_when_nothing_is_set():
@@ -55,3 +65,89 @@ def test_an_invalid_config_file_is_a_problem_not_a_crash(tmp_path, monkeypatch):
     cfg, problems = load_config()
     assert problems and "config file" in problems[0]
     assert cfg.checkin_turns == DEFAULTS["checkin_turns"]
+
+
+@pytest.mark.parametrize("value", ["--1", "²", "٣", "9" * 4300, "1" * 5000, "+-3", "", "1_0"])
+def test_a_string_int_refuses_is_a_problem_for_its_key_only(value):
+    cfg, problems = build_config({}, {"stale_seconds": value, "checkin_turns": "30"})
+    assert len(problems) == 1 and "stale_seconds" in problems[0]
+    assert cfg.stale_seconds == DEFAULTS["stale_seconds"] and cfg.checkin_turns == 30
+
+
+def test_a_huge_integer_in_the_config_file_costs_only_its_own_key(tmp_path, monkeypatch):
+    path = tmp_path / "config.toml"
+    path.write_text(f"[arcguard]\nstale_seconds = {'9' * 5000}\ncheckin_turns = 12\n")
+    monkeypatch.setenv("ARCGUARD_CONFIG", str(path))
+    cfg, problems = load_config()
+    assert len(problems) == 1 and "stale_seconds" in problems[0]
+    assert (cfg.stale_seconds, cfg.checkin_turns) == (DEFAULTS["stale_seconds"], 12)
+
+
+def test_a_bad_value_is_named_with_its_key_and_value_and_kept_short():
+    _, problems = build_config({"drain_ms": "x" * 10_000}, {})
+    assert problems[0].startswith("config file: drain_ms: expected an integer, got 'xxx")
+    assert len(problems[0]) < 200
+
+
+@pytest.mark.parametrize("setting", SETTINGS, ids=lambda s: s.name)
+def test_every_setting_rejects_values_just_outside_its_range(setting):
+    if setting.kind != "int":
+        too_many = [f"x{n}" for n in range(setting.high + 1)]
+        cfg, problems = build_config({setting.name: too_many}, {})
+        assert len(problems) == 1 and getattr(cfg, setting.name) == setting.default
+        return
+    assert setting.low <= setting.default <= setting.high
+    for value in (setting.low - 1, setting.high + 1):
+        cfg, problems = build_config({setting.name: value}, {})
+        assert len(problems) == 1 and str(value) in problems[0], value
+        assert getattr(cfg, setting.name) == setting.default
+    for value in (setting.low, setting.high):
+        cfg, problems = build_config({setting.name: value}, {})
+        assert problems == [] and getattr(cfg, setting.name) == value
+
+
+@pytest.mark.parametrize(("name", "value"), [
+    ("blocked_rounds_pause", 0), ("stale_seconds", 0), ("cycle_history", 0), ("tail_bytes", 0),
+    ("hook_budget_ms", 10_000), ("max_consecutive_continuations", 0),
+])
+def test_values_that_would_switch_a_rule_off_or_outlive_the_hook_timeout_are_rejected(
+        name, value):
+    cfg, problems = build_config({name: value}, {})
+    assert len(problems) == 1 and getattr(cfg, name) == DEFAULTS[name]
+
+
+def test_the_hook_budget_stays_well_below_the_installed_hook_timeout():
+    from arcguard.install_plan import HOOK_TIMEOUT
+
+    for name in ("hook_budget_ms", "drain_ms", "lock_timeout_ms"):
+        assert SETTING[name].high <= HOOK_TIMEOUT * 1000 // 2, name
+
+
+def test_an_enum_setting_accepts_only_its_choices():
+    setting = Setting("mode", ENUM, "a", 0, 0, "a test key", choices=("a", "b"))
+    assert coerce_setting(setting, " b ") == "b"
+    with pytest.raises(ConfigError, match="not one of a, b"):
+        coerce_setting(setting, "c")
+
+
+def _readme_row(setting):
+    if setting.kind == "int":
+        default, span = str(setting.default), f"{setting.low} to {setting.high}"
+    else:
+        default = ", ".join(setting.default) or "(none)"
+        span = f"at most {setting.high} items"
+    env = f"`ARCGUARD_{setting.name.upper()}`"
+    if setting.kind == "list":
+        env += " (comma-separated)"
+    return f"| `{setting.name}` | {env} | {default} | {span} | {setting.meaning} |"
+
+
+@pytest.mark.parametrize("setting", SETTINGS, ids=lambda s: s.name)
+def test_the_readme_configuration_table_matches_the_code(setting):
+    assert _readme_row(setting) in README.splitlines()
+
+
+def test_the_readme_configuration_table_prints_from_the_code():
+    # `python -m pytest tests/core/test_config.py -k prints -s` prints the table for the README.
+    print("\n| key | environment | default | range | meaning |\n|---|---|---|---|---|")
+    print("\n".join(_readme_row(setting) for setting in SETTINGS))

@@ -16,13 +16,16 @@ from pathlib import Path
 import pytest
 
 from arcguard import store
+from arcguard.core.config import SETTING
 from tests.reliability import support
 
 
 WORKERS = 16
 SESSION = "concurrent-session"
-# Generous bounds: this suite checks exclusion, not the fail-open timeout (see lock starvation).
-PATIENT = {"ARCGUARD_LOCK_TIMEOUT_MS": "120000", "ARCGUARD_HOOK_BUDGET_MS": "300000"}
+# The most patient the config allows: this suite checks exclusion, not the fail-open timeout
+# (see lock starvation).
+PATIENT = {"ARCGUARD_LOCK_TIMEOUT_MS": str(SETTING["lock_timeout_ms"].high),
+           "ARCGUARD_HOOK_BUDGET_MS": str(SETTING["hook_budget_ms"].high)}
 
 
 def _worker(home: Path, worker: int, rounds: int) -> list[tuple[str, int, bytes]]:

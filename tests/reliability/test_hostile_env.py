@@ -336,3 +336,140 @@ def test_store_reads_refuse_a_fifo_state_file(tmp_path: Path) -> None:
     os.mkfifo(path)
     with pytest.raises(store.Unreadable):
         store.read_state(str(path))
+
+
+# --- paths from the environment that are relative or start with `~` ---------------------------
+
+
+@pytest.mark.parametrize("value", ["state", "./state", "~nosuchuser_h9/state"])
+def test_a_relative_arcguard_home_is_refused_and_writes_nothing(tmp_path: Path,
+                                                                 value: str) -> None:
+    work = tmp_path / "project"
+    work.mkdir()
+    env = support.env(tmp_path / "unused", ARCGUARD_HOME=value)
+    result = subprocess.run([support.PYTHON, "-m", "arcguard", "hook", "pre-tool"],
+                            input=support.json_bytes(support.pre_tool("s", "ls")), cwd=work,
+                            capture_output=True, env=env, timeout=60)
+    assert (result.returncode, result.stdout) == (0, b"")
+    assert b"ARCGUARD_HOME" in result.stderr and b"not an absolute path" in result.stderr
+    assert list(work.iterdir()) == []
+
+
+def test_a_tilde_in_arcguard_home_is_expanded(tmp_path: Path) -> None:
+    work = tmp_path / "project"
+    work.mkdir()
+    env = support.env(tmp_path / "unused", ARCGUARD_HOME="~/arcstate", HOME=str(tmp_path))
+    subprocess.run([support.PYTHON, "-m", "arcguard", "hook", "pre-tool"],
+                   input=support.json_bytes(support.pre_tool("s", "ls")), cwd=work,
+                   capture_output=True, env=env, timeout=60, check=True)
+    assert (tmp_path / "arcstate" / "sessions" / "s.json").exists()
+    assert list(work.iterdir()) == []
+
+
+def test_a_relative_arcguard_config_gives_no_decision(tmp_path: Path) -> None:
+    support.put_state(tmp_path / "state", "s")
+    result = support.run_hook("pre-tool", support.pre_tool("s", "ls"), tmp_path / "state",
+                              ARCGUARD_CONFIG="config.toml")
+    assert (result.returncode, result.stdout) == (0, b"")
+    assert "ARCGUARD_CONFIG" in support.log_text(tmp_path / "state")
+
+
+def test_relative_xdg_directories_are_ignored_for_the_defaults(tmp_path: Path) -> None:
+    from arcguard import paths
+
+    environ = {"HOME": str(tmp_path), "XDG_STATE_HOME": "rel", "XDG_CONFIG_HOME": "rel"}
+    assert paths.state_dir(environ) == os.path.join(os.path.expanduser("~"), ".local", "state",
+                                                    "arcguard")
+    assert paths.config_path(environ).startswith(os.path.join(os.path.expanduser("~"),
+                                                              ".config"))
+
+
+# --- config values built to break int() ------------------------------------------------------
+
+BAD_NUMBERS = ["--1", "²", "٣", "9" * 4300, "1" * 5000, "1e3", " ", "0x10"]
+
+
+@pytest.mark.parametrize("value", BAD_NUMBERS, ids=lambda v: repr(v[:8]))
+def test_a_bad_number_in_the_environment_costs_only_its_own_key(tmp_path: Path,
+                                                                 value: str) -> None:
+    support.put_state(tmp_path / "state", "s")
+    for _ in range(3):
+        result = support.run_hook("pre-tool", support.pre_tool("s", "poll"), tmp_path / "state",
+                                  ARCGUARD_STALE_SECONDS=value, ARCGUARD_REPEAT_LIMIT="1")
+        assert result.returncode == 0
+    # repeat_limit=1 still applies, so the guard still decides: the config did not fall over.
+    assert support.is_decision(result.stdout)
+    assert not support.log_text(tmp_path / "state")
+    status = subprocess.run([support.PYTHON, "-m", "arcguard", "status"], capture_output=True,
+                            env=support.env(tmp_path / "state", ARCGUARD_STALE_SECONDS=value),
+                            timeout=60)
+    assert status.returncode == 0 and b"Traceback" not in status.stderr
+    arc = subprocess.run([support.PYTHON, "-m", "arcguard", "arc", "status", "s"],
+                         capture_output=True, timeout=60,
+                         env=support.env(tmp_path / "state", ARCGUARD_STALE_SECONDS=value))
+    assert arc.returncode == 0 and arc.stdout.strip() == b"active work"
+
+
+def _doctor_checks(tmp_path: Path, **environ: str) -> list[tuple[str, str, str]]:
+    from arcguard.checks import health
+    from arcguard.checks import setup as st
+
+    project = tmp_path / "project"
+    project.mkdir(exist_ok=True)
+    setup = st.Setup(project, {**os.environ, **environ})
+    return [(c.name, c.status, c.detail)
+            for c in health.check_state_dir(setup) + health.check_config(setup)]
+
+
+def test_doctor_reports_a_relative_arcguard_home_as_a_gap(tmp_path: Path) -> None:
+    found = _doctor_checks(tmp_path, ARCGUARD_HOME="state")
+    assert ("state dir", "gap") in [(name, status) for name, status, _ in found]
+    assert any("ARCGUARD_HOME" in detail for _, _, detail in found)
+
+
+def test_doctor_reports_a_relative_arcguard_config_as_a_gap(tmp_path: Path) -> None:
+    found = _doctor_checks(tmp_path, ARCGUARD_CONFIG="config.toml")
+    assert [s for name, s, d in found if name == "config" and "ARCGUARD_CONFIG" in d] == ["gap"]
+
+
+def test_doctor_warns_about_an_ignored_relative_xdg_directory(tmp_path: Path) -> None:
+    found = _doctor_checks(tmp_path, XDG_CONFIG_HOME="rel")
+    assert [s for name, s, d in found if "XDG_CONFIG_HOME" in d] == ["warn"]
+
+
+def test_doctor_names_the_key_and_value_of_a_bad_setting(tmp_path: Path) -> None:
+    found = _doctor_checks(tmp_path, ARCGUARD_STALE_SECONDS="²", ARCGUARD_CYCLE_HISTORY="0")
+    gaps = [d for name, s, d in found if name == "config" and s == "gap"]
+    assert any("stale_seconds" in d and "'²'" in d for d in gaps)
+    assert any("cycle_history" in d and "0" in d and "minimum" in d for d in gaps)
+
+
+def test_the_arc_verb_refuses_a_relative_arcguard_home_without_a_traceback(
+        tmp_path: Path) -> None:
+    result = subprocess.run([support.PYTHON, "-m", "arcguard", "arc", "set", "s", "x"],
+                            cwd=tmp_path, capture_output=True, timeout=60,
+                            env=support.env(tmp_path, ARCGUARD_HOME="state"))
+    assert result.returncode == 1 and b"Traceback" not in result.stderr
+    assert b"not an absolute path" in result.stderr and list(tmp_path.iterdir()) == []
+
+
+def test_a_hook_that_keeps_no_state_for_a_session_leaves_no_lock_file(tmp_path: Path) -> None:
+    hook = "session-start"
+    payload = {"session_id": "never-seen", "hook_event_name": "Stop", "source": "startup",
+               "last_assistant_message": "Done."}
+    result = support.run_hook(hook, payload, tmp_path / "state")
+    assert (result.returncode, result.stdout) == (0, b"")
+    assert _files(tmp_path) == set()
+
+
+def test_replay_takes_a_config_file_given_relative_to_the_working_directory(
+        tmp_path: Path) -> None:
+    import arcguard
+
+    (tmp_path / "my.toml").write_text("checkin_turns = 3\n")
+    example = Path(arcguard.__file__).parent / "examples" / "4-thrash-paused.jsonl"
+    result = subprocess.run([support.PYTHON, "-m", "arcguard", "replay", str(example),
+                             "--config", "my.toml"], cwd=tmp_path, capture_output=True,
+                            timeout=120, env=support.env(tmp_path / "state"))
+    assert result.returncode == 0, result.stderr
+    assert b"Traceback" not in result.stderr

@@ -73,7 +73,7 @@ def test_the_repeat_really_would_be_denied(home: Path) -> None:
 def test_a_busy_lock_gives_no_decision_and_logs_the_timeout(home: Path) -> None:
     before = support.state_path(home, SESSION).read_bytes()
     proc = support.run_hook("pre-tool", support.pre_tool(SESSION, "make test", "toolu_9"), home,
-                            ARCGUARD_LOCK_TIMEOUT_MS="200", ARCGUARD_HOOK_BUDGET_MS="20000")
+                            ARCGUARD_LOCK_TIMEOUT_MS="200", ARCGUARD_HOOK_BUDGET_MS="5000")
     assert proc.returncode == 0
     assert proc.stdout == b""
     log = support.log_text(home)
@@ -85,7 +85,7 @@ def test_a_busy_lock_gives_no_decision_and_logs_the_timeout(home: Path) -> None:
 @pytest.mark.usefixtures("held")
 def test_a_lock_wait_longer_than_the_budget_is_cut_by_the_watchdog(home: Path) -> None:
     proc = support.run_hook("stop", support.stop(SESSION, message="No response requested."),
-                            home, ARCGUARD_LOCK_TIMEOUT_MS="60000", ARCGUARD_HOOK_BUDGET_MS="300")
+                            home, ARCGUARD_LOCK_TIMEOUT_MS="5000", ARCGUARD_HOOK_BUDGET_MS="300")
     assert proc.returncode == 0
     assert proc.stdout == b""  # a no-op stop mid-arc, which would otherwise be blocked
     log = support.log_text(home)

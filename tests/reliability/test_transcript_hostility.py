@@ -141,7 +141,7 @@ def test_the_stop_drain_reads_a_message_flushed_while_it_waits(tmp_path: Path) -
     writer.start()
     try:
         proc = support.run_hook("stop", support.stop("s1", str(path)), home,
-                                ARCGUARD_DRAIN_MS="10000", ARCGUARD_HOOK_BUDGET_MS="20000")
+                                ARCGUARD_DRAIN_MS="4500", ARCGUARD_HOOK_BUDGET_MS="5000")
     finally:
         stop.set()
         writer.join()

@@ -38,6 +38,9 @@ def check_state_dir(setup: Setup) -> list[Check]:
     import stat
 
     home = setup.home
+    if setup.home_problem:
+        return [Check("state dir", GAP, f"{setup.home_problem}: hooks give no decision",
+                      "set ARCGUARD_HOME to an absolute path (or unset it)")]
     try:
         info = os.lstat(home)
     except FileNotFoundError:
@@ -85,11 +88,17 @@ def check_lock(setup: Setup) -> list[Check]:
 def check_config(setup: Setup) -> list[Check]:
     from arcguard.config import load_config
 
-    path = paths.config_path(setup.environ)
+    ignored = [Check("config", WARN, problem, "set it to an absolute path or unset it")
+               for problem in paths.ignored_xdg(setup.environ)]
+    try:
+        path = paths.config_path(setup.environ)
+    except paths.UnusablePath as exc:
+        return [*ignored, Check("config", GAP, f"{exc}: hooks give no decision",
+                                "set ARCGUARD_CONFIG to an absolute path (or unset it)")]
     _, problems = load_config(setup.environ)
-    if problems:
-        return [Check("config", GAP, problem, f"fix {path} or the ARCGUARD_* variable; the "
-                      "default applies meanwhile") for problem in problems]
+    if ignored or problems:
+        return ignored + [Check("config", GAP, problem, f"fix {path} or the ARCGUARD_* variable; "
+                                "the default applies meanwhile") for problem in problems]
     where = path if os.path.exists(path) else f"{path} absent, defaults apply"
     return [Check("config", OK, where)]
 

@@ -42,7 +42,14 @@ class Setup:
                 continue
             if text is not None:
                 self.loaded[scope] = settings
-        self.home = paths.state_dir(environ)
+        self.home_problem = ""
+        try:
+            self.home = paths.state_dir(environ)
+        except paths.UnusablePath as exc:
+            # Hooks refuse to run with it; the remaining checks look at the default place.
+            self.home_problem = str(exc)
+            self.home = paths.state_dir({k: v for k, v in environ.items()
+                                         if k != "ARCGUARD_HOME"})
 
     def entries(self) -> list[tuple[str, str, dict[str, Any]]]:
         """(where, event, handler) of every arcguard handler Claude Code will run."""

@@ -1,4 +1,4 @@
-"""`arcguard arc VERB SESSION_ID ...`: the arc helper, compatible with seed 003's script."""
+"""`arcguard arc VERB SESSION_ID ...`: the arc helper, compatible with the earlier shell helper."""
 
 from __future__ import annotations
 
@@ -9,6 +9,7 @@ from arcguard.commands.common import config
 from arcguard.commands.common import locked_update
 from arcguard.commands.common import now
 from arcguard.core import arc as arcs
+from arcguard.core.config import parse_int
 from arcguard.core.state import clone
 from arcguard.core.state import fresh_state
 
@@ -168,6 +169,16 @@ _counter_verb("bump", "Add one to the consecutive-continuation counter; print it
 _counter_verb("reset", "Set the consecutive-continuation counter to 0; print 0.", _reset)
 
 
+def _cap(text: str, default: int, name: str) -> int:
+    """A cap argument: omitted or empty means the configured cap; otherwise a whole number."""
+    if not text:
+        return default
+    value = parse_int(text)
+    if value is None or value < 0:
+        raise click.BadParameter(f"{text!r} is not a whole number (0-9 digits)", param_hint=name)
+    return value
+
+
 @arc.command("try-block")
 @click.argument("session_id")
 @click.argument("consecutive_max", required=False, default="")
@@ -175,12 +186,11 @@ _counter_verb("reset", "Set the consecutive-continuation counter to 0; print 0."
 def try_block(session_id: str, consecutive_max: str, lifetime_max: str) -> None:
     """Spend one continuation if both caps allow: print BLOCK, else CAP.
 
-    Caps default to the configured ones; an argument that is not all digits falls back too.
+    Caps default to the configured ones; a cap given must be a whole number.
     """
     cfg = config()
-    consecutive = int(consecutive_max) if consecutive_max.isdigit() else (
-        cfg.max_consecutive_continuations)
-    lifetime = int(lifetime_max) if lifetime_max.isdigit() else cfg.max_continuations_per_arc
+    consecutive = _cap(consecutive_max, cfg.max_consecutive_continuations, "CONSECUTIVE_MAX")
+    lifetime = _cap(lifetime_max, cfg.max_continuations_per_arc, "LIFETIME_MAX")
 
     def verb(current: Arc | None, at: float) -> tuple[bool, str]:
         if current is None or not arcs.try_block(current, consecutive, lifetime, at):

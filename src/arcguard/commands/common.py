@@ -23,13 +23,19 @@ if TYPE_CHECKING:
 
 
 def home() -> str:
-    return paths.state_dir(os.environ)
+    try:
+        return paths.state_dir(os.environ)
+    except paths.UnusablePath as exc:
+        raise click.ClickException(str(exc)) from None
 
 
 def config() -> Config:
     from arcguard.config import load_config
 
-    return load_config(os.environ)[0]
+    try:
+        return load_config(os.environ)[0]
+    except paths.UnusablePath as exc:
+        raise click.ClickException(str(exc)) from None
 
 
 def now() -> float:

@@ -39,6 +39,7 @@ if TYPE_CHECKING:
     from typing import Any
 
     from arcguard.core.config import Config
+    from arcguard.core.schema import Arc
     from arcguard.core.state import State
 
 SCHEMA = 1
@@ -51,19 +52,19 @@ def _int(value: object) -> int:
     return value if isinstance(value, int) and not isinstance(value, bool) else 0
 
 
-def arc_summary(arc: dict[str, Any] | None, cfg: Config, at: float) -> dict[str, Any] | None:
-    if not isinstance(arc, dict):
+def arc_summary(arc: Arc | None, cfg: Config, at: float) -> dict[str, Any] | None:
+    if arc is None:
         return None
-    if arcs.is_active(arc, cfg, at):  # type: ignore[arg-type]
+    if arcs.is_active(arc, cfg, at):
         state = "active"
     elif arc.get("active") is True:
         state = "stale"
     else:
         state = "complete" if arc.get("completed_at") else "inactive"
-    done, total = arcs.milestone_counts(arc)  # type: ignore[arg-type]
+    done, total = arcs.milestone_counts(arc)
     return {"slug": str(arc.get("slug") or arcs.DEFAULT_SLUG), "state": state,
             "milestones_done": done, "milestones_total": total,
-            "next_milestone": arcs.next_milestone(arc),  # type: ignore[arg-type]
+            "next_milestone": arcs.next_milestone(arc),
             "consecutive": _int(arc.get("reconcile_count")),
             "lifetime": _int(arc.get("total_blocks"))}
 

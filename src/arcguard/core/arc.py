@@ -1,6 +1,6 @@
 """The arc: an autonomous stretch of work the operator delegated, with its milestones and caps.
 
-Field names and verb semantics follow seed 003's arc file, so its tooling keeps working;
+Field names and verb semantics follow the earlier shell arc helper, so its tooling keeps working;
 `last_activity` is new: an arc goes stale 8 hours after its last activity, not after it was set.
 """
 
@@ -32,15 +32,22 @@ def new_arc(slug: str, milestones: list[str], now: float) -> Arc:
     }
 
 
-def last_activity(arc: Arc) -> float | None:
-    """When the arc was last touched (set, a hook event, a verb); None when unknown."""
-    stamps = [parse_iso(arc.get("invoked_at")), parse_iso(arc.get("last_activity"))]
-    known = [s for s in stamps if s is not None]
+def last_activity(arc: Arc, now: float) -> float | None:
+    """When the arc was last touched (set, a hook event, a verb); None when unknown.
+
+    A stamp in the future counts as `now`: a clock that was wrong, or a hand-edited file,
+    must not keep an arc alive for as long as the stamp is ahead.
+    """
+    known = [min(s, now) for s in _stamps(arc) if s is not None]
     return max(known) if known else None
 
 
+def _stamps(arc: Arc) -> tuple[float | None, float | None]:
+    return parse_iso(arc.get("invoked_at")), parse_iso(arc.get("last_activity"))
+
+
 def is_stale(arc: Arc, cfg: Config, now: float) -> bool:
-    seen = last_activity(arc)
+    seen = last_activity(arc, now)
     return seen is not None and now - seen > cfg.stale_seconds
 
 
@@ -52,11 +59,19 @@ def is_active(arc: Arc | None, cfg: Config, now: float) -> bool:
 
 
 def touch(arc: Arc, now: float) -> None:
+    """Record activity now, and bring a start stamp from the future back to now.
+
+    Otherwise the future stamp would count as `now` at every later look, so the arc would
+    never go stale.
+    """
+    invoked, _ = _stamps(arc)
+    if invoked is not None and invoked > now:
+        arc["invoked_at"] = iso(now)
     arc["last_activity"] = iso(now)
 
 
 def next_milestone(arc: Arc | None) -> str:
-    """The first milestone not done, or "" (seed 003's `next`)."""
+    """The first milestone not done, or "" (the `next` verb)."""
     for milestone in (arc or {}).get("milestones") or []:
         if isinstance(milestone, dict) and milestone.get("status") != "done":
             return str(milestone.get("slice", ""))
@@ -83,7 +98,7 @@ def _count(arc: Arc, field: str) -> int:
 
 
 def try_block(arc: Arc, consecutive_max: int, lifetime_max: int, now: float) -> bool:
-    """Spend one continuation if both caps allow it (seed 003's `try-block`)."""
+    """Spend one continuation if both caps allow it (the `try-block` verb)."""
     if _count(arc, "reconcile_count") >= consecutive_max:
         return False
     if _count(arc, "total_blocks") >= lifetime_max:

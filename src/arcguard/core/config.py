@@ -1,7 +1,11 @@
-"""Thresholds and limits, with their defaults and validation.
+"""Thresholds and limits: one table of every setting with its default, range and meaning.
 
 Pure: no file or environment access here. `arcguard.config` reads the TOML file and the
 `ARCGUARD_*` environment and hands the raw values to `build_config`.
+
+A value outside its key's range is rejected, never clamped: the default applies and the
+problem names the key and the value, so `doctor` can show exactly what was ignored and a typo
+such as `0` never quietly becomes a different number than the one written.
 """
 
 from __future__ import annotations
@@ -13,45 +17,100 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Mapping
 
-# name -> default. The environment override of `name` is `ARCGUARD_<NAME>` (upper case).
-DEFAULTS: dict[str, int | tuple[str, ...]] = {
-    # arc keeper (seed 003)
-    "stale_seconds": 8 * 3600,
-    "max_consecutive_continuations": 2,
-    "max_continuations_per_arc": 5,
-    "drain_ms": 1200,
-    "tail_bytes": 1024 * 1024,
-    "hook_budget_ms": 2000,
-    "lock_timeout_ms": 1000,
-    # loop guard: repeat guard (seed 004)
-    "repeat_limit": 2,
-    "repeat_window": 200,
-    "max_operations": 200,
-    "inflight_stale_seconds": 900,
-    "observing_tools": ("Bash", "Read", "Grep", "Glob"),
-    "blocked_rounds_pause": 3,
-    # loop guard: cycles, check-in and backstop (seed 000)
-    "cycle_history": 40,
-    "cycle_max_period": 8,
-    "cycle_repeats_identical": 5,
-    "cycle_repeats": 3,
-    "checkin_turns": 25,
-    "backstop_nudge_turns": 100,
-    "backstop_pause_turns": 200,
-    "backstop_pause_turns_arc": 600,
-    "allow": (),
-}
+    Value = int | str | tuple[str, ...]
 
 # Claude Code ends a turn itself after 8 consecutive Stop-hook blocks; stay well under it.
 CLAUDE_CODE_BLOCK_CAP = 8
-_MINIMUMS = {"repeat_limit": 1, "cycle_max_period": 1, "cycle_repeats_identical": 2,
-             "cycle_repeats": 2, "hook_budget_ms": 100, "lock_timeout_ms": 10}
-_MAXIMUMS = {"max_consecutive_continuations": CLAUDE_CODE_BLOCK_CAP - 2,
-             "max_operations": 2000, "cycle_history": 400, "cycle_max_period": 50}
+# The `timeout` install writes for every hook is 10 s; a hook must end well before Claude Code
+# kills it, so its wall budget (and the waits inside it) stay at half of that or less.
+HOOK_BUDGET_MAX_MS = 5000
+# An integer setting is at most this many digits: enough for every range below, and it keeps
+# a hostile value from reaching `int()`'s slow or refused conversions.
+MAX_DIGITS = 12
+# A list setting holds at most this many items of at most ITEM_CHARS characters each.
+MAX_ITEMS = 200
+ITEM_CHARS = 500
+
+INT = "int"
+LIST = "list"
+ENUM = "enum"
+
+
+class Setting:
+    """One key: its kind (int, list of strings or one of `choices`), default, range, meaning.
+
+    For an int the range bounds the value; for a list it bounds the number of items.
+    """
+
+    __slots__ = ("choices", "default", "high", "kind", "low", "meaning", "name")
+
+    def __init__(self, name: str, kind: str, default: Value, low: int, high: int,
+                 meaning: str, choices: tuple[str, ...] = ()) -> None:
+        self.name = name
+        self.kind = kind
+        self.default = default
+        self.low = low
+        self.high = high
+        self.meaning = meaning
+        self.choices = choices
+
+
+def _int(name: str, default: int, low: int, high: int, meaning: str) -> Setting:
+    return Setting(name, INT, default, low, high, meaning)
+
+
+def _list(name: str, default: tuple[str, ...], meaning: str) -> Setting:
+    return Setting(name, LIST, default, 0, MAX_ITEMS, meaning)
+
+
+SETTINGS: tuple[Setting, ...] = (
+    # arc keeper
+    _int("stale_seconds", 8 * 3600, 60, 30 * 86400,
+         "an arc with no activity for this long stops being continued"),
+    _int("max_consecutive_continuations", 2, 1, CLAUDE_CODE_BLOCK_CAP - 2,
+         "continuations in a row without operator input"),
+    _int("max_continuations_per_arc", 5, 1, 1000, "continuations over a whole arc"),
+    _int("drain_ms", 1200, 0, HOOK_BUDGET_MAX_MS,
+         "how long the Stop hook waits for the final message to reach the transcript"),
+    _int("tail_bytes", 1024 * 1024, 64 * 1024, 64 * 1024 * 1024,
+         "how much of the transcript's end a hook reads"),
+    _int("hook_budget_ms", 2000, 100, HOOK_BUDGET_MAX_MS,
+         "wall time after which a hook exits with no decision"),
+    _int("lock_timeout_ms", 1000, 10, HOOK_BUDGET_MAX_MS,
+         "how long a hook waits for a session's state lock"),
+    # loop guard: repeat guard
+    _int("repeat_limit", 2, 1, 100, "runs of a call with one outcome before the next is denied"),
+    _int("repeat_window", 200, 1, 100_000, "how many calls back those runs count"),
+    _int("max_operations", 200, 10, 2000, "distinct calls tracked per session"),
+    _int("inflight_stale_seconds", 900, 10, 7 * 86400,
+         "a call with no result after this long is treated as finished"),
+    _list("observing_tools", ("Bash", "Read", "Grep", "Glob"),
+          "tools that only look: after an edit, one more run validates it"),
+    _int("blocked_rounds_pause", 3, 1, 1000,
+         "rounds with a denied call and no progress before a pause"),
+    # loop guard: cycles, check-in and backstop
+    _int("cycle_history", 40, 2, 400, "tool-only turns kept to look for cycles"),
+    _int("cycle_max_period", 8, 1, 50, "longest cycle looked for, in turns"),
+    _int("cycle_repeats_identical", 5, 2, 1000,
+         "the same tool-only turn this many times in a row pauses"),
+    _int("cycle_repeats", 3, 2, 1000, "a longer cycle repeated this many times pauses"),
+    _int("checkin_turns", 25, 1, 100_000, "tool-only turns in a row before a request to summarise"),
+    _int("backstop_nudge_turns", 100, 1, 100_000,
+         "turns since your last message before a request to summarise"),
+    _int("backstop_pause_turns", 200, 1, 100_000,
+         "turns since your last message before a pause"),
+    _int("backstop_pause_turns_arc", 600, 1, 100_000,
+         "the same, while an arc is active"),
+    _list("allow", (), "calls exempt from the loop guard: `Tool`, `glob` or `Tool(glob)`"),
+)
+
+SETTING = {setting.name: setting for setting in SETTINGS}
+# name -> default. The environment override of `name` is `ARCGUARD_<NAME>` (upper case).
+DEFAULTS: dict[str, Value] = {setting.name: setting.default for setting in SETTINGS}
 
 
 class ConfigError(ValueError):
-    """A config value that cannot be used; the message names the key."""
+    """A config value that cannot be used; the message names the key and the value."""
 
 
 class Config:
@@ -80,35 +139,76 @@ class Config:
     backstop_pause_turns_arc: int
     allow: tuple[str, ...]
 
-    def __init__(self, values: Mapping[str, int | tuple[str, ...]]) -> None:
+    def __init__(self, values: Mapping[str, Value]) -> None:
         for name, default in DEFAULTS.items():
             setattr(self, name, values.get(name, default))
 
-    def as_dict(self) -> dict[str, int | tuple[str, ...]]:
+    def as_dict(self) -> dict[str, Value]:
         return {name: getattr(self, name) for name in DEFAULTS}
 
 
-def _coerce(name: str, raw: object) -> int | tuple[str, ...]:
-    default = DEFAULTS[name]
-    if isinstance(default, tuple):
-        if isinstance(raw, str):
-            return tuple(part.strip() for part in raw.split(",") if part.strip())
-        if isinstance(raw, list | tuple) and all(isinstance(x, str) for x in raw):
-            return tuple(raw)
-        raise ConfigError(f"{name}: expected a list of strings")
+def shown(raw: object) -> str:
+    """`raw` for a problem message: repr, cut short (a hostile value can be megabytes)."""
+    text = repr(raw)
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+def parse_int(raw: object) -> int | None:
+    """An int from an int or a plain ASCII decimal string (`-` allowed once), else None.
+
+    `str.isdigit` accepts `²` and other Unicode digits that `int` refuses, so only 0-9 count.
+    """
     if isinstance(raw, bool):
-        raise ConfigError(f"{name}: expected an integer, got a boolean")
+        return None
     if isinstance(raw, int):
-        value = raw
-    elif isinstance(raw, str) and raw.strip().lstrip("-").isdigit():
-        value = int(raw.strip())
+        return raw
+    if not isinstance(raw, str):
+        return None
+    text = raw.strip()
+    digits = text[1:] if text.startswith("-") else text
+    if not digits or len(digits) > MAX_DIGITS or digits.strip("0123456789"):
+        return None
+    return int(text)
+
+
+def _coerce_list(setting: Setting, raw: object) -> tuple[str, ...]:
+    if isinstance(raw, str):
+        items = tuple(part.strip() for part in raw.split(",") if part.strip())
+    elif isinstance(raw, list | tuple) and all(isinstance(x, str) for x in raw):
+        items = tuple(raw)
     else:
-        raise ConfigError(f"{name}: expected an integer, got {raw!r}")
-    if value < _MINIMUMS.get(name, 0):
-        raise ConfigError(f"{name}: {value} is below the minimum {_MINIMUMS.get(name, 0)}")
-    if name in _MAXIMUMS and value > _MAXIMUMS[name]:
-        raise ConfigError(f"{name}: {value} is above the maximum {_MAXIMUMS[name]}")
+        raise ConfigError(f"{setting.name}: expected a list of strings, got {shown(raw)}")
+    if len(items) > setting.high or any(len(item) > ITEM_CHARS for item in items):
+        raise ConfigError(f"{setting.name}: at most {setting.high} items of at most "
+                          f"{ITEM_CHARS} characters")
+    return items
+
+
+def _coerce_enum(setting: Setting, raw: object) -> str:
+    if isinstance(raw, str) and raw.strip() in setting.choices:
+        return raw.strip()
+    raise ConfigError(f"{setting.name}: {shown(raw)} is not one of {', '.join(setting.choices)}")
+
+
+def _coerce_int(setting: Setting, raw: object) -> int:
+    value = parse_int(raw)
+    if value is None:
+        kind = "a boolean" if isinstance(raw, bool) else shown(raw)
+        raise ConfigError(f"{setting.name}: expected an integer, got {kind}")
+    if value < setting.low:
+        raise ConfigError(f"{setting.name}: {shown(raw)} is below the minimum {setting.low}")
+    if value > setting.high:
+        raise ConfigError(f"{setting.name}: {shown(raw)} is above the maximum {setting.high}")
     return value
+
+
+def coerce_setting(setting: Setting, raw: object) -> Value:
+    """The usable value of `setting` from `raw`; ConfigError when it has none."""
+    if setting.kind == LIST:
+        return _coerce_list(setting, raw)
+    if setting.kind == ENUM:
+        return _coerce_enum(setting, raw)
+    return _coerce_int(setting, raw)
 
 
 def build_config(
@@ -116,18 +216,20 @@ def build_config(
 ) -> tuple[Config, list[str]]:
     """Merge defaults < file < environment. Returns the config and a list of problems.
 
-    Never raises: an unknown key or a bad value is reported and its default applies.
+    Never raises: an unknown key or a bad value is reported and that key's default applies
+    (a bad environment value does not fall back to the file's: what was set is not used).
     """
     problems: list[str] = []
-    values: dict[str, int | tuple[str, ...]] = {}
+    values: dict[str, Value] = {}
     for source, raw_values in (("config file", file_values), ("environment", env_values)):
         for name, raw in raw_values.items():
-            if name not in DEFAULTS:
-                problems.append(f"{source}: unknown setting {name!r}")
+            if name not in SETTING:
+                problems.append(f"{source}: unknown setting {shown(name)}")
                 continue
             try:
-                values[name] = _coerce(name, raw)
+                values[name] = coerce_setting(SETTING[name], raw)
             except ConfigError as exc:
+                values.pop(name, None)
                 problems.append(f"{source}: {exc}")
     return Config(values), problems
 

@@ -1,35 +1,25 @@
-"""The per-session state document: its shape, a fresh one, and cheap copies.
+"""The per-session state document: a fresh one, cheap copies, time stamps, the bounded log.
 
 The state is plain JSON data (dicts, lists, strings, numbers) so that it serialises with no
-conversion step; the TypedDicts below exist for mypy only and cost nothing at run time.
+conversion step; its shape is written down, and checked on load, in `core.schema`.
 """
 
 from __future__ import annotations
 
+from arcguard.core.schema import SCHEMA as SCHEMA
+from arcguard.core.schema import problem
 
-SCHEMA = 1
+
 LOG_LIMIT = 50
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
-    from typing import TypedDict
 
-    class Milestone(TypedDict):
-        slice: str
-        status: str
+    from arcguard.core.schema import Arc as Arc
+    from arcguard.core.schema import Milestone as Milestone
 
-    class Arc(TypedDict, total=False):
-        active: bool
-        slug: str
-        invoked_at: str
-        last_activity: str
-        milestones: list[Milestone]
-        reconcile_count: int
-        total_blocks: int
-        last_reconcile: str | None
-        completed_at: str
-
+    # The core still handles the state as a plain dict; its shape is `schema.StateFile`.
     State = dict[str, Any]
 
 
@@ -48,16 +38,8 @@ def fresh_state(session_id: str, now: float) -> State:
 
 
 def is_valid(state: object) -> bool:
-    """True for a document this version can use (right schema, right top-level types)."""
-    return (
-        isinstance(state, dict)
-        and state.get("schema") == SCHEMA
-        and isinstance(state.get("session_id"), str)
-        and isinstance(state.get("guard"), dict)
-        and isinstance(state.get("seen"), dict)
-        and isinstance(state.get("log"), list)
-        and (state.get("arc") is None or isinstance(state.get("arc"), dict))
-    )
+    """True for a document this version can use: right schema, every known field well typed."""
+    return problem(state) is None
 
 
 def clone(value: Any) -> Any:
@@ -70,7 +52,7 @@ def clone(value: Any) -> Any:
 
 
 def iso(ts: float) -> str:
-    """UTC ISO-8601 with whole seconds, as seed 003's arc file writes it."""
+    """UTC ISO-8601 with whole seconds, the stamp format of the arc's fields."""
     import time
 
     return time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(ts))

@@ -227,7 +227,15 @@ def _hold_std_fds() -> None:
 def main(hook: str, argv0: str | None = None) -> int:
     _hold_std_fds()
     environ = os.environ
-    home = paths.state_dir(environ)
+    try:
+        home = paths.state_dir(environ)
+    except paths.UnusablePath as exc:
+        # No state dir, so no log file either: stderr is where the line can go.
+        try:
+            sys.stderr.write(f"arcguard: hook {hook}: {exc}; no decision\n")
+        except (OSError, ValueError):
+            pass
+        return 0
     watchdog = _Watchdog(DEFAULT_BUDGET_S, home, hook)
     try:
         from arcguard.config import load_config

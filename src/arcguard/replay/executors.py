@@ -26,7 +26,8 @@ def hook_environment(home: str, config_path: str | None,
     environ = dict(os.environ if base is None else base)
     environ["ARCGUARD_HOME"] = home
     if config_path is not None:
-        environ["ARCGUARD_CONFIG"] = config_path
+        # Made absolute here: a relative ARCGUARD_CONFIG is refused (it would follow the cwd).
+        environ["ARCGUARD_CONFIG"] = os.path.abspath(config_path)
     environ.pop("ARCGUARD_DEBUG", None)
     return environ
 

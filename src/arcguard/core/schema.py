@@ -1,0 +1,221 @@
+"""The state file's schema: TypedDicts for mypy, and a validator of the same shape for loading.
+
+Every field the hooks and verbs read is checked for the type they assume, down to each run of
+each operation, so that a file that parses but holds `"tracks": [1]` is set aside like an
+unparsable one instead of failing every hook of its session. Fields this version does not know
+are allowed (a newer version may add some); a field it knows must have its type. Most fields
+may be absent (the code has a default for them); the few it indexes directly are required.
+
+Pure: no I/O. The TypedDicts exist for mypy only and cost nothing at run time.
+"""
+
+from __future__ import annotations
+
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Callable
+    from typing import Any
+    from typing import NotRequired
+    from typing import TypedDict
+    from typing import TypeGuard
+
+    class Milestone(TypedDict):
+        slice: str
+        status: str
+
+    class Arc(TypedDict, total=False):
+        active: bool
+        slug: str
+        invoked_at: str
+        last_activity: str
+        milestones: list[Milestone]
+        reconcile_count: int
+        total_blocks: int
+        last_reconcile: str | None
+        completed_at: str
+
+    class Run(TypedDict, total=False):
+        seq: int
+        owner: str
+        at: float
+        outcome: str | None
+        spent: str | None
+
+    class Operation(TypedDict):
+        label: str
+        runs: list[Run]
+        edit_seq: NotRequired[int]
+        compactions: NotRequired[int]
+        max_timeout: NotRequired[float]
+        recovery_used: NotRequired[bool]
+        validated_seq: NotRequired[int]
+
+    class Turn(TypedDict):
+        denied: int
+        progress: bool
+        label: str
+
+    class Track(TypedDict):
+        seq: int
+        ops: dict[str, Operation]
+        results: list[str]
+        turn: Turn
+        blocked_rounds: int
+        fingerprints: list[str]
+        streak: int
+        checkin_done: bool
+        turns: int
+        backstop_nudged_at: NotRequired[float | None]
+        denials: int
+        updated: NotRequired[float]
+        labels: NotRequired[dict[str, str]]
+
+    class Pause(TypedDict, total=False):
+        kind: str
+        reason: str
+        at: float
+        denied_since: int
+
+    class Guard(TypedDict, total=False):
+        paused: Pause | None
+        edit_seq: int
+        compactions: int
+        tracks: dict[str, Track]
+        resolved: list[str]
+
+    class Seen(TypedDict, total=False):
+        messages: list[str]
+        tools: list[str]
+
+    class LogEntry(TypedDict, total=False):
+        t: float
+        hook: str
+        kind: str
+        reason: str
+
+    class StateFile(TypedDict):
+        schema: int
+        session_id: str
+        created: NotRequired[float]
+        updated: NotRequired[float]
+        arc: NotRequired[Arc | None]
+        guard: Guard
+        seen: Seen
+        events: NotRequired[dict[str, Any]]
+        log: list[LogEntry]
+
+    # A checker returns None for a good value, else what is wrong, with the path to it from
+    # the value checked (`.guard.tracks: expected an object`). Paths are only built on the way
+    # back from a problem: the hooks check every load, and most loads are good.
+    Checker = Callable[[object], "str | None"]
+
+SCHEMA = 1
+
+
+def _is_int(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _is_number(value: object) -> bool:
+    return isinstance(value, int | float) and not isinstance(value, bool)
+
+
+def _scalar(test: Callable[[object], bool], what: str) -> Checker:
+    problem = f": expected {what}"
+    return lambda value: None if test(value) else problem
+
+
+INT = _scalar(_is_int, "an integer")
+NUMBER = _scalar(_is_number, "a number")
+STR = _scalar(lambda v: isinstance(v, str), "a string")
+BOOL = _scalar(lambda v: isinstance(v, bool), "true or false")
+
+
+def optional(check: Checker) -> Checker:
+    """`check`, or null."""
+    return lambda value: None if value is None else check(value)
+
+
+def list_of(check: Checker) -> Checker:
+    def checked(value: object) -> str | None:
+        if not isinstance(value, list):
+            return ": expected a list"
+        for n, item in enumerate(value):
+            wrong = check(item)
+            if wrong is not None:
+                return f"[{n}]{wrong}"
+        return None
+    return checked
+
+
+def map_of(check: Checker) -> Checker:
+    def checked(value: object) -> str | None:
+        if not isinstance(value, dict):
+            return ": expected an object"
+        for key, item in value.items():
+            wrong = check(item)
+            if wrong is not None:
+                return f".{key}{wrong}"
+        return None
+    return checked
+
+
+def record(fields: dict[str, Checker], required: tuple[str, ...] = (),
+           other: Checker | None = None) -> Checker:
+    """An object: `required` keys present, known keys of their type, others checked by `other`
+    (anything goes when it is None)."""
+    def checked(value: object) -> str | None:
+        if not isinstance(value, dict):
+            return ": expected an object"
+        for key in required:
+            if key not in value:
+                return f": missing {key}"
+        for key, item in value.items():
+            check = fields.get(key, other)
+            wrong = None if check is None else check(item)
+            if wrong is not None:
+                return f".{key}{wrong}"
+        return None
+    return checked
+
+
+MILESTONE = record({"slice": STR, "status": STR})
+ARC = record({"active": BOOL, "slug": STR, "invoked_at": STR, "last_activity": STR,
+              "milestones": list_of(MILESTONE), "reconcile_count": INT, "total_blocks": INT,
+              "last_reconcile": optional(STR), "completed_at": STR})
+RUN = record({"seq": INT, "owner": STR, "at": NUMBER, "outcome": optional(STR),
+              "spent": optional(STR)})
+OPERATION = record({"label": STR, "runs": list_of(RUN), "edit_seq": INT, "compactions": INT,
+                    "max_timeout": NUMBER, "recovery_used": BOOL, "validated_seq": INT},
+                   required=("label", "runs"))
+TURN = record({"denied": INT, "progress": BOOL, "label": STR},
+              required=("denied", "progress", "label"))
+TRACK = record({"seq": INT, "ops": map_of(OPERATION), "results": list_of(STR), "turn": TURN,
+                "blocked_rounds": INT, "fingerprints": list_of(STR), "streak": INT,
+                "checkin_done": BOOL, "turns": INT, "backstop_nudged_at": optional(NUMBER),
+                "denials": INT, "updated": NUMBER, "labels": map_of(STR)},
+               required=("seq", "ops", "results", "turn", "blocked_rounds", "fingerprints",
+                         "streak", "checkin_done", "turns", "denials"))
+PAUSE = record({"kind": STR, "reason": STR, "at": NUMBER, "denied_since": INT})
+GUARD = record({"paused": optional(PAUSE), "edit_seq": INT, "compactions": INT,
+                "tracks": map_of(TRACK), "resolved": list_of(STR)})
+SEEN = record({"messages": list_of(STR), "tools": list_of(STR)})
+# Counters by event name, plus the last API error.
+EVENTS = record({"last_api_error": record({"error": STR, "at": NUMBER})}, other=INT)
+LOG_ENTRY = record({"t": NUMBER, "hook": STR, "kind": STR, "reason": STR})
+STATE = record({"session_id": STR, "created": NUMBER, "updated": NUMBER, "arc": optional(ARC),
+                "guard": GUARD, "seen": SEEN, "events": EVENTS, "log": list_of(LOG_ENTRY)},
+               required=("schema", "session_id", "guard", "seen", "log"))
+
+
+def problem(document: object) -> str | None:
+    """Why `document` is not a state file this version can use, or None when it is."""
+    if isinstance(document, dict) and document.get("schema") != SCHEMA:
+        return f"schema: expected {SCHEMA}"
+    wrong = STATE(document)
+    return None if wrong is None else "state" + wrong
+
+
+def is_state(document: object) -> TypeGuard[StateFile]:
+    return problem(document) is None

@@ -1,0 +1,75 @@
+"""The state schema: what real runs write passes; a wrong type anywhere inside is caught."""
+
+from __future__ import annotations
+
+import copy
+
+import pytest
+
+from arcguard.core import schema
+from arcguard.core.arc import new_arc
+from arcguard.core.state import fresh_state
+from arcguard.core.tracks import new_track
+
+
+def _full_state() -> dict:
+    state = fresh_state("s", 1.0)
+    state["arc"] = new_arc("work", ["one", "two"], 1.0)
+    track = new_track(1.0)
+    track["ops"]["op1"] = {"label": "Bash: ls", "runs": [
+        {"seq": 1, "owner": "t1", "at": 1.0, "outcome": "completed:abc", "spent": None}],
+        "edit_seq": 0, "compactions": 0}
+    track["labels"] = {"fp": "Bash: ls"}
+    state["guard"]["tracks"]["main"] = track
+    state["guard"]["paused"] = {"kind": "cycle", "reason": "r", "at": 1.0, "denied_since": 2}
+    state["events"] = {"compact": 2, "last_api_error": {"error": "overloaded", "at": 1.0}}
+    state["log"] = [{"t": 1.0, "hook": "stop", "kind": "block", "reason": "r", "extra": [1]}]
+    return state
+
+
+def test_a_full_state_passes_and_unknown_fields_are_allowed():
+    state = _full_state()
+    state["added_by_a_newer_version"] = {"x": 1}
+    state["guard"]["tracks"]["main"]["also_new"] = "y"
+    assert schema.problem(state) is None
+
+
+@pytest.mark.parametrize(("where", "value", "expected"), [
+    (("guard", "tracks"), [1], "state.guard.tracks: expected an object"),
+    (("guard", "tracks", "main"), 1, "state.guard.tracks.main: expected an object"),
+    (("guard", "tracks", "main", "ops"), [], "state.guard.tracks.main.ops: expected an object"),
+    (("guard", "tracks", "main", "ops", "op1", "runs", 0, "seq"), "x",
+     "state.guard.tracks.main.ops.op1.runs[0].seq: expected an integer"),
+    (("guard", "tracks", "main", "turn", "denied"), True,
+     "state.guard.tracks.main.turn.denied: expected an integer"),
+    (("guard", "tracks", "main", "results"), [None],
+     "state.guard.tracks.main.results[0]: expected a string"),
+    (("guard", "paused"), "yes", "state.guard.paused: expected an object"),
+    (("guard", "edit_seq"), 1.5, "state.guard.edit_seq: expected an integer"),
+    (("arc", "milestones"), 3, "state.arc.milestones: expected a list"),
+    (("arc", "milestones", 0, "slice"), 7, "state.arc.milestones[0].slice: expected a string"),
+    (("arc", "reconcile_count"), "2", "state.arc.reconcile_count: expected an integer"),
+    (("seen", "messages"), [1], "state.seen.messages[0]: expected a string"),
+    (("events", "compact"), "x", "state.events.compact: expected an integer"),
+    (("log",), [1], "state.log[0]: expected an object"),
+    (("log", 0, "t"), "now", "state.log[0].t: expected a number"),
+])
+def test_a_wrong_type_deep_inside_is_found_and_named(where, value, expected):
+    state = copy.deepcopy(_full_state())
+    target = state
+    for key in where[:-1]:
+        target = target[key]
+    target[where[-1]] = value
+    assert schema.problem(state) == expected
+
+
+@pytest.mark.parametrize("missing", ["seq", "ops", "turn", "streak", "turns"])
+def test_a_track_missing_a_field_the_guard_indexes_is_invalid(missing):
+    state = _full_state()
+    del state["guard"]["tracks"]["main"][missing]
+    assert schema.problem(state) == f"state.guard.tracks.main: missing {missing}"
+
+
+def test_a_wrong_schema_number_is_invalid():
+    assert schema.problem({**_full_state(), "schema": 2}) == "schema: expected 1"
+    assert schema.problem([]) == "state: expected an object"
