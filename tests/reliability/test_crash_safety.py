@@ -21,7 +21,13 @@ import pytest
 
 from arcguard import fsutil
 from arcguard import store
+from arcguard.core.state import fresh_state
 from tests.reliability import support
+
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from arcguard.core.state import State
 
 
 SESSION = "crash-session"
@@ -46,6 +52,13 @@ sys.stdout.flush()
 while True:
     store.update(home, sid, change, now=time.time(), lock_timeout=30.0)
 """
+
+
+def _keep_or_create(state: State | None) -> tuple[State, None]:
+    if state is not None:
+        return state, None
+    # Counter 0, in the shape `_check` expects of every version.
+    return {**fresh_state(SESSION, 0.0), "n": 0, "check": 0, "pad": "0" * PAD}, None  # type: ignore[typeddict-unknown-key]
 
 
 def _temps(home: Path) -> list[str]:
@@ -88,8 +101,10 @@ def _trials(home: Path, count: int, seed: int) -> None:
         assert proc.returncode == -signal.SIGKILL, "the writer ended on its own"
         last = _check(home, last)
         killed_with_temp += bool(_temps(home))
-        # The next writer (here: one no-op update) sweeps what the killed one left behind.
-        store.update(str(home), SESSION, lambda s: (None, None), now=0.0, lock_timeout=30.0)
+        # The next writer sweeps what the killed one left behind. It stores something: a
+        # change that stores nothing for a session with no state yet takes no lock, and temps
+        # are only ever removed under the lock.
+        store.update(str(home), SESSION, _keep_or_create, now=0.0, lock_timeout=30.0)
         assert _temps(home) == []
     assert last > 0, "no write ever completed: the trial proves nothing"
     assert killed_with_temp > 0, "no kill landed mid-write: the trial proves nothing"
