@@ -228,7 +228,7 @@ def test_a_command_on_path_is_resolved(project: Path, tmp_path: Path,
 
 
 @pytest.mark.parametrize(("body", "expected"), [
-    ("exit 127", "exit 127: command not found"),
+    ("exit 127", "exit 127"),
     ("echo oops >&2; exit 3", "exit 3: oops"),
     ("echo not json", "stdout is not JSON: not json"),
     ("echo '[1]'", "stdout is not a JSON object"),
@@ -253,6 +253,42 @@ def test_a_wired_command_gets_a_payload_and_a_scratch_state_dir(project: Path,
     payload = json.loads(seen.read_text())
     assert payload["hook_event_name"] == "Stop" and payload["session_id"]
     assert seen.with_name("seen.json.home").read_text().strip() != os.environ["ARCGUARD_HOME"]
+
+
+def test_a_missing_program_on_path_is_reported_as_not_found(
+        project: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("PATH", str(tmp_path / "empty"))
+    write_settings(project, {"hooks": {"Stop": [plan.desired_group("Stop", "arcguard")]}})
+    [check] = wiring.check_runs(setup_for(project))
+    assert check.status == "gap" and "exit 127: command not found" in check.detail
+
+
+@pytest.mark.parametrize("command", [
+    "X=$(touch {marker}) arcguard hook stop",
+    "arcguard hook stop; touch {marker}",
+    "touch {marker} && arcguard hook stop",
+    "arcguard hook stop > {marker}",
+    "/bin/sh -c 'touch {marker}' arcguard hook stop",
+    "arcguard hook $(touch {marker})",
+])
+def test_doctor_never_runs_a_planted_command(tmp_path: Path, command: str) -> None:
+    # A cloned repository's settings are not trusted yet: doctor must not execute them.
+    project = tmp_path / "cloned"
+    marker = tmp_path / "PWNED"
+    handler = {"type": "command", "command": command.format(marker=marker)}
+    write_settings(project, {"hooks": {"Stop": [{"hooks": [handler]}]}})
+    result = arcguard("doctor", "--project", str(project))
+    assert not marker.exists()
+    assert "gap   runs: not run: Stop command" in result.output
+
+
+def test_doctor_runs_an_exact_invocation_without_a_shell(project: Path, tmp_path: Path) -> None:
+    # A quoted program path with a space still runs as the one word it is.
+    program = fake_program(tmp_path / "a b", "arcguard", 'cat >/dev/null; echo "{}"')
+    quoted = {"Stop": [plan.desired_group("Stop", plan.shlex.quote(str(program)))]}
+    write_settings(project, {"hooks": quoted})
+    [check] = wiring.check_runs(setup_for(project))
+    assert check.status == "ok"
 
 
 def test_the_real_hooks_answer_the_test_payloads(project: Path) -> None:

@@ -40,9 +40,7 @@ def group(*commands: str, matcher: str | None = None) -> dict[str, object]:
     ("arcguard hook posture", "posture"),
     ("'/home/a b/bin/arcguard' hook pre-tool", "pre-tool"),
     ("/usr/bin/python3 -m arcguard hook post-tool", "post-tool"),
-    ("python -I -m arcguard hook post-batch", "post-batch"),
-    ("python3.12 -marcguard hook stop", "stop"),
-    ("ARCGUARD_HOOK_BUDGET_MS=500 arcguard hook stop", "stop"),
+    ("python3.12 -m arcguard hook stop", "stop"),
 ])
 def test_hook_name_recognises_arcguard_commands(command: str, name: str) -> None:
     assert plan.hook_name(handler(command)) == name
@@ -60,6 +58,30 @@ def test_hook_name_recognises_arcguard_commands(command: str, name: str) -> None
 ])
 def test_other_commands_are_not_ours(command: str) -> None:
     assert not plan.is_ours(handler(command))
+
+
+@pytest.mark.parametrize(("command", "why"), [
+    ("X=$(id>/tmp/PWNED) arcguard hook stop", "shell syntax"),
+    ("ARCGUARD_HOOK_BUDGET_MS=500 arcguard hook stop", "environment variables"),
+    ("arcguard hook stop; touch /tmp/x", "shell syntax"),
+    ("arcguard hook stop > /tmp/x", "shell syntax"),
+    ("arcguard hook stop `id`", "shell syntax"),
+    ("/opt/$(id)/arcguard hook stop", "shell syntax"),
+    ("./bin/arcguard hook stop", "relative program path"),
+    ("python -I -m arcguard hook post-batch", "not arcguard's launcher"),
+    ("python3.12 -marcguard hook stop", "not arcguard's launcher"),
+    ("arcguard --debug hook stop", "not arcguard's launcher"),
+    ("arcguard hook stop extra", "does not end in `hook <name>`"),
+    ("arcguard hook stopp", "unknown hook"),
+])
+def test_only_an_exact_arcguard_invocation_counts_as_ours(command: str, why: str) -> None:
+    # Anything more than `<arcguard> hook NAME` could run other code through Claude Code's
+    # shell: it is never ours (install keeps it, doctor does not run it), and the reason shows.
+    assert not plan.is_ours(handler(command))
+    assert why in plan.why_not_ours(handler(command))
+    assert plan.looks_like_ours(handler(command))
+    assert plan.remove_ours({"hooks": {"Stop": [group(command)]}}) == \
+        {"hooks": {"Stop": [group(command)]}}
 
 
 def test_non_command_handlers_are_not_ours() -> None:

@@ -53,6 +53,12 @@ class Setup:
                       for event, [group] in plan.desired_hooks("arcguard").items()]
         return found
 
+    def suspects(self) -> list[tuple[str, str, dict[str, Any]]]:
+        """(where, event, handler) of commands that mention arcguard without being exactly
+        an arcguard invocation: doctor reports them and never runs them."""
+        return [(scope, event, handler) for scope, settings in self.loaded.items()
+                for event, handler in plan.lookalike_entries(settings)]
+
     def plugin_enabled(self) -> bool:
         """An `arcguard@<marketplace>` plugin enabled by the scope that wins for it."""
         enabled: dict[str, bool] = {}

@@ -114,23 +114,36 @@ def _payload(event: str, session_id: str, directory: str) -> dict[str, Any]:
     return {**base, **extra.get(event, {})}
 
 
-def run_hook(command: str, event: str, environ: Mapping[str, str]) -> str | None:
-    """Run a wired command as Claude Code would, in a throwaway state dir; None if it answers
-    as a hook must (exit 0, nothing or one JSON object on stdout), else what went wrong."""
+def _argv(handler: dict[str, Any], environ: Mapping[str, str]) -> list[str] | None:
+    """The exact words to run, the program resolved on PATH; None if it cannot be found."""
+    words = plan.argv(handler)
+    resolved = _resolve(words[0], environ) if words else None
+    return [resolved, *words[1:]] if resolved else None
+
+
+def run_hook(handler: dict[str, Any], event: str, environ: Mapping[str, str]) -> str | None:
+    """Run one of our handlers as Claude Code would, in a throwaway state dir; None if it
+    answers as a hook must (exit 0, nothing or one JSON object on stdout), else what went wrong.
+
+    The words are run directly, never through a shell: only an exact arcguard invocation gets
+    here (`install_plan.why_not_ours`), so nothing else a settings file says is executed.
+    """
     import json
     import tempfile
 
+    words = _argv(handler, environ)
+    if words is None:
+        return "exit 127: command not found"
     with tempfile.TemporaryDirectory(prefix="arcguard-doctor-") as scratch:
         env = {**environ, "ARCGUARD_HOME": os.path.join(scratch, "state")}
         payload = json.dumps(_payload(event, f"arcguard-doctor-{os.getpid()}", scratch))
         try:
-            done = subprocess.run(["/bin/sh", "-c", command], input=payload, text=True,
-                                  capture_output=True, env=env, cwd=scratch,
-                                  timeout=RUN_TIMEOUT_S)
+            done = subprocess.run(words, input=payload, text=True, capture_output=True,
+                                  env=env, cwd=scratch, timeout=RUN_TIMEOUT_S, shell=False)
         except subprocess.TimeoutExpired:
             return f"no answer within {RUN_TIMEOUT_S:.0f}s"
-    if done.returncode == 127:
-        return "exit 127: command not found"
+        except OSError as exc:
+            return f"cannot start: {exc.strerror or exc}"
     if done.returncode != 0:
         tail = " ".join(done.stderr.split())[-200:]
         return f"exit {done.returncode}" + (f": {tail}" if tail else "")
@@ -145,21 +158,23 @@ def run_hook(command: str, event: str, environ: Mapping[str, str]) -> str | None
 
 
 def check_runs(setup: Setup) -> list[Check]:
-    """Run each wired command once; failures that share a cause are reported on one line."""
+    """Run each wired command once; failures that share a cause are reported on one line.
+
+    A command that mentions arcguard but is not exactly an arcguard invocation is reported
+    and never run: doctor may be looking at a repository nobody has reviewed yet.
+    """
     import shlex
 
     failures: dict[tuple[str, str, str], list[str]] = {}
-    seen: set[str] = set()
+    seen: set[tuple[str, ...]] = set()
     for where, event, handler in setup.entries():
-        command = str(handler.get("command"))
-        if handler.get("args"):
-            command = shlex.join([command, *handler["args"]])
-        if command in seen:
+        words = tuple(plan.argv(handler))
+        if words in seen:
             continue
-        seen.add(command)
-        problem = run_hook(command, event, setup.environ)
+        seen.add(words)
+        problem = run_hook(handler, event, setup.environ)
         if problem:
-            launcher = shlex.join(plan.launcher(handler)) or command
+            launcher = shlex.join(plan.launcher(handler))
             failures.setdefault((where, launcher, problem), []).append(
                 plan.hook_name(handler) or event)
     found = []
@@ -167,10 +182,19 @@ def check_runs(setup: Setup) -> list[Check]:
         found.append(Check("runs", GAP, f"`{launcher} hook {'|'.join(hooks)}` ({where}): "
                            f"{problem}", f"run it by hand to see why; arcguard install "
                            f"--scope {where} rewrites it"))
+    found += [_not_run(where, event, handler) for where, event, handler in setup.suspects()]
     if not found and seen:
         found.append(Check("runs", OK, f"{len(seen)} wired commands answer a test payload "
                            "as hooks must"))
     return found
+
+
+def _not_run(where: str, event: str, handler: dict[str, Any]) -> Check:
+    command = str(handler.get("command"))[:120]
+    return Check("runs", GAP, f"not run: {event} command {command!r} ({where}) "
+                 f"{plan.why_not_ours(handler)}; doctor runs only an exact arcguard invocation",
+                 f"if it is meant to be arcguard's, arcguard install --scope {where} adds an "
+                 "exact entry; then remove this one by hand")
 
 
 def check_command(setup: Setup) -> list[Check]:

@@ -81,9 +81,18 @@ def install(scope: str, project: Path | None, dry_run: bool) -> None:
     """
     path, command_file = _target(scope, project)
     prefix = plan.own_prefix(sys.executable)
-    _apply(path, lambda s: plan.plan_install(s, prefix), dry_run=dry_run,
-           done="installed arcguard hooks in {path}",
+    lookalikes: list[tuple[str, dict[str, object]]] = []
+
+    def change(settings: Settings) -> Settings:
+        lookalikes[:] = plan.lookalike_entries(settings)
+        return plan.plan_install(settings, prefix)
+
+    _apply(path, change, dry_run=dry_run, done="installed arcguard hooks in {path}",
            nothing="arcguard hooks already installed in {path}")
+    for event, handler in lookalikes:
+        click.echo(f"left as it is: {event} command {handler.get('command')!r} "
+                   f"({plan.why_not_ours(handler)}); it is not an exact arcguard invocation, so "
+                   "it is treated as your own: remove it by hand if it is an old copy")
     _install_command(command_file, dry_run=dry_run)
 
 
