@@ -35,7 +35,15 @@ MATCHER_EVENTS = frozenset({"PreToolUse", "PostToolUse", "PostToolUseFailure"})
 
 
 class SettingsError(Exception):
-    """A settings file arcguard must not touch (unreadable, not JSON, unexpected shape)."""
+    """A settings file arcguard must not touch (unreadable, not JSON, unexpected shape).
+
+    `kind` says which, so advice can fit the cause: `permission`, `not-regular`, `too-large`,
+    `invalid` (not standard JSON), `shape` (JSON arcguard does not understand) or `unreadable`.
+    """
+
+    def __init__(self, message: str, kind: str = "unreadable") -> None:
+        super().__init__(message)
+        self.kind = kind
 
 
 # --- which entries are ours (pure) ---------------------------------------------------------
@@ -166,14 +174,14 @@ def desired_hooks(prefix: str) -> dict[str, list[dict[str, Any]]]:
 def _hooks_block(settings: Mapping[str, Any]) -> dict[str, Any]:
     hooks = settings.get("hooks", {})
     if not isinstance(hooks, dict):
-        raise SettingsError('"hooks" is not a JSON object')
+        raise SettingsError('"hooks" is not a JSON object', "shape")
     return hooks
 
 
 def _groups(hooks: Mapping[str, Any], event: str) -> list[Any]:
     groups = hooks.get(event, [])
     if not isinstance(groups, list):
-        raise SettingsError(f'"hooks.{event}" is not a JSON array')
+        raise SettingsError(f'"hooks.{event}" is not a JSON array', "shape")
     return groups
 
 

@@ -34,11 +34,13 @@ class Setup:
         self.files = {scope: cc.settings_path(scope, project, environ) for scope in cc.SCOPES}
         self.loaded: dict[str, dict[str, Any]] = {}
         self.broken: dict[str, str] = {}
+        self.broken_kind: dict[str, str] = {}
         for scope, path in self.files.items():
             try:
                 settings, text = cc.load(path)
             except plan.SettingsError as exc:
                 self.broken[scope] = str(exc)
+                self.broken_kind[scope] = exc.kind
                 continue
             if text is not None:
                 self.loaded[scope] = settings

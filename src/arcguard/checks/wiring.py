@@ -26,13 +26,23 @@ if TYPE_CHECKING:
 RUN_TIMEOUT_S = 15.0
 
 
+# What to do about a settings file that cannot be used, by what is wrong with it.
+BROKEN_HINTS = {
+    "permission": "give yourself read access: chmod u+r {path}",
+    "not-regular": "replace {path} with a regular file (it is a FIFO, device or directory)",
+    "too-large": "{path} is far larger than any settings file: check what wrote it",
+    "invalid": "fix the JSON of {path}: standard JSON only, no NaN/Infinity or duplicate keys "
+               "(Claude Code ignores a file it cannot parse)",
+}
+
+
 def check_settings_files(setup: Setup) -> list[Check]:
     found = []
     for scope, path in setup.files.items():
         if scope in setup.broken:
-            found.append(Check("settings", GAP, setup.broken[scope],
-                               f"fix the JSON of {path} (Claude Code ignores a file it cannot "
-                               "parse)"))
+            hint = BROKEN_HINTS.get(setup.broken_kind.get(scope, ""),
+                                    "check that you can read {path}")
+            found.append(Check("settings", GAP, setup.broken[scope], hint.format(path=path)))
         elif scope in setup.loaded:
             settings = setup.loaded[scope]
             if settings.get("disableAllHooks") is True:

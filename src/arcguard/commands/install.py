@@ -39,27 +39,52 @@ def _target(scope: str, project: Path | None) -> tuple[Path, Path]:
             cc.commands_dir(scope, root, os.environ) / slash.COMMAND_NAME)
 
 
+# How often a merge is redone when the file changes under it before giving up.
+WRITE_ATTEMPTS = 8
+
+
 def _apply(path: Path, change: Callable[[Settings], Settings], *, dry_run: bool,
            done: str, nothing: str) -> None:
-    """Load `path`, apply `change`, then print the diff (dry run) or write it with a backup."""
-    try:
-        current, text = cc.load(path)
-        new = change(current)
-    except plan.SettingsError as exc:
-        raise click.ClickException(f"{exc}\nhint: nothing was written.") from None
-    if new == current:
-        click.echo(nothing.format(path=path))
+    """Load `path`, apply `change`, then print the diff (dry run) or write it with a backup.
+
+    The merge is redone from the new content whenever the file changed between reading and
+    replacing it, a bounded number of times.
+    """
+    from arcguard import settings_text
+
+    for attempt in range(WRITE_ATTEMPTS):
+        try:
+            current, text = cc.load(path)
+            new = change(current)
+            if settings_text.same(new, current):
+                click.echo(nothing.format(path=path))
+                return
+            rendered = settings_text.rewrite(text, current, new)
+            if dry_run:
+                click.echo(cc.unified_diff(text, rendered, path), nl=False)
+                return
+            backup = cc.write_if_unchanged(path, rendered, text)
+        except cc.Changed:
+            _pause(attempt)
+            continue
+        except (plan.SettingsError, settings_text.JsonRefused) as exc:
+            raise click.ClickException(f"{exc}\nhint: nothing was written.") from None
+        except OSError as exc:
+            raise click.ClickException(f"cannot write {path}: {exc}") from None
+        saved = f" (previous version saved as {backup})" if backup else ""
+        click.echo(done.format(path=path) + saved)
         return
-    rendered = cc.render(new, cc.detect_indent(text))
-    if dry_run:
-        click.echo(cc.unified_diff(text, rendered, path), nl=False)
-        return
-    try:
-        backup = cc.write(path, rendered)
-    except OSError as exc:
-        raise click.ClickException(f"cannot write {path}: {exc}") from None
-    saved = f" (previous version saved as {backup})" if backup else ""
-    click.echo(done.format(path=path) + saved)
+    raise click.ClickException(f"{path} kept changing while arcguard was updating it "
+                               f"({WRITE_ATTEMPTS} tries); nothing was written. Run this again "
+                               "when Claude Code is not changing its settings.")
+
+
+def _pause(attempt: int) -> None:
+    import random
+    import time
+
+    # Spread retries so that two writers do not keep colliding in step.
+    time.sleep(random.uniform(0, 0.01 * (attempt + 1)))
 
 
 @click.command()
@@ -156,5 +181,8 @@ def _uninstall_command(path: Path, *, dry_run: bool) -> None:
     elif dry_run:
         click.echo(f"would remove the /autonomous command at {path}")
     else:
-        path.unlink()
+        try:
+            path.unlink()
+        except FileNotFoundError:
+            pass  # a parallel uninstall got there first: the result is the same
         click.echo(f"removed the /autonomous command at {path}")
