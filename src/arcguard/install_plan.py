@@ -24,6 +24,7 @@ from arcguard.hooks import HOOKS
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Collection
     from collections.abc import Mapping
     from typing import Any
 
@@ -202,16 +203,28 @@ def _without_ours(groups: list[Any]) -> tuple[list[Any], int | None]:
     return kept, first
 
 
-def plan_install(settings: Mapping[str, Any], prefix: str) -> Settings:
+def plan_install(settings: Mapping[str, Any], prefix: str,
+                 events: Collection[str] | None = None) -> Settings:
     """`settings` with arcguard's hooks wired exactly once per event, everything else as it was.
 
     An event that already holds exactly our entry is left alone, so a second run returns an
     equal dict. Otherwise our old entries (another path, a missing executable, duplicates) are
-    taken out and the new group goes where the first of them was, or last.
+    taken out and the new group goes where the first of them was, or last. Only `events` (all
+    of arcguard's by default) are wired: our entries on any other event are taken out, since a
+    Claude Code release that does not know an event rejects the whole file.
     """
     new = copy.deepcopy(dict(settings))
     hooks = _hooks_block(new)
-    for event in EVENTS:
+    wanted = EVENTS if events is None else events
+    for event in [e for e in EVENTS if e not in wanted]:
+        groups = _groups(hooks, event)
+        if any(_count_ours(g) for g in groups):
+            kept, _ = _without_ours(groups)
+            if kept:
+                hooks[event] = kept
+            else:
+                del hooks[event]
+    for event in [e for e in EVENTS if e in wanted]:
         groups = _groups(hooks, event)
         want = desired_group(event, prefix)
         if sum(_count_ours(g) for g in groups) == 1 and want in groups:

@@ -14,6 +14,8 @@ if TYPE_CHECKING:
     from collections.abc import Mapping
     from typing import Any
 
+    from arcguard.claude_versions import Version
+
     Settings = dict[str, Any]
 
 SCOPES = ("user", "project", "local")
@@ -35,6 +37,34 @@ def settings_path(scope: str, project: Path, environ: Mapping[str, str]) -> Path
         return claude_dir(environ) / "settings.json"
     name = "settings.local.json" if scope == "local" else "settings.json"
     return project / ".claude" / name
+
+
+CLAUDE_VERSION_TIMEOUT_S = 15.0
+
+
+def claude_version(environ: Mapping[str, str],
+                   timeout: float = CLAUDE_VERSION_TIMEOUT_S) -> tuple[Version | None, str]:
+    """(the version of the `claude` on PATH, '') or (None, why it is not known).
+
+    `claude --version` is run directly (no shell) with a bounded wait.
+    """
+    import shutil
+    import subprocess
+
+    from arcguard import claude_versions
+
+    program = shutil.which("claude", path=environ.get("PATH"))
+    if program is None:
+        return None, "`claude` is not on PATH"
+    try:
+        done = subprocess.run([program, "--version"], capture_output=True, text=True,
+                              timeout=timeout, env=dict(environ), stdin=subprocess.DEVNULL)
+    except (OSError, subprocess.TimeoutExpired) as exc:
+        return None, f"`claude --version` failed: {exc}"
+    version = claude_versions.parse(done.stdout)
+    if done.returncode != 0 or version is None:
+        return None, f"`claude --version` said {done.stdout.strip()[:60]!r}"
+    return version, ""
 
 
 def commands_dir(scope: str, project: Path, environ: Mapping[str, str]) -> Path:

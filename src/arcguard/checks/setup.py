@@ -14,6 +14,8 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
 
+    from arcguard.claude_versions import Version
+
 OK, GAP, WARN = "ok", "gap", "warn"
 PLUGIN_ID = "arcguard@"
 
@@ -45,6 +47,13 @@ class Setup:
             if text is not None:
                 self.loaded[scope] = settings
         self.home = paths.state_dir(environ)
+        self._claude: tuple[Version | None, str] | None = None
+
+    def claude_version(self) -> tuple[Version | None, str]:
+        """(the installed Claude Code's version, '') or (None, why not known); asked once."""
+        if self._claude is None:
+            self._claude = cc.claude_version(self.environ)
+        return self._claude
 
     def entries(self) -> list[tuple[str, str, dict[str, Any]]]:
         """(where, event, handler) of every arcguard handler Claude Code will run."""

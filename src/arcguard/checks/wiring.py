@@ -63,10 +63,7 @@ def check_wiring(setup: Setup) -> list[Check]:
         else:
             found.append(Check("wiring", GAP, f"{event} runs `hook {name}` ({where})",
                                f"arcguard uninstall --scope {where} && arcguard install"))
-    missing = [event for event, wired in by_event.items() if not wired]
-    if missing:
-        found.append(Check("wiring", GAP, f"not wired: {', '.join(missing)}",
-                           "arcguard install (or --scope project/local for one project)"))
+    found += _missing(setup, [event for event, wired in by_event.items() if not wired])
     for event, wired in by_event.items():
         if len(wired) > 1:
             where = ", ".join(w for w, _ in wired)
@@ -76,9 +73,27 @@ def check_wiring(setup: Setup) -> list[Check]:
                                "plugin"))
     if not found:
         scopes = sorted({w for w, _, _ in setup.entries()})
-        found.append(Check("wiring", OK, f"all {len(EVENTS)} events wired once "
+        count = sum(1 for hooks in by_event.values() if hooks)
+        found.append(Check("wiring", OK, f"all {count} events wired once "
                            f"({', '.join(scopes)})"))
     return found
+
+
+def _missing(setup: Setup, events: list[str]) -> list[Check]:
+    """Unwired events the installed release knows; an event it does not know is not missed
+    (installing it would make Claude Code ignore the file)."""
+    from arcguard import claude_versions as cv
+
+    version, _ = setup.claude_version()
+    missing = [e for e in events if cv.knows(e, version)]
+    if not missing:
+        return []
+    if version is not None and all(cv.EVENT_SINCE.get(e) for e in missing):
+        # The rest is wired: these came with an upgrade after the last install.
+        return [Check("wiring", GAP, f"not wired: {', '.join(missing)}, which Claude Code "
+                      f"{cv.dotted(version)} now knows", "run arcguard install again")]
+    return [Check("wiring", GAP, f"not wired: {', '.join(missing)}",
+                  "arcguard install (or --scope project/local for one project)")]
 
 
 def _resolve(program: str, environ: Mapping[str, str]) -> str | None:
@@ -226,6 +241,18 @@ def check_command(setup: Setup) -> list[Check]:
         found.append(Check("/autonomous", OK, "provided by the arcguard plugin as "
                            "/arcguard:autonomous"))
     if not found:
-        found.append(Check("/autonomous", GAP, "no /autonomous command: Claude Code tells the "
-                           "model it is not available", "arcguard install"))
+        found.append(_no_command(setup))
     return found
+
+
+def _no_command(setup: Setup) -> Check:
+    from arcguard import claude_versions as cv
+
+    version, _ = setup.claude_version()
+    if cv.rejects_unknown_commands(version):
+        shown = f"Claude Code {cv.dotted(version)}" if version else "Claude Code (version unknown)"
+        return Check("/autonomous", GAP, f"no /autonomous command: {shown} rejects a prompt "
+                     "starting with /autonomous in -p mode, so no arc can start",
+                     "arcguard install")
+    return Check("/autonomous", WARN, "no /autonomous command: Claude Code tells the model it "
+                 "is not available (the arc still starts from the prompt)", "arcguard install")

@@ -11,6 +11,7 @@ import click
 from arcguard import install_plan as plan
 from arcguard import settings as cc
 from arcguard import slash_command as slash
+from arcguard.hooks import EVENTS
 
 
 TYPE_CHECKING = False
@@ -87,9 +88,43 @@ def _pause(attempt: int) -> None:
     time.sleep(random.uniform(0, 0.01 * (attempt + 1)))
 
 
+def _version_option(text: str | None) -> tuple[int, int, int] | None:
+    from arcguard import claude_versions
+
+    if text is None:
+        return None
+    version = claude_versions.parse(text)
+    if version is None:
+        raise click.BadParameter(f"{text!r} is not a version like 2.1.328",
+                                 param_hint="--claude-version")
+    return version
+
+
+def _events_for(given: str | None) -> tuple[list[str], list[str]]:
+    """(the events to write, lines saying what was left out and why)."""
+    from arcguard import claude_versions as cv
+
+    version, why = _version_option(given), ""
+    if version is None:
+        version, why = cc.claude_version(os.environ, timeout=5.0)
+    left_out = cv.unknown_to(version, list(EVENTS))
+    events = [e for e in EVENTS if e not in left_out]
+    if version is None:
+        return events, [f"Claude Code's version is unknown ({why}): only the events every "
+                        f"supported release knows were written; {', '.join(left_out)} left "
+                        "out. Pass --claude-version, or run `arcguard install` again where "
+                        "`claude` is on PATH"] if left_out else []
+    return events, [f"{event} left out: Claude Code {cv.dotted(version)} does not know it; run "
+                    "`arcguard install` again after upgrading" for event in left_out]
+
+
 @click.command()
 @_options
-def install(scope: str, project: Path | None, dry_run: bool) -> None:
+@click.option("--claude-version", "claude_version", default=None, metavar="X.Y.Z",
+              help="The Claude Code release to write for (default: ask `claude --version`). "
+              "Events it does not know are left out: it would ignore the whole file.")
+def install(scope: str, project: Path | None, dry_run: bool,
+            claude_version: str | None) -> None:
     """Wire arcguard's hooks and the /autonomous command into Claude Code.
 
     Merges one entry per hook event into the settings file of the chosen scope, keeping every
@@ -97,6 +132,10 @@ def install(scope: str, project: Path | None, dry_run: bool) -> None:
     hook commands use the absolute path of this arcguard, so they work whatever PATH Claude
     Code runs with. Safe to re-run: a second run changes nothing. The previous settings file
     is kept as settings.json.arcguard.bak; a file that is not valid JSON is never touched.
+
+    Claude Code ignores a whole settings file that names an event its release does not know,
+    so only the events of the installed release (`claude --version`, or --claude-version) are
+    written; without a version, only those every supported release knows.
 
     \b
     Examples:
@@ -106,11 +145,16 @@ def install(scope: str, project: Path | None, dry_run: bool) -> None:
     """
     path, command_file = _target(scope, project)
     prefix = plan.own_prefix(sys.executable)
+    events, notes = _events_for(claude_version)
     lookalikes: list[tuple[str, dict[str, object]]] = []
+
+    still: list[str] = []
 
     def change(settings: Settings) -> Settings:
         lookalikes[:] = plan.lookalike_entries(settings)
-        return plan.plan_install(settings, prefix)
+        new = plan.plan_install(settings, prefix, events)
+        still[:] = [e for e in EVENTS if e not in events and e in new.get("hooks", {})]
+        return new
 
     _apply(path, change, dry_run=dry_run, done="installed arcguard hooks in {path}",
            nothing="arcguard hooks already installed in {path}")
@@ -118,6 +162,12 @@ def install(scope: str, project: Path | None, dry_run: bool) -> None:
         click.echo(f"left as it is: {event} command {handler.get('command')!r} "
                    f"({plan.why_not_ours(handler)}); it is not an exact arcguard invocation, so "
                    "it is treated as your own: remove it by hand if it is an old copy")
+    for note in notes:
+        click.echo(note)
+    for event in still:
+        click.echo(f"warning: {path} still names {event} in an entry that is not arcguard's: "
+                   "a Claude Code release that does not know it ignores this whole file, your "
+                   "permission rules included")
     _install_command(command_file, dry_run=dry_run)
 
 
