@@ -20,7 +20,6 @@ if TYPE_CHECKING:
 
 SCOPES = ("user", "project", "local")
 BACKUP_SUFFIX = ".arcguard.bak"
-DEFAULT_INDENT = 2
 
 
 # --- files (I/O) ---------------------------------------------------------------------------
@@ -135,21 +134,6 @@ def load(path: Path) -> tuple[Settings, str | None]:
     if not isinstance(value, dict):
         raise SettingsError(f"{path} does not hold a JSON object; fix or move it", "invalid")
     return value, text
-
-
-def detect_indent(text: str | None) -> int:
-    """The indent width the file already uses (2 when it cannot tell)."""
-    for line in (text or "").splitlines()[1:]:
-        stripped = line.lstrip(" ")
-        if stripped and len(stripped) < len(line):
-            return len(line) - len(stripped)
-    return DEFAULT_INDENT
-
-
-def render(settings: Mapping[str, Any], indent: int = DEFAULT_INDENT) -> str:
-    import json
-
-    return json.dumps(settings, indent=indent, ensure_ascii=False) + "\n"
 
 
 def unified_diff(old: str | None, new: str, path: Path) -> str:

@@ -301,6 +301,16 @@ def test_doctor_runs_an_exact_invocation_without_a_shell(project: Path, tmp_path
     assert check.status == "ok"
 
 
+def test_doctor_does_not_run_a_program_shipped_inside_the_project(project: Path) -> None:
+    # An exact invocation can still point at an executable the repository itself provides.
+    marker = project / "PWNED"
+    program = fake_program(project / "tools", "arcguard", f"touch {marker}")
+    write_settings(project, {"hooks": {"Stop": [plan.desired_group("Stop", str(program))]}})
+    [check] = wiring.check_runs(setup_for(project))
+    assert not marker.exists()
+    assert check.status == "gap" and "not run: its program is inside the project" in check.detail
+
+
 def test_the_real_hooks_answer_the_test_payloads(project: Path) -> None:
     assert arcguard("install", "--scope", "project", "--project", str(project)).exit_code == 0
     [check] = wiring.check_runs(setup_for(project))

@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 
 from arcguard import install_plan as plan
 from arcguard import settings as cc
+from arcguard import settings_text as sj
 from arcguard import slash_command as slash
 from arcguard.hooks import EVENTS
 
@@ -269,11 +270,12 @@ def test_load_missing_empty_and_invalid(tmp_path: Path) -> None:
         cc.load(path)
 
 
-def test_detect_indent_and_render() -> None:
-    assert cc.detect_indent('{\n    "a": 1\n}\n') == 4
-    assert cc.detect_indent(None) == 2
-    assert cc.detect_indent("{}") == 2
-    assert cc.render({"a": "é"}, 4) == '{\n    "a": "é"\n}\n'
+def test_detect_style_and_render() -> None:
+    assert sj.detect_style('{\n    "a": 1\n}\n').unit == "    "
+    assert sj.detect_style('{\n\t"a": 1\n}\n').unit == "\t"
+    assert sj.detect_style("").unit == "  "
+    assert sj.detect_style('{"a":1}') == sj.Style(None, ":", ",")
+    assert sj.render({"a": "é"}, sj.Style("    ", ": ", ", ")) == '{\n    "a": "é"\n}'
 
 
 def test_unified_diff_shows_the_change(tmp_path: Path) -> None:

@@ -146,12 +146,19 @@ def _argv(handler: dict[str, Any], environ: Mapping[str, str]) -> list[str] | No
     return [resolved, *words[1:]] if resolved else None
 
 
-def run_hook(handler: dict[str, Any], event: str, environ: Mapping[str, str]) -> str | None:
+def _inside(program: str, directory: str) -> bool:
+    real, root = os.path.realpath(program), os.path.realpath(directory)
+    return real == root or real.startswith(root.rstrip(os.sep) + os.sep)
+
+
+def run_hook(handler: dict[str, Any], event: str, environ: Mapping[str, str],
+             project: str | None = None) -> str | None:
     """Run one of our handlers as Claude Code would, in a throwaway state dir; None if it
     answers as a hook must (exit 0, nothing or one JSON object on stdout), else what went wrong.
 
     The words are run directly, never through a shell: only an exact arcguard invocation gets
-    here (`install_plan.why_not_ours`), so nothing else a settings file says is executed.
+    here (`install_plan.why_not_ours`), so nothing else a settings file says is executed; nor
+    is a program that lies inside `project`.
     """
     import json
     import tempfile
@@ -159,6 +166,10 @@ def run_hook(handler: dict[str, Any], event: str, environ: Mapping[str, str]) ->
     words = _argv(handler, environ)
     if words is None:
         return "exit 127: command not found"
+    if project is not None and _inside(words[0], project):
+        # An exact invocation can still name an executable shipped in the repository itself.
+        return ("not run: its program is inside the project being checked (doctor does not "
+                "run a repository's own code)")
     with tempfile.TemporaryDirectory(prefix="arcguard-doctor-") as scratch:
         env = {**environ, "ARCGUARD_HOME": os.path.join(scratch, "state")}
         payload = json.dumps(_payload(event, f"arcguard-doctor-{os.getpid()}", scratch))
@@ -197,7 +208,7 @@ def check_runs(setup: Setup) -> list[Check]:
         if words in seen:
             continue
         seen.add(words)
-        problem = run_hook(handler, event, setup.environ)
+        problem = run_hook(handler, event, setup.environ, str(setup.project))
         if problem:
             launcher = shlex.join(plan.launcher(handler))
             failures.setdefault((where, launcher, problem), []).append(
