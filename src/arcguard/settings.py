@@ -78,7 +78,7 @@ def commands_dir(scope: str, project: Path, environ: Mapping[str, str]) -> Path:
 MAX_SETTINGS_BYTES = 4 * 1024 * 1024
 
 
-def read_regular(path: Path, limit: int = MAX_SETTINGS_BYTES) -> bytes | None:
+def read_regular(path: Path, limit: int | None = None) -> bytes | None:
     """The bytes of the regular file at `path` (a symlink is followed); None if it is absent.
 
     Opened non-blocking, so a FIFO planted in its place cannot hang the caller; anything
@@ -86,6 +86,7 @@ def read_regular(path: Path, limit: int = MAX_SETTINGS_BYTES) -> bytes | None:
     """
     import stat
 
+    limit = MAX_SETTINGS_BYTES if limit is None else limit
     try:
         fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC | os.O_NOCTTY)
     except FileNotFoundError:

@@ -187,8 +187,14 @@ def test_an_oversized_settings_file_is_refused(project: Path,
     path = settings_file(project)
     path.write_text(json.dumps({"x": "y" * 200}))
     with pytest.raises(plan.SettingsError) as raised:
-        cc.read_regular(path, cc.MAX_SETTINGS_BYTES)
+        cc.read_regular(path)
     assert raised.value.kind == "too-large"
+    output = install(project)
+    assert "is larger than 100 bytes" in output and "[exit 1]" in output
+    [check] = [c for c in wiring.check_settings_files(doctor_setup.Setup(project, {**os.environ}))
+               if str(path) in c.detail]
+    assert check.status == "gap" and "far larger than any settings file" in check.hint
+    assert "JSON" not in check.hint
 
 
 def test_doctor_hint_for_an_unreadable_file_is_about_permissions(
@@ -255,7 +261,7 @@ def test_a_file_changed_before_the_replace_is_merged_again(
     real = cc.read_regular
     calls = {"n": 0}
 
-    def meddle(target: Path, limit: int = cc.MAX_SETTINGS_BYTES) -> bytes | None:
+    def meddle(target: Path, limit: int | None = None) -> bytes | None:
         calls["n"] += 1
         if calls["n"] == 3:  # the re-check before the first replace
             target.write_text('{"n": 1}\n')
