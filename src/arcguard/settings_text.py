@@ -145,8 +145,10 @@ def detect_style(text: str) -> Style:
     else:
         comma = "," if colon == ":" else ", "
     body = text.strip()
+    if re.fullmatch(r"\{\s*\}|", body):
+        return DEFAULT_STYLE  # an empty object has no style to keep
     if "\n" not in body:
-        return Style(None if body else DEFAULT_STYLE.unit, colon, comma)
+        return Style(None, colon, comma)
     for line in body.splitlines()[1:]:
         indent = line[:len(line) - len(line.lstrip(" \t"))]
         if indent and line.strip():

@@ -274,6 +274,7 @@ def test_detect_style_and_render() -> None:
     assert sj.detect_style('{\n    "a": 1\n}\n').unit == "    "
     assert sj.detect_style('{\n\t"a": 1\n}\n').unit == "\t"
     assert sj.detect_style("").unit == "  "
+    assert sj.detect_style("{}\n") == sj.DEFAULT_STYLE
     assert sj.detect_style('{"a":1}') == sj.Style(None, ":", ",")
     assert sj.render({"a": "é"}, sj.Style("    ", ": ", ", ")) == '{\n    "a": "é"\n}'
 
