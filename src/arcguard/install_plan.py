@@ -2,17 +2,20 @@
 
 Pure: a settings dict in, a new dict out, so the rules can be tested exhaustively.
 
-An entry is arcguard's when its command runs arcguard's hook subcommand: the command ends in
-`hook <name>` (a name of `arcguard.hooks.HOOKS`), run by an executable named `arcguard` or by
-`<python> -m arcguard`. No marker key is added to the entry: the command itself is the marker,
-so a file stays valid for any Claude Code version, and a hand-written `arcguard hook stop` is
-recognised (and replaced) as well.
+An entry is arcguard's when its command is exactly an invocation of arcguard's hook
+subcommand: `<arcguard> hook <name>` or `<python> -m arcguard hook <name>` (a name of
+`arcguard.hooks.HOOKS`), with nothing else on the line (see `why_not_ours`). No marker key is
+added to the entry: the command itself is the marker, so a file stays valid for any Claude Code
+version, and a hand-written `arcguard hook stop` is recognised (and replaced) as well. A command
+that only mentions arcguard (`X=1 arcguard hook stop`, `arcguard hook stop; other`) is the
+user's own: install leaves it in place and says so.
 """
 
 from __future__ import annotations
 
 import copy
 import os
+import re
 import shlex
 
 from arcguard.hooks import EVENTS
@@ -21,6 +24,7 @@ from arcguard.hooks import HOOKS
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Collection
     from collections.abc import Mapping
     from typing import Any
 
@@ -32,10 +36,23 @@ MATCHER_EVENTS = frozenset({"PreToolUse", "PostToolUse", "PostToolUseFailure"})
 
 
 class SettingsError(Exception):
-    """A settings file arcguard must not touch (unreadable, not JSON, unexpected shape)."""
+    """A settings file arcguard must not touch (unreadable, not JSON, unexpected shape).
+
+    `kind` says which, so advice can fit the cause: `permission`, `not-regular`, `too-large`,
+    `invalid` (not standard JSON), `shape` (JSON arcguard does not understand) or `unreadable`.
+    """
+
+    def __init__(self, message: str, kind: str = "unreadable") -> None:
+        super().__init__(message)
+        self.kind = kind
 
 
 # --- which entries are ours (pure) ---------------------------------------------------------
+
+# Characters a shell would act on. A command holding any of them could do more than start
+# arcguard when Claude Code runs it through its shell, so it is never taken for ours.
+SHELL_SPECIAL = frozenset("$`;&|<>(){}*?[]~!#\\\n\r\t\"'")
+PYTHON_NAME = re.compile(r"python(?:3(?:\.\d+)?)?")
 
 
 def _tokens(handler: object) -> list[str] | None:
@@ -54,54 +71,83 @@ def _tokens(handler: object) -> list[str] | None:
     return tokens
 
 
-def _is_assignment(token: str) -> bool:
-    name, equals, _ = token.partition("=")
-    return bool(equals) and name.replace("_", "a").isalnum() and not name[0].isdigit()
+def _program_problem(program: str) -> str:
+    if "/" in program and not program.startswith("/"):
+        return f"relative program path {program!r} (depends on where Claude Code starts)"
+    return ""
 
 
-def _without_assignments(words: list[str]) -> list[str]:
-    """The words after any leading `VAR=value` settings."""
-    start = 0
-    while start < len(words) and _is_assignment(words[start]):
-        start += 1
-    return words[start:]
+def _launcher_problem(words: list[str]) -> str:
+    """Why `words` is not exactly `<arcguard>` or `<python> -m arcguard` ('' when it is)."""
+    if not words:
+        return "no program"
+    name = os.path.basename(words[0])
+    if len(words) == 1 and name == "arcguard":
+        return _program_problem(words[0])
+    if len(words) == 3 and words[1:] == ["-m", "arcguard"] and PYTHON_NAME.fullmatch(name):
+        return _program_problem(words[0])
+    if "=" in words[0]:
+        return "sets environment variables before the program"
+    return f"{shlex.join(words)!r} is not arcguard's launcher or `<python> -m arcguard`"
 
 
-def _runs_arcguard(launcher: list[str]) -> bool:
-    """`[VAR=value ...] .../arcguard` or `[VAR=value ...] .../python* [-opts] -m arcguard`."""
-    words = _without_assignments(launcher)
-    if len(words) == 1:
-        return os.path.basename(words[0]) == "arcguard"
-    if words[-1:] == ["-marcguard"]:
-        words[-1:] = ["-m", "arcguard"]
-    if len(words) < 3 or words[-2:] != ["-m", "arcguard"]:
-        return False
-    interpreter, options = words[0], words[1:-2]
-    return (os.path.basename(interpreter).startswith("python")
-            and all(o.startswith("-") for o in options))
+def why_not_ours(handler: object) -> str:
+    """'' for an exact arcguard invocation, else why it is not one.
+
+    Exact means: the parsed words are `<program> hook <name>` where the program is an absolute
+    path or a bare name (found on PATH) of arcguard's launcher, or `<python> -m arcguard`, and
+    no word holds anything a shell would act on. Only such a command can be run without a shell
+    and still do what Claude Code's shell would do with it.
+    """
+    tokens = _tokens(handler)
+    if tokens is None:
+        return "not a command line that can be parsed"
+    if any(SHELL_SPECIAL.intersection(token) for token in tokens):
+        return "holds shell syntax (variables, substitutions, redirects, separators or quotes)"
+    if len(tokens) < 3 or tokens[-2] != "hook":
+        return "does not end in `hook <name>`"
+    if tokens[-1] not in HOOKS:
+        return f"unknown hook {tokens[-1]!r}"
+    return _launcher_problem(tokens[:-2])
 
 
 def hook_name(handler: object) -> str | None:
     """The arcguard hook `handler` runs (`stop`, `pre-tool`, ...), or None if it is not ours."""
-    tokens = _tokens(handler)
-    if not tokens or len(tokens) < 3 or tokens[-2] != "hook" or tokens[-1] not in HOOKS:
+    if why_not_ours(handler):
         return None
-    return tokens[-1] if _runs_arcguard(tokens[:-2]) else None
+    tokens = _tokens(handler) or []
+    return tokens[-1]
 
 
 def is_ours(handler: object) -> bool:
     return hook_name(handler) is not None
 
 
+def looks_like_ours(handler: object) -> bool:
+    """A command handler that mentions arcguard without being an exact invocation of it.
+
+    install never replaces or removes such an entry (it may do something the user wants beyond
+    starting arcguard); doctor reports it and does not run it.
+    """
+    if is_ours(handler) or not isinstance(handler, dict):
+        return False
+    text = " ".join(str(handler.get(key, "")) for key in ("command", "args"))
+    return "arcguard" in text
+
+
+def argv(handler: object) -> list[str]:
+    """The words one of our handlers runs, program first; [] if it is not ours."""
+    return (_tokens(handler) or []) if is_ours(handler) else []
+
+
 def launcher(handler: object) -> list[str]:
-    """The tokens that start arcguard in one of our handlers (before `hook NAME`)."""
-    tokens = _tokens(handler) or []
-    return tokens[:-2] if is_ours(handler) else []
+    """The words that start arcguard in one of our handlers (before `hook NAME`)."""
+    return argv(handler)[:-2]
 
 
 def program(handler: object) -> str | None:
-    """The executable one of our handlers starts (after any `VAR=value` settings), else None."""
-    words = _without_assignments(launcher(handler))
+    """The executable one of our handlers starts, else None."""
+    words = argv(handler)
     return words[0] if words else None
 
 
@@ -129,14 +175,14 @@ def desired_hooks(prefix: str) -> dict[str, list[dict[str, Any]]]:
 def _hooks_block(settings: Mapping[str, Any]) -> dict[str, Any]:
     hooks = settings.get("hooks", {})
     if not isinstance(hooks, dict):
-        raise SettingsError('"hooks" is not a JSON object')
+        raise SettingsError('"hooks" is not a JSON object', "shape")
     return hooks
 
 
 def _groups(hooks: Mapping[str, Any], event: str) -> list[Any]:
     groups = hooks.get(event, [])
     if not isinstance(groups, list):
-        raise SettingsError(f'"hooks.{event}" is not a JSON array')
+        raise SettingsError(f'"hooks.{event}" is not a JSON array', "shape")
     return groups
 
 
@@ -157,16 +203,28 @@ def _without_ours(groups: list[Any]) -> tuple[list[Any], int | None]:
     return kept, first
 
 
-def plan_install(settings: Mapping[str, Any], prefix: str) -> Settings:
+def plan_install(settings: Mapping[str, Any], prefix: str,
+                 events: Collection[str] | None = None) -> Settings:
     """`settings` with arcguard's hooks wired exactly once per event, everything else as it was.
 
     An event that already holds exactly our entry is left alone, so a second run returns an
     equal dict. Otherwise our old entries (another path, a missing executable, duplicates) are
-    taken out and the new group goes where the first of them was, or last.
+    taken out and the new group goes where the first of them was, or last. Only `events` (all
+    of arcguard's by default) are wired: our entries on any other event are taken out, since a
+    Claude Code release that does not know an event rejects the whole file.
     """
     new = copy.deepcopy(dict(settings))
     hooks = _hooks_block(new)
-    for event in EVENTS:
+    wanted = EVENTS if events is None else events
+    for event in [e for e in EVENTS if e not in wanted]:
+        groups = _groups(hooks, event)
+        if any(_count_ours(g) for g in groups):
+            kept, _ = _without_ours(groups)
+            if kept:
+                hooks[event] = kept
+            else:
+                del hooks[event]
+    for event in [e for e in EVENTS if e in wanted]:
         groups = _groups(hooks, event)
         want = desired_group(event, prefix)
         if sum(_count_ours(g) for g in groups) == 1 and want in groups:
@@ -205,8 +263,8 @@ def remove_ours(settings: Mapping[str, Any]) -> Settings:
     return new
 
 
-def our_entries(settings: Mapping[str, Any]) -> list[tuple[str, dict[str, Any]]]:
-    """(event, handler) for every arcguard handler in `settings`, in file order."""
+def all_entries(settings: Mapping[str, Any]) -> list[tuple[str, Any]]:
+    """(event, handler) for every handler in `settings`, in file order."""
     hooks = settings.get("hooks")
     if not isinstance(hooks, dict):
         return []
@@ -214,10 +272,19 @@ def our_entries(settings: Mapping[str, Any]) -> list[tuple[str, dict[str, Any]]]
     for event, groups in hooks.items():
         for group in groups if isinstance(groups, list) else []:
             handlers = group.get("hooks") if isinstance(group, dict) else None
-            for handler in handlers if isinstance(handlers, list) else []:
-                if is_ours(handler):
-                    found.append((event, handler))
+            found += [(event, h) for h in (handlers if isinstance(handlers, list) else [])]
     return found
+
+
+def our_entries(settings: Mapping[str, Any]) -> list[tuple[str, dict[str, Any]]]:
+    """(event, handler) for every arcguard handler in `settings`, in file order."""
+    return [(event, handler) for event, handler in all_entries(settings) if is_ours(handler)]
+
+
+def lookalike_entries(settings: Mapping[str, Any]) -> list[tuple[str, dict[str, Any]]]:
+    """(event, handler) for every handler that mentions arcguard but is not exactly ours."""
+    return [(event, handler) for event, handler in all_entries(settings)
+            if looks_like_ours(handler)]
 
 
 def own_prefix(executable: str) -> str:

@@ -14,11 +14,12 @@ if TYPE_CHECKING:
     from collections.abc import Mapping
     from typing import Any
 
+    from arcguard.claude_versions import Version
+
     Settings = dict[str, Any]
 
 SCOPES = ("user", "project", "local")
 BACKUP_SUFFIX = ".arcguard.bak"
-DEFAULT_INDENT = 2
 
 
 # --- files (I/O) ---------------------------------------------------------------------------
@@ -37,6 +38,34 @@ def settings_path(scope: str, project: Path, environ: Mapping[str, str]) -> Path
     return project / ".claude" / name
 
 
+CLAUDE_VERSION_TIMEOUT_S = 15.0
+
+
+def claude_version(environ: Mapping[str, str],
+                   timeout: float = CLAUDE_VERSION_TIMEOUT_S) -> tuple[Version | None, str]:
+    """(the version of the `claude` on PATH, '') or (None, why it is not known).
+
+    `claude --version` is run directly (no shell) with a bounded wait.
+    """
+    import shutil
+    import subprocess
+
+    from arcguard import claude_versions
+
+    program = shutil.which("claude", path=environ.get("PATH"))
+    if program is None:
+        return None, "`claude` is not on PATH"
+    try:
+        done = subprocess.run([program, "--version"], capture_output=True, text=True,
+                              timeout=timeout, env=dict(environ), stdin=subprocess.DEVNULL)
+    except (OSError, subprocess.TimeoutExpired) as exc:
+        return None, f"`claude --version` failed: {exc}"
+    version = claude_versions.parse(done.stdout)
+    if done.returncode != 0 or version is None:
+        return None, f"`claude --version` said {done.stdout.strip()[:60]!r}"
+    return version, ""
+
+
 def commands_dir(scope: str, project: Path, environ: Mapping[str, str]) -> Path:
     """Where a scope's slash commands live (Claude Code has no local-only commands folder)."""
     if scope == "user":
@@ -44,44 +73,68 @@ def commands_dir(scope: str, project: Path, environ: Mapping[str, str]) -> Path:
     return project / ".claude" / "commands"
 
 
+# A settings file kept by hand or by Claude Code is a few kilobytes; anything far larger is
+# not one, and reading it whole could exhaust memory.
+MAX_SETTINGS_BYTES = 4 * 1024 * 1024
+
+
+def read_regular(path: Path, limit: int | None = None) -> bytes | None:
+    """The bytes of the regular file at `path` (a symlink is followed); None if it is absent.
+
+    Opened non-blocking, so a FIFO planted in its place cannot hang the caller; anything
+    but a regular file, or a file over `limit` bytes, is refused with a SettingsError.
+    """
+    import stat
+
+    limit = MAX_SETTINGS_BYTES if limit is None else limit
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC | os.O_NOCTTY)
+    except FileNotFoundError:
+        return None
+    except PermissionError as exc:
+        raise SettingsError(f"cannot read {path}: {exc.strerror}", "permission") from None
+    except OSError as exc:
+        raise SettingsError(f"cannot read {path}: {exc.strerror or exc}") from None
+    try:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode):
+            raise SettingsError(f"{path} is not a regular file", "not-regular")
+        if info.st_size > limit:
+            raise SettingsError(f"{path} is larger than {limit} bytes", "too-large")
+        data = os.read(fd, limit + 1)
+    except OSError as exc:
+        raise SettingsError(f"cannot read {path}: {exc.strerror or exc}") from None
+    finally:
+        os.close(fd)
+    if len(data) > limit:  # it grew after fstat
+        raise SettingsError(f"{path} is larger than {limit} bytes", "too-large")
+    return data
+
+
 def load(path: Path) -> tuple[Settings, str | None]:
     """(settings, the file's text); ({}, None) when the file does not exist.
 
-    Raises SettingsError for a file that is not a JSON object: it is left untouched.
+    Raises SettingsError for a file that is not a standard JSON object: it is left untouched.
     """
-    import json
+    from arcguard import settings_text
 
-    try:
-        text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
+    data = read_regular(path)
+    if data is None:
         return {}, None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise SettingsError(f"cannot read {path}: {exc}") from None
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise SettingsError(f"{path} is not UTF-8 ({exc.reason})", "invalid") from None
     if not text.strip():
         return {}, text
     try:
-        value = json.loads(text)
-    except ValueError as exc:
+        value = settings_text.loads(text)
+    except settings_text.JsonRefused as exc:
         raise SettingsError(f"{path} is not valid JSON ({exc}); fix or move it, then run "
-                            "this again") from None
+                            "this again", "invalid") from None
     if not isinstance(value, dict):
-        raise SettingsError(f"{path} does not hold a JSON object; fix or move it")
+        raise SettingsError(f"{path} does not hold a JSON object; fix or move it", "invalid")
     return value, text
-
-
-def detect_indent(text: str | None) -> int:
-    """The indent width the file already uses (2 when it cannot tell)."""
-    for line in (text or "").splitlines()[1:]:
-        stripped = line.lstrip(" ")
-        if stripped and len(stripped) < len(line):
-            return len(line) - len(stripped)
-    return DEFAULT_INDENT
-
-
-def render(settings: Mapping[str, Any], indent: int = DEFAULT_INDENT) -> str:
-    import json
-
-    return json.dumps(settings, indent=indent, ensure_ascii=False) + "\n"
 
 
 def unified_diff(old: str | None, new: str, path: Path) -> str:
@@ -97,25 +150,106 @@ def unified_diff(old: str | None, new: str, path: Path) -> str:
 NEW_FILE_MODE = 0o644
 
 
+class Changed(SettingsError):
+    """The file changed between reading it and replacing it: merge again from the new text."""
+
+
 def write(path: Path, text: str) -> Path | None:
     """Replace `path` with `text` atomically, keeping its mode; return the backup made, if any.
 
     A symlinked settings file (a dotfiles checkout) is written through to its target, so the
     link survives. The previous content is copied to `<file>.arcguard.bak` first.
     """
+    return _write(path, text, None)
+
+
+def write_if_unchanged(path: Path, text: str, expected: str | None) -> Path | None:
+    """`write`, provided `path` still holds exactly `expected` (None: no file) right before
+    the replace; otherwise raise Changed and write nothing.
+
+    Claude Code rewrites its settings too (a permission approval, for one): replacing a file
+    that changed after it was read would lose that change.
+    """
+    return _write(path, text, (expected,))
+
+
+def _write(path: Path, text: str, expected: tuple[str | None] | None) -> Path | None:
     target = Path(os.path.realpath(path))
     target.parent.mkdir(parents=True, exist_ok=True)
     backup: Path | None = None
     mode: int | None = None
     try:
-        info = target.stat()
-        mode = info.st_mode & 0o7777
-        backup = target.with_name(target.name + BACKUP_SUFFIX)
-        _atomic_write(backup, target.read_bytes(), mode)
+        mode = target.stat().st_mode & 0o7777
     except FileNotFoundError:
         pass
-    _atomic_write(target, text.encode("utf-8"), mode)
+    previous = read_regular(target) if mode is not None else None
+    if previous is not None:
+        backup = target.with_name(target.name + BACKUP_SUFFIX)
+        _atomic_write(backup, previous, mode)
+    data = text.encode("utf-8")
+    if expected is None:
+        _atomic_write(target, data, mode)
+    else:
+        _replace_if_unchanged(target, data, mode, expected[0])
     return backup
+
+
+def _digest(data: bytes | None) -> str | None:
+    import hashlib
+
+    return None if data is None else hashlib.sha256(data).hexdigest()
+
+
+def _replace_if_unchanged(target: Path, data: bytes, mode: int | None,
+                          expected: str | None) -> None:
+    want = _digest(None if expected is None else expected.encode("utf-8"))
+    tmp = target.with_name(f"{target.name}{fsutil.TEMP_MARK}{os.getpid()}-{id(data)}")
+    fsutil.atomic_write(str(tmp), data, mode=NEW_FILE_MODE if mode is None else mode)
+    try:
+        _swap_in(tmp, target, want)
+    finally:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+
+
+def _swap_in(tmp: Path, target: Path, want: str | None) -> None:
+    """Put `tmp` at `target` only if `target` holds the content digested as `want`."""
+    if want is None:
+        try:
+            os.link(tmp, target)  # creates the file only if nobody else has meanwhile
+        except FileExistsError:
+            raise Changed(f"{target} appeared while arcguard was creating it") from None
+        return
+    if _digest(read_regular(target)) != want:
+        raise Changed(f"{target} changed while arcguard was updating it")
+    if not _exchange(tmp, target):
+        os.replace(tmp, target)  # no atomic exchange here: the check above has to do
+        return
+    # The exchange left at `tmp` the file it displaced: if that is not the one checked, a
+    # writer replaced it in between, so its file goes back and the merge is redone.
+    if _digest(read_regular(tmp)) != want:
+        _exchange(tmp, target)
+        raise Changed(f"{target} changed while arcguard was updating it")
+
+
+def _exchange(a: Path, b: Path) -> bool:
+    """Swap two paths in one step (Linux renameat2 RENAME_EXCHANGE); False if unsupported."""
+    import ctypes
+    import errno
+
+    try:
+        renameat2 = ctypes.CDLL(None, use_errno=True).renameat2
+    except (OSError, AttributeError):
+        return False
+    at_cwd, rename_exchange = -100, 2
+    if renameat2(at_cwd, os.fsencode(a), at_cwd, os.fsencode(b), rename_exchange) == 0:
+        return True
+    code = ctypes.get_errno()
+    if code in (errno.ENOSYS, errno.EINVAL, errno.ENOTSUP):
+        return False
+    raise OSError(code, os.strerror(code), str(b))
 
 
 def _atomic_write(path: Path, data: bytes, mode: int | None) -> None:

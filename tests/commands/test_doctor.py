@@ -24,6 +24,17 @@ from arcguard.hooks import EVENTS
 arcguard = invoke
 
 
+@pytest.fixture(autouse=True)
+def claude_on_path(tmp_path_factory: pytest.TempPathFactory,
+                   monkeypatch: pytest.MonkeyPatch) -> None:
+    """A `claude` on PATH reporting the release arcguard is tested with."""
+    bin_dir = tmp_path_factory.mktemp("claude-bin")
+    program = bin_dir / "claude"
+    program.write_text("#!/bin/sh\necho '2.1.328 (Claude Code)'\n")
+    program.chmod(0o755)
+    monkeypatch.setenv("PATH", f"{bin_dir}{os.pathsep}{os.environ.get('PATH', '')}")
+
+
 def setup_for(project: Path) -> st.Setup:
     return st.Setup(project, dict(os.environ))
 
@@ -102,8 +113,7 @@ def test_json_reports_gaps_with_exit_1(project: Path) -> None:
     assert result.exit_code == 1
     document = json.loads(result.output)
     assert document["ok"] is False
-    assert {"wiring", "/autonomous"} <= {c["name"] for c in document["checks"]
-                                         if c["status"] == "gap"}
+    assert {"wiring"} <= {c["name"] for c in document["checks"] if c["status"] == "gap"}
 
 
 def test_a_crashing_check_is_a_gap_not_a_crash(project: Path,
@@ -228,7 +238,7 @@ def test_a_command_on_path_is_resolved(project: Path, tmp_path: Path,
 
 
 @pytest.mark.parametrize(("body", "expected"), [
-    ("exit 127", "exit 127: command not found"),
+    ("exit 127", "exit 127"),
     ("echo oops >&2; exit 3", "exit 3: oops"),
     ("echo not json", "stdout is not JSON: not json"),
     ("echo '[1]'", "stdout is not a JSON object"),
@@ -253,6 +263,52 @@ def test_a_wired_command_gets_a_payload_and_a_scratch_state_dir(project: Path,
     payload = json.loads(seen.read_text())
     assert payload["hook_event_name"] == "Stop" and payload["session_id"]
     assert seen.with_name("seen.json.home").read_text().strip() != os.environ["ARCGUARD_HOME"]
+
+
+def test_a_missing_program_on_path_is_reported_as_not_found(
+        project: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("PATH", str(tmp_path / "empty"))
+    write_settings(project, {"hooks": {"Stop": [plan.desired_group("Stop", "arcguard")]}})
+    [check] = wiring.check_runs(setup_for(project))
+    assert check.status == "gap" and "exit 127: command not found" in check.detail
+
+
+@pytest.mark.parametrize("command", [
+    "X=$(touch {marker}) arcguard hook stop",
+    "arcguard hook stop; touch {marker}",
+    "touch {marker} && arcguard hook stop",
+    "arcguard hook stop > {marker}",
+    "/bin/sh -c 'touch {marker}' arcguard hook stop",
+    "arcguard hook $(touch {marker})",
+])
+def test_doctor_never_runs_a_planted_command(tmp_path: Path, command: str) -> None:
+    # A cloned repository's settings are not trusted yet: doctor must not execute them.
+    project = tmp_path / "cloned"
+    marker = tmp_path / "PWNED"
+    handler = {"type": "command", "command": command.format(marker=marker)}
+    write_settings(project, {"hooks": {"Stop": [{"hooks": [handler]}]}})
+    result = arcguard("doctor", "--project", str(project))
+    assert not marker.exists()
+    assert "gap   runs: not run: Stop command" in result.output
+
+
+def test_doctor_runs_an_exact_invocation_without_a_shell(project: Path, tmp_path: Path) -> None:
+    # A quoted program path with a space still runs as the one word it is.
+    program = fake_program(tmp_path / "a b", "arcguard", 'cat >/dev/null; echo "{}"')
+    quoted = {"Stop": [plan.desired_group("Stop", plan.shlex.quote(str(program)))]}
+    write_settings(project, {"hooks": quoted})
+    [check] = wiring.check_runs(setup_for(project))
+    assert check.status == "ok"
+
+
+def test_doctor_does_not_run_a_program_shipped_inside_the_project(project: Path) -> None:
+    # An exact invocation can still point at an executable the repository itself provides.
+    marker = project / "PWNED"
+    program = fake_program(project / "tools", "arcguard", f"touch {marker}")
+    write_settings(project, {"hooks": {"Stop": [plan.desired_group("Stop", str(program))]}})
+    [check] = wiring.check_runs(setup_for(project))
+    assert not marker.exists()
+    assert check.status == "gap" and "not run: its program is inside the project" in check.detail
 
 
 def test_the_real_hooks_answer_the_test_payloads(project: Path) -> None:
@@ -384,8 +440,48 @@ def test_recent_hook_errors_are_a_warning(project: Path) -> None:
 def test_claude_version(project: Path, fake_claude, version: str, status: str,
                         words: str) -> None:
     fake_claude(version)
+    checks = health.check_claude(setup_for(project))
+    assert {c.status for c in checks} == {status}
+    assert any(words in c.detail for c in checks)
+
+
+def test_doctor_names_the_features_an_old_release_runs_without(project: Path,
+                                                               fake_claude) -> None:
+    fake_claude("2.1.80")
     [check] = health.check_claude(setup_for(project))
-    assert check.status == status and words in check.detail
+    assert check.status == "warn"
+    assert check.detail == ("loop guard: cycle and blocked-round rules need PostToolBatch "
+                            "(Claude Code >= 2.1.150); Claude Code 2.1.80 runs without them")
+    fake_claude("2.1.150")
+    assert statuses(health.check_claude(setup_for(project))) == ["ok"]
+
+
+@pytest.mark.parametrize("scope", ["user", "project", "local"])
+def test_an_event_the_release_does_not_know_is_a_gap_naming_the_lost_file(
+        project: Path, fake_claude, scope: str) -> None:
+    # Claude Code ignores the whole file then: the user's own deny rules stop applying too.
+    fake_claude("2.1.80")
+    path = write_settings(project, {"permissions": {"deny": ["Bash(echo one)"]},
+                                    "hooks": {"PostToolBatch": [{"hooks": [
+                                        {"type": "command", "command": "mine"}]}]}}, scope)
+    [check] = health.check_event_support(setup_for(project))
+    assert check.status == "gap"
+    assert check.detail == (f"{path} names PostToolBatch, which Claude Code 2.1.80 does not "
+                            "know: Claude Code ignores that whole file, including your "
+                            "permission rules")
+    fake_claude("2.1.328")
+    assert health.check_event_support(setup_for(project)) == []
+
+
+def test_events_wired_before_an_upgrade_are_not_a_gap_until_the_release_knows_more(
+        project: Path, fake_claude) -> None:
+    fake_claude("2.1.80")
+    assert arcguard("install", "--scope", "project", "--project", str(project)).exit_code == 0
+    assert statuses(wiring.check_wiring(setup_for(project))) == ["ok"]
+    fake_claude("2.1.328")
+    [check] = wiring.check_wiring(setup_for(project))
+    assert check.status == "gap" and check.hint == "run arcguard install again"
+    assert check.detail == "not wired: PostToolBatch, which Claude Code 2.1.328 now knows"
 
 
 def test_claude_not_on_path_is_a_warning(project: Path, tmp_path: Path,
@@ -400,9 +496,22 @@ def test_parse_version() -> None:
     assert health.parse_version("claude") is None
 
 
-def test_no_autonomous_command_is_a_gap(project: Path) -> None:
+@pytest.mark.parametrize(("version", "status"), [
+    ("2.1.150", "gap"), ("2.1.250", "gap"), ("2.1.328", "warn"), ("2.2.0", "warn")])
+def test_a_missing_autonomous_command_is_a_gap_where_claude_code_rejects_it(
+        project: Path, fake_claude, version: str, status: str) -> None:
+    # Releases that refuse an unknown slash command in -p mode cannot start an arc without it.
+    fake_claude(version)
     [check] = wiring.check_command(setup_for(project))
-    assert check.status == "gap" and check.hint == "arcguard install"
+    assert check.status == status and check.hint == "arcguard install"
+    assert ("rejects a prompt" in check.detail) == (status == "gap")
+
+
+def test_a_missing_autonomous_command_is_a_gap_when_the_version_is_unknown(
+        project: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("PATH", str(tmp_path / "nothing"))
+    [check] = wiring.check_command(setup_for(project))
+    assert check.status == "gap"
 
 
 @pytest.mark.parametrize("scope", ["user", "project"])

@@ -20,6 +20,17 @@ from arcguard.hooks import EVENTS
 arcguard = invoke
 
 
+@pytest.fixture(autouse=True)
+def claude_on_path(tmp_path_factory: pytest.TempPathFactory,
+                   monkeypatch: pytest.MonkeyPatch) -> None:
+    """A `claude` on PATH reporting the release arcguard is tested with."""
+    bin_dir = tmp_path_factory.mktemp("claude-bin")
+    program = bin_dir / "claude"
+    program.write_text("#!/bin/sh\necho '2.1.328 (Claude Code)'\n")
+    program.chmod(0o755)
+    monkeypatch.setenv("PATH", f"{bin_dir}{os.pathsep}{os.environ.get('PATH', '')}")
+
+
 def settings_file(project: Path, scope: str = "project") -> Path:
     return cc.settings_path(scope, project, os.environ)
 
@@ -291,3 +302,20 @@ def test_help_has_examples(verb: str) -> None:
     result = arcguard(verb, "--help")
     assert result.exit_code == 0
     assert "Examples:" in result.output
+
+
+def test_install_keeps_a_command_that_only_mentions_arcguard_and_says_so(project: Path) -> None:
+    # It may do more than start arcguard; the user decides, so it is neither replaced nor
+    # removed, and install names it.
+    mine = {"type": "command", "command": "ARCGUARD_HOOK_BUDGET_MS=500 arcguard hook stop"}
+    path = project / ".claude" / "settings.json"
+    path.parent.mkdir(parents=True)
+    path.write_text(json.dumps({"hooks": {"Stop": [{"hooks": [mine]}]}}))
+    result = invoke("install", "--scope", "project", "--project", str(project))
+    assert result.exit_code == 0
+    assert "left as it is: Stop command" in result.output
+    assert "sets environment variables" in result.output
+    stop = json.loads(path.read_text())["hooks"]["Stop"]
+    assert stop[0] == {"hooks": [mine]} and len(stop) == 2
+    assert invoke("uninstall", "--scope", "project", "--project", str(project)).exit_code == 0
+    assert json.loads(path.read_text()) == {"hooks": {"Stop": [{"hooks": [mine]}]}}

@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 
 from arcguard import install_plan as plan
 from arcguard import settings as cc
+from arcguard import settings_text as sj
 from arcguard import slash_command as slash
 from arcguard.hooks import EVENTS
 
@@ -40,9 +41,7 @@ def group(*commands: str, matcher: str | None = None) -> dict[str, object]:
     ("arcguard hook posture", "posture"),
     ("'/home/a b/bin/arcguard' hook pre-tool", "pre-tool"),
     ("/usr/bin/python3 -m arcguard hook post-tool", "post-tool"),
-    ("python -I -m arcguard hook post-batch", "post-batch"),
-    ("python3.12 -marcguard hook stop", "stop"),
-    ("ARCGUARD_HOOK_BUDGET_MS=500 arcguard hook stop", "stop"),
+    ("python3.12 -m arcguard hook stop", "stop"),
 ])
 def test_hook_name_recognises_arcguard_commands(command: str, name: str) -> None:
     assert plan.hook_name(handler(command)) == name
@@ -60,6 +59,30 @@ def test_hook_name_recognises_arcguard_commands(command: str, name: str) -> None
 ])
 def test_other_commands_are_not_ours(command: str) -> None:
     assert not plan.is_ours(handler(command))
+
+
+@pytest.mark.parametrize(("command", "why"), [
+    ("X=$(id>/tmp/PWNED) arcguard hook stop", "shell syntax"),
+    ("ARCGUARD_HOOK_BUDGET_MS=500 arcguard hook stop", "environment variables"),
+    ("arcguard hook stop; touch /tmp/x", "shell syntax"),
+    ("arcguard hook stop > /tmp/x", "shell syntax"),
+    ("arcguard hook stop `id`", "shell syntax"),
+    ("/opt/$(id)/arcguard hook stop", "shell syntax"),
+    ("./bin/arcguard hook stop", "relative program path"),
+    ("python -I -m arcguard hook post-batch", "not arcguard's launcher"),
+    ("python3.12 -marcguard hook stop", "not arcguard's launcher"),
+    ("arcguard --debug hook stop", "not arcguard's launcher"),
+    ("arcguard hook stop extra", "does not end in `hook <name>`"),
+    ("arcguard hook stopp", "unknown hook"),
+])
+def test_only_an_exact_arcguard_invocation_counts_as_ours(command: str, why: str) -> None:
+    # Anything more than `<arcguard> hook NAME` could run other code through Claude Code's
+    # shell: it is never ours (install keeps it, doctor does not run it), and the reason shows.
+    assert not plan.is_ours(handler(command))
+    assert why in plan.why_not_ours(handler(command))
+    assert plan.looks_like_ours(handler(command))
+    assert plan.remove_ours({"hooks": {"Stop": [group(command)]}}) == \
+        {"hooks": {"Stop": [group(command)]}}
 
 
 def test_non_command_handlers_are_not_ours() -> None:
@@ -247,11 +270,13 @@ def test_load_missing_empty_and_invalid(tmp_path: Path) -> None:
         cc.load(path)
 
 
-def test_detect_indent_and_render() -> None:
-    assert cc.detect_indent('{\n    "a": 1\n}\n') == 4
-    assert cc.detect_indent(None) == 2
-    assert cc.detect_indent("{}") == 2
-    assert cc.render({"a": "é"}, 4) == '{\n    "a": "é"\n}\n'
+def test_detect_style_and_render() -> None:
+    assert sj.detect_style('{\n    "a": 1\n}\n').unit == "    "
+    assert sj.detect_style('{\n\t"a": 1\n}\n').unit == "\t"
+    assert sj.detect_style("").unit == "  "
+    assert sj.detect_style("{}\n") == sj.DEFAULT_STYLE
+    assert sj.detect_style('{"a":1}') == sj.Style(None, ":", ",")
+    assert sj.render({"a": "é"}, sj.Style("    ", ": ", ", ")) == '{\n    "a": "é"\n}'
 
 
 def test_unified_diff_shows_the_change(tmp_path: Path) -> None:

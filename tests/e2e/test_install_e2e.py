@@ -43,9 +43,11 @@ def status(project: Any, session_id: str) -> dict[str, Any]:
 
 def test_installed_hooks_fire_and_the_command_expands(claude_project, run_claude, claude_bin):
     project = claude_project()
+    path = f"{Path(claude_bin).parent}{os.pathsep}{os.environ.get('PATH', '')}"
     installed = arcguard(project, "install", "--scope", "project", "--project",
-                         str(project.path))
+                         str(project.path), env={"PATH": path})
     assert installed.returncode == 0, installed.stderr
+    assert "left out" not in installed.stdout
     assert "installed arcguard hooks in" in installed.stdout
     assert (project.path / ".claude" / "commands" / "autonomous.md").is_file()
 
@@ -74,7 +76,6 @@ def test_installed_hooks_fire_and_the_command_expands(claude_project, run_claude
     assert session["arc"]["lifetime"] == 1
 
     # doctor agrees the wiring works, with this Claude Code on PATH.
-    path = f"{Path(claude_bin).parent}{os.pathsep}{os.environ.get('PATH', '')}"
     doctor = arcguard(project, "doctor", "--project", str(project.path), env={"PATH": path})
     assert doctor.returncode == 0, doctor.stdout
     assert "ok    claude: Claude Code 2.1.328" in doctor.stdout

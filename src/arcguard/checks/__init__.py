@@ -9,6 +9,7 @@ from __future__ import annotations
 from arcguard.checks.health import check_claude
 from arcguard.checks.health import check_config
 from arcguard.checks.health import check_error_log
+from arcguard.checks.health import check_event_support
 from arcguard.checks.health import check_lock
 from arcguard.checks.health import check_state_dir
 from arcguard.checks.health import check_state_files
@@ -27,8 +28,9 @@ if TYPE_CHECKING:
     from collections.abc import Callable
 
 CHECKS: tuple[Callable[[Setup], list[Check]], ...] = (
-    check_settings_files, check_wiring, check_executables, check_runs, check_state_dir,
-    check_lock, check_config, check_state_files, check_error_log, check_claude, check_command,
+    check_settings_files, check_event_support, check_wiring, check_executables, check_runs,
+    check_state_dir, check_lock, check_config, check_state_files, check_error_log, check_claude,
+    check_command,
 )
 
 

@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import os
-import shutil
-import subprocess
 import time
 
 from arcguard import paths
@@ -20,11 +18,10 @@ if TYPE_CHECKING:
     pass
 
 
-# Claude Code versions whose payloads arcguard relies on (see the README's "doctor" section).
-LAST_MESSAGE_VERSION = (2, 1, 47)  # Stop's last_assistant_message (changelog 2.1.47)
-KNOWN_GOOD_VERSION = (2, 1, 328)  # PostToolBatch seen here; the version that added it is unknown
+# The Claude Code version whose Stop payload carries last_assistant_message (changelog
+# 2.1.47). Which release knows which hook event is in `arcguard.claude_versions`.
+LAST_MESSAGE_VERSION = (2, 1, 47)
 STALE_DAYS = 30
-VERSION_TIMEOUT_S = 15.0
 RECENT_ERRORS_S = 24 * 3600
 
 
@@ -160,37 +157,49 @@ def check_error_log(setup: Setup) -> list[Check]:
 
 
 def parse_version(text: str) -> tuple[int, int, int] | None:
-    import re
+    from arcguard import claude_versions
 
-    found = re.search(r"(\d+)\.(\d+)\.(\d+)", text)
-    return (int(found[1]), int(found[2]), int(found[3])) if found else None
-
-
-def _dotted(version: tuple[int, int, int]) -> str:
-    return ".".join(map(str, version))
+    return claude_versions.parse(text)
 
 
 def check_claude(setup: Setup) -> list[Check]:
-    program = shutil.which("claude", path=setup.environ.get("PATH"))
-    if program is None:
-        return [Check("claude", WARN, "`claude` is not on PATH; its version was not checked",
-                      "run doctor where Claude Code is installed")]
-    try:
-        done = subprocess.run([program, "--version"], capture_output=True, text=True,
-                              timeout=VERSION_TIMEOUT_S, env=dict(setup.environ))
-    except (OSError, subprocess.TimeoutExpired) as exc:
-        return [Check("claude", WARN, f"`claude --version` failed: {exc}")]
-    version = parse_version(done.stdout)
-    if done.returncode != 0 or version is None:
-        return [Check("claude", WARN, f"`claude --version` said {done.stdout.strip()[:60]!r}")]
-    shown = _dotted(version)
+    """The installed release, and each arcguard feature that runs degraded on it."""
+    from arcguard import claude_versions as cv
+
+    version, why = setup.claude_version()
+    if version is None:
+        hint = "run doctor where Claude Code is installed"
+        return [Check("claude", WARN, f"{why}; its version was not checked", hint)]
+    shown = cv.dotted(version)
+    found = []
     if version < LAST_MESSAGE_VERSION:
-        return [Check("claude", WARN, f"Claude Code {shown} sends no last_assistant_message "
-                      f"(added in {_dotted(LAST_MESSAGE_VERSION)}): the Stop hook reads the "
-                      "transcript instead, and PostToolBatch (cycles, nudges) likely never fires",
-                      "update Claude Code")]
-    if version < KNOWN_GOOD_VERSION:
-        return [Check("claude", WARN, f"Claude Code {shown}: PostToolBatch (cycles, blocked "
-                      f"rounds, nudges) is confirmed from {_dotted(KNOWN_GOOD_VERSION)}, the "
-                      "version arcguard is tested with", "update Claude Code")]
-    return [Check("claude", OK, f"Claude Code {shown}")]
+        found.append(Check("claude", WARN, f"Claude Code {shown} sends no "
+                           f"last_assistant_message (added in {cv.dotted(LAST_MESSAGE_VERSION)})"
+                           ": the Stop hook reads the transcript instead", "update Claude Code"))
+    for event, feature in cv.EVENT_FEATURES.items():
+        since = cv.EVENT_SINCE.get(event)
+        if since is not None and not cv.knows(event, version):
+            found.append(Check("claude", WARN, f"{feature} (Claude Code >= {cv.dotted(since)}); "
+                               f"Claude Code {shown} runs without them", "update Claude Code, "
+                               "then run arcguard install again"))
+    return found or [Check("claude", OK, f"Claude Code {shown}")]
+
+
+def check_event_support(setup: Setup) -> list[Check]:
+    """A settings file naming an event the installed release does not know is ignored whole."""
+    from arcguard import claude_versions as cv
+
+    version, _ = setup.claude_version()
+    if version is None:
+        return []
+    found = []
+    for scope, settings in setup.loaded.items():
+        hooks = settings.get("hooks")
+        unknown = cv.unknown_to(version, list(hooks) if isinstance(hooks, dict) else [])
+        if unknown:
+            found.append(Check("events", GAP, f"{setup.files[scope]} names {', '.join(unknown)}, "
+                               f"which Claude Code {cv.dotted(version)} does not know: Claude "
+                               "Code ignores that whole file, including your permission rules",
+                               f"arcguard install --scope {scope} (it leaves out what this "
+                               "release does not know), or remove those entries by hand"))
+    return found

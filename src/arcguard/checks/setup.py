@@ -14,6 +14,8 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
 
+    from arcguard.claude_versions import Version
+
 OK, GAP, WARN = "ok", "gap", "warn"
 PLUGIN_ID = "arcguard@"
 
@@ -34,11 +36,13 @@ class Setup:
         self.files = {scope: cc.settings_path(scope, project, environ) for scope in cc.SCOPES}
         self.loaded: dict[str, dict[str, Any]] = {}
         self.broken: dict[str, str] = {}
+        self.broken_kind: dict[str, str] = {}
         for scope, path in self.files.items():
             try:
                 settings, text = cc.load(path)
             except plan.SettingsError as exc:
                 self.broken[scope] = str(exc)
+                self.broken_kind[scope] = exc.kind
                 continue
             if text is not None:
                 self.loaded[scope] = settings
@@ -50,6 +54,13 @@ class Setup:
             self.home_problem = str(exc)
             self.home = paths.state_dir({k: v for k, v in environ.items()
                                          if k != "ARCGUARD_HOME"})
+        self._claude: tuple[Version | None, str] | None = None
+
+    def claude_version(self) -> tuple[Version | None, str]:
+        """(the installed Claude Code's version, '') or (None, why not known); asked once."""
+        if self._claude is None:
+            self._claude = cc.claude_version(self.environ)
+        return self._claude
 
     def entries(self) -> list[tuple[str, str, dict[str, Any]]]:
         """(where, event, handler) of every arcguard handler Claude Code will run."""
@@ -59,6 +70,12 @@ class Setup:
             found += [("plugin", event, group["hooks"][0])
                       for event, [group] in plan.desired_hooks("arcguard").items()]
         return found
+
+    def suspects(self) -> list[tuple[str, str, dict[str, Any]]]:
+        """(where, event, handler) of commands that mention arcguard without being exactly
+        an arcguard invocation: doctor reports them and never runs them."""
+        return [(scope, event, handler) for scope, settings in self.loaded.items()
+                for event, handler in plan.lookalike_entries(settings)]
 
     def plugin_enabled(self) -> bool:
         """An `arcguard@<marketplace>` plugin enabled by the scope that wins for it."""

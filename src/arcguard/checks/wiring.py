@@ -26,13 +26,23 @@ if TYPE_CHECKING:
 RUN_TIMEOUT_S = 15.0
 
 
+# What to do about a settings file that cannot be used, by what is wrong with it.
+BROKEN_HINTS = {
+    "permission": "give yourself read access: chmod u+r {path}",
+    "not-regular": "replace {path} with a regular file (it is a FIFO, device or directory)",
+    "too-large": "{path} is far larger than any settings file: check what wrote it",
+    "invalid": "fix the JSON of {path}: standard JSON only, no NaN/Infinity or duplicate keys "
+               "(Claude Code ignores a file it cannot parse)",
+}
+
+
 def check_settings_files(setup: Setup) -> list[Check]:
     found = []
     for scope, path in setup.files.items():
         if scope in setup.broken:
-            found.append(Check("settings", GAP, setup.broken[scope],
-                               f"fix the JSON of {path} (Claude Code ignores a file it cannot "
-                               "parse)"))
+            hint = BROKEN_HINTS.get(setup.broken_kind.get(scope, ""),
+                                    "check that you can read {path}")
+            found.append(Check("settings", GAP, setup.broken[scope], hint.format(path=path)))
         elif scope in setup.loaded:
             settings = setup.loaded[scope]
             if settings.get("disableAllHooks") is True:
@@ -53,10 +63,7 @@ def check_wiring(setup: Setup) -> list[Check]:
         else:
             found.append(Check("wiring", GAP, f"{event} runs `hook {name}` ({where})",
                                f"arcguard uninstall --scope {where} && arcguard install"))
-    missing = [event for event, wired in by_event.items() if not wired]
-    if missing:
-        found.append(Check("wiring", GAP, f"not wired: {', '.join(missing)}",
-                           "arcguard install (or --scope project/local for one project)"))
+    found += _missing(setup, [event for event, wired in by_event.items() if not wired])
     for event, wired in by_event.items():
         if len(wired) > 1:
             where = ", ".join(w for w, _ in wired)
@@ -66,9 +73,27 @@ def check_wiring(setup: Setup) -> list[Check]:
                                "plugin"))
     if not found:
         scopes = sorted({w for w, _, _ in setup.entries()})
-        found.append(Check("wiring", OK, f"all {len(EVENTS)} events wired once "
+        count = sum(1 for hooks in by_event.values() if hooks)
+        found.append(Check("wiring", OK, f"all {count} events wired once "
                            f"({', '.join(scopes)})"))
     return found
+
+
+def _missing(setup: Setup, events: list[str]) -> list[Check]:
+    """Unwired events the installed release knows; an event it does not know is not missed
+    (installing it would make Claude Code ignore the file)."""
+    from arcguard import claude_versions as cv
+
+    version, _ = setup.claude_version()
+    missing = [e for e in events if cv.knows(e, version)]
+    if not missing:
+        return []
+    if version is not None and all(cv.EVENT_SINCE.get(e) for e in missing):
+        # The rest is wired: these came with an upgrade after the last install.
+        return [Check("wiring", GAP, f"not wired: {', '.join(missing)}, which Claude Code "
+                      f"{cv.dotted(version)} now knows", "run arcguard install again")]
+    return [Check("wiring", GAP, f"not wired: {', '.join(missing)}",
+                  "arcguard install (or --scope project/local for one project)")]
 
 
 def _resolve(program: str, environ: Mapping[str, str]) -> str | None:
@@ -114,23 +139,47 @@ def _payload(event: str, session_id: str, directory: str) -> dict[str, Any]:
     return {**base, **extra.get(event, {})}
 
 
-def run_hook(command: str, event: str, environ: Mapping[str, str]) -> str | None:
-    """Run a wired command as Claude Code would, in a throwaway state dir; None if it answers
-    as a hook must (exit 0, nothing or one JSON object on stdout), else what went wrong."""
+def _argv(handler: dict[str, Any], environ: Mapping[str, str]) -> list[str] | None:
+    """The exact words to run, the program resolved on PATH; None if it cannot be found."""
+    words = plan.argv(handler)
+    resolved = _resolve(words[0], environ) if words else None
+    return [resolved, *words[1:]] if resolved else None
+
+
+def _inside(program: str, directory: str) -> bool:
+    real, root = os.path.realpath(program), os.path.realpath(directory)
+    return real == root or real.startswith(root.rstrip(os.sep) + os.sep)
+
+
+def run_hook(handler: dict[str, Any], event: str, environ: Mapping[str, str],
+             project: str | None = None) -> str | None:
+    """Run one of our handlers as Claude Code would, in a throwaway state dir; None if it
+    answers as a hook must (exit 0, nothing or one JSON object on stdout), else what went wrong.
+
+    The words are run directly, never through a shell: only an exact arcguard invocation gets
+    here (`install_plan.why_not_ours`), so nothing else a settings file says is executed; nor
+    is a program that lies inside `project`.
+    """
     import json
     import tempfile
 
+    words = _argv(handler, environ)
+    if words is None:
+        return "exit 127: command not found"
+    if project is not None and _inside(words[0], project):
+        # An exact invocation can still name an executable shipped in the repository itself.
+        return ("not run: its program is inside the project being checked (doctor does not "
+                "run a repository's own code)")
     with tempfile.TemporaryDirectory(prefix="arcguard-doctor-") as scratch:
         env = {**environ, "ARCGUARD_HOME": os.path.join(scratch, "state")}
         payload = json.dumps(_payload(event, f"arcguard-doctor-{os.getpid()}", scratch))
         try:
-            done = subprocess.run(["/bin/sh", "-c", command], input=payload, text=True,
-                                  capture_output=True, env=env, cwd=scratch,
-                                  timeout=RUN_TIMEOUT_S)
+            done = subprocess.run(words, input=payload, text=True, capture_output=True,
+                                  env=env, cwd=scratch, timeout=RUN_TIMEOUT_S, shell=False)
         except subprocess.TimeoutExpired:
             return f"no answer within {RUN_TIMEOUT_S:.0f}s"
-    if done.returncode == 127:
-        return "exit 127: command not found"
+        except OSError as exc:
+            return f"cannot start: {exc.strerror or exc}"
     if done.returncode != 0:
         tail = " ".join(done.stderr.split())[-200:]
         return f"exit {done.returncode}" + (f": {tail}" if tail else "")
@@ -145,21 +194,23 @@ def run_hook(command: str, event: str, environ: Mapping[str, str]) -> str | None
 
 
 def check_runs(setup: Setup) -> list[Check]:
-    """Run each wired command once; failures that share a cause are reported on one line."""
+    """Run each wired command once; failures that share a cause are reported on one line.
+
+    A command that mentions arcguard but is not exactly an arcguard invocation is reported
+    and never run: doctor may be looking at a repository nobody has reviewed yet.
+    """
     import shlex
 
     failures: dict[tuple[str, str, str], list[str]] = {}
-    seen: set[str] = set()
+    seen: set[tuple[str, ...]] = set()
     for where, event, handler in setup.entries():
-        command = str(handler.get("command"))
-        if handler.get("args"):
-            command = shlex.join([command, *handler["args"]])
-        if command in seen:
+        words = tuple(plan.argv(handler))
+        if words in seen:
             continue
-        seen.add(command)
-        problem = run_hook(command, event, setup.environ)
+        seen.add(words)
+        problem = run_hook(handler, event, setup.environ, str(setup.project))
         if problem:
-            launcher = shlex.join(plan.launcher(handler)) or command
+            launcher = shlex.join(plan.launcher(handler))
             failures.setdefault((where, launcher, problem), []).append(
                 plan.hook_name(handler) or event)
     found = []
@@ -167,10 +218,19 @@ def check_runs(setup: Setup) -> list[Check]:
         found.append(Check("runs", GAP, f"`{launcher} hook {'|'.join(hooks)}` ({where}): "
                            f"{problem}", f"run it by hand to see why; arcguard install "
                            f"--scope {where} rewrites it"))
+    found += [_not_run(where, event, handler) for where, event, handler in setup.suspects()]
     if not found and seen:
         found.append(Check("runs", OK, f"{len(seen)} wired commands answer a test payload "
                            "as hooks must"))
     return found
+
+
+def _not_run(where: str, event: str, handler: dict[str, Any]) -> Check:
+    command = str(handler.get("command"))[:120]
+    return Check("runs", GAP, f"not run: {event} command {command!r} ({where}) "
+                 f"{plan.why_not_ours(handler)}; doctor runs only an exact arcguard invocation",
+                 f"if it is meant to be arcguard's, arcguard install --scope {where} adds an "
+                 "exact entry; then remove this one by hand")
 
 
 def check_command(setup: Setup) -> list[Check]:
@@ -192,6 +252,18 @@ def check_command(setup: Setup) -> list[Check]:
         found.append(Check("/autonomous", OK, "provided by the arcguard plugin as "
                            "/arcguard:autonomous"))
     if not found:
-        found.append(Check("/autonomous", GAP, "no /autonomous command: Claude Code tells the "
-                           "model it is not available", "arcguard install"))
+        found.append(_no_command(setup))
     return found
+
+
+def _no_command(setup: Setup) -> Check:
+    from arcguard import claude_versions as cv
+
+    version, _ = setup.claude_version()
+    if cv.rejects_unknown_commands(version):
+        shown = f"Claude Code {cv.dotted(version)}" if version else "Claude Code (version unknown)"
+        return Check("/autonomous", GAP, f"no /autonomous command: {shown} rejects a prompt "
+                     "starting with /autonomous in -p mode, so no arc can start",
+                     "arcguard install")
+    return Check("/autonomous", WARN, "no /autonomous command: Claude Code tells the model it "
+                 "is not available (the arc still starts from the prompt)", "arcguard install")

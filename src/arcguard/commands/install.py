@@ -11,6 +11,7 @@ import click
 from arcguard import install_plan as plan
 from arcguard import settings as cc
 from arcguard import slash_command as slash
+from arcguard.hooks import EVENTS
 
 
 TYPE_CHECKING = False
@@ -39,32 +40,91 @@ def _target(scope: str, project: Path | None) -> tuple[Path, Path]:
             cc.commands_dir(scope, root, os.environ) / slash.COMMAND_NAME)
 
 
+# How often a merge is redone when the file changes under it before giving up.
+WRITE_ATTEMPTS = 8
+
+
 def _apply(path: Path, change: Callable[[Settings], Settings], *, dry_run: bool,
            done: str, nothing: str) -> None:
-    """Load `path`, apply `change`, then print the diff (dry run) or write it with a backup."""
-    try:
-        current, text = cc.load(path)
-        new = change(current)
-    except plan.SettingsError as exc:
-        raise click.ClickException(f"{exc}\nhint: nothing was written.") from None
-    if new == current:
-        click.echo(nothing.format(path=path))
+    """Load `path`, apply `change`, then print the diff (dry run) or write it with a backup.
+
+    The merge is redone from the new content whenever the file changed between reading and
+    replacing it, a bounded number of times.
+    """
+    from arcguard import settings_text
+
+    for attempt in range(WRITE_ATTEMPTS):
+        try:
+            current, text = cc.load(path)
+            new = change(current)
+            if settings_text.same(new, current):
+                click.echo(nothing.format(path=path))
+                return
+            rendered = settings_text.rewrite(text, current, new)
+            if dry_run:
+                click.echo(cc.unified_diff(text, rendered, path), nl=False)
+                return
+            backup = cc.write_if_unchanged(path, rendered, text)
+        except cc.Changed:
+            _pause(attempt)
+            continue
+        except (plan.SettingsError, settings_text.JsonRefused) as exc:
+            raise click.ClickException(f"{exc}\nhint: nothing was written.") from None
+        except OSError as exc:
+            raise click.ClickException(f"cannot write {path}: {exc}") from None
+        saved = f" (previous version saved as {backup})" if backup else ""
+        click.echo(done.format(path=path) + saved)
         return
-    rendered = cc.render(new, cc.detect_indent(text))
-    if dry_run:
-        click.echo(cc.unified_diff(text, rendered, path), nl=False)
-        return
-    try:
-        backup = cc.write(path, rendered)
-    except OSError as exc:
-        raise click.ClickException(f"cannot write {path}: {exc}") from None
-    saved = f" (previous version saved as {backup})" if backup else ""
-    click.echo(done.format(path=path) + saved)
+    raise click.ClickException(f"{path} kept changing while arcguard was updating it "
+                               f"({WRITE_ATTEMPTS} tries); nothing was written. Run this again "
+                               "when Claude Code is not changing its settings.")
+
+
+def _pause(attempt: int) -> None:
+    import random
+    import time
+
+    # Spread retries so that two writers do not keep colliding in step.
+    time.sleep(random.uniform(0, 0.01 * (attempt + 1)))
+
+
+def _version_option(text: str | None) -> tuple[int, int, int] | None:
+    from arcguard import claude_versions
+
+    if text is None:
+        return None
+    version = claude_versions.parse(text)
+    if version is None:
+        raise click.BadParameter(f"{text!r} is not a version like 2.1.328",
+                                 param_hint="--claude-version")
+    return version
+
+
+def _events_for(given: str | None) -> tuple[list[str], list[str]]:
+    """(the events to write, lines saying what was left out and why)."""
+    from arcguard import claude_versions as cv
+
+    version, why = _version_option(given), ""
+    if version is None:
+        version, why = cc.claude_version(os.environ, timeout=5.0)
+    left_out = cv.unknown_to(version, list(EVENTS))
+    events = [e for e in EVENTS if e not in left_out]
+    if version is None:
+        return events, [f"Claude Code's version is unknown ({why}): only the events every "
+                        f"supported release knows were written; {', '.join(left_out)} left "
+                        "out. Pass --claude-version, or run `arcguard install` again where "
+                        "`claude` is on PATH"] if left_out else []
+    return events, [f"{event} left out: Claude Code {cv.dotted(version)} does not know it; run "
+                    "`arcguard install` again after upgrading" for event in left_out]
 
 
 @click.command()
 @_options
-def install(scope: str, project: Path | None, dry_run: bool) -> None:
+@click.option("--claude-version", "claude_version", default=None, metavar="X.Y.Z",
+              help="The Claude Code release to write for (default: ask `claude --version`). "
+              "Events it does not know are left out: it would ignore the whole file.")
+def install(scope: str, project: Path | None, dry_run: bool,
+            claude_version: str | None) -> None:
     """Wire arcguard's hooks and the /autonomous command into Claude Code.
 
     Merges one entry per hook event into the settings file of the chosen scope, keeping every
@@ -72,6 +132,10 @@ def install(scope: str, project: Path | None, dry_run: bool) -> None:
     hook commands use the absolute path of this arcguard, so they work whatever PATH Claude
     Code runs with. Safe to re-run: a second run changes nothing. The previous settings file
     is kept as settings.json.arcguard.bak; a file that is not valid JSON is never touched.
+
+    Claude Code ignores a whole settings file that names an event its release does not know,
+    so only the events of the installed release (`claude --version`, or --claude-version) are
+    written; without a version, only those every supported release knows.
 
     \b
     Examples:
@@ -81,9 +145,29 @@ def install(scope: str, project: Path | None, dry_run: bool) -> None:
     """
     path, command_file = _target(scope, project)
     prefix = plan.own_prefix(sys.executable)
-    _apply(path, lambda s: plan.plan_install(s, prefix), dry_run=dry_run,
-           done="installed arcguard hooks in {path}",
+    events, notes = _events_for(claude_version)
+    lookalikes: list[tuple[str, dict[str, object]]] = []
+
+    still: list[str] = []
+
+    def change(settings: Settings) -> Settings:
+        lookalikes[:] = plan.lookalike_entries(settings)
+        new = plan.plan_install(settings, prefix, events)
+        still[:] = [e for e in EVENTS if e not in events and e in new.get("hooks", {})]
+        return new
+
+    _apply(path, change, dry_run=dry_run, done="installed arcguard hooks in {path}",
            nothing="arcguard hooks already installed in {path}")
+    for event, handler in lookalikes:
+        click.echo(f"left as it is: {event} command {handler.get('command')!r} "
+                   f"({plan.why_not_ours(handler)}); it is not an exact arcguard invocation, so "
+                   "it is treated as your own: remove it by hand if it is an old copy")
+    for note in notes:
+        click.echo(note)
+    for event in still:
+        click.echo(f"warning: {path} still names {event} in an entry that is not arcguard's: "
+                   "a Claude Code release that does not know it ignores this whole file, your "
+                   "permission rules included")
     _install_command(command_file, dry_run=dry_run)
 
 
@@ -147,5 +231,8 @@ def _uninstall_command(path: Path, *, dry_run: bool) -> None:
     elif dry_run:
         click.echo(f"would remove the /autonomous command at {path}")
     else:
-        path.unlink()
+        try:
+            path.unlink()
+        except FileNotFoundError:
+            pass  # a parallel uninstall got there first: the result is the same
         click.echo(f"removed the /autonomous command at {path}")

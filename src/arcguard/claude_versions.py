@@ -1,0 +1,67 @@
+"""Which Claude Code release knows what arcguard relies on: one table, and questions about it.
+
+Pure. Claude Code rejects a whole settings file that names a hook event the running release
+does not know (in `-p` mode without a word): none of its hooks fire and none of its other
+settings, permission rules included, apply. So arcguard writes only events the installed
+release knows, and doctor checks every file against the same table.
+"""
+
+from __future__ import annotations
+
+import re
+
+
+Version = tuple[int, int, int]
+
+# Event -> the first Claude Code release that accepts it in a settings file; None: every
+# release arcguard supports. The one place to change when a measurement moves a boundary.
+EVENT_SINCE: dict[str, Version | None] = {
+    "UserPromptSubmit": None,
+    "Stop": None,
+    "PreToolUse": None,
+    "PostToolUse": None,
+    "PostToolUseFailure": None,
+    "PostToolBatch": (2, 1, 150),
+    "SessionStart": None,
+    "StopFailure": None,
+}
+
+# What runs degraded on a release without an event.
+EVENT_FEATURES: dict[str, str] = {
+    "PostToolBatch": "loop guard: cycle and blocked-round rules need PostToolBatch",
+}
+
+# In `-p` mode, releases before this one reject a prompt naming a slash command that does not
+# exist (`Unknown command: /autonomous`, measured on 2.1.150 and 2.1.250); this one hands the
+# prompt to the model. Releases in between are not measured and count as rejecting.
+ACCEPTS_UNKNOWN_COMMAND: Version = (2, 1, 328)
+
+
+def parse(text: str) -> Version | None:
+    """The first `X.Y.Z` in `text` (`claude --version` prints `2.1.328 (Claude Code)`)."""
+    found = re.search(r"(\d+)\.(\d+)\.(\d+)", text)
+    return (int(found[1]), int(found[2]), int(found[3])) if found else None
+
+
+def dotted(version: Version) -> str:
+    return ".".join(map(str, version))
+
+
+def knows(event: str, version: Version | None) -> bool:
+    """Whether `version` accepts `event`; an unknown version knows only what all releases do.
+
+    An event missing from the table is not arcguard's to judge, so it counts as known.
+    """
+    since = EVENT_SINCE.get(event)
+    if since is None:
+        return True
+    return version is not None and version >= since
+
+
+def unknown_to(version: Version | None, events: list[str]) -> list[str]:
+    """The events of `events` that `version` does not know, in order, without repeats."""
+    return [e for i, e in enumerate(events) if not knows(e, version) and e not in events[:i]]
+
+
+def rejects_unknown_commands(version: Version | None) -> bool:
+    return version is None or version < ACCEPTS_UNKNOWN_COMMAND
