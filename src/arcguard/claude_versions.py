@@ -21,7 +21,7 @@ EVENT_SINCE: dict[str, Version | None] = {
     "PreToolUse": None,
     "PostToolUse": None,
     "PostToolUseFailure": None,
-    "PostToolBatch": (2, 1, 150),
+    "PostToolBatch": (2, 1, 118),
     "SessionStart": None,
     "StopFailure": None,
 }

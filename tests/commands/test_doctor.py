@@ -451,7 +451,7 @@ def test_doctor_names_the_features_an_old_release_runs_without(project: Path,
     [check] = health.check_claude(setup_for(project))
     assert check.status == "warn"
     assert check.detail == ("loop guard: cycle and blocked-round rules need PostToolBatch "
-                            "(Claude Code >= 2.1.150); Claude Code 2.1.80 runs without them")
+                            "(Claude Code >= 2.1.118); Claude Code 2.1.80 runs without them")
     fake_claude("2.1.150")
     assert statuses(health.check_claude(setup_for(project))) == ["ok"]
 
