@@ -1,4 +1,4 @@
-"""The settings snippet users (and `install`) wire: valid, complete, nothing extra (§4.1 #46-49)."""
+"""The settings snippet users (and `install`) wire: valid, complete, nothing extra."""
 
 from __future__ import annotations
 

@@ -25,7 +25,7 @@ def state_file(sid):
     return paths.session_path(os.environ["ARCGUARD_HOME"], sid)
 
 
-def test_sixteen_processes_bumping_and_blocking_lose_no_update():  # 4.1 #36, #37
+def test_sixteen_processes_bumping_and_blocking_lose_no_update():
     arcguard("arc", "set", "busy", "demo")
     jobs = [("arc", "bump", "busy", "reconcile_count")] * 8 + \
            [("arc", "try-block", "busy", "100", "100")] * 8

@@ -1,4 +1,4 @@
-"""`arcguard arc ...`: seed 003's helper verbs, outputs and exit codes (§4.1 #1-#9, #35)."""
+"""`arcguard arc ...`: the helper verbs, their outputs and exit codes."""
 
 from __future__ import annotations
 
@@ -16,18 +16,18 @@ def arc(*args):
 
 
 def test_lifecycle():
-    assert arc("set", "s", "demo", "slice one", "slice two").stdout == "active demo\n"  # #2
-    assert arc("active", "s").returncode == 0  # #3
-    assert arc("next", "s").stdout == "slice one\n"  # #4
-    assert arc("try-block", "s").stdout == "BLOCK\n"  # #5
-    assert arc("get", "s", "total_blocks").stdout == "1\n"  # #6
-    assert arc("reset", "s", "reconcile_count").stdout == "0\n"  # #7
+    assert arc("set", "s", "demo", "slice one", "slice two").stdout == "active demo\n"
+    assert arc("active", "s").returncode == 0
+    assert arc("next", "s").stdout == "slice one\n"
+    assert arc("try-block", "s").stdout == "BLOCK\n"
+    assert arc("get", "s", "total_blocks").stdout == "1\n"
+    assert arc("reset", "s", "reconcile_count").stdout == "0\n"
     assert arc("status", "s").stdout == "active demo\n"
     assert arc("complete", "s").stdout == "inactive\n"
-    assert arc("active", "s").returncode == 1  # #8
+    assert arc("active", "s").returncode == 1
     assert arc("status", "s").stdout == "inactive\n"
     sessions = os.listdir(paths.sessions_dir(os.environ["ARCGUARD_HOME"]))
-    assert not [n for n in sessions if ".tmp-" in n]  # #9
+    assert not [n for n in sessions if ".tmp-" in n]
 
 
 def test_done_marks_a_milestone_and_next_moves_on():
@@ -52,7 +52,7 @@ def test_try_block_honours_both_caps():
     assert arc("try-block", "t", "x", "y").stdout.strip() == "CAP"  # non-digits: defaults
 
 
-def test_a_stale_arc_is_inactive_and_get_next_ignore_staleness():  # #35
+def test_a_stale_arc_is_inactive_and_get_next_ignore_staleness():
     arc("set", "s", "demo", "m1")
     path = paths.session_path(os.environ["ARCGUARD_HOME"], "s")
     document = json.load(open(path))

@@ -170,7 +170,7 @@ def test_skips_are_counted(tmp_path: Path) -> None:
     assert report.files_scanned == 0
 
 
-def test_percentile_is_seed_definition() -> None:
+def test_percentile_is_the_nearest_rank_without_interpolation() -> None:
     hist = Counter({1: 5, 2: 3, 3: 1, 16: 1})  # sorted: 1,1,1,1,1,2,2,2,3,16
     assert percentile(hist, 50) == 2  # index 5
     assert percentile(hist, 90) == 16  # index 9

@@ -15,7 +15,7 @@ if TYPE_CHECKING:
 
 # name -> default. The environment override of `name` is `ARCGUARD_<NAME>` (upper case).
 DEFAULTS: dict[str, int | tuple[str, ...]] = {
-    # arc keeper (seed 003)
+    # arc keeper
     "stale_seconds": 8 * 3600,
     "max_consecutive_continuations": 2,
     "max_continuations_per_arc": 5,
@@ -23,14 +23,14 @@ DEFAULTS: dict[str, int | tuple[str, ...]] = {
     "tail_bytes": 1024 * 1024,
     "hook_budget_ms": 2000,
     "lock_timeout_ms": 1000,
-    # loop guard: repeat guard (seed 004)
+    # loop guard: repeat guard
     "repeat_limit": 2,
     "repeat_window": 200,
     "max_operations": 200,
     "inflight_stale_seconds": 900,
     "observing_tools": ("Bash", "Read", "Grep", "Glob"),
     "blocked_rounds_pause": 3,
-    # loop guard: cycles, check-in and backstop (seed 000)
+    # loop guard: cycles, check-in and backstop
     "cycle_history": 40,
     "cycle_max_period": 8,
     "cycle_repeats_identical": 5,

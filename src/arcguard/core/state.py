@@ -70,7 +70,7 @@ def clone(value: Any) -> Any:
 
 
 def iso(ts: float) -> str:
-    """UTC ISO-8601 with whole seconds, as seed 003's arc file writes it."""
+    """UTC ISO-8601 with whole seconds, as arc files store it."""
     import time
 
     return time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(ts))

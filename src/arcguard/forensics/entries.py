@@ -143,7 +143,7 @@ def api_error_kind(entry: dict[str, Any]) -> str:
     return OTHER_ERROR
 
 
-# Operator messages that only say "go on" (seed 003's m1 leverage metric), compared after
+# Operator messages that only say "go on" (how often a stop needed a push), compared after
 # lower-casing and dropping punctuation: whole message only, never a substring.
 CONTINUE_NUDGES = frozenset({
     "continue", "continue please", "please continue", "pls continue", "keep going",

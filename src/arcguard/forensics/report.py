@@ -18,7 +18,7 @@ PERCENTILES = (50, 90, 99)
 
 
 def percentile(hist: Counter[int], pct: int) -> int | None:
-    """The value at index floor(pct/100 * n) of the sorted values (seed 000's definition)."""
+    """Value at index floor(pct/100 * n) of the sorted values (nearest rank, no interpolation)."""
     total = sum(hist.values())
     if total == 0:
         return None

@@ -34,7 +34,7 @@ def handle(payload: dict[str, Any], ctx: Context) -> Output | None:
     ids = {c["tool_use_id"] for c in calls if isinstance(c.get("tool_use_id"), str)}
     path = transcripts.path_for(payload)
     message = transcripts.message_with_tool(path, ids, ctx.cfg.tail_bytes) if path else None
-    # A turn whose message cannot be read counts as tool-only (the rule: fail safe).
+    # A turn whose message cannot be read counts as tool-only (fail safe: it must not hide a loop).
     tool_only = message is None or not message.text
     pairs = [(c["tool_name"], c.get("tool_input")) for c in calls]
 
