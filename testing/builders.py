@@ -13,7 +13,8 @@ from typing import Any
 
 _ids = itertools.count(1)
 REPO = Path(__file__).resolve().parents[1]
-FIXTURES = REPO.parent / "shared" / "fixtures" / "transcripts"
+# Small real transcripts kept in the repository (provenance and licences in their SOURCES.md).
+FIXTURES = REPO / "tests" / "fixtures" / "transcripts"
 
 
 def new_id(prefix: str) -> str:
