@@ -24,3 +24,19 @@ def test_no_test_reads_fixtures_from_beside_the_checkout() -> None:
         if outside.search(path.read_text(encoding="utf-8"))
     ]
     assert offenders == []
+
+
+def test_every_suite_runs_hooks_and_builds_transcripts_with_the_same_helpers() -> None:
+    from testing import builders
+
+    from tests.reliability import support
+
+    assert support.run_hook is builders.run_hook
+    defined = [
+        str(path.relative_to(REPO))
+        for folder in ("tests", "benchmarks")
+        for path in (REPO / folder).rglob("*.py")
+        if re.search(r"^(def run_hook|class Transcript)\b", path.read_text(encoding="utf-8"),
+                     re.MULTILINE)
+    ]
+    assert defined == []

@@ -8,6 +8,7 @@ from click.testing import CliRunner
 from hypothesis import given
 from hypothesis import strategies as st
 from testing.builders import FIXTURES
+from testing.builders import Transcript
 
 from arcguard.core.config import build_config
 from arcguard.core.config import default_config
@@ -15,7 +16,6 @@ from arcguard.core.period import periodic_suffix
 from arcguard.forensics import scan_paths
 from arcguard.forensics.analyse import CycleTracker
 from arcguard.forensics.report import percentile
-from tests.forensics.builder import Transcript
 
 
 def scan(*paths: Path, cfg=None):

@@ -42,7 +42,7 @@ def _worker(home: Path, worker: int, rounds: int) -> list[tuple[str, int, bytes]
             ("stop", support.stop(SESSION, message=f"Worker {worker} finished round {r}; "
                                   "moving on to the next file.", active=True)),
         ):
-            proc = support.run_hook(name, payload, home, **PATIENT)
+            proc = support.run_hook(name, payload, home, env=PATIENT)
             results.append((name, proc.returncode, proc.stdout))
         proc = support.run_arc("bump", SESSION, "reconcile_count", home=home)
         results.append(("arc bump", proc.returncode, proc.stdout))

@@ -7,12 +7,12 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 from testing.builders import FIXTURES
+from testing.builders import Transcript
 
 from arcguard.forensics import entries as kinds
 from arcguard.replay import replay
 from arcguard.replay.events import EventBuilder
 from arcguard.replay.session import new_log_entries
-from tests.forensics.builder import Transcript
 from tests.replay import examples_spec
 
 
