@@ -150,7 +150,7 @@ def test_wired_once_is_ok(project: Path) -> None:
 
 def test_a_missing_event_is_a_gap(project: Path) -> None:
     settings = wired("arcguard")
-    del settings["hooks"]["Stop"]  # type: ignore[index]
+    del settings["hooks"]["Stop"]  # type: ignore[attr-defined]
     write_settings(project, settings)
     [check] = wiring.check_wiring(setup_for(project))
     assert check == st.Check("wiring", "gap", "not wired: Stop",
