@@ -62,7 +62,7 @@ def _watch(home: Path, done: threading.Event, problems: list[str]) -> None:
 
 def _hammer(home: Path, rounds: int) -> None:
     support.put_state(home, SESSION)
-    first = support.run_hook("pre-tool", support.pre_tool(SESSION, "true", "toolu_seed"), home)
+    first = support.run_hook("pre-tool", support.pre_tool(SESSION, "true", "toolu_first"), home)
     assert first.returncode == 0
     done = threading.Event()
     problems: list[str] = []
@@ -88,11 +88,11 @@ def _hammer(home: Path, rounds: int) -> None:
     state = support.read_state(home, SESSION)
     track = state["guard"]["tracks"]["main"]
     assert state["arc"]["reconcile_count"] == total  # every bump counted once
-    assert track["seq"] == total + 1  # every pre-tool counted once (plus the seed call)
+    assert track["seq"] == total + 1  # every pre-tool counted once (plus the first call)
     assert len(track["ops"]) == total + 1  # every distinct operation recorded
     runs_recorded = [run for op in track["ops"].values() for run in op["runs"]]
     assert len(runs_recorded) == total + 1
-    # Each worker posts after its own pre-tool, so every run but the seed has its outcome.
+    # Each worker posts after its own pre-tool, so every run but the first has its outcome.
     assert sum(run["outcome"] is None for run in runs_recorded) == 1
     assert track["turns"] == 2 * total  # post-batch and stop each count a turn
     assert {entry["kind"] for entry in state["log"]} <= {"nudge"}
