@@ -38,8 +38,8 @@ FORBIDDEN_BUILTINS = {"open", "input", "print", "exec", "eval", "compile", "__im
 def _imported(node: ast.AST) -> list[str]:
     if isinstance(node, ast.Import):
         return [a.name for a in node.names]
-    if isinstance(node, ast.ImportFrom) and node.module == "arcguard":
-        return [f"arcguard.{a.name}" for a in node.names]
+    if isinstance(node, ast.ImportFrom) and (node.module or "").split(".")[0] == "arcguard":
+        return [f"{node.module}.{a.name}" for a in node.names]
     if isinstance(node, ast.ImportFrom) and node.module:
         return [node.module]
     return []
@@ -91,7 +91,7 @@ def test_allowed_modules_are_all_standard_library():
     ("import pathlib", "imports pathlib"),
     ("from subprocess import run", "imports subprocess"),
     ("import json", "imports json"),
-    ("from arcguard import store", "imports arcguard.store"),
+    ("from arcguard.hooks import runner", "imports arcguard.hooks.runner"),
     ("import time\nnow = time.time()", "uses time.time"),
     ("from time import time", "imports time.time"),
     ("from time import monotonic as clock", "imports time.monotonic"),
