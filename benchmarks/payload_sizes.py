@@ -53,7 +53,7 @@ def _read_entry(entry: dict[str, Any], inputs: dict[str, int], responses: dict[s
             continue
         if block.get("type") == "tool_use":
             inputs[block["id"]] = _size(block.get("input"))
-            turns[str(message.get("id"))].append(block["id"])
+            turns[str(entry["message"].get("id"))].append(block["id"])
         elif block.get("type") == "tool_result":
             results[block["tool_use_id"]] = _size(block.get("content"))
             if "toolUseResult" in entry:

@@ -100,8 +100,8 @@ class Driver:
 
     @property
     def paused(self) -> dict[str, Any] | None:
-        return self.state["guard"].get("paused")  # type: ignore[no-any-return]
+        return self.state["guard"].get("paused")
 
     @property
     def main(self) -> dict[str, Any]:
-        return self.state["guard"]["tracks"]["main"]  # type: ignore[no-any-return]
+        return self.state["guard"]["tracks"]["main"]

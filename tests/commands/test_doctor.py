@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import shlex
 import time
 from pathlib import Path
 
@@ -160,7 +161,7 @@ def test_wired_once_is_ok(project: Path) -> None:
 
 def test_a_missing_event_is_a_gap(project: Path) -> None:
     settings = wired("arcguard")
-    del settings["hooks"]["Stop"]  # type: ignore[index]
+    del settings["hooks"]["Stop"]  # type: ignore[attr-defined]
     write_settings(project, settings)
     [check] = wiring.check_wiring(setup_for(project))
     assert check == st.Check("wiring", "gap", "not wired: Stop",
@@ -295,7 +296,7 @@ def test_doctor_never_runs_a_planted_command(tmp_path: Path, command: str) -> No
 def test_doctor_runs_an_exact_invocation_without_a_shell(project: Path, tmp_path: Path) -> None:
     # A quoted program path with a space still runs as the one word it is.
     program = fake_program(tmp_path / "a b", "arcguard", 'cat >/dev/null; echo "{}"')
-    quoted = {"Stop": [plan.desired_group("Stop", plan.shlex.quote(str(program)))]}
+    quoted = {"Stop": [plan.desired_group("Stop", shlex.quote(str(program)))]}
     write_settings(project, {"hooks": quoted})
     [check] = wiring.check_runs(setup_for(project))
     assert check.status == "ok"

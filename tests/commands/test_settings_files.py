@@ -205,7 +205,7 @@ def test_doctor_hint_for_an_unreadable_file_is_about_permissions(
 
     def denied(name: object, *args: object, **kwargs: object) -> int:
         # chmod 0 does not stop root, so the refusal is simulated for this one file
-        if os.fspath(name) == os.fspath(path):  # type: ignore[arg-type]
+        if os.fspath(name) == os.fspath(path):  # type: ignore[call-overload]
             raise PermissionError(13, "Permission denied", os.fspath(path))
         return real_open(name, *args, **kwargs)  # type: ignore[arg-type]
 

@@ -7,12 +7,17 @@ from arcguard.core.config import default_config
 from arcguard.core.state import iso
 
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from arcguard.core.state import Arc
+
+
 NOW = 1_800_000_000.0
 YEAR = 365 * 86400
 CFG = default_config()
 
 
-def _arc(invoked_at: float, last_activity: float) -> dict:
+def _arc(invoked_at: float, last_activity: float) -> Arc:
     arc = arcs.new_arc("work", ["one"], NOW)
     arc["invoked_at"], arc["last_activity"] = iso(invoked_at), iso(last_activity)
     return arc

@@ -1,7 +1,6 @@
 """The loop guard's rules, driven through whole turns of the pure core.
 
-Seed 000 (cycles, check-in, backstop) and seed 004 (progress-aware repeat limiter) test
-intents, numbered as in `reference/seed-systems.md` §4.2 / §4.3 where one applies.
+Cycles, the check-in nudge and the operator backstop, then the progress-aware repeat guard.
 """
 
 from __future__ import annotations
@@ -43,10 +42,10 @@ def timeout_call(command: str, timeout: int, *, timed_out: bool = True) -> Call:
     return bash(command, input={"timeout": timeout})
 
 
-# --- cycles (seed 000) ----------------------------------------------------------------------
+# --- cycles ----------------------------------------------------------------------------------
 
 
-def test_five_identical_tool_only_turns_pause_as_the_same_call():  # 4.2 #8, #20
+def test_five_identical_tool_only_turns_pause_as_the_same_call():
     d = Driver()
     for n in range(1, 6):
         result = d.turn(fresh("poll"))
@@ -92,7 +91,7 @@ def test_a_cycle_with_the_same_results_says_without_progress():
     assert "without progress" in d.paused["reason"]
 
 
-def test_four_identical_polls_then_varied_work_never_pause():  # 4.2 #7, #21
+def test_four_identical_polls_then_varied_work_never_pause():
     d = Driver()
     for _ in range(4):
         d.turn(fresh("poll"))
@@ -101,7 +100,7 @@ def test_four_identical_polls_then_varied_work_never_pause():  # 4.2 #7, #21
     assert d.paused is None
 
 
-def test_alternating_pair_pauses_at_turn_six_with_cycle_wording():  # 4.2 #9, #22, #24
+def test_alternating_pair_pauses_at_turn_six_with_cycle_wording():
     d = Driver()
     for n in range(1, 201):
         d.turn(fresh("A") if n % 2 else fresh("B"))
@@ -111,7 +110,7 @@ def test_alternating_pair_pauses_at_turn_six_with_cycle_wording():  # 4.2 #9, #2
     assert "a 2-call cycle 3 times" in d.paused["reason"]
 
 
-def test_three_call_rotation_pauses_by_turn_nine():  # 4.2 #11, #23, #25
+def test_three_call_rotation_pauses_by_turn_nine():
     d = Driver()
     for n in range(1, 13):
         d.turn(fresh("ABC"[n % 3]))
@@ -125,7 +124,7 @@ def test_three_call_rotation_pauses_by_turn_nine():  # 4.2 #11, #23, #25
     [f"r{i}" for i in range(9)],  # a 9-rotation: beyond the longest period
     ["a", "b", "a", "b", None],  # phase broken by a unique call every fifth turn
 ])
-def test_long_or_broken_cycles_are_left_to_the_backstop(pattern):  # 4.2 #13, #26, #27
+def test_long_or_broken_cycles_are_left_to_the_backstop(pattern):
     d = Driver()
     for n in range(1, 201):
         name = pattern[(n - 1) % len(pattern)] or f"unique {n}"
@@ -138,14 +137,14 @@ def test_long_or_broken_cycles_are_left_to_the_backstop(pattern):  # 4.2 #13, #2
     assert "cycle" not in d.paused["reason"]
 
 
-def test_a_long_varied_productive_streak_is_not_paused():  # 4.2 #19, #28
+def test_a_long_varied_productive_streak_is_not_paused():
     d = Driver()
     for n in range(99):
         assert d.turn(fresh(f"step {n}"))["paused"] is None
     assert d.paused is None
 
 
-def test_history_holds_at_most_forty_fingerprints_and_still_detects():  # 4.2 #10
+def test_history_holds_at_most_forty_fingerprints_and_still_detects():
     d = Driver()
     for n in range(60):
         d.turn(fresh(f"u{n}"))
@@ -155,7 +154,7 @@ def test_history_holds_at_most_forty_fingerprints_and_still_detects():  # 4.2 #1
     assert d.paused["kind"] == "cycle"
 
 
-def test_narration_clears_the_cycle_history_but_not_the_backstop():  # 4.2 #36
+def test_narration_clears_the_cycle_history_but_not_the_backstop():
     d = Driver()
     for _ in range(4):
         d.turn(fresh("poll"))
@@ -166,7 +165,7 @@ def test_narration_clears_the_cycle_history_but_not_the_backstop():  # 4.2 #36
     assert d.main["turns"] == 9
 
 
-def test_narration_does_not_reset_the_backstop():  # 4.2 #30
+def test_narration_does_not_reset_the_backstop():
     d = Driver()
     nudged = paused = None
     for n in range(1, 260):
@@ -179,10 +178,10 @@ def test_narration_does_not_reset_the_backstop():  # 4.2 #30
     assert (nudged, paused) == (100, 200)
 
 
-# --- check-in nudge and backstop (seed 000) ---------------------------------------------------
+# --- check-in nudge and backstop ---------------------------------------------------------------
 
 
-def test_check_in_nudge_fires_once_at_twenty_five_and_never_pauses():  # 4.2 #17, #18, #42
+def test_check_in_nudge_fires_once_at_twenty_five_and_never_pauses():
     d = Driver()
     contexts = [d.turn(fresh(f"s{n}"))["context"] for n in range(1, 61)]
     fired = [n for n, c in enumerate(contexts, 1) if c]
@@ -191,7 +190,7 @@ def test_check_in_nudge_fires_once_at_twenty_five_and_never_pauses():  # 4.2 #17
     assert d.paused is None
 
 
-def test_backstop_nudges_at_one_hundred_and_pauses_at_two_hundred():  # 4.2 #14, #15, #26
+def test_backstop_nudges_at_one_hundred_and_pauses_at_two_hundred():
     d = Driver(checkin_turns=10_000)
     seen = {}
     for n in range(1, 201):
@@ -213,7 +212,7 @@ def test_an_active_arc_raises_the_backstop_pause_to_its_own_threshold():
     assert d.paused["kind"] == "backstop"
 
 
-def test_operator_message_resets_backstop_pause_and_history():  # 4.2 #29, #31, #37
+def test_operator_message_resets_backstop_pause_and_history():
     d = Driver(checkin_turns=10_000)
     for round_ in range(5):
         for n in range(80):
@@ -228,10 +227,10 @@ def test_operator_message_resets_backstop_pause_and_history():  # 4.2 #29, #31, 
     assert d.main["fingerprints"] == [] and d.main["turns"] == 0
 
 
-# --- the repeat guard (seed 004, outcome-aware) ------------------------------------------------
+# --- the repeat guard (outcome-aware) ---------------------------------------------------------
 
 
-def test_third_identical_call_with_the_same_outcome_is_denied():  # 4.3 #22
+def test_third_identical_call_with_the_same_outcome_is_denied():
     d = Driver()
     assert not d.turn(bash("cat f"))["denied"]
     assert not d.turn(bash("cat f"))["denied"]
@@ -248,7 +247,7 @@ def test_a_changed_outcome_lets_the_call_run_again():
         assert not d.turn(fresh("date"), text="The clock moved on.")["denied"], n
 
 
-def test_edit_then_retest_is_allowed_once():  # 4.3 #1, #23, #24
+def test_edit_then_retest_is_allowed_once():
     d = Driver()
     d.turn(bash("pytest", response="1 failed"))
     d.turn(bash("pytest", response="1 failed"))
@@ -260,7 +259,7 @@ def test_edit_then_retest_is_allowed_once():  # 4.3 #1, #23, #24
     assert not d.turn(bash("pytest", response="1 failed"))["denied"]
 
 
-def test_an_identical_content_overwrite_earns_nothing():  # 4.3 #2, #3, #26
+def test_an_identical_content_overwrite_earns_nothing():
     d = Driver()
     for _ in range(2):
         d.turn(Call("Read", {"file_path": "/p/a"}, response={"file": "same"}))
@@ -272,7 +271,7 @@ def test_an_identical_content_overwrite_earns_nothing():  # 4.3 #2, #3, #26
     assert d.turn(Call("Read", {"file_path": "/p/a"}, response={"file": "same"}))["denied"]
 
 
-def test_write_tools_and_other_tools_get_no_validation():  # 4.3 #25
+def test_write_tools_and_other_tools_get_no_validation():
     d = Driver()
     fetch = Call("WebFetch", {"url": "https://e.example/x"}, response="page")
     d.turn(fetch)
@@ -281,14 +280,14 @@ def test_write_tools_and_other_tools_get_no_validation():  # 4.3 #25
     assert d.turn(fetch)["denied"]
 
 
-def test_timeout_drift_shares_one_identity():  # 4.3 #4
+def test_timeout_drift_shares_one_identity():
     d = Driver()
     assert not d.turn(bash("make", input={"timeout": 10_000}, response="ok"))["denied"]
     assert not d.turn(bash("make", input={"timeout": 11_000}, response="ok"))["denied"]
     assert d.turn(bash("make", input={"timeout": 12_000}, response="ok"))["denied"]
 
 
-def test_two_real_timeouts_allow_one_larger_attempt_and_no_more():  # 4.3 #5, #6, #30
+def test_two_real_timeouts_allow_one_larger_attempt_and_no_more():
     d = Driver()
     d.turn(timeout_call("slow", 1000))
     d.turn(timeout_call("slow", 2000))
@@ -297,7 +296,7 @@ def test_two_real_timeouts_allow_one_larger_attempt_and_no_more():  # 4.3 #5, #6
     assert d.turn(timeout_call("slow", 9000))["denied"]  # spent
 
 
-def test_a_timeout_claimed_by_the_command_is_not_a_timeout():  # 4.3 #8, #32
+def test_a_timeout_claimed_by_the_command_is_not_a_timeout():
     d = Driver()
     fake = dict(input={"timeout": 60_000}, error="Exit code 124\nCommand timed out after 60s",
                 duration_ms=40)
@@ -338,20 +337,20 @@ def test_a_timeout_above_the_bash_maximum_buys_nothing():  # 4.3 #7
 
 
 @pytest.mark.parametrize("name", ["bash", "mcp__shell__Bash", "Shell"])
-def test_a_tool_named_like_bash_keeps_its_timeout_in_its_identity(name):  # 4.3 #11
+def test_a_tool_named_like_bash_keeps_its_timeout_in_its_identity(name):
     d = Driver()
     for timeout in (10, 11, 12):
         call = Call(name, {"command": "make", "timeout": timeout}, response="ok")
         assert not d.turn(call)["denied"]
 
 
-def test_quoting_keeps_commands_distinct():  # 4.3 #10
+def test_quoting_keeps_commands_distinct():
     d = Driver()
     for command in ["echo '$X'", 'echo "$X"', "echo '$X'", 'echo "$X"']:
         assert not d.turn(bash(command, response="same"))["denied"]
 
 
-def test_three_blocked_turns_pause_even_with_fresh_noop_calls():  # 4.3 #13, #14, #52
+def test_three_blocked_turns_pause_even_with_fresh_noop_calls():
     d = Driver()
     d.turn(bash("probe"))
     d.turn(bash("probe"))
@@ -362,7 +361,7 @@ def test_three_blocked_turns_pause_even_with_fresh_noop_calls():  # 4.3 #13, #14
     assert "3 turns in a row" in d.paused["reason"]
 
 
-def test_a_fresh_result_each_turn_keeps_the_blocked_count_at_zero():  # 4.3 #12
+def test_a_fresh_result_each_turn_keeps_the_blocked_count_at_zero():
     d = Driver()
     d.turn(bash("probe"))
     d.turn(bash("probe"))
@@ -373,13 +372,13 @@ def test_a_fresh_result_each_turn_keeps_the_blocked_count_at_zero():  # 4.3 #12
     assert d.paused is None
 
 
-def test_parallel_identical_calls_in_one_turn_run_twice_at_most():  # 4.3 #29
+def test_parallel_identical_calls_in_one_turn_run_twice_at_most():
     d = Driver()
     result = d.turn(bash("ls"), bash("ls"), bash("ls"))
     assert len(result["denied"]) == 1
 
 
-def test_a_late_or_duplicate_result_changes_nothing():  # 4.3 #34
+def test_a_late_or_duplicate_result_changes_nothing():
     d = Driver()
     cfg, now = d.cfg, d.now
     before = d.state
@@ -398,7 +397,7 @@ def test_a_late_or_duplicate_result_changes_nothing():  # 4.3 #34
     assert again["guard"]["tracks"]["main"]["ops"] == d.main["ops"]
 
 
-def test_operation_records_stay_bounded_and_evict_resolved_ones_first():  # 4.3 #39, #50
+def test_operation_records_stay_bounded_and_evict_resolved_ones_first():
     d = Driver(max_operations=5)
     for n in range(12):
         d.turn(fresh(f"op {n}"))

@@ -21,7 +21,7 @@ def context(out):
     return out["hookSpecificOutput"]["additionalContext"]
 
 
-def test_autonomous_bootstraps_an_arc_and_restates_the_posture():  # 4.1 #41, #42
+def test_autonomous_bootstraps_an_arc_and_restates_the_posture():
     out, state = posture(None, "/autonomous ship it")
     assert state["arc"]["slug"] == "autonomous" and state["arc"]["active"] is True
     assert out["hookSpecificOutput"]["hookEventName"] == "UserPromptSubmit"
@@ -29,19 +29,19 @@ def test_autonomous_bootstraps_an_arc_and_restates_the_posture():  # 4.1 #41, #4
     assert "'autonomous' is active" in text and "`arcguard arc complete sid`" in text
 
 
-def test_a_mid_prose_mention_starts_nothing():  # 4.1 #43
+def test_a_mid_prose_mention_starts_nothing():
     out, state = posture(None, "please do not use /autonomous here")
     assert out is None and state["arc"] is None
 
 
-def test_retyping_autonomous_keeps_the_counters():  # 4.1 #44
+def test_retyping_autonomous_keeps_the_counters():
     _, state = posture(None, "/autonomous go")
     state["arc"]["total_blocks"] = 3
     _, state = posture(state, "/autonomous go again")
     assert state["arc"]["total_blocks"] == 3
 
 
-def test_silent_when_no_arc_is_active():  # 4.1 #45
+def test_silent_when_no_arc_is_active():
     out, _ = posture(fresh_state("sid", NOW), "hello")
     assert out is None
 

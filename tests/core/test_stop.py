@@ -1,4 +1,4 @@
-"""The Stop decision (seed 003 §4.1 intents, plus arcguard's improvements), table-driven."""
+"""The Stop decision (stall rules, caps and staleness), table-driven."""
 
 from __future__ import annotations
 
@@ -32,13 +32,13 @@ def stop(state, final, *, active=False, background=False, at=NOW):
 
 
 @pytest.mark.parametrize(("final", "verdict"), [
-    (Final("tool_use"), PRODUCTIVE),  # 4.1 #19
-    (Final("text", "No response requested."), STALL),  # #10
-    (Final("empty"), STALL),  # #11
+    (Final("tool_use"), PRODUCTIVE),
+    (Final("text", "No response requested."), STALL),
+    (Final("empty"), STALL),
     (Final("text", "   "), STALL),
-    (Final("text", "Here is the full analysis with a recommendation."), PRODUCTIVE),  # #18
-    (Final("thinking"), SKIP),  # #21
-    (Final("text", "Answer."), PRODUCTIVE),  # #22: thinking + substantive text
+    (Final("text", "Here is the full analysis with a recommendation."), PRODUCTIVE),
+    (Final("thinking"), SKIP),
+    (Final("text", "Answer."), PRODUCTIVE),  # thinking + substantive text
     (Final("other"), PRODUCTIVE),  # an image-only or server-tool-only turn is content
     (Final("text", "The arc is complete."), COMPLETE),
 ])
@@ -59,13 +59,13 @@ def test_a_stall_mid_arc_is_blocked_with_slug_next_milestone_and_completion_comm
     "No response requested. Stopping here and awaiting input.",
     "Acknowledged.", "Okay.", "Got it.", "Done.",
 ])
-def test_anything_but_the_two_no_ops_is_left_alone(text):  # 4.1 #12-#17
+def test_anything_but_the_two_no_ops_is_left_alone(text):
     out, state = stop(with_arc(), Final.from_text(text))
     assert out is None
     assert state["arc"]["total_blocks"] == 0
 
 
-def test_an_inactive_arc_is_never_blocked():  # 4.1 #20
+def test_an_inactive_arc_is_never_blocked():
     state = with_arc()
     arcs.complete(state["arc"], NOW)
     assert stop(state, Final.from_text("No response requested."))[0] is None
@@ -73,7 +73,7 @@ def test_an_inactive_arc_is_never_blocked():  # 4.1 #20
     assert stop(None, Final.from_text(""))[0] is None
 
 
-def test_a_stale_arc_is_never_blocked():  # 4.1 #35
+def test_a_stale_arc_is_never_blocked():
     later = NOW + CFG.stale_seconds + 1
     assert stop(with_arc(), Final.from_text(""), at=later)[0] is None
 
@@ -87,21 +87,21 @@ def test_staleness_counts_from_the_last_activity_not_from_set():
 
 @pytest.mark.parametrize("text", ["All milestones shipped.", "All done!", "The arc is complete.",
                                   "Task complete."])
-def test_a_completion_claim_releases_the_arc(text):  # 4.1 #24-#27
+def test_a_completion_claim_releases_the_arc(text):
     out, state = stop(with_arc(), Final.from_text(text), active=True)
     assert out is None
     assert state["arc"]["active"] is False and "completed_at" in state["arc"]
     assert state["log"][-1]["kind"] == "release"
 
 
-def test_productive_turn_outside_a_chain_resets_the_consecutive_counter():  # 4.1 #31
+def test_productive_turn_outside_a_chain_resets_the_consecutive_counter():
     state = with_arc()
     state["arc"]["reconcile_count"] = 2
     _, state = stop(state, Final("tool_use"), active=False)
     assert state["arc"]["reconcile_count"] == 0
 
 
-def test_trivial_turns_inside_a_chain_do_not_reset_the_cap():  # 4.1 #32
+def test_trivial_turns_inside_a_chain_do_not_reset_the_cap():
     state = with_arc()
     results = []
     for _ in range(3):
@@ -111,7 +111,7 @@ def test_trivial_turns_inside_a_chain_do_not_reset_the_cap():  # 4.1 #32
     assert results == [True, True, False]
 
 
-def test_lifetime_cap_allows_exactly_five_continuations():  # 4.1 #33
+def test_lifetime_cap_allows_exactly_five_continuations():
     state = with_arc()
     blocks = 0
     for _ in range(7):

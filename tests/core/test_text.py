@@ -1,4 +1,4 @@
-"""Seed 003's no-op sentinel, completion claims and `/autonomous` bootstrap (§4.1)."""
+"""The no-op sentinel, completion claims and the `/autonomous` bootstrap."""
 
 from __future__ import annotations
 
@@ -11,14 +11,14 @@ from arcguard.core.text import starts_autonomous
 
 
 @pytest.mark.parametrize(("text", "expected"), [
-    ("No response requested.", True),  # 4.1 #10
+    ("No response requested.", True),
     ("  no response requested...  ", True),
     ("NO RESPONSE REQUESTED", True),
     ("No response requested!", False),
     ("(No response requested.)", False),
-    ("No response requested. Stopping here and awaiting input.", False),  # #12
-    ("Here is my review of the No response requested sentinel handling.", False),  # #13
-    ("Acknowledged.", False), ("Okay.", False), ("Got it.", False), ("Done.", False),  # #14-17
+    ("No response requested. Stopping here and awaiting input.", False),
+    ("Here is my review of the No response requested sentinel handling.", False),
+    ("Acknowledged.", False), ("Okay.", False), ("Got it.", False), ("Done.", False),
     ("", False),
 ])
 def test_sentinel_is_the_whole_message_only(text, expected):
@@ -26,20 +26,20 @@ def test_sentinel_is_the_whole_message_only(text, expected):
 
 
 @pytest.mark.parametrize(("text", "expected"), [
-    ("All milestones shipped.", True),  # 4.1 #24
-    ("All done!", True),  # #25
-    ("The arc is complete.", True),  # #26
-    ("Task complete.", True),  # #27
+    ("All milestones shipped.", True),
+    ("All done!", True),
+    ("The arc is complete.", True),
+    ("Task complete.", True),
     ("Everything is done.", True),
     ("arc done!!", True),
     ("the all done", True),
-    ("Everything’s shipped", True),  # curly apostrophe: arcguard accepts it, the seed did not
+    ("Everything’s shipped", True),  # curly apostrophe: accepted like a straight one
     ("Everything's merged.", True),
     ("All milestones are now shipped.", True),
     ("Milestones complete.", True),
-    ("The first task is complete, moving on to the next slice now.", False),  # #28
-    ("Task complete; continuing with the next slice.", False),  # #29
-    ("Everything's shipped and merged to main. Now deploying.", False),  # #30
+    ("The first task is complete, moving on to the next slice now.", False),
+    ("Task complete; continuing with the next slice.", False),
+    ("Everything's shipped and merged to main. Now deploying.", False),
     ("Done.", False),
     ("All done" + "!" * 5000, True),  # trailing punctuation of any length
     ("x" * 5000 + " task complete", False),
@@ -50,10 +50,10 @@ def test_completion_claims_are_whole_messages(text, expected):
 
 
 @pytest.mark.parametrize(("prompt", "expected"), [
-    ("/autonomous ship it", True),  # 4.1 #41
+    ("/autonomous ship it", True),
     ("   /AUTONOMOUS", True),
     ("/autonomous\nthe importer", True),
-    ("please do not use /autonomous here", False),  # #43
+    ("please do not use /autonomous here", False),
     ("/autonomous-foo", False),
     ("/autonomously", False),
     ("/arcguard:autonomous ship it", True),  # the plugin's namespaced command

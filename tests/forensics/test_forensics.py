@@ -4,10 +4,11 @@ import json
 from collections import Counter
 from pathlib import Path
 
-import pytest
 from click.testing import CliRunner
 from hypothesis import given
 from hypothesis import strategies as st
+from testing.builders import FIXTURES
+from testing.builders import Transcript
 
 from arcguard.core.config import build_config
 from arcguard.core.config import default_config
@@ -15,10 +16,6 @@ from arcguard.core.period import periodic_suffix
 from arcguard.forensics import scan_paths
 from arcguard.forensics.analyse import CycleTracker
 from arcguard.forensics.report import percentile
-from tests.forensics.builder import Transcript
-
-
-FIXTURES = Path(__file__).resolve().parents[2] / ".." / "shared" / "fixtures" / "transcripts"
 
 
 def scan(*paths: Path, cfg=None):
@@ -170,7 +167,7 @@ def test_skips_are_counted(tmp_path: Path) -> None:
     assert report.files_scanned == 0
 
 
-def test_percentile_is_seed_definition() -> None:
+def test_percentile_is_the_nearest_rank_without_interpolation() -> None:
     hist = Counter({1: 5, 2: 3, 3: 1, 16: 1})  # sorted: 1,1,1,1,1,2,2,2,3,16
     assert percentile(hist, 50) == 2  # index 5
     assert percentile(hist, 90) == 16  # index 9
@@ -214,10 +211,6 @@ def test_suggestions_with_enough_data(tmp_path: Path) -> None:
 # --- the real fixtures ------------------------------------------------------------------
 
 
-needs_fixtures = pytest.mark.skipif(not FIXTURES.is_dir(), reason="shared fixtures not present")
-
-
-@needs_fixtures
 def test_real_fixtures_scan_without_errors() -> None:
     report = scan(FIXTURES)
     assert report.files_scanned == 7
@@ -225,7 +218,6 @@ def test_real_fixtures_scan_without_errors() -> None:
     assert report.sessions == 5 and report.subagent_files == 2
 
 
-@needs_fixtures
 def test_stop_hook_block_feedback_pinned() -> None:
     # Counted by hand from the file: line 2 is the only typed prompt; assistant messages
     # (distinct message.id) are Read, Edit, text+Bash, Bash, text, then after the Stop-hook
@@ -239,7 +231,6 @@ def test_stop_hook_block_feedback_pinned() -> None:
     assert report.stalls["total"] == 0
 
 
-@needs_fixtures
 def test_manual_compaction_pinned() -> None:
     # Counted by hand: typed prompts on lines 2, 10, 19, 27, 35 and the `/compact` command
     # on line 62 (6); line 60 is the compaction summary, line 61 an isMeta caveat, line 63
@@ -252,7 +243,6 @@ def test_manual_compaction_pinned() -> None:
     assert report.stretches == Counter({2: 4, 4: 1})
 
 
-@needs_fixtures
 def test_cli_json_has_no_transcript_content() -> None:
     from arcguard.commands.forensics import forensics
 

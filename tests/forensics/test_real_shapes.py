@@ -6,13 +6,14 @@ import json
 from collections import Counter
 from pathlib import Path
 
+from testing.builders import Transcript
+
 from arcguard.core.config import default_config
 from arcguard.forensics import scan_paths
 from arcguard.forensics.report import Report
 from arcguard.forensics.report import distribution
 from arcguard.forensics.text import render
 from arcguard.replay import replay
-from tests.forensics.builder import Transcript
 
 
 def scan(path: Path) -> Report:

@@ -43,13 +43,13 @@ def stop_payload(path=None, message=None, *, active=False, sid=SID, **extra):
 @pytest.mark.parametrize("raw", [b"", b"not json", b"[1, 2]", b'"text"', b"{",
                                  b'{"session_id": 5, "prompt": ["x"]}',
                                  b'{"session_id": "", "tool_name": 3}', b"\xff\xfe\x00"])
-def test_malformed_stdin_exits_zero_with_no_decision(hook, raw):  # 4.1 #39, #40
+def test_malformed_stdin_exits_zero_with_no_decision(hook, raw):
     result = run_hook(hook, None, raw=raw)
     assert result.returncode == 0
     assert result.stdout == b""
 
 
-def test_the_stop_hook_exits_zero_when_blocking(tmp_path):  # 4.1 #38
+def test_the_stop_hook_exits_zero_when_blocking(tmp_path):
     start_arc()
     result = run_hook("stop", stop_payload(message="No response requested."))
     assert result.returncode == 0
@@ -76,7 +76,7 @@ def test_without_an_arc_nothing_is_blocked(tmp_path):
     assert hook_output(run_hook("stop", stop_payload(path, "No response requested."))) is None
 
 
-def test_a_thinking_only_final_entry_is_left_alone(tmp_path):  # 4.1 #21
+def test_a_thinking_only_final_entry_is_left_alone(tmp_path):
     start_arc()
     path = write_transcript(tmp_path / "t.jsonl", assistant_entries(thinking()))
     assert hook_output(run_hook("stop", stop_payload(path),
@@ -93,7 +93,7 @@ def _write_later(path, entries, delay):
     return thread
 
 
-def test_the_drain_waits_for_a_fresh_final_message(tmp_path):  # 4.1 #34
+def test_the_drain_waits_for_a_fresh_final_message(tmp_path):
     start_arc()
     seen = assistant_entries(tool_use("Bash", {"command": "ls"}, tool_id="toolu_seen"))
     path = write_transcript(tmp_path / "t.jsonl", seen)
@@ -108,7 +108,7 @@ def test_the_drain_waits_for_a_fresh_final_message(tmp_path):  # 4.1 #34
     assert out is not None and out["decision"] == "block"
 
 
-def test_the_drain_skips_a_thinking_intermediate(tmp_path):  # 4.1 #23
+def test_the_drain_skips_a_thinking_intermediate(tmp_path):
     start_arc()
     mid = "msg_late"
     path = write_transcript(tmp_path / "t.jsonl", assistant_entries(text("earlier answer")))

@@ -10,6 +10,9 @@ import time
 from pathlib import Path
 from typing import Any
 
+from testing import builders
+from testing.builders import run_hook as run_hook  # the suites call support.run_hook
+
 from arcguard import paths
 from arcguard import store
 from arcguard.core import arc as arcs
@@ -26,13 +29,6 @@ def env(home: Path, **extra: str) -> dict[str, str]:
     result["ARCGUARD_HOME"] = str(home)
     result.update(extra)
     return result
-
-
-def run_hook(name: str, payload: dict[str, Any] | bytes, home: Path, *, timeout: float = 60,
-             **extra: str) -> subprocess.CompletedProcess[bytes]:
-    data = payload if isinstance(payload, bytes) else json.dumps(payload).encode()
-    return subprocess.run([PYTHON, "-m", "arcguard", "hook", name], input=data,
-                          capture_output=True, env=env(home, **extra), timeout=timeout)
 
 
 def run_arc(*args: str, home: Path, timeout: float = 60) -> subprocess.CompletedProcess[bytes]:
@@ -93,9 +89,7 @@ def stop(session_id: str, transcript: str = "", message: str | None = None,
 
 
 def assistant_line(message_id: str, text: str) -> bytes:
-    entry = {"type": "assistant", "uuid": f"u-{message_id}", "isSidechain": False,
-             "message": {"id": message_id, "role": "assistant", "model": "claude-test",
-                         "type": "message", "content": [{"type": "text", "text": text}]}}
+    [entry] = builders.assistant_entries(builders.text(text), message_id=message_id)
     return json.dumps(entry).encode() + b"\n"
 
 

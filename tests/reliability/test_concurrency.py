@@ -45,7 +45,7 @@ def _worker(home: Path, worker: int, rounds: int) -> list[tuple[str, int, bytes]
             ("stop", support.stop(SESSION, message=f"Worker {worker} finished round {r}; "
                                   "moving on to the next file.", active=True)),
         ):
-            proc = support.run_hook(name, payload, home, **PATIENT)
+            proc = support.run_hook(name, payload, home, env=PATIENT)
             results.append((name, proc.returncode, proc.stdout))
         proc = support.run_arc("bump", SESSION, "reconcile_count", home=home)
         results.append(("arc bump", proc.returncode, proc.stdout))
@@ -65,7 +65,7 @@ def _watch(home: Path, done: threading.Event, problems: list[str]) -> None:
 
 def _hammer(home: Path, rounds: int) -> None:
     support.put_state(home, SESSION)
-    first = support.run_hook("pre-tool", support.pre_tool(SESSION, "true", "toolu_seed"), home)
+    first = support.run_hook("pre-tool", support.pre_tool(SESSION, "true", "toolu_first"), home)
     assert first.returncode == 0
     done = threading.Event()
     problems: list[str] = []
@@ -91,11 +91,11 @@ def _hammer(home: Path, rounds: int) -> None:
     state = support.read_state(home, SESSION)
     track = state["guard"]["tracks"]["main"]
     assert state["arc"]["reconcile_count"] == total  # every bump counted once
-    assert track["seq"] == total + 1  # every pre-tool counted once (plus the seed call)
+    assert track["seq"] == total + 1  # every pre-tool counted once (plus the first call)
     assert len(track["ops"]) == total + 1  # every distinct operation recorded
     runs_recorded = [run for op in track["ops"].values() for run in op["runs"]]
     assert len(runs_recorded) == total + 1
-    # Each worker posts after its own pre-tool, so every run but the seed has its outcome.
+    # Each worker posts after its own pre-tool, so every run but the first has its outcome.
     assert sum(run["outcome"] is None for run in runs_recorded) == 1
     assert track["turns"] == 2 * total  # post-batch and stop each count a turn
     assert {entry["kind"] for entry in state["log"]} <= {"nudge"}

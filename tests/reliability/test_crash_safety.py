@@ -58,7 +58,7 @@ def _keep_or_create(state: State | None) -> tuple[State, None]:
     if state is not None:
         return state, None
     # Counter 0, in the shape `_check` expects of every version.
-    return {**fresh_state(SESSION, 0.0), "n": 0, "check": 0, "pad": "0" * PAD}, None  # type: ignore[typeddict-unknown-key]
+    return {**fresh_state(SESSION, 0.0), "n": 0, "check": 0, "pad": "0" * PAD}, None
 
 
 def _temps(home: Path) -> list[str]:

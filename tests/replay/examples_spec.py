@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from tests.forensics.builder import Transcript
+from testing.builders import Transcript
 
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "src" / "arcguard" / "examples"

@@ -7,13 +7,13 @@ from typing import Any
 
 import orjson
 import pytest
+from testing.builders import Transcript
 
 from arcguard.core.config import default_config
 from arcguard.forensics import lines
 from arcguard.forensics import scan_paths
 from arcguard.replay import replay
 from arcguard.replay.events import EventBuilder
-from tests.forensics.builder import Transcript
 
 
 CORPUS = Path(__file__).resolve().parents[2] / ".." / "shared" / "fixtures" / "corpus"

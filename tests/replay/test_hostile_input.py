@@ -9,12 +9,12 @@ import tempfile
 from pathlib import Path
 
 import pytest
+from testing.builders import Transcript
 
 from arcguard.core.config import default_config
 from arcguard.forensics import lines
 from arcguard.forensics import scan_paths
 from arcguard.replay import replay
-from tests.forensics.builder import Transcript
 
 
 def files_under(root: Path) -> set[str]:

@@ -7,9 +7,9 @@ import shutil
 from pathlib import Path
 
 from click.testing import CliRunner
+from testing.builders import Transcript
 
 from arcguard.commands.replay import replay as command
-from tests.forensics.builder import Transcript
 from tests.replay import examples_spec
 
 

@@ -6,16 +6,16 @@ from typing import Any
 
 import pytest
 from click.testing import CliRunner
+from testing.builders import FIXTURES
+from testing.builders import Transcript
 
 from arcguard.forensics import entries as kinds
 from arcguard.replay import replay
 from arcguard.replay.events import EventBuilder
 from arcguard.replay.session import new_log_entries
-from tests.forensics.builder import Transcript
 from tests.replay import examples_spec
 
 
-FIXTURES = Path(__file__).resolve().parents[2] / ".." / "shared" / "fixtures" / "transcripts"
 EXAMPLES = examples_spec.EXAMPLES
 
 
@@ -152,8 +152,7 @@ def comparable(result: Any) -> list[tuple[Any, ...]]:
 
 def test_in_process_and_subprocess_decide_alike() -> None:
     paths = [EXAMPLES / name for name in sorted(EXPECTED)]
-    if FIXTURES.is_dir():
-        paths.append(FIXTURES / "manual-compaction-thinking-tools.jsonl")
+    paths.append(FIXTURES / "manual-compaction-thinking-tools.jsonl")
     for path in paths:
         fast = replay(str(path), executor="in-process")
         real = replay(str(path), executor="subprocess")
@@ -161,9 +160,7 @@ def test_in_process_and_subprocess_decide_alike() -> None:
         assert [s.event.event for s in fast.steps] == [s.event.event for s in real.steps]
 
 
-@pytest.mark.skipif(not FIXTURES.is_dir(), reason="shared fixtures not present")
-@pytest.mark.parametrize("name", sorted(p.name for p in FIXTURES.glob("*.jsonl"))
-                         if FIXTURES.is_dir() else [])
+@pytest.mark.parametrize("name", sorted(p.name for p in FIXTURES.glob("*.jsonl")))
 def test_real_fixtures_replay_quietly(name: str) -> None:
     # None of these sessions used /autonomous or looped: arcguard would have stayed silent.
     result = replay(str(FIXTURES / name))
@@ -171,7 +168,6 @@ def test_real_fixtures_replay_quietly(name: str) -> None:
     assert result.malformed_lines == 0
 
 
-@pytest.mark.skipif(not FIXTURES.is_dir(), reason="shared fixtures not present")
 def test_real_fixture_events_pinned() -> None:
     # manual-compaction-thinking-tools: 6 prompts (5 typed + /compact), 10 tool calls in
     # 7 messages (2 failed: exit 1 and exit 127), 5 turn ends before the compaction.

@@ -1,4 +1,4 @@
-"""`arcguard arc VERB SESSION_ID ...`: the arc helper, compatible with the earlier shell helper."""
+"""`arcguard arc VERB SESSION_ID ...`: the arc helper for scripts."""
 
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
 """The arc: an autonomous stretch of work the operator delegated, with its milestones and caps.
 
-Field names and verb semantics follow the earlier shell arc helper, so its tooling keeps working;
+Field names and verb semantics are a stable format that scripts read and write;
 `last_activity` is new: an arc goes stale 8 hours after its last activity, not after it was set.
 """
 
@@ -71,7 +71,7 @@ def touch(arc: Arc, now: float) -> None:
 
 
 def next_milestone(arc: Arc | None) -> str:
-    """The first milestone not done, or "" (the `next` verb)."""
+    """The first milestone not done, or "" (what `arcguard arc next` prints)."""
     for milestone in (arc or {}).get("milestones") or []:
         if isinstance(milestone, dict) and milestone.get("status") != "done":
             return str(milestone.get("slice", ""))
@@ -98,7 +98,7 @@ def _count(arc: Arc, field: str) -> int:
 
 
 def try_block(arc: Arc, consecutive_max: int, lifetime_max: int, now: float) -> bool:
-    """Spend one continuation if both caps allow it (the `try-block` verb)."""
+    """Spend one continuation if both caps allow it (`arcguard arc try-block`)."""
     if _count(arc, "reconcile_count") >= consecutive_max:
         return False
     if _count(arc, "total_blocks") >= lifetime_max:

@@ -3,7 +3,7 @@
 Rules (thresholds in `Config`; the repeat guard itself is `arcguard.core.repeat`):
 2. Blocked rounds: a turn with a denied call and no progress counts a round; progress resets
    the count; at `blocked_rounds_pause` the session is paused.
-3. Cycles (seed 000): the fingerprints of consecutive tool-only turns; a short period repeating
+3. Cycles: the fingerprints of consecutive tool-only turns; a short period repeating
    enough pauses the session. Narration and the operator clear the history; compaction and
    Stop-hook continuations do not.
 4. Check-in nudge after `checkin_turns` tool-only turns, once.

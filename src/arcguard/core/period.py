@@ -1,4 +1,4 @@
-"""Find the shortest repeating period at the end of a sequence (seed 000's detector)."""
+"""Find the shortest repeating period at the end of a sequence (the cycle detector)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The repeat guard (seed 004, made outcome-aware) and what a finished call proves.
+"""The repeat guard (identical calls with identical outcomes) and what a finished call proves.
 
 When an operation's last `repeat_limit` executions in the window had the same outcome, the next
 attempt is denied, unless it is a validation (an observing operation re-run once after a

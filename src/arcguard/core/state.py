@@ -52,7 +52,7 @@ def clone(value: Any) -> Any:
 
 
 def iso(ts: float) -> str:
-    """UTC ISO-8601 with whole seconds, the stamp format of the arc's fields."""
+    """UTC ISO-8601 with whole seconds, as arc files store it."""
     import time
 
     return time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(ts))

@@ -1,6 +1,6 @@
 """The Stop decision: send a no-op stop in the middle of an arc back to work, within caps.
 
-Classification follows seed 003 (first match wins): a final turn with tool use is productive;
+Classification (first match wins): a final turn with tool use is productive;
 a whole-message completion claim releases the arc; thinking only is left alone; an empty reply
 or exactly "No response requested." is a stall; anything else is productive. arcguard adds:
 blocks of unknown types are content, never "empty"; a synthetic (API error) final message, a

@@ -184,7 +184,7 @@ def classify_queued(entry: dict[str, Any]) -> tuple[str, str] | None:
     return OPERATOR, text
 
 
-# Operator messages that only say "go on" (seed 003's m1 leverage metric), compared after
+# Operator messages that only say "go on" (how often a stop needed a push), compared after
 # lower-casing and dropping punctuation: whole message only, never a substring.
 CONTINUE_NUDGES = frozenset({
     "continue", "continue please", "please continue", "pls continue", "keep going",

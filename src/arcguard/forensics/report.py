@@ -21,7 +21,7 @@ MIN_PERCENTILE_SAMPLES = 10
 
 
 def percentile(hist: Counter[int], pct: int) -> int | None:
-    """The value at index floor(pct/100 * n) of the sorted values (seed 000's definition)."""
+    """Value at index floor(pct/100 * n) of the sorted values (nearest rank, no interpolation)."""
     total = sum(hist.values())
     if total == 0:
         return None
