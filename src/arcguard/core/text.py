@@ -24,7 +24,8 @@ _COMPLETION_SOURCE = (
     r"\s*(?:the\s+)?(?:"
     r"arc\s+(?:is\s+)?complete"
     r"|arc[- ]done"
-    r"|all\s+milestones?\b.{0,40}?\b(?:shipped|done|complete)"
+    r"|all\s+(?:the\s+)?milestones?(?:\s+(?:are|is|have|has|been|were|now|all|finally|fully))*"
+    r"\s+(?:shipped|done|complete)"
     r"|milestones?\s+complete"
     r"|task\s+complete"
     r"|all\s+done"
@@ -32,6 +33,14 @@ _COMPLETION_SOURCE = (
     r")"
 )
 _COMPLETION_WORDS = ("complete", "done", "shipped", "merged")
+# A claim that is denied or hedged is no claim: these words anywhere in the message void it,
+# whatever the pattern would accept now or after a later widening.
+_QUALIFIERS = frozenset({
+    "not", "never", "no", "none", "nothing", "except", "but", "almost", "nearly", "partially",
+    "partly", "mostly", "yet", "until", "unless", "if", "once", "when", "some", "most", "half",
+    "few", "several", "remaining", "remain", "left", "pending", "soon", "probably", "maybe",
+    "hopefully", "should", "will", "would", "might", "may", "can", "cannot", "isn't", "aren't",
+})
 _completion: re.Pattern[str] | None = None
 
 
@@ -52,11 +61,19 @@ def is_completion(text: str) -> bool:
     lowered = body.lower()
     if not any(word in lowered for word in _COMPLETION_WORDS):
         return False  # every branch of the pattern needs one: spare the `re` import
+    if _is_qualified(lowered):
+        return False
     if _completion is None:
         import re
 
         _completion = re.compile(_COMPLETION_SOURCE, re.IGNORECASE)
     return _completion.fullmatch(body) is not None
+
+
+def _is_qualified(lowered: str) -> bool:
+    """A negation ("not", "n't", "never") or a hedge ("but two", "almost") anywhere."""
+    words = "".join(c if c.isalnum() or c in "'’" else " " for c in lowered).split()
+    return any(w in _QUALIFIERS or w.endswith(("n't", "n’t")) for w in words)
 
 
 def starts_autonomous(prompt: str) -> bool:
