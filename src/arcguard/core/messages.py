@@ -3,8 +3,27 @@
 from __future__ import annotations
 
 
+# What a POSIX shell reads literally without quotes (the same set `shlex.quote` leaves alone);
+# written out because importing `shlex` pulls `re` onto the hook path.
+_SHELL_SAFE = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
+                        "_@%+=:,./-")
+
+
+def shell_quote(word: str) -> str:
+    """One word as a POSIX shell reads it back unchanged (like `shlex.quote`)."""
+    if word and all(c in _SHELL_SAFE for c in word):
+        return word
+    return "'" + word.replace("'", "'\"'\"'") + "'"
+
+
+def shell_join(argv: list[str]) -> str:
+    """A command line the model can paste into a shell: every word quoted as needed."""
+    return " ".join(shell_quote(word) for word in argv)
+
+
 def complete_hint(command: str, session_id: str) -> str:
-    return f"`{command} arc complete {session_id}`"
+    """`command` is already a shell command line (see `shell_join`); the id is quoted here."""
+    return f"`{command} arc complete {shell_quote(session_id)}`"
 
 
 def posture_line(slug: str, next_milestone: str, command: str, session_id: str) -> str:
