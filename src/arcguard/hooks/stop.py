@@ -2,8 +2,10 @@
 
 The final message comes from the payload's `last_assistant_message` when it has text (no
 transcript wait at all). Otherwise the transcript tail is read, waiting (bounded by the drain
-budget) only while its newest assistant message is one already seen at earlier hook events or
-is still thinking-only: Claude Code may fire Stop before it has flushed the final entry.
+budget) while its newest assistant message is one already seen at earlier hook events, is still
+thinking-only, or ends in tool use, or while a tool result is newer than it: Claude Code may
+fire Stop before it has flushed the final entry. The wait does not rely on other hooks having
+recorded the previous message (older releases lack the event that records it).
 """
 
 from __future__ import annotations
@@ -11,7 +13,9 @@ from __future__ import annotations
 import time
 
 from arcguard.core import arc as arcs
+from arcguard.core.stop import KIND_EMPTY
 from arcguard.core.stop import KIND_THINKING
+from arcguard.core.stop import KIND_TOOL_USE
 from arcguard.core.stop import Final
 from arcguard.core.stop import decide_stop
 from arcguard.core.stop import is_noop
@@ -26,6 +30,7 @@ if TYPE_CHECKING:
     from arcguard.core.render import Output
     from arcguard.core.state import State
     from arcguard.hooks.runner import Context
+    from arcguard.transcript.records import Exchange
     from arcguard.transcript.records import Message
 
 POLL_S = 0.05
@@ -47,8 +52,10 @@ def _final(message: Message | None) -> Final | None:
                  message_id=message.id)
 
 
-def _drain(path: str, seen: set[str], ctx: Context, *, final_known: bool) -> Message | None:
-    """The final message, waiting while the newest one is old news or thinking only.
+def _drain(path: str, seen: set[str], ctx: Context, *, final_known: bool) -> Final | None:
+    """The final message, waiting (within the drain budget) while the transcript cannot yet
+    hold it: the newest message is old news, still thinking only, or ends in tool use (never a
+    final message), or a tool result has no answer yet.
 
     `final_known`: Claude Code said the final message has no text (see `_final_is_textless`),
     so a fresh thinking-only message is final, not an intermediate worth waiting on.
@@ -57,13 +64,26 @@ def _drain(path: str, seen: set[str], ctx: Context, *, final_known: bool) -> Mes
                  ctx.deadline - time.monotonic() - UPDATE_RESERVE_S)
     deadline = time.monotonic() + max(0.0, budget)
     while True:
-        message = transcripts.last_message(path, ctx.cfg.tail_bytes)
-        fresh = message is not None and message.id not in seen
-        if fresh and message is not None and (final_known or message.kind != KIND_THINKING):
-            return message
+        exchange = transcripts.last_exchange(path, ctx.cfg.tail_bytes)
+        message = exchange.message if exchange is not None else None
+        if exchange is not None and _is_final(exchange, seen, final_known=final_known):
+            return _final(message)
         if time.monotonic() + POLL_S > deadline:
-            return message
+            if exchange is not None and exchange.result_pending:
+                # Some releases write nothing for an empty final reply: the tool result stays
+                # the newest entry, and the model said nothing after it.
+                return Final(KIND_EMPTY)
+            return _final(message)
         time.sleep(POLL_S)
+
+
+def _is_final(exchange: Exchange, seen: set[str], *, final_known: bool) -> bool:
+    message = exchange.message
+    if exchange.result_pending or message is None or message.id in seen:
+        return False
+    if message.kind == KIND_TOOL_USE:
+        return False  # its results and the model's answer to them are still to come
+    return final_known or message.kind != KIND_THINKING
 
 
 def _final_is_textless(payload: dict[str, Any]) -> bool:
@@ -101,7 +121,7 @@ def handle(payload: dict[str, Any], ctx: Context) -> Output | None:
         final: Final | None = _from_payload(text, path, ctx)
     elif path and arcs.is_active(snapshot.get("arc"), ctx.cfg, ctx.now):
         seen = set(snapshot.get("seen", {}).get("messages") or [])
-        final = _final(_drain(path, seen, ctx, final_known=_final_is_textless(payload)))
+        final = _drain(path, seen, ctx, final_known=_final_is_textless(payload))
     else:
         final = None
 

@@ -127,6 +127,46 @@ def last_message(entries_newest_first: Iterable[object]) -> Message | None:
     return found
 
 
+class Exchange:
+    """The end of the conversation: the newest assistant message, and whether a tool result
+    is newer than it (the model has not answered the result yet, or answered with nothing)."""
+
+    __slots__ = ("message", "result_pending")
+
+    def __init__(self, message: Message | None, result_pending: bool) -> None:
+        self.message = message
+        self.result_pending = result_pending
+
+
+def is_tool_result(entry: object) -> bool:
+    """A main-chain `user` entry that carries tool results (the harness, not the operator)."""
+    if not isinstance(entry, dict) or entry.get("type") != "user":
+        return False
+    if entry.get("isSidechain") is True:
+        return False
+    message = entry.get("message")
+    content = message.get("content") if isinstance(message, dict) else None
+    return isinstance(content, list) and any(
+        isinstance(block, dict) and block.get("type") == "tool_result" for block in content)
+
+
+def last_exchange(entries_newest_first: Iterable[object]) -> Exchange:
+    """The newest assistant message, and whether a tool result came after it."""
+    pending = False
+    found: Message | None = None
+    for entry in entries_newest_first:
+        mid = assistant_message_id(entry)
+        if mid is None:
+            pending = pending or (found is None and is_tool_result(entry))
+            continue
+        if found is None:
+            found = Message(mid)
+        elif mid != found.id:
+            break  # an older message: the newest one's entries are all behind us
+        found.add_entry(entry)  # type: ignore[arg-type]
+    return Exchange(found, pending)
+
+
 def message_with_tool(entries_newest_first: Iterable[object], tool_ids: set[str]) -> Message | None:
     """The assistant message holding any of `tool_ids`, merged from all its entries."""
     seen: dict[str, Message] = {}
@@ -144,6 +184,18 @@ def message_with_tool(entries_newest_first: Iterable[object], tool_ids: set[str]
         if target is None and tool_ids.intersection(message.tool_ids):
             target = mid
     return seen[target] if target is not None else None
+
+
+def conversation_entries(lines: Iterable[bytes],
+                         loads: Callable[[bytes], object]) -> Iterator[object]:
+    """Like `assistant_entries`, also letting through the entries that may be tool results."""
+    for line in lines:
+        if b'"assistant"' not in line and b'"tool_result"' not in line:
+            continue
+        try:
+            yield loads(line)
+        except ValueError:
+            continue
 
 
 def assistant_entries(lines: Iterable[bytes], loads: Callable[[bytes], object]) -> Iterator[object]:
