@@ -14,7 +14,7 @@ if TYPE_CHECKING:
     from collections.abc import Mapping
 
 # name -> default. The environment override of `name` is `ARCGUARD_<NAME>` (upper case).
-DEFAULTS: dict[str, int | tuple[str, ...]] = {
+DEFAULTS: dict[str, int | str | tuple[str, ...]] = {
     # arc keeper (seed 003)
     "stale_seconds": 8 * 3600,
     "max_consecutive_continuations": 2,
@@ -23,6 +23,7 @@ DEFAULTS: dict[str, int | tuple[str, ...]] = {
     "tail_bytes": 1024 * 1024,
     "hook_budget_ms": 2000,
     "lock_timeout_ms": 1000,
+    "stop_policy": "ask",
     # loop guard: repeat guard (seed 004)
     "repeat_limit": 2,
     "repeat_window": 200,
@@ -44,6 +45,8 @@ DEFAULTS: dict[str, int | tuple[str, ...]] = {
 
 # Claude Code ends a turn itself after 8 consecutive Stop-hook blocks; stay well under it.
 CLAUDE_CODE_BLOCK_CAP = 8
+# Keys whose value is one word of a fixed set.
+CHOICES = {"stop_policy": ("noop", "ask", "strict")}
 _MINIMUMS = {"repeat_limit": 1, "cycle_max_period": 1, "cycle_repeats_identical": 2,
              "cycle_repeats": 2, "hook_budget_ms": 100, "lock_timeout_ms": 10}
 _MAXIMUMS = {"max_consecutive_continuations": CLAUDE_CODE_BLOCK_CAP - 2,
@@ -64,6 +67,7 @@ class Config:
     tail_bytes: int
     hook_budget_ms: int
     lock_timeout_ms: int
+    stop_policy: str
     repeat_limit: int
     repeat_window: int
     max_operations: int
@@ -80,16 +84,20 @@ class Config:
     backstop_pause_turns_arc: int
     allow: tuple[str, ...]
 
-    def __init__(self, values: Mapping[str, int | tuple[str, ...]]) -> None:
+    def __init__(self, values: Mapping[str, int | str | tuple[str, ...]]) -> None:
         for name, default in DEFAULTS.items():
             setattr(self, name, values.get(name, default))
 
-    def as_dict(self) -> dict[str, int | tuple[str, ...]]:
+    def as_dict(self) -> dict[str, int | str | tuple[str, ...]]:
         return {name: getattr(self, name) for name in DEFAULTS}
 
 
-def _coerce(name: str, raw: object) -> int | tuple[str, ...]:
+def _coerce(name: str, raw: object) -> int | str | tuple[str, ...]:
     default = DEFAULTS[name]
+    if name in CHOICES:
+        if isinstance(raw, str) and raw.strip().lower() in CHOICES[name]:
+            return raw.strip().lower()
+        raise ConfigError(f"{name}: expected one of {', '.join(CHOICES[name])}, got {raw!r}")
     if isinstance(default, tuple):
         if isinstance(raw, str):
             return tuple(part.strip() for part in raw.split(",") if part.strip())
@@ -119,7 +127,7 @@ def build_config(
     Never raises: an unknown key or a bad value is reported and its default applies.
     """
     problems: list[str] = []
-    values: dict[str, int | tuple[str, ...]] = {}
+    values: dict[str, int | str | tuple[str, ...]] = {}
     for source, raw_values in (("config file", file_values), ("environment", env_values)):
         for name, raw in raw_values.items():
             if name not in DEFAULTS:

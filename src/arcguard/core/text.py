@@ -17,6 +17,8 @@ AUTONOMOUS = "/autonomous"
 # Claude Code names a plugin's commands `/<plugin>:<command>`.
 PLUGIN_AUTONOMOUS = "/arcguard:autonomous"
 TASK_NOTIFICATION = "<task-notification>"
+# The prompt Claude Code itself adds when it resumes a session after a crash or reconnect.
+RESUME_PROMPT = "continue from where you left off"
 _TRAILING = ".! \t\r\n\f\v"
 # The longest text the completion pattern can match once trailing punctuation is removed.
 _MAX_COMPLETION_CHARS = 80
@@ -90,3 +92,8 @@ def starts_autonomous(prompt: str) -> bool:
 def is_task_notification(prompt: str) -> bool:
     """A prompt the harness made to wake the session when a background task ended."""
     return prompt.lstrip().startswith(TASK_NOTIFICATION)
+
+
+def is_resume_prompt(prompt: str) -> bool:
+    """Claude Code's own resume prompt, "Continue from where you left off." (any case)."""
+    return prompt.strip().rstrip(".!").strip().lower() == RESUME_PROMPT

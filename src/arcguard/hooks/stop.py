@@ -19,6 +19,7 @@ from arcguard.core.stop import KIND_TOOL_USE
 from arcguard.core.stop import Final
 from arcguard.core.stop import decide_stop
 from arcguard.core.stop import is_noop
+from arcguard.core.text import is_resume_prompt
 from arcguard.hooks import transcripts
 from arcguard.hooks.runner import session_id
 
@@ -31,7 +32,6 @@ if TYPE_CHECKING:
     from arcguard.core.state import State
     from arcguard.hooks.runner import Context
     from arcguard.transcript.records import Exchange
-    from arcguard.transcript.records import Message
 
 POLL_S = 0.05
 # Leave this much of the hook's wall budget for the locked update after the drain.
@@ -45,11 +45,21 @@ def _background_running(payload: dict[str, Any]) -> bool:
     return any(isinstance(t, dict) and t.get("status") == "running" for t in tasks)
 
 
-def _final(message: Message | None) -> Final | None:
+def _final(exchange: Exchange | None) -> Final | None:
+    message = exchange.message if exchange is not None else None
     if message is None:
         return None
     return Final(message.kind, message.text, synthetic=message.synthetic,
-                 message_id=message.id)
+                 message_id=message.id, resume_id=_resume_id(exchange))
+
+
+def _resume_id(exchange: Exchange | None) -> str | None:
+    """The id of Claude Code's resume prompt when the final message answers one."""
+    if exchange is None or exchange.meta_prompt is None or exchange.message is None:
+        return None
+    if not is_resume_prompt(exchange.meta_prompt):
+        return None
+    return exchange.meta_prompt_id or exchange.message.id
 
 
 def _drain(path: str, seen: set[str], ctx: Context, *, final_known: bool) -> Final | None:
@@ -65,15 +75,14 @@ def _drain(path: str, seen: set[str], ctx: Context, *, final_known: bool) -> Fin
     deadline = time.monotonic() + max(0.0, budget)
     while True:
         exchange = transcripts.last_exchange(path, ctx.cfg.tail_bytes)
-        message = exchange.message if exchange is not None else None
         if exchange is not None and _is_final(exchange, seen, final_known=final_known):
-            return _final(message)
+            return _final(exchange)
         if time.monotonic() + POLL_S > deadline:
             if exchange is not None and exchange.result_pending:
                 # Some releases write nothing for an empty final reply: the tool result stays
                 # the newest entry, and the model said nothing after it.
                 return Final(KIND_EMPTY)
-            return _final(message)
+            return _final(exchange)
         time.sleep(POLL_S)
 
 
@@ -100,10 +109,13 @@ def _final_is_textless(payload: dict[str, Any]) -> bool:
 def _from_payload(text: str, path: str | None, ctx: Context) -> Final:
     final = Final.from_text(text)
     if path and is_noop(final):
-        # A no-op may be a synthetic entry (an API error, a local command's placeholder).
-        message = transcripts.last_message(path, ctx.cfg.tail_bytes)
+        # A no-op may be a synthetic entry (an API error, a local command's placeholder, the
+        # answer to Claude Code's resume prompt): the transcript says which.
+        exchange = transcripts.last_exchange(path, ctx.cfg.tail_bytes)
+        message = exchange.message if exchange is not None else None
         if message is not None and message.synthetic and message.text == text.strip():
             final.synthetic = True
+        final.resume_id = _resume_id(exchange)
     return final
 
 
@@ -122,6 +134,9 @@ def handle(payload: dict[str, Any], ctx: Context) -> Output | None:
     elif path and arcs.is_active(snapshot.get("arc"), ctx.cfg, ctx.now):
         seen = set(snapshot.get("seen", {}).get("messages") or [])
         final = _drain(path, seen, ctx, final_known=_final_is_textless(payload))
+    elif path:
+        # No arc: only a dead resume could be continued, and its entries are already written.
+        final = _final(transcripts.last_exchange(path, ctx.cfg.tail_bytes))
     else:
         final = None
 

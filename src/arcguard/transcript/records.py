@@ -128,14 +128,17 @@ def last_message(entries_newest_first: Iterable[object]) -> Message | None:
 
 
 class Exchange:
-    """The end of the conversation: the newest assistant message, and whether a tool result
-    is newer than it (the model has not answered the result yet, or answered with nothing)."""
+    """The end of the conversation: the newest assistant message, whether a tool result is
+    newer than it (the model has not answered the result yet, or answered with nothing), and
+    the hidden (`isMeta`) prompt it answers, if that is the message's prompt."""
 
-    __slots__ = ("message", "result_pending")
+    __slots__ = ("message", "meta_prompt", "meta_prompt_id", "result_pending")
 
     def __init__(self, message: Message | None, result_pending: bool) -> None:
         self.message = message
         self.result_pending = result_pending
+        self.meta_prompt: str | None = None
+        self.meta_prompt_id: str | None = None
 
 
 def is_tool_result(entry: object) -> bool:
@@ -151,20 +154,44 @@ def is_tool_result(entry: object) -> bool:
 
 
 def last_exchange(entries_newest_first: Iterable[object]) -> Exchange:
-    """The newest assistant message, and whether a tool result came after it."""
-    pending = False
-    found: Message | None = None
+    """The newest assistant message, whether a tool result came after it, and its prompt when
+    that prompt is a hidden one (Claude Code's own, such as its resume prompt)."""
+    exchange = Exchange(None, False)
+    prompt_seen = False
     for entry in entries_newest_first:
         mid = assistant_message_id(entry)
         if mid is None:
-            pending = pending or (found is None and is_tool_result(entry))
+            if exchange.message is None:
+                exchange.result_pending = exchange.result_pending or is_tool_result(entry)
+            elif not prompt_seen and _is_prompt(entry):
+                prompt_seen = True
+                _note_meta_prompt(exchange, entry)  # type: ignore[arg-type]
             continue
-        if found is None:
-            found = Message(mid)
-        elif mid != found.id:
+        if exchange.message is None:
+            exchange.message = Message(mid)
+        elif mid != exchange.message.id:
             break  # an older message: the newest one's entries are all behind us
-        found.add_entry(entry)  # type: ignore[arg-type]
-    return Exchange(found, pending)
+        exchange.message.add_entry(entry)  # type: ignore[arg-type]
+    return exchange
+
+
+def _is_prompt(entry: object) -> bool:
+    return (isinstance(entry, dict) and entry.get("type") == "user"
+            and entry.get("isSidechain") is not True and not is_tool_result(entry))
+
+
+def _note_meta_prompt(exchange: Exchange, entry: dict[str, Any]) -> None:
+    if entry.get("isMeta") is not True:
+        return
+    message = entry.get("message")
+    content = message.get("content") if isinstance(message, dict) else None
+    if isinstance(content, list):
+        content = " ".join(b["text"] for b in content if isinstance(b, dict)
+                           and b.get("type") == "text" and isinstance(b.get("text"), str))
+    if isinstance(content, str):
+        exchange.meta_prompt = content
+        uuid = entry.get("uuid")
+        exchange.meta_prompt_id = uuid if isinstance(uuid, str) and uuid else None
 
 
 def message_with_tool(entries_newest_first: Iterable[object], tool_ids: set[str]) -> Message | None:
@@ -188,9 +215,9 @@ def message_with_tool(entries_newest_first: Iterable[object], tool_ids: set[str]
 
 def conversation_entries(lines: Iterable[bytes],
                          loads: Callable[[bytes], object]) -> Iterator[object]:
-    """Like `assistant_entries`, also letting through the entries that may be tool results."""
+    """Like `assistant_entries`, also letting through `user` entries (prompts, tool results)."""
     for line in lines:
-        if b'"assistant"' not in line and b'"tool_result"' not in line:
+        if b'"assistant"' not in line and b'"user"' not in line:
             continue
         try:
             yield loads(line)
