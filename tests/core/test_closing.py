@@ -274,3 +274,15 @@ def test_decision_needed_anywhere_but_the_start_is_not_the_protocol(text):
 
 def test_every_table_is_large_enough():
     assert min(len(QUESTIONS), len(ANNOUNCED), len(OTHER)) >= 60
+
+
+def test_only_the_closing_of_a_long_message_is_read():
+    report = "Checked one more module and it was fine.\n\n" * 400
+    assert len(report) > closing.CLOSING_CHARS
+    assert closing.classify(report + "Want me to run the tests next?") == closing.QUESTION
+    assert closing.classify(report + "All tests pass.") == closing.OTHER
+
+
+def test_a_long_code_block_at_the_end_stays_code():
+    block = "```\n" + "print('line')\n" * 600 + "ask('Shall I proceed?')\n```\n"
+    assert closing.classify("Here is the script:\n\n" + block) == closing.OTHER

@@ -14,6 +14,10 @@ QUESTION = "question"  # asks the operator for permission or a choice
 ANNOUNCED = "announced"  # says what it will do next, and stops without doing it
 OTHER = "other"
 
+# Only the end of a long message is read: the closing is all that counts, and a final message
+# can be a long report that a hook should not walk character by character.
+CLOSING_CHARS = 4000
+
 DECISION_MARK = "decision needed:"
 # Markdown a model may wrap the marker in ("**DECISION NEEDED:**", "## Decision needed:").
 _MARKUP = "*_#>`~ \t\r\n"
@@ -120,7 +124,7 @@ def closing_sentences(text: str) -> list[str]:
 
     A trailing list (the options a question offers) belongs to the paragraph before it.
     """
-    paragraphs = [p for p in _paragraphs(_prose(text)) if _words(p)]
+    paragraphs = [p for p in _paragraphs(_prose(_tail(text))) if _words(p)]
     while len(paragraphs) > 1 and _is_list(paragraphs[-1]):
         paragraphs.pop()
     if not paragraphs:
@@ -144,6 +148,18 @@ _ADDENDA = ("i can ", "i could ", "i'd ", "i would ", "i recommend", "my recomme
 def _is_addendum(sentence: str) -> bool:
     return not sentence.endswith("?") and (
         _without_openers(sentence).startswith(_ADDENDA) or sentence.startswith(_ADDENDA))
+
+
+def _tail(text: str) -> str:
+    """The last `CLOSING_CHARS` of `text` from a line start, still inside a fence if it was."""
+    if len(text) <= CLOSING_CHARS:
+        return text
+    cut = text.find("\n", len(text) - CLOSING_CHARS)
+    if cut < 0:
+        return text[-CLOSING_CHARS:]
+    head, tail = text[:cut], text[cut + 1:]
+    opened = sum(1 for line in head.splitlines() if line.lstrip().startswith(("```", "~~~")))
+    return ("```\n" + tail) if opened % 2 else tail
 
 
 def is_asking(sentence: str) -> bool:

@@ -139,16 +139,22 @@ def decide_stop(
     if final is not None and final.kind == KIND_TEXT and not is_noop(final):
         guard.on_narration(state)
     arc = state.get("arc")
+    active = arc is not None and arcs.is_active(arc, cfg, now)
     if final is not None and final.resume_id and is_noop(final):
-        slug = str(arc.get("slug") or arcs.DEFAULT_SLUG) if arc and arcs.is_active(
-            arc, cfg, now) else ""
+        slug = str(arc.get("slug") or arcs.DEFAULT_SLUG) if arc and active else ""
         resumed = _dead_resume(state, final.resume_id, background_running, now, slug=slug,
                                command=command)
         if resumed is not None:
             return resumed, state
-    if not arcs.is_active(arc, cfg, now):
+    if not active or arc is None:
         return None, state
-    assert arc is not None
+    return _arc_stop(state, arc, final, cfg, now, stop_hook_active=stop_hook_active,
+                     background_running=background_running, command=command)
+
+
+def _arc_stop(state: State, arc: Arc, final: Final | None, cfg: Config, now: float, *,
+              stop_hook_active: bool, background_running: bool,
+              command: str) -> tuple[Output | None, State]:
     arcs.touch(arc, now)
     verdict = SKIP if final is None else classify(final, cfg.stop_policy)
     why = _why_not_continue(state, final, background_running)
