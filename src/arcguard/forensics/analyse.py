@@ -18,6 +18,7 @@ from arcguard.core.stop import Final
 from arcguard.core.stop import classify
 from arcguard.core.tracks import is_allowed
 from arcguard.forensics import entries as kinds
+from arcguard.forensics import handbacks
 from arcguard.forensics.report import MAX_PERIOD_SCANNED
 from arcguard.transcript import records
 
@@ -117,6 +118,8 @@ class SessionScan:
         self.stall_open: bool = False
         self.error_open: tuple[str, float | None] | None = None
         self.messages = 0
+        # How the last final message handed the turn back, until the operator answers it.
+        self.handback: str | None = None
 
     # --- entries -------------------------------------------------------------------------
 
@@ -165,7 +168,10 @@ class SessionScan:
         elif kind == kinds.TASK_NOTIFICATION:
             self.report.task_notifications += 1
             self._resumed(at)
+        elif kind == kinds.INTERRUPT:
+            self._answered(handbacks.INTERRUPT)
         elif kind == kinds.STOP_FEEDBACK:
+            self.handback = None  # a Stop hook answered it, not the operator
             self.report.stop_feedback += 1
             if ARCGUARD_MARK in text:
                 self.report.footprint["stop_continuations"] += 1
@@ -181,6 +187,7 @@ class SessionScan:
     def _operator(self, text: str, at: float | None) -> None:
         report = self.report
         report.operator_prompts += 1
+        self._answered(handbacks.reply_class(text))
         nudge = kinds.is_continue_nudge(text)
         if nudge:
             report.continue_nudges += 1
@@ -202,6 +209,7 @@ class SessionScan:
         self.report.turns += 1
         self.messages += 1
         self.since_operator += 1
+        self.handback = None if message.tool_uses else handbacks.stop_class(message.text)
         if message.tool_uses:
             self.report.tool_turns += 1
             if message.text:
@@ -220,7 +228,13 @@ class SessionScan:
                 self._resumed(self.pending_at)
             self.error_open = (self.pending_error, self.pending_at)
         elif classify(Final(message.kind, message.text)) == STALL:
+            self.handback = handbacks.NOOP
             self._open_stall(synthetic=True)
+
+    def _answered(self, reply: str) -> None:
+        if self.handback is not None:
+            self.report.handbacks[(self.handback, reply)] += 1
+        self.handback = None
 
     def _tool_only(self, message: records.Message) -> None:
         self.run_length += 1
