@@ -91,7 +91,7 @@ _ACTION_VERBS = frozenset({
     "review", "compile", "lint", "format", "regenerate", "generate", "scaffold", "set", "start",
     "tackle", "address", "handle", "finish", "complete", "dig", "explore", "port", "split",
     "merge", "rebase", "bump", "pin", "draft", "document", "extract", "replace", "re-check",
-    "recheck", "double-check", "confirm", "validate", "reproduce", "add,", "make", "get",
+    "recheck", "double-check", "confirm", "validate", "reproduce", "make", "get",
     "pull", "fetch", "query", "compare", "switch", "configure", "enable", "disable", "restore",
     "revert", "narrow", "isolate", "wrap", "kick", "launch", "spin", "re-enable", "go",
 })
