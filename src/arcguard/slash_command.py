@@ -11,7 +11,9 @@ COMMAND_NAME = "autonomous.md"
 # Present in every template arcguard ships: tells an edited copy of ours from someone else's.
 COMMAND_MARKER = "(arcguard)"
 # sha256 of earlier shipped templates: files still holding one of them are ours to replace.
-PRIOR_COMMAND_DIGESTS: tuple[str, ...] = ()
+PRIOR_COMMAND_DIGESTS: tuple[str, ...] = (
+    "4fb2dc71a6a4d19f652b14ece2f22847677815d68bf45983f2533c0459bd2f24",  # before DECISION NEEDED
+)
 
 
 def command_template() -> str:

@@ -133,6 +133,8 @@ def test_an_enum_setting_accepts_only_its_choices():
 def _readme_row(setting):
     if setting.kind == "int":
         default, span = str(setting.default), f"{setting.low} to {setting.high}"
+    elif setting.kind == "enum":
+        default, span = f"`{setting.default}`", " or ".join(f"`{c}`" for c in setting.choices)
     else:
         default = ", ".join(setting.default) or "(none)"
         span = f"at most {setting.high} items"

@@ -49,6 +49,58 @@ def test_completion_claims_are_whole_messages(text, expected):
     assert is_completion(text) is expected
 
 
+# A claim the message itself denies or hedges must not end an arc.
+@pytest.mark.parametrize("text", [
+    "All milestones have not been shipped.",
+    "All milestones are not done.",
+    "All milestones but two are complete.",
+    "All milestones aren't done.",
+    "All milestones haven't shipped.",
+    "All milestones have never shipped.",
+    "All milestones are not yet done.",
+    "All milestones are done except one.",
+    "All milestones except the last are done.",
+    "All milestones but 3 are shipped.",
+    "All milestones almost done.",
+    "All milestones are nearly complete.",
+    "All milestones are partially done.",
+    "All milestones partly shipped.",
+    "All milestones are mostly done.",
+    "All milestones not yet shipped.",
+    "Not all milestones are shipped.",
+    "All milestones shipped? No.",
+    "All milestones will be done soon.",
+    "Almost all done.",
+    "Nearly all done!",
+    "Everything is not done.",
+    "Everything isn’t done.",
+    "The arc is not complete.",
+    "The arc isn't complete.",
+    "Task not complete.",
+    "Task complete, except the docs.",
+    "All done but the tests.",
+    "All done if CI passes.",
+    "All done once the build is green.",
+    "All milestones are done, but two are failing.",
+    "Everything is done except the migration.",
+    "Everything's merged but not shipped.",
+])
+def test_negated_or_qualified_completion_claims_do_not_release(text):
+    assert is_completion(text) is False
+
+
+@pytest.mark.parametrize("text", [
+    "All milestones have been shipped.",
+    "All milestones are done.",
+    "All milestones are complete.",
+    "All the milestones are shipped.",
+    "All milestones have shipped.",
+    "All milestones are finally done!",
+])
+def test_positive_completion_claims_with_auxiliaries_release(text):
+    assert is_completion(text) is True
+
+
 @pytest.mark.parametrize(("prompt", "expected"), [
     ("/autonomous ship it", True),
     ("   /AUTONOMOUS", True),

@@ -199,3 +199,97 @@ def test_empty_final_turn_mid_arc_is_continued(claude_project, run_claude):
     assert stops[1]["last_assistant_message"] == "Back on it: the header check is written."
     state = arcguard_state(project, run.session_id)
     assert log_kinds(state) == ["arc", "block"]
+
+
+# --- stop policy and the DECISION NEEDED protocol ------------------------------------------
+
+ASKS = "The parser handles quoted fields now. Want me to run the tests next?"
+ANNOUNCES = "The parser handles quoted fields now. Next, I'll run the test suite."
+DECIDES = ("DECISION NEEDED: the next migration drops the legacy users table, which destroys"
+           " its data. Keep a backup first?")
+QUESTION_SEEN = "ended by asking for permission or a choice"
+ANNOUNCED_SEEN = "ended by announcing a next step without taking it"
+HOW_TO_STOP = "say so in a message that starts with DECISION NEEDED:"
+
+
+def test_a_permission_question_mid_arc_is_sent_back_and_the_model_carries_on(
+        claude_project, run_claude):
+    project = claude_project(all_arcguard_settings())
+    script = [text(ASKS), tool_use("Bash", {"command": "echo 12 passed"}),
+              text("Tests pass (12). Moving the importer to the writer milestone.")]
+    with ScriptedAPI(script) as api:
+        run = run_claude(project, api, "/autonomous ship the importer")
+
+    assert run.result is not None and run.result["terminal_reason"] == "completed", run.describe()
+    assert len(api.requests) == 3
+    assert api.fallback_count == 0
+    continued = api.request_text(1)
+    assert "Stop hook feedback" in continued and QUESTION_SEEN in continued
+    assert HOW_TO_STOP in continued
+    assert "DECISION NEEDED:" in api.request_text(0)  # the posture teaches the protocol
+    state = arcguard_state(project, run.session_id)
+    assert state["arc"]["total_blocks"] == 1
+    assert log_kinds(state) == ["arc", "block"]
+
+
+def test_a_decision_needed_stop_is_let_through(claude_project, run_claude):
+    project = claude_project(all_arcguard_settings())
+    with ScriptedAPI([text(DECIDES), text("unused")]) as api:
+        run = run_claude(project, api, "/autonomous ship the importer")
+
+    assert run.result is not None and run.result["terminal_reason"] == "completed", run.describe()
+    assert run.result["result"] == DECIDES
+    assert len(api.requests) == 1
+    state = arcguard_state(project, run.session_id)
+    assert state["arc"]["active"] is True and state["arc"]["total_blocks"] == 0
+    assert log_kinds(state) == ["arc", "decision"]
+
+
+def test_an_announced_step_not_taken_is_sent_back(claude_project, run_claude):
+    project = claude_project(all_arcguard_settings())
+    script = [text(ANNOUNCES), text("Ran the suite: 12 passed. The arc is complete.")]
+    with ScriptedAPI(script) as api:
+        run = run_claude(project, api, "/autonomous ship the importer")
+
+    assert run.result is not None and run.result["terminal_reason"] == "completed", run.describe()
+    assert len(api.requests) == 2
+    assert ANNOUNCED_SEEN in api.request_text(1)
+    assert log_kinds(arcguard_state(project, run.session_id)) == ["arc", "block"]
+
+
+def test_caps_hold_across_a_mix_of_stall_classes(claude_project, run_claude):
+    project = claude_project(all_arcguard_settings())
+    with ScriptedAPI([text(ASKS), text(ANNOUNCES), text(NOOP), text("unused")]) as api:
+        run = run_claude(project, api, "/autonomous ship the importer")
+
+    assert run.result is not None and run.result["terminal_reason"] == "completed", run.describe()
+    # The first request plus two continuations; the third stall meets the consecutive cap.
+    assert len(api.requests) == 3
+    assert QUESTION_SEEN in api.request_text(1) and ANNOUNCED_SEEN in api.request_text(2)
+    state = arcguard_state(project, run.session_id)
+    assert (state["arc"]["reconcile_count"], state["arc"]["total_blocks"]) == (2, 2)
+    assert log_kinds(state) == ["arc", "block", "block", "cap"]
+
+
+def test_the_noop_policy_leaves_questions_alone(claude_project, run_claude):
+    project = claude_project(all_arcguard_settings())
+    with ScriptedAPI([text(ASKS), text("unused")]) as api:
+        run = run_claude(project, api, "/autonomous ship the importer",
+                         env={"ARCGUARD_STOP_POLICY": "noop"})
+
+    assert run.result is not None and run.result["terminal_reason"] == "completed", run.describe()
+    assert len(api.requests) == 1
+    state = arcguard_state(project, run.session_id)
+    assert state["arc"]["total_blocks"] == 0 and log_kinds(state) == ["arc"]
+
+
+def test_a_completion_after_a_question_releases_the_arc(claude_project, run_claude):
+    project = claude_project(all_arcguard_settings())
+    with ScriptedAPI([text(ASKS), text("The arc is complete."), text("unused")]) as api:
+        run = run_claude(project, api, "/autonomous ship the importer")
+
+    assert run.result is not None and run.result["terminal_reason"] == "completed", run.describe()
+    assert len(api.requests) == 2
+    state = arcguard_state(project, run.session_id)
+    assert state["arc"]["active"] is False
+    assert log_kinds(state) == ["arc", "block", "release"]

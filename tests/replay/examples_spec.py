@@ -13,6 +13,8 @@ from testing.builders import Transcript
 EXAMPLES = Path(__file__).resolve().parents[2] / "src" / "arcguard" / "examples"
 FEEDBACK = ("Stop hook feedback:\n[arcguard] Autonomous arc 'autonomous' is still active, and"
             " this turn ended with nothing done.")
+QUESTION_FEEDBACK = ("Stop hook feedback:\n[arcguard] Autonomous arc 'autonomous' is still active,"
+                     " and this turn ended by asking for permission or a choice.")
 
 
 def read(path: str, text: str) -> tuple[str, dict[str, object], object]:
@@ -55,8 +57,24 @@ def legitimate_stop() -> Transcript:
     t.tools(read("/home/dev/project/migrations/0042_users.py", "op.drop_table('users_old')"),
             narration="Checking the pending migration.")
     t.bash("alembic history | head -3", "0041 -> 0042 (head), users schema v2")
-    t.text("Migration 0042 drops the legacy `users_old` table, which destroys its data. Should"
-           " I go ahead, or first copy it to a backup table?")
+    t.text("DECISION NEEDED: migration 0042 drops the legacy `users_old` table, which destroys"
+           " its data. Should I go ahead, or first copy it to a backup table?")
+    return t
+
+
+def question_continued() -> Transcript:
+    t = Transcript("example-permission", 1_780_400_000)
+    t.prompt("/autonomous add pagination to the orders API")
+    t.tools(read("/home/dev/project/api/orders.py", "def list_orders(db):\n    return db.all()"),
+            narration="Reading the orders endpoint.")
+    t.tools(edit("/home/dev/project/api/orders.py", "def list_orders(db):",
+                 "def list_orders(db, page=1, size=50):"))
+    t.text("Pagination is wired into `list_orders`. Want me to run the tests next?")
+    t.other("system", subtype="stop_hook_summary", hookCount=1, preventedContinuation=False)
+    t.prompt(QUESTION_FEEDBACK, meta=True)
+    t.bash("pytest -q tests/test_orders.py", "7 passed in 0.52s",
+           narration="Running the tests, as recommended.")
+    t.text("Pagination is in: `page` and `size` on `list_orders`, with tests passing.")
     return t
 
 
@@ -105,6 +123,7 @@ SESSIONS = {
     "3-arc-completes.jsonl": arc_completes,
     "4-thrash-paused.jsonl": thrash_paused,
     "5-polling-then-work.jsonl": polling_then_work,
+    "6-question-continued.jsonl": question_continued,
 }
 
 

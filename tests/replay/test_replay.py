@@ -119,10 +119,11 @@ def test_bundled_examples_match_their_description(name: str) -> None:
 
 EXPECTED = {
     "1-stall-continued.jsonl": {"arc": 1, "continue": 1, "posture": 1},
-    "2-legitimate-stop.jsonl": {"arc": 1, "posture": 1},
+    "2-legitimate-stop.jsonl": {"arc": 1, "decision": 1, "posture": 1},
     "3-arc-completes.jsonl": {"arc": 1, "posture": 1, "release": 1},
     "4-thrash-paused.jsonl": {"arc": 1, "deny": 2, "pause": 1, "posture": 1},
     "5-polling-then-work.jsonl": {"arc": 1, "posture": 1},
+    "6-question-continued.jsonl": {"arc": 1, "continue": 1, "posture": 1},
 }
 
 
@@ -201,8 +202,9 @@ def test_demo_narrates_every_example() -> None:
 
     out = CliRunner().invoke(demo, [])
     assert out.exit_code == 0, out.output
-    assert out.output.count("arcguard sends the model back to work") == 1
+    assert out.output.count("arcguard sends the model back to work") == 2
     assert out.output.count("arcguard denies the call") == 2
     assert "arcguard pauses the session" in out.output
     assert "arcguard releases the arc" in out.output
-    assert "A real question to the user is left alone" in out.output
+    assert "A stop for a real decision (DECISION NEEDED:) is left alone" in out.output
+    assert "Asking permission in the middle of an arc is sent back to work" in out.output

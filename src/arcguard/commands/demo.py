@@ -9,10 +9,11 @@ from arcguard.terminal import printable
 
 TITLES = {
     "1-stall-continued": "A stall in the middle of an arc is sent back to work",
-    "2-legitimate-stop": "A real question to the user is left alone",
+    "2-legitimate-stop": "A stop for a real decision (DECISION NEEDED:) is left alone",
     "3-arc-completes": "The model says the arc is complete, and arcguard lets go",
     "4-thrash-paused": "A test-and-read loop that makes no progress is denied, then paused",
     "5-polling-then-work": "Polling CI a few times, then working, is left alone",
+    "6-question-continued": "Asking permission in the middle of an arc is sent back to work",
 }
 WHAT_CHARS = 90
 VERBS = {
@@ -23,6 +24,7 @@ VERBS = {
     "pause": "pauses the session",
     "nudge": "nudges the model",
     "allow": "lets the stall through",
+    "decision": "lets the stop through (a decision is needed)",
     "cap": "lets the stop through (cap reached)",
 }
 

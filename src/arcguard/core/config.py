@@ -59,6 +59,10 @@ def _int(name: str, default: int, low: int, high: int, meaning: str) -> Setting:
     return Setting(name, INT, default, low, high, meaning)
 
 
+def _enum(name: str, default: str, choices: tuple[str, ...], meaning: str) -> Setting:
+    return Setting(name, ENUM, default, 0, 0, meaning, choices)
+
+
 def _list(name: str, default: tuple[str, ...], meaning: str) -> Setting:
     return Setting(name, LIST, default, 0, MAX_ITEMS, meaning)
 
@@ -78,6 +82,10 @@ SETTINGS: tuple[Setting, ...] = (
          "wall time after which a hook exits with no decision"),
     _int("lock_timeout_ms", 1000, 10, HOOK_BUDGET_MAX_MS,
          "how long a hook waits for a session's state lock"),
+    _enum("stop_policy", "ask", ("noop", "ask", "strict"),
+          "which stops mid-arc are stalls: `noop` empty or no-op replies only; `ask` also "
+          "permission questions and announced steps not taken; `strict` every stop that is "
+          "neither a completion nor `DECISION NEEDED:`"),
     # loop guard: repeat guard
     _int("repeat_limit", 2, 1, 100, "runs of a call with one outcome before the next is denied"),
     _int("repeat_window", 200, 1, 100_000, "how many calls back those runs count"),
@@ -123,6 +131,7 @@ class Config:
     tail_bytes: int
     hook_budget_ms: int
     lock_timeout_ms: int
+    stop_policy: str
     repeat_limit: int
     repeat_window: int
     max_operations: int

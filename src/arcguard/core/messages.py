@@ -13,8 +13,33 @@ def _clip(text: str, limit: int) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
+# What a POSIX shell reads literally without quotes (the same set `shlex.quote` leaves alone);
+# written out because importing `shlex` pulls `re` onto the hook path.
+_SHELL_SAFE = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
+                        "_@%+=:,./-")
+
+
+def shell_quote(word: str) -> str:
+    """One word as a POSIX shell reads it back unchanged (like `shlex.quote`)."""
+    if word and all(c in _SHELL_SAFE for c in word):
+        return word
+    return "'" + word.replace("'", "'\"'\"'") + "'"
+
+
+def shell_join(argv: list[str]) -> str:
+    """A command line the model can paste into a shell: every word quoted as needed."""
+    return " ".join(shell_quote(word) for word in argv)
+
+
 def complete_hint(command: str, session_id: str) -> str:
-    return f"`{command} arc complete {session_id}`"
+    """`command` is already a shell command line (see `shell_join`); the id is quoted here."""
+    return f"`{command} arc complete {shell_quote(session_id)}`"
+
+
+DECISION_HOWTO = (
+    "If this decision destroys data, crosses repositories or breaks a public API, say so in a"
+    " message that starts with DECISION NEEDED:; otherwise proceed with your own recommendation."
+)
 
 
 def posture_line(slug: str, next_milestone: str, command: str, session_id: str) -> str:
@@ -22,22 +47,37 @@ def posture_line(slug: str, next_milestone: str, command: str, session_id: str) 
     nxt = f" Next milestone: {next_milestone}." if next_milestone else ""
     return (
         f"[arcguard] Autonomous arc '{slug}' is active: keep working through it without handing"
-        f" control back to the user.{nxt} Pause only for a decision that crosses repositories,"
-        " destroys data, or breaks a public API. When the arc is really finished, run"
-        f" {complete_hint(command, session_id)} (or end your reply with exactly"
+        f" control back to the user: do not ask for permission or announce a step without"
+        f" taking it.{nxt} Pause only for a decision that destroys data, crosses repositories"
+        " or breaks a public API, and then start your final message with 'DECISION NEEDED:'"
+        " saying what is needed and why. When the arc is really finished, run"
+        f" {complete_hint(command, session_id)} (or make your whole final reply exactly"
         " 'The arc is complete.')."
     )
 
 
-def stop_block_reason(slug: str, next_milestone: str, command: str, session_id: str) -> str:
+def stop_block_reason(slug: str, next_milestone: str, command: str, session_id: str,
+                      *, seen: str = "ended with nothing done") -> str:
     slug, next_milestone = _clip(slug, MAX_NAME_SHOWN), _clip(next_milestone, MAX_MILESTONE_SHOWN)
     nxt = (f" Continue with the next milestone: {next_milestone}." if next_milestone
            else " Continue with the work.")
     return (
-        f"[arcguard] Autonomous arc '{slug}' is still active, and this turn ended with nothing"
-        " done: 'No response requested.' or an empty reply is not a valid stop in the middle of"
-        f" an arc. Check where the work stands (files, tests, git).{nxt} If the arc is really"
-        f" finished, run {complete_hint(command, session_id)} so this stops."
+        f"[arcguard] Autonomous arc '{slug}' is still active, and this turn {seen}: that is not"
+        " a valid stop in the middle of an arc. Check where the work stands (files, tests,"
+        f" git).{nxt} {DECISION_HOWTO} If the arc is really finished, run"
+        f" {complete_hint(command, session_id)} so this stops."
+    )
+
+
+def resume_block_reason(slug: str, command: str, session_id: str) -> str:
+    slug = _clip(slug, MAX_NAME_SHOWN)
+    arc = (f" Autonomous arc '{slug}' is active; when it is really finished, run"
+           f" {complete_hint(command, session_id)}." if slug else "")
+    return (
+        "[arcguard] This session was interrupted (a crash or a reconnect) and resumed, and the"
+        " reply to the resume was empty. Nobody asked you to stop: pick up where you were."
+        " Check where the work stands (files, tests, git) and carry on with the task."
+        f"{arc} If you were waiting for the user, say what you need from them."
     )
 
 

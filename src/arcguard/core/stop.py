@@ -1,15 +1,23 @@
-"""The Stop decision: send a no-op stop in the middle of an arc back to work, within caps.
+"""The Stop decision: send a stall in the middle of an arc back to work, within caps.
 
-Classification (first match wins): a final turn with tool use is productive;
-a whole-message completion claim releases the arc; thinking only is left alone; an empty reply
-or exactly "No response requested." is a stall; anything else is productive. arcguard adds:
-blocks of unknown types are content, never "empty"; a synthetic (API error) final message, a
-paused session and a running background task are never continued.
+Classification, first match wins: a final turn with tool use is productive; a whole-message
+completion claim releases the arc; thinking only is left alone; an empty reply or exactly
+"No response requested." is a stall under every policy; a message that starts with
+`DECISION NEEDED:` is the model's legitimate pause and is let through. What else counts as a
+stall depends on `stop_policy`: `noop` nothing; `ask` a closing question that hands the turn
+back for permission or a choice, or an announced next step not taken; `strict` every other
+text. Blocks of unknown types are content, never "empty"; a synthetic (API error) final
+message, a paused session and a running background task are never continued.
+
+Outside any arc, one stall is still continued: the model's empty or "No response requested."
+answer to Claude Code's own resume prompt, once per resume, because the session otherwise sits
+dead after a crash or reconnect with nobody having asked it to stop.
 """
 
 from __future__ import annotations
 
 from arcguard.core import arc as arcs
+from arcguard.core import closing
 from arcguard.core import guard
 from arcguard.core import messages
 from arcguard.core import render
@@ -30,7 +38,25 @@ if TYPE_CHECKING:
 PRODUCTIVE = "productive"
 COMPLETE = "complete"
 SKIP = "skip"
-STALL = "stall"
+STALL = "stall"  # empty or the sentinel
+DECISION = "decision"  # starts with DECISION NEEDED:, the protocol's way to pause
+STALL_QUESTION = "stall-question"
+STALL_ANNOUNCED = "stall-announced"
+STALL_OTHER = "stall-other"  # any other text, under the strict policy
+STALLS = frozenset({STALL, STALL_QUESTION, STALL_ANNOUNCED, STALL_OTHER})
+
+POLICY_NOOP = "noop"
+POLICY_ASK = "ask"
+POLICY_STRICT = "strict"
+LOGGED = {STALL: "no-op", STALL_QUESTION: "question", STALL_ANNOUNCED: "announced-step",
+          STALL_OTHER: "unexplained"}
+# What each stall verdict saw, for the block reason.
+SEEN = {
+    STALL: "ended with nothing done ('No response requested.' or an empty reply)",
+    STALL_QUESTION: "ended by asking for permission or a choice",
+    STALL_ANNOUNCED: "ended by announcing a next step without taking it",
+    STALL_OTHER: "ended without finishing the arc or naming a decision that needs the user",
+}
 
 # Kinds of final message, as `arcguard.transcript.records` names them.
 KIND_TOOL_USE = "tool_use"
@@ -43,14 +69,16 @@ KIND_EMPTY = "empty"
 class Final:
     """The session's final assistant message, as far as the Stop decision needs it."""
 
-    __slots__ = ("kind", "message_id", "synthetic", "text")
+    __slots__ = ("kind", "message_id", "resume_id", "synthetic", "text")
 
     def __init__(self, kind: str, text: str = "", *, synthetic: bool = False,
-                 message_id: str | None = None) -> None:
+                 message_id: str | None = None, resume_id: str | None = None) -> None:
         self.kind = kind
         self.text = text
         self.synthetic = synthetic
         self.message_id = message_id
+        # The transcript entry of Claude Code's resume prompt this message answers, if any.
+        self.resume_id = resume_id
 
     @classmethod
     def from_text(cls, text: str) -> Final:
@@ -58,7 +86,7 @@ class Final:
         return cls(KIND_TEXT if text.strip() else KIND_EMPTY, text)
 
 
-def classify(final: Final) -> str:
+def classify(final: Final, policy: str = POLICY_NOOP) -> str:
     if final.kind == KIND_TOOL_USE:
         return PRODUCTIVE
     if final.kind == KIND_TEXT and is_completion(final.text):
@@ -68,6 +96,22 @@ def classify(final: Final) -> str:
     if final.kind == KIND_EMPTY or (final.kind == KIND_TEXT and (
             not final.text.strip() or is_sentinel(final.text))):
         return STALL
+    if final.kind != KIND_TEXT:
+        return PRODUCTIVE
+    closing_kind = closing.classify(final.text)
+    if closing_kind == closing.DECISION:
+        return DECISION
+    return _by_policy(closing_kind, policy)
+
+
+def _by_policy(closing_kind: str, policy: str) -> str:
+    if policy == POLICY_STRICT:
+        return {closing.QUESTION: STALL_QUESTION,
+                closing.ANNOUNCED: STALL_ANNOUNCED}.get(closing_kind, STALL_OTHER)
+    if policy == POLICY_ASK and closing_kind == closing.QUESTION:
+        return STALL_QUESTION
+    if policy == POLICY_ASK and closing_kind == closing.ANNOUNCED:
+        return STALL_ANNOUNCED
     return PRODUCTIVE
 
 
@@ -95,23 +139,49 @@ def decide_stop(
     if final is not None and final.kind == KIND_TEXT and not is_noop(final):
         guard.on_narration(state)
     arc = state.get("arc")
-    if not arcs.is_active(arc, cfg, now):
+    active = arc is not None and arcs.is_active(arc, cfg, now)
+    if final is not None and final.resume_id and is_noop(final):
+        slug = str(arc.get("slug") or arcs.DEFAULT_SLUG) if arc and active else ""
+        resumed = _dead_resume(state, final.resume_id, background_running, now, slug=slug,
+                               command=command)
+        if resumed is not None:
+            return resumed, state
+    if not active or arc is None:
         return None, state
-    assert arc is not None
+    return _arc_stop(state, arc, final, cfg, now, stop_hook_active=stop_hook_active,
+                     background_running=background_running, command=command)
+
+
+def _arc_stop(state: State, arc: Arc, final: Final | None, cfg: Config, now: float, *,
+              stop_hook_active: bool, background_running: bool,
+              command: str) -> tuple[Output | None, State]:
     arcs.touch(arc, now)
-    verdict = SKIP if final is None else classify(final)
+    verdict = SKIP if final is None else classify(final, cfg.stop_policy)
     why = _why_not_continue(state, final, background_running)
-    if verdict == STALL and why is None:
-        return _stall(state, arc, cfg, now, command=command)
-    if verdict == STALL:
-        _log(state, now, "allow", f"stall left alone: {why}")
+    if verdict in STALLS and why is None:
+        return _stall(state, arc, cfg, now, verdict, command=command)
+    if verdict in STALLS:
+        _log(state, now, "allow", f"{LOGGED[verdict]} stall left alone: {why}")
     elif verdict == COMPLETE:
         arcs.complete(arc, now)
         _log(state, now, "release", "the model said the arc is complete")
+    elif verdict == DECISION:
+        _log(state, now, "decision", "the model stopped for a decision (DECISION NEEDED:)")
     elif verdict == PRODUCTIVE and not stop_hook_active:
         # Inside a continuation chain a trivial turn must not re-arm the consecutive cap.
         arcs.reset_consecutive(arc)
     return None, state
+
+
+def _dead_resume(state: State, resume_id: str, background_running: bool, now: float,
+                 *, slug: str, command: str) -> Output | None:
+    """Continue, once per resume prompt, a session that answered it with nothing."""
+    resumes = state["seen"].setdefault("resumes", [])
+    if resume_id in resumes or state["guard"].get("paused") or background_running:
+        return None
+    remember(resumes, resume_id, 16)
+    _log(state, now, "block", "a resumed session answered with nothing: sent back to work")
+    return render.block_stop(messages.resume_block_reason(slug, command, state["session_id"]))
 
 
 def _why_not_continue(state: State, final: Final | None, background_running: bool) -> str | None:
@@ -124,7 +194,7 @@ def _why_not_continue(state: State, final: Final | None, background_running: boo
     return None
 
 
-def _stall(state: State, arc: Arc, cfg: Config, now: float,
+def _stall(state: State, arc: Arc, cfg: Config, now: float, verdict: str,
            *, command: str) -> tuple[Output | None, State]:
     sid = state["session_id"]
     allowed = arcs.try_block(arc, cfg.max_consecutive_continuations,
@@ -133,8 +203,9 @@ def _stall(state: State, arc: Arc, cfg: Config, now: float,
         _log(state, now, "cap", "continuation cap reached; the stop is allowed")
         return None, state
     slug = str(arc.get("slug") or arcs.DEFAULT_SLUG)
-    reason = messages.stop_block_reason(slug, arcs.next_milestone(arc), command, sid)
-    _log(state, now, "block", "no-op stop mid-arc sent back to work",
+    reason = messages.stop_block_reason(slug, arcs.next_milestone(arc), command, sid,
+                                        seen=SEEN[verdict])
+    _log(state, now, "block", f"{LOGGED[verdict]} stop mid-arc sent back to work",
          consecutive=arc.get("reconcile_count"), lifetime=arc.get("total_blocks"))
     return render.block_stop(reason), state
 

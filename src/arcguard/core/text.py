@@ -17,6 +17,8 @@ AUTONOMOUS = "/autonomous"
 # Claude Code names a plugin's commands `/<plugin>:<command>`.
 PLUGIN_AUTONOMOUS = "/arcguard:autonomous"
 TASK_NOTIFICATION = "<task-notification>"
+# The prompt Claude Code itself adds when it resumes a session after a crash or reconnect.
+RESUME_PROMPT = "continue from where you left off"
 _TRAILING = ".! \t\r\n\f\v"
 # The longest text the completion pattern can match once trailing punctuation is removed.
 _MAX_COMPLETION_CHARS = 80
@@ -24,7 +26,8 @@ _COMPLETION_SOURCE = (
     r"\s*(?:the\s+)?(?:"
     r"arc\s+(?:is\s+)?complete"
     r"|arc[- ]done"
-    r"|all\s+milestones?\b.{0,40}?\b(?:shipped|done|complete)"
+    r"|all\s+(?:the\s+)?milestones?(?:\s+(?:are|is|have|has|been|were|now|all|finally|fully))*"
+    r"\s+(?:shipped|done|complete)"
     r"|milestones?\s+complete"
     r"|task\s+complete"
     r"|all\s+done"
@@ -32,6 +35,14 @@ _COMPLETION_SOURCE = (
     r")"
 )
 _COMPLETION_WORDS = ("complete", "done", "shipped", "merged")
+# A claim that is denied or hedged is no claim: these words anywhere in the message void it,
+# whatever the pattern would accept now or after a later widening.
+_QUALIFIERS = frozenset({
+    "not", "never", "no", "none", "nothing", "except", "but", "almost", "nearly", "partially",
+    "partly", "mostly", "yet", "until", "unless", "if", "once", "when", "some", "most", "half",
+    "few", "several", "remaining", "remain", "left", "pending", "soon", "probably", "maybe",
+    "hopefully", "should", "will", "would", "might", "may", "can", "cannot", "isn't", "aren't",
+})
 _completion: re.Pattern[str] | None = None
 
 
@@ -52,11 +63,19 @@ def is_completion(text: str) -> bool:
     lowered = body.lower()
     if not any(word in lowered for word in _COMPLETION_WORDS):
         return False  # every branch of the pattern needs one: spare the `re` import
+    if _is_qualified(lowered):
+        return False
     if _completion is None:
         import re
 
         _completion = re.compile(_COMPLETION_SOURCE, re.IGNORECASE)
     return _completion.fullmatch(body) is not None
+
+
+def _is_qualified(lowered: str) -> bool:
+    """A negation ("not", "n't", "never") or a hedge ("but two", "almost") anywhere."""
+    words = "".join(c if c.isalnum() or c in "'’" else " " for c in lowered).split()
+    return any(w in _QUALIFIERS or w.endswith(("n't", "n’t")) for w in words)
 
 
 def starts_autonomous(prompt: str) -> bool:
@@ -73,3 +92,8 @@ def starts_autonomous(prompt: str) -> bool:
 def is_task_notification(prompt: str) -> bool:
     """A prompt the harness made to wake the session when a background task ended."""
     return prompt.lstrip().startswith(TASK_NOTIFICATION)
+
+
+def is_resume_prompt(prompt: str) -> bool:
+    """Claude Code's own resume prompt, "Continue from where you left off." (any case)."""
+    return prompt.strip().rstrip(".!").strip().lower() == RESUME_PROMPT

@@ -18,6 +18,7 @@ from arcguard.core.stop import Final
 from arcguard.core.stop import classify
 from arcguard.core.tracks import is_allowed
 from arcguard.forensics import entries as kinds
+from arcguard.forensics import handbacks
 from arcguard.forensics.report import MAX_PERIOD_SCANNED
 from arcguard.transcript import records
 
@@ -119,6 +120,8 @@ class SessionScan:
         self.system_error: tuple[str, float | None] | None = None  # no reply followed yet
         self.after_local_command = False
         self.messages = 0
+        # How the last final message handed the turn back, until the operator answers it.
+        self.handback: str | None = None
 
     # --- entries -------------------------------------------------------------------------
 
@@ -202,6 +205,10 @@ class SessionScan:
         elif kind == kinds.TASK_NOTIFICATION:
             self.report.task_notifications += 1
             self._resumed(at)
+        elif kind == kinds.INTERRUPT:
+            self._answered(handbacks.INTERRUPT)
+        elif kind == kinds.STOP_FEEDBACK:
+            self.handback = None  # a Stop hook answered it, not the operator
 
     def _tool_results(self, entry: dict[str, Any]) -> None:
         for block in kinds.tool_results(entry):
@@ -211,6 +218,7 @@ class SessionScan:
     def _operator(self, text: str, at: float | None) -> None:
         report = self.report
         report.operator_prompts += 1
+        self._answered(handbacks.reply_class(text))
         nudge = kinds.is_continue_nudge(text)
         if nudge:
             report.continue_nudges += 1
@@ -234,6 +242,7 @@ class SessionScan:
         self.report.turns += 1
         self.messages += 1
         self.since_operator += 1
+        self.handback = None if message.tool_uses else handbacks.stop_class(message.text)
         if message.tool_uses:
             self.report.tool_turns += 1
             if message.text:
@@ -257,7 +266,13 @@ class SessionScan:
             # nothing stalled, and Claude Code runs no Stop for it.
             self.report.placeholders += 1
         elif classify(Final(message.kind, message.text)) == STALL:
+            self.handback = handbacks.NOOP
             self._open_stall(synthetic=True)
+
+    def _answered(self, reply: str) -> None:
+        if self.handback is not None:
+            self.report.handbacks[(self.handback, reply)] += 1
+        self.handback = None
 
     def _tool_only(self, message: records.Message) -> None:
         self.run_length += 1

@@ -82,6 +82,8 @@ class Report:
         self.api_errors_unresumed: Counter[str] = Counter()
         self.stop_feedback = 0
         self.footprint: Counter[str] = Counter()
+        # (how a final message handed the turn back, how the operator answered) -> count
+        self.handbacks: Counter[tuple[str, str]] = Counter()
 
     def add_gap(self, kind: str, seconds: float) -> None:
         gaps = self.api_error_gaps.setdefault(kind, [])
@@ -116,6 +118,7 @@ class Report:
             "api_errors": self._api_errors(),
             "stop_hook_feedback": self.stop_feedback,
             "arcguard_footprint": dict(sorted(self.footprint.items())),
+            "handbacks": self._handbacks(),
         }
         if cfg_values is not None:
             data["thresholds"] = [s.as_dict() for s in suggestions(self, cfg_values)]
@@ -125,6 +128,13 @@ class Report:
         keys = ("total", "synthetic", "followed_by_continue_nudge", "followed_by_stop_hook",
                 "followed_by_other_prompt", "at_end_of_session")
         return {key: self.stalls[key] for key in keys}
+
+    def _handbacks(self) -> dict[str, Any]:
+        from arcguard.forensics import handbacks as hb
+
+        table = {stop: {reply: self.handbacks[(stop, reply)] for reply in hb.REPLY_CLASSES}
+                 for stop in hb.STOP_CLASSES}
+        return {"table": table, "by_policy": hb.by_policy(dict(self.handbacks))}
 
     def _api_errors(self) -> dict[str, Any]:
         out: dict[str, Any] = {}

@@ -46,6 +46,7 @@ def render(data: dict[str, Any]) -> str:
         f"Stop-hook feedback entries: {data['stop_hook_feedback']}; arcguard footprint:"
         f" {_pairs(data['arcguard_footprint'])}",
     ]
+    lines += _handbacks(data["handbacks"])
     if "thresholds" in data:
         lines += ["", "Suggested thresholds (never applied; set them in the config if you agree):"]
         for s in data["thresholds"]:
@@ -66,6 +67,18 @@ def _stalls(s: dict[str, int]) -> str:
 def _placeholders(n: int) -> str:
     return (f"Placeholders after local commands (/exit, /ide, ...; not stalls, no Stop runs):"
             f" {n}")
+
+
+def _handbacks(h: dict[str, Any]) -> list[str]:
+    replies = list(next(iter(h["table"].values())))
+    lines = ["", "Where the operator's turns go (final message -> operator's reply):",
+             "  " + f"{'':<16}" + "".join(f"{r:>28}" for r in replies)]
+    for stop, row in h["table"].items():
+        lines.append("  " + f"{stop:<16}" + "".join(f"{row[r]:>28}" for r in replies))
+    for policy, n in h["by_policy"].items():
+        lines.append(f"  stop_policy {policy:<7} handbacks avoided {n['handbacks_avoided']},"
+                     f" decisions or corrections run over {n['decisions_or_corrections_overrun']}")
+    return lines
 
 
 def _errors(errors: dict[str, Any]) -> str:

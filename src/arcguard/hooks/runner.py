@@ -18,6 +18,7 @@ from arcguard import jsonio
 from arcguard import logbook
 from arcguard import paths
 from arcguard import store
+from arcguard.core.messages import shell_join
 from arcguard.hooks import HOOKS
 
 
@@ -92,12 +93,13 @@ def session_id(payload: dict[str, Any]) -> str | None:
 
 
 def own_command(argv0: str, executable: str) -> str:
-    """How the model can call arcguard back, as this hook was called."""
+    """How the model can call arcguard back, as this hook was called: a shell command line,
+    quoted, since the model pastes it into a shell and install paths may hold spaces."""
     if os.path.basename(argv0) == "arcguard":
         directory = os.path.dirname(os.path.abspath(argv0))
         on_path = directory in os.environ.get("PATH", "").split(os.pathsep)
-        return "arcguard" if on_path else os.path.abspath(argv0)
-    return f"{executable} -m arcguard"
+        return "arcguard" if on_path else shell_join([os.path.abspath(argv0)])
+    return shell_join([executable, "-m", "arcguard"])
 
 
 def dispatch(hook: str, raw: bytes, ctx: Context) -> str | None:

@@ -2,8 +2,10 @@
 
 The final message comes from the payload's `last_assistant_message` when it has text (no
 transcript wait at all). Otherwise the transcript tail is read, waiting (bounded by the drain
-budget) only while its newest assistant message is one already seen at earlier hook events or
-is still thinking-only: Claude Code may fire Stop before it has flushed the final entry.
+budget) while its newest assistant message is one already seen at earlier hook events, is still
+thinking-only, or ends in tool use, or while a tool result is newer than it: Claude Code may
+fire Stop before it has flushed the final entry. The wait does not rely on other hooks having
+recorded the previous message (older releases lack the event that records it).
 """
 
 from __future__ import annotations
@@ -11,10 +13,13 @@ from __future__ import annotations
 import time
 
 from arcguard.core import arc as arcs
+from arcguard.core.stop import KIND_EMPTY
 from arcguard.core.stop import KIND_THINKING
+from arcguard.core.stop import KIND_TOOL_USE
 from arcguard.core.stop import Final
 from arcguard.core.stop import decide_stop
 from arcguard.core.stop import is_noop
+from arcguard.core.text import is_resume_prompt
 from arcguard.hooks import transcripts
 from arcguard.hooks.runner import session_id
 
@@ -26,7 +31,7 @@ if TYPE_CHECKING:
     from arcguard.core.render import Output
     from arcguard.core.state import State
     from arcguard.hooks.runner import Context
-    from arcguard.transcript.records import Message
+    from arcguard.transcript.records import Exchange
 
 POLL_S = 0.05
 # Leave this much of the hook's wall budget for the locked update after the drain.
@@ -40,15 +45,27 @@ def _background_running(payload: dict[str, Any]) -> bool:
     return any(isinstance(t, dict) and t.get("status") == "running" for t in tasks)
 
 
-def _final(message: Message | None) -> Final | None:
+def _final(exchange: Exchange | None) -> Final | None:
+    message = exchange.message if exchange is not None else None
     if message is None:
         return None
     return Final(message.kind, message.text, synthetic=message.synthetic,
-                 message_id=message.id)
+                 message_id=message.id, resume_id=_resume_id(exchange))
 
 
-def _drain(path: str, seen: set[str], ctx: Context, *, final_known: bool) -> Message | None:
-    """The final message, waiting while the newest one is old news or thinking only.
+def _resume_id(exchange: Exchange | None) -> str | None:
+    """The id of Claude Code's resume prompt when the final message answers one."""
+    if exchange is None or exchange.meta_prompt is None or exchange.message is None:
+        return None
+    if not is_resume_prompt(exchange.meta_prompt):
+        return None
+    return exchange.meta_prompt_id or exchange.message.id
+
+
+def _drain(path: str, seen: set[str], ctx: Context, *, final_known: bool) -> Final | None:
+    """The final message, waiting (within the drain budget) while the transcript cannot yet
+    hold it: the newest message is old news, still thinking only, or ends in tool use (never a
+    final message), or a tool result has no answer yet.
 
     `final_known`: Claude Code said the final message has no text (see `_final_is_textless`),
     so a fresh thinking-only message is final, not an intermediate worth waiting on.
@@ -57,13 +74,25 @@ def _drain(path: str, seen: set[str], ctx: Context, *, final_known: bool) -> Mes
                  ctx.deadline - time.monotonic() - UPDATE_RESERVE_S)
     deadline = time.monotonic() + max(0.0, budget)
     while True:
-        message = transcripts.last_message(path, ctx.cfg.tail_bytes)
-        fresh = message is not None and message.id not in seen
-        if fresh and message is not None and (final_known or message.kind != KIND_THINKING):
-            return message
+        exchange = transcripts.last_exchange(path, ctx.cfg.tail_bytes)
+        if exchange is not None and _is_final(exchange, seen, final_known=final_known):
+            return _final(exchange)
         if time.monotonic() + POLL_S > deadline:
-            return message
+            if exchange is not None and exchange.result_pending:
+                # Some releases write nothing for an empty final reply: the tool result stays
+                # the newest entry, and the model said nothing after it.
+                return Final(KIND_EMPTY)
+            return _final(exchange)
         time.sleep(POLL_S)
+
+
+def _is_final(exchange: Exchange, seen: set[str], *, final_known: bool) -> bool:
+    message = exchange.message
+    if exchange.result_pending or message is None or message.id in seen:
+        return False
+    if message.kind == KIND_TOOL_USE:
+        return False  # its results and the model's answer to them are still to come
+    return final_known or message.kind != KIND_THINKING
 
 
 def _final_is_textless(payload: dict[str, Any]) -> bool:
@@ -80,10 +109,13 @@ def _final_is_textless(payload: dict[str, Any]) -> bool:
 def _from_payload(text: str, path: str | None, ctx: Context) -> Final:
     final = Final.from_text(text)
     if path and is_noop(final):
-        # A no-op may be a synthetic entry (an API error, a local command's placeholder).
-        message = transcripts.last_message(path, ctx.cfg.tail_bytes)
+        # A no-op may be a synthetic entry (an API error, a local command's placeholder, the
+        # answer to Claude Code's resume prompt): the transcript says which.
+        exchange = transcripts.last_exchange(path, ctx.cfg.tail_bytes)
+        message = exchange.message if exchange is not None else None
         if message is not None and message.synthetic and message.text == text.strip():
             final.synthetic = True
+        final.resume_id = _resume_id(exchange)
     return final
 
 
@@ -101,7 +133,10 @@ def handle(payload: dict[str, Any], ctx: Context) -> Output | None:
         final: Final | None = _from_payload(text, path, ctx)
     elif path and arcs.is_active(snapshot.get("arc"), ctx.cfg, ctx.now):
         seen = set(snapshot.get("seen", {}).get("messages") or [])
-        final = _final(_drain(path, seen, ctx, final_known=_final_is_textless(payload)))
+        final = _drain(path, seen, ctx, final_known=_final_is_textless(payload))
+    elif path:
+        # No arc: only a dead resume could be continued, and its entries are already written.
+        final = _final(transcripts.last_exchange(path, ctx.cfg.tail_bytes))
     else:
         final = None
 

@@ -45,3 +45,12 @@ def last_message(path: str, max_bytes: int) -> records.Message | None:
         return records.last_message(records.assistant_entries(lines, jsonio.loads))
     except NotReadable:
         return None
+
+
+def last_exchange(path: str, max_bytes: int) -> records.Exchange | None:
+    """The newest assistant message and whether a tool result is newer; None if unreadable."""
+    try:
+        lines = lines_newest_first(path, max_bytes)
+        return records.last_exchange(records.conversation_entries(lines, jsonio.loads))
+    except NotReadable:
+        return None

@@ -127,6 +127,73 @@ def last_message(entries_newest_first: Iterable[object]) -> Message | None:
     return found
 
 
+class Exchange:
+    """The end of the conversation: the newest assistant message, whether a tool result is
+    newer than it (the model has not answered the result yet, or answered with nothing), and
+    the hidden (`isMeta`) prompt it answers, if that is the message's prompt."""
+
+    __slots__ = ("message", "meta_prompt", "meta_prompt_id", "result_pending")
+
+    def __init__(self, message: Message | None, result_pending: bool) -> None:
+        self.message = message
+        self.result_pending = result_pending
+        self.meta_prompt: str | None = None
+        self.meta_prompt_id: str | None = None
+
+
+def is_tool_result(entry: object) -> bool:
+    """A main-chain `user` entry that carries tool results (the harness, not the operator)."""
+    if not isinstance(entry, dict) or entry.get("type") != "user":
+        return False
+    if entry.get("isSidechain") is True:
+        return False
+    message = entry.get("message")
+    content = message.get("content") if isinstance(message, dict) else None
+    return isinstance(content, list) and any(
+        isinstance(block, dict) and block.get("type") == "tool_result" for block in content)
+
+
+def last_exchange(entries_newest_first: Iterable[object]) -> Exchange:
+    """The newest assistant message, whether a tool result came after it, and its prompt when
+    that prompt is a hidden one (Claude Code's own, such as its resume prompt)."""
+    exchange = Exchange(None, False)
+    prompt_seen = False
+    for entry in entries_newest_first:
+        mid = assistant_message_id(entry)
+        if mid is None:
+            if exchange.message is None:
+                exchange.result_pending = exchange.result_pending or is_tool_result(entry)
+            elif not prompt_seen and _is_prompt(entry):
+                prompt_seen = True
+                _note_meta_prompt(exchange, entry)  # type: ignore[arg-type]
+            continue
+        if exchange.message is None:
+            exchange.message = Message(mid)
+        elif mid != exchange.message.id:
+            break  # an older message: the newest one's entries are all behind us
+        exchange.message.add_entry(entry)  # type: ignore[arg-type]
+    return exchange
+
+
+def _is_prompt(entry: object) -> bool:
+    return (isinstance(entry, dict) and entry.get("type") == "user"
+            and entry.get("isSidechain") is not True and not is_tool_result(entry))
+
+
+def _note_meta_prompt(exchange: Exchange, entry: dict[str, Any]) -> None:
+    if entry.get("isMeta") is not True:
+        return
+    message = entry.get("message")
+    content = message.get("content") if isinstance(message, dict) else None
+    if isinstance(content, list):
+        content = " ".join(b["text"] for b in content if isinstance(b, dict)
+                           and b.get("type") == "text" and isinstance(b.get("text"), str))
+    if isinstance(content, str):
+        exchange.meta_prompt = content
+        uuid = entry.get("uuid")
+        exchange.meta_prompt_id = uuid if isinstance(uuid, str) and uuid else None
+
+
 def message_with_tool(entries_newest_first: Iterable[object], tool_ids: set[str]) -> Message | None:
     """The assistant message holding any of `tool_ids`, merged from all its entries."""
     seen: dict[str, Message] = {}
@@ -144,6 +211,18 @@ def message_with_tool(entries_newest_first: Iterable[object], tool_ids: set[str]
         if target is None and tool_ids.intersection(message.tool_ids):
             target = mid
     return seen[target] if target is not None else None
+
+
+def conversation_entries(lines: Iterable[bytes],
+                         loads: Callable[[bytes], object]) -> Iterator[object]:
+    """Like `assistant_entries`, also letting through `user` entries (prompts, tool results)."""
+    for line in lines:
+        if b'"assistant"' not in line and b'"user"' not in line:
+            continue
+        try:
+            yield loads(line)
+        except ValueError:
+            continue
 
 
 def assistant_entries(lines: Iterable[bytes], loads: Callable[[bytes], object]) -> Iterator[object]:

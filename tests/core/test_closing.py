@@ -1,0 +1,288 @@
+"""The closing classifier on final messages as models write them, table-driven.
+
+Each table holds at least 60 messages. Near misses are the expensive side: a message that
+hands nothing back (a summary, an explanation, a rhetorical or quoted question) must never
+count as a question or an announced step, since continuing it fights the user.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from arcguard.core import closing
+
+
+SUMMARY = ("Refactored the session loader: state files are now read once per hook, the lock"
+           " is taken only around the write, and the three call sites share one helper.\n\n"
+           "- `store.py`: new `read_session`\n- `runner.py`: uses it\n- tests: 4 new cases\n\n")
+
+QUESTIONS = [
+    "Want me to continue?",
+    "Shall I proceed with the migration?",
+    "Would you like me to fix these?",
+    "Which approach do you prefer?",
+    "Ready to proceed?",
+    "Let me know if you want the docs updated too.",
+    SUMMARY + "Want me to run the tests next?",
+    SUMMARY + "Should I commit this?",
+    SUMMARY + "Would you like me to open a PR?",
+    "The parser now handles quoted fields.\n\nShall I move on to the writer?",
+    "Found the cause: the cache key ignores the locale.\n\nWant me to fix it?",
+    "Both options work. Which would you like: the adapter or the rewrite?",
+    "Option A is faster, option B is simpler.\n\nWhich do you want?",
+    "I can take either route:\n\n1. Patch the old client\n2. Port to the new SDK\n\nWhich one?",
+    "Which of these should I tackle first?\n\n- flaky test\n- slow build\n- lint errors",
+    "Do you want the cleanup included? It's 3 extra lines.",
+    "**Want me to move both to `paths`?** It would be a cleaner organization.",
+    "Which approach do you prefer? I'd recommend option 2.",
+    "Would you like me to run it now, or would you prefer to tweak anything first?",
+    "Want to tackle these in this PR or split them out?",
+    "Should I add these tests now before continuing with the PR?",
+    "Anything else on this branch, or shall we look at the reset bug?",
+    "What's your preference?",
+    "Okay to proceed with the schema change?",
+    "Is it OK if I delete the generated fixtures and rebuild them?",
+    "Is that okay with you?",
+    "Does that sound good?",
+    "Sounds good?",
+    "Does this plan work for you?",
+    "Can I go ahead and push?",
+    "May I run the full integration suite? It takes about 20 minutes.",
+    "Could I bump the minimum Python version to 3.11?",
+    "Proceed?",
+    "Continue with the next milestone?",
+    "Go ahead with the rename?",
+    "Any preference on the naming?",
+    "Any objection to dropping the Python 3.9 shim?",
+    "I'd go with `SessionFileExtension()` — thoughts?",
+    "Option 1 seems cleanest. What do you think?",
+    "So, shall I wire it into the CLI now?",
+    "Also, should I update the changelog?",
+    "Next, should I port the remaining handlers?",
+    "Before I proceed with the deploy, is staging fine to use?",
+    "Do you also want me to regenerate the lockfile?",
+    "How would you like me to handle the legacy rows?",
+    "How do you want the errors reported?",
+    "What would you like me to do about the flaky test?",
+    "Would it help if I wrote a migration guide?",
+    "Mind if I reformat the whole module while I'm in there?",
+    "Let me know which option you'd like.",
+    "Let me know whether to keep the old endpoint.",
+    "Please confirm the table name before I write the migration.",
+    "Tell me which branch to rebase onto.",
+    "Say the word and I'll push it.",
+    "Happy to split this into two PRs if you prefer.",
+    "I can also add a benchmark if you'd like.",
+    "If you want, I can add retries to the client as well.",
+    "Waiting for your go-ahead on the schema change.",
+    "Ready for the low severity items when you want to continue.",
+    "I'll hold off on the deploy until you confirm.",
+    "The fix is in place and tests pass. Want me to also set `gc.auto 0` on your repo now?",
+    "Shall we move on to phase 3?",
+    "Should we keep the v1 route for a release?",
+    "Ready for me to start on the frontend?",
+    "Would you rather I keep the old flag as an alias?",
+    "Want me to pick one and start implementation?",
+    "Quick question: should I use UTC everywhere?",
+    "Want me to fix `omp.lua`'s reader the same way (bulk read + split on NUL)?",
+    "Do you want me to squash the commits?",
+    "Want me to run the tests next? That would take a minute.",
+    "Everything’s in place. Shall I proceed?",
+]
+
+ANNOUNCED = [
+    "Next, I'll run the test suite.",
+    "Let me now update the README.",
+    "Now I will wire the new flag into the CLI.",
+    "Now I'll fix the failing import.",
+    "I'll now regenerate the fixtures.",
+    "Let me run the tests.",
+    "Let me check the logs:",
+    "Let me look at the failing test.",
+    "Let's run the migration.",
+    "Now let's add the index.",
+    "Now let me verify the build.",
+    "Next, let me update the changelog.",
+    "Next, let's tackle the flaky test.",
+    "I'll start with the parser.",
+    "I will start by reproducing the bug.",
+    "I'll begin with the schema.",
+    "I'll continue with milestone 3.",
+    "I'll proceed with the rename.",
+    "I'll go ahead and commit.",
+    "I'll move on to the exporter.",
+    "I'm going to rewrite the loop.",
+    "I am going to add a regression test.",
+    "Moving on to the API layer.",
+    "Next step: wire the cache.",
+    "Next up: the CSV writer.",
+    "Next: update the docs.",
+    "Proceeding to the deploy script.",
+    "Proceeding with the cleanup.",
+    "Starting on the frontend now.",
+    "On to the next milestone.",
+    "Then I'll update the snapshot tests.",
+    "After that, I'll bump the version.",
+    SUMMARY + "Next, I'll run the full suite.",
+    SUMMARY + "Now let me commit this.",
+    "The parser is done.\n\nNow I'll move to the writer.",
+    "Found it: the path was relative.\n\nLet me fix that.",
+    "Tests are green for the importer. Next, I'll do the exporter.",
+    "I'll fix the lint errors.",
+    "I'll update the types.",
+    "I will implement the retry logic.",
+    "I'll add the missing test.",
+    "I'll write the migration.",
+    "Let me inspect the generated SQL.",
+    "Let me search for other callers.",
+    "Let me find where the flag is read.",
+    "Let me try a smaller batch size.",
+    "Let me debug the timeout.",
+    "Let me also check the Windows path handling.",
+    "Let me quickly verify the fix.",
+    "Let me first reproduce the failure.",
+    "I'll now create the PR.",
+    "Now, I'll refactor the handler.",
+    "Now I'm going to profile the slow path.",
+    "I'll re-run the benchmark.",
+    "I'll clean up the temp files.",
+    "I'll deploy to staging.",
+    "Let me review the diff once more.",
+    "Let me make the change in `config.py`.",
+    "Let's commit and push.",
+    "I'll install the missing dependency.",
+    "Next, I'll port the remaining handlers:\n\n```\nsrc/handlers/*.py\n```",
+    "Let me read `setup.cfg` next.",
+    "I'll go ahead and migrate the tests.",
+    "Now let's double-check the edge cases.",
+]
+
+OTHER = [
+    "",
+    "Here is the full analysis with a recommendation.",
+    SUMMARY + "All tests pass.",
+    SUMMARY + "The tests pass and the branch is pushed.",
+    "Why did it fail? The cache key ignored the locale. That is fixed now, with a test.",
+    "Should we cache this? No: the data changes on every call, so caching would serve stale"
+    " rows. I left it uncached and documented why.",
+    "Is the lock needed? Yes, two hooks can write at once. It stays.",
+    "Want me to continue? was the question the old prompt asked; the new prompt drops it.",
+    "The prompt under test is:\n\n```\nShall I proceed with the migration?\n```\n\nIt now"
+    " passes the classifier tests.",
+    'The button label reads "Would you like me to fix these?" and is now translated.',
+    "> Should I proceed?\n\nThat quote is from the old issue; it no longer applies.",
+    "Added the `ask_user()` helper; its docstring example is `Ready to proceed?`.",
+    "```python\nif input('Continue?') == 'y':\n    run()\n```",
+    "I'll leave the legacy path as it is: nothing calls it.",
+    "I'll note that the cache is per-process.",
+    "Next time, I'll run the linter before pushing.",
+    "Now that the parser is done, every milestone has tests.",
+    "Let me be clear: the old flag still works.",
+    "Let me explain why the test was flaky: the clock was not frozen.",
+    "I'll be brief: all green.",
+    "I will keep the old alias for one release.",
+    "Done. Renamed `cpID` to `checkpointID` in both places.",
+    "Committed as `6984823`. Working tree is clean.",
+    "Pushed. All checks pass — fmt, lint, and the full test suite.",
+    "Fixed. Removed the duplicate comment line.",
+    "The truncation is working now. The long prompt is cut off with an ellipsis.",
+    "Waiting for CI to complete.",
+    "Just one caller: `handleSessionEnd()` at line 43.",
+    "The PR is ready for re-review.",
+    "Summary of changes:\n\n- parser: quoted fields\n- writer: streaming\n- tests: 12 new",
+    "What's next? The exporter, which I have already started in `export.py`.",
+    "How does it work? Each hook reads the tail, then decides.",
+    "Which file holds the config? `src/config.py`, and it is now validated on load.",
+    "Do you see the pattern? Every failure is on the first request after a restart, which"
+    " the new warm-up fixes.",
+    "Can it be simpler? Probably, but this version is correct and tested.",
+    "The tool asks 'Shall I overwrite?' when the file exists; I pass --force in CI.",
+    "Users reported the model stopping with “Want me to continue?” mid-task; the new rule"
+    " covers it.",
+    "Would you like to know more? The design notes are in `docs/design.md`.",
+    "I asked myself whether to split the module; I did, into `read.py` and `write.py`.",
+    "Should I have used a lock here? In hindsight yes, and now there is one.",
+    "The migration ran on staging without errors: 1,204 rows moved.",
+    "Benchmarks: 41 ms median before, 23 ms after.",
+    "No regressions in the full suite (812 passed).",
+    "This removes the last use of the deprecated API.",
+    "The CLI now prints a hint when the config file is missing.",
+    "I ran the linter and fixed the two warnings it reported.",
+    "Coverage is at 94% for the new module.",
+    "The endpoint now returns 404 for unknown ids instead of 500.",
+    "I removed the 'let me know' footer from the bot's replies.",
+    "The old bot ended every reply with 'Shall I continue?', which is now gone.",
+    "The `confirm` flag is now required for destructive commands.",
+    "Running `make check` locally gives the same result as CI.",
+    "Next to the parser sits the new tokenizer module.",
+    "Now is a good point to note that the schema is versioned.",
+    "I'm going to be honest: the old code was correct, the test was wrong; I fixed the test.",
+    "The next step in the pipeline, `render`, was already correct.",
+    "Moving the cache to Redis was not needed after all: the in-process one is enough.",
+    "I considered asking whether to keep the flag, but the spec is clear, so it is gone.",
+    "Let's not forget the README mentions the old flag; that is updated too.",
+    "Everything compiles, tests pass, and the docs build.",
+    "The import cycle is gone: `session` no longer imports `strategy`.",
+    "Updated the snapshot; the only change is the new column.",
+    "Reverted the experiment; main is back to the last green commit.",
+    "The retry now backs off exponentially, capped at 30 s.",
+    "I verified the fix on both Linux and macOS runners.",
+    "That's it: `git log` uses the pager by default and shows the full commit format.",
+]
+
+DECISIONS = [
+    "DECISION NEEDED: dropping `users_old` destroys 3 years of data. Keep a backup first?",
+    "decision needed: the fix changes a public API (`parse()` returns a list).",
+    "**DECISION NEEDED:** the change touches the infra repo as well.",
+    "  \n\nDecision Needed: force-pushing main would rewrite shared history.",
+    "## DECISION NEEDED: breaking change to the REST API",
+    "DECISION NEEDED:the migration deletes orphaned rows; proceed?",
+    "_DECISION NEEDED:_ removing the v1 endpoint breaks two known clients.",
+    "DECISION  NEEDED: which repository owns the shared schema?",
+]
+
+
+@pytest.mark.parametrize("text", QUESTIONS)
+def test_permission_and_choice_questions(text):
+    assert closing.classify(text) == closing.QUESTION
+
+
+@pytest.mark.parametrize("text", ANNOUNCED)
+def test_announced_steps_not_taken(text):
+    assert closing.classify(text) == closing.ANNOUNCED
+
+
+@pytest.mark.parametrize("text", OTHER)
+def test_near_misses_hand_nothing_back(text):
+    assert closing.classify(text) == closing.OTHER
+
+
+@pytest.mark.parametrize("text", DECISIONS)
+def test_decision_needed_starts_the_message(text):
+    assert closing.classify(text) == closing.DECISION
+
+
+@pytest.mark.parametrize("text", [
+    "Before deciding: DECISION NEEDED: nothing.",
+    "The protocol says to start with DECISION NEEDED: when stuck.",
+    "DECISION: keep it.",
+    "Decision needed - which one?",
+])
+def test_decision_needed_anywhere_but_the_start_is_not_the_protocol(text):
+    assert closing.classify(text) != closing.DECISION
+
+
+def test_every_table_is_large_enough():
+    assert min(len(QUESTIONS), len(ANNOUNCED), len(OTHER)) >= 60
+
+
+def test_only_the_closing_of_a_long_message_is_read():
+    report = "Checked one more module and it was fine.\n\n" * 400
+    assert len(report) > closing.CLOSING_CHARS
+    assert closing.classify(report + "Want me to run the tests next?") == closing.QUESTION
+    assert closing.classify(report + "All tests pass.") == closing.OTHER
+
+
+def test_a_long_code_block_at_the_end_stays_code():
+    block = "```\n" + "print('line')\n" * 600 + "ask('Shall I proceed?')\n```\n"
+    assert closing.classify("Here is the script:\n\n" + block) == closing.OTHER

@@ -1,0 +1,195 @@
+"""`stop_policy`, the DECISION NEEDED protocol and dead resumes in the Stop decision."""
+
+from __future__ import annotations
+
+import pytest
+
+from arcguard.core import arc as arcs
+from arcguard.core.config import build_config
+from arcguard.core.config import default_config
+from arcguard.core.state import fresh_state
+from arcguard.core.stop import DECISION
+from arcguard.core.stop import PRODUCTIVE
+from arcguard.core.stop import STALL
+from arcguard.core.stop import STALL_ANNOUNCED
+from arcguard.core.stop import STALL_OTHER
+from arcguard.core.stop import STALL_QUESTION
+from arcguard.core.stop import Final
+from arcguard.core.stop import classify
+from arcguard.core.stop import decide_stop
+
+
+NOW = 1_800_000_000.0
+QUESTION = "The parser handles quoted fields now. Want me to run the tests next?"
+ANNOUNCED = "The parser handles quoted fields now. Next, I'll run the test suite."
+SUMMARY = "The parser handles quoted fields now, with tests."
+DECIDE = "DECISION NEEDED: the next step drops the legacy table, which destroys its data."
+
+
+def policy(name):
+    cfg, problems = build_config({}, {"stop_policy": name})
+    assert not problems
+    return cfg
+
+
+def with_arc():
+    state = fresh_state("sid", NOW)
+    state["arc"] = arcs.new_arc("demo", ["slice one"], NOW)
+    return state
+
+
+def stop(state, final, cfg, *, active=False, background=False):
+    return decide_stop(state, final, cfg, NOW, stop_hook_active=active,
+                       background_running=background, command="arcguard")
+
+
+@pytest.mark.parametrize(("text", "noop", "ask", "strict"), [
+    ("No response requested.", STALL, STALL, STALL),
+    ("", STALL, STALL, STALL),
+    (QUESTION, PRODUCTIVE, STALL_QUESTION, STALL_QUESTION),
+    (ANNOUNCED, PRODUCTIVE, STALL_ANNOUNCED, STALL_ANNOUNCED),
+    (SUMMARY, PRODUCTIVE, PRODUCTIVE, STALL_OTHER),
+    ("Do you want the cleanup included?", PRODUCTIVE, STALL_QUESTION, STALL_QUESTION),
+    (DECIDE, DECISION, DECISION, DECISION),
+    ("decision needed: shall I force-push main?", DECISION, DECISION, DECISION),
+])
+def test_what_each_policy_continues(text, noop, ask, strict):
+    final = Final.from_text(text)
+    assert [classify(final, p) for p in ("noop", "ask", "strict")] == [noop, ask, strict]
+
+
+def test_the_default_policy_is_ask_and_the_environment_can_change_it():
+    assert default_config().stop_policy == "ask"
+    assert policy("STRICT").stop_policy == "strict"
+    cfg, problems = build_config({}, {"stop_policy": "always"})
+    assert cfg.stop_policy == "ask" and "stop_policy" in problems[0]
+    cfg, problems = build_config({"stop_policy": 3}, {})
+    assert cfg.stop_policy == "ask" and problems
+
+
+@pytest.mark.parametrize(("text", "seen"), [
+    (QUESTION, "asking for permission or a choice"),
+    (ANNOUNCED, "announcing a next step without taking it"),
+])
+def test_a_question_or_announced_step_mid_arc_is_sent_back_with_the_protocol(text, seen):
+    out, state = stop(with_arc(), Final.from_text(text), policy("ask"))
+    assert out is not None and out["decision"] == "block"
+    assert seen in out["reason"]
+    assert "start" in out["reason"] and "DECISION NEEDED:" in out["reason"]
+    assert "proceed with your own recommendation" in out["reason"]
+    assert state["arc"]["total_blocks"] == 1
+
+
+def test_strict_sends_back_any_other_text_mid_arc():
+    out, _ = stop(with_arc(), Final.from_text(SUMMARY), policy("strict"))
+    assert out is not None and out["decision"] == "block"
+
+
+@pytest.mark.parametrize("name", ["noop", "ask", "strict"])
+def test_decision_needed_is_always_let_through_and_logged(name):
+    out, state = stop(with_arc(), Final.from_text(DECIDE), policy(name))
+    assert out is None
+    assert state["arc"]["active"] is True and state["arc"]["total_blocks"] == 0
+    assert state["log"][-1]["kind"] == "decision"
+
+
+@pytest.mark.parametrize("name", ["noop", "ask", "strict"])
+def test_a_completion_is_released_under_every_policy(name):
+    out, state = stop(with_arc(), Final.from_text("The arc is complete."), policy(name))
+    assert out is None and state["arc"]["active"] is False
+
+
+def test_noop_policy_leaves_questions_alone():
+    out, state = stop(with_arc(), Final.from_text("Do you want the cleanup included?"),
+                      policy("noop"))
+    assert out is None and state["arc"]["total_blocks"] == 0
+
+
+def test_caps_hold_across_a_mix_of_classes():
+    cfg = policy("strict")
+    state = with_arc()
+    texts = ["", QUESTION, ANNOUNCED, SUMMARY, "No response requested.", QUESTION, ANNOUNCED]
+    blocks = []
+    for text in texts:
+        out, state = stop(state, Final.from_text(text), cfg, active=True)
+        blocks.append(out is not None)
+        if out is None:
+            _, state = stop(state, Final("tool_use"), cfg)  # the operator's next real turn
+    assert blocks.count(True) == cfg.max_continuations_per_arc
+    assert blocks[:3] == [True, True, False]  # two in a row, then the consecutive cap
+
+
+@pytest.mark.parametrize(("background", "paused", "synthetic"), [
+    (True, False, False), (False, True, False), (False, False, True)])
+def test_questions_are_never_continued_where_no_op_stops_are_not(background, paused, synthetic):
+    state = with_arc()
+    if paused:
+        state["guard"]["paused"] = {"kind": "cycle", "reason": "r", "at": NOW}
+    final = Final("text", QUESTION, synthetic=synthetic)
+    out, new = stop(state, final, policy("ask"), background=background)
+    assert out is None and new["arc"]["total_blocks"] == 0
+
+
+@pytest.mark.parametrize("name", ["noop", "ask"])
+@pytest.mark.parametrize("text", [
+    "No response requested. Stopping here and awaiting input.",
+    "Acknowledged.", "Okay.", "Got it.", "Done.",
+    "Here is the full analysis with a recommendation.",
+    "The first task is complete, moving on to the next slice now.",
+])
+def test_earlier_near_misses_stay_left_alone_under_noop_and_ask(name, text):
+    out, state = stop(with_arc(), Final.from_text(text), policy(name))
+    assert out is None and state["arc"]["total_blocks"] == 0
+
+
+# --- dead resumes ------------------------------------------------------------------------
+
+
+def resumed(text="No response requested.", resume_id="uuid-resume-1", **kwargs):
+    return Final("text" if text else "empty", text, resume_id=resume_id, **kwargs)
+
+
+@pytest.mark.parametrize("arc", [False, True])
+def test_a_dead_resume_is_continued_once_with_or_without_an_arc(arc):
+    state = with_arc() if arc else fresh_state("sid", NOW)
+    out, state = stop(state, resumed(synthetic=True), default_config())
+    assert out is not None and out["decision"] == "block"
+    assert "interrupted" in out["reason"] and "pick up where you were" in out["reason"]
+    assert ("arc complete" in out["reason"]) is arc
+    again, state = stop(state, resumed(synthetic=True), default_config())
+    if arc:  # the arc keeper may still act on it, but not as a resume
+        assert "interrupted" not in (again or {}).get("reason", "")
+    else:
+        assert again is None
+
+
+def test_an_empty_answer_to_a_resume_is_continued_too():
+    out, _ = stop(fresh_state("sid", NOW), resumed(""), default_config())
+    assert out is not None
+
+
+def test_a_new_resume_is_continued_again():
+    _, state = stop(fresh_state("sid", NOW), resumed(resume_id="r1"), default_config())
+    out, _ = stop(state, resumed(resume_id="r2"), default_config())
+    assert out is not None
+
+
+def test_a_real_answer_to_a_resume_is_left_alone():
+    out, _ = stop(fresh_state("sid", NOW), resumed("Picking up the parser work."),
+                  default_config())
+    assert out is None
+
+
+@pytest.mark.parametrize(("background", "paused"), [(True, False), (False, True)])
+def test_a_dead_resume_is_not_continued_while_paused_or_waiting(background, paused):
+    state = fresh_state("sid", NOW)
+    if paused:
+        state["guard"]["paused"] = {"kind": "cycle", "reason": "r", "at": NOW}
+    out, _ = stop(state, resumed(), default_config(), background=background)
+    assert out is None
+
+
+def test_a_no_op_without_a_resume_prompt_is_left_alone_outside_an_arc():
+    out, _ = stop(fresh_state("sid", NOW), Final.from_text("No response requested."),
+                  default_config())
+    assert out is None

@@ -1,0 +1,44 @@
+"""`records.last_exchange`: the newest assistant message and whether a tool result followed it."""
+
+from __future__ import annotations
+
+import json
+
+from testing.builders import assistant_entries
+from testing.builders import noise
+from testing.builders import text
+from testing.builders import tool_result
+from testing.builders import tool_use
+from testing.builders import user_prompt
+
+from arcguard.transcript import records
+
+
+def _exchange(entries):
+    lines = [json.dumps(e).encode() for e in reversed(entries)]
+    return records.last_exchange(records.conversation_entries(lines, json.loads))
+
+
+def test_a_tool_result_after_the_newest_message_is_pending():
+    entries = assistant_entries(tool_use("Bash", {"command": "ls"}, tool_id="t1"))
+    exchange = _exchange(entries + [tool_result("t1", "a b"), noise()])
+    assert exchange.result_pending and exchange.message.kind == "tool_use"
+
+
+def test_an_answer_after_the_tool_result_is_not_pending():
+    entries = (assistant_entries(tool_use("Bash", {"command": "ls"}, tool_id="t1"))
+               + [tool_result("t1", "a b")] + assistant_entries(text("Listed.")))
+    exchange = _exchange(entries)
+    assert not exchange.result_pending and exchange.message.text == "Listed."
+
+
+def test_an_operator_prompt_is_not_a_tool_result():
+    exchange = _exchange(assistant_entries(text("Hi.")) + [user_prompt("tool_result please")])
+    assert not exchange.result_pending
+
+
+def test_a_subagent_tool_result_does_not_count():
+    result = tool_result("t9", "x")
+    result["isSidechain"] = True
+    exchange = _exchange(assistant_entries(text("Hi.")) + [result])
+    assert not exchange.result_pending
