@@ -38,7 +38,7 @@ def _turn(n: int, blob_bytes: int) -> list[dict[str, Any]]:
     """One tool-using turn: the request blob, thinking, text, tool_use, then its result."""
     mid = f"msg_{n:010d}"
     tid = f"toolu_{n:010d}"
-    sentence = "The quick brown fox reads src/arcguard/store.py and runs the tests. "
+    sentence = "The quick brown fox reads src/arcguard/storage/store.py and runs the tests. "
     filler = (sentence * (blob_bytes // len(sentence) + 1))[:blob_bytes]
     blob = {"messages": [{"role": "user", "content": filler}],
             "system": "You are Claude Code.", "tools": ["Bash", "Read", "Edit"]}
@@ -111,8 +111,8 @@ def batch_transcript(path: Path) -> tuple[str, dict[str, Any]]:
 
 
 def _store_state(home: str, state: dict[str, Any] | None) -> bytes:
-    from arcguard import paths
-    from arcguard import store
+    from arcguard.storage import paths
+    from arcguard.storage import store
 
     path = paths.session_path(home, SESSION)
     if state is None:

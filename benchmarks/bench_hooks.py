@@ -57,7 +57,7 @@ def main(argv: list[str] | None = None) -> int:
         env = child_env(root)
         home = env["ARCGUARD_HOME"]
         os.environ.update({k: env[k] for k in ("ARCGUARD_HOME", "ARCGUARD_CONFIG", "HOME")})
-        from arcguard import paths
+        from arcguard.storage import paths
 
         state_path = paths.session_path(home, SESSION)
         result: dict[str, Any] = {"machine": machine(), "rounds": rounds, "quick": args.quick,

@@ -15,8 +15,8 @@ import json
 import sys
 from pathlib import Path
 
-from arcguard import install_plan
-from arcguard import slash_command
+from arcguard.claude_settings import merge_plan
+from arcguard.claude_settings import slash_command
 from arcguard.hooks import EVENTS
 
 
@@ -29,7 +29,7 @@ PLUGIN_DESCRIPTION = (
 
 
 def _wiring() -> dict[str, object]:
-    return {event: [install_plan.desired_group(event, PROGRAM)] for event in EVENTS}
+    return {event: [merge_plan.desired_group(event, PROGRAM)] for event in EVENTS}
 
 
 def snippet() -> str:

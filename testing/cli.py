@@ -5,7 +5,7 @@ from __future__ import annotations
 from click.testing import CliRunner
 from click.testing import Result
 
-from arcguard.cli import cli
+from arcguard.commands.group import cli
 
 
 def invoke(*args: str) -> Result:

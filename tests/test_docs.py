@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from testing.builders import REPO
 
-from arcguard.cli import COMMANDS
+from arcguard.commands.group import COMMANDS
 from arcguard.core.config import DEFAULTS
 
 

@@ -10,10 +10,10 @@ from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
-from arcguard import paths
-from arcguard import store
 from arcguard.core.state import SCHEMA
 from arcguard.core.state import fresh_state
+from arcguard.storage import paths
+from arcguard.storage import store
 
 
 def arcguard(*args, check=True):

@@ -12,8 +12,8 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 
-from arcguard.cli import cli
-from arcguard.terminal import printable
+from arcguard.commands.group import cli
+from arcguard.commands.printable import printable
 
 
 CLEAR_SCREEN = "\x1b[2J"

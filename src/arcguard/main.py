@@ -12,7 +12,7 @@ def main(argv: list[str] | None = None) -> int:
     args = sys.argv[1:] if argv is None else argv
     if args[:1] == ["hook"] and not any(arg in HELP for arg in args[1:]):
         return _hook(args[1:])
-    from arcguard.cli import run
+    from arcguard.commands.group import run
 
     return run(args)
 

@@ -9,7 +9,7 @@ import sys
 
 import pytest
 
-from arcguard import paths
+from arcguard.storage import paths
 
 
 def arc(*args):

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from arcguard import slash_command as slash
+from arcguard.claude_settings import slash_command as slash
 
 
 # The template shipped before the DECISION NEEDED protocol, as users have it installed.

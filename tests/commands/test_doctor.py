@@ -11,15 +11,15 @@ from pathlib import Path
 import pytest
 from testing.cli import invoke
 
-from arcguard import checks
-from arcguard import install_plan as plan
-from arcguard import paths
-from arcguard import settings as cc
-from arcguard import slash_command as slash
-from arcguard.checks import health
-from arcguard.checks import setup as st
-from arcguard.checks import wiring
+from arcguard import doctor as checks
+from arcguard.claude_settings import merge_plan as plan
+from arcguard.claude_settings import settings_files as cc
+from arcguard.claude_settings import slash_command as slash
+from arcguard.doctor import health
+from arcguard.doctor import model as st
+from arcguard.doctor import wiring
 from arcguard.hooks import EVENTS
+from arcguard.storage import paths
 
 
 arcguard = invoke
@@ -353,15 +353,15 @@ def test_the_lock_can_be_taken_and_leaves_nothing_behind(project: Path) -> None:
 
 def test_a_lock_that_cannot_be_taken_is_a_gap(project: Path,
                                               monkeypatch: pytest.MonkeyPatch) -> None:
-    from arcguard import fsutil
+    from arcguard.storage import atomic
 
     paths.ensure_sessions_dir(os.environ["ARCGUARD_HOME"])
 
     def busy(path: str, timeout: float, *, use_filelock: bool = False) -> object:
         assert use_filelock
-        raise fsutil.LockTimeout("busy")
+        raise atomic.LockTimeout("busy")
 
-    monkeypatch.setattr(fsutil, "locked", busy)
+    monkeypatch.setattr(atomic, "locked", busy)
     [check] = health.check_lock(setup_for(project))
     assert check.status == "gap" and "busy" in check.detail
 
@@ -417,11 +417,11 @@ def test_corrupt_unreadable_leftover_and_stale_files_are_reported(project: Path)
 
 
 def test_recent_hook_errors_are_a_warning(project: Path) -> None:
-    from arcguard import logbook
+    from arcguard.storage import error_log
 
     home = os.environ["ARCGUARD_HOME"]
     assert statuses(health.check_error_log(setup_for(project))) == ["ok"]
-    logbook.log_line(home, "hook stop", "ValueError: boom")
+    error_log.log_line(home, "hook stop", "ValueError: boom")
     [check] = health.check_error_log(setup_for(project))
     assert check.status == "warn" and "ValueError: boom" in check.detail
     log = Path(paths.error_log(home))

@@ -12,8 +12,8 @@ import pytest
 from click.testing import Result
 from testing.cli import invoke
 
-from arcguard import settings as cc
-from arcguard import slash_command as slash
+from arcguard.claude_settings import settings_files as cc
+from arcguard.claude_settings import slash_command as slash
 from arcguard.hooks import EVENTS
 
 

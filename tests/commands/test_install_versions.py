@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 from testing.cli import invoke
 
-from arcguard import claude_versions as cv
-from arcguard import settings as cc
+from arcguard.claude_settings import releases as cv
+from arcguard.claude_settings import settings_files as cc
 from arcguard.hooks import EVENTS
 
 

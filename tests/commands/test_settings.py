@@ -1,4 +1,4 @@
-"""The pure settings planners and the file helpers of `arcguard.settings`."""
+"""The pure settings planners and the file helpers of `arcguard.claude_settings.settings_files`."""
 
 from __future__ import annotations
 
@@ -11,10 +11,10 @@ from hypothesis import given
 from hypothesis import settings as hypothesis_settings
 from hypothesis import strategies as st
 
-from arcguard import install_plan as plan
-from arcguard import settings as cc
-from arcguard import settings_text as sj
-from arcguard import slash_command as slash
+from arcguard.claude_settings import json_text as sj
+from arcguard.claude_settings import merge_plan as plan
+from arcguard.claude_settings import settings_files as cc
+from arcguard.claude_settings import slash_command as slash
 from arcguard.hooks import EVENTS
 
 

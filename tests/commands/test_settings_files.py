@@ -15,11 +15,11 @@ from hypothesis import settings as hypothesis_settings
 from hypothesis import strategies as st
 from testing.cli import invoke
 
-from arcguard import install_plan as plan
-from arcguard import settings as cc
-from arcguard import settings_text as sj
-from arcguard.checks import setup as doctor_setup
-from arcguard.checks import wiring
+from arcguard.claude_settings import json_text as sj
+from arcguard.claude_settings import merge_plan as plan
+from arcguard.claude_settings import settings_files as cc
+from arcguard.doctor import model as doctor_setup
+from arcguard.doctor import wiring
 
 
 PREFIX = "/usr/bin/python3 -m arcguard"

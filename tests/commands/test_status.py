@@ -18,8 +18,8 @@ from testing.builders import tool_use
 from testing.builders import write_transcript
 from testing.cli import invoke
 
-from arcguard import paths
-from arcguard.cli import cli
+from arcguard.commands.group import cli
+from arcguard.storage import paths
 
 
 arcguard = invoke
@@ -209,10 +209,10 @@ def test_stale_arc_is_shown_as_stale() -> None:
 
 
 def test_status_reads_consistently_while_hooks_write() -> None:
-    from arcguard import store
     from arcguard.core.state import add_log
     from arcguard.core.state import clone
     from arcguard.core.state import fresh_state
+    from arcguard.storage import store
 
     home = os.environ["ARCGUARD_HOME"]
     stop_writing = threading.Event()
@@ -246,8 +246,8 @@ def test_status_reads_consistently_while_hooks_write() -> None:
 
 
 def test_the_states_real_hook_runs_write_pass_the_schema(state_home: str) -> None:
-    from arcguard import store
     from arcguard.core import schema
+    from arcguard.storage import store
 
     sessions = store.list_sessions(state_home)
     assert len(sessions) == 2

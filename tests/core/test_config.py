@@ -5,7 +5,6 @@ from __future__ import annotations
 import pytest
 from testing.builders import REPO
 
-from arcguard.config import load_config
 from arcguard.core.config import DEFAULTS
 from arcguard.core.config import ENUM
 from arcguard.core.config import SETTING
@@ -14,6 +13,7 @@ from arcguard.core.config import ConfigError
 from arcguard.core.config import Setting
 from arcguard.core.config import build_config
 from arcguard.core.config import coerce_setting
+from arcguard.storage.config_file import load_config
 
 
 README = (REPO / "README.md").read_text()
@@ -117,7 +117,7 @@ def test_values_that_would_switch_a_rule_off_or_outlive_the_hook_timeout_are_rej
 
 
 def test_the_hook_budget_stays_well_below_the_installed_hook_timeout():
-    from arcguard.install_plan import HOOK_TIMEOUT
+    from arcguard.claude_settings.merge_plan import HOOK_TIMEOUT
 
     for name in ("hook_budget_ms", "drain_ms", "lock_timeout_ms"):
         assert SETTING[name].high <= HOOK_TIMEOUT * 1000 // 2, name

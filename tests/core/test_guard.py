@@ -444,7 +444,7 @@ def test_the_core_never_mutates_the_state_it_was_given():
 
 
 def test_after_a_compaction_each_operation_may_run_once_more():
-    from arcguard.core.session import decide_session_start
+    from arcguard.core.lifecycle import decide_session_start
 
     d = Driver()
     read = Call("Read", {"file_path": "/p/a"}, response={"file": "same"})

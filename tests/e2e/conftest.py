@@ -396,7 +396,7 @@ def add_handler(settings: dict[str, Any], event: str, command: str) -> dict[str,
 
 def arcguard_state(project: ClaudeProject, session_id: str | None) -> dict[str, Any]:
     """The session's arcguard state document, read from the project's ARCGUARD_HOME."""
-    from arcguard import paths
+    from arcguard.storage import paths
 
     assert session_id, "the run reported no session id"
     path = Path(paths.session_path(str(project.arcguard_home), session_id))

@@ -12,7 +12,7 @@ from arcguard.core.config import default_config
 from arcguard.forensics import scan_paths
 from arcguard.forensics.report import Report
 from arcguard.forensics.report import distribution
-from arcguard.forensics.text import render
+from arcguard.forensics.text_report import render
 from arcguard.replay import replay
 
 

@@ -16,9 +16,9 @@ from pathlib import Path
 import pytest
 from testing.builders import run_hook
 
-from arcguard import paths
 from arcguard.core import render
 from arcguard.hooks import runner
+from arcguard.storage import paths
 
 
 SID = "5b1f0c2e-0000-4000-8000-00000000a001"

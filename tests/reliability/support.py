@@ -13,10 +13,10 @@ from typing import Any
 from testing import builders
 from testing.builders import run_hook as run_hook  # the suites call support.run_hook
 
-from arcguard import paths
-from arcguard import store
 from arcguard.core import arc as arcs
 from arcguard.core.state import fresh_state
+from arcguard.storage import paths
+from arcguard.storage import store
 
 
 PYTHON = sys.executable

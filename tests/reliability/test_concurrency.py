@@ -1,6 +1,6 @@
 """Many hook and verb processes on one session's state at once: no lost update, exact counters.
 
-Protection exercised: the per-session sidecar lock (`fsutil.locked`, flock on `<state>.lock`)
+Protection exercised: the per-session sidecar lock (`atomic.locked`, flock on `<state>.lock`)
 around every read-modify-write in `store.update`, shared by the hook path (raw flock) and the
 verbs (filelock). Without it, concurrent read-modify-writes overwrite each other and the
 counters below come out short. The lock-free reader checks that atomic replacement never lets
@@ -15,8 +15,8 @@ from pathlib import Path
 
 import pytest
 
-from arcguard import store
 from arcguard.core.config import SETTING
+from arcguard.storage import store
 from tests.reliability import support
 
 

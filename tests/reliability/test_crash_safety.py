@@ -1,10 +1,10 @@
 """Writers killed with SIGKILL at random moments: the state file is never torn, temps are swept.
 
 Protections exercised:
-- `fsutil.atomic_write` (temp file in the same directory, fsync, `os.replace`): a reader sees
+- `atomic.atomic_write` (temp file in the same directory, fsync, `os.replace`): a reader sees
   the old or the new document, never a truncated one. A writer that truncates and rewrites the
   file in place leaves a torn file when killed mid-write, and the checks below fail.
-- `fsutil.remove_orphan_temps`, called by `store.update` under the lock: temp files of killed
+- `atomic.remove_orphan_temps`, called by `store.update` under the lock: temp files of killed
   writers are removed by the next writer, so they never accumulate.
 """
 
@@ -19,9 +19,9 @@ from pathlib import Path
 
 import pytest
 
-from arcguard import fsutil
-from arcguard import store
 from arcguard.core.state import fresh_state
+from arcguard.storage import atomic
+from arcguard.storage import store
 from tests.reliability import support
 
 
@@ -35,7 +35,7 @@ PAD = 2 * 1024 * 1024  # big enough that a write takes a while and a kill often 
 
 WRITER = """
 import sys, time
-from arcguard import store
+from arcguard.storage import store
 from arcguard.core.state import fresh_state
 home, sid, pad = sys.argv[1], sys.argv[2], int(sys.argv[3])
 
@@ -63,7 +63,7 @@ def _keep_or_create(state: State | None) -> tuple[State, None]:
 
 def _temps(home: Path) -> list[str]:
     directory = support.state_path(home, SESSION).parent
-    return [n for n in os.listdir(directory) if fsutil.TEMP_MARK in n]
+    return [n for n in os.listdir(directory) if atomic.TEMP_MARK in n]
 
 
 def _check(home: Path, last: int) -> int:
@@ -81,7 +81,7 @@ def _check(home: Path, last: int) -> int:
 
 def _trials(home: Path, count: int, seed: int) -> None:
     rng = random.Random(seed)
-    from arcguard import paths
+    from arcguard.storage import paths
 
     paths.ensure_sessions_dir(str(home))
     last = 0

@@ -12,9 +12,9 @@ from pathlib import Path
 
 import pytest
 
-from arcguard import paths
 from arcguard.core.config import default_config
 from arcguard.hooks import runner
+from arcguard.storage import paths
 from tests.reliability import support
 
 
@@ -70,9 +70,9 @@ def test_the_payload_bound_is_far_above_real_payloads() -> None:
 def test_the_watchdog_exits_even_when_its_log_line_blocks_forever(tmp_path: Path) -> None:
     script = (
         "import threading, time\n"
-        "from arcguard import logbook\n"
+        "from arcguard import error_log\n"
         "from arcguard.hooks import runner\n"
-        "logbook.log_line = lambda *a, **k: threading.Event().wait()\n"
+        "error_log.log_line = lambda *a, **k: threading.Event().wait()\n"
         f"runner._Watchdog(0.05, {str(tmp_path)!r}, 'stop')\n"
         "time.sleep(120)\n"
         "raise SystemExit(3)\n"

@@ -15,11 +15,11 @@ from pathlib import Path
 
 import pytest
 
-from arcguard import fsutil
-from arcguard import store
-from arcguard.config import env_values
 from arcguard.core.config import build_config
 from arcguard.hooks import runner
+from arcguard.storage import atomic
+from arcguard.storage import store
+from arcguard.storage.config_file import env_values
 from tests.reliability import support
 
 
@@ -69,7 +69,7 @@ def test_the_arc_verb_keeps_escaping_ids_inside(tmp_path: Path, sid: str) -> Non
     assert all(p.parent == home / "sessions" for p in _files(tmp_path))
 
 
-# --- an unsafe state dir (protection: paths.ensure_dir refuses it; logbook reports) ---------
+# --- an unsafe state dir (protection: paths.ensure_dir refuses it; error_log reports) ---------
 
 
 def _refused(home: Path, elsewhere: Path) -> None:
@@ -130,7 +130,7 @@ def test_atomic_write_replaces_a_symlink_instead_of_writing_through_it(tmp_path:
     victim.write_text("precious")
     link = tmp_path / "state.json"
     link.symlink_to(victim)
-    fsutil.atomic_write(str(link), b"{}")
+    atomic.atomic_write(str(link), b"{}")
     assert victim.read_text() == "precious"
     assert not link.is_symlink()
     assert link.read_bytes() == b"{}"
@@ -218,7 +218,7 @@ def test_a_full_disk_fails_open_and_keeps_the_old_state(tmp_path: Path,
     monkeypatch.undo()
     assert out is None
     assert path.read_bytes() == before
-    assert [n for n in os.listdir(path.parent) if fsutil.TEMP_MARK in n] == []
+    assert [n for n in os.listdir(path.parent) if atomic.TEMP_MARK in n] == []
 
 
 def test_a_really_full_tmpfs_fails_open(tmp_path: Path) -> None:
@@ -239,7 +239,7 @@ def test_a_really_full_tmpfs_fails_open(tmp_path: Path) -> None:
         assert proc.returncode == 0
         assert proc.stdout == b""
         assert support.state_path(home, "s1").read_bytes() == before
-        assert [n for n in os.listdir(home / "sessions") if fsutil.TEMP_MARK in n] == []
+        assert [n for n in os.listdir(home / "sessions") if atomic.TEMP_MARK in n] == []
     finally:
         subprocess.run(["umount", str(home)], check=True)
 
@@ -375,7 +375,7 @@ def test_a_relative_arcguard_config_gives_no_decision(tmp_path: Path) -> None:
 
 
 def test_relative_xdg_directories_are_ignored_for_the_defaults(tmp_path: Path) -> None:
-    from arcguard import paths
+    from arcguard.storage import paths
 
     environ = {"HOME": str(tmp_path), "XDG_STATE_HOME": "rel", "XDG_CONFIG_HOME": "rel"}
     assert paths.state_dir(environ) == os.path.join(os.path.expanduser("~"), ".local", "state",
@@ -411,8 +411,8 @@ def test_a_bad_number_in_the_environment_costs_only_its_own_key(tmp_path: Path,
 
 
 def _doctor_checks(tmp_path: Path, **environ: str) -> list[tuple[str, str, str]]:
-    from arcguard.checks import health
-    from arcguard.checks import setup as st
+    from arcguard.doctor import health
+    from arcguard.doctor import model as st
 
     project = tmp_path / "project"
     project.mkdir(exist_ok=True)

@@ -2,7 +2,7 @@
 
 The holder is another process using `filelock.FileLock` on `<state>.lock`, as the verbs do.
 Protections exercised:
-- the bounded lock wait (`fsutil._FlockLock` gives up after ARCGUARD_LOCK_TIMEOUT_MS and the
+- the bounded lock wait (`atomic._FlockLock` gives up after ARCGUARD_LOCK_TIMEOUT_MS and the
   runner fails open with a `LockTimeout` line): without the bound the hook would wait until
   the watchdog ended it, and the `LockTimeout` line would be missing;
 - the wall-budget watchdog (`runner._Watchdog`): when the budget is shorter than the lock wait,

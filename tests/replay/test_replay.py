@@ -12,7 +12,7 @@ from testing.builders import Transcript
 from arcguard.forensics import entries as kinds
 from arcguard.replay import replay
 from arcguard.replay.events import EventBuilder
-from arcguard.replay.session import new_log_entries
+from arcguard.replay.replayer import new_log_entries
 from tests.replay import examples_spec
 
 

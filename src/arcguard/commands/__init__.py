@@ -1,1 +1,1 @@
-"""One click command per module (`arcguard.cli` loads them lazily)."""
+"""One click command per module (`arcguard.commands.group` loads them lazily)."""

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import click
 
 from arcguard import jsonio
@@ -14,7 +16,6 @@ from arcguard.core.state import clone
 from arcguard.core.state import fresh_state
 
 
-TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Callable
 

@@ -4,14 +4,14 @@ from __future__ import annotations
 
 import os
 import time
+from typing import TYPE_CHECKING
 
 import click
 
-from arcguard import paths
-from arcguard import store
+from arcguard.storage import paths
+from arcguard.storage import store
 
 
-TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Callable
     from typing import TypeVar
@@ -30,7 +30,7 @@ def home() -> str:
 
 
 def config() -> Config:
-    from arcguard.config import load_config
+    from arcguard.storage.config_file import load_config
 
     try:
         return load_config(os.environ)[0]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from arcguard.terminal import printable
+from arcguard.commands.printable import printable
 
 
 TITLES = {
@@ -37,7 +37,7 @@ def _quote(text: str) -> str:
 
 def narrate_step(step: object) -> list[str]:
     """Readable lines for one replayed hook event: what the model did, what arcguard decided."""
-    from arcguard.replay.session import Step
+    from arcguard.replay.replayer import Step
     from arcguard.replay.timeline import short
 
     assert isinstance(step, Step)

@@ -7,12 +7,12 @@ from pathlib import Path
 
 import click
 
-from arcguard.checks import run_checks
-from arcguard.checks.setup import GAP
-from arcguard.checks.setup import OK
-from arcguard.checks.setup import Check
-from arcguard.checks.setup import Setup
 from arcguard.commands.common import json_option
+from arcguard.doctor import run_checks
+from arcguard.doctor.model import GAP
+from arcguard.doctor.model import OK
+from arcguard.doctor.model import Check
+from arcguard.doctor.model import Setup
 
 
 def render(results: list[Check]) -> str:
@@ -51,7 +51,7 @@ def doctor(ctx: click.Context, as_json: bool, project: Path | None) -> None:
         click.echo(json.dumps({"schema": 1, "ok": not failed,
                                "checks": [r._asdict() for r in results]}, indent=2))
     else:
-        from arcguard.terminal import printable
+        from arcguard.commands.printable import printable
 
         click.echo(printable(render(results)))
     ctx.exit(1 if failed else 0)

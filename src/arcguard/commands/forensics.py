@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import sys
+from typing import TYPE_CHECKING
 
 import click
 
@@ -11,7 +12,6 @@ from arcguard.commands.common import config
 from arcguard.commands.common import json_option
 
 
-TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Callable
 
@@ -64,9 +64,9 @@ def forensics(paths: tuple[str, ...], as_json: bool, since: str | None) -> None:
     and never applied. --json prints aggregates only, no transcript content.
     """
     from arcguard import jsonio
+    from arcguard.commands.printable import printable
     from arcguard.forensics import scan_paths
-    from arcguard.forensics.text import render
-    from arcguard.terminal import printable
+    from arcguard.forensics.text_report import render
 
     cfg = config()
     report = scan_paths(list(paths) or [default_root()], cfg, since=parse_since(since),

@@ -5,20 +5,20 @@ from __future__ import annotations
 import os
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
-from arcguard import install_plan as plan
-from arcguard import settings as cc
-from arcguard import slash_command as slash
+from arcguard.claude_settings import merge_plan as plan
+from arcguard.claude_settings import settings_files as cc
+from arcguard.claude_settings import slash_command as slash
 from arcguard.hooks import EVENTS
 
 
-TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Callable
 
-    from arcguard.settings import Settings
+    from arcguard.claude_settings.settings_files import Settings
 
 
 def _options(command: Callable[..., None]) -> Callable[..., None]:
@@ -51,16 +51,16 @@ def _apply(path: Path, change: Callable[[Settings], Settings], *, dry_run: bool,
     The merge is redone from the new content whenever the file changed between reading and
     replacing it, a bounded number of times.
     """
-    from arcguard import settings_text
+    from arcguard.claude_settings import json_text
 
     for attempt in range(WRITE_ATTEMPTS):
         try:
             current, text = cc.load(path)
             new = change(current)
-            if settings_text.same(new, current):
+            if json_text.same(new, current):
                 click.echo(nothing.format(path=path))
                 return
-            rendered = settings_text.rewrite(text, current, new)
+            rendered = json_text.rewrite(text, current, new)
             if dry_run:
                 click.echo(cc.unified_diff(text, rendered, path), nl=False)
                 return
@@ -68,7 +68,7 @@ def _apply(path: Path, change: Callable[[Settings], Settings], *, dry_run: bool,
         except cc.Changed:
             _pause(attempt)
             continue
-        except (plan.SettingsError, settings_text.JsonRefused) as exc:
+        except (plan.SettingsError, json_text.JsonRefused) as exc:
             raise click.ClickException(f"{exc}\nhint: nothing was written.") from None
         except OSError as exc:
             raise click.ClickException(f"cannot write {path}: {exc}") from None
@@ -89,11 +89,11 @@ def _pause(attempt: int) -> None:
 
 
 def _version_option(text: str | None) -> tuple[int, int, int] | None:
-    from arcguard import claude_versions
+    from arcguard.claude_settings import releases
 
     if text is None:
         return None
-    version = claude_versions.parse(text)
+    version = releases.parse(text)
     if version is None:
         raise click.BadParameter(f"{text!r} is not a version like 2.1.328",
                                  param_hint="--claude-version")
@@ -102,7 +102,7 @@ def _version_option(text: str | None) -> tuple[int, int, int] | None:
 
 def _events_for(given: str | None) -> tuple[list[str], list[str]]:
     """(the events to write, lines saying what was left out and why)."""
-    from arcguard import claude_versions as cv
+    from arcguard.claude_settings import releases as cv
 
     version, why = _version_option(given), ""
     if version is None:

@@ -32,10 +32,10 @@ def replay(paths: tuple[str, ...], as_json: bool, config_path: str | None,
     then the totals and the interventions per 1,000 tool calls.
     """
     from arcguard import jsonio
+    from arcguard.commands.printable import printable
     from arcguard.replay import replay as run_replay
     from arcguard.replay import summary
     from arcguard.replay.timeline import render
-    from arcguard.terminal import printable
 
     files = summary.transcripts(paths)
     if not files:

@@ -21,20 +21,20 @@ JSON schema (`--json`, `"schema": 1`; keys are only ever added):
 from __future__ import annotations
 
 import os
+from typing import TYPE_CHECKING
 
 import click
 
-from arcguard import paths
-from arcguard import store
 from arcguard.commands.common import config
 from arcguard.commands.common import home
 from arcguard.commands.common import json_option
 from arcguard.commands.common import now
 from arcguard.core import arc as arcs
 from arcguard.core.state import iso
+from arcguard.storage import paths
+from arcguard.storage import store
 
 
-TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
 
@@ -239,7 +239,7 @@ def status(as_json: bool, session_id: str | None, limit: int) -> None:
     """
     import json
 
-    from arcguard.terminal import printable
+    from arcguard.commands.printable import printable
 
     state_dir, cfg, at = home(), config(), now()
     if session_id is not None:

@@ -1,6 +1,6 @@
 """Thresholds and limits: one table of every setting with its default, range and meaning.
 
-Pure: no file or environment access here. `arcguard.config` reads the TOML file and the
+Pure: no file or environment access here. `arcguard.storage.config_file` reads the TOML file and the
 `ARCGUARD_*` environment and hands the raw values to `build_config`.
 
 A value outside its key's range is rejected, never clamped: the default applies and the
@@ -194,8 +194,9 @@ def _coerce_list(setting: Setting, raw: object) -> tuple[str, ...]:
 
 
 def _coerce_enum(setting: Setting, raw: object) -> str:
-    if isinstance(raw, str) and raw.strip() in setting.choices:
-        return raw.strip()
+    word = raw.strip().lower() if isinstance(raw, str) else None
+    if word in setting.choices:
+        return word
     raise ConfigError(f"{setting.name}: {shown(raw)} is not one of {', '.join(setting.choices)}")
 
 

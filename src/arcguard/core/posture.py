@@ -10,11 +10,11 @@ from arcguard.core import arc as arcs
 from arcguard.core import guard
 from arcguard.core import messages
 from arcguard.core import render
+from arcguard.core.final_words import is_task_notification
+from arcguard.core.final_words import starts_autonomous
 from arcguard.core.state import add_log
 from arcguard.core.state import clone
 from arcguard.core.state import fresh_state
-from arcguard.core.text import is_task_notification
-from arcguard.core.text import starts_autonomous
 
 
 TYPE_CHECKING = False

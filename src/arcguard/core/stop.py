@@ -21,11 +21,11 @@ from arcguard.core import closing
 from arcguard.core import guard
 from arcguard.core import messages
 from arcguard.core import render
+from arcguard.core.final_words import is_completion
+from arcguard.core.final_words import is_sentinel
 from arcguard.core.state import add_log
 from arcguard.core.state import clone
 from arcguard.core.state import remember
-from arcguard.core.text import is_completion
-from arcguard.core.text import is_sentinel
 
 
 TYPE_CHECKING = False

@@ -9,6 +9,7 @@ for the allow-list), so a trip counted here is a pause the hooks would have made
 from __future__ import annotations
 
 from collections import deque
+from typing import TYPE_CHECKING
 
 from arcguard.core import opkey
 from arcguard.core.period import detect_period
@@ -23,7 +24,6 @@ from arcguard.forensics.report import MAX_PERIOD_SCANNED
 from arcguard.transcript import records
 
 
-TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
 

@@ -6,10 +6,11 @@ thing in the measurement, in the replayed hook events and in the loop guard's ba
 
 from __future__ import annotations
 
-from arcguard.core.text import is_task_notification
+from typing import TYPE_CHECKING
+
+from arcguard.core.final_words import is_task_notification
 
 
-TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
 

@@ -9,8 +9,8 @@ answered with a decision or a correction, which a continuation would have run ov
 from __future__ import annotations
 
 from arcguard.core import closing
-from arcguard.core.text import is_completion
-from arcguard.core.text import is_sentinel
+from arcguard.core.final_words import is_completion
+from arcguard.core.final_words import is_sentinel
 from arcguard.forensics.entries import is_continue_nudge
 
 

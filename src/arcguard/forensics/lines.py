@@ -9,10 +9,11 @@ counts of turns and malformed lines are the same by construction.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from arcguard.forensics.analyse import KNOWN_TYPES
 
 
-TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Callable
     from collections.abc import Iterator

@@ -7,9 +7,9 @@ distinct values, not with the size of the corpus.
 from __future__ import annotations
 
 from collections import Counter
+from typing import TYPE_CHECKING
 
 
-TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
 

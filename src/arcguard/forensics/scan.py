@@ -8,6 +8,7 @@ are recognised by a byte search and counted by type without being parsed.
 from __future__ import annotations
 
 import os
+from typing import TYPE_CHECKING
 
 from arcguard.forensics import lines
 from arcguard.forensics.analyse import KNOWN_TYPES
@@ -16,7 +17,6 @@ from arcguard.forensics.analyse import SessionScan
 from arcguard.forensics.report import Report
 
 
-TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Callable
     from collections.abc import Iterable

@@ -7,10 +7,11 @@ the observed maxima, so a corpus with known bad sessions needs judgement.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from arcguard.forensics.report import percentile
 
 
-TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
 

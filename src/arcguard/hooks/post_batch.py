@@ -6,8 +6,8 @@ from arcguard.core import arc as arcs
 from arcguard.core.guard import decide_post_batch
 from arcguard.core.state import fresh_state
 from arcguard.core.state import remember
-from arcguard.hooks import transcripts
 from arcguard.hooks.runner import session_id
+from arcguard.transcript import hook_reader
 
 
 TYPE_CHECKING = False
@@ -32,8 +32,8 @@ def handle(payload: dict[str, Any], ctx: Context) -> Output | None:
     if sid is None or not calls:
         return None
     ids = {c["tool_use_id"] for c in calls if isinstance(c.get("tool_use_id"), str)}
-    path = transcripts.path_for(payload)
-    message = transcripts.message_with_tool(path, ids, ctx.cfg.tail_bytes) if path else None
+    path = hook_reader.path_for(payload)
+    message = hook_reader.message_with_tool(path, ids, ctx.cfg.tail_bytes) if path else None
     # A turn whose message cannot be read (no transcript, or the message is beyond the tail)
     # is unknown, not tool-only: guessing "tool-only" would pause sessions that do narrate.
     tool_only = None if message is None else not message.text

@@ -15,11 +15,11 @@ import sys
 import time
 
 from arcguard import jsonio
-from arcguard import logbook
-from arcguard import paths
-from arcguard import store
 from arcguard.core.messages import shell_join
 from arcguard.hooks import HOOKS
+from arcguard.storage import error_log
+from arcguard.storage import paths
+from arcguard.storage import store
 
 
 TYPE_CHECKING = False
@@ -105,7 +105,7 @@ def own_command(argv0: str, executable: str) -> str:
 def dispatch(hook: str, raw: bytes, ctx: Context) -> str | None:
     """The stdout text for one hook run, or None. Never raises."""
     if len(raw) > MAX_PAYLOAD:
-        logbook.log_line(ctx.home, f"hook {hook}",
+        error_log.log_line(ctx.home, f"hook {hook}",
                          f"payload over {MAX_PAYLOAD} bytes not parsed; no decision")
         return None
     try:
@@ -124,7 +124,7 @@ def dispatch(hook: str, raw: bytes, ctx: Context) -> str | None:
     except Exception as exc:
         if ctx.environ.get("ARCGUARD_DEBUG") == "1":
             raise
-        logbook.log_line(ctx.home, f"hook {hook}", f"{type(exc).__name__}: {exc}")
+        error_log.log_line(ctx.home, f"hook {hook}", f"{type(exc).__name__}: {exc}")
         return None
 
 
@@ -167,7 +167,7 @@ class _Watchdog:
 
         def log() -> None:
             try:
-                logbook.log_line(self.home, f"hook {self.hook}",
+                error_log.log_line(self.home, f"hook {self.hook}",
                                  f"wall budget exceeded after {spent:.2f}s; no decision")
             finally:
                 logged.release()
@@ -191,7 +191,7 @@ def usage_error(args: list[str]) -> None:
     message = f"usage: arcguard hook NAME, NAME one of {', '.join(HOOKS)}; got: {given}"
     _write(2, f"arcguard: {message}\n")
     try:
-        logbook.log_line(paths.state_dir(os.environ), "hook", message)
+        error_log.log_line(paths.state_dir(os.environ), "hook", message)
     except Exception:
         pass  # nowhere to log: stderr had it
 
@@ -240,7 +240,7 @@ def main(hook: str, argv0: str | None = None) -> int:
         return 0
     watchdog = _Watchdog(DEFAULT_BUDGET_S, home, hook)
     try:
-        from arcguard.config import load_config
+        from arcguard.storage.config_file import load_config
 
         cfg, _ = load_config(environ)
         watchdog.set_budget(cfg.hook_budget_ms / 1000.0)
@@ -249,7 +249,7 @@ def main(hook: str, argv0: str | None = None) -> int:
         ctx.commit = watchdog.commit
         text = dispatch(hook, _read_stdin(), ctx)
     except Exception as exc:
-        logbook.log_line(home, f"hook {hook}", f"{type(exc).__name__}: {exc}")
+        error_log.log_line(home, f"hook {hook}", f"{type(exc).__name__}: {exc}")
         text = None
     if not watchdog.commit():
         time.sleep(60)  # the watchdog is ending the process; write nothing

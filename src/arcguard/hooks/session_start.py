@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from arcguard.core.session import decide_session_start
+from arcguard.core.lifecycle import decide_session_start
 from arcguard.hooks.runner import session_id
 
 

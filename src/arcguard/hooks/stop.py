@@ -13,15 +13,15 @@ from __future__ import annotations
 import time
 
 from arcguard.core import arc as arcs
+from arcguard.core.final_words import is_resume_prompt
 from arcguard.core.stop import KIND_EMPTY
 from arcguard.core.stop import KIND_THINKING
 from arcguard.core.stop import KIND_TOOL_USE
 from arcguard.core.stop import Final
 from arcguard.core.stop import decide_stop
 from arcguard.core.stop import is_noop
-from arcguard.core.text import is_resume_prompt
-from arcguard.hooks import transcripts
 from arcguard.hooks.runner import session_id
+from arcguard.transcript import hook_reader
 
 
 TYPE_CHECKING = False
@@ -74,7 +74,7 @@ def _drain(path: str, seen: set[str], ctx: Context, *, final_known: bool) -> Fin
                  ctx.deadline - time.monotonic() - UPDATE_RESERVE_S)
     deadline = time.monotonic() + max(0.0, budget)
     while True:
-        exchange = transcripts.last_exchange(path, ctx.cfg.tail_bytes)
+        exchange = hook_reader.last_exchange(path, ctx.cfg.tail_bytes)
         if exchange is not None and _is_final(exchange, seen, final_known=final_known):
             return _final(exchange)
         if time.monotonic() + POLL_S > deadline:
@@ -111,7 +111,7 @@ def _from_payload(text: str, path: str | None, ctx: Context) -> Final:
     if path and is_noop(final):
         # A no-op may be a synthetic entry (an API error, a local command's placeholder, the
         # answer to Claude Code's resume prompt): the transcript says which.
-        exchange = transcripts.last_exchange(path, ctx.cfg.tail_bytes)
+        exchange = hook_reader.last_exchange(path, ctx.cfg.tail_bytes)
         message = exchange.message if exchange is not None else None
         if message is not None and message.synthetic and message.text == text.strip():
             final.synthetic = True
@@ -136,7 +136,7 @@ def handle(payload: dict[str, Any], ctx: Context) -> Output | None:
         final = _drain(path, seen, ctx, final_known=_final_is_textless(payload))
     elif path:
         # No arc: only a dead resume could be continued, and its entries are already written.
-        final = _final(transcripts.last_exchange(path, ctx.cfg.tail_bytes))
+        final = _final(hook_reader.last_exchange(path, ctx.cfg.tail_bytes))
     else:
         final = None
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from arcguard.core.session import decide_stop_failure
+from arcguard.core.lifecycle import decide_stop_failure
 from arcguard.hooks.runner import session_id
 
 

@@ -6,8 +6,8 @@ hooks (in this process, or as subprocesses exactly as Claude Code calls them).
 
 from __future__ import annotations
 
-from arcguard.replay.session import Result
-from arcguard.replay.session import replay
+from arcguard.replay.replayer import Result
+from arcguard.replay.replayer import replay
 
 
 __all__ = ["Result", "replay"]

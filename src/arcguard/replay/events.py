@@ -13,15 +13,16 @@ see it: tool events carrying `agent_id`, no prompt or Stop events (those are the
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from arcguard.core import opkey
-from arcguard.core.text import AUTONOMOUS
-from arcguard.core.text import starts_autonomous
+from arcguard.core.final_words import AUTONOMOUS
+from arcguard.core.final_words import starts_autonomous
 from arcguard.forensics import entries as kinds
-from arcguard.paths import SAFE_CHARS
+from arcguard.storage.paths import SAFE_CHARS
 from arcguard.transcript import records
 
 
-TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
 

@@ -10,11 +10,11 @@ import os
 import subprocess
 import sys
 import time
+from typing import TYPE_CHECKING
 
 import arcguard
 
 
-TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Mapping
 
@@ -47,7 +47,7 @@ class InProcess:
     name = "in-process"
 
     def __init__(self, environ: dict[str, str]) -> None:
-        from arcguard.config import load_config
+        from arcguard.storage.config_file import load_config
 
         self.environ = environ
         self.home = environ["ARCGUARD_HOME"]

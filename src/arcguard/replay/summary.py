@@ -8,14 +8,14 @@ of different sizes compare.
 from __future__ import annotations
 
 import os
+from typing import TYPE_CHECKING
 
 
-TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Iterable
     from typing import Any
 
-    from arcguard.replay.session import Result
+    from arcguard.replay.replayer import Result
 
 SUFFIX = ".jsonl"
 INTERVENTIONS = ("deny", "pause", "continue", "nudge")

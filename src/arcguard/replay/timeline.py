@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
 
-TYPE_CHECKING = False
+
 if TYPE_CHECKING:
-    from arcguard.replay.session import Result
+    from arcguard.replay.replayer import Result
 
 REASON_CHARS = 110
 

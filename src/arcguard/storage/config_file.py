@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import os
 
-from arcguard import paths
 from arcguard.core.config import DEFAULTS
 from arcguard.core.config import Config
 from arcguard.core.config import build_config
+from arcguard.storage import paths
 
 
 TYPE_CHECKING = False

@@ -4,22 +4,22 @@ from __future__ import annotations
 
 import os
 import time
+from typing import TYPE_CHECKING
 
-from arcguard import paths
-from arcguard.checks.setup import GAP
-from arcguard.checks.setup import OK
-from arcguard.checks.setup import WARN
-from arcguard.checks.setup import Check
-from arcguard.checks.setup import Setup
+from arcguard.doctor.model import GAP
+from arcguard.doctor.model import OK
+from arcguard.doctor.model import WARN
+from arcguard.doctor.model import Check
+from arcguard.doctor.model import Setup
+from arcguard.storage import paths
 
 
-TYPE_CHECKING = False
 if TYPE_CHECKING:
     pass
 
 
 # The Claude Code version whose Stop payload carries last_assistant_message (changelog
-# 2.1.47). Which release knows which hook event is in `arcguard.claude_versions`.
+# 2.1.47). Which release knows which hook event is in `arcguard.claude_settings.releases`.
 LAST_MESSAGE_VERSION = (2, 1, 47)
 STALE_DAYS = 30
 RECENT_ERRORS_S = 24 * 3600
@@ -63,13 +63,13 @@ def check_state_dir(setup: Setup) -> list[Check]:
 
 
 def check_lock(setup: Setup) -> list[Check]:
-    from arcguard import fsutil
+    from arcguard.storage import atomic
 
     if not os.path.isdir(setup.home):
         return [Check("lock", OK, "not checked: no state directory yet")]
     probe = os.path.join(setup.home, "doctor")
     try:
-        with fsutil.locked(probe, 2.0, use_filelock=True):
+        with atomic.locked(probe, 2.0, use_filelock=True):
             pass
     except OSError as exc:
         return [Check("lock", GAP, f"cannot take a lock in {setup.home}: {exc}",
@@ -83,7 +83,7 @@ def check_lock(setup: Setup) -> list[Check]:
 
 
 def check_config(setup: Setup) -> list[Check]:
-    from arcguard.config import load_config
+    from arcguard.storage.config_file import load_config
 
     ignored = [Check("config", WARN, problem, "set it to an absolute path or unset it")
                for problem in paths.ignored_xdg(setup.environ)]
@@ -101,8 +101,8 @@ def check_config(setup: Setup) -> list[Check]:
 
 
 def check_state_files(setup: Setup) -> list[Check]:
-    from arcguard import fsutil
-    from arcguard import store
+    from arcguard.storage import atomic
+    from arcguard.storage import store
 
     directory = paths.sessions_dir(setup.home)
     try:
@@ -110,7 +110,7 @@ def check_state_files(setup: Setup) -> list[Check]:
     except OSError:
         return [Check("state files", OK, "none yet")]
     corrupt = sorted(n for n in names if ".corrupt-" in n)
-    temps = [n for n in names if fsutil.TEMP_MARK in n]
+    temps = [n for n in names if atomic.TEMP_MARK in n]
     bad, stale, good = [], 0, 0
     cutoff = time.time() - STALE_DAYS * 86400
     for path, mtime in store.list_sessions(setup.home):
@@ -131,7 +131,7 @@ def check_state_files(setup: Setup) -> list[Check]:
                            "hook run quarantines them)", "nothing to do unless it recurs"))
     if temps:
         found.append(Check("state files", WARN, f"{len(temps)} temp file(s) left by a killed "
-                           "writer", f"delete {directory}/*{fsutil.TEMP_MARK}*"))
+                           "writer", f"delete {directory}/*{atomic.TEMP_MARK}*"))
     if stale:
         found.append(Check("state files", WARN, f"{stale} session file(s) untouched for more "
                            f"than {STALE_DAYS} days",
@@ -157,14 +157,14 @@ def check_error_log(setup: Setup) -> list[Check]:
 
 
 def parse_version(text: str) -> tuple[int, int, int] | None:
-    from arcguard import claude_versions
+    from arcguard.claude_settings import releases
 
-    return claude_versions.parse(text)
+    return releases.parse(text)
 
 
 def check_claude(setup: Setup) -> list[Check]:
     """The installed release, and each arcguard feature that runs degraded on it."""
-    from arcguard import claude_versions as cv
+    from arcguard.claude_settings import releases as cv
 
     version, why = setup.claude_version()
     if version is None:
@@ -187,7 +187,7 @@ def check_claude(setup: Setup) -> list[Check]:
 
 def check_event_support(setup: Setup) -> list[Check]:
     """A settings file naming an event the installed release does not know is ignored whole."""
-    from arcguard import claude_versions as cv
+    from arcguard.claude_settings import releases as cv
 
     version, _ = setup.claude_version()
     if version is None:

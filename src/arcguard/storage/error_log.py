@@ -7,7 +7,7 @@ import stat
 import sys
 import time
 
-from arcguard import paths
+from arcguard.storage import paths
 
 
 MAX_LOG_BYTES = 512 * 1024

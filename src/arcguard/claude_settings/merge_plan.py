@@ -17,12 +17,12 @@ import copy
 import os
 import re
 import shlex
+from typing import TYPE_CHECKING
 
 from arcguard.hooks import EVENTS
 from arcguard.hooks import HOOKS
 
 
-TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Collection
     from collections.abc import Mapping

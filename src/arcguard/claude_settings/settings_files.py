@@ -4,17 +4,17 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from arcguard import fsutil
-from arcguard.install_plan import SettingsError
+from arcguard.claude_settings.merge_plan import SettingsError
+from arcguard.storage import atomic
 
 
-TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Mapping
     from typing import Any
 
-    from arcguard.claude_versions import Version
+    from arcguard.claude_settings.releases import Version
 
     Settings = dict[str, Any]
 
@@ -50,7 +50,7 @@ def claude_version(environ: Mapping[str, str],
     import shutil
     import subprocess
 
-    from arcguard import claude_versions
+    from arcguard.claude_settings import releases
 
     program = shutil.which("claude", path=environ.get("PATH"))
     if program is None:
@@ -60,7 +60,7 @@ def claude_version(environ: Mapping[str, str],
                               timeout=timeout, env=dict(environ), stdin=subprocess.DEVNULL)
     except (OSError, subprocess.TimeoutExpired) as exc:
         return None, f"`claude --version` failed: {exc}"
-    version = claude_versions.parse(done.stdout)
+    version = releases.parse(done.stdout)
     if done.returncode != 0 or version is None:
         return None, f"`claude --version` said {done.stdout.strip()[:60]!r}"
     return version, ""
@@ -116,7 +116,7 @@ def load(path: Path) -> tuple[Settings, str | None]:
 
     Raises SettingsError for a file that is not a standard JSON object: it is left untouched.
     """
-    from arcguard import settings_text
+    from arcguard.claude_settings import json_text
 
     data = read_regular(path)
     if data is None:
@@ -128,8 +128,8 @@ def load(path: Path) -> tuple[Settings, str | None]:
     if not text.strip():
         return {}, text
     try:
-        value = settings_text.loads(text)
-    except settings_text.JsonRefused as exc:
+        value = json_text.loads(text)
+    except json_text.JsonRefused as exc:
         raise SettingsError(f"{path} is not valid JSON ({exc}); fix or move it, then run "
                             "this again", "invalid") from None
     if not isinstance(value, dict):
@@ -203,8 +203,8 @@ def _digest(data: bytes | None) -> str | None:
 def _replace_if_unchanged(target: Path, data: bytes, mode: int | None,
                           expected: str | None) -> None:
     want = _digest(None if expected is None else expected.encode("utf-8"))
-    tmp = target.with_name(f"{target.name}{fsutil.TEMP_MARK}{os.getpid()}-{id(data)}")
-    fsutil.atomic_write(str(tmp), data, mode=NEW_FILE_MODE if mode is None else mode)
+    tmp = target.with_name(f"{target.name}{atomic.TEMP_MARK}{os.getpid()}-{id(data)}")
+    atomic.atomic_write(str(tmp), data, mode=NEW_FILE_MODE if mode is None else mode)
     try:
         _swap_in(tmp, target, want)
     finally:
@@ -254,4 +254,4 @@ def _exchange(a: Path, b: Path) -> bool:
 
 def _atomic_write(path: Path, data: bytes, mode: int | None) -> None:
     # A new settings file is not secret (a project's is committed): readable like any config.
-    fsutil.atomic_write(str(path), data, mode=NEW_FILE_MODE if mode is None else mode)
+    atomic.atomic_write(str(path), data, mode=NEW_FILE_MODE if mode is None else mode)

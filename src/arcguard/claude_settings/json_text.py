@@ -10,10 +10,10 @@ Adding a member and removing it again therefore gives back the original bytes.
 from __future__ import annotations
 
 import re
+from typing import TYPE_CHECKING
 from typing import NamedTuple
 
 
-TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
 

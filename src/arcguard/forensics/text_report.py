@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
 
-TYPE_CHECKING = False
+
 if TYPE_CHECKING:
     from typing import Any
 

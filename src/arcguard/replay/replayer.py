@@ -10,16 +10,16 @@ from __future__ import annotations
 
 import os
 import tempfile
+from typing import TYPE_CHECKING
 
 from arcguard import jsonio
-from arcguard import store
 from arcguard.forensics import lines
 from arcguard.replay.events import EventBuilder
 from arcguard.replay.executors import EXECUTORS
 from arcguard.replay.executors import hook_environment
+from arcguard.storage import store
 
 
-TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Callable
     from typing import Any

@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 
 from arcguard import jsonio
-from arcguard.paths import SAFE_CHARS
+from arcguard.storage.paths import SAFE_CHARS
 from arcguard.transcript import records
 from arcguard.transcript.tail import NotReadable
 from arcguard.transcript.tail import lines_newest_first

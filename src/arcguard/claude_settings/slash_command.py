@@ -45,11 +45,11 @@ def _has_marker(text: str) -> bool:
 def read_text(path: Path) -> str | None:
     """The command file's text; None if absent, "" if it cannot be read as a small text file
     (a FIFO or a device planted in its place is never read)."""
-    from arcguard import settings
-    from arcguard.install_plan import SettingsError
+    from arcguard.claude_settings import settings_files
+    from arcguard.claude_settings.merge_plan import SettingsError
 
     try:
-        data = settings.read_regular(path)
+        data = settings_files.read_regular(path)
         return None if data is None else data.decode("utf-8")
     except (SettingsError, UnicodeDecodeError):
         return ""

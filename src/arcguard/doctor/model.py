@@ -3,18 +3,18 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 from typing import NamedTuple
 
-from arcguard import install_plan as plan
-from arcguard import paths
-from arcguard import settings as cc
+from arcguard.claude_settings import merge_plan as plan
+from arcguard.claude_settings import settings_files as cc
+from arcguard.storage import paths
 
 
-TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
 
-    from arcguard.claude_versions import Version
+    from arcguard.claude_settings.releases import Version
 
 OK, GAP, WARN = "ok", "gap", "warn"
 PLUGIN_ID = "arcguard@"

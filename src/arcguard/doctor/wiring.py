@@ -5,19 +5,19 @@ from __future__ import annotations
 import os
 import shutil
 import subprocess
+from typing import TYPE_CHECKING
 
-from arcguard import install_plan as plan
-from arcguard import settings as cc
-from arcguard import slash_command as slash
-from arcguard.checks.setup import GAP
-from arcguard.checks.setup import OK
-from arcguard.checks.setup import WARN
-from arcguard.checks.setup import Check
-from arcguard.checks.setup import Setup
+from arcguard.claude_settings import merge_plan as plan
+from arcguard.claude_settings import settings_files as cc
+from arcguard.claude_settings import slash_command as slash
+from arcguard.doctor.model import GAP
+from arcguard.doctor.model import OK
+from arcguard.doctor.model import WARN
+from arcguard.doctor.model import Check
+from arcguard.doctor.model import Setup
 from arcguard.hooks import EVENTS
 
 
-TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Mapping
     from typing import Any
@@ -82,7 +82,7 @@ def check_wiring(setup: Setup) -> list[Check]:
 def _missing(setup: Setup, events: list[str]) -> list[Check]:
     """Unwired events the installed release knows; an event it does not know is not missed
     (installing it would make Claude Code ignore the file)."""
-    from arcguard import claude_versions as cv
+    from arcguard.claude_settings import releases as cv
 
     version, _ = setup.claude_version()
     missing = [e for e in events if cv.knows(e, version)]
@@ -157,7 +157,7 @@ def run_hook(handler: dict[str, Any], event: str, environ: Mapping[str, str],
     answers as a hook must (exit 0, nothing or one JSON object on stdout), else what went wrong.
 
     The words are run directly, never through a shell: only an exact arcguard invocation gets
-    here (`install_plan.why_not_ours`), so nothing else a settings file says is executed; nor
+    here (`merge_plan.why_not_ours`), so nothing else a settings file says is executed; nor
     is a program that lies inside `project`.
     """
     import json
@@ -257,7 +257,7 @@ def check_command(setup: Setup) -> list[Check]:
 
 
 def _no_command(setup: Setup) -> Check:
-    from arcguard import claude_versions as cv
+    from arcguard.claude_settings import releases as cv
 
     version, _ = setup.claude_version()
     if cv.rejects_unknown_commands(version):

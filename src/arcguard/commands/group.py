@@ -15,7 +15,7 @@ COMMANDS = {
     "demo": ("arcguard.commands.demo", "demo"),
     "doctor": ("arcguard.commands.doctor", "doctor"),
     "forensics": ("arcguard.commands.forensics", "forensics"),
-    "hook": ("arcguard.commands.hook", "hook"),
+    "hook": ("arcguard.commands.hook_help", "hook"),
     "install": ("arcguard.commands.install", "install"),
     "replay": ("arcguard.commands.replay", "replay"),
     "status": ("arcguard.commands.status", "status"),

@@ -5,11 +5,11 @@ from __future__ import annotations
 import os
 import stat
 
-from arcguard import fsutil
 from arcguard import jsonio
-from arcguard import logbook
-from arcguard import paths
 from arcguard.core import schema
+from arcguard.storage import atomic
+from arcguard.storage import error_log
+from arcguard.storage import paths
 
 
 TYPE_CHECKING = False
@@ -91,9 +91,9 @@ def quarantine(home: str, path: str, why: str, *, now: float) -> str | None:
     try:
         os.replace(path, target)
     except OSError as exc:
-        logbook.log_line(home, "store", f"cannot quarantine {path}: {exc}", now=now)
+        error_log.log_line(home, "store", f"cannot quarantine {path}: {exc}", now=now)
         return None
-    logbook.log_line(home, "store", f"quarantined {path} -> {target}: {why}", now=now)
+    error_log.log_line(home, "store", f"quarantined {path} -> {target}: {why}", now=now)
     return target
 
 
@@ -121,8 +121,8 @@ def update(
         if new is None:
             return result
     paths.ensure_sessions_dir(home)
-    with fsutil.locked(path, lock_timeout, use_filelock=use_filelock):
-        fsutil.remove_orphan_temps(path)
+    with atomic.locked(path, lock_timeout, use_filelock=use_filelock):
+        atomic.remove_orphan_temps(path)
         try:
             current = read_state(path)
         except Unreadable as exc:
@@ -134,7 +134,7 @@ def update(
         new, result = change(current)
         if new is not None:
             new["updated"] = now
-            fsutil.atomic_write(path, jsonio.dumps(new).encode("ascii"))
+            atomic.atomic_write(path, jsonio.dumps(new).encode("ascii"))
             if migrated and current is not None and legacy is not None:
                 _retire(home, legacy, now=now)
         return result
@@ -148,7 +148,7 @@ def _retire(home: str, legacy: str, *, now: float) -> None:
         except FileNotFoundError:
             pass
         except OSError as exc:
-            logbook.log_line(home, "store", f"cannot remove {name}: {exc}", now=now)
+            error_log.log_line(home, "store", f"cannot remove {name}: {exc}", now=now)
 
 
 def list_sessions(home: str) -> list[tuple[str, float]]:

@@ -6,24 +6,25 @@ doing its job; a warning is worth knowing about but does not stop it.
 
 from __future__ import annotations
 
-from arcguard.checks.health import check_claude
-from arcguard.checks.health import check_config
-from arcguard.checks.health import check_error_log
-from arcguard.checks.health import check_event_support
-from arcguard.checks.health import check_lock
-from arcguard.checks.health import check_state_dir
-from arcguard.checks.health import check_state_files
-from arcguard.checks.setup import GAP
-from arcguard.checks.setup import Check
-from arcguard.checks.setup import Setup
-from arcguard.checks.wiring import check_command
-from arcguard.checks.wiring import check_executables
-from arcguard.checks.wiring import check_runs
-from arcguard.checks.wiring import check_settings_files
-from arcguard.checks.wiring import check_wiring
+from typing import TYPE_CHECKING
+
+from arcguard.doctor.health import check_claude
+from arcguard.doctor.health import check_config
+from arcguard.doctor.health import check_error_log
+from arcguard.doctor.health import check_event_support
+from arcguard.doctor.health import check_lock
+from arcguard.doctor.health import check_state_dir
+from arcguard.doctor.health import check_state_files
+from arcguard.doctor.model import GAP
+from arcguard.doctor.model import Check
+from arcguard.doctor.model import Setup
+from arcguard.doctor.wiring import check_command
+from arcguard.doctor.wiring import check_executables
+from arcguard.doctor.wiring import check_runs
+from arcguard.doctor.wiring import check_settings_files
+from arcguard.doctor.wiring import check_wiring
 
 
-TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Callable
 
