@@ -70,7 +70,7 @@ def test_the_payload_bound_is_far_above_real_payloads() -> None:
 def test_the_watchdog_exits_even_when_its_log_line_blocks_forever(tmp_path: Path) -> None:
     script = (
         "import threading, time\n"
-        "from arcguard import error_log\n"
+        "from arcguard.storage import error_log\n"
         "from arcguard.hooks import runner\n"
         "error_log.log_line = lambda *a, **k: threading.Event().wait()\n"
         f"runner._Watchdog(0.05, {str(tmp_path)!r}, 'stop')\n"
