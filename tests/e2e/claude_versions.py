@@ -7,11 +7,13 @@ the first release where the answer is yes (assuming it stays yes afterwards).
 
     python tests/e2e/claude_versions.py probe 2.1.80 2.1.332
     python tests/e2e/claude_versions.py bisect --oldest 2.1.0 --newest 2.1.332
+    python tests/e2e/claude_versions.py table              # the README table, measured
     python tests/e2e/claude_versions.py since 2.1.332      # releases newer than a pin
+    python tests/e2e/claude_versions.py since 2.1.332 --probe   # ... and what changed
 
-Results are cached per release in ``.cache/claude-versions.json`` so that a bisection
-re-uses every release it has already probed. ``--drop`` deletes each installed release
-after probing it (a release takes 70-380 MB).
+Results are kept per release in ``tests/e2e/claude_versions.json`` so that a bisection
+re-uses every release already probed; ``table`` prints the README's table from them.
+``--drop`` deletes each installed release after probing it (a release takes 70-380 MB).
 """
 
 from __future__ import annotations
@@ -36,7 +38,8 @@ from typing import Any
 HERE = Path(__file__).resolve().parent
 REPO_ROOT = HERE.parent.parent
 CACHE = REPO_ROOT / ".cache"
-RESULTS = CACHE / "claude-versions.json"
+# Kept in the repository: the measurements the README's version table is generated from.
+RESULTS = HERE / "claude_versions.json"
 PACKAGE = "@anthropic-ai/claude-code"
 
 sys.path.insert(0, str(HERE))
@@ -369,13 +372,45 @@ def show(args: argparse.Namespace) -> None:
         print(version, json.dumps(cached_probe(version, args.drop), indent=1))
 
 
+def first_measured(behaviour: str, results: Mapping[str, Mapping[str, bool]]) -> tuple[str, str]:
+    """(first release with the behaviour, newest release probed without it), "" if none."""
+    ordered = sorted(results, key=version_key)
+    have = [v for v in ordered if results[v].get(behaviour)]
+    if not have:
+        return "", ordered[-1] if ordered else ""
+    before = [v for v in ordered if version_key(v) < version_key(have[0])]
+    return have[0], before[-1] if before else ""
+
+
+def table_rows(results: Mapping[str, Mapping[str, bool]]) -> list[str]:
+    rows = ["| behaviour | first release with it | newest release probed without it | probe |",
+            "|---|---|---|---|"]
+    for behaviour, question in BEHAVIOURS.items():
+        first, without = first_measured(behaviour, results)
+        rows.append(f"| {behaviour} | {first or 'none probed'} | {without or '-'} | {question} |")
+    return rows
+
+
+def table(args: argparse.Namespace) -> None:
+    print("\n".join(table_rows(load_results())))
+
+
 def since(args: argparse.Namespace) -> None:
-    """Releases newer than the pin, newest last: the list to probe before moving the pin."""
+    """Releases newer than the pin, newest last; with --probe, what the newest one changed."""
     newer = [v for v in release_list() if "-" not in v and version_key(v) > version_key(args.pin)]
-    for version in sorted(newer, key=version_key):
+    newer.sort(key=version_key)
+    for version in newer:
         print(version)
     if not newer:
-        print(f"no release newer than {args.pin}", file=sys.stderr)
+        print(f"no release newer than {args.pin}")
+        return
+    if args.probe:
+        before, after = cached_probe(args.pin, args.drop), cached_probe(newer[-1], args.drop)
+        changed = [k for k in sorted(set(before) | set(after)) if before.get(k) != after.get(k)]
+        for key in changed:
+            print(f"{key}: {args.pin} {before.get(key)} -> {newer[-1]} {after.get(key)}")
+        if not changed:
+            print(f"no probed behaviour differs between {args.pin} and {newer[-1]}")
 
 
 def main(argv: Sequence[str] | None = None) -> None:
@@ -392,8 +427,11 @@ def main(argv: Sequence[str] | None = None) -> None:
     many.add_argument("--out", help="append 'behaviour version' lines to this file")
     many.add_argument("--drop", action="store_true")
     many.set_defaults(func=bisect)
+    sub.add_parser("table", help="the measured table, as markdown").set_defaults(func=table)
     pin = sub.add_parser("since", help="releases on npm newer than a pinned one")
     pin.add_argument("pin")
+    pin.add_argument("--probe", action="store_true", help="probe the newest and compare")
+    pin.add_argument("--drop", action="store_true")
     pin.set_defaults(func=since)
     args = parser.parse_args(argv)
     args.func(args)

@@ -15,6 +15,9 @@ Fixtures:
 - ``hook_settings``: ``hook_settings({event: command | [commands]}) -> dict``.
 - ``arcguard_hook_settings``: ``arcguard_hook_settings({event: subcommand}) -> dict``
   with commands ``<python> -m arcguard hook <subcommand>``.
+- ``claude_release``: each release of ``WINDOW_RELEASES`` in turn (oldest and newest
+  supported), installed in ``<repo>/.cache/claude-code-<version>``; missing: skipped, or
+  failed when ``$CI`` is set. ``run_release`` is ``run_claude`` for that release.
 
 Example::
 
@@ -453,7 +456,7 @@ def payload_log(project: ClaudeProject, name: str = "payloads") -> PayloadLog:
 # Besides the pinned CLI, CI runs a subset of these tests against the oldest release arcguard
 # supports and the newest one checked; `.ci/run` installs the same versions (a unit test keeps
 # the two lists equal).
-WINDOW_RELEASES = {"oldest": "2.1.80", "newest": "2.1.332"}
+WINDOW_RELEASES = {"oldest": "2.1.78", "newest": "2.1.332"}
 # The first release that knows the PostToolBatch hook event, measured with
 # tests/e2e/claude_versions.py. Older releases ignore a settings file that names it.
 POST_TOOL_BATCH_FIRST = "2.1.118"

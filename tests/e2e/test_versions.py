@@ -11,11 +11,13 @@ from __future__ import annotations
 import re
 from typing import Any
 
+import claude_versions
 import pytest
 from scripted_api import ScriptedAPI
 from scripted_api import text
 from scripted_api import tool_use
 
+from conftest import POST_TOOL_BATCH_FIRST
 from conftest import REPO_ROOT
 from conftest import WINDOW_RELEASES
 from conftest import ClaudeProject
@@ -135,3 +137,14 @@ def test_ci_installs_the_window_releases():
     ci = (REPO_ROOT / ".ci" / "run").read_text()
     pins = dict(re.findall(r'^CLAUDE_CODE_(OLDEST|NEWEST)="([^"]+)"$', ci, re.MULTILINE))
     assert {k.lower(): v for k, v in pins.items()} == WINDOW_RELEASES
+
+
+def test_post_tool_batch_first_release_is_the_measured_one():
+    first, without = claude_versions.first_measured("PostToolBatch", claude_versions.load_results())
+    assert (first, without) == (POST_TOOL_BATCH_FIRST, "2.1.117")
+
+
+def test_readme_version_table_is_the_measured_one():
+    rows = claude_versions.table_rows(claude_versions.load_results())
+    readme = (REPO_ROOT / "README.md").read_text()
+    assert "\n".join(rows) in readme, "\n".join(rows)
