@@ -15,6 +15,9 @@ Fixtures:
 - ``hook_settings``: ``hook_settings({event: command | [commands]}) -> dict``.
 - ``arcguard_hook_settings``: ``arcguard_hook_settings({event: subcommand}) -> dict``
   with commands ``<python> -m arcguard hook <subcommand>``.
+- ``claude_release``: each release of ``WINDOW_RELEASES`` in turn (oldest and newest
+  supported), installed in ``<repo>/.cache/claude-code-<version>``; missing: skipped, or
+  failed when ``$CI`` is set. ``run_release`` is ``run_claude`` for that release.
 
 Example::
 
@@ -446,3 +449,95 @@ class PayloadLog:
 def payload_log(project: ClaudeProject, name: str = "payloads") -> PayloadLog:
     script = project.write_script("payload_logger.py", _PAYLOAD_LOGGER)
     return PayloadLog(script=script, path=project.root / f"{name}.jsonl")
+
+
+# --------------------------------------------------------------------------- release window
+
+# Besides the pinned CLI, CI runs a subset of these tests against the oldest release arcguard
+# supports and the newest one checked; `.ci/run` installs the same versions (a unit test keeps
+# the two lists equal).
+WINDOW_RELEASES = {"oldest": "2.1.78", "newest": "2.1.332"}
+# The first release that knows the PostToolBatch hook event, measured with
+# tests/e2e/claude_versions.py. Older releases ignore a settings file that names it.
+POST_TOOL_BATCH_FIRST = "2.1.118"
+
+
+def version_key(version: str) -> tuple[int, ...]:
+    return tuple(int(part) for part in version.split("-")[0].split("."))
+
+
+def knows_post_tool_batch(version: str) -> bool:
+    return version_key(version) >= version_key(POST_TOOL_BATCH_FIRST)
+
+
+def release_bin(version: str) -> Path:
+    """Where `.ci/run` (and tests/e2e/claude_versions.py) install one release."""
+    return REPO_ROOT / ".cache" / f"claude-code-{version}" / "node_modules" / ".bin" / "claude"
+
+
+def arcguard_settings_for(version: str) -> dict[str, Any]:
+    """arcguard's hooks as a settings file ``version`` accepts: no event it does not know."""
+    settings = all_arcguard_settings()
+    if not knows_post_tool_batch(version):
+        del settings["hooks"]["PostToolBatch"]
+    return settings
+
+
+def install_autonomous_command(project: ClaudeProject) -> None:
+    """The /autonomous command file, which releases that reject unknown commands need."""
+    from arcguard import slash_command
+
+    target = project.path / ".claude" / "commands" / slash_command.COMMAND_NAME
+    target.parent.mkdir(parents=True, exist_ok=True)
+    target.write_text(slash_command.command_template())
+
+
+@dataclass(frozen=True)
+class ClaudeRelease:
+    """One installed Claude Code release of the support window."""
+
+    role: str
+    version: str
+    binary: Path
+
+    @property
+    def knows_post_tool_batch(self) -> bool:
+        return knows_post_tool_batch(self.version)
+
+
+def _missing(message: str) -> None:
+    if os.environ.get("CI"):
+        pytest.fail(message, pytrace=False)
+    pytest.skip(message)
+
+
+@pytest.fixture(scope="session", params=sorted(WINDOW_RELEASES))
+def claude_release(request: pytest.FixtureRequest) -> ClaudeRelease:
+    """Each release of the window in turn; skipped locally when it is not installed."""
+    role = str(request.param)
+    version = WINDOW_RELEASES[role]
+    binary = release_bin(version)
+    if not (binary.is_file() and os.access(binary, os.X_OK)):
+        _missing(
+            f"Claude Code {version} ({role} supported release) not installed at {binary}; "
+            "run .ci/run, or tests/e2e/claude_versions.py probe "
+            f"{version}"
+        )
+    return ClaudeRelease(role=role, version=version, binary=binary)
+
+
+@pytest.fixture
+def run_release(claude_release: ClaudeRelease) -> Callable[..., ClaudeRun]:
+    """``run_claude`` for the window release under test."""
+
+    def run(
+        project: ClaudeProject,
+        api: ScriptedAPI,
+        prompt: str,
+        extra_args: Sequence[str] = (),
+        env: Mapping[str, str] | None = None,
+        timeout: float = DEFAULT_TIMEOUT,
+    ) -> ClaudeRun:
+        return _run(claude_release.binary, project, api, prompt, extra_args, env, timeout)
+
+    return run

@@ -32,9 +32,9 @@ EVENT_FEATURES: dict[str, str] = {
 }
 
 # In `-p` mode, releases before this one reject a prompt naming a slash command that does not
-# exist (`Unknown command: /autonomous`, measured on 2.1.150 and 2.1.250); this one hands the
-# prompt to the model. Releases in between are not measured and count as rejecting.
-ACCEPTS_UNKNOWN_COMMAND: Version = (2, 1, 328)
+# exist (`Unknown command: /autonomous`); from this one on the prompt reaches the model. Bisected
+# with tests/e2e/claude_versions.py.
+ACCEPTS_UNKNOWN_COMMAND: Version = (2, 1, 274)
 
 
 def parse(text: str) -> Version | None:

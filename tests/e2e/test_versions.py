@@ -1,0 +1,150 @@
+"""The core of arcguard against each release of the support window, not only the pinned one.
+
+Each test runs once per release in ``WINDOW_RELEASES`` (``claude_release`` fixture), with
+arcguard's hooks written as a settings file that release accepts and the /autonomous command
+installed (older releases reject a slash command they do not know). A release that is not
+installed is skipped locally and fails under CI, where `.ci/run` installs it.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import claude_versions
+import pytest
+from scripted_api import ScriptedAPI
+from scripted_api import text
+from scripted_api import tool_use
+
+from conftest import POST_TOOL_BATCH_FIRST
+from conftest import REPO_ROOT
+from conftest import WINDOW_RELEASES
+from conftest import ClaudeProject
+from conftest import ClaudeRelease
+from conftest import ClaudeRun
+from conftest import arcguard_settings_for
+from conftest import arcguard_state
+from conftest import install_autonomous_command
+from conftest import log_kinds
+
+
+NOOP = "No response requested."
+STALL_REASON = "[arcguard] Autonomous arc 'autonomous' is still active"
+DENIED = "[arcguard] Denied as a repeat"
+NO_BATCH_EVENT = (
+    "this release has no PostToolBatch event, and the loop guard does not yet close a turn "
+    "from the other hook events"
+)
+
+
+def project_for(claude_project: Any, release: ClaudeRelease) -> ClaudeProject:
+    project: ClaudeProject = claude_project(arcguard_settings_for(release.version))
+    install_autonomous_command(project)
+    return project
+
+
+def xfail_without_batch_event(request: pytest.FixtureRequest, release: ClaudeRelease) -> None:
+    # Not strict: the test still runs there, and an XPASS shows when the fallback has landed.
+    if not release.knows_post_tool_batch:
+        request.applymarker(pytest.mark.xfail(reason=NO_BATCH_EVENT, strict=False))
+
+
+def bash(command: str) -> dict[str, Any]:
+    return tool_use("Bash", {"command": command})
+
+
+def completed(run: ClaudeRun, reason: str = "completed") -> None:
+    assert run.returncode == 0, run.describe()
+    assert run.result is not None, run.describe()
+    # Older releases print no terminal_reason; where they do, it must match.
+    assert run.result.get("terminal_reason", reason) == reason, run.describe()
+
+
+def tool_result_text(api: ScriptedAPI, index: int) -> tuple[bool, str]:
+    [result] = api.tool_results(index)
+    content = result["content"]
+    if not isinstance(content, str):
+        content = " ".join(str(block.get("text", "")) for block in content)
+    return bool(result.get("is_error")), content
+
+
+def test_window_noop_stop_mid_arc_is_continued(claude_project, run_release, claude_release):
+    project = project_for(claude_project, claude_release)
+    script = [text(NOOP), text("Back on the importer: parsing the CSV header now.")]
+    with ScriptedAPI(script) as api:
+        run = run_release(project, api, "/autonomous ship the importer")
+
+    completed(run)
+    assert len(api.requests) == 2, run.describe()
+    assert STALL_REASON in api.request_text(1)
+    state = arcguard_state(project, run.session_id)
+    assert state["arc"]["active"] is True
+    assert log_kinds(state) == ["arc", "block"]
+
+
+def test_window_completion_releases_the_arc(claude_project, run_release, claude_release):
+    project = project_for(claude_project, claude_release)
+    with ScriptedAPI([text(NOOP), text("The arc is complete.")]) as api:
+        run = run_release(project, api, "/autonomous ship the importer")
+
+    completed(run)
+    assert len(api.requests) == 2, run.describe()
+    assert api.fallback_count == 0
+    state = arcguard_state(project, run.session_id)
+    assert state["arc"]["active"] is False
+    assert state["arc"]["completed_at"]
+    assert log_kinds(state) == ["arc", "block", "release"]
+
+
+def test_window_third_identical_call_is_denied(claude_project, run_release, claude_release):
+    project = project_for(claude_project, claude_release)
+    with ScriptedAPI([*(bash("ls build-output") for _ in range(3)), text("Stopping here.")]) as api:
+        run = run_release(project, api, "get the build green")
+
+    completed(run)
+    assert len(api.requests) == 4, run.describe()
+    for index in (1, 2):
+        is_error, content = tool_result_text(api, index)
+        assert is_error and "build-output" in content and "arcguard" not in content
+    is_error, content = tool_result_text(api, 3)
+    assert is_error and DENIED in content, content
+    state = arcguard_state(project, run.session_id)
+    assert log_kinds(state) == ["deny"]
+
+
+def test_window_alternating_calls_are_paused(
+    request, claude_project, run_release, claude_release
+):
+    xfail_without_batch_event(request, claude_release)
+    project = project_for(claude_project, claude_release)
+    runs = project.path / "runs.txt"
+    call_a, call_b = "echo A >> runs.txt", "echo B >> runs.txt"
+    with ScriptedAPI([bash(call) for _ in range(15) for call in (call_a, call_b)]) as api:
+        run = run_release(project, api, "get the build green")
+
+    completed(run, "hook_stopped")
+    # As on the pinned release: A and B run twice each, are denied once each, then the pause.
+    assert len(api.requests) == 6, run.describe()
+    assert runs.read_text().split() == ["A", "B", "A", "B"]
+    state = arcguard_state(project, run.session_id)
+    assert state["guard"]["paused"]["kind"] == "cycle"
+    assert log_kinds(state) == ["deny", "deny", "pause"]
+
+
+def test_ci_installs_the_window_releases():
+    # CI must install exactly the releases these tests are parameterised over, or they fail.
+    ci = (REPO_ROOT / ".ci" / "run").read_text()
+    pins = dict(re.findall(r'^CLAUDE_CODE_(OLDEST|NEWEST)="([^"]+)"$', ci, re.MULTILINE))
+    assert {k.lower(): v for k, v in pins.items()} == WINDOW_RELEASES
+
+
+def test_post_tool_batch_first_release_is_the_measured_one():
+    first, without = claude_versions.first_measured("PostToolBatch", claude_versions.load_results())
+    assert (first, without) == (POST_TOOL_BATCH_FIRST, "2.1.117")
+
+
+def test_readme_version_table_is_the_measured_one():
+    rows = claude_versions.table_rows(claude_versions.load_results())
+    readme = (REPO_ROOT / "README.md").read_text()
+    assert "\n".join(rows) in readme, "\n".join(rows)
