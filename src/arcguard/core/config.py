@@ -109,6 +109,11 @@ SETTINGS: tuple[Setting, ...] = (
          "turns since your last message before a pause"),
     _int("backstop_pause_turns_arc", 600, 1, 100_000,
          "the same, while an arc is active"),
+    _int("backstop_ceiling_turns", 1000, 1, 100_000,
+         "turns since your last message before a pause however productive they are: a bound"
+         " on runaway cost"),
+    _int("wait_max_seconds", 3600, 1, 7 * 86400,
+         "how long repeated waiting on background work may go on"),
     _list("allow", (), "calls exempt from the loop guard: `Tool`, `glob` or `Tool(glob)`"),
 )
 
@@ -146,6 +151,8 @@ class Config:
     backstop_nudge_turns: int
     backstop_pause_turns: int
     backstop_pause_turns_arc: int
+    backstop_ceiling_turns: int
+    wait_max_seconds: int
     allow: tuple[str, ...]
 
     def __init__(self, values: Mapping[str, Value]) -> None:

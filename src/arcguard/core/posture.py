@@ -10,7 +10,7 @@ from arcguard.core import arc as arcs
 from arcguard.core import guard
 from arcguard.core import messages
 from arcguard.core import render
-from arcguard.core.final_words import is_task_notification
+from arcguard.core.final_words import is_harness_prompt
 from arcguard.core.final_words import starts_autonomous
 from arcguard.core.state import add_log
 from arcguard.core.state import clone
@@ -36,7 +36,7 @@ def decide_posture(
     session_id: str,
     command: str,
 ) -> tuple[Output | None, State | None]:
-    if is_task_notification(prompt):
+    if is_harness_prompt(prompt):
         # The harness, not the operator: restate the posture, reset nothing.
         state = clone(state) if state is not None else None
     else:
