@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from arcguard.core import arc as arcs
 from arcguard.core import guard
+from arcguard.core import limits
 from arcguard.core import messages
 from arcguard.core import render
 from arcguard.core.final_words import is_harness_prompt
@@ -50,6 +51,8 @@ def decide_posture(
 
 def _on_operator(state: State, prompt: str, cfg: Config, now: float) -> None:
     guard.on_operator_message(state, now)
+    # A person is back: a wake queued for an unattended session would now talk over them.
+    limits.drop(state, now, "the operator sent a prompt")
     arc: Arc | None = state.get("arc")
     if arc is not None and arcs.is_active(arc, cfg, now):
         arcs.reset_consecutive(arc)
