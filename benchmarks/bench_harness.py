@@ -271,8 +271,20 @@ def child_env(root: Path) -> dict[str, str]:
     return env
 
 
+def installed_launcher() -> list[str]:
+    """The command `arcguard install` writes for this interpreter, up to `hook NAME`."""
+    import shlex
+
+    import arcguard
+    from arcguard.claude_settings import merge_plan
+
+    location = os.path.dirname(os.path.dirname(os.path.abspath(arcguard.__file__)))
+    return shlex.split(merge_plan.own_prefix(PYTHON, location))
+
+
 def launchers() -> dict[str, list[str]]:
-    found = {"module": [PYTHON, "-m", "arcguard", "hook"]}
+    found = {"installed": [*installed_launcher(), "hook"],
+             "module": [PYTHON, "-m", "arcguard", "hook"]}
     if os.path.exists(SCRIPT):
         found["script"] = [SCRIPT, "hook"]
     return found

@@ -36,6 +36,7 @@ from bench_harness import bench_hooks
 from bench_harness import bench_sizes
 from bench_harness import child_env
 from bench_harness import import_cost
+from bench_harness import installed_launcher
 from bench_report import machine
 from bench_report import markdown
 from bench_report import verdicts
@@ -76,15 +77,17 @@ def main(argv: list[str] | None = None) -> int:
                                     ("t", {}))["pre-tool"]).encode()
         arc_state(home)
         result["import_cost"] = {
+            "installed": import_cost([*installed_launcher()[1:], "hook", "pre-tool"], stdin,
+                                     env),
             "module": import_cost(["-m", "arcguard", "hook", "pre-tool"], stdin, env),
             "script": import_cost([SCRIPT, "hook", "pre-tool"], stdin, env),
             "bare": import_cost(["-c", "pass"], b"", env)}
         print("forensics ...", file=sys.stderr)
         result["forensics"] = bench_forensics(
             root, env, total=(40 if args.quick else 200) * 2**20, rounds=2 if args.quick else 3)
-        # `arcguard install` writes `<python> -m arcguard hook X`: the budget applies to it.
-        result["budget_launcher"] = "module"
-        result["verdicts"] = verdicts(result, "module")
+        # The budget applies to the command `arcguard install` writes.
+        result["budget_launcher"] = "installed"
+        result["verdicts"] = verdicts(result, "installed")
     finally:
         shutil.rmtree(root, ignore_errors=True)
     Path(args.out).write_text(json.dumps(result, indent=2) + "\n")

@@ -88,8 +88,8 @@ def markdown(result: dict[str, Any]) -> str:
         out.append(f"forensics over {forensics['corpus_mb']} MB: "
                    f"{forensics['forensics']['mb_per_s']} MB/s vs bare orjson loop "
                    f"{forensics['bare orjson loop']['mb_per_s']} MB/s: ratio {forensics['ratio']}")
-    imp = result["import_cost"]["module"]
-    out.append(f"hook path imports (pre-tool, -m): {imp['modules']} modules, "
+    imp = result["import_cost"]["installed"]
+    out.append(f"hook path imports (pre-tool, as installed): {imp['modules']} modules, "
                f"{imp['total_self_ms']} ms self time, {imp['arcguard_self_ms']} ms in arcguard; "
                f"absent: {', '.join(k for k, v in imp['heavy_absent'].items() if v)}")
     out += ["", f"Budgets (launcher: {result['budget_launcher']}):", "",

@@ -122,7 +122,7 @@ def status_line_of(project: Path) -> object:
 def test_install_statusline_sets_it_when_none_is_set_and_uninstall_removes_it(tmp_path):
     assert "set the status line to arcguard's" in install(tmp_path, "--statusline")
     line = status_line_of(tmp_path)
-    assert sl.is_ours(line) and line["command"].endswith(" -m arcguard statusline")
+    assert sl.is_ours(line) and line["command"].endswith(" statusline")
     assert "already set" in install(tmp_path, "--statusline")
     invoke("uninstall", "--scope", "project", "--project", str(tmp_path))
     assert status_line_of(tmp_path) is None

@@ -17,9 +17,19 @@ def main(argv: list[str] | None = None) -> int:
         from arcguard.hooks.statusline import main as status_line
 
         return status_line()
+    _load_site()
     from arcguard.commands.group import run
 
     return run(args)
+
+
+def _load_site() -> None:
+    """Put the interpreter's packages on sys.path if it started without `site`: the hook command
+    install writes does (a hook needs only the standard library), but the verbs need click."""
+    if "site" not in sys.modules:
+        import site
+
+        site.main()
 
 
 def _hook(rest: list[str]) -> int:

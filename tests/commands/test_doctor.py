@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import os
 import shlex
+import sys
 import time
 from pathlib import Path
 
@@ -558,3 +559,17 @@ def test_a_missing_limit_waiter_is_a_warning(project: Path) -> None:
     hooks["StopFailure"][0]["hooks"] = hooks["StopFailure"][0]["hooks"][:1]
     write_settings(project, {"hooks": hooks})
     assert [c.status for c in wiring.check_background(setup_for(project))] == ["warn"]
+
+
+def test_doctor_does_not_run_a_launch_command_that_imports_from_inside_the_project(
+        project: Path) -> None:
+    # The interpreter is a real one outside the repository; the package it imports is not.
+    marker = project / "PWNED"
+    package = project / "vendor" / "arcguard"
+    package.mkdir(parents=True)
+    (package / "__init__.py").write_text(f"open({str(marker)!r}, 'w').close()\n")
+    prefix = plan.own_prefix(sys.executable, str(package.parent))
+    write_settings(project, {"hooks": {"Stop": [plan.desired_group("Stop", prefix)]}})
+    [check] = wiring.check_runs(setup_for(project))
+    assert not marker.exists()
+    assert check.status == "gap" and "loads arcguard from inside the project" in check.detail

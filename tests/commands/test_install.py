@@ -6,16 +6,19 @@ import json
 import os
 import shlex
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
 from click.testing import Result
 from testing.cli import invoke
 
+from arcguard.claude_settings import merge_plan as plan
 from arcguard.claude_settings import settings_files as cc
 from arcguard.claude_settings import slash_command as slash
 from arcguard.hooks import BACKGROUND
 from arcguard.hooks import EVENTS
+from arcguard.storage import paths
 
 
 arcguard = invoke
@@ -322,3 +325,63 @@ def test_install_keeps_a_command_that_only_mentions_arcguard_and_says_so(project
     assert stop[0] == {"hooks": [mine]} and len(stop) == 2
     assert invoke("uninstall", "--scope", "project", "--project", str(project)).exit_code == 0
     assert json.loads(path.read_text()) == {"hooks": {"Stop": [{"hooks": [mine]}]}}
+
+
+# --- the installed command as a process -----------------------------------------------------
+
+PRE_TOOL = json.dumps({"session_id": "s-launch", "hook_event_name": "PreToolUse",
+                       "tool_name": "Bash", "tool_input": {"command": "ls"},
+                       "tool_use_id": "toolu_launch"})
+
+
+def installed_pre_tool(project: Path) -> list[str]:
+    install(project)
+    [command] = commands(settings_file(project))["PreToolUse"]
+    return shlex.split(command)
+
+
+def run_words(words: list[str], cwd: Path, **env: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(words, input=PRE_TOOL, capture_output=True, text=True, timeout=60,
+                          cwd=cwd, env={**os.environ, **env})
+
+
+def session_written() -> bool:
+    return Path(paths.session_path(os.environ["ARCGUARD_HOME"], "s-launch")).is_file()
+
+
+def test_the_installed_hook_starts_without_the_site_machinery(project: Path,
+                                                                tmp_path: Path) -> None:
+    words = installed_pre_tool(project)
+    done = run_words([words[0], "-X", "importtime", *words[1:]], tmp_path)
+    assert done.returncode == 0, done.stderr
+    loaded = {line.split("|")[-1].strip() for line in done.stderr.splitlines()}
+    assert "arcguard.hooks.pre_tool" in loaded
+    assert "site" not in loaded
+    assert session_written()
+
+
+def test_the_installed_hook_ignores_a_pythonpath_that_shadows_arcguard(project: Path,
+                                                                       tmp_path: Path) -> None:
+    shadow = tmp_path / "shadow" / "arcguard"
+    shadow.mkdir(parents=True)
+    (shadow / "__init__.py").write_text("raise SystemExit(2)\n")
+    done = run_words(installed_pre_tool(project), tmp_path, PYTHONPATH=str(shadow.parent))
+    assert done.returncode == 0, done.stderr
+    assert session_written()
+
+
+def test_the_hook_command_still_finds_arcguard_when_its_folder_is_gone(tmp_path: Path) -> None:
+    # An environment rebuilt for another Python moves site-packages: the command falls back
+    # to the interpreter's own packages rather than failing every hook.
+    prefix = plan.own_prefix(sys.executable, str(tmp_path / "gone"))
+    done = run_words(shlex.split(plan.hook_command(prefix, "pre-tool")), tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert session_written()
+
+
+def test_the_installed_command_also_runs_the_verbs(project: Path, tmp_path: Path) -> None:
+    words = installed_pre_tool(project)[:-2]
+    done = subprocess.run([*words, "--version"], capture_output=True, text=True, timeout=60,
+                          cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert "arcguard, version" in done.stdout

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import shlex
 from pathlib import Path
 
 import pytest
@@ -251,9 +252,71 @@ def test_install_then_remove_gives_back_the_original(settings: dict[str, object]
 # --- own_prefix ----------------------------------------------------------------------------
 
 
-def test_own_prefix_records_the_interpreter_and_module() -> None:
-    assert plan.own_prefix("/opt/py/bin/python3") == "/opt/py/bin/python3 -m arcguard"
-    assert plan.own_prefix("/p y/python") == "'/p y/python' -m arcguard"
+def test_own_prefix_starts_the_interpreter_isolated_and_without_site() -> None:
+    words = shlex.split(plan.own_prefix("/opt/py/bin/python3", "/opt/py/lib/site-packages"))
+    assert words[:4] == ["/opt/py/bin/python3", "-I", "-S", "-c"]
+    assert plan.launch_location(words[4]) == "/opt/py/lib/site-packages"
+    assert len(words) == 5
+
+
+@pytest.mark.parametrize("location", ["/p y/lib", "/caf\u00e9/lib", "/odd\udcff/lib",
+                                      "/opt/py-3.11/lib/site-packages"])
+def test_the_launch_command_is_ours_wherever_the_package_is(location: str) -> None:
+    command = plan.hook_command(plan.own_prefix("/p y/python", location), "pre-tool")
+    assert plan.hook_name(handler(command)) == "pre-tool"
+    assert plan.program(handler(command)) == "/p y/python"
+    assert plan.argv(handler(command))[-2:] == ["hook", "pre-tool"]
+    assert plan.launch_location(shlex.split(command)[4]) == location
+
+
+@pytest.mark.parametrize("location", ["/it's/lib", '/say "x"/lib', "/back\\slash",
+                                      "/x;rm -rf ~/lib", "/$(id)/lib"])
+def test_a_package_path_a_shell_would_act_on_gets_the_module_form(location: str) -> None:
+    prefix = plan.own_prefix("/venv/bin/python", location)
+    assert prefix == "/venv/bin/python -m arcguard"
+    assert plan.is_ours(handler(plan.hook_command(prefix, "stop")))
+
+
+def _written_otherwise(command: str) -> list[str]:
+    code = shlex.split(command)[4]
+    return [
+        command.replace(f"'{code}'", '"' + code.replace('"', '\\"') + '"'),
+        command.replace(" -I -S ", " -S -I "),
+        command.replace(" -c ", "  -c "),
+        "PYTHONPATH=/tmp " + command,
+        command + "; id",
+        command.replace("/venv/lib", "/venv/$(id)"),
+        command.replace("/venv/lib", "/venv/it'\"'\"'s"),
+    ]
+
+
+@pytest.mark.parametrize("variant", _written_otherwise(
+    plan.hook_command(plan.own_prefix("/venv/bin/python", "/venv/lib"), "stop")))
+def test_a_launch_command_written_otherwise_is_not_ours(variant: str) -> None:
+    # Only the exact text install writes carries quoted code past the shell-syntax rule.
+    assert not plan.is_ours(handler(variant))
+    assert plan.looks_like_ours(handler(variant))
+
+
+@pytest.mark.parametrize("code", [
+    "import os",
+    'import sys,os;d=5;os.path.isdir(os.path.join(d,"arcguard"))',
+    "import sys,os;d=[1]" + plan.launch_code("/x").partition('"/x"')[2],
+    plan.launch_code("/x") + ";print(1)",
+    "import os;" + plan.launch_code("/x"),
+    plan.launch_code("/x").replace('"/x"', '"/x'),
+])
+def test_other_python_code_is_not_ours(code: str) -> None:
+    assert plan.launch_location(code) is None
+    assert not plan.is_ours(handler(shlex.join(["python3", "-c", code, "hook", "stop"])))
+
+
+def test_install_replaces_the_module_form_with_the_launch_command() -> None:
+    old = plan.plan_install({}, "/venv/bin/python -m arcguard")
+    new = plan.plan_install(old, plan.own_prefix("/venv/bin/python", "/venv/lib"))
+    assert len(plan.our_entries(new)) == len(EVENTS) + len(BACKGROUND)
+    assert all(" -I -S -c " in handler["command"] for _, handler in plan.our_entries(new))
+    assert plan.remove_ours(new) == {}
 
 
 # --- files ---------------------------------------------------------------------------------

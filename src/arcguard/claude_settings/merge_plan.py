@@ -3,8 +3,10 @@
 Pure: a settings dict in, a new dict out, so the rules can be tested exhaustively.
 
 An entry is arcguard's when its command is exactly an invocation of arcguard's hook
-subcommand: `<arcguard> hook <name>` or `<python> -m arcguard hook <name>` (a name of
-`arcguard.hooks.HOOKS`), with nothing else on the line (see `why_not_ours`). No marker key is
+subcommand: `<arcguard> hook <name>`, `<python> -m arcguard hook <name>` (a name of
+`arcguard.hooks.HOOKS`), or the fast-start form `install` writes, `<python> -I -S -c '<launch
+code>' hook <name>` exactly as `own_prefix` renders it, with nothing else on the line (see
+`why_not_ours`). No marker key is
 added to the entry: the command itself is the marker, so a file stays valid for any Claude Code
 version, and a hand-written `arcguard hook stop` is recognised (and replaced) as well. A command
 that only mentions arcguard (`X=1 arcguard hook stop`, `arcguard hook stop; other`) is the
@@ -14,6 +16,7 @@ user's own: install leaves it in place and says so.
 from __future__ import annotations
 
 import copy
+import json
 import os
 import re
 import shlex
@@ -106,6 +109,8 @@ def why_not_ours(handler: object) -> str:
     tokens = _tokens(handler)
     if tokens is None:
         return "not a command line that can be parsed"
+    if _is_launch_command(handler, tokens):
+        return ""
     if any(SHELL_SPECIAL.intersection(token) for token in tokens):
         return "holds shell syntax (variables, substitutions, redirects, separators or quotes)"
     if len(tokens) < 3 or tokens[-2] != "hook":
@@ -113,6 +118,18 @@ def why_not_ours(handler: object) -> str:
     if tokens[-1] not in HOOKS:
         return f"unknown hook {tokens[-1]!r}"
     return _launcher_problem(tokens[:-2])
+
+
+def _is_launch_command(handler: object, tokens: list[str]) -> bool:
+    """The command is, character for character, what `own_prefix` writes for some interpreter
+    and package folder: then its one quoted word is our own code, which no shell alters."""
+    if len(tokens) != 7 or tokens[1:4] != [*LAUNCH_OPTIONS, "-c"] or tokens[5] != "hook":
+        return False
+    location = launch_location(tokens[4])
+    if location is None or not _launch_usable(tokens[0], location):
+        return False
+    command = handler.get("command") if isinstance(handler, dict) else None
+    return command == hook_command(own_prefix(tokens[0], location), tokens[6])
 
 
 def hook_name(handler: object) -> str | None:
@@ -147,6 +164,12 @@ def argv(handler: object) -> list[str]:
 def launcher(handler: object) -> list[str]:
     """The words that start arcguard in one of our handlers (before `hook NAME`)."""
     return argv(handler)[:-2]
+
+
+def code_location(handler: object) -> str | None:
+    """The folder one of our fast-start commands imports arcguard from; None for other forms."""
+    words = argv(handler)
+    return launch_location(words[4]) if len(words) == 7 and words[3] == "-c" else None
 
 
 def program(handler: object) -> str | None:
@@ -299,13 +322,57 @@ def lookalike_entries(settings: Mapping[str, Any]) -> list[tuple[str, dict[str, 
             if looks_like_ours(handler)]
 
 
-def own_prefix(executable: str) -> str:
+# The code of the installed command, around the folder that holds the `arcguard` package (a
+# JSON string, which is also a Python literal). Claude Code starts a hook process three times
+# per tool call, so the interpreter starts isolated and without `site` (-I -S): no .pth files,
+# no user site, no PYTHON* variables, a shorter start. The folder is appended after the
+# standard library, where `site` would put it. Should it no longer hold the package (the
+# environment rebuilt for another Python), `site` runs after all and finds the package among
+# the interpreter's own; the hook path needs nothing outside the standard library.
+_LAUNCH_HEAD = "import sys,os;d="
+_LAUNCH_TAIL = (';os.path.isdir(os.path.join(d,"arcguard")) or __import__("site").main();'
+                "sys.path.append(d);from arcguard.main import main;sys.exit(main())")
+LAUNCH_OPTIONS = ("-I", "-S")
+
+
+def launch_code(location: str) -> str:
+    """The `-c` code that runs arcguard from the package in folder `location`."""
+    return _LAUNCH_HEAD + json.dumps(location) + _LAUNCH_TAIL
+
+
+def launch_location(code: str) -> str | None:
+    """The folder `launch_code` was given, or None if `code` is not exactly launch code."""
+    if not (code.startswith(_LAUNCH_HEAD) and code.endswith(_LAUNCH_TAIL)):
+        return None
+    try:
+        location = json.loads(code[len(_LAUNCH_HEAD):len(code) - len(_LAUNCH_TAIL)])
+    except ValueError:
+        return None
+    if not isinstance(location, str) or launch_code(location) != code:
+        return None
+    return location
+
+
+def _launch_usable(executable: str, location: str) -> bool:
+    # The same limits as any exact invocation: absolute paths with nothing a shell acts on.
+    return (all(os.path.isabs(p) and not SHELL_SPECIAL.intersection(p)
+                for p in (executable, location))
+            and PYTHON_NAME.fullmatch(os.path.basename(executable)) is not None)
+
+
+def own_prefix(executable: str, location: str | None = None) -> str:
     """The absolute command that starts this arcguard, for Claude Code to run as a hook.
 
-    The interpreter arcguard is installed in, with `-m arcguard` (pre-commit records its
-    interpreter the same way): it runs whatever PATH Claude Code has, and it starts faster than
-    the console script pip generates, whose first act is `import re` (measured by
-    `benchmarks/bench_hooks.py`). The path is made absolute but not resolved, so a virtualenv's
-    `bin/python` link keeps pointing into that environment.
+    The interpreter arcguard is installed in, so it runs whatever PATH Claude Code has (made
+    absolute but not resolved, so a virtualenv's `bin/python` link keeps pointing into that
+    environment). Given `location`, the folder holding the installed package (site-packages of
+    a virtualenv, pipx or uv tool environment, the user site, or the source folder of an
+    editable install; upgrading the package in place keeps it), the interpreter runs
+    `launch_code`; without it, or where a path holds characters an exact invocation may not,
+    `-m arcguard` (slower: it starts the site machinery).
     """
-    return f"{shlex.quote(os.path.abspath(executable))} -m arcguard"
+    executable = os.path.abspath(executable)
+    if location is not None and _launch_usable(executable, os.path.abspath(location)):
+        code = launch_code(os.path.abspath(location))
+        return shlex.join([executable, *LAUNCH_OPTIONS, "-c", code])
+    return f"{shlex.quote(executable)} -m arcguard"

@@ -149,7 +149,7 @@ def install(scope: str, project: Path | None, dry_run: bool, claude_version: str
       arcguard install --scope project --dry-run
     """
     path, command_file = _target(scope, project)
-    prefix = plan.own_prefix(sys.executable)
+    prefix = plan.own_prefix(sys.executable, _package_location())
     events, notes = _events_for(claude_version)
     lookalikes: list[tuple[str, dict[str, object]]] = []
 
@@ -193,6 +193,14 @@ def _install_statusline(path: Path, prefix: str, *, force: bool, dry_run: bool) 
     _apply(path, lambda s: sl.plan(s, prefix, force=force)[0], dry_run=dry_run,
            done="set the status line to arcguard's in {path}",
            nothing="arcguard's status line already set in {path}")
+
+
+def _package_location() -> str:
+    """The folder this arcguard package is imported from (what the hook command puts on
+    sys.path)."""
+    import arcguard
+
+    return os.path.dirname(os.path.dirname(os.path.abspath(arcguard.__file__)))
 
 
 def _install_command(path: Path, *, dry_run: bool) -> None:

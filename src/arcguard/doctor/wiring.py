@@ -197,6 +197,11 @@ def run_hook(handler: dict[str, Any], event: str, environ: Mapping[str, str],
         # An exact invocation can still name an executable shipped in the repository itself.
         return ("not run: its program is inside the project being checked (doctor does not "
                 "run a repository's own code)")
+    location = plan.code_location(handler)
+    if project is not None and location is not None and _inside(location, project):
+        # The interpreter may be the system's, yet the code it imports the repository's own.
+        return ("not run: it loads arcguard from inside the project being checked (doctor "
+                "does not run a repository's own code)")
     with tempfile.TemporaryDirectory(prefix="arcguard-doctor-") as scratch:
         env = {**environ, "ARCGUARD_HOME": os.path.join(scratch, "state")}
         payload = json.dumps(_payload(event, f"arcguard-doctor-{os.getpid()}", scratch))

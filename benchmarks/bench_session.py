@@ -1,0 +1,266 @@
+"""What arcguard adds to every tool call of a real Claude Code session, end to end.
+
+Run with the project's own interpreter (the one arcguard is installed in):
+
+    .venv/bin/python benchmarks/bench_session.py [--quick] [--calls N] [--rounds R] [--out FILE]
+
+The real Claude Code CLI (`.cache/claude-code`, or $ARCGUARD_CLAUDE_BIN) runs headless against a
+scripted Messages API on loopback: N turns of one distinct Bash call each, then a final answer.
+The same session runs with four wirings of the settings file:
+
+- `none`: no hooks at all, the baseline;
+- `true`: the events `arcguard install` wires, each running `true` (Claude Code's own cost of
+  running a command hook: the floor for any hook);
+- `python`: the same events, each running a bare `python -c pass` with the interpreter install
+  records;
+- `arcguard`: the hooks exactly as `arcguard install` writes them.
+
+Every round runs each wiring once, in an order that rotates between rounds so background load
+hits them all alike; each run gets a fresh HOME, project and state directory. A wiring's figure
+is its median wall time minus the `none` median, divided by N: the added milliseconds per tool
+call (the hooks that run once per session are spread over the N calls). The verdict compares
+arcguard to the `python` wiring of the same run: arcguard's whole wiring may add no more per
+tool call than bare Python hooks on the same events. Exit 1 if it does, 2 if a run fails.
+"""
+
+from __future__ import annotations
+
+import argparse
+import functools
+import json
+import os
+import platform
+import resource
+import shlex
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+
+REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO / "tests" / "e2e"))
+
+from scripted_api import ScriptedAPI  # type: ignore[import-not-found]  # noqa: E402
+from scripted_api import text  # noqa: E402
+from scripted_api import tool_use  # noqa: E402
+
+
+DEFAULT_CLAUDE = REPO / ".cache" / "claude-code" / "node_modules" / ".bin" / "claude"
+WIRINGS = ("none", "true", "python", "arcguard")
+RUN_TIMEOUT_S = 600.0
+# Arcguard's wiring may cost at most this multiple of the bare-Python wiring, per tool call.
+BUDGET_RATIO = 1.0
+
+# Variables of the outer environment that must not reach the CLI (credentials, a parent
+# session, proxies to a real endpoint, arcguard settings of the person running this).
+_SCRUB_PREFIXES = ("ANTHROPIC_", "CLAUDE", "AWS_BEARER_TOKEN_BEDROCK", "ARCGUARD_")
+_SCRUB_EXACT = frozenset({"HTTP_PROXY", "HTTPS_PROXY", "http_proxy", "https_proxy", "ALL_PROXY",
+                          "CI"})
+
+
+@functools.cache
+def _installed(claude: Path) -> str:
+    with tempfile.TemporaryDirectory(prefix="bench-session-install-") as scratch:
+        root = Path(scratch)
+        (root / "home").mkdir()
+        # The CLI under test on PATH: install wires the events its release knows.
+        path = f"{claude.parent}{os.pathsep}{os.environ.get('PATH', '')}"
+        env = {**os.environ, "HOME": str(root / "home"), "PATH": path}
+        subprocess.run([sys.executable, "-m", "arcguard", "install", "--scope", "project",
+                        "--project", str(root)], env=env, capture_output=True, check=True,
+                       timeout=120)
+        return (root / ".claude" / "settings.json").read_text()
+
+
+def arcguard_settings(claude: Path = DEFAULT_CLAUDE) -> dict[str, Any]:
+    """The settings `arcguard install` writes into an empty project, run by this interpreter
+    with `claude` on PATH."""
+    settings: dict[str, Any] = json.loads(_installed(claude))
+    return settings
+
+
+def settings_for(wiring: str, claude: Path = DEFAULT_CLAUDE) -> dict[str, Any]:
+    """The settings file of one wiring: install's events and matchers, only the command differs."""
+    if wiring == "none":
+        return {}
+    settings = arcguard_settings(claude)
+    if wiring == "arcguard":
+        return settings
+    command = "true" if wiring == "true" else shlex.join([sys.executable, "-c", "pass"])
+    for groups in settings["hooks"].values():
+        for group in groups:
+            for handler in group["hooks"]:
+                handler["command"] = command
+    return settings
+
+
+def script(calls: int) -> list[Any]:
+    """N turns of one distinct Bash call each, then the final answer."""
+    turns: list[Any] = [tool_use("Bash", {"command": f"echo call-{n}",
+                                          "description": f"Print call {n}"})
+                        for n in range(calls)]
+    return [*turns, text("All calls are done.")]
+
+
+def _environment(root: Path, base_url: str) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items()
+           if not k.startswith(_SCRUB_PREFIXES) and k not in _SCRUB_EXACT}
+    env.update(HOME=str(root / "home"), ARCGUARD_HOME=str(root / "arcguard-home"),
+               ANTHROPIC_BASE_URL=base_url, ANTHROPIC_API_KEY="test", IS_SANDBOX="1",
+               CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC="1", DISABLE_TELEMETRY="1",
+               DISABLE_AUTOUPDATER="1", CLAUDE_CODE_MAX_RETRIES="1",
+               NO_PROXY="127.0.0.1,localhost", no_proxy="127.0.0.1,localhost")
+    return env
+
+
+def _prepare(root: Path, wiring: str, claude: Path) -> Path:
+    project = root / "project"
+    for directory in (root / "home", root / "arcguard-home", project / ".claude"):
+        directory.mkdir(parents=True)
+    settings = settings_for(wiring, claude)
+    if settings:
+        (project / ".claude" / "settings.json").write_text(json.dumps(settings, indent=2))
+    return project
+
+
+def _check(wiring: str, root: Path, done: subprocess.CompletedProcess[str], answered: int,
+           calls: int) -> str | None:
+    """Why a run does not count (the session did not run as scripted), or None."""
+    if done.returncode != 0:
+        return f"claude exited {done.returncode}: {done.stderr.strip()[-300:]}"
+    if answered != calls + 1:
+        return f"{answered} model calls instead of {calls + 1}"
+    if wiring == "arcguard" and not any((root / "arcguard-home").rglob("*.json")):
+        return "arcguard's hooks wrote no session state: the wiring did not run"
+    return None
+
+
+def _children_cpu() -> float:
+    # Every process of the session (the CLI, its shells, the hooks) is reaped by its parent,
+    # so their CPU time adds up in ours once the CLI has been waited for.
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
+def run_session(claude: Path, wiring: str, calls: int) -> tuple[float, float]:
+    """Wall and CPU seconds of one headless session with `wiring`; RuntimeError if it misran."""
+    with tempfile.TemporaryDirectory(prefix=f"bench-session-{wiring}-") as scratch:
+        root = Path(scratch)
+        project = _prepare(root, wiring, claude)
+        with ScriptedAPI(script(calls)) as api:
+            args = [str(claude), "-p", "Run the scripted calls.", "--output-format", "json",
+                    "--permission-mode", "bypassPermissions"]
+            cpu = _children_cpu()
+            started = time.perf_counter()
+            done = subprocess.run(args, cwd=project, env=_environment(root, api.base_url),
+                                  stdin=subprocess.DEVNULL, capture_output=True, text=True,
+                                  timeout=RUN_TIMEOUT_S, check=False)
+            elapsed = time.perf_counter() - started
+            cpu = _children_cpu() - cpu
+            answered = len(api.requests)
+        problem = _check(wiring, root, done, answered, calls)
+    if problem:
+        raise RuntimeError(f"{wiring}: {problem}")
+    return elapsed, cpu
+
+
+Samples = dict[str, list[float]]
+
+
+def measure(claude: Path, calls: int, rounds: int) -> tuple[Samples, Samples]:
+    """Wall and CPU seconds per wiring, one run of each per round, the order rotating."""
+    wall: Samples = {wiring: [] for wiring in WIRINGS}
+    cpu: Samples = {wiring: [] for wiring in WIRINGS}
+    run_session(claude, "none", calls)  # warm-up: first start of node and the CLI's caches
+    for round_ in range(rounds):
+        order = WIRINGS[round_ % len(WIRINGS):] + WIRINGS[:round_ % len(WIRINGS)]
+        for wiring in order:
+            elapsed, used = run_session(claude, wiring, calls)
+            wall[wiring].append(elapsed)
+            cpu[wiring].append(used)
+    return wall, cpu
+
+
+def added_per_call(samples: Samples, calls: int) -> dict[str, Any]:
+    """Median seconds per wiring, and what each adds per tool call over `none`, in ms and as
+    a ratio to the bare-Python wiring."""
+    medians = {wiring: statistics.median(values) for wiring, values in samples.items()}
+    added = {wiring: (medians[wiring] - medians["none"]) * 1000 / calls
+             for wiring in WIRINGS if wiring != "none"}
+    python = added["python"]
+    ratios = {wiring: (value / python if python > 0 else None) for wiring, value in added.items()}
+    return {"median_s": medians, "added_ms_per_call": added, "ratio_to_python": ratios}
+
+
+def summarise(wall: Samples, cpu: Samples, calls: int) -> dict[str, Any]:
+    # The verdict is on wall time, what users wait for; CPU time is shown beside it because a
+    # busy machine stretches wall times far more than it changes the work done.
+    summary = added_per_call(wall, calls)
+    ratio = summary["ratio_to_python"]["arcguard"]
+    return {**summary, "cpu": added_per_call(cpu, calls), "budget_ratio": BUDGET_RATIO,
+            "within_budget": ratio is not None and ratio <= BUDGET_RATIO}
+
+
+def _claude_version(claude: Path) -> str:
+    done = subprocess.run([str(claude), "--version"], capture_output=True, text=True,
+                          timeout=60, check=False)
+    return done.stdout.strip()
+
+
+def _ratio(summary: dict[str, Any], wiring: str) -> str:
+    ratio = summary["ratio_to_python"][wiring]
+    return "n/a" if ratio is None else f"{ratio:.2f}x"
+
+
+def render(result: dict[str, Any]) -> str:
+    summary = result["summary"]
+    cpu = summary["cpu"]
+    lines = [f"{result['claude']}, {result['calls']} Bash calls per session, "
+             f"{result['rounds']} rounds, medians (no hooks: "
+             f"{summary['median_s']['none']:.2f} s wall, {cpu['median_s']['none']:.2f} s CPU "
+             "per session)", "",
+             "| wiring | wall added per tool call | ratio to bare Python | CPU added per tool "
+             "call | CPU ratio |", "|---|---|---|---|---|"]
+    for wiring, added in summary["added_ms_per_call"].items():
+        lines.append(f"| {wiring} | {added:+.1f} ms | {_ratio(summary, wiring)} | "
+                     f"{cpu['added_ms_per_call'][wiring]:+.1f} ms | {_ratio(cpu, wiring)} |")
+    verdict = "within" if summary["within_budget"] else "OVER"
+    lines += ["", f"arcguard vs bare Python: {verdict} budget "
+              f"(<= {summary['budget_ratio']:.1f}x)"]
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--quick", action="store_true",
+                        help="a smoke run: 3 calls, 1 round (figures meaningless)")
+    parser.add_argument("--calls", type=int, default=30, help="Bash calls per session")
+    parser.add_argument("--rounds", type=int, default=4, help="runs of each wiring")
+    parser.add_argument("--claude", type=Path, default=None,
+                        help="the Claude Code CLI (default: $ARCGUARD_CLAUDE_BIN or .cache)")
+    parser.add_argument("--out", default=None, help="also write the result as JSON here")
+    args = parser.parse_args(argv)
+    calls, rounds = (3, 1) if args.quick else (args.calls, args.rounds)
+    claude = args.claude or Path(os.environ.get("ARCGUARD_CLAUDE_BIN") or DEFAULT_CLAUDE)
+    try:
+        wall, cpu = measure(claude, calls, rounds)
+    except (RuntimeError, OSError, subprocess.TimeoutExpired) as exc:
+        print(f"bench_session: {exc}", file=sys.stderr)
+        return 2
+    result: dict[str, Any] = {
+        "claude": _claude_version(claude), "python": platform.python_version(),
+        "interpreter": sys.executable, "calls": calls, "rounds": rounds,
+        "wall_s": wall, "cpu_s": cpu,
+        "summary": summarise(wall, cpu, calls)}
+    print(render(result))
+    if args.out:
+        Path(args.out).write_text(json.dumps(result, indent=2) + "\n")
+    return 0 if result["summary"]["within_budget"] else 1
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
