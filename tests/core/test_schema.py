@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+from typing import Any
 
 import pytest
 
@@ -12,8 +13,8 @@ from arcguard.core.state import fresh_state
 from arcguard.core.tracks import new_track
 
 
-def _full_state() -> dict:
-    state = fresh_state("s", 1.0)
+def _full_state() -> Any:
+    state: Any = fresh_state("s", 1.0)
     state["arc"] = new_arc("work", ["one", "two"], 1.0)
     track = new_track(1.0)
     track["ops"]["op1"] = {"label": "Bash: ls", "runs": [

@@ -32,6 +32,7 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from arcguard.core.config import Config
     from arcguard.core.render import Output
+    from arcguard.core.schema import DecisionKind
     from arcguard.core.state import Arc
     from arcguard.core.state import State
 
@@ -205,10 +206,12 @@ def _stall(state: State, arc: Arc, cfg: Config, now: float, verdict: str,
     slug = str(arc.get("slug") or arcs.DEFAULT_SLUG)
     reason = messages.stop_block_reason(slug, arcs.next_milestone(arc), command, sid,
                                         seen=SEEN[verdict])
-    _log(state, now, "block", f"{LOGGED[verdict]} stop mid-arc sent back to work",
-         consecutive=arc.get("reconcile_count"), lifetime=arc.get("total_blocks"))
+    add_log(state, {"t": now, "hook": "stop", "kind": "block",
+                    "reason": f"{LOGGED[verdict]} stop mid-arc sent back to work",
+                    "consecutive": arc.get("reconcile_count"),
+                    "lifetime": arc.get("total_blocks")})
     return render.block_stop(reason), state
 
 
-def _log(state: State, now: float, kind: str, reason: str, **detail: object) -> None:
-    add_log(state, {"t": now, "hook": "stop", "kind": kind, "reason": reason, **detail})
+def _log(state: State, now: float, kind: DecisionKind, reason: str) -> None:
+    add_log(state, {"t": now, "hook": "stop", "kind": kind, "reason": reason})
