@@ -11,13 +11,22 @@ if TYPE_CHECKING:
     from typing import Any
 
     from arcguard.core.render import Output
+    from arcguard.core.schema import PromptPayload
     from arcguard.hooks.runner import Context
 
 
-def handle(payload: dict[str, Any], ctx: Context) -> Output | None:
+def read(payload: dict[str, Any]) -> PromptPayload | None:
     sid = session_id(payload)
     prompt = payload.get("prompt")
     if sid is None or not isinstance(prompt, str):
         return None
+    return {"session_id": sid, "prompt": prompt}
+
+
+def handle(payload: dict[str, Any], ctx: Context) -> Output | None:
+    given = read(payload)
+    if given is None:
+        return None
+    sid, prompt = given["session_id"], given["prompt"]
     return ctx.update(sid, lambda state: decide_posture(
         state, prompt, ctx.cfg, ctx.now, session_id=sid, command=ctx.command))
