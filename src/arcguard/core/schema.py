@@ -40,9 +40,9 @@ if TYPE_CHECKING:
 
     # --- the state file ----------------------------------------------------------------------
 
-    class Milestone(TypedDict):
+    class Milestone(TypedDict, total=False):
         slice: str
-        status: str
+        status: str  # "todo" or "done"
 
     class Arc(TypedDict, total=False):
         active: bool

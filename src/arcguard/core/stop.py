@@ -142,7 +142,7 @@ def decide_stop(
     arc = state.get("arc")
     active = arc is not None and arcs.is_active(arc, cfg, now)
     if final is not None and final.resume_id and is_noop(final):
-        slug = str(arc.get("slug") or arcs.DEFAULT_SLUG) if arc and active else ""
+        slug = (arc.get("slug") or arcs.DEFAULT_SLUG) if arc and active else ""
         resumed = _dead_resume(state, final.resume_id, background_running, now, slug=slug,
                                command=command)
         if resumed is not None:
@@ -203,7 +203,7 @@ def _stall(state: State, arc: Arc, cfg: Config, now: float, verdict: str,
     if not allowed:
         _log(state, now, "cap", "continuation cap reached; the stop is allowed")
         return None, state
-    slug = str(arc.get("slug") or arcs.DEFAULT_SLUG)
+    slug = arc.get("slug") or arcs.DEFAULT_SLUG
     reason = messages.stop_block_reason(slug, arcs.next_milestone(arc), command, sid,
                                         seen=SEEN[verdict])
     add_log(state, {"t": now, "hook": "stop", "kind": "block",
