@@ -112,3 +112,18 @@ def test_a_wrong_type_in_a_field_hooks_write_and_read_back_is_found(where, value
         target = target[key]
     target[where[-1]] = value
     assert schema.problem(state) == expected
+
+
+def test_every_field_the_loader_checks_is_documented():
+    import re
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[2]
+    source = (root / "src" / "arcguard" / "core" / "schema.py").read_text()
+    checkers = source[source.index("MILESTONE = record("):source.index("def problem(")]
+    fields = set(re.findall(r'"(\w+)": ', checkers))
+    page = (root / "docs" / "state-format.md").read_text()
+    assert fields
+    # Named on its own (`field`) or inside an object's shape (`{"field": type}`).
+    missing = [f for f in fields if f"`{f}`" not in page and f'"{f}":' not in page]
+    assert sorted(missing) == []
