@@ -110,7 +110,7 @@ def batch_transcript(path: Path) -> tuple[str, dict[str, Any]]:
 # --- state built by driving the real core -----------------------------------------------------
 
 
-def _store_state(home: str, state: dict[str, Any] | None) -> bytes:
+def _store_state(home: str, state: Any) -> bytes:
     from arcguard.storage import paths
     from arcguard.storage import store
 

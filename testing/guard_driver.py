@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import itertools
+from typing import TYPE_CHECKING
 from typing import Any
 
 from arcguard.core import guard
@@ -10,6 +11,11 @@ from arcguard.core import repeat
 from arcguard.core.config import Config
 from arcguard.core.config import default_config
 from arcguard.core.state import fresh_state
+
+
+if TYPE_CHECKING:
+    from arcguard.core.render import Output
+    from arcguard.core.state import State
 
 
 _ids = itertools.count(1)
@@ -44,10 +50,10 @@ class Driver:
         for key, value in overrides.items():
             setattr(self.cfg, key, value)
         self.now = 1_000_000.0
-        self.state: dict[str, Any] = fresh_state("sess", self.now)
+        self.state: State = fresh_state("sess", self.now)
         self.turns = 0
         self.denied: list[str] = []  # labels of denied calls, all turns
-        self.outputs: list[dict[str, Any]] = []
+        self.outputs: list[Output] = []
 
     def _tick(self) -> float:
         self.now += 1.0

@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from arcguard.core import arc as arcs
@@ -20,7 +22,7 @@ COMMAND = "arcguard"
 SID = "s1"
 
 
-def _state(slug: str, milestone: str) -> dict:
+def _state(slug: str, milestone: str) -> Any:
     state = fresh_state(SID, NOW)
     state["arc"] = arcs.new_arc(slug, [milestone], NOW)
     return state

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+from typing import Any
 
 import pytest
 
@@ -12,8 +13,8 @@ from arcguard.core.state import fresh_state
 from arcguard.core.tracks import new_track
 
 
-def _full_state() -> dict:
-    state = fresh_state("s", 1.0)
+def _full_state() -> Any:
+    state: Any = fresh_state("s", 1.0)
     state["arc"] = new_arc("work", ["one", "two"], 1.0)
     track = new_track(1.0)
     track["ops"]["op1"] = {"label": "Bash: ls", "runs": [
@@ -73,3 +74,56 @@ def test_a_track_missing_a_field_the_guard_indexes_is_invalid(missing):
 def test_a_wrong_schema_number_is_invalid():
     assert schema.problem({**_full_state(), "schema": 2}) == "schema: expected 1"
     assert schema.problem([]) == "state: expected an object"
+
+
+def _written_details_state() -> Any:
+    """A state holding every field the hooks write beyond the basic ones."""
+    state = _full_state()
+    state["guard"]["tracks"]["main"]["fresh"] = [True, False]
+    state["seen"]["resumes"] = ["r1"]
+    state["log"] = [
+        {"t": 1.0, "hook": "post-batch", "kind": "pause", "reason": "r", "rule": "cycle"},
+        {"t": 1.0, "hook": "pre-tool", "kind": "deny", "reason": "r", "operation": "Bash: ls",
+         "runs": 3},
+        {"t": 1.0, "hook": "stop", "kind": "block", "reason": "r", "consecutive": None,
+         "lifetime": 2},
+    ]
+    return state
+
+
+def test_the_fields_hooks_write_beyond_the_basic_ones_pass():
+    assert schema.problem(_written_details_state()) is None
+
+
+@pytest.mark.parametrize(("where", "value", "expected"), [
+    (("guard", "tracks", "main", "fresh"), [1],
+     "state.guard.tracks.main.fresh[0]: expected true or false"),
+    (("seen", "resumes"), "r1", "state.seen.resumes: expected a list"),
+    (("log", 0, "rule"), 3, "state.log[0].rule: expected a string"),
+    (("log", 1, "operation"), None, "state.log[1].operation: expected a string"),
+    (("log", 1, "runs"), "3", "state.log[1].runs: expected an integer"),
+    (("log", 2, "consecutive"), "1", "state.log[2].consecutive: expected an integer"),
+    (("log", 2, "lifetime"), 1.5, "state.log[2].lifetime: expected an integer"),
+])
+def test_a_wrong_type_in_a_field_hooks_write_and_read_back_is_found(where, value, expected):
+    state = _written_details_state()
+    target = state
+    for key in where[:-1]:
+        target = target[key]
+    target[where[-1]] = value
+    assert schema.problem(state) == expected
+
+
+def test_every_field_the_loader_checks_is_documented():
+    import re
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[2]
+    source = (root / "src" / "arcguard" / "core" / "schema.py").read_text()
+    checkers = source[source.index("MILESTONE = record("):source.index("def problem(")]
+    fields = set(re.findall(r'"(\w+)": ', checkers))
+    page = (root / "docs" / "state-format.md").read_text()
+    assert fields
+    # Named on its own (`field`) or inside an object's shape (`{"field": type}`).
+    missing = [f for f in fields if f"`{f}`" not in page and f'"{f}":' not in page]
+    assert sorted(missing) == []

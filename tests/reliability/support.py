@@ -40,14 +40,14 @@ def state_path(home: Path, session_id: str) -> Path:
     return Path(paths.session_path(str(home), session_id))
 
 
-def read_state(home: Path, session_id: str) -> dict[str, Any]:
+def read_state(home: Path, session_id: str) -> Any:
     state = store.read_state(str(state_path(home, session_id)))
     assert state is not None
     return state
 
 
 def put_state(home: Path, session_id: str, *, arc: bool = True,
-              seen: list[str] | None = None) -> dict[str, Any]:
+              seen: list[str] | None = None) -> Any:
     """Write a fresh state (with an active arc) through the real store."""
     now = time.time()
     state = fresh_state(session_id, now)

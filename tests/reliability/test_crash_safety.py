@@ -27,6 +27,8 @@ from tests.reliability import support
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from typing import Any
+
     from arcguard.core.state import State
 
 
@@ -58,7 +60,8 @@ def _keep_or_create(state: State | None) -> tuple[State, None]:
     if state is not None:
         return state, None
     # Counter 0, in the shape `_check` expects of every version.
-    return {**fresh_state(SESSION, 0.0), "n": 0, "check": 0, "pad": "0" * PAD}, None
+    created: Any = {**fresh_state(SESSION, 0.0), "n": 0, "check": 0, "pad": "0" * PAD}
+    return created, None
 
 
 def _temps(home: Path) -> list[str]:
@@ -68,7 +71,7 @@ def _temps(home: Path) -> list[str]:
 
 def _check(home: Path, last: int) -> int:
     """The file is one whole version, no older than the last one seen; returns its counter."""
-    state = store.read_state(str(support.state_path(home, SESSION)))  # raises if torn
+    state: Any = store.read_state(str(support.state_path(home, SESSION)))  # raises if torn
     if state is None:
         assert last == 0, "the state file disappeared"
         return 0

@@ -2,6 +2,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import TYPE_CHECKING
 from typing import Any
 
 import pytest
@@ -14,6 +15,10 @@ from arcguard.replay import replay
 from arcguard.replay.events import EventBuilder
 from arcguard.replay.replayer import new_log_entries
 from tests.replay import examples_spec
+
+
+if TYPE_CHECKING:
+    from arcguard.core.schema import LogEntry
 
 
 EXAMPLES = examples_spec.EXAMPLES
@@ -102,8 +107,8 @@ def test_slash_command_is_replayed_as_typed() -> None:
 
 
 def test_new_log_entries_with_a_bounded_log() -> None:
-    before = [{"t": i} for i in range(50)]
-    after = before[2:] + [{"t": 50}, {"t": 51}]
+    before: list[LogEntry] = [{"t": i} for i in range(50)]
+    after: list[LogEntry] = [*before[2:], {"t": 50}, {"t": 51}]
     assert new_log_entries(before, after) == [{"t": 50}, {"t": 51}]
     assert new_log_entries(before, before) == []
     assert new_log_entries([], [{"t": 1}]) == [{"t": 1}]

@@ -70,9 +70,9 @@ def set_(session_id: str, slug: str, milestones: tuple[str, ...]) -> None:
     at = now()
 
     def change(state: State | None) -> tuple[State | None, str]:
-        new = clone(state) if state is not None else fresh_state(session_id, at)
-        new["arc"] = arcs.new_arc(slug, list(milestones), at)
-        return new, f"active {new['arc']['slug']}"
+        new: State = clone(state) if state is not None else fresh_state(session_id, at)
+        arc = new["arc"] = arcs.new_arc(slug, list(milestones), at)
+        return new, f"active {arc['slug']}"
 
     click.echo(locked_update(session_id, change, at=at))
 

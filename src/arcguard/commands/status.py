@@ -38,11 +38,55 @@ from arcguard.storage import store
 
 
 if TYPE_CHECKING:
-    from typing import Any
+    from typing import TypedDict
 
     from arcguard.core.config import Config
     from arcguard.core.schema import Arc
+    from arcguard.core.schema import LogEntry
+    from arcguard.core.schema import Pause
+    from arcguard.core.schema import Track
     from arcguard.core.state import State
+
+    # The `--json` document's parts (see the module's docstring).
+    class ArcSummary(TypedDict):
+        slug: str
+        state: str
+        milestones_done: int
+        milestones_total: int
+        next_milestone: str
+        consecutive: int
+        lifetime: int
+
+    class LastPause(TypedDict):
+        rule: str
+        reason: str
+        t: float | None
+
+    class GuardSummary(TypedDict):
+        paused: Pause | None
+        denials: int
+        blocked_rounds: int
+        last_pause: LastPause | None
+
+    class ReadSummary(TypedDict):
+        session_id: str
+        file: str
+        updated: float | None
+        updated_iso: str | None
+        error: None
+        arc: ArcSummary | None
+        guard: GuardSummary
+
+    class UnreadableSummary(TypedDict):
+        session_id: None
+        file: str
+        updated: float
+        updated_iso: str
+        error: str
+        arc: None
+        guard: None
+
+    SessionSummary = ReadSummary | UnreadableSummary
 
 SCHEMA = 1
 
@@ -50,11 +94,11 @@ SCHEMA = 1
 # --- summaries (pure) ----------------------------------------------------------------------
 
 
-def _int(value: object) -> int:
-    return value if isinstance(value, int) and not isinstance(value, bool) else 0
+# The states passed in here were validated on load (`store.read_state`): every field has the
+# type the schema gives it, so only optional fields need a default.
 
 
-def arc_summary(arc: Arc | None, cfg: Config, at: float) -> dict[str, Any] | None:
+def arc_summary(arc: Arc | None, cfg: Config, at: float) -> ArcSummary | None:
     if arc is None:
         return None
     if arcs.is_active(arc, cfg, at):
@@ -64,26 +108,25 @@ def arc_summary(arc: Arc | None, cfg: Config, at: float) -> dict[str, Any] | Non
     else:
         state = "complete" if arc.get("completed_at") else "inactive"
     done, total = arcs.milestone_counts(arc)
-    return {"slug": str(arc.get("slug") or arcs.DEFAULT_SLUG), "state": state,
+    return {"slug": arc.get("slug") or arcs.DEFAULT_SLUG, "state": state,
             "milestones_done": done, "milestones_total": total,
             "next_milestone": arcs.next_milestone(arc),
-            "consecutive": _int(arc.get("reconcile_count")),
-            "lifetime": _int(arc.get("total_blocks"))}
+            "consecutive": arc.get("reconcile_count", 0),
+            "lifetime": arc.get("total_blocks", 0)}
 
 
-def guard_summary(state: State) -> dict[str, Any]:
-    guard = state.get("guard")
-    guard = guard if isinstance(guard, dict) else {}
-    tracks = [t for t in (guard.get("tracks") or {}).values() if isinstance(t, dict)]
-    paused = guard.get("paused")
-    pauses = [e for e in state.get("log") or [] if isinstance(e, dict) and e.get("kind") == "pause"]
+def guard_summary(state: State) -> GuardSummary:
+    guard = state["guard"]
+    tracks: list[Track] = list(guard.get("tracks", {}).values())
+    paused: Pause | None = guard.get("paused")
+    pauses = [e for e in state["log"] if e.get("kind") == "pause"]
     last = pauses[-1] if pauses else None
     return {
-        "paused": paused if isinstance(paused, dict) else None,
-        "denials": sum(_int(t.get("denials")) for t in tracks),
-        "blocked_rounds": max((_int(t.get("blocked_rounds")) for t in tracks), default=0),
-        "last_pause": None if last is None else {"rule": str(last.get("rule", "")),
-                                                 "reason": str(last.get("reason", "")),
+        "paused": paused,
+        "denials": sum(t["denials"] for t in tracks),
+        "blocked_rounds": max((t["blocked_rounds"] for t in tracks), default=0),
+        "last_pause": None if last is None else {"rule": last.get("rule", ""),
+                                                 "reason": last.get("reason", ""),
                                                  "t": last.get("t")},
     }
 
@@ -110,16 +153,16 @@ def limit_wait_text(wait: dict[str, Any]) -> str:
             f"(resume {wait['attempt']}/{wait['of']}{gone})")
 
 
-def summarise(state: State, path: str, cfg: Config, at: float) -> dict[str, Any]:
+def summarise(state: State, path: str, cfg: Config, at: float) -> ReadSummary:
     updated = state.get("updated")
-    updated = float(updated) if isinstance(updated, (int, float)) else None
-    return {"session_id": state.get("session_id"), "file": path, "updated": updated,
+    updated = float(updated) if updated is not None else None
+    return {"session_id": state["session_id"], "file": path, "updated": updated,
             "updated_iso": iso(updated) if updated is not None else None, "error": None,
             "arc": arc_summary(state.get("arc"), cfg, at), "guard": guard_summary(state),
             "limit_wait": limit_wait_summary(state, cfg)}
 
 
-def unreadable(path: str, mtime: float, why: str) -> dict[str, Any]:
+def unreadable(path: str, mtime: float, why: str) -> UnreadableSummary:
     return {"session_id": None, "file": path, "updated": mtime, "updated_iso": iso(mtime),
             "error": why, "arc": None, "guard": None, "limit_wait": None}
 
@@ -127,8 +170,8 @@ def unreadable(path: str, mtime: float, why: str) -> dict[str, Any]:
 # --- reading -------------------------------------------------------------------------------
 
 
-def collect(state_dir: str, cfg: Config, at: float, limit: int) -> list[dict[str, Any]]:
-    found = []
+def collect(state_dir: str, cfg: Config, at: float, limit: int) -> list[SessionSummary]:
+    found: list[SessionSummary] = []
     for path, mtime in store.list_sessions(state_dir)[:limit]:
         try:
             state = store.read_state(path)
@@ -150,7 +193,7 @@ def find_session(state_dir: str, session_id: str) -> tuple[str, State]:
     matches = []
     for candidate, _ in store.list_sessions(state_dir):
         other = _read(candidate)
-        if other is not None and str(other.get("session_id", "")).startswith(session_id):
+        if other is not None and other["session_id"].startswith(session_id):
             matches.append((candidate, other))
     if len(matches) == 1:
         return matches[0]
@@ -180,13 +223,14 @@ def _short(text: str, width: int) -> str:
     return text if len(text) <= width else text[: width - 1] + "…"
 
 
-def table_row(summary: dict[str, Any]) -> tuple[str, ...]:
+def table_row(summary: SessionSummary) -> tuple[str, ...]:
     when = (summary["updated_iso"] or "-").replace("T", " ").rstrip("Z")
     sid = _short(str(summary["session_id"] or os.path.basename(summary["file"])), 12)
-    if summary["error"]:
-        return (when, sid, "-", "unreadable", "-", "-", "-", "-", _short(summary["error"], 50))
     arc = summary["arc"]
     guard = summary["guard"]
+    if summary["error"] is not None or guard is None:
+        return (when, sid, "-", "unreadable", "-", "-", "-", "-",
+                _short(summary["error"] or "", 50))
     paused = guard["paused"]
     pause = f"{paused.get('kind', '?')}: {_short(str(paused.get('reason', '')), 60)}" \
         if paused else "-"
@@ -208,7 +252,7 @@ def render_table(rows: list[tuple[str, ...]]) -> str:
     return "\n".join(lines)
 
 
-def render_session(summary: dict[str, Any], log: list[dict[str, Any]]) -> str:
+def render_session(summary: ReadSummary, log: list[LogEntry]) -> str:
     out = [f"session   {summary['session_id']}", f"file      {summary['file']}",
            f"updated   {summary['updated_iso']}"]
     arc = summary["arc"]
@@ -234,7 +278,7 @@ def render_session(summary: dict[str, Any], log: list[dict[str, Any]]) -> str:
     return "\n".join(out)
 
 
-def decision_line(entry: dict[str, Any]) -> str:
+def decision_line(entry: LogEntry) -> str:
     t = entry.get("t")
     when = iso(float(t)).replace("T", " ").rstrip("Z") if isinstance(t, (int, float)) else "-"
     extra = {k: v for k, v in entry.items() if k not in ("t", "hook", "kind", "reason")}
@@ -274,7 +318,7 @@ def status(as_json: bool, session_id: str | None, limit: int) -> None:
     if session_id is not None:
         path, state = find_session(state_dir, session_id)
         summary = summarise(state, path, cfg, at)
-        log = [e for e in state.get("log") or [] if isinstance(e, dict)]
+        log = state["log"]
         if as_json:
             document = {**summary, "log": log, "events": state.get("events") or {}}
             click.echo(json.dumps({"schema": SCHEMA, "state_dir": state_dir,

@@ -12,6 +12,8 @@ from arcguard.core.state import parse_iso
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from typing import Literal
+
     from arcguard.core.config import Config
     from arcguard.core.state import Arc
 
@@ -72,16 +74,16 @@ def touch(arc: Arc, now: float) -> None:
 
 def next_milestone(arc: Arc | None) -> str:
     """The first milestone not done, or "" (what `arcguard arc next` prints)."""
-    for milestone in (arc or {}).get("milestones") or []:
-        if isinstance(milestone, dict) and milestone.get("status") != "done":
-            return str(milestone.get("slice", ""))
+    for milestone in arc.get("milestones", []) if arc else []:
+        if milestone.get("status") != "done":
+            return milestone.get("slice", "")
     return ""
 
 
 def mark_done(arc: Arc, name: str) -> bool:
     """Mark milestone `name` done; False when the arc has no such milestone."""
-    for milestone in arc.get("milestones") or []:
-        if isinstance(milestone, dict) and milestone.get("slice") == name:
+    for milestone in arc.get("milestones", []):
+        if milestone.get("slice") == name:
             milestone["status"] = "done"
             return True
     return False
@@ -92,9 +94,8 @@ def complete(arc: Arc, now: float) -> None:
     arc["completed_at"] = iso(now)
 
 
-def _count(arc: Arc, field: str) -> int:
-    value = arc.get(field)
-    return value if isinstance(value, int) and not isinstance(value, bool) else 0
+def _count(arc: Arc, field: Literal["reconcile_count", "total_blocks"]) -> int:
+    return arc.get(field, 0)
 
 
 def try_block(arc: Arc, consecutive_max: int, lifetime_max: int, now: float) -> bool:
@@ -121,5 +122,5 @@ def reset_consecutive(arc: Arc) -> None:
 
 def milestone_counts(arc: Arc | None) -> tuple[int, int]:
     """(done, total) milestones."""
-    items = [m for m in (arc or {}).get("milestones") or [] if isinstance(m, dict)]
+    items = arc.get("milestones", []) if arc else []
     return sum(1 for m in items if m.get("status") == "done"), len(items)

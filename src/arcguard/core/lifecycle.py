@@ -16,7 +16,9 @@ if TYPE_CHECKING:
 
 def _count(state: State, key: str) -> None:
     events = state.setdefault("events", {})
-    events[key] = int(events.get(key, 0)) + 1
+    count = events.get(key, 0)
+    # Counter keys hold integers (the schema checks it); only `last_api_error` holds an object.
+    events[key] = (count if isinstance(count, int) else 0) + 1
 
 
 def decide_session_start(state: State | None, source: str, cfg: Config, now: float, *,
@@ -28,7 +30,7 @@ def decide_session_start(state: State | None, source: str, cfg: Config, now: flo
     _count(state, f"session_start:{source[:20]}")
     if source == "compact":
         guard = state["guard"]
-        guard["compactions"] = int(guard.get("compactions", 0)) + 1
+        guard["compactions"] = guard.get("compactions", 0) + 1
     output = None
     if source in ("compact", "resume"):
         output = posture_context(state, cfg, now, command=command, event="SessionStart")

@@ -22,7 +22,7 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from arcguard.core.config import Config
     from arcguard.core.render import Output
-    from arcguard.core.state import Arc
+    from arcguard.core.schema import EventName
     from arcguard.core.state import State
 
 BOOTSTRAP_SLUG = "autonomous"
@@ -44,8 +44,9 @@ def decide_posture(
         state = clone(state) if state is not None else fresh_state(session_id, now)
         _on_operator(state, prompt, cfg, now)
     output = posture_context(state, cfg, now, command=command, event="UserPromptSubmit")
-    if state is not None and output is not None:
-        arcs.touch(state["arc"], now)
+    arc = None if state is None else state.get("arc")
+    if arc is not None and output is not None:
+        arcs.touch(arc, now)
     return output, state
 
 
@@ -53,7 +54,7 @@ def _on_operator(state: State, prompt: str, cfg: Config, now: float) -> None:
     guard.on_operator_message(state, now)
     # A person is back: a wake queued for an unattended session would now talk over them.
     limits.drop(state, now, "the operator sent a prompt")
-    arc: Arc | None = state.get("arc")
+    arc = state.get("arc")
     if arc is not None and arcs.is_active(arc, cfg, now):
         arcs.reset_consecutive(arc)
     elif starts_autonomous(prompt):
@@ -64,11 +65,11 @@ def _on_operator(state: State, prompt: str, cfg: Config, now: float) -> None:
 
 
 def posture_context(state: State | None, cfg: Config, now: float, *, command: str,
-                    event: str) -> Output | None:
+                    event: EventName) -> Output | None:
     """The sticky posture line for an active arc, as context for `event`; else None."""
-    arc: Arc | None = (state or {}).get("arc")
+    arc = None if state is None else state.get("arc")
     if state is None or arc is None or not arcs.is_active(arc, cfg, now):
         return None
-    line = messages.posture_line(str(arc.get("slug") or arcs.DEFAULT_SLUG),
+    line = messages.posture_line(arc.get("slug") or arcs.DEFAULT_SLUG,
                                  arcs.next_milestone(arc), command, state["session_id"])
     return render.add_context(event, line)

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from typing import Any
-
-    Output = dict[str, Any]
+    from arcguard.core.schema import EventName
+    from arcguard.core.schema import HookSpecificOutput
+    from arcguard.core.schema import Output as Output
 
 # Claude Code caps `additionalContext` at 10,000 characters and moves longer text to a file,
 # showing the model only a preview: every text arcguard sends stays below that, whole.
@@ -35,7 +35,7 @@ def deny_tool(reason: str) -> Output:
     }
 
 
-def add_context(event_name: str, text: str) -> Output:
+def add_context(event_name: EventName, text: str) -> Output:
     """Text added to the model's context next to the event (Claude Code caps it at 10,000)."""
     return {"hookSpecificOutput": {"hookEventName": event_name,
                                    "additionalContext": bounded(text)}}
@@ -52,9 +52,9 @@ def merge(*outputs: Output | None) -> Output | None:
     for output in outputs:
         if not output:
             continue
-        for key, value in output.items():
-            if key == "hookSpecificOutput" and key in merged:
-                merged[key] = {**merged[key], **value}
-            else:
-                merged[key] = value
+        specific: HookSpecificOutput = {**merged.get("hookSpecificOutput", {}),
+                                        **output.get("hookSpecificOutput", {})}
+        merged.update(output)
+        if specific:
+            merged["hookSpecificOutput"] = specific
     return merged or None

@@ -16,13 +16,33 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Callable
     from typing import Any
+    from typing import Literal
     from typing import NotRequired
     from typing import TypedDict
     from typing import TypeGuard
 
-    class Milestone(TypedDict):
+    # --- names -------------------------------------------------------------------------------
+
+    # arcguard's hook subcommands (`arcguard hook NAME`), as the log's `hook` field names them.
+    HookName = Literal["posture", "stop", "pre-tool", "post-tool", "post-batch",
+                       "session-start", "stop-failure"]
+    # The Claude Code events those hooks answer.
+    EventName = Literal["UserPromptSubmit", "Stop", "PreToolUse", "PostToolUse",
+                        "PostToolUseFailure", "PostToolBatch", "SessionStart", "StopFailure"]
+    # What a logged decision did. Stop: block (sent back to work), allow (a stall left alone),
+    # release (the arc is complete), decision (the model asked for one), cap (a cap let the
+    # stop through). Loop guard: deny, untracked (no room to track a call), pause, resume,
+    # nudge. Others: arc (started by /autonomous), api-error.
+    DecisionKind = Literal["block", "allow", "release", "decision", "cap", "deny", "untracked",
+                           "pause", "resume", "nudge", "arc", "api-error"]
+    # Which loop-guard rule paused the session.
+    PauseKind = Literal["blocked", "cycle", "backstop"]
+
+    # --- the state file ----------------------------------------------------------------------
+
+    class Milestone(TypedDict, total=False):
         slice: str
-        status: str
+        status: str  # "todo" or "done"
 
     class Arc(TypedDict, total=False):
         active: bool
@@ -63,6 +83,7 @@ if TYPE_CHECKING:
         turn: Turn
         blocked_rounds: int
         fingerprints: list[str]
+        fresh: NotRequired[list[bool]]
         streak: int
         checkin_done: bool
         turns: int
@@ -72,27 +93,43 @@ if TYPE_CHECKING:
         labels: NotRequired[dict[str, str]]
 
     class Pause(TypedDict, total=False):
-        kind: str
+        kind: PauseKind
         reason: str
         at: float
         denied_since: int
 
     class Guard(TypedDict, total=False):
-        paused: Pause | None
+        # `Pause | None` and `dict[str, Track]`: typed loosely here so that the loop-guard
+        # modules, which still build pauses and tracks as plain dicts, keep type-checking.
+        # Readers elsewhere annotate what they take out (`paused: Pause | None = ...`).
+        paused: Any
         edit_seq: int
         compactions: int
-        tracks: dict[str, Track]
+        tracks: dict[str, Any]
         resolved: list[str]
 
     class Seen(TypedDict, total=False):
         messages: list[str]
         tools: list[str]
+        resumes: list[str]
+
+    class LastApiError(TypedDict):
+        error: str
+        at: float
+
+    # Counters by event name (ints), plus `last_api_error`.
+    Events = dict[str, "int | LastApiError"]
 
     class LogEntry(TypedDict, total=False):
         t: float
-        hook: str
-        kind: str
+        hook: str  # a HookName; plain text so that callers may pass the hook they serve
+        kind: DecisionKind
         reason: str
+        rule: str  # pauses: the PauseKind
+        operation: str  # denials: the operation's label
+        runs: int  # denials: runs of it in the window
+        consecutive: int | None  # stop blocks: the arc's counters after this block
+        lifetime: int | None
 
     class StateFile(TypedDict):
         schema: int
@@ -102,8 +139,48 @@ if TYPE_CHECKING:
         arc: NotRequired[Arc | None]
         guard: Guard
         seen: Seen
-        events: NotRequired[dict[str, Any]]
+        events: NotRequired[Events]
         log: list[LogEntry]
+
+    # --- hook output (Claude Code's wire format, built in core.render) -----------------------
+
+    class HookSpecificOutput(TypedDict, total=False):
+        hookEventName: EventName
+        permissionDecision: Literal["deny"]
+        permissionDecisionReason: str
+        additionalContext: str
+
+    # Functional form: `continue` is a Python keyword.
+    Output = TypedDict("Output", {
+        "decision": Literal["block"],
+        "reason": str,
+        "continue": bool,
+        "stopReason": str,
+        "hookSpecificOutput": HookSpecificOutput,
+    }, total=False)
+
+    # --- hook payloads, once read ------------------------------------------------------------
+    # Claude Code's stdin is parsed into `dict[str, Any]`; a hook reads the fields it uses,
+    # checks their types, and works on one of these from then on.
+
+    class PromptPayload(TypedDict):
+        """UserPromptSubmit."""
+        session_id: str
+        prompt: str
+
+    class SessionStartPayload(TypedDict):
+        session_id: str
+        source: str  # "unknown" when missing or not text
+
+    class StopPayload(TypedDict):
+        session_id: str
+        transcript_path: str | None  # None when missing, empty or not text
+        last_assistant_message: str | None  # None when missing or not text
+        stop_hook_active: bool  # only a literal `true` counts
+        background_running: bool  # `background_tasks` lists one with status "running"
+        # The payload has a field only releases that leave `last_assistant_message` out for a
+        # final message without text send: its absence then means "no text".
+        newer_release: bool
 
     # A checker returns None for a good value, else what is wrong, with the path to it from
     # the value checked (`.guard.tracks: expected an object`). Paths are only built on the way
@@ -192,7 +269,8 @@ OPERATION = record({"label": STR, "runs": list_of(RUN), "edit_seq": INT, "compac
 TURN = record({"denied": INT, "progress": BOOL, "label": STR},
               required=("denied", "progress", "label"))
 TRACK = record({"seq": INT, "ops": map_of(OPERATION), "results": list_of(STR), "turn": TURN,
-                "blocked_rounds": INT, "fingerprints": list_of(STR), "streak": INT,
+                "blocked_rounds": INT, "fingerprints": list_of(STR), "fresh": list_of(BOOL),
+                "streak": INT,
                 "checkin_done": BOOL, "turns": INT, "backstop_nudged_at": optional(NUMBER),
                 "denials": INT, "updated": NUMBER, "labels": map_of(STR)},
                required=("seq", "ops", "results", "turn", "blocked_rounds", "fingerprints",
@@ -200,10 +278,12 @@ TRACK = record({"seq": INT, "ops": map_of(OPERATION), "results": list_of(STR), "
 PAUSE = record({"kind": STR, "reason": STR, "at": NUMBER, "denied_since": INT})
 GUARD = record({"paused": optional(PAUSE), "edit_seq": INT, "compactions": INT,
                 "tracks": map_of(TRACK), "resolved": list_of(STR)})
-SEEN = record({"messages": list_of(STR), "tools": list_of(STR)})
+SEEN = record({"messages": list_of(STR), "tools": list_of(STR), "resumes": list_of(STR)})
 # Counters by event name, plus the last API error.
 EVENTS = record({"last_api_error": record({"error": STR, "at": NUMBER})}, other=INT)
-LOG_ENTRY = record({"t": NUMBER, "hook": STR, "kind": STR, "reason": STR})
+LOG_ENTRY = record({"t": NUMBER, "hook": STR, "kind": STR, "reason": STR, "rule": STR,
+                    "operation": STR, "runs": INT, "consecutive": optional(INT),
+                    "lifetime": optional(INT)})
 STATE = record({"session_id": STR, "created": NUMBER, "updated": NUMBER, "arc": optional(ARC),
                 "guard": GUARD, "seen": SEEN, "events": EVENTS, "log": list_of(LOG_ENTRY)},
                required=("schema", "session_id", "guard", "seen", "log"))

@@ -15,12 +15,17 @@ LOG_LIMIT = 50
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
+    from typing import TypeVar
 
     from arcguard.core.schema import Arc as Arc
+    from arcguard.core.schema import LogEntry
     from arcguard.core.schema import Milestone as Milestone
+    from arcguard.core.schema import StateFile
+    from arcguard.core.schema import Track as Track
 
-    # The core still handles the state as a plain dict; its shape is `schema.StateFile`.
-    State = dict[str, Any]
+    # The name the core's functions take; the shape is the state file's.
+    State = StateFile
+    T = TypeVar("T")
 
 
 def fresh_state(session_id: str, now: float) -> State:
@@ -42,12 +47,17 @@ def is_valid(state: object) -> bool:
     return problem(state) is None
 
 
-def clone(value: Any) -> Any:
+def clone(value: T) -> T:
     """Deep copy of JSON data; the core never mutates the state it was given."""
+    copied: T = _copy(value)
+    return copied
+
+
+def _copy(value: Any) -> Any:
     if isinstance(value, dict):
-        return {k: clone(v) for k, v in value.items()}
+        return {k: _copy(v) for k, v in value.items()}
     if isinstance(value, list):
-        return [clone(v) for v in value]
+        return [_copy(v) for v in value]
     return value
 
 
@@ -85,9 +95,9 @@ def _days_from_civil(year: int, month: int, day: int) -> int:
     return era * 146097 + doe - 719468
 
 
-def add_log(state: State, entry: dict[str, Any]) -> None:
+def add_log(state: State, entry: LogEntry) -> None:
     """Append to the bounded decision log kept in the state."""
-    log = state.setdefault("log", [])
+    log = state["log"]
     log.append(entry)
     del log[:-LOG_LIMIT]
 

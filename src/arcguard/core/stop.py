@@ -32,6 +32,7 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from arcguard.core.config import Config
     from arcguard.core.render import Output
+    from arcguard.core.schema import DecisionKind
     from arcguard.core.state import Arc
     from arcguard.core.state import State
 
@@ -141,7 +142,7 @@ def decide_stop(
     arc = state.get("arc")
     active = arc is not None and arcs.is_active(arc, cfg, now)
     if final is not None and final.resume_id and is_noop(final):
-        slug = str(arc.get("slug") or arcs.DEFAULT_SLUG) if arc and active else ""
+        slug = (arc.get("slug") or arcs.DEFAULT_SLUG) if arc and active else ""
         resumed = _dead_resume(state, final.resume_id, background_running, now, slug=slug,
                                command=command)
         if resumed is not None:
@@ -202,13 +203,15 @@ def _stall(state: State, arc: Arc, cfg: Config, now: float, verdict: str,
     if not allowed:
         _log(state, now, "cap", "continuation cap reached; the stop is allowed")
         return None, state
-    slug = str(arc.get("slug") or arcs.DEFAULT_SLUG)
+    slug = arc.get("slug") or arcs.DEFAULT_SLUG
     reason = messages.stop_block_reason(slug, arcs.next_milestone(arc), command, sid,
                                         seen=SEEN[verdict])
-    _log(state, now, "block", f"{LOGGED[verdict]} stop mid-arc sent back to work",
-         consecutive=arc.get("reconcile_count"), lifetime=arc.get("total_blocks"))
+    add_log(state, {"t": now, "hook": "stop", "kind": "block",
+                    "reason": f"{LOGGED[verdict]} stop mid-arc sent back to work",
+                    "consecutive": arc.get("reconcile_count"),
+                    "lifetime": arc.get("total_blocks")})
     return render.block_stop(reason), state
 
 
-def _log(state: State, now: float, kind: str, reason: str, **detail: object) -> None:
-    add_log(state, {"t": now, "hook": "stop", "kind": kind, "reason": reason, **detail})
+def _log(state: State, now: float, kind: DecisionKind, reason: str) -> None:
+    add_log(state, {"t": now, "hook": "stop", "kind": kind, "reason": reason})

@@ -14,14 +14,23 @@ if TYPE_CHECKING:
 
     from arcguard.core.render import Output
     from arcguard.core.state import State
+    from arcguard.core.schema import PromptPayload
     from arcguard.hooks.runner import Context
 
 
-def handle(payload: dict[str, Any], ctx: Context) -> Output | None:
+def read(payload: dict[str, Any]) -> PromptPayload | None:
     sid = session_id(payload)
     prompt = payload.get("prompt")
     if sid is None or not isinstance(prompt, str):
         return None
+    return {"session_id": sid, "prompt": prompt}
+
+
+def handle(payload: dict[str, Any], ctx: Context) -> Output | None:
+    given = read(payload)
+    if given is None:
+        return None
+    sid, prompt = given["session_id"], given["prompt"]
 
     def change(state: State | None) -> tuple[Output | None, State | None]:
         output, new = decide_posture(state, prompt, ctx.cfg, ctx.now, session_id=sid,

@@ -11,14 +11,22 @@ if TYPE_CHECKING:
     from typing import Any
 
     from arcguard.core.render import Output
+    from arcguard.core.schema import SessionStartPayload
     from arcguard.hooks.runner import Context
 
 
-def handle(payload: dict[str, Any], ctx: Context) -> Output | None:
+def read(payload: dict[str, Any]) -> SessionStartPayload | None:
     sid = session_id(payload)
     if sid is None:
         return None
     source = payload.get("source")
-    source = source if isinstance(source, str) else "unknown"
-    return ctx.update(sid, lambda state: decide_session_start(
+    return {"session_id": sid, "source": source if isinstance(source, str) else "unknown"}
+
+
+def handle(payload: dict[str, Any], ctx: Context) -> Output | None:
+    given = read(payload)
+    if given is None:
+        return None
+    source = given["source"]
+    return ctx.update(given["session_id"], lambda state: decide_session_start(
         state, source, ctx.cfg, ctx.now, command=ctx.command))

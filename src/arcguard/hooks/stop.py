@@ -29,6 +29,7 @@ if TYPE_CHECKING:
     from typing import Any
 
     from arcguard.core.render import Output
+    from arcguard.core.schema import StopPayload
     from arcguard.core.state import State
     from arcguard.hooks.runner import Context
     from arcguard.transcript.records import Exchange
@@ -95,8 +96,8 @@ def _is_final(exchange: Exchange, seen: set[str], *, final_known: bool) -> bool:
     return final_known or message.kind != KIND_THINKING
 
 
-def _final_is_textless(payload: dict[str, Any]) -> bool:
-    """Claude Code told us the final message has no text, so a thinking-only one is final.
+def _newer_release(payload: dict[str, Any]) -> bool:
+    """The payload comes from a release that says whether the final message has text.
 
     Since 2.1.47 Claude Code puts the final text in `last_assistant_message`; observed with
     2.1.328, it leaves the key out when the final message has no visible text. A payload that
@@ -104,6 +105,20 @@ def _final_is_textless(payload: dict[str, Any]) -> bool:
     """
     return ("last_assistant_message" in payload or "background_tasks" in payload
             or "session_crons" in payload)
+
+
+def read(payload: dict[str, Any]) -> StopPayload | None:
+    sid = session_id(payload)
+    if sid is None:
+        return None
+    path = payload.get("transcript_path")
+    text = payload.get("last_assistant_message")
+    return {"session_id": sid,
+            "transcript_path": path if isinstance(path, str) and path else None,
+            "last_assistant_message": text if isinstance(text, str) else None,
+            "stop_hook_active": payload.get("stop_hook_active") is True,
+            "background_running": _background_running(payload),
+            "newer_release": _newer_release(payload)}
 
 
 def _from_payload(text: str, path: str | None, ctx: Context) -> Final:
@@ -120,20 +135,19 @@ def _from_payload(text: str, path: str | None, ctx: Context) -> Final:
 
 
 def handle(payload: dict[str, Any], ctx: Context) -> Output | None:
-    sid = session_id(payload)
-    if sid is None:
+    given = read(payload)
+    if given is None:
         return None
-    snapshot = ctx.snapshot(sid)
+    snapshot = ctx.snapshot(given["session_id"])
     if snapshot is None:
         return None
-    path = payload.get("transcript_path")
-    path = path if isinstance(path, str) and path else None
-    text = payload.get("last_assistant_message")
-    if isinstance(text, str) and text.strip():
+    path = given["transcript_path"]
+    text = given["last_assistant_message"]
+    if text is not None and text.strip():
         final: Final | None = _from_payload(text, path, ctx)
     elif path and arcs.is_active(snapshot.get("arc"), ctx.cfg, ctx.now):
-        seen = set(snapshot.get("seen", {}).get("messages") or [])
-        final = _drain(path, seen, ctx, final_known=_final_is_textless(payload))
+        seen = set(snapshot["seen"].get("messages", []))
+        final = _drain(path, seen, ctx, final_known=given["newer_release"])
     elif path:
         # No arc: only a dead resume could be continued, and its entries are already written.
         final = _final(hook_reader.last_exchange(path, ctx.cfg.tail_bytes))
@@ -142,8 +156,8 @@ def handle(payload: dict[str, Any], ctx: Context) -> Output | None:
 
     def change(state: State | None) -> tuple[Output | None, State | None]:
         return decide_stop(state, final, ctx.cfg, ctx.now,
-                           stop_hook_active=payload.get("stop_hook_active") is True,
-                           background_running=_background_running(payload),
+                           stop_hook_active=given["stop_hook_active"],
+                           background_running=given["background_running"],
                            command=ctx.command)
 
-    return ctx.update(sid, change)
+    return ctx.update(given["session_id"], change)

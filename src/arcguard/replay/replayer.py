@@ -25,6 +25,7 @@ if TYPE_CHECKING:
     from typing import Any
     from typing import Protocol
 
+    from arcguard.core.schema import LogEntry
     from arcguard.forensics.lines import Loads
     from arcguard.replay.events import HookEvent
 
@@ -96,7 +97,7 @@ class Result:
                 "decisions": [d.as_dict() for d in self.decisions]}
 
 
-def new_log_entries(before: list[Any], after: list[Any]) -> list[Any]:
+def new_log_entries(before: list[LogEntry], after: list[LogEntry]) -> list[LogEntry]:
     """The entries appended to a bounded log between two reads of it."""
     for kept in range(min(len(before), len(after)), -1, -1):
         if after[:kept] == before[len(before) - kept:]:
@@ -104,20 +105,19 @@ def new_log_entries(before: list[Any], after: list[Any]) -> list[Any]:
     return after  # pragma: no cover (kept == 0 always matches)
 
 
-def _log(home: str, session_id: str) -> list[Any]:
+def _log(home: str, session_id: str) -> list[LogEntry]:
     state = store.read_session(home, session_id)
-    return list(state.get("log") or []) if state else []
+    return list(state["log"]) if state else []
 
 
 def decisions_for(event: HookEvent, output: dict[str, Any] | None,
-                  logged: list[Any]) -> list[Decision]:
+                  logged: list[LogEntry]) -> list[Decision]:
+    # `output` is the hook's stdout parsed back, as a tool reading it would see it.
     found = []
     for entry in logged:
-        if not isinstance(entry, dict):
-            continue
-        kind = str(entry.get("kind", "?"))
-        found.append(Decision(event.turn, str(entry.get("hook", event.hook)),
-                              KIND_NAMES.get(kind, kind), str(entry.get("reason", "")), output))
+        kind: str = entry.get("kind", "?")
+        found.append(Decision(event.turn, entry.get("hook", event.hook),
+                              KIND_NAMES.get(kind, kind), entry.get("reason", ""), output))
     context = ((output or {}).get("hookSpecificOutput") or {}).get("additionalContext")
     if context and not any(d.kind == "nudge" for d in found):
         found.append(Decision(event.turn, event.hook, "posture", str(context), output))

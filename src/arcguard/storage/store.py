@@ -54,8 +54,8 @@ def read_state(path: str) -> State | None:
         document = jsonio.loads(data)
     except jsonio.JSONError as exc:
         raise Unreadable(f"not JSON: {exc}") from None
-    wrong = schema.problem(document)
-    if wrong is not None or not isinstance(document, dict):
+    if not schema.is_state(document):
+        wrong = schema.problem(document)
         raise Unreadable(f"not an arcguard state document of schema {schema.SCHEMA}: {wrong}")
     return document
 

@@ -58,8 +58,10 @@ class Message:
             return THINKING
         return EMPTY
 
-    def add_entry(self, entry: dict[str, Any]) -> None:
+    def add_entry(self, entry: object) -> None:
         """Merge one transcript entry of this message (entries may arrive in any order)."""
+        if not isinstance(entry, dict):
+            return  # callers pass only entries `assistant_message_id` accepted: objects
         self.entries += 1
         message = entry.get("message")
         if entry.get("isApiErrorMessage") is True or (
@@ -123,7 +125,7 @@ def last_message(entries_newest_first: Iterable[object]) -> Message | None:
             found = Message(mid)
         elif mid != found.id:
             break  # an older message: the newest one's entries are all behind us
-        found.add_entry(entry)  # type: ignore[arg-type]
+        found.add_entry(entry)
     return found
 
 
@@ -165,13 +167,13 @@ def last_exchange(entries_newest_first: Iterable[object]) -> Exchange:
                 exchange.result_pending = exchange.result_pending or is_tool_result(entry)
             elif not prompt_seen and _is_prompt(entry):
                 prompt_seen = True
-                _note_meta_prompt(exchange, entry)  # type: ignore[arg-type]
+                _note_meta_prompt(exchange, entry)
             continue
         if exchange.message is None:
             exchange.message = Message(mid)
         elif mid != exchange.message.id:
             break  # an older message: the newest one's entries are all behind us
-        exchange.message.add_entry(entry)  # type: ignore[arg-type]
+        exchange.message.add_entry(entry)
     return exchange
 
 
@@ -180,8 +182,8 @@ def _is_prompt(entry: object) -> bool:
             and entry.get("isSidechain") is not True and not is_tool_result(entry))
 
 
-def _note_meta_prompt(exchange: Exchange, entry: dict[str, Any]) -> None:
-    if entry.get("isMeta") is not True:
+def _note_meta_prompt(exchange: Exchange, entry: object) -> None:
+    if not isinstance(entry, dict) or entry.get("isMeta") is not True:
         return
     message = entry.get("message")
     content = message.get("content") if isinstance(message, dict) else None
@@ -207,7 +209,7 @@ def message_with_tool(entries_newest_first: Iterable[object], tool_ids: set[str]
         message = seen.get(mid)
         if message is None:
             message = seen[mid] = Message(mid)
-        message.add_entry(entry)  # type: ignore[arg-type]
+        message.add_entry(entry)
         if target is None and tool_ids.intersection(message.tool_ids):
             target = mid
     return seen[target] if target is not None else None
