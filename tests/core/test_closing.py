@@ -286,3 +286,58 @@ def test_only_the_closing_of_a_long_message_is_read():
 def test_a_long_code_block_at_the_end_stays_code():
     block = "```\n" + "print('line')\n" * 600 + "ask('Shall I proceed?')\n```\n"
     assert closing.classify("Here is the script:\n\n" + block) == closing.OTHER
+
+
+# A question followed by one sentence that only says how the model would go about it: the
+# question is still what the operator must answer (shapes seen in real final messages).
+QUESTION_THEN_PLAN = [
+    "Want me to fix this? The approach would be: restore the skip set for main and keep the"
+    " first-parent walk.",
+    "Want me to fix these issues? The main changes would be:\n\n1. drop the cache\n2. add a"
+    " lock",
+    "Do you want me to proceed with phase 4 to fix these issues? The main fix would be:",
+    "Want me to go ahead and refactor it? The plan would be: parse stdin once, pass the"
+    " context down, drop the fallback.",
+    "Want me to fix it in this PR, or file an issue? The fix needs to either expose a method"
+    " or move the dispatch into a helper.",
+    "Want me to set that? You'd just run `git gc` manually when you feel like it.",
+    "Want me to push it? (I kept a backup branch pointing at the old tip either way.)",
+    "Which approach do you prefer? Given the number of missing blobs, I'd recommend the full"
+    " index rebuild.",
+    "Should I add a retry? The change would be three lines in the client.",
+]
+
+# An answer to a question the model asked itself stays an explanation, whatever follows.
+ANSWERED_QUESTIONS = [
+    "Should we worry about races here? No, the lock would serialise the writers.",
+    "Should I have used a queue? Not here: the batch would never exceed ten items.",
+    "Do you want the details? They are in the report, which would be the place to start.",
+]
+
+
+@pytest.mark.parametrize("text", QUESTION_THEN_PLAN)
+def test_a_question_followed_by_how_it_would_be_done_is_still_a_question(text):
+    assert closing.classify(text) == closing.QUESTION
+
+
+@pytest.mark.parametrize("text", ANSWERED_QUESTIONS)
+def test_a_question_the_next_sentence_answers_is_not_handed_back(text):
+    assert closing.classify(text) == closing.OTHER
+
+
+@pytest.mark.parametrize("text", [
+    "Let me know if you want that type renamed to something else instead (e.g. `LangType`),"
+    " otherwise I'll leave it.",
+    "Let me know if you'd like other shells covered too [e.g. fish], or I'll stop here.",
+])
+def test_an_abbreviation_inside_brackets_does_not_end_the_sentence(text):
+    assert closing.classify(text) == closing.QUESTION
+
+
+@pytest.mark.parametrize("text", [
+    "Should these be filtered out in the loader, or should the loader skip sessions with an"
+    " empty phase?",
+    "Should the cache be per user, or should it stay global?",
+])
+def test_a_choice_between_alternatives_is_a_question(text):
+    assert closing.classify(text) == closing.QUESTION

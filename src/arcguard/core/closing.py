@@ -48,6 +48,7 @@ _ASKING_PARTS = (
     "fine with you", "your preference", "your call", "let me know", "or should i", "or would you",
     "before i proceed", "before i continue", "before i go", "before i start", "before i move",
     "go ahead and", "i proceed", "i continue", "thoughts?", "what do you think",
+    "or should ",  # "Should X, or should Y?" offers the operator a choice
 )
 # A statement that still hands the turn back for an answer ("Let me know if ...").
 _HANDBACK_STARTS = (
@@ -142,12 +143,18 @@ _ADDENDA = ("i can ", "i could ", "i'd ", "i would ", "i recommend", "my recomme
             "that's ", "that is ", "this is ", "that would", "it would", "this would", "it'll",
             "that'll", "it will", "that will", "this will", "otherwise", "alternatively",
             "if not", "if so", "if yes", "happy to", "no rush", "either is", "both are",
-            "it takes", "that takes", "this takes", "it only takes", "it should take")
+            "it takes", "that takes", "this takes", "it only takes", "it should take",
+            # How the model would go about it if given leave: the plan, not an answer.
+            "the approach", "the plan", "the fix", "the main", "the change", "the steps",
+            "the idea", "you'd ", "you would ", "given ", "(")
 
 
 def _is_addendum(sentence: str) -> bool:
-    return not sentence.endswith("?") and (
-        _without_openers(sentence).startswith(_ADDENDA) or sentence.startswith(_ADDENDA))
+    if sentence.endswith("?"):
+        return False
+    # A sentence that ends in a colon introduces the list of what would be done.
+    return (sentence.endswith(":") or _without_openers(sentence).startswith(_ADDENDA)
+            or sentence.startswith(_ADDENDA))
 
 
 def _tail(text: str) -> str:
@@ -286,7 +293,7 @@ def _sentences(text: str) -> list[str]:
 
 
 def _is_abbreviation(sentence: str) -> bool:
-    last = sentence.rsplit(" ", 1)[-1]
+    last = sentence.rsplit(" ", 1)[-1].lstrip("([{")  # "(e.g." is still "e.g."
     return last in ("e.g.", "i.e.", "etc.", "vs.", "approx.", "cf.") or (
         len(last) == 2 and last[0].isdigit())
 
