@@ -22,8 +22,8 @@ from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import Any
 
+from arcguard.core.final_words import is_task_notification
 from arcguard.forensics import handbacks as hb
-from arcguard.forensics.entries import is_task_notification
 from arcguard.replay import replay
 from arcguard.replay import summary
 
