@@ -200,7 +200,9 @@ def _stall(state: State, arc: Arc, cfg: Config, now: float, verdict: str,
     allowed = arcs.try_block(arc, cfg.max_consecutive_continuations,
                              cfg.max_continuations_per_arc, now)
     if not allowed:
-        _log(state, now, "cap", "continuation cap reached; the stop is allowed")
+        # Named by class, so a replay or `status` shows which kind of stop the cap let through.
+        _log(state, now, "cap",
+             f"{LOGGED[verdict]} stop mid-arc: continuation cap reached; the stop is allowed")
         return None, state
     slug = str(arc.get("slug") or arcs.DEFAULT_SLUG)
     reason = messages.stop_block_reason(slug, arcs.next_milestone(arc), command, sid,
