@@ -42,3 +42,15 @@ def test_a_stop_refused_at_the_cap_says_which_class_it_was(tmp_path: Path) -> No
     config.write_text("max_continuations_per_arc = 1\n")
     lines = stop_lines(render(replay(str(session(tmp_path)), config_path=str(config))))
     assert "cap" in lines[1] and "announced-step" in lines[1]
+
+
+def test_the_timeline_names_a_dead_resume(tmp_path: Path) -> None:
+    resume = user_prompt("Continue from where you left off.")
+    resume["isMeta"] = True  # Claude Code's own prompt after a crash or reconnect
+    entries = [user_prompt("refactor the loader"),
+               *assistant_entries(text("Refactoring the loader.")),
+               resume,
+               *assistant_entries(text("No response requested."), model="<synthetic>")]
+    path = write_transcript(tmp_path / "resumed.jsonl", entries)
+    lines = stop_lines(render(replay(str(path))))
+    assert any("continue" in line and "resumed session" in line for line in lines), lines
