@@ -341,3 +341,32 @@ def test_an_abbreviation_inside_brackets_does_not_end_the_sentence(text):
 ])
 def test_a_choice_between_alternatives_is_a_question(text):
     assert closing.classify(text) == closing.QUESTION
+
+
+# An offer of further help after finished work names no step: the model thinks it is done.
+COURTESY = [
+    "Let me know if you need anything else.",
+    SUMMARY + "Let me know if you need anything else!",
+    "The export is in and tested. Let me know if you have any questions.",
+    "All four handlers are migrated. Let me know if anything else comes up.",
+    "Done. Feel free to ask if something is unclear.",
+    "Fixed and pushed. Happy to help with anything else.",
+    "Tests pass on all three platforms. Hope this helps!",
+    "The branch is merged. Anything else?",
+    "Let me know if you'd like any other changes.",
+    "Let me know if there's anything else I can help with.",
+]
+
+
+@pytest.mark.parametrize("text", COURTESY)
+def test_an_offer_of_further_help_after_finished_work_is_a_courtesy_closing(text):
+    assert closing.classify(text) == closing.COURTESY
+
+
+@pytest.mark.parametrize("text", [
+    "Want me to push it? Let me know if you need anything else.",
+    "Let me know if you want me to push it.",
+    "Let me know if anything else should go into this PR, or shall I open it now?",
+])
+def test_a_courtesy_line_next_to_a_concrete_offer_is_still_a_question(text):
+    assert closing.classify(text) == closing.QUESTION

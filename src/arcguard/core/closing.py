@@ -12,6 +12,7 @@ from __future__ import annotations
 DECISION = "decision"  # starts with DECISION NEEDED: the protocol's legitimate pause
 QUESTION = "question"  # asks the operator for permission or a choice
 ANNOUNCED = "announced"  # says what it will do next, and stops without doing it
+COURTESY = "courtesy"  # offers further help and names no step: the model thinks it is done
 OTHER = "other"
 
 # Only the end of a long message is read: the closing is all that counts, and a final message
@@ -98,13 +99,28 @@ _ACTION_VERBS = frozenset({
 })
 
 
+# "Let me know if you need anything else.": an offer that names no step of its own.
+_COURTESY_STARTS = ("feel free", "hope this helps", "hope that helps", "happy to help")
+_COURTESY_PARTS = ("anything else", "any questions", "any other", "anything comes up",
+                   "further questions", "if you need anything", "if you have questions",
+                   "something is unclear", "anything is unclear", "hope this helps",
+                   "hope that helps")
+# Words that make it a concrete offer or a choice after all.
+_CONCRETE = ("want me to", "me to ", "shall ", "should ", " or ")
+
+
 def classify(text: str) -> str:
-    """DECISION, QUESTION, ANNOUNCED or OTHER for a final message's text."""
+    """DECISION, QUESTION, ANNOUNCED, COURTESY or OTHER for a final message's text."""
     if starts_with_decision(text):
         return DECISION
     sentences = closing_sentences(text)
     if not sentences:
         return OTHER
+    if is_courtesy(sentences[-1]):
+        # "Want me to push it? Let me know if you need anything else." still asks.
+        asked = len(sentences) > 1 and is_asking(sentences[-2]) and not is_courtesy(
+            sentences[-2])
+        return QUESTION if asked else COURTESY
     if is_asking(sentences[-1]) or (
             len(sentences) > 1 and is_asking(sentences[-2]) and _is_addendum(sentences[-1])):
         return QUESTION
@@ -167,6 +183,13 @@ def _tail(text: str) -> str:
     head, tail = text[:cut], text[cut + 1:]
     opened = sum(1 for line in head.splitlines() if line.lstrip().startswith(("```", "~~~")))
     return ("```\n" + tail) if opened % 2 else tail
+
+
+def is_courtesy(sentence: str) -> bool:
+    body = _without_openers(sentence)
+    offered = body.startswith(_COURTESY_STARTS) or is_asking(sentence)
+    return (offered and any(p in body for p in _COURTESY_PARTS)
+            and not any(c in body for c in _CONCRETE))
 
 
 def is_asking(sentence: str) -> bool:
