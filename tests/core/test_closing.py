@@ -358,6 +358,36 @@ COURTESY = [
 ]
 
 
+# The same offers after the kinds of work reports models write, so the class has as many
+# real-looking cases as the others.
+_REPORTS = (
+    "The migration ran on staging and the row counts match.\n\n",
+    "Fixed the flaky test: it depended on dict order. The suite passes 20 runs in a row.\n\n",
+    "- `loader.py`: reads state once\n- `cli.py`: new `--dry-run` flag\n\n",
+    "The README now documents the new config keys, with an example for each.\n\n",
+    "Pushed to `feature/export`; CI is green.\n\n",
+)
+_OFFERS = (
+    "Let me know if you need anything else.",
+    "Let me know if you have any questions.",
+    "Let me know if anything else comes up!",
+    "Feel free to ask if anything is unclear.",
+    "Happy to help with anything else.",
+    "Hope this helps!",
+    "Anything else?",
+    "Let me know if you'd like any other changes.",
+    "Let me know if there's anything else I can help with.",
+    "If you have any questions, let me know.",
+    "Let me know if you have any further questions.",
+    "So, anything else?",
+)
+COURTESY += [report + offer for report in _REPORTS for offer in _OFFERS]
+
+
+def test_the_courtesy_table_is_large_enough():
+    assert len(COURTESY) >= 60
+
+
 @pytest.mark.parametrize("text", COURTESY)
 def test_an_offer_of_further_help_after_finished_work_is_a_courtesy_closing(text):
     assert closing.classify(text) == closing.COURTESY
