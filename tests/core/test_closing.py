@@ -286,3 +286,117 @@ def test_only_the_closing_of_a_long_message_is_read():
 def test_a_long_code_block_at_the_end_stays_code():
     block = "```\n" + "print('line')\n" * 600 + "ask('Shall I proceed?')\n```\n"
     assert closing.classify("Here is the script:\n\n" + block) == closing.OTHER
+
+
+# A question followed by one sentence that only says how the model would go about it: the
+# question is still what the operator must answer (shapes seen in real final messages).
+QUESTION_THEN_PLAN = [
+    "Want me to fix this? The approach would be: restore the skip set for main and keep the"
+    " first-parent walk.",
+    "Want me to fix these issues? The main changes would be:\n\n1. drop the cache\n2. add a"
+    " lock",
+    "Do you want me to proceed with phase 4 to fix these issues? The main fix would be:",
+    "Want me to go ahead and refactor it? The plan would be: parse stdin once, pass the"
+    " context down, drop the fallback.",
+    "Want me to fix it in this PR, or file an issue? The fix needs to either expose a method"
+    " or move the dispatch into a helper.",
+    "Want me to set that? You'd just run `git gc` manually when you feel like it.",
+    "Want me to push it? (I kept a backup branch pointing at the old tip either way.)",
+    "Which approach do you prefer? Given the number of missing blobs, I'd recommend the full"
+    " index rebuild.",
+    "Should I add a retry? The change would be three lines in the client.",
+]
+
+# An answer to a question the model asked itself stays an explanation, whatever follows.
+ANSWERED_QUESTIONS = [
+    "Should we worry about races here? No, the lock would serialise the writers.",
+    "Should I have used a queue? Not here: the batch would never exceed ten items.",
+    "Do you want the details? They are in the report, which would be the place to start.",
+]
+
+
+@pytest.mark.parametrize("text", QUESTION_THEN_PLAN)
+def test_a_question_followed_by_how_it_would_be_done_is_still_a_question(text):
+    assert closing.classify(text) == closing.QUESTION
+
+
+@pytest.mark.parametrize("text", ANSWERED_QUESTIONS)
+def test_a_question_the_next_sentence_answers_is_not_handed_back(text):
+    assert closing.classify(text) == closing.OTHER
+
+
+@pytest.mark.parametrize("text", [
+    "Let me know if you want that type renamed to something else instead (e.g. `LangType`),"
+    " otherwise I'll leave it.",
+    "Let me know if you'd like other shells covered too [e.g. fish], or I'll stop here.",
+])
+def test_an_abbreviation_inside_brackets_does_not_end_the_sentence(text):
+    assert closing.classify(text) == closing.QUESTION
+
+
+@pytest.mark.parametrize("text", [
+    "Should these be filtered out in the loader, or should the loader skip sessions with an"
+    " empty phase?",
+    "Should the cache be per user, or should it stay global?",
+])
+def test_a_choice_between_alternatives_is_a_question(text):
+    assert closing.classify(text) == closing.QUESTION
+
+
+# An offer of further help after finished work names no step: the model thinks it is done.
+COURTESY = [
+    "Let me know if you need anything else.",
+    SUMMARY + "Let me know if you need anything else!",
+    "The export is in and tested. Let me know if you have any questions.",
+    "All four handlers are migrated. Let me know if anything else comes up.",
+    "Done. Feel free to ask if something is unclear.",
+    "Fixed and pushed. Happy to help with anything else.",
+    "Tests pass on all three platforms. Hope this helps!",
+    "The branch is merged. Anything else?",
+    "Let me know if you'd like any other changes.",
+    "Let me know if there's anything else I can help with.",
+]
+
+
+# The same offers after the kinds of work reports models write, so the class has as many
+# real-looking cases as the others.
+_REPORTS = (
+    "The migration ran on staging and the row counts match.\n\n",
+    "Fixed the flaky test: it depended on dict order. The suite passes 20 runs in a row.\n\n",
+    "- `loader.py`: reads state once\n- `cli.py`: new `--dry-run` flag\n\n",
+    "The README now documents the new config keys, with an example for each.\n\n",
+    "Pushed to `feature/export`; CI is green.\n\n",
+)
+_OFFERS = (
+    "Let me know if you need anything else.",
+    "Let me know if you have any questions.",
+    "Let me know if anything else comes up!",
+    "Feel free to ask if anything is unclear.",
+    "Happy to help with anything else.",
+    "Hope this helps!",
+    "Anything else?",
+    "Let me know if you'd like any other changes.",
+    "Let me know if there's anything else I can help with.",
+    "If you have any questions, let me know.",
+    "Let me know if you have any further questions.",
+    "So, anything else?",
+)
+COURTESY += [report + offer for report in _REPORTS for offer in _OFFERS]
+
+
+def test_the_courtesy_table_is_large_enough():
+    assert len(COURTESY) >= 60
+
+
+@pytest.mark.parametrize("text", COURTESY)
+def test_an_offer_of_further_help_after_finished_work_is_a_courtesy_closing(text):
+    assert closing.classify(text) == closing.COURTESY
+
+
+@pytest.mark.parametrize("text", [
+    "Want me to push it? Let me know if you need anything else.",
+    "Let me know if you want me to push it.",
+    "Let me know if anything else should go into this PR, or shall I open it now?",
+])
+def test_a_courtesy_line_next_to_a_concrete_offer_is_still_a_question(text):
+    assert closing.classify(text) == closing.QUESTION

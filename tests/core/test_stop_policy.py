@@ -193,3 +193,28 @@ def test_a_no_op_without_a_resume_prompt_is_left_alone_outside_an_arc():
     out, _ = stop(fresh_state("sid", NOW), Final.from_text("No response requested."),
                   default_config())
     assert out is None
+
+
+COURTESY = "The parser handles quoted fields now. Let me know if you need anything else."
+
+
+def test_a_courtesy_closing_with_milestones_left_is_sent_back_under_ask():
+    out, state = stop(with_arc(), Final.from_text(COURTESY), policy("ask"))
+    assert out is not None and out["decision"] == "block"
+    assert "slice one" in out["reason"] and "offering further help" in out["reason"]
+    assert state["log"][-1]["reason"].startswith("courtesy")
+
+
+def test_a_courtesy_closing_with_no_milestone_left_is_let_through_under_ask():
+    state = fresh_state("sid", NOW)
+    state["arc"] = arcs.new_arc("demo", [], NOW)  # an arc of one task, no milestones
+    out, _ = stop(state, Final.from_text(COURTESY), policy("ask"))
+    assert out is None
+
+
+@pytest.mark.parametrize(("name", "blocked"), [("noop", False), ("strict", True)])
+def test_a_courtesy_closing_under_noop_and_strict(name, blocked):
+    state = fresh_state("sid", NOW)
+    state["arc"] = arcs.new_arc("demo", [], NOW)
+    out, _ = stop(state, Final.from_text(COURTESY), policy(name))
+    assert (out is not None) is blocked

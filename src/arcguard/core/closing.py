@@ -12,6 +12,7 @@ from __future__ import annotations
 DECISION = "decision"  # starts with DECISION NEEDED: the protocol's legitimate pause
 QUESTION = "question"  # asks the operator for permission or a choice
 ANNOUNCED = "announced"  # says what it will do next, and stops without doing it
+COURTESY = "courtesy"  # offers further help and names no step: the model thinks it is done
 OTHER = "other"
 
 # Only the end of a long message is read: the closing is all that counts, and a final message
@@ -48,6 +49,7 @@ _ASKING_PARTS = (
     "fine with you", "your preference", "your call", "let me know", "or should i", "or would you",
     "before i proceed", "before i continue", "before i go", "before i start", "before i move",
     "go ahead and", "i proceed", "i continue", "thoughts?", "what do you think",
+    "or should ",  # "Should X, or should Y?" offers the operator a choice
 )
 # A statement that still hands the turn back for an answer ("Let me know if ...").
 _HANDBACK_STARTS = (
@@ -97,13 +99,28 @@ _ACTION_VERBS = frozenset({
 })
 
 
+# "Let me know if you need anything else.": an offer that names no step of its own.
+_COURTESY_STARTS = ("feel free", "hope this helps", "hope that helps", "happy to help")
+_COURTESY_PARTS = ("anything else", "any questions", "any other", "anything comes up",
+                   "further questions", "if you need anything", "if you have questions",
+                   "something is unclear", "anything is unclear", "hope this helps",
+                   "hope that helps")
+# Words that make it a concrete offer or a choice after all.
+_CONCRETE = ("want me to", "me to ", "shall ", "should ", " or ")
+
+
 def classify(text: str) -> str:
-    """DECISION, QUESTION, ANNOUNCED or OTHER for a final message's text."""
+    """DECISION, QUESTION, ANNOUNCED, COURTESY or OTHER for a final message's text."""
     if starts_with_decision(text):
         return DECISION
     sentences = closing_sentences(text)
     if not sentences:
         return OTHER
+    if is_courtesy(sentences[-1]):
+        # "Want me to push it? Let me know if you need anything else." still asks.
+        asked = len(sentences) > 1 and is_asking(sentences[-2]) and not is_courtesy(
+            sentences[-2])
+        return QUESTION if asked else COURTESY
     if is_asking(sentences[-1]) or (
             len(sentences) > 1 and is_asking(sentences[-2]) and _is_addendum(sentences[-1])):
         return QUESTION
@@ -142,12 +159,18 @@ _ADDENDA = ("i can ", "i could ", "i'd ", "i would ", "i recommend", "my recomme
             "that's ", "that is ", "this is ", "that would", "it would", "this would", "it'll",
             "that'll", "it will", "that will", "this will", "otherwise", "alternatively",
             "if not", "if so", "if yes", "happy to", "no rush", "either is", "both are",
-            "it takes", "that takes", "this takes", "it only takes", "it should take")
+            "it takes", "that takes", "this takes", "it only takes", "it should take",
+            # How the model would go about it if given leave: the plan, not an answer.
+            "the approach", "the plan", "the fix", "the main", "the change", "the steps",
+            "the idea", "you'd ", "you would ", "given ", "(")
 
 
 def _is_addendum(sentence: str) -> bool:
-    return not sentence.endswith("?") and (
-        _without_openers(sentence).startswith(_ADDENDA) or sentence.startswith(_ADDENDA))
+    if sentence.endswith("?"):
+        return False
+    # A sentence that ends in a colon introduces the list of what would be done.
+    return (sentence.endswith(":") or _without_openers(sentence).startswith(_ADDENDA)
+            or sentence.startswith(_ADDENDA))
 
 
 def _tail(text: str) -> str:
@@ -160,6 +183,13 @@ def _tail(text: str) -> str:
     head, tail = text[:cut], text[cut + 1:]
     opened = sum(1 for line in head.splitlines() if line.lstrip().startswith(("```", "~~~")))
     return ("```\n" + tail) if opened % 2 else tail
+
+
+def is_courtesy(sentence: str) -> bool:
+    body = _without_openers(sentence)
+    offered = body.startswith(_COURTESY_STARTS) or is_asking(sentence)
+    return (offered and any(p in body for p in _COURTESY_PARTS)
+            and not any(c in body for c in _CONCRETE))
 
 
 def is_asking(sentence: str) -> bool:
@@ -286,7 +316,7 @@ def _sentences(text: str) -> list[str]:
 
 
 def _is_abbreviation(sentence: str) -> bool:
-    last = sentence.rsplit(" ", 1)[-1]
+    last = sentence.rsplit(" ", 1)[-1].lstrip("([{")  # "(e.g." is still "e.g."
     return last in ("e.g.", "i.e.", "etc.", "vs.", "approx.", "cf.") or (
         len(last) == 2 and last[0].isdigit())
 

@@ -5,8 +5,9 @@ completion claim releases the arc; thinking only is left alone; an empty reply o
 "No response requested." is a stall under every policy; a message that starts with
 `DECISION NEEDED:` is the model's legitimate pause and is let through. What else counts as a
 stall depends on `stop_policy`: `noop` nothing; `ask` a closing question that hands the turn
-back for permission or a choice, or an announced next step not taken; `strict` every other
-text. Blocks of unknown types are content, never "empty"; a synthetic (API error) final
+back for permission or a choice, an announced next step not taken, or an offer of further help
+("Let me know if you need anything else.") while the arc has milestones left; `strict` every
+other text. Blocks of unknown types are content, never "empty"; a synthetic (API error) final
 message, a paused session and a running background task are never continued.
 
 Outside any arc, one stall is still continued: the model's empty or "No response requested."
@@ -44,19 +45,21 @@ DECISION = "decision"  # starts with DECISION NEEDED:, the protocol's way to pau
 STALL_QUESTION = "stall-question"
 STALL_ANNOUNCED = "stall-announced"
 STALL_OTHER = "stall-other"  # any other text, under the strict policy
-STALLS = frozenset({STALL, STALL_QUESTION, STALL_ANNOUNCED, STALL_OTHER})
+STALL_COURTESY = "stall-courtesy"  # "Let me know if you need anything else." with work left
+STALLS = frozenset({STALL, STALL_QUESTION, STALL_ANNOUNCED, STALL_OTHER, STALL_COURTESY})
 
 POLICY_NOOP = "noop"
 POLICY_ASK = "ask"
 POLICY_STRICT = "strict"
 LOGGED = {STALL: "no-op", STALL_QUESTION: "question", STALL_ANNOUNCED: "announced-step",
-          STALL_OTHER: "unexplained"}
+          STALL_OTHER: "unexplained", STALL_COURTESY: "courtesy"}
 # What each stall verdict saw, for the block reason.
 SEEN = {
     STALL: "ended with nothing done ('No response requested.' or an empty reply)",
     STALL_QUESTION: "ended by asking for permission or a choice",
     STALL_ANNOUNCED: "ended by announcing a next step without taking it",
     STALL_OTHER: "ended without finishing the arc or naming a decision that needs the user",
+    STALL_COURTESY: "ended by offering further help while the arc still has milestones to do",
 }
 
 # Kinds of final message, as `arcguard.transcript.records` names them.
@@ -87,7 +90,8 @@ class Final:
         return cls(KIND_TEXT if text.strip() else KIND_EMPTY, text)
 
 
-def classify(final: Final, policy: str = POLICY_NOOP) -> str:
+def classify(final: Final, policy: str = POLICY_NOOP, *, work_left: bool = False) -> str:
+    """The Stop verdict; `work_left`: the arc has a milestone not done yet."""
     if final.kind == KIND_TOOL_USE:
         return PRODUCTIVE
     if final.kind == KIND_TEXT and is_completion(final.text):
@@ -102,10 +106,10 @@ def classify(final: Final, policy: str = POLICY_NOOP) -> str:
     closing_kind = closing.classify(final.text)
     if closing_kind == closing.DECISION:
         return DECISION
-    return _by_policy(closing_kind, policy)
+    return _by_policy(closing_kind, policy, work_left)
 
 
-def _by_policy(closing_kind: str, policy: str) -> str:
+def _by_policy(closing_kind: str, policy: str, work_left: bool) -> str:
     if policy == POLICY_STRICT:
         return {closing.QUESTION: STALL_QUESTION,
                 closing.ANNOUNCED: STALL_ANNOUNCED}.get(closing_kind, STALL_OTHER)
@@ -113,6 +117,10 @@ def _by_policy(closing_kind: str, policy: str) -> str:
         return STALL_QUESTION
     if policy == POLICY_ASK and closing_kind == closing.ANNOUNCED:
         return STALL_ANNOUNCED
+    # An offer of more help is the end of the work only when no milestone is left: with
+    # milestones to do, the model stopped early believing it was finished.
+    if policy == POLICY_ASK and closing_kind == closing.COURTESY and work_left:
+        return STALL_COURTESY
     return PRODUCTIVE
 
 
@@ -157,7 +165,8 @@ def _arc_stop(state: State, arc: Arc, final: Final | None, cfg: Config, now: flo
               stop_hook_active: bool, background_running: bool,
               command: str) -> tuple[Output | None, State]:
     arcs.touch(arc, now)
-    verdict = SKIP if final is None else classify(final, cfg.stop_policy)
+    verdict = SKIP if final is None else classify(
+        final, cfg.stop_policy, work_left=bool(arcs.next_milestone(arc)))
     why = _why_not_continue(state, final, background_running)
     if verdict in STALLS and why is None:
         return _stall(state, arc, cfg, now, verdict, command=command)
@@ -201,7 +210,9 @@ def _stall(state: State, arc: Arc, cfg: Config, now: float, verdict: str,
     allowed = arcs.try_block(arc, cfg.max_consecutive_continuations,
                              cfg.max_continuations_per_arc, now)
     if not allowed:
-        _log(state, now, "cap", "continuation cap reached; the stop is allowed")
+        # Named by class, so a replay or `status` shows which kind of stop the cap let through.
+        _log(state, now, "cap",
+             f"{LOGGED[verdict]} stop mid-arc: continuation cap reached; the stop is allowed")
         return None, state
     slug = arc.get("slug") or arcs.DEFAULT_SLUG
     reason = messages.stop_block_reason(slug, arcs.next_milestone(arc), command, sid,

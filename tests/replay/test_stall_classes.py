@@ -1,0 +1,56 @@
+"""Replay's timeline names the class of every stop decision: what the model's final message
+was seen to do, whether it was continued, let through or refused at a cap."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from testing.builders import assistant_entries
+from testing.builders import text
+from testing.builders import user_prompt
+from testing.builders import write_transcript
+
+from arcguard.replay import replay
+from arcguard.replay.timeline import render
+
+
+def session(tmp_path: Path) -> Path:
+    entries = [user_prompt("/autonomous ship the CSV export"),
+               *assistant_entries(text("The writer is done. Want me to run the tests next?")),
+               user_prompt("yes"),
+               *assistant_entries(text("Tests pass.\n\nNext, I'll update the README.")),
+               user_prompt("ok"),
+               *assistant_entries(text("DECISION NEEDED: the export drops the legacy column,"
+                                       " which two public clients read."))]
+    return write_transcript(tmp_path / "s.jsonl", entries)
+
+
+def stop_lines(shown: str) -> list[str]:
+    return [line for line in shown.splitlines() if " stop " in line]
+
+
+def test_the_timeline_names_question_announced_and_decision_stops(tmp_path: Path) -> None:
+    lines = stop_lines(render(replay(str(session(tmp_path)))))
+    assert len(lines) == 3
+    assert "continue" in lines[0] and "question" in lines[0]
+    assert "continue" in lines[1] and "announced-step" in lines[1]
+    assert "decision" in lines[2] and "DECISION NEEDED" in lines[2]
+
+
+def test_a_stop_refused_at_the_cap_says_which_class_it_was(tmp_path: Path) -> None:
+    config = tmp_path / "config.toml"
+    config.write_text("max_continuations_per_arc = 1\n")
+    lines = stop_lines(render(replay(str(session(tmp_path)), config_path=str(config))))
+    assert "cap" in lines[1] and "announced-step" in lines[1]
+
+
+def test_the_timeline_names_a_dead_resume(tmp_path: Path) -> None:
+    resume = user_prompt("Continue from where you left off.")
+    resume["isMeta"] = True  # Claude Code's own prompt after a crash or reconnect
+    entries = [user_prompt("refactor the loader"),
+               *assistant_entries(text("Refactoring the loader.")),
+               resume,
+               *assistant_entries(text("No response requested."), model="<synthetic>")]
+    path = write_transcript(tmp_path / "resumed.jsonl", entries)
+    lines = stop_lines(render(replay(str(path))))
+    assert any("continue" in line and "resumed session" in line for line in lines), lines
