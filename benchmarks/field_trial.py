@@ -101,7 +101,9 @@ def main(argv: list[str] | None = None) -> int:
     print(table(results))
     for mode, data in results.items():
         print(f"\nInterventions {mode}:")
-        for item in data["list"] or [{"file": "none", "turn": "-", "kind": "-", "reason": ""}]:
+        if not data["list"]:
+            print("- none")
+        for item in data["list"]:
             print(f"- {item['file']} turn {item['turn']}: {item['kind']}  {item['reason']}")
             if item.get("tools_before"):
                 mix = ", ".join(f"{name} {n}" for name, n in item["tools_before"].items())
