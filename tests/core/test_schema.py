@@ -141,6 +141,7 @@ def _unattended_state() -> Any:
     guard.update({"change_seq": 3, "background": {"bg_1": 1.0}, "wait_since": 1.0})
     track = guard["tracks"]["main"]
     track.update({"quiet": 2, "denied_ids": ["t9"]})
+    track["turn"]["new_result"] = True
     track["ops"]["op1"].update({"change_seq": 3, "file_state": "12:1700000000.5"})
     state["seen"]["queued"] = ["q-1"]
     state["log"] = [
@@ -184,6 +185,8 @@ def test_the_fields_of_unattended_runs_and_background_waits_pass():
      "state.guard.tracks.main.ops.op1.change_seq: expected an integer"),
     (("guard", "tracks", "main", "ops", "op1", "file_state"), 12,
      "state.guard.tracks.main.ops.op1.file_state: expected a string"),
+    (("guard", "tracks", "main", "turn", "new_result"), 1,
+     "state.guard.tracks.main.turn.new_result: expected true or false"),
     (("seen", "queued"), "q-1", "state.seen.queued: expected a list"),
     (("log", 0, "attempt"), "2", "state.log[0].attempt: expected an integer"),
     (("log", 1, "of"), None, "state.log[1].of: expected an integer"),

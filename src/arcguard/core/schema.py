@@ -15,7 +15,6 @@ from __future__ import annotations
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Callable
-    from typing import Any
     from typing import Literal
     from typing import NotRequired
     from typing import TypedDict
@@ -81,6 +80,7 @@ if TYPE_CHECKING:
         denied: int
         progress: bool
         label: str
+        new_result: NotRequired[bool]
 
     class Track(TypedDict):
         seq: int
@@ -107,13 +107,10 @@ if TYPE_CHECKING:
         denied_since: int
 
     class Guard(TypedDict, total=False):
-        # `Pause | None` and `dict[str, Track]`: typed loosely here so that the loop-guard
-        # modules, which still build pauses and tracks as plain dicts, keep type-checking.
-        # Readers elsewhere annotate what they take out (`paused: Pause | None = ...`).
-        paused: Any
+        paused: Pause | None
         edit_seq: int
         compactions: int
-        tracks: dict[str, Any]
+        tracks: dict[str, Track]
         resolved: list[str]
         change_seq: int
         background: dict[str, float]
@@ -294,7 +291,7 @@ OPERATION = record({"label": STR, "runs": list_of(RUN), "edit_seq": INT, "compac
                     "max_timeout": NUMBER, "recovery_used": BOOL, "validated_seq": INT,
                     "change_seq": INT, "file_state": STR},
                    required=("label", "runs"))
-TURN = record({"denied": INT, "progress": BOOL, "label": STR},
+TURN = record({"denied": INT, "progress": BOOL, "label": STR, "new_result": BOOL},
               required=("denied", "progress", "label"))
 TRACK = record({"seq": INT, "ops": map_of(OPERATION), "results": list_of(STR), "turn": TURN,
                 "blocked_rounds": INT, "fingerprints": list_of(STR), "fresh": list_of(BOOL),
