@@ -15,6 +15,8 @@ from arcguard.core.state import fresh_state
 
 if TYPE_CHECKING:
     from arcguard.core.render import Output
+    from arcguard.core.schema import Pause
+    from arcguard.core.schema import Track
     from arcguard.core.state import State
 
 
@@ -117,9 +119,9 @@ class Driver:
         guard.on_operator_message(self.state, self._tick())
 
     @property
-    def paused(self) -> dict[str, Any] | None:
+    def paused(self) -> Pause | None:
         return self.state["guard"].get("paused")
 
     @property
-    def main(self) -> dict[str, Any]:
+    def main(self) -> Track:
         return self.state["guard"]["tracks"]["main"]

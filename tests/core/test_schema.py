@@ -127,3 +127,75 @@ def test_every_field_the_loader_checks_is_documented():
     # Named on its own (`field`) or inside an object's shape (`{"field": type}`).
     missing = [f for f in fields if f"`{f}`" not in page and f'"{f}":' not in page]
     assert sorted(missing) == []
+
+
+def _unattended_state() -> Any:
+    """A state holding the fields of limit waits, background waits and queued prompts."""
+    state = _full_state()
+    state["arc"]["limit_resumes"] = 1
+    state["rate_limits"] = {"five_hour": 1_900_000_000.0}
+    state["limit_wait"] = {"token": "tok", "pid": 42, "started": 1.0, "until": 61.0,
+                           "error": "rate_limit", "source": "backoff",
+                           "arc": state["arc"]["invoked_at"], "attempt": 2}
+    guard = state["guard"]
+    guard.update({"change_seq": 3, "background": {"bg_1": 1.0}, "wait_since": 1.0})
+    track = guard["tracks"]["main"]
+    track.update({"quiet": 2, "denied_ids": ["t9"]})
+    track["turn"]["new_result"] = True
+    track["ops"]["op1"].update({"change_seq": 3, "file_state": "12:1700000000.5"})
+    state["seen"]["queued"] = ["q-1"]
+    state["log"] = [
+        {"t": 1.0, "hook": "limit-wait", "kind": "limit-wait", "reason": "r", "attempt": 2,
+         "of": 3},
+        {"t": 2.0, "hook": "limit-wait", "kind": "limit-resume", "reason": "r", "attempt": 2,
+         "of": 3},
+    ]
+    return state
+
+
+def test_the_fields_of_unattended_runs_and_background_waits_pass():
+    assert schema.problem(_unattended_state()) is None
+    without_arc = _unattended_state()
+    without_arc["limit_wait"]["arc"] = None
+    assert schema.problem(without_arc) is None
+
+
+@pytest.mark.parametrize(("where", "value", "expected"), [
+    (("arc", "limit_resumes"), "1", "state.arc.limit_resumes: expected an integer"),
+    (("rate_limits",), [1], "state.rate_limits: expected an object"),
+    (("rate_limits", "five_hour"), "soon", "state.rate_limits.five_hour: expected a number"),
+    (("limit_wait",), "waiting", "state.limit_wait: expected an object"),
+    (("limit_wait", "token"), 7, "state.limit_wait.token: expected a string"),
+    (("limit_wait", "pid"), "42", "state.limit_wait.pid: expected an integer"),
+    (("limit_wait", "started"), None, "state.limit_wait.started: expected a number"),
+    (("limit_wait", "until"), "later", "state.limit_wait.until: expected a number"),
+    (("limit_wait", "error"), 429, "state.limit_wait.error: expected a string"),
+    (("limit_wait", "source"), None, "state.limit_wait.source: expected a string"),
+    (("limit_wait", "arc"), 1, "state.limit_wait.arc: expected a string"),
+    (("limit_wait", "attempt"), 1.0, "state.limit_wait.attempt: expected an integer"),
+    (("guard", "change_seq"), "3", "state.guard.change_seq: expected an integer"),
+    (("guard", "background"), ["bg_1"], "state.guard.background: expected an object"),
+    (("guard", "background", "bg_1"), "now", "state.guard.background.bg_1: expected a number"),
+    (("guard", "wait_since"), True, "state.guard.wait_since: expected a number"),
+    (("guard", "tracks", "main", "quiet"), None,
+     "state.guard.tracks.main.quiet: expected an integer"),
+    (("guard", "tracks", "main", "denied_ids"), [1],
+     "state.guard.tracks.main.denied_ids[0]: expected a string"),
+    (("guard", "tracks", "main", "ops", "op1", "change_seq"), "3",
+     "state.guard.tracks.main.ops.op1.change_seq: expected an integer"),
+    (("guard", "tracks", "main", "ops", "op1", "file_state"), 12,
+     "state.guard.tracks.main.ops.op1.file_state: expected a string"),
+    (("guard", "tracks", "main", "turn", "new_result"), 1,
+     "state.guard.tracks.main.turn.new_result: expected true or false"),
+    (("seen", "queued"), "q-1", "state.seen.queued: expected a list"),
+    (("log", 0, "attempt"), "2", "state.log[0].attempt: expected an integer"),
+    (("log", 1, "of"), None, "state.log[1].of: expected an integer"),
+])
+def test_a_wrong_type_in_a_field_of_unattended_runs_or_background_waits_is_found(
+        where, value, expected):
+    state = _unattended_state()
+    target = state
+    for key in where[:-1]:
+        target = target[key]
+    target[where[-1]] = value
+    assert schema.problem(state) == expected

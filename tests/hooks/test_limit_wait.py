@@ -19,6 +19,11 @@ from arcguard.storage import paths
 from arcguard.storage import store
 
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from arcguard.core.state import State
+
+
 SID = "5b1f0c2e-0000-4000-8000-00000000aaaa"
 WAKE = "[arcguard] The API limit that ended the last turn has reset"
 
@@ -37,7 +42,7 @@ def failure(error: str = "rate_limit", reset_in: float | None = 1) -> dict[str, 
             "last_assistant_message": text}
 
 
-def state() -> dict[str, object]:
+def state() -> State:
     found = store.read_session(paths.state_dir(os.environ), SID)
     assert found is not None
     return found

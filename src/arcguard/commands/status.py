@@ -68,6 +68,14 @@ if TYPE_CHECKING:
         blocked_rounds: int
         last_pause: LastPause | None
 
+    class LimitWaitSummary(TypedDict):
+        until: float
+        until_iso: str
+        error: str
+        attempt: int
+        of: int
+        waiter_alive: bool
+
     class ReadSummary(TypedDict):
         session_id: str
         file: str
@@ -76,6 +84,7 @@ if TYPE_CHECKING:
         error: None
         arc: ArcSummary | None
         guard: GuardSummary
+        limit_wait: LimitWaitSummary | None
 
     class UnreadableSummary(TypedDict):
         session_id: None
@@ -85,6 +94,7 @@ if TYPE_CHECKING:
         error: str
         arc: None
         guard: None
+        limit_wait: None
 
     SessionSummary = ReadSummary | UnreadableSummary
 
@@ -131,21 +141,21 @@ def guard_summary(state: State) -> GuardSummary:
     }
 
 
-def limit_wait_summary(state: State, cfg: Config) -> dict[str, Any] | None:
+def limit_wait_summary(state: State, cfg: Config) -> LimitWaitSummary | None:
     """A pending wait for an API limit to reset, as `arcguard hook limit-wait` recorded it."""
     from arcguard.core import limits
     from arcguard.hooks.limit_wait import waiter_alive
 
     wait = limits.pending(state)
-    until = (wait or {}).get("until")
-    if wait is None or not isinstance(until, (int, float)):
+    until = wait.get("until") if wait is not None else None
+    if wait is None or until is None:
         return None
     return {"until": float(until), "until_iso": iso(float(until)),
-            "error": str(wait.get("error", "")), "attempt": _int(wait.get("attempt")),
+            "error": wait.get("error", ""), "attempt": wait.get("attempt", 0),
             "of": cfg.limit_resumes_per_arc, "waiter_alive": waiter_alive(wait.get("pid"))}
 
 
-def limit_wait_text(wait: dict[str, Any]) -> str:
+def limit_wait_text(wait: LimitWaitSummary) -> str:
     when = wait["until_iso"].replace("T", " ").rstrip("Z")
     what = "rate limit" if wait["error"] == "rate_limit" else "API"
     gone = "" if wait["waiter_alive"] else "; its waiter is gone"
@@ -234,8 +244,9 @@ def table_row(summary: SessionSummary) -> tuple[str, ...]:
     paused = guard["paused"]
     pause = f"{paused.get('kind', '?')}: {_short(str(paused.get('reason', '')), 60)}" \
         if paused else "-"
-    if summary.get("limit_wait") and not paused:
-        pause = limit_wait_text(summary["limit_wait"])
+    wait = summary["limit_wait"]
+    if wait is not None and not paused:
+        pause = limit_wait_text(wait)
     if arc is None:
         arc_cells = ("-", "-", "-", "-")
     else:
@@ -268,8 +279,9 @@ def render_session(summary: ReadSummary, log: list[LogEntry]) -> str:
     paused = guard["paused"]
     out.append(f"paused    {paused.get('kind')}: {paused.get('reason')}" if paused
                else "paused    no")
-    if summary.get("limit_wait"):
-        out.append(f"limit     {limit_wait_text(summary['limit_wait'])}")
+    wait = summary["limit_wait"]
+    if wait is not None:
+        out.append(f"limit     {limit_wait_text(wait)}")
     last = guard["last_pause"]
     if last and not paused:
         out.append(f"last pause {iso(float(last['t'] or 0))} {last['rule']}: {last['reason']}")

@@ -30,10 +30,7 @@ SUBAGENT_ACTIVE_SECONDS = 120.0
 
 
 def _tasks(state: State) -> dict[str, float]:
-    tasks: object = state["guard"].setdefault("background", {})
-    if not isinstance(tasks, dict):
-        tasks = state["guard"]["background"] = {}
-    return tasks
+    return state["guard"].setdefault("background", {})
 
 
 def _text(response: object) -> str:
@@ -115,14 +112,12 @@ def observe_notification(state: State, text: str) -> None:
 
 def running(state: State, cfg: Config, now: float, *, own: str = "main") -> bool:
     """Work other than the caller's own is running (`own`: the caller's track key)."""
-    tasks = state["guard"].get("background")
-    if isinstance(tasks, dict) and any(
-            isinstance(at, int | float) and now - at < cfg.wait_max_seconds
-            for at in tasks.values()):
+    tasks = state["guard"].get("background", {})
+    if any(now - at < cfg.wait_max_seconds for at in tasks.values()):
         return True
-    tracks = state["guard"].get("tracks") or {}
-    return any(key not in ("main", own) and isinstance(track, dict)
-               and now - float(track.get("updated", 0)) < SUBAGENT_ACTIVE_SECONDS
+    tracks = state["guard"].get("tracks", {})
+    return any(key not in ("main", own)
+               and now - track.get("updated", 0) < SUBAGENT_ACTIVE_SECONDS
                for key, track in tracks.items())
 
 
@@ -132,7 +127,7 @@ def waiting(state: State, cfg: Config, now: float, *, own: str = "main") -> bool
         state["guard"].pop("wait_since", None)
         return False
     since = state["guard"].setdefault("wait_since", now)
-    return isinstance(since, int | float) and now - since < cfg.wait_max_seconds
+    return now - since < cfg.wait_max_seconds
 
 
 def stop_waiting(state: State) -> None:

@@ -43,13 +43,11 @@ from arcguard.core.tracks import track_key
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from typing import Any
 
     from arcguard.core.config import Config
     from arcguard.core.render import Output
+    from arcguard.core.schema import Track
     from arcguard.core.state import State
-
-    Track = dict[str, Any]
 
 MAX_QUEUED_IDS = 32
 
@@ -61,8 +59,8 @@ def on_operator_message(state: State, now: float) -> None:
         add_log(state, {"t": now, "hook": "posture", "kind": "resume",
                         "reason": "operator message cleared the pause"})
     guard["paused"] = None
-    main = guard.get("tracks", {}).get(MAIN) or {}
-    guard["tracks"] = {MAIN: new_track(now, denials=int(main.get("denials", 0)))}
+    main = guard.get("tracks", {}).get(MAIN)
+    guard["tracks"] = {MAIN: new_track(now, denials=main["denials"] if main else 0)}
 
 
 def on_narration(state: State) -> None:
@@ -205,7 +203,7 @@ def _backstop_pause(state: State, track: Track, cfg: Config, now: float,
         return None
     if turns - nudged_at < cfg.checkin_turns:
         return None  # the summary request gets a window of its own to make a difference
-    reason = messages.backstop_pause(turns, nudged_at)
+    reason = messages.backstop_pause(turns, int(nudged_at))
     return pause(state, now, "post-batch", "backstop", reason)
 
 

@@ -22,9 +22,9 @@ from arcguard.core.state import parse_iso
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from typing import Any
-
     from arcguard.core.config import Config
+    from arcguard.core.schema import Arc
+    from arcguard.core.schema import LimitWait
     from arcguard.core.state import State
 
 # StopFailure `error` values that pass with time. Authentication, billing, an invalid request,
@@ -39,7 +39,6 @@ MARGIN_MINUTE = 60.0
 # How long after its planned end a wait whose process is gone still counts as held.
 STALE_AFTER = 120.0
 MONTHS = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec")
-FIELD = "limit_wait"
 
 
 class WallTime:
@@ -171,21 +170,21 @@ class Plan:
         self.source = source
 
 
-def resumes(arc: Any) -> int:
-    value = (arc or {}).get("limit_resumes")
-    return value if isinstance(value, int) and not isinstance(value, bool) else 0
+def resumes(arc: Arc | None) -> int:
+    return arc.get("limit_resumes", 0) if arc is not None else 0
 
 
-def pending(state: State | None) -> dict[str, Any] | None:
+def pending(state: State | None) -> LimitWait | None:
     """The wait recorded in the state, if any (whatever became of its process)."""
-    wait = (state or {}).get(FIELD)
-    return wait if isinstance(wait, dict) and isinstance(wait.get("token"), str) else None
+    wait = state.get("limit_wait") if state is not None else None
+    # A wait without a token cannot be told apart from another: it is nobody's.
+    return wait if wait is not None and "token" in wait else None
 
 
-def holds(wait: dict[str, Any], now: float, *, alive: bool) -> bool:
+def holds(wait: LimitWait, now: float, *, alive: bool) -> bool:
     """A recorded wait still belongs to a live waiter (a crashed one does not block another)."""
     until = wait.get("until")
-    return alive and isinstance(until, int | float) and now < until + STALE_AFTER
+    return alive and until is not None and now < until + STALE_AFTER
 
 
 def decide_wait(
@@ -203,7 +202,8 @@ def decide_wait(
     if held is not None and holds(held, now, alive=other_alive):
         return None, "another wait is already pending for this session", None
     state = clone(state)
-    arc = state["arc"]
+    arc = state.get("arc")
+    assert arc is not None  # is_active above
     used = resumes(arc)
     if used >= cfg.limit_resumes_per_arc:
         why = f"{used} of {cfg.limit_resumes_per_arc} limit resumes spent on this arc"
@@ -213,7 +213,7 @@ def decide_wait(
         why = (f"the limit resets in {until - now:.0f}s, longer than limit_wait_max_seconds"
                f" ({cfg.limit_wait_max_seconds})")
         return None, why, _give_up(state, now, why)
-    state[FIELD] = {"token": token, "pid": pid, "started": now, "until": until,
+    state["limit_wait"] = {"token": token, "pid": pid, "started": now, "until": until,
                     "error": error[:40], "source": source, "arc": arc.get("invoked_at"),
                     "attempt": used + 1}
     add_log(state, {"t": now, "hook": "limit-wait", "kind": "limit-wait",
@@ -265,7 +265,7 @@ def decide_wake(state: State | None, token: str, cfg: Config, now: float
     if state is None or wait is None or wait.get("token") != token:
         return None, None  # cancelled or taken over: the state is someone else's now
     state = clone(state)
-    del state[FIELD]
+    del state["limit_wait"]
     arc = state.get("arc")
     why = _why_not_wake(state, wait, cfg, now)
     if why is not None:
@@ -273,16 +273,16 @@ def decide_wake(state: State | None, token: str, cfg: Config, now: float
                         "reason": f"limit wait ended without a resume: {why}"})
         return None, state
     assert arc is not None
-    arc["limit_resumes"] = resumes(arc) + 1
+    attempt = arc["limit_resumes"] = resumes(arc) + 1
     arcs.touch(arc, now)
     add_log(state, {"t": now, "hook": "limit-wait", "kind": "limit-resume",
                     "reason": "the API limit has reset; the session is woken",
-                    "attempt": arc["limit_resumes"], "of": cfg.limit_resumes_per_arc})
+                    "attempt": attempt, "of": cfg.limit_resumes_per_arc})
     return wake_message(str(arc.get("slug") or arcs.DEFAULT_SLUG), arcs.next_milestone(arc),
-                        arc["limit_resumes"], cfg.limit_resumes_per_arc), state
+                        attempt, cfg.limit_resumes_per_arc), state
 
 
-def _why_not_wake(state: State, wait: dict[str, Any], cfg: Config, now: float) -> str | None:
+def _why_not_wake(state: State, wait: LimitWait, cfg: Config, now: float) -> str | None:
     arc = state.get("arc")
     if not arcs.is_active(arc, cfg, now):
         return "the arc is no longer active"
@@ -311,7 +311,7 @@ def cancel(state: State | None, now: float, why: str) -> tuple[bool, State | Non
 
 def drop(state: State, now: float, why: str) -> None:
     """`cancel` on a state the caller already owns (a clone)."""
-    if state.pop(FIELD, None) is not None:
+    if state.pop("limit_wait", None) is not None:
         add_log(state, {"t": now, "hook": "limit-wait", "kind": "limit-cancel",
                         "reason": f"limit wait cancelled: {why}"})
 
@@ -321,18 +321,24 @@ def drop(state: State, now: float, why: str) -> None:
 
 def record_resets(state: State, rate_limits: object) -> bool:
     """Keep `rate_limits.<window>.resets_at` from a status line payload; True if it changed."""
-    if not isinstance(rate_limits, dict):
+    found = reset_times(rate_limits)
+    if not found or state.get("rate_limits") == found:
         return False
+    state["rate_limits"] = found
+    return True
+
+
+def reset_times(rate_limits: object) -> dict[str, float]:
+    """`rate_limits.<window>.resets_at` of a status line payload, as seconds by window."""
+    if not isinstance(rate_limits, dict):
+        return {}
     found: dict[str, float] = {}
     for window, info in rate_limits.items():
         value = info.get("resets_at") if isinstance(info, dict) else None
         at = _reset_seconds(value)
         if isinstance(window, str) and at is not None:
             found[window[:32]] = at
-    if not found or state.get("rate_limits") == found:
-        return False
-    state["rate_limits"] = found
-    return True
+    return found
 
 
 def _reset_seconds(value: object) -> float | None:
@@ -346,8 +352,6 @@ def _reset_seconds(value: object) -> float | None:
 
 def recorded_reset(state: State | None, now: float) -> float | None:
     """The soonest recorded window reset still ahead, or None."""
-    windows = (state or {}).get("rate_limits")
-    if not isinstance(windows, dict):
-        return None
-    ahead = [v for v in windows.values() if isinstance(v, int | float) and v > now]
+    windows = state.get("rate_limits", {}) if state is not None else {}
+    ahead = [v for v in windows.values() if v > now]
     return min(ahead) if ahead else None

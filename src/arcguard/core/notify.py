@@ -15,6 +15,7 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
 
+    from arcguard.core.schema import LogEntry
     from arcguard.core.state import State
 
 # decision-log kind -> (event kind, window title)
@@ -29,10 +30,13 @@ BEL = "\a"
 _OSC_TITLE = "\x1b]0;{}\a"
 
 
-def new_entries(old: State | None, new: State | None) -> list[dict[str, Any]]:
+def _log(state: State | None) -> list[LogEntry]:
+    return state["log"] if state is not None else []
+
+
+def new_entries(old: State | None, new: State | None) -> list[LogEntry]:
     """Log entries `new` has that `old` did not (the log is bounded, so not by length)."""
-    after = [e for e in (new or {}).get("log") or [] if isinstance(e, dict)]
-    before = [e for e in (old or {}).get("log") or [] if isinstance(e, dict)]
+    after, before = _log(new), _log(old)
     if not before:
         return after
     last = before[-1]
@@ -44,7 +48,7 @@ def new_entries(old: State | None, new: State | None) -> list[dict[str, Any]]:
 
 def events(old: State | None, new: State | None) -> list[dict[str, Any]]:
     """The decisions in this change the user should hear about, as event documents."""
-    sid = (new or {}).get("session_id")
+    sid = new["session_id"] if new is not None else None
     found = []
     for entry in new_entries(old, new):
         kind = KINDS.get(str(entry.get("kind")))

@@ -33,9 +33,10 @@ if TYPE_CHECKING:
 
     from arcguard.core.config import Config
     from arcguard.core.render import Output
+    from arcguard.core.schema import Operation
+    from arcguard.core.schema import Run
+    from arcguard.core.schema import Track
     from arcguard.core.state import State
-
-    Track = dict[str, Any]
 
 AFTER_COMPACTION = "after_compaction"
 VALIDATION = "validation"
@@ -49,18 +50,18 @@ MAX_RESULTS = 400
 MAX_RESOLVED_IDS = 64
 
 
-def _run_outcome(run: dict[str, Any]) -> str:
+def _run_outcome(run: Run) -> str:
     outcome = run.get("outcome")
     if isinstance(outcome, str):
         return outcome
     return opkey.UNKNOWN  # still running, or its result never came
 
 
-def _is_pending(run: dict[str, Any], cfg: Config, now: float) -> bool:
+def _is_pending(run: Run, cfg: Config, now: float) -> bool:
     return run.get("outcome") is None and now - float(run.get("at", 0)) < cfg.inflight_stale_seconds
 
 
-def _exception(op: dict[str, Any], state: State, cfg: Config, tool_name: str,
+def _exception(op: Operation, state: State, cfg: Config, tool_name: str,
                tool_input: object, file_state: str | None) -> str | None:
     """Which one-time exception lets a repeat run, if any."""
     if state["guard"].get("compactions", 0) > op.get("compactions", 0):
@@ -89,7 +90,7 @@ def _exception(op: dict[str, Any], state: State, cfg: Config, tool_name: str,
 
 def _make_room(track: Track, cfg: Config, now: float) -> bool:
     """Evict a resolved record so a new operation fits; False when every record is in use."""
-    ops: dict[str, dict[str, Any]] = track["ops"]
+    ops: dict[str, Operation] = track["ops"]
     if len(ops) < cfg.max_operations:
         return True
     idle = [(max((r.get("seq", 0) for r in op.get("runs") or []), default=0), oid)
@@ -111,8 +112,9 @@ def decide_pre_tool(
     paused = paused_output(state, deny=True)
     if paused:
         # Counted, not logged one by one: the bounded log keeps the decisions that matter.
-        pause = state["guard"]["paused"]
-        pause["denied_since"] = int(pause.get("denied_since", 0)) + 1
+        pause = state["guard"].get("paused")
+        if pause is not None:
+            pause["denied_since"] = pause.get("denied_since", 0) + 1
         return paused, state
     track = get_track(state, track_key(agent_id), now)
     track["seq"] += 1
@@ -147,7 +149,7 @@ def decide_pre_tool(
     return None, state
 
 
-def _deny(state: State, track: Track, op: dict[str, Any], now: float, *, runs: int) -> Output:
+def _deny(state: State, track: Track, op: Operation, now: float, *, runs: int) -> Output:
     timed_out = bool(op["runs"]) and op["runs"][-1].get("outcome") == opkey.TIMED_OUT
     reason = messages.deny_reason(op["label"], runs, timed_out=timed_out)
     track["turn"]["denied"] += 1
@@ -158,7 +160,7 @@ def _deny(state: State, track: Track, op: dict[str, Any], now: float, *, runs: i
     return render.deny_tool(reason)
 
 
-def _reserve(state: State, op: dict[str, Any], spent: str | None, cfg: Config, now: float, *,
+def _reserve(state: State, op: Operation, spent: str | None, cfg: Config, now: float, *,
              tool_name: str, tool_input: object, tool_use_id: str, seq: int) -> None:
     """Record the execution before it is allowed, owned by its tool_use_id."""
     edit_seq = state["guard"].get("edit_seq", 0)
@@ -220,12 +222,12 @@ def decide_post_tool(
     return paused_output(state, deny=False), state
 
 
-def _owned_run(track: Track, oid: str, tool_use_id: str) -> dict[str, Any] | None:
+def _owned_run(track: Track, oid: str, tool_use_id: str) -> Run | None:
     """The pending execution this result belongs to; a late or foreign result gets None."""
     op = track["ops"].get(oid)
-    for run in (op or {}).get("runs") or []:
+    for run in op["runs"] if op is not None else []:
         if run.get("owner") == tool_use_id and run.get("outcome") is None:
-            return run  # type: ignore[no-any-return]
+            return run
     return None
 
 

@@ -15,7 +15,6 @@ from __future__ import annotations
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Callable
-    from typing import Any
     from typing import Literal
     from typing import NotRequired
     from typing import TypedDict
@@ -25,16 +24,19 @@ if TYPE_CHECKING:
 
     # arcguard's hook subcommands (`arcguard hook NAME`), as the log's `hook` field names them.
     HookName = Literal["posture", "stop", "pre-tool", "post-tool", "post-batch",
-                       "session-start", "stop-failure"]
+                       "session-start", "stop-failure", "limit-wait"]
     # The Claude Code events those hooks answer.
     EventName = Literal["UserPromptSubmit", "Stop", "PreToolUse", "PostToolUse",
                         "PostToolUseFailure", "PostToolBatch", "SessionStart", "StopFailure"]
     # What a logged decision did. Stop: block (sent back to work), allow (a stall left alone),
     # release (the arc is complete), decision (the model asked for one), cap (a cap let the
     # stop through). Loop guard: deny, untracked (no room to track a call), pause, resume,
-    # nudge. Others: arc (started by /autonomous), api-error.
+    # nudge. Others: arc (started by /autonomous), api-error. Waits for an API limit to reset:
+    # limit-wait (one begins), limit-resume (the session is woken), limit-cancel (a wait ends
+    # without a wake), give-up (no wait: the arc's resumes are spent or the reset is too far).
     DecisionKind = Literal["block", "allow", "release", "decision", "cap", "deny", "untracked",
-                           "pause", "resume", "nudge", "arc", "api-error"]
+                           "pause", "resume", "nudge", "arc", "api-error", "limit-wait",
+                           "limit-resume", "limit-cancel", "give-up"]
     # Which loop-guard rule paused the session.
     PauseKind = Literal["blocked", "cycle", "backstop"]
 
@@ -54,6 +56,7 @@ if TYPE_CHECKING:
         total_blocks: int
         last_reconcile: str | None
         completed_at: str
+        limit_resumes: int
 
     class Run(TypedDict, total=False):
         seq: int
@@ -70,11 +73,14 @@ if TYPE_CHECKING:
         max_timeout: NotRequired[float]
         recovery_used: NotRequired[bool]
         validated_seq: NotRequired[int]
+        change_seq: NotRequired[int]
+        file_state: NotRequired[str]
 
     class Turn(TypedDict):
         denied: int
         progress: bool
         label: str
+        new_result: NotRequired[bool]
 
     class Track(TypedDict):
         seq: int
@@ -91,6 +97,8 @@ if TYPE_CHECKING:
         denials: int
         updated: NotRequired[float]
         labels: NotRequired[dict[str, str]]
+        quiet: NotRequired[int]
+        denied_ids: NotRequired[list[str]]
 
     class Pause(TypedDict, total=False):
         kind: PauseKind
@@ -99,19 +107,20 @@ if TYPE_CHECKING:
         denied_since: int
 
     class Guard(TypedDict, total=False):
-        # `Pause | None` and `dict[str, Track]`: typed loosely here so that the loop-guard
-        # modules, which still build pauses and tracks as plain dicts, keep type-checking.
-        # Readers elsewhere annotate what they take out (`paused: Pause | None = ...`).
-        paused: Any
+        paused: Pause | None
         edit_seq: int
         compactions: int
-        tracks: dict[str, Any]
+        tracks: dict[str, Track]
         resolved: list[str]
+        change_seq: int
+        background: dict[str, float]
+        wait_since: float
 
     class Seen(TypedDict, total=False):
         messages: list[str]
         tools: list[str]
         resumes: list[str]
+        queued: list[str]
 
     class LastApiError(TypedDict):
         error: str
@@ -130,6 +139,18 @@ if TYPE_CHECKING:
         runs: int  # denials: runs of it in the window
         consecutive: int | None  # stop blocks: the arc's counters after this block
         lifetime: int | None
+        attempt: int  # limit-wait, limit-resume: which resume of the arc this is
+        of: int  # ... and how many the arc may have
+
+    class LimitWait(TypedDict, total=False):
+        token: str
+        pid: int
+        started: float
+        until: float
+        error: str
+        source: str
+        arc: str | None
+        attempt: int
 
     class StateFile(TypedDict):
         schema: int
@@ -141,6 +162,8 @@ if TYPE_CHECKING:
         seen: Seen
         events: NotRequired[Events]
         log: list[LogEntry]
+        rate_limits: NotRequired[dict[str, float]]
+        limit_wait: NotRequired[LimitWait]
 
     # --- hook output (Claude Code's wire format, built in core.render) -----------------------
 
@@ -157,6 +180,7 @@ if TYPE_CHECKING:
         "continue": bool,
         "stopReason": str,
         "hookSpecificOutput": HookSpecificOutput,
+        "terminalSequence": str,
     }, total=False)
 
     # --- hook payloads, once read ------------------------------------------------------------
@@ -260,32 +284,39 @@ def record(fields: dict[str, Checker], required: tuple[str, ...] = (),
 MILESTONE = record({"slice": STR, "status": STR})
 ARC = record({"active": BOOL, "slug": STR, "invoked_at": STR, "last_activity": STR,
               "milestones": list_of(MILESTONE), "reconcile_count": INT, "total_blocks": INT,
-              "last_reconcile": optional(STR), "completed_at": STR})
+              "last_reconcile": optional(STR), "completed_at": STR, "limit_resumes": INT})
 RUN = record({"seq": INT, "owner": STR, "at": NUMBER, "outcome": optional(STR),
               "spent": optional(STR)})
 OPERATION = record({"label": STR, "runs": list_of(RUN), "edit_seq": INT, "compactions": INT,
-                    "max_timeout": NUMBER, "recovery_used": BOOL, "validated_seq": INT},
+                    "max_timeout": NUMBER, "recovery_used": BOOL, "validated_seq": INT,
+                    "change_seq": INT, "file_state": STR},
                    required=("label", "runs"))
-TURN = record({"denied": INT, "progress": BOOL, "label": STR},
+TURN = record({"denied": INT, "progress": BOOL, "label": STR, "new_result": BOOL},
               required=("denied", "progress", "label"))
 TRACK = record({"seq": INT, "ops": map_of(OPERATION), "results": list_of(STR), "turn": TURN,
                 "blocked_rounds": INT, "fingerprints": list_of(STR), "fresh": list_of(BOOL),
                 "streak": INT,
                 "checkin_done": BOOL, "turns": INT, "backstop_nudged_at": optional(NUMBER),
-                "denials": INT, "updated": NUMBER, "labels": map_of(STR)},
+                "denials": INT, "updated": NUMBER, "labels": map_of(STR), "quiet": INT,
+                "denied_ids": list_of(STR)},
                required=("seq", "ops", "results", "turn", "blocked_rounds", "fingerprints",
                          "streak", "checkin_done", "turns", "denials"))
 PAUSE = record({"kind": STR, "reason": STR, "at": NUMBER, "denied_since": INT})
 GUARD = record({"paused": optional(PAUSE), "edit_seq": INT, "compactions": INT,
-                "tracks": map_of(TRACK), "resolved": list_of(STR)})
-SEEN = record({"messages": list_of(STR), "tools": list_of(STR), "resumes": list_of(STR)})
+                "tracks": map_of(TRACK), "resolved": list_of(STR), "change_seq": INT,
+                "background": map_of(NUMBER), "wait_since": NUMBER})
+SEEN = record({"messages": list_of(STR), "tools": list_of(STR), "resumes": list_of(STR),
+               "queued": list_of(STR)})
 # Counters by event name, plus the last API error.
 EVENTS = record({"last_api_error": record({"error": STR, "at": NUMBER})}, other=INT)
 LOG_ENTRY = record({"t": NUMBER, "hook": STR, "kind": STR, "reason": STR, "rule": STR,
                     "operation": STR, "runs": INT, "consecutive": optional(INT),
-                    "lifetime": optional(INT)})
+                    "lifetime": optional(INT), "attempt": INT, "of": INT})
+LIMIT_WAIT = record({"token": STR, "pid": INT, "started": NUMBER, "until": NUMBER, "error": STR,
+                     "source": STR, "arc": optional(STR), "attempt": INT})
 STATE = record({"session_id": STR, "created": NUMBER, "updated": NUMBER, "arc": optional(ARC),
-                "guard": GUARD, "seen": SEEN, "events": EVENTS, "log": list_of(LOG_ENTRY)},
+                "guard": GUARD, "seen": SEEN, "events": EVENTS, "log": list_of(LOG_ENTRY),
+                "rate_limits": map_of(NUMBER), "limit_wait": LIMIT_WAIT},
                required=("schema", "session_id", "guard", "seen", "log"))
 
 

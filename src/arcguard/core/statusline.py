@@ -16,6 +16,8 @@ if TYPE_CHECKING:
     from collections.abc import Callable
 
     from arcguard.core.config import Config
+    from arcguard.core.schema import Pause
+    from arcguard.core.schema import Track
     from arcguard.core.state import State
 
 SEPARATOR = " | "
@@ -31,39 +33,32 @@ def segment(state: State | None, cfg: Config, now: float,
     return ("arcguard " + SEPARATOR.join(parts)) if parts else ""
 
 
-def _int(value: object) -> int:
-    return value if isinstance(value, int) and not isinstance(value, bool) else 0
-
-
 def _arc_part(state: State, cfg: Config, now: float) -> str:
     arc = state.get("arc")
-    if not isinstance(arc, dict) or not arcs.is_active(arc, cfg, now):  # type: ignore[arg-type]
+    if arc is None or not arcs.is_active(arc, cfg, now):
         return ""
-    done, total = arcs.milestone_counts(arc)  # type: ignore[arg-type]
+    done, total = arcs.milestone_counts(arc)
     steps = f" {done}/{total}" if total else ""
-    consecutive, lifetime = _int(arc.get("reconcile_count")), _int(arc.get("total_blocks"))
+    consecutive, lifetime = arc.get("reconcile_count", 0), arc.get("total_blocks", 0)
     return (f"arc {str(arc.get('slug') or arcs.DEFAULT_SLUG)[:24]}{steps}, continued"
             f" {consecutive}/{cfg.max_consecutive_continuations} in a row,"
             f" {lifetime}/{cfg.max_continuations_per_arc} in the arc")
 
 
 def _guard_part(state: State) -> str:
-    guard = state.get("guard")
-    if not isinstance(guard, dict):
-        return ""
-    paused = guard.get("paused")
-    if isinstance(paused, dict):
+    guard = state["guard"]
+    paused: Pause | None = guard.get("paused")
+    if paused is not None:
         return f"PAUSED ({str(paused.get('kind', '?'))[:16]}): send a message to resume"
-    tracks = guard.get("tracks")
-    denials = sum(_int(t.get("denials")) for t in (tracks or {}).values()
-                  if isinstance(t, dict)) if isinstance(tracks, dict) else 0
+    tracks: dict[str, Track] = guard.get("tracks", {})
+    denials = sum(t["denials"] for t in tracks.values())
     return f"{denials} repeat{'s' if denials != 1 else ''} denied" if denials else ""
 
 
 def _wait_part(state: State, cfg: Config, clock: Callable[[float], str]) -> str:
     wait = limits.pending(state)
-    until = (wait or {}).get("until")
-    if wait is None or not isinstance(until, int | float):
+    until = wait.get("until") if wait is not None else None
+    if wait is None or until is None:
         return ""
     return (f"waiting for the API limit to reset until {clock(float(until))}"
-            f" (resume {_int(wait.get('attempt'))}/{cfg.limit_resumes_per_arc})")
+            f" (resume {wait.get('attempt', 0)}/{cfg.limit_resumes_per_arc})")

@@ -13,13 +13,12 @@ from arcguard.core.state import add_log
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from typing import Any
 
     from arcguard.core.config import Config
     from arcguard.core.render import Output
+    from arcguard.core.schema import PauseKind
+    from arcguard.core.schema import Track
     from arcguard.core.state import State
-
-    Track = dict[str, Any]
 
 MAIN = "main"
 MAX_TRACKS = 8
@@ -96,7 +95,7 @@ def paused_output(state: State, *, deny: bool) -> Output | None:
     return render.merge(render.deny_tool(reason) if deny else None, render.pause(reason))
 
 
-def pause(state: State, now: float, hook: str, kind: str, reason: str) -> Output | None:
+def pause(state: State, now: float, hook: str, kind: PauseKind, reason: str) -> Output | None:
     state["guard"]["paused"] = {"kind": kind, "reason": reason, "at": now}
     add_log(state, {"t": now, "hook": hook, "kind": "pause", "reason": reason, "rule": kind})
     return render.pause(reason)

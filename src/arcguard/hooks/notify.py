@@ -30,11 +30,9 @@ MAX_EVENT_BYTES = 64 * 1024
 
 def changed_log(old: State | None, new: State | None) -> bool:
     """Cheap test, for the hook path, that a change added decisions worth a look."""
-    log = (new or {}).get("log")
-    if not isinstance(log, list) or not log:
+    if new is None or not new["log"]:
         return False
-    before = (old or {}).get("log")
-    return not isinstance(before, list) or log[-1:] != before[-1:]
+    return old is None or new["log"][-1:] != old["log"][-1:]
 
 
 def announce(home: str, cfg: Config, old: State | None, new: State | None,

@@ -58,8 +58,8 @@ def line(payload: dict[str, Any], home: str, cfg: Config, now: float) -> str:
     state = store.read_session(home, sid)
     rate_limits = payload.get("rate_limits")
     if state is not None and rate_limits is not None:
-        probe = {"rate_limits": state.get("rate_limits")}
-        if limits.record_resets(probe, rate_limits):  # only a change is worth the lock
+        found = limits.reset_times(rate_limits)
+        if found and found != state.get("rate_limits"):  # only a change is worth the lock
             record(home, cfg, sid, rate_limits, now)
     return segment(state, cfg, now, clock)
 
