@@ -125,6 +125,8 @@ class SessionScan:
         self.messages = 0
         # How the last final message handed the turn back, until the operator answers it.
         self.handback: str | None = None
+        # Subagents whose entries older releases wrote into this, the parent's, file.
+        self.subagents: dict[str, SessionScan] = {}
 
     # --- entries -------------------------------------------------------------------------
 
@@ -133,6 +135,10 @@ class SessionScan:
         if self.sidechain_file is None and kind in ("user", "assistant"):
             # A subagent's own transcript: every entry is on the side chain, its only chain.
             self.sidechain_file = entry.get("isSidechain") is True
+        if self.sidechain_file is False and entry.get("isSidechain") is True:
+            # A subagent's entries in its parent's file: its turns, counted as in its own file.
+            self._subagent(entry).feed(entry)
+            return
         if kind == "assistant":
             self._assistant(entry)
         elif kind == "user":
@@ -145,6 +151,14 @@ class SessionScan:
                 self._prompt(queued[0], queued[1], parse_iso(entry.get("timestamp")))
         elif kind == "system":
             self._system(entry)
+
+    def _subagent(self, entry: dict[str, Any]) -> SessionScan:
+        agent = entry.get("agentId")
+        key = agent if isinstance(agent, str) else ""
+        sub = self.subagents.get(key)
+        if sub is None:
+            sub = self.subagents[key] = SessionScan(self.report, self.cfg, sidechain_file=True)
+        return sub
 
     def _system(self, entry: dict[str, Any]) -> None:
         failed = kinds.system_error_kind(entry)
@@ -333,6 +347,10 @@ class SessionScan:
             self.report.api_errors_unresumed[kind] += 1
 
     def finish(self) -> None:
+        for sub in self.subagents.values():
+            sub.finish()
+            if sub.messages:
+                self.report.embedded_subagents += 1
         self._finish_message()
         self._failed_ending()
         self._end_run()

@@ -64,6 +64,7 @@ class Report:
         self.bytes_scanned = 0
         self.sessions = 0
         self.subagent_files = 0
+        self.embedded_subagents = 0  # subagents stored inside their parent's file
         self.skipped: Counter[str] = Counter()
         self.lines = 0
         self.malformed_lines = 0
@@ -104,6 +105,7 @@ class Report:
             "bytes_scanned": self.bytes_scanned,
             "sessions": self.sessions,
             "subagent_files": self.subagent_files,
+            "subagents_in_parent_files": self.embedded_subagents,
             "skipped": dict(sorted(self.skipped.items())),
             "lines": self.lines,
             "malformed_lines": self.malformed_lines,

@@ -17,6 +17,11 @@ def _dist(d: dict[str, Any]) -> str:
     return f"{d['count']} (p50 {d['p50']}, p90 {d['p90']}, p99 {d['p99']}, max {d['max']})"
 
 
+def _embedded(data: dict[str, Any]) -> str:
+    n = data["subagents_in_parent_files"]
+    return f" + {n} stored in their parent's file" if n else ""
+
+
 def _pairs(items: dict[str, Any]) -> str:
     return ", ".join(f"{k} {v}" for k, v in items.items()) or "none"
 
@@ -24,7 +29,8 @@ def _pairs(items: dict[str, Any]) -> str:
 def render(data: dict[str, Any]) -> str:
     lines = [
         f"Transcripts: {data['files_scanned']} scanned ({data['sessions']} sessions,"
-        f" {data['subagent_files']} subagent files, {data['bytes_scanned'] / 1e6:.1f} MB,"
+        f" {data['subagent_files']} subagent files{_embedded(data)},"
+        f" {data['bytes_scanned'] / 1e6:.1f} MB,"
         f" {data['lines']} lines); skipped: {_pairs(data['skipped'])}",
         f"Malformed lines: {data['malformed_lines']}; unknown entry types:"
         f" {_pairs(data['unknown_entry_types'])}",
