@@ -25,6 +25,9 @@ if TYPE_CHECKING:
 ALL = "all_sessions"
 AUTONOMOUS = "after_autonomous_prompt"
 ARC_PROMPT = "/autonomous"
+TEXT = "error text"
+BACKOFF = "backoff"
+LIMIT_ERROR = "rate_limit"  # the StopFailure error limit-wait sees for these endings
 
 
 class Savings:
@@ -57,11 +60,6 @@ class Savings:
                 "reset_from_backoff": self.from_backoff,
                 "dead_seconds": round(self.dead_seconds, 1),
                 "saved_seconds": round(self.saved_seconds, 1)}
-
-
-TEXT = "error text"
-BACKOFF = "backoff"
-LIMIT_ERROR = "rate_limit"  # the StopFailure error limit-wait sees for these endings
 
 
 def resume_wait(text: str, ending: float, used: int, cfg: Config) -> tuple[float, str] | None:
