@@ -113,7 +113,7 @@ def builder_counts(path: Path) -> tuple[int, int]:
             for entry in line.entries:
                 builder.feed(entry)
     builder.finish()
-    return builder.turn, malformed
+    return builder.total_turns, malformed
 
 
 CORPUS_FILES = sorted(p.name for p in CORPUS.glob("*.jsonl")) if CORPUS.is_dir() else []

@@ -242,8 +242,13 @@ def _resume_time(state: State, error: str, reset_at: float | None, used: int, cf
     recorded = recorded_reset(state, now)
     if error == "rate_limit" and recorded is not None:
         return recorded + MARGIN_EXACT, "status line"
-    backoff = BACKOFF_SECONDS.get(error, 60) * 2 ** min(used, 10)
-    return now + min(backoff, cfg.limit_wait_max_seconds), "backoff"
+    return now + backoff_seconds(error, used, cfg), "backoff"
+
+
+def backoff_seconds(error: str, used: int, cfg: Config) -> float:
+    """The wait when no reset time is known: doubled for each resume the arc already spent."""
+    return float(min(BACKOFF_SECONDS.get(error, 60) * 2 ** min(used, 10),
+                     cfg.limit_wait_max_seconds))
 
 
 def _give_up(state: State, now: float, why: str) -> State:

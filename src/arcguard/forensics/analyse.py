@@ -20,6 +20,7 @@ from arcguard.core.stop import classify
 from arcguard.core.tracks import is_allowed
 from arcguard.forensics import entries as kinds
 from arcguard.forensics import handbacks
+from arcguard.forensics.limit_savings import SessionLimits
 from arcguard.forensics.report import MAX_PERIOD_SCANNED
 from arcguard.transcript import records
 
@@ -117,11 +118,15 @@ class SessionScan:
         self.since_operator = 0
         self.stall_open: bool = False
         self.error_open: tuple[str, float | None] | None = None
+        self.error_text = ""  # what the harness wrote for the open ending (a reset time?)
+        self.limits = SessionLimits(report.limit_savings, cfg)
         self.system_error: tuple[str, float | None] | None = None  # no reply followed yet
         self.after_local_command = False
         self.messages = 0
         # How the last final message handed the turn back, until the operator answers it.
         self.handback: str | None = None
+        # Subagents whose entries older releases wrote into this, the parent's, file.
+        self.subagents: dict[str, SessionScan] = {}
 
     # --- entries -------------------------------------------------------------------------
 
@@ -130,6 +135,10 @@ class SessionScan:
         if self.sidechain_file is None and kind in ("user", "assistant"):
             # A subagent's own transcript: every entry is on the side chain, its only chain.
             self.sidechain_file = entry.get("isSidechain") is True
+        if self.sidechain_file is False and entry.get("isSidechain") is True:
+            # A subagent's entries in its parent's file: its turns, counted as in its own file.
+            self._subagent(entry).feed(entry)
+            return
         if kind == "assistant":
             self._assistant(entry)
         elif kind == "user":
@@ -142,6 +151,14 @@ class SessionScan:
                 self._prompt(queued[0], queued[1], parse_iso(entry.get("timestamp")))
         elif kind == "system":
             self._system(entry)
+
+    def _subagent(self, entry: dict[str, Any]) -> SessionScan:
+        agent = entry.get("agentId")
+        key = agent if isinstance(agent, str) else ""
+        sub = self.subagents.get(key)
+        if sub is None:
+            sub = self.subagents[key] = SessionScan(self.report, self.cfg, sidechain_file=True)
+        return sub
 
     def _system(self, entry: dict[str, Any]) -> None:
         failed = kinds.system_error_kind(entry)
@@ -157,7 +174,7 @@ class SessionScan:
         if failed is not None:
             self.report.api_errors[failed[0]] += 1
             self._resumed(failed[1])  # an earlier ending still open is resumed by this one
-            self.error_open = failed
+            self.error_open, self.error_text = failed, ""
 
     def _message_id(self, entry: dict[str, Any]) -> str | None:
         if self.sidechain_file and entry.get("isSidechain") is True:
@@ -224,6 +241,7 @@ class SessionScan:
             report.continue_nudges += 1
         self._close_stall("followed_by_continue_nudge" if nudge else "followed_by_other_prompt")
         self._resumed(at)
+        self.limits.prompt(text)  # after the ending it resumes: an arc begins with this prompt
         self._close_stretch()
         self._end_run()
 
@@ -260,7 +278,7 @@ class SessionScan:
             self.report.api_errors[self.pending_error] += 1
             if self.error_open is not None:
                 self._resumed(self.pending_at)
-            self.error_open = (self.pending_error, self.pending_at)
+            self.error_open, self.error_text = (self.pending_error, self.pending_at), message.text
         elif self.after_local_command:
             # After `/exit`, `/ide` and kin the harness writes this without asking the model:
             # nothing stalled, and Claude Code runs no Stop for it.
@@ -321,11 +339,18 @@ class SessionScan:
         kind, since = self.error_open
         self.error_open = None
         if at is not None and since is not None:
-            self.report.add_gap(kind, max(0.0, at - since))
+            gap = max(0.0, at - since)
+            self.report.add_gap(kind, gap)
+            if kind == kinds.RATE_LIMIT:
+                self.limits.ending(self.error_text, since, gap)
         else:
             self.report.api_errors_unresumed[kind] += 1
 
     def finish(self) -> None:
+        for sub in self.subagents.values():
+            sub.finish()
+            if sub.messages:
+                self.report.embedded_subagents += 1
         self._finish_message()
         self._failed_ending()
         self._end_run()

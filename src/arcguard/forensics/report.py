@@ -9,6 +9,10 @@ from __future__ import annotations
 from collections import Counter
 from typing import TYPE_CHECKING
 
+from arcguard.forensics.limit_savings import ALL
+from arcguard.forensics.limit_savings import AUTONOMOUS
+from arcguard.forensics.limit_savings import Savings
+
 
 if TYPE_CHECKING:
     from typing import Any
@@ -60,6 +64,7 @@ class Report:
         self.bytes_scanned = 0
         self.sessions = 0
         self.subagent_files = 0
+        self.embedded_subagents = 0  # subagents stored inside their parent's file
         self.skipped: Counter[str] = Counter()
         self.lines = 0
         self.malformed_lines = 0
@@ -80,6 +85,8 @@ class Report:
         self.api_errors: Counter[str] = Counter()
         self.api_error_gaps: dict[str, list[float]] = {}
         self.api_errors_unresumed: Counter[str] = Counter()
+        # Dead time after rate-limit endings and what a limit-wait resume would have saved.
+        self.limit_savings = {view: Savings() for view in (ALL, AUTONOMOUS)}
         self.stop_feedback = 0
         self.footprint: Counter[str] = Counter()
         # (how a final message handed the turn back, how the operator answered) -> count
@@ -98,6 +105,7 @@ class Report:
             "bytes_scanned": self.bytes_scanned,
             "sessions": self.sessions,
             "subagent_files": self.subagent_files,
+            "subagents_in_parent_files": self.embedded_subagents,
             "skipped": dict(sorted(self.skipped.items())),
             "lines": self.lines,
             "malformed_lines": self.malformed_lines,
@@ -116,6 +124,7 @@ class Report:
             "local_command_placeholders": self.placeholders,
             "continue_nudges": self.continue_nudges,
             "api_errors": self._api_errors(),
+            "limit_resume_savings": {k: v.as_dict() for k, v in self.limit_savings.items()},
             "stop_hook_feedback": self.stop_feedback,
             "arcguard_footprint": dict(sorted(self.footprint.items())),
             "handbacks": self._handbacks(),

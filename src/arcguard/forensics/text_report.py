@@ -17,6 +17,11 @@ def _dist(d: dict[str, Any]) -> str:
     return f"{d['count']} (p50 {d['p50']}, p90 {d['p90']}, p99 {d['p99']}, max {d['max']})"
 
 
+def _embedded(data: dict[str, Any]) -> str:
+    n = data["subagents_in_parent_files"]
+    return f" + {n} stored in their parent's file" if n else ""
+
+
 def _pairs(items: dict[str, Any]) -> str:
     return ", ".join(f"{k} {v}" for k, v in items.items()) or "none"
 
@@ -24,7 +29,8 @@ def _pairs(items: dict[str, Any]) -> str:
 def render(data: dict[str, Any]) -> str:
     lines = [
         f"Transcripts: {data['files_scanned']} scanned ({data['sessions']} sessions,"
-        f" {data['subagent_files']} subagent files, {data['bytes_scanned'] / 1e6:.1f} MB,"
+        f" {data['subagent_files']} subagent files{_embedded(data)},"
+        f" {data['bytes_scanned'] / 1e6:.1f} MB,"
         f" {data['lines']} lines); skipped: {_pairs(data['skipped'])}",
         f"Malformed lines: {data['malformed_lines']}; unknown entry types:"
         f" {_pairs(data['unknown_entry_types'])}",
@@ -44,6 +50,7 @@ def render(data: dict[str, Any]) -> str:
         _placeholders(data["local_command_placeholders"]),
         f"Operator continue-nudges: {data['continue_nudges']}",
         _errors(data["api_errors"]),
+        _savings(data["limit_resume_savings"]),
         f"Stop-hook feedback entries: {data['stop_hook_feedback']}; arcguard footprint:"
         f" {_pairs(data['arcguard_footprint'])}",
     ]
@@ -95,3 +102,14 @@ def _errors(errors: dict[str, Any]) -> str:
                    f" {e['gap_seconds_max']:.0f}s total {e['gap_seconds_total']:.0f}s")
         parts.append(f"{kind} {e['count']} (never resumed {e['never_resumed']}{gap})")
     return "API-error endings: " + "; ".join(parts)
+
+
+def _savings(views: dict[str, Any]) -> str:
+    def one(v: dict[str, Any]) -> str:
+        return (f"{v['saved_seconds']:.0f}s of {v['dead_seconds']:.0f}s dead over"
+                f" {v['endings']} endings ({v['reset_from_error_text']} would resume at the reset"
+                f" time in the error text, {v['reset_from_backoff']} after the backoff)")
+
+    return ("Rate-limit dead time a limit-wait resume would have saved: every session as an arc "
+            + one(views["all_sessions"]) + "; after an /autonomous prompt "
+            + one(views["after_autonomous_prompt"]))

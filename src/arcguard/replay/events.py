@@ -72,6 +72,21 @@ class EventBuilder:
         self.start_arc = arc
         self.sidechain_file: bool | None = None  # decided by the first message entry
         self.agent_id: str | None = None
+        # Subagents whose entries older releases wrote into this, the parent's, file.
+        self.subagents: dict[str, EventBuilder] = {}
+
+    @property
+    def total_turns(self) -> int:
+        """This session's turns and those of the subagents stored inside its file."""
+        return self.turn + sum(sub.turn for sub in self.subagents.values())
+
+    def owner(self, entry: dict[str, Any]) -> str | None:
+        """The agent id of the subagent an entry of this file belongs to (None: this session's
+        own, or a subagent's own file)."""
+        if self.sidechain_file is not False or entry.get("isSidechain") is not True:
+            return None
+        sub = self.subagents.get(_agent_key(entry))
+        return None if sub is None else sub.agent_id
 
     # --- entries -------------------------------------------------------------------------
 
@@ -82,8 +97,12 @@ class EventBuilder:
             self.started = True
             self._begin(entry, out)
         if entry.get("isSidechain") is True:
-            if not self.sidechain_file:
-                return out  # a subagent's entries inside the parent's file: not its turns
+            if self.sidechain_file is False:
+                # Older releases wrote a subagent's entries into its parent's file: they are
+                # that subagent's turns and tool calls, replayed as if in a file of its own.
+                return out + self._subagent(entry).feed(entry)
+            if self.sidechain_file is None:
+                return out  # before any message: nothing to tell whose it is
             entry = {**entry, "isSidechain": False}  # a subagent's own file: its main chain
         if kind == "assistant":
             self._assistant(entry, out)
@@ -94,6 +113,13 @@ class EventBuilder:
         elif kind == "system":
             self._system(entry, out)
         return out
+
+    def _subagent(self, entry: dict[str, Any]) -> EventBuilder:
+        key = _agent_key(entry)
+        sub = self.subagents.get(key)
+        if sub is None:
+            sub = self.subagents[key] = EventBuilder()
+        return sub
 
     def _begin(self, first: dict[str, Any], out: list[HookEvent]) -> None:
         self.sidechain_file = first.get("isSidechain") is True
@@ -129,6 +155,8 @@ class EventBuilder:
 
     def finish(self) -> list[HookEvent]:
         out: list[HookEvent] = []
+        for sub in self.subagents.values():
+            out += sub.finish()
         self._finish_message(out)
         self._close_turn(out, None)
         self._failed_ending(out)
@@ -296,3 +324,10 @@ class EventBuilder:
 
     def _event(self, hook: str, event: str, fields: dict[str, Any], what: str) -> HookEvent:
         return HookEvent(hook, event, fields, self.turn, what)
+
+
+def _agent_key(entry: dict[str, Any]) -> str:
+    """Which subagent a side-chain entry of a parent's file belongs to (one unnamed group when
+    the release wrote no id)."""
+    agent = entry.get("agentId")
+    return agent if isinstance(agent, str) and agent else ""

@@ -23,6 +23,7 @@ from arcguard.storage import store
 if TYPE_CHECKING:
     from collections.abc import Callable
     from typing import Any
+    from typing import BinaryIO
     from typing import Protocol
 
     from arcguard.core.schema import LogEntry
@@ -38,6 +39,7 @@ if TYPE_CHECKING:
 CHANGES = frozenset({"continue", "deny", "pause"})
 KIND_NAMES = {"block": "continue"}
 SCRATCH_TRANSCRIPT = "transcript.jsonl"
+_SIDE_CHAIN = b'"isSidechain":true'
 
 
 class Decision:
@@ -77,6 +79,7 @@ class Result:
         self.diverged_at: int | None = None
         self.paused_at: int | None = None
         self.agent_id: str | None = None  # set when the transcript is a subagent's own
+        self.subagents: dict[str, int] = {}  # agent id -> turns, stored in the parent's file
 
     @property
     def decisions(self) -> list[Decision]:
@@ -91,7 +94,7 @@ class Result:
     def as_dict(self) -> dict[str, Any]:
         return {"transcript": self.path, "session_id": self.session_id,
                 "executor": self.executor, "agent_id": self.agent_id,
-                "events": len(self.steps), "turns": self.turns,
+                "events": len(self.steps), "turns": self.turns, "subagents": self.subagents,
                 "malformed_lines": self.malformed_lines, "diverged_at_turn": self.diverged_at,
                 "paused_at_turn": self.paused_at, "summary": self.summary(),
                 "decisions": [d.as_dict() for d in self.decisions]}
@@ -136,9 +139,12 @@ class Replayer:
         self.handle = open(self.transcript, "xb")  # noqa: SIM115 (closed by `close`)
         self.cwd = workdir
         self.agent_id: str | None = None
+        self.others: dict[str, BinaryIO] = {}  # subagents' files, for entries of the parent's
 
     def close(self) -> None:
         self.handle.close()
+        for handle in self.others.values():
+            handle.close()
 
     def as_subagent(self, agent_id: str) -> None:
         """Write the rest where Claude Code keeps this subagent's own transcript, next to the
@@ -152,9 +158,21 @@ class Replayer:
         self.handle = open(  # noqa: SIM115 (closed by `close`)
             os.path.join(folder, f"agent-{agent_id}.jsonl"), "xb")
 
-    def append(self, line: bytes) -> None:
-        self.handle.write(line if line.endswith(b"\n") else line + b"\n")
-        self.handle.flush()
+    def append(self, line: bytes, agent_id: str | None = None) -> None:
+        """Write a recorded line where Claude Code keeps it now: a subagent's entries (older
+        releases put them in the parent's file) in that subagent's own file."""
+        handle = self.handle if agent_id is None else self._subagent_file(agent_id)
+        handle.write(line if line.endswith(b"\n") else line + b"\n")
+        handle.flush()
+
+    def _subagent_file(self, agent_id: str) -> BinaryIO:
+        handle = self.others.get(agent_id)
+        if handle is None:
+            folder = os.path.join(self.transcript.removesuffix(".jsonl"), "subagents")
+            os.makedirs(folder, exist_ok=True)
+            handle = self.others[agent_id] = open(  # noqa: SIM115 (closed by `close`)
+                os.path.join(folder, f"agent-{agent_id}.jsonl"), "xb")
+        return handle
 
     def fire(self, event: HookEvent) -> list[Decision]:
         payload = {"session_id": self.session_id, "transcript_path": self.transcript,
@@ -205,21 +223,27 @@ def replay(path: str, *, executor: str = "in-process", config_path: str | None =
 
 def _run(path: str, runner: Replayer, result: Result, loads: Loads,
          on_step: Callable[[Step], None] | None, builder: EventBuilder) -> None:
+    last_owner: str | None = None
     with open(path, "rb") as handle:
         for raw in lines.read_lines(handle):
             line = lines.judge(raw, loads)
             result.malformed_lines += line.status == lines.MALFORMED
+            # A line not parsed (a `progress` entry, say) on a side chain is taken to belong
+            # to the subagent whose entry came before it.
+            owner = last_owner if raw is not None and _SIDE_CHAIN in raw else None
             for entry in line.entries:
                 events = builder.feed(entry)
+                owner = last_owner = builder.owner(entry)
                 if builder.agent_id is not None:
                     runner.as_subagent(builder.agent_id)
                 if _fire_all(events, runner, result, builder, on_step):
                     return
             if raw is not None:
-                runner.append(raw)
+                runner.append(raw, owner)
     _fire_all(builder.finish(), runner, result, builder, on_step)
-    result.turns = builder.turn
+    result.turns = builder.total_turns
     result.agent_id = builder.agent_id
+    result.subagents = {sub.agent_id or "": sub.turn for sub in builder.subagents.values()}
 
 
 def _fire_all(events: list[HookEvent], runner: Replayer, result: Result,
