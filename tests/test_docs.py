@@ -58,3 +58,23 @@ def test_the_hook_names_are_in_the_cli_reference():
 
     section = REFERENCE.split("\n## arcguard hook\n", 1)[1]
     assert all(f"  {name}  " in section for name in HOOKS)
+
+
+def test_the_bounds_the_docs_promise_are_the_ones_in_the_code():
+    from arcguard.claude_settings.settings_files import MAX_SETTINGS_BYTES
+    from arcguard.commands.install import WRITE_ATTEMPTS
+    from arcguard.core.render import MAX_TEXT
+    from arcguard.forensics.lines import MAX_DEPTH
+    from arcguard.forensics.lines import MAX_LINE_BYTES
+    from arcguard.hooks.runner import MAX_PAYLOAD
+    from arcguard.storage.error_log import MAX_LOG_BYTES
+
+    mib = 1024 * 1024
+    assert f"Payloads over {MAX_PAYLOAD // mib} MiB are not parsed" in WRITTEN
+    assert f"at most {MAX_PAYLOAD // mib} MiB is parsed" in WRITTEN
+    assert f"a line over {MAX_LINE_BYTES // mib} MiB" in WRITTEN
+    assert f"nested more than {MAX_DEPTH} levels deep" in WRITTEN
+    assert f"at most {MAX_SETTINGS_BYTES // mib} MiB" in WRITTEN
+    assert f"(up to {WRITE_ATTEMPTS} tries)" in WRITTEN
+    assert f"at most {MAX_TEXT:,} characters" in WRITTEN
+    assert f"past {MAX_LOG_BYTES // 1024} KB" in WRITTEN
