@@ -208,6 +208,16 @@ def payloads(root: Path, transcript: Path, batch_path: Path, batch_call: tuple[s
     }
 
 
+def status_payload(root: Path) -> dict[str, Any]:
+    """A status line payload as Claude Code 2.1 sends it, rate limits included (Pro/Max)."""
+    return {"session_id": SESSION, "transcript_path": str(root / "small.jsonl"), "cwd": str(root),
+            "model": {"id": "claude-opus-4-5", "display_name": "Opus"}, "version": "2.1.328",
+            "cost": {"total_cost_usd": 1.37, "total_duration_ms": 81234},
+            "context_window": {"used_percentage": 41},
+            "rate_limits": {"five_hour": {"used_percentage": 23.5, "resets_at": 1_900_000_000},
+                            "seven_day": {"used_percentage": 41.2, "resets_at": 1_900_500_000}}}
+
+
 HOOK_OF = {"pre-tool": "pre-tool", "post-tool": "post-tool", "post-batch": "post-batch",
            "stop (message)": "stop", "stop (no-op message)": "stop",
            "stop (transcript)": "stop", "posture": "posture"}

@@ -19,6 +19,7 @@ from bench_data import arc_state
 from bench_data import batch_transcript
 from bench_data import max_history_state
 from bench_data import payloads
+from bench_data import status_payload
 from bench_data import write_transcript
 
 
@@ -50,6 +51,8 @@ def probe_argv(argv: list[str]) -> list[str]:
     """The same run with the VmHWM probe around it (hook runs only, plus the bare case)."""
     if "hook" in argv:
         return [PYTHON, "-c", PROBE, *argv[argv.index("hook"):]]
+    if argv[-1:] == ["statusline"]:
+        return [PYTHON, "-c", PROBE, "statusline"]
     return [PYTHON, "-c", PROBE]
 
 
@@ -114,6 +117,8 @@ def _shape(out: bytes) -> str:
     if not out.strip():
         return "none"
     text = out.decode("utf-8", "replace")
+    if not text.lstrip().startswith("{"):
+        return "text"  # the status line prints a line, not JSON
     for word in ("deny", "block", "additionalContext", "continue"):
         if word in text:
             return word
@@ -286,6 +291,9 @@ def bench_hooks(root: Path, env: dict[str, str], home: str, state_path: str, *,
         for name, payload in batch.items():
             variants.append(Variant(f"{name} [{launcher}]", [*argv, HOOK_OF[name]],
                                     json.dumps(payload).encode(), arc))
+        # Claude Code runs the status line after every assistant message, as often as a hook.
+        variants.append(Variant(f"statusline [{launcher}]", [*argv[:-1], "statusline"],
+                                json.dumps(status_payload(root)).encode(), arc))
     measure(variants, env, state_path, warmup=warmup, rounds=rounds)
     return {v.name: summary(v, None if v is base else base) for v in variants}
 

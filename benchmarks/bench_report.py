@@ -17,7 +17,7 @@ HOOK_RATIO_AIM = 2.0
 SIZE_RATIO_BUDGET = 1.1
 RSS_BUDGET_MB = 40.0
 FORENSICS_RATIO_BUDGET = 0.5
-BUDGETED = ("pre-tool", "post-tool", "post-batch", "stop (message)")
+BUDGETED = ("pre-tool", "post-tool", "post-batch", "stop (message)", "statusline")
 
 
 def machine() -> dict[str, Any]:

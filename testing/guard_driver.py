@@ -19,12 +19,15 @@ class Call:
     """One tool call and the result the harness will report for it."""
 
     def __init__(self, name: str, tool_input: dict[str, Any], *, response: Any = "ok",
-                 error: str | None = None, duration_ms: int = 10) -> None:
+                 error: str | None = None, duration_ms: int = 10, ran: bool = True,
+                 file_state: str | None = None) -> None:
         self.name = name
         self.input = tool_input
         self.response = response
         self.error = error
         self.duration_ms = duration_ms
+        self.ran = ran  # False: refused before it started, so no result event comes
+        self.file_state = file_state  # what the pre-tool hook's stat of the file saw
 
 
 def bash(command: str, response: Any = None, **kw: Any) -> Call:
@@ -50,8 +53,13 @@ class Driver:
         self.now += 1.0
         return self.now
 
+    def wait(self, seconds: float) -> None:
+        """Let time pass between turns."""
+        self.now += seconds
+
     def turn(self, *calls: Call, text: str | None = "", agent_id: str | None = None,
-             arc_active: bool = False) -> dict[str, Any]:
+             arc_active: bool = False,
+             queued: list[tuple[str, str, bool]] | None = None) -> dict[str, Any]:
         """Run PreToolUse/PostToolUse for each call, then PostToolBatch. Returns a summary.
 
         `text=None`: the turn's message could not be read.
@@ -59,15 +67,19 @@ class Driver:
         self.turns += 1
         denied = []
         outputs = []
+        ids = []
         for call in calls:
             tool_use_id = f"toolu_{next(_ids)}"
+            ids.append(tool_use_id)
             out, self.state = repeat.decide_pre_tool(
                 self.state, self.cfg, self._tick(), tool_name=call.name, tool_input=call.input,
-                tool_use_id=tool_use_id, agent_id=agent_id)
+                tool_use_id=tool_use_id, agent_id=agent_id, file_state=call.file_state)
             if out:
                 outputs.append(out)
             if out and out.get("hookSpecificOutput", {}).get("permissionDecision") == "deny":
                 denied.append(call)
+                continue
+            if not call.ran:
                 continue
             event = "PostToolUseFailure" if call.error is not None else "PostToolUse"
             payload = ({"error": call.error, "duration_ms": call.duration_ms}
@@ -84,7 +96,7 @@ class Driver:
             out, self.state = guard.decide_post_batch(
                 self.state, self.cfg, self._tick(), calls=[(c.name, c.input) for c in calls],
                 tool_only=None if text is None else not text.strip(), agent_id=agent_id,
-                arc_active=arc_active)
+                arc_active=arc_active, tool_use_ids=ids, queued=queued)
         elif text and text.strip():
             guard.on_narration(self.state)
         if out:

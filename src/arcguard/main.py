@@ -12,6 +12,11 @@ def main(argv: list[str] | None = None) -> int:
     args = sys.argv[1:] if argv is None else argv
     if args[:1] == ["hook"] and not any(arg in HELP for arg in args[1:]):
         return _hook(args[1:])
+    if args == ["statusline"]:
+        # Claude Code runs it after every assistant message: the same fast path as a hook.
+        from arcguard.hooks.statusline import main as status_line
+
+        return status_line()
     from arcguard.commands.group import run
 
     return run(args)
@@ -25,6 +30,12 @@ def _hook(rest: list[str]) -> int:
         from arcguard.hooks.runner import main as run_hook
         from arcguard.hooks.runner import usage_error
 
+        if rest == ["limit-wait"]:
+            # It waits in the background and wakes the session with exit 2, so it runs
+            # outside the ordinary hook runner.
+            from arcguard.hooks.limit_wait import main as run_waiter
+
+            return run_waiter()
         if len(rest) == 1 and rest[0] in HOOKS:
             return run_hook(rest[0])
         usage_error(rest)

@@ -215,7 +215,7 @@ def test_a_missing_executable_is_a_gap(project: Path) -> None:
     [runs] = wiring.check_runs(setup)
     assert runs.status == "gap"
     assert runs.detail == ("`/gone/venv/bin/arcguard hook posture|stop|pre-tool|post-tool|"
-                           "post-batch|session-start|stop-failure` (project): exit 127: "
+                           "post-batch|session-start|stop-failure|limit-wait` (project): exit 127: "
                            "command not found")
 
 
@@ -315,7 +315,7 @@ def test_doctor_does_not_run_a_program_shipped_inside_the_project(project: Path)
 def test_the_real_hooks_answer_the_test_payloads(project: Path) -> None:
     assert arcguard("install", "--scope", "project", "--project", str(project)).exit_code == 0
     [check] = wiring.check_runs(setup_for(project))
-    assert check.status == "ok" and "7 wired commands" in check.detail
+    assert check.status == "ok" and "8 wired commands" in check.detail
 
 
 # --- state dir, lock, config, state files, error log ---------------------------------------
@@ -534,3 +534,27 @@ def test_the_plugin_provides_the_command(project: Path) -> None:
     write_settings(project, {"enabledPlugins": {"arcguard@tools": True}})
     [check] = wiring.check_command(setup_for(project))
     assert check.status == "ok" and "/arcguard:autonomous" in check.detail
+
+
+def test_the_limit_waiter_without_its_background_flags_is_a_gap(project: Path) -> None:
+    hooks = plan.desired_hooks("arcguard")
+    [group] = hooks["StopFailure"]
+    for handler in group["hooks"]:
+        handler.pop("asyncRewake", None)
+    write_settings(project, {"hooks": hooks})
+    found = wiring.check_background(setup_for(project))
+    assert [c.status for c in found] == ["gap"]
+    assert "asyncRewake" in found[0].detail
+
+
+def test_the_limit_waiter_wired_as_install_writes_it_is_ok(project: Path) -> None:
+    write_settings(project, {"hooks": plan.desired_hooks("arcguard")})
+    assert [c.status for c in wiring.check_background(setup_for(project))] == ["ok"]
+    assert all(c.status == "ok" for c in wiring.check_wiring(setup_for(project)))
+
+
+def test_a_missing_limit_waiter_is_a_warning(project: Path) -> None:
+    hooks = plan.desired_hooks("arcguard")
+    hooks["StopFailure"][0]["hooks"] = hooks["StopFailure"][0]["hooks"][:1]
+    write_settings(project, {"hooks": hooks})
+    assert [c.status for c in wiring.check_background(setup_for(project))] == ["warn"]

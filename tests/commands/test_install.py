@@ -14,6 +14,7 @@ from testing.cli import invoke
 
 from arcguard.claude_settings import settings_files as cc
 from arcguard.claude_settings import slash_command as slash
+from arcguard.hooks import BACKGROUND
 from arcguard.hooks import EVENTS
 
 
@@ -65,8 +66,10 @@ def test_install_into_a_missing_file(project: Path) -> None:
     wired = commands(path)
     assert list(wired) == list(EVENTS)
     for event, hook in EVENTS.items():
-        [command] = wired[event]
+        [command, *background] = wired[event]
         assert command.endswith(f" hook {hook}")
+        assert [c.rsplit(" ", 1)[1] for c in background] == [
+            name for name, wired_to in BACKGROUND.items() if wired_to == event]
         assert os.path.isabs(shlex.split(command)[0])
     assert not path.with_name(path.name + cc.BACKUP_SUFFIX).exists()
 

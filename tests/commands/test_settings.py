@@ -15,6 +15,7 @@ from arcguard.claude_settings import json_text as sj
 from arcguard.claude_settings import merge_plan as plan
 from arcguard.claude_settings import settings_files as cc
 from arcguard.claude_settings import slash_command as slash
+from arcguard.hooks import BACKGROUND
 from arcguard.hooks import EVENTS
 
 
@@ -120,7 +121,8 @@ def test_every_event_is_wired_to_its_hook() -> None:
     assert list(hooks) == list(EVENTS)
     for event, groups in hooks.items():
         [only] = groups
-        [entry] = only["hooks"]
+        [entry, *background] = only["hooks"]
+        assert background == plan.background_handlers(event, PREFIX)
         assert entry["command"] == f"{PREFIX} hook {EVENTS[event]}"
         assert ("matcher" in only) == (event in plan.MATCHER_EVENTS)
 
@@ -218,7 +220,7 @@ def test_our_entries_lists_every_arcguard_handler() -> None:
     settings = plan.plan_install({"hooks": {"Stop": [group("echo", "arcguard hook stop")]}}, PREFIX)
     found = plan.our_entries(settings)
     assert [event for event, _ in found].count("Stop") == 1
-    assert len(found) == len(EVENTS)
+    assert len(found) == len(EVENTS) + len(BACKGROUND)
 
 
 json_leaf = st.one_of(st.none(), st.booleans(), st.integers(), st.text(max_size=5))
@@ -241,7 +243,7 @@ foreign_settings = st.fixed_dictionaries(
 def test_install_then_remove_gives_back_the_original(settings: dict[str, object]) -> None:
     installed = plan.plan_install(settings, PREFIX)
     assert plan.plan_install(installed, PREFIX) == installed
-    assert len(plan.our_entries(installed)) == len(EVENTS)
+    assert len(plan.our_entries(installed)) == len(EVENTS) + len(BACKGROUND)
     assert plan.remove_ours(installed) == settings
     assert json.dumps(plan.remove_ours(installed)) == json.dumps(settings)  # same key order
 

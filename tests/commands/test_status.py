@@ -96,7 +96,9 @@ def state_home(recorded: dict[str, Any], monkeypatch: pytest.MonkeyPatch) -> str
 
 def test_the_hook_runs_made_the_decisions_under_test(recorded: dict[str, Any]) -> None:
     assert all('"decision":"block"' in out for out in recorded["blocks"])
-    assert recorded["cap"] == "" and recorded["release"] == ""
+    # A stall let through at the cap is no decision; the user is told through the terminal.
+    assert set(json.loads(recorded["cap"])) == {"terminalSequence"}
+    assert recorded["release"] == ""
     assert "permissionDecision" in recorded["turns"][2]
 
 
@@ -153,7 +155,8 @@ def test_an_unknown_or_ambiguous_session_is_an_error(state_home: str) -> None:
     assert both.exit_code == 1 and "2 sessions start with ''" in both.output
 
 
-SESSION_KEYS = {"session_id", "file", "updated", "updated_iso", "error", "arc", "guard"}
+SESSION_KEYS = {"session_id", "file", "updated", "updated_iso", "error", "arc", "guard",
+                "limit_wait"}
 ARC_KEYS = {"slug", "state", "milestones_done", "milestones_total", "next_milestone",
             "consecutive", "lifetime"}
 GUARD_KEYS = {"paused", "denials", "blocked_rounds", "last_pause"}
@@ -270,3 +273,36 @@ def test_a_state_file_invalid_deep_inside_is_skipped_with_a_note_and_others_show
     assert good and good[0]["arc"]["slug"] == "x"
     table = arcguard("status")
     assert table.exit_code == 0 and "unreadable" in table.output and "good-sess" in table.output
+
+
+def test_status_shows_a_session_waiting_for_a_limit_to_reset() -> None:
+    import time
+
+    sid = "limit-waiting-session"
+    hook("posture", {"session_id": sid, "prompt": "/autonomous go"})
+    reset = int(time.time()) + 3600
+    proc = subprocess.Popen([sys.executable, "-m", "arcguard", "hook", "limit-wait"],
+                            stdin=subprocess.PIPE, stderr=subprocess.DEVNULL)
+    assert proc.stdin is not None
+    proc.stdin.write(json.dumps({
+        "session_id": sid, "hook_event_name": "StopFailure", "error": "rate_limit",
+        "last_assistant_message": f"Claude AI usage limit reached|{reset}"}).encode())
+    proc.stdin.close()
+    try:
+        for _ in range(400):
+            document = json.loads(arcguard("status", "--json", "--session", sid).output)
+            if document["session"]["limit_wait"]:
+                break
+            time.sleep(0.05)
+        wait = document["session"]["limit_wait"]
+        assert wait["attempt"] == 1 and wait["of"] == 3 and wait["waiter_alive"] is True
+        assert wait["until"] == reset + 2
+        text = arcguard("status", "--session", sid).output
+        assert "limit     waiting for the rate limit to reset until " in text
+        assert "(resume 1/3)" in text
+        assert "waiting for the rate limit to reset" in arcguard("status").output
+    finally:
+        verb("arc", "cancel-wait", sid)
+        proc.wait(timeout=20)
+    assert json.loads(arcguard("status", "--json", "--session", sid).output)[
+        "session"]["limit_wait"] is None

@@ -68,6 +68,39 @@ def test_an_invalid_config_file_is_a_problem_not_a_crash(tmp_path, monkeypatch):
     assert cfg.checkin_turns == DEFAULTS["checkin_turns"]
 
 
+def test_unattended_run_settings_have_defaults_and_ranges():
+    cfg, problems = build_config({}, {})
+    assert (cfg.limit_resumes_per_arc, cfg.limit_wait_max_seconds) == (3, 18000)
+    assert cfg.notify_command == () and cfg.notify_terminal is True
+    for values in ({"limit_resumes_per_arc": 21}, {"limit_wait_max_seconds": 0},
+                   {"limit_wait_max_seconds": 86401}):
+        cfg, problems = build_config(values, {})
+        assert len(problems) == 1 and cfg.as_dict() == DEFAULTS
+    cfg, problems = build_config({"limit_wait_max_seconds": 1, "limit_resumes_per_arc": 0}, {})
+    assert problems == [] and (cfg.limit_wait_max_seconds, cfg.limit_resumes_per_arc) == (1, 0)
+
+
+@pytest.mark.parametrize(("raw", "expected"), [(False, False), ("0", False), ("off", False),
+                                               ("yes", True), (True, True)])
+def test_notify_terminal_is_a_switch(raw, expected):
+    cfg, problems = build_config({}, {"notify_terminal": raw})
+    assert problems == [] and cfg.notify_terminal is expected
+
+
+def test_notify_terminal_rejects_other_values():
+    cfg, problems = build_config({"notify_terminal": 2}, {})
+    assert len(problems) == 1 and cfg.notify_terminal is True
+
+
+def test_notify_command_is_an_argv_never_a_shell_line():
+    cfg, problems = build_config({"notify_command": ["notify-send", "a, b"]}, {})
+    assert problems == [] and cfg.notify_command == ("notify-send", "a, b")
+    cfg, problems = build_config({}, {"notify_command": '["ntfy", "publish", "x,y"]'})
+    assert problems == [] and cfg.notify_command == ("ntfy", "publish", "x,y")
+    cfg, problems = build_config({}, {"notify_command": "notify-send hello"})
+    assert len(problems) == 1 and cfg.notify_command == ()
+
+
 @pytest.mark.parametrize("value", ["--1", "²", "٣", "9" * 4300, "1" * 5000, "+-3", "", "1_0"])
 def test_a_string_int_refuses_is_a_problem_for_its_key_only(value):
     cfg, problems = build_config({}, {"stale_seconds": value, "checkin_turns": "30"})
@@ -136,12 +169,16 @@ def _readme_row(setting):
         default, span = str(setting.default), f"{setting.low} to {setting.high}"
     elif setting.kind == "enum":
         default, span = f"`{setting.default}`", " or ".join(f"`{c}`" for c in setting.choices)
+    elif setting.kind == "bool":
+        default, span = str(setting.default).lower(), "true or false"
     else:
         default = ", ".join(setting.default) or "(none)"
         span = f"at most {setting.high} items"
     env = f"`ARCGUARD_{setting.name.upper()}`"
     if setting.kind == "list":
         env += " (comma-separated)"
+    if setting.kind == "argv":
+        env += " (a JSON array)"
     return f"| `{setting.name}` | {env} | {default} | {span} | {setting.meaning} |"
 
 

@@ -173,7 +173,9 @@ def test_read_edit_reread_is_never_denied(claude_project, run_claude):
 
 def test_checkin_nudge_reaches_the_model(claude_project, run_claude):
     project = claude_project(all_arcguard_settings())
-    script = [bash(f"echo part {n}") for n in range(1, 5)] + [text("Parts 1-4 are done.")]
+    # Calls that change nothing and print nothing: a run without progress.
+    quiet = [bash(f"echo part {n} > /dev/null") for n in range(1, 5)]
+    script = [*quiet, text("Parts 1-4 are done.")]
     with ScriptedAPI(script) as api:
         run = run_claude(project, api, "do the parts", env={"ARCGUARD_CHECKIN_TURNS": "3"})
 
@@ -299,3 +301,19 @@ def test_fact_edit_response_shows_the_change(claude_project, run_claude):
     response = edited["tool_response"]
     assert response["originalFile"] == "RETRIES = 3\n"
     assert response["structuredPatch"]
+
+
+def test_sleeping_while_a_background_command_runs_is_not_a_loop(claude_project, run_claude):
+    project = claude_project(all_arcguard_settings())
+    started = tool_use("Bash", {"command": "sleep 20", "run_in_background": True})
+    script = [started, *(bash("sleep 1") for _ in range(6)), text("The job is still going.")]
+    with ScriptedAPI(script) as api:
+        run = run_claude(project, api, "wait for the job")
+
+    ended_by(run, "completed")
+    # Claude Code in -p mode waits for the background command, then wakes the session once.
+    assert len(api.requests) == 9 and "<task-notification>" in api.request_text(8)
+    assert all(not is_error for i in range(1, 8) for is_error, _ in result_texts(api, i))
+    state = arcguard_state(project, run.session_id)
+    assert state["guard"]["paused"] is None
+    assert log_kinds(state) == []

@@ -19,6 +19,7 @@ import re
 import shlex
 from typing import TYPE_CHECKING
 
+from arcguard.hooks import BACKGROUND
 from arcguard.hooks import EVENTS
 from arcguard.hooks import HOOKS
 
@@ -33,6 +34,9 @@ if TYPE_CHECKING:
 HOOK_TIMEOUT = 10
 # Tool events take a matcher; "*" matches every tool. The other events ignore matchers.
 MATCHER_EVENTS = frozenset({"PreToolUse", "PostToolUse", "PostToolUseFailure"})
+# A background handler may wait as long as `limit_wait_max_seconds` allows (at most a day);
+# Claude Code would cancel it at its timeout, so the timeout covers the longest wait.
+BACKGROUND_TIMEOUT = 86400 + 600
 
 
 class SettingsError(Exception):
@@ -162,9 +166,17 @@ def desired_group(event: str, prefix: str) -> dict[str, Any]:
     """The matcher group install writes for `event`, with commands starting with `prefix`."""
     handler = {"type": "command", "command": hook_command(prefix, EVENTS[event]),
                "timeout": HOOK_TIMEOUT}
+    handlers = [handler, *background_handlers(event, prefix)]
     if event in MATCHER_EVENTS:
-        return {"matcher": "*", "hooks": [handler]}
-    return {"hooks": [handler]}
+        return {"matcher": "*", "hooks": handlers}
+    return {"hooks": handlers}
+
+
+def background_handlers(event: str, prefix: str) -> list[dict[str, Any]]:
+    """The extra handlers `event` runs in the background, woken by their exit 2."""
+    return [{"type": "command", "command": hook_command(prefix, name),
+             "timeout": BACKGROUND_TIMEOUT, "async": True, "asyncRewake": True}
+            for name, wired_to in BACKGROUND.items() if wired_to == event]
 
 
 def desired_hooks(prefix: str) -> dict[str, list[dict[str, Any]]]:
@@ -227,7 +239,7 @@ def plan_install(settings: Mapping[str, Any], prefix: str,
     for event in [e for e in EVENTS if e in wanted]:
         groups = _groups(hooks, event)
         want = desired_group(event, prefix)
-        if sum(_count_ours(g) for g in groups) == 1 and want in groups:
+        if sum(_count_ours(g) for g in groups) == len(want["hooks"]) and want in groups:
             continue
         kept, first = _without_ours(groups)
         kept.insert(len(kept) if first is None else first, want)

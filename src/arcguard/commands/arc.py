@@ -199,3 +199,22 @@ def try_block(session_id: str, consecutive_max: str, lifetime_max: str) -> None:
         return True, "BLOCK"
 
     click.echo(_apply(session_id, verb))
+
+
+@arc.command("cancel-wait")
+@click.argument("session_id")
+def cancel_wait(session_id: str) -> None:
+    """Cancel a pending wait for an API limit: the session is not woken when it resets.
+
+    Prints `cancelled`, or `no wait` when none is pending. The waiter notices within a second
+    and exits without waking the session.
+    """
+    from arcguard.core import limits
+
+    at = now()
+
+    def change(state: State | None) -> tuple[State | None, str]:
+        done, new = limits.cancel(state, at, "cancelled with arcguard arc cancel-wait")
+        return new, "cancelled" if done else "no wait"
+
+    click.echo(locked_update(session_id, change, at=at))

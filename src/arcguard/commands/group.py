@@ -19,6 +19,7 @@ COMMANDS = {
     "install": ("arcguard.commands.install", "install"),
     "replay": ("arcguard.commands.replay", "replay"),
     "status": ("arcguard.commands.status", "status"),
+    "statusline": ("arcguard.commands.statusline", "statusline"),
     "uninstall": ("arcguard.commands.install", "uninstall"),
 }
 

@@ -9,12 +9,16 @@ from __future__ import annotations
 
 import click
 
+from arcguard.hooks import BACKGROUND
 from arcguard.hooks import EVENTS
 from arcguard.hooks import HOOKS
 
 
 def _events(name: str) -> str:
-    return ", ".join(event for event, hook in EVENTS.items() if hook == name)
+    events = [event for event, hook in EVENTS.items() if hook == name]
+    if name in BACKGROUND:
+        events.append(f"{BACKGROUND[name]} (in the background: async, asyncRewake)")
+    return ", ".join(events)
 
 
 def _listing() -> str:
@@ -29,7 +33,8 @@ def hook(name: str) -> int:
     """Run hook NAME: read a Claude Code hook payload on stdin, print nothing or one JSON object.
 
     Claude Code runs these; `arcguard install` wires them. A hook always exits 0 and fails
-    open: bad input, a locked or corrupt state file or any error means no decision.
+    open: bad input, a locked or corrupt state file or any error means no decision. The one
+    exception is limit-wait, whose exit 2 wakes a session once an API limit has reset.
 
     \b
     Examples:

@@ -123,8 +123,13 @@ def _events_for(given: str | None) -> tuple[list[str], list[str]]:
 @click.option("--claude-version", "claude_version", default=None, metavar="X.Y.Z",
               help="The Claude Code release to write for (default: ask `claude --version`). "
               "Events it does not know are left out: it would ignore the whole file.")
-def install(scope: str, project: Path | None, dry_run: bool,
-            claude_version: str | None) -> None:
+@click.option("--statusline", "with_statusline", is_flag=True,
+              help="Also set Claude Code's status line to `arcguard statusline`, when the "
+              "settings file has none.")
+@click.option("--force", is_flag=True, help="With --statusline: replace a status line that "
+              "is not arcguard's.")
+def install(scope: str, project: Path | None, dry_run: bool, claude_version: str | None,
+            with_statusline: bool, force: bool) -> None:
     """Wire arcguard's hooks and the /autonomous command into Claude Code.
 
     Merges one entry per hook event into the settings file of the chosen scope, keeping every
@@ -169,6 +174,25 @@ def install(scope: str, project: Path | None, dry_run: bool,
                    "a Claude Code release that does not know it ignores this whole file, your "
                    "permission rules included")
     _install_command(command_file, dry_run=dry_run)
+    if with_statusline:
+        _install_statusline(path, prefix, force=force, dry_run=dry_run)
+
+
+def _install_statusline(path: Path, prefix: str, *, force: bool, dry_run: bool) -> None:
+    from arcguard.claude_settings import statusline_plan as sl
+
+    try:
+        outcome = sl.plan(cc.load(path)[0], prefix, force=force)[1]
+    except plan.SettingsError as exc:
+        raise click.ClickException(f"{exc}\nhint: nothing was written.") from None
+    if outcome == sl.KEPT:
+        click.echo(f"status line in {path} left as it is (not arcguard's): use --force to "
+                   "replace it, or have it pass its payload on to `arcguard statusline` "
+                   "(see the README)")
+        return
+    _apply(path, lambda s: sl.plan(s, prefix, force=force)[0], dry_run=dry_run,
+           done="set the status line to arcguard's in {path}",
+           nothing="arcguard's status line already set in {path}")
 
 
 def _install_command(path: Path, *, dry_run: bool) -> None:
@@ -213,7 +237,9 @@ def uninstall(scope: str, project: Path | None, dry_run: bool) -> None:
     """
     path, command_file = _target(scope, project)
     if path.exists() or path.is_symlink():
-        _apply(path, plan.remove_ours, dry_run=dry_run,
+        from arcguard.claude_settings import statusline_plan as sl
+
+        _apply(path, lambda s: sl.remove(plan.remove_ours(s)), dry_run=dry_run,
                done="removed arcguard hooks from {path}",
                nothing="no arcguard hooks in {path}")
     else:

@@ -12,7 +12,9 @@ JSON schema (`--json`, `"schema": 1`; keys are only ever added):
                               "next_milestone": str, "consecutive": int, "lifetime": int},
                "guard": {"paused": null | {"kind": str, "reason": str, "at": float},
                          "denials": int, "blocked_rounds": int,
-                         "last_pause": null | {"rule": str, "reason": str, "t": float}}}
+                         "last_pause": null | {"rule": str, "reason": str, "t": float}},
+               "limit_wait": null | {"until": float, "until_iso": str, "error": str,
+                                     "attempt": int, "of": int, "waiter_alive": bool}}
     With --session ID: {"schema": 1, "state_dir": str, "session": SESSION + {"log": [DECISION, ...],
     "events": {...}}} where DECISION = {"t": float, "hook": str, "kind": str, "reason": str, ...}
     as the hooks wrote it (oldest first, at most the last 50).
@@ -86,17 +88,40 @@ def guard_summary(state: State) -> dict[str, Any]:
     }
 
 
+def limit_wait_summary(state: State, cfg: Config) -> dict[str, Any] | None:
+    """A pending wait for an API limit to reset, as `arcguard hook limit-wait` recorded it."""
+    from arcguard.core import limits
+    from arcguard.hooks.limit_wait import waiter_alive
+
+    wait = limits.pending(state)
+    until = (wait or {}).get("until")
+    if wait is None or not isinstance(until, (int, float)):
+        return None
+    return {"until": float(until), "until_iso": iso(float(until)),
+            "error": str(wait.get("error", "")), "attempt": _int(wait.get("attempt")),
+            "of": cfg.limit_resumes_per_arc, "waiter_alive": waiter_alive(wait.get("pid"))}
+
+
+def limit_wait_text(wait: dict[str, Any]) -> str:
+    when = wait["until_iso"].replace("T", " ").rstrip("Z")
+    what = "rate limit" if wait["error"] == "rate_limit" else "API"
+    gone = "" if wait["waiter_alive"] else "; its waiter is gone"
+    return (f"waiting for the {what} to reset until {when} UTC "
+            f"(resume {wait['attempt']}/{wait['of']}{gone})")
+
+
 def summarise(state: State, path: str, cfg: Config, at: float) -> dict[str, Any]:
     updated = state.get("updated")
     updated = float(updated) if isinstance(updated, (int, float)) else None
     return {"session_id": state.get("session_id"), "file": path, "updated": updated,
             "updated_iso": iso(updated) if updated is not None else None, "error": None,
-            "arc": arc_summary(state.get("arc"), cfg, at), "guard": guard_summary(state)}
+            "arc": arc_summary(state.get("arc"), cfg, at), "guard": guard_summary(state),
+            "limit_wait": limit_wait_summary(state, cfg)}
 
 
 def unreadable(path: str, mtime: float, why: str) -> dict[str, Any]:
     return {"session_id": None, "file": path, "updated": mtime, "updated_iso": iso(mtime),
-            "error": why, "arc": None, "guard": None}
+            "error": why, "arc": None, "guard": None, "limit_wait": None}
 
 
 # --- reading -------------------------------------------------------------------------------
@@ -165,6 +190,8 @@ def table_row(summary: dict[str, Any]) -> tuple[str, ...]:
     paused = guard["paused"]
     pause = f"{paused.get('kind', '?')}: {_short(str(paused.get('reason', '')), 60)}" \
         if paused else "-"
+    if summary.get("limit_wait") and not paused:
+        pause = limit_wait_text(summary["limit_wait"])
     if arc is None:
         arc_cells = ("-", "-", "-", "-")
     else:
@@ -197,6 +224,8 @@ def render_session(summary: dict[str, Any], log: list[dict[str, Any]]) -> str:
     paused = guard["paused"]
     out.append(f"paused    {paused.get('kind')}: {paused.get('reason')}" if paused
                else "paused    no")
+    if summary.get("limit_wait"):
+        out.append(f"limit     {limit_wait_text(summary['limit_wait'])}")
     last = guard["last_pause"]
     if last and not paused:
         out.append(f"last pause {iso(float(last['t'] or 0))} {last['rule']}: {last['reason']}")

@@ -17,7 +17,7 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Mapping
 
-    Value = int | str | tuple[str, ...]
+    Value = int | str | bool | tuple[str, ...]
 
 # Claude Code ends a turn itself after 8 consecutive Stop-hook blocks; stay well under it.
 CLAUDE_CODE_BLOCK_CAP = 8
@@ -34,6 +34,8 @@ ITEM_CHARS = 500
 INT = "int"
 LIST = "list"
 ENUM = "enum"
+BOOL = "bool"
+ARGV = "argv"  # a program and its arguments, run without a shell
 
 
 class Setting:
@@ -61,6 +63,11 @@ def _int(name: str, default: int, low: int, high: int, meaning: str) -> Setting:
 
 def _enum(name: str, default: str, choices: tuple[str, ...], meaning: str) -> Setting:
     return Setting(name, ENUM, default, 0, 0, meaning, choices)
+
+
+# Switches: true/false in TOML; 1/0, true/false, yes/no, on/off in the environment.
+_BOOLEAN_WORDS = {"1": True, "true": True, "yes": True, "on": True,
+                  "0": False, "false": False, "no": False, "off": False}
 
 
 def _list(name: str, default: tuple[str, ...], meaning: str) -> Setting:
@@ -109,7 +116,22 @@ SETTINGS: tuple[Setting, ...] = (
          "turns since your last message before a pause"),
     _int("backstop_pause_turns_arc", 600, 1, 100_000,
          "the same, while an arc is active"),
+    _int("backstop_ceiling_turns", 1000, 1, 100_000,
+         "turns since your last message before a pause however productive they are: a bound"
+         " on runaway cost"),
+    _int("wait_max_seconds", 3600, 1, 7 * 86400,
+         "how long repeated waiting on background work may go on"),
     _list("allow", (), "calls exempt from the loop guard: `Tool`, `glob` or `Tool(glob)`"),
+    # unattended runs: resume after an API limit, tell the user when a session stops
+    _int("limit_resumes_per_arc", 3, 0, 20,
+         "resumes after an API limit over one arc (0: never wait for a limit)"),
+    _int("limit_wait_max_seconds", 5 * 3600, 1, 86400,
+         "the longest one wait for a limit to reset may be"),
+    Setting("notify_command", ARGV, (), 0, MAX_ITEMS,
+            "a program and its arguments run, without a shell, with a JSON event on stdin when"
+            " arcguard stops a session (environment: a JSON array)"),
+    Setting("notify_terminal", BOOL, True, 0, 1,
+            "ring the terminal and set its title when arcguard stops a session"),
 )
 
 SETTING = {setting.name: setting for setting in SETTINGS}
@@ -146,7 +168,13 @@ class Config:
     backstop_nudge_turns: int
     backstop_pause_turns: int
     backstop_pause_turns_arc: int
+    backstop_ceiling_turns: int
+    wait_max_seconds: int
     allow: tuple[str, ...]
+    limit_resumes_per_arc: int
+    limit_wait_max_seconds: int
+    notify_command: tuple[str, ...]
+    notify_terminal: bool
 
     def __init__(self, values: Mapping[str, Value]) -> None:
         for name, default in DEFAULTS.items():
@@ -216,9 +244,32 @@ def coerce_setting(setting: Setting, raw: object) -> Value:
     """The usable value of `setting` from `raw`; ConfigError when it has none."""
     if setting.kind == LIST:
         return _coerce_list(setting, raw)
+    if setting.kind == ARGV:
+        return _coerce_list(setting, _argv(setting.name, raw) if isinstance(raw, str) else raw)
     if setting.kind == ENUM:
         return _coerce_enum(setting, raw)
+    if setting.kind == BOOL:
+        return _coerce_bool(setting.name, raw)
     return _coerce_int(setting, raw)
+
+
+def _argv(name: str, raw: str) -> object:
+    """An argv given as text (the environment): a JSON array of strings, never a shell line,
+    and never split on commas, which would break arguments that hold one."""
+    from arcguard import jsonio
+
+    try:
+        return jsonio.loads(raw.encode("utf-8", "surrogatepass")) if raw.strip() else []
+    except (jsonio.JSONError, UnicodeError):
+        raise ConfigError(f"{name}: expected a JSON array of strings, got {raw!r}") from None
+
+
+def _coerce_bool(name: str, raw: object) -> bool:
+    if isinstance(raw, bool):
+        return raw
+    if isinstance(raw, str) and raw.strip().lower() in _BOOLEAN_WORDS:
+        return _BOOLEAN_WORDS[raw.strip().lower()]
+    raise ConfigError(f"{name}: expected true or false, got {raw!r}")
 
 
 def build_config(

@@ -19,6 +19,15 @@ PLUGIN_AUTONOMOUS = "/arcguard:autonomous"
 TASK_NOTIFICATION = "<task-notification>"
 # The prompt Claude Code itself adds when it resumes a session after a crash or reconnect.
 RESUME_PROMPT = "continue from where you left off"
+
+
+# Prompts the harness writes on the operator's event: a Stop hook's block reason fed back, and
+# the summary that opens a compacted conversation.
+HARNESS_PREFIXES = (TASK_NOTIFICATION, "Stop hook feedback:",
+                    "This session is being continued from a previous conversation")
+QUEUED_COMMAND = "queued_command"
+# A queued command's `commandMode` when a person typed it while the model worked.
+QUEUED_PROMPT_MODE = "prompt"
 _TRAILING = ".! \t\r\n\f\v"
 # The longest text the completion pattern can match once trailing punctuation is removed.
 _MAX_COMPLETION_CHARS = 80
@@ -97,3 +106,31 @@ def is_task_notification(prompt: str) -> bool:
 def is_resume_prompt(prompt: str) -> bool:
     """Claude Code's own resume prompt, "Continue from where you left off." (any case)."""
     return prompt.strip().rstrip(".!").strip().lower() == RESUME_PROMPT
+
+
+def is_harness_prompt(prompt: str) -> bool:
+    """A prompt the harness made (a wake-up, fed-back hook output, a compaction summary):
+    it arrives where the operator's prompts do, but nobody typed it."""
+    return prompt.lstrip().startswith(HARNESS_PREFIXES)
+
+
+def queued_prompt(entry: object) -> tuple[str, bool] | None:
+    """(text, typed by the operator) of a transcript entry recording a queued command.
+
+    Claude Code records a prompt typed while the model works as an `attachment` entry of type
+    `queued_command`; it queues its own task notifications the same way, told apart by
+    `commandMode` (and `origin.kind` where present) and by the text itself.
+    """
+    if not isinstance(entry, dict) or entry.get("type") != "attachment":
+        return None
+    attachment = entry.get("attachment")
+    if not isinstance(attachment, dict) or attachment.get("type") != QUEUED_COMMAND:
+        return None
+    prompt = attachment.get("prompt")
+    if not isinstance(prompt, str):
+        return None
+    mode = attachment.get("commandMode", QUEUED_PROMPT_MODE)
+    origin = attachment.get("origin")
+    kind = origin.get("kind", "human") if isinstance(origin, dict) else "human"
+    typed = mode == QUEUED_PROMPT_MODE and kind == "human" and not is_harness_prompt(prompt)
+    return prompt, typed

@@ -6,19 +6,31 @@ Rules (thresholds in `Config`; the repeat guard itself is `arcguard.core.repeat`
 3. Cycles: the fingerprints of consecutive tool-only turns; a short period repeating
    enough pauses the session. Narration and the operator clear the history; compaction and
    Stop-hook continuations do not.
-4. Check-in nudge after `checkin_turns` tool-only turns, once.
+4. Check-in nudge after `checkin_turns` tool-only turns, once, when none of the last
+   `checkin_turns` turns showed progress.
 5. Operator backstop: turns since the operator's last message, which narration does not reset:
-   a nudge, then a pause (a higher threshold while an arc is active).
+   a nudge, then a pause (a higher threshold while an arc is active), each only when the last
+   `checkin_turns` turns showed no progress; at `backstop_ceiling_turns` a pause regardless,
+   a bound on cost.
+Progress is a confirmed edit, a call that may have changed the world, or a result never seen
+before. Nudges and the backstop are for unattended runs going nowhere; steady work is left alone.
+A turn that only waits while background work runs is neither progress nor a quiet turn, and
+neither extends nor breaks a cycle (see `arcguard.core.background`).
 """
 
 from __future__ import annotations
 
+from arcguard.core import background
+from arcguard.core import effects
 from arcguard.core import messages
 from arcguard.core import opkey
 from arcguard.core import render
+from arcguard.core.final_words import is_task_notification
 from arcguard.core.period import detect_period
+from arcguard.core.repeat import settle_batch
 from arcguard.core.state import add_log
 from arcguard.core.state import clone
+from arcguard.core.state import remember
 from arcguard.core.tracks import MAIN
 from arcguard.core.tracks import clear_run
 from arcguard.core.tracks import get_track
@@ -38,6 +50,8 @@ if TYPE_CHECKING:
     from arcguard.core.state import State
 
     Track = dict[str, Any]
+
+MAX_QUEUED_IDS = 32
 
 
 def on_operator_message(state: State, now: float) -> None:
@@ -63,22 +77,68 @@ def on_narration(state: State) -> None:
 def decide_post_batch(
     state: State, cfg: Config, now: float, *, calls: list[tuple[str, object]],
     tool_only: bool | None, agent_id: object, arc_active: bool,
+    tool_use_ids: list[str] | None = None, queued: list[tuple[str, str, bool]] | None = None,
 ) -> tuple[Output | None, State]:
     """One assistant turn's calls are done. `tool_only` is None when the turn's message
-    could not be read: such a turn neither counts toward a run or cycle nor ends one."""
+    could not be read: such a turn neither counts toward a run or cycle nor ends one.
+    `queued`: (id, text, typed by the operator) of the commands the transcript shows were
+    queued around the turn; see `_note_queued`."""
     state = clone(state)
+    if queued and track_key(agent_id) == MAIN:
+        _note_queued(state, now, queued)
     if state["guard"].get("paused"):
         return paused_output(state, deny=False), state
-    track = get_track(state, track_key(agent_id), now)
+    key = track_key(agent_id)
+    track = get_track(state, key, now)
+    settle_batch(track, tool_use_ids or [])
     track["turns"] += 1
     fresh = bool(track["turn"]["progress"])
+    new_result = bool(track["turn"].get("new_result"))
+    waited = _only_waits(state, cfg, now, calls, key)
+    _count_quiet(track, fresh=fresh, waited=waited)
     rounds_pause = _close_turn(state, track, cfg, now)
     cycle_pause = _observe_turn(state, track, cfg, now, calls=calls, tool_only=tool_only,
-                                fresh=fresh)
-    pause = rounds_pause or cycle_pause or _backstoppause(state, track, cfg, now, arc_active)
+                                fresh=new_result, waited=waited)
+    pause = rounds_pause or cycle_pause or _backstop_pause(state, track, cfg, now, arc_active)
     if pause:
         return pause, state
     return _nudge(state, track, cfg, now), state
+
+
+def _note_queued(state: State, now: float, queued: list[tuple[str, str, bool]]) -> None:
+    """A prompt the operator typed while the model worked is the operator speaking, as a
+    submitted prompt is; a queued task notification says background work ended. Each is
+    acted on once, however many turns' transcript windows show it."""
+    seen = state["seen"].setdefault("queued", [])
+    for queued_id, text, typed in queued:
+        if queued_id in seen:
+            continue
+        remember(seen, queued_id, MAX_QUEUED_IDS)
+        if typed:
+            on_operator_message(state, now)
+        elif is_task_notification(text):
+            background.observe_notification(state, text)
+
+
+def _only_waits(state: State, cfg: Config, now: float, calls: list[tuple[str, object]],
+                key: str) -> bool:
+    """Every call of the turn waits, and waiting is what the situation calls for."""
+    if calls and all(effects.is_wait(name, given) for name, given in calls):
+        return background.waiting(state, cfg, now, own=key)
+    background.stop_waiting(state)
+    return False
+
+
+def _count_quiet(track: Track, *, fresh: bool, waited: bool) -> None:
+    """Turns in a row that showed no progress; a patient wait neither adds nor resets."""
+    if fresh:
+        track["quiet"] = 0
+    elif not waited:
+        track["quiet"] = int(track.get("quiet", 0)) + 1
+
+
+def _quiet_window(track: Track, cfg: Config) -> bool:
+    return int(track.get("quiet", 0)) >= cfg.checkin_turns
 
 
 def _close_turn(state: State, track: Track, cfg: Config, now: float) -> Output | None:
@@ -97,7 +157,7 @@ def _close_turn(state: State, track: Track, cfg: Config, now: float) -> Output |
 
 def _observe_turn(state: State, track: Track, cfg: Config, now: float, *,
                   calls: list[tuple[str, object]], tool_only: bool | None,
-                  fresh: bool) -> Output | None:
+                  fresh: bool, waited: bool) -> Output | None:
     tracked = [(name, given) for name, given in calls if not is_allowed(cfg, name, given)]
     if tool_only is None:
         return None  # unknown: counting it could pause a narrating session (fail open)
@@ -105,8 +165,8 @@ def _observe_turn(state: State, track: Track, cfg: Config, now: float, *,
         clear_run(track)
         return None
     track["streak"] += 1
-    if not tracked:
-        return None  # an allow-listed poll neither extends nor breaks a cycle
+    if not tracked or waited:
+        return None  # an allow-listed poll or a patient wait neither extends nor breaks a cycle
     fingerprint = "|".join(sorted(opkey.operation_id(n, i) for n, i in tracked))
     history = track["fingerprints"]
     history.append(fingerprint)
@@ -133,18 +193,26 @@ def _observe_turn(state: State, track: Track, cfg: Config, now: float, *,
     return pause(state, now, "post-batch", "cycle", reason)
 
 
-def _backstoppause(state: State, track: Track, cfg: Config, now: float,
+def _backstop_pause(state: State, track: Track, cfg: Config, now: float,
                     arc_active: bool) -> Output | None:
+    turns = track["turns"]
+    if turns >= cfg.backstop_ceiling_turns:
+        reason = messages.backstop_ceiling(turns)
+        return pause(state, now, "post-batch", "backstop", reason)
     limit = cfg.backstop_pause_turns_arc if arc_active else cfg.backstop_pause_turns
     nudged_at = track.get("backstop_nudged_at")
-    if nudged_at is None or track["turns"] < limit:
+    if nudged_at is None or turns < limit or not _quiet_window(track, cfg):
         return None
-    reason = messages.backstop_pause(track["turns"], nudged_at)
+    if turns - nudged_at < cfg.checkin_turns:
+        return None  # the summary request gets a window of its own to make a difference
+    reason = messages.backstop_pause(turns, nudged_at)
     return pause(state, now, "post-batch", "backstop", reason)
 
 
 def _nudge(state: State, track: Track, cfg: Config, now: float) -> Output | None:
     text = None
+    if not _quiet_window(track, cfg):
+        return None  # the recent turns show progress: nothing to ask about
     if track.get("backstop_nudged_at") is None and track["turns"] >= cfg.backstop_nudge_turns:
         track["backstop_nudged_at"] = track["turns"]
         text = messages.backstop_nudge(track["turns"])

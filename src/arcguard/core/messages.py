@@ -94,8 +94,9 @@ def deny_reason(label: str, runs: int, *, timed_out: bool) -> str:
 
 def checkin_nudge(turns: int) -> str:
     return (
-        f"[arcguard] {turns} turns in a row with tool calls and no word to the user. Stop and"
-        " summarise: what you have done, what is left, and whether the last calls made progress."
+        f"[arcguard] {turns} turns in a row with tool calls and no word to the user, and the"
+        " recent ones changed nothing and brought no new result. Stop and summarise: what you"
+        " have done, what is left, and whether the last calls made progress."
     )
 
 
@@ -133,7 +134,14 @@ def blocked_pause(rounds: int, label: str) -> str:
 
 def backstop_pause(turns: int, nudged_at: int) -> str:
     return (
-        f"arcguard paused this session: {turns} turns without a message from you, and the"
-        f" progress-summary request at turn {nudged_at} did not change that. Send a message to"
-        " resume."
+        f"arcguard paused this session: {turns} turns without a message from you, the recent"
+        f" ones without progress, and the progress-summary request at turn {nudged_at} did not"
+        " change that. Send a message to resume."
+    )
+
+
+def backstop_ceiling(turns: int) -> str:
+    return (
+        f"arcguard paused this session: {turns} turns without a message from you, the most it"
+        " runs unattended however busy it is (backstop_ceiling_turns). Send a message to resume."
     )

@@ -32,6 +32,11 @@ COMPLETED = "completed"
 FAILED = "failed"
 TIMED_OUT = "timed_out"
 UNKNOWN = "unknown"
+NOT_RUN = "not_run"  # cancelled, interrupted, refused: the call did not execute
+# How Claude Code words a call that never ran: cancelled because a parallel call failed, refused
+# by the user, or interrupted (a PreToolUse hook's deny is recognised in `never_ran`).
+NEVER_RAN_MARKS = ("Sibling tool call errored", "The user doesn't want to proceed",
+                   "[Request interrupted by user")
 
 
 def _digest(text: str) -> str:
@@ -119,15 +124,32 @@ def outcome(event_name: str, tool_name: str, tool_input: object, payload: dict[s
     """
     if event_name == "PostToolUseFailure":
         if payload.get("is_interrupt") is True:
-            return UNKNOWN
+            return NOT_RUN
         error = payload.get("error")
         error = error if isinstance(error, str) else jsonio.dumps(error)
+        if never_ran(error):
+            return NOT_RUN
         if _is_timeout(tool_name, tool_input, error, payload.get("duration_ms")):
             return TIMED_OUT
         return f"{FAILED}:{_digest(error)}"
     if "tool_response" not in payload:
         return UNKNOWN
     return f"{COMPLETED}:{_digest(jsonio.dumps(payload['tool_response']))}"
+
+
+def never_ran(error: object) -> bool:
+    """The harness's error text says the call was cancelled or refused before it ran.
+
+    Only the start of the text is looked at: a command that ran may print any of these words
+    later in its output.
+    """
+    if not isinstance(error, str):
+        return False
+    head = error.lstrip()[:200]
+    if head.startswith("<tool_use_error>"):
+        head = head[len("<tool_use_error>"):]
+    return any(head.startswith(mark) for mark in NEVER_RAN_MARKS) or (
+        head.startswith("PreToolUse:") and "hook error:" in head[:80])
 
 
 def _is_timeout(tool_name: str, tool_input: object, error: str, duration: object) -> bool:

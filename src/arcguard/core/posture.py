@@ -8,9 +8,10 @@ from __future__ import annotations
 
 from arcguard.core import arc as arcs
 from arcguard.core import guard
+from arcguard.core import limits
 from arcguard.core import messages
 from arcguard.core import render
-from arcguard.core.final_words import is_task_notification
+from arcguard.core.final_words import is_harness_prompt
 from arcguard.core.final_words import starts_autonomous
 from arcguard.core.state import add_log
 from arcguard.core.state import clone
@@ -36,7 +37,7 @@ def decide_posture(
     session_id: str,
     command: str,
 ) -> tuple[Output | None, State | None]:
-    if is_task_notification(prompt):
+    if is_harness_prompt(prompt):
         # The harness, not the operator: restate the posture, reset nothing.
         state = clone(state) if state is not None else None
     else:
@@ -50,6 +51,8 @@ def decide_posture(
 
 def _on_operator(state: State, prompt: str, cfg: Config, now: float) -> None:
     guard.on_operator_message(state, now)
+    # A person is back: a wake queued for an unattended session would now talk over them.
+    limits.drop(state, now, "the operator sent a prompt")
     arc: Arc | None = state.get("arc")
     if arc is not None and arcs.is_active(arc, cfg, now):
         arcs.reset_consecutive(arc)

@@ -2,14 +2,19 @@
 
 When an operation's last `repeat_limit` executions in the window had the same outcome, the next
 attempt is denied, unless it is a validation (an observing operation re-run once after a
-confirmed edit), a timeout recovery (once, with a strictly larger effective timeout after a
-real timeout), or a re-run after a compaction (once: the model no longer has what it saw).
+confirmed edit), a re-read after a change (a read-only observer re-run once after a call that
+may have changed the world, or a file read whose size or modification time moved), a timeout
+recovery (once, with a strictly larger effective timeout after a real timeout), a re-run after
+a compaction (once: the model no longer has what it saw), or a wait while background work runs.
 Executions are recorded before the allow is returned, owned by their `tool_use_id`; only the
-owner's result resolves one, so a late or duplicate result changes nothing.
+owner's result resolves one, so a late or duplicate result changes nothing. A call that never
+executed (cancelled, interrupted, refused, denied by a hook) is not an execution.
 """
 
 from __future__ import annotations
 
+from arcguard.core import background
+from arcguard.core import effects
 from arcguard.core import messages
 from arcguard.core import opkey
 from arcguard.core import render
@@ -34,7 +39,12 @@ if TYPE_CHECKING:
 
 AFTER_COMPACTION = "after_compaction"
 VALIDATION = "validation"
+AFTER_CHANGE = "after_change"
+FILE_CHANGED = "file_changed"
 RECOVERY = "timeout_recovery"
+# A file's stat the hook could not take: whether it changed is unknown, so assume it did.
+UNKNOWN_FILE = "?"
+NOTEBOOK_EDIT = "NotebookEdit"  # its response shows no patch: a completed one counts as an edit
 MAX_RESULTS = 400
 MAX_RESOLVED_IDS = 64
 
@@ -51,15 +61,24 @@ def _is_pending(run: dict[str, Any], cfg: Config, now: float) -> bool:
 
 
 def _exception(op: dict[str, Any], state: State, cfg: Config, tool_name: str,
-               tool_input: object) -> str | None:
+               tool_input: object, file_state: str | None) -> str | None:
     """Which one-time exception lets a repeat run, if any."""
     if state["guard"].get("compactions", 0) > op.get("compactions", 0):
         # Compaction dropped what the model had seen: one re-run to see it again.
         return AFTER_COMPACTION
+    if file_state is not None and (file_state == UNKNOWN_FILE
+                                   or file_state != op.get("file_state", file_state)):
+        return FILE_CHANGED  # the file itself moved since it was last read
     edit_seq = state["guard"].get("edit_seq", 0)
     if (tool_name in cfg.observing_tools and edit_seq > op.get("edit_seq", 0)
             and op.get("validated_seq", -1) < edit_seq):
         return VALIDATION
+    # A change by a shell command or a tool is weaker evidence than a confirmed edit: it
+    # re-opens reads (what they see may be new), not commands that act on the world.
+    change_seq = state["guard"].get("change_seq", 0)
+    if (tool_name in cfg.observing_tools and change_seq > op.get("change_seq", 0)
+            and not effects.may_change_world(tool_name, tool_input)):
+        return AFTER_CHANGE
     runs = op.get("runs") or []
     timeout = opkey.effective_timeout(tool_name, tool_input)
     if (timeout is not None and runs and runs[-1].get("outcome") == opkey.TIMED_OUT
@@ -84,8 +103,10 @@ def _make_room(track: Track, cfg: Config, now: float) -> bool:
 
 def decide_pre_tool(
     state: State, cfg: Config, now: float, *, tool_name: str, tool_input: object,
-    tool_use_id: str, agent_id: object,
+    tool_use_id: str, agent_id: object, file_state: str | None = None,
 ) -> tuple[Output | None, State]:
+    """`file_state`: for a file read, the file's size and modification time as the hook saw
+    them (`UNKNOWN_FILE` when it could not look); None when there is no file to look at."""
     state = clone(state)
     paused = paused_output(state, deny=True)
     if paused:
@@ -97,6 +118,9 @@ def decide_pre_tool(
     track["seq"] += 1
     if is_allowed(cfg, tool_name, tool_input):
         return None, state
+    if effects.is_wait(tool_name, tool_input) and background.waiting(
+            state, cfg, now, own=track_key(agent_id)):
+        return None, state  # bounded by time and by the work ending, not by count
     oid = opkey.operation_id(tool_name, tool_input)
     op = track["ops"].get(oid)
     if op is None:
@@ -107,15 +131,19 @@ def decide_pre_tool(
         op = track["ops"][oid] = {"label": opkey.label(tool_name, tool_input), "runs": [],
                                   "edit_seq": state["guard"].get("edit_seq", 0),
                                   "compactions": state["guard"].get("compactions", 0)}
-    window = [r for r in op["runs"] if track["seq"] - r.get("seq", 0) <= cfg.repeat_window]
+    window = [r for r in op["runs"] if track["seq"] - r.get("seq", 0) <= cfg.repeat_window
+              and r.get("outcome") != opkey.NOT_RUN]
     recent = window[-cfg.repeat_limit:]
     spent = None
     if len(recent) >= cfg.repeat_limit and len({_run_outcome(r) for r in recent}) == 1:
-        spent = _exception(op, state, cfg, tool_name, tool_input)
+        spent = _exception(op, state, cfg, tool_name, tool_input, file_state)
         if spent is None:
+            remember(track.setdefault("denied_ids", []), tool_use_id, MAX_RESOLVED_IDS)
             return _deny(state, track, op, now, runs=len(window)), state
     _reserve(state, op, spent, cfg, now, tool_name=tool_name, tool_input=tool_input,
              tool_use_id=tool_use_id, seq=track["seq"])
+    if file_state is not None:
+        op["file_state"] = file_state
     return None, state
 
 
@@ -138,6 +166,7 @@ def _reserve(state: State, op: dict[str, Any], spent: str | None, cfg: Config, n
                        "spent": spent})
     del op["runs"][:-max(cfg.repeat_limit, 2)]
     op["edit_seq"] = edit_seq
+    op["change_seq"] = state["guard"].get("change_seq", 0)
     op["compactions"] = state["guard"].get("compactions", 0)
     if spent == VALIDATION:
         op["validated_seq"] = edit_seq
@@ -160,20 +189,31 @@ def decide_post_tool(
     if tool_use_id:
         remember(resolved, tool_use_id, MAX_RESOLVED_IDS)
     track = get_track(state, track_key(agent_id), now)
+    if tool_use_id and tool_use_id in (track.get("denied_ids") or []):
+        # A result for a call we denied did not come from the live session (it never ran).
+        return paused_output(state, deny=False), state
     progress = False
-    if event_name == "PostToolUse" and opkey.is_confirmed_edit(tool_name,
-                                                              payload.get("tool_response")):
+    outcome = opkey.outcome(event_name, tool_name, tool_input, payload)
+    if event_name == "PostToolUse" and (
+            opkey.is_confirmed_edit(tool_name, payload.get("tool_response"))
+            or tool_name == NOTEBOOK_EDIT):
         guard["edit_seq"] = guard.get("edit_seq", 0) + 1
         progress = True
-    outcome = opkey.outcome(event_name, tool_name, tool_input, payload)
+    elif outcome != opkey.NOT_RUN and effects.may_change_world(tool_name, tool_input):
+        # It ran (even a failed command may have changed things): assume it changed them.
+        guard["change_seq"] = guard.get("change_seq", 0) + 1
+        progress = True
+    background.observe_result(state, now, tool_name=tool_name, tool_input=tool_input,
+                              tool_use_id=tool_use_id, payload=payload)
     run = _owned_run(track, opkey.operation_id(tool_name, tool_input), tool_use_id)
     if run is not None:
         run["outcome"] = outcome
         completed = outcome.startswith(opkey.COMPLETED)
         progress = progress or (completed and run.get("spent") is not None)
-    if (outcome != opkey.UNKNOWN and outcome not in track["results"]
+    if (outcome not in (opkey.UNKNOWN, opkey.NOT_RUN) and outcome not in track["results"]
             and not opkey.is_empty_result(payload)):
         progress = True  # a result this track never saw: fresh evidence
+        track["turn"]["new_result"] = True
         remember(track["results"], outcome, MAX_RESULTS)
     if progress:
         track["turn"]["progress"] = True
@@ -187,3 +227,15 @@ def _owned_run(track: Track, oid: str, tool_use_id: str) -> dict[str, Any] | Non
         if run.get("owner") == tool_use_id and run.get("outcome") is None:
             return run  # type: ignore[no-any-return]
     return None
+
+
+def settle_batch(track: Track, tool_use_ids: list[str]) -> None:
+    """The turn's calls are all done: an execution still waiting for its result never ran
+    (refused or denied by another hook before it started; no result event comes for it)."""
+    owners = set(tool_use_ids)
+    if not owners:
+        return
+    for op in track["ops"].values():
+        for run in op.get("runs") or []:
+            if run.get("outcome") is None and run.get("owner") in owners:
+                run["outcome"] = opkey.NOT_RUN

@@ -39,6 +39,7 @@ def new_track(now: float, *, denials: int = 0) -> Track:
         "fingerprints": [],
         "fresh": [],  # per fingerprint: did that turn bring a result never seen before
         "streak": 0,  # consecutive tool-only turns
+        "quiet": 0,  # consecutive turns without progress (a patient wait is not counted)
         "checkin_done": False,
         "turns": 0,  # turns since the operator's last message
         "backstop_nudged_at": None,

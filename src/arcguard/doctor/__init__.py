@@ -18,6 +18,8 @@ from arcguard.doctor.health import check_state_files
 from arcguard.doctor.model import GAP
 from arcguard.doctor.model import Check
 from arcguard.doctor.model import Setup
+from arcguard.doctor.statusline import check_statusline
+from arcguard.doctor.wiring import check_background
 from arcguard.doctor.wiring import check_command
 from arcguard.doctor.wiring import check_executables
 from arcguard.doctor.wiring import check_runs
@@ -29,9 +31,9 @@ if TYPE_CHECKING:
     from collections.abc import Callable
 
 CHECKS: tuple[Callable[[Setup], list[Check]], ...] = (
-    check_settings_files, check_event_support, check_wiring, check_executables, check_runs,
-    check_state_dir, check_lock, check_config, check_state_files, check_error_log, check_claude,
-    check_command,
+    check_settings_files, check_event_support, check_wiring, check_background, check_executables,
+    check_runs, check_state_dir, check_lock, check_config, check_state_files, check_error_log,
+    check_claude, check_command, check_statusline,
 )
 
 

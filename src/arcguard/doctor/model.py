@@ -67,8 +67,9 @@ class Setup:
         found = [(scope, event, handler) for scope, settings in self.loaded.items()
                  for event, handler in plan.our_entries(settings)]
         if self.plugin_enabled():
-            found += [("plugin", event, group["hooks"][0])
-                      for event, [group] in plan.desired_hooks("arcguard").items()]
+            found += [("plugin", event, handler)
+                      for event, [group] in plan.desired_hooks("arcguard").items()
+                      for handler in group["hooks"]]
         return found
 
     def suspects(self) -> list[tuple[str, str, dict[str, Any]]]:

@@ -15,6 +15,7 @@ from arcguard.doctor.model import OK
 from arcguard.doctor.model import WARN
 from arcguard.doctor.model import Check
 from arcguard.doctor.model import Setup
+from arcguard.hooks import BACKGROUND
 from arcguard.hooks import EVENTS
 
 
@@ -60,6 +61,8 @@ def check_wiring(setup: Setup) -> list[Check]:
         name = plan.hook_name(handler) or ""
         if event in EVENTS and name == EVENTS[event]:
             by_event[event].append((where, name))
+        elif BACKGROUND.get(name) == event:
+            continue  # the background handlers have their own check
         else:
             found.append(Check("wiring", GAP, f"{event} runs `hook {name}` ({where})",
                                f"arcguard uninstall --scope {where} && arcguard install"))
@@ -94,6 +97,30 @@ def _missing(setup: Setup, events: list[str]) -> list[Check]:
                       f"{cv.dotted(version)} now knows", "run arcguard install again")]
     return [Check("wiring", GAP, f"not wired: {', '.join(missing)}",
                   "arcguard install (or --scope project/local for one project)")]
+
+
+def check_background(setup: Setup) -> list[Check]:
+    """Each background handler wired once, with the flags that keep it off Claude Code's path."""
+    found = []
+    for name, event in BACKGROUND.items():
+        wired = [(where, h) for where, ev, h in setup.entries()
+                 if ev == event and plan.hook_name(h) == name]
+        if not wired:
+            found.append(Check("wiring", WARN, f"{event} does not run `hook {name}`: an arc "
+                               "stopped by an API limit is not resumed", "arcguard install"))
+        elif len(wired) > 1:
+            where = ", ".join(w for w, _ in wired)
+            found.append(Check("wiring", GAP, f"`hook {name}` is wired {len(wired)} times "
+                               f"({where})", "keep one: arcguard uninstall --scope <scope>"))
+        for where, handler in wired:
+            if handler.get("async") is not True or handler.get("asyncRewake") is not True:
+                found.append(Check("wiring", GAP, f"`hook {name}` ({where}) lacks \"async\": "
+                                   "true and \"asyncRewake\": true: Claude Code would wait for "
+                                   "it and never be woken by it",
+                                   f"arcguard install --scope {where}"))
+        if len(wired) == 1 and not found:
+            found.append(Check("wiring", OK, f"`hook {name}` runs in the background on {event}"))
+    return found
 
 
 def _resolve(program: str, environ: Mapping[str, str]) -> str | None:

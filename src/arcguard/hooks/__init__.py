@@ -15,6 +15,7 @@ HOOKS = {
     "post-batch": "arcguard.hooks.post_batch",
     "session-start": "arcguard.hooks.session_start",
     "stop-failure": "arcguard.hooks.stop_failure",
+    "limit-wait": "arcguard.hooks.limit_wait",
 }
 
 # The Claude Code event each hook is wired to (PostToolUse and PostToolUseFailure share one).
@@ -28,3 +29,7 @@ EVENTS = {
     "SessionStart": "session-start",
     "StopFailure": "stop-failure",
 }
+
+# Hooks wired as an extra, background handler of an event (`async` + `asyncRewake`): Claude
+# Code does not wait for them, and their exit 2 wakes the session.
+BACKGROUND = {"limit-wait": "StopFailure"}

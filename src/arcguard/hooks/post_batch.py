@@ -1,13 +1,24 @@
-"""PostToolBatch: one assistant turn's calls are done; blocked rounds, cycles, nudges, backstop."""
+"""PostToolBatch: one assistant turn's calls are done; blocked rounds, cycles, nudges, backstop.
+
+The transcript around the turn is also read for commands queued while the model worked: the
+operator's typed prompts (Claude Code records them as `queued_command` attachments, not as
+prompts of their own) and the harness's task notifications.
+"""
 
 from __future__ import annotations
 
+from arcguard import jsonio
 from arcguard.core import arc as arcs
+from arcguard.core.final_words import QUEUED_COMMAND
+from arcguard.core.final_words import queued_prompt
 from arcguard.core.guard import decide_post_batch
 from arcguard.core.state import fresh_state
 from arcguard.core.state import remember
 from arcguard.hooks.runner import session_id
 from arcguard.transcript import hook_reader
+from arcguard.transcript import records
+from arcguard.transcript.tail import NotReadable
+from arcguard.transcript.tail import lines_newest_first
 
 
 TYPE_CHECKING = False
@@ -26,6 +37,35 @@ def _calls(payload: dict[str, Any]) -> list[dict[str, Any]]:
     return [c for c in calls if isinstance(c, dict) and isinstance(c.get("tool_name"), str)]
 
 
+def queued_around(path: str, message_id: str, max_bytes: int) -> list[tuple[str, str, bool]]:
+    """(entry id, text, typed by the operator) of every queued command written since the
+    assistant message before the turn's own (`message_id`), newest first."""
+    marker = QUEUED_COMMAND.encode()
+    found: list[tuple[str, str, bool]] = []
+    passed = False
+    try:
+        for line in lines_newest_first(path, max_bytes):
+            if marker not in line and b'"assistant"' not in line:
+                continue
+            try:
+                entry = jsonio.loads(line)
+            except ValueError:
+                continue
+            queued = queued_prompt(entry)
+            uuid = entry.get("uuid") if isinstance(entry, dict) else None
+            if queued is not None and isinstance(uuid, str):
+                found.append((uuid, *queued))
+                continue
+            mid = records.assistant_message_id(entry)
+            if mid == message_id:
+                passed = True
+            elif mid is not None and passed:
+                break  # the previous turn's message: anything older was seen then
+    except NotReadable:
+        return []
+    return found
+
+
 def handle(payload: dict[str, Any], ctx: Context) -> Output | None:
     sid = session_id(payload)
     calls = _calls(payload)
@@ -38,14 +78,18 @@ def handle(payload: dict[str, Any], ctx: Context) -> Output | None:
     # is unknown, not tool-only: guessing "tool-only" would pause sessions that do narrate.
     tool_only = None if message is None else not message.text
     pairs = [(c["tool_name"], c.get("tool_input")) for c in calls]
+    main_agent = payload.get("agent_id") is None
+    queued = (queued_around(path, message.id, ctx.cfg.tail_bytes)
+              if path and message is not None and main_agent else [])
 
     def change(state: State | None) -> tuple[Output | None, State | None]:
         state = state or fresh_state(sid, ctx.now)
         output, new = decide_post_batch(
             state, ctx.cfg, ctx.now, calls=pairs, tool_only=tool_only,
             agent_id=payload.get("agent_id"),
-            arc_active=arcs.is_active(state.get("arc"), ctx.cfg, ctx.now))
-        if message is not None and payload.get("agent_id") is None:
+            arc_active=arcs.is_active(state.get("arc"), ctx.cfg, ctx.now),
+            tool_use_ids=sorted(ids), queued=queued)
+        if message is not None and main_agent:
             remember(new["seen"].setdefault("messages", []), message.id, 16)
         return output, new
 

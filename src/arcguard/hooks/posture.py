@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from arcguard.core.background import observe_notification
+from arcguard.core.final_words import is_task_notification
 from arcguard.core.posture import decide_posture
 from arcguard.hooks.runner import session_id
 
@@ -11,6 +13,7 @@ if TYPE_CHECKING:
     from typing import Any
 
     from arcguard.core.render import Output
+    from arcguard.core.state import State
     from arcguard.hooks.runner import Context
 
 
@@ -19,5 +22,12 @@ def handle(payload: dict[str, Any], ctx: Context) -> Output | None:
     prompt = payload.get("prompt")
     if sid is None or not isinstance(prompt, str):
         return None
-    return ctx.update(sid, lambda state: decide_posture(
-        state, prompt, ctx.cfg, ctx.now, session_id=sid, command=ctx.command))
+
+    def change(state: State | None) -> tuple[Output | None, State | None]:
+        output, new = decide_posture(state, prompt, ctx.cfg, ctx.now, session_id=sid,
+                                     command=ctx.command)
+        if new is not None and is_task_notification(prompt):
+            observe_notification(new, prompt)  # the work it reports on has ended
+        return output, new
+
+    return ctx.update(sid, change)

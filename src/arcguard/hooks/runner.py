@@ -17,6 +17,7 @@ import time
 from arcguard import jsonio
 from arcguard.core.messages import shell_join
 from arcguard.hooks import HOOKS
+from arcguard.hooks import notify
 from arcguard.storage import error_log
 from arcguard.storage import paths
 from arcguard.storage import store
@@ -75,6 +76,8 @@ class Context:
             output, new = change(state)
             if not self.commit():
                 raise TooLate("the wall budget ran out before the decision was committed")
+            if notify.changed_log(state, new):
+                output = notify.announce(self.home, self.cfg, state, new, output)
             return new, output
 
         return store.update(self.home, session_id, swap, now=self.now,

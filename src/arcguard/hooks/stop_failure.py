@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from arcguard.core import limits
+from arcguard.core import render
 from arcguard.core.lifecycle import decide_stop_failure
 from arcguard.hooks.runner import session_id
 
@@ -11,6 +13,7 @@ if TYPE_CHECKING:
     from typing import Any
 
     from arcguard.core.render import Output
+    from arcguard.core.state import State
     from arcguard.hooks.runner import Context
 
 
@@ -20,4 +23,15 @@ def handle(payload: dict[str, Any], ctx: Context) -> Output | None:
         return None
     error = payload.get("error")
     error = error if isinstance(error, str) else "unknown"
-    return ctx.update(sid, lambda state: decide_stop_failure(state, error, ctx.now))
+    return ctx.update(sid, lambda state: _decide(state, error, ctx))
+
+
+def _decide(state: State | None, error: str, ctx: Context) -> tuple[Output | None, State | None]:
+    output, new = decide_stop_failure(state, error, ctx.now)
+    if ctx.cfg.notify_terminal and limits.resumes_spent(state, error, ctx.cfg, ctx.now):
+        # `limit-wait` gives up on this one, from the background where no terminal sequence
+        # is emitted: this synchronous handler rings for it.
+        from arcguard.core import notify
+
+        output = render.merge(output, {"terminalSequence": notify.sequence_for("limit-give-up")})
+    return output, new

@@ -1,0 +1,140 @@
+"""Background work the session is waiting on, so waiting is not mistaken for looping.
+
+Work counts as running from the moment the harness says it started it (a background command's
+task id, an async subagent's launch) or a status tool reports it running, until the harness
+reports it ended (a task notification, a finished status) or `wait_max_seconds` passed since
+it was last seen running. A wait repeated while work runs is allowed for as long as that lasts;
+the repeat and cycle rules apply again as soon as nothing runs or the time is up.
+"""
+
+from __future__ import annotations
+
+from arcguard import jsonio
+from arcguard.core.effects import STATUS_TOOLS
+
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
+
+    from arcguard.core.config import Config
+    from arcguard.core.state import State
+
+MAX_TASKS = 32
+LAUNCH_MARKS = ("Command running in background with ID", "Async agent launched")
+RUNNING_MARKS = ("<status>running</status>", "<status>pending</status>", "[in_progress]",
+                 "in_progress", "[pending]")
+ENDED = frozenset({"completed", "failed", "killed", "stopped", "cancelled", "error"})
+# Subagent tracks are updated by their own hook events: one that moved recently is running.
+SUBAGENT_ACTIVE_SECONDS = 120.0
+
+
+def _tasks(state: State) -> dict[str, float]:
+    tasks: object = state["guard"].setdefault("background", {})
+    if not isinstance(tasks, dict):
+        tasks = state["guard"]["background"] = {}
+    return tasks
+
+
+def _text(response: object) -> str:
+    return response if isinstance(response, str) else jsonio.dumps(response)
+
+
+def _task_of(tool_input: object, response: object) -> tuple[str | None, str | None]:
+    """(task id, status) a status tool reported, when its response is structured."""
+    task = response.get("task") if isinstance(response, dict) else None
+    if isinstance(task, dict):
+        tid, status = task.get("task_id"), task.get("status")
+        return (tid if isinstance(tid, str) else None,
+                status if isinstance(status, str) else None)
+    tid = tool_input.get("task_id") if isinstance(tool_input, dict) else None
+    return (tid if isinstance(tid, str) else None), None
+
+
+def observe_result(state: State, now: float, *, tool_name: str, tool_input: object,
+                   tool_use_id: str, payload: dict[str, Any]) -> None:
+    """Note work a finished call started, or what a status call said about running work."""
+    if "tool_response" not in payload:
+        return
+    response = payload["tool_response"]
+    tasks = _tasks(state)
+    launched = _launched(response, tool_use_id)
+    if launched is not None:
+        tasks[launched] = now
+    if tool_name in STATUS_TOOLS:
+        _observe_status(tasks, now, tool_name, tool_input, response)
+    _bound(tasks)
+
+
+def _launched(response: object, tool_use_id: str) -> str | None:
+    """The id of the background work this response says was started, if any."""
+    if isinstance(response, dict):
+        task = response.get("backgroundTaskId")
+        if isinstance(task, str) and task:
+            return task  # a background command
+        if response.get("isAsync") is True or response.get("status") == "async_launched":
+            agent = response.get("agentId")  # an async subagent
+            return agent if isinstance(agent, str) and agent else tool_use_id
+        return None
+    if isinstance(response, str) and any(mark in response[:400] for mark in LAUNCH_MARKS):
+        return tool_use_id
+    return None
+
+
+def _observe_status(tasks: dict[str, float], now: float, tool_name: str, tool_input: object,
+                    response: object) -> None:
+    tid, status = _task_of(tool_input, response)
+    if status in ENDED and tid is not None:
+        tasks.pop(tid, None)
+    elif status == "running" or any(mark in _text(response)[:4000] for mark in RUNNING_MARKS):
+        tasks[tid or f"status:{tool_name}"] = now
+    else:
+        tasks.pop(f"status:{tool_name}", None)  # it now reports nothing running
+
+
+def _bound(tasks: dict[str, float]) -> None:
+    for old in sorted(tasks, key=lambda k: tasks[k])[:-MAX_TASKS]:
+        del tasks[old]
+
+
+def observe_notification(state: State, text: str) -> None:
+    """A task notification: the task it names ended (or, unnamed, the oldest one)."""
+    tasks = _tasks(state)
+    if not tasks:
+        return
+    for tag in ("task-id", "tool-use-id"):
+        start = text.find(f"<{tag}>")
+        end = text.find(f"</{tag}>", start)
+        if start >= 0 and end > start:
+            named = text[start + len(tag) + 2:end].strip()
+            if named in tasks:
+                del tasks[named]
+                return
+    del tasks[min(tasks, key=lambda k: tasks[k])]
+
+
+def running(state: State, cfg: Config, now: float, *, own: str = "main") -> bool:
+    """Work other than the caller's own is running (`own`: the caller's track key)."""
+    tasks = state["guard"].get("background")
+    if isinstance(tasks, dict) and any(
+            isinstance(at, int | float) and now - at < cfg.wait_max_seconds
+            for at in tasks.values()):
+        return True
+    tracks = state["guard"].get("tracks") or {}
+    return any(key not in ("main", own) and isinstance(track, dict)
+               and now - float(track.get("updated", 0)) < SUBAGENT_ACTIVE_SECONDS
+               for key, track in tracks.items())
+
+
+def waiting(state: State, cfg: Config, now: float, *, own: str = "main") -> bool:
+    """A wait now is patience: work is running and the wait has not outlasted its bound."""
+    if not running(state, cfg, now, own=own):
+        state["guard"].pop("wait_since", None)
+        return False
+    since = state["guard"].setdefault("wait_since", now)
+    return isinstance(since, int | float) and now - since < cfg.wait_max_seconds
+
+
+def stop_waiting(state: State) -> None:
+    """The agent did something besides waiting: a later wait starts its own time bound."""
+    state["guard"].pop("wait_since", None)

@@ -1,0 +1,178 @@
+"""What a call may have done to the world, and whether it only waits.
+
+The loop guard asks two questions of a finished call. May it have changed something a later
+read would see? Then a read that looked stale may be news again. Did it only wait for work
+running elsewhere? Then its repeats are patience, not a loop. When a command cannot be read
+with confidence, it counts as a change: treating a change as none is what denies real work.
+Commands are split on a few shell operators, never evaluated; quoted operators therefore make
+a command look busier than it is, which errs on the side of "changed".
+"""
+
+from __future__ import annotations
+
+
+BASH = "Bash"
+# Built-in tools that change nothing a read could see (their own lists, searches, views).
+QUIET_TOOLS = frozenset({
+    "Read", "Grep", "Glob", "LS", "WebFetch", "WebSearch", "TodoWrite", "TodoRead",
+    "TaskList", "TaskGet", "TaskOutput", "TaskCreate", "TaskUpdate", "BashOutput",
+    "AgentOutputTool", "ToolSearch", "AskUserQuestion", "EnterPlanMode", "ExitPlanMode",
+    "Skill", "Agent", "Task", "SendMessage",
+})
+# Edit and Write are judged by their response (a real patch), not here.
+EDIT_TOOLS = frozenset({"Edit", "Write", "MultiEdit"})
+# Tools that report on background work; calling them again is how a model waits.
+STATUS_TOOLS = frozenset({"TaskList", "TaskGet", "TaskOutput", "BashOutput", "AgentOutputTool"})
+# MCP tool names made of these words only read.
+MCP_READ_WORDS = ("get", "list", "read", "search", "fetch", "view", "query", "find",
+                  "describe", "show", "status", "lookup", "resolve", "info")
+
+READ_ONLY_PROGRAMS = frozenset({
+    "cat", "head", "tail", "less", "more", "grep", "egrep", "fgrep", "rg", "ag", "ls", "tree",
+    "wc", "echo", "printf", "pwd", "which", "type", "file", "stat", "du", "df", "diff",
+    "cmp", "uniq", "cut", "tr", "jq", "yq", "nl", "od", "xxd", "hexdump", "md5sum",
+    "sha1sum", "sha256sum", "shasum", "column", "tac", "rev", "seq", "true", "false", ":",
+    "date", "env", "printenv", "uname", "whoami", "id", "hostname", "ps", "realpath",
+    "readlink", "dirname", "basename", "test", "[", "cd", "pushd", "popd", "sleep", "wait",
+    "watch", "lsof", "pgrep", "uptime", "free", "awk", "fd", "bat", "exa", "eza", "strings",
+    "sort", "sed", "find", "for", "done", "fi",
+})
+# Shell keywords that start the command they precede: `do rm x` runs `rm`.
+LEADING_KEYWORDS = frozenset({"do", "then", "else", "elif", "if", "while", "until", "!"})
+# Options that make an otherwise read-only program write.
+WRITING_OPTIONS = {"sed": ("-i", "--in-place"), "sort": ("-o", "--output"),
+                   "find": ("-delete", "-exec", "-execdir", "-ok", "-fprint", "-fprintf")}
+# Prefixes that run the rest of the command: judge what they run.
+WRAPPERS = frozenset({"timeout", "time", "nice", "nohup", "command", "builtin", "exec", "env"})
+GIT_READ_ONLY = frozenset({
+    "status", "log", "diff", "show", "blame", "rev-parse", "ls-files", "ls-tree", "grep",
+    "describe", "shortlog", "cat-file", "merge-base", "rev-list", "name-rev", "check-ignore",
+    "for-each-ref", "count-objects", "help", "version", "whatchanged",
+})
+# `git SUB` read-only only when followed by one of these (or nothing).
+GIT_LISTING = {"branch": ("", "-a", "-r", "-v", "-vv", "--list", "--show-current", "-l"),
+               "remote": ("", "-v", "show", "get-url"), "tag": ("", "-l", "--list"),
+               "stash": ("list", "show"), "worktree": ("list",),
+               "config": ("--get", "--list", "-l", "--get-all")}
+GH_READ_ONLY = frozenset({"view", "list", "diff", "checks", "status", "watch"})
+SAFE_REDIRECTS = ("2>&1", "1>&2", ">&2", "2>/dev/null", ">/dev/null", "&>/dev/null",
+                  "1>/dev/null", "> /dev/null", "2> /dev/null", "&> /dev/null")
+SEPARATORS = ("&&", "||", ";", "|", "&", "\n", "(", ")", "{", "}")
+# Words that make a command a wait for something else to finish.
+WAIT_PROGRAMS = frozenset({"sleep", "wait", "watch"})
+WAIT_SUBCOMMANDS = frozenset({"wait", "watch"})
+WAIT_OPTIONS = ("--watch", "--wait")
+
+
+def command_of(tool_name: str, tool_input: object) -> str | None:
+    if tool_name != BASH or not isinstance(tool_input, dict):
+        return None
+    command = tool_input.get("command")
+    return command if isinstance(command, str) else None
+
+
+def may_change_world(tool_name: str, tool_input: object) -> bool:
+    """The call may have changed files or repository state (Edit/Write excluded: see above)."""
+    if tool_name in QUIET_TOOLS or tool_name in EDIT_TOOLS:
+        return False
+    if tool_name == BASH:
+        command = command_of(tool_name, tool_input)
+        return command is None or not is_read_only_command(command)
+    if tool_name.startswith("mcp__"):
+        return not _mcp_reads(tool_name)
+    return True  # NotebookEdit, and any tool we do not know
+
+
+def _mcp_reads(tool_name: str) -> bool:
+    action = tool_name.rsplit("__", 1)[-1].lower().replace("-", "_")
+    words = [w for w in action.split("_") if w]
+    return bool(words) and words[0] in MCP_READ_WORDS
+
+
+def segments(command: str) -> list[list[str]] | None:
+    """The simple commands of `command` as word lists; None when it writes through a
+    redirect or runs a substitution (both: assume a change)."""
+    text = command
+    for safe in SAFE_REDIRECTS:
+        text = text.replace(safe, " ")
+    if ">" in text or "$(" in text or "`" in text:
+        return None
+    for separator in SEPARATORS:
+        text = text.replace(separator, "\n")
+    found = []
+    for line in text.split("\n"):
+        words = line.split()
+        while words and "=" in words[0] and not words[0].startswith("="):
+            words = words[1:]  # VAR=value prefixes
+        if words and not words[0].startswith("#"):
+            found.append(words)
+    return found
+
+
+def is_read_only_command(command: str) -> bool:
+    parts = segments(command)
+    return parts is not None and all(_reads(words) for words in parts)
+
+
+def _unwrap(words: list[str]) -> list[str]:
+    """The command a wrapper (`timeout 60 ...`, `env X=1 ...`) or a keyword (`do ...`) runs."""
+    while words and words[0] in LEADING_KEYWORDS:
+        words = words[1:]
+    while words and _program(words[0]) in WRAPPERS:
+        words = words[1:]
+        while words and (words[0].startswith("-") or "=" in words[0]
+                         or words[0].rstrip("smhd").replace(".", "").isdigit()):
+            words = words[1:]
+    return words
+
+
+def _program(word: str) -> str:
+    return word.rsplit("/", 1)[-1]
+
+
+def _reads(words: list[str]) -> bool:
+    words = _unwrap(words)
+    if not words:
+        return True
+    program = _program(words[0])
+    if program == "git":
+        return _git_reads(words[1:])
+    if program == "gh":
+        return len(words) >= 3 and words[2] in GH_READ_ONLY
+    if program not in READ_ONLY_PROGRAMS:
+        return False
+    writing = WRITING_OPTIONS.get(program, ())
+    return not any(w.startswith(writing) for w in words[1:]) if writing else True
+
+
+def _git_reads(args: list[str]) -> bool:
+    while args and args[0].startswith("-"):
+        # Global options: `-C dir` and `-c key=value` take a value.
+        args = args[2:] if args[0] in ("-C", "-c") else args[1:]
+    if not args:
+        return True
+    sub, rest = args[0], args[1:]
+    if sub in GIT_READ_ONLY:
+        return True
+    allowed = GIT_LISTING.get(sub)
+    return allowed is not None and (rest[0] if rest else "") in allowed
+
+
+def is_wait(tool_name: str, tool_input: object) -> bool:
+    """The call waits on work running elsewhere: a sleep or watch, or a status tool."""
+    if tool_name in STATUS_TOOLS:
+        return True
+    command = command_of(tool_name, tool_input)
+    if command is None:
+        return False
+    parts = segments(command) or [command.split()]
+    for words in parts:
+        words = _unwrap(words)
+        if not words:
+            continue
+        if _program(words[0]) in WAIT_PROGRAMS:
+            return True
+        if any(w in WAIT_SUBCOMMANDS for w in words[1:3]) or any(
+                w.startswith(WAIT_OPTIONS) for w in words[1:]):
+            return True
+    return False

@@ -1,0 +1,353 @@
+"""Resuming an arc after an API limit: which errors pass with time, when to resume, and caps.
+
+A turn that ends on a rate limit leaves an autonomous session idle until someone comes back.
+Claude Code runs StopFailure hooks on such an ending, and a background handler that exits 2
+wakes the session (`asyncRewake`). These rules decide whether to wait, for how long, and
+whether the wake is still wanted when the wait is over. The waiting itself is a shell
+(`arcguard.hooks.limit_wait`); here there is no clock, no process and no file.
+
+Where the resume time comes from, first match wins:
+1. the error text, when it names the reset (see `parse_reset`);
+2. a reset time recorded from Claude Code's status line payload (`record_resets`);
+3. a bounded backoff that doubles with each resume already spent on the arc.
+"""
+
+from __future__ import annotations
+
+from arcguard.core import arc as arcs
+from arcguard.core.state import add_log
+from arcguard.core.state import clone
+from arcguard.core.state import parse_iso
+
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
+
+    from arcguard.core.config import Config
+    from arcguard.core.state import State
+
+# StopFailure `error` values that pass with time. Authentication, billing, an invalid request,
+# a missing model or too many output tokens stay as they are however long one waits.
+TRANSIENT = frozenset({"rate_limit", "overloaded", "server_error"})
+# First backoff when no reset time is known: usage windows are long, an overload is brief.
+BACKOFF_SECONDS = {"rate_limit": 300, "overloaded": 60, "server_error": 60}
+# Slack after a named reset time: an exact epoch needs little; a clock time shown to the
+# minute may stand for any second of that minute. Waking early costs a resume for nothing.
+MARGIN_EXACT = 2.0
+MARGIN_MINUTE = 60.0
+# How long after its planned end a wait whose process is gone still counts as held.
+STALE_AFTER = 120.0
+MONTHS = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec")
+FIELD = "limit_wait"
+
+
+class WallTime:
+    """A clock time as an error text names it; the shell resolves it in a time zone."""
+
+    __slots__ = ("day", "hour", "minute", "month", "year", "zone")
+
+    def __init__(self, hour: int, minute: int, *, month: int | None = None,
+                 day: int | None = None, year: int | None = None,
+                 zone: str | None = None) -> None:
+        self.hour = hour
+        self.minute = minute
+        self.month = month
+        self.day = day
+        self.year = year
+        self.zone = zone
+
+    def __repr__(self) -> str:
+        return (f"WallTime({self.hour}, {self.minute}, month={self.month}, day={self.day}, "
+                f"year={self.year}, zone={self.zone!r})")
+
+
+# --- reading the reset time out of the error text ------------------------------------------
+
+
+def parse_reset(text: str) -> float | WallTime | None:
+    """The reset time an error text names: seconds since the epoch, a clock time, or None.
+
+    Forms handled (Claude Code writes the error text into `last_assistant_message`):
+    - `... usage limit reached|1764500000`: the older usage-limit text, an exact epoch
+      (seconds, or milliseconds when 13 digits);
+    - `... · resets 2pm (Europe/London)`, `resets 2:30pm`, `resets at 9am`,
+      `resets Dec 3, 2pm (UTC)`, `resets Jan 2, 2027, 10:15am`: the usage-limit line of
+      Claude Code 2.x, a 12-hour clock time in the zone named in brackets (the user's own zone
+      when none is named), with a date when the reset is more than a day away.
+    """
+    epoch = _epoch_suffix(text)
+    if epoch is not None:
+        return epoch
+    lowered = text.lower()
+    at = lowered.find("resets ")
+    while at >= 0:
+        found = _clock_after(text, at + len("resets "))
+        if found is not None:
+            return found
+        at = lowered.find("resets ", at + 1)
+    return None
+
+
+def _epoch_suffix(text: str) -> float | None:
+    head, bar, tail = text.rpartition("|")
+    digits = tail.strip()
+    if not bar or "limit" not in head.lower() or not digits.isdigit():
+        return None
+    if len(digits) == 13:
+        return int(digits) / 1000.0
+    return float(digits) if len(digits) == 10 else None
+
+
+def _clock_after(text: str, start: int) -> WallTime | None:
+    rest = text[start:start + 80]
+    if rest.lower().startswith("at "):
+        rest = rest[3:]
+    month, day, year, rest = _date_prefix(rest)
+    clock, rest = _clock(rest)
+    if clock is None:
+        return None
+    return WallTime(clock[0], clock[1], month=month, day=day, year=year, zone=_zone(rest))
+
+
+def _date_prefix(rest: str) -> tuple[int | None, int | None, int | None, str]:
+    """`Dec 3, ` or `Jan 2, 2027, ` at the start of `rest`."""
+    name = rest[:3].lower()
+    if name not in MONTHS or rest[3:4] != " ":
+        return None, None, None, rest
+    words = rest[4:].split(",", 2)
+    if len(words) < 2 or not words[0].strip().isdigit():
+        return None, None, None, rest
+    day = int(words[0].strip())
+    if len(words) == 3 and words[1].strip().isdigit() and len(words[1].strip()) == 4:
+        return MONTHS.index(name) + 1, day, int(words[1].strip()), words[2].lstrip()
+    return MONTHS.index(name) + 1, day, None, ",".join(words[1:]).lstrip()
+
+
+def _clock(rest: str) -> tuple[tuple[int, int] | None, str]:
+    """`2pm`, `2:30pm`, `2 PM` at the start of `rest`: ((hour, minute), what follows)."""
+    i = 0
+    while i < len(rest) and rest[i].isdigit():
+        i += 1
+    if not 1 <= i <= 2:
+        return None, rest
+    hour, minute = int(rest[:i]), 0
+    if rest[i:i + 1] == ":" and rest[i + 1:i + 3].isdigit():
+        minute = int(rest[i + 1:i + 3])
+        i += 3
+    suffix = rest[i:].lstrip(" \u202f")
+    half = suffix[:2].lower()
+    if half not in ("am", "pm") or not 1 <= hour <= 12 or minute > 59:
+        return None, rest
+    hour = hour % 12 + (12 if half == "pm" else 0)
+    return (hour, minute), suffix[2:]
+
+
+def _zone(rest: str) -> str | None:
+    rest = rest.lstrip()
+    if not rest.startswith("("):
+        return None
+    name = rest[1:].partition(")")[0].strip()
+    ok = 0 < len(name) <= 64 and all(c.isalnum() or c in "/_+-" for c in name)
+    return name if ok else None
+
+
+def margin(reset: float | WallTime) -> float:
+    return MARGIN_MINUTE if isinstance(reset, WallTime) else MARGIN_EXACT
+
+
+# --- the wait ------------------------------------------------------------------------------
+
+
+class Plan:
+    """A wait this process holds: resume at `until` unless `token` is gone by then."""
+
+    __slots__ = ("attempt", "source", "token", "until")
+
+    def __init__(self, token: str, until: float, attempt: int, source: str) -> None:
+        self.token = token
+        self.until = until
+        self.attempt = attempt
+        self.source = source
+
+
+def resumes(arc: Any) -> int:
+    value = (arc or {}).get("limit_resumes")
+    return value if isinstance(value, int) and not isinstance(value, bool) else 0
+
+
+def pending(state: State | None) -> dict[str, Any] | None:
+    """The wait recorded in the state, if any (whatever became of its process)."""
+    wait = (state or {}).get(FIELD)
+    return wait if isinstance(wait, dict) and isinstance(wait.get("token"), str) else None
+
+
+def holds(wait: dict[str, Any], now: float, *, alive: bool) -> bool:
+    """A recorded wait still belongs to a live waiter (a crashed one does not block another)."""
+    until = wait.get("until")
+    return alive and isinstance(until, int | float) and now < until + STALE_AFTER
+
+
+def decide_wait(
+    state: State | None, error: str, reset_at: float | None, cfg: Config, now: float, *,
+    token: str, pid: int, other_alive: bool,
+) -> tuple[Plan | None, str, State | None]:
+    """Whether to wait for this API error: (plan or None, why, new state or None)."""
+    if error not in TRANSIENT:
+        return None, f"the error {error[:40]!r} does not pass with time", None
+    if state is None or not arcs.is_active(state.get("arc"), cfg, now):
+        return None, "no active arc", None
+    if state["guard"].get("paused"):
+        return None, "the session is paused", None
+    held = pending(state)
+    if held is not None and holds(held, now, alive=other_alive):
+        return None, "another wait is already pending for this session", None
+    state = clone(state)
+    arc = state["arc"]
+    used = resumes(arc)
+    if used >= cfg.limit_resumes_per_arc:
+        why = f"{used} of {cfg.limit_resumes_per_arc} limit resumes spent on this arc"
+        return None, why, _give_up(state, now, why)
+    until, source = _resume_time(state, error, reset_at, used, cfg, now)
+    if until - now > cfg.limit_wait_max_seconds:
+        why = (f"the limit resets in {until - now:.0f}s, longer than limit_wait_max_seconds"
+               f" ({cfg.limit_wait_max_seconds})")
+        return None, why, _give_up(state, now, why)
+    state[FIELD] = {"token": token, "pid": pid, "started": now, "until": until,
+                    "error": error[:40], "source": source, "arc": arc.get("invoked_at"),
+                    "attempt": used + 1}
+    add_log(state, {"t": now, "hook": "limit-wait", "kind": "limit-wait",
+                    "reason": f"{error} ends the turn; resume at {until:.0f} ({source})",
+                    "attempt": used + 1, "of": cfg.limit_resumes_per_arc})
+    return Plan(token, until, used + 1, source), "waiting", state
+
+
+def resumes_spent(state: State | None, error: str, cfg: Config, now: float) -> bool:
+    """An error `decide_wait` would have waited for, were the arc's resumes not all spent.
+
+    The waiter runs in the background, where Claude Code emits no terminal sequence; the
+    synchronous StopFailure hook uses this to ring the bell for it.
+    """
+    if error not in TRANSIENT or state is None or state["guard"].get("paused"):
+        return False
+    arc = state.get("arc")
+    return arcs.is_active(arc, cfg, now) and resumes(arc) >= cfg.limit_resumes_per_arc
+
+
+def _resume_time(state: State, error: str, reset_at: float | None, used: int, cfg: Config,
+                 now: float) -> tuple[float, str]:
+    if reset_at is not None:
+        # A named reset already past means the limit is over: resume at once.
+        return max(reset_at, now + MARGIN_EXACT), "error text"
+    recorded = recorded_reset(state, now)
+    if error == "rate_limit" and recorded is not None:
+        return recorded + MARGIN_EXACT, "status line"
+    backoff = BACKOFF_SECONDS.get(error, 60) * 2 ** min(used, 10)
+    return now + min(backoff, cfg.limit_wait_max_seconds), "backoff"
+
+
+def _give_up(state: State, now: float, why: str) -> State:
+    add_log(state, {"t": now, "hook": "limit-wait", "kind": "give-up",
+                    "reason": f"no resume after the API limit: {why}"})
+    return state
+
+
+def still_pending(state: State | None, token: str) -> bool:
+    """The wait `token` has not been cancelled or taken over (a lock-free poll)."""
+    wait = pending(state)
+    return wait is not None and wait.get("token") == token
+
+
+def decide_wake(state: State | None, token: str, cfg: Config, now: float
+                ) -> tuple[str | None, State | None]:
+    """At the end of a wait: the wake message (None: stay asleep) and the new state."""
+    wait = pending(state)
+    if state is None or wait is None or wait.get("token") != token:
+        return None, None  # cancelled or taken over: the state is someone else's now
+    state = clone(state)
+    del state[FIELD]
+    arc = state.get("arc")
+    why = _why_not_wake(state, wait, cfg, now)
+    if why is not None:
+        add_log(state, {"t": now, "hook": "limit-wait", "kind": "limit-cancel",
+                        "reason": f"limit wait ended without a resume: {why}"})
+        return None, state
+    assert arc is not None
+    arc["limit_resumes"] = resumes(arc) + 1
+    arcs.touch(arc, now)
+    add_log(state, {"t": now, "hook": "limit-wait", "kind": "limit-resume",
+                    "reason": "the API limit has reset; the session is woken",
+                    "attempt": arc["limit_resumes"], "of": cfg.limit_resumes_per_arc})
+    return wake_message(str(arc.get("slug") or arcs.DEFAULT_SLUG), arcs.next_milestone(arc),
+                        arc["limit_resumes"], cfg.limit_resumes_per_arc), state
+
+
+def _why_not_wake(state: State, wait: dict[str, Any], cfg: Config, now: float) -> str | None:
+    arc = state.get("arc")
+    if not arcs.is_active(arc, cfg, now):
+        return "the arc is no longer active"
+    assert arc is not None
+    if arc.get("invoked_at") != wait.get("arc"):
+        return "a new arc was started"
+    if state["guard"].get("paused"):
+        return "the session is paused"
+    return None
+
+
+def wake_message(slug: str, next_milestone: str, attempt: int, cap: int) -> str:
+    nxt = f" Next milestone: {next_milestone}." if next_milestone else ""
+    return (f"[arcguard] The API limit that ended the last turn has reset (resume {attempt}/{cap})."
+            f" Carry on with the autonomous arc '{slug}' where you left off.{nxt}")
+
+
+def cancel(state: State | None, now: float, why: str) -> tuple[bool, State | None]:
+    """Drop a pending wait (its waiter sees the token gone and exits without waking)."""
+    if state is None or pending(state) is None:
+        return False, None
+    state = clone(state)
+    drop(state, now, why)
+    return True, state
+
+
+def drop(state: State, now: float, why: str) -> None:
+    """`cancel` on a state the caller already owns (a clone)."""
+    if state.pop(FIELD, None) is not None:
+        add_log(state, {"t": now, "hook": "limit-wait", "kind": "limit-cancel",
+                        "reason": f"limit wait cancelled: {why}"})
+
+
+# --- reset times from the status line ------------------------------------------------------
+
+
+def record_resets(state: State, rate_limits: object) -> bool:
+    """Keep `rate_limits.<window>.resets_at` from a status line payload; True if it changed."""
+    if not isinstance(rate_limits, dict):
+        return False
+    found: dict[str, float] = {}
+    for window, info in rate_limits.items():
+        value = info.get("resets_at") if isinstance(info, dict) else None
+        at = _reset_seconds(value)
+        if isinstance(window, str) and at is not None:
+            found[window[:32]] = at
+    if not found or state.get("rate_limits") == found:
+        return False
+    state["rate_limits"] = found
+    return True
+
+
+def _reset_seconds(value: object) -> float | None:
+    """Epoch seconds (or milliseconds), or an ISO 8601 UTC time, as seconds; else None."""
+    if isinstance(value, str):
+        return parse_iso(value)
+    if isinstance(value, int | float) and not isinstance(value, bool) and value > 0:
+        return float(value) / (1000.0 if value > 1e12 else 1.0)
+    return None
+
+
+def recorded_reset(state: State | None, now: float) -> float | None:
+    """The soonest recorded window reset still ahead, or None."""
+    windows = (state or {}).get("rate_limits")
+    if not isinstance(windows, dict):
+        return None
+    ahead = [v for v in windows.values() if isinstance(v, int | float) and v > now]
+    return min(ahead) if ahead else None

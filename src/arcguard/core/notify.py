@@ -1,0 +1,74 @@
+"""Telling the user when arcguard stops a session: which decisions, and what to send.
+
+An unattended session that arcguard pauses, lets stop at a continuation cap, or does not
+resume after an API limit sits idle until someone looks. These are found as new entries of
+the state's decision log, so no rule has to know about notifications, and they become:
+- a terminal sequence for Claude Code to emit (hooks have no terminal of their own): a bell
+  and a window title such as "arcguard: paused";
+- an event document for the user's `notify_command`.
+"""
+
+from __future__ import annotations
+
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
+
+    from arcguard.core.state import State
+
+# decision-log kind -> (event kind, window title)
+KINDS = {
+    "pause": ("paused", "arcguard: paused"),
+    "cap": ("cap", "arcguard: stopped at the continuation cap"),
+    "give-up": ("limit-give-up", "arcguard: not resuming after the API limit"),
+}
+BEL = "\a"
+# OSC 0 sets the window and icon title, one of the sequences Claude Code passes on; a title
+# must not carry control characters of its own.
+_OSC_TITLE = "\x1b]0;{}\a"
+
+
+def new_entries(old: State | None, new: State | None) -> list[dict[str, Any]]:
+    """Log entries `new` has that `old` did not (the log is bounded, so not by length)."""
+    after = [e for e in (new or {}).get("log") or [] if isinstance(e, dict)]
+    before = [e for e in (old or {}).get("log") or [] if isinstance(e, dict)]
+    if not before:
+        return after
+    last = before[-1]
+    for i in range(len(after) - 1, -1, -1):
+        if after[i] == last:
+            return after[i + 1:]
+    return after
+
+
+def events(old: State | None, new: State | None) -> list[dict[str, Any]]:
+    """The decisions in this change the user should hear about, as event documents."""
+    sid = (new or {}).get("session_id")
+    found = []
+    for entry in new_entries(old, new):
+        kind = KINDS.get(str(entry.get("kind")))
+        if kind is None:
+            continue
+        found.append({"session_id": sid, "kind": kind[0], "reason": str(entry.get("reason", "")),
+                      "rule": entry.get("rule"), "time": entry.get("t"),
+                      "hook": entry.get("hook")})
+    return found
+
+
+def terminal_sequence(found: list[dict[str, Any]]) -> str | None:
+    """A window title naming the last event, then a bell; None when there is nothing."""
+    if not found:
+        return None
+    kind = found[-1]["kind"]
+    title = next(t for k, t in KINDS.values() if k == kind)
+    return _OSC_TITLE.format(_printable(title)) + BEL
+
+
+def sequence_for(kind: str) -> str:
+    """The terminal sequence of one event kind (`paused`, `cap`, `limit-give-up`)."""
+    return terminal_sequence([{"kind": kind}]) or ""
+
+
+def _printable(text: str) -> str:
+    return "".join(c for c in text if c.isprintable())[:80]

@@ -1,0 +1,244 @@
+"""StopFailure, in the background: wait for an API limit to reset, then wake the session.
+
+Wired as a second StopFailure handler with `async` and `asyncRewake`: Claude Code does not
+wait for it, and its exit 2 wakes the session with its stderr as the message. That makes this
+the one arcguard hook that may exit 2, and only after `core.limits.decide_wake` said so under
+the state lock; every other outcome, an error included, is exit 0 and wakes nothing.
+
+One waiter per session: the wait is recorded in the state with a token and this process's
+pid. A second StopFailure while it is alive starts no other; a waiter that crashed stops
+counting once its pid is gone. The waiter polls the state (lock-free) so that
+`arcguard arc cancel-wait` or an operator prompt ends it at once, and it gives up when the
+Claude Code process that started it is gone.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import time
+
+from arcguard import jsonio
+from arcguard.core import limits
+from arcguard.hooks import notify
+from arcguard.hooks.runner import MAX_PAYLOAD
+from arcguard.hooks.runner import session_id
+from arcguard.storage import error_log
+from arcguard.storage import paths
+from arcguard.storage import store
+
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Callable
+    from typing import Any
+    from typing import TypeVar
+
+    from arcguard.core.render import Output
+    from arcguard.core.state import State
+    from arcguard.hooks.runner import Context
+
+    T = TypeVar("T")
+    Claim = tuple[limits.Plan | None, Output | None]
+
+NAME = "limit-wait"
+# How often the waiter looks for a cancellation: a prompt typed while it waits must not be
+# answered by a wake a minute later.
+POLL_SECONDS = 1.0
+# Headroom over the longest wait before the watchdog ends the process with no decision.
+WATCHDOG_SLACK = 120.0
+# Bound on reading the payload and claiming the wait, a lock wait included; the wait itself
+# gets its own budget once its length is known.
+CLAIM_BUDGET = 10.0
+
+
+def handle(payload: dict[str, Any], ctx: Context) -> Output | None:
+    """Claim the wait (the synchronous part; the waiting is `main`'s). Never a decision: at most
+    the terminal sequence of a give-up, which `main` does not print (see there)."""
+    return claim(payload, ctx)[1]
+
+
+def claim(payload: dict[str, Any], ctx: Context) -> Claim:
+    """(the wait this process now holds or None, output telling the user it gave up or None)"""
+    sid = session_id(payload)
+    error = payload.get("error")
+    if sid is None or not isinstance(error, str) or error not in limits.TRANSIENT:
+        return None, None
+    text = payload.get("last_assistant_message")
+    reset = resolve(limits.parse_reset(text), ctx.now) if isinstance(text, str) else None
+    token = f"{os.getpid()}-{ctx.now:.6f}"
+
+    def change(state: State | None) -> tuple[State | None, Claim]:
+        held = limits.pending(state)
+        alive = held is not None and waiter_alive(held.get("pid"))
+        plan, _, new = limits.decide_wait(state, error, reset, ctx.cfg, ctx.now, token=token,
+                                          pid=os.getpid(), other_alive=alive)
+        # A give-up is news: the session stays idle until someone looks.
+        return new, (plan, notify.announce(ctx.home, ctx.cfg, state, new, None))
+
+    return _update(ctx, sid, change)
+
+
+def _update(ctx: Context, sid: str, change: Callable[[State | None], tuple[State | None, T]]
+            ) -> T:
+    return store.update(ctx.home, sid, change, now=time.time(),
+                        lock_timeout=ctx.cfg.lock_timeout_ms / 1000.0)
+
+
+def resolve(reset: float | limits.WallTime | None, now: float) -> float | None:
+    """Seconds since the epoch for a parsed reset time, plus its margin; None if unusable."""
+    if reset is None:
+        return None
+    if not isinstance(reset, limits.WallTime):
+        return reset + limits.margin(reset)
+    at = _wall_epoch(reset, now)
+    return None if at is None else at + limits.margin(reset)
+
+
+def _wall_epoch(wall: limits.WallTime, now: float) -> float | None:
+    """The wall time in its zone (the user's own when none is named), the next such moment
+    when the text gave no date."""
+    import datetime
+
+    zone = _zone(wall.zone)
+    if wall.zone and zone is None:
+        return None
+    current = datetime.datetime.fromtimestamp(now, zone or None).astimezone(zone)
+    try:
+        at = current.replace(year=wall.year or current.year, month=wall.month or current.month,
+                             day=wall.day or current.day, hour=wall.hour, minute=wall.minute,
+                             second=0, microsecond=0)
+    except ValueError:
+        return None
+    if wall.month is None and at.timestamp() < now - limits.MARGIN_MINUTE:
+        at += datetime.timedelta(days=1)  # "2pm" said at 3pm means tomorrow's
+    elif wall.month is not None and wall.year is None and at.timestamp() < now - 86400:
+        at = at.replace(year=at.year + 1)  # "Jan 2" said on Dec 30
+    return at.timestamp()
+
+
+def _zone(name: str | None) -> Any:
+    if not name:
+        return None
+    if name.upper() in ("UTC", "GMT", "Z"):
+        import datetime
+
+        return datetime.UTC
+    try:
+        import zoneinfo
+
+        return zoneinfo.ZoneInfo(name)
+    except (ValueError, OSError, ImportError, KeyError):
+        return None  # an unknown zone name: ZoneInfoNotFoundError is a KeyError
+
+
+def pid_alive(pid: object) -> bool:
+    if not isinstance(pid, int) or isinstance(pid, bool) or pid <= 0:
+        return False
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:
+        return True  # exists, owned by someone else
+    return True
+
+
+def waiter_alive(pid: object) -> bool:
+    """`pid` is a live limit waiter. Where /proc tells, a process that is not one (the waiter
+    crashed and its pid went to another program) does not hold the session's wait."""
+    if not pid_alive(pid):
+        return False
+    try:
+        with open(f"/proc/{pid}/cmdline", "rb") as handle:
+            return NAME.encode() in handle.read(4096)
+    except OSError:
+        return True  # no /proc, or not ours to read: the pid alone has to do
+
+
+def wait(plan: limits.Plan, sid: str, ctx: Context, parent: int) -> bool:
+    """Sleep until the plan's time; False as soon as it is cancelled or its session is gone."""
+    while True:
+        left = plan.until - time.time()
+        if left <= 0:
+            return True
+        time.sleep(min(POLL_SECONDS, left))
+        if os.getppid() != parent:
+            return False  # Claude Code is gone: nobody is left to wake
+        if not limits.still_pending(ctx.snapshot(sid), plan.token):
+            return False
+
+
+def wake(plan: limits.Plan, sid: str, ctx: Context) -> str | None:
+    now = time.time()
+
+    def change(state: State | None) -> tuple[State | None, str | None]:
+        message, new = limits.decide_wake(state, plan.token, ctx.cfg, now)
+        return new, message
+
+    return _update(ctx, sid, change)
+
+
+def abandon(plan: limits.Plan, sid: str, ctx: Context, why: str) -> None:
+    def change(state: State | None) -> tuple[State | None, None]:
+        if not limits.still_pending(state, plan.token):
+            return None, None
+        return limits.cancel(state, time.time(), why)[1], None
+
+    _update(ctx, sid, change)
+
+
+def run(raw: bytes, ctx: Context, watchdog: Any) -> tuple[str | None, Output | None]:
+    """(the wake message once the wait is over and still wanted, else None; the output to
+    print when there is no wake)"""
+    payload = jsonio.loads(raw)
+    if not isinstance(payload, dict):
+        return None, None
+    parent = os.getppid()
+    plan, output = claim(payload, ctx)
+    sid = session_id(payload)
+    if plan is None or sid is None:
+        return None, output
+    watchdog.set_budget(max(0.0, plan.until - time.time()) + WATCHDOG_SLACK + CLAIM_BUDGET)
+    if not wait(plan, sid, ctx, parent):
+        if os.getppid() != parent:
+            abandon(plan, sid, ctx, "the Claude Code process is gone")
+        return None, None
+    return wake(plan, sid, ctx), None
+
+
+def main(argv0: str | None = None) -> int:
+    from arcguard.hooks.runner import Context
+    from arcguard.hooks.runner import _Watchdog
+    from arcguard.hooks.runner import own_command
+
+    environ = os.environ
+    home = paths.state_dir(environ)
+    watchdog = _Watchdog(CLAIM_BUDGET, home, NAME)
+    message = None
+    try:
+        from arcguard.storage.config_file import load_config
+
+        cfg, _ = load_config(environ)
+        ctx = Context(NAME, home, cfg, time.time(),
+                      own_command(argv0 or sys.argv[0], sys.executable), environ)
+        raw = sys.stdin.buffer.read(MAX_PAYLOAD + 1)
+        if len(raw) <= MAX_PAYLOAD:
+            # No output is printed: Claude Code emits no terminal sequence for a background
+            # handler, so the synchronous `stop-failure` hook rings for a give-up instead.
+            message, _ = run(raw, ctx, watchdog)
+    except jsonio.JSONError:
+        message = None
+    except Exception as exc:
+        error_log.log_line(home, f"hook {NAME}", f"{type(exc).__name__}: {exc}")
+        message = None
+    if not watchdog.commit():
+        time.sleep(60)  # the watchdog is ending the process; wake nothing
+    if not message:
+        return 0
+    try:
+        sys.stderr.write(message + "\n")
+        sys.stderr.flush()
+    except (OSError, ValueError):
+        return 0
+    return 2

@@ -1,0 +1,106 @@
+"""Tell the user when arcguard stops a session: a terminal sequence, and `notify_command`.
+
+`announce` runs inside a hook. The terminal sequence goes into the hook's output (Claude Code
+emits it on the terminal). The command runs detached, through a small helper process
+(`python -m arcguard.hooks.notify`), so the hook never waits for it: the helper gives the
+command its JSON event on stdin, waits for it within a bound, and logs a failure. The command
+is an argv run without a shell: nothing in an event can be read as shell syntax.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+
+from arcguard.storage import error_log
+
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
+
+    from arcguard.core.config import Config
+    from arcguard.core.render import Output
+    from arcguard.core.state import State
+
+# A notify command that has not finished by then is stopped and logged as failed.
+COMMAND_TIMEOUT_S = 60.0
+MAX_EVENT_BYTES = 64 * 1024
+
+
+def changed_log(old: State | None, new: State | None) -> bool:
+    """Cheap test, for the hook path, that a change added decisions worth a look."""
+    log = (new or {}).get("log")
+    if not isinstance(log, list) or not log:
+        return False
+    before = (old or {}).get("log")
+    return not isinstance(before, list) or log[-1:] != before[-1:]
+
+
+def announce(home: str, cfg: Config, old: State | None, new: State | None,
+             output: Output | None) -> Output | None:
+    """`output` with the terminal sequence added, after starting the notify command, when the
+    change stopped the session; else `output` as it was. Never raises."""
+    try:
+        from arcguard.core import notify
+        from arcguard.core import render
+
+        found = notify.events(old, new)
+        if not found:
+            return output
+        for event in found if cfg.notify_command else ():
+            spawn(home, list(cfg.notify_command), event)
+        sequence = notify.terminal_sequence(found) if cfg.notify_terminal else None
+        return render.merge(output, {"terminalSequence": sequence}) if sequence else output
+    except Exception as exc:
+        error_log.log_line(home, "notify", f"{type(exc).__name__}: {exc}")
+        return output
+
+
+def spawn(home: str, argv: list[str], event: dict[str, Any]) -> None:
+    """Start the helper that runs `argv` with `event`; it outlives the hook."""
+    import subprocess
+
+    from arcguard import jsonio
+
+    data = jsonio.dumps(event).encode("utf-8", "surrogatepass")[:MAX_EVENT_BYTES]
+    try:
+        helper = subprocess.Popen([sys.executable, "-m", "arcguard.hooks.notify", home, *argv],
+                                  stdin=subprocess.PIPE, stdout=subprocess.DEVNULL,
+                                  stderr=subprocess.DEVNULL, start_new_session=True,
+                                  close_fds=True)
+        assert helper.stdin is not None
+        helper.stdin.write(data)  # far below a pipe's buffer: this cannot block
+        helper.stdin.close()
+    except (OSError, ValueError) as exc:
+        error_log.log_line(home, "notify", f"cannot start the notify helper: {exc}")
+
+
+def run_command(home: str, argv: list[str], data: bytes) -> None:
+    """Run the user's command with the event on stdin; log why it failed, if it did."""
+    import subprocess
+
+    name = os.path.basename(argv[0]) if argv else "?"
+    try:
+        done = subprocess.run(argv, input=data, stdout=subprocess.DEVNULL,
+                              stderr=subprocess.PIPE, timeout=COMMAND_TIMEOUT_S, check=False)
+    except subprocess.TimeoutExpired:
+        error_log.log_line(home, "notify", f"{name}: no exit within {COMMAND_TIMEOUT_S:.0f}s")
+        return
+    except (OSError, ValueError) as exc:
+        error_log.log_line(home, "notify", f"{name}: cannot run: {exc}")
+        return
+    if done.returncode != 0:
+        tail = " ".join(done.stderr.decode("utf-8", "replace").split())[-200:]
+        error_log.log_line(home, "notify", f"{name}: exit {done.returncode}: {tail}")
+
+
+def main(args: list[str]) -> int:
+    if len(args) < 2:
+        return 0
+    run_command(args[0], args[1:], sys.stdin.buffer.read(MAX_EVENT_BYTES))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -1,0 +1,84 @@
+"""`arcguard statusline`: Claude Code's status line command, as fast as a hook.
+
+Claude Code runs it after every assistant message with a JSON payload on stdin and shows what
+it prints. It prints arcguard's segment for the session (`core.statusline`) or nothing, and
+keeps the payload's `rate_limits.*.resets_at` in the session's state, where `limit-wait` finds
+the exact reset time when an error text names none. Like a hook it fails quietly: any problem
+prints nothing and exits 0, and click is never imported on this path.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import time
+
+from arcguard import jsonio
+from arcguard.storage import error_log
+from arcguard.storage import paths
+from arcguard.storage import store
+
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
+
+    from arcguard.core.config import Config
+    from arcguard.core.state import State
+
+MAX_STDIN = 4 * 1024 * 1024
+
+
+def clock(ts: float) -> str:
+    """A time of day in the user's own zone, as a status line has room for."""
+    return time.strftime("%H:%M", time.localtime(ts))
+
+
+def record(home: str, cfg: Config, sid: str, rate_limits: object, now: float) -> None:
+    from arcguard.core import limits
+    from arcguard.core.state import clone
+
+    def change(state: State | None) -> tuple[State | None, None]:
+        if state is None:
+            return None, None  # no state yet: nothing of arcguard's in this session to serve
+        new = clone(state)
+        return (new if limits.record_resets(new, rate_limits) else None), None
+
+    store.update(home, sid, change, now=now, lock_timeout=cfg.lock_timeout_ms / 1000.0)
+
+
+def line(payload: dict[str, Any], home: str, cfg: Config, now: float) -> str:
+    from arcguard.core import limits
+    from arcguard.core.statusline import segment
+    from arcguard.hooks.runner import session_id
+
+    sid = session_id(payload)
+    if sid is None:
+        return ""
+    state = store.read_session(home, sid)
+    rate_limits = payload.get("rate_limits")
+    if state is not None and rate_limits is not None:
+        probe = {"rate_limits": state.get("rate_limits")}
+        if limits.record_resets(probe, rate_limits):  # only a change is worth the lock
+            record(home, cfg, sid, rate_limits, now)
+    return segment(state, cfg, now, clock)
+
+
+def main() -> int:
+    home = paths.state_dir(os.environ)
+    try:
+        from arcguard.storage.config_file import load_config
+
+        cfg, _ = load_config(os.environ)
+        raw = sys.stdin.buffer.read(MAX_STDIN + 1)
+        payload = jsonio.loads(raw) if len(raw) <= MAX_STDIN else None
+        text = line(payload, home, cfg, time.time()) if isinstance(payload, dict) else ""
+    except jsonio.JSONError:
+        text = ""
+    except Exception as exc:
+        error_log.log_line(home, "statusline", f"{type(exc).__name__}: {exc}")
+        text = ""
+    if text:
+        sys.stdout.write(text + "\n")
+        sys.stdout.flush()
+    return 0

@@ -1,0 +1,347 @@
+"""What counts as a run and as a change, progress-aware nudges, operators, and waits.
+
+Each case is built from a shape seen in real Claude Code sessions: parallel calls cancelled
+when a sibling failed, a file reset by git between two reads, steady edit/test work left
+unattended, a prompt typed while the model worked, a teammate polling a task list.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from testing.guard_driver import Call
+from testing.guard_driver import Driver
+from testing.guard_driver import bash
+
+from arcguard.core import effects
+from arcguard.core import opkey
+from arcguard.core import repeat
+from arcguard.core.final_words import queued_prompt
+from arcguard.core.posture import decide_posture
+from arcguard.core.repeat import UNKNOWN_FILE
+
+
+SIBLING = "<tool_use_error>Sibling tool call errored</tool_use_error>"
+
+
+def read(path: str = "/p/hooks.go", **kw: Any) -> Call:
+    return Call("Read", {"file_path": path}, response={"file": {"content": "v1"}}, **kw)
+
+
+def edit(n: int) -> Call:
+    return Call("Edit", {"file_path": "/p/a.go", "old_string": f"a{n}", "new_string": f"b{n}"},
+                response={"filePath": "/p/a.go", "originalFile": f"a{n}",
+                          "structuredPatch": [{"lines": [f"-a{n}", f"+b{n}"]}]})
+
+
+def idle(tag: object) -> Call:
+    return bash(f"true # {tag}", response="")
+
+
+def work(n: int) -> list[Call]:
+    """One turn of steady edit/test work: a read, an edit, a test run, in rotation."""
+    step = n % 3
+    if step == 0:
+        return [Call("Read", {"file_path": f"/p/f{n % 7}.go"}, response={"n": n})]
+    if step == 1:
+        return [edit(n)]
+    return [bash("go test ./...", response=f"ok  pkg  0.{n:03d}s")]
+
+
+# --- what counts as a run -------------------------------------------------------------------
+
+
+def test_calls_cancelled_by_a_failing_sibling_are_not_runs_of_the_operation():
+    d = Driver()
+    for _ in range(2):
+        d.turn(bash("go vet ./...", error="Exit code 1\nvet: bad"),
+               Call("Read", {"file_path": "/p/hooks.go"}, error=SIBLING))
+    assert not d.turn(read())["denied"]
+
+
+def test_calls_refused_before_they_ran_are_not_runs_of_the_operation():
+    d = Driver()
+    for _ in range(2):
+        d.turn(read(ran=False))  # refused by the user or another hook: no result event
+    assert not d.turn(read())["denied"]
+
+
+@pytest.mark.parametrize("payload", [
+    {"is_interrupt": True, "error": "Exit code 130"},
+    {"error": SIBLING},
+    {"error": "The user doesn't want to proceed with this tool use."},
+    {"error": "PreToolUse:Read hook error: blocked by policy"},
+])
+def test_an_interrupted_cancelled_or_refused_call_did_not_run(payload):
+    assert opkey.outcome("PostToolUseFailure", "Read", {}, payload) == opkey.NOT_RUN
+
+
+def test_a_failure_that_merely_prints_the_words_still_ran():
+    error = "Exit code 1\nSibling tool call errored"
+    assert opkey.outcome("PostToolUseFailure", "Bash", {}, {"error": error}) != opkey.NOT_RUN
+
+
+# --- what counts as a change ------------------------------------------------------------------
+
+
+def test_a_file_reset_by_git_may_be_read_again_once():
+    d = Driver()
+    d.turn(read())
+    d.turn(read())
+    d.turn(bash("git reset --hard HEAD~1", response="HEAD is now at 1a2b3c fix"))
+    assert not d.turn(read())["denied"]
+    assert d.turn(read())["denied"]  # nothing changed since that re-read
+
+
+def test_read_only_commands_between_reads_change_nothing():
+    d = Driver()
+    d.turn(read())
+    d.turn(read())
+    d.turn(bash("git status --short", response=" M hooks.go"))
+    assert d.turn(read())["denied"]
+
+
+def test_a_file_whose_size_or_mtime_moved_may_be_read_again():
+    d = Driver()
+    d.turn(read(file_state="120:1"))
+    d.turn(read(file_state="120:1"))
+    assert d.turn(read(file_state="120:1"))["denied"]
+    assert not d.turn(read(file_state="180:2"))["denied"]
+    assert d.turn(read(file_state="180:2"))["denied"]
+
+
+def test_a_file_the_hook_could_not_look_at_is_assumed_changed():
+    d = Driver()
+    for _ in range(4):
+        assert not d.turn(read(file_state=UNKNOWN_FILE))["denied"]
+
+
+def test_commands_that_change_the_world_do_not_excuse_each_other():
+    d = Driver()
+    denied = [bool(d.turn(bash(c, response=""))["denied"])
+              for c in ["echo A >> runs.txt", "echo B >> runs.txt"] * 3]
+    assert denied == [False, False, False, False, True, True]
+
+
+@pytest.mark.parametrize("command", [
+    "git reset --hard HEAD~1", "git checkout main", "git pull --rebase", "git stash",
+    "git merge feature", "git rebase -i HEAD~3", "npm install", "pip install requests",
+    "go build ./...", "make", "gofmt -w .", "npx prettier --write .", "rm -rf dist",
+    "mv a.go b.go", "cp a b", "echo x > f.txt", "cat a >> b", "sed -i s/a/b/ f",
+    "./scripts/gen.sh", "find . -name '*.tmp' -delete", "cd /p && git commit -m x",
+    "ls $(mktemp -d)", "git branch -D old", "FOO=1 go generate ./...",
+    "for f in *.go; do gofmt -w $f; done", "if true; then rm -f x; fi",
+])
+def test_mutating_or_unknown_commands_count_as_changes(command):
+    assert effects.may_change_world("Bash", {"command": command})
+
+
+@pytest.mark.parametrize("command", [
+    "ls -la", "cat go.mod", "git status", "git log --oneline -5", "git diff HEAD~1",
+    "grep -rn TODO .", "rg Session src", "cd /p && git status", "ls 2>/dev/null",
+    "head -n 5 f | wc -l", "gh pr view 42", "git -C /p show HEAD", "sleep 30",
+    "git branch", "sed -n 1,20p f", "true # note", "timeout 10 cat log",
+    "while true; do sleep 5; done",
+])
+def test_read_only_commands_do_not(command):
+    assert not effects.may_change_world("Bash", {"command": command})
+
+
+@pytest.mark.parametrize(("tool", "changes"), [
+    ("NotebookEdit", True), ("mcp__github__create_issue", True), ("mcp__db__run_sql", True),
+    ("SomeCustomTool", True), ("mcp__github__get_issue", False), ("mcp__docs__search", False),
+    ("Read", False), ("Grep", False), ("TaskList", False),
+])
+def test_other_tools_change_the_world_unless_known_to_read(tool, changes):
+    assert effects.may_change_world(tool, {}) is changes
+
+
+# --- progress-aware nudges and backstop ----------------------------------------------------------
+
+
+def test_steady_edit_and_test_work_gets_no_check_in_nudge():
+    d = Driver()
+    contexts = [c for n in range(80) for c in d.turn(*work(n))["context"]]
+    assert contexts == []
+
+
+def test_productive_unattended_work_is_neither_nudged_nor_paused_by_the_backstop():
+    d = Driver()
+    for n in range(1, 400):
+        result = d.turn(*work(n), text="Tests pass; next file." if n % 20 == 0 else "")
+        assert result["context"] == [] and result["paused"] is None, n
+
+
+def test_the_ceiling_pauses_even_productive_work():
+    d = Driver(backstop_ceiling_turns=300)
+    for n in range(1, 301):
+        result = d.turn(*work(n), text="note" if n % 20 == 0 else "")
+        assert (result["paused"] is not None) == (n == 300), n
+    assert d.paused["kind"] == "backstop"
+    assert "backstop_ceiling_turns" in d.paused["reason"]
+
+
+def test_the_check_in_nudge_comes_once_progress_stops():
+    d = Driver()
+    for n in range(10):
+        assert d.turn(*work(n))["context"] == []
+    fired = [n for n in range(1, 40) if d.turn(idle(n))["context"]]
+    assert fired == [25]
+
+
+def test_the_backstop_pause_waits_for_a_window_without_progress():
+    d = Driver()
+    paused_at = None
+    for n in range(1, 300):
+        calls = work(n) if n <= 210 else [idle(n)]
+        if d.turn(*calls, text="note" if n % 20 == 0 else "")["paused"]:
+            paused_at = n
+            break
+    # Quiet from turn 211: the request for a summary at 235, and 25 more quiet turns.
+    assert paused_at == 210 + 25 + 25
+
+
+# --- the operator, and the harness speaking on the operator's event -------------------------------
+
+
+QUEUED_PROMPT = {"type": "attachment", "uuid": "u-1", "attachment": {
+    "type": "queued_command", "prompt": "how does the SVG handle the font?",
+    "commandMode": "prompt", "origin": {"kind": "human"}}}
+QUEUED_NOTIFICATION = {"type": "attachment", "uuid": "u-2", "attachment": {
+    "type": "queued_command", "commandMode": "task-notification",
+    "prompt": "<task-notification>\n<task-id>a64</task-id>\n<status>completed</status>\n"
+              "<summary>Agent finished</summary>\n</task-notification>"}}
+
+
+def test_queued_commands_are_told_apart_by_who_typed_them():
+    assert queued_prompt(QUEUED_PROMPT) == ("how does the SVG handle the font?", True)
+    text, typed = queued_prompt(QUEUED_NOTIFICATION) or ("", True)
+    assert text.startswith("<task-notification>") and not typed
+    assert queued_prompt({"type": "attachment", "attachment": {"type": "todo_reminder"}}) is None
+
+
+def test_a_prompt_queued_while_the_model_works_is_the_operator():
+    d = Driver()
+    for n in range(150):
+        d.turn(idle(n), text="note" if n % 20 == 0 else "")
+    d.turn(idle("q"), queued=[("u-1", "how does the SVG handle the font?", True)])
+    assert d.main["turns"] == 1
+    d.turn(idle("q2"), queued=[("u-1", "how does the SVG handle the font?", True)])
+    assert d.main["turns"] == 2  # the same queued prompt, seen again: acted on once
+
+
+def test_a_queued_task_notification_is_not_the_operator():
+    d = Driver()
+    for n in range(30):
+        d.turn(idle(n))
+    d.turn(idle("n"), queued=[("u-2", QUEUED_NOTIFICATION["attachment"]["prompt"], False)])
+    assert d.main["turns"] == 31
+
+
+@pytest.mark.parametrize("prompt", [
+    "Stop hook feedback:\n[arcguard] keep going",
+    "This session is being continued from a previous conversation that ran out of context.",
+    "<task-notification>\n<summary>Stop hook feedback</summary>\n</task-notification>",
+])
+def test_prompts_the_harness_made_reset_nothing(prompt):
+    d = Driver()
+    for n in range(30):
+        d.turn(idle(n))
+    _, state = decide_posture(d.state, prompt, d.cfg, d.now, session_id="sess",
+                              command="arcguard")
+    assert state is not None and state["guard"]["tracks"]["main"]["turns"] == 30
+
+
+# --- waiting is not looping ---------------------------------------------------------------------
+
+
+POLL = 'sleep 60 && echo "Poll time"'
+BOARD_RUNNING = "#1 [completed] Build\n#2 [in_progress] Implement parser (owner: dev)\n"
+BOARD_DONE = "#1 [completed] Build\n#2 [completed] Implement parser (owner: dev)\n"
+
+
+def poll_round(d: Driver, board: str) -> list[dict[str, object]]:
+    return [d.turn(bash(POLL, response="Poll time")),
+            d.turn(Call("TaskList", {}, response=board))]
+
+
+def test_a_teammate_polling_while_work_runs_is_waiting_not_looping():
+    d = Driver()
+    results = [r for _ in range(6) for r in poll_round(d, BOARD_RUNNING)]
+    assert not any(r["denied"] or r["paused"] for r in results)
+
+
+def test_identical_polls_with_nothing_running_are_still_a_loop():
+    d = Driver()
+    for _ in range(4):
+        poll_round(d, BOARD_DONE)
+    assert d.paused is not None and d.paused["kind"] in ("cycle", "blocked")
+
+
+def test_waiting_ends_when_the_work_ends():
+    d = Driver()
+    for _ in range(3):
+        poll_round(d, BOARD_RUNNING)
+    for _ in range(4):
+        poll_round(d, BOARD_DONE)
+    assert d.paused is not None
+
+
+def test_waiting_is_bounded_by_time():
+    d = Driver(wait_max_seconds=600)
+    rounds = 0
+    while d.paused is None and rounds < 20:
+        poll_round(d, BOARD_RUNNING)
+        d.wait(60)
+        rounds += 1
+    assert d.paused is not None and 600 // 60 <= rounds < 20
+
+
+def test_a_background_command_is_waited_on_until_it_finishes():
+    d = Driver()
+    d.turn(bash("go test ./... > out.txt", input={"run_in_background": True},
+                response={"stdout": "", "stderr": "", "backgroundTaskId": "b7b"}))
+    running = {"retrieval_status": "timeout",
+               "task": {"task_id": "b7b", "status": "running", "output": ""}}
+    for _ in range(6):
+        result = d.turn(Call("TaskOutput", {"task_id": "b7b", "block": True},
+                             response=running))
+        assert not result["denied"] and result["paused"] is None
+    done = {"retrieval_status": "success",
+            "task": {"task_id": "b7b", "status": "completed", "output": "ok"}}
+    outcomes = [d.turn(Call("TaskOutput", {"task_id": "b7b", "block": True}, response=done))
+                for _ in range(4)]
+    # The first call still waited; once it reported the end, the usual repeat rule applies.
+    assert [bool(o["denied"]) for o in outcomes] == [False, False, False, True]
+
+
+def test_a_result_reported_for_a_call_that_was_denied_changes_nothing():
+    # Replaying a recorded session feeds the recorded result of a call arcguard denied; the
+    # live session would never have run it, so it is no evidence of a change.
+    d = Driver()
+    for _ in range(2):
+        d.turn(bash("npm test", error="Exit code 1\n1 failing"), read())
+    assert d.turn(bash("npm test", error="Exit code 1\n1 failing"))["denied"]
+    denied_id = d.main["denied_ids"][-1]
+    changes = d.state["guard"].get("change_seq", 0)
+    _, d.state = repeat.decide_post_tool(
+        d.state, d.cfg, d.now, event_name="PostToolUseFailure", tool_name="Bash",
+        tool_input={"command": "npm test"}, tool_use_id=denied_id, agent_id=None,
+        payload={"error": "Exit code 1\n1 failing"})
+    assert d.state["guard"].get("change_seq", 0) == changes
+    assert d.turn(read())["denied"]
+
+
+def test_sleeping_on_an_async_subagent_is_waiting_until_its_notification():
+    d = Driver()
+    d.turn(Call("Agent", {"description": "Assess issues", "prompt": "..."},
+                response={"isAsync": True, "status": "async_launched", "agentId": "a64"}))
+    for _ in range(8):
+        result = d.turn(bash("sleep 30", response=""))
+        assert not result["denied"] and result["paused"] is None
+    notification = "<task-notification>\n<task-id>a64</task-id>\n<status>completed</status>"
+    d.turn(bash("git status", response="clean"), queued=[("u-9", notification, False)])
+    for _ in range(5):
+        d.turn(bash("sleep 30", response=""))
+    assert d.paused is not None  # nothing runs any more: the same sleep is a loop again
