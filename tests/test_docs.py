@@ -1,23 +1,80 @@
-"""The README documents every setting, its environment override, and every command."""
+"""The documentation covers every setting, its environment override, every command and every
+option, and the CLI reference is the one the code prints."""
 
 from __future__ import annotations
 
+import click
 import pytest
+from scripts import generate
 from testing.builders import REPO
+from testing.docs import user_docs
 
-from arcguard.commands.group import COMMANDS
 from arcguard.core.config import DEFAULTS
 
 
-README = (REPO / "README.md").read_text()
+DOCS = user_docs()
+WRITTEN = user_docs(generated=False)
+REFERENCE = (REPO / "docs" / "cli.md").read_text(encoding="utf-8")
+COMMANDS = dict(generate.commands())
+OPTIONS = sorted({(path, opt) for path, ctx in COMMANDS.items()
+                  for param in ctx.command.params if isinstance(param, click.Option)
+                  for opt in param.opts if opt.startswith("--")})
 
 
 @pytest.mark.parametrize("key", sorted(DEFAULTS))
 def test_every_setting_and_its_override_is_documented(key):
-    assert f"`{key}`" in README
-    assert f"`ARCGUARD_{key.upper()}`" in README
+    assert f"`{key}`" in DOCS
+    assert f"`ARCGUARD_{key.upper()}`" in DOCS
 
 
-@pytest.mark.parametrize("command", sorted(COMMANDS))
-def test_every_command_is_documented(command):
-    assert f"arcguard {command}" in README
+def test_the_cli_reference_is_current():
+    assert generate.cli_reference() == REFERENCE, "run: python scripts/generate.py"
+
+
+@pytest.mark.parametrize("path", sorted(COMMANDS))
+def test_every_command_has_a_section_in_the_cli_reference(path):
+    assert f"\n## {path}\n" in REFERENCE
+    assert f"Usage: {path} " in REFERENCE
+
+
+@pytest.mark.parametrize("path", sorted(set(COMMANDS) - {"arcguard"}))
+def test_every_command_is_described_beyond_its_help(path):
+    # A subcommand may be described in its group's table by its own name (`set SID ...`).
+    parent, name = path.rsplit(" ", 1)
+    in_table = parent != "arcguard" and parent in WRITTEN and (
+        f"`{name} " in WRITTEN or f"`{name}`" in WRITTEN)
+    assert path in WRITTEN or in_table
+
+
+@pytest.mark.parametrize(("path", "option"), OPTIONS, ids=lambda v: str(v))
+def test_every_option_is_in_the_cli_reference_and_described(path, option):
+    section = REFERENCE.split(f"\n## {path}\n", 1)[1].split("\n## ", 1)[0]
+    assert option in section
+    assert option in WRITTEN
+
+
+def test_the_hook_names_are_in_the_cli_reference():
+    from arcguard.hooks import HOOKS
+
+    section = REFERENCE.split("\n## arcguard hook\n", 1)[1]
+    assert all(f"  {name}  " in section for name in HOOKS)
+
+
+def test_the_bounds_the_docs_promise_are_the_ones_in_the_code():
+    from arcguard.claude_settings.settings_files import MAX_SETTINGS_BYTES
+    from arcguard.commands.install import WRITE_ATTEMPTS
+    from arcguard.core.render import MAX_TEXT
+    from arcguard.forensics.lines import MAX_DEPTH
+    from arcguard.forensics.lines import MAX_LINE_BYTES
+    from arcguard.hooks.runner import MAX_PAYLOAD
+    from arcguard.storage.error_log import MAX_LOG_BYTES
+
+    mib = 1024 * 1024
+    assert f"Payloads over {MAX_PAYLOAD // mib} MiB are not parsed" in WRITTEN
+    assert f"at most {MAX_PAYLOAD // mib} MiB is parsed" in WRITTEN
+    assert f"a line over {MAX_LINE_BYTES // mib} MiB" in WRITTEN
+    assert f"nested more than {MAX_DEPTH} levels deep" in WRITTEN
+    assert f"at most {MAX_SETTINGS_BYTES // mib} MiB" in WRITTEN
+    assert f"(up to {WRITE_ATTEMPTS} tries)" in WRITTEN
+    assert f"at most {MAX_TEXT:,} characters" in WRITTEN
+    assert f"past {MAX_LOG_BYTES // 1024} KB" in WRITTEN

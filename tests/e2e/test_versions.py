@@ -16,6 +16,7 @@ import pytest
 from scripted_api import ScriptedAPI
 from scripted_api import text
 from scripted_api import tool_use
+from testing.docs import user_docs
 
 from conftest import POST_TOOL_BATCH_FIRST
 from conftest import REPO_ROOT
@@ -146,5 +147,4 @@ def test_post_tool_batch_first_release_is_the_measured_one():
 
 def test_readme_version_table_is_the_measured_one():
     rows = claude_versions.table_rows(claude_versions.load_results())
-    readme = (REPO_ROOT / "README.md").read_text()
-    assert "\n".join(rows) in readme, "\n".join(rows)
+    assert "\n".join(rows) in user_docs(), "\n".join(rows)
