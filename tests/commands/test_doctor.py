@@ -573,3 +573,40 @@ def test_doctor_does_not_run_a_launch_command_that_imports_from_inside_the_proje
     [check] = wiring.check_runs(setup_for(project))
     assert not marker.exists()
     assert check.status == "gap" and "loads arcguard from inside the project" in check.detail
+
+
+def test_doctor_does_not_run_a_status_line_program_shipped_inside_the_project(
+        project: Path) -> None:
+    # `<arcguard> statusline` is an exact invocation, yet the program is the repository's own.
+    from arcguard.doctor.statusline import check_statusline
+
+    marker = project / "PWNED"
+    program = fake_program(project / "tools", "arcguard", f"touch {marker}")
+    write_settings(project, {"statusLine": {"type": "command",
+                                            "command": f"{program} statusline"}})
+    [check] = check_statusline(setup_for(project))
+    assert not marker.exists()
+    assert check.status == "gap" and "not run: it would run code from inside" in check.detail
+
+
+def test_doctor_runs_the_status_line_without_a_shell(project: Path, tmp_path: Path,
+                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    # The words are executed directly: no shell ever reads the command line.
+    import subprocess
+
+    from arcguard.doctor import statusline
+
+    program = fake_program(tmp_path / "a b", "arcguard", "cat >/dev/null")
+    write_settings(project, {"statusLine": {"type": "command",
+                                            "command": f"{shlex.quote(str(program))} statusline"}})
+    started: list[object] = []
+    real_run = subprocess.run
+
+    def spy(args: object, **kwargs: object) -> object:
+        started.append(args)
+        return real_run(args, **kwargs)  # type: ignore[call-overload]
+
+    monkeypatch.setattr(subprocess, "run", spy)
+    [check] = statusline.check_statusline(setup_for(project))
+    assert check.status == "ok", check.detail
+    assert started == [[str(program), "statusline"]]

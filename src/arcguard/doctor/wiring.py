@@ -123,7 +123,7 @@ def check_background(setup: Setup) -> list[Check]:
     return found
 
 
-def _resolve(program: str, environ: Mapping[str, str]) -> str | None:
+def resolve(program: str, environ: Mapping[str, str]) -> str | None:
     if os.sep in program:
         return program if os.path.isfile(program) and os.access(program, os.X_OK) else None
     return shutil.which(program, path=environ.get("PATH"))
@@ -137,7 +137,7 @@ def check_executables(setup: Setup) -> list[Check]:
         if program is None or program in seen:
             continue
         seen.add(program)
-        if _resolve(program, setup.environ) is None:
+        if resolve(program, setup.environ) is None:
             found.append(Check("executable", GAP, f"{program} ({where}) does not exist or is "
                                "not executable: Claude Code gets exit 127 and arcguard is off",
                                f"arcguard install --scope {where}" if where != "plugin" else
@@ -169,11 +169,11 @@ def _payload(event: str, session_id: str, directory: str) -> dict[str, Any]:
 def _argv(handler: dict[str, Any], environ: Mapping[str, str]) -> list[str] | None:
     """The exact words to run, the program resolved on PATH; None if it cannot be found."""
     words = plan.argv(handler)
-    resolved = _resolve(words[0], environ) if words else None
+    resolved = resolve(words[0], environ) if words else None
     return [resolved, *words[1:]] if resolved else None
 
 
-def _inside(program: str, directory: str) -> bool:
+def inside(program: str, directory: str) -> bool:
     real, root = os.path.realpath(program), os.path.realpath(directory)
     return real == root or real.startswith(root.rstrip(os.sep) + os.sep)
 
@@ -193,12 +193,12 @@ def run_hook(handler: dict[str, Any], event: str, environ: Mapping[str, str],
     words = _argv(handler, environ)
     if words is None:
         return "exit 127: command not found"
-    if project is not None and _inside(words[0], project):
+    if project is not None and inside(words[0], project):
         # An exact invocation can still name an executable shipped in the repository itself.
         return ("not run: its program is inside the project being checked (doctor does not "
                 "run a repository's own code)")
     location = plan.code_location(handler)
-    if project is not None and location is not None and _inside(location, project):
+    if project is not None and location is not None and inside(location, project):
         # The interpreter may be the system's, yet the code it imports the repository's own.
         return ("not run: it loads arcguard from inside the project being checked (doctor "
                 "does not run a repository's own code)")
