@@ -5,7 +5,7 @@ A PreToolUse payload carries one call's `tool_input`; PostToolUse adds its `tool
 with the result text the model saw. This prints the largest of each, in bytes of compact JSON,
 so the hook's payload bound (`arcguard.hooks.runner.MAX_PAYLOAD`) can be checked against them.
 
-    python benchmarks/payload_sizes.py ../shared/fixtures/corpus/*.jsonl
+    python benchmarks/payload_sizes.py CORPUS_DIR/*.jsonl
 """
 
 from __future__ import annotations
