@@ -485,7 +485,7 @@ def arcguard_settings_for(version: str) -> dict[str, Any]:
 
 def install_autonomous_command(project: ClaudeProject) -> None:
     """The /autonomous command file, which releases that reject unknown commands need."""
-    from arcguard import slash_command
+    from arcguard.claude_settings import slash_command
 
     target = project.path / ".claude" / "commands" / slash_command.COMMAND_NAME
     target.parent.mkdir(parents=True, exist_ok=True)

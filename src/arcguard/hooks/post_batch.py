@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from arcguard.core import arc as arcs
+from arcguard.core import turns
 from arcguard.core.guard import decide_post_batch
 from arcguard.core.state import fresh_state
 from arcguard.core.state import remember
@@ -45,6 +46,7 @@ def handle(payload: dict[str, Any], ctx: Context) -> Output | None:
             state, ctx.cfg, ctx.now, calls=pairs, tool_only=tool_only,
             agent_id=payload.get("agent_id"),
             arc_active=arcs.is_active(state.get("arc"), ctx.cfg, ctx.now))
+        turns.on_batch(new)
         if message is not None and payload.get("agent_id") is None:
             remember(new["seen"].setdefault("messages", []), message.id, 16)
         return output, new
