@@ -446,13 +446,15 @@ def test_claude_version(project: Path, fake_claude, version: str, status: str,
     assert any(words in c.detail for c in checks)
 
 
-def test_doctor_names_the_features_an_old_release_runs_without(project: Path,
+def test_doctor_names_the_fallback_mode_an_old_release_runs_in(project: Path,
                                                                fake_claude) -> None:
     fake_claude("2.1.80")
     [check] = health.check_claude(setup_for(project))
     assert check.status == "warn"
-    assert check.detail == ("loop guard: cycle and blocked-round rules need PostToolBatch "
-                            "(Claude Code >= 2.1.118); Claude Code 2.1.80 runs without them")
+    assert check.detail == (
+        "loop guard in fallback mode: without PostToolBatch a turn closes at the next call or "
+        "the Stop, so a pause denies every call but cannot end the session at once "
+        "(PostToolBatch arrived in Claude Code 2.1.118; this is 2.1.80)")
     fake_claude("2.1.150")
     assert statuses(health.check_claude(setup_for(project))) == ["ok"]
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import itertools
 from typing import Any
 
+from arcguard.core import opkey
 from arcguard.core import repeat
 from arcguard.core import turns
 from arcguard.core.config import default_config
@@ -136,3 +137,67 @@ def test_a_malformed_open_turn_is_dropped_not_closed():
     s.message("echo B")
     assert s.main["turns"] == 0
     assert s.main["open_turn"]["calls"] == [["Bash", {"command": "echo B"}]]
+
+
+# --- outcomes from PostToolBatch -------------------------------------------------------------
+
+
+def _batch_turn(state: dict[str, Any], cfg: Any, now: float, commands: list[str],
+                response: str) -> tuple[list[dict[str, Any] | None], dict[str, Any]]:
+    """One turn whose calls all pass PreToolUse first (parallel), then only the batch reports."""
+    pre_outputs = []
+    calls = []
+    for command in commands:
+        tool_use_id = f"toolu_{next(_ids)}"
+        out, state = repeat.decide_pre_tool(state, cfg, now, tool_name="Bash",
+                                            tool_input={"command": command},
+                                            tool_use_id=tool_use_id, agent_id=None)
+        pre_outputs.append(out)
+        calls.append({"tool_name": "Bash", "tool_input": {"command": command},
+                      "tool_use_id": tool_use_id, "tool_response": response})
+    state = turns.record_batch_results(state, cfg, now, calls=calls, agent_id=None)
+    return pre_outputs, state
+
+
+def test_the_batch_resolves_parallel_identical_calls_each_by_its_own_id():
+    cfg = default_config()
+    state = fresh_state("sess", 1.0)
+    outputs, state = _batch_turn(state, cfg, 2.0, ["ls build", "ls build"], "no such file")
+    assert outputs == [None, None]
+    runs = state["guard"]["tracks"]["main"]["ops"]
+    [op] = runs.values()
+    assert [r["outcome"] is not None for r in op["runs"]] == [True, True]
+    outputs, state = _batch_turn(state, cfg, 3.0, ["ls build"], "no such file")
+    assert outputs[0] is not None
+    assert outputs[0]["hookSpecificOutput"]["permissionDecision"] == "deny"
+
+
+def test_a_denied_calls_text_in_the_batch_is_not_fresh_evidence():
+    cfg = default_config()
+    state = fresh_state("sess", 1.0)
+    for now in (2.0, 3.0):
+        _, state = _batch_turn(state, cfg, now, ["make"], "error: 1")
+    outputs, state = _batch_turn(state, cfg, 4.0, ["make"], "PreToolUse:Bash hook error: no")
+    track = state["guard"]["tracks"]["main"]
+    assert outputs[0] is not None  # denied as a repeat
+    assert len(track["results"]) == 1  # only "error: 1": the denial taught nothing new
+
+
+def test_a_record_resolved_by_post_tool_use_keeps_its_outcome():
+    cfg = default_config()
+    state = fresh_state("sess", 1.0)
+    _, state = repeat.decide_pre_tool(state, cfg, 2.0, tool_name="Bash",
+                                      tool_input={"command": "make"}, tool_use_id="t1",
+                                      agent_id=None)
+    _, state = repeat.decide_post_tool(state, cfg, 3.0, event_name="PostToolUseFailure",
+                                       tool_name="Bash", tool_input={"command": "make"},
+                                       tool_use_id="t1", agent_id=None,
+                                       payload={"error": "Exit code 2", "duration_ms": 5})
+    [op] = state["guard"]["tracks"]["main"]["ops"].values()
+    before = op["runs"][-1]["outcome"]
+    state = turns.record_batch_results(
+        state, cfg, 4.0, agent_id=None,
+        calls=[{"tool_name": "Bash", "tool_input": {"command": "make"}, "tool_use_id": "t1",
+                "tool_response": "Exit code 2"}])
+    [op] = state["guard"]["tracks"]["main"]["ops"].values()
+    assert op["runs"][-1]["outcome"] == before and before.startswith(opkey.FAILED)

@@ -19,6 +19,7 @@ import re
 import shlex
 from typing import TYPE_CHECKING
 
+from arcguard.core.opkey import EDIT_TOOLS
 from arcguard.hooks import EVENTS
 from arcguard.hooks import HOOKS
 
@@ -33,6 +34,9 @@ if TYPE_CHECKING:
 HOOK_TIMEOUT = 10
 # Tool events take a matcher; "*" matches every tool. The other events ignore matchers.
 MATCHER_EVENTS = frozenset({"PreToolUse", "PostToolUse", "PostToolUseFailure"})
+# Where PostToolBatch reports every call's result, PostToolUse is needed only for the
+# structured response that proves an edit changed a file: one hook process fewer per call.
+EDIT_TOOLS_MATCHER = "|".join(sorted(EDIT_TOOLS))
 
 
 class SettingsError(Exception):
@@ -158,12 +162,22 @@ def hook_command(prefix: str, name: str) -> str:
     return f"{prefix} hook {name}"
 
 
-def desired_group(event: str, prefix: str) -> dict[str, Any]:
-    """The matcher group install writes for `event`, with commands starting with `prefix`."""
+def matcher(event: str, *, batch: bool = True) -> str:
+    """The tools `event` is wired for; `batch`: PostToolBatch is wired too.
+
+    PostToolUseFailure stays on every tool: the batch reports a failure only as the text the
+    model sees, without saying it failed or how long it ran (a timeout needs both).
+    """
+    return EDIT_TOOLS_MATCHER if event == "PostToolUse" and batch else "*"
+
+
+def desired_group(event: str, prefix: str, *, batch: bool = True) -> dict[str, Any]:
+    """The matcher group install writes for `event`, with commands starting with `prefix`;
+    `batch`: PostToolBatch is wired as well (see `matcher`)."""
     handler = {"type": "command", "command": hook_command(prefix, EVENTS[event]),
                "timeout": HOOK_TIMEOUT}
     if event in MATCHER_EVENTS:
-        return {"matcher": "*", "hooks": [handler]}
+        return {"matcher": matcher(event, batch=batch), "hooks": [handler]}
     return {"hooks": [handler]}
 
 
@@ -216,6 +230,8 @@ def plan_install(settings: Mapping[str, Any], prefix: str,
     new = copy.deepcopy(dict(settings))
     hooks = _hooks_block(new)
     wanted = EVENTS if events is None else events
+    # Without PostToolBatch, PostToolUse is what reports the outcome of every call.
+    batch = "PostToolBatch" in wanted
     for event in [e for e in EVENTS if e not in wanted]:
         groups = _groups(hooks, event)
         if any(_count_ours(g) for g in groups):
@@ -226,7 +242,7 @@ def plan_install(settings: Mapping[str, Any], prefix: str,
                 del hooks[event]
     for event in [e for e in EVENTS if e in wanted]:
         groups = _groups(hooks, event)
-        want = desired_group(event, prefix)
+        want = desired_group(event, prefix, batch=batch)
         if sum(_count_ours(g) for g in groups) == 1 and want in groups:
             continue
         kept, first = _without_ours(groups)

@@ -1,4 +1,10 @@
-"""Closing a turn without PostToolBatch: the fallback for Claude Code releases that lack it.
+"""Which event carries which turn's work: outcomes from PostToolBatch, and closing a turn
+without it (the fallback for Claude Code releases that lack the event).
+
+PostToolBatch reports every call's result, so where it fires it resolves the repeat guard's
+records and install wires PostToolUse only for the editing tools (whose structured response
+proves a change). Failures still come from PostToolUseFailure, which says a call failed and
+how long it ran; it fires before the batch, so the batch finds those records resolved.
 
 The turn rules (blocked rounds, cycles, the check-in nudge, the backstop) run when a turn's
 calls are done. Where PostToolBatch fires it says so; releases before it never do, so there a
@@ -12,10 +18,13 @@ out of the way, so a release that has the event never counts a turn twice.
 
 from __future__ import annotations
 
+from arcguard.core import opkey
 from arcguard.core.guard import decide_post_batch
+from arcguard.core.repeat import decide_post_tool
 from arcguard.core.state import clone
 from arcguard.core.tracks import MAIN
 from arcguard.core.tracks import get_track
+from arcguard.core.tracks import is_allowed
 from arcguard.core.tracks import track_key
 
 
@@ -129,3 +138,34 @@ def _readdressed(output: Output | None, event: str) -> Output | None:
         return output
     return {**output, "hookSpecificOutput": {**output["hookSpecificOutput"],
                                              "hookEventName": event}}
+
+
+def record_batch_results(state: State, cfg: Config, now: float, *,
+                         calls: list[dict[str, Any]], agent_id: object) -> State:
+    """Resolve the records of a turn's calls from the batch's results (`tool_response` is the
+    text the model saw). Each record is resolved only by its own call's id, so calls of one
+    turn that ran in parallel each settle their own; one already resolved is left as it is.
+
+    A call with no record of its own waiting (arcguard or a permission rule denied it) is
+    skipped: the denial text it got back is not a result, nor fresh evidence.
+    """
+    for call in calls:
+        name, given, owner = call.get("tool_name"), call.get("tool_input"), call.get("tool_use_id")
+        if not (isinstance(name, str) and isinstance(owner, str) and owner
+                and "tool_response" in call):
+            continue
+        if not (is_allowed(cfg, name, given) or _waiting(state, name, given, owner, agent_id)):
+            continue
+        _, state = decide_post_tool(state, cfg, now, event_name="PostToolUse", tool_name=name,
+                                    tool_input=given, tool_use_id=owner, agent_id=agent_id,
+                                    payload={"tool_response": call["tool_response"]})
+    return state
+
+
+def _waiting(state: State, name: str, given: object, owner: str, agent_id: object) -> bool:
+    track = (state["guard"].get("tracks") or {}).get(track_key(agent_id))
+    ops = track.get("ops") if isinstance(track, dict) else None
+    op = ops.get(opkey.operation_id(name, given)) if isinstance(ops, dict) else None
+    runs = op.get("runs") if isinstance(op, dict) else None
+    return any(isinstance(r, dict) and r.get("owner") == owner and r.get("outcome") is None
+               for r in (runs if isinstance(runs, list) else []))

@@ -42,6 +42,9 @@ def handle(payload: dict[str, Any], ctx: Context) -> Output | None:
 
     def change(state: State | None) -> tuple[Output | None, State | None]:
         state = state or fresh_state(sid, ctx.now)
+        # Outcomes first: a result never seen before is the progress the turn rules look for.
+        state = turns.record_batch_results(state, ctx.cfg, ctx.now, calls=calls,
+                                           agent_id=payload.get("agent_id"))
         output, new = decide_post_batch(
             state, ctx.cfg, ctx.now, calls=pairs, tool_only=tool_only,
             agent_id=payload.get("agent_id"),
