@@ -536,3 +536,26 @@ def test_the_plugin_provides_the_command(project: Path) -> None:
     write_settings(project, {"enabledPlugins": {"arcguard@tools": True}})
     [check] = wiring.check_command(setup_for(project))
     assert check.status == "ok" and "/arcguard:autonomous" in check.detail
+
+
+def test_the_editing_tools_matcher_counts_as_wired(project: Path, fake_claude) -> None:
+    fake_claude("2.1.150")
+    write_settings(project, plan.plan_install({}, "arcguard"))
+    assert statuses(wiring.check_wiring(setup_for(project))) == ["ok"]
+    assert wiring.check_matchers(setup_for(project)) == []
+
+
+def test_post_tool_use_for_editing_tools_only_is_a_gap_without_the_batch(
+        project: Path, fake_claude) -> None:
+    # Installed on a release with PostToolBatch, then run on one without it.
+    fake_claude("2.1.80")
+    events = [e for e in EVENTS if e != "PostToolBatch"]
+    narrowed = plan.plan_install({}, "arcguard", events)
+    narrowed["hooks"]["PostToolUse"][0]["matcher"] = plan.EDIT_TOOLS_MATCHER
+    write_settings(project, narrowed)
+    [check] = wiring.check_matchers(setup_for(project))
+    assert check.status == "gap"
+    assert "no PostToolBatch to report the other calls" in check.detail
+    assert check.hint == "arcguard install --scope project"
+    write_settings(project, plan.plan_install({}, "arcguard", events))
+    assert wiring.check_matchers(setup_for(project)) == []

@@ -20,6 +20,7 @@ from arcguard.doctor.model import Check
 from arcguard.doctor.model import Setup
 from arcguard.doctor.wiring import check_command
 from arcguard.doctor.wiring import check_executables
+from arcguard.doctor.wiring import check_matchers
 from arcguard.doctor.wiring import check_runs
 from arcguard.doctor.wiring import check_settings_files
 from arcguard.doctor.wiring import check_wiring
@@ -29,7 +30,8 @@ if TYPE_CHECKING:
     from collections.abc import Callable
 
 CHECKS: tuple[Callable[[Setup], list[Check]], ...] = (
-    check_settings_files, check_event_support, check_wiring, check_executables, check_runs,
+    check_settings_files, check_event_support, check_wiring, check_matchers, check_executables,
+    check_runs,
     check_state_dir, check_lock, check_config, check_state_files, check_error_log, check_claude,
     check_command,
 )
