@@ -107,6 +107,7 @@ if TYPE_CHECKING:
         compactions: int
         tracks: dict[str, Any]
         resolved: list[str]
+        batch_fires: bool
 
     class Seen(TypedDict, total=False):
         messages: list[str]

@@ -1,0 +1,204 @@
+"""Closing turns from PreToolUse and Stop where Claude Code never sends PostToolBatch."""
+
+from __future__ import annotations
+
+import itertools
+from typing import Any
+
+from arcguard.core import opkey
+from arcguard.core import repeat
+from arcguard.core import turns
+from arcguard.core.config import default_config
+from arcguard.core.state import fresh_state
+
+
+_ids = itertools.count(1)
+_results = itertools.count(1)
+
+
+class Session:
+    """A session on a release without PostToolBatch: PreToolUse, PostToolUse and Stop only."""
+
+    def __init__(self, **overrides: Any) -> None:
+        self.cfg = default_config()
+        for key, value in overrides.items():
+            setattr(self.cfg, key, value)
+        self.now = 1_000_000.0
+        self.state: Any = fresh_state("sess", self.now)
+        self.outputs: list[Any] = []
+
+    def _tick(self) -> float:
+        self.now += 1.0
+        return self.now
+
+    def message(self, *commands: str, text: str = "", fresh: bool = False,
+                message_id: str | None = "auto", result: str | None = None) -> None:
+        """One assistant message whose Bash calls run one after another."""
+        mid = f"msg_{next(_ids)}" if message_id == "auto" else message_id
+        for command in commands:
+            tool_use_id = f"toolu_{next(_ids)}"
+            closed, self.state = turns.before_call(
+                self.state, self.cfg, self._tick(), message_id=mid, tool_only=not text,
+                tool_name="Bash", tool_input={"command": command}, agent_id=None,
+                arc_active=False)
+            out, self.state = repeat.decide_pre_tool(
+                self.state, self.cfg, self._tick(), tool_name="Bash",
+                tool_input={"command": command}, tool_use_id=tool_use_id, agent_id=None)
+            self.outputs.append(closed)
+            if out and out.get("hookSpecificOutput", {}).get("permissionDecision") == "deny":
+                continue
+            response = {"stdout": f"{command} {next(_results)}" if fresh else result or command}
+            _, self.state = repeat.decide_post_tool(
+                self.state, self.cfg, self._tick(), event_name="PostToolUse", tool_name="Bash",
+                tool_input={"command": command}, tool_use_id=tool_use_id, agent_id=None,
+                payload={"tool_response": response})
+
+    def stop(self) -> Any:
+        out, new = turns.at_stop(self.state, self.cfg, self._tick(), arc_active=False)
+        if new is not None:
+            self.state = new
+        return out
+
+    @property
+    def main(self) -> dict[str, Any]:
+        return self.state["guard"]["tracks"]["main"]
+
+    @property
+    def paused(self) -> dict[str, Any] | None:
+        return self.state["guard"].get("paused")
+
+
+def test_alternating_pair_without_batch_is_paused_when_the_next_call_arrives():
+    s = Session()
+    for _ in range(3):
+        s.message("echo A")
+        s.message("echo B")
+    assert s.paused is None  # the sixth turn is still open
+    s.message("echo A")
+    assert s.paused is not None and s.paused["kind"] == "cycle"
+    assert s.outputs[-1] is not None and s.outputs[-1]["continue"] is False
+
+
+def test_the_stop_closes_the_open_turn_and_passes_its_pause_on():
+    s = Session()
+    for _ in range(5):
+        s.message("poll", fresh=True)
+    assert s.paused is None
+    out = s.stop()
+    assert s.paused is not None and s.paused["kind"] == "cycle"
+    assert out == {"continue": False, "stopReason": s.paused["reason"]}
+    assert s.stop() is None  # nothing is left open to close twice
+
+
+def test_calls_of_one_message_are_one_turn():
+    s = Session()
+    s.message("echo A", "echo B")
+    s.message("echo C")
+    assert s.main["turns"] == 1
+    assert len(s.main["fingerprints"]) == 1
+    assert s.main["open_turn"]["calls"] == [["Bash", {"command": "echo C"}]]
+
+
+def test_a_nudge_from_a_closed_turn_is_addressed_to_pre_tool_use():
+    # Reads that keep showing the same thing: quiet turns, though no two are alike.
+    s = Session(checkin_turns=3)
+    for n in range(5):
+        s.message(f"cat notes{n}.txt", result="unchanged")
+    context = [o for o in s.outputs if o and "hookSpecificOutput" in o]
+    assert len(context) == 1
+    assert context[0]["hookSpecificOutput"]["hookEventName"] == "PreToolUse"
+    assert "additionalContext" in context[0]["hookSpecificOutput"]
+
+
+def test_a_call_whose_message_is_unknown_counts_no_turn():
+    s = Session()
+    for _ in range(8):
+        s.message("echo A", message_id=None)
+        s.message("echo B", message_id=None)
+    assert s.main["turns"] == 0
+    assert s.paused is None
+
+
+def test_once_post_tool_batch_fires_the_fallback_closes_no_turn():
+    s = Session()
+    s.message("echo A")
+    turns.on_batch(s.state)
+    assert "open_turn" not in s.main
+    for _ in range(6):
+        s.message("echo A")
+        s.message("echo B")
+    assert s.main["turns"] == 0 and "open_turn" not in s.main
+    assert s.stop() is None
+
+
+def test_a_malformed_open_turn_is_dropped_not_closed():
+    s = Session()
+    s.message("echo A")
+    s.main["open_turn"] = {"message": 3, "calls": "x"}
+    s.message("echo B")
+    assert s.main["turns"] == 0
+    assert s.main["open_turn"]["calls"] == [["Bash", {"command": "echo B"}]]
+
+
+# --- outcomes from PostToolBatch -------------------------------------------------------------
+
+
+def _batch_turn(state: Any, cfg: Any, now: float, commands: list[str],
+                response: str) -> tuple[list[Any], Any]:
+    """One turn whose calls all pass PreToolUse first (parallel), then only the batch reports."""
+    pre_outputs: list[Any] = []
+    calls: list[dict[str, Any]] = []
+    for command in commands:
+        tool_use_id = f"toolu_{next(_ids)}"
+        out, state = repeat.decide_pre_tool(state, cfg, now, tool_name="Bash",
+                                            tool_input={"command": command},
+                                            tool_use_id=tool_use_id, agent_id=None)
+        pre_outputs.append(out)
+        calls.append({"tool_name": "Bash", "tool_input": {"command": command},
+                      "tool_use_id": tool_use_id, "tool_response": response})
+    state = turns.record_batch_results(state, cfg, now, calls=calls, agent_id=None)
+    return pre_outputs, state
+
+
+def test_the_batch_resolves_parallel_identical_calls_each_by_its_own_id():
+    cfg = default_config()
+    state = fresh_state("sess", 1.0)
+    outputs, state = _batch_turn(state, cfg, 2.0, ["ls build", "ls build"], "no such file")
+    assert outputs == [None, None]
+    runs = state["guard"]["tracks"]["main"]["ops"]
+    [op] = runs.values()
+    assert [r["outcome"] is not None for r in op["runs"]] == [True, True]
+    outputs, state = _batch_turn(state, cfg, 3.0, ["ls build"], "no such file")
+    assert outputs[0] is not None
+    assert outputs[0]["hookSpecificOutput"]["permissionDecision"] == "deny"
+
+
+def test_a_denied_calls_text_in_the_batch_is_not_fresh_evidence():
+    cfg = default_config()
+    state = fresh_state("sess", 1.0)
+    for now in (2.0, 3.0):
+        _, state = _batch_turn(state, cfg, now, ["make"], "error: 1")
+    outputs, state = _batch_turn(state, cfg, 4.0, ["make"], "PreToolUse:Bash hook error: no")
+    track = state["guard"]["tracks"]["main"]
+    assert outputs[0] is not None  # denied as a repeat
+    assert len(track["results"]) == 1  # only "error: 1": the denial taught nothing new
+
+
+def test_a_record_resolved_by_post_tool_use_keeps_its_outcome():
+    cfg = default_config()
+    state = fresh_state("sess", 1.0)
+    _, state = repeat.decide_pre_tool(state, cfg, 2.0, tool_name="Bash",
+                                      tool_input={"command": "make"}, tool_use_id="t1",
+                                      agent_id=None)
+    _, state = repeat.decide_post_tool(state, cfg, 3.0, event_name="PostToolUseFailure",
+                                       tool_name="Bash", tool_input={"command": "make"},
+                                       tool_use_id="t1", agent_id=None,
+                                       payload={"error": "Exit code 2", "duration_ms": 5})
+    [op] = state["guard"]["tracks"]["main"]["ops"].values()
+    before = op["runs"][-1]["outcome"]
+    state = turns.record_batch_results(
+        state, cfg, 4.0, agent_id=None,
+        calls=[{"tool_name": "Bash", "tool_input": {"command": "make"}, "tool_use_id": "t1",
+                "tool_response": "Exit code 2"}])
+    [op] = state["guard"]["tracks"]["main"]["ops"].values()
+    assert op["runs"][-1]["outcome"] == before and before.startswith(opkey.FAILED)
