@@ -5,6 +5,9 @@ from __future__ import annotations
 import itertools
 from typing import Any
 
+import pytest
+
+from arcguard.core import guard
 from arcguard.core import opkey
 from arcguard.core import repeat
 from arcguard.core import turns
@@ -202,3 +205,79 @@ def test_a_record_resolved_by_post_tool_use_keeps_its_outcome():
                 "tool_response": "Exit code 2"}])
     [op] = state["guard"]["tracks"]["main"]["ops"].values()
     assert op["runs"][-1]["outcome"] == before and before.startswith(opkey.FAILED)
+
+
+# What the model saw for calls that never ran, measured with Claude Code 2.1.328: a Bash call
+# with no rule to allow it in headless mode, a deny rule, an unknown tool, a sibling cancelled
+# by a failing parallel call, and a PreToolUse deny (arcguard's own or another hook's).
+NEVER_RAN_TEXTS = [
+    "This command requires approval",
+    "Permission to use Bash with command echo denied has been denied.",
+    "<tool_use_error>Error: No such tool available: GetTask. GetTask is not a tool you can "
+    "call.</tool_use_error>",
+    "<tool_use_error>Sibling tool call errored</tool_use_error>",
+    "PreToolUse:Bash hook error: [arcguard] another hook said no\nsecond line",
+]
+
+
+@pytest.mark.parametrize("text", NEVER_RAN_TEXTS)
+def test_a_batch_text_of_a_call_that_never_ran_is_recognised(text: str) -> None:
+    assert opkey.batch_never_ran(text)
+
+
+@pytest.mark.parametrize("text", [
+    "This command requires approval\nfrom the release manager",  # a command's own output
+    "Permission to use the printer has been denied.\nretrying",
+    "<tool_use_error>Sibling tool call errored</tool_use_error>\ntrailing output",
+    "Exit code 1\n<tool_use_error>Sibling tool call errored</tool_use_error>",
+    "<tool_use_error>InputValidationError: bad</tool_use_error>",
+    "ok",
+])
+def test_a_batch_text_that_only_resembles_a_harness_refusal_is_a_result(text: str) -> None:
+    assert not opkey.batch_never_ran(text)
+
+
+def test_a_structured_batch_response_is_a_result() -> None:
+    assert not opkey.batch_never_ran({"stdout": "This command requires approval"})
+
+
+def _turn_as_the_batch_reports_it(state: Any, cfg: Any, now: float, tool_use_id: str,
+                                  response: str) -> tuple[Any, Any]:
+    """PreToolUse for one `make`, then PostToolBatch as the hook runs it: outcomes first,
+    then the turn rules, which settle calls left without a result."""
+    given = {"command": "make"}
+    pre, state = repeat.decide_pre_tool(state, cfg, now, tool_name="Bash", tool_input=given,
+                                        tool_use_id=tool_use_id, agent_id=None)
+    if pre and pre.get("hookSpecificOutput", {}).get("permissionDecision") == "deny":
+        return pre, state
+    calls = [{"tool_name": "Bash", "tool_input": given, "tool_use_id": tool_use_id,
+              "tool_response": response}]
+    state = turns.record_batch_results(state, cfg, now, calls=calls, agent_id=None)
+    _, state = guard.decide_post_batch(state, cfg, now, calls=[("Bash", given)], tool_only=True,
+                                       agent_id=None, arc_active=False,
+                                       tool_use_ids=[tool_use_id])
+    return pre, state
+
+
+@pytest.mark.parametrize("text", NEVER_RAN_TEXTS)
+def test_calls_that_never_ran_per_the_batch_are_not_runs(text: str) -> None:
+    cfg = default_config()
+    state = fresh_state("sess", 1.0)
+    for n in range(cfg.repeat_limit + 2):
+        pre, state = _turn_as_the_batch_reports_it(state, cfg, 2.0 + n, f"t{n}", text)
+        assert pre is None, f"call {n} was denied as a repeat"
+    track = state["guard"]["tracks"]["main"]
+    [op] = track["ops"].values()
+    assert {r["outcome"] for r in op["runs"]} == {opkey.NOT_RUN}
+    assert track["results"] == []  # the refusal text taught nothing new
+
+
+def test_a_call_that_ran_per_the_batch_still_counts_as_a_run() -> None:
+    cfg = default_config()
+    state = fresh_state("sess", 1.0)
+    outputs = []
+    for n in range(cfg.repeat_limit + 1):
+        pre, state = _turn_as_the_batch_reports_it(state, cfg, 2.0 + n, f"t{n}", "make: done")
+        outputs.append(pre)
+    assert outputs[:-1] == [None] * cfg.repeat_limit
+    assert outputs[-1] is not None

@@ -37,6 +37,14 @@ NOT_RUN = "not_run"  # cancelled, interrupted, refused: the call did not execute
 # by the user, or interrupted (a PreToolUse hook's deny is recognised in `never_ran`).
 NEVER_RAN_MARKS = ("Sibling tool call errored", "The user doesn't want to proceed",
                    "[Request interrupted by user")
+# PostToolBatch gives only the text the model saw, with no flag for a call that never ran.
+# These are the harness's own texts for such a call: an unknown tool (inside a tool_use_error
+# frame, like the cancelled sibling above), and a permission check that refused or could not
+# ask (a line of its own).
+UNKNOWN_TOOL_MARK = "Error: No such tool available:"
+REFUSAL_PREFIXES = ("This command requires approval", "Permission for this tool use was denied")
+PERMISSION_DENIED = ("Permission to ", " has been denied")
+TOOL_USE_ERROR = ("<tool_use_error>", "</tool_use_error>")
 
 
 def _digest(text: str) -> str:
@@ -150,6 +158,28 @@ def never_ran(error: object) -> bool:
         head = head[len("<tool_use_error>"):]
     return any(head.startswith(mark) for mark in NEVER_RAN_MARKS) or (
         head.startswith("PreToolUse:") and "hook error:" in head[:80])
+
+
+def batch_never_ran(response: object) -> bool:
+    """A PostToolBatch result is the harness's text for a call that never ran.
+
+    Only whole texts of the harness's own shapes count: a command that ran may print the same
+    words, but not as its entire output framed the way the harness frames them. A text this
+    cannot place is taken as a result, so the worst case is the rule as it was before.
+    """
+    if not isinstance(response, str):
+        return False
+    text = response.strip()
+    opening, closing = TOOL_USE_ERROR
+    if text.startswith(opening) and text.endswith(closing):
+        inner = text[len(opening):-len(closing)]
+        return inner.startswith((*NEVER_RAN_MARKS, UNKNOWN_TOOL_MARK))
+    if text.startswith("PreToolUse:") and "hook error:" in text[:80]:
+        return True  # a PreToolUse hook's deny, arcguard's own or another's: any reason
+    if "\n" in text:
+        return False  # the permission texts are one line
+    start, denied = PERMISSION_DENIED
+    return text.startswith(REFUSAL_PREFIXES) or (text.startswith(start) and denied in text)
 
 
 def _is_timeout(tool_name: str, tool_input: object, error: str, duration: object) -> bool:

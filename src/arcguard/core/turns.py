@@ -148,13 +148,16 @@ def record_batch_results(state: State, cfg: Config, now: float, *,
     text the model saw). Each record is resolved only by its own call's id, so calls of one
     turn that ran in parallel each settle their own; one already resolved is left as it is.
 
-    A call with no record of its own waiting (arcguard or a permission rule denied it) is
-    skipped: the denial text it got back is not a result, nor fresh evidence.
+    A call with no record of its own waiting (arcguard denied it) is skipped, and so is one
+    whose text says it never ran (a permission check, another hook, a cancelled sibling, an
+    unknown tool): the text is not a result, nor fresh evidence, and the record it leaves
+    waiting is marked as not run when the batch settles the turn. So this must run before
+    that settling, and a call that never ran is not counted as a run of its operation.
     """
     for call in calls:
         name, given, owner = call.get("tool_name"), call.get("tool_input"), call.get("tool_use_id")
         if not (isinstance(name, str) and isinstance(owner, str) and owner
-                and "tool_response" in call):
+                and "tool_response" in call) or opkey.batch_never_ran(call["tool_response"]):
             continue
         if not (is_allowed(cfg, name, given) or _waiting(state, name, given, owner, agent_id)):
             continue
