@@ -281,3 +281,23 @@ def test_a_call_that_ran_per_the_batch_still_counts_as_a_run() -> None:
         outputs.append(pre)
     assert outputs[:-1] == [None] * cfg.repeat_limit
     assert outputs[-1] is not None
+
+
+def test_the_batch_placeholder_for_no_output_is_not_fresh_evidence() -> None:
+    # The batch hands over the text the model saw: for a command that printed nothing that
+    # is the harness's placeholder, which tells no more than an empty structured response.
+    cfg = default_config()
+    state = fresh_state("sess", 1.0)
+    _, state = _batch_turn(state, cfg, 2.0, ["true"], "(Bash completed with no output)")
+    track = state["guard"]["tracks"]["main"]
+    assert track["results"] == []
+    assert not track["turn"].get("new_result")
+
+
+@pytest.mark.parametrize("text", [
+    "(Bash completed with no output)\nbut then a line",
+    "(" + "x" * 200 + " completed with no output)",
+    "Bash completed with no output",
+])
+def test_output_that_only_resembles_the_no_output_placeholder_is_output(text: str) -> None:
+    assert not opkey.is_empty_output_text(text)

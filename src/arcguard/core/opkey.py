@@ -45,6 +45,10 @@ UNKNOWN_TOOL_MARK = "Error: No such tool available:"
 REFUSAL_PREFIXES = ("This command requires approval", "Permission for this tool use was denied")
 PERMISSION_DENIED = ("Permission to ", " has been denied")
 TOOL_USE_ERROR = ("<tool_use_error>", "</tool_use_error>")
+# The harness's stand-in for a call that printed nothing: "(<tool name> completed with no
+# output)". A tool name is short, so a longer line is a command's own output.
+EMPTY_OUTPUT = ("(", " completed with no output)")
+MAX_EMPTY_OUTPUT_CHARS = 160
 
 
 def _digest(text: str) -> str:
@@ -211,7 +215,17 @@ def is_empty_result(payload: dict[str, Any]) -> bool:
     response = payload["tool_response"]
     if isinstance(response, dict) and ("stdout" in response or "stderr" in response):
         return not response.get("stdout") and not response.get("stderr")
-    return response in (None, "", [], {})
+    if isinstance(response, str):
+        return is_empty_output_text(response)
+    return response in (None, [], {})
+
+
+def is_empty_output_text(text: str) -> bool:
+    """The text the model sees for a call that printed nothing, as PostToolBatch reports it:
+    empty, or the harness's one-line placeholder ("(Bash completed with no output)")."""
+    text = text.strip()
+    return not text or (text.startswith(EMPTY_OUTPUT[0]) and text.endswith(EMPTY_OUTPUT[1])
+                        and "\n" not in text and len(text) <= MAX_EMPTY_OUTPUT_CHARS)
 
 
 def is_confirmed_edit(tool_name: str, response: object) -> bool:
