@@ -39,7 +39,7 @@ HERE = Path(__file__).resolve().parent
 REPO_ROOT = HERE.parent.parent
 CACHE = REPO_ROOT / ".cache"
 # Kept in the repository: the measurements the README's version table is generated from.
-RESULTS = HERE / "releases.json"
+RESULTS = HERE / "claude_versions.json"
 PACKAGE = "@anthropic-ai/claude-code"
 
 sys.path.insert(0, str(HERE))

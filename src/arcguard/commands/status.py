@@ -38,6 +38,7 @@ from arcguard.storage import store
 
 
 if TYPE_CHECKING:
+    from typing import Any
     from typing import TypedDict
 
     from arcguard.core.config import Config
@@ -129,6 +130,11 @@ def guard_summary(state: State) -> GuardSummary:
                                                  "reason": last.get("reason", ""),
                                                  "t": last.get("t")},
     }
+
+
+def _int(value: object) -> int:
+    """A counter read from state; anything but a plain integer counts as 0."""
+    return value if isinstance(value, int) and not isinstance(value, bool) else 0
 
 
 def limit_wait_summary(state: State, cfg: Config) -> dict[str, Any] | None:

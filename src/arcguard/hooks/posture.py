@@ -13,8 +13,8 @@ if TYPE_CHECKING:
     from typing import Any
 
     from arcguard.core.render import Output
-    from arcguard.core.state import State
     from arcguard.core.schema import PromptPayload
+    from arcguard.core.state import State
     from arcguard.hooks.runner import Context
 
 
