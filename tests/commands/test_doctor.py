@@ -447,13 +447,15 @@ def test_claude_version(project: Path, fake_claude, version: str, status: str,
     assert any(words in c.detail for c in checks)
 
 
-def test_doctor_names_the_features_an_old_release_runs_without(project: Path,
+def test_doctor_names_the_fallback_mode_an_old_release_runs_in(project: Path,
                                                                fake_claude) -> None:
     fake_claude("2.1.80")
     [check] = health.check_claude(setup_for(project))
     assert check.status == "warn"
-    assert check.detail == ("loop guard: cycle and blocked-round rules need PostToolBatch "
-                            "(Claude Code >= 2.1.118); Claude Code 2.1.80 runs without them")
+    assert check.detail == (
+        "loop guard in fallback mode: without PostToolBatch a turn closes at the next call or "
+        "the Stop, so a pause denies every call but cannot end the session at once "
+        "(PostToolBatch arrived in Claude Code 2.1.118; this is 2.1.80)")
     fake_claude("2.1.150")
     assert statuses(health.check_claude(setup_for(project))) == ["ok"]
 
@@ -610,3 +612,26 @@ def test_doctor_runs_the_status_line_without_a_shell(project: Path, tmp_path: Pa
     [check] = statusline.check_statusline(setup_for(project))
     assert check.status == "ok", check.detail
     assert started == [[str(program), "statusline"]]
+
+
+def test_the_editing_tools_matcher_counts_as_wired(project: Path, fake_claude) -> None:
+    fake_claude("2.1.150")
+    write_settings(project, plan.plan_install({}, "arcguard"))
+    assert statuses(wiring.check_wiring(setup_for(project))) == ["ok"]
+    assert wiring.check_matchers(setup_for(project)) == []
+
+
+def test_post_tool_use_for_editing_tools_only_is_a_gap_without_the_batch(
+        project: Path, fake_claude) -> None:
+    # Installed on a release with PostToolBatch, then run on one without it.
+    fake_claude("2.1.80")
+    events = [e for e in EVENTS if e != "PostToolBatch"]
+    narrowed = plan.plan_install({}, "arcguard", events)
+    narrowed["hooks"]["PostToolUse"][0]["matcher"] = plan.EDIT_TOOLS_MATCHER
+    write_settings(project, narrowed)
+    [check] = wiring.check_matchers(setup_for(project))
+    assert check.status == "gap"
+    assert "no PostToolBatch to report the other calls" in check.detail
+    assert check.hint == "arcguard install --scope project"
+    write_settings(project, plan.plan_install({}, "arcguard", events))
+    assert wiring.check_matchers(setup_for(project)) == []

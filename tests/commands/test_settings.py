@@ -128,6 +128,33 @@ def test_every_event_is_wired_to_its_hook() -> None:
         assert ("matcher" in only) == (event in plan.MATCHER_EVENTS)
 
 
+def _matchers(settings: dict[str, object]) -> dict[str, object]:
+    hooks = settings["hooks"]
+    assert isinstance(hooks, dict)
+    return {event: groups[0].get("matcher") for event, groups in hooks.items()}
+
+
+def test_with_post_tool_batch_post_tool_use_runs_for_the_editing_tools_only() -> None:
+    matchers = _matchers(plan.plan_install({}, PREFIX))
+    assert matchers["PostToolUse"] == "Edit|MultiEdit|NotebookEdit|Write"
+    assert matchers["PreToolUse"] == matchers["PostToolUseFailure"] == "*"
+
+
+def test_without_post_tool_batch_post_tool_use_runs_for_every_tool() -> None:
+    events = [event for event in EVENTS if event != "PostToolBatch"]
+    matchers = _matchers(plan.plan_install({}, PREFIX, events))
+    assert matchers["PostToolUse"] == "*"
+    assert "PostToolBatch" not in matchers
+
+
+def test_install_after_an_upgrade_narrows_post_tool_use_and_adds_the_batch() -> None:
+    old = plan.plan_install({}, PREFIX, [e for e in EVENTS if e != "PostToolBatch"])
+    new = plan.plan_install(old, PREFIX)
+    assert new == plan.plan_install({}, PREFIX)
+    assert new["hooks"]["PostToolUse"] == [plan.desired_group("PostToolUse", PREFIX)]
+    assert _matchers(new)["PostToolUse"] == plan.EDIT_TOOLS_MATCHER
+
+
 # --- plan_install --------------------------------------------------------------------------
 
 

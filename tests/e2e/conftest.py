@@ -383,11 +383,16 @@ def arcguard_hook_settings_fixture() -> Callable[..., dict[str, Any]]:
 # --------------------------------------------------------------------------- arcguard helpers
 
 
-def all_arcguard_settings() -> dict[str, Any]:
-    """Settings wiring every arcguard hook to its Claude Code event, as the snippet does."""
+def all_arcguard_settings(version: str | None = None) -> dict[str, Any]:
+    """arcguard's hooks wired as `arcguard install` wires them for Claude Code ``version``
+    (every event by default, as for the pinned release): its events, and its matchers."""
+    from arcguard.claude_settings import merge_plan
+    from arcguard.claude_settings import releases
     from arcguard.hooks import EVENTS
 
-    return arcguard_hook_settings(EVENTS)
+    known = releases.parse(version) if version else None
+    events = [event for event in EVENTS if known is None or releases.knows(event, known)]
+    return merge_plan.plan_install({}, merge_plan.own_prefix(sys.executable), events)
 
 
 def add_handler(settings: dict[str, Any], event: str, command: str) -> dict[str, Any]:
@@ -477,10 +482,7 @@ def release_bin(version: str) -> Path:
 
 def arcguard_settings_for(version: str) -> dict[str, Any]:
     """arcguard's hooks as a settings file ``version`` accepts: no event it does not know."""
-    settings = all_arcguard_settings()
-    if not knows_post_tool_batch(version):
-        del settings["hooks"]["PostToolBatch"]
-    return settings
+    return all_arcguard_settings(version)
 
 
 def install_autonomous_command(project: ClaudeProject) -> None:

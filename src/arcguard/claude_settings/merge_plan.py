@@ -22,6 +22,7 @@ import re
 import shlex
 from typing import TYPE_CHECKING
 
+from arcguard.core.opkey import EDIT_TOOLS
 from arcguard.hooks import BACKGROUND
 from arcguard.hooks import EVENTS
 from arcguard.hooks import HOOKS
@@ -40,6 +41,9 @@ MATCHER_EVENTS = frozenset({"PreToolUse", "PostToolUse", "PostToolUseFailure"})
 # A background handler may wait as long as `limit_wait_max_seconds` allows (at most a day);
 # Claude Code would cancel it at its timeout, so the timeout covers the longest wait.
 BACKGROUND_TIMEOUT = 86400 + 600
+# Where PostToolBatch reports every call's result, PostToolUse is needed only for the
+# structured response that proves an edit changed a file: one hook process fewer per call.
+EDIT_TOOLS_MATCHER = "|".join(sorted(EDIT_TOOLS))
 
 
 class SettingsError(Exception):
@@ -185,13 +189,23 @@ def hook_command(prefix: str, name: str) -> str:
     return f"{prefix} hook {name}"
 
 
-def desired_group(event: str, prefix: str) -> dict[str, Any]:
-    """The matcher group install writes for `event`, with commands starting with `prefix`."""
+def matcher(event: str, *, batch: bool = True) -> str:
+    """The tools `event` is wired for; `batch`: PostToolBatch is wired too.
+
+    PostToolUseFailure stays on every tool: the batch reports a failure only as the text the
+    model sees, without saying it failed or how long it ran (a timeout needs both).
+    """
+    return EDIT_TOOLS_MATCHER if event == "PostToolUse" and batch else "*"
+
+
+def desired_group(event: str, prefix: str, *, batch: bool = True) -> dict[str, Any]:
+    """The matcher group install writes for `event`, with commands starting with `prefix`;
+    `batch`: PostToolBatch is wired as well (see `matcher`)."""
     handler = {"type": "command", "command": hook_command(prefix, EVENTS[event]),
                "timeout": HOOK_TIMEOUT}
     handlers = [handler, *background_handlers(event, prefix)]
     if event in MATCHER_EVENTS:
-        return {"matcher": "*", "hooks": handlers}
+        return {"matcher": matcher(event, batch=batch), "hooks": handlers}
     return {"hooks": handlers}
 
 
@@ -251,6 +265,8 @@ def plan_install(settings: Mapping[str, Any], prefix: str,
     new = copy.deepcopy(dict(settings))
     hooks = _hooks_block(new)
     wanted = EVENTS if events is None else events
+    # Without PostToolBatch, PostToolUse is what reports the outcome of every call.
+    batch = "PostToolBatch" in wanted
     for event in [e for e in EVENTS if e not in wanted]:
         groups = _groups(hooks, event)
         if any(_count_ours(g) for g in groups):
@@ -261,7 +277,7 @@ def plan_install(settings: Mapping[str, Any], prefix: str,
                 del hooks[event]
     for event in [e for e in EVENTS if e in wanted]:
         groups = _groups(hooks, event)
-        want = desired_group(event, prefix)
+        want = desired_group(event, prefix, batch=batch)
         if sum(_count_ours(g) for g in groups) == len(want["hooks"]) and want in groups:
             continue
         kept, first = _without_ours(groups)

@@ -37,6 +37,18 @@ NOT_RUN = "not_run"  # cancelled, interrupted, refused: the call did not execute
 # by the user, or interrupted (a PreToolUse hook's deny is recognised in `never_ran`).
 NEVER_RAN_MARKS = ("Sibling tool call errored", "The user doesn't want to proceed",
                    "[Request interrupted by user")
+# PostToolBatch gives only the text the model saw, with no flag for a call that never ran.
+# These are the harness's own texts for such a call: an unknown tool (inside a tool_use_error
+# frame, like the cancelled sibling above), and a permission check that refused or could not
+# ask (a line of its own).
+UNKNOWN_TOOL_MARK = "Error: No such tool available:"
+REFUSAL_PREFIXES = ("This command requires approval", "Permission for this tool use was denied")
+PERMISSION_DENIED = ("Permission to ", " has been denied")
+TOOL_USE_ERROR = ("<tool_use_error>", "</tool_use_error>")
+# The harness's stand-in for a call that printed nothing: "(<tool name> completed with no
+# output)". A tool name is short, so a longer line is a command's own output.
+EMPTY_OUTPUT = ("(", " completed with no output)")
+MAX_EMPTY_OUTPUT_CHARS = 160
 
 
 def _digest(text: str) -> str:
@@ -152,6 +164,28 @@ def never_ran(error: object) -> bool:
         head.startswith("PreToolUse:") and "hook error:" in head[:80])
 
 
+def batch_never_ran(response: object) -> bool:
+    """A PostToolBatch result is the harness's text for a call that never ran.
+
+    Only whole texts of the harness's own shapes count: a command that ran may print the same
+    words, but not as its entire output framed the way the harness frames them. A text this
+    cannot place is taken as a result, so the worst case is the rule as it was before.
+    """
+    if not isinstance(response, str):
+        return False
+    text = response.strip()
+    opening, closing = TOOL_USE_ERROR
+    if text.startswith(opening) and text.endswith(closing):
+        inner = text[len(opening):-len(closing)]
+        return inner.startswith((*NEVER_RAN_MARKS, UNKNOWN_TOOL_MARK))
+    if text.startswith("PreToolUse:") and "hook error:" in text[:80]:
+        return True  # a PreToolUse hook's deny, arcguard's own or another's: any reason
+    if "\n" in text:
+        return False  # the permission texts are one line
+    start, denied = PERMISSION_DENIED
+    return text.startswith(REFUSAL_PREFIXES) or (text.startswith(start) and denied in text)
+
+
 def _is_timeout(tool_name: str, tool_input: object, error: str, duration: object) -> bool:
     limit = effective_timeout(tool_name, tool_input)
     if limit is None or not isinstance(duration, int | float) or isinstance(duration, bool):
@@ -181,7 +215,17 @@ def is_empty_result(payload: dict[str, Any]) -> bool:
     response = payload["tool_response"]
     if isinstance(response, dict) and ("stdout" in response or "stderr" in response):
         return not response.get("stdout") and not response.get("stderr")
-    return response in (None, "", [], {})
+    if isinstance(response, str):
+        return is_empty_output_text(response)
+    return response in (None, [], {})
+
+
+def is_empty_output_text(text: str) -> bool:
+    """The text the model sees for a call that printed nothing, as PostToolBatch reports it:
+    empty, or the harness's one-line placeholder ("(Bash completed with no output)")."""
+    text = text.strip()
+    return not text or (text.startswith(EMPTY_OUTPUT[0]) and text.endswith(EMPTY_OUTPUT[1])
+                        and "\n" not in text and len(text) <= MAX_EMPTY_OUTPUT_CHARS)
 
 
 def is_confirmed_edit(tool_name: str, response: object) -> bool:

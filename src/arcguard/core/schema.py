@@ -82,7 +82,13 @@ if TYPE_CHECKING:
         label: str
         new_result: NotRequired[bool]
 
+    class OpenTurn(TypedDict):
+        message: str
+        tool_only: bool | None
+        calls: list[list[object]]
+
     class Track(TypedDict):
+        open_turn: NotRequired[OpenTurn]
         seq: int
         ops: dict[str, Operation]
         results: list[str]
@@ -115,6 +121,7 @@ if TYPE_CHECKING:
         change_seq: int
         background: dict[str, float]
         wait_since: float
+        batch_fires: bool
 
     class Seen(TypedDict, total=False):
         messages: list[str]
@@ -231,6 +238,7 @@ INT = _scalar(_is_int, "an integer")
 NUMBER = _scalar(_is_number, "a number")
 STR = _scalar(lambda v: isinstance(v, str), "a string")
 BOOL = _scalar(lambda v: isinstance(v, bool), "true or false")
+LIST = _scalar(lambda v: isinstance(v, list), "a list")
 
 
 def optional(check: Checker) -> Checker:
@@ -293,18 +301,20 @@ OPERATION = record({"label": STR, "runs": list_of(RUN), "edit_seq": INT, "compac
                    required=("label", "runs"))
 TURN = record({"denied": INT, "progress": BOOL, "label": STR, "new_result": BOOL},
               required=("denied", "progress", "label"))
+OPEN_TURN = record({"message": STR, "tool_only": optional(BOOL), "calls": list_of(LIST)},
+                   required=("message", "calls"))
 TRACK = record({"seq": INT, "ops": map_of(OPERATION), "results": list_of(STR), "turn": TURN,
                 "blocked_rounds": INT, "fingerprints": list_of(STR), "fresh": list_of(BOOL),
                 "streak": INT,
                 "checkin_done": BOOL, "turns": INT, "backstop_nudged_at": optional(NUMBER),
                 "denials": INT, "updated": NUMBER, "labels": map_of(STR), "quiet": INT,
-                "denied_ids": list_of(STR)},
+                "denied_ids": list_of(STR), "open_turn": OPEN_TURN},
                required=("seq", "ops", "results", "turn", "blocked_rounds", "fingerprints",
                          "streak", "checkin_done", "turns", "denials"))
 PAUSE = record({"kind": STR, "reason": STR, "at": NUMBER, "denied_since": INT})
 GUARD = record({"paused": optional(PAUSE), "edit_seq": INT, "compactions": INT,
                 "tracks": map_of(TRACK), "resolved": list_of(STR), "change_seq": INT,
-                "background": map_of(NUMBER), "wait_since": NUMBER})
+                "background": map_of(NUMBER), "wait_since": NUMBER, "batch_fires": BOOL})
 SEEN = record({"messages": list_of(STR), "tools": list_of(STR), "resumes": list_of(STR),
                "queued": list_of(STR)})
 # Counters by event name, plus the last API error.

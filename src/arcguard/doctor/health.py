@@ -179,8 +179,8 @@ def check_claude(setup: Setup) -> list[Check]:
     for event, feature in cv.EVENT_FEATURES.items():
         since = cv.EVENT_SINCE.get(event)
         if since is not None and not cv.knows(event, version):
-            found.append(Check("claude", WARN, f"{feature} (Claude Code >= {cv.dotted(since)}); "
-                               f"Claude Code {shown} runs without them", "update Claude Code, "
+            found.append(Check("claude", WARN, f"{feature} ({event} arrived in Claude Code "
+                               f"{cv.dotted(since)}; this is {shown})", "update Claude Code, "
                                "then run arcguard install again"))
     return found or [Check("claude", OK, f"Claude Code {shown}")]
 

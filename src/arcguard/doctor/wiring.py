@@ -299,3 +299,31 @@ def _no_command(setup: Setup) -> Check:
                      "arcguard install")
     return Check("/autonomous", WARN, "no /autonomous command: Claude Code tells the model it "
                  "is not available (the arc still starts from the prompt)", "arcguard install")
+
+
+def check_matchers(setup: Setup) -> list[Check]:
+    """PostToolUse narrowed to the editing tools leaves every other result to PostToolBatch;
+    on a release without the batch, the repeat guard would see no outcome at all."""
+    from arcguard.claude_settings import releases as cv
+
+    version, _ = setup.claude_version()
+    if version is None or cv.knows("PostToolBatch", version):
+        return []
+    narrowed = [(scope, group.get("matcher")) for scope, settings in setup.loaded.items()
+                for group in _our_groups(settings, "PostToolUse")
+                if group.get("matcher") not in (None, "", "*")]
+    if setup.plugin_enabled():
+        narrowed.append(("plugin", plan.matcher("PostToolUse")))
+    return [Check("wiring", GAP, f"PostToolUse runs only for {matcher} ({where}), and Claude "
+                  f"Code {cv.dotted(version)} has no PostToolBatch to report the other calls: "
+                  "the repeat guard never sees their outcomes",
+                  f"arcguard install --scope {where}" if where != "plugin" else
+                  "disable the plugin and run arcguard install")
+            for where, matcher in narrowed]
+
+
+def _our_groups(settings: Mapping[str, Any], event: str) -> list[dict[str, Any]]:
+    hooks = settings.get("hooks")
+    groups = hooks.get(event) if isinstance(hooks, dict) else None
+    return [g for g in groups if isinstance(g, dict) and isinstance(g.get("hooks"), list)
+            and any(plan.is_ours(h) for h in g["hooks"])] if isinstance(groups, list) else []

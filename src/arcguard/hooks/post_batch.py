@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from arcguard import jsonio
 from arcguard.core import arc as arcs
+from arcguard.core import turns
 from arcguard.core.final_words import QUEUED_COMMAND
 from arcguard.core.final_words import queued_prompt
 from arcguard.core.guard import decide_post_batch
@@ -84,11 +85,15 @@ def handle(payload: dict[str, Any], ctx: Context) -> Output | None:
 
     def change(state: State | None) -> tuple[Output | None, State | None]:
         state = state or fresh_state(sid, ctx.now)
+        # Outcomes first: a result never seen before is the progress the turn rules look for.
+        state = turns.record_batch_results(state, ctx.cfg, ctx.now, calls=calls,
+                                           agent_id=payload.get("agent_id"))
         output, new = decide_post_batch(
             state, ctx.cfg, ctx.now, calls=pairs, tool_only=tool_only,
             agent_id=payload.get("agent_id"),
             arc_active=arcs.is_active(state.get("arc"), ctx.cfg, ctx.now),
             tool_use_ids=sorted(ids), queued=queued)
+        turns.on_batch(new)
         if message is not None and main_agent:
             remember(new["seen"].setdefault("messages", []), message.id, 16)
         return output, new

@@ -9,9 +9,11 @@ from __future__ import annotations
 
 import os
 
+from arcguard.core import render
 from arcguard.core.repeat import UNKNOWN_FILE
 from arcguard.core.repeat import decide_pre_tool
 from arcguard.core.state import fresh_state
+from arcguard.hooks import turn_fallback
 from arcguard.hooks.runner import session_id
 
 
@@ -20,6 +22,7 @@ if TYPE_CHECKING:
     from typing import Any
 
     from arcguard.core.render import Output
+    from arcguard.core.state import State
     from arcguard.hooks.runner import Context
 
 
@@ -51,8 +54,15 @@ def handle(payload: dict[str, Any], ctx: Context) -> Output | None:
     tool_use_id = payload.get("tool_use_id")
     tool_input = payload.get("tool_input")
     seen = file_state(tool_name, tool_input)
-    return ctx.update(sid, lambda state: decide_pre_tool(
-        state or fresh_state(sid, ctx.now), ctx.cfg, ctx.now, tool_name=tool_name,
-        tool_input=tool_input,
-        tool_use_id=tool_use_id if isinstance(tool_use_id, str) else "",
-        agent_id=payload.get("agent_id"), file_state=seen))
+
+    def change(state: State | None) -> tuple[Output | None, State | None]:
+        # The previous turn closes first, so a pause it brings denies this call as well.
+        closed, state = turn_fallback.before_call(state or fresh_state(sid, ctx.now), payload,
+                                                  ctx, tool_name=tool_name)
+        output, new = decide_pre_tool(
+            state, ctx.cfg, ctx.now, tool_name=tool_name, tool_input=tool_input,
+            tool_use_id=tool_use_id if isinstance(tool_use_id, str) else "",
+            agent_id=payload.get("agent_id"), file_state=seen)
+        return render.merge(closed, output), new
+
+    return ctx.update(sid, change)

@@ -13,6 +13,7 @@ from __future__ import annotations
 import time
 
 from arcguard.core import arc as arcs
+from arcguard.core import render
 from arcguard.core.final_words import is_resume_prompt
 from arcguard.core.stop import KIND_EMPTY
 from arcguard.core.stop import KIND_THINKING
@@ -20,6 +21,7 @@ from arcguard.core.stop import KIND_TOOL_USE
 from arcguard.core.stop import Final
 from arcguard.core.stop import decide_stop
 from arcguard.core.stop import is_noop
+from arcguard.hooks import turn_fallback
 from arcguard.hooks.runner import session_id
 from arcguard.transcript import hook_reader
 
@@ -155,9 +157,13 @@ def handle(payload: dict[str, Any], ctx: Context) -> Output | None:
         final = None
 
     def change(state: State | None) -> tuple[Output | None, State | None]:
-        return decide_stop(state, final, ctx.cfg, ctx.now,
-                           stop_hook_active=given["stop_hook_active"],
-                           background_running=given["background_running"],
-                           command=ctx.command)
+        # A turn left open (no PostToolBatch on this release) is over: its rules run first,
+        # so a pause they bring is seen by the stop decision.
+        closed, closed_state = turn_fallback.at_stop(state, ctx)
+        output, new = decide_stop(closed_state or state, final, ctx.cfg, ctx.now,
+                                  stop_hook_active=given["stop_hook_active"],
+                                  background_running=given["background_running"],
+                                  command=ctx.command)
+        return render.merge(closed, output), new or closed_state
 
     return ctx.update(given["session_id"], change)

@@ -1,0 +1,172 @@
+"""Which event carries which turn's work: outcomes from PostToolBatch, and closing a turn
+without it (the fallback for Claude Code releases that lack the event).
+
+PostToolBatch reports every call's result, so where it fires it resolves the repeat guard's
+records and install wires PostToolUse only for the editing tools (whose structured response
+proves a change). Failures still come from PostToolUseFailure, which says a call failed and
+how long it ran; it fires before the batch, so the batch finds those records resolved.
+
+The turn rules (blocked rounds, cycles, the check-in nudge, the backstop) run when a turn's
+calls are done. Where PostToolBatch fires it says so; releases before it never do, so there a
+turn is closed by the next event that belongs to a different assistant message: a PreToolUse
+for a call of a newer message, or the Stop (whose final message never ends in tool use). The
+calls of the open turn are kept on its track until then.
+
+Once a PostToolBatch has been seen in a session, it closes every turn and this fallback stays
+out of the way, so a release that has the event never counts a turn twice.
+"""
+
+from __future__ import annotations
+
+from arcguard.core import opkey
+from arcguard.core.guard import decide_post_batch
+from arcguard.core.repeat import decide_post_tool
+from arcguard.core.state import clone
+from arcguard.core.tracks import MAIN
+from arcguard.core.tracks import get_track
+from arcguard.core.tracks import is_allowed
+from arcguard.core.tracks import track_key
+
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
+
+    from arcguard.core.config import Config
+    from arcguard.core.render import Output
+    from arcguard.core.schema import EventName
+    from arcguard.core.schema import OpenTurn
+    from arcguard.core.schema import Track
+    from arcguard.core.state import State
+
+# A turn with more calls than this is still closed; only its fingerprint is cut short.
+MAX_CALLS = 64
+
+
+def batch_fires(state: State) -> bool:
+    return state["guard"].get("batch_fires") is True
+
+
+def on_batch(state: State) -> None:
+    """PostToolBatch fired (mutates `state`): it closes turns from now on, so no turn is open."""
+    state["guard"]["batch_fires"] = True
+    for track in (state["guard"].get("tracks") or {}).values():
+        if isinstance(track, dict):
+            track.pop("open_turn", None)
+
+
+def _open_turn(track: Track) -> OpenTurn | None:
+    """The track's open turn, or None (the loader has checked its shape)."""
+    return track.get("open_turn")
+
+
+def _pairs(turn: OpenTurn) -> list[tuple[str, object]]:
+    return [(c[0], c[1]) for c in turn["calls"]
+            if isinstance(c, list) and len(c) == 2 and isinstance(c[0], str)]
+
+
+def _tool_only(turn: OpenTurn) -> bool | None:
+    return turn.get("tool_only")
+
+
+def before_call(
+    state: State, cfg: Config, now: float, *, message_id: str | None, tool_only: bool | None,
+    tool_name: str, tool_input: object, agent_id: object, arc_active: bool,
+) -> tuple[Output | None, State]:
+    """A call of assistant message `message_id` is about to run: close the open turn first
+    when it belongs to another message, then count the call in its own message's turn.
+
+    The output (a pause, or a nudge re-addressed to PreToolUse) comes from closing the
+    previous turn; a pause decided here also denies this call, through the repeat guard.
+    """
+    if batch_fires(state) or message_id is None:
+        return None, state  # an unknown message cannot be told apart from the open one
+    output: Output | None = None
+    track = (state["guard"].get("tracks") or {}).get(track_key(agent_id))
+    turn = _open_turn(track) if isinstance(track, dict) else None
+    if turn is not None and turn["message"] == message_id:
+        state = clone(state)
+        turn = _open_turn(get_track(state, track_key(agent_id), now))
+    else:
+        if turn is not None:
+            output, state = _close(state, cfg, now, turn, agent_id=agent_id,
+                                   arc_active=arc_active)
+            output = _readdressed(output, "PreToolUse")
+        else:
+            state = clone(state)
+        turn = None
+    track = get_track(state, track_key(agent_id), now)
+    if turn is None:
+        turn = track["open_turn"] = {"message": message_id, "tool_only": tool_only, "calls": []}
+    if len(turn["calls"]) < MAX_CALLS:
+        turn["calls"].append([tool_name, tool_input])
+    return output, state
+
+
+def at_stop(state: State, cfg: Config, now: float, *,
+            arc_active: bool) -> tuple[Output | None, State | None]:
+    """The main agent stopped: its open turn is over. Returns (output, new state or None when
+    nothing was open). Only a pause is passed on: Stop has no channel for added context."""
+    if batch_fires(state):
+        return None, None
+    track = (state["guard"].get("tracks") or {}).get(MAIN)
+    turn = _open_turn(track) if isinstance(track, dict) else None
+    if turn is None:
+        return None, None
+    output, new = _close(state, cfg, now, turn, agent_id=None, arc_active=arc_active)
+    pause: Output = {**(output or {})}
+    pause.pop("hookSpecificOutput", None)
+    return pause or None, new
+
+
+def _close(state: State, cfg: Config, now: float, turn: OpenTurn, *, agent_id: object,
+           arc_active: bool) -> tuple[Output | None, State]:
+    output, new = decide_post_batch(state, cfg, now, calls=_pairs(turn),
+                                    tool_only=_tool_only(turn), agent_id=agent_id,
+                                    arc_active=arc_active)
+    get_track(new, track_key(agent_id), now).pop("open_turn", None)
+    return output, new
+
+
+def _readdressed(output: Output | None, event: EventName) -> Output | None:
+    """The turn rules address their added context to PostToolBatch; name the event that
+    carries it instead, or Claude Code ignores it."""
+    if not output or "hookSpecificOutput" not in output:
+        return output
+    readdressed: Output = {**output}
+    readdressed["hookSpecificOutput"] = {**output["hookSpecificOutput"], "hookEventName": event}
+    return readdressed
+
+
+def record_batch_results(state: State, cfg: Config, now: float, *,
+                         calls: list[dict[str, Any]], agent_id: object) -> State:
+    """Resolve the records of a turn's calls from the batch's results (`tool_response` is the
+    text the model saw). Each record is resolved only by its own call's id, so calls of one
+    turn that ran in parallel each settle their own; one already resolved is left as it is.
+
+    A call with no record of its own waiting (arcguard denied it) is skipped, and so is one
+    whose text says it never ran (a permission check, another hook, a cancelled sibling, an
+    unknown tool): the text is not a result, nor fresh evidence, and the record it leaves
+    waiting is marked as not run when the batch settles the turn. So this must run before
+    that settling, and a call that never ran is not counted as a run of its operation.
+    """
+    for call in calls:
+        name, given, owner = call.get("tool_name"), call.get("tool_input"), call.get("tool_use_id")
+        if not (isinstance(name, str) and isinstance(owner, str) and owner
+                and "tool_response" in call) or opkey.batch_never_ran(call["tool_response"]):
+            continue
+        if not (is_allowed(cfg, name, given) or _waiting(state, name, given, owner, agent_id)):
+            continue
+        _, state = decide_post_tool(state, cfg, now, event_name="PostToolUse", tool_name=name,
+                                    tool_input=given, tool_use_id=owner, agent_id=agent_id,
+                                    payload={"tool_response": call["tool_response"]})
+    return state
+
+
+def _waiting(state: State, name: str, given: object, owner: str, agent_id: object) -> bool:
+    track = (state["guard"].get("tracks") or {}).get(track_key(agent_id))
+    ops = track.get("ops") if isinstance(track, dict) else None
+    op = ops.get(opkey.operation_id(name, given)) if isinstance(ops, dict) else None
+    runs = op.get("runs") if isinstance(op, dict) else None
+    return any(isinstance(r, dict) and r.get("owner") == owner and r.get("outcome") is None
+               for r in (runs if isinstance(runs, list) else []))
