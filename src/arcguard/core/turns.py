@@ -56,7 +56,11 @@ def on_batch(state: State) -> None:
 
 
 def _open_turn(track: Track) -> OpenTurn | None:
-    """The track's open turn, or None (the loader has checked its shape)."""
+    """The track's open turn, or None (a malformed record counts as none: fail open)."""
+    turn: object = track.get("open_turn")
+    if (not isinstance(turn, dict) or not isinstance(turn.get("message"), str)
+            or not isinstance(turn.get("calls"), list)):
+        return None
     return track.get("open_turn")
 
 
