@@ -114,7 +114,10 @@ def test_window_alternating_calls_are_paused(claude_project, run_release, claude
     # As on the pinned release: A and B run twice each, are denied once each, then the pause.
     assert runs.read_text().split() == ["A", "B", "A", "B"]
     state = arcguard_state(project, run.session_id)
-    assert state["guard"]["paused"]["kind"] == "cycle"
+    # Without PostToolBatch the sixth turn is closed by the seventh call, when both the cycle
+    # and the third round with a denial come due at once; either rule pauses the loop.
+    kinds = {"cycle"} if claude_release.knows_post_tool_batch else {"cycle", "blocked"}
+    assert state["guard"]["paused"]["kind"] in kinds
     assert log_kinds(state) == ["deny", "deny", "pause"]
     if claude_release.knows_post_tool_batch:
         completed(run, "hook_stopped")
