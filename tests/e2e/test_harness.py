@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import http.client
 import json
 import shlex
+import socket
 import sys
 import urllib.error
 import urllib.request
@@ -277,3 +279,26 @@ def test_arcguard_hook_settings_shape(arcguard_hook_settings):
     assert shlex.split(handler["command"]) == [sys.executable, "-m", "arcguard", "hook", "stop"]
     [pre_group] = settings["hooks"]["PreToolUse"]
     assert pre_group["hooks"][0]["command"].endswith("-m arcguard hook pre-tool")
+
+
+def test_a_request_is_logged_before_its_answer_is_sent():
+    # An answer far larger than the socket buffers (the client's kept small): the server
+    # cannot finish sending it until the client reads, so while the client holds back, the
+    # handler is stuck mid-answer. A request logged only after its answer would be missing.
+    big = "x" * (16 * 1024 * 1024)
+    with ScriptedAPI([text(big)]) as api:
+        client = socket.socket()
+        client.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 64 * 1024)
+        client.settimeout(120)
+        client.connect(("127.0.0.1", api.port))
+        connection = http.client.HTTPConnection("127.0.0.1", api.port)
+        connection.sock = client
+        body = {"model": "m", "max_tokens": 1, "messages": [], "tools": [{"name": "Bash"}]}
+        connection.request("POST", "/v1/messages", json.dumps(body))
+        response = connection.getresponse()
+        try:
+            assert [(r.kind, r.answer) for r in api.log] == [("main", "script[0]")]
+            assert len(api.requests) == 1
+        finally:
+            assert len(response.read()) > len(big)
+            connection.close()
