@@ -41,10 +41,13 @@ non-streaming, no tools) and ``/v1/messages/count_tokens`` exists in the API, so
 the server is prepared for them.
 
 The rule used here: a ``POST /v1/messages`` is a *main* request (counted in
-``requests``, answered from the script) when its body has a non-empty
-``tools`` list, or when it has no tools but streams and its system prompt
+``requests``, answered from the script) when it streams and its system prompt
 carries an agent identity line ("You are a Claude agent", or the older
-"You are Claude Code") — the latter covers runs with ``--tools ""``. Calls made by a subagent
+"You are Claude Code"), with or without a ``tools`` list (runs with
+``--tools ""`` send none). A tools list alone does not make a request a turn of
+the conversation: a side task may lend the model tools under a system prompt of
+its own, and a non-streamed call is never the agent loop's.
+Calls made by a subagent
 (``Agent`` tool) look like main calls but carry an ``x-claude-code-agent-id``
 header; they are answered from a separate ``subagent_script`` (shared by all
 subagents, in arrival order; ``text("Done.")`` once it runs out) and recorded
@@ -221,11 +224,7 @@ def _system_text(body: dict[str, Any]) -> str:
 
 def is_main_request(body: Any) -> bool:
     """Default rule: does this /v1/messages body belong to the agent loop?"""
-    if not isinstance(body, dict):
-        return False
-    if body.get("tools"):
-        return True
-    if not body.get("stream"):
+    if not isinstance(body, dict) or not body.get("stream"):
         return False
     system = _system_text(body)
     return any(marker in system for marker in AGENT_IDENTITY_MARKERS)
