@@ -19,6 +19,8 @@ from scripted_api import thinking
 from scripted_api import tool_use
 from scripted_api import turn
 
+from arcguard.core.config import SETTING
+
 
 # A hook that appends its payload (plus a few environment variables, under "_env")
 # to a log file and, optionally, prints a canned reply the first N times it runs
@@ -327,3 +329,9 @@ def test_a_request_is_logged_before_its_answer_is_sent():
         finally:
             assert len(response.read()) > len(big)
             connection.close()
+
+
+def test_hooks_get_the_most_patient_budget_and_lock_wait(claude_project):
+    env = claude_project().base_env()
+    assert env["ARCGUARD_HOOK_BUDGET_MS"] == str(SETTING["hook_budget_ms"].high)
+    assert env["ARCGUARD_LOCK_TIMEOUT_MS"] == str(SETTING["lock_timeout_ms"].high)
