@@ -46,8 +46,7 @@ carries an agent identity line ("You are a Claude agent", or the older
 "You are Claude Code"), with or without a ``tools`` list (runs with
 ``--tools ""`` send none). A tools list alone does not make a request a turn of
 the conversation: a side task may lend the model tools under a system prompt of
-its own, and a non-streamed call is never the agent loop's.
-Calls made by a subagent
+its own, and a non-streamed call is never the agent loop's. Calls made by a subagent
 (``Agent`` tool) look like main calls but carry an ``x-claude-code-agent-id``
 header; they are answered from a separate ``subagent_script`` (shared by all
 subagents, in arrival order; ``text("Done.")`` once it runs out) and recorded
