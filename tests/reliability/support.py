@@ -11,9 +11,9 @@ from pathlib import Path
 from typing import Any
 
 from testing import builders
+from testing.builders import run_hook as run_hook  # the suites call support.run_hook
 
 from arcguard.core import arc as arcs
-from arcguard.core.config import SETTING
 from arcguard.core.state import fresh_state
 from arcguard.storage import paths
 from arcguard.storage import store
@@ -34,24 +34,6 @@ def env(home: Path, **extra: str) -> dict[str, str]:
 def run_arc(*args: str, home: Path, timeout: float = 60) -> subprocess.CompletedProcess[bytes]:
     return subprocess.run([PYTHON, "-m", "arcguard", "arc", *args], capture_output=True,
                           env=env(home), timeout=timeout)
-
-
-# The most patient wall budget and lock wait the config allows. A hook starved of CPU on a
-# loaded machine would otherwise outlive the default budget and fail open, and a check that
-# it decides would fail; a test of the fail-open timeouts sets its own values.
-PATIENT = {"ARCGUARD_HOOK_BUDGET_MS": str(SETTING["hook_budget_ms"].high),
-           "ARCGUARD_LOCK_TIMEOUT_MS": str(SETTING["lock_timeout_ms"].high)}
-
-
-def hook_options(options: dict[str, Any]) -> dict[str, Any]:
-    """`run_hook` options with the patient limits under the test's own."""
-    return {**PATIENT, **options}
-
-
-def run_hook(name: str, payload: Any, home: Path | str | None = None,
-             **options: Any) -> subprocess.CompletedProcess[bytes]:
-    """`testing.builders.run_hook`, with the patient limits unless the test sets its own."""
-    return builders.run_hook(name, payload, home, **hook_options(options))
 
 
 def state_path(home: Path, session_id: str) -> Path:
