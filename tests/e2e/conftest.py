@@ -11,7 +11,7 @@ Fixtures:
   skipped, or fails when ``$CI`` is set (in CI these tests must run).
 - ``claude_project``: factory ``claude_project(settings=None) -> ClaudeProject``.
 - ``run_claude``: ``run_claude(project, api, prompt, extra_args=(), env=None,
-  timeout=120) -> ClaudeRun``.
+  timeout=300) -> ClaudeRun``.
 - ``hook_settings``: ``hook_settings({event: command | [commands]}) -> dict``.
 - ``arcguard_hook_settings``: ``arcguard_hook_settings({event: subcommand}) -> dict``
   with commands ``<python> -m arcguard hook <subcommand>``.
@@ -56,7 +56,8 @@ import pytest
 HERE = Path(__file__).resolve().parent
 REPO_ROOT = HERE.parent.parent
 DEFAULT_CLAUDE_BIN = REPO_ROOT / ".cache" / "claude-code" / "node_modules" / ".bin" / "claude"
-DEFAULT_TIMEOUT = 120.0
+# Only a guard against a hung run: generous, so a slow machine is never mistaken for one.
+DEFAULT_TIMEOUT = 300.0
 
 # Test modules import the server as ``scripted_api`` whatever pytest's import mode is.
 if str(HERE) not in sys.path:
@@ -188,8 +189,24 @@ class ClaudeProject:
             NO_PROXY="127.0.0.1,localhost",
             no_proxy="127.0.0.1,localhost",
         )
+        env.update(patient_hooks())
         env.pop("CI", None)
         return env
+
+
+def patient_hooks() -> dict[str, str]:
+    """arcguard's most patient wall budget and lock wait, for every hook of a run.
+
+    These tests check the decisions hooks make. On a loaded machine a hook starved of CPU
+    can outlive the default budget and fail open, and the session then goes on for turns
+    the guard would have stopped; the fail-open timeouts have tests of their own.
+    """
+    from arcguard.core.config import SETTING
+
+    return {
+        "ARCGUARD_HOOK_BUDGET_MS": str(SETTING["hook_budget_ms"].high),
+        "ARCGUARD_LOCK_TIMEOUT_MS": str(SETTING["lock_timeout_ms"].high),
+    }
 
 
 @dataclass
@@ -355,7 +372,7 @@ def claude_project(tmp_path: Path) -> Iterator[Callable[..., ClaudeProject]]:
 
 @pytest.fixture
 def run_claude(claude_bin: Path) -> Callable[..., ClaudeRun]:
-    """``run_claude(project, api, prompt, extra_args=(), env=None, timeout=120)``."""
+    """``run_claude(project, api, prompt, extra_args=(), env=None, timeout=300)``."""
 
     def run(
         project: ClaudeProject,

@@ -41,10 +41,12 @@ non-streaming, no tools) and ``/v1/messages/count_tokens`` exists in the API, so
 the server is prepared for them.
 
 The rule used here: a ``POST /v1/messages`` is a *main* request (counted in
-``requests``, answered from the script) when its body has a non-empty
-``tools`` list, or when it has no tools but streams and its system prompt
+``requests``, answered from the script) when it streams and its system prompt
 carries an agent identity line ("You are a Claude agent", or the older
-"You are Claude Code") — the latter covers runs with ``--tools ""``. Calls made by a subagent
+"You are Claude Code"), with or without a ``tools`` list (runs with
+``--tools ""`` send none). A tools list alone does not make a request a turn of
+the conversation: a side task may lend the model tools under a system prompt of
+its own, and a non-streamed call is never the agent loop's. Calls made by a subagent
 (``Agent`` tool) look like main calls but carry an ``x-claude-code-agent-id``
 header; they are answered from a separate ``subagent_script`` (shared by all
 subagents, in arrival order; ``text("Done.")`` once it runs out) and recorded
@@ -54,6 +56,10 @@ Everything else on ``/v1/messages`` is *auxiliary*: recorded in
 ``aux_requests`` and answered with a short canned message (streamed or not, as
 asked) without touching the script. ``count_tokens`` gets a token estimate.
 Any other path gets a 404 JSON error. Pass ``is_main=`` to override the rule.
+
+Every request is recorded (and, for a model call, given its scripted turn) when it
+arrives, before any of its answer is sent: once a client holds an answer, its request
+is in ``log``, even if the server is stopped right after.
 """
 
 from __future__ import annotations
@@ -217,11 +223,7 @@ def _system_text(body: dict[str, Any]) -> str:
 
 def is_main_request(body: Any) -> bool:
     """Default rule: does this /v1/messages body belong to the agent loop?"""
-    if not isinstance(body, dict):
-        return False
-    if body.get("tools"):
-        return True
-    if not body.get("stream"):
+    if not isinstance(body, dict) or not body.get("stream"):
         return False
     system = _system_text(body)
     return any(marker in system for marker in AGENT_IDENTITY_MARKERS)
@@ -409,20 +411,34 @@ class ScriptedAPI:
 
     # ------------------------------------------------------------------ dispatch
 
-    def _next_turn(self, body: dict[str, Any], recorded: Recorded) -> Turn:
-        subagent = recorded.kind == "subagent"
-        with self._lock:
-            queue = self._state.subagent if subagent else self._state.main
-            chosen, index = queue.take(body, self._fallback)
-        name = "subagent_script" if subagent else "script"
-        recorded.answer = "fallback" if index is None else f"{name}[{index}]"
-        return chosen
+    def _admit(self, recorded: Recorded) -> Turn | None:
+        """Record a request on arrival and, for a model call, take its scripted answer.
 
-    def _record(self, recorded: Recorded) -> None:
+        Both happen under one lock before any byte of the answer is sent: a client that has
+        its answer (the CLI, or a test's own request) always finds the request in ``log``,
+        and ``log`` lists requests in the order their answers were chosen.
+        """
         with self._lock:
             self._state.log.append(recorded)
             if recorded.kind == "aux":
                 self._state.aux_requests.append(recorded)
+            if recorded.kind not in ("main", "subagent"):
+                return None
+            subagent = recorded.kind == "subagent"
+            queue = self._state.subagent if subagent else self._state.main
+            chosen, index = queue.take(recorded.body, self._fallback)
+            name = "subagent_script" if subagent else "script"
+            recorded.answer = "fallback" if index is None else f"{name}[{index}]"
+            return chosen
+
+    def _classify(self, path: str, body: Any, headers: dict[str, str]) -> str:
+        if path == "/v1/messages/count_tokens":
+            return "count_tokens"
+        if path != "/v1/messages" or not isinstance(body, dict):
+            return "other"
+        if not self._is_main(body):
+            return "aux"
+        return "subagent" if headers.get("x-claude-code-agent-id") else "main"
 
 
 def _all_text(value: Any) -> str:
@@ -586,46 +602,27 @@ def _make_handler(api: ScriptedAPI) -> type[http.server.BaseHTTPRequestHandler]:
 
         def do_POST(self) -> None:
             body = self._read_body()
+            headers = {k.lower(): v for k, v in self.headers.items()}
             path = self.path.split("?", 1)[0].rstrip("/")
-            recorded = Recorded(
-                method="POST",
-                path=self.path,
-                headers={k.lower(): v for k, v in self.headers.items()},
-                body=body,
-                kind="other",
-            )
-            try:
-                if path == "/v1/messages/count_tokens":
-                    recorded.kind = recorded.answer = "count_tokens"
-                    size = len(json.dumps(body)) if body is not None else 0
-                    self._send_json(200, {"input_tokens": max(1, size // 4)})
-                elif path == "/v1/messages" and isinstance(body, dict):
-                    if api._is_main(body):
-                        agent = recorded.headers.get("x-claude-code-agent-id")
-                        recorded.kind = "subagent" if agent else "main"
-                        self._send_turn(api._next_turn(body, recorded), body)
-                    else:
-                        recorded.kind = recorded.answer = "aux"
-                        self._send_turn(turn(text("OK")), body)
-                else:
-                    recorded.answer = "404"
-                    self._not_found()
-            finally:
-                api._record(recorded)
+            kind = api._classify(path, body, headers)
+            answer = {"count_tokens": "count_tokens", "aux": "aux", "other": "404"}.get(kind, "")
+            recorded = Recorded("POST", self.path, headers, body, kind, answer)
+            scripted = api._admit(recorded)
+            if scripted is not None:
+                self._send_turn(scripted, body)
+            elif kind == "count_tokens":
+                size = len(json.dumps(body)) if body is not None else 0
+                self._send_json(200, {"input_tokens": max(1, size // 4)})
+            elif kind == "aux":
+                self._send_turn(turn(text("OK")), body)
+            else:
+                self._not_found()
 
         def _other(self) -> None:
             if self.command != "HEAD":
                 self._read_body()
-            api._record(
-                Recorded(
-                    method=self.command,
-                    path=self.path,
-                    headers={k.lower(): v for k, v in self.headers.items()},
-                    body=None,
-                    kind="other",
-                    answer="404",
-                )
-            )
+            headers = {k.lower(): v for k, v in self.headers.items()}
+            api._admit(Recorded(self.command, self.path, headers, None, "other", "404"))
             self._not_found()
 
         do_GET = _other

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import http.client
 import json
 import shlex
+import socket
 import sys
 import urllib.error
 import urllib.request
@@ -16,6 +18,8 @@ from scripted_api import text
 from scripted_api import thinking
 from scripted_api import tool_use
 from scripted_api import turn
+
+from arcguard.core.config import SETTING
 
 
 # A hook that appends its payload (plus a few environment variables, under "_env")
@@ -232,13 +236,38 @@ def test_subagent_calls_use_their_own_script(claude_project, run_claude, hook_se
     assert prompts[1].startswith("<task-notification>")
 
 
+AGENT_SYSTEM = [{"type": "text", "text": "You are a Claude agent, built for tests."}]
+BASH_TOOL = {"name": "Bash", "input_schema": {}}
+
+
+def post(api: ScriptedAPI, body: dict[str, Any]) -> bytes:
+    request = urllib.request.Request(
+        api.base_url + "/v1/messages?beta=true", json.dumps(body).encode(), method="POST"
+    )
+    with urllib.request.urlopen(request, timeout=60) as response:
+        return bytes(response.read())
+
+
+def test_side_tasks_lent_tools_do_not_take_a_conversation_turn():
+    turn_body = {"model": "m", "max_tokens": 64, "messages": [], "tools": [BASH_TOOL]}
+    side_task = dict(turn_body, stream=True, system="Summarise what these tool calls did.")
+    unstreamed = dict(turn_body, system=AGENT_SYSTEM)
+    with ScriptedAPI([text("scripted")]) as api:
+        post(api, side_task)
+        post(api, unstreamed)
+        assert api.remaining == 1
+        assert b"scripted" in post(api, dict(turn_body, stream=True, system=AGENT_SYSTEM))
+    assert [r.kind for r in api.log] == ["aux", "aux", "main"]
+    assert len(api.requests) == 1 and api.remaining == 0
+
+
 def test_server_side_requests_do_not_advance_the_script():
     def call(api: ScriptedAPI, method: str, path: str, body: Any = None) -> tuple[int, bytes]:
         data = None if body is None else json.dumps(body).encode()
         request = urllib.request.Request(api.base_url + path, data=data, method=method)
         request.add_header("content-type", "application/json")
         try:
-            with urllib.request.urlopen(request, timeout=10) as response:
+            with urllib.request.urlopen(request, timeout=60) as response:
                 return response.status, response.read()
         except urllib.error.HTTPError as err:
             return err.code, err.read()
@@ -251,7 +280,7 @@ def test_server_side_requests_do_not_advance_the_script():
         assert status == 200 and json.loads(raw)["input_tokens"] > 0
         status, raw = call(api, "GET", "/v1/models")
         assert status == 404 and json.loads(raw)["type"] == "error"
-        main = dict(quota, stream=True, tools=[{"name": "Bash", "input_schema": {}}])
+        main = dict(quota, stream=True, system=AGENT_SYSTEM, tools=[BASH_TOOL])
         status, raw = call(api, "POST", "/v1/messages?beta=true", main)
         assert status == 200
         events = [line[7:] for line in raw.decode().splitlines() if line.startswith("event: ")]
@@ -277,3 +306,32 @@ def test_arcguard_hook_settings_shape(arcguard_hook_settings):
     assert shlex.split(handler["command"]) == [sys.executable, "-m", "arcguard", "hook", "stop"]
     [pre_group] = settings["hooks"]["PreToolUse"]
     assert pre_group["hooks"][0]["command"].endswith("-m arcguard hook pre-tool")
+
+
+def test_a_request_is_logged_before_its_answer_is_sent():
+    # An answer far larger than the socket buffers (the client's kept small): the server
+    # cannot finish sending it until the client reads, so while the client holds back, the
+    # handler is stuck mid-answer. A request logged only after its answer would be missing.
+    big = "x" * (16 * 1024 * 1024)
+    with ScriptedAPI([text(big)]) as api:
+        client = socket.socket()
+        client.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 64 * 1024)
+        client.settimeout(120)
+        client.connect(("127.0.0.1", api.port))
+        connection = http.client.HTTPConnection("127.0.0.1", api.port)
+        connection.sock = client
+        body = {"model": "m", "messages": [], "stream": True, "system": AGENT_SYSTEM}
+        connection.request("POST", "/v1/messages", json.dumps(body))
+        response = connection.getresponse()
+        try:
+            assert [(r.kind, r.answer) for r in api.log] == [("main", "script[0]")]
+            assert len(api.requests) == 1
+        finally:
+            assert len(response.read()) > len(big)
+            connection.close()
+
+
+def test_hooks_get_the_most_patient_budget_and_lock_wait(claude_project):
+    env = claude_project().base_env()
+    assert env["ARCGUARD_HOOK_BUDGET_MS"] == str(SETTING["hook_budget_ms"].high)
+    assert env["ARCGUARD_LOCK_TIMEOUT_MS"] == str(SETTING["lock_timeout_ms"].high)

@@ -138,8 +138,8 @@ def test_an_operator_prompt_cancels_a_pending_wait(claude_bin: Path,
         cli.type("/autonomous ship the importer")
         wait_for(lambda: "limit_wait" in state(project), 60, "the wait to start", cli)
         cli.type("where do we stand?")
-        wait_for(lambda: len(api.requests) == 3, 30, "the operator's turn", cli)
-        wait_for(lambda: "limit-cancel" in kinds(project), 15, "the cancellation", cli)
+        wait_for(lambda: len(api.requests) == 3, 60, "the operator's turn", cli)
+        wait_for(lambda: "limit-cancel" in kinds(project), 60, "the cancellation", cli)
         time.sleep(max(0.0, past_reset - time.time()))  # a waiter left running would wake now
 
     assert len(api.requests) == 3

@@ -61,8 +61,8 @@ def test_a_paused_session_sets_the_terminal_title_and_runs_the_notify_command_on
     with ScriptedAPI(script) as api, interactive_claude(claude_bin, project, api, env) as cli:
         cli.type("get the build green")
         wait_for(lambda: "pause" in kinds(project), 90, "the pause", cli)
-        wait_for(lambda: PAUSED_TITLE in cli.raw(), 15, "the window title sequence", cli)
-        wait_for(lambda: events.exists() and events.read_text().strip(), 15, "the notify command")
+        wait_for(lambda: PAUSED_TITLE in cli.raw(), 60, "the window title sequence", cli)
+        wait_for(lambda: events.exists() and events.read_text().strip(), 60, "the notify command")
         time.sleep(1)  # a second run of the command would have landed by now
 
     [event] = [json.loads(line) for line in events.read_text().splitlines()]
@@ -89,7 +89,7 @@ def test_a_limit_wait_that_gives_up_sets_the_terminal_title(claude_bin: Path,
         api.add(rate_limit(2, f"Claude AI usage limit reached|{int(time.time()) + 5}"))
         cli.type("/autonomous ship the importer")
         wait_for(lambda: "give-up" in kinds(project), 60, "the give-up", cli)
-        wait_for(lambda: GIVE_UP_TITLE in cli.raw(), 15, "the window title sequence", cli)
+        wait_for(lambda: GIVE_UP_TITLE in cli.raw(), 60, "the window title sequence", cli)
     assert len(api.requests) == 2
 
 
@@ -111,5 +111,5 @@ def test_the_status_line_shows_the_arc_segment(claude_bin: Path, claude_project:
     with ScriptedAPI([text("Parsing the CSV header now.")]) as api, \
             interactive_claude(claude_bin, project, api) as cli:
         cli.type("/autonomous ship the importer")
-        wait_for(lambda: "arcguard arc autonomous, continued 0/2 in a row" in cli.screen(), 30,
+        wait_for(lambda: "arcguard arc autonomous, continued 0/2 in a row" in cli.screen(), 60,
                  "arcguard's status line segment", cli)
