@@ -21,17 +21,36 @@ NOW = time.time()
 
 
 def _entry(kind: str, n: int, **fields: Any) -> dict[str, Any]:
-    return {"parentUuid": f"uuid-{n - 1:08d}", "isSidechain": False, "userType": "external",
-            "cwd": "/home/user/project", "sessionId": SESSION, "version": "2.1.328",
-            "gitBranch": "main", "type": kind, "uuid": f"uuid-{n:08d}",
-            "timestamp": "2026-05-01T10:00:00.000Z", **fields}
+    return {
+        "parentUuid": f"uuid-{n - 1:08d}",
+        "isSidechain": False,
+        "userType": "external",
+        "cwd": "/home/user/project",
+        "sessionId": SESSION,
+        "version": "2.1.328",
+        "gitBranch": "main",
+        "type": kind,
+        "uuid": f"uuid-{n:08d}",
+        "timestamp": "2026-05-01T10:00:00.000Z",
+        **fields,
+    }
 
 
 def _assistant(n: int, mid: str, block: dict[str, Any]) -> dict[str, Any]:
-    return _entry("assistant", n, requestId=f"req_{mid}", message={
-        "id": mid, "type": "message", "role": "assistant", "model": "claude-opus-4-5",
-        "content": [block], "stop_reason": None,
-        "usage": {"input_tokens": 4, "cache_read_input_tokens": 51234, "output_tokens": 120}})
+    return _entry(
+        "assistant",
+        n,
+        requestId=f"req_{mid}",
+        message={
+            "id": mid,
+            "type": "message",
+            "role": "assistant",
+            "model": "claude-opus-4-5",
+            "content": [block],
+            "stop_reason": None,
+            "usage": {"input_tokens": 4, "cache_read_input_tokens": 51234, "output_tokens": 120},
+        },
+    )
 
 
 def _turn(n: int, blob_bytes: int) -> list[dict[str, Any]]:
@@ -40,22 +59,60 @@ def _turn(n: int, blob_bytes: int) -> list[dict[str, Any]]:
     tid = f"toolu_{n:010d}"
     sentence = "The quick brown fox reads src/arcguard/storage/store.py and runs the tests. "
     filler = (sentence * (blob_bytes // len(sentence) + 1))[:blob_bytes]
-    blob = {"messages": [{"role": "user", "content": filler}],
-            "system": "You are Claude Code.", "tools": ["Bash", "Read", "Edit"]}
+    blob = {
+        "messages": [{"role": "user", "content": filler}],
+        "system": "You are Claude Code.",
+        "tools": ["Bash", "Read", "Edit"],
+    }
     return [
         _entry("api-request-blob", n, requestId=f"req_{mid}", blob=blob),
-        _assistant(n + 1, mid, {"type": "thinking", "thinking": "Next I check the tests.",
-                                "signature": "c2lnbmF0dXJl"}),
+        _assistant(
+            n + 1,
+            mid,
+            {
+                "type": "thinking",
+                "thinking": "Next I check the tests.",
+                "signature": "c2lnbmF0dXJl",
+            },
+        ),
         _assistant(n + 2, mid, {"type": "text", "text": "Running the test suite now."}),
-        _assistant(n + 3, mid, {"type": "tool_use", "id": tid, "name": "Bash",
-                                "input": {"command": f"pytest -q tests/test_{n}.py",
-                                          "description": "Run tests"}}),
-        _entry("user", n + 4, toolUseResult={"stdout": "3 passed", "stderr": ""},
-               message={"role": "user", "content": [
-                   {"type": "tool_result", "tool_use_id": tid, "content": "3 passed in 0.41s",
-                    "is_error": False}]}),
-        _entry("attachment", n + 5, attachment={"type": "hook_success", "hookName": "PostToolUse",
-                                                 "stdout": "", "stderr": "", "exitCode": 0}),
+        _assistant(
+            n + 3,
+            mid,
+            {
+                "type": "tool_use",
+                "id": tid,
+                "name": "Bash",
+                "input": {"command": f"pytest -q tests/test_{n}.py", "description": "Run tests"},
+            },
+        ),
+        _entry(
+            "user",
+            n + 4,
+            toolUseResult={"stdout": "3 passed", "stderr": ""},
+            message={
+                "role": "user",
+                "content": [
+                    {
+                        "type": "tool_result",
+                        "tool_use_id": tid,
+                        "content": "3 passed in 0.41s",
+                        "is_error": False,
+                    }
+                ],
+            },
+        ),
+        _entry(
+            "attachment",
+            n + 5,
+            attachment={
+                "type": "hook_success",
+                "hookName": "PostToolUse",
+                "stdout": "",
+                "stderr": "",
+                "exitCode": 0,
+            },
+        ),
     ]
 
 
@@ -74,21 +131,27 @@ def _ending(n: int, final_text: str) -> list[dict[str, Any]]:
 BLOB_SIZES = (2_000, 20_000, 60_000, 150_000, 300_000)
 
 
-def write_transcript(path: Path, size: int, *, final_text: str = "No response requested.",
-                     blob_bytes: int = 300_000) -> int:
+def write_transcript(
+    path: Path, size: int, *, final_text: str = "No response requested.", blob_bytes: int = 300_000
+) -> int:
     """A JSONL transcript of about `size` bytes with big request blobs, ending in a stop."""
+
     def dumps(entry: dict[str, Any]) -> str:
         return json.dumps(entry, separators=(",", ":"), ensure_ascii=False)  # as Claude Code
 
     written = 0
     n = 1
     with path.open("wb") as out:
-        out.write((dumps(_entry("user", 0, message={"role": "user",
-                                                     "content": "/autonomous fix it"})) + "\n")
-                  .encode())
+        out.write(
+            (
+                dumps(_entry("user", 0, message={"role": "user", "content": "/autonomous fix it"}))
+                + "\n"
+            ).encode()
+        )
         while written < size:
-            blob = min(BLOB_SIZES[n // 10 % len(BLOB_SIZES)], blob_bytes,
-                       max(200, (size - written) // 2))
+            blob = min(
+                BLOB_SIZES[n // 10 % len(BLOB_SIZES)], blob_bytes, max(200, (size - written) // 2)
+            )
             lines = "".join(dumps(e) + "\n" for e in _turn(n, blob)).encode()
             out.write(lines)
             written += len(lines)
@@ -148,76 +211,167 @@ def max_history_state(home: str) -> tuple[bytes, dict[str, int]]:
         nonlocal state, t
         t += 1
         tool_input = {"command": command, "description": f"step {i}"}
-        _, state = decide_pre_tool(state, cfg, t, tool_name="Bash", tool_input=tool_input,
-                                   tool_use_id=f"toolu_h{i}", agent_id=None)
-        payload = {"tool_response": {"stdout": f"out {i % 7}", "stderr": "",
-                                     "interrupted": False}}
-        _, state = decide_post_tool(state, cfg, t, event_name="PostToolUse", tool_name="Bash",
-                                    tool_input=tool_input, tool_use_id=f"toolu_h{i}",
-                                    agent_id=None, payload=payload)
+        _, state = decide_pre_tool(
+            state,
+            cfg,
+            t,
+            tool_name="Bash",
+            tool_input=tool_input,
+            tool_use_id=f"toolu_h{i}",
+            agent_id=None,
+        )
+        payload = {"tool_response": {"stdout": f"out {i % 7}", "stderr": "", "interrupted": False}}
+        _, state = decide_post_tool(
+            state,
+            cfg,
+            t,
+            event_name="PostToolUse",
+            tool_name="Bash",
+            tool_input=tool_input,
+            tool_use_id=f"toolu_h{i}",
+            agent_id=None,
+            payload=payload,
+        )
         return tool_input
 
     for i in range(cfg.max_operations + 20):
         tool_input = call(i, f"grep -rn 'symbol_{i}' src/ tests/ | head -50")
         if i % 5 == 0:  # a tool-only turn with a distinct fingerprint each time
-            _, state = decide_post_batch(state, cfg, t, calls=[("Bash", tool_input)],
-                                         tool_only=True, agent_id=None, arc_active=False)
+            _, state = decide_post_batch(
+                state,
+                cfg,
+                t,
+                calls=[("Bash", tool_input)],
+                tool_only=True,
+                agent_id=None,
+                arc_active=False,
+            )
     while len(state["log"]) < 50:  # denials fill the decision log
         call(999_999, "git status --short")
     track = state["guard"]["tracks"]["main"]
-    figures = {"operations": len(track["ops"]), "fingerprints": len(track["fingerprints"]),
-               "log": len(state["log"])}
+    figures = {
+        "operations": len(track["ops"]),
+        "fingerprints": len(track["fingerprints"]),
+        "log": len(state["log"]),
+    }
     return _store_state(home, state), figures
 
 
 # --- payloads -------------------------------------------------------------------------------
 
 
-def payloads(root: Path, transcript: Path, batch_path: Path, batch_call: tuple[str, Any],
-             ) -> dict[str, dict[str, Any]]:
-    common = {"session_id": SESSION, "transcript_path": str(transcript), "cwd": str(root),
-              "permission_mode": "default", "prompt_id": "prompt-1", "effort": "high"}
-    command = {"command": "pytest -q tests/test_store.py", "description": "Run store tests",
-               "timeout": 120000}
+def payloads(
+    root: Path,
+    transcript: Path,
+    batch_path: Path,
+    batch_call: tuple[str, Any],
+) -> dict[str, dict[str, Any]]:
+    common = {
+        "session_id": SESSION,
+        "transcript_path": str(transcript),
+        "cwd": str(root),
+        "permission_mode": "default",
+        "prompt_id": "prompt-1",
+        "effort": "high",
+    }
+    command = {
+        "command": "pytest -q tests/test_store.py",
+        "description": "Run store tests",
+        "timeout": 120000,
+    }
     tid, tinput = batch_call
     return {
-        "pre-tool": {**common, "hook_event_name": "PreToolUse", "tool_name": "Bash",
-                     "tool_input": command, "tool_use_id": "toolu_bench_pre"},
-        "post-tool": {**common, "hook_event_name": "PostToolUse", "tool_name": "Bash",
-                      "tool_input": command, "tool_use_id": "toolu_bench_pre",
-                      "duration_ms": 812,
-                      "tool_response": {"stdout": "........ 8 passed in 0.61s\n" * 20,
-                                        "stderr": "", "interrupted": False, "isImage": False,
-                                        "noOutputExpected": False}},
-        "post-batch": {**common, "transcript_path": str(batch_path),
-                       "hook_event_name": "PostToolBatch",
-                       "tool_calls": [{"tool_name": "Bash", "tool_input": tinput,
-                                       "tool_use_id": tid, "tool_response": "3 passed in 0.41s"}]},
-        "stop (message)": {**common, "hook_event_name": "Stop", "stop_hook_active": False,
-                           "last_assistant_message": "The parser now handles quoted fields and "
-                           "escaped newlines; all 42 tests pass. Next I wire the loader into "
-                           "the report command.",
-                           "background_tasks": [], "session_crons": []},
-        "stop (no-op message)": {**common, "hook_event_name": "Stop", "stop_hook_active": False,
-                                 "last_assistant_message": "No response requested.",
-                                 "background_tasks": [], "session_crons": []},
-        "stop (transcript)": {**common, "hook_event_name": "Stop", "stop_hook_active": False,
-                              "background_tasks": [], "session_crons": []},
-        "posture": {**common, "hook_event_name": "UserPromptSubmit",
-                    "prompt": "continue with the loader milestone"},
+        "pre-tool": {
+            **common,
+            "hook_event_name": "PreToolUse",
+            "tool_name": "Bash",
+            "tool_input": command,
+            "tool_use_id": "toolu_bench_pre",
+        },
+        "post-tool": {
+            **common,
+            "hook_event_name": "PostToolUse",
+            "tool_name": "Bash",
+            "tool_input": command,
+            "tool_use_id": "toolu_bench_pre",
+            "duration_ms": 812,
+            "tool_response": {
+                "stdout": "........ 8 passed in 0.61s\n" * 20,
+                "stderr": "",
+                "interrupted": False,
+                "isImage": False,
+                "noOutputExpected": False,
+            },
+        },
+        "post-batch": {
+            **common,
+            "transcript_path": str(batch_path),
+            "hook_event_name": "PostToolBatch",
+            "tool_calls": [
+                {
+                    "tool_name": "Bash",
+                    "tool_input": tinput,
+                    "tool_use_id": tid,
+                    "tool_response": "3 passed in 0.41s",
+                }
+            ],
+        },
+        "stop (message)": {
+            **common,
+            "hook_event_name": "Stop",
+            "stop_hook_active": False,
+            "last_assistant_message": "The parser now handles quoted fields and "
+            "escaped newlines; all 42 tests pass. Next I wire the loader into "
+            "the report command.",
+            "background_tasks": [],
+            "session_crons": [],
+        },
+        "stop (no-op message)": {
+            **common,
+            "hook_event_name": "Stop",
+            "stop_hook_active": False,
+            "last_assistant_message": "No response requested.",
+            "background_tasks": [],
+            "session_crons": [],
+        },
+        "stop (transcript)": {
+            **common,
+            "hook_event_name": "Stop",
+            "stop_hook_active": False,
+            "background_tasks": [],
+            "session_crons": [],
+        },
+        "posture": {
+            **common,
+            "hook_event_name": "UserPromptSubmit",
+            "prompt": "continue with the loader milestone",
+        },
     }
 
 
 def status_payload(root: Path) -> dict[str, Any]:
     """A status line payload as Claude Code 2.1 sends it, rate limits included (Pro/Max)."""
-    return {"session_id": SESSION, "transcript_path": str(root / "small.jsonl"), "cwd": str(root),
-            "model": {"id": "claude-opus-4-5", "display_name": "Opus"}, "version": "2.1.328",
-            "cost": {"total_cost_usd": 1.37, "total_duration_ms": 81234},
-            "context_window": {"used_percentage": 41},
-            "rate_limits": {"five_hour": {"used_percentage": 23.5, "resets_at": 1_900_000_000},
-                            "seven_day": {"used_percentage": 41.2, "resets_at": 1_900_500_000}}}
+    return {
+        "session_id": SESSION,
+        "transcript_path": str(root / "small.jsonl"),
+        "cwd": str(root),
+        "model": {"id": "claude-opus-4-5", "display_name": "Opus"},
+        "version": "2.1.328",
+        "cost": {"total_cost_usd": 1.37, "total_duration_ms": 81234},
+        "context_window": {"used_percentage": 41},
+        "rate_limits": {
+            "five_hour": {"used_percentage": 23.5, "resets_at": 1_900_000_000},
+            "seven_day": {"used_percentage": 41.2, "resets_at": 1_900_500_000},
+        },
+    }
 
 
-HOOK_OF = {"pre-tool": "pre-tool", "post-tool": "post-tool", "post-batch": "post-batch",
-           "stop (message)": "stop", "stop (no-op message)": "stop",
-           "stop (transcript)": "stop", "posture": "posture"}
+HOOK_OF = {
+    "pre-tool": "pre-tool",
+    "post-tool": "post-tool",
+    "post-batch": "post-batch",
+    "stop (message)": "stop",
+    "stop (no-op message)": "stop",
+    "stop (transcript)": "stop",
+    "posture": "posture",
+}

@@ -50,15 +50,16 @@ if len(sys.argv) > 1:
 def probe_argv(argv: list[str]) -> list[str]:
     """The same run with the VmHWM probe around it (hook runs only, plus the bare case)."""
     if "hook" in argv:
-        return [PYTHON, "-c", PROBE, *argv[argv.index("hook"):]]
+        return [PYTHON, "-c", PROBE, *argv[argv.index("hook") :]]
     if argv[-1:] == ["statusline"]:
         return [PYTHON, "-c", PROBE, "statusline"]
     return [PYTHON, "-c", PROBE]
 
 
 class Variant:
-    def __init__(self, name: str, argv: list[str], stdin: bytes = b"",
-                 state: bytes | None = None) -> None:
+    def __init__(
+        self, name: str, argv: list[str], stdin: bytes = b"", state: bytes | None = None
+    ) -> None:
         self.name = name
         self.argv = argv
         self.stdin = stdin
@@ -79,8 +80,9 @@ def restore(variant: Variant, state_path: str) -> None:
 
 def probe_rss(variant: Variant, env: dict[str, str], state_path: str) -> None:
     restore(variant, state_path)
-    proc = subprocess.run(probe_argv(variant.argv), input=variant.stdin, capture_output=True,
-                          env=env, check=True)
+    proc = subprocess.run(
+        probe_argv(variant.argv), input=variant.stdin, capture_output=True, env=env, check=True
+    )
     for line in proc.stderr.decode().splitlines():
         if line.startswith("VmHWM "):
             variant.rss.append(int(line.split()[1]) / 1024)
@@ -90,8 +92,13 @@ def run_once(variant: Variant, env: dict[str, str], state_path: str) -> None:
     restore(variant, state_path)
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
-    proc = subprocess.Popen(variant.argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                            stderr=subprocess.DEVNULL, env=env)
+    proc = subprocess.Popen(
+        variant.argv,
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        env=env,
+    )
     assert proc.stdin is not None and proc.stdout is not None
     try:
         proc.stdin.write(variant.stdin)
@@ -107,8 +114,7 @@ def run_once(variant: Variant, env: dict[str, str], state_path: str) -> None:
     if proc.returncode != 0:
         raise SystemExit(f"{variant.name}: exit {proc.returncode}")
     variant.wall.append(wall * 1000)
-    variant.cpu.append((after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime)
-                       * 1000)
+    variant.cpu.append((after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime) * 1000)
     variant.outputs.add(_shape(out))
 
 
@@ -125,8 +131,9 @@ def _shape(out: bytes) -> str:
     return "json"
 
 
-def measure(variants: list[Variant], env: dict[str, str], state_path: str, *, warmup: int,
-            rounds: int) -> None:
+def measure(
+    variants: list[Variant], env: dict[str, str], state_path: str, *, warmup: int, rounds: int
+) -> None:
     for _ in range(warmup):
         for variant in variants:
             run_once(variant, env, state_path)
@@ -151,9 +158,14 @@ def p95(values: list[float]) -> float:
 def summary(variant: Variant, base: Variant | None) -> dict[str, Any]:
     med = statistics.median(variant.wall)
     cpu = statistics.median(variant.cpu)
-    result = {"n": len(variant.wall), "median_ms": round(med, 2),
-              "p95_ms": round(p95(variant.wall), 2), "cpu_ms": round(cpu, 2),
-              "peak_rss_mb": round(max(variant.rss), 1), "output": sorted(variant.outputs)}
+    result = {
+        "n": len(variant.wall),
+        "median_ms": round(med, 2),
+        "p95_ms": round(p95(variant.wall), 2),
+        "cpu_ms": round(cpu, 2),
+        "peak_rss_mb": round(max(variant.rss), 1),
+        "output": sorted(variant.outputs),
+    }
     if base is not None:
         result["ratio"] = round(med / statistics.median(base.wall), 2)
         result["p95_ratio"] = round(p95(variant.wall) / p95(base.wall), 2)
@@ -167,13 +179,18 @@ def summary(variant: Variant, base: Variant | None) -> dict[str, Any]:
 def import_cost(argv: list[str], stdin: bytes, env: dict[str, str]) -> dict[str, Any]:
     runs = []
     for _ in range(5):
-        proc = subprocess.run([PYTHON, "-X", "importtime", *argv], input=stdin,
-                              capture_output=True, env=env, check=True)
+        proc = subprocess.run(
+            [PYTHON, "-X", "importtime", *argv],
+            input=stdin,
+            capture_output=True,
+            env=env,
+            check=True,
+        )
         rows = []
         for line in proc.stderr.decode().splitlines():
             if not line.startswith("import time:") or "self [us]" in line:
                 continue
-            self_us, cumulative, name = line[len("import time:"):].split("|")
+            self_us, cumulative, name = line[len("import time:") :].split("|")
             rows.append((name.rstrip(), int(self_us), int(cumulative)))
         runs.append(rows)
     # The run with the median total stands for all (import times are noisy on a shared box).
@@ -186,12 +203,28 @@ def import_cost(argv: list[str], stdin: bytes, env: dict[str, str]) -> dict[str,
         "total_self_ms": round(sum(s for _, s, _ in rows) / 1000, 2),
         "arcguard_self_ms": round(ours / 1000, 2),
         "loaded": names,
-        "slowest": [{"module": name.strip(), "self_ms": round(s / 1000, 2),
-                     "cumulative_ms": round(c / 1000, 2)}
-                    for name, s, c in sorted(rows, key=lambda r: -r[1])[:12]],
-        "heavy_absent": {m: m not in names for m in
-                         ("click", "orjson", "filelock", "json", "re", "typing", "tomllib",
-                          "dataclasses", "enum")},
+        "slowest": [
+            {
+                "module": name.strip(),
+                "self_ms": round(s / 1000, 2),
+                "cumulative_ms": round(c / 1000, 2),
+            }
+            for name, s, c in sorted(rows, key=lambda r: -r[1])[:12]
+        ],
+        "heavy_absent": {
+            m: m not in names
+            for m in (
+                "click",
+                "orjson",
+                "filelock",
+                "json",
+                "re",
+                "typing",
+                "tomllib",
+                "dataclasses",
+                "enum",
+            )
+        },
     }
 
 
@@ -221,8 +254,13 @@ def forensics_available() -> str | None:
     return None
 
 
-def bench_forensics(root: Path, env: dict[str, str], *, total: int, rounds: int,
-                    ) -> dict[str, Any]:
+def bench_forensics(
+    root: Path,
+    env: dict[str, str],
+    *,
+    total: int,
+    rounds: int,
+) -> dict[str, Any]:
     why = forensics_available()
     if why is not None:
         return {"skipped": why}
@@ -235,8 +273,10 @@ def bench_forensics(root: Path, env: dict[str, str], *, total: int, rounds: int,
         write_transcript(path, per_file, final_text="Done: the loader is wired.")
         files.append(str(path))
     size = sum(os.path.getsize(f) for f in files)
-    commands = {"forensics": [SCRIPT, "forensics", str(corpus), "--json"],
-                "bare orjson loop": [PYTHON, "-c", BARE_LOOP, *files]}
+    commands = {
+        "forensics": [SCRIPT, "forensics", str(corpus), "--json"],
+        "bare orjson loop": [PYTHON, "-c", BARE_LOOP, *files],
+    }
     times: dict[str, list[float]] = {name: [] for name in commands}
     for i in range(rounds + 1):
         order = list(commands.items()) if i % 2 == 0 else list(reversed(commands.items()))
@@ -245,16 +285,19 @@ def bench_forensics(root: Path, env: dict[str, str], *, total: int, rounds: int,
             proc = subprocess.run(argv, capture_output=True, env=env)
             elapsed = time.perf_counter() - start
             if proc.returncode not in (0, 1):
-                return {"skipped": f"{name} failed: exit {proc.returncode}: "
-                                   f"{proc.stderr.decode()[-300:]}"}
+                return {
+                    "skipped": f"{name} failed: exit {proc.returncode}: "
+                    f"{proc.stderr.decode()[-300:]}"
+                }
             if i:  # round 0 is the warm-up (page cache, pyc)
                 times[name].append(elapsed)
     result: dict[str, Any] = {"corpus_mb": round(size / 2**20, 1), "files": len(files)}
     for name, values in times.items():
         med = statistics.median(values)
         result[name] = {"median_s": round(med, 3), "mb_per_s": round(size / 2**20 / med, 1)}
-    result["ratio"] = round(statistics.median(times["bare orjson loop"])
-                            / statistics.median(times["forensics"]), 2)
+    result["ratio"] = round(
+        statistics.median(times["bare orjson loop"]) / statistics.median(times["forensics"]), 2
+    )
     return result
 
 
@@ -262,11 +305,14 @@ def bench_forensics(root: Path, env: dict[str, str], *, total: int, rounds: int,
 
 
 def child_env(root: Path) -> dict[str, str]:
-    env = {k: v for k, v in os.environ.items()
-           if not k.startswith(("ARCGUARD_", "PYTHON", "XDG_"))}
-    env.update(HOME=str(root / "home"), ARCGUARD_HOME=str(root / "state"),
-               ARCGUARD_CONFIG=str(root / "no-config.toml"),
-               XDG_STATE_HOME=str(root / "xdg-state"), XDG_CONFIG_HOME=str(root / "xdg-config"))
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("ARCGUARD_", "PYTHON", "XDG_"))}
+    env.update(
+        HOME=str(root / "home"),
+        ARCGUARD_HOME=str(root / "state"),
+        ARCGUARD_CONFIG=str(root / "no-config.toml"),
+        XDG_STATE_HOME=str(root / "xdg-state"),
+        XDG_CONFIG_HOME=str(root / "xdg-config"),
+    )
     (root / "home").mkdir(exist_ok=True)
     return env
 
@@ -283,15 +329,18 @@ def installed_launcher() -> list[str]:
 
 
 def launchers() -> dict[str, list[str]]:
-    found = {"installed": [*installed_launcher(), "hook"],
-             "module": [PYTHON, "-m", "arcguard", "hook"]}
+    found = {
+        "installed": [*installed_launcher(), "hook"],
+        "module": [PYTHON, "-m", "arcguard", "hook"],
+    }
     if os.path.exists(SCRIPT):
         found["script"] = [SCRIPT, "hook"]
     return found
 
 
-def bench_hooks(root: Path, env: dict[str, str], home: str, state_path: str, *,
-                warmup: int, rounds: int) -> dict[str, Any]:
+def bench_hooks(
+    root: Path, env: dict[str, str], home: str, state_path: str, *, warmup: int, rounds: int
+) -> dict[str, Any]:
     small = root / "small.jsonl"
     write_transcript(small, 10 * 1024)
     batch_path = root / "batch.jsonl"
@@ -301,28 +350,57 @@ def bench_hooks(root: Path, env: dict[str, str], home: str, state_path: str, *,
     variants = [base]
     for launcher, argv in launchers().items():
         for name, payload in batch.items():
-            variants.append(Variant(f"{name} [{launcher}]", [*argv, HOOK_OF[name]],
-                                    json.dumps(payload).encode(), arc))
+            variants.append(
+                Variant(
+                    f"{name} [{launcher}]",
+                    [*argv, HOOK_OF[name]],
+                    json.dumps(payload).encode(),
+                    arc,
+                )
+            )
         # Claude Code runs the status line after every assistant message, as often as a hook.
-        variants.append(Variant(f"statusline [{launcher}]", [*argv[:-1], "statusline"],
-                                json.dumps(status_payload(root)).encode(), arc))
+        variants.append(
+            Variant(
+                f"statusline [{launcher}]",
+                [*argv[:-1], "statusline"],
+                json.dumps(status_payload(root)).encode(),
+                arc,
+            )
+        )
     measure(variants, env, state_path, warmup=warmup, rounds=rounds)
     return {v.name: summary(v, None if v is base else base) for v in variants}
 
 
-def bench_sizes(root: Path, env: dict[str, str], home: str, state_path: str, *,
-                sizes: dict[str, int], warmup: int, rounds: int) -> dict[str, Any]:
+def bench_sizes(
+    root: Path,
+    env: dict[str, str],
+    home: str,
+    state_path: str,
+    *,
+    sizes: dict[str, int],
+    warmup: int,
+    rounds: int,
+) -> dict[str, Any]:
     arc = arc_state(home)
     variants = []
     actual = {}
     for label, size in sizes.items():
         path = root / f"transcript-{label}.jsonl"
         actual[label] = write_transcript(path, size)
-        payload = {"session_id": SESSION, "transcript_path": str(path), "cwd": str(root),
-                   "hook_event_name": "Stop", "stop_hook_active": False,
-                   "background_tasks": [], "session_crons": []}
-        variants.append(Variant(label, [PYTHON, "-m", "arcguard", "hook", "stop"],
-                                json.dumps(payload).encode(), arc))
+        payload = {
+            "session_id": SESSION,
+            "transcript_path": str(path),
+            "cwd": str(root),
+            "hook_event_name": "Stop",
+            "stop_hook_active": False,
+            "background_tasks": [],
+            "session_crons": [],
+        }
+        variants.append(
+            Variant(
+                label, [PYTHON, "-m", "arcguard", "hook", "stop"], json.dumps(payload).encode(), arc
+            )
+        )
     os.sync()  # no writeback of the fresh files during the measurement
     measure(variants, env, state_path, warmup=warmup, rounds=rounds)
     base = variants[0]
@@ -332,16 +410,20 @@ def bench_sizes(root: Path, env: dict[str, str], home: str, state_path: str, *,
     return result
 
 
-def bench_history(root: Path, env: dict[str, str], home: str, state_path: str, *,
-                  warmup: int, rounds: int) -> dict[str, Any]:
+def bench_history(
+    root: Path, env: dict[str, str], home: str, state_path: str, *, warmup: int, rounds: int
+) -> dict[str, Any]:
     full, figures = max_history_state(home)
-    payload = payloads(root, root / "small.jsonl", root / "batch.jsonl",
-                       ("toolu_x", {}))["pre-tool"]
+    payload = payloads(root, root / "small.jsonl", root / "batch.jsonl", ("toolu_x", {}))[
+        "pre-tool"
+    ]
     payload["tool_input"] = {"command": "ruff check src/ --fix", "description": "Lint"}
     stdin = json.dumps(payload).encode()
     argv = [PYTHON, "-m", "arcguard", "hook", "pre-tool"]
     empty = Variant("empty state", argv, stdin, b"")
     loaded = Variant("max history", argv, stdin, full)
     measure([empty, loaded], env, state_path, warmup=warmup, rounds=rounds)
-    return {"empty state": summary(empty, None),
-            "max history": {**summary(loaded, empty), **figures, "state_bytes": len(full)}}
+    return {
+        "empty state": summary(empty, None),
+        "max history": {**summary(loaded, empty), **figures, "state_bytes": len(full)},
+    }

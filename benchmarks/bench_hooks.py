@@ -44,13 +44,18 @@ from bench_report import verdicts
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--quick", action="store_true",
-                        help="fewer rounds, a 20 MB instead of a 200 MB transcript, small corpus")
+    parser.add_argument(
+        "--quick",
+        action="store_true",
+        help="fewer rounds, a 20 MB instead of a 200 MB transcript, small corpus",
+    )
     parser.add_argument("--out", default="bench-result.json", help="where to write the JSON")
     args = parser.parse_args(argv)
     if sys.prefix == sys.base_prefix:
-        print("warning: not running in a virtualenv; use the project's .venv/bin/python",
-              file=sys.stderr)
+        print(
+            "warning: not running in a virtualenv; use the project's .venv/bin/python",
+            file=sys.stderr,
+        )
     rounds, warmup = (8, 2) if args.quick else (30, 3)
     big = ("20 MB", 20 * 2**20) if args.quick else ("200 MB", 200 * 2**20)
     root = Path(tempfile.mkdtemp(prefix="arcguard-bench-"))
@@ -61,30 +66,41 @@ def main(argv: list[str] | None = None) -> int:
         from arcguard.storage import paths
 
         state_path = paths.session_path(home, SESSION)
-        result: dict[str, Any] = {"machine": machine(), "rounds": rounds, "quick": args.quick,
-                                  "started": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())}
+        result: dict[str, Any] = {
+            "machine": machine(),
+            "rounds": rounds,
+            "quick": args.quick,
+            "started": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
+        }
         print("hooks ...", file=sys.stderr)
         result["hooks"] = bench_hooks(root, env, home, state_path, warmup=warmup, rounds=rounds)
         print("transcript sizes ...", file=sys.stderr)
         result["transcript_sizes"] = bench_sizes(
-            root, env, home, state_path, warmup=warmup, rounds=rounds,
-            sizes={"10 KB": 10 * 1024, "10 MB": 10 * 2**20, big[0]: big[1]})
+            root,
+            env,
+            home,
+            state_path,
+            warmup=warmup,
+            rounds=rounds,
+            sizes={"10 KB": 10 * 1024, "10 MB": 10 * 2**20, big[0]: big[1]},
+        )
         print("state history ...", file=sys.stderr)
-        result["history"] = bench_history(root, env, home, state_path, warmup=warmup,
-                                          rounds=rounds)
+        result["history"] = bench_history(root, env, home, state_path, warmup=warmup, rounds=rounds)
         print("import cost ...", file=sys.stderr)
-        stdin = json.dumps(payloads(root, root / "small.jsonl", root / "batch.jsonl",
-                                    ("t", {}))["pre-tool"]).encode()
+        stdin = json.dumps(
+            payloads(root, root / "small.jsonl", root / "batch.jsonl", ("t", {}))["pre-tool"]
+        ).encode()
         arc_state(home)
         result["import_cost"] = {
-            "installed": import_cost([*installed_launcher()[1:], "hook", "pre-tool"], stdin,
-                                     env),
+            "installed": import_cost([*installed_launcher()[1:], "hook", "pre-tool"], stdin, env),
             "module": import_cost(["-m", "arcguard", "hook", "pre-tool"], stdin, env),
             "script": import_cost([SCRIPT, "hook", "pre-tool"], stdin, env),
-            "bare": import_cost(["-c", "pass"], b"", env)}
+            "bare": import_cost(["-c", "pass"], b"", env),
+        }
         print("forensics ...", file=sys.stderr)
         result["forensics"] = bench_forensics(
-            root, env, total=(40 if args.quick else 200) * 2**20, rounds=2 if args.quick else 3)
+            root, env, total=(40 if args.quick else 200) * 2**20, rounds=2 if args.quick else 3
+        )
         # The budget applies to the command `arcguard install` writes.
         result["budget_launcher"] = "installed"
         result["verdicts"] = verdicts(result, "installed")

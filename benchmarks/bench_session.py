@@ -58,8 +58,9 @@ BUDGET_RATIO = 1.0
 # Variables of the outer environment that must not reach the CLI (credentials, a parent
 # session, proxies to a real endpoint, arcguard settings of the person running this).
 _SCRUB_PREFIXES = ("ANTHROPIC_", "CLAUDE", "AWS_BEARER_TOKEN_BEDROCK", "ARCGUARD_")
-_SCRUB_EXACT = frozenset({"HTTP_PROXY", "HTTPS_PROXY", "http_proxy", "https_proxy", "ALL_PROXY",
-                          "CI"})
+_SCRUB_EXACT = frozenset(
+    {"HTTP_PROXY", "HTTPS_PROXY", "http_proxy", "https_proxy", "ALL_PROXY", "CI"}
+)
 
 
 @functools.cache
@@ -70,9 +71,22 @@ def _installed(claude: Path) -> str:
         # The CLI under test on PATH: install wires the events its release knows.
         path = f"{claude.parent}{os.pathsep}{os.environ.get('PATH', '')}"
         env = {**os.environ, "HOME": str(root / "home"), "PATH": path}
-        subprocess.run([sys.executable, "-m", "arcguard", "install", "--scope", "project",
-                        "--project", str(root)], env=env, capture_output=True, check=True,
-                       timeout=120)
+        subprocess.run(
+            [
+                sys.executable,
+                "-m",
+                "arcguard",
+                "install",
+                "--scope",
+                "project",
+                "--project",
+                str(root),
+            ],
+            env=env,
+            capture_output=True,
+            check=True,
+            timeout=120,
+        )
         return (root / ".claude" / "settings.json").read_text()
 
 
@@ -100,20 +114,32 @@ def settings_for(wiring: str, claude: Path = DEFAULT_CLAUDE) -> dict[str, Any]:
 
 def script(calls: int) -> list[Any]:
     """N turns of one distinct Bash call each, then the final answer."""
-    turns: list[Any] = [tool_use("Bash", {"command": f"echo call-{n}",
-                                          "description": f"Print call {n}"})
-                        for n in range(calls)]
+    turns: list[Any] = [
+        tool_use("Bash", {"command": f"echo call-{n}", "description": f"Print call {n}"})
+        for n in range(calls)
+    ]
     return [*turns, text("All calls are done.")]
 
 
 def _environment(root: Path, base_url: str) -> dict[str, str]:
-    env = {k: v for k, v in os.environ.items()
-           if not k.startswith(_SCRUB_PREFIXES) and k not in _SCRUB_EXACT}
-    env.update(HOME=str(root / "home"), ARCGUARD_HOME=str(root / "arcguard-home"),
-               ANTHROPIC_BASE_URL=base_url, ANTHROPIC_API_KEY="test", IS_SANDBOX="1",
-               CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC="1", DISABLE_TELEMETRY="1",
-               DISABLE_AUTOUPDATER="1", CLAUDE_CODE_MAX_RETRIES="1",
-               NO_PROXY="127.0.0.1,localhost", no_proxy="127.0.0.1,localhost")
+    env = {
+        k: v
+        for k, v in os.environ.items()
+        if not k.startswith(_SCRUB_PREFIXES) and k not in _SCRUB_EXACT
+    }
+    env.update(
+        HOME=str(root / "home"),
+        ARCGUARD_HOME=str(root / "arcguard-home"),
+        ANTHROPIC_BASE_URL=base_url,
+        ANTHROPIC_API_KEY="test",
+        IS_SANDBOX="1",
+        CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC="1",
+        DISABLE_TELEMETRY="1",
+        DISABLE_AUTOUPDATER="1",
+        CLAUDE_CODE_MAX_RETRIES="1",
+        NO_PROXY="127.0.0.1,localhost",
+        no_proxy="127.0.0.1,localhost",
+    )
     return env
 
 
@@ -127,8 +153,9 @@ def _prepare(root: Path, wiring: str, claude: Path) -> Path:
     return project
 
 
-def _check(wiring: str, root: Path, done: subprocess.CompletedProcess[str], answered: int,
-           calls: int) -> str | None:
+def _check(
+    wiring: str, root: Path, done: subprocess.CompletedProcess[str], answered: int, calls: int
+) -> str | None:
     """Why a run does not count (the session did not run as scripted), or None."""
     if done.returncode != 0:
         return f"claude exited {done.returncode}: {done.stderr.strip()[-300:]}"
@@ -152,13 +179,27 @@ def run_session(claude: Path, wiring: str, calls: int) -> tuple[float, float]:
         root = Path(scratch)
         project = _prepare(root, wiring, claude)
         with ScriptedAPI(script(calls)) as api:
-            args = [str(claude), "-p", "Run the scripted calls.", "--output-format", "json",
-                    "--permission-mode", "bypassPermissions"]
+            args = [
+                str(claude),
+                "-p",
+                "Run the scripted calls.",
+                "--output-format",
+                "json",
+                "--permission-mode",
+                "bypassPermissions",
+            ]
             cpu = _children_cpu()
             started = time.perf_counter()
-            done = subprocess.run(args, cwd=project, env=_environment(root, api.base_url),
-                                  stdin=subprocess.DEVNULL, capture_output=True, text=True,
-                                  timeout=RUN_TIMEOUT_S, check=False)
+            done = subprocess.run(
+                args,
+                cwd=project,
+                env=_environment(root, api.base_url),
+                stdin=subprocess.DEVNULL,
+                capture_output=True,
+                text=True,
+                timeout=RUN_TIMEOUT_S,
+                check=False,
+            )
             elapsed = time.perf_counter() - started
             cpu = _children_cpu() - cpu
             answered = len(api.requests)
@@ -177,7 +218,7 @@ def measure(claude: Path, calls: int, rounds: int) -> tuple[Samples, Samples]:
     cpu: Samples = {wiring: [] for wiring in WIRINGS}
     run_session(claude, "none", calls)  # warm-up: first start of node and the CLI's caches
     for round_ in range(rounds):
-        order = WIRINGS[round_ % len(WIRINGS):] + WIRINGS[:round_ % len(WIRINGS)]
+        order = WIRINGS[round_ % len(WIRINGS) :] + WIRINGS[: round_ % len(WIRINGS)]
         for wiring in order:
             elapsed, used = run_session(claude, wiring, calls)
             wall[wiring].append(elapsed)
@@ -189,8 +230,11 @@ def added_per_call(samples: Samples, calls: int) -> dict[str, Any]:
     """Median seconds per wiring, and what each adds per tool call over `none`, in ms and as
     a ratio to the bare-Python wiring."""
     medians = {wiring: statistics.median(values) for wiring, values in samples.items()}
-    added = {wiring: (medians[wiring] - medians["none"]) * 1000 / calls
-             for wiring in WIRINGS if wiring != "none"}
+    added = {
+        wiring: (medians[wiring] - medians["none"]) * 1000 / calls
+        for wiring in WIRINGS
+        if wiring != "none"
+    }
     python = added["python"]
     ratios = {wiring: (value / python if python > 0 else None) for wiring, value in added.items()}
     return {"median_s": medians, "added_ms_per_call": added, "ratio_to_python": ratios}
@@ -201,13 +245,18 @@ def summarise(wall: Samples, cpu: Samples, calls: int) -> dict[str, Any]:
     # busy machine stretches wall times far more than it changes the work done.
     summary = added_per_call(wall, calls)
     ratio = summary["ratio_to_python"]["arcguard"]
-    return {**summary, "cpu": added_per_call(cpu, calls), "budget_ratio": BUDGET_RATIO,
-            "within_budget": ratio is not None and ratio <= BUDGET_RATIO}
+    return {
+        **summary,
+        "cpu": added_per_call(cpu, calls),
+        "budget_ratio": BUDGET_RATIO,
+        "within_budget": ratio is not None and ratio <= BUDGET_RATIO,
+    }
 
 
 def _claude_version(claude: Path) -> str:
-    done = subprocess.run([str(claude), "--version"], capture_output=True, text=True,
-                          timeout=60, check=False)
+    done = subprocess.run(
+        [str(claude), "--version"], capture_output=True, text=True, timeout=60, check=False
+    )
     return done.stdout.strip()
 
 
@@ -219,29 +268,39 @@ def _ratio(summary: dict[str, Any], wiring: str) -> str:
 def render(result: dict[str, Any]) -> str:
     summary = result["summary"]
     cpu = summary["cpu"]
-    lines = [f"{result['claude']}, {result['calls']} Bash calls per session, "
-             f"{result['rounds']} rounds, medians (no hooks: "
-             f"{summary['median_s']['none']:.2f} s wall, {cpu['median_s']['none']:.2f} s CPU "
-             "per session)", "",
-             "| wiring | wall added per tool call | ratio to bare Python | CPU added per tool "
-             "call | CPU ratio |", "|---|---|---|---|---|"]
+    lines = [
+        f"{result['claude']}, {result['calls']} Bash calls per session, "
+        f"{result['rounds']} rounds, medians (no hooks: "
+        f"{summary['median_s']['none']:.2f} s wall, {cpu['median_s']['none']:.2f} s CPU "
+        "per session)",
+        "",
+        "| wiring | wall added per tool call | ratio to bare Python | CPU added per tool "
+        "call | CPU ratio |",
+        "|---|---|---|---|---|",
+    ]
     for wiring, added in summary["added_ms_per_call"].items():
-        lines.append(f"| {wiring} | {added:+.1f} ms | {_ratio(summary, wiring)} | "
-                     f"{cpu['added_ms_per_call'][wiring]:+.1f} ms | {_ratio(cpu, wiring)} |")
+        lines.append(
+            f"| {wiring} | {added:+.1f} ms | {_ratio(summary, wiring)} | "
+            f"{cpu['added_ms_per_call'][wiring]:+.1f} ms | {_ratio(cpu, wiring)} |"
+        )
     verdict = "within" if summary["within_budget"] else "OVER"
-    lines += ["", f"arcguard vs bare Python: {verdict} budget "
-              f"(<= {summary['budget_ratio']:.1f}x)"]
+    lines += ["", f"arcguard vs bare Python: {verdict} budget (<= {summary['budget_ratio']:.1f}x)"]
     return "\n".join(lines)
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--quick", action="store_true",
-                        help="a smoke run: 3 calls, 1 round (figures meaningless)")
+    parser.add_argument(
+        "--quick", action="store_true", help="a smoke run: 3 calls, 1 round (figures meaningless)"
+    )
     parser.add_argument("--calls", type=int, default=30, help="Bash calls per session")
     parser.add_argument("--rounds", type=int, default=4, help="runs of each wiring")
-    parser.add_argument("--claude", type=Path, default=None,
-                        help="the Claude Code CLI (default: $ARCGUARD_CLAUDE_BIN or .cache)")
+    parser.add_argument(
+        "--claude",
+        type=Path,
+        default=None,
+        help="the Claude Code CLI (default: $ARCGUARD_CLAUDE_BIN or .cache)",
+    )
     parser.add_argument("--out", default=None, help="also write the result as JSON here")
     args = parser.parse_args(argv)
     calls, rounds = (3, 1) if args.quick else (args.calls, args.rounds)
@@ -252,10 +311,15 @@ def main(argv: list[str] | None = None) -> int:
         print(f"bench_session: {exc}", file=sys.stderr)
         return 2
     result: dict[str, Any] = {
-        "claude": _claude_version(claude), "python": platform.python_version(),
-        "interpreter": sys.executable, "calls": calls, "rounds": rounds,
-        "wall_s": wall, "cpu_s": cpu,
-        "summary": summarise(wall, cpu, calls)}
+        "claude": _claude_version(claude),
+        "python": platform.python_version(),
+        "interpreter": sys.executable,
+        "calls": calls,
+        "rounds": rounds,
+        "wall_s": wall,
+        "cpu_s": cpu,
+        "summary": summarise(wall, cpu, calls),
+    }
     print(render(result))
     if args.out:
         Path(args.out).write_text(json.dumps(result, indent=2) + "\n")

@@ -34,9 +34,17 @@ def _replay_one(job: tuple[str, bool, str]) -> tuple[dict[str, Any], list[dict[s
     path, arc, config = job
     result = replay(path, config_path=config, arc=arc)
     row = summary.summarise([result])["files"][0]
-    found = [{"file": Path(path).name, "turn": d.turn, "kind": d.kind,
-              "reason": short(d.reason, 160), "tools_before": _tools_before(result, d.turn)}
-             for d in result.decisions if d.kind in summary.INTERVENTIONS]
+    found = [
+        {
+            "file": Path(path).name,
+            "turn": d.turn,
+            "kind": d.kind,
+            "reason": short(d.reason, 160),
+            "tools_before": _tools_before(result, d.turn),
+        }
+        for d in result.decisions
+        if d.kind in summary.INTERVENTIONS
+    ]
     return row, found
 
 
@@ -61,22 +69,29 @@ def trial(files: list[str], arc: bool, jobs: int, config: str) -> dict[str, Any]
         for kind, n in row["decisions"].items():
             totals[kind] = totals.get(kind, 0) + n
     calls = sum(row["tool_calls"] for row in rows)
-    return {"sessions": len(rows), "tool_calls": calls,
-            "turns": sum(row["turns"] for row in rows),
-            "interventions": {k: totals.get(k, 0) for k in summary.INTERVENTIONS},
-            "per_1000_tool_calls": summary.rates(totals, calls),
-            "list": [item for _, found in done for item in found]}
+    return {
+        "sessions": len(rows),
+        "tool_calls": calls,
+        "turns": sum(row["turns"] for row in rows),
+        "interventions": {k: totals.get(k, 0) for k in summary.INTERVENTIONS},
+        "per_1000_tool_calls": summary.rates(totals, calls),
+        "list": [item for _, found in done for item in found],
+    }
 
 
 def table(results: dict[str, dict[str, Any]]) -> str:
     kinds = summary.INTERVENTIONS
-    lines = ["| replay | sessions | tool calls | turns | " + " | ".join(kinds) + " |",
-             "|---|---:|---:|---:|" + "---:|" * len(kinds)]
+    lines = [
+        "| replay | sessions | tool calls | turns | " + " | ".join(kinds) + " |",
+        "|---|---:|---:|---:|" + "---:|" * len(kinds),
+    ]
     for mode, data in results.items():
-        cells = " | ".join(f"{data['per_1000_tool_calls'][k]:.2f} ({data['interventions'][k]})"
-                           for k in kinds)
-        lines.append(f"| {mode} | {data['sessions']} | {data['tool_calls']} | {data['turns']}"
-                     f" | {cells} |")
+        cells = " | ".join(
+            f"{data['per_1000_tool_calls'][k]:.2f} ({data['interventions'][k]})" for k in kinds
+        )
+        lines.append(
+            f"| {mode} | {data['sessions']} | {data['tool_calls']} | {data['turns']} | {cells} |"
+        )
     return "\n".join(lines)
 
 
@@ -95,8 +110,9 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     with tempfile.TemporaryDirectory(prefix="arcguard-trial-") as tmp:
         config = str(Path(tmp) / "defaults.toml")  # no such file: the defaults apply
-        results = {mode: trial(files, arc, max(1, args.jobs), config)
-                   for mode, arc in MODES.items()}
+        results = {
+            mode: trial(files, arc, max(1, args.jobs), config) for mode, arc in MODES.items()
+        }
     print("Interventions per 1,000 tool calls (count in brackets), default config:\n")
     print(table(results))
     for mode, data in results.items():

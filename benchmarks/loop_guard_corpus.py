@@ -47,10 +47,13 @@ def tool_calls(path: Path) -> int:
 def measure(path: Path) -> dict[str, object]:
     result = replay(str(path))
     found = [d for d in result.decisions if d.kind in KINDS]
-    return {"file": path.name, "tool_calls": tool_calls(path), "turns": result.turns,
-            **{kind: sum(d.kind == kind for d in found) for kind in KINDS},
-            "decisions": [{"turn": d.turn, "kind": d.kind, "reason": d.reason[:160]}
-                          for d in found]}
+    return {
+        "file": path.name,
+        "tool_calls": tool_calls(path),
+        "turns": result.turns,
+        **{kind: sum(d.kind == kind for d in found) for kind in KINDS},
+        "decisions": [{"turn": d.turn, "kind": d.kind, "reason": d.reason[:160]} for d in found],
+    }
 
 
 def main(argv: list[str]) -> int:
@@ -65,16 +68,29 @@ def main(argv: list[str]) -> int:
     totals = {kind: sum(int(str(r[kind])) for r in rows) for kind in KINDS}
     per_k = {kind: round(1000 * n / calls, 2) if calls else 0.0 for kind, n in totals.items()}
     if "--json" in argv:
-        print(json.dumps({"files": rows, "tool_calls": calls, "totals": totals,
-                          "per_1000_tool_calls": per_k}, indent=1))
+        print(
+            json.dumps(
+                {
+                    "files": rows,
+                    "tool_calls": calls,
+                    "totals": totals,
+                    "per_1000_tool_calls": per_k,
+                },
+                indent=1,
+            )
+        )
         return 0
     for r in rows:
-        print(f"{r['file']:<50} calls {r['tool_calls']:>5}  turns {r['turns']:>4}  "
-              + "  ".join(f"{kind} {r[kind]}" for kind in KINDS))
+        print(
+            f"{r['file']:<50} calls {r['tool_calls']:>5}  turns {r['turns']:>4}  "
+            + "  ".join(f"{kind} {r[kind]}" for kind in KINDS)
+        )
         for d in r["decisions"]:  # type: ignore[attr-defined]
             print(f"    turn {d['turn']:>4} {d['kind']}: {d['reason']}")
-    print(f"{len(rows)} sessions, {calls} tool calls: "
-          + ", ".join(f"{totals[k]} {k} ({per_k[k]} per 1,000 calls)" for k in KINDS))
+    print(
+        f"{len(rows)} sessions, {calls} tool calls: "
+        + ", ".join(f"{totals[k]} {k} ({per_k[k]} per 1,000 calls)" for k in KINDS)
+    )
     return 0
 
 

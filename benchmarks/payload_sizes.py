@@ -36,14 +36,21 @@ def measure(paths: list[str]) -> dict[str, int]:
                     _read_entry(entry, inputs, responses, results, turns)
     post_tool = [inputs[i] + responses.get(i, 0) for i in inputs]
     batches = [sum(inputs[i] + results.get(i, 0) for i in ids) for ids in turns.values()]
-    return {"tool_input": max(inputs.values(), default=0),
-            "tool_response": max(responses.values(), default=0),
-            "post_tool_payload": max(post_tool, default=0),
-            "post_batch_payload": max(batches, default=0)}
+    return {
+        "tool_input": max(inputs.values(), default=0),
+        "tool_response": max(responses.values(), default=0),
+        "post_tool_payload": max(post_tool, default=0),
+        "post_batch_payload": max(batches, default=0),
+    }
 
 
-def _read_entry(entry: dict[str, Any], inputs: dict[str, int], responses: dict[str, int],
-                results: dict[str, int], turns: dict[str, list[str]]) -> None:
+def _read_entry(
+    entry: dict[str, Any],
+    inputs: dict[str, int],
+    responses: dict[str, int],
+    results: dict[str, int],
+    turns: dict[str, list[str]],
+) -> None:
     message = entry.get("message")
     content = message.get("content") if isinstance(message, dict) else None
     if not isinstance(content, list):

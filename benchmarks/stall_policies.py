@@ -46,8 +46,12 @@ def handbacks(steps: list[tuple[Any, list[str]]]) -> list[dict[str, Any]]:
     open_stop: dict[str, Any] | None = None
     for event, kinds in steps:
         if event.event == "Stop":
-            open_stop = {"turn": event.turn, "text": event.fields["last_assistant_message"],
-                         "kinds": kinds, "reply": None}
+            open_stop = {
+                "turn": event.turn,
+                "text": event.fields["last_assistant_message"],
+                "kinds": kinds,
+                "reply": None,
+            }
             found.append(open_stop)
         elif event.event == "UserPromptSubmit" and open_stop is not None:
             prompt = str(event.fields.get("prompt", ""))
@@ -61,9 +65,13 @@ def handbacks(steps: list[tuple[Any, list[str]]]) -> list[dict[str, Any]]:
 
 def affirmed_questions(stops: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """The stops that asked for permission or a choice and got only a bare yes."""
-    return [s for s in stops if s["reply"] is not None
-            and hb.stop_class(s["text"]) == hb.QUESTION
-            and hb.reply_class(s["reply"]) == hb.AFFIRMATION]
+    return [
+        s
+        for s in stops
+        if s["reply"] is not None
+        and hb.stop_class(s["text"]) == hb.QUESTION
+        and hb.reply_class(s["reply"]) == hb.AFFIRMATION
+    ]
 
 
 def _answer(stop: dict[str, Any]) -> str:
@@ -82,33 +90,45 @@ def run_policy(files: list[str], policy: str, jobs: int) -> dict[str, Any]:
         config = Path(scratch) / "config.toml"
         config.write_text(f'stop_policy = "{policy}"\n', encoding="utf-8")
         with ProcessPoolExecutor(max_workers=jobs) as pool:
-            stops = [s for found in pool.map(_replay_one, [(f, str(config)) for f in files])
-                     for s in found]
+            stops = [
+                s
+                for found in pool.map(_replay_one, [(f, str(config)) for f in files])
+                for s in found
+            ]
     continued = [s for s in stops if "continue" in s["kinds"]]
-    answers = {a: sum(1 for s in continued if s["answer"] == a)
-               for a in (*hb.REPLY_CLASSES, NO_ANSWER)}
+    answers = {
+        a: sum(1 for s in continued if s["answer"] == a) for a in (*hb.REPLY_CLASSES, NO_ANSWER)
+    }
     affirmed = affirmed_questions(stops)
-    return {"continuations": len(continued), "answered_by": answers,
-            "ran_over": answers[hb.CHOICE] + answers[hb.INSTRUCTION],
-            "caps": sum(1 for s in stops if "cap" in s["kinds"]),
-            "affirmed_questions": len(affirmed),
-            "affirmed_questions_continued": sum(1 for s in affirmed if "continue" in s["kinds"]),
-            "affirmed_questions_capped": sum(1 for s in affirmed if "cap" in s["kinds"]),
-            "continued": [{k: s[k] for k in ("file", "turn", "answer", "reply", "text")}
-                          for s in continued]}
+    return {
+        "continuations": len(continued),
+        "answered_by": answers,
+        "ran_over": answers[hb.CHOICE] + answers[hb.INSTRUCTION],
+        "caps": sum(1 for s in stops if "cap" in s["kinds"]),
+        "affirmed_questions": len(affirmed),
+        "affirmed_questions_continued": sum(1 for s in affirmed if "continue" in s["kinds"]),
+        "affirmed_questions_capped": sum(1 for s in affirmed if "cap" in s["kinds"]),
+        "continued": [
+            {k: s[k] for k in ("file", "turn", "answer", "reply", "text")} for s in continued
+        ],
+    }
 
 
 def render(results: dict[str, dict[str, Any]]) -> str:
-    lines = ["| stop_policy | continuations | then a bare yes | then a choice or decision"
-             " | then an instruction or correction | then no answer | refused at a cap"
-             " | affirmed permission questions continued |",
-             "|---|---:|---:|---:|---:|---:|---:|---:|"]
+    lines = [
+        "| stop_policy | continuations | then a bare yes | then a choice or decision"
+        " | then an instruction or correction | then no answer | refused at a cap"
+        " | affirmed permission questions continued |",
+        "|---|---:|---:|---:|---:|---:|---:|---:|",
+    ]
     for policy, r in results.items():
         a = r["answered_by"]
-        lines.append(f"| `{policy}` | {r['continuations']} | {a[hb.AFFIRMATION]}"
-                     f" | {a[hb.CHOICE]} | {a[hb.INSTRUCTION]} | {a[NO_ANSWER]} | {r['caps']}"
-                     f" | {r['affirmed_questions_continued']} of {r['affirmed_questions']}"
-                     f" ({r['affirmed_questions_capped']} at a cap) |")
+        lines.append(
+            f"| `{policy}` | {r['continuations']} | {a[hb.AFFIRMATION]}"
+            f" | {a[hb.CHOICE]} | {a[hb.INSTRUCTION]} | {a[NO_ANSWER]} | {r['caps']}"
+            f" | {r['affirmed_questions_continued']} of {r['affirmed_questions']}"
+            f" ({r['affirmed_questions_capped']} at a cap) |"
+        )
     return "\n".join(lines)
 
 

@@ -56,8 +56,13 @@ def commands() -> Iterator[tuple[str, click.Context]]:
     """Every command and subcommand as (its full name, a context for its help), depth first."""
     # Contexts made by click itself, so each help is the one the command prints (inherited
     # settings such as `-h` included); resilient parsing, since no arguments are given.
-    root = cli.make_context("arcguard", [], resilient_parsing=True,
-                            terminal_width=HELP_WIDTH, max_content_width=HELP_WIDTH)
+    root = cli.make_context(
+        "arcguard",
+        [],
+        resilient_parsing=True,
+        terminal_width=HELP_WIDTH,
+        max_content_width=HELP_WIDTH,
+    )
     yield from _walk(root)
 
 
@@ -78,10 +83,14 @@ def _anchor(path: str) -> str:
 
 def cli_reference() -> str:
     entries = list(commands())
-    lines = ["# CLI reference", "",
-             "Every command's `--help`, generated from the code: "
-             "`python scripts/generate.py` rewrites this page, and a test fails while it is "
-             "out of date.", ""]
+    lines = [
+        "# CLI reference",
+        "",
+        "Every command's `--help`, generated from the code: "
+        "`python scripts/generate.py` rewrites this page, and a test fails while it is "
+        "out of date.",
+        "",
+    ]
     lines += [f"- [`{path}`](#{_anchor(path)})" for path, _ in entries]
     for path, ctx in entries:
         lines += ["", f"## {path}", "", "```", ctx.command.get_help(ctx).rstrip(), "```"]
@@ -99,8 +108,11 @@ def artefacts() -> dict[str, str]:
 
 
 def stale(root: Path = REPO) -> list[str]:
-    return [name for name, text in artefacts().items()
-            if not (root / name).is_file() or (root / name).read_text(encoding="utf-8") != text]
+    return [
+        name
+        for name, text in artefacts().items()
+        if not (root / name).is_file() or (root / name).read_text(encoding="utf-8") != text
+    ]
 
 
 def main(argv: list[str]) -> int:

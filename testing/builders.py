@@ -27,14 +27,25 @@ def new_id(prefix: str) -> str:
     return f"{prefix}_{next(_ids):06d}"
 
 
-def assistant_entries(*blocks: dict[str, Any], message_id: str | None = None,
-                      model: str = "claude-test", **extra: Any) -> list[dict[str, Any]]:
+def assistant_entries(
+    *blocks: dict[str, Any], message_id: str | None = None, model: str = "claude-test", **extra: Any
+) -> list[dict[str, Any]]:
     """One API message as Claude Code writes it: one entry per content block, same message.id."""
     mid = message_id or new_id("msg")
     return [
-        {"type": "assistant", "uuid": new_id("uuid"), "isSidechain": False,
-         "message": {"id": mid, "role": "assistant", "model": model, "type": "message",
-                     "content": [block]}, **extra}
+        {
+            "type": "assistant",
+            "uuid": new_id("uuid"),
+            "isSidechain": False,
+            "message": {
+                "id": mid,
+                "role": "assistant",
+                "model": model,
+                "type": "message",
+                "content": [block],
+            },
+            **extra,
+        }
         for block in blocks
     ]
 
@@ -52,16 +63,28 @@ def tool_use(name: str, tool_input: dict[str, Any], tool_id: str | None = None) 
 
 
 def user_prompt(value: str) -> dict[str, Any]:
-    return {"type": "user", "uuid": new_id("uuid"),
-            "message": {"role": "user", "content": value}}
+    return {"type": "user", "uuid": new_id("uuid"), "message": {"role": "user", "content": value}}
 
 
-def tool_result(tool_id: str, content: str, *, is_error: bool = False,
-                result: Any = None) -> dict[str, Any]:
-    return {"type": "user", "uuid": new_id("uuid"), "toolUseResult": result,
-            "message": {"role": "user", "content": [
-                {"type": "tool_result", "tool_use_id": tool_id, "content": content,
-                 "is_error": is_error}]}}
+def tool_result(
+    tool_id: str, content: str, *, is_error: bool = False, result: Any = None
+) -> dict[str, Any]:
+    return {
+        "type": "user",
+        "uuid": new_id("uuid"),
+        "toolUseResult": result,
+        "message": {
+            "role": "user",
+            "content": [
+                {
+                    "type": "tool_result",
+                    "tool_use_id": tool_id,
+                    "content": content,
+                    "is_error": is_error,
+                }
+            ],
+        },
+    }
 
 
 def noise(kind: str = "last-prompt") -> dict[str, Any]:
@@ -82,9 +105,16 @@ def append_transcript(path: Path, entries: list[dict[str, Any]]) -> None:
             handle.write(json.dumps(entry).encode() + b"\n")
 
 
-def run_hook(name: str, payload: Any, home: Path | str | None = None, *,
-             env: dict[str, str] | None = None, raw: bytes | None = None, timeout: float = 60,
-             **overrides: str) -> subprocess.CompletedProcess[bytes]:
+def run_hook(
+    name: str,
+    payload: Any,
+    home: Path | str | None = None,
+    *,
+    env: dict[str, str] | None = None,
+    raw: bytes | None = None,
+    timeout: float = 60,
+    **overrides: str,
+) -> subprocess.CompletedProcess[bytes]:
     """Run `python -m arcguard hook NAME` exactly as Claude Code would (stdin in, stdout out).
 
     `payload` is a JSON value or the raw bytes to send (`raw` too); `home` is the state dir;
@@ -97,8 +127,14 @@ def run_hook(name: str, payload: Any, home: Path | str | None = None, *,
     environment = {**os.environ, **(env or {}), **overrides}
     if home is not None:
         environment["ARCGUARD_HOME"] = str(home)
-    return subprocess.run([sys.executable, "-m", "arcguard", "hook", name], input=data,
-                          capture_output=True, timeout=timeout, env=environment, check=False)
+    return subprocess.run(
+        [sys.executable, "-m", "arcguard", "hook", name],
+        input=data,
+        capture_output=True,
+        timeout=timeout,
+        env=environment,
+        check=False,
+    )
 
 
 def hook_output(result: subprocess.CompletedProcess[bytes]) -> dict[str, Any] | None:
@@ -122,10 +158,18 @@ class Transcript:
 
     def _base(self, kind: str, advance: int = 5) -> dict[str, Any]:
         self.count += 1
-        return {"parentUuid": None, "isSidechain": False, "userType": "external",
-                "cwd": "/home/dev/project", "sessionId": self.session_id, "version": "2.1.90",
-                "gitBranch": "main", "type": kind, "uuid": f"u-{self.count}",
-                "timestamp": self._stamp(advance)}
+        return {
+            "parentUuid": None,
+            "isSidechain": False,
+            "userType": "external",
+            "cwd": "/home/dev/project",
+            "sessionId": self.session_id,
+            "version": "2.1.90",
+            "gitBranch": "main",
+            "type": kind,
+            "uuid": f"u-{self.count}",
+            "timestamp": self._stamp(advance),
+        }
 
     def prompt(self, text: str, *, meta: bool = False, advance: int = 5) -> Transcript:
         entry = self._base("user", advance)
@@ -138,15 +182,21 @@ class Transcript:
     def feedback(self, reason: str) -> Transcript:
         return self.prompt(f"Stop hook feedback:\n{reason}", meta=True)
 
-    def assistant(self, *blocks: dict[str, Any], synthetic: bool = False,
-                  extra: dict[str, Any] | None = None) -> Transcript:
+    def assistant(
+        self, *blocks: dict[str, Any], synthetic: bool = False, extra: dict[str, Any] | None = None
+    ) -> Transcript:
         self.count += 1
         mid = f"msg_{self.count:05d}"
         for block in blocks:
             entry = self._base("assistant", 1)
-            entry["message"] = {"model": "<synthetic>" if synthetic else "claude-opus-4-6",
-                                "id": mid, "type": "message", "role": "assistant",
-                                "content": [block], "stop_reason": None}
+            entry["message"] = {
+                "model": "<synthetic>" if synthetic else "claude-opus-4-6",
+                "id": mid,
+                "type": "message",
+                "role": "assistant",
+                "content": [block],
+                "stop_reason": None,
+            }
             entry["requestId"] = f"req_{mid}"
             entry.update(extra or {})
             self.entries.append(entry)
@@ -155,8 +205,9 @@ class Transcript:
     def text(self, text: str) -> Transcript:
         return self.assistant({"type": "text", "text": text})
 
-    def tools(self, *calls: tuple[str, dict[str, Any], Any], narration: str = "",
-              error: bool = False) -> Transcript:
+    def tools(
+        self, *calls: tuple[str, dict[str, Any], Any], narration: str = "", error: bool = False
+    ) -> Transcript:
         """One assistant message with the calls, then one result entry per call."""
         blocks: list[dict[str, Any]] = [{"type": "thinking", "thinking": "", "signature": "s"}]
         if narration:
@@ -170,8 +221,11 @@ class Transcript:
         for tool_id, (_, _, result) in zip(ids, calls, strict=True):
             entry = self._base("user", 3)
             content = result if isinstance(result, str) else json.dumps(result)
-            block: dict[str, Any] = {"tool_use_id": tool_id, "type": "tool_result",
-                                     "content": content}
+            block: dict[str, Any] = {
+                "tool_use_id": tool_id,
+                "type": "tool_result",
+                "content": content,
+            }
             if error:
                 block["is_error"] = True
             entry["message"] = {"role": "user", "content": [block]}
@@ -181,8 +235,9 @@ class Transcript:
 
     def bash(self, command: str, stdout: str, *, narration: str = "") -> Transcript:
         response = {"stdout": stdout, "stderr": "", "interrupted": False, "isImage": False}
-        return self.tools(("Bash", {"command": command, "description": "run"}, response),
-                          narration=narration)
+        return self.tools(
+            ("Bash", {"command": command, "description": "run"}, response), narration=narration
+        )
 
     def api_error(self, text: str, error: str | None = None) -> Transcript:
         extra: dict[str, Any] = {"isApiErrorMessage": True}
@@ -213,14 +268,22 @@ class Transcript:
             self.count += 1
             tool_id = f"toolu_{self.count:05d}"
             entry = self._base("assistant", 1)
-            entry["message"] = {"model": "claude-opus-4-6", "id": mid, "type": "message",
-                                "role": "assistant", "stop_reason": None, "content": [
-                                    {"type": "tool_use", "id": tool_id, "name": name,
-                                     "input": given}]}
+            entry["message"] = {
+                "model": "claude-opus-4-6",
+                "id": mid,
+                "type": "message",
+                "role": "assistant",
+                "stop_reason": None,
+                "content": [{"type": "tool_use", "id": tool_id, "name": name, "input": given}],
+            }
             self.entries.append(entry)
             done = self._base("user", 2)
-            done["message"] = {"role": "user", "content": [
-                {"tool_use_id": tool_id, "type": "tool_result", "content": json.dumps(result)}]}
+            done["message"] = {
+                "role": "user",
+                "content": [
+                    {"tool_use_id": tool_id, "type": "tool_result", "content": json.dumps(result)}
+                ],
+            }
             done["toolUseResult"] = result
             self.entries.append(done)
         return self
@@ -232,26 +295,40 @@ class Transcript:
     def attachment(self, body: dict[str, Any]) -> Transcript:
         """An `attachment` entry in Claude Code's key order: its body's own "type" comes first."""
         base = self._base("attachment", 1)
-        self.entries.append({"parentUuid": None, "isSidechain": False, "attachment": body,
-                             **{k: v for k, v in base.items() if k not in ("parentUuid",
-                                                                         "isSidechain")}})
+        self.entries.append(
+            {
+                "parentUuid": None,
+                "isSidechain": False,
+                "attachment": body,
+                **{k: v for k, v in base.items() if k not in ("parentUuid", "isSidechain")},
+            }
+        )
         return self
 
     def local_command(self, name: str, stdout: str) -> Transcript:
         """A local command (`/exit`, `/ide`) and the placeholder reply the harness writes."""
-        self.prompt(f"<command-name>/{name}</command-name>\n            <command-message>{name}"
-                    "</command-message>\n            <command-args></command-args>")
+        self.prompt(
+            f"<command-name>/{name}</command-name>\n            <command-message>{name}"
+            "</command-message>\n            <command-args></command-args>"
+        )
         self.prompt(f"<local-command-stdout>{stdout}</local-command-stdout>")
-        return self.assistant({"type": "text", "text": "No response requested."},
-                              synthetic=True)
+        return self.assistant({"type": "text", "text": "No response requested."}, synthetic=True)
 
     def system_error(self, status: int | None) -> Transcript:
         """A failed API attempt as the `system` entry Claude Code writes for it."""
         entry = self._base("system", 1)
-        error: dict[str, Any] = {"cause": {"code": "ECONNRESET"}} if status is None else {
-            "status": status}
-        entry.update({"subtype": "api_error", "level": "error", "error": error,
-                      "retryAttempt": 1, "maxRetries": 10})
+        error: dict[str, Any] = (
+            {"cause": {"code": "ECONNRESET"}} if status is None else {"status": status}
+        )
+        entry.update(
+            {
+                "subtype": "api_error",
+                "level": "error",
+                "error": error,
+                "retryAttempt": 1,
+                "maxRetries": 10,
+            }
+        )
         self.entries.append(entry)
         return self
 

@@ -19,5 +19,6 @@ def doc_pages(root: Path = REPO, *, generated: bool = True) -> list[Path]:
 
 
 def user_docs(root: Path = REPO, *, generated: bool = True) -> str:
-    return "\n".join(page.read_text(encoding="utf-8")
-                     for page in doc_pages(root, generated=generated))
+    return "\n".join(
+        page.read_text(encoding="utf-8") for page in doc_pages(root, generated=generated)
+    )

@@ -26,9 +26,17 @@ _ids = itertools.count(1)
 class Call:
     """One tool call and the result the harness will report for it."""
 
-    def __init__(self, name: str, tool_input: dict[str, Any], *, response: Any = "ok",
-                 error: str | None = None, duration_ms: int = 10, ran: bool = True,
-                 file_state: str | None = None) -> None:
+    def __init__(
+        self,
+        name: str,
+        tool_input: dict[str, Any],
+        *,
+        response: Any = "ok",
+        error: str | None = None,
+        duration_ms: int = 10,
+        ran: bool = True,
+        file_state: str | None = None,
+    ) -> None:
         self.name = name
         self.input = tool_input
         self.response = response
@@ -39,8 +47,7 @@ class Call:
 
 
 def bash(command: str, response: Any = None, **kw: Any) -> Call:
-    out = {"stdout": command if response is None else response, "stderr": "",
-           "interrupted": False}
+    out = {"stdout": command if response is None else response, "stderr": "", "interrupted": False}
     return Call("Bash", {"command": command, **kw.pop("input", {})}, response=out, **kw)
 
 
@@ -65,9 +72,14 @@ class Driver:
         """Let time pass between turns."""
         self.now += seconds
 
-    def turn(self, *calls: Call, text: str | None = "", agent_id: str | None = None,
-             arc_active: bool = False,
-             queued: list[tuple[str, str, bool]] | None = None) -> dict[str, Any]:
+    def turn(
+        self,
+        *calls: Call,
+        text: str | None = "",
+        agent_id: str | None = None,
+        arc_active: bool = False,
+        queued: list[tuple[str, str, bool]] | None = None,
+    ) -> dict[str, Any]:
         """Run PreToolUse/PostToolUse for each call, then PostToolBatch. Returns a summary.
 
         `text=None`: the turn's message could not be read.
@@ -80,8 +92,15 @@ class Driver:
             tool_use_id = f"toolu_{next(_ids)}"
             ids.append(tool_use_id)
             out, self.state = repeat.decide_pre_tool(
-                self.state, self.cfg, self._tick(), tool_name=call.name, tool_input=call.input,
-                tool_use_id=tool_use_id, agent_id=agent_id, file_state=call.file_state)
+                self.state,
+                self.cfg,
+                self._tick(),
+                tool_name=call.name,
+                tool_input=call.input,
+                tool_use_id=tool_use_id,
+                agent_id=agent_id,
+                file_state=call.file_state,
+            )
             if out:
                 outputs.append(out)
             if out and out.get("hookSpecificOutput", {}).get("permissionDecision") == "deny":
@@ -90,30 +109,53 @@ class Driver:
             if not call.ran:
                 continue
             event = "PostToolUseFailure" if call.error is not None else "PostToolUse"
-            payload = ({"error": call.error, "duration_ms": call.duration_ms}
-                       if call.error is not None else
-                       {"tool_response": call.response, "duration_ms": call.duration_ms})
+            payload = (
+                {"error": call.error, "duration_ms": call.duration_ms}
+                if call.error is not None
+                else {"tool_response": call.response, "duration_ms": call.duration_ms}
+            )
             out, self.state = repeat.decide_post_tool(
-                self.state, self.cfg, self._tick(), event_name=event, tool_name=call.name,
-                tool_input=call.input, tool_use_id=tool_use_id, agent_id=agent_id,
-                payload=payload)
+                self.state,
+                self.cfg,
+                self._tick(),
+                event_name=event,
+                tool_name=call.name,
+                tool_input=call.input,
+                tool_use_id=tool_use_id,
+                agent_id=agent_id,
+                payload=payload,
+            )
             if out:
                 outputs.append(out)
         out = None
         if calls:
             out, self.state = guard.decide_post_batch(
-                self.state, self.cfg, self._tick(), calls=[(c.name, c.input) for c in calls],
-                tool_only=None if text is None else not text.strip(), agent_id=agent_id,
-                arc_active=arc_active, tool_use_ids=ids, queued=queued)
+                self.state,
+                self.cfg,
+                self._tick(),
+                calls=[(c.name, c.input) for c in calls],
+                tool_only=None if text is None else not text.strip(),
+                agent_id=agent_id,
+                arc_active=arc_active,
+                tool_use_ids=ids,
+                queued=queued,
+            )
         elif text and text.strip():
             guard.on_narration(self.state)
         if out:
             outputs.append(out)
         self.denied.extend(c.name for c in denied)
         self.outputs.extend(outputs)
-        return {"denied": denied, "outputs": outputs, "paused": self.paused,
-                "context": [o["hookSpecificOutput"]["additionalContext"] for o in outputs
-                            if "additionalContext" in o.get("hookSpecificOutput", {})]}
+        return {
+            "denied": denied,
+            "outputs": outputs,
+            "paused": self.paused,
+            "context": [
+                o["hookSpecificOutput"]["additionalContext"]
+                for o in outputs
+                if "additionalContext" in o.get("hookSpecificOutput", {})
+            ],
+        }
 
     def operator(self, prompt: str = "carry on") -> None:
         guard.on_operator_message(self.state, self._tick())

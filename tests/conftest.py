@@ -26,8 +26,11 @@ def _isolated_home(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest
     monkeypatch.setenv("XDG_STATE_HOME", str(root / "xdg-state"))
     monkeypatch.setenv("XDG_CONFIG_HOME", str(root / "xdg-config"))
     for name in list(__import__("os").environ):
-        if name.startswith("ARCGUARD_") and name not in ("ARCGUARD_HOME", "ARCGUARD_CONFIG",
-                                                         "ARCGUARD_CLAUDE_BIN"):
+        if name.startswith("ARCGUARD_") and name not in (
+            "ARCGUARD_HOME",
+            "ARCGUARD_CONFIG",
+            "ARCGUARD_CLAUDE_BIN",
+        ):
             monkeypatch.delenv(name)
     (root / "home").mkdir()
     return root

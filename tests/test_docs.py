@@ -16,9 +16,16 @@ DOCS = user_docs()
 WRITTEN = user_docs(generated=False)
 REFERENCE = (REPO / "docs" / "cli.md").read_text(encoding="utf-8")
 COMMANDS = dict(generate.commands())
-OPTIONS = sorted({(path, opt) for path, ctx in COMMANDS.items()
-                  for param in ctx.command.params if isinstance(param, click.Option)
-                  for opt in param.opts if opt.startswith("--")})
+OPTIONS = sorted(
+    {
+        (path, opt)
+        for path, ctx in COMMANDS.items()
+        for param in ctx.command.params
+        if isinstance(param, click.Option)
+        for opt in param.opts
+        if opt.startswith("--")
+    }
+)
 
 
 @pytest.mark.parametrize("key", sorted(DEFAULTS))
@@ -41,8 +48,11 @@ def test_every_command_has_a_section_in_the_cli_reference(path):
 def test_every_command_is_described_beyond_its_help(path):
     # A subcommand may be described in its group's table by its own name (`set SID ...`).
     parent, name = path.rsplit(" ", 1)
-    in_table = parent != "arcguard" and parent in WRITTEN and (
-        f"`{name} " in WRITTEN or f"`{name}`" in WRITTEN)
+    in_table = (
+        parent != "arcguard"
+        and parent in WRITTEN
+        and (f"`{name} " in WRITTEN or f"`{name}`" in WRITTEN)
+    )
     assert path in WRITTEN or in_table
 
 

@@ -23,10 +23,14 @@ from arcguard.core import opkey
 
 
 JSON_VALUES = st.recursive(
-    st.none() | st.booleans() | st.integers() | st.text()
+    st.none()
+    | st.booleans()
+    | st.integers()
+    | st.text()
     | st.floats(allow_nan=False, allow_infinity=False),
-    lambda children: st.lists(children, max_size=5)
-    | st.dictionaries(st.text(max_size=8), children, max_size=5),
+    lambda children: (
+        st.lists(children, max_size=5) | st.dictionaries(st.text(max_size=8), children, max_size=5)
+    ),
     max_leaves=30,
 )
 # Text that is often nearly JSON: the invalid cases that matter are close to valid ones.
@@ -34,7 +38,8 @@ NEAR_JSON = st.one_of(
     st.text(),
     st.text(alphabet=' \t\n\r{}[]",:0123456789.eE+-truefalsnNaIiy\\u\x00\x1f\ufeff'),
     JSON_VALUES.map(json.dumps).flatmap(
-        lambda doc: st.integers(0, len(doc)).map(lambda cut: doc[:cut])),
+        lambda doc: st.integers(0, len(doc)).map(lambda cut: doc[:cut])
+    ),
 )
 
 
@@ -80,20 +85,26 @@ def _broken(*_args: object, **_kw: object) -> object:
     raise TypeError("changed signature")
 
 
-BROKEN_JSON = types.SimpleNamespace(make_scanner=_broken, make_encoder=_broken,
-                                    encode_basestring_ascii=_broken)
+BROKEN_JSON = types.SimpleNamespace(
+    make_scanner=_broken, make_encoder=_broken, encode_basestring_ascii=_broken
+)
 
 
 def _scanner_that_raises(_ctx: object) -> object:
     return _broken
 
 
-@pytest.mark.parametrize("accelerator", [
-    None, BROKEN_JSON,
-    types.SimpleNamespace(make_scanner=_scanner_that_raises, make_encoder=_broken,
-                          encode_basestring_ascii=_broken),
-    types.SimpleNamespace(),
-])
+@pytest.mark.parametrize(
+    "accelerator",
+    [
+        None,
+        BROKEN_JSON,
+        types.SimpleNamespace(
+            make_scanner=_scanner_that_raises, make_encoder=_broken, encode_basestring_ascii=_broken
+        ),
+        types.SimpleNamespace(),
+    ],
+)
 def test_a_missing_or_broken_json_accelerator_falls_back_to_json(accelerator: object) -> None:
     loads, dumps = jsonio._build(accelerator)
     assert loads('{"b": [1, 2.5], "a": null}') == {"b": [1, 2.5], "a": None}
@@ -112,11 +123,21 @@ def test_a_hook_with_a_broken_json_accelerator_still_exits_0(tmp_path: Path) -> 
         "from arcguard.main import main\n"
         "sys.exit(main(['hook', 'pre-tool']))\n"
     )
-    payload = {"session_id": "s1", "hook_event_name": "PreToolUse", "tool_name": "Bash",
-               "tool_input": {"command": "ls"}, "tool_use_id": "t1"}
-    done = subprocess.run([sys.executable, "-c", code], input=json.dumps(payload).encode(),
-                          capture_output=True, timeout=60, check=False,
-                          env={**os.environ, "ARCGUARD_HOME": str(tmp_path)})
+    payload = {
+        "session_id": "s1",
+        "hook_event_name": "PreToolUse",
+        "tool_name": "Bash",
+        "tool_input": {"command": "ls"},
+        "tool_use_id": "t1",
+    }
+    done = subprocess.run(
+        [sys.executable, "-c", code],
+        input=json.dumps(payload).encode(),
+        capture_output=True,
+        timeout=60,
+        check=False,
+        env={**os.environ, "ARCGUARD_HOME": str(tmp_path)},
+    )
     assert done.returncode == 0
     assert b"Traceback" not in done.stderr
 
@@ -128,9 +149,13 @@ def test_the_operation_hash_is_blake2b_of_the_text(text: str) -> None:
     assert opkey._digest(text) == expected.hexdigest()
 
 
-@pytest.mark.parametrize("module", [
-    None, types.SimpleNamespace(blake2b=_broken),
-    types.SimpleNamespace(blake2b=lambda data, digest_size: hashlib.sha256(data)),
-])
+@pytest.mark.parametrize(
+    "module",
+    [
+        None,
+        types.SimpleNamespace(blake2b=_broken),
+        types.SimpleNamespace(blake2b=lambda data, digest_size: hashlib.sha256(data)),
+    ],
+)
 def test_a_missing_or_broken_blake2_falls_back_to_hashlib(module: object) -> None:
     assert opkey.pick_blake2b(module) is hashlib.blake2b

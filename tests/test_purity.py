@@ -22,17 +22,48 @@ ALLOWED_ARCGUARD = {"arcguard.core", "arcguard.jsonio"}
 # formatting and parsing timestamps it is given (its clock functions are refused below).
 # Adding a module here is a decision: check it reads no file, clock or environment.
 ALLOWED_STDLIB = {
-    "__future__", "_blake2", "bisect", "collections", "dataclasses", "fnmatch", "functools",
-    "hashlib", "heapq", "itertools", "math", "operator", "re", "string", "time", "typing",
+    "__future__",
+    "_blake2",
+    "bisect",
+    "collections",
+    "dataclasses",
+    "fnmatch",
+    "functools",
+    "hashlib",
+    "heapq",
+    "itertools",
+    "math",
+    "operator",
+    "re",
+    "string",
+    "time",
+    "typing",
 }
 # Functions that read the clock, the environment or the file system, by module.
 FORBIDDEN_ATTRIBUTES = {
-    "time": {"time", "time_ns", "monotonic", "monotonic_ns", "perf_counter", "perf_counter_ns",
-             "process_time", "sleep", "localtime"},
+    "time": {
+        "time",
+        "time_ns",
+        "monotonic",
+        "monotonic_ns",
+        "perf_counter",
+        "perf_counter_ns",
+        "process_time",
+        "sleep",
+        "localtime",
+    },
 }
 # Built-ins that do I/O when called by their bare name.
-FORBIDDEN_BUILTINS = {"open", "input", "print", "exec", "eval", "compile", "__import__",
-                      "breakpoint"}
+FORBIDDEN_BUILTINS = {
+    "open",
+    "input",
+    "print",
+    "exec",
+    "eval",
+    "compile",
+    "__import__",
+    "breakpoint",
+}
 
 
 def _imported(node: ast.AST) -> list[str]:
@@ -55,16 +86,22 @@ def _import_problems(node: ast.AST) -> list[str]:
         elif top not in ALLOWED_STDLIB:
             problems.append(f"imports {name}")
     if isinstance(node, ast.ImportFrom) and node.module in FORBIDDEN_ATTRIBUTES:
-        problems += [f"imports {node.module}.{a.name}" for a in node.names
-                     if a.name in FORBIDDEN_ATTRIBUTES[node.module]]
+        problems += [
+            f"imports {node.module}.{a.name}"
+            for a in node.names
+            if a.name in FORBIDDEN_ATTRIBUTES[node.module]
+        ]
     return problems
 
 
 def _call_problems(node: ast.AST) -> list[str]:
     if isinstance(node, ast.Name) and node.id in FORBIDDEN_BUILTINS:
         return [f"uses {node.id}"]
-    if (isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name)
-            and node.attr in FORBIDDEN_ATTRIBUTES.get(node.value.id, set())):
+    if (
+        isinstance(node, ast.Attribute)
+        and isinstance(node.value, ast.Name)
+        and node.attr in FORBIDDEN_ATTRIBUTES.get(node.value.id, set())
+    ):
         return [f"uses {node.value.id}.{node.attr}"]
     return []
 
@@ -86,18 +123,21 @@ def test_allowed_modules_are_all_standard_library():
     assert {m for m in ALLOWED_STDLIB if m not in sys.stdlib_module_names} <= {"_blake2"}
 
 
-@pytest.mark.parametrize(("source", "problem"), [
-    ("import os", "imports os"),
-    ("import pathlib", "imports pathlib"),
-    ("from subprocess import run", "imports subprocess"),
-    ("import json", "imports json"),
-    ("from arcguard.hooks import runner", "imports arcguard.hooks.runner"),
-    ("import time\nnow = time.time()", "uses time.time"),
-    ("from time import time", "imports time.time"),
-    ("from time import monotonic as clock", "imports time.monotonic"),
-    ("def read(p):\n    return open(p).read()", "uses open"),
-    ("print('x')", "uses print"),
-])
+@pytest.mark.parametrize(
+    ("source", "problem"),
+    [
+        ("import os", "imports os"),
+        ("import pathlib", "imports pathlib"),
+        ("from subprocess import run", "imports subprocess"),
+        ("import json", "imports json"),
+        ("from arcguard.hooks import runner", "imports arcguard.hooks.runner"),
+        ("import time\nnow = time.time()", "uses time.time"),
+        ("from time import time", "imports time.time"),
+        ("from time import monotonic as clock", "imports time.monotonic"),
+        ("def read(p):\n    return open(p).read()", "uses open"),
+        ("print('x')", "uses print"),
+    ],
+)
 def test_the_purity_check_catches(source, problem):
     assert problem in impurities(source)
 
@@ -110,8 +150,11 @@ def test_every_module_imports_on_its_own():
     import subprocess
 
     src = CORE.parent
-    modules = ["arcguard." + ".".join(p.relative_to(src).with_suffix("").parts)
-               for p in src.rglob("*.py") if p.name not in ("__main__.py",)]
+    modules = [
+        "arcguard." + ".".join(p.relative_to(src).with_suffix("").parts)
+        for p in src.rglob("*.py")
+        if p.name not in ("__main__.py",)
+    ]
     modules = [m.removesuffix(".__init__") for m in modules]
     code = "import importlib, sys\nfor m in sys.argv[1:]: importlib.import_module(m)"
     for module in modules:

@@ -44,5 +44,12 @@ def test_a_hand_edit_to_a_generated_file_is_reported_stale(tmp_path: Path):
 def test_snippet_runs_the_limit_waiter_in_the_background_on_stop_failure():
     snippet = json.loads((REPO / "hooks.settings.json.snippet").read_text())
     background = [h for g in snippet["hooks"]["StopFailure"] for h in g["hooks"] if h.get("async")]
-    assert background == [{"type": "command", "command": "arcguard hook limit-wait",
-                           "timeout": 87000, "async": True, "asyncRewake": True}]
+    assert background == [
+        {
+            "type": "command",
+            "command": "arcguard hook limit-wait",
+            "timeout": 87000,
+            "async": True,
+            "asyncRewake": True,
+        }
+    ]

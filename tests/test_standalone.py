@@ -36,7 +36,8 @@ def test_every_suite_runs_hooks_and_builds_transcripts_with_the_same_helpers() -
         str(path.relative_to(REPO))
         for folder in ("tests", "benchmarks")
         for path in (REPO / folder).rglob("*.py")
-        if re.search(r"^(def run_hook|class Transcript)\b", path.read_text(encoding="utf-8"),
-                     re.MULTILINE)
+        if re.search(
+            r"^(def run_hook|class Transcript)\b", path.read_text(encoding="utf-8"), re.MULTILINE
+        )
     ]
     assert defined == []

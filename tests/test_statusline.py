@@ -45,7 +45,8 @@ def arc_state():
 
 def test_an_arc_session_shows_its_arc_milestones_and_continuations():
     assert segment(arc_state(), CFG, NOW, clock) == (
-        "arcguard arc importer 1/3, continued 1/2 in a row, 4/5 in the arc")
+        "arcguard arc importer 1/3, continued 1/2 in a row, 4/5 in the arc"
+    )
 
 
 def test_a_plain_session_shows_nothing():
@@ -58,8 +59,8 @@ def test_the_guard_and_a_pending_limit_wait_are_shown():
     state["guard"]["tracks"] = {"main": {"denials": 2}}
     state["limit_wait"] = {"token": "t", "until": NOW + 60, "attempt": 1}
     assert segment(state, CFG, NOW, clock).endswith(
-        " | 2 repeats denied | waiting for the API limit to reset until <1800000060>"
-        " (resume 1/3)")
+        " | 2 repeats denied | waiting for the API limit to reset until <1800000060> (resume 1/3)"
+    )
     state["guard"]["paused"] = {"kind": "cycle", "reason": "loop", "at": NOW}
     assert "| PAUSED (cycle): send a message to resume |" in segment(state, CFG, NOW, clock)
 
@@ -68,9 +69,13 @@ def test_the_guard_and_a_pending_limit_wait_are_shown():
 
 
 def statusline(payload: object, *args: str) -> subprocess.CompletedProcess[bytes]:
-    return subprocess.run([sys.executable, *args, "-m", "arcguard", "statusline"],
-                          input=json.dumps(payload).encode(), capture_output=True, timeout=60,
-                          check=False)
+    return subprocess.run(
+        [sys.executable, *args, "-m", "arcguard", "statusline"],
+        input=json.dumps(payload).encode(),
+        capture_output=True,
+        timeout=60,
+        check=False,
+    )
 
 
 def test_the_command_prints_the_segment_of_an_arc_session_and_nothing_otherwise():
@@ -81,16 +86,25 @@ def test_the_command_prints_the_segment_of_an_arc_session_and_nothing_otherwise(
     plain = statusline({"session_id": "never-seen"})
     assert (plain.returncode, plain.stdout) == (0, b"")
     for junk in (b"", b"not json", b"[1]"):
-        done = subprocess.run([sys.executable, "-m", "arcguard", "statusline"], input=junk,
-                              capture_output=True, timeout=60, check=False)
+        done = subprocess.run(
+            [sys.executable, "-m", "arcguard", "statusline"],
+            input=junk,
+            capture_output=True,
+            timeout=60,
+            check=False,
+        )
         assert (done.returncode, done.stdout) == (0, b"")
 
 
 def test_the_command_records_the_rate_limit_reset_times_for_limit_wait():
     assert run_hook("posture", {"session_id": SID, "prompt": "/autonomous go"}).returncode == 0
-    payload = {"session_id": SID, "rate_limits": {
-        "five_hour": {"used_percentage": 93.0, "resets_at": 1_900_000_000},
-        "seven_day": {"used_percentage": 41.2, "resets_at": 1_900_500_000}}}
+    payload = {
+        "session_id": SID,
+        "rate_limits": {
+            "five_hour": {"used_percentage": 93.0, "resets_at": 1_900_000_000},
+            "seven_day": {"used_percentage": 41.2, "resets_at": 1_900_500_000},
+        },
+    }
     assert statusline(payload).returncode == 0
     state = store.read_session(paths.state_dir(os.environ), SID)
     assert state["rate_limits"] == {"five_hour": 1_900_000_000.0, "seven_day": 1_900_500_000.0}
@@ -98,8 +112,9 @@ def test_the_command_records_the_rate_limit_reset_times_for_limit_wait():
 
 def test_the_status_line_path_never_imports_click_orjson_or_filelock():
     assert run_hook("posture", {"session_id": SID, "prompt": "/autonomous go"}).returncode == 0
-    done = statusline({"session_id": SID, "rate_limits": {"five_hour": {"resets_at": 1}}},
-                      "-X", "importtime")
+    done = statusline(
+        {"session_id": SID, "rate_limits": {"five_hour": {"resets_at": 1}}}, "-X", "importtime"
+    )
     loaded = {line.split("|")[-1].strip() for line in done.stderr.decode().splitlines()}
     assert "arcguard.hooks.statusline" in loaded
     assert not loaded & {"click", "orjson", "filelock", "json", "typing", "hashlib", "re"}

@@ -17,8 +17,9 @@ from arcguard.storage import store
 
 
 def arcguard(*args, check=True):
-    return subprocess.run([sys.executable, "-m", "arcguard", *args], capture_output=True,
-                          text=True, check=check)
+    return subprocess.run(
+        [sys.executable, "-m", "arcguard", *args], capture_output=True, text=True, check=check
+    )
 
 
 def state_file(sid):
@@ -27,8 +28,9 @@ def state_file(sid):
 
 def test_sixteen_processes_bumping_and_blocking_lose_no_update():
     arcguard("arc", "set", "busy", "demo")
-    jobs = [("arc", "bump", "busy", "reconcile_count")] * 8 + \
-           [("arc", "try-block", "busy", "100", "100")] * 8
+    jobs = [("arc", "bump", "busy", "reconcile_count")] * 8 + [
+        ("arc", "try-block", "busy", "100", "100")
+    ] * 8
     with ThreadPoolExecutor(16) as pool:
         results = list(pool.map(lambda job: arcguard(*job), jobs))
     assert sum(r.stdout.strip() == "BLOCK" for r in results) == 8
@@ -58,8 +60,21 @@ def test_a_wrong_schema_is_not_used():
     assert arcguard("arc", "status", "old").stdout.strip() == "inactive"
 
 
-@pytest.mark.parametrize("sid", ["../../etc/x", "/abs/path", "", "..", ".", ".hidden",
-                                 "a/../../b", "x" * 10_000, "nul\0byte", "日本語"])
+@pytest.mark.parametrize(
+    "sid",
+    [
+        "../../etc/x",
+        "/abs/path",
+        "",
+        "..",
+        ".",
+        ".hidden",
+        "a/../../b",
+        "x" * 10_000,
+        "nul\0byte",
+        "日本語",
+    ],
+)
 def test_hostile_session_ids_stay_inside_the_sessions_directory(sid, tmp_path):
     home = str(tmp_path / "state")
     path = paths.session_path(home, sid)
@@ -102,8 +117,13 @@ def test_unsafe_ids_are_named_by_a_256_bit_digest_of_the_exact_id():
 
 def test_orphan_cleanup_leaves_a_session_named_like_a_temp_file_alone(tmp_path):
     home = str(tmp_path / "state")
-    store.update(home, "a.json.tmp-1", lambda s: (fresh_state("a.json.tmp-1", 1.0), None),
-                 now=1.0, lock_timeout=1)
+    store.update(
+        home,
+        "a.json.tmp-1",
+        lambda s: (fresh_state("a.json.tmp-1", 1.0), None),
+        now=1.0,
+        lock_timeout=1,
+    )
     other = paths.session_path(home, "a.json.tmp-1")
     # The shape the old name scheme gave this id, which also began with `a.json.tmp-`.
     legacy_like = os.path.join(paths.sessions_dir(home), "a.json.tmp-1.json")
@@ -146,8 +166,13 @@ def test_an_old_file_name_shared_with_another_id_is_not_taken_over(tmp_path):
     home = str(tmp_path / "state")
     legacy = _write_legacy(home, "a/b", fresh_state("a_b-07f4401c", 1.0))
     assert store.read_session(home, "a/b") is None
-    store.update(home, "a/b", lambda s: (fresh_state("a/b", 2.0) if s is None else s, None),
-                 now=2.0, lock_timeout=1)
+    store.update(
+        home,
+        "a/b",
+        lambda s: (fresh_state("a/b", 2.0) if s is None else s, None),
+        now=2.0,
+        lock_timeout=1,
+    )
     assert os.path.exists(legacy)
 
 
@@ -160,8 +185,13 @@ def test_a_change_that_stores_nothing_leaves_no_lock_file(tmp_path):
 def test_writes_are_atomic_and_leave_no_temp_files(tmp_path):
     home = str(tmp_path / "state")
     for n in range(5):
-        store.update(home, "s", lambda s, n=n: ({**fresh_state("s", 1.0), "n": n}, None),
-                     now=1.0, lock_timeout=1)
+        store.update(
+            home,
+            "s",
+            lambda s, n=n: ({**fresh_state("s", 1.0), "n": n}, None),
+            now=1.0,
+            lock_timeout=1,
+        )
     names = os.listdir(os.path.join(home, "sessions"))
     assert sorted(names) == ["s.json", "s.json.lock"]
     assert oct(os.stat(os.path.join(home, "sessions", "s.json")).st_mode & 0o777) == "0o600"
@@ -178,12 +208,22 @@ def test_an_unchanged_state_is_not_rewritten(tmp_path):
 
 
 def test_an_unsafe_id_costs_the_hook_path_no_hashlib_import(tmp_path):
-    payload = json.dumps({"session_id": "Odd/Id", "tool_name": "Bash", "tool_input":
-                          {"command": "ls"}, "tool_use_id": "t1"})
+    payload = json.dumps(
+        {
+            "session_id": "Odd/Id",
+            "tool_name": "Bash",
+            "tool_input": {"command": "ls"},
+            "tool_use_id": "t1",
+        }
+    )
     for _ in range(2):  # the second run finds the state file under its new name
-        result = subprocess.run([sys.executable, "-X", "importtime", "-m", "arcguard", "hook",
-                                 "pre-tool"], input=payload, capture_output=True, text=True,
-                                check=True)
+        result = subprocess.run(
+            [sys.executable, "-X", "importtime", "-m", "arcguard", "hook", "pre-tool"],
+            input=payload,
+            capture_output=True,
+            text=True,
+            check=True,
+        )
         loaded = {line.split("|")[-1].strip() for line in result.stderr.splitlines()}
         assert "hashlib" not in loaded
     assert "zlib" not in loaded
@@ -197,10 +237,21 @@ def test_a_state_file_invalid_deep_inside_is_quarantined_and_the_hook_still_deci
     document["guard"]["tracks"] = [1]
     json.dump(document, open(path, "w"))
     assert store.read_session(os.environ["ARCGUARD_HOME"], "deep") is None
-    payload = json.dumps({"session_id": "deep", "tool_name": "Bash",
-                          "tool_input": {"command": "ls"}, "tool_use_id": "t1"})
-    result = subprocess.run([sys.executable, "-m", "arcguard", "hook", "pre-tool"],
-                            input=payload, capture_output=True, text=True, check=True)
+    payload = json.dumps(
+        {
+            "session_id": "deep",
+            "tool_name": "Bash",
+            "tool_input": {"command": "ls"},
+            "tool_use_id": "t1",
+        }
+    )
+    result = subprocess.run(
+        [sys.executable, "-m", "arcguard", "hook", "pre-tool"],
+        input=payload,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
     assert result.stdout == ""
     aside = [n for n in os.listdir(os.path.dirname(path)) if ".corrupt-" in n]
     assert len(aside) == 1

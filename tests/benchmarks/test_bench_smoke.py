@@ -11,14 +11,17 @@ from testing.builders import REPO
 
 def test_the_quick_benchmark_runs_and_writes_every_section(tmp_path):
     out = tmp_path / "result.json"
-    done = subprocess.run([sys.executable, str(REPO / "benchmarks" / "bench_hooks.py"), "--quick",
-                           "--out", str(out)], capture_output=True, text=True, check=False,
-                          timeout=600)
+    done = subprocess.run(
+        [sys.executable, str(REPO / "benchmarks" / "bench_hooks.py"), "--quick", "--out", str(out)],
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=600,
+    )
     # Exit 1 means a budget was missed on this (possibly busy) machine: timing is the
     # benchmark's verdict, not this test's. Anything else is a broken script.
     assert done.returncode in (0, 1), done.stderr
     result = json.loads(out.read_text())
-    for section in ("hooks", "transcript_sizes", "history", "import_cost", "forensics",
-                    "verdicts"):
+    for section in ("hooks", "transcript_sizes", "history", "import_cost", "forensics", "verdicts"):
         assert result[section], section
     assert all(sample["output"] != "error" for sample in result["hooks"].values())

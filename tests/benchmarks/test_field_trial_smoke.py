@@ -16,8 +16,13 @@ EXAMPLES = REPO / "src" / "arcguard" / "examples"
 
 
 def run(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, str(SCRIPT), *args], capture_output=True, text=True,
-                          timeout=600, check=False)
+    return subprocess.run(
+        [sys.executable, str(SCRIPT), *args],
+        capture_output=True,
+        text=True,
+        timeout=600,
+        check=False,
+    )
 
 
 def test_without_a_corpus_the_script_says_so_and_exits_0(tmp_path: Path) -> None:
@@ -36,6 +41,10 @@ def test_the_trial_reports_rates_plain_and_with_arc(tmp_path: Path) -> None:
     assert done.returncode == 0, done.stderr
     assert "| as recorded | 2 | 8 |" in done.stdout and "| with --arc | 2 | 8 |" in done.stdout
     data = json.loads(out.read_text())
-    assert data["as recorded"]["interventions"] == {"deny": 2, "pause": 1, "continue": 0,
-                                                    "nudge": 0}
+    assert data["as recorded"]["interventions"] == {
+        "deny": 2,
+        "pause": 1,
+        "continue": 0,
+        "nudge": 0,
+    }
     assert data["as recorded"]["per_1000_tool_calls"]["deny"] == 250.0

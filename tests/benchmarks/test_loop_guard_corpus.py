@@ -14,8 +14,13 @@ SCRIPT = REPO / "benchmarks" / "loop_guard_corpus.py"
 
 
 def _run(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, str(SCRIPT), *args], capture_output=True, text=True,
-                          check=False, timeout=600)
+    return subprocess.run(
+        [sys.executable, str(SCRIPT), *args],
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=600,
+    )
 
 
 def test_a_missing_corpus_is_reported_and_exits_zero(tmp_path):
@@ -30,7 +35,9 @@ def test_it_counts_tool_calls_and_interventions_per_session(tmp_path):
     done = _run(str(tmp_path), "--json")
     assert done.returncode == 0, done.stderr
     result = json.loads(done.stdout)
-    assert [row["file"] for row in result["files"]] == ["4-thrash-paused.jsonl",
-                                                        "5-polling-then-work.jsonl"]
+    assert [row["file"] for row in result["files"]] == [
+        "4-thrash-paused.jsonl",
+        "5-polling-then-work.jsonl",
+    ]
     assert result["tool_calls"] == sum(row["tool_calls"] for row in result["files"]) > 0
     assert result["files"][0]["pause"] == 1  # the thrashing example is still paused

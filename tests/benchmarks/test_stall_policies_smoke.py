@@ -16,8 +16,13 @@ EXAMPLES = REPO / "src" / "arcguard" / "examples"
 
 
 def run(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, str(SCRIPT), *args], capture_output=True, text=True,
-                          timeout=600, check=False)
+    return subprocess.run(
+        [sys.executable, str(SCRIPT), *args],
+        capture_output=True,
+        text=True,
+        timeout=600,
+        check=False,
+    )
 
 
 def test_without_a_corpus_the_script_says_so_and_exits_0(tmp_path: Path) -> None:

@@ -13,8 +13,12 @@ from arcguard.storage import paths
 
 
 def arc(*args):
-    return subprocess.run([sys.executable, "-m", "arcguard", "arc", *args], capture_output=True,
-                          text=True, check=False)
+    return subprocess.run(
+        [sys.executable, "-m", "arcguard", "arc", *args],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
 
 
 def test_lifecycle():
@@ -44,8 +48,11 @@ def test_done_marks_a_milestone_and_next_moves_on():
 
 def test_try_block_honours_both_caps():
     arc("set", "s")
-    assert [arc("try-block", "s", "2", "5").stdout.strip() for _ in range(3)] == \
-        ["BLOCK", "BLOCK", "CAP"]
+    assert [arc("try-block", "s", "2", "5").stdout.strip() for _ in range(3)] == [
+        "BLOCK",
+        "BLOCK",
+        "CAP",
+    ]
     arc("set", "t")
     out = []
     for _ in range(7):
@@ -64,8 +71,14 @@ def test_try_block_refuses_caps_that_are_not_whole_numbers_without_a_traceback(c
 
 
 def test_verbs_that_store_nothing_leave_no_lock_file_for_an_unknown_session():
-    for verb in (("status",), ("next",), ("active",), ("get", "slug"), ("complete",),
-                 ("try-block",)):
+    for verb in (
+        ("status",),
+        ("next",),
+        ("active",),
+        ("get", "slug"),
+        ("complete",),
+        ("try-block",),
+    ):
         arc(*verb, "nobody")
     sessions = paths.sessions_dir(os.environ["ARCGUARD_HOME"])
     assert not os.path.exists(sessions) or os.listdir(sessions) == []

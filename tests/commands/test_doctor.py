@@ -27,8 +27,9 @@ arcguard = invoke
 
 
 @pytest.fixture(autouse=True)
-def claude_on_path(tmp_path_factory: pytest.TempPathFactory,
-                   monkeypatch: pytest.MonkeyPatch) -> None:
+def claude_on_path(
+    tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """A `claude` on PATH reporting the release arcguard is tested with."""
     bin_dir = tmp_path_factory.mktemp("claude-bin")
     program = bin_dir / "claude"
@@ -106,7 +107,8 @@ def test_json_gives_the_same_checks(healthy: Path) -> None:
     document = json.loads(result.output)
     assert document["schema"] == 1 and document["ok"] is True
     assert [f"{c['status']:<4}  {c['name']}: {c['detail']}" for c in document["checks"]] == [
-        line for line in text.splitlines() if not line.startswith(" ")]
+        line for line in text.splitlines() if not line.startswith(" ")
+    ]
     assert set(document["checks"][0]) == {"name", "status", "detail", "hint"}
 
 
@@ -118,8 +120,9 @@ def test_json_reports_gaps_with_exit_1(project: Path) -> None:
     assert {"wiring"} <= {c["name"] for c in document["checks"] if c["status"] == "gap"}
 
 
-def test_a_crashing_check_is_a_gap_not_a_crash(project: Path,
-                                               monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_crashing_check_is_a_gap_not_a_crash(
+    project: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     def boom(setup: st.Setup) -> list[st.Check]:
         raise RuntimeError("kaput")
 
@@ -134,7 +137,8 @@ def test_a_crashing_check_is_a_gap_not_a_crash(project: Path,
 def test_settings_that_parse_are_ok(project: Path) -> None:
     path = write_settings(project, {"model": "opus"})
     assert wiring.check_settings_files(setup_for(project)) == [
-        st.Check("settings", "ok", f"{path} parses")]
+        st.Check("settings", "ok", f"{path} parses")
+    ]
 
 
 def test_invalid_settings_are_a_gap(project: Path) -> None:
@@ -165,8 +169,12 @@ def test_a_missing_event_is_a_gap(project: Path) -> None:
     del settings["hooks"]["Stop"]  # type: ignore[attr-defined]
     write_settings(project, settings)
     [check] = wiring.check_wiring(setup_for(project))
-    assert check == st.Check("wiring", "gap", "not wired: Stop",
-                             "arcguard install (or --scope project/local for one project)")
+    assert check == st.Check(
+        "wiring",
+        "gap",
+        "not wired: Stop",
+        "arcguard install (or --scope project/local for one project)",
+    )
 
 
 def test_wired_in_two_scopes_is_a_gap(project: Path) -> None:
@@ -174,8 +182,7 @@ def test_wired_in_two_scopes_is_a_gap(project: Path) -> None:
     write_settings(project, wired("/opt/bin/arcguard"), scope="local")
     checks = wiring.check_wiring(setup_for(project))
     assert len(checks) == len(EVENTS)
-    assert all(c.status == "gap" and "wired 2 times (project, local)" in c.detail
-               for c in checks)
+    assert all(c.status == "gap" and "wired 2 times (project, local)" in c.detail for c in checks)
 
 
 def test_the_wrong_hook_on_an_event_is_a_gap(project: Path) -> None:
@@ -215,20 +222,24 @@ def test_a_missing_executable_is_a_gap(project: Path) -> None:
     assert check.hint == "arcguard install --scope project"
     [runs] = wiring.check_runs(setup)
     assert runs.status == "gap"
-    assert runs.detail == ("`/gone/venv/bin/arcguard hook posture|stop|pre-tool|post-tool|"
-                           "post-batch|session-start|stop-failure|limit-wait` (project): exit 127: "
-                           "command not found")
+    assert runs.detail == (
+        "`/gone/venv/bin/arcguard hook posture|stop|pre-tool|post-tool|"
+        "post-batch|session-start|stop-failure|limit-wait` (project): exit 127: "
+        "command not found"
+    )
 
 
 def test_an_existing_executable_is_ok(project: Path, tmp_path: Path) -> None:
     program = fake_program(tmp_path / "bin", "arcguard", "exit 0")
     write_settings(project, wired(str(program)))
     assert wiring.check_executables(setup_for(project)) == [
-        st.Check("executable", "ok", f"{program} (project)")]
+        st.Check("executable", "ok", f"{program} (project)")
+    ]
 
 
-def test_a_command_on_path_is_resolved(project: Path, tmp_path: Path,
-                                       monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_command_on_path_is_resolved(
+    project: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     write_settings(project, wired("arcguard"))
     monkeypatch.setenv("PATH", str(tmp_path / "empty"))
     [check] = wiring.check_executables(setup_for(project))
@@ -239,14 +250,18 @@ def test_a_command_on_path_is_resolved(project: Path, tmp_path: Path,
     assert check.status == "ok"
 
 
-@pytest.mark.parametrize(("body", "expected"), [
-    ("exit 127", "exit 127"),
-    ("echo oops >&2; exit 3", "exit 3: oops"),
-    ("echo not json", "stdout is not JSON: not json"),
-    ("echo '[1]'", "stdout is not a JSON object"),
-])
+@pytest.mark.parametrize(
+    ("body", "expected"),
+    [
+        ("exit 127", "exit 127"),
+        ("echo oops >&2; exit 3", "exit 3: oops"),
+        ("echo not json", "stdout is not JSON: not json"),
+        ("echo '[1]'", "stdout is not a JSON object"),
+    ],
+)
 def test_a_wired_command_that_does_not_answer_as_a_hook_is_a_gap(
-        project: Path, tmp_path: Path, body: str, expected: str) -> None:
+    project: Path, tmp_path: Path, body: str, expected: str
+) -> None:
     program = fake_program(tmp_path / "bin", "arcguard", f"cat >/dev/null; {body}")
     settings = {"hooks": {"Stop": [plan.desired_group("Stop", str(program))]}}
     write_settings(project, settings)
@@ -254,11 +269,15 @@ def test_a_wired_command_that_does_not_answer_as_a_hook_is_a_gap(
     assert check.status == "gap" and expected in check.detail
 
 
-def test_a_wired_command_gets_a_payload_and_a_scratch_state_dir(project: Path,
-                                                                 tmp_path: Path) -> None:
+def test_a_wired_command_gets_a_payload_and_a_scratch_state_dir(
+    project: Path, tmp_path: Path
+) -> None:
     seen = tmp_path / "seen.json"
-    program = fake_program(tmp_path / "bin", "arcguard",
-                           f'cat > {seen}; echo "$ARCGUARD_HOME" > {seen}.home; echo "{{}}"')
+    program = fake_program(
+        tmp_path / "bin",
+        "arcguard",
+        f'cat > {seen}; echo "$ARCGUARD_HOME" > {seen}.home; echo "{{}}"',
+    )
     write_settings(project, {"hooks": {"Stop": [plan.desired_group("Stop", str(program))]}})
     [check] = wiring.check_runs(setup_for(project))
     assert check.status == "ok"
@@ -268,21 +287,25 @@ def test_a_wired_command_gets_a_payload_and_a_scratch_state_dir(project: Path,
 
 
 def test_a_missing_program_on_path_is_reported_as_not_found(
-        project: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    project: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setenv("PATH", str(tmp_path / "empty"))
     write_settings(project, {"hooks": {"Stop": [plan.desired_group("Stop", "arcguard")]}})
     [check] = wiring.check_runs(setup_for(project))
     assert check.status == "gap" and "exit 127: command not found" in check.detail
 
 
-@pytest.mark.parametrize("command", [
-    "X=$(touch {marker}) arcguard hook stop",
-    "arcguard hook stop; touch {marker}",
-    "touch {marker} && arcguard hook stop",
-    "arcguard hook stop > {marker}",
-    "/bin/sh -c 'touch {marker}' arcguard hook stop",
-    "arcguard hook $(touch {marker})",
-])
+@pytest.mark.parametrize(
+    "command",
+    [
+        "X=$(touch {marker}) arcguard hook stop",
+        "arcguard hook stop; touch {marker}",
+        "touch {marker} && arcguard hook stop",
+        "arcguard hook stop > {marker}",
+        "/bin/sh -c 'touch {marker}' arcguard hook stop",
+        "arcguard hook $(touch {marker})",
+    ],
+)
 def test_doctor_never_runs_a_planted_command(tmp_path: Path, command: str) -> None:
     # A cloned repository's settings are not trusted yet: doctor must not execute them.
     project = tmp_path / "cloned"
@@ -327,8 +350,9 @@ def test_a_missing_state_dir_is_ok(project: Path) -> None:
     assert check.status == "ok" and "will be created" in check.detail
 
 
-@pytest.mark.parametrize(("mode", "status"), [(0o700, "ok"), (0o750, "warn"), (0o777, "gap"),
-                                              (0o770, "gap")])
+@pytest.mark.parametrize(
+    ("mode", "status"), [(0o700, "ok"), (0o750, "warn"), (0o777, "gap"), (0o770, "gap")]
+)
 def test_state_dir_permissions(project: Path, mode: int, status: str) -> None:
     home = Path(os.environ["ARCGUARD_HOME"])
     home.mkdir()
@@ -352,8 +376,9 @@ def test_the_lock_can_be_taken_and_leaves_nothing_behind(project: Path) -> None:
     assert sorted(p.name for p in home.iterdir()) == ["sessions"]
 
 
-def test_a_lock_that_cannot_be_taken_is_a_gap(project: Path,
-                                              monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_lock_that_cannot_be_taken_is_a_gap(
+    project: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     from arcguard.storage import atomic
 
     paths.ensure_sessions_dir(os.environ["ARCGUARD_HOME"])
@@ -367,9 +392,15 @@ def test_a_lock_that_cannot_be_taken_is_a_gap(project: Path,
     assert check.status == "gap" and "busy" in check.detail
 
 
-@pytest.mark.parametrize(("content", "status"), [
-    (None, "ok"), ("[arcguard]\nrepeat_limit = 3\n", "ok"), ("repeat_limit = [", "gap"),
-    ("[arcguard]\nrepeat_limit = 'many'\n", "gap")])
+@pytest.mark.parametrize(
+    ("content", "status"),
+    [
+        (None, "ok"),
+        ("[arcguard]\nrepeat_limit = 3\n", "ok"),
+        ("repeat_limit = [", "gap"),
+        ("[arcguard]\nrepeat_limit = 'many'\n", "gap"),
+    ],
+)
 def test_config(project: Path, content: str | None, status: str) -> None:
     if content is not None:
         Path(os.environ["ARCGUARD_CONFIG"]).write_text(content)
@@ -377,8 +408,7 @@ def test_config(project: Path, content: str | None, status: str) -> None:
     assert statuses(checks) == [status]
 
 
-def test_bad_environment_override_is_a_gap(project: Path,
-                                           monkeypatch: pytest.MonkeyPatch) -> None:
+def test_bad_environment_override_is_a_gap(project: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("ARCGUARD_REPEAT_LIMIT", "lots")
     assert statuses(health.check_config(setup_for(project))) == ["gap"]
 
@@ -398,7 +428,8 @@ def _good_state(name: str) -> Path:
 def test_clean_state_files_are_ok(project: Path) -> None:
     _good_state("s1")
     assert health.check_state_files(setup_for(project)) == [
-        st.Check("state files", "ok", "1 session file(s), all readable")]
+        st.Check("state files", "ok", "1 session file(s), all readable")
+    ]
 
 
 def test_corrupt_unreadable_leftover_and_stale_files_are_reported(project: Path) -> None:
@@ -433,52 +464,63 @@ def test_recent_hook_errors_are_a_warning(project: Path) -> None:
 # --- Claude Code version and the /autonomous command ---------------------------------------
 
 
-@pytest.mark.parametrize(("version", "status", "words"), [
-    ("2.1.328", "ok", "Claude Code 2.1.328"),
-    ("2.2.0", "ok", "Claude Code 2.2.0"),
-    ("2.1.100", "warn", "PostToolBatch"),
-    ("2.1.30", "warn", "last_assistant_message"),
-])
-def test_claude_version(project: Path, fake_claude, version: str, status: str,
-                        words: str) -> None:
+@pytest.mark.parametrize(
+    ("version", "status", "words"),
+    [
+        ("2.1.328", "ok", "Claude Code 2.1.328"),
+        ("2.2.0", "ok", "Claude Code 2.2.0"),
+        ("2.1.100", "warn", "PostToolBatch"),
+        ("2.1.30", "warn", "last_assistant_message"),
+    ],
+)
+def test_claude_version(project: Path, fake_claude, version: str, status: str, words: str) -> None:
     fake_claude(version)
     checks = health.check_claude(setup_for(project))
     assert {c.status for c in checks} == {status}
     assert any(words in c.detail for c in checks)
 
 
-def test_doctor_names_the_fallback_mode_an_old_release_runs_in(project: Path,
-                                                               fake_claude) -> None:
+def test_doctor_names_the_fallback_mode_an_old_release_runs_in(project: Path, fake_claude) -> None:
     fake_claude("2.1.80")
     [check] = health.check_claude(setup_for(project))
     assert check.status == "warn"
     assert check.detail == (
         "loop guard in fallback mode: without PostToolBatch a turn closes at the next call or "
         "the Stop, so a pause denies every call but cannot end the session at once "
-        "(PostToolBatch arrived in Claude Code 2.1.118; this is 2.1.80)")
+        "(PostToolBatch arrived in Claude Code 2.1.118; this is 2.1.80)"
+    )
     fake_claude("2.1.150")
     assert statuses(health.check_claude(setup_for(project))) == ["ok"]
 
 
 @pytest.mark.parametrize("scope", ["user", "project", "local"])
 def test_an_event_the_release_does_not_know_is_a_gap_naming_the_lost_file(
-        project: Path, fake_claude, scope: str) -> None:
+    project: Path, fake_claude, scope: str
+) -> None:
     # Claude Code ignores the whole file then: the user's own deny rules stop applying too.
     fake_claude("2.1.80")
-    path = write_settings(project, {"permissions": {"deny": ["Bash(echo one)"]},
-                                    "hooks": {"PostToolBatch": [{"hooks": [
-                                        {"type": "command", "command": "mine"}]}]}}, scope)
+    path = write_settings(
+        project,
+        {
+            "permissions": {"deny": ["Bash(echo one)"]},
+            "hooks": {"PostToolBatch": [{"hooks": [{"type": "command", "command": "mine"}]}]},
+        },
+        scope,
+    )
     [check] = health.check_event_support(setup_for(project))
     assert check.status == "gap"
-    assert check.detail == (f"{path} names PostToolBatch, which Claude Code 2.1.80 does not "
-                            "know: Claude Code ignores that whole file, including your "
-                            "permission rules")
+    assert check.detail == (
+        f"{path} names PostToolBatch, which Claude Code 2.1.80 does not "
+        "know: Claude Code ignores that whole file, including your "
+        "permission rules"
+    )
     fake_claude("2.1.328")
     assert health.check_event_support(setup_for(project)) == []
 
 
 def test_events_wired_before_an_upgrade_are_not_a_gap_until_the_release_knows_more(
-        project: Path, fake_claude) -> None:
+    project: Path, fake_claude
+) -> None:
     fake_claude("2.1.80")
     assert arcguard("install", "--scope", "project", "--project", str(project)).exit_code == 0
     assert statuses(wiring.check_wiring(setup_for(project))) == ["ok"]
@@ -488,8 +530,9 @@ def test_events_wired_before_an_upgrade_are_not_a_gap_until_the_release_knows_mo
     assert check.detail == "not wired: PostToolBatch, which Claude Code 2.1.328 now knows"
 
 
-def test_claude_not_on_path_is_a_warning(project: Path, tmp_path: Path,
-                                          monkeypatch: pytest.MonkeyPatch) -> None:
+def test_claude_not_on_path_is_a_warning(
+    project: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setenv("PATH", str(tmp_path / "nothing"))
     [check] = health.check_claude(setup_for(project))
     assert check.status == "warn" and "not on PATH" in check.detail
@@ -500,10 +543,13 @@ def test_parse_version() -> None:
     assert health.parse_version("claude") is None
 
 
-@pytest.mark.parametrize(("version", "status"), [
-    ("2.1.150", "gap"), ("2.1.273", "gap"), ("2.1.274", "warn"), ("2.2.0", "warn")])
+@pytest.mark.parametrize(
+    ("version", "status"),
+    [("2.1.150", "gap"), ("2.1.273", "gap"), ("2.1.274", "warn"), ("2.2.0", "warn")],
+)
 def test_a_missing_autonomous_command_is_a_gap_where_claude_code_rejects_it(
-        project: Path, fake_claude, version: str, status: str) -> None:
+    project: Path, fake_claude, version: str, status: str
+) -> None:
     # Releases that refuse an unknown slash command in -p mode cannot start an arc without it.
     fake_claude(version)
     [check] = wiring.check_command(setup_for(project))
@@ -512,7 +558,8 @@ def test_a_missing_autonomous_command_is_a_gap_where_claude_code_rejects_it(
 
 
 def test_a_missing_autonomous_command_is_a_gap_when_the_version_is_unknown(
-        project: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    project: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setenv("PATH", str(tmp_path / "nothing"))
     [check] = wiring.check_command(setup_for(project))
     assert check.status == "gap"
@@ -564,7 +611,8 @@ def test_a_missing_limit_waiter_is_a_warning(project: Path) -> None:
 
 
 def test_doctor_does_not_run_a_launch_command_that_imports_from_inside_the_project(
-        project: Path) -> None:
+    project: Path,
+) -> None:
     # The interpreter is a real one outside the repository; the package it imports is not.
     marker = project / "PWNED"
     package = project / "vendor" / "arcguard"
@@ -578,29 +626,32 @@ def test_doctor_does_not_run_a_launch_command_that_imports_from_inside_the_proje
 
 
 def test_doctor_does_not_run_a_status_line_program_shipped_inside_the_project(
-        project: Path) -> None:
+    project: Path,
+) -> None:
     # `<arcguard> statusline` is an exact invocation, yet the program is the repository's own.
     from arcguard.doctor.statusline import check_statusline
 
     marker = project / "PWNED"
     program = fake_program(project / "tools", "arcguard", f"touch {marker}")
-    write_settings(project, {"statusLine": {"type": "command",
-                                            "command": f"{program} statusline"}})
+    write_settings(project, {"statusLine": {"type": "command", "command": f"{program} statusline"}})
     [check] = check_statusline(setup_for(project))
     assert not marker.exists()
     assert check.status == "gap" and "not run: it would run code from inside" in check.detail
 
 
-def test_doctor_runs_the_status_line_without_a_shell(project: Path, tmp_path: Path,
-                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+def test_doctor_runs_the_status_line_without_a_shell(
+    project: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     # The words are executed directly: no shell ever reads the command line.
     import subprocess
 
     from arcguard.doctor import statusline
 
     program = fake_program(tmp_path / "a b", "arcguard", "cat >/dev/null")
-    write_settings(project, {"statusLine": {"type": "command",
-                                            "command": f"{shlex.quote(str(program))} statusline"}})
+    write_settings(
+        project,
+        {"statusLine": {"type": "command", "command": f"{shlex.quote(str(program))} statusline"}},
+    )
     started: list[object] = []
     real_run = subprocess.run
 
@@ -622,7 +673,8 @@ def test_the_editing_tools_matcher_counts_as_wired(project: Path, fake_claude) -
 
 
 def test_post_tool_use_for_editing_tools_only_is_a_gap_without_the_batch(
-        project: Path, fake_claude) -> None:
+    project: Path, fake_claude
+) -> None:
     # Installed on a release with PostToolBatch, then run on one without it.
     fake_claude("2.1.80")
     events = [e for e in EVENTS if e != "PostToolBatch"]

@@ -25,8 +25,9 @@ arcguard = invoke
 
 
 @pytest.fixture(autouse=True)
-def claude_on_path(tmp_path_factory: pytest.TempPathFactory,
-                   monkeypatch: pytest.MonkeyPatch) -> None:
+def claude_on_path(
+    tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """A `claude` on PATH reporting the release arcguard is tested with."""
     bin_dir = tmp_path_factory.mktemp("claude-bin")
     program = bin_dir / "claude"
@@ -57,8 +58,9 @@ def uninstall(project: Path, *more: str, scope: str = "project") -> Result:
 def commands(path: Path) -> dict[str, list[str]]:
     """event -> every command wired for it."""
     hooks = json.loads(path.read_text()).get("hooks", {})
-    return {event: [h["command"] for g in groups for h in g["hooks"]]
-            for event, groups in hooks.items()}
+    return {
+        event: [h["command"] for g in groups for h in g["hooks"]] for event, groups in hooks.items()
+    }
 
 
 def test_install_into_a_missing_file(project: Path) -> None:
@@ -72,7 +74,8 @@ def test_install_into_a_missing_file(project: Path) -> None:
         [command, *background] = wired[event]
         assert command.endswith(f" hook {hook}")
         assert [c.rsplit(" ", 1)[1] for c in background] == [
-            name for name, wired_to in BACKGROUND.items() if wired_to == event]
+            name for name, wired_to in BACKGROUND.items() if wired_to == event
+        ]
         assert os.path.isabs(shlex.split(command)[0])
     assert not path.with_name(path.name + cc.BACKUP_SUFFIX).exists()
 
@@ -87,19 +90,34 @@ def test_install_into_an_empty_file(project: Path) -> None:
 
 def test_installed_commands_run_as_hooks(project: Path, tmp_path: Path) -> None:
     install(project)
-    payload = json.dumps({"session_id": "s-install", "hook_event_name": "SessionStart",
-                          "source": "startup", "cwd": str(project)})
+    payload = json.dumps(
+        {
+            "session_id": "s-install",
+            "hook_event_name": "SessionStart",
+            "source": "startup",
+            "cwd": str(project),
+        }
+    )
     for command in {c for cs in commands(settings_file(project)).values() for c in cs}:
-        done = subprocess.run(command, shell=True, input=payload, capture_output=True,
-                              text=True, timeout=60, cwd=tmp_path)
+        done = subprocess.run(
+            command,
+            shell=True,
+            input=payload,
+            capture_output=True,
+            text=True,
+            timeout=60,
+            cwd=tmp_path,
+        )
         assert done.returncode == 0, (command, done.stderr)
 
 
 def test_install_keeps_other_hooks_and_keys(project: Path) -> None:
     original = {
         "permissions": {"allow": ["Bash(ls)"]},
-        "hooks": {"Stop": [{"hooks": [{"type": "command", "command": "./notify.sh"}]}],
-                  "Notification": [{"hooks": [{"type": "command", "command": "bell"}]}]},
+        "hooks": {
+            "Stop": [{"hooks": [{"type": "command", "command": "./notify.sh"}]}],
+            "Notification": [{"hooks": [{"type": "command", "command": "bell"}]}],
+        },
         "model": "opus",
     }
     path = settings_file(project)
@@ -156,7 +174,7 @@ def test_install_keeps_the_file_indent(project: Path) -> None:
     assert path.read_text().startswith('{\n    "model": "opus",\n    "hooks": {\n')
 
 
-@pytest.mark.parametrize("content", ["{ \"hooks\": ", "[]", "{\"hooks\": []}"])
+@pytest.mark.parametrize("content", ['{ "hooks": ', "[]", '{"hooks": []}'])
 def test_install_refuses_a_file_it_cannot_use(project: Path, content: str) -> None:
     path = settings_file(project)
     path.parent.mkdir(parents=True)
@@ -173,22 +191,26 @@ def test_every_scope_writes_its_own_file(project: Path, scope: str) -> None:
     result = install(project, scope=scope)
     assert result.exit_code == 0
     home = Path.home()
-    expected = {"user": home / ".claude" / "settings.json",
-                "project": project / ".claude" / "settings.json",
-                "local": project / ".claude" / "settings.local.json"}[scope]
+    expected = {
+        "user": home / ".claude" / "settings.json",
+        "project": project / ".claude" / "settings.json",
+        "local": project / ".claude" / "settings.local.json",
+    }[scope]
     written = list(expected.parent.glob("settings*.json"))
     assert written == [expected]
     assert list(commands(expected)) == list(EVENTS)
-    command_dir = home / ".claude" / "commands" if scope == "user" else (
-        project / ".claude" / "commands")
+    command_dir = (
+        home / ".claude" / "commands" if scope == "user" else (project / ".claude" / "commands")
+    )
     assert (command_dir / "autonomous.md").read_text() == slash.command_template()
     assert uninstall(project, scope=scope).exit_code == 0
     assert commands(expected) == {}
     assert not (command_dir / "autonomous.md").exists()
 
 
-def test_user_scope_follows_claude_config_dir(project: Path, tmp_path: Path,
-                                              monkeypatch: pytest.MonkeyPatch) -> None:
+def test_user_scope_follows_claude_config_dir(
+    project: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setenv("CLAUDE_CONFIG_DIR", str(tmp_path / "cfg"))
     install(project, scope="user")
     assert list(commands(tmp_path / "cfg" / "settings.json")) == list(EVENTS)
@@ -221,12 +243,21 @@ def test_uninstall_dry_run_prints_the_diff(project: Path) -> None:
 
 def test_round_trip_gives_back_the_original_bytes(project: Path) -> None:
     path = settings_file(project)
-    text = write_json(path, {
-        "env": {"X": "1"},
-        "hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [
-            {"type": "command", "command": "./guard.sh", "timeout": 5}]}]},
-        "theme": "dark",
-    })
+    text = write_json(
+        path,
+        {
+            "env": {"X": "1"},
+            "hooks": {
+                "PreToolUse": [
+                    {
+                        "matcher": "Bash",
+                        "hooks": [{"type": "command", "command": "./guard.sh", "timeout": 5}],
+                    }
+                ]
+            },
+            "theme": "dark",
+        },
+    )
     install(project)
     assert path.read_text() != text
     result = uninstall(project)
@@ -279,8 +310,9 @@ def test_an_edited_autonomous_command_is_kept(project: Path) -> None:
     assert command.exists()
 
 
-def test_an_older_template_of_ours_is_upgraded(project: Path,
-                                               monkeypatch: pytest.MonkeyPatch) -> None:
+def test_an_older_template_of_ours_is_upgraded(
+    project: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     import hashlib
 
     older = "---\ndescription: older (arcguard)\n---\n$ARGUMENTS\n"
@@ -297,8 +329,15 @@ def test_an_older_template_of_ours_is_upgraded(project: Path,
 def test_hook_help_lists_every_hook() -> None:
     result = arcguard("hook", "--help")
     assert result.exit_code == 0
-    for name in ("posture", "stop", "pre-tool", "post-tool", "post-batch", "session-start",
-                 "stop-failure"):
+    for name in (
+        "posture",
+        "stop",
+        "pre-tool",
+        "post-tool",
+        "post-batch",
+        "session-start",
+        "stop-failure",
+    ):
         assert name in result.output
     assert "PostToolUseFailure" in result.output
 
@@ -329,9 +368,15 @@ def test_install_keeps_a_command_that_only_mentions_arcguard_and_says_so(project
 
 # --- the installed command as a process -----------------------------------------------------
 
-PRE_TOOL = json.dumps({"session_id": "s-launch", "hook_event_name": "PreToolUse",
-                       "tool_name": "Bash", "tool_input": {"command": "ls"},
-                       "tool_use_id": "toolu_launch"})
+PRE_TOOL = json.dumps(
+    {
+        "session_id": "s-launch",
+        "hook_event_name": "PreToolUse",
+        "tool_name": "Bash",
+        "tool_input": {"command": "ls"},
+        "tool_use_id": "toolu_launch",
+    }
+)
 
 
 def installed_pre_tool(project: Path) -> list[str]:
@@ -341,16 +386,24 @@ def installed_pre_tool(project: Path) -> list[str]:
 
 
 def run_words(words: list[str], cwd: Path, **env: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(words, input=PRE_TOOL, capture_output=True, text=True, timeout=60,
-                          cwd=cwd, env={**os.environ, **env})
+    return subprocess.run(
+        words,
+        input=PRE_TOOL,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        cwd=cwd,
+        env={**os.environ, **env},
+    )
 
 
 def session_written() -> bool:
     return Path(paths.session_path(os.environ["ARCGUARD_HOME"], "s-launch")).is_file()
 
 
-def test_the_installed_hook_starts_without_the_site_machinery(project: Path,
-                                                                tmp_path: Path) -> None:
+def test_the_installed_hook_starts_without_the_site_machinery(
+    project: Path, tmp_path: Path
+) -> None:
     words = installed_pre_tool(project)
     done = run_words([words[0], "-X", "importtime", *words[1:]], tmp_path)
     assert done.returncode == 0, done.stderr
@@ -360,8 +413,9 @@ def test_the_installed_hook_starts_without_the_site_machinery(project: Path,
     assert session_written()
 
 
-def test_the_installed_hook_ignores_a_pythonpath_that_shadows_arcguard(project: Path,
-                                                                       tmp_path: Path) -> None:
+def test_the_installed_hook_ignores_a_pythonpath_that_shadows_arcguard(
+    project: Path, tmp_path: Path
+) -> None:
     shadow = tmp_path / "shadow" / "arcguard"
     shadow.mkdir(parents=True)
     (shadow / "__init__.py").write_text("raise SystemExit(2)\n")
@@ -381,7 +435,8 @@ def test_the_hook_command_still_finds_arcguard_when_its_folder_is_gone(tmp_path:
 
 def test_the_installed_command_also_runs_the_verbs(project: Path, tmp_path: Path) -> None:
     words = installed_pre_tool(project)[:-2]
-    done = subprocess.run([*words, "--version"], capture_output=True, text=True, timeout=60,
-                          cwd=tmp_path)
+    done = subprocess.run(
+        [*words, "--version"], capture_output=True, text=True, timeout=60, cwd=tmp_path
+    )
     assert done.returncode == 0, done.stderr
     assert "arcguard, version" in done.stdout

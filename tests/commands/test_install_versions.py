@@ -36,18 +36,22 @@ def install(project: Path, *more: str) -> tuple[int, str, dict[str, object]]:
 
 
 def test_install_leaves_out_an_event_the_detected_release_does_not_know(
-        project: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    project: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     # 2.1.80 ignores a whole settings file naming PostToolBatch, deny rules included.
     with_claude(tmp_path, monkeypatch, "2.1.80")
     code, output, value = install(project)
     assert code == 0
     assert list(value["hooks"]) == BASELINE  # type: ignore[call-overload]
-    assert ("PostToolBatch left out: Claude Code 2.1.80 does not know it; run `arcguard "
-            "install` again after upgrading") in output
+    assert (
+        "PostToolBatch left out: Claude Code 2.1.80 does not know it; run `arcguard "
+        "install` again after upgrading"
+    ) in output
 
 
 def test_claude_version_option_stands_in_for_a_missing_claude(
-        project: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    project: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     with_claude(tmp_path, monkeypatch, None)
     code, output, value = install(project, "--claude-version", "2.1.80")
     assert code == 0 and list(value["hooks"]) == BASELINE  # type: ignore[call-overload]
@@ -58,7 +62,8 @@ def test_claude_version_option_stands_in_for_a_missing_claude(
 
 
 def test_an_unknown_version_installs_only_what_every_release_knows(
-        project: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    project: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     with_claude(tmp_path, monkeypatch, None)
     code, output, value = install(project)
     assert code == 0 and list(value["hooks"]) == BASELINE  # type: ignore[call-overload]
@@ -67,7 +72,8 @@ def test_an_unknown_version_installs_only_what_every_release_knows(
 
 
 def test_installing_for_an_older_release_takes_our_unknown_event_out(
-        project: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    project: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     with_claude(tmp_path, monkeypatch, "2.1.328")
     assert "PostToolBatch" in install(project)[2]["hooks"]  # type: ignore[operator]
     code, _, value = install(project, "--claude-version", "2.1.80")
@@ -75,7 +81,8 @@ def test_installing_for_an_older_release_takes_our_unknown_event_out(
 
 
 def test_install_warns_when_the_users_own_entry_names_an_unknown_event(
-        project: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    project: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     path = cc.settings_path("project", project, os.environ)
     path.parent.mkdir(parents=True)
     mine = {"hooks": [{"type": "command", "command": "my-batch-hook"}]}
@@ -86,8 +93,9 @@ def test_install_warns_when_the_users_own_entry_names_an_unknown_event(
 
 
 def test_a_malformed_claude_version_is_a_usage_error(project: Path) -> None:
-    result = invoke("install", "--scope", "project", "--project", str(project),
-                    "--claude-version", "latest")
+    result = invoke(
+        "install", "--scope", "project", "--project", str(project), "--claude-version", "latest"
+    )
     assert result.exit_code == 2 and "is not a version like 2.1.328" in result.output
     assert not cc.settings_path("project", project, os.environ).exists()
 
@@ -98,5 +106,6 @@ def test_the_version_table_has_one_boundary_per_event() -> None:
     assert not cv.knows("PostToolBatch", (2, 1, 80))
     assert cv.knows("PostToolBatch", (2, 1, 150)) and cv.knows("StopFailure", (2, 1, 80))
     assert not cv.knows("PostToolBatch", None) and cv.knows("Notification", (1, 0, 0))
-    assert cv.unknown_to((2, 1, 80), ["Stop", "PostToolBatch", "PostToolBatch"]) == \
-        ["PostToolBatch"]
+    assert cv.unknown_to((2, 1, 80), ["Stop", "PostToolBatch", "PostToolBatch"]) == [
+        "PostToolBatch"
+    ]

@@ -38,53 +38,63 @@ def group(*commands: str, matcher: str | None = None) -> dict[str, object]:
 # --- recognising our entries ---------------------------------------------------------------
 
 
-@pytest.mark.parametrize(("command", "name"), [
-    ("/opt/x/bin/arcguard hook stop", "stop"),
-    ("arcguard hook posture", "posture"),
-    ("'/home/a b/bin/arcguard' hook pre-tool", "pre-tool"),
-    ("/usr/bin/python3 -m arcguard hook post-tool", "post-tool"),
-    ("python3.12 -m arcguard hook stop", "stop"),
-])
+@pytest.mark.parametrize(
+    ("command", "name"),
+    [
+        ("/opt/x/bin/arcguard hook stop", "stop"),
+        ("arcguard hook posture", "posture"),
+        ("'/home/a b/bin/arcguard' hook pre-tool", "pre-tool"),
+        ("/usr/bin/python3 -m arcguard hook post-tool", "post-tool"),
+        ("python3.12 -m arcguard hook stop", "stop"),
+    ],
+)
 def test_hook_name_recognises_arcguard_commands(command: str, name: str) -> None:
     assert plan.hook_name(handler(command)) == name
     assert plan.is_ours(handler(command))
 
 
-@pytest.mark.parametrize("command", [
-    "arcguard hook no-such-hook",
-    "arcguardx hook stop",
-    "echo arcguard hook stop",
-    "sh -m arcguard hook stop",
-    "arcguard status",
-    "/usr/bin/python3 my_hook.py",
-    "arcguard hook 'unbalanced",
-])
+@pytest.mark.parametrize(
+    "command",
+    [
+        "arcguard hook no-such-hook",
+        "arcguardx hook stop",
+        "echo arcguard hook stop",
+        "sh -m arcguard hook stop",
+        "arcguard status",
+        "/usr/bin/python3 my_hook.py",
+        "arcguard hook 'unbalanced",
+    ],
+)
 def test_other_commands_are_not_ours(command: str) -> None:
     assert not plan.is_ours(handler(command))
 
 
-@pytest.mark.parametrize(("command", "why"), [
-    ("X=$(id>/tmp/PWNED) arcguard hook stop", "shell syntax"),
-    ("ARCGUARD_HOOK_BUDGET_MS=500 arcguard hook stop", "environment variables"),
-    ("arcguard hook stop; touch /tmp/x", "shell syntax"),
-    ("arcguard hook stop > /tmp/x", "shell syntax"),
-    ("arcguard hook stop `id`", "shell syntax"),
-    ("/opt/$(id)/arcguard hook stop", "shell syntax"),
-    ("./bin/arcguard hook stop", "relative program path"),
-    ("python -I -m arcguard hook post-batch", "not arcguard's launcher"),
-    ("python3.12 -marcguard hook stop", "not arcguard's launcher"),
-    ("arcguard --debug hook stop", "not arcguard's launcher"),
-    ("arcguard hook stop extra", "does not end in `hook <name>`"),
-    ("arcguard hook stopp", "unknown hook"),
-])
+@pytest.mark.parametrize(
+    ("command", "why"),
+    [
+        ("X=$(id>/tmp/PWNED) arcguard hook stop", "shell syntax"),
+        ("ARCGUARD_HOOK_BUDGET_MS=500 arcguard hook stop", "environment variables"),
+        ("arcguard hook stop; touch /tmp/x", "shell syntax"),
+        ("arcguard hook stop > /tmp/x", "shell syntax"),
+        ("arcguard hook stop `id`", "shell syntax"),
+        ("/opt/$(id)/arcguard hook stop", "shell syntax"),
+        ("./bin/arcguard hook stop", "relative program path"),
+        ("python -I -m arcguard hook post-batch", "not arcguard's launcher"),
+        ("python3.12 -marcguard hook stop", "not arcguard's launcher"),
+        ("arcguard --debug hook stop", "not arcguard's launcher"),
+        ("arcguard hook stop extra", "does not end in `hook <name>`"),
+        ("arcguard hook stopp", "unknown hook"),
+    ],
+)
 def test_only_an_exact_arcguard_invocation_counts_as_ours(command: str, why: str) -> None:
     # Anything more than `<arcguard> hook NAME` could run other code through Claude Code's
     # shell: it is never ours (install keeps it, doctor does not run it), and the reason shows.
     assert not plan.is_ours(handler(command))
     assert why in plan.why_not_ours(handler(command))
     assert plan.looks_like_ours(handler(command))
-    assert plan.remove_ours({"hooks": {"Stop": [group(command)]}}) == \
-        {"hooks": {"Stop": [group(command)]}}
+    assert plan.remove_ours({"hooks": {"Stop": [group(command)]}}) == {
+        "hooks": {"Stop": [group(command)]}
+    }
 
 
 def test_non_command_handlers_are_not_ours() -> None:
@@ -94,8 +104,10 @@ def test_non_command_handlers_are_not_ours() -> None:
 
 
 def test_exec_form_with_args_is_ours() -> None:
-    assert plan.hook_name({"type": "command", "command": "arcguard", "args": ["hook", "stop"]}) \
+    assert (
+        plan.hook_name({"type": "command", "command": "arcguard", "args": ["hook", "stop"]})
         == "stop"
+    )
 
 
 # --- the entries install writes ------------------------------------------------------------
@@ -194,22 +206,28 @@ def test_install_replaces_an_old_entry_in_place() -> None:
     old = group("/gone/venv/bin/arcguard hook stop")
     before = {"hooks": {"Stop": [group("first"), old, group("last")]}}
     after = plan.plan_install(before, PREFIX)
-    assert after["hooks"]["Stop"] == [group("first"), plan.desired_group("Stop", PREFIX),
-                                      group("last")]
+    assert after["hooks"]["Stop"] == [
+        group("first"),
+        plan.desired_group("Stop", PREFIX),
+        group("last"),
+    ]
 
 
 def test_install_collapses_duplicates_to_one_entry() -> None:
     dup = group("arcguard hook stop")
-    after = plan.plan_install({"hooks": {"Stop": [dup, dup, plan.desired_group("Stop", PREFIX)]}},
-                            PREFIX)
+    after = plan.plan_install(
+        {"hooks": {"Stop": [dup, dup, plan.desired_group("Stop", PREFIX)]}}, PREFIX
+    )
     assert after["hooks"]["Stop"] == [plan.desired_group("Stop", PREFIX)]
 
 
 def test_install_takes_our_handler_out_of_a_shared_group() -> None:
     shared = group("echo before", "arcguard hook stop", "echo after")
     after = plan.plan_install({"hooks": {"Stop": [shared]}}, PREFIX)
-    assert after["hooks"]["Stop"] == [plan.desired_group("Stop", PREFIX),
-                                      group("echo before", "echo after")]
+    assert after["hooks"]["Stop"] == [
+        plan.desired_group("Stop", PREFIX),
+        group("echo before", "echo after"),
+    ]
 
 
 def test_install_rewires_an_entry_with_the_wrong_timeout() -> None:
@@ -252,16 +270,19 @@ def test_our_entries_lists_every_arcguard_handler() -> None:
 
 
 json_leaf = st.one_of(st.none(), st.booleans(), st.integers(), st.text(max_size=5))
-foreign_handler = st.builds(lambda c, t: {"type": "command", "command": c, "timeout": t},
-                            st.sampled_from(["echo hi", "./lint.sh", "arcguard status"]),
-                            st.integers(1, 60))
-foreign_group = st.builds(lambda m, hs: {"matcher": m, "hooks": hs},
-                          st.sampled_from(["*", "Bash", ""]),
-                          st.lists(foreign_handler, min_size=1, max_size=3))
+foreign_handler = st.builds(
+    lambda c, t: {"type": "command", "command": c, "timeout": t},
+    st.sampled_from(["echo hi", "./lint.sh", "arcguard status"]),
+    st.integers(1, 60),
+)
+foreign_group = st.builds(
+    lambda m, hs: {"matcher": m, "hooks": hs},
+    st.sampled_from(["*", "Bash", ""]),
+    st.lists(foreign_handler, min_size=1, max_size=3),
+)
 events = st.sampled_from([*EVENTS, "Notification", "SessionEnd"])
 foreign_settings = st.fixed_dictionaries(
-    {"hooks": st.dictionaries(events, st.lists(foreign_group, min_size=1, max_size=3),
-                              min_size=1)},
+    {"hooks": st.dictionaries(events, st.lists(foreign_group, min_size=1, max_size=3), min_size=1)},
     optional={"model": json_leaf, "env": st.dictionaries(st.text(max_size=3), json_leaf)},
 )
 
@@ -286,8 +307,9 @@ def test_own_prefix_starts_the_interpreter_isolated_and_without_site() -> None:
     assert len(words) == 5
 
 
-@pytest.mark.parametrize("location", ["/p y/lib", "/caf\u00e9/lib", "/odd\udcff/lib",
-                                      "/opt/py-3.11/lib/site-packages"])
+@pytest.mark.parametrize(
+    "location", ["/p y/lib", "/caf\u00e9/lib", "/odd\udcff/lib", "/opt/py-3.11/lib/site-packages"]
+)
 def test_the_launch_command_is_ours_wherever_the_package_is(location: str) -> None:
     command = plan.hook_command(plan.own_prefix("/p y/python", location), "pre-tool")
     assert plan.hook_name(handler(command)) == "pre-tool"
@@ -296,8 +318,9 @@ def test_the_launch_command_is_ours_wherever_the_package_is(location: str) -> No
     assert plan.launch_location(shlex.split(command)[4]) == location
 
 
-@pytest.mark.parametrize("location", ["/it's/lib", '/say "x"/lib', "/back\\slash",
-                                      "/x;rm -rf ~/lib", "/$(id)/lib"])
+@pytest.mark.parametrize(
+    "location", ["/it's/lib", '/say "x"/lib', "/back\\slash", "/x;rm -rf ~/lib", "/$(id)/lib"]
+)
 def test_a_package_path_a_shell_would_act_on_gets_the_module_form(location: str) -> None:
     prefix = plan.own_prefix("/venv/bin/python", location)
     assert prefix == "/venv/bin/python -m arcguard"
@@ -317,22 +340,27 @@ def _written_otherwise(command: str) -> list[str]:
     ]
 
 
-@pytest.mark.parametrize("variant", _written_otherwise(
-    plan.hook_command(plan.own_prefix("/venv/bin/python", "/venv/lib"), "stop")))
+@pytest.mark.parametrize(
+    "variant",
+    _written_otherwise(plan.hook_command(plan.own_prefix("/venv/bin/python", "/venv/lib"), "stop")),
+)
 def test_a_launch_command_written_otherwise_is_not_ours(variant: str) -> None:
     # Only the exact text install writes carries quoted code past the shell-syntax rule.
     assert not plan.is_ours(handler(variant))
     assert plan.looks_like_ours(handler(variant))
 
 
-@pytest.mark.parametrize("code", [
-    "import os",
-    'import sys,os;d=5;os.path.isdir(os.path.join(d,"arcguard"))',
-    "import sys,os;d=[1]" + plan.launch_code("/x").partition('"/x"')[2],
-    plan.launch_code("/x") + ";print(1)",
-    "import os;" + plan.launch_code("/x"),
-    plan.launch_code("/x").replace('"/x"', '"/x'),
-])
+@pytest.mark.parametrize(
+    "code",
+    [
+        "import os",
+        'import sys,os;d=5;os.path.isdir(os.path.join(d,"arcguard"))',
+        "import sys,os;d=[1]" + plan.launch_code("/x").partition('"/x"')[2],
+        plan.launch_code("/x") + ";print(1)",
+        "import os;" + plan.launch_code("/x"),
+        plan.launch_code("/x").replace('"/x"', '"/x'),
+    ],
+)
 def test_other_python_code_is_not_ours(code: str) -> None:
     assert plan.launch_location(code) is None
     assert not plan.is_ours(handler(shlex.join(["python3", "-c", code, "hook", "stop"])))
@@ -435,6 +463,7 @@ def test_command_state(monkeypatch: pytest.MonkeyPatch) -> None:
     assert slash.command_state("---\ndescription: my autonomous mode\n---\ngo\n") == "foreign"
     assert slash.command_state("(arcguard) in the body only\n") == "foreign"
     older = "---\ndescription: an older template\n---\n$ARGUMENTS\n"
-    monkeypatch.setattr(slash, "PRIOR_COMMAND_DIGESTS",
-                        (hashlib.sha256(older.encode()).hexdigest(),))
+    monkeypatch.setattr(
+        slash, "PRIOR_COMMAND_DIGESTS", (hashlib.sha256(older.encode()).hexdigest(),)
+    )
     assert slash.command_state(older) == "old"

@@ -26,8 +26,9 @@ PREFIX = "/usr/bin/python3 -m arcguard"
 
 
 @pytest.fixture(autouse=True)
-def claude_on_path(tmp_path_factory: pytest.TempPathFactory,
-                   monkeypatch: pytest.MonkeyPatch) -> None:
+def claude_on_path(
+    tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """A `claude` on PATH reporting the release arcguard is tested with."""
     bin_dir = tmp_path_factory.mktemp("claude-bin")
     program = bin_dir / "claude"
@@ -57,8 +58,9 @@ def uninstall(project: Path) -> str:
 
 def test_install_keeps_numbers_exactly_as_written(project: Path) -> None:
     path = settings_file(project)
-    original = ('{\n  "x": 1e400,\n  "y": 1.10,\n  "z": 1E5,\n  "w": -0,\n'
-                '  "v": 12345678901234567890\n}\n')
+    original = (
+        '{\n  "x": 1e400,\n  "y": 1.10,\n  "z": 1E5,\n  "w": -0,\n  "v": 12345678901234567890\n}\n'
+    )
     path.write_text(original)
     install(project)
     text = path.read_text()
@@ -69,20 +71,24 @@ def test_install_keeps_numbers_exactly_as_written(project: Path) -> None:
     assert path.read_text() == original
 
 
-@pytest.mark.parametrize("original", [
-    '{\n\t"model": "opus",\n\t"env": {\n\t\t"A": "1"\n\t}\n}\n',
-    '{\n    "model": "opus",\n    "env": {\n        "A": "1"\n    }\n}\n',
-    '{"model":"opus","env":{"A":"1"}}',
-    '{"model": "opus", "env": {"A": "1"}}\n',
-    '{\n  "model" : "opus" ,\n\n  "env":{"A":"1"}  }  \n',
-])
+@pytest.mark.parametrize(
+    "original",
+    [
+        '{\n\t"model": "opus",\n\t"env": {\n\t\t"A": "1"\n\t}\n}\n',
+        '{\n    "model": "opus",\n    "env": {\n        "A": "1"\n    }\n}\n',
+        '{"model":"opus","env":{"A":"1"}}',
+        '{"model": "opus", "env": {"A": "1"}}\n',
+        '{\n  "model" : "opus" ,\n\n  "env":{"A":"1"}  }  \n',
+    ],
+)
 def test_install_keeps_the_file_layout_and_uninstall_gives_back_its_bytes(
-        project: Path, original: str) -> None:
+    project: Path, original: str
+) -> None:
     path = settings_file(project)
     path.write_text(original)
     assert "installed arcguard hooks" in install(project)
     text = path.read_text()
-    assert text.startswith(original[:original.index('"opus"') + 6])
+    assert text.startswith(original[: original.index('"opus"') + 6])
     if original.startswith("{\n\t"):
         assert '\n\t"hooks": {\n\t\t"UserPromptSubmit": [' in text
     elif original.startswith("{\n    "):
@@ -94,27 +100,52 @@ def test_install_keeps_the_file_layout_and_uninstall_gives_back_its_bytes(
 
 
 user_values = st.recursive(
-    st.none() | st.booleans() | st.integers() | st.text(max_size=5)
+    st.none()
+    | st.booleans()
+    | st.integers()
+    | st.text(max_size=5)
     | st.floats(allow_nan=False, allow_infinity=False),
-    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=4), inner,
-                                                                max_size=3),
-    max_leaves=8)
+    lambda inner: (
+        st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=4), inner, max_size=3)
+    ),
+    max_leaves=8,
+)
 user_hooks = st.dictionaries(
     st.sampled_from(["Stop", "PreToolUse", "Notification"]),
-    st.lists(st.fixed_dictionaries({"hooks": st.lists(st.fixed_dictionaries(
-        {"type": st.just("command"), "command": st.sampled_from(["mine", "lint --fix"])}),
-        min_size=1, max_size=2)}), min_size=1, max_size=2),
-    min_size=1, max_size=2)
+    st.lists(
+        st.fixed_dictionaries(
+            {
+                "hooks": st.lists(
+                    st.fixed_dictionaries(
+                        {
+                            "type": st.just("command"),
+                            "command": st.sampled_from(["mine", "lint --fix"]),
+                        }
+                    ),
+                    min_size=1,
+                    max_size=2,
+                )
+            }
+        ),
+        min_size=1,
+        max_size=2,
+    ),
+    min_size=1,
+    max_size=2,
+)
 layouts = st.sampled_from([None, 2, 4, "\t", 1])
 
 
 @hypothesis_settings(max_examples=150, deadline=None)
-@given(st.dictionaries(st.text(max_size=6).filter(lambda k: k != "hooks"), user_values,
-                       max_size=4),
-       st.none() | user_hooks, layouts, st.booleans())
+@given(
+    st.dictionaries(st.text(max_size=6).filter(lambda k: k != "hooks"), user_values, max_size=4),
+    st.none() | user_hooks,
+    layouts,
+    st.booleans(),
+)
 def test_install_then_uninstall_gives_back_the_original_bytes(
-        value: dict[str, object], hooks: dict[str, object] | None, indent: int | str | None,
-        tight: bool) -> None:
+    value: dict[str, object], hooks: dict[str, object] | None, indent: int | str | None, tight: bool
+) -> None:
     if hooks is not None:
         value = {**value, "hooks": hooks}
     separators = (",", ":") if tight else None
@@ -129,16 +160,20 @@ def test_install_then_uninstall_gives_back_the_original_bytes(
 # --- only standard JSON ----------------------------------------------------------------------
 
 
-@pytest.mark.parametrize(("content", "why"), [
-    ('{"x": NaN}', "NaN is not standard JSON"),
-    ('{"x": Infinity}', "Infinity is not standard JSON"),
-    ('{"x": -Infinity}', "-Infinity is not standard JSON"),
-    ('{"x": 1, "x": 2}', "duplicate key 'x'"),
-    ('{"x": "\\ud800"}', "unpaired surrogate"),
-    ("[" * 50_000 + "]" * 50_000, "nested too deeply"),
-])
+@pytest.mark.parametrize(
+    ("content", "why"),
+    [
+        ('{"x": NaN}', "NaN is not standard JSON"),
+        ('{"x": Infinity}', "Infinity is not standard JSON"),
+        ('{"x": -Infinity}', "-Infinity is not standard JSON"),
+        ('{"x": 1, "x": 2}', "duplicate key 'x'"),
+        ('{"x": "\\ud800"}', "unpaired surrogate"),
+        ("[" * 50_000 + "]" * 50_000, "nested too deeply"),
+    ],
+)
 def test_install_refuses_non_standard_json_and_writes_nothing(
-        project: Path, content: str, why: str) -> None:
+    project: Path, content: str, why: str
+) -> None:
     path = settings_file(project)
     path.write_text(content)
     output = install(project)
@@ -151,8 +186,11 @@ def test_install_refuses_non_standard_json_and_writes_nothing(
 @pytest.mark.parametrize("content", ['{"x": NaN}', '{"x": -Infinity}', '{"a": 1, "a": 1}'])
 def test_doctor_parse_check_accepts_standard_json_only(project: Path, content: str) -> None:
     settings_file(project).write_text(content)
-    [check] = [c for c in wiring.check_settings_files(doctor_setup.Setup(project, {**os.environ}))
-               if "project" in c.detail or ".claude/settings.json" in c.detail]
+    [check] = [
+        c
+        for c in wiring.check_settings_files(doctor_setup.Setup(project, {**os.environ}))
+        if "project" in c.detail or ".claude/settings.json" in c.detail
+    ]
     assert check.status == "gap" and "is not valid JSON" in check.detail
     assert check.hint.startswith("fix the JSON of")
 
@@ -169,8 +207,11 @@ def test_a_fifo_settings_file_is_refused_without_hanging(project: Path) -> None:
     worker.join(30)
     assert done, "install hung on a FIFO"
     assert "is not a regular file" in done[0] and "[exit 1]" in done[0]
-    [check] = [c for c in wiring.check_settings_files(doctor_setup.Setup(project, {**os.environ}))
-               if str(path) in c.detail]
+    [check] = [
+        c
+        for c in wiring.check_settings_files(doctor_setup.Setup(project, {**os.environ}))
+        if str(path) in c.detail
+    ]
     assert check.status == "gap" and "replace" in check.hint and "regular file" in check.hint
 
 
@@ -181,8 +222,9 @@ def test_a_symlink_to_a_device_is_refused_without_reading_it(project: Path) -> N
     assert "is not a regular file" in output and "[exit 1]" in output
 
 
-def test_an_oversized_settings_file_is_refused(project: Path,
-                                               monkeypatch: pytest.MonkeyPatch) -> None:
+def test_an_oversized_settings_file_is_refused(
+    project: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setattr(cc, "MAX_SETTINGS_BYTES", 100)
     path = settings_file(project)
     path.write_text(json.dumps({"x": "y" * 200}))
@@ -191,14 +233,18 @@ def test_an_oversized_settings_file_is_refused(project: Path,
     assert raised.value.kind == "too-large"
     output = install(project)
     assert "is larger than 100 bytes" in output and "[exit 1]" in output
-    [check] = [c for c in wiring.check_settings_files(doctor_setup.Setup(project, {**os.environ}))
-               if str(path) in c.detail]
+    [check] = [
+        c
+        for c in wiring.check_settings_files(doctor_setup.Setup(project, {**os.environ}))
+        if str(path) in c.detail
+    ]
     assert check.status == "gap" and "far larger than any settings file" in check.hint
     assert "JSON" not in check.hint
 
 
 def test_doctor_hint_for_an_unreadable_file_is_about_permissions(
-        project: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    project: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     path = settings_file(project)
     path.write_text("{}")
     real_open = os.open
@@ -211,8 +257,11 @@ def test_doctor_hint_for_an_unreadable_file_is_about_permissions(
 
     monkeypatch.setattr(os, "open", denied)
     monkeypatch.setattr(Path, "read_text", lambda self, *a, **k: denied(self) and "")
-    [check] = [c for c in wiring.check_settings_files(
-        doctor_setup.Setup(project, {**os.environ})) if str(path) in c.detail]
+    [check] = [
+        c
+        for c in wiring.check_settings_files(doctor_setup.Setup(project, {**os.environ}))
+        if str(path) in c.detail
+    ]
     assert check.status == "gap"
     assert "JSON" not in check.hint and "chmod u+r" in check.hint
 
@@ -255,7 +304,8 @@ def test_a_concurrent_writer_loses_no_update(project: Path) -> None:
 
 
 def test_a_file_changed_before_the_replace_is_merged_again(
-        project: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    project: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     path = settings_file(project)
     path.write_text('{"n": 0}\n')
     real = cc.read_regular
@@ -274,7 +324,8 @@ def test_a_file_changed_before_the_replace_is_merged_again(
 
 
 def test_a_file_that_keeps_changing_is_left_with_a_clear_error(
-        project: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    project: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     path = settings_file(project)
     path.write_text('{"n": 0}\n')
 
@@ -291,9 +342,25 @@ def test_a_file_that_keeps_changing_is_left_with_a_clear_error(
 def test_parallel_uninstalls_never_traceback(project: Path) -> None:
     assert "installed" in install(project)
     env = {**os.environ}
-    runs = [subprocess.Popen([sys.executable, "-m", "arcguard", "uninstall", "--scope", "project",
-                              "--project", str(project)], env=env, stdout=subprocess.PIPE,
-                             stderr=subprocess.PIPE, text=True) for _ in range(16)]
+    runs = [
+        subprocess.Popen(
+            [
+                sys.executable,
+                "-m",
+                "arcguard",
+                "uninstall",
+                "--scope",
+                "project",
+                "--project",
+                str(project),
+            ],
+            env=env,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        for _ in range(16)
+    ]
     results = [(run.wait(120), *run.communicate()) for run in runs]
     assert not [r for r in results if "Traceback" in r[2]]
     assert all(code == 0 for code, _, _ in results), results

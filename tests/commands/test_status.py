@@ -27,33 +27,67 @@ arcguard = invoke
 
 def hook(name: str, payload: dict[str, Any], **env: str) -> str:
     """Run `arcguard hook NAME` as Claude Code does: a process, the payload on stdin."""
-    done = subprocess.run([sys.executable, "-m", "arcguard", "hook", name],
-                          input=json.dumps(payload), capture_output=True, text=True,
-                          env={**os.environ, **env}, timeout=60, check=True)
+    done = subprocess.run(
+        [sys.executable, "-m", "arcguard", "hook", name],
+        input=json.dumps(payload),
+        capture_output=True,
+        text=True,
+        env={**os.environ, **env},
+        timeout=60,
+        check=True,
+    )
     return done.stdout
 
 
 def verb(*args: str) -> str:
-    return subprocess.run([sys.executable, "-m", "arcguard", *args], capture_output=True,
-                          text=True, timeout=60, check=True).stdout
+    return subprocess.run(
+        [sys.executable, "-m", "arcguard", *args],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=True,
+    ).stdout
 
 
 def stop(session: str, text: str, *, active: bool = False) -> str:
-    return hook("stop", {"session_id": session, "hook_event_name": "Stop",
-                         "last_assistant_message": text, "stop_hook_active": active})
+    return hook(
+        "stop",
+        {
+            "session_id": session,
+            "hook_event_name": "Stop",
+            "last_assistant_message": text,
+            "stop_hook_active": active,
+        },
+    )
 
 
 def bash_turn(session: str, call_id: str, transcript: Path, **env: str) -> str:
     call = {"tool_name": "Bash", "tool_input": {"command": "ls"}, "tool_use_id": call_id}
-    out = hook("pre-tool", {"session_id": session, "hook_event_name": "PreToolUse", **call},
-               **env)
-    hook("post-tool", {"session_id": session, "hook_event_name": "PostToolUse", **call,
-                       "tool_response": {"stdout": "a", "stderr": ""}}, **env)
+    out = hook("pre-tool", {"session_id": session, "hook_event_name": "PreToolUse", **call}, **env)
+    hook(
+        "post-tool",
+        {
+            "session_id": session,
+            "hook_event_name": "PostToolUse",
+            **call,
+            "tool_response": {"stdout": "a", "stderr": ""},
+        },
+        **env,
+    )
     # A tool-only turn: its message, as the transcript has it, carries no text.
-    append_transcript(transcript, assistant_entries(tool_use("Bash", {"command": "ls"},
-                                                             tool_id=call_id)))
-    hook("post-batch", {"session_id": session, "hook_event_name": "PostToolBatch",
-                        "transcript_path": str(transcript), "tool_calls": [call]}, **env)
+    append_transcript(
+        transcript, assistant_entries(tool_use("Bash", {"command": "ls"}, tool_id=call_id))
+    )
+    hook(
+        "post-batch",
+        {
+            "session_id": session,
+            "hook_event_name": "PostToolBatch",
+            "transcript_path": str(transcript),
+            "tool_calls": [call],
+        },
+        **env,
+    )
     return out
 
 
@@ -68,18 +102,28 @@ def recorded(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
         # An arc with milestones: two continuations, then the cap, then the model says done.
         verb("arc", "set", "arc-sess", "importer", "parse", "load", "report")
         verb("arc", "done", "arc-sess", "parse")
-        outputs["blocks"] = [stop("arc-sess", "No response requested."),
-                             stop("arc-sess", "No response requested.", active=True)]
+        outputs["blocks"] = [
+            stop("arc-sess", "No response requested."),
+            stop("arc-sess", "No response requested.", active=True),
+        ]
         outputs["cap"] = stop("arc-sess", "No response requested.", active=True)
         outputs["release"] = stop("arc-sess", "The arc is complete.")
         # A loop: a repeat denied, a check-in nudge, then a cycle pause.
-        hook("posture", {"session_id": "loop-sess", "hook_event_name": "UserPromptSubmit",
-                         "prompt": "/autonomous tidy up"})
-        env = {"ARCGUARD_CHECKIN_TURNS": "1", "ARCGUARD_CYCLE_REPEATS_IDENTICAL": "3",
-               "ARCGUARD_REPEAT_LIMIT": "2"}
+        hook(
+            "posture",
+            {
+                "session_id": "loop-sess",
+                "hook_event_name": "UserPromptSubmit",
+                "prompt": "/autonomous tidy up",
+            },
+        )
+        env = {
+            "ARCGUARD_CHECKIN_TURNS": "1",
+            "ARCGUARD_CYCLE_REPEATS_IDENTICAL": "3",
+            "ARCGUARD_REPEAT_LIMIT": "2",
+        }
         transcript = write_transcript(tmp_path_factory.mktemp("transcripts") / "loop.jsonl", [])
-        outputs["turns"] = [bash_turn("loop-sess", f"t{i}", transcript, **env)
-                            for i in range(3)]
+        outputs["turns"] = [bash_turn("loop-sess", f"t{i}", transcript, **env) for i in range(3)]
     finally:
         if saved is None:
             del os.environ["ARCGUARD_HOME"]
@@ -155,10 +199,25 @@ def test_an_unknown_or_ambiguous_session_is_an_error(state_home: str) -> None:
     assert both.exit_code == 1 and "2 sessions start with ''" in both.output
 
 
-SESSION_KEYS = {"session_id", "file", "updated", "updated_iso", "error", "arc", "guard",
-                "limit_wait"}
-ARC_KEYS = {"slug", "state", "milestones_done", "milestones_total", "next_milestone",
-            "consecutive", "lifetime"}
+SESSION_KEYS = {
+    "session_id",
+    "file",
+    "updated",
+    "updated_iso",
+    "error",
+    "arc",
+    "guard",
+    "limit_wait",
+}
+ARC_KEYS = {
+    "slug",
+    "state",
+    "milestones_done",
+    "milestones_total",
+    "next_milestone",
+    "consecutive",
+    "lifetime",
+}
 GUARD_KEYS = {"paused", "denials", "blocked_rounds", "last_pause"}
 
 
@@ -171,9 +230,15 @@ def test_json_schema_is_stable(state_home: str) -> None:
         assert set(session) == SESSION_KEYS
         assert set(session["arc"]) == ARC_KEYS
         assert set(session["guard"]) == GUARD_KEYS
-    assert arc["arc"] == {"slug": "importer", "state": "complete", "milestones_done": 1,
-                          "milestones_total": 3, "next_milestone": "load", "consecutive": 2,
-                          "lifetime": 2}
+    assert arc["arc"] == {
+        "slug": "importer",
+        "state": "complete",
+        "milestones_done": 1,
+        "milestones_total": 3,
+        "next_milestone": "load",
+        "consecutive": 2,
+        "lifetime": 2,
+    }
     assert set(loop["guard"]["paused"]) == {"kind", "reason", "at"}
     assert set(loop["guard"]["last_pause"]) == {"rule", "reason", "t"}
     full = json.loads(arcguard("status", "--json", "--session", "loop-sess").output)
@@ -281,12 +346,22 @@ def test_status_shows_a_session_waiting_for_a_limit_to_reset() -> None:
     sid = "limit-waiting-session"
     hook("posture", {"session_id": sid, "prompt": "/autonomous go"})
     reset = int(time.time()) + 3600
-    proc = subprocess.Popen([sys.executable, "-m", "arcguard", "hook", "limit-wait"],
-                            stdin=subprocess.PIPE, stderr=subprocess.DEVNULL)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "arcguard", "hook", "limit-wait"],
+        stdin=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+    )
     assert proc.stdin is not None
-    proc.stdin.write(json.dumps({
-        "session_id": sid, "hook_event_name": "StopFailure", "error": "rate_limit",
-        "last_assistant_message": f"Claude AI usage limit reached|{reset}"}).encode())
+    proc.stdin.write(
+        json.dumps(
+            {
+                "session_id": sid,
+                "hook_event_name": "StopFailure",
+                "error": "rate_limit",
+                "last_assistant_message": f"Claude AI usage limit reached|{reset}",
+            }
+        ).encode()
+    )
     proc.stdin.close()
     try:
         for _ in range(400):
@@ -304,5 +379,7 @@ def test_status_shows_a_session_waiting_for_a_limit_to_reset() -> None:
     finally:
         verb("arc", "cancel-wait", sid)
         proc.wait(timeout=20)
-    assert json.loads(arcguard("status", "--json", "--session", sid).output)[
-        "session"]["limit_wait"] is None
+    assert (
+        json.loads(arcguard("status", "--json", "--session", sid).output)["session"]["limit_wait"]
+        is None
+    )

@@ -12,9 +12,11 @@ import pytest
 from arcguard.core import closing
 
 
-SUMMARY = ("Refactored the session loader: state files are now read once per hook, the lock"
-           " is taken only around the write, and the three call sites share one helper.\n\n"
-           "- `store.py`: new `read_session`\n- `runner.py`: uses it\n- tests: 4 new cases\n\n")
+SUMMARY = (
+    "Refactored the session loader: state files are now read once per hook, the lock"
+    " is taken only around the write, and the three call sites share one helper.\n\n"
+    "- `store.py`: new `read_session`\n- `runner.py`: uses it\n- tests: 4 new cases\n\n"
+)
 
 QUESTIONS = [
     "Want me to continue?",
@@ -262,12 +264,15 @@ def test_decision_needed_starts_the_message(text):
     assert closing.classify(text) == closing.DECISION
 
 
-@pytest.mark.parametrize("text", [
-    "Before deciding: DECISION NEEDED: nothing.",
-    "The protocol says to start with DECISION NEEDED: when stuck.",
-    "DECISION: keep it.",
-    "Decision needed - which one?",
-])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Before deciding: DECISION NEEDED: nothing.",
+        "The protocol says to start with DECISION NEEDED: when stuck.",
+        "DECISION: keep it.",
+        "Decision needed - which one?",
+    ],
+)
 def test_decision_needed_anywhere_but_the_start_is_not_the_protocol(text):
     assert closing.classify(text) != closing.DECISION
 
@@ -293,8 +298,7 @@ def test_a_long_code_block_at_the_end_stays_code():
 QUESTION_THEN_PLAN = [
     "Want me to fix this? The approach would be: restore the skip set for main and keep the"
     " first-parent walk.",
-    "Want me to fix these issues? The main changes would be:\n\n1. drop the cache\n2. add a"
-    " lock",
+    "Want me to fix these issues? The main changes would be:\n\n1. drop the cache\n2. add a lock",
     "Do you want me to proceed with phase 4 to fix these issues? The main fix would be:",
     "Want me to go ahead and refactor it? The plan would be: parse stdin once, pass the"
     " context down, drop the fallback.",
@@ -325,20 +329,26 @@ def test_a_question_the_next_sentence_answers_is_not_handed_back(text):
     assert closing.classify(text) == closing.OTHER
 
 
-@pytest.mark.parametrize("text", [
-    "Let me know if you want that type renamed to something else instead (e.g. `LangType`),"
-    " otherwise I'll leave it.",
-    "Let me know if you'd like other shells covered too [e.g. fish], or I'll stop here.",
-])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Let me know if you want that type renamed to something else instead (e.g. `LangType`),"
+        " otherwise I'll leave it.",
+        "Let me know if you'd like other shells covered too [e.g. fish], or I'll stop here.",
+    ],
+)
 def test_an_abbreviation_inside_brackets_does_not_end_the_sentence(text):
     assert closing.classify(text) == closing.QUESTION
 
 
-@pytest.mark.parametrize("text", [
-    "Should these be filtered out in the loader, or should the loader skip sessions with an"
-    " empty phase?",
-    "Should the cache be per user, or should it stay global?",
-])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Should these be filtered out in the loader, or should the loader skip sessions with an"
+        " empty phase?",
+        "Should the cache be per user, or should it stay global?",
+    ],
+)
 def test_a_choice_between_alternatives_is_a_question(text):
     assert closing.classify(text) == closing.QUESTION
 
@@ -393,10 +403,13 @@ def test_an_offer_of_further_help_after_finished_work_is_a_courtesy_closing(text
     assert closing.classify(text) == closing.COURTESY
 
 
-@pytest.mark.parametrize("text", [
-    "Want me to push it? Let me know if you need anything else.",
-    "Let me know if you want me to push it.",
-    "Let me know if anything else should go into this PR, or shall I open it now?",
-])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Want me to push it? Let me know if you need anything else.",
+        "Let me know if you want me to push it.",
+        "Let me know if anything else should go into this PR, or shall I open it now?",
+    ],
+)
 def test_a_courtesy_line_next_to_a_concrete_offer_is_still_a_question(text):
     assert closing.classify(text) == closing.QUESTION

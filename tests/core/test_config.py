@@ -27,22 +27,27 @@ def test_defaults_apply_when_nothing_is_set():
 
 
 def test_the_environment_wins_over_the_file():
-    cfg, problems = build_config({"checkin_turns": 30, "allow": ["Bash(ls*)"]},
-                                 {"checkin_turns": "40", "observing_tools": "Bash, Read"})
+    cfg, problems = build_config(
+        {"checkin_turns": 30, "allow": ["Bash(ls*)"]},
+        {"checkin_turns": "40", "observing_tools": "Bash, Read"},
+    )
     assert problems == []
     assert cfg.checkin_turns == 40
     assert cfg.allow == ("Bash(ls*)",)
     assert cfg.observing_tools == ("Bash", "Read")
 
 
-@pytest.mark.parametrize(("values", "fragment"), [
-    ({"checkin_turns": True}, "boolean"),
-    ({"checkin_turns": "many"}, "expected an integer"),
-    ({"repeat_limit": 0}, "below the minimum"),
-    ({"max_consecutive_continuations": 7}, "above the maximum"),
-    ({"allow": [1, 2]}, "list of strings"),
-    ({"no_such_setting": 1}, "unknown setting"),
-])
+@pytest.mark.parametrize(
+    ("values", "fragment"),
+    [
+        ({"checkin_turns": True}, "boolean"),
+        ({"checkin_turns": "many"}, "expected an integer"),
+        ({"repeat_limit": 0}, "below the minimum"),
+        ({"max_consecutive_continuations": 7}, "above the maximum"),
+        ({"allow": [1, 2]}, "list of strings"),
+        ({"no_such_setting": 1}, "unknown setting"),
+    ],
+)
 def test_bad_values_are_reported_and_the_default_applies(values, fragment):
     cfg, problems = build_config(values, {})
     assert len(problems) == 1 and fragment in problems[0]
@@ -72,16 +77,20 @@ def test_unattended_run_settings_have_defaults_and_ranges():
     cfg, problems = build_config({}, {})
     assert (cfg.limit_resumes_per_arc, cfg.limit_wait_max_seconds) == (3, 18000)
     assert cfg.notify_command == () and cfg.notify_terminal is True
-    for values in ({"limit_resumes_per_arc": 21}, {"limit_wait_max_seconds": 0},
-                   {"limit_wait_max_seconds": 86401}):
+    for values in (
+        {"limit_resumes_per_arc": 21},
+        {"limit_wait_max_seconds": 0},
+        {"limit_wait_max_seconds": 86401},
+    ):
         cfg, problems = build_config(values, {})
         assert len(problems) == 1 and cfg.as_dict() == DEFAULTS
     cfg, problems = build_config({"limit_wait_max_seconds": 1, "limit_resumes_per_arc": 0}, {})
     assert problems == [] and (cfg.limit_wait_max_seconds, cfg.limit_resumes_per_arc) == (1, 0)
 
 
-@pytest.mark.parametrize(("raw", "expected"), [(False, False), ("0", False), ("off", False),
-                                               ("yes", True), (True, True)])
+@pytest.mark.parametrize(
+    ("raw", "expected"), [(False, False), ("0", False), ("off", False), ("yes", True), (True, True)]
+)
 def test_notify_terminal_is_a_switch(raw, expected):
     cfg, problems = build_config({}, {"notify_terminal": raw})
     assert problems == [] and cfg.notify_terminal is expected
@@ -140,12 +149,18 @@ def test_every_setting_rejects_values_just_outside_its_range(setting):
         assert problems == [] and getattr(cfg, setting.name) == value
 
 
-@pytest.mark.parametrize(("name", "value"), [
-    ("blocked_rounds_pause", 0), ("stale_seconds", 0), ("cycle_history", 0), ("tail_bytes", 0),
-    ("hook_budget_ms", 10_000), ("max_consecutive_continuations", 0),
-])
-def test_values_that_would_switch_a_rule_off_or_outlive_the_hook_timeout_are_rejected(
-        name, value):
+@pytest.mark.parametrize(
+    ("name", "value"),
+    [
+        ("blocked_rounds_pause", 0),
+        ("stale_seconds", 0),
+        ("cycle_history", 0),
+        ("tail_bytes", 0),
+        ("hook_budget_ms", 10_000),
+        ("max_consecutive_continuations", 0),
+    ],
+)
+def test_values_that_would_switch_a_rule_off_or_outlive_the_hook_timeout_are_rejected(name, value):
     cfg, problems = build_config({name: value}, {})
     assert len(problems) == 1 and getattr(cfg, name) == DEFAULTS[name]
 

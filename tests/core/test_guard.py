@@ -32,18 +32,28 @@ def idle(tag: object) -> Call:
 
 
 def edit(path: str = "/p/a.py", *, changed: bool = True) -> Call:
-    response = {"filePath": path, "oldString": "a", "newString": "b", "originalFile": "a",
-                "structuredPatch": [{"lines": ["-a", "+b"]}] if changed else [],
-                "userModified": False, "replaceAll": False}
-    return Call("Edit", {"file_path": path, "old_string": "a", "new_string": "b"},
-                response=response)
+    response = {
+        "filePath": path,
+        "oldString": "a",
+        "newString": "b",
+        "originalFile": "a",
+        "structuredPatch": [{"lines": ["-a", "+b"]}] if changed else [],
+        "userModified": False,
+        "replaceAll": False,
+    }
+    return Call(
+        "Edit", {"file_path": path, "old_string": "a", "new_string": "b"}, response=response
+    )
 
 
 def timeout_call(command: str, timeout: int, *, timed_out: bool = True) -> Call:
     if timed_out:
-        return bash(command, input={"timeout": timeout},
-                    error=f"Exit code 143\nCommand timed out after {timeout // 1000}s",
-                    duration_ms=timeout + 13)
+        return bash(
+            command,
+            input={"timeout": timeout},
+            error=f"Exit code 143\nCommand timed out after {timeout // 1000}s",
+            duration_ms=timeout + 13,
+        )
     return bash(command, input={"timeout": timeout})
 
 
@@ -125,10 +135,13 @@ def test_three_call_rotation_pauses_by_turn_nine():
     assert "a 3-call cycle 3 times" in d.paused["reason"]
 
 
-@pytest.mark.parametrize("pattern", [
-    [f"r{i}" for i in range(9)],  # a 9-rotation: beyond the longest period
-    ["a", "b", "a", "b", None],  # phase broken by a unique call every fifth turn
-])
+@pytest.mark.parametrize(
+    "pattern",
+    [
+        [f"r{i}" for i in range(9)],  # a 9-rotation: beyond the longest period
+        ["a", "b", "a", "b", None],  # phase broken by a unique call every fifth turn
+    ],
+)
 def test_long_or_broken_cycles_are_left_to_the_backstop(pattern):
     d = Driver(repeat_limit=10_000)
     for n in range(1, 201):
@@ -268,9 +281,17 @@ def test_an_identical_content_overwrite_earns_nothing():
     d = Driver()
     for _ in range(2):
         d.turn(Call("Read", {"file_path": "/p/a"}, response={"file": "same"}))
-    same = Call("Write", {"file_path": "/p/a", "content": "x"},
-                response={"type": "update", "filePath": "/p/a", "content": "x",
-                          "originalFile": "x", "structuredPatch": []})
+    same = Call(
+        "Write",
+        {"file_path": "/p/a", "content": "x"},
+        response={
+            "type": "update",
+            "filePath": "/p/a",
+            "content": "x",
+            "originalFile": "x",
+            "structuredPatch": [],
+        },
+    )
     d.turn(same)
     assert d.state["guard"]["edit_seq"] == 0
     assert d.turn(Call("Read", {"file_path": "/p/a"}, response={"file": "same"}))["denied"]
@@ -303,21 +324,28 @@ def test_two_real_timeouts_allow_one_larger_attempt_and_no_more():
 
 def test_a_timeout_claimed_by_the_command_is_not_a_timeout():
     d = Driver()
-    fake = dict(input={"timeout": 60_000}, error="Exit code 124\nCommand timed out after 60s",
-                duration_ms=40)
+    fake = dict(
+        input={"timeout": 60_000},
+        error="Exit code 124\nCommand timed out after 60s",
+        duration_ms=40,
+    )
     d.turn(bash("fake", **fake))
     d.turn(bash("fake", **fake))
-    assert d.turn(bash("fake", input={"timeout": 120_000}, error=fake["error"],
-                       duration_ms=40))["denied"]
+    assert d.turn(bash("fake", input={"timeout": 120_000}, error=fake["error"], duration_ms=40))[
+        "denied"
+    ]
 
 
-@pytest.mark.parametrize("error", [
-    "Exit code 1\nCommand timed out after 60s",  # the command's own words and exit code
-    "Exit code 143\nCommand timed out after 60s\nretrying",  # not the last line
-    "Exit code 143\nCommand timed out after 60s; giving up",
-    "Exit code 1\nbuild log\nCommand timed out after 60s\nExit code 143",
-    "Command timed out after 60s",
-])
+@pytest.mark.parametrize(
+    "error",
+    [
+        "Exit code 1\nCommand timed out after 60s",  # the command's own words and exit code
+        "Exit code 143\nCommand timed out after 60s\nretrying",  # not the last line
+        "Exit code 143\nCommand timed out after 60s; giving up",
+        "Exit code 1\nbuild log\nCommand timed out after 60s\nExit code 143",
+        "Command timed out after 60s",
+    ],
+)
 def test_timeout_words_printed_by_the_command_earn_no_timeout_recovery(error):
     d = Driver()
     slow = dict(input={"timeout": 60_000}, error=error, duration_ms=60_013)
@@ -326,10 +354,13 @@ def test_timeout_words_printed_by_the_command_earn_no_timeout_recovery(error):
     assert d.turn(bash("fake", input={"timeout": 120_000}))["denied"]
 
 
-@pytest.mark.parametrize("error", [
-    "Exit code 143\nCommand timed out after 1s",
-    "Exit code 143\npartial output\nCommand timed out after 2m 30s",
-])
+@pytest.mark.parametrize(
+    "error",
+    [
+        "Exit code 143\nCommand timed out after 1s",
+        "Exit code 143\npartial output\nCommand timed out after 2m 30s",
+    ],
+)
 def test_the_harness_timeout_shape_is_recognised(error):
     assert opkey.is_harness_timeout(error)
 
@@ -371,8 +402,10 @@ def test_a_fresh_result_each_turn_keeps_the_blocked_count_at_zero():
     d.turn(bash("probe"))
     d.turn(bash("probe"))
     for n in range(6):
-        d.turn(bash("probe"), Call("Read", {"file_path": "/log", "offset": n * 100},
-                                   response={"page": n}))
+        d.turn(
+            bash("probe"),
+            Call("Read", {"file_path": "/log", "offset": n * 100}, response={"page": n}),
+        )
         assert d.main["blocked_rounds"] == 0
     assert d.paused is None
 
@@ -387,18 +420,32 @@ def test_a_late_or_duplicate_result_changes_nothing():
     d = Driver()
     cfg, now = d.cfg, d.now
     before = d.state
-    _, after = repeat.decide_post_tool(before, cfg, now, event_name="PostToolUse",
-                                      tool_name="Bash", tool_input={"command": "x"},
-                                      tool_use_id="toolu_never_reserved", agent_id=None,
-                                      payload={"tool_response": {"stdout": "x"}})
+    _, after = repeat.decide_post_tool(
+        before,
+        cfg,
+        now,
+        event_name="PostToolUse",
+        tool_name="Bash",
+        tool_input={"command": "x"},
+        tool_use_id="toolu_never_reserved",
+        agent_id=None,
+        payload={"tool_response": {"stdout": "x"}},
+    )
     assert after["guard"]["tracks"]["main"]["ops"] == {}
     d.turn(bash("ls"))
     op = next(iter(d.main["ops"].values()))
     owner = op["runs"][-1]["owner"]
-    _, again = repeat.decide_post_tool(d.state, cfg, now, event_name="PostToolUse",
-                                      tool_name="Bash", tool_input={"command": "ls"},
-                                      tool_use_id=owner, agent_id=None,
-                                      payload={"tool_response": {"stdout": "different"}})
+    _, again = repeat.decide_post_tool(
+        d.state,
+        cfg,
+        now,
+        event_name="PostToolUse",
+        tool_name="Bash",
+        tool_input={"command": "ls"},
+        tool_use_id=owner,
+        agent_id=None,
+        payload={"tool_response": {"stdout": "different"}},
+    )
     assert again["guard"]["tracks"]["main"]["ops"] == d.main["ops"]
 
 
@@ -428,9 +475,15 @@ def test_a_paused_session_denies_and_stops_at_the_next_call():
     d = Driver()
     for _ in range(5):
         d.turn(fresh("poll"))
-    out, after = repeat.decide_pre_tool(d.state, d.cfg, d.now, tool_name="Bash",
-                                       tool_input={"command": "new"}, tool_use_id="t",
-                                       agent_id=None)
+    out, after = repeat.decide_pre_tool(
+        d.state,
+        d.cfg,
+        d.now,
+        tool_name="Bash",
+        tool_input={"command": "new"},
+        tool_use_id="t",
+        agent_id=None,
+    )
     assert out["continue"] is False
     assert out["hookSpecificOutput"]["permissionDecision"] == "deny"
     assert after["guard"]["paused"]["denied_since"] == 1
@@ -440,11 +493,26 @@ def test_the_core_never_mutates_the_state_it_was_given():
     d = Driver()
     d.turn(bash("ls"))
     import copy
+
     before = copy.deepcopy(d.state)
-    repeat.decide_pre_tool(d.state, default_config(), d.now, tool_name="Bash",
-                          tool_input={"command": "ls"}, tool_use_id="x", agent_id=None)
-    guard.decide_post_batch(d.state, default_config(), d.now, calls=[("Bash", {})],
-                            tool_only=True, agent_id=None, arc_active=False)
+    repeat.decide_pre_tool(
+        d.state,
+        default_config(),
+        d.now,
+        tool_name="Bash",
+        tool_input={"command": "ls"},
+        tool_use_id="x",
+        agent_id=None,
+    )
+    guard.decide_post_batch(
+        d.state,
+        default_config(),
+        d.now,
+        calls=[("Bash", {})],
+        tool_only=True,
+        agent_id=None,
+        arc_active=False,
+    )
     assert d.state == before
 
 

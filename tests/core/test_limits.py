@@ -23,8 +23,9 @@ def arc_state(at=NOW):
 
 
 def start(state, error="rate_limit", reset=None, cfg=CFG, at=NOW, alive=False, token="t1"):
-    return limits.decide_wait(state, error, reset, cfg, at, token=token, pid=4242,
-                              other_alive=alive)
+    return limits.decide_wait(
+        state, error, reset, cfg, at, token=token, pid=4242, other_alive=alive
+    )
 
 
 # --- reset times in error texts ------------------------------------------------------------
@@ -36,26 +37,42 @@ def test_the_older_usage_limit_text_gives_an_exact_epoch():
     assert limits.parse_reset("Claude AI usage limit reached|1796034749000") == 1796034749.0
 
 
-@pytest.mark.parametrize(("text", "expected"), [
-    ("You've hit your session limit · resets 2pm (Europe/London)", (14, 0, None, None, None,
-                                                                    "Europe/London")),
-    ("You've hit your limit · resets 2:30am", (2, 30, None, None, None, None)),
-    ("usage limit resets at 12pm (UTC)", (12, 0, None, None, None, "UTC")),
-    ("You've hit your weekly limit · resets Dec 3, 9am (America/New_York)",
-     (9, 0, 12, 3, None, "America/New_York")),
-    ("You've hit your limit · resets Jan 2, 2027, 12:15am", (0, 15, 1, 2, 2027, None)),
-])
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        (
+            "You've hit your session limit · resets 2pm (Europe/London)",
+            (14, 0, None, None, None, "Europe/London"),
+        ),
+        ("You've hit your limit · resets 2:30am", (2, 30, None, None, None, None)),
+        ("usage limit resets at 12pm (UTC)", (12, 0, None, None, None, "UTC")),
+        (
+            "You've hit your weekly limit · resets Dec 3, 9am (America/New_York)",
+            (9, 0, 12, 3, None, "America/New_York"),
+        ),
+        ("You've hit your limit · resets Jan 2, 2027, 12:15am", (0, 15, 1, 2, 2027, None)),
+    ],
+)
 def test_clock_times_as_claude_code_writes_them(text, expected):
     found = limits.parse_reset(text)
     assert isinstance(found, limits.WallTime)
     assert (found.hour, found.minute, found.month, found.day, found.year, found.zone) == expected
 
 
-@pytest.mark.parametrize("text", [
-    "API Error: Request rejected (429) · Number of requests has exceeded your rate limit.",
-    "API Error: Overloaded", "resets soon", "resets 13pm", "resets 2:75pm", "score|12345",
-    "This resets auto mode to its defaults", "usage limit reached|notanumber", "",
-])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "API Error: Request rejected (429) · Number of requests has exceeded your rate limit.",
+        "API Error: Overloaded",
+        "resets soon",
+        "resets 13pm",
+        "resets 2:75pm",
+        "score|12345",
+        "This resets auto mode to its defaults",
+        "usage limit reached|notanumber",
+        "",
+    ],
+)
 def test_texts_without_a_reset_time_give_none(text):
     assert limits.parse_reset(text) is None
 
@@ -63,9 +80,18 @@ def test_texts_without_a_reset_time_give_none(text):
 # --- when to wait --------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("error", ["authentication_failed", "billing_error", "invalid_request",
-                                   "model_not_found", "max_output_tokens", "unknown",
-                                   "oauth_org_not_allowed"])
+@pytest.mark.parametrize(
+    "error",
+    [
+        "authentication_failed",
+        "billing_error",
+        "invalid_request",
+        "model_not_found",
+        "max_output_tokens",
+        "unknown",
+        "oauth_org_not_allowed",
+    ],
+)
 def test_errors_that_do_not_pass_with_time_start_no_wait(error):
     plan, _, new = start(arc_state(), error)
     assert plan is None and new is None
@@ -108,8 +134,9 @@ def test_without_a_reset_time_the_backoff_doubles_with_each_resume_and_is_capped
 
 def test_a_reset_recorded_from_the_status_line_is_used_when_the_text_has_none():
     state = arc_state()
-    assert limits.record_resets(state, {"five_hour": {"resets_at": NOW + 900},
-                                        "seven_day": {"resets_at": NOW + 90000}})
+    assert limits.record_resets(
+        state, {"five_hour": {"resets_at": NOW + 900}, "seven_day": {"resets_at": NOW + 90000}}
+    )
     plan, _, _ = start(state)
     assert plan.until == NOW + 900 + limits.MARGIN_EXACT and plan.source == "status line"
 
@@ -190,8 +217,9 @@ def test_no_wake_once_the_arc_is_over_paused_or_replaced(change):
 
 def test_an_operator_prompt_cancels_a_pending_wait():
     _, _, state = start(arc_state(), reset=NOW + 40)
-    _, state = decide_posture(state, "how is it going?", CFG, NOW + 5, session_id="sid",
-                              command="arcguard")
+    _, state = decide_posture(
+        state, "how is it going?", CFG, NOW + 5, session_id="sid", command="arcguard"
+    )
     assert "limit_wait" not in state
     assert limits.decide_wake(state, "t1", CFG, NOW + 41) == (None, None)
 

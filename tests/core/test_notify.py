@@ -15,8 +15,16 @@ NOW = 1_800_000_000.0
 def with_entries(state, *kinds):
     state = clone(state)
     for i, kind in enumerate(kinds):
-        add_log(state, {"t": NOW + i, "hook": "post-batch", "kind": kind, "reason": f"why {kind}",
-                        "rule": "cycle"})
+        add_log(
+            state,
+            {
+                "t": NOW + i,
+                "hook": "post-batch",
+                "kind": kind,
+                "reason": f"why {kind}",
+                "rule": "cycle",
+            },
+        )
     return state
 
 
@@ -25,8 +33,14 @@ def test_a_pause_a_cap_and_a_limit_give_up_are_events_other_decisions_are_not():
     new = with_entries(old, "deny", "pause", "nudge", "cap", "give-up", "block")
     found = notify.events(old, new)
     assert [e["kind"] for e in found] == ["paused", "cap", "limit-give-up"]
-    assert found[0] == {"session_id": "sid", "kind": "paused", "reason": "why pause",
-                        "rule": "cycle", "time": NOW + 1, "hook": "post-batch"}
+    assert found[0] == {
+        "session_id": "sid",
+        "kind": "paused",
+        "reason": "why pause",
+        "rule": "cycle",
+        "time": NOW + 1,
+        "hook": "post-batch",
+    }
 
 
 def test_only_entries_added_by_this_change_count_even_in_a_full_log():

@@ -28,11 +28,13 @@ def _state(slug: str, milestone: str) -> Any:
     return state
 
 
-@pytest.mark.parametrize(("slug", "milestone"), [("s" * 10_000, "m"), ("s", "m" * 20_000),
-                                                 ("é" * 12_000, "☃" * 12_000)])
+@pytest.mark.parametrize(
+    ("slug", "milestone"), [("s" * 10_000, "m"), ("s", "m" * 20_000), ("é" * 12_000, "☃" * 12_000)]
+)
 def test_a_huge_slug_or_milestone_keeps_the_posture_context_under_the_cap(slug, milestone):
-    out = posture_context(_state(slug, milestone), default_config(), NOW, command=COMMAND,
-                          event="UserPromptSubmit")
+    out = posture_context(
+        _state(slug, milestone), default_config(), NOW, command=COMMAND, event="UserPromptSubmit"
+    )
     text = out["hookSpecificOutput"]["additionalContext"]
     assert len(text) < CAP
     assert f"arc complete {SID}" in text[-200:]  # the way out is never cut off
@@ -40,9 +42,15 @@ def test_a_huge_slug_or_milestone_keeps_the_posture_context_under_the_cap(slug, 
 
 @pytest.mark.parametrize(("slug", "milestone"), [("s" * 10_000, "m"), ("s", "m" * 20_000)])
 def test_a_huge_slug_or_milestone_keeps_the_stop_reason_under_the_cap(slug, milestone):
-    out, _ = decide_stop(_state(slug, milestone), Final.from_text("No response requested."),
-                         default_config(), NOW, stop_hook_active=False,
-                         background_running=False, command=COMMAND)
+    out, _ = decide_stop(
+        _state(slug, milestone),
+        Final.from_text("No response requested."),
+        default_config(),
+        NOW,
+        stop_hook_active=False,
+        background_running=False,
+        command=COMMAND,
+    )
     assert out is not None and out["decision"] == "block"
     assert len(out["reason"]) < CAP
     assert f"arc complete {SID}" in out["reason"][-200:]
@@ -50,10 +58,18 @@ def test_a_huge_slug_or_milestone_keeps_the_stop_reason_under_the_cap(slug, mile
 
 def test_every_output_text_is_bounded_whatever_it_is_given():
     huge = "x" * 50_000
-    outputs = [render.block_stop(huge), render.deny_tool(huge), render.pause(huge),
-               render.add_context("PostToolBatch", huge)]
-    texts = [outputs[0]["reason"], outputs[1]["hookSpecificOutput"]["permissionDecisionReason"],
-             outputs[2]["stopReason"], outputs[3]["hookSpecificOutput"]["additionalContext"]]
+    outputs = [
+        render.block_stop(huge),
+        render.deny_tool(huge),
+        render.pause(huge),
+        render.add_context("PostToolBatch", huge),
+    ]
+    texts = [
+        outputs[0]["reason"],
+        outputs[1]["hookSpecificOutput"]["permissionDecisionReason"],
+        outputs[2]["stopReason"],
+        outputs[3]["hookSpecificOutput"]["additionalContext"],
+    ]
     assert all(len(text) < CAP and text.endswith("…") for text in texts)
 
 

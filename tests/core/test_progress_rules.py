@@ -30,9 +30,15 @@ def read(path: str = "/p/hooks.go", **kw: Any) -> Call:
 
 
 def edit(n: int) -> Call:
-    return Call("Edit", {"file_path": "/p/a.go", "old_string": f"a{n}", "new_string": f"b{n}"},
-                response={"filePath": "/p/a.go", "originalFile": f"a{n}",
-                          "structuredPatch": [{"lines": [f"-a{n}", f"+b{n}"]}]})
+    return Call(
+        "Edit",
+        {"file_path": "/p/a.go", "old_string": f"a{n}", "new_string": f"b{n}"},
+        response={
+            "filePath": "/p/a.go",
+            "originalFile": f"a{n}",
+            "structuredPatch": [{"lines": [f"-a{n}", f"+b{n}"]}],
+        },
+    )
 
 
 def idle(tag: object) -> Call:
@@ -55,8 +61,10 @@ def work(n: int) -> list[Call]:
 def test_calls_cancelled_by_a_failing_sibling_are_not_runs_of_the_operation():
     d = Driver()
     for _ in range(2):
-        d.turn(bash("go vet ./...", error="Exit code 1\nvet: bad"),
-               Call("Read", {"file_path": "/p/hooks.go"}, error=SIBLING))
+        d.turn(
+            bash("go vet ./...", error="Exit code 1\nvet: bad"),
+            Call("Read", {"file_path": "/p/hooks.go"}, error=SIBLING),
+        )
     assert not d.turn(read())["denied"]
 
 
@@ -67,12 +75,15 @@ def test_calls_refused_before_they_ran_are_not_runs_of_the_operation():
     assert not d.turn(read())["denied"]
 
 
-@pytest.mark.parametrize("payload", [
-    {"is_interrupt": True, "error": "Exit code 130"},
-    {"error": SIBLING},
-    {"error": "The user doesn't want to proceed with this tool use."},
-    {"error": "PreToolUse:Read hook error: blocked by policy"},
-])
+@pytest.mark.parametrize(
+    "payload",
+    [
+        {"is_interrupt": True, "error": "Exit code 130"},
+        {"error": SIBLING},
+        {"error": "The user doesn't want to proceed with this tool use."},
+        {"error": "PreToolUse:Read hook error: blocked by policy"},
+    ],
+)
 def test_an_interrupted_cancelled_or_refused_call_did_not_run(payload):
     assert opkey.outcome("PostToolUseFailure", "Read", {}, payload) == opkey.NOT_RUN
 
@@ -119,40 +130,89 @@ def test_a_file_the_hook_could_not_look_at_is_assumed_changed():
 
 def test_commands_that_change_the_world_do_not_excuse_each_other():
     d = Driver()
-    denied = [bool(d.turn(bash(c, response=""))["denied"])
-              for c in ["echo A >> runs.txt", "echo B >> runs.txt"] * 3]
+    denied = [
+        bool(d.turn(bash(c, response=""))["denied"])
+        for c in ["echo A >> runs.txt", "echo B >> runs.txt"] * 3
+    ]
     assert denied == [False, False, False, False, True, True]
 
 
-@pytest.mark.parametrize("command", [
-    "git reset --hard HEAD~1", "git checkout main", "git pull --rebase", "git stash",
-    "git merge feature", "git rebase -i HEAD~3", "npm install", "pip install requests",
-    "go build ./...", "make", "gofmt -w .", "npx prettier --write .", "rm -rf dist",
-    "mv a.go b.go", "cp a b", "echo x > f.txt", "cat a >> b", "sed -i s/a/b/ f",
-    "./scripts/gen.sh", "find . -name '*.tmp' -delete", "cd /p && git commit -m x",
-    "ls $(mktemp -d)", "git branch -D old", "FOO=1 go generate ./...",
-    "for f in *.go; do gofmt -w $f; done", "if true; then rm -f x; fi",
-])
+@pytest.mark.parametrize(
+    "command",
+    [
+        "git reset --hard HEAD~1",
+        "git checkout main",
+        "git pull --rebase",
+        "git stash",
+        "git merge feature",
+        "git rebase -i HEAD~3",
+        "npm install",
+        "pip install requests",
+        "go build ./...",
+        "make",
+        "gofmt -w .",
+        "npx prettier --write .",
+        "rm -rf dist",
+        "mv a.go b.go",
+        "cp a b",
+        "echo x > f.txt",
+        "cat a >> b",
+        "sed -i s/a/b/ f",
+        "./scripts/gen.sh",
+        "find . -name '*.tmp' -delete",
+        "cd /p && git commit -m x",
+        "ls $(mktemp -d)",
+        "git branch -D old",
+        "FOO=1 go generate ./...",
+        "for f in *.go; do gofmt -w $f; done",
+        "if true; then rm -f x; fi",
+    ],
+)
 def test_mutating_or_unknown_commands_count_as_changes(command):
     assert effects.may_change_world("Bash", {"command": command})
 
 
-@pytest.mark.parametrize("command", [
-    "ls -la", "cat go.mod", "git status", "git log --oneline -5", "git diff HEAD~1",
-    "grep -rn TODO .", "rg Session src", "cd /p && git status", "ls 2>/dev/null",
-    "head -n 5 f | wc -l", "gh pr view 42", "git -C /p show HEAD", "sleep 30",
-    "git branch", "sed -n 1,20p f", "true # note", "timeout 10 cat log",
-    "while true; do sleep 5; done",
-])
+@pytest.mark.parametrize(
+    "command",
+    [
+        "ls -la",
+        "cat go.mod",
+        "git status",
+        "git log --oneline -5",
+        "git diff HEAD~1",
+        "grep -rn TODO .",
+        "rg Session src",
+        "cd /p && git status",
+        "ls 2>/dev/null",
+        "head -n 5 f | wc -l",
+        "gh pr view 42",
+        "git -C /p show HEAD",
+        "sleep 30",
+        "git branch",
+        "sed -n 1,20p f",
+        "true # note",
+        "timeout 10 cat log",
+        "while true; do sleep 5; done",
+    ],
+)
 def test_read_only_commands_do_not(command):
     assert not effects.may_change_world("Bash", {"command": command})
 
 
-@pytest.mark.parametrize(("tool", "changes"), [
-    ("NotebookEdit", True), ("mcp__github__create_issue", True), ("mcp__db__run_sql", True),
-    ("SomeCustomTool", True), ("mcp__github__get_issue", False), ("mcp__docs__search", False),
-    ("Read", False), ("Grep", False), ("TaskList", False),
-])
+@pytest.mark.parametrize(
+    ("tool", "changes"),
+    [
+        ("NotebookEdit", True),
+        ("mcp__github__create_issue", True),
+        ("mcp__db__run_sql", True),
+        ("SomeCustomTool", True),
+        ("mcp__github__get_issue", False),
+        ("mcp__docs__search", False),
+        ("Read", False),
+        ("Grep", False),
+        ("TaskList", False),
+    ],
+)
 def test_other_tools_change_the_world_unless_known_to_read(tool, changes):
     assert effects.may_change_world(tool, {}) is changes
 
@@ -205,13 +265,26 @@ def test_the_backstop_pause_waits_for_a_window_without_progress():
 # --- the operator, and the harness speaking on the operator's event -------------------------------
 
 
-QUEUED_PROMPT = {"type": "attachment", "uuid": "u-1", "attachment": {
-    "type": "queued_command", "prompt": "how does the SVG handle the font?",
-    "commandMode": "prompt", "origin": {"kind": "human"}}}
-QUEUED_NOTIFICATION = {"type": "attachment", "uuid": "u-2", "attachment": {
-    "type": "queued_command", "commandMode": "task-notification",
-    "prompt": "<task-notification>\n<task-id>a64</task-id>\n<status>completed</status>\n"
-              "<summary>Agent finished</summary>\n</task-notification>"}}
+QUEUED_PROMPT = {
+    "type": "attachment",
+    "uuid": "u-1",
+    "attachment": {
+        "type": "queued_command",
+        "prompt": "how does the SVG handle the font?",
+        "commandMode": "prompt",
+        "origin": {"kind": "human"},
+    },
+}
+QUEUED_NOTIFICATION = {
+    "type": "attachment",
+    "uuid": "u-2",
+    "attachment": {
+        "type": "queued_command",
+        "commandMode": "task-notification",
+        "prompt": "<task-notification>\n<task-id>a64</task-id>\n<status>completed</status>\n"
+        "<summary>Agent finished</summary>\n</task-notification>",
+    },
+}
 
 
 def test_queued_commands_are_told_apart_by_who_typed_them():
@@ -239,17 +312,19 @@ def test_a_queued_task_notification_is_not_the_operator():
     assert d.main["turns"] == 31
 
 
-@pytest.mark.parametrize("prompt", [
-    "Stop hook feedback:\n[arcguard] keep going",
-    "This session is being continued from a previous conversation that ran out of context.",
-    "<task-notification>\n<summary>Stop hook feedback</summary>\n</task-notification>",
-])
+@pytest.mark.parametrize(
+    "prompt",
+    [
+        "Stop hook feedback:\n[arcguard] keep going",
+        "This session is being continued from a previous conversation that ran out of context.",
+        "<task-notification>\n<summary>Stop hook feedback</summary>\n</task-notification>",
+    ],
+)
 def test_prompts_the_harness_made_reset_nothing(prompt):
     d = Driver()
     for n in range(30):
         d.turn(idle(n))
-    _, state = decide_posture(d.state, prompt, d.cfg, d.now, session_id="sess",
-                              command="arcguard")
+    _, state = decide_posture(d.state, prompt, d.cfg, d.now, session_id="sess", command="arcguard")
     assert state is not None and state["guard"]["tracks"]["main"]["turns"] == 30
 
 
@@ -262,8 +337,7 @@ BOARD_DONE = "#1 [completed] Build\n#2 [completed] Implement parser (owner: dev)
 
 
 def poll_round(d: Driver, board: str) -> list[dict[str, object]]:
-    return [d.turn(bash(POLL, response="Poll time")),
-            d.turn(Call("TaskList", {}, response=board))]
+    return [d.turn(bash(POLL, response="Poll time")), d.turn(Call("TaskList", {}, response=board))]
 
 
 def test_a_teammate_polling_while_work_runs_is_waiting_not_looping():
@@ -300,18 +374,28 @@ def test_waiting_is_bounded_by_time():
 
 def test_a_background_command_is_waited_on_until_it_finishes():
     d = Driver()
-    d.turn(bash("go test ./... > out.txt", input={"run_in_background": True},
-                response={"stdout": "", "stderr": "", "backgroundTaskId": "b7b"}))
-    running = {"retrieval_status": "timeout",
-               "task": {"task_id": "b7b", "status": "running", "output": ""}}
+    d.turn(
+        bash(
+            "go test ./... > out.txt",
+            input={"run_in_background": True},
+            response={"stdout": "", "stderr": "", "backgroundTaskId": "b7b"},
+        )
+    )
+    running = {
+        "retrieval_status": "timeout",
+        "task": {"task_id": "b7b", "status": "running", "output": ""},
+    }
     for _ in range(6):
-        result = d.turn(Call("TaskOutput", {"task_id": "b7b", "block": True},
-                             response=running))
+        result = d.turn(Call("TaskOutput", {"task_id": "b7b", "block": True}, response=running))
         assert not result["denied"] and result["paused"] is None
-    done = {"retrieval_status": "success",
-            "task": {"task_id": "b7b", "status": "completed", "output": "ok"}}
-    outcomes = [d.turn(Call("TaskOutput", {"task_id": "b7b", "block": True}, response=done))
-                for _ in range(4)]
+    done = {
+        "retrieval_status": "success",
+        "task": {"task_id": "b7b", "status": "completed", "output": "ok"},
+    }
+    outcomes = [
+        d.turn(Call("TaskOutput", {"task_id": "b7b", "block": True}, response=done))
+        for _ in range(4)
+    ]
     # The first call still waited; once it reported the end, the usual repeat rule applies.
     assert [bool(o["denied"]) for o in outcomes] == [False, False, False, True]
 
@@ -326,17 +410,29 @@ def test_a_result_reported_for_a_call_that_was_denied_changes_nothing():
     denied_id = d.main["denied_ids"][-1]
     changes = d.state["guard"].get("change_seq", 0)
     _, d.state = repeat.decide_post_tool(
-        d.state, d.cfg, d.now, event_name="PostToolUseFailure", tool_name="Bash",
-        tool_input={"command": "npm test"}, tool_use_id=denied_id, agent_id=None,
-        payload={"error": "Exit code 1\n1 failing"})
+        d.state,
+        d.cfg,
+        d.now,
+        event_name="PostToolUseFailure",
+        tool_name="Bash",
+        tool_input={"command": "npm test"},
+        tool_use_id=denied_id,
+        agent_id=None,
+        payload={"error": "Exit code 1\n1 failing"},
+    )
     assert d.state["guard"].get("change_seq", 0) == changes
     assert d.turn(read())["denied"]
 
 
 def test_sleeping_on_an_async_subagent_is_waiting_until_its_notification():
     d = Driver()
-    d.turn(Call("Agent", {"description": "Assess issues", "prompt": "..."},
-                response={"isAsync": True, "status": "async_launched", "agentId": "a64"}))
+    d.turn(
+        Call(
+            "Agent",
+            {"description": "Assess issues", "prompt": "..."},
+            response={"isAsync": True, "status": "async_launched", "agentId": "a64"},
+        )
+    )
     for _ in range(8):
         result = d.turn(bash("sleep 30", response=""))
         assert not result["denied"] and result["paused"] is None

@@ -17,9 +17,12 @@ def _full_state() -> Any:
     state: Any = fresh_state("s", 1.0)
     state["arc"] = new_arc("work", ["one", "two"], 1.0)
     track = new_track(1.0)
-    track["ops"]["op1"] = {"label": "Bash: ls", "runs": [
-        {"seq": 1, "owner": "t1", "at": 1.0, "outcome": "completed:abc", "spent": None}],
-        "edit_seq": 0, "compactions": 0}
+    track["ops"]["op1"] = {
+        "label": "Bash: ls",
+        "runs": [{"seq": 1, "owner": "t1", "at": 1.0, "outcome": "completed:abc", "spent": None}],
+        "edit_seq": 0,
+        "compactions": 0,
+    }
     track["labels"] = {"fp": "Bash: ls"}
     state["guard"]["tracks"]["main"] = track
     state["guard"]["paused"] = {"kind": "cycle", "reason": "r", "at": 1.0, "denied_since": 2}
@@ -35,26 +38,38 @@ def test_a_full_state_passes_and_unknown_fields_are_allowed():
     assert schema.problem(state) is None
 
 
-@pytest.mark.parametrize(("where", "value", "expected"), [
-    (("guard", "tracks"), [1], "state.guard.tracks: expected an object"),
-    (("guard", "tracks", "main"), 1, "state.guard.tracks.main: expected an object"),
-    (("guard", "tracks", "main", "ops"), [], "state.guard.tracks.main.ops: expected an object"),
-    (("guard", "tracks", "main", "ops", "op1", "runs", 0, "seq"), "x",
-     "state.guard.tracks.main.ops.op1.runs[0].seq: expected an integer"),
-    (("guard", "tracks", "main", "turn", "denied"), True,
-     "state.guard.tracks.main.turn.denied: expected an integer"),
-    (("guard", "tracks", "main", "results"), [None],
-     "state.guard.tracks.main.results[0]: expected a string"),
-    (("guard", "paused"), "yes", "state.guard.paused: expected an object"),
-    (("guard", "edit_seq"), 1.5, "state.guard.edit_seq: expected an integer"),
-    (("arc", "milestones"), 3, "state.arc.milestones: expected a list"),
-    (("arc", "milestones", 0, "slice"), 7, "state.arc.milestones[0].slice: expected a string"),
-    (("arc", "reconcile_count"), "2", "state.arc.reconcile_count: expected an integer"),
-    (("seen", "messages"), [1], "state.seen.messages[0]: expected a string"),
-    (("events", "compact"), "x", "state.events.compact: expected an integer"),
-    (("log",), [1], "state.log[0]: expected an object"),
-    (("log", 0, "t"), "now", "state.log[0].t: expected a number"),
-])
+@pytest.mark.parametrize(
+    ("where", "value", "expected"),
+    [
+        (("guard", "tracks"), [1], "state.guard.tracks: expected an object"),
+        (("guard", "tracks", "main"), 1, "state.guard.tracks.main: expected an object"),
+        (("guard", "tracks", "main", "ops"), [], "state.guard.tracks.main.ops: expected an object"),
+        (
+            ("guard", "tracks", "main", "ops", "op1", "runs", 0, "seq"),
+            "x",
+            "state.guard.tracks.main.ops.op1.runs[0].seq: expected an integer",
+        ),
+        (
+            ("guard", "tracks", "main", "turn", "denied"),
+            True,
+            "state.guard.tracks.main.turn.denied: expected an integer",
+        ),
+        (
+            ("guard", "tracks", "main", "results"),
+            [None],
+            "state.guard.tracks.main.results[0]: expected a string",
+        ),
+        (("guard", "paused"), "yes", "state.guard.paused: expected an object"),
+        (("guard", "edit_seq"), 1.5, "state.guard.edit_seq: expected an integer"),
+        (("arc", "milestones"), 3, "state.arc.milestones: expected a list"),
+        (("arc", "milestones", 0, "slice"), 7, "state.arc.milestones[0].slice: expected a string"),
+        (("arc", "reconcile_count"), "2", "state.arc.reconcile_count: expected an integer"),
+        (("seen", "messages"), [1], "state.seen.messages[0]: expected a string"),
+        (("events", "compact"), "x", "state.events.compact: expected an integer"),
+        (("log",), [1], "state.log[0]: expected an object"),
+        (("log", 0, "t"), "now", "state.log[0].t: expected a number"),
+    ],
+)
 def test_a_wrong_type_deep_inside_is_found_and_named(where, value, expected):
     state = copy.deepcopy(_full_state())
     target = state
@@ -83,10 +98,22 @@ def _written_details_state() -> Any:
     state["seen"]["resumes"] = ["r1"]
     state["log"] = [
         {"t": 1.0, "hook": "post-batch", "kind": "pause", "reason": "r", "rule": "cycle"},
-        {"t": 1.0, "hook": "pre-tool", "kind": "deny", "reason": "r", "operation": "Bash: ls",
-         "runs": 3},
-        {"t": 1.0, "hook": "stop", "kind": "block", "reason": "r", "consecutive": None,
-         "lifetime": 2},
+        {
+            "t": 1.0,
+            "hook": "pre-tool",
+            "kind": "deny",
+            "reason": "r",
+            "operation": "Bash: ls",
+            "runs": 3,
+        },
+        {
+            "t": 1.0,
+            "hook": "stop",
+            "kind": "block",
+            "reason": "r",
+            "consecutive": None,
+            "lifetime": 2,
+        },
     ]
     return state
 
@@ -95,16 +122,22 @@ def test_the_fields_hooks_write_beyond_the_basic_ones_pass():
     assert schema.problem(_written_details_state()) is None
 
 
-@pytest.mark.parametrize(("where", "value", "expected"), [
-    (("guard", "tracks", "main", "fresh"), [1],
-     "state.guard.tracks.main.fresh[0]: expected true or false"),
-    (("seen", "resumes"), "r1", "state.seen.resumes: expected a list"),
-    (("log", 0, "rule"), 3, "state.log[0].rule: expected a string"),
-    (("log", 1, "operation"), None, "state.log[1].operation: expected a string"),
-    (("log", 1, "runs"), "3", "state.log[1].runs: expected an integer"),
-    (("log", 2, "consecutive"), "1", "state.log[2].consecutive: expected an integer"),
-    (("log", 2, "lifetime"), 1.5, "state.log[2].lifetime: expected an integer"),
-])
+@pytest.mark.parametrize(
+    ("where", "value", "expected"),
+    [
+        (
+            ("guard", "tracks", "main", "fresh"),
+            [1],
+            "state.guard.tracks.main.fresh[0]: expected true or false",
+        ),
+        (("seen", "resumes"), "r1", "state.seen.resumes: expected a list"),
+        (("log", 0, "rule"), 3, "state.log[0].rule: expected a string"),
+        (("log", 1, "operation"), None, "state.log[1].operation: expected a string"),
+        (("log", 1, "runs"), "3", "state.log[1].runs: expected an integer"),
+        (("log", 2, "consecutive"), "1", "state.log[2].consecutive: expected an integer"),
+        (("log", 2, "lifetime"), 1.5, "state.log[2].lifetime: expected an integer"),
+    ],
+)
 def test_a_wrong_type_in_a_field_hooks_write_and_read_back_is_found(where, value, expected):
     state = _written_details_state()
     target = state
@@ -120,7 +153,7 @@ def test_every_field_the_loader_checks_is_documented():
 
     root = Path(__file__).resolve().parents[2]
     source = (root / "src" / "arcguard" / "core" / "schema.py").read_text()
-    checkers = source[source.index("MILESTONE = record("):source.index("def problem(")]
+    checkers = source[source.index("MILESTONE = record(") : source.index("def problem(")]
     fields = set(re.findall(r'"(\w+)": ', checkers))
     page = (root / "docs" / "state-format.md").read_text()
     assert fields
@@ -134,9 +167,16 @@ def _unattended_state() -> Any:
     state = _full_state()
     state["arc"]["limit_resumes"] = 1
     state["rate_limits"] = {"five_hour": 1_900_000_000.0}
-    state["limit_wait"] = {"token": "tok", "pid": 42, "started": 1.0, "until": 61.0,
-                           "error": "rate_limit", "source": "backoff",
-                           "arc": state["arc"]["invoked_at"], "attempt": 2}
+    state["limit_wait"] = {
+        "token": "tok",
+        "pid": 42,
+        "started": 1.0,
+        "until": 61.0,
+        "error": "rate_limit",
+        "source": "backoff",
+        "arc": state["arc"]["invoked_at"],
+        "attempt": 2,
+    }
     guard = state["guard"]
     guard.update({"change_seq": 3, "background": {"bg_1": 1.0}, "wait_since": 1.0})
     track = guard["tracks"]["main"]
@@ -145,10 +185,22 @@ def _unattended_state() -> Any:
     track["ops"]["op1"].update({"change_seq": 3, "file_state": "12:1700000000.5"})
     state["seen"]["queued"] = ["q-1"]
     state["log"] = [
-        {"t": 1.0, "hook": "limit-wait", "kind": "limit-wait", "reason": "r", "attempt": 2,
-         "of": 3},
-        {"t": 2.0, "hook": "limit-wait", "kind": "limit-resume", "reason": "r", "attempt": 2,
-         "of": 3},
+        {
+            "t": 1.0,
+            "hook": "limit-wait",
+            "kind": "limit-wait",
+            "reason": "r",
+            "attempt": 2,
+            "of": 3,
+        },
+        {
+            "t": 2.0,
+            "hook": "limit-wait",
+            "kind": "limit-resume",
+            "reason": "r",
+            "attempt": 2,
+            "of": 3,
+        },
     ]
     return state
 
@@ -160,39 +212,58 @@ def test_the_fields_of_unattended_runs_and_background_waits_pass():
     assert schema.problem(without_arc) is None
 
 
-@pytest.mark.parametrize(("where", "value", "expected"), [
-    (("arc", "limit_resumes"), "1", "state.arc.limit_resumes: expected an integer"),
-    (("rate_limits",), [1], "state.rate_limits: expected an object"),
-    (("rate_limits", "five_hour"), "soon", "state.rate_limits.five_hour: expected a number"),
-    (("limit_wait",), "waiting", "state.limit_wait: expected an object"),
-    (("limit_wait", "token"), 7, "state.limit_wait.token: expected a string"),
-    (("limit_wait", "pid"), "42", "state.limit_wait.pid: expected an integer"),
-    (("limit_wait", "started"), None, "state.limit_wait.started: expected a number"),
-    (("limit_wait", "until"), "later", "state.limit_wait.until: expected a number"),
-    (("limit_wait", "error"), 429, "state.limit_wait.error: expected a string"),
-    (("limit_wait", "source"), None, "state.limit_wait.source: expected a string"),
-    (("limit_wait", "arc"), 1, "state.limit_wait.arc: expected a string"),
-    (("limit_wait", "attempt"), 1.0, "state.limit_wait.attempt: expected an integer"),
-    (("guard", "change_seq"), "3", "state.guard.change_seq: expected an integer"),
-    (("guard", "background"), ["bg_1"], "state.guard.background: expected an object"),
-    (("guard", "background", "bg_1"), "now", "state.guard.background.bg_1: expected a number"),
-    (("guard", "wait_since"), True, "state.guard.wait_since: expected a number"),
-    (("guard", "tracks", "main", "quiet"), None,
-     "state.guard.tracks.main.quiet: expected an integer"),
-    (("guard", "tracks", "main", "denied_ids"), [1],
-     "state.guard.tracks.main.denied_ids[0]: expected a string"),
-    (("guard", "tracks", "main", "ops", "op1", "change_seq"), "3",
-     "state.guard.tracks.main.ops.op1.change_seq: expected an integer"),
-    (("guard", "tracks", "main", "ops", "op1", "file_state"), 12,
-     "state.guard.tracks.main.ops.op1.file_state: expected a string"),
-    (("guard", "tracks", "main", "turn", "new_result"), 1,
-     "state.guard.tracks.main.turn.new_result: expected true or false"),
-    (("seen", "queued"), "q-1", "state.seen.queued: expected a list"),
-    (("log", 0, "attempt"), "2", "state.log[0].attempt: expected an integer"),
-    (("log", 1, "of"), None, "state.log[1].of: expected an integer"),
-])
+@pytest.mark.parametrize(
+    ("where", "value", "expected"),
+    [
+        (("arc", "limit_resumes"), "1", "state.arc.limit_resumes: expected an integer"),
+        (("rate_limits",), [1], "state.rate_limits: expected an object"),
+        (("rate_limits", "five_hour"), "soon", "state.rate_limits.five_hour: expected a number"),
+        (("limit_wait",), "waiting", "state.limit_wait: expected an object"),
+        (("limit_wait", "token"), 7, "state.limit_wait.token: expected a string"),
+        (("limit_wait", "pid"), "42", "state.limit_wait.pid: expected an integer"),
+        (("limit_wait", "started"), None, "state.limit_wait.started: expected a number"),
+        (("limit_wait", "until"), "later", "state.limit_wait.until: expected a number"),
+        (("limit_wait", "error"), 429, "state.limit_wait.error: expected a string"),
+        (("limit_wait", "source"), None, "state.limit_wait.source: expected a string"),
+        (("limit_wait", "arc"), 1, "state.limit_wait.arc: expected a string"),
+        (("limit_wait", "attempt"), 1.0, "state.limit_wait.attempt: expected an integer"),
+        (("guard", "change_seq"), "3", "state.guard.change_seq: expected an integer"),
+        (("guard", "background"), ["bg_1"], "state.guard.background: expected an object"),
+        (("guard", "background", "bg_1"), "now", "state.guard.background.bg_1: expected a number"),
+        (("guard", "wait_since"), True, "state.guard.wait_since: expected a number"),
+        (
+            ("guard", "tracks", "main", "quiet"),
+            None,
+            "state.guard.tracks.main.quiet: expected an integer",
+        ),
+        (
+            ("guard", "tracks", "main", "denied_ids"),
+            [1],
+            "state.guard.tracks.main.denied_ids[0]: expected a string",
+        ),
+        (
+            ("guard", "tracks", "main", "ops", "op1", "change_seq"),
+            "3",
+            "state.guard.tracks.main.ops.op1.change_seq: expected an integer",
+        ),
+        (
+            ("guard", "tracks", "main", "ops", "op1", "file_state"),
+            12,
+            "state.guard.tracks.main.ops.op1.file_state: expected a string",
+        ),
+        (
+            ("guard", "tracks", "main", "turn", "new_result"),
+            1,
+            "state.guard.tracks.main.turn.new_result: expected true or false",
+        ),
+        (("seen", "queued"), "q-1", "state.seen.queued: expected a list"),
+        (("log", 0, "attempt"), "2", "state.log[0].attempt: expected an integer"),
+        (("log", 1, "of"), None, "state.log[1].of: expected an integer"),
+    ],
+)
 def test_a_wrong_type_in_a_field_of_unattended_runs_or_background_waits_is_found(
-        where, value, expected):
+    where, value, expected
+):
     state = _unattended_state()
     target = state
     for key in where[:-1]:

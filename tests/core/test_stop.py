@@ -27,21 +27,31 @@ def with_arc(milestones=("slice one",)):
 
 
 def stop(state, final, *, active=False, background=False, at=NOW):
-    return decide_stop(state, final, CFG, at, stop_hook_active=active,
-                       background_running=background, command="arcguard")
+    return decide_stop(
+        state,
+        final,
+        CFG,
+        at,
+        stop_hook_active=active,
+        background_running=background,
+        command="arcguard",
+    )
 
 
-@pytest.mark.parametrize(("final", "verdict"), [
-    (Final("tool_use"), PRODUCTIVE),
-    (Final("text", "No response requested."), STALL),
-    (Final("empty"), STALL),
-    (Final("text", "   "), STALL),
-    (Final("text", "Here is the full analysis with a recommendation."), PRODUCTIVE),
-    (Final("thinking"), SKIP),
-    (Final("text", "Answer."), PRODUCTIVE),  # thinking + substantive text
-    (Final("other"), PRODUCTIVE),  # an image-only or server-tool-only turn is content
-    (Final("text", "The arc is complete."), COMPLETE),
-])
+@pytest.mark.parametrize(
+    ("final", "verdict"),
+    [
+        (Final("tool_use"), PRODUCTIVE),
+        (Final("text", "No response requested."), STALL),
+        (Final("empty"), STALL),
+        (Final("text", "   "), STALL),
+        (Final("text", "Here is the full analysis with a recommendation."), PRODUCTIVE),
+        (Final("thinking"), SKIP),
+        (Final("text", "Answer."), PRODUCTIVE),  # thinking + substantive text
+        (Final("other"), PRODUCTIVE),  # an image-only or server-tool-only turn is content
+        (Final("text", "The arc is complete."), COMPLETE),
+    ],
+)
 def test_classification(final, verdict):
     assert classify(final) == verdict
 
@@ -55,10 +65,16 @@ def test_a_stall_mid_arc_is_blocked_with_slug_next_milestone_and_completion_comm
     assert state["log"][-1]["kind"] == "block"
 
 
-@pytest.mark.parametrize("text", [
-    "No response requested. Stopping here and awaiting input.",
-    "Acknowledged.", "Okay.", "Got it.", "Done.",
-])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "No response requested. Stopping here and awaiting input.",
+        "Acknowledged.",
+        "Okay.",
+        "Got it.",
+        "Done.",
+    ],
+)
 def test_anything_but_the_two_no_ops_is_left_alone(text):
     out, state = stop(with_arc(), Final.from_text(text))
     assert out is None
@@ -85,8 +101,9 @@ def test_staleness_counts_from_the_last_activity_not_from_set():
     assert out is not None
 
 
-@pytest.mark.parametrize("text", ["All milestones shipped.", "All done!", "The arc is complete.",
-                                  "Task complete."])
+@pytest.mark.parametrize(
+    "text", ["All milestones shipped.", "All done!", "The arc is complete.", "Task complete."]
+)
 def test_a_completion_claim_releases_the_arc(text):
     out, state = stop(with_arc(), Final.from_text(text), active=True)
     assert out is None
@@ -131,13 +148,15 @@ def test_caps_are_configurable_but_stay_under_claude_codes_block_cap():
     assert not problems and cfg.max_consecutive_continuations == 4
 
 
-@pytest.mark.parametrize(("final", "background", "paused"), [
-    (Final("text", "No response requested.", synthetic=True), False, False),
-    (Final.from_text("No response requested."), True, False),
-    (Final.from_text(""), False, True),
-])
-def test_never_continued_api_errors_background_waits_and_paused_sessions(final, background,
-                                                                         paused):
+@pytest.mark.parametrize(
+    ("final", "background", "paused"),
+    [
+        (Final("text", "No response requested.", synthetic=True), False, False),
+        (Final.from_text("No response requested."), True, False),
+        (Final.from_text(""), False, True),
+    ],
+)
+def test_never_continued_api_errors_background_waits_and_paused_sessions(final, background, paused):
     state = with_arc()
     if paused:
         state["guard"]["paused"] = {"kind": "cycle", "reason": "r", "at": NOW}
@@ -154,8 +173,9 @@ def test_no_final_message_is_never_blocked():
 
 def test_narration_at_stop_clears_the_cycle_history_but_a_no_op_does_not():
     state = with_arc()
-    state["guard"]["tracks"] = {"main": {"fingerprints": ["a", "b"], "streak": 2,
-                                         "checkin_done": False, "turns": 2}}
+    state["guard"]["tracks"] = {
+        "main": {"fingerprints": ["a", "b"], "streak": 2, "checkin_done": False, "turns": 2}
+    }
     _, after_noop = stop(state, Final.from_text("No response requested."))
     assert after_noop["guard"]["tracks"]["main"]["fingerprints"] == ["a", "b"]
     _, after_text = stop(state, Final.from_text("Here is where things stand."))

@@ -39,20 +39,30 @@ def with_arc():
 
 
 def stop(state, final, cfg, *, active=False, background=False):
-    return decide_stop(state, final, cfg, NOW, stop_hook_active=active,
-                       background_running=background, command="arcguard")
+    return decide_stop(
+        state,
+        final,
+        cfg,
+        NOW,
+        stop_hook_active=active,
+        background_running=background,
+        command="arcguard",
+    )
 
 
-@pytest.mark.parametrize(("text", "noop", "ask", "strict"), [
-    ("No response requested.", STALL, STALL, STALL),
-    ("", STALL, STALL, STALL),
-    (QUESTION, PRODUCTIVE, STALL_QUESTION, STALL_QUESTION),
-    (ANNOUNCED, PRODUCTIVE, STALL_ANNOUNCED, STALL_ANNOUNCED),
-    (SUMMARY, PRODUCTIVE, PRODUCTIVE, STALL_OTHER),
-    ("Do you want the cleanup included?", PRODUCTIVE, STALL_QUESTION, STALL_QUESTION),
-    (DECIDE, DECISION, DECISION, DECISION),
-    ("decision needed: shall I force-push main?", DECISION, DECISION, DECISION),
-])
+@pytest.mark.parametrize(
+    ("text", "noop", "ask", "strict"),
+    [
+        ("No response requested.", STALL, STALL, STALL),
+        ("", STALL, STALL, STALL),
+        (QUESTION, PRODUCTIVE, STALL_QUESTION, STALL_QUESTION),
+        (ANNOUNCED, PRODUCTIVE, STALL_ANNOUNCED, STALL_ANNOUNCED),
+        (SUMMARY, PRODUCTIVE, PRODUCTIVE, STALL_OTHER),
+        ("Do you want the cleanup included?", PRODUCTIVE, STALL_QUESTION, STALL_QUESTION),
+        (DECIDE, DECISION, DECISION, DECISION),
+        ("decision needed: shall I force-push main?", DECISION, DECISION, DECISION),
+    ],
+)
 def test_what_each_policy_continues(text, noop, ask, strict):
     final = Final.from_text(text)
     assert [classify(final, p) for p in ("noop", "ask", "strict")] == [noop, ask, strict]
@@ -67,10 +77,13 @@ def test_the_default_policy_is_ask_and_the_environment_can_change_it():
     assert cfg.stop_policy == "ask" and problems
 
 
-@pytest.mark.parametrize(("text", "seen"), [
-    (QUESTION, "asking for permission or a choice"),
-    (ANNOUNCED, "announcing a next step without taking it"),
-])
+@pytest.mark.parametrize(
+    ("text", "seen"),
+    [
+        (QUESTION, "asking for permission or a choice"),
+        (ANNOUNCED, "announcing a next step without taking it"),
+    ],
+)
 def test_a_question_or_announced_step_mid_arc_is_sent_back_with_the_protocol(text, seen):
     out, state = stop(with_arc(), Final.from_text(text), policy("ask"))
     assert out is not None and out["decision"] == "block"
@@ -100,8 +113,9 @@ def test_a_completion_is_released_under_every_policy(name):
 
 
 def test_noop_policy_leaves_questions_alone():
-    out, state = stop(with_arc(), Final.from_text("Do you want the cleanup included?"),
-                      policy("noop"))
+    out, state = stop(
+        with_arc(), Final.from_text("Do you want the cleanup included?"), policy("noop")
+    )
     assert out is None and state["arc"]["total_blocks"] == 0
 
 
@@ -119,8 +133,10 @@ def test_caps_hold_across_a_mix_of_classes():
     assert blocks[:3] == [True, True, False]  # two in a row, then the consecutive cap
 
 
-@pytest.mark.parametrize(("background", "paused", "synthetic"), [
-    (True, False, False), (False, True, False), (False, False, True)])
+@pytest.mark.parametrize(
+    ("background", "paused", "synthetic"),
+    [(True, False, False), (False, True, False), (False, False, True)],
+)
 def test_questions_are_never_continued_where_no_op_stops_are_not(background, paused, synthetic):
     state = with_arc()
     if paused:
@@ -131,12 +147,18 @@ def test_questions_are_never_continued_where_no_op_stops_are_not(background, pau
 
 
 @pytest.mark.parametrize("name", ["noop", "ask"])
-@pytest.mark.parametrize("text", [
-    "No response requested. Stopping here and awaiting input.",
-    "Acknowledged.", "Okay.", "Got it.", "Done.",
-    "Here is the full analysis with a recommendation.",
-    "The first task is complete, moving on to the next slice now.",
-])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "No response requested. Stopping here and awaiting input.",
+        "Acknowledged.",
+        "Okay.",
+        "Got it.",
+        "Done.",
+        "Here is the full analysis with a recommendation.",
+        "The first task is complete, moving on to the next slice now.",
+    ],
+)
 def test_earlier_near_misses_stay_left_alone_under_noop_and_ask(name, text):
     out, state = stop(with_arc(), Final.from_text(text), policy(name))
     assert out is None and state["arc"]["total_blocks"] == 0
@@ -175,8 +197,7 @@ def test_a_new_resume_is_continued_again():
 
 
 def test_a_real_answer_to_a_resume_is_left_alone():
-    out, _ = stop(fresh_state("sid", NOW), resumed("Picking up the parser work."),
-                  default_config())
+    out, _ = stop(fresh_state("sid", NOW), resumed("Picking up the parser work."), default_config())
     assert out is None
 
 
@@ -190,8 +211,9 @@ def test_a_dead_resume_is_not_continued_while_paused_or_waiting(background, paus
 
 
 def test_a_no_op_without_a_resume_prompt_is_left_alone_outside_an_arc():
-    out, _ = stop(fresh_state("sid", NOW), Final.from_text("No response requested."),
-                  default_config())
+    out, _ = stop(
+        fresh_state("sid", NOW), Final.from_text("No response requested."), default_config()
+    )
     assert out is None
 
 

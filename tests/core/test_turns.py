@@ -34,27 +34,53 @@ class Session:
         self.now += 1.0
         return self.now
 
-    def message(self, *commands: str, text: str = "", fresh: bool = False,
-                message_id: str | None = "auto", result: str | None = None) -> None:
+    def message(
+        self,
+        *commands: str,
+        text: str = "",
+        fresh: bool = False,
+        message_id: str | None = "auto",
+        result: str | None = None,
+    ) -> None:
         """One assistant message whose Bash calls run one after another."""
         mid = f"msg_{next(_ids)}" if message_id == "auto" else message_id
         for command in commands:
             tool_use_id = f"toolu_{next(_ids)}"
             closed, self.state = turns.before_call(
-                self.state, self.cfg, self._tick(), message_id=mid, tool_only=not text,
-                tool_name="Bash", tool_input={"command": command}, agent_id=None,
-                arc_active=False)
+                self.state,
+                self.cfg,
+                self._tick(),
+                message_id=mid,
+                tool_only=not text,
+                tool_name="Bash",
+                tool_input={"command": command},
+                agent_id=None,
+                arc_active=False,
+            )
             out, self.state = repeat.decide_pre_tool(
-                self.state, self.cfg, self._tick(), tool_name="Bash",
-                tool_input={"command": command}, tool_use_id=tool_use_id, agent_id=None)
+                self.state,
+                self.cfg,
+                self._tick(),
+                tool_name="Bash",
+                tool_input={"command": command},
+                tool_use_id=tool_use_id,
+                agent_id=None,
+            )
             self.outputs.append(closed)
             if out and out.get("hookSpecificOutput", {}).get("permissionDecision") == "deny":
                 continue
             response = {"stdout": f"{command} {next(_results)}" if fresh else result or command}
             _, self.state = repeat.decide_post_tool(
-                self.state, self.cfg, self._tick(), event_name="PostToolUse", tool_name="Bash",
-                tool_input={"command": command}, tool_use_id=tool_use_id, agent_id=None,
-                payload={"tool_response": response})
+                self.state,
+                self.cfg,
+                self._tick(),
+                event_name="PostToolUse",
+                tool_name="Bash",
+                tool_input={"command": command},
+                tool_use_id=tool_use_id,
+                agent_id=None,
+                payload={"tool_response": response},
+            )
 
     def stop(self) -> Any:
         out, new = turns.at_stop(self.state, self.cfg, self._tick(), arc_active=False)
@@ -146,19 +172,32 @@ def test_a_malformed_open_turn_is_dropped_not_closed():
 # --- outcomes from PostToolBatch -------------------------------------------------------------
 
 
-def _batch_turn(state: Any, cfg: Any, now: float, commands: list[str],
-                response: str) -> tuple[list[Any], Any]:
+def _batch_turn(
+    state: Any, cfg: Any, now: float, commands: list[str], response: str
+) -> tuple[list[Any], Any]:
     """One turn whose calls all pass PreToolUse first (parallel), then only the batch reports."""
     pre_outputs: list[Any] = []
     calls: list[dict[str, Any]] = []
     for command in commands:
         tool_use_id = f"toolu_{next(_ids)}"
-        out, state = repeat.decide_pre_tool(state, cfg, now, tool_name="Bash",
-                                            tool_input={"command": command},
-                                            tool_use_id=tool_use_id, agent_id=None)
+        out, state = repeat.decide_pre_tool(
+            state,
+            cfg,
+            now,
+            tool_name="Bash",
+            tool_input={"command": command},
+            tool_use_id=tool_use_id,
+            agent_id=None,
+        )
         pre_outputs.append(out)
-        calls.append({"tool_name": "Bash", "tool_input": {"command": command},
-                      "tool_use_id": tool_use_id, "tool_response": response})
+        calls.append(
+            {
+                "tool_name": "Bash",
+                "tool_input": {"command": command},
+                "tool_use_id": tool_use_id,
+                "tool_response": response,
+            }
+        )
     state = turns.record_batch_results(state, cfg, now, calls=calls, agent_id=None)
     return pre_outputs, state
 
@@ -190,19 +229,42 @@ def test_a_denied_calls_text_in_the_batch_is_not_fresh_evidence():
 def test_a_record_resolved_by_post_tool_use_keeps_its_outcome():
     cfg = default_config()
     state = fresh_state("sess", 1.0)
-    _, state = repeat.decide_pre_tool(state, cfg, 2.0, tool_name="Bash",
-                                      tool_input={"command": "make"}, tool_use_id="t1",
-                                      agent_id=None)
-    _, state = repeat.decide_post_tool(state, cfg, 3.0, event_name="PostToolUseFailure",
-                                       tool_name="Bash", tool_input={"command": "make"},
-                                       tool_use_id="t1", agent_id=None,
-                                       payload={"error": "Exit code 2", "duration_ms": 5})
+    _, state = repeat.decide_pre_tool(
+        state,
+        cfg,
+        2.0,
+        tool_name="Bash",
+        tool_input={"command": "make"},
+        tool_use_id="t1",
+        agent_id=None,
+    )
+    _, state = repeat.decide_post_tool(
+        state,
+        cfg,
+        3.0,
+        event_name="PostToolUseFailure",
+        tool_name="Bash",
+        tool_input={"command": "make"},
+        tool_use_id="t1",
+        agent_id=None,
+        payload={"error": "Exit code 2", "duration_ms": 5},
+    )
     [op] = state["guard"]["tracks"]["main"]["ops"].values()
     before = op["runs"][-1]["outcome"]
     state = turns.record_batch_results(
-        state, cfg, 4.0, agent_id=None,
-        calls=[{"tool_name": "Bash", "tool_input": {"command": "make"}, "tool_use_id": "t1",
-                "tool_response": "Exit code 2"}])
+        state,
+        cfg,
+        4.0,
+        agent_id=None,
+        calls=[
+            {
+                "tool_name": "Bash",
+                "tool_input": {"command": "make"},
+                "tool_use_id": "t1",
+                "tool_response": "Exit code 2",
+            }
+        ],
+    )
     [op] = state["guard"]["tracks"]["main"]["ops"].values()
     assert op["runs"][-1]["outcome"] == before and before.startswith(opkey.FAILED)
 
@@ -225,14 +287,17 @@ def test_a_batch_text_of_a_call_that_never_ran_is_recognised(text: str) -> None:
     assert opkey.batch_never_ran(text)
 
 
-@pytest.mark.parametrize("text", [
-    "This command requires approval\nfrom the release manager",  # a command's own output
-    "Permission to use the printer has been denied.\nretrying",
-    "<tool_use_error>Sibling tool call errored</tool_use_error>\ntrailing output",
-    "Exit code 1\n<tool_use_error>Sibling tool call errored</tool_use_error>",
-    "<tool_use_error>InputValidationError: bad</tool_use_error>",
-    "ok",
-])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "This command requires approval\nfrom the release manager",  # a command's own output
+        "Permission to use the printer has been denied.\nretrying",
+        "<tool_use_error>Sibling tool call errored</tool_use_error>\ntrailing output",
+        "Exit code 1\n<tool_use_error>Sibling tool call errored</tool_use_error>",
+        "<tool_use_error>InputValidationError: bad</tool_use_error>",
+        "ok",
+    ],
+)
 def test_a_batch_text_that_only_resembles_a_harness_refusal_is_a_result(text: str) -> None:
     assert not opkey.batch_never_ran(text)
 
@@ -241,21 +306,36 @@ def test_a_structured_batch_response_is_a_result() -> None:
     assert not opkey.batch_never_ran({"stdout": "This command requires approval"})
 
 
-def _turn_as_the_batch_reports_it(state: Any, cfg: Any, now: float, tool_use_id: str,
-                                  response: str) -> tuple[Any, Any]:
+def _turn_as_the_batch_reports_it(
+    state: Any, cfg: Any, now: float, tool_use_id: str, response: str
+) -> tuple[Any, Any]:
     """PreToolUse for one `make`, then PostToolBatch as the hook runs it: outcomes first,
     then the turn rules, which settle calls left without a result."""
     given = {"command": "make"}
-    pre, state = repeat.decide_pre_tool(state, cfg, now, tool_name="Bash", tool_input=given,
-                                        tool_use_id=tool_use_id, agent_id=None)
+    pre, state = repeat.decide_pre_tool(
+        state, cfg, now, tool_name="Bash", tool_input=given, tool_use_id=tool_use_id, agent_id=None
+    )
     if pre and pre.get("hookSpecificOutput", {}).get("permissionDecision") == "deny":
         return pre, state
-    calls = [{"tool_name": "Bash", "tool_input": given, "tool_use_id": tool_use_id,
-              "tool_response": response}]
+    calls = [
+        {
+            "tool_name": "Bash",
+            "tool_input": given,
+            "tool_use_id": tool_use_id,
+            "tool_response": response,
+        }
+    ]
     state = turns.record_batch_results(state, cfg, now, calls=calls, agent_id=None)
-    _, state = guard.decide_post_batch(state, cfg, now, calls=[("Bash", given)], tool_only=True,
-                                       agent_id=None, arc_active=False,
-                                       tool_use_ids=[tool_use_id])
+    _, state = guard.decide_post_batch(
+        state,
+        cfg,
+        now,
+        calls=[("Bash", given)],
+        tool_only=True,
+        agent_id=None,
+        arc_active=False,
+        tool_use_ids=[tool_use_id],
+    )
     return pre, state
 
 
@@ -294,10 +374,13 @@ def test_the_batch_placeholder_for_no_output_is_not_fresh_evidence() -> None:
     assert not track["turn"].get("new_result")
 
 
-@pytest.mark.parametrize("text", [
-    "(Bash completed with no output)\nbut then a line",
-    "(" + "x" * 200 + " completed with no output)",
-    "Bash completed with no output",
-])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "(Bash completed with no output)\nbut then a line",
+        "(" + "x" * 200 + " completed with no output)",
+        "Bash completed with no output",
+    ],
+)
 def test_output_that_only_resembles_the_no_output_placeholder_is_output(text: str) -> None:
     assert not opkey.is_empty_output_text(text)

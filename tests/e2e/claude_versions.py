@@ -115,9 +115,17 @@ def install(version: str) -> Path:
     prefix = binary.parents[2]
     prefix.mkdir(parents=True, exist_ok=True)
     subprocess.run(
-        ["npm", "install", "--prefix", str(prefix), "--no-audit", "--no-fund",
-         f"{PACKAGE}@{version}"],
-        check=True, stdout=subprocess.DEVNULL,
+        [
+            "npm",
+            "install",
+            "--prefix",
+            str(prefix),
+            "--no-audit",
+            "--no-fund",
+            f"{PACKAGE}@{version}",
+        ],
+        check=True,
+        stdout=subprocess.DEVNULL,
     )
     if installed_version(binary) != version:
         # Native-binary releases place the binary in a postinstall step, which an npm
@@ -130,7 +138,10 @@ def install(version: str) -> Path:
 def release_list() -> list[str]:
     out = subprocess.run(
         ["npm", "view", PACKAGE, "versions", "--json"],
-        capture_output=True, text=True, check=True, timeout=120,
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=120,
     ).stdout
     return [str(v) for v in json.loads(out)]
 
@@ -147,7 +158,9 @@ class Session:
 
     def __init__(self, root: Path) -> None:
         self.project = ClaudeProject(
-            root=root, home=root / "home", path=root / "project",
+            root=root,
+            home=root / "home",
+            path=root / "project",
             arcguard_home=root / "arcguard-home",
         )
         for directory in (self.project.home, self.project.path, self.project.arcguard_home):
@@ -172,12 +185,25 @@ class Session:
     ) -> tuple[dict[str, Any] | None, str]:
         env = self.project.base_env()
         env["ANTHROPIC_BASE_URL"] = api.base_url
-        args = [str(binary), "-p", prompt, "--output-format", "json",
-                "--permission-mode", "bypassPermissions"]
+        args = [
+            str(binary),
+            "-p",
+            prompt,
+            "--output-format",
+            "json",
+            "--permission-mode",
+            "bypassPermissions",
+        ]
         try:
             proc = subprocess.run(
-                args, cwd=self.project.path, env=env, stdin=subprocess.DEVNULL,
-                capture_output=True, text=True, timeout=90, check=False,
+                args,
+                cwd=self.project.path,
+                env=env,
+                stdin=subprocess.DEVNULL,
+                capture_output=True,
+                text=True,
+                timeout=90,
+                check=False,
             )
         except subprocess.TimeoutExpired:
             return None, "timeout"
@@ -226,8 +252,12 @@ def probe_tools(binary: Path, accepted: Mapping[str, bool]) -> dict[str, bool]:
         if accepted["PostToolBatch"]:
             hooks["PostToolBatch"] = s.command(_context("PostToolBatch", BATCH_MARK))
         s.project.write_settings(hook_settings(hooks))
-        script = [turn(tool_use("Bash", {"command": "echo one"}),
-                       tool_use("Bash", {"command": "exit 3"})), text("done")]
+        script = [
+            turn(
+                tool_use("Bash", {"command": "echo one"}), tool_use("Bash", {"command": "exit 3"})
+            ),
+            text("done"),
+        ]
         with ScriptedAPI(script) as api:
             s.run(binary, api)
             second = json.dumps(api.requests[1]) if len(api.requests) > 1 else ""
@@ -236,8 +266,7 @@ def probe_tools(binary: Path, accepted: Mapping[str, bool]) -> dict[str, bool]:
         calls = batch[0].get("tool_calls", []) if batch else []
         return {
             "PostToolBatch": bool(batch),
-            "PostToolBatch.tool_response": bool(calls)
-            and all("tool_response" in c for c in calls),
+            "PostToolBatch.tool_response": bool(calls) and all("tool_response" in c for c in calls),
             "PostToolUseFailure": bool(s.payloads("PostToolUseFailure")),
             "Stop.last_assistant_message": bool(stop) and "last_assistant_message" in stop[0],
             "Stop.background_tasks": bool(stop) and "background_tasks" in stop[0],
@@ -293,8 +322,9 @@ def probe(version: str) -> dict[str, bool]:
     binary = install(version)
     if not runs_offline(binary):
         return {"runs offline": False}
-    accepted = {e: accepts_event(binary, e) for e in
-                ("PostToolBatch", "StopFailure", "PostToolUseFailure")}
+    accepted = {
+        e: accepts_event(binary, e) for e in ("PostToolBatch", "StopFailure", "PostToolUseFailure")
+    }
     found: dict[str, bool] = {"runs offline": True, "StopFailure": accepted["StopFailure"]}
     tools = probe_tools(binary, accepted)
     found.update(tools)
@@ -383,8 +413,10 @@ def first_measured(behaviour: str, results: Mapping[str, Mapping[str, bool]]) ->
 
 
 def table_rows(results: Mapping[str, Mapping[str, bool]]) -> list[str]:
-    rows = ["| behaviour | first release with it | newest release probed without it | probe |",
-            "|---|---|---|---|"]
+    rows = [
+        "| behaviour | first release with it | newest release probed without it | probe |",
+        "|---|---|---|---|",
+    ]
     for behaviour, question in BEHAVIOURS.items():
         first, without = first_measured(behaviour, results)
         rows.append(f"| {behaviour} | {first or 'none probed'} | {without or '-'} | {question} |")

@@ -60,8 +60,13 @@ class Terminal:
         return self.raw_log.read_bytes() if self.raw_log.exists() else b""
 
     def _tmux(self, *args: str, check: bool = True) -> subprocess.CompletedProcess[str]:
-        return subprocess.run(["tmux", "-L", self.socket, *args], capture_output=True,
-                              text=True, check=check, timeout=30)
+        return subprocess.run(
+            ["tmux", "-L", self.socket, *args],
+            capture_output=True,
+            text=True,
+            check=check,
+            timeout=30,
+        )
 
     def screen(self) -> str:
         return self._tmux("capture-pane", "-p", "-t", "cli", check=False).stdout
@@ -76,8 +81,9 @@ class Terminal:
         self._tmux("kill-server", check=False)
 
 
-def wait_for(condition: Callable[[], object], timeout: float, what: str,
-             terminal: Terminal | None = None) -> None:
+def wait_for(
+    condition: Callable[[], object], timeout: float, what: str, terminal: Terminal | None = None
+) -> None:
     end = time.monotonic() + timeout
     while time.monotonic() < end:
         if condition():
@@ -88,22 +94,38 @@ def wait_for(condition: Callable[[], object], timeout: float, what: str,
 
 
 @contextlib.contextmanager
-def interactive_claude(claude: Path, project: ClaudeProject, api: ScriptedAPI,
-                       env: dict[str, str] | None = None) -> Iterator[Terminal]:
+def interactive_claude(
+    claude: Path, project: ClaudeProject, api: ScriptedAPI, env: dict[str, str] | None = None
+) -> Iterator[Terminal]:
     """Start the CLI in tmux, wait for its prompt, and always tear the tmux server down."""
     prepare_home(project)
     full = project.base_env()
     full.update(ANTHROPIC_BASE_URL=api.base_url, TERM="xterm-256color", **(env or {}))
-    command = "exec env -i " + " ".join(f"{k}={shlex.quote(v)}" for k, v in full.items()) + \
-        f" {shlex.quote(str(claude))} --dangerously-skip-permissions"
+    command = (
+        "exec env -i "
+        + " ".join(f"{k}={shlex.quote(v)}" for k, v in full.items())
+        + f" {shlex.quote(str(claude))} --dangerously-skip-permissions"
+    )
     terminal = Terminal(f"arcguard-e2e-{uuid.uuid4().hex[:12]}", project.root / "terminal.raw")
     try:
         # Start the CLI only once its output is being recorded: a sequence it emits early
         # (or a window title it later overwrites) must not be missed.
-        terminal._tmux("new-session", "-d", "-s", "cli", "-x", "160", "-y", "45",
-                       "-c", str(project.path), "read _ && " + command)
-        terminal._tmux("pipe-pane", "-t", "cli", "-o",
-                       f"cat >> {shlex.quote(str(terminal.raw_log))}")
+        terminal._tmux(
+            "new-session",
+            "-d",
+            "-s",
+            "cli",
+            "-x",
+            "160",
+            "-y",
+            "45",
+            "-c",
+            str(project.path),
+            "read _ && " + command,
+        )
+        terminal._tmux(
+            "pipe-pane", "-t", "cli", "-o", f"cat >> {shlex.quote(str(terminal.raw_log))}"
+        )
         terminal._tmux("send-keys", "-t", "cli", "Enter")
         wait_for(lambda: PROMPT_READY in terminal.screen(), 60, "the CLI's prompt", terminal)
         yield terminal

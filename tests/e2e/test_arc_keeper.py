@@ -205,18 +205,24 @@ def test_empty_final_turn_mid_arc_is_continued(claude_project, run_claude):
 
 ASKS = "The parser handles quoted fields now. Want me to run the tests next?"
 ANNOUNCES = "The parser handles quoted fields now. Next, I'll run the test suite."
-DECIDES = ("DECISION NEEDED: the next migration drops the legacy users table, which destroys"
-           " its data. Keep a backup first?")
+DECIDES = (
+    "DECISION NEEDED: the next migration drops the legacy users table, which destroys"
+    " its data. Keep a backup first?"
+)
 QUESTION_SEEN = "ended by asking for permission or a choice"
 ANNOUNCED_SEEN = "ended by announcing a next step without taking it"
 HOW_TO_STOP = "say so in a message that starts with DECISION NEEDED:"
 
 
 def test_a_permission_question_mid_arc_is_sent_back_and_the_model_carries_on(
-        claude_project, run_claude):
+    claude_project, run_claude
+):
     project = claude_project(all_arcguard_settings())
-    script = [text(ASKS), tool_use("Bash", {"command": "echo 12 passed"}),
-              text("Tests pass (12). Moving the importer to the writer milestone.")]
+    script = [
+        text(ASKS),
+        tool_use("Bash", {"command": "echo 12 passed"}),
+        text("Tests pass (12). Moving the importer to the writer milestone."),
+    ]
     with ScriptedAPI(script) as api:
         run = run_claude(project, api, "/autonomous ship the importer")
 
@@ -274,8 +280,9 @@ def test_caps_hold_across_a_mix_of_stall_classes(claude_project, run_claude):
 def test_the_noop_policy_leaves_questions_alone(claude_project, run_claude):
     project = claude_project(all_arcguard_settings())
     with ScriptedAPI([text(ASKS), text("unused")]) as api:
-        run = run_claude(project, api, "/autonomous ship the importer",
-                         env={"ARCGUARD_STOP_POLICY": "noop"})
+        run = run_claude(
+            project, api, "/autonomous ship the importer", env={"ARCGUARD_STOP_POLICY": "noop"}
+        )
 
     assert run.result is not None and run.result["terminal_reason"] == "completed", run.describe()
     assert len(api.requests) == 1

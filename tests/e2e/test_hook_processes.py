@@ -35,8 +35,12 @@ def _logged(settings: dict[str, Any], command: str) -> dict[str, Any]:
 
 def _script() -> list[Any]:
     calls = [tool_use("Bash", {"command": f"echo step {n}"}) for n in range(CALLS)]
-    return [*calls, tool_use("Write", {"file_path": "notes.txt", "content": "x"}),
-            tool_use("Bash", {"command": "exit 3"}), text("Done.")]
+    return [
+        *calls,
+        tool_use("Write", {"file_path": "notes.txt", "content": "x"}),
+        tool_use("Bash", {"command": "exit 3"}),
+        text("Done."),
+    ]
 
 
 def _count(claude_project: Any, run: Any, settings: dict[str, Any]) -> Counter[str]:
@@ -50,11 +54,16 @@ def _count(claude_project: Any, run: Any, settings: dict[str, Any]) -> Counter[s
 
 
 def test_with_the_batch_a_successful_call_starts_two_hook_processes(claude_project, run_claude):
-    counts = _count(claude_project, lambda p, api: run_claude(p, api, "go"),
-                    all_arcguard_settings())
+    counts = _count(
+        claude_project, lambda p, api: run_claude(p, api, "go"), all_arcguard_settings()
+    )
     # Twelve calls: ten Bash, one Write (an edit: PostToolUse), one failing Bash.
-    assert counts == {"PreToolUse": CALLS + 2, "PostToolBatch": CALLS + 2, "PostToolUse": 1,
-                      "PostToolUseFailure": 1}
+    assert counts == {
+        "PreToolUse": CALLS + 2,
+        "PostToolBatch": CALLS + 2,
+        "PostToolUse": 1,
+        "PostToolUseFailure": 1,
+    }
     assert (counts["PreToolUse"] + counts["PostToolBatch"]) / (CALLS + 2) == 2
 
 
@@ -63,16 +72,23 @@ def test_every_tool_on_post_tool_use_costs_a_third_process(claude_project, run_c
     settings = all_arcguard_settings()
     settings["hooks"]["PostToolUse"][0]["matcher"] = "*"
     counts = _count(claude_project, lambda p, api: run_claude(p, api, "go"), settings)
-    assert counts == {"PreToolUse": CALLS + 2, "PostToolBatch": CALLS + 2,
-                      "PostToolUse": CALLS + 1, "PostToolUseFailure": 1}
+    assert counts == {
+        "PreToolUse": CALLS + 2,
+        "PostToolBatch": CALLS + 2,
+        "PostToolUse": CALLS + 1,
+        "PostToolUseFailure": 1,
+    }
 
 
 def test_without_the_batch_post_tool_use_reports_every_call(
-        claude_project, run_release, claude_release: ClaudeRelease):
-    counts = _count(claude_project, lambda p, api: run_release(p, api, "go"),
-                    all_arcguard_settings(claude_release.version))
+    claude_project, run_release, claude_release: ClaudeRelease
+):
+    counts = _count(
+        claude_project,
+        lambda p, api: run_release(p, api, "go"),
+        all_arcguard_settings(claude_release.version),
+    )
     if claude_release.knows_post_tool_batch:
         assert counts["PostToolUse"] == 1
         return
-    assert counts == {"PreToolUse": CALLS + 2, "PostToolUse": CALLS + 1,
-                      "PostToolUseFailure": 1}
+    assert counts == {"PreToolUse": CALLS + 2, "PostToolUse": CALLS + 1, "PostToolUseFailure": 1}

@@ -28,11 +28,17 @@ def arcguard_argv() -> list[str]:
     return [str(script)] if script.is_file() else [sys.executable, "-m", "arcguard"]
 
 
-def arcguard(project: Any, *args: str, env: dict[str, str] | None = None
-             ) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([*arcguard_argv(), *args], capture_output=True, text=True,
-                          env={**project.base_env(), **(env or {})}, cwd=project.path,
-                          timeout=120)
+def arcguard(
+    project: Any, *args: str, env: dict[str, str] | None = None
+) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [*arcguard_argv(), *args],
+        capture_output=True,
+        text=True,
+        env={**project.base_env(), **(env or {})},
+        cwd=project.path,
+        timeout=120,
+    )
 
 
 def status(project: Any, session_id: str) -> dict[str, Any]:
@@ -44,8 +50,9 @@ def status(project: Any, session_id: str) -> dict[str, Any]:
 def test_installed_hooks_fire_and_the_command_expands(claude_project, run_claude, claude_bin):
     project = claude_project()
     path = f"{Path(claude_bin).parent}{os.pathsep}{os.environ.get('PATH', '')}"
-    installed = arcguard(project, "install", "--scope", "project", "--project",
-                         str(project.path), env={"PATH": path})
+    installed = arcguard(
+        project, "install", "--scope", "project", "--project", str(project.path), env={"PATH": path}
+    )
     assert installed.returncode == 0, installed.stderr
     assert "left out" not in installed.stdout
     assert "installed arcguard hooks in" in installed.stdout
@@ -81,15 +88,16 @@ def test_installed_hooks_fire_and_the_command_expands(claude_project, run_claude
     assert "ok    claude: Claude Code 2.1.328" in doctor.stdout
 
     # After uninstall, nothing of arcguard's runs and /autonomous is unknown again.
-    removed = arcguard(project, "uninstall", "--scope", "project", "--project",
-                       str(project.path))
+    removed = arcguard(project, "uninstall", "--scope", "project", "--project", str(project.path))
     assert removed.returncode == 0, removed.stderr
     with ScriptedAPI([text("ok")]) as api:
         again = run_claude(project, api, "/autonomous ship the importer")
     assert again.returncode == 0, again.describe()
     assert NOT_AVAILABLE in api.request_text(0)
-    assert again.session_id and not Path(project.arcguard_home, "sessions",
-                                         f"{again.session_id}.json").exists()
+    assert (
+        again.session_id
+        and not Path(project.arcguard_home, "sessions", f"{again.session_id}.json").exists()
+    )
 
 
 def test_the_repository_works_as_a_plugin(claude_project, run_claude):
@@ -102,8 +110,13 @@ def test_the_repository_works_as_a_plugin(claude_project, run_claude):
     env = {"PATH": f"{bin_dir}{os.pathsep}{os.environ.get('PATH', '')}"}
     # Claude Code names a plugin's commands /<plugin>:<command>.
     with ScriptedAPI([text("No response requested."), text("The arc is complete.")]) as api:
-        run = run_claude(project, api, "/arcguard:autonomous ship the importer",
-                         extra_args=["--plugin-dir", str(REPO)], env=env)
+        run = run_claude(
+            project,
+            api,
+            "/arcguard:autonomous ship the importer",
+            extra_args=["--plugin-dir", str(REPO)],
+            env=env,
+        )
     assert run.returncode == 0, run.describe()
     assert TEMPLATE_LINE in api.request_text(0)
     assert len(api.requests) == 2, run.describe()

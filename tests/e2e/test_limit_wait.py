@@ -82,7 +82,8 @@ def prompts(api: ScriptedAPI) -> list[str]:
 
 
 def test_an_arc_stopped_by_a_rate_limit_resumes_after_the_reset_and_finishes(
-        claude_bin: Path, claude_project: Any) -> None:
+    claude_bin: Path, claude_project: Any
+) -> None:
     project = installed_project(claude_project)
     with ScriptedAPI() as api, interactive_claude(claude_bin, project, api, ENV) as cli:
         api.add(limited(), text("The arc is complete."))
@@ -100,8 +101,9 @@ def test_an_arc_stopped_by_a_rate_limit_resumes_after_the_reset_and_finishes(
     assert kinds(project)[-2:] == ["limit-resume", "release"]
 
 
-def test_past_the_resume_cap_a_rate_limit_is_not_resumed(claude_bin: Path,
-                                                         claude_project: Any) -> None:
+def test_past_the_resume_cap_a_rate_limit_is_not_resumed(
+    claude_bin: Path, claude_project: Any
+) -> None:
     project = installed_project(claude_project)
     env = {**ENV, "ARCGUARD_LIMIT_RESUMES_PER_ARC": "1"}
     with ScriptedAPI() as api, interactive_claude(claude_bin, project, api, env) as cli:
@@ -128,8 +130,7 @@ def test_outside_an_arc_nothing_waits(claude_bin: Path, claude_project: Any) -> 
     assert kinds(project) == ["api-error"]
 
 
-def test_an_operator_prompt_cancels_a_pending_wait(claude_bin: Path,
-                                                  claude_project: Any) -> None:
+def test_an_operator_prompt_cancels_a_pending_wait(claude_bin: Path, claude_project: Any) -> None:
     project = installed_project(claude_project)
     with ScriptedAPI() as api, interactive_claude(claude_bin, project, api, ENV) as cli:
         # Far enough ahead that the operator's prompt lands first, even on a busy machine.

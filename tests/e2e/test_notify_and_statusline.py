@@ -48,7 +48,8 @@ def kinds(project: Any) -> list[str]:
 
 
 def test_a_paused_session_sets_the_terminal_title_and_runs_the_notify_command_once(
-        claude_bin: Path, claude_project: Any, tmp_path: Path) -> None:
+    claude_bin: Path, claude_project: Any, tmp_path: Path
+) -> None:
     project = claude_project()
     user_settings = project.home / ".claude" / "settings.json"
     user_settings.parent.mkdir(parents=True)
@@ -70,8 +71,9 @@ def test_a_paused_session_sets_the_terminal_title_and_runs_the_notify_command_on
     assert "arcguard paused this session" in event["reason"]
 
 
-def test_a_limit_wait_that_gives_up_sets_the_terminal_title(claude_bin: Path,
-                                                           claude_project: Any) -> None:
+def test_a_limit_wait_that_gives_up_sets_the_terminal_title(
+    claude_bin: Path, claude_project: Any
+) -> None:
     from scripted_api import rate_limit
 
     from arcguard.claude_settings import slash_command
@@ -103,13 +105,25 @@ def test_the_status_line_shows_the_arc_segment(claude_bin: Path, claude_project:
     user_settings = project.home / ".claude" / "settings.json"
     user_settings.parent.mkdir(parents=True)
     prefix = merge_plan.own_prefix(sys.executable)
-    user_settings.write_text(json.dumps({"hooks": merge_plan.desired_hooks(prefix),
-                                         "statusLine": statusline_plan.desired(prefix)}))
+    user_settings.write_text(
+        json.dumps(
+            {
+                "hooks": merge_plan.desired_hooks(prefix),
+                "statusLine": statusline_plan.desired(prefix),
+            }
+        )
+    )
     commands = project.path / ".claude" / "commands"
     commands.mkdir(parents=True)
     (commands / slash_command.COMMAND_NAME).write_text(slash_command.command_template())
-    with ScriptedAPI([text("Parsing the CSV header now.")]) as api, \
-            interactive_claude(claude_bin, project, api) as cli:
+    with (
+        ScriptedAPI([text("Parsing the CSV header now.")]) as api,
+        interactive_claude(claude_bin, project, api) as cli,
+    ):
         cli.type("/autonomous ship the importer")
-        wait_for(lambda: "arcguard arc autonomous, continued 0/2 in a row" in cli.screen(), 60,
-                 "arcguard's status line segment", cli)
+        wait_for(
+            lambda: "arcguard arc autonomous, continued 0/2 in a row" in cli.screen(),
+            60,
+            "arcguard's status line segment",
+            cli,
+        )

@@ -21,8 +21,9 @@ from conftest import payload_log
 def _payloads(claude_project, run_claude, command: str, timeout_ms: int) -> list[dict[str, Any]]:
     project = claude_project()
     log = payload_log(project)
-    project.write_settings(hook_settings({"PostToolUse": log.command(),
-                                          "PostToolUseFailure": log.command()}))
+    project.write_settings(
+        hook_settings({"PostToolUse": log.command(), "PostToolUseFailure": log.command()})
+    )
     call = tool_use("Bash", {"command": command, "timeout": timeout_ms})
     with ScriptedAPI([call, text("Done.")]) as api:
         run = run_claude(project, api, "go")
@@ -30,24 +31,25 @@ def _payloads(claude_project, run_claude, command: str, timeout_ms: int) -> list
     return log.payloads()
 
 
-def test_fact_a_silent_command_killed_at_its_timeout_gets_the_harness_frame(claude_project,
-                                                                             run_claude):
+def test_fact_a_silent_command_killed_at_its_timeout_gets_the_harness_frame(
+    claude_project, run_claude
+):
     [payload] = _payloads(claude_project, run_claude, "sleep 5", 1000)
     assert payload["hook_event_name"] == "PostToolUseFailure"
     assert payload["error"] == "Exit code 143\nCommand timed out after 1s"
     assert is_harness_timeout(payload["error"])
 
 
-def test_fact_a_command_with_output_is_moved_to_the_background_not_failed(claude_project,
-                                                                          run_claude):
+def test_fact_a_command_with_output_is_moved_to_the_background_not_failed(
+    claude_project, run_claude
+):
     [payload] = _payloads(claude_project, run_claude, "echo started; sleep 5", 1000)
     assert payload["hook_event_name"] == "PostToolUse"  # not a failure: it still runs
     response = payload["tool_response"]
     assert response["timedOutAfterMs"] == 1000 and response["backgroundTaskId"]
 
 
-def test_fact_a_command_printing_the_timeout_words_is_not_the_harness(claude_project,
-                                                                      run_claude):
+def test_fact_a_command_printing_the_timeout_words_is_not_the_harness(claude_project, run_claude):
     command = "echo 'Command timed out after 1s'; echo done; exit 143"
     [payload] = _payloads(claude_project, run_claude, command, 60_000)
     assert payload["hook_event_name"] == "PostToolUseFailure"

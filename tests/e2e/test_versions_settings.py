@@ -94,9 +94,7 @@ def test_user_deny_rule_applies_on_the_old_release(claude_project, old_release):
     assert not ran(echo_one(old_release, project, "done"))
 
 
-def test_one_post_tool_batch_entry_switches_the_user_settings_off(
-    claude_project, old_release
-):
+def test_one_post_tool_batch_entry_switches_the_user_settings_off(claude_project, old_release):
     project = claude_project()
     install_autonomous_command(project)
     logged = project.root / "batch.log"

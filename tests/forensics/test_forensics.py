@@ -136,8 +136,14 @@ def test_stalls_and_continue_nudges(tmp_path: Path) -> None:
 
 def test_garbage_lines_are_counted_not_fatal(tmp_path: Path) -> None:
     t = Transcript().prompt("go").bash("a", "1").text("ok")
-    garbage = ['{"type":"assistant","message":{"id":"m', "not json at all", "[1, 2, 3]",
-               '{"type":"user", "broken": }', "\x00\x01binary", '{"type":"weird-new-type"}']
+    garbage = [
+        '{"type":"assistant","message":{"id":"m',
+        "not json at all",
+        "[1, 2, 3]",
+        '{"type":"user", "broken": }',
+        "\x00\x01binary",
+        '{"type":"weird-new-type"}',
+    ]
     path = t.write(tmp_path / "a.jsonl", garbage=garbage)
     report = scan(path)
     assert report.malformed_lines == 5
@@ -148,8 +154,14 @@ def test_garbage_lines_are_counted_not_fatal(tmp_path: Path) -> None:
 def test_arcguard_footprint(tmp_path: Path) -> None:
     t = Transcript().prompt("/autonomous x").text("No response requested.")
     t.feedback("[arcguard] Autonomous arc 'x' is still active ...")
-    t.tools(("Bash", {"command": "pytest"},
-             "PreToolUse:Bash hook error: [arcguard] Denied as a repeat: ..."), error=True)
+    t.tools(
+        (
+            "Bash",
+            {"command": "pytest"},
+            "PreToolUse:Bash hook error: [arcguard] Denied as a repeat: ...",
+        ),
+        error=True,
+    )
     t.text("ok")
     report = scan(t.write(tmp_path / "a.jsonl"))
     assert report.footprint == Counter({"stop_continuations": 1, "denials": 1})
@@ -160,10 +172,17 @@ def test_skips_are_counted(tmp_path: Path) -> None:
     (tmp_path / "empty.jsonl").write_text("")
     (tmp_path / "notes.txt").write_text("x")
     Transcript().prompt("only a prompt").write(tmp_path / "p.jsonl")
-    report = scan_paths([str(tmp_path), str(tmp_path / "notes.txt"), str(tmp_path / "nope")],
-                        default_config())
-    assert report.skipped == Counter({"empty file": 1, "not a .jsonl file": 1,
-                                      "path does not exist": 1, "no assistant messages": 1})
+    report = scan_paths(
+        [str(tmp_path), str(tmp_path / "notes.txt"), str(tmp_path / "nope")], default_config()
+    )
+    assert report.skipped == Counter(
+        {
+            "empty file": 1,
+            "not a .jsonl file": 1,
+            "path does not exist": 1,
+            "no assistant messages": 1,
+        }
+    )
     assert report.files_scanned == 0
 
 
@@ -201,7 +220,8 @@ def test_suggestions_with_enough_data(tmp_path: Path) -> None:
     # No call ever repeated: no reason to tighten the rule below its current value.
     assert by_name["cycle_repeats_identical"]["observed"] == 1
     assert by_name["cycle_repeats_identical"]["suggested"] == (
-        default_config().cycle_repeats_identical)
+        default_config().cycle_repeats_identical
+    )
     assert by_name["checkin_turns"]["observed"] == 3
     assert by_name["checkin_turns"]["suggested"] == 5  # ceil(3 * 1.5)
     assert by_name["backstop_pause_turns"]["observed"] == 4

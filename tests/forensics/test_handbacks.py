@@ -14,31 +14,52 @@ from arcguard.forensics import handbacks as hb
 from arcguard.forensics import scan_paths
 
 
-@pytest.mark.parametrize(("reply", "expected"), [
-    ("yes", hb.AFFIRMATION), ("Yes please", hb.AFFIRMATION), ("go ahead", hb.AFFIRMATION),
-    ("continue", hb.AFFIRMATION), ("do it", hb.AFFIRMATION), ("yeah let's do it", hb.AFFIRMATION),
-    ("yes, let's add this", hb.AFFIRMATION), ("fix both", hb.AFFIRMATION),
-    ("ok!", hb.AFFIRMATION), ("sure, thanks", hb.AFFIRMATION),
-    ("option 2", hb.CHOICE), ("no, keep the old flag", hb.CHOICE), ("both", hb.CHOICE),
-    ("the first one", hb.CHOICE), ("nah let's roll back, they are not needed anymore", hb.CHOICE),
-    ("are you sure?", hb.INSTRUCTION), ("where is the config read?", hb.INSTRUCTION),
-    ("before we continue, check every outstanding review comment and reply to each one",
-     hb.INSTRUCTION),
-    ("the test is not checking the metadata in the sessions branch at all, fix that first",
-     hb.INSTRUCTION),
-])
+@pytest.mark.parametrize(
+    ("reply", "expected"),
+    [
+        ("yes", hb.AFFIRMATION),
+        ("Yes please", hb.AFFIRMATION),
+        ("go ahead", hb.AFFIRMATION),
+        ("continue", hb.AFFIRMATION),
+        ("do it", hb.AFFIRMATION),
+        ("yeah let's do it", hb.AFFIRMATION),
+        ("yes, let's add this", hb.AFFIRMATION),
+        ("fix both", hb.AFFIRMATION),
+        ("ok!", hb.AFFIRMATION),
+        ("sure, thanks", hb.AFFIRMATION),
+        ("option 2", hb.CHOICE),
+        ("no, keep the old flag", hb.CHOICE),
+        ("both", hb.CHOICE),
+        ("the first one", hb.CHOICE),
+        ("nah let's roll back, they are not needed anymore", hb.CHOICE),
+        ("are you sure?", hb.INSTRUCTION),
+        ("where is the config read?", hb.INSTRUCTION),
+        (
+            "before we continue, check every outstanding review comment and reply to each one",
+            hb.INSTRUCTION,
+        ),
+        (
+            "the test is not checking the metadata in the sessions branch at all, fix that first",
+            hb.INSTRUCTION,
+        ),
+    ],
+)
 def test_operator_replies_are_classified(reply, expected):
     assert hb.reply_class(reply) == expected
 
 
-@pytest.mark.parametrize(("text", "expected"), [
-    ("", hb.NOOP), ("No response requested.", hb.NOOP),
-    ("Want me to run the tests next?", hb.QUESTION),
-    ("Next, I'll run the test suite.", hb.ANNOUNCED),
-    ("All milestones shipped.", hb.COMPLETION),
-    ("DECISION NEEDED: this drops the users table.", hb.DECISION),
-    ("The importer parses every row now.", hb.OTHER),
-])
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("", hb.NOOP),
+        ("No response requested.", hb.NOOP),
+        ("Want me to run the tests next?", hb.QUESTION),
+        ("Next, I'll run the test suite.", hb.ANNOUNCED),
+        ("All milestones shipped.", hb.COMPLETION),
+        ("DECISION NEEDED: this drops the users table.", hb.DECISION),
+        ("The importer parses every row now.", hb.OTHER),
+    ],
+)
 def test_final_messages_are_classified(text, expected):
     assert hb.stop_class(text) == expected
 
@@ -63,8 +84,12 @@ def _session(tmp_path: Path) -> Path:
 def test_the_handback_table_and_what_each_policy_would_have_changed(tmp_path: Path) -> None:
     report = scan_paths([str(_session(tmp_path))], default_config())
     data = report.as_dict()["handbacks"]
-    assert data["table"][hb.QUESTION] == {hb.AFFIRMATION: 1, hb.CHOICE: 1, hb.INSTRUCTION: 0,
-                                          hb.INTERRUPT: 0}
+    assert data["table"][hb.QUESTION] == {
+        hb.AFFIRMATION: 1,
+        hb.CHOICE: 1,
+        hb.INSTRUCTION: 0,
+        hb.INTERRUPT: 0,
+    }
     assert data["table"][hb.ANNOUNCED][hb.CHOICE] == 1  # "no, ..." decides
     assert data["table"][hb.NOOP][hb.AFFIRMATION] == 1
     assert data["table"][hb.OTHER][hb.INSTRUCTION] == 1

@@ -38,8 +38,14 @@ def test_without_a_reset_time_the_resume_comes_after_limit_waits_backoff(tmp_pat
     t.prompt("back", advance=1000).text("ok")
     view = savings(t, tmp_path)["all_sessions"]
     # The first backoff for a rate limit is 300 s: 700 s of the 1000 s gap would be saved.
-    assert view == {"endings": 1, "would_resume": 1, "reset_from_error_text": 0,
-                    "reset_from_backoff": 1, "dead_seconds": 1000.0, "saved_seconds": 700.0}
+    assert view == {
+        "endings": 1,
+        "would_resume": 1,
+        "reset_from_error_text": 0,
+        "reset_from_backoff": 1,
+        "dead_seconds": 1000.0,
+        "saved_seconds": 700.0,
+    }
 
 
 def test_a_system_429_entry_alone_ends_the_turn_and_counts(tmp_path: Path) -> None:
@@ -104,8 +110,13 @@ def test_only_endings_after_an_autonomous_prompt_count_as_arcs(tmp_path: Path) -
     views = savings(t, tmp_path)
     assert views["all_sessions"]["endings"] == 2
     assert views["after_autonomous_prompt"] == {
-        "endings": 1, "would_resume": 1, "reset_from_error_text": 0, "reset_from_backoff": 1,
-        "dead_seconds": 2000.0, "saved_seconds": 1700.0}
+        "endings": 1,
+        "would_resume": 1,
+        "reset_from_error_text": 0,
+        "reset_from_backoff": 1,
+        "dead_seconds": 2000.0,
+        "saved_seconds": 1700.0,
+    }
 
 
 def test_other_api_errors_are_not_counted_as_limit_endings(tmp_path: Path) -> None:

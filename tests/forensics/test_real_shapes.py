@@ -32,7 +32,8 @@ def test_entries_are_labelled_by_their_own_type_not_a_nested_one(tmp_path: Path)
 
 
 def test_queued_prompts_are_operator_prompts_and_queued_notifications_are_not(
-        tmp_path: Path) -> None:
+    tmp_path: Path,
+) -> None:
     t = Transcript().prompt("go").bash("ls", "a").queued("and the docs").bash("ls d", "b")
     t.queued("<task-notification>x</task-notification>", mode="task-notification").text("ok")
     report = scan(t.write(tmp_path / "a.jsonl"))
@@ -53,8 +54,9 @@ def test_placeholders_after_local_commands_are_not_stalls(tmp_path: Path) -> Non
 def test_system_api_error_endings_are_counted_by_kind(tmp_path: Path) -> None:
     t = Transcript().prompt("go").system_error(None).prompt("still there?")
     t.system_error(529).text("recovered on retry")  # a retry that got through: no ending
-    t.prompt("more").system_error(429).api_error("API Error: Request rejected (429)",
-                                                 error="rate_limit")
+    t.prompt("more").system_error(429).api_error(
+        "API Error: Request rejected (429)", error="rate_limit"
+    )
     t.prompt("again").system_error(500)
     report = scan(t.write(tmp_path / "a.jsonl"))
     assert report.api_errors == Counter({"network": 1, "rate_limit": 1, "other": 1})
@@ -64,8 +66,9 @@ def test_system_api_error_endings_are_counted_by_kind(tmp_path: Path) -> None:
 def test_a_line_holding_two_entries_is_recovered_by_both_tools(tmp_path: Path) -> None:
     t = Transcript().prompt("go").bash("ls", "a").text("the reply both tools dropped")
     body = t.lines()
-    snapshot = json.dumps({"type": "file-history-snapshot", "messageId": "m", "snapshot": {}},
-                          separators=(",", ":"))
+    snapshot = json.dumps(
+        {"type": "file-history-snapshot", "messageId": "m", "snapshot": {}}, separators=(",", ":")
+    )
     body[-1] = body[-1] + snapshot  # Claude Code wrote them without a newline between
     path = tmp_path / "a.jsonl"
     path.write_text("\n".join(body) + "\n")
@@ -88,8 +91,7 @@ def test_percentiles_only_with_enough_samples() -> None:
 def test_two_api_error_gaps_are_shown_as_values_not_a_median(tmp_path: Path) -> None:
     t = Transcript().prompt("go")
     t.api_error("API Error: Request rejected (429)", error="rate_limit").prompt("go", advance=62)
-    t.api_error("API Error: Request rejected (429)", error="rate_limit").prompt("go",
-                                                                                advance=1714)
+    t.api_error("API Error: Request rejected (429)", error="rate_limit").prompt("go", advance=1714)
     t.text("ok")
     data = scan(t.write(tmp_path / "a.jsonl")).as_dict()
     limit = data["api_errors"]["rate_limit"]

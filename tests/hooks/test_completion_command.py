@@ -13,12 +13,15 @@ from arcguard.hooks.runner import own_command
 AWKWARD_DIR = "/opt/my tools/it's here"
 
 
-@pytest.mark.parametrize("argv", [
-    ["arcguard"],
-    [f"{AWKWARD_DIR}/bin/python3", "-m", "arcguard"],
-    ["/usr/bin/python3", "-m", "arcguard"],
-    ["a b", "", "'", '"', "$HOME", "`id`", "x;y", "tab\there", "ünï", "safe_@%+=:,./-"],
-])
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["arcguard"],
+        [f"{AWKWARD_DIR}/bin/python3", "-m", "arcguard"],
+        ["/usr/bin/python3", "-m", "arcguard"],
+        ["a b", "", "'", '"', "$HOME", "`id`", "x;y", "tab\there", "ünï", "safe_@%+=:,./-"],
+    ],
+)
 def test_shell_join_quotes_like_shlex(argv):
     assert messages.shell_join(argv) == shlex.join(argv)
     assert shlex.split(messages.shell_join(argv)) == argv
@@ -49,7 +52,9 @@ def test_completion_command_quotes_an_awkward_session_id():
 
 def test_block_reason_and_posture_carry_the_quoted_command():
     command = messages.shell_join([f"{AWKWARD_DIR}/python3", "-m", "arcguard"])
-    for text in (messages.stop_block_reason("demo", "", command, "sid"),
-                 messages.posture_line("demo", "", command, "sid")):
+    for text in (
+        messages.stop_block_reason("demo", "", command, "sid"),
+        messages.posture_line("demo", "", command, "sid"),
+    ):
         shown = text.split("`")[1]
         assert shlex.split(shown)[:3] == [f"{AWKWARD_DIR}/python3", "-m", "arcguard"]

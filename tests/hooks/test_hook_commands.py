@@ -24,8 +24,12 @@ SID = "5b1f0c2e-0000-4000-8000-000000000001"
 
 
 def start_arc(sid=SID):
-    out = hook_output(run_hook("posture", {"session_id": sid, "prompt": "/autonomous go",
-                                           "hook_event_name": "UserPromptSubmit"}))
+    out = hook_output(
+        run_hook(
+            "posture",
+            {"session_id": sid, "prompt": "/autonomous go", "hook_event_name": "UserPromptSubmit"},
+        )
+    )
     assert out is not None
     return out
 
@@ -40,9 +44,19 @@ def stop_payload(path=None, message=None, *, active=False, sid=SID, **extra):
 
 
 @pytest.mark.parametrize("hook", sorted(HOOKS))
-@pytest.mark.parametrize("raw", [b"", b"not json", b"[1, 2]", b'"text"', b"{",
-                                 b'{"session_id": 5, "prompt": ["x"]}',
-                                 b'{"session_id": "", "tool_name": 3}', b"\xff\xfe\x00"])
+@pytest.mark.parametrize(
+    "raw",
+    [
+        b"",
+        b"not json",
+        b"[1, 2]",
+        b'"text"',
+        b"{",
+        b'{"session_id": 5, "prompt": ["x"]}',
+        b'{"session_id": "", "tool_name": 3}',
+        b"\xff\xfe\x00",
+    ],
+)
 def test_malformed_stdin_exits_zero_with_no_decision(hook, raw):
     result = run_hook(hook, None, raw=raw)
     assert result.returncode == 0
@@ -64,8 +78,9 @@ def test_stop_reads_the_transcript_when_the_payload_has_no_text(tmp_path):
 
 def test_a_synthetic_final_entry_is_not_continued(tmp_path):
     start_arc()
-    path = write_transcript(tmp_path / "t.jsonl", assistant_entries(
-        text("No response requested."), model="<synthetic>"))
+    path = write_transcript(
+        tmp_path / "t.jsonl", assistant_entries(text("No response requested."), model="<synthetic>")
+    )
     assert hook_output(run_hook("stop", stop_payload(path, "No response requested."))) is None
 
 
@@ -79,8 +94,9 @@ def test_without_an_arc_nothing_is_blocked(tmp_path):
 def test_a_thinking_only_final_entry_is_left_alone(tmp_path):
     start_arc()
     path = write_transcript(tmp_path / "t.jsonl", assistant_entries(thinking()))
-    assert hook_output(run_hook("stop", stop_payload(path),
-                                env={"ARCGUARD_DRAIN_MS": "150"})) is None
+    assert (
+        hook_output(run_hook("stop", stop_payload(path), env={"ARCGUARD_DRAIN_MS": "150"})) is None
+    )
 
 
 def _write_later(path, entries, delay):
@@ -98,10 +114,22 @@ def test_the_drain_waits_for_a_fresh_final_message(tmp_path):
     seen = assistant_entries(tool_use("Bash", {"command": "ls"}, tool_id="toolu_seen"))
     path = write_transcript(tmp_path / "t.jsonl", seen)
     # The tool turn was seen at PostToolBatch, so it is old news at Stop.
-    hook_output(run_hook("post-batch", {"session_id": SID, "transcript_path": str(path),
-                                        "tool_calls": [{"tool_name": "Bash",
-                                                        "tool_input": {"command": "ls"},
-                                                        "tool_use_id": "toolu_seen"}]}))
+    hook_output(
+        run_hook(
+            "post-batch",
+            {
+                "session_id": SID,
+                "transcript_path": str(path),
+                "tool_calls": [
+                    {
+                        "tool_name": "Bash",
+                        "tool_input": {"command": "ls"},
+                        "tool_use_id": "toolu_seen",
+                    }
+                ],
+            },
+        )
+    )
     thread = _write_later(path, assistant_entries(text("No response requested.")), 0.3)
     out = hook_output(run_hook("stop", stop_payload(path), env={"ARCGUARD_DRAIN_MS": "1500"}))
     thread.join()
@@ -113,9 +141,12 @@ def test_the_drain_skips_a_thinking_intermediate(tmp_path):
     mid = "msg_late"
     path = write_transcript(tmp_path / "t.jsonl", assistant_entries(text("earlier answer")))
     hook_output(run_hook("stop", stop_payload(path, "earlier answer")))  # marks it seen
-    threads = [_write_later(path, assistant_entries(thinking(), message_id=mid), 0.2),
-               _write_later(path, assistant_entries(text("Here is the full analysis."),
-                                                    message_id=mid), 0.5)]
+    threads = [
+        _write_later(path, assistant_entries(thinking(), message_id=mid), 0.2),
+        _write_later(
+            path, assistant_entries(text("Here is the full analysis."), message_id=mid), 0.5
+        ),
+    ]
     out = hook_output(run_hook("stop", stop_payload(path), env={"ARCGUARD_DRAIN_MS": "1500"}))
     for thread in threads:
         thread.join()
@@ -126,28 +157,50 @@ def test_post_batch_reads_the_turn_text_from_the_transcript(tmp_path):
     path = tmp_path / "t.jsonl"
     entries = []
     for n in range(6):
-        entries += assistant_entries(text("Checking again.") if n % 2 else thinking(),
-                                     tool_use("Bash", {"command": "poll"}, tool_id=f"toolu_{n}"))
+        entries += assistant_entries(
+            text("Checking again.") if n % 2 else thinking(),
+            tool_use("Bash", {"command": "poll"}, tool_id=f"toolu_{n}"),
+        )
     write_transcript(path, [])
     outputs = []
     for n in range(6):
-        append_transcript(path, entries[2 * n: 2 * n + 2])
-        outputs.append(hook_output(run_hook("post-batch", {
-            "session_id": SID, "transcript_path": str(path),
-            "tool_calls": [{"tool_name": "Bash", "tool_input": {"command": "poll"},
-                            "tool_use_id": f"toolu_{n}"}]})))
+        append_transcript(path, entries[2 * n : 2 * n + 2])
+        outputs.append(
+            hook_output(
+                run_hook(
+                    "post-batch",
+                    {
+                        "session_id": SID,
+                        "transcript_path": str(path),
+                        "tool_calls": [
+                            {
+                                "tool_name": "Bash",
+                                "tool_input": {"command": "poll"},
+                                "tool_use_id": f"toolu_{n}",
+                            }
+                        ],
+                    },
+                )
+            )
+        )
     assert outputs == [None] * 6  # narrated turns break the run: no cycle
 
 
 def _poll_batch(path, n):
-    return {"session_id": SID, "transcript_path": str(path),
-            "tool_calls": [{"tool_name": "Bash", "tool_input": {"command": "poll"},
-                            "tool_use_id": f"toolu_{n}"}]}
+    return {
+        "session_id": SID,
+        "transcript_path": str(path),
+        "tool_calls": [
+            {"tool_name": "Bash", "tool_input": {"command": "poll"}, "tool_use_id": f"toolu_{n}"}
+        ],
+    }
 
 
 def test_a_missing_transcript_leaves_the_turn_uncounted(tmp_path):
-    outputs = [hook_output(run_hook("post-batch", _poll_batch(tmp_path / "missing.jsonl", n)))
-               for n in range(8)]
+    outputs = [
+        hook_output(run_hook("post-batch", _poll_batch(tmp_path / "missing.jsonl", n)))
+        for n in range(8)
+    ]
     assert outputs == [None] * 8  # unknown turns are not tool-only: no cycle, no pause
 
 
@@ -155,8 +208,12 @@ def test_a_message_behind_an_over_long_line_leaves_the_turn_uncounted(tmp_path):
     path = write_transcript(tmp_path / "t.jsonl", [])
     outputs = []
     for n in range(6):
-        append_transcript(path, assistant_entries(
-            text("Polling again."), tool_use("Bash", {"command": "poll"}, tool_id=f"toolu_{n}")))
+        append_transcript(
+            path,
+            assistant_entries(
+                text("Polling again."), tool_use("Bash", {"command": "poll"}, tool_id=f"toolu_{n}")
+            ),
+        )
         append_transcript(path, [tool_result(f"toolu_{n}", f"{n} " + "x" * 1_100_000)])
         outputs.append(hook_output(run_hook("post-batch", _poll_batch(path, n))))
     assert outputs == [None] * 6
@@ -167,27 +224,42 @@ def test_the_hook_path_never_imports_click_orjson_or_filelock(tmp_path):
     import sys
 
     start_arc()
-    payload = json.dumps({"session_id": SID, "tool_name": "Bash", "tool_input": {"command": "ls"},
-                          "tool_use_id": "t1",
-                          "last_assistant_message": "No response requested."}).encode()
+    payload = json.dumps(
+        {
+            "session_id": SID,
+            "tool_name": "Bash",
+            "tool_input": {"command": "ls"},
+            "tool_use_id": "t1",
+            "last_assistant_message": "No response requested.",
+        }
+    ).encode()
     for hook in ("pre-tool", "post-tool", "stop", "posture"):
-        result = subprocess.run([sys.executable, "-X", "importtime", "-m", "arcguard", "hook",
-                                 hook], input=payload, capture_output=True, check=True)
+        result = subprocess.run(
+            [sys.executable, "-X", "importtime", "-m", "arcguard", "hook", hook],
+            input=payload,
+            capture_output=True,
+            check=True,
+        )
         loaded = {line.split("|")[-1].strip() for line in result.stderr.decode().splitlines()}
         assert not loaded & {"click", "orjson", "filelock", "json", "typing", "hashlib", "re"}, hook
 
 
-@pytest.mark.parametrize(("extra", "blocked"), [
-    ({"background_tasks": []}, False),  # 2.1.328: no key means the final message has no text
-    ({}, True),  # an old payload: the thinking entry may be an intermediate, so wait
-])
+@pytest.mark.parametrize(
+    ("extra", "blocked"),
+    [
+        ({"background_tasks": []}, False),  # 2.1.328: no key means the final message has no text
+        ({}, True),  # an old payload: the thinking entry may be an intermediate, so wait
+    ],
+)
 def test_thinking_only_is_final_when_the_payload_says_there_is_no_text(tmp_path, extra, blocked):
     start_arc()
     mid = "msg_thinking_then_text"
     path = write_transcript(tmp_path / "t.jsonl", assistant_entries(thinking(), message_id=mid))
-    thread = _write_later(path, assistant_entries(text("No response requested."),
-                                                  message_id=mid), 0.4)
-    out = hook_output(run_hook("stop", stop_payload(path, **extra),
-                               env={"ARCGUARD_DRAIN_MS": "1500"}))
+    thread = _write_later(
+        path, assistant_entries(text("No response requested."), message_id=mid), 0.4
+    )
+    out = hook_output(
+        run_hook("stop", stop_payload(path, **extra), env={"ARCGUARD_DRAIN_MS": "1500"})
+    )
     thread.join()
     assert (out is not None) is blocked

@@ -22,16 +22,27 @@ from arcguard.storage import paths
 
 
 SID = "5b1f0c2e-0000-4000-8000-00000000a001"
-NO_OP_STOP = {"session_id": SID, "hook_event_name": "Stop",
-              "last_assistant_message": "No response requested."}
+NO_OP_STOP = {
+    "session_id": SID,
+    "hook_event_name": "Stop",
+    "last_assistant_message": "No response requested.",
+}
 
 
-def arcguard(*args: str, home: Path, stdout: int | None = subprocess.PIPE,
-             **kw: object) -> subprocess.CompletedProcess[bytes]:
+def arcguard(
+    *args: str, home: Path, stdout: int | None = subprocess.PIPE, **kw: object
+) -> subprocess.CompletedProcess[bytes]:
     env = {**os.environ, "ARCGUARD_HOME": str(home)}
-    return subprocess.run([sys.executable, "-m", "arcguard", *args], input=b"{}",
-                          stdout=stdout, stderr=subprocess.PIPE, env=env, timeout=60,
-                          check=False, **kw)  # type: ignore[call-overload]
+    return subprocess.run(
+        [sys.executable, "-m", "arcguard", *args],
+        input=b"{}",
+        stdout=stdout,
+        stderr=subprocess.PIPE,
+        env=env,
+        timeout=60,
+        check=False,
+        **kw,
+    )  # type: ignore[call-overload]
 
 
 def log(home: Path) -> str:
@@ -39,8 +50,9 @@ def log(home: Path) -> str:
     return path.read_text() if path.exists() else ""
 
 
-@pytest.mark.parametrize("args", [(), ("stpo",), ("stop", "extra"), ("pre-tool", "--json"),
-                                  ("",), ("stop", "stop")])
+@pytest.mark.parametrize(
+    "args", [(), ("stpo",), ("stop", "extra"), ("pre-tool", "--json"), ("",), ("stop", "stop")]
+)
 def test_a_malformed_hook_invocation_exits_0_and_says_why(tmp_path: Path, args: tuple[str, ...]):
     done = arcguard("hook", *args, home=tmp_path)
     assert done.returncode == 0
@@ -56,30 +68,44 @@ def test_hook_help_still_shows_the_hooks(tmp_path: Path):
 
 
 def _start_arc(home: Path) -> None:
-    result = run_hook("posture", {"session_id": SID, "prompt": "/autonomous go",
-                                  "hook_event_name": "UserPromptSubmit"},
-                      env={"ARCGUARD_HOME": str(home)})
+    result = run_hook(
+        "posture",
+        {"session_id": SID, "prompt": "/autonomous go", "hook_event_name": "UserPromptSubmit"},
+        env={"ARCGUARD_HOME": str(home)},
+    )
     assert result.returncode == 0 and result.stdout
 
 
 def test_a_full_stdout_exits_0_without_a_traceback(tmp_path: Path):
     _start_arc(tmp_path)
     with open("/dev/full", "wb") as full:
-        done = subprocess.run([sys.executable, "-m", "arcguard", "hook", "stop"],
-                              input=json.dumps(NO_OP_STOP).encode(), stdout=full,
-                              stderr=subprocess.PIPE, timeout=60, check=False,
-                              env={**os.environ, "ARCGUARD_HOME": str(tmp_path)})
+        done = subprocess.run(
+            [sys.executable, "-m", "arcguard", "hook", "stop"],
+            input=json.dumps(NO_OP_STOP).encode(),
+            stdout=full,
+            stderr=subprocess.PIPE,
+            timeout=60,
+            check=False,
+            env={**os.environ, "ARCGUARD_HOME": str(tmp_path)},
+        )
     assert done.returncode == 0
     assert b"Traceback" not in done.stderr
 
 
 def test_a_closed_stdout_exits_0_and_the_output_lands_nowhere_else(tmp_path: Path):
     _start_arc(tmp_path)
-    code = ("import os, sys; os.close(1); from arcguard.main import main; "
-            "sys.exit(main(['hook', 'stop']))")
-    done = subprocess.run([sys.executable, "-c", code], input=json.dumps(NO_OP_STOP).encode(),
-                          capture_output=True, timeout=60,
-                          check=False, env={**os.environ, "ARCGUARD_HOME": str(tmp_path)})
+    code = (
+        "import os, sys; os.close(1); from arcguard.main import main; "
+        "sys.exit(main(['hook', 'stop']))"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code],
+        input=json.dumps(NO_OP_STOP).encode(),
+        capture_output=True,
+        timeout=60,
+        check=False,
+        env={**os.environ, "ARCGUARD_HOME": str(tmp_path)},
+    )
     assert done.returncode == 0
     assert b"Traceback" not in done.stderr
     for path in tmp_path.rglob("*"):

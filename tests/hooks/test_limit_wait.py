@@ -29,17 +29,28 @@ WAKE = "[arcguard] The API limit that ended the last turn has reset"
 
 
 def start_arc() -> None:
-    assert run_hook("posture", {"session_id": SID, "prompt": "/autonomous go",
-                                "hook_event_name": "UserPromptSubmit"}).returncode == 0
+    assert (
+        run_hook(
+            "posture",
+            {"session_id": SID, "prompt": "/autonomous go", "hook_event_name": "UserPromptSubmit"},
+        ).returncode
+        == 0
+    )
 
 
 def failure(error: str = "rate_limit", reset_in: float | None = 1) -> dict[str, object]:
     text = "API Error: Request rejected (429) · Number of requests has exceeded your rate limit."
     if reset_in is not None:
-        text = f"API Error: Request rejected (429) · Claude AI usage limit reached|" \
-               f"{int(time.time() + reset_in)}"
-    return {"session_id": SID, "hook_event_name": "StopFailure", "error": error,
-            "last_assistant_message": text}
+        text = (
+            f"API Error: Request rejected (429) · Claude AI usage limit reached|"
+            f"{int(time.time() + reset_in)}"
+        )
+    return {
+        "session_id": SID,
+        "hook_event_name": "StopFailure",
+        "error": error,
+        "last_assistant_message": text,
+    }
 
 
 def state() -> State:
@@ -49,9 +60,12 @@ def state() -> State:
 
 
 def spawn(payload: dict[str, object]) -> subprocess.Popen[bytes]:
-    proc = subprocess.Popen([sys.executable, "-m", "arcguard", "hook", "limit-wait"],
-                            stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "arcguard", "hook", "limit-wait"],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
     assert proc.stdin is not None
     proc.stdin.write(json.dumps(payload).encode())
     proc.stdin.close()
@@ -169,8 +183,13 @@ def test_a_wait_recorded_by_a_pid_now_used_by_another_program_does_not_hold():
     def taken(state):
         state = dict(state)
         # This test process is alive, but it is no limit waiter.
-        state["limit_wait"] = {"token": "old", "pid": os.getpid(), "started": time.time(),
-                               "until": time.time() + 3600, "attempt": 1}
+        state["limit_wait"] = {
+            "token": "old",
+            "pid": os.getpid(),
+            "started": time.time(),
+            "until": time.time() + 3600,
+            "attempt": 1,
+        }
         return state, None
 
     store.update(home, SID, taken, now=time.time(), lock_timeout=5.0)

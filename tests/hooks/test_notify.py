@@ -22,9 +22,16 @@ def start_arc() -> None:
 
 
 def stall(**env: str):
-    return run_hook("stop", {"session_id": SID, "hook_event_name": "Stop",
-                             "stop_hook_active": False,
-                             "last_assistant_message": "No response requested."}, env=env)
+    return run_hook(
+        "stop",
+        {
+            "session_id": SID,
+            "hook_event_name": "Stop",
+            "stop_hook_active": False,
+            "last_assistant_message": "No response requested.",
+        },
+        env=env,
+    )
 
 
 def lines(path: Path, count: int) -> list[dict[str, object]]:
@@ -37,12 +44,15 @@ def lines(path: Path, count: int) -> list[dict[str, object]]:
 
 def test_a_stall_let_through_by_the_cap_rings_and_runs_the_notify_command_once(tmp_path):
     events = tmp_path / "events.jsonl"
-    env = {"ARCGUARD_MAX_CONTINUATIONS_PER_ARC": "1",
-           "ARCGUARD_NOTIFY_COMMAND": json.dumps([sys.executable, "-c", RECORDER, str(events)])}
+    env = {
+        "ARCGUARD_MAX_CONTINUATIONS_PER_ARC": "1",
+        "ARCGUARD_NOTIFY_COMMAND": json.dumps([sys.executable, "-c", RECORDER, str(events)]),
+    }
     start_arc()
     assert hook_output(stall(**env))["decision"] == "block"  # the arc's one continuation
-    assert hook_output(stall(**env)) == {"terminalSequence": "\x1b]0;arcguard: stopped at the "
-                                         "continuation cap\x07\x07"}
+    assert hook_output(stall(**env)) == {
+        "terminalSequence": "\x1b]0;arcguard: stopped at the continuation cap\x07\x07"
+    }
     [event] = lines(events, 1)
     assert event["session_id"] == SID and event["kind"] == "cap"
     assert event["reason"] and isinstance(event["time"], float)
@@ -51,8 +61,10 @@ def test_a_stall_let_through_by_the_cap_rings_and_runs_the_notify_command_once(t
 
 
 def test_a_failing_notify_command_is_logged_and_the_hook_still_answers(tmp_path):
-    env = {"ARCGUARD_MAX_CONTINUATIONS_PER_ARC": "1",
-           "ARCGUARD_NOTIFY_COMMAND": json.dumps([str(tmp_path / "no-such-program")])}
+    env = {
+        "ARCGUARD_MAX_CONTINUATIONS_PER_ARC": "1",
+        "ARCGUARD_NOTIFY_COMMAND": json.dumps([str(tmp_path / "no-such-program")]),
+    }
     start_arc()
     stall(**env)  # the arc's one continuation
     result = stall(**env)
@@ -67,13 +79,21 @@ def test_a_failing_notify_command_is_logged_and_the_hook_still_answers(tmp_path)
 
 def test_stop_failure_rings_when_the_limit_waiter_will_give_up():
     start_arc()
-    payload = {"session_id": SID, "hook_event_name": "StopFailure", "error": "rate_limit",
-               "last_assistant_message": "API Error: Request rejected (429) · slow down"}
+    payload = {
+        "session_id": SID,
+        "hook_event_name": "StopFailure",
+        "error": "rate_limit",
+        "last_assistant_message": "API Error: Request rejected (429) · slow down",
+    }
     assert hook_output(run_hook("stop-failure", payload)) is None  # resumes are left
-    spent = hook_output(run_hook("stop-failure", payload,
-                                 env={"ARCGUARD_LIMIT_RESUMES_PER_ARC": "0"}))
-    assert spent == {"terminalSequence": "\x1b]0;arcguard: not resuming after the API limit"
-                                         "\x07\x07"}
+    spent = hook_output(
+        run_hook("stop-failure", payload, env={"ARCGUARD_LIMIT_RESUMES_PER_ARC": "0"})
+    )
+    assert spent == {
+        "terminalSequence": "\x1b]0;arcguard: not resuming after the API limit\x07\x07"
+    }
     auth = dict(payload, error="authentication_failed")
-    assert hook_output(run_hook("stop-failure", auth,
-                                env={"ARCGUARD_LIMIT_RESUMES_PER_ARC": "0"})) is None
+    assert (
+        hook_output(run_hook("stop-failure", auth, env={"ARCGUARD_LIMIT_RESUMES_PER_ARC": "0"}))
+        is None
+    )

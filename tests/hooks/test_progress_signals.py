@@ -24,12 +24,24 @@ def _state():
 
 
 def _read(path, n):
-    call = {"session_id": SID, "tool_name": "Read", "tool_input": {"file_path": str(path)},
-            "tool_use_id": f"toolu_read_{n}"}
+    call = {
+        "session_id": SID,
+        "tool_name": "Read",
+        "tool_input": {"file_path": str(path)},
+        "tool_use_id": f"toolu_read_{n}",
+    }
     out = hook_output(run_hook("pre-tool", {**call, "hook_event_name": "PreToolUse"}))
     if out is None:
-        hook_output(run_hook("post-tool", {**call, "hook_event_name": "PostToolUse",
-                                           "tool_response": {"file": {"content": "same"}}}))
+        hook_output(
+            run_hook(
+                "post-tool",
+                {
+                    **call,
+                    "hook_event_name": "PostToolUse",
+                    "tool_response": {"file": {"content": "same"}},
+                },
+            )
+        )
     return out
 
 
@@ -48,16 +60,29 @@ def _tool_turn(path, n):
     entries = assistant_entries(tool_use("Bash", {"command": f"true # {n}"}, tid))
     entries.append(tool_result(tid, ""))
     append_transcript(path, entries)
-    batch = {"session_id": SID, "hook_event_name": "PostToolBatch", "transcript_path": str(path),
-             "tool_calls": [{"tool_name": "Bash", "tool_input": {"command": f"true # {n}"},
-                             "tool_use_id": tid, "tool_response": ""}]}
+    batch = {
+        "session_id": SID,
+        "hook_event_name": "PostToolBatch",
+        "transcript_path": str(path),
+        "tool_calls": [
+            {
+                "tool_name": "Bash",
+                "tool_input": {"command": f"true # {n}"},
+                "tool_use_id": tid,
+                "tool_response": "",
+            }
+        ],
+    }
     hook_output(run_hook("post-batch", batch))
 
 
 def _queued(uuid, prompt, mode, **extra):
-    return {"type": "attachment", "uuid": uuid, "isSidechain": False,
-            "attachment": {"type": "queued_command", "prompt": prompt, "commandMode": mode,
-                           **extra}}
+    return {
+        "type": "attachment",
+        "uuid": uuid,
+        "isSidechain": False,
+        "attachment": {"type": "queued_command", "prompt": prompt, "commandMode": mode, **extra},
+    }
 
 
 def test_a_prompt_the_operator_queued_mid_turn_resets_the_counters(tmp_path):
@@ -65,8 +90,9 @@ def test_a_prompt_the_operator_queued_mid_turn_resets_the_counters(tmp_path):
     for n in range(5):
         _tool_turn(path, n)
     assert _state()["guard"]["tracks"]["main"]["turns"] == 5
-    append_transcript(path, [_queued("q-1", "also check the docs", "prompt",
-                                     origin={"kind": "human"})])
+    append_transcript(
+        path, [_queued("q-1", "also check the docs", "prompt", origin={"kind": "human"})]
+    )
     _tool_turn(path, 5)
     assert _state()["guard"]["tracks"]["main"]["turns"] == 1
     _tool_turn(path, 6)  # the queued prompt is still in the window: acted on once only
@@ -77,8 +103,16 @@ def test_a_queued_task_notification_is_not_the_operator(tmp_path):
     path = write_transcript(tmp_path / "t.jsonl", [])
     for n in range(5):
         _tool_turn(path, n)
-    append_transcript(path, [_queued(
-        "q-2", "<task-notification>\n<task-id>a64</task-id>\n<status>completed</status>\n"
-               "</task-notification>", "task-notification")])
+    append_transcript(
+        path,
+        [
+            _queued(
+                "q-2",
+                "<task-notification>\n<task-id>a64</task-id>\n<status>completed</status>\n"
+                "</task-notification>",
+                "task-notification",
+            )
+        ],
+    )
     _tool_turn(path, 5)
     assert _state()["guard"]["tracks"]["main"]["turns"] == 6

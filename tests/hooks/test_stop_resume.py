@@ -21,8 +21,11 @@ RESUME = "Continue from where you left off."
 
 
 def _operator(prompt="please refactor the loader"):
-    hook_output(run_hook("posture", {"session_id": SID, "prompt": prompt,
-                                     "hook_event_name": "UserPromptSubmit"}))
+    hook_output(
+        run_hook(
+            "posture", {"session_id": SID, "prompt": prompt, "hook_event_name": "UserPromptSubmit"}
+        )
+    )
 
 
 def _resume_prompt(*, meta=True):
@@ -33,15 +36,21 @@ def _resume_prompt(*, meta=True):
 
 
 def _transcript(tmp_path, *, meta=True, answer="No response requested."):
-    entries = (assistant_entries(text("Refactoring the loader."))
-               + [_resume_prompt(meta=meta)]
-               + assistant_entries(text(answer), model="<synthetic>"))
+    entries = (
+        assistant_entries(text("Refactoring the loader."))
+        + [_resume_prompt(meta=meta)]
+        + assistant_entries(text(answer), model="<synthetic>")
+    )
     return write_transcript(tmp_path / f"{new_id('t')}.jsonl", entries)
 
 
 def _stop(path, message="No response requested."):
-    payload = {"session_id": SID, "hook_event_name": "Stop", "stop_hook_active": False,
-               "transcript_path": str(path)}
+    payload = {
+        "session_id": SID,
+        "hook_event_name": "Stop",
+        "stop_hook_active": False,
+        "transcript_path": str(path),
+    }
     if message is not None:
         payload["last_assistant_message"] = message
     return hook_output(run_hook("stop", payload))

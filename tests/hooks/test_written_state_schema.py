@@ -63,37 +63,63 @@ def assert_valid_and_every_field_checked(document: dict[str, Any]) -> None:
 
 
 def posture(prompt: str) -> None:
-    assert run_hook("posture", {"session_id": SID, "prompt": prompt,
-                                "hook_event_name": "UserPromptSubmit"}).returncode == 0
+    assert (
+        run_hook(
+            "posture", {"session_id": SID, "prompt": prompt, "hook_event_name": "UserPromptSubmit"}
+        ).returncode
+        == 0
+    )
 
 
 def tool_call(name: str, tool_input: dict[str, Any], tid: str, response: object) -> None:
     call = {"session_id": SID, "tool_name": name, "tool_input": tool_input, "tool_use_id": tid}
     hook_output(run_hook("pre-tool", {**call, "hook_event_name": "PreToolUse"}))
-    hook_output(run_hook("post-tool", {**call, "hook_event_name": "PostToolUse",
-                                       "tool_response": response}))
+    hook_output(
+        run_hook("post-tool", {**call, "hook_event_name": "PostToolUse", "tool_response": response})
+    )
 
 
 def batch(path, command: str, tid: str) -> None:
     entries = assistant_entries(tool_use("Bash", {"command": command}, tid))
     entries.append(tool_result(tid, ""))
     append_transcript(path, entries)
-    hook_output(run_hook("post-batch", {
-        "session_id": SID, "hook_event_name": "PostToolBatch", "transcript_path": str(path),
-        "tool_calls": [{"tool_name": "Bash", "tool_input": {"command": command},
-                        "tool_use_id": tid, "tool_response": ""}]}))
+    hook_output(
+        run_hook(
+            "post-batch",
+            {
+                "session_id": SID,
+                "hook_event_name": "PostToolBatch",
+                "transcript_path": str(path),
+                "tool_calls": [
+                    {
+                        "tool_name": "Bash",
+                        "tool_input": {"command": command},
+                        "tool_use_id": tid,
+                        "tool_response": "",
+                    }
+                ],
+            },
+        )
+    )
 
 
 def queued(uuid: str, prompt: str, mode: str, **extra: object) -> dict[str, Any]:
-    return {"type": "attachment", "uuid": uuid, "isSidechain": False,
-            "attachment": {"type": "queued_command", "prompt": prompt, "commandMode": mode,
-                           **extra}}
+    return {
+        "type": "attachment",
+        "uuid": uuid,
+        "isSidechain": False,
+        "attachment": {"type": "queued_command", "prompt": prompt, "commandMode": mode, **extra},
+    }
 
 
 def limit_failure(reset_in: float) -> dict[str, object]:
-    return {"session_id": SID, "hook_event_name": "StopFailure", "error": "rate_limit",
-            "last_assistant_message": "API Error: Request rejected (429) · Claude AI usage limit"
-                                      f" reached|{int(time.time() + reset_in)}"}
+    return {
+        "session_id": SID,
+        "hook_event_name": "StopFailure",
+        "error": "rate_limit",
+        "last_assistant_message": "API Error: Request rejected (429) · Claude AI usage limit"
+        f" reached|{int(time.time() + reset_in)}",
+    }
 
 
 def test_background_waits_and_queued_prompts_write_only_checked_fields(tmp_path):
@@ -102,17 +128,29 @@ def test_background_waits_and_queued_prompts_write_only_checked_fields(tmp_path)
     source.write_text("notes\n")
     tool_call("Read", {"file_path": str(source)}, "toolu_read_1", {"file": {"content": "x"}})
     tool_call("Bash", {"command": "make build"}, "toolu_make_1", "built")
-    tool_call("Bash", {"command": "make serve", "run_in_background": True}, "toolu_bg_1",
-              {"backgroundTaskId": "bg_1", "stdout": "", "stderr": ""})
+    tool_call(
+        "Bash",
+        {"command": "make serve", "run_in_background": True},
+        "toolu_bg_1",
+        {"backgroundTaskId": "bg_1", "stdout": "", "stderr": ""},
+    )
     path = write_transcript(tmp_path / "t.jsonl", [])
     batch(path, "sleep 30", "toolu_wait_1")
     written = raw_state()
     assert written["guard"]["background"] and "wait_since" in written["guard"]
     assert written["guard"]["change_seq"] >= 1
-    append_transcript(path, [
-        queued("q-1", "also check the docs", "prompt", origin={"kind": "human"}),
-        queued("q-2", "<task-notification>\n<task-id>bg_1</task-id>\n<status>completed"
-                      "</status>\n</task-notification>", "task-notification")])
+    append_transcript(
+        path,
+        [
+            queued("q-1", "also check the docs", "prompt", origin={"kind": "human"}),
+            queued(
+                "q-2",
+                "<task-notification>\n<task-id>bg_1</task-id>\n<status>completed"
+                "</status>\n</task-notification>",
+                "task-notification",
+            ),
+        ],
+    )
     batch(path, "true # after", "toolu_after_1")
     written = raw_state()
     assert sorted(written["seen"]["queued"]) == ["q-1", "q-2"]
@@ -121,14 +159,22 @@ def test_background_waits_and_queued_prompts_write_only_checked_fields(tmp_path)
 
 def test_limit_waits_status_line_resets_and_a_notification_write_only_checked_fields():
     posture("/autonomous go")
-    line = subprocess.run([sys.executable, "-m", "arcguard", "statusline"], capture_output=True,
-                          input=json.dumps({"session_id": SID, "rate_limits": {
-                              "five_hour": {"resets_at": 1_900_000_000}}}).encode(),
-                          timeout=60, check=False)
+    line = subprocess.run(
+        [sys.executable, "-m", "arcguard", "statusline"],
+        capture_output=True,
+        input=json.dumps(
+            {"session_id": SID, "rate_limits": {"five_hour": {"resets_at": 1_900_000_000}}}
+        ).encode(),
+        timeout=60,
+        check=False,
+    )
     assert line.returncode == 0
-    waiter = subprocess.Popen([sys.executable, "-m", "arcguard", "hook", "limit-wait"],
-                              stdin=subprocess.PIPE, stdout=subprocess.DEVNULL,
-                              stderr=subprocess.DEVNULL)
+    waiter = subprocess.Popen(
+        [sys.executable, "-m", "arcguard", "hook", "limit-wait"],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
     try:
         assert waiter.stdin is not None
         waiter.stdin.write(json.dumps(limit_failure(60)).encode())

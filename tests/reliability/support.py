@@ -32,8 +32,12 @@ def env(home: Path, **extra: str) -> dict[str, str]:
 
 
 def run_arc(*args: str, home: Path, timeout: float = 60) -> subprocess.CompletedProcess[bytes]:
-    return subprocess.run([PYTHON, "-m", "arcguard", "arc", *args], capture_output=True,
-                          env=env(home), timeout=timeout)
+    return subprocess.run(
+        [PYTHON, "-m", "arcguard", "arc", *args],
+        capture_output=True,
+        env=env(home),
+        timeout=timeout,
+    )
 
 
 def state_path(home: Path, session_id: str) -> Path:
@@ -46,8 +50,9 @@ def read_state(home: Path, session_id: str) -> Any:
     return state
 
 
-def put_state(home: Path, session_id: str, *, arc: bool = True,
-              seen: list[str] | None = None) -> Any:
+def put_state(
+    home: Path, session_id: str, *, arc: bool = True, seen: list[str] | None = None
+) -> Any:
     """Write a fresh state (with an active arc) through the real store."""
     now = time.time()
     state = fresh_state(session_id, now)
@@ -65,24 +70,42 @@ def log_text(home: Path) -> str:
 
 
 def pre_tool(session_id: str, command: str, tool_use_id: str = "toolu_1") -> dict[str, Any]:
-    return {"session_id": session_id, "transcript_path": "", "cwd": "/",
-            "hook_event_name": "PreToolUse", "tool_name": "Bash",
-            "tool_input": {"command": command}, "tool_use_id": tool_use_id}
+    return {
+        "session_id": session_id,
+        "transcript_path": "",
+        "cwd": "/",
+        "hook_event_name": "PreToolUse",
+        "tool_name": "Bash",
+        "tool_input": {"command": command},
+        "tool_use_id": tool_use_id,
+    }
 
 
-def post_tool(session_id: str, command: str, tool_use_id: str = "toolu_1",
-              stdout: str = "ok") -> dict[str, Any]:
-    return {"session_id": session_id, "transcript_path": "", "cwd": "/",
-            "hook_event_name": "PostToolUse", "tool_name": "Bash",
-            "tool_input": {"command": command}, "tool_use_id": tool_use_id,
-            "tool_response": {"stdout": stdout, "stderr": "", "interrupted": False}}
+def post_tool(
+    session_id: str, command: str, tool_use_id: str = "toolu_1", stdout: str = "ok"
+) -> dict[str, Any]:
+    return {
+        "session_id": session_id,
+        "transcript_path": "",
+        "cwd": "/",
+        "hook_event_name": "PostToolUse",
+        "tool_name": "Bash",
+        "tool_input": {"command": command},
+        "tool_use_id": tool_use_id,
+        "tool_response": {"stdout": stdout, "stderr": "", "interrupted": False},
+    }
 
 
-def stop(session_id: str, transcript: str = "", message: str | None = None,
-         *, active: bool = False) -> dict[str, Any]:
-    payload: dict[str, Any] = {"session_id": session_id, "transcript_path": transcript,
-                               "cwd": "/", "hook_event_name": "Stop",
-                               "stop_hook_active": active}
+def stop(
+    session_id: str, transcript: str = "", message: str | None = None, *, active: bool = False
+) -> dict[str, Any]:
+    payload: dict[str, Any] = {
+        "session_id": session_id,
+        "transcript_path": transcript,
+        "cwd": "/",
+        "hook_event_name": "Stop",
+        "stop_hook_active": active,
+    }
     if message is not None:
         payload["last_assistant_message"] = message
     return payload
@@ -99,8 +122,11 @@ def is_decision(out: bytes) -> bool:
         return False
     doc = json.loads(out)
     specific = doc.get("hookSpecificOutput") or {}
-    return (doc.get("decision") == "block" or doc.get("continue") is False
-            or specific.get("permissionDecision") == "deny")
+    return (
+        doc.get("decision") == "block"
+        or doc.get("continue") is False
+        or specific.get("permissionDecision") == "deny"
+    )
 
 
 def assert_quiet_output(out: bytes) -> None:

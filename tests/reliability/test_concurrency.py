@@ -24,8 +24,10 @@ WORKERS = 16
 SESSION = "concurrent-session"
 # The most patient the config allows: this suite checks exclusion, not the fail-open timeout
 # (see lock starvation).
-PATIENT = {"ARCGUARD_LOCK_TIMEOUT_MS": str(SETTING["lock_timeout_ms"].high),
-           "ARCGUARD_HOOK_BUDGET_MS": str(SETTING["hook_budget_ms"].high)}
+PATIENT = {
+    "ARCGUARD_LOCK_TIMEOUT_MS": str(SETTING["lock_timeout_ms"].high),
+    "ARCGUARD_HOOK_BUDGET_MS": str(SETTING["hook_budget_ms"].high),
+}
 
 
 def _worker(home: Path, worker: int, rounds: int) -> list[tuple[str, int, bytes]]:
@@ -36,14 +38,31 @@ def _worker(home: Path, worker: int, rounds: int) -> list[tuple[str, int, bytes]
         for name, payload in (
             ("pre-tool", support.pre_tool(SESSION, command, tid)),
             ("post-tool", support.post_tool(SESSION, command, tid, stdout=f"hit {worker} {r}")),
-            ("post-batch", {"session_id": SESSION, "transcript_path": "",
-                            "hook_event_name": "PostToolBatch",
-                            "tool_calls": [{"tool_name": "Bash",
-                                            "tool_input": {"command": command},
-                                            "tool_use_id": tid, "tool_response": "hit"}]}),
+            (
+                "post-batch",
+                {
+                    "session_id": SESSION,
+                    "transcript_path": "",
+                    "hook_event_name": "PostToolBatch",
+                    "tool_calls": [
+                        {
+                            "tool_name": "Bash",
+                            "tool_input": {"command": command},
+                            "tool_use_id": tid,
+                            "tool_response": "hit",
+                        }
+                    ],
+                },
+            ),
             # stop_hook_active: a productive turn inside a continuation chain keeps the counter.
-            ("stop", support.stop(SESSION, message=f"Worker {worker} finished round {r}; "
-                                  "moving on to the next file.", active=True)),
+            (
+                "stop",
+                support.stop(
+                    SESSION,
+                    message=f"Worker {worker} finished round {r}; moving on to the next file.",
+                    active=True,
+                ),
+            ),
         ):
             proc = support.run_hook(name, payload, home, env=PATIENT)
             results.append((name, proc.returncode, proc.stdout))
@@ -73,8 +92,9 @@ def _hammer(home: Path, rounds: int) -> None:
     watcher.start()
     try:
         with ThreadPoolExecutor(WORKERS) as pool:
-            runs = [r for rs in pool.map(lambda w: _worker(home, w, rounds), range(WORKERS))
-                    for r in rs]
+            runs = [
+                r for rs in pool.map(lambda w: _worker(home, w, rounds), range(WORKERS)) for r in rs
+            ]
     finally:
         done.set()
         watcher.join()

@@ -90,8 +90,11 @@ def _trials(home: Path, count: int, seed: int) -> None:
     last = 0
     killed_with_temp = 0
     for _ in range(count):
-        proc = subprocess.Popen([sys.executable, "-c", WRITER, str(home), SESSION, str(PAD)],
-                                stdout=subprocess.PIPE, env=support.env(home))
+        proc = subprocess.Popen(
+            [sys.executable, "-c", WRITER, str(home), SESSION, str(PAD)],
+            stdout=subprocess.PIPE,
+            env=support.env(home),
+        )
         assert proc.stdout is not None
         assert proc.stdout.readline() == b"go\n"
         try:

@@ -27,8 +27,9 @@ def _blocks(home: Path) -> int:
 
 
 @pytest.mark.parametrize("reader", [False, True])
-def test_a_fifo_at_the_log_path_does_not_hang_a_hook_that_logs(tmp_path: Path,
-                                                               reader: bool) -> None:
+def test_a_fifo_at_the_log_path_does_not_hang_a_hook_that_logs(
+    tmp_path: Path, reader: bool
+) -> None:
     home = tmp_path / "home"
     home.mkdir(mode=0o700)
     sessions = Path(paths.ensure_sessions_dir(str(home)))
@@ -77,14 +78,14 @@ def test_the_watchdog_exits_even_when_its_log_line_blocks_forever(tmp_path: Path
         "time.sleep(120)\n"
         "raise SystemExit(3)\n"
     )
-    proc = subprocess.run([sys.executable, "-c", script], capture_output=True, timeout=60,
-                          check=False)
+    proc = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, timeout=60, check=False
+    )
     assert proc.returncode == 0
 
 
 def _context(home: Path) -> runner.Context:
-    return runner.Context("stop", str(home), default_config(), time.time(), "arcguard",
-                          {})
+    return runner.Context("stop", str(home), default_config(), time.time(), "arcguard", {})
 
 
 def test_a_decision_is_committed_before_its_state_is_written(tmp_path: Path) -> None:

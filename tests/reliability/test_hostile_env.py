@@ -35,8 +35,21 @@ def _dispatch(hook: str, payload: dict[str, object], home: Path, **environ: str)
 
 # --- session ids built to escape (protection: paths.session_file_name) ------------------------
 
-ESCAPES = ["../../etc/x", "..", ".", "", "../..", "sessions/../../../x", "a/../../b",
-           "..\\..\\x", "x\x00y", "a" * 10_000, "\u202e/etc", ".hidden", "-rf"]
+ESCAPES = [
+    "../../etc/x",
+    "..",
+    ".",
+    "",
+    "../..",
+    "sessions/../../../x",
+    "a/../../b",
+    "..\\..\\x",
+    "x\x00y",
+    "a" * 10_000,
+    "\u202e/etc",
+    ".hidden",
+    "-rf",
+]
 
 
 @pytest.mark.parametrize("sid", ESCAPES, ids=lambda s: repr(s[:20]))
@@ -165,8 +178,9 @@ def _mount_tmpfs(where: Path, options: str) -> bool:
     if os.geteuid() != 0:
         return False
     where.mkdir(parents=True, exist_ok=True)
-    proc = subprocess.run(["mount", "-t", "tmpfs", "-o", options, "tmpfs", str(where)],
-                          capture_output=True)
+    proc = subprocess.run(
+        ["mount", "-t", "tmpfs", "-o", options, "tmpfs", str(where)], capture_output=True
+    )
     return proc.returncode == 0
 
 
@@ -195,16 +209,18 @@ def read_only_home(tmp_path: Path) -> Iterator[Path]:
 
 def test_a_read_only_state_dir_fails_open(read_only_home: Path) -> None:
     before = support.state_path(read_only_home, "s1").read_bytes()
-    proc = support.run_hook("stop", support.stop("s1", message="No response requested."),
-                            read_only_home)
+    proc = support.run_hook(
+        "stop", support.stop("s1", message="No response requested."), read_only_home
+    )
     assert proc.returncode == 0
     assert proc.stdout == b""  # would have been a block on a writable disk
     assert support.state_path(read_only_home, "s1").read_bytes() == before
     assert b"arcguard: hook stop" in proc.stderr  # the log is read-only too: stderr has it
 
 
-def test_a_full_disk_fails_open_and_keeps_the_old_state(tmp_path: Path,
-                                                         monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_full_disk_fails_open_and_keeps_the_old_state(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     home = tmp_path / "state"
     support.put_state(home, "s1")
     path = support.state_path(home, "s1")
@@ -234,8 +250,7 @@ def test_a_really_full_tmpfs_fails_open(tmp_path: Path) -> None:
                     filler.write(b"\0" * 4096)
             except OSError:
                 pass
-        proc = support.run_hook("stop", support.stop("s1", message="No response requested."),
-                                home)
+        proc = support.run_hook("stop", support.stop("s1", message="No response requested."), home)
         assert proc.returncode == 0
         assert proc.stdout == b""
         assert support.state_path(home, "s1").read_bytes() == before
@@ -251,8 +266,13 @@ def test_a_really_full_tmpfs_fails_open(tmp_path: Path) -> None:
 def _stop_on(home: Path, transcript: Path) -> subprocess.CompletedProcess[bytes]:
     support.put_state(home, "s1")
     # Budget far above the drain: a hang shows up as the watchdog's log line.
-    return support.run_hook("stop", support.stop("s1", str(transcript)), home,
-                            ARCGUARD_DRAIN_MS="200", ARCGUARD_HOOK_BUDGET_MS="20000")
+    return support.run_hook(
+        "stop",
+        support.stop("s1", str(transcript)),
+        home,
+        ARCGUARD_DRAIN_MS="200",
+        ARCGUARD_HOOK_BUDGET_MS="20000",
+    )
 
 
 def test_a_transcript_that_is_a_directory_gives_no_decision(tmp_path: Path) -> None:
@@ -296,8 +316,9 @@ def test_a_fifo_with_a_writer_is_not_read(tmp_path: Path) -> None:
     assert (proc.returncode, proc.stdout) == (0, b"")
 
 
-def test_an_unreadable_transcript_gives_no_decision(tmp_path: Path,
-                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+def test_an_unreadable_transcript_gives_no_decision(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     transcript = tmp_path / "t.jsonl"
     transcript.write_bytes(support.assistant_line("m1", "No response requested."))
     home = tmp_path / "state"
@@ -342,14 +363,18 @@ def test_store_reads_refuse_a_fifo_state_file(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize("value", ["state", "./state", "~nosuchuser_h9/state"])
-def test_a_relative_arcguard_home_is_refused_and_writes_nothing(tmp_path: Path,
-                                                                 value: str) -> None:
+def test_a_relative_arcguard_home_is_refused_and_writes_nothing(tmp_path: Path, value: str) -> None:
     work = tmp_path / "project"
     work.mkdir()
     env = support.env(tmp_path / "unused", ARCGUARD_HOME=value)
-    result = subprocess.run([support.PYTHON, "-m", "arcguard", "hook", "pre-tool"],
-                            input=support.json_bytes(support.pre_tool("s", "ls")), cwd=work,
-                            capture_output=True, env=env, timeout=60)
+    result = subprocess.run(
+        [support.PYTHON, "-m", "arcguard", "hook", "pre-tool"],
+        input=support.json_bytes(support.pre_tool("s", "ls")),
+        cwd=work,
+        capture_output=True,
+        env=env,
+        timeout=60,
+    )
     assert (result.returncode, result.stdout) == (0, b"")
     assert b"ARCGUARD_HOME" in result.stderr and b"not an absolute path" in result.stderr
     assert list(work.iterdir()) == []
@@ -359,17 +384,24 @@ def test_a_tilde_in_arcguard_home_is_expanded(tmp_path: Path) -> None:
     work = tmp_path / "project"
     work.mkdir()
     env = support.env(tmp_path / "unused", ARCGUARD_HOME="~/arcstate", HOME=str(tmp_path))
-    subprocess.run([support.PYTHON, "-m", "arcguard", "hook", "pre-tool"],
-                   input=support.json_bytes(support.pre_tool("s", "ls")), cwd=work,
-                   capture_output=True, env=env, timeout=60, check=True)
+    subprocess.run(
+        [support.PYTHON, "-m", "arcguard", "hook", "pre-tool"],
+        input=support.json_bytes(support.pre_tool("s", "ls")),
+        cwd=work,
+        capture_output=True,
+        env=env,
+        timeout=60,
+        check=True,
+    )
     assert (tmp_path / "arcstate" / "sessions" / "s.json").exists()
     assert list(work.iterdir()) == []
 
 
 def test_a_relative_arcguard_config_gives_no_decision(tmp_path: Path) -> None:
     support.put_state(tmp_path / "state", "s")
-    result = support.run_hook("pre-tool", support.pre_tool("s", "ls"), tmp_path / "state",
-                              ARCGUARD_CONFIG="config.toml")
+    result = support.run_hook(
+        "pre-tool", support.pre_tool("s", "ls"), tmp_path / "state", ARCGUARD_CONFIG="config.toml"
+    )
     assert (result.returncode, result.stdout) == (0, b"")
     assert "ARCGUARD_CONFIG" in support.log_text(tmp_path / "state")
 
@@ -378,10 +410,10 @@ def test_relative_xdg_directories_are_ignored_for_the_defaults(tmp_path: Path) -
     from arcguard.storage import paths
 
     environ = {"HOME": str(tmp_path), "XDG_STATE_HOME": "rel", "XDG_CONFIG_HOME": "rel"}
-    assert paths.state_dir(environ) == os.path.join(os.path.expanduser("~"), ".local", "state",
-                                                    "arcguard")
-    assert paths.config_path(environ).startswith(os.path.join(os.path.expanduser("~"),
-                                                              ".config"))
+    assert paths.state_dir(environ) == os.path.join(
+        os.path.expanduser("~"), ".local", "state", "arcguard"
+    )
+    assert paths.config_path(environ).startswith(os.path.join(os.path.expanduser("~"), ".config"))
 
 
 # --- config values built to break int() ------------------------------------------------------
@@ -390,23 +422,33 @@ BAD_NUMBERS = ["--1", "²", "٣", "9" * 4300, "1" * 5000, "1e3", " ", "0x10"]
 
 
 @pytest.mark.parametrize("value", BAD_NUMBERS, ids=lambda v: repr(v[:8]))
-def test_a_bad_number_in_the_environment_costs_only_its_own_key(tmp_path: Path,
-                                                                 value: str) -> None:
+def test_a_bad_number_in_the_environment_costs_only_its_own_key(tmp_path: Path, value: str) -> None:
     support.put_state(tmp_path / "state", "s")
     for _ in range(3):
-        result = support.run_hook("pre-tool", support.pre_tool("s", "poll"), tmp_path / "state",
-                                  ARCGUARD_STALE_SECONDS=value, ARCGUARD_REPEAT_LIMIT="1")
+        result = support.run_hook(
+            "pre-tool",
+            support.pre_tool("s", "poll"),
+            tmp_path / "state",
+            ARCGUARD_STALE_SECONDS=value,
+            ARCGUARD_REPEAT_LIMIT="1",
+        )
         assert result.returncode == 0
     # repeat_limit=1 still applies, so the guard still decides: the config did not fall over.
     assert support.is_decision(result.stdout)
     assert not support.log_text(tmp_path / "state")
-    status = subprocess.run([support.PYTHON, "-m", "arcguard", "status"], capture_output=True,
-                            env=support.env(tmp_path / "state", ARCGUARD_STALE_SECONDS=value),
-                            timeout=60)
+    status = subprocess.run(
+        [support.PYTHON, "-m", "arcguard", "status"],
+        capture_output=True,
+        env=support.env(tmp_path / "state", ARCGUARD_STALE_SECONDS=value),
+        timeout=60,
+    )
     assert status.returncode == 0 and b"Traceback" not in status.stderr
-    arc = subprocess.run([support.PYTHON, "-m", "arcguard", "arc", "status", "s"],
-                         capture_output=True, timeout=60,
-                         env=support.env(tmp_path / "state", ARCGUARD_STALE_SECONDS=value))
+    arc = subprocess.run(
+        [support.PYTHON, "-m", "arcguard", "arc", "status", "s"],
+        capture_output=True,
+        timeout=60,
+        env=support.env(tmp_path / "state", ARCGUARD_STALE_SECONDS=value),
+    )
     assert arc.returncode == 0 and arc.stdout.strip() == b"active work"
 
 
@@ -417,8 +459,10 @@ def _doctor_checks(tmp_path: Path, **environ: str) -> list[tuple[str, str, str]]
     project = tmp_path / "project"
     project.mkdir(exist_ok=True)
     setup = st.Setup(project, {**os.environ, **environ})
-    return [(c.name, c.status, c.detail)
-            for c in health.check_state_dir(setup) + health.check_config(setup)]
+    return [
+        (c.name, c.status, c.detail)
+        for c in health.check_state_dir(setup) + health.check_config(setup)
+    ]
 
 
 def test_doctor_reports_a_relative_arcguard_home_as_a_gap(tmp_path: Path) -> None:
@@ -444,32 +488,42 @@ def test_doctor_names_the_key_and_value_of_a_bad_setting(tmp_path: Path) -> None
     assert any("cycle_history" in d and "0" in d and "minimum" in d for d in gaps)
 
 
-def test_the_arc_verb_refuses_a_relative_arcguard_home_without_a_traceback(
-        tmp_path: Path) -> None:
-    result = subprocess.run([support.PYTHON, "-m", "arcguard", "arc", "set", "s", "x"],
-                            cwd=tmp_path, capture_output=True, timeout=60,
-                            env=support.env(tmp_path, ARCGUARD_HOME="state"))
+def test_the_arc_verb_refuses_a_relative_arcguard_home_without_a_traceback(tmp_path: Path) -> None:
+    result = subprocess.run(
+        [support.PYTHON, "-m", "arcguard", "arc", "set", "s", "x"],
+        cwd=tmp_path,
+        capture_output=True,
+        timeout=60,
+        env=support.env(tmp_path, ARCGUARD_HOME="state"),
+    )
     assert result.returncode == 1 and b"Traceback" not in result.stderr
     assert b"not an absolute path" in result.stderr and list(tmp_path.iterdir()) == []
 
 
 def test_a_hook_that_keeps_no_state_for_a_session_leaves_no_lock_file(tmp_path: Path) -> None:
     hook = "session-start"
-    payload = {"session_id": "never-seen", "hook_event_name": "Stop", "source": "startup",
-               "last_assistant_message": "Done."}
+    payload = {
+        "session_id": "never-seen",
+        "hook_event_name": "Stop",
+        "source": "startup",
+        "last_assistant_message": "Done.",
+    }
     result = support.run_hook(hook, payload, tmp_path / "state")
     assert (result.returncode, result.stdout) == (0, b"")
     assert _files(tmp_path) == set()
 
 
-def test_replay_takes_a_config_file_given_relative_to_the_working_directory(
-        tmp_path: Path) -> None:
+def test_replay_takes_a_config_file_given_relative_to_the_working_directory(tmp_path: Path) -> None:
     import arcguard
 
     (tmp_path / "my.toml").write_text("checkin_turns = 3\n")
     example = Path(arcguard.__file__).parent / "examples" / "4-thrash-paused.jsonl"
-    result = subprocess.run([support.PYTHON, "-m", "arcguard", "replay", str(example),
-                             "--config", "my.toml"], cwd=tmp_path, capture_output=True,
-                            timeout=120, env=support.env(tmp_path / "state"))
+    result = subprocess.run(
+        [support.PYTHON, "-m", "arcguard", "replay", str(example), "--config", "my.toml"],
+        cwd=tmp_path,
+        capture_output=True,
+        timeout=120,
+        env=support.env(tmp_path / "state"),
+    )
     assert result.returncode == 0, result.stderr
     assert b"Traceback" not in result.stderr

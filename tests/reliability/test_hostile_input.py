@@ -29,24 +29,59 @@ from arcguard.hooks import runner
 from tests.reliability import support
 
 
-json_scalars = (st.none() | st.booleans() | st.integers(-(2**70), 2**70)
-                | st.floats(allow_nan=False, allow_infinity=False) | st.text(max_size=40))
-json_values = st.recursive(json_scalars, lambda inner: st.lists(inner, max_size=4)
-                           | st.dictionaries(st.text(max_size=10), inner, max_size=4),
-                           max_leaves=20)
-FIELDS = ("session_id", "transcript_path", "cwd", "hook_event_name", "tool_name", "tool_input",
-          "tool_use_id", "tool_response", "tool_calls", "agent_id", "prompt",
-          "last_assistant_message", "stop_hook_active", "background_tasks", "error", "source")
+json_scalars = (
+    st.none()
+    | st.booleans()
+    | st.integers(-(2**70), 2**70)
+    | st.floats(allow_nan=False, allow_infinity=False)
+    | st.text(max_size=40)
+)
+json_values = st.recursive(
+    json_scalars,
+    lambda inner: (
+        st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=10), inner, max_size=4)
+    ),
+    max_leaves=20,
+)
+FIELDS = (
+    "session_id",
+    "transcript_path",
+    "cwd",
+    "hook_event_name",
+    "tool_name",
+    "tool_input",
+    "tool_use_id",
+    "tool_response",
+    "tool_calls",
+    "agent_id",
+    "prompt",
+    "last_assistant_message",
+    "stop_hook_active",
+    "background_tasks",
+    "error",
+    "source",
+)
 sessions = st.sampled_from(["s1", "../../etc/x", "", "a" * 5000, "\x00", ".."]) | st.text()
 payloads = st.fixed_dictionaries(
     {},
-    optional={**dict.fromkeys(FIELDS, json_values), "session_id": sessions | json_values,
-              "tool_name": st.sampled_from(["Bash", "Edit", "Write", "Read", "Task"])
-              | json_values,
-              "tool_calls": st.lists(st.fixed_dictionaries(
-                  {}, optional={"tool_name": st.text(max_size=8) | json_values,
-                                "tool_input": json_values, "tool_use_id": json_values}),
-                  max_size=3) | json_values})
+    optional={
+        **dict.fromkeys(FIELDS, json_values),
+        "session_id": sessions | json_values,
+        "tool_name": st.sampled_from(["Bash", "Edit", "Write", "Read", "Task"]) | json_values,
+        "tool_calls": st.lists(
+            st.fixed_dictionaries(
+                {},
+                optional={
+                    "tool_name": st.text(max_size=8) | json_values,
+                    "tool_input": json_values,
+                    "tool_use_id": json_values,
+                },
+            ),
+            max_size=3,
+        )
+        | json_values,
+    },
+)
 
 
 def _mutations(draw: st.DrawFn) -> bytes:
@@ -59,7 +94,7 @@ def _mutations(draw: st.DrawFn) -> bytes:
         elif kind == "nul":
             data[at:at] = b"\x00"
         elif kind == "byte":
-            data[at:at + 1] = bytes([draw(st.integers(0, 255))])
+            data[at : at + 1] = bytes([draw(st.integers(0, 255))])
         elif kind == "bad-utf8":
             data[at:at] = draw(st.sampled_from([b"\xff", b"\xc3", b"\xed\xa0\x80", b"\x80"]))
         else:
@@ -67,10 +102,13 @@ def _mutations(draw: st.DrawFn) -> bytes:
     return bytes(data)
 
 
-raw_inputs = (st.binary(max_size=200) | st.composite(_mutations)()
-              | st.builds(lambda p: json.dumps(p).encode(), payloads)
-              | st.builds(lambda d: b"[" * d + b"]" * d, st.integers(1, 50_000))
-              | st.builds(lambda d: b'{"a":' * d + b"1" + b"}" * d, st.integers(1, 50_000)))
+raw_inputs = (
+    st.binary(max_size=200)
+    | st.composite(_mutations)()
+    | st.builds(lambda p: json.dumps(p).encode(), payloads)
+    | st.builds(lambda d: b"[" * d + b"]" * d, st.integers(1, 50_000))
+    | st.builds(lambda d: b'{"a":' * d + b"1" + b"}" * d, st.integers(1, 50_000))
+)
 
 
 def _run(hook: str, raw: bytes, environ: dict[str, str]) -> str | None:
@@ -106,10 +144,15 @@ SUBPROCESS_CASES = {
     "invalid utf-8": b'{"session_id": "s\xff\xfe", "tool_name": "Bash"}',
     "nul bytes": b'{"session_id": "s\x00", "tool_name": "Bash"}\x00\x00',
     "deep nesting": b"[" * 200_000 + b"]" * 200_000,
-    "10 MB string": json.dumps({"session_id": "s", "tool_name": "Bash",
-                                "tool_input": {"command": "x" * BIG},
-                                "last_assistant_message": "y" * 1000,
-                                "prompt": "z" * 1000}).encode(),
+    "10 MB string": json.dumps(
+        {
+            "session_id": "s",
+            "tool_name": "Bash",
+            "tool_input": {"command": "x" * BIG},
+            "last_assistant_message": "y" * 1000,
+            "prompt": "z" * 1000,
+        }
+    ).encode(),
     "10 MB garbage": b"\x00\xff{" * (BIG // 3),
 }
 

@@ -42,8 +42,10 @@ def home(tmp_path: Path) -> Path:
     support.put_state(home, SESSION)
     for i in range(2):
         tid = f"toolu_{i}"
-        for name, payload in (("pre-tool", support.pre_tool(SESSION, "make test", tid)),
-                              ("post-tool", support.post_tool(SESSION, "make test", tid))):
+        for name, payload in (
+            ("pre-tool", support.pre_tool(SESSION, "make test", tid)),
+            ("post-tool", support.post_tool(SESSION, "make test", tid)),
+        ):
             assert support.run_hook(name, payload, home).returncode == 0
     return home
 
@@ -72,8 +74,13 @@ def test_the_repeat_really_would_be_denied(home: Path) -> None:
 @pytest.mark.usefixtures("held")
 def test_a_busy_lock_gives_no_decision_and_logs_the_timeout(home: Path) -> None:
     before = support.state_path(home, SESSION).read_bytes()
-    proc = support.run_hook("pre-tool", support.pre_tool(SESSION, "make test", "toolu_9"), home,
-                            ARCGUARD_LOCK_TIMEOUT_MS="200", ARCGUARD_HOOK_BUDGET_MS="5000")
+    proc = support.run_hook(
+        "pre-tool",
+        support.pre_tool(SESSION, "make test", "toolu_9"),
+        home,
+        ARCGUARD_LOCK_TIMEOUT_MS="200",
+        ARCGUARD_HOOK_BUDGET_MS="5000",
+    )
     assert proc.returncode == 0
     assert proc.stdout == b""
     log = support.log_text(home)
@@ -84,8 +91,13 @@ def test_a_busy_lock_gives_no_decision_and_logs_the_timeout(home: Path) -> None:
 
 @pytest.mark.usefixtures("held")
 def test_a_lock_wait_longer_than_the_budget_is_cut_by_the_watchdog(home: Path) -> None:
-    proc = support.run_hook("stop", support.stop(SESSION, message="No response requested."),
-                            home, ARCGUARD_LOCK_TIMEOUT_MS="5000", ARCGUARD_HOOK_BUDGET_MS="300")
+    proc = support.run_hook(
+        "stop",
+        support.stop(SESSION, message="No response requested."),
+        home,
+        ARCGUARD_LOCK_TIMEOUT_MS="5000",
+        ARCGUARD_HOOK_BUDGET_MS="300",
+    )
     assert proc.returncode == 0
     assert proc.stdout == b""  # a no-op stop mid-arc, which would otherwise be blocked
     log = support.log_text(home)
@@ -94,6 +106,5 @@ def test_a_lock_wait_longer_than_the_budget_is_cut_by_the_watchdog(home: Path) -
 
 
 def test_the_no_op_stop_really_would_be_blocked(home: Path) -> None:
-    proc = support.run_hook("stop", support.stop(SESSION, message="No response requested."),
-                            home)
+    proc = support.run_hook("stop", support.stop(SESSION, message="No response requested."), home)
     assert support.is_decision(proc.stdout)

@@ -32,8 +32,7 @@ print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)
 
 
 def _huge_line(size: int) -> bytes:
-    return (b'{"type":"api-request-blob","blob":{"messages":[{"content":"'
-            + b"x" * size + b'"}]}}')
+    return b'{"type":"api-request-blob","blob":{"messages":[{"content":"' + b"x" * size + b'"}]}}'
 
 
 def _peak_rss_mb(home: Path, payload: dict[str, object]) -> float:
@@ -42,9 +41,13 @@ def _peak_rss_mb(home: Path, payload: dict[str, object]) -> float:
     import json
     import sys
 
-    proc = subprocess.run([sys.executable, "-S", "-c", PEAK_KB, sys.executable, "-m", "arcguard",
-                           "hook", "stop"], input=json.dumps(payload).encode(),
-                          capture_output=True, env=support.env(home), check=True)
+    proc = subprocess.run(
+        [sys.executable, "-S", "-c", PEAK_KB, sys.executable, "-m", "arcguard", "hook", "stop"],
+        input=json.dumps(payload).encode(),
+        capture_output=True,
+        env=support.env(home),
+        check=True,
+    )
     return int(proc.stdout) / 1024
 
 
@@ -75,8 +78,7 @@ def test_a_transcript_without_any_newline_is_one_partial_line(tmp_path: Path) ->
     assert list(tail.lines_newest_first(str(path), MB)) == [line]
     home = tmp_path / "state"
     support.put_state(home, "s1")
-    proc = support.run_hook("stop", support.stop("s1", str(path)), home,
-                            ARCGUARD_DRAIN_MS="100")
+    proc = support.run_hook("stop", support.stop("s1", str(path)), home, ARCGUARD_DRAIN_MS="100")
     assert support.is_decision(proc.stdout)  # a complete last line is read even unterminated
 
 
@@ -136,12 +138,19 @@ def test_the_stop_drain_reads_a_message_flushed_while_it_waits(tmp_path: Path) -
     home = tmp_path / "state"
     support.put_state(home, "s1", seen=["m-old"])  # the newest message is old news
     stop = threading.Event()
-    writer = threading.Thread(target=_appender, args=(
-        path, stop, support.assistant_line("m-new", "No response requested.")))
+    writer = threading.Thread(
+        target=_appender,
+        args=(path, stop, support.assistant_line("m-new", "No response requested.")),
+    )
     writer.start()
     try:
-        proc = support.run_hook("stop", support.stop("s1", str(path)), home,
-                                ARCGUARD_DRAIN_MS="4500", ARCGUARD_HOOK_BUDGET_MS="5000")
+        proc = support.run_hook(
+            "stop",
+            support.stop("s1", str(path)),
+            home,
+            ARCGUARD_DRAIN_MS="4500",
+            ARCGUARD_HOOK_BUDGET_MS="5000",
+        )
     finally:
         stop.set()
         writer.join()

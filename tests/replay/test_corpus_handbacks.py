@@ -29,7 +29,8 @@ REPO = Path(__file__).resolve().parents[2]
 # The benchmark that states the corpus figures pairs stops with answers; the check uses the
 # same code, loaded by path as the script is run.
 _spec = importlib.util.spec_from_file_location(
-    "stall_policies", REPO / "benchmarks" / "stall_policies.py")
+    "stall_policies", REPO / "benchmarks" / "stall_policies.py"
+)
 assert _spec is not None and _spec.loader is not None
 stall_policies = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(stall_policies)
@@ -42,8 +43,9 @@ CORPUS = REPO / ".." / "shared" / "fixtures" / "corpus"
 SHM = Path("/dev/shm")
 pytestmark = [
     pytest.mark.corpus,
-    pytest.mark.skipif(not CORPUS.is_dir(), reason="calibration corpus not present next to"
-                       " the repository"),
+    pytest.mark.skipif(
+        not CORPUS.is_dir(), reason="calibration corpus not present next to the repository"
+    ),
 ]
 
 
@@ -59,12 +61,16 @@ def events_of(path: Path) -> list[HookEvent]:
 
 
 def files_with_affirmed_questions() -> list[Path]:
-    return [p for p in sorted(CORPUS.glob("*.jsonl"))
-            if affirmed_questions(handbacks([(e, []) for e in events_of(p)]))]
+    return [
+        p
+        for p in sorted(CORPUS.glob("*.jsonl"))
+        if affirmed_questions(handbacks([(e, []) for e in events_of(p)]))
+    ]
 
 
 def test_every_affirmed_permission_question_is_continued(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     if SHM.is_dir():
         # The replay's scratch state fsyncs on every hook call; in memory the check runs
         # several times faster on a busy disk, and decides the same.
@@ -74,10 +80,14 @@ def test_every_affirmed_permission_question_is_continued(
     files = files_with_affirmed_questions()
     missed, seen = [], 0
     for path in files:
-        stops = affirmed_questions(handbacks(steps_of(
-            replay(str(path), config_path=str(config), arc=True))))
+        stops = affirmed_questions(
+            handbacks(steps_of(replay(str(path), config_path=str(config), arc=True)))
+        )
         seen += len(stops)
-        missed += [f"{path.name} turn {s['turn']}: {s['kinds']}" for s in stops
-                   if "continue" not in s["kinds"]]
+        missed += [
+            f"{path.name} turn {s['turn']}: {s['kinds']}"
+            for s in stops
+            if "continue" not in s["kinds"]
+        ]
     assert seen >= 17  # the corpus holds 17: the check is not vacuous
     assert missed == []

@@ -20,8 +20,12 @@ from arcguard.replay.events import EventBuilder
 from arcguard.replay.replayer import Step
 
 
-FIXTURE = (Path(__file__).resolve().parents[1] / "fixtures" / "transcripts"
-           / "sidechain-subagent-web-research.jsonl")
+FIXTURE = (
+    Path(__file__).resolve().parents[1]
+    / "fixtures"
+    / "transcripts"
+    / "sidechain-subagent-web-research.jsonl"
+)
 AGENT = "aac57f5"
 SUBAGENT_TURNS = 3  # the fixture replayed from its own file
 SUBAGENT_CALLS = 12  # WebSearch 6, WebFetch 6
@@ -36,13 +40,26 @@ def parent_with_embedded_subagent() -> Transcript:
     written into the parent's own file between the Task call and its result."""
     sub = subagent_entries()
     t = Transcript(session_id=sub[0]["sessionId"]).prompt("Find the OpenTelemetry versions")
-    t.assistant({"type": "tool_use", "id": "toolu_task", "name": "Task",
-                 "input": {"description": "versions", "prompt": "Search hex.pm",
-                           "subagent_type": "general-purpose"}})
+    t.assistant(
+        {
+            "type": "tool_use",
+            "id": "toolu_task",
+            "name": "Task",
+            "input": {
+                "description": "versions",
+                "prompt": "Search hex.pm",
+                "subagent_type": "general-purpose",
+            },
+        }
+    )
     t.entries += sub
     result = t._base("user", 3)
-    result["message"] = {"role": "user", "content": [
-        {"tool_use_id": "toolu_task", "type": "tool_result", "content": "The versions are ..."}]}
+    result["message"] = {
+        "role": "user",
+        "content": [
+            {"tool_use_id": "toolu_task", "type": "tool_result", "content": "The versions are ..."}
+        ],
+    }
     t.entries.append(result)
     return t.text("Here are the recommended constraints.")
 
@@ -76,7 +93,8 @@ def test_replay_and_forensics_count_an_embedded_subagents_turns_alike(tmp_path: 
 
 
 def test_an_embedded_subagents_lines_go_to_its_own_file_for_the_hooks(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     # The hooks read a subagent's calls from its own transcript (found from agent_id): replay
     # writes the recorded lines there, as current releases do, and not into the parent's.
     path = parent_with_embedded_subagent().write(tmp_path / "parent.jsonl")
@@ -98,7 +116,8 @@ def test_an_embedded_subagents_lines_go_to_its_own_file_for_the_hooks(
 
 
 def test_an_embedded_subagent_id_that_is_not_a_plain_name_is_not_used_as_one(
-        tmp_path: Path) -> None:
+    tmp_path: Path,
+) -> None:
     t = parent_with_embedded_subagent()
     for entry in t.entries:
         if entry.get("isSidechain") is True:

@@ -34,11 +34,20 @@ def names(t: Transcript) -> list[str]:
 
 def test_a_message_split_by_a_streamed_result_is_one_turn(tmp_path: Path) -> None:
     t = Transcript().prompt("go")
-    t.split_tools(("Bash", {"command": "a"}, {"stdout": "1"}),
-                  ("Bash", {"command": "b"}, {"stdout": "2"}))
+    t.split_tools(
+        ("Bash", {"command": "a"}, {"stdout": "1"}), ("Bash", {"command": "b"}, {"stdout": "2"})
+    )
     t.text("done")
-    assert names(t) == ["SessionStart", "UserPromptSubmit", "PreToolUse", "PreToolUse",
-                        "PostToolUse", "PostToolUse", "PostToolBatch", "Stop"]
+    assert names(t) == [
+        "SessionStart",
+        "UserPromptSubmit",
+        "PreToolUse",
+        "PreToolUse",
+        "PostToolUse",
+        "PostToolUse",
+        "PostToolBatch",
+        "Stop",
+    ]
     assert replay(str(t.write(tmp_path / "t.jsonl"))).turns == 2
 
 
@@ -59,8 +68,9 @@ def test_a_subagent_id_that_is_not_a_plain_name_is_not_used_as_one() -> None:
 
 def test_a_queued_prompt_is_the_operator_and_a_queued_notification_is_not() -> None:
     t = Transcript().prompt("go").bash("ls", "a").queued("also check the docs")
-    t.bash("ls docs", "b").queued("<task-notification>done</task-notification>",
-                                  mode="task-notification")
+    t.bash("ls docs", "b").queued(
+        "<task-notification>done</task-notification>", mode="task-notification"
+    )
     t.text("done")
     seen = events(t)
     prompts = [f["prompt"] for n, f in seen if n == "UserPromptSubmit"]
@@ -78,8 +88,7 @@ def test_no_stop_for_a_local_commands_placeholder() -> None:
 
 
 def test_an_api_error_ending_is_a_stop_failure_and_a_placeholder_is_not() -> None:
-    t = Transcript().prompt("go").api_error("API Error: Request rejected (429)",
-                                            error="rate_limit")
+    t = Transcript().prompt("go").api_error("API Error: Request rejected (429)", error="rate_limit")
     t.prompt("again").text("ok").local_command("ide", "Connected")
     seen = [n for n, _ in events(t)]
     assert seen.count("StopFailure") == 1 and seen.count("Stop") == 1
@@ -119,8 +128,9 @@ def builder_counts(path: Path) -> tuple[int, int]:
 CORPUS_FILES = sorted(p.name for p in CORPUS.glob("*.jsonl")) if CORPUS.is_dir() else []
 
 
-@pytest.mark.skipif(not CORPUS.is_dir(), reason="calibration corpus not present"
-                    " next to the repository")
+@pytest.mark.skipif(
+    not CORPUS.is_dir(), reason="calibration corpus not present next to the repository"
+)
 @pytest.mark.parametrize("name", CORPUS_FILES)
 def test_replay_and_forensics_agree_on_turns_and_malformed_lines(name: str) -> None:
     # Replay's turn count is its event builder's; the full hook run is pinned on one file below.

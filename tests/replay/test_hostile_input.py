@@ -21,12 +21,23 @@ def files_under(root: Path) -> set[str]:
     return {str(p.relative_to(root)) for p in root.rglob("*")}
 
 
-@pytest.mark.parametrize("session_id", [
-    "ABSOLUTE", "../../escaped", "../../../escaped-too", "a\x00b", "x" * 10_000,
-    "sub/dir/name", "~/home-relative", ".", "..",
-])
+@pytest.mark.parametrize(
+    "session_id",
+    [
+        "ABSOLUTE",
+        "../../escaped",
+        "../../../escaped-too",
+        "a\x00b",
+        "x" * 10_000,
+        "sub/dir/name",
+        "~/home-relative",
+        ".",
+        "..",
+    ],
+)
 def test_replay_writes_only_inside_its_scratch_directory(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, session_id: str) -> None:
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, session_id: str
+) -> None:
     if session_id == "ABSOLUTE":
         session_id = str(tmp_path / "victim" / "sub" / "x")
     scratch = tmp_path / "scratch" / "deeper"
@@ -46,9 +57,11 @@ def deep_session(path: Path, depth: int = 1015) -> Path:
     nested = "[" * depth + "]" * depth
     t = Transcript().prompt("go").bash("ls", "a").text("done")
     lines = t.lines()
-    call = ('{"type":"assistant","sessionId":"sess-1","uuid":"deep","message":{"id":"m-deep",'
-            '"role":"assistant","content":[{"type":"tool_use","id":"t-deep","name":"Bash",'
-            '"input":{"command":"ls","x":' + nested + "}}]}}")
+    call = (
+        '{"type":"assistant","sessionId":"sess-1","uuid":"deep","message":{"id":"m-deep",'
+        '"role":"assistant","content":[{"type":"tool_use","id":"t-deep","name":"Bash",'
+        '"input":{"command":"ls","x":' + nested + "}}]}}"
+    )
     path.write_text("\n".join([*lines[:1], call, *lines[1:]]) + "\n")
     return path
 
@@ -85,13 +98,17 @@ with open("/proc/self/status") as status:
     print(next(l.split()[1] for l in status if l.startswith("VmHWM:")))
 """
 CALLS = {
-    "forensics": ("from arcguard.forensics import scan_paths\n"
-                  "from arcguard.core.config import default_config\n"
-                  "r = scan_paths([sys.argv[1]], default_config())\n"
-                  "assert (r.malformed_lines, r.turns) == (1, 2), (r.malformed_lines, r.turns)"),
-    "replay": ("from arcguard.replay import replay\n"
-               "r = replay(sys.argv[1])\n"
-               "assert (r.malformed_lines, r.turns) == (1, 2), (r.malformed_lines, r.turns)"),
+    "forensics": (
+        "from arcguard.forensics import scan_paths\n"
+        "from arcguard.core.config import default_config\n"
+        "r = scan_paths([sys.argv[1]], default_config())\n"
+        "assert (r.malformed_lines, r.turns) == (1, 2), (r.malformed_lines, r.turns)"
+    ),
+    "replay": (
+        "from arcguard.replay import replay\n"
+        "r = replay(sys.argv[1])\n"
+        "assert (r.malformed_lines, r.turns) == (1, 2), (r.malformed_lines, r.turns)"
+    ),
 }
 
 
@@ -112,9 +129,13 @@ def long_line_file(tmp_path_factory: pytest.TempPathFactory) -> Path:
 @pytest.mark.skipif(not Path("/proc/self/status").exists(), reason="needs Linux /proc")
 @pytest.mark.parametrize("tool", sorted(CALLS))
 def test_an_over_long_line_is_skipped_in_bounded_memory(long_line_file: Path, tool: str) -> None:
-    done = subprocess.run([sys.executable, "-c", MEASURE.format(call=CALLS[tool]),
-                           str(long_line_file)], capture_output=True, text=True, timeout=300,
-                          check=False)
+    done = subprocess.run(
+        [sys.executable, "-c", MEASURE.format(call=CALLS[tool]), str(long_line_file)],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
     assert done.returncode == 0, done.stderr
     peak_kb = int(done.stdout.split()[-1])
     assert peak_kb < PEAK_LIMIT_KB, f"{tool} peaked at {peak_kb // 1024} MB"

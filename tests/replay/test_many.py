@@ -27,20 +27,34 @@ def test_folders_and_files_give_a_summary_with_rates(tmp_path: Path) -> None:
     folder.mkdir(parents=True)
     shutil.copy(EXAMPLES / "4-thrash-paused.jsonl", folder)
     shutil.copy(EXAMPLES / "2-legitimate-stop.jsonl", folder)
-    data = json.loads(run(str(tmp_path / "history"), str(EXAMPLES / "1-stall-continued.jsonl"),
-                          "--json"))
+    data = json.loads(
+        run(str(tmp_path / "history"), str(EXAMPLES / "1-stall-continued.jsonl"), "--json")
+    )
     assert data["sessions"] == 3
     assert [Path(f["transcript"]).name for f in data["files"]] == [
-        "2-legitimate-stop.jsonl", "4-thrash-paused.jsonl", "1-stall-continued.jsonl"]
+        "2-legitimate-stop.jsonl",
+        "4-thrash-paused.jsonl",
+        "1-stall-continued.jsonl",
+    ]
     calls = sum(f["tool_calls"] for f in data["files"])
     assert data["tool_calls"] == calls == 13
     assert data["interventions"] == {"deny": 2, "pause": 1, "continue": 1, "nudge": 0}
     assert data["interventions_per_1000_tool_calls"] == {
-        "deny": round(2000 / 13, 2), "pause": round(1000 / 13, 2),
-        "continue": round(1000 / 13, 2), "nudge": 0.0}
+        "deny": round(2000 / 13, 2),
+        "pause": round(1000 / 13, 2),
+        "continue": round(1000 / 13, 2),
+        "nudge": 0.0,
+    }
     text = run(str(tmp_path / "history"), str(EXAMPLES / "1-stall-continued.jsonl"))
     assert text.splitlines()[0].split()[:7] == [
-        "transcript", "calls", "turns", "deny", "pause", "continue", "nudge"]
+        "transcript",
+        "calls",
+        "turns",
+        "deny",
+        "pause",
+        "continue",
+        "nudge",
+    ]
     assert any(line.startswith("total") for line in text.splitlines())
     assert "3 sessions, 13 tool calls. Interventions per 1,000 tool calls: deny 153.85" in text
 

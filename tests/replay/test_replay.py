@@ -41,8 +41,16 @@ def test_event_order_for_a_turn_with_parallel_calls() -> None:
     t = Transcript().prompt("go")
     t.tools(("Bash", {"command": "a"}, {"stdout": "1"}), ("Read", {"file_path": "/x"}, "x"))
     t.text("done")
-    assert names(t) == ["SessionStart", "UserPromptSubmit", "PreToolUse", "PreToolUse",
-                        "PostToolUse", "PostToolUse", "PostToolBatch", "Stop"]
+    assert names(t) == [
+        "SessionStart",
+        "UserPromptSubmit",
+        "PreToolUse",
+        "PreToolUse",
+        "PostToolUse",
+        "PostToolUse",
+        "PostToolBatch",
+        "Stop",
+    ]
     events = {n: f for n, f in events_of(t) if n in ("PostToolUse", "Stop")}
     assert events["Stop"]["last_assistant_message"] == "done"
     batch = next(f for n, f in events_of(t) if n == "PostToolBatch")
@@ -52,8 +60,12 @@ def test_event_order_for_a_turn_with_parallel_calls() -> None:
 
 
 def test_failed_call_gives_post_tool_use_failure_with_its_text() -> None:
-    t = Transcript().prompt("go").tools(("Bash", {"command": "x"}, "Exit code 2\nboom"),
-                                        error=True).text("it failed")
+    t = (
+        Transcript()
+        .prompt("go")
+        .tools(("Bash", {"command": "x"}, "Exit code 2\nboom"), error=True)
+        .text("it failed")
+    )
     failure = [f for n, f in events_of(t) if n == "PostToolUseFailure"]
     assert failure and failure[0]["error"] == "Exit code 2\nboom"
 
@@ -72,8 +84,10 @@ def test_no_stop_on_interrupt_and_stop_failure_on_api_error() -> None:
     t.prompt("again").api_error("API Error: Request rejected (429)", error="rate_limit")
     evs = events_of(t)
     assert [n for n, _ in evs].count("Stop") == 0
-    assert ("StopFailure", {"error": "rate_limit",
-                            "last_assistant_message": "API Error: Request rejected (429)"}) in evs
+    assert (
+        "StopFailure",
+        {"error": "rate_limit", "last_assistant_message": "API Error: Request rejected (429)"},
+    ) in evs
 
 
 def test_stop_hook_active_follows_the_chain() -> None:
@@ -93,17 +107,27 @@ def test_stop_hook_active_follows_the_chain() -> None:
 
 def test_rejected_call_has_no_post_event_and_no_batch() -> None:
     t = Transcript().prompt("go")
-    t.tools(("Bash", {"command": "rm -rf build"},
-             "The user doesn't want to proceed with this tool use."), error=True)
+    t.tools(
+        (
+            "Bash",
+            {"command": "rm -rf build"},
+            "The user doesn't want to proceed with this tool use.",
+        ),
+        error=True,
+    )
     t.prompt("[Request interrupted by user for tool use]")
     assert names(t) == ["SessionStart", "UserPromptSubmit", "PreToolUse"]
 
 
 def test_slash_command_is_replayed_as_typed() -> None:
-    body = ("<command-message>autonomous is running</command-message>\n"
-            "<command-name>/autonomous</command-name>\n<command-args>ship it</command-args>")
+    body = (
+        "<command-message>autonomous is running</command-message>\n"
+        "<command-name>/autonomous</command-name>\n<command-args>ship it</command-args>"
+    )
     assert kinds.classify_user({"type": "user", "message": {"content": body}}) == (
-        kinds.OPERATOR, "/autonomous ship it")
+        kinds.OPERATOR,
+        "/autonomous ship it",
+    )
 
 
 def test_new_log_entries_with_a_bounded_log() -> None:
@@ -152,8 +176,10 @@ def test_config_file_changes_the_decisions(tmp_path: Path) -> None:
 
 
 def comparable(result: Any) -> list[tuple[Any, ...]]:
-    return [(d.turn, d.hook, d.kind, d.reason, json.dumps(d.output, sort_keys=True))
-            for d in result.decisions]
+    return [
+        (d.turn, d.hook, d.kind, d.reason, json.dumps(d.output, sort_keys=True))
+        for d in result.decisions
+    ]
 
 
 def test_in_process_and_subprocess_decide_alike() -> None:

@@ -15,13 +15,19 @@ from arcguard.replay.timeline import render
 
 
 def session(tmp_path: Path) -> Path:
-    entries = [user_prompt("/autonomous ship the CSV export"),
-               *assistant_entries(text("The writer is done. Want me to run the tests next?")),
-               user_prompt("yes"),
-               *assistant_entries(text("Tests pass.\n\nNext, I'll update the README.")),
-               user_prompt("ok"),
-               *assistant_entries(text("DECISION NEEDED: the export drops the legacy column,"
-                                       " which two public clients read."))]
+    entries = [
+        user_prompt("/autonomous ship the CSV export"),
+        *assistant_entries(text("The writer is done. Want me to run the tests next?")),
+        user_prompt("yes"),
+        *assistant_entries(text("Tests pass.\n\nNext, I'll update the README.")),
+        user_prompt("ok"),
+        *assistant_entries(
+            text(
+                "DECISION NEEDED: the export drops the legacy column,"
+                " which two public clients read."
+            )
+        ),
+    ]
     return write_transcript(tmp_path / "s.jsonl", entries)
 
 
@@ -47,10 +53,12 @@ def test_a_stop_refused_at_the_cap_says_which_class_it_was(tmp_path: Path) -> No
 def test_the_timeline_names_a_dead_resume(tmp_path: Path) -> None:
     resume = user_prompt("Continue from where you left off.")
     resume["isMeta"] = True  # Claude Code's own prompt after a crash or reconnect
-    entries = [user_prompt("refactor the loader"),
-               *assistant_entries(text("Refactoring the loader.")),
-               resume,
-               *assistant_entries(text("No response requested."), model="<synthetic>")]
+    entries = [
+        user_prompt("refactor the loader"),
+        *assistant_entries(text("Refactoring the loader.")),
+        resume,
+        *assistant_entries(text("No response requested."), model="<synthetic>"),
+    ]
     path = write_transcript(tmp_path / "resumed.jsonl", entries)
     lines = stop_lines(render(replay(str(path))))
     assert any("continue" in line and "resumed session" in line for line in lines), lines

@@ -26,8 +26,11 @@ def test_a_tool_result_after_the_newest_message_is_pending():
 
 
 def test_an_answer_after_the_tool_result_is_not_pending():
-    entries = (assistant_entries(tool_use("Bash", {"command": "ls"}, tool_id="t1"))
-               + [tool_result("t1", "a b")] + assistant_entries(text("Listed.")))
+    entries = (
+        assistant_entries(tool_use("Bash", {"command": "ls"}, tool_id="t1"))
+        + [tool_result("t1", "a b")]
+        + assistant_entries(text("Listed."))
+    )
     exchange = _exchange(entries)
     assert not exchange.result_pending and exchange.message.text == "Listed."
 

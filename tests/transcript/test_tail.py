@@ -24,7 +24,8 @@ from arcguard.transcript.tail import lines_newest_first
 
 def last(path, max_bytes=1 << 20):
     return records.last_message(
-        records.assistant_entries(lines_newest_first(str(path), max_bytes), jsonio.loads))
+        records.assistant_entries(lines_newest_first(str(path), max_bytes), jsonio.loads)
+    )
 
 
 def test_lines_come_newest_first_across_block_boundaries(tmp_path):
@@ -43,39 +44,53 @@ def test_a_partial_last_line_is_tolerated(tmp_path):
 
 
 def test_the_byte_bound_is_respected(tmp_path):
-    path = write_transcript(tmp_path / "t.jsonl", assistant_entries(text("old")) +
-                            [noise("api-request-blob") | {"blob": "x" * 4000}])
+    path = write_transcript(
+        tmp_path / "t.jsonl",
+        assistant_entries(text("old")) + [noise("api-request-blob") | {"blob": "x" * 4000}],
+    )
     assert last(path, max_bytes=1000) is None
     assert last(path, max_bytes=100_000).text == "old"
 
 
 def test_entries_of_one_message_are_merged_and_noise_is_skipped(tmp_path):
     mid = "msg_final"
-    entries = (assistant_entries(text("earlier"))
-               + assistant_entries(thinking(), message_id=mid)
-               + [noise("attachment")]
-               + assistant_entries(text("Here is the summary."), message_id=mid)
-               + [noise("last-prompt"), {"type": "user", "message": "not a dict content"}])
+    entries = (
+        assistant_entries(text("earlier"))
+        + assistant_entries(thinking(), message_id=mid)
+        + [noise("attachment")]
+        + assistant_entries(text("Here is the summary."), message_id=mid)
+        + [noise("last-prompt"), {"type": "user", "message": "not a dict content"}]
+    )
     message = last(write_transcript(tmp_path / "t.jsonl", entries))
     assert message.id == mid and message.thinking and message.kind == records.TEXT
     assert message.entries == 2
 
 
-@pytest.mark.parametrize(("blocks", "kind"), [
-    ([thinking()], records.THINKING),
-    ([text("")], records.EMPTY),
-    ([{"type": "image", "source": {}}], records.OTHER),
-    ([{"type": "server_tool_use", "id": "s", "name": "web_search", "input": {}}], records.OTHER),
-    ([text("x"), tool_use("Bash", {"command": "ls"})], records.TOOL_USE),
-])
+@pytest.mark.parametrize(
+    ("blocks", "kind"),
+    [
+        ([thinking()], records.THINKING),
+        ([text("")], records.EMPTY),
+        ([{"type": "image", "source": {}}], records.OTHER),
+        (
+            [{"type": "server_tool_use", "id": "s", "name": "web_search", "input": {}}],
+            records.OTHER,
+        ),
+        ([text("x"), tool_use("Bash", {"command": "ls"})], records.TOOL_USE),
+    ],
+)
 def test_classification_of_the_final_message(tmp_path, blocks, kind):
     path = write_transcript(tmp_path / "t.jsonl", assistant_entries(*blocks))
     assert last(path).kind == kind
 
 
 def test_synthetic_entries_are_recognised(tmp_path):
-    api_error = assistant_entries(text("API Error: Request rejected (429)"), model="<synthetic>",
-                                  isApiErrorMessage=True, error="rate_limit")
+    api_error = assistant_entries(
+        text("API Error: Request rejected (429)"),
+        model="<synthetic>",
+        isApiErrorMessage=True,
+        error="rate_limit",
+    )
     assert last(write_transcript(tmp_path / "t.jsonl", api_error)).synthetic
 
 
@@ -89,12 +104,16 @@ def test_lone_surrogates_and_garbage_lines_are_tolerated(tmp_path):
 
 def test_message_with_tool_finds_the_turn_of_a_tool_use_id(tmp_path):
     call = tool_use("Bash", {"command": "ls"}, tool_id="toolu_target")
-    entries = (assistant_entries(text("Let me look."), call, tool_use("Read", {"file_path": "/a"}))
-               + [user_prompt("result stand-in")] + assistant_entries(text("later")))
+    entries = (
+        assistant_entries(text("Let me look."), call, tool_use("Read", {"file_path": "/a"}))
+        + [user_prompt("result stand-in")]
+        + assistant_entries(text("later"))
+    )
     path = write_transcript(tmp_path / "t.jsonl", entries)
     lines = lines_newest_first(str(path), 1 << 20)
-    message = records.message_with_tool(records.assistant_entries(lines, jsonio.loads),
-                                        {"toolu_target"})
+    message = records.message_with_tool(
+        records.assistant_entries(lines, jsonio.loads), {"toolu_target"}
+    )
     assert message is not None and message.text == "Let me look."
     assert len(message.tool_uses) == 2
 
@@ -172,6 +191,7 @@ def test_real_transcripts(name):
 
 def test_every_real_transcript_parses_without_error():
     for path in FIXTURES.glob("*.jsonl"):
-        entries = list(records.assistant_entries(lines_newest_first(str(path), 1 << 30),
-                                                 jsonio.loads))
+        entries = list(
+            records.assistant_entries(lines_newest_first(str(path), 1 << 30), jsonio.loads)
+        )
         assert entries, path.name

@@ -73,8 +73,13 @@ def loads(text: str) -> Any:
     import json
 
     try:
-        value = json.loads(text, parse_float=RawNumber, parse_int=_number,
-                           parse_constant=_constant, object_pairs_hook=_pairs)
+        value = json.loads(
+            text,
+            parse_float=RawNumber,
+            parse_int=_number,
+            parse_constant=_constant,
+            object_pairs_hook=_pairs,
+        )
     except RecursionError:
         raise JsonRefused("nested too deeply") from None
     except JsonRefused:
@@ -150,7 +155,7 @@ def detect_style(text: str) -> Style:
     if "\n" not in body:
         return Style(None, colon, comma)
     for line in body.splitlines()[1:]:
-        indent = line[:len(line) - len(line.lstrip(" \t"))]
+        indent = line[: len(line) - len(line.lstrip(" \t"))]
         if indent and line.strip():
             return Style(indent, colon, comma)
     return Style(DEFAULT_STYLE.unit, colon, comma)
@@ -172,8 +177,10 @@ def render(value: Any, style: Style = DEFAULT_STYLE, depth: int = 0) -> str:
     import json
 
     if isinstance(value, dict):
-        items = [json.dumps(k, ensure_ascii=False) + style.colon + render(v, style, depth + 1)
-                 for k, v in value.items()]
+        items = [
+            json.dumps(k, ensure_ascii=False) + style.colon + render(v, style, depth + 1)
+            for k, v in value.items()
+        ]
         opener, closer = "{", "}"
     elif isinstance(value, list):
         items = [render(v, style, depth + 1) for v in value]
@@ -207,7 +214,7 @@ def rewrite(text: str | None, old: Any, new: Any) -> str:
         return render(new) + "\n"
     root = scan(text)
     edited = _edit(text, root, old, new, 0, detect_style(text))
-    result = text[:root.start] + edited + text[root.end:]
+    result = text[: root.start] + edited + text[root.end :]
     if not same(loads(result), new):  # a splice must never change what the file means
         return render(new, detect_style(text)) + "\n"
     return result
@@ -215,7 +222,7 @@ def rewrite(text: str | None, old: Any, new: Any) -> str:
 
 def _edit(text: str, node: Node, old: Any, new: Any, depth: int, style: Style) -> str:
     if same(old, new):
-        return text[node.start:node.end]
+        return text[node.start : node.end]
     if node.items and isinstance(old, dict) and isinstance(new, dict):
         pieces = _object_pieces(text, node, old, new, depth, style)
         if pieces is not None:
@@ -225,8 +232,9 @@ def _edit(text: str, node: Node, old: Any, new: Any, depth: int, style: Style) -
     return render(new, style, depth)
 
 
-def _object_pieces(text: str, node: Node, old: dict[str, Any], new: dict[str, Any],
-                   depth: int, style: Style) -> list[tuple[str, int | None]] | None:
+def _object_pieces(
+    text: str, node: Node, old: dict[str, Any], new: dict[str, Any], depth: int, style: Style
+) -> list[tuple[str, int | None]] | None:
     """(text, old position or None) per member of `new`; None if members were reordered."""
     import json
 
@@ -242,19 +250,25 @@ def _object_pieces(text: str, node: Node, old: dict[str, Any], new: dict[str, An
             continue
         start, child = node.items[where[key]]
         edited = _edit(text, child, old[key], value, depth + 1, style)
-        pieces.append((text[start:child.start] + edited, where[key]))
+        pieces.append((text[start : child.start] + edited, where[key]))
     return pieces
 
 
-def _array_pieces(text: str, node: Node, old: list[Any], new: list[Any], depth: int,
-                  style: Style) -> list[tuple[str, int | None]]:
+def _array_pieces(
+    text: str, node: Node, old: list[Any], new: list[Any], depth: int, style: Style
+) -> list[tuple[str, int | None]]:
     pieces: list[tuple[str, int | None]] = []
     nxt = 0
     for index, value in enumerate(new):
         match = next((j for j in range(nxt, len(old)) if same(old[j], value)), None)
-        later = new[index + 1:]
-        if match is None and nxt < len(old) and type(old[nxt]) is type(value) \
-                and isinstance(value, (dict, list)) and not any(same(old[nxt], v) for v in later):
+        later = new[index + 1 :]
+        if (
+            match is None
+            and nxt < len(old)
+            and type(old[nxt]) is type(value)
+            and isinstance(value, (dict, list))
+            and not any(same(old[nxt], v) for v in later)
+        ):
             match = nxt  # the same element, changed inside
         if match is None:
             pieces.append((render(value, style, depth + 1), None))
@@ -265,23 +279,24 @@ def _array_pieces(text: str, node: Node, old: list[Any], new: list[Any], depth: 
     return pieces
 
 
-def _join(text: str, node: Node, pieces: list[tuple[str, int | None]], depth: int,
-          style: Style) -> str:
+def _join(
+    text: str, node: Node, pieces: list[tuple[str, int | None]], depth: int, style: Style
+) -> str:
     """The container's text around `pieces`, reusing its own separators and padding."""
     opener, closer = text[node.start], text[node.end - 1]
     if not pieces:
         return opener + closer
     items = node.items
-    seps = [text[items[k][1].end:items[k + 1][0]] for k in range(len(items) - 1)]
+    seps = [text[items[k][1].end : items[k + 1][0]] for k in range(len(items) - 1)]
     fresh = style.comma if style.unit is None else ",\n" + style.unit * (depth + 1)
-    out = [opener, text[node.start + 1:items[0][0]]]
+    out = [opener, text[node.start + 1 : items[0][0]]]
     previous: int | None = None
     for count, (piece, position) in enumerate(pieces):
         if count:
             out.append(_separator(previous, position, seps, fresh))
         out.append(piece)
         previous = position
-    out += [text[items[-1][1].end:node.end - 1], closer]
+    out += [text[items[-1][1].end : node.end - 1], closer]
     return "".join(out)
 
 

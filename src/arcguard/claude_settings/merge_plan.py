@@ -201,8 +201,11 @@ def matcher(event: str, *, batch: bool = True) -> str:
 def desired_group(event: str, prefix: str, *, batch: bool = True) -> dict[str, Any]:
     """The matcher group install writes for `event`, with commands starting with `prefix`;
     `batch`: PostToolBatch is wired as well (see `matcher`)."""
-    handler = {"type": "command", "command": hook_command(prefix, EVENTS[event]),
-               "timeout": HOOK_TIMEOUT}
+    handler = {
+        "type": "command",
+        "command": hook_command(prefix, EVENTS[event]),
+        "timeout": HOOK_TIMEOUT,
+    }
     handlers = [handler, *background_handlers(event, prefix)]
     if event in MATCHER_EVENTS:
         return {"matcher": matcher(event, batch=batch), "hooks": handlers}
@@ -211,9 +214,17 @@ def desired_group(event: str, prefix: str, *, batch: bool = True) -> dict[str, A
 
 def background_handlers(event: str, prefix: str) -> list[dict[str, Any]]:
     """The extra handlers `event` runs in the background, woken by their exit 2."""
-    return [{"type": "command", "command": hook_command(prefix, name),
-             "timeout": BACKGROUND_TIMEOUT, "async": True, "asyncRewake": True}
-            for name, wired_to in BACKGROUND.items() if wired_to == event]
+    return [
+        {
+            "type": "command",
+            "command": hook_command(prefix, name),
+            "timeout": BACKGROUND_TIMEOUT,
+            "async": True,
+            "asyncRewake": True,
+        }
+        for name, wired_to in BACKGROUND.items()
+        if wired_to == event
+    ]
 
 
 def desired_hooks(prefix: str) -> dict[str, list[dict[str, Any]]]:
@@ -252,8 +263,9 @@ def _without_ours(groups: list[Any]) -> tuple[list[Any], int | None]:
     return kept, first
 
 
-def plan_install(settings: Mapping[str, Any], prefix: str,
-                 events: Collection[str] | None = None) -> Settings:
+def plan_install(
+    settings: Mapping[str, Any], prefix: str, events: Collection[str] | None = None
+) -> Settings:
     """`settings` with arcguard's hooks wired exactly once per event, everything else as it was.
 
     An event that already holds exactly our entry is left alone, so a second run returns an
@@ -334,8 +346,9 @@ def our_entries(settings: Mapping[str, Any]) -> list[tuple[str, dict[str, Any]]]
 
 def lookalike_entries(settings: Mapping[str, Any]) -> list[tuple[str, dict[str, Any]]]:
     """(event, handler) for every handler that mentions arcguard but is not exactly ours."""
-    return [(event, handler) for event, handler in all_entries(settings)
-            if looks_like_ours(handler)]
+    return [
+        (event, handler) for event, handler in all_entries(settings) if looks_like_ours(handler)
+    ]
 
 
 # The code of the installed command, around the folder that holds the `arcguard` package (a
@@ -346,8 +359,10 @@ def lookalike_entries(settings: Mapping[str, Any]) -> list[tuple[str, dict[str, 
 # environment rebuilt for another Python), `site` runs after all and finds the package among
 # the interpreter's own; the hook path needs nothing outside the standard library.
 _LAUNCH_HEAD = "import sys,os;d="
-_LAUNCH_TAIL = (';os.path.isdir(os.path.join(d,"arcguard")) or __import__("site").main();'
-                "sys.path.append(d);from arcguard.main import main;sys.exit(main())")
+_LAUNCH_TAIL = (
+    ';os.path.isdir(os.path.join(d,"arcguard")) or __import__("site").main();'
+    "sys.path.append(d);from arcguard.main import main;sys.exit(main())"
+)
 LAUNCH_OPTIONS = ("-I", "-S")
 
 
@@ -361,7 +376,7 @@ def launch_location(code: str) -> str | None:
     if not (code.startswith(_LAUNCH_HEAD) and code.endswith(_LAUNCH_TAIL)):
         return None
     try:
-        location = json.loads(code[len(_LAUNCH_HEAD):len(code) - len(_LAUNCH_TAIL)])
+        location = json.loads(code[len(_LAUNCH_HEAD) : len(code) - len(_LAUNCH_TAIL)])
     except ValueError:
         return None
     if not isinstance(location, str) or launch_code(location) != code:
@@ -371,9 +386,10 @@ def launch_location(code: str) -> str | None:
 
 def _launch_usable(executable: str, location: str) -> bool:
     # The same limits as any exact invocation: absolute paths with nothing a shell acts on.
-    return (all(os.path.isabs(p) and not SHELL_SPECIAL.intersection(p)
-                for p in (executable, location))
-            and PYTHON_NAME.fullmatch(os.path.basename(executable)) is not None)
+    return (
+        all(os.path.isabs(p) and not SHELL_SPECIAL.intersection(p) for p in (executable, location))
+        and PYTHON_NAME.fullmatch(os.path.basename(executable)) is not None
+    )
 
 
 def own_prefix(executable: str, location: str | None = None) -> str:

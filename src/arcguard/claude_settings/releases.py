@@ -29,8 +29,8 @@ EVENT_SINCE: dict[str, Version | None] = {
 # What runs degraded on a release without an event.
 EVENT_FEATURES: dict[str, str] = {
     "PostToolBatch": "loop guard in fallback mode: without PostToolBatch a turn closes at the "
-                     "next call or the Stop, so a pause denies every call but cannot end the "
-                     "session at once",
+    "next call or the Stop, so a pause denies every call but cannot end the "
+    "session at once",
 }
 
 # In `-p` mode, releases before this one reject a prompt naming a slash command that does not

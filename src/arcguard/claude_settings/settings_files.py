@@ -41,8 +41,9 @@ def settings_path(scope: str, project: Path, environ: Mapping[str, str]) -> Path
 CLAUDE_VERSION_TIMEOUT_S = 15.0
 
 
-def claude_version(environ: Mapping[str, str],
-                   timeout: float = CLAUDE_VERSION_TIMEOUT_S) -> tuple[Version | None, str]:
+def claude_version(
+    environ: Mapping[str, str], timeout: float = CLAUDE_VERSION_TIMEOUT_S
+) -> tuple[Version | None, str]:
     """(the version of the `claude` on PATH, '') or (None, why it is not known).
 
     `claude --version` is run directly (no shell) with a bounded wait.
@@ -56,8 +57,14 @@ def claude_version(environ: Mapping[str, str],
     if program is None:
         return None, "`claude` is not on PATH"
     try:
-        done = subprocess.run([program, "--version"], capture_output=True, text=True,
-                              timeout=timeout, env=dict(environ), stdin=subprocess.DEVNULL)
+        done = subprocess.run(
+            [program, "--version"],
+            capture_output=True,
+            text=True,
+            timeout=timeout,
+            env=dict(environ),
+            stdin=subprocess.DEVNULL,
+        )
     except (OSError, subprocess.TimeoutExpired) as exc:
         return None, f"`claude --version` failed: {exc}"
     version = releases.parse(done.stdout)
@@ -130,8 +137,9 @@ def load(path: Path) -> tuple[Settings, str | None]:
     try:
         value = json_text.loads(text)
     except json_text.JsonRefused as exc:
-        raise SettingsError(f"{path} is not valid JSON ({exc}); fix or move it, then run "
-                            "this again", "invalid") from None
+        raise SettingsError(
+            f"{path} is not valid JSON ({exc}); fix or move it, then run this again", "invalid"
+        ) from None
     if not isinstance(value, dict):
         raise SettingsError(f"{path} does not hold a JSON object; fix or move it", "invalid")
     return value, text
@@ -143,8 +151,9 @@ def unified_diff(old: str | None, new: str, path: Path) -> str:
     before = (old or "").splitlines(keepends=True)
     after = new.splitlines(keepends=True)
     label = str(path)
-    return "".join(difflib.unified_diff(before, after, label if old is not None else "/dev/null",
-                                        label))
+    return "".join(
+        difflib.unified_diff(before, after, label if old is not None else "/dev/null", label)
+    )
 
 
 NEW_FILE_MODE = 0o644
@@ -200,8 +209,9 @@ def _digest(data: bytes | None) -> str | None:
     return None if data is None else hashlib.sha256(data).hexdigest()
 
 
-def _replace_if_unchanged(target: Path, data: bytes, mode: int | None,
-                          expected: str | None) -> None:
+def _replace_if_unchanged(
+    target: Path, data: bytes, mode: int | None, expected: str | None
+) -> None:
     want = _digest(None if expected is None else expected.encode("utf-8"))
     tmp = target.with_name(f"{target.name}{atomic.TEMP_MARK}{os.getpid()}-{id(data)}")
     atomic.atomic_write(str(tmp), data, mode=NEW_FILE_MODE if mode is None else mode)

@@ -38,8 +38,9 @@ def command_state(text: str | None) -> str:
 
 def _has_marker(text: str) -> bool:
     head = text.split("\n---", 1)[0] if text.startswith("---") else ""
-    return any(line.startswith("description:") and COMMAND_MARKER in line
-               for line in head.splitlines())
+    return any(
+        line.startswith("description:") and COMMAND_MARKER in line for line in head.splitlines()
+    )
 
 
 def read_text(path: Path) -> str | None:

@@ -89,6 +89,7 @@ def next_(session_id: str) -> None:
 @click.argument("slice_name", metavar="SLICE")
 def done(session_id: str, slice_name: str) -> None:
     """Mark milestone SLICE done. Prints the next milestone (or an empty line)."""
+
     def verb(current: Arc | None, at: float) -> tuple[bool, str]:
         if current is None or not arcs.mark_done(current, slice_name):
             raise click.ClickException(f"the arc of {session_id} has no milestone {slice_name!r}")
@@ -102,6 +103,7 @@ def done(session_id: str, slice_name: str) -> None:
 @click.argument("session_id")
 def complete(session_id: str) -> None:
     """Mark the arc complete (the hooks stop continuing it). Prints `inactive`."""
+
     def verb(current: Arc | None, at: float) -> tuple[bool, str]:
         if current is None:
             return False, "inactive"
@@ -115,6 +117,7 @@ def complete(session_id: str) -> None:
 @click.argument("session_id")
 def status(session_id: str) -> None:
     """Print `active SLUG` for an active, fresh arc, else `inactive`."""
+
     def verb(current: Arc | None, at: float) -> tuple[bool, str]:
         if current is not None and _touch_if_active(current, at):
             return True, f"active {current.get('slug', arcs.DEFAULT_SLUG)}"
@@ -128,8 +131,9 @@ def status(session_id: str) -> None:
 @click.pass_context
 def active(ctx: click.Context, session_id: str) -> None:
     """Exit 0 if the arc is active and fresh, else 1. Prints nothing."""
-    text = _apply(session_id, lambda a, at: (_touch_if_active(a, at), "yes" if a and
-                                              _active(a, at) else ""))
+    text = _apply(
+        session_id, lambda a, at: (_touch_if_active(a, at), "yes" if a and _active(a, at) else "")
+    )
     ctx.exit(0 if text else 1)
 
 
@@ -138,6 +142,7 @@ def active(ctx: click.Context, session_id: str) -> None:
 @click.argument("field")
 def get(session_id: str, field: str) -> None:
     """Print one field of the arc (strings as they are, other values as JSON), or ""."""
+
     def verb(current: Arc | None, at: float) -> tuple[bool, str]:
         value = (current or {}).get(field, "")
         return False, value if isinstance(value, str) else jsonio.dumps(value)
@@ -145,8 +150,7 @@ def get(session_id: str, field: str) -> None:
     click.echo(_apply(session_id, verb))
 
 
-def _counter_verb(name: str, help_text: str,
-                  action: Callable[[Arc, float], int]) -> click.Command:
+def _counter_verb(name: str, help_text: str, action: Callable[[Arc, float], int]) -> click.Command:
     @click.argument("session_id")
     @click.argument("counter", type=click.Choice([COUNTER]))
     def command(session_id: str, counter: str) -> None:

@@ -42,12 +42,14 @@ def now() -> float:
     return time.time()
 
 
-def locked_update(session_id: str, change: Callable[[State | None], tuple[State | None, T]],
-                  *, at: float) -> T:
+def locked_update(
+    session_id: str, change: Callable[[State | None], tuple[State | None, T]], *, at: float
+) -> T:
     """`store.update` for verbs: filelock, a generous wait, errors as click errors."""
     try:
-        return store.update(home(), session_id, change, now=at, lock_timeout=10.0,
-                            use_filelock=True)
+        return store.update(
+            home(), session_id, change, now=at, lock_timeout=10.0, use_filelock=True
+        )
     except OSError as exc:
         raise click.ClickException(f"cannot update the state of {session_id}: {exc}") from exc
 

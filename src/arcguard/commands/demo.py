@@ -89,10 +89,13 @@ def demo() -> None:
             stem = name.removesuffix(".jsonl")
             click.echo(f"{number}. {TITLES.get(stem, stem)}  [{name}]")
             with resources.as_file(examples / name) as path:
-                result = replay(str(path), executor="subprocess", config_path=config,
-                                on_step=_echo_step)
-            summary = ", ".join(f"{k} {n}" for k, n in result.summary().items()
-                                if k != "posture") or "nothing"
+                result = replay(
+                    str(path), executor="subprocess", config_path=config, on_step=_echo_step
+                )
+            summary = (
+                ", ".join(f"{k} {n}" for k, n in result.summary().items() if k != "posture")
+                or "nothing"
+            )
             click.echo(f"  Decisions: {summary}.")
             if result.paused_at is not None:
                 click.echo("  The session would have stopped here until the user writes again.")

@@ -26,8 +26,12 @@ def render(results: list[Check]) -> str:
 
 @click.command()
 @json_option
-@click.option("--project", type=click.Path(file_okay=False, path_type=Path), default=None,
-              help="Project whose .claude settings to check (default: the current directory).")
+@click.option(
+    "--project",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=None,
+    help="Project whose .claude settings to check (default: the current directory).",
+)
 @click.pass_context
 def doctor(ctx: click.Context, as_json: bool, project: Path | None) -> None:
     """Check that arcguard is wired into Claude Code, runs, and has healthy state.
@@ -48,8 +52,11 @@ def doctor(ctx: click.Context, as_json: bool, project: Path | None) -> None:
     results = run_checks(setup)
     failed = any(r.status == GAP for r in results)
     if as_json:
-        click.echo(json.dumps({"schema": 1, "ok": not failed,
-                               "checks": [r._asdict() for r in results]}, indent=2))
+        click.echo(
+            json.dumps(
+                {"schema": 1, "ok": not failed, "checks": [r._asdict() for r in results]}, indent=2
+            )
+        )
     else:
         from arcguard.commands.printable import printable
 

@@ -44,8 +44,10 @@ def _progress() -> Callable[[int, int], None] | None:
         if total < PROGRESS_MIN_BYTES:
             return
         end = "\n" if done >= total else ""
-        sys.stderr.write(f"\rscanning {done / 1e6:.0f} / {total / 1e6:.0f} MB"
-                         f" ({100 * done // max(total, 1)}%){end}")
+        sys.stderr.write(
+            f"\rscanning {done / 1e6:.0f} / {total / 1e6:.0f} MB"
+            f" ({100 * done // max(total, 1)}%){end}"
+        )
         sys.stderr.flush()
 
     return show
@@ -54,8 +56,9 @@ def _progress() -> Callable[[int, int], None] | None:
 @click.command()
 @click.argument("paths", nargs=-1, type=click.Path())
 @json_option
-@click.option("--since", metavar="DATE", help="Only transcripts modified on or after DATE "
-              "(YYYY-MM-DD, UTC).")
+@click.option(
+    "--since", metavar="DATE", help="Only transcripts modified on or after DATE (YYYY-MM-DD, UTC)."
+)
 def forensics(paths: tuple[str, ...], as_json: bool, since: str | None) -> None:
     """Measure stalls and loops in Claude Code transcripts and suggest thresholds.
 
@@ -69,7 +72,8 @@ def forensics(paths: tuple[str, ...], as_json: bool, since: str | None) -> None:
     from arcguard.forensics.text_report import render
 
     cfg = config()
-    report = scan_paths(list(paths) or [default_root()], cfg, since=parse_since(since),
-                        progress=_progress())
+    report = scan_paths(
+        list(paths) or [default_root()], cfg, since=parse_since(since), progress=_progress()
+    )
     data = report.as_dict(dict(cfg.as_dict()))
     click.echo(jsonio.dumps_pretty(data) if as_json else printable(render(data)))

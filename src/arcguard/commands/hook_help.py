@@ -26,8 +26,10 @@ def _listing() -> str:
     return "\n".join(f"  {name.ljust(width)}  {_events(name)}" for name in HOOKS)
 
 
-@click.command(context_settings={"help_option_names": ["-h", "--help"]},
-               epilog="\b\nHooks and the Claude Code events they serve:\n" + _listing())
+@click.command(
+    context_settings={"help_option_names": ["-h", "--help"]},
+    epilog="\b\nHooks and the Claude Code events they serve:\n" + _listing(),
+)
 @click.argument("name", metavar="NAME")
 def hook(name: str) -> int:
     """Run hook NAME: read a Claude Code hook payload on stdin, print nothing or one JSON object.

@@ -22,30 +22,41 @@ if TYPE_CHECKING:
 
 
 def _options(command: Callable[..., None]) -> Callable[..., None]:
-    command = click.option("--dry-run", is_flag=True,
-                           help="Print the diff it would apply and change nothing.")(command)
-    command = click.option("--project", "project", type=click.Path(file_okay=False,
-                                                                 path_type=Path),
-                           default=None, help="Project directory for project and local scope "
-                           "(default: the current directory).")(command)
-    return click.option("--scope", type=click.Choice(cc.SCOPES), default="user",
-                        show_default=True,
-                        help="user: ~/.claude/settings.json; project: <project>/.claude/"
-                        "settings.json; local: <project>/.claude/settings.local.json.")(command)
+    command = click.option(
+        "--dry-run", is_flag=True, help="Print the diff it would apply and change nothing."
+    )(command)
+    command = click.option(
+        "--project",
+        "project",
+        type=click.Path(file_okay=False, path_type=Path),
+        default=None,
+        help="Project directory for project and local scope (default: the current directory).",
+    )(command)
+    return click.option(
+        "--scope",
+        type=click.Choice(cc.SCOPES),
+        default="user",
+        show_default=True,
+        help="user: ~/.claude/settings.json; project: <project>/.claude/"
+        "settings.json; local: <project>/.claude/settings.local.json.",
+    )(command)
 
 
 def _target(scope: str, project: Path | None) -> tuple[Path, Path]:
     root = (project or Path.cwd()).absolute()
-    return (cc.settings_path(scope, root, os.environ),
-            cc.commands_dir(scope, root, os.environ) / slash.COMMAND_NAME)
+    return (
+        cc.settings_path(scope, root, os.environ),
+        cc.commands_dir(scope, root, os.environ) / slash.COMMAND_NAME,
+    )
 
 
 # How often a merge is redone when the file changes under it before giving up.
 WRITE_ATTEMPTS = 8
 
 
-def _apply(path: Path, change: Callable[[Settings], Settings], *, dry_run: bool,
-           done: str, nothing: str) -> None:
+def _apply(
+    path: Path, change: Callable[[Settings], Settings], *, dry_run: bool, done: str, nothing: str
+) -> None:
     """Load `path`, apply `change`, then print the diff (dry run) or write it with a backup.
 
     The merge is redone from the new content whenever the file changed between reading and
@@ -75,9 +86,11 @@ def _apply(path: Path, change: Callable[[Settings], Settings], *, dry_run: bool,
         saved = f" (previous version saved as {backup})" if backup else ""
         click.echo(done.format(path=path) + saved)
         return
-    raise click.ClickException(f"{path} kept changing while arcguard was updating it "
-                               f"({WRITE_ATTEMPTS} tries); nothing was written. Run this again "
-                               "when Claude Code is not changing its settings.")
+    raise click.ClickException(
+        f"{path} kept changing while arcguard was updating it "
+        f"({WRITE_ATTEMPTS} tries); nothing was written. Run this again "
+        "when Claude Code is not changing its settings."
+    )
 
 
 def _pause(attempt: int) -> None:
@@ -95,8 +108,9 @@ def _version_option(text: str | None) -> tuple[int, int, int] | None:
         return None
     version = releases.parse(text)
     if version is None:
-        raise click.BadParameter(f"{text!r} is not a version like 2.1.328",
-                                 param_hint="--claude-version")
+        raise click.BadParameter(
+            f"{text!r} is not a version like 2.1.328", param_hint="--claude-version"
+        )
     return version
 
 
@@ -110,26 +124,47 @@ def _events_for(given: str | None) -> tuple[list[str], list[str]]:
     left_out = cv.unknown_to(version, list(EVENTS))
     events = [e for e in EVENTS if e not in left_out]
     if version is None:
-        return events, [f"Claude Code's version is unknown ({why}): only the events every "
-                        f"supported release knows were written; {', '.join(left_out)} left "
-                        "out. Pass --claude-version, or run `arcguard install` again where "
-                        "`claude` is on PATH"] if left_out else []
-    return events, [f"{event} left out: Claude Code {cv.dotted(version)} does not know it; run "
-                    "`arcguard install` again after upgrading" for event in left_out]
+        return events, [
+            f"Claude Code's version is unknown ({why}): only the events every "
+            f"supported release knows were written; {', '.join(left_out)} left "
+            "out. Pass --claude-version, or run `arcguard install` again where "
+            "`claude` is on PATH"
+        ] if left_out else []
+    return events, [
+        f"{event} left out: Claude Code {cv.dotted(version)} does not know it; run "
+        "`arcguard install` again after upgrading"
+        for event in left_out
+    ]
 
 
 @click.command()
 @_options
-@click.option("--claude-version", "claude_version", default=None, metavar="X.Y.Z",
-              help="The Claude Code release to write for (default: ask `claude --version`). "
-              "Events it does not know are left out: it would ignore the whole file.")
-@click.option("--statusline", "with_statusline", is_flag=True,
-              help="Also set Claude Code's status line to `arcguard statusline`, when the "
-              "settings file has none.")
-@click.option("--force", is_flag=True, help="With --statusline: replace a status line that "
-              "is not arcguard's.")
-def install(scope: str, project: Path | None, dry_run: bool, claude_version: str | None,
-            with_statusline: bool, force: bool) -> None:
+@click.option(
+    "--claude-version",
+    "claude_version",
+    default=None,
+    metavar="X.Y.Z",
+    help="The Claude Code release to write for (default: ask `claude --version`). "
+    "Events it does not know are left out: it would ignore the whole file.",
+)
+@click.option(
+    "--statusline",
+    "with_statusline",
+    is_flag=True,
+    help="Also set Claude Code's status line to `arcguard statusline`, when the "
+    "settings file has none.",
+)
+@click.option(
+    "--force", is_flag=True, help="With --statusline: replace a status line that is not arcguard's."
+)
+def install(
+    scope: str,
+    project: Path | None,
+    dry_run: bool,
+    claude_version: str | None,
+    with_statusline: bool,
+    force: bool,
+) -> None:
     """Wire arcguard's hooks and the /autonomous command into Claude Code.
 
     Merges one entry per hook event into the settings file of the chosen scope, keeping every
@@ -161,18 +196,27 @@ def install(scope: str, project: Path | None, dry_run: bool, claude_version: str
         still[:] = [e for e in EVENTS if e not in events and e in new.get("hooks", {})]
         return new
 
-    _apply(path, change, dry_run=dry_run, done="installed arcguard hooks in {path}",
-           nothing="arcguard hooks already installed in {path}")
+    _apply(
+        path,
+        change,
+        dry_run=dry_run,
+        done="installed arcguard hooks in {path}",
+        nothing="arcguard hooks already installed in {path}",
+    )
     for event, handler in lookalikes:
-        click.echo(f"left as it is: {event} command {handler.get('command')!r} "
-                   f"({plan.why_not_ours(handler)}); it is not an exact arcguard invocation, so "
-                   "it is treated as your own: remove it by hand if it is an old copy")
+        click.echo(
+            f"left as it is: {event} command {handler.get('command')!r} "
+            f"({plan.why_not_ours(handler)}); it is not an exact arcguard invocation, so "
+            "it is treated as your own: remove it by hand if it is an old copy"
+        )
     for note in notes:
         click.echo(note)
     for event in still:
-        click.echo(f"warning: {path} still names {event} in an entry that is not arcguard's: "
-                   "a Claude Code release that does not know it ignores this whole file, your "
-                   "permission rules included")
+        click.echo(
+            f"warning: {path} still names {event} in an entry that is not arcguard's: "
+            "a Claude Code release that does not know it ignores this whole file, your "
+            "permission rules included"
+        )
     _install_command(command_file, dry_run=dry_run)
     if with_statusline:
         _install_statusline(path, prefix, force=force, dry_run=dry_run)
@@ -186,13 +230,19 @@ def _install_statusline(path: Path, prefix: str, *, force: bool, dry_run: bool) 
     except plan.SettingsError as exc:
         raise click.ClickException(f"{exc}\nhint: nothing was written.") from None
     if outcome == sl.KEPT:
-        click.echo(f"status line in {path} left as it is (not arcguard's): use --force to "
-                   "replace it, or have it pass its payload on to `arcguard statusline` "
-                   "(see the README)")
+        click.echo(
+            f"status line in {path} left as it is (not arcguard's): use --force to "
+            "replace it, or have it pass its payload on to `arcguard statusline` "
+            "(see the README)"
+        )
         return
-    _apply(path, lambda s: sl.plan(s, prefix, force=force)[0], dry_run=dry_run,
-           done="set the status line to arcguard's in {path}",
-           nothing="arcguard's status line already set in {path}")
+    _apply(
+        path,
+        lambda s: sl.plan(s, prefix, force=force)[0],
+        dry_run=dry_run,
+        done="set the status line to arcguard's in {path}",
+        nothing="arcguard's status line already set in {path}",
+    )
 
 
 def _package_location() -> str:
@@ -247,9 +297,13 @@ def uninstall(scope: str, project: Path | None, dry_run: bool) -> None:
     if path.exists() or path.is_symlink():
         from arcguard.claude_settings import statusline_plan as sl
 
-        _apply(path, lambda s: sl.remove(plan.remove_ours(s)), dry_run=dry_run,
-               done="removed arcguard hooks from {path}",
-               nothing="no arcguard hooks in {path}")
+        _apply(
+            path,
+            lambda s: sl.remove(plan.remove_ours(s)),
+            dry_run=dry_run,
+            done="removed arcguard hooks from {path}",
+            nothing="no arcguard hooks in {path}",
+        )
     else:
         click.echo(f"no arcguard hooks in {path} (no such file)")
     _uninstall_command(command_file, dry_run=dry_run)

@@ -11,10 +11,21 @@ from __future__ import annotations
 
 _KEPT = frozenset({"\n", "\t"})
 # C0 controls and DEL, C1 controls, and the bidirectional overrides that reorder what is shown.
-_CONTROLS = [*range(0x20), 0x7F, *range(0x80, 0xA0), 0x061C, 0x200E, 0x200F,
-             *range(0x202A, 0x202F), *range(0x2066, 0x206A)]
-_TABLE = {code: (f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}")
-          for code in _CONTROLS if chr(code) not in _KEPT}
+_CONTROLS = [
+    *range(0x20),
+    0x7F,
+    *range(0x80, 0xA0),
+    0x061C,
+    0x200E,
+    0x200F,
+    *range(0x202A, 0x202F),
+    *range(0x2066, 0x206A),
+]
+_TABLE = {
+    code: (f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}")
+    for code in _CONTROLS
+    if chr(code) not in _KEPT
+}
 
 
 def printable(text: str) -> str:

@@ -10,16 +10,37 @@ from arcguard.commands.common import json_option
 @click.command()
 @click.argument("paths", nargs=-1, required=True, type=click.Path(exists=True))
 @json_option
-@click.option("--config", "config_path", type=click.Path(dir_okay=False),
-              help="Use this config file instead of your own.")
-@click.option("--subprocess", "as_subprocess", is_flag=True,
-              help="Run each hook as a subprocess, exactly as Claude Code does (slower).")
-@click.option("--arc", is_flag=True,
-              help="Replay as if each session's first prompt had started an arc (/autonomous).")
-@click.option("--summary", "force_summary", is_flag=True,
-              help="Print the per-file summary even for a single transcript.")
-def replay(paths: tuple[str, ...], as_json: bool, config_path: str | None,
-           as_subprocess: bool, arc: bool, force_summary: bool) -> None:
+@click.option(
+    "--config",
+    "config_path",
+    type=click.Path(dir_okay=False),
+    help="Use this config file instead of your own.",
+)
+@click.option(
+    "--subprocess",
+    "as_subprocess",
+    is_flag=True,
+    help="Run each hook as a subprocess, exactly as Claude Code does (slower).",
+)
+@click.option(
+    "--arc",
+    is_flag=True,
+    help="Replay as if each session's first prompt had started an arc (/autonomous).",
+)
+@click.option(
+    "--summary",
+    "force_summary",
+    is_flag=True,
+    help="Print the per-file summary even for a single transcript.",
+)
+def replay(
+    paths: tuple[str, ...],
+    as_json: bool,
+    config_path: str | None,
+    as_subprocess: bool,
+    arc: bool,
+    force_summary: bool,
+) -> None:
     """Show what arcguard would have done on recorded sessions, before you enable it.
 
     The hook events Claude Code would have sent (prompts, tool calls and results, turn ends)
@@ -41,8 +62,9 @@ def replay(paths: tuple[str, ...], as_json: bool, config_path: str | None,
     if not files:
         raise click.UsageError("no transcript (*.jsonl) under the given paths")
     executor = "subprocess" if as_subprocess else "in-process"
-    results = [run_replay(path, executor=executor, config_path=config_path, arc=arc)
-               for path in files]
+    results = [
+        run_replay(path, executor=executor, config_path=config_path, arc=arc) for path in files
+    ]
     if len(results) == 1 and not force_summary:
         only = results[0]
         click.echo(jsonio.dumps_pretty(only.as_dict()) if as_json else printable(render(only)))

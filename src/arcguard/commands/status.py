@@ -118,11 +118,15 @@ def arc_summary(arc: Arc | None, cfg: Config, at: float) -> ArcSummary | None:
     else:
         state = "complete" if arc.get("completed_at") else "inactive"
     done, total = arcs.milestone_counts(arc)
-    return {"slug": arc.get("slug") or arcs.DEFAULT_SLUG, "state": state,
-            "milestones_done": done, "milestones_total": total,
-            "next_milestone": arcs.next_milestone(arc),
-            "consecutive": arc.get("reconcile_count", 0),
-            "lifetime": arc.get("total_blocks", 0)}
+    return {
+        "slug": arc.get("slug") or arcs.DEFAULT_SLUG,
+        "state": state,
+        "milestones_done": done,
+        "milestones_total": total,
+        "next_milestone": arcs.next_milestone(arc),
+        "consecutive": arc.get("reconcile_count", 0),
+        "lifetime": arc.get("total_blocks", 0),
+    }
 
 
 def guard_summary(state: State) -> GuardSummary:
@@ -135,9 +139,9 @@ def guard_summary(state: State) -> GuardSummary:
         "paused": paused,
         "denials": sum(t["denials"] for t in tracks),
         "blocked_rounds": max((t["blocked_rounds"] for t in tracks), default=0),
-        "last_pause": None if last is None else {"rule": last.get("rule", ""),
-                                                 "reason": last.get("reason", ""),
-                                                 "t": last.get("t")},
+        "last_pause": None
+        if last is None
+        else {"rule": last.get("rule", ""), "reason": last.get("reason", ""), "t": last.get("t")},
     }
 
 
@@ -150,31 +154,52 @@ def limit_wait_summary(state: State, cfg: Config) -> LimitWaitSummary | None:
     until = wait.get("until") if wait is not None else None
     if wait is None or until is None:
         return None
-    return {"until": float(until), "until_iso": iso(float(until)),
-            "error": wait.get("error", ""), "attempt": wait.get("attempt", 0),
-            "of": cfg.limit_resumes_per_arc, "waiter_alive": waiter_alive(wait.get("pid"))}
+    return {
+        "until": float(until),
+        "until_iso": iso(float(until)),
+        "error": wait.get("error", ""),
+        "attempt": wait.get("attempt", 0),
+        "of": cfg.limit_resumes_per_arc,
+        "waiter_alive": waiter_alive(wait.get("pid")),
+    }
 
 
 def limit_wait_text(wait: LimitWaitSummary) -> str:
     when = wait["until_iso"].replace("T", " ").rstrip("Z")
     what = "rate limit" if wait["error"] == "rate_limit" else "API"
     gone = "" if wait["waiter_alive"] else "; its waiter is gone"
-    return (f"waiting for the {what} to reset until {when} UTC "
-            f"(resume {wait['attempt']}/{wait['of']}{gone})")
+    return (
+        f"waiting for the {what} to reset until {when} UTC "
+        f"(resume {wait['attempt']}/{wait['of']}{gone})"
+    )
 
 
 def summarise(state: State, path: str, cfg: Config, at: float) -> ReadSummary:
     updated = state.get("updated")
     updated = float(updated) if updated is not None else None
-    return {"session_id": state["session_id"], "file": path, "updated": updated,
-            "updated_iso": iso(updated) if updated is not None else None, "error": None,
-            "arc": arc_summary(state.get("arc"), cfg, at), "guard": guard_summary(state),
-            "limit_wait": limit_wait_summary(state, cfg)}
+    return {
+        "session_id": state["session_id"],
+        "file": path,
+        "updated": updated,
+        "updated_iso": iso(updated) if updated is not None else None,
+        "error": None,
+        "arc": arc_summary(state.get("arc"), cfg, at),
+        "guard": guard_summary(state),
+        "limit_wait": limit_wait_summary(state, cfg),
+    }
 
 
 def unreadable(path: str, mtime: float, why: str) -> UnreadableSummary:
-    return {"session_id": None, "file": path, "updated": mtime, "updated_iso": iso(mtime),
-            "error": why, "arc": None, "guard": None, "limit_wait": None}
+    return {
+        "session_id": None,
+        "file": path,
+        "updated": mtime,
+        "updated_iso": iso(mtime),
+        "error": why,
+        "arc": None,
+        "guard": None,
+        "limit_wait": None,
+    }
 
 
 # --- reading -------------------------------------------------------------------------------
@@ -208,8 +233,9 @@ def find_session(state_dir: str, session_id: str) -> tuple[str, State]:
     if len(matches) == 1:
         return matches[0]
     if matches:
-        raise click.ClickException(f"{len(matches)} sessions start with {session_id!r}; "
-                                   "give more of the id")
+        raise click.ClickException(
+            f"{len(matches)} sessions start with {session_id!r}; give more of the id"
+        )
     raise click.ClickException(f"no state for session {session_id!r} in {state_dir}")
 
 
@@ -224,8 +250,17 @@ def _read(path: str) -> State | None:
 
 # --- text output ---------------------------------------------------------------------------
 
-COLUMNS = ("UPDATED (UTC)", "SESSION", "ARC", "STATE", "MILESTONES", "CONT", "DENIALS",
-           "BLOCKED", "PAUSE")
+COLUMNS = (
+    "UPDATED (UTC)",
+    "SESSION",
+    "ARC",
+    "STATE",
+    "MILESTONES",
+    "CONT",
+    "DENIALS",
+    "BLOCKED",
+    "PAUSE",
+)
 
 
 def _short(text: str, width: int) -> str:
@@ -239,46 +274,67 @@ def table_row(summary: SessionSummary) -> tuple[str, ...]:
     arc = summary["arc"]
     guard = summary["guard"]
     if summary["error"] is not None or guard is None:
-        return (when, sid, "-", "unreadable", "-", "-", "-", "-",
-                _short(summary["error"] or "", 50))
+        return (
+            when,
+            sid,
+            "-",
+            "unreadable",
+            "-",
+            "-",
+            "-",
+            "-",
+            _short(summary["error"] or "", 50),
+        )
     paused = guard["paused"]
-    pause = f"{paused.get('kind', '?')}: {_short(str(paused.get('reason', '')), 60)}" \
-        if paused else "-"
+    pause = (
+        f"{paused.get('kind', '?')}: {_short(str(paused.get('reason', '')), 60)}" if paused else "-"
+    )
     wait = summary["limit_wait"]
     if wait is not None and not paused:
         pause = limit_wait_text(wait)
     if arc is None:
         arc_cells = ("-", "-", "-", "-")
     else:
-        arc_cells = (_short(arc["slug"], 20), arc["state"],
-                     f"{arc['milestones_done']}/{arc['milestones_total']}",
-                     f"{arc['consecutive']}/{arc['lifetime']}")
+        arc_cells = (
+            _short(arc["slug"], 20),
+            arc["state"],
+            f"{arc['milestones_done']}/{arc['milestones_total']}",
+            f"{arc['consecutive']}/{arc['lifetime']}",
+        )
     return (when, sid, *arc_cells, str(guard["denials"]), str(guard["blocked_rounds"]), pause)
 
 
 def render_table(rows: list[tuple[str, ...]]) -> str:
     widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
-    lines = ["  ".join(cell.ljust(w) for cell, w in zip(row, widths, strict=True)).rstrip()
-             for row in rows]
+    lines = [
+        "  ".join(cell.ljust(w) for cell, w in zip(row, widths, strict=True)).rstrip()
+        for row in rows
+    ]
     return "\n".join(lines)
 
 
 def render_session(summary: ReadSummary, log: list[LogEntry]) -> str:
-    out = [f"session   {summary['session_id']}", f"file      {summary['file']}",
-           f"updated   {summary['updated_iso']}"]
+    out = [
+        f"session   {summary['session_id']}",
+        f"file      {summary['file']}",
+        f"updated   {summary['updated_iso']}",
+    ]
     arc = summary["arc"]
     if arc is None:
         out.append("arc       none")
     else:
         nxt = f", next: {arc['next_milestone']}" if arc["next_milestone"] else ""
-        out.append(f"arc       {arc['slug']} ({arc['state']}), milestones"
-                   f" {arc['milestones_done']}/{arc['milestones_total']}{nxt}")
+        out.append(
+            f"arc       {arc['slug']} ({arc['state']}), milestones"
+            f" {arc['milestones_done']}/{arc['milestones_total']}{nxt}"
+        )
         out.append(f"continued {arc['consecutive']} in a row, {arc['lifetime']} in this arc")
     guard = summary["guard"]
     out.append(f"guard     {guard['denials']} denials, {guard['blocked_rounds']} blocked rounds")
     paused = guard["paused"]
-    out.append(f"paused    {paused.get('kind')}: {paused.get('reason')}" if paused
-               else "paused    no")
+    out.append(
+        f"paused    {paused.get('kind')}: {paused.get('reason')}" if paused else "paused    no"
+    )
     wait = summary["limit_wait"]
     if wait is not None:
         out.append(f"limit     {limit_wait_text(wait)}")
@@ -296,8 +352,18 @@ def decision_line(entry: LogEntry) -> str:
     extra = {k: v for k, v in entry.items() if k not in ("t", "hook", "kind", "reason")}
     details = " ".join(f"{k}={v}" for k, v in extra.items())
     reason = _short(str(entry.get("reason", "")), 160)
-    return " ".join(p for p in (when, str(entry.get("hook", "?")), str(entry.get("kind", "?")),
-                                details, "-", reason) if p)
+    return " ".join(
+        p
+        for p in (
+            when,
+            str(entry.get("hook", "?")),
+            str(entry.get("kind", "?")),
+            details,
+            "-",
+            reason,
+        )
+        if p
+    )
 
 
 # --- the command ---------------------------------------------------------------------------
@@ -305,10 +371,19 @@ def decision_line(entry: LogEntry) -> str:
 
 @click.command()
 @json_option
-@click.option("--session", "session_id", metavar="ID",
-              help="Show one session in full, with its recent decisions (an id prefix works).")
-@click.option("--limit", type=click.IntRange(min=1), default=20, show_default=True,
-              help="How many recent sessions to list.")
+@click.option(
+    "--session",
+    "session_id",
+    metavar="ID",
+    help="Show one session in full, with its recent decisions (an id prefix works).",
+)
+@click.option(
+    "--limit",
+    type=click.IntRange(min=1),
+    default=20,
+    show_default=True,
+    help="How many recent sessions to list.",
+)
 def status(as_json: bool, session_id: str | None, limit: int) -> None:
     """Show arcs and loop-guard state of recent sessions, newest first.
 
@@ -333,15 +408,19 @@ def status(as_json: bool, session_id: str | None, limit: int) -> None:
         log = state["log"]
         if as_json:
             document = {**summary, "log": log, "events": state.get("events") or {}}
-            click.echo(json.dumps({"schema": SCHEMA, "state_dir": state_dir,
-                                   "session": document}, indent=2))
+            click.echo(
+                json.dumps(
+                    {"schema": SCHEMA, "state_dir": state_dir, "session": document}, indent=2
+                )
+            )
         else:
             click.echo(printable(render_session(summary, log)))
         return
     sessions = collect(state_dir, cfg, at, limit)
     if as_json:
-        click.echo(json.dumps({"schema": SCHEMA, "state_dir": state_dir, "sessions": sessions},
-                              indent=2))
+        click.echo(
+            json.dumps({"schema": SCHEMA, "state_dir": state_dir, "sessions": sessions}, indent=2)
+        )
     elif not sessions:
         click.echo(printable(f"no sessions yet in {state_dir}"))
     else:

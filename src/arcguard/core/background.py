@@ -22,8 +22,13 @@ if TYPE_CHECKING:
 
 MAX_TASKS = 32
 LAUNCH_MARKS = ("Command running in background with ID", "Async agent launched")
-RUNNING_MARKS = ("<status>running</status>", "<status>pending</status>", "[in_progress]",
-                 "in_progress", "[pending]")
+RUNNING_MARKS = (
+    "<status>running</status>",
+    "<status>pending</status>",
+    "[in_progress]",
+    "in_progress",
+    "[pending]",
+)
 ENDED = frozenset({"completed", "failed", "killed", "stopped", "cancelled", "error"})
 # Subagent tracks are updated by their own hook events: one that moved recently is running.
 SUBAGENT_ACTIVE_SECONDS = 120.0
@@ -42,14 +47,20 @@ def _task_of(tool_input: object, response: object) -> tuple[str | None, str | No
     task = response.get("task") if isinstance(response, dict) else None
     if isinstance(task, dict):
         tid, status = task.get("task_id"), task.get("status")
-        return (tid if isinstance(tid, str) else None,
-                status if isinstance(status, str) else None)
+        return (tid if isinstance(tid, str) else None, status if isinstance(status, str) else None)
     tid = tool_input.get("task_id") if isinstance(tool_input, dict) else None
     return (tid if isinstance(tid, str) else None), None
 
 
-def observe_result(state: State, now: float, *, tool_name: str, tool_input: object,
-                   tool_use_id: str, payload: dict[str, Any]) -> None:
+def observe_result(
+    state: State,
+    now: float,
+    *,
+    tool_name: str,
+    tool_input: object,
+    tool_use_id: str,
+    payload: dict[str, Any],
+) -> None:
     """Note work a finished call started, or what a status call said about running work."""
     if "tool_response" not in payload:
         return
@@ -78,8 +89,9 @@ def _launched(response: object, tool_use_id: str) -> str | None:
     return None
 
 
-def _observe_status(tasks: dict[str, float], now: float, tool_name: str, tool_input: object,
-                    response: object) -> None:
+def _observe_status(
+    tasks: dict[str, float], now: float, tool_name: str, tool_input: object, response: object
+) -> None:
     tid, status = _task_of(tool_input, response)
     if status in ENDED and tid is not None:
         tasks.pop(tid, None)
@@ -103,7 +115,7 @@ def observe_notification(state: State, text: str) -> None:
         start = text.find(f"<{tag}>")
         end = text.find(f"</{tag}>", start)
         if start >= 0 and end > start:
-            named = text[start + len(tag) + 2:end].strip()
+            named = text[start + len(tag) + 2 : end].strip()
             if named in tasks:
                 del tasks[named]
                 return
@@ -116,9 +128,10 @@ def running(state: State, cfg: Config, now: float, *, own: str = "main") -> bool
     if any(now - at < cfg.wait_max_seconds for at in tasks.values()):
         return True
     tracks = state["guard"].get("tracks", {})
-    return any(key not in ("main", own)
-               and now - track.get("updated", 0) < SUBAGENT_ACTIVE_SECONDS
-               for key, track in tracks.items())
+    return any(
+        key not in ("main", own) and now - track.get("updated", 0) < SUBAGENT_ACTIVE_SECONDS
+        for key, track in tracks.items()
+    )
 
 
 def waiting(state: State, cfg: Config, now: float, *, own: str = "main") -> bool:

@@ -24,87 +24,348 @@ DECISION_MARK = "decision needed:"
 _MARKUP = "*_#>`~ \t\r\n"
 
 # Words that open a sentence without changing what it asks ("So, shall I ...?").
-_OPENERS = ("so", "ok", "okay", "alright", "all right", "now", "also", "and", "then", "or",
-            "finally", "lastly", "next", "quick question", "one question", "question")
+_OPENERS = (
+    "so",
+    "ok",
+    "okay",
+    "alright",
+    "all right",
+    "now",
+    "also",
+    "and",
+    "then",
+    "or",
+    "finally",
+    "lastly",
+    "next",
+    "quick question",
+    "one question",
+    "question",
+)
 
 # A question (ends in "?") that starts like this asks the operator for leave or a choice.
 _ASKING_STARTS = (
-    "want me to", "do you want", "would you like", "would you prefer", "would you rather",
-    "do you prefer", "shall i", "shall we", "should i", "should we", "can i", "could i", "may i",
-    "is it ok", "is it okay", "is that ok", "is that okay", "is this ok", "is this okay",
-    "ok to", "okay to", "ready to", "ready for", "good to go", "proceed", "go ahead",
-    "continue", "sound good", "sounds good", "does that work", "does this work",
-    "does that sound", "does this sound", "does that look", "does this look", "any preference",
-    "any objection", "anything else", "which would you", "which do you", "which one",
-    "which option", "which approach", "which of", "what would you", "how would you",
-    "how do you want", "what do you want", "do you also want", "want to", "happy for me to",
-    "are you ok", "are you okay", "are you happy", "mind if i", "would it help if",
-    "what do you think", "thoughts", "any thoughts", "your thoughts", "what's your",
-    "what is your", "agreed", "ok?", "okay?",
+    "want me to",
+    "do you want",
+    "would you like",
+    "would you prefer",
+    "would you rather",
+    "do you prefer",
+    "shall i",
+    "shall we",
+    "should i",
+    "should we",
+    "can i",
+    "could i",
+    "may i",
+    "is it ok",
+    "is it okay",
+    "is that ok",
+    "is that okay",
+    "is this ok",
+    "is this okay",
+    "ok to",
+    "okay to",
+    "ready to",
+    "ready for",
+    "good to go",
+    "proceed",
+    "go ahead",
+    "continue",
+    "sound good",
+    "sounds good",
+    "does that work",
+    "does this work",
+    "does that sound",
+    "does this sound",
+    "does that look",
+    "does this look",
+    "any preference",
+    "any objection",
+    "anything else",
+    "which would you",
+    "which do you",
+    "which one",
+    "which option",
+    "which approach",
+    "which of",
+    "what would you",
+    "how would you",
+    "how do you want",
+    "what do you want",
+    "do you also want",
+    "want to",
+    "happy for me to",
+    "are you ok",
+    "are you okay",
+    "are you happy",
+    "mind if i",
+    "would it help if",
+    "what do you think",
+    "thoughts",
+    "any thoughts",
+    "your thoughts",
+    "what's your",
+    "what is your",
+    "agreed",
+    "ok?",
+    "okay?",
 )
 # A question that contains one of these is addressed to the operator wherever it appears.
 _ASKING_PARTS = (
-    "want me to", "would you like", "do you want", "you prefer", "you'd prefer", "you'd like",
-    "you rather", "shall i ", "should i ", "ok with you", "okay with you", "work for you",
-    "fine with you", "your preference", "your call", "let me know", "or should i", "or would you",
-    "before i proceed", "before i continue", "before i go", "before i start", "before i move",
-    "go ahead and", "i proceed", "i continue", "thoughts?", "what do you think",
+    "want me to",
+    "would you like",
+    "do you want",
+    "you prefer",
+    "you'd prefer",
+    "you'd like",
+    "you rather",
+    "shall i ",
+    "should i ",
+    "ok with you",
+    "okay with you",
+    "work for you",
+    "fine with you",
+    "your preference",
+    "your call",
+    "let me know",
+    "or should i",
+    "or would you",
+    "before i proceed",
+    "before i continue",
+    "before i go",
+    "before i start",
+    "before i move",
+    "go ahead and",
+    "i proceed",
+    "i continue",
+    "thoughts?",
+    "what do you think",
     "or should ",  # "Should X, or should Y?" offers the operator a choice
 )
 # A statement that still hands the turn back for an answer ("Let me know if ...").
 _HANDBACK_STARTS = (
-    "let me know", "please let me know", "tell me", "please tell me", "please confirm",
-    "confirm ", "just say", "say the word", "give me the go-ahead", "let me know whether",
-    "happy to", "i can also", "i'd be happy to", "i'm happy to", "i would be happy to",
-    "waiting for your", "awaiting your", "i'll wait for your", "i will wait for your",
-    "i'll wait for you", "i'll hold off", "i will hold off", "holding off",
-    "ready for feedback", "ready for your",
+    "let me know",
+    "please let me know",
+    "tell me",
+    "please tell me",
+    "please confirm",
+    "confirm ",
+    "just say",
+    "say the word",
+    "give me the go-ahead",
+    "let me know whether",
+    "happy to",
+    "i can also",
+    "i'd be happy to",
+    "i'm happy to",
+    "i would be happy to",
+    "waiting for your",
+    "awaiting your",
+    "i'll wait for your",
+    "i will wait for your",
+    "i'll wait for you",
+    "i'll hold off",
+    "i will hold off",
+    "holding off",
+    "ready for feedback",
+    "ready for your",
 )
 _HANDBACK_PARTS = (
-    "if you'd like", "if you would like", "if you want", "if you prefer", "if you'd prefer",
-    "whenever you're ready", "when you're ready", "when you want to", "once you confirm",
-    "once you approve", "your go-ahead", "your approval", "your confirmation", "your input",
-    "your decision on", "let me know",
+    "if you'd like",
+    "if you would like",
+    "if you want",
+    "if you prefer",
+    "if you'd prefer",
+    "whenever you're ready",
+    "when you're ready",
+    "when you want to",
+    "once you confirm",
+    "once you approve",
+    "your go-ahead",
+    "your approval",
+    "your confirmation",
+    "your input",
+    "your decision on",
+    "let me know",
 )
 
 # A final sentence that opens like this announces an action it did not take.
 _ANNOUNCING_STARTS = (
-    "next, i'll", "next i'll", "next, i will", "next i will", "next, let me", "next let me",
-    "next, let's", "next let's", "next, i'm going to", "next i'm going to",
-    "now i'll", "now, i'll", "now i will", "now, i will", "now let me", "now, let me",
-    "now let's", "now, let's", "now i'm going to", "now, i'm going to",
-    "i'll now", "i will now", "let me now", "let's now", "i'm now going to", "i am now going to",
-    "then i'll", "after that, i'll", "after that i'll",
-    "moving on to", "moving on:", "next step:", "next up:", "next:", "now:",
-    "proceeding to", "proceeding with", "starting on", "starting with", "on to ",
-    "i'll proceed", "i will proceed", "i'll continue", "i will continue", "i'll move on",
-    "i'll go ahead", "i will go ahead", "i'll start", "i will start", "i'll begin",
+    "next, i'll",
+    "next i'll",
+    "next, i will",
+    "next i will",
+    "next, let me",
+    "next let me",
+    "next, let's",
+    "next let's",
+    "next, i'm going to",
+    "next i'm going to",
+    "now i'll",
+    "now, i'll",
+    "now i will",
+    "now, i will",
+    "now let me",
+    "now, let me",
+    "now let's",
+    "now, let's",
+    "now i'm going to",
+    "now, i'm going to",
+    "i'll now",
+    "i will now",
+    "let me now",
+    "let's now",
+    "i'm now going to",
+    "i am now going to",
+    "then i'll",
+    "after that, i'll",
+    "after that i'll",
+    "moving on to",
+    "moving on:",
+    "next step:",
+    "next up:",
+    "next:",
+    "now:",
+    "proceeding to",
+    "proceeding with",
+    "starting on",
+    "starting with",
+    "on to ",
+    "i'll proceed",
+    "i will proceed",
+    "i'll continue",
+    "i will continue",
+    "i'll move on",
+    "i'll go ahead",
+    "i will go ahead",
+    "i'll start",
+    "i will start",
+    "i'll begin",
 )
 # "Let me <verb>" / "I'll <verb>" / "Let's <verb>" with a verb of doing: the commonest
 # announcement. Verbs of waiting, leaving or saying are not an action the model skipped.
-_ANNOUNCING_SUBJECTS = ("let me ", "let's ", "i'll ", "i will ", "i'm going to ",
-                        "i am going to ")
-_ACTION_VERBS = frozenset({
-    "run", "rerun", "re-run", "check", "verify", "fix", "update", "add", "implement", "write",
-    "create", "build", "test", "look", "read", "open", "inspect", "examine", "investigate",
-    "search", "find", "grep", "edit", "change", "modify", "refactor", "rename", "move",
-    "remove", "delete", "clean", "install", "commit", "push", "apply", "try", "debug", "trace",
-    "profile", "measure", "benchmark", "deploy", "migrate", "wire", "hook", "patch", "rewrite",
-    "review", "compile", "lint", "format", "regenerate", "generate", "scaffold", "set", "start",
-    "tackle", "address", "handle", "finish", "complete", "dig", "explore", "port", "split",
-    "merge", "rebase", "bump", "pin", "draft", "document", "extract", "replace", "re-check",
-    "recheck", "double-check", "confirm", "validate", "reproduce", "make", "get",
-    "pull", "fetch", "query", "compare", "switch", "configure", "enable", "disable", "restore",
-    "revert", "narrow", "isolate", "wrap", "kick", "launch", "spin", "re-enable", "go",
-})
+_ANNOUNCING_SUBJECTS = ("let me ", "let's ", "i'll ", "i will ", "i'm going to ", "i am going to ")
+_ACTION_VERBS = frozenset(
+    {
+        "run",
+        "rerun",
+        "re-run",
+        "check",
+        "verify",
+        "fix",
+        "update",
+        "add",
+        "implement",
+        "write",
+        "create",
+        "build",
+        "test",
+        "look",
+        "read",
+        "open",
+        "inspect",
+        "examine",
+        "investigate",
+        "search",
+        "find",
+        "grep",
+        "edit",
+        "change",
+        "modify",
+        "refactor",
+        "rename",
+        "move",
+        "remove",
+        "delete",
+        "clean",
+        "install",
+        "commit",
+        "push",
+        "apply",
+        "try",
+        "debug",
+        "trace",
+        "profile",
+        "measure",
+        "benchmark",
+        "deploy",
+        "migrate",
+        "wire",
+        "hook",
+        "patch",
+        "rewrite",
+        "review",
+        "compile",
+        "lint",
+        "format",
+        "regenerate",
+        "generate",
+        "scaffold",
+        "set",
+        "start",
+        "tackle",
+        "address",
+        "handle",
+        "finish",
+        "complete",
+        "dig",
+        "explore",
+        "port",
+        "split",
+        "merge",
+        "rebase",
+        "bump",
+        "pin",
+        "draft",
+        "document",
+        "extract",
+        "replace",
+        "re-check",
+        "recheck",
+        "double-check",
+        "confirm",
+        "validate",
+        "reproduce",
+        "make",
+        "get",
+        "pull",
+        "fetch",
+        "query",
+        "compare",
+        "switch",
+        "configure",
+        "enable",
+        "disable",
+        "restore",
+        "revert",
+        "narrow",
+        "isolate",
+        "wrap",
+        "kick",
+        "launch",
+        "spin",
+        "re-enable",
+        "go",
+    }
+)
 
 
 # "Let me know if you need anything else.": an offer that names no step of its own.
 _COURTESY_STARTS = ("feel free", "hope this helps", "hope that helps", "happy to help")
-_COURTESY_PARTS = ("anything else", "any questions", "any other", "anything comes up",
-                   "further questions", "if you need anything", "if you have questions",
-                   "something is unclear", "anything is unclear", "hope this helps",
-                   "hope that helps")
+_COURTESY_PARTS = (
+    "anything else",
+    "any questions",
+    "any other",
+    "anything comes up",
+    "further questions",
+    "if you need anything",
+    "if you have questions",
+    "something is unclear",
+    "anything is unclear",
+    "hope this helps",
+    "hope that helps",
+)
 # Words that make it a concrete offer or a choice after all.
 _CONCRETE = ("want me to", "me to ", "shall ", "should ", " or ")
 
@@ -118,11 +379,11 @@ def classify(text: str) -> str:
         return OTHER
     if is_courtesy(sentences[-1]):
         # "Want me to push it? Let me know if you need anything else." still asks.
-        asked = len(sentences) > 1 and is_asking(sentences[-2]) and not is_courtesy(
-            sentences[-2])
+        asked = len(sentences) > 1 and is_asking(sentences[-2]) and not is_courtesy(sentences[-2])
         return QUESTION if asked else COURTESY
     if is_asking(sentences[-1]) or (
-            len(sentences) > 1 and is_asking(sentences[-2]) and _is_addendum(sentences[-1])):
+        len(sentences) > 1 and is_asking(sentences[-2]) and _is_addendum(sentences[-1])
+    ):
         return QUESTION
     if is_announcing(sentences[-1]):
         return ANNOUNCED
@@ -154,23 +415,68 @@ def closing_sentences(text: str) -> list[str]:
 
 # A last sentence that only qualifies the question before it ("Want me to run it? It takes a
 # minute.", "Which do you prefer? I'd go with the first."), rather than answering it.
-_ADDENDA = ("i can ", "i could ", "i'd ", "i would ", "i recommend", "my recommendation",
-            "my suggestion", "recommendation:", "or ", "either way", "it's ", "it is ",
-            "that's ", "that is ", "this is ", "that would", "it would", "this would", "it'll",
-            "that'll", "it will", "that will", "this will", "otherwise", "alternatively",
-            "if not", "if so", "if yes", "happy to", "no rush", "either is", "both are",
-            "it takes", "that takes", "this takes", "it only takes", "it should take",
-            # How the model would go about it if given leave: the plan, not an answer.
-            "the approach", "the plan", "the fix", "the main", "the change", "the steps",
-            "the idea", "you'd ", "you would ", "given ", "(")
+_ADDENDA = (
+    "i can ",
+    "i could ",
+    "i'd ",
+    "i would ",
+    "i recommend",
+    "my recommendation",
+    "my suggestion",
+    "recommendation:",
+    "or ",
+    "either way",
+    "it's ",
+    "it is ",
+    "that's ",
+    "that is ",
+    "this is ",
+    "that would",
+    "it would",
+    "this would",
+    "it'll",
+    "that'll",
+    "it will",
+    "that will",
+    "this will",
+    "otherwise",
+    "alternatively",
+    "if not",
+    "if so",
+    "if yes",
+    "happy to",
+    "no rush",
+    "either is",
+    "both are",
+    "it takes",
+    "that takes",
+    "this takes",
+    "it only takes",
+    "it should take",
+    # How the model would go about it if given leave: the plan, not an answer.
+    "the approach",
+    "the plan",
+    "the fix",
+    "the main",
+    "the change",
+    "the steps",
+    "the idea",
+    "you'd ",
+    "you would ",
+    "given ",
+    "(",
+)
 
 
 def _is_addendum(sentence: str) -> bool:
     if sentence.endswith("?"):
         return False
     # A sentence that ends in a colon introduces the list of what would be done.
-    return (sentence.endswith(":") or _without_openers(sentence).startswith(_ADDENDA)
-            or sentence.startswith(_ADDENDA))
+    return (
+        sentence.endswith(":")
+        or _without_openers(sentence).startswith(_ADDENDA)
+        or sentence.startswith(_ADDENDA)
+    )
 
 
 def _tail(text: str) -> str:
@@ -180,7 +486,7 @@ def _tail(text: str) -> str:
     cut = text.find("\n", len(text) - CLOSING_CHARS)
     if cut < 0:
         return text[-CLOSING_CHARS:]
-    head, tail = text[:cut], text[cut + 1:]
+    head, tail = text[:cut], text[cut + 1 :]
     opened = sum(1 for line in head.splitlines() if line.lstrip().startswith(("```", "~~~")))
     return ("```\n" + tail) if opened % 2 else tail
 
@@ -188,18 +494,23 @@ def _tail(text: str) -> str:
 def is_courtesy(sentence: str) -> bool:
     body = _without_openers(sentence)
     offered = body.startswith(_COURTESY_STARTS) or is_asking(sentence)
-    return (offered and any(p in body for p in _COURTESY_PARTS)
-            and not any(c in body for c in _CONCRETE))
+    return (
+        offered
+        and any(p in body for p in _COURTESY_PARTS)
+        and not any(c in body for c in _CONCRETE)
+    )
 
 
 def is_asking(sentence: str) -> bool:
     body = _without_openers(sentence)
     starts = (sentence, body)
-    if sentence.endswith("?") and (any(s.startswith(_ASKING_STARTS) for s in starts)
-                                   or any(p in body for p in _ASKING_PARTS)):
+    if sentence.endswith("?") and (
+        any(s.startswith(_ASKING_STARTS) for s in starts) or any(p in body for p in _ASKING_PARTS)
+    ):
         return True
-    return (any(s.startswith(_HANDBACK_STARTS) for s in starts)
-            or any(p in body for p in _HANDBACK_PARTS))
+    return any(s.startswith(_HANDBACK_STARTS) for s in starts) or any(
+        p in body for p in _HANDBACK_PARTS
+    )
 
 
 def is_announcing(sentence: str) -> bool:
@@ -212,7 +523,7 @@ def is_announcing(sentence: str) -> bool:
     body = _without_openers(sentence)
     for subject in _ANNOUNCING_SUBJECTS:
         if body.startswith(subject):
-            rest = body[len(subject):].split()
+            rest = body[len(subject) :].split()
             verb = rest[0].strip(",:;.") if rest else ""
             if verb in ("also", "now", "then", "quickly", "first", "next", "go", "just"):
                 verb = rest[1].strip(",:;.") if len(rest) > 1 else ""
@@ -226,8 +537,8 @@ def _without_openers(sentence: str) -> str:
     while changed:
         changed = False
         for opener in _OPENERS:
-            if body.startswith(opener) and body[len(opener):][:1] in (",", " ", ":", "-"):
-                body = body[len(opener):].lstrip(" ,:-—")
+            if body.startswith(opener) and body[len(opener) :][:1] in (",", " ", ":", "-"):
+                body = body[len(opener) :].lstrip(" ,:-—")
                 changed = True
     return body
 
@@ -263,7 +574,7 @@ def _unquoted(line: str) -> str:
             if c == closer and (c != "'" or not after.isalnum()):
                 closer = ""
             continue
-        if c in "`\"“" or (c == "'" and not before.isalnum() and after.isalnum()):
+        if c in '`"“' or (c == "'" and not before.isalnum() and after.isalnum()):
             closer = "”" if c == "“" else c
             out.append("Q")  # a word in its place, so "`x`'s" keeps its apostrophe
             continue
@@ -305,9 +616,9 @@ def _sentences(text: str) -> list[str]:
     start = 0
     for i, c in enumerate(text):
         if c in ".!?" and (i + 1 == len(text) or text[i + 1] == " "):
-            if c == "." and _is_abbreviation(text[start:i + 1]):
+            if c == "." and _is_abbreviation(text[start : i + 1]):
                 continue
-            out.append(text[start:i + 1].strip())
+            out.append(text[start : i + 1].strip())
             start = i + 1
     tail = text[start:].strip()
     if tail:
@@ -318,7 +629,8 @@ def _sentences(text: str) -> list[str]:
 def _is_abbreviation(sentence: str) -> bool:
     last = sentence.rsplit(" ", 1)[-1].lstrip("([{")  # "(e.g." is still "e.g."
     return last in ("e.g.", "i.e.", "etc.", "vs.", "approx.", "cf.") or (
-        len(last) == 2 and last[0].isdigit())
+        len(last) == 2 and last[0].isdigit()
+    )
 
 
 def _words(text: str) -> bool:

@@ -46,8 +46,16 @@ class Setting:
 
     __slots__ = ("choices", "default", "high", "kind", "low", "meaning", "name")
 
-    def __init__(self, name: str, kind: str, default: Value, low: int, high: int,
-                 meaning: str, choices: tuple[str, ...] = ()) -> None:
+    def __init__(
+        self,
+        name: str,
+        kind: str,
+        default: Value,
+        low: int,
+        high: int,
+        meaning: str,
+        choices: tuple[str, ...] = (),
+    ) -> None:
         self.name = name
         self.kind = kind
         self.default = default
@@ -66,8 +74,16 @@ def _enum(name: str, default: str, choices: tuple[str, ...], meaning: str) -> Se
 
 
 # Switches: true/false in TOML; 1/0, true/false, yes/no, on/off in the environment.
-_BOOLEAN_WORDS = {"1": True, "true": True, "yes": True, "on": True,
-                  "0": False, "false": False, "no": False, "off": False}
+_BOOLEAN_WORDS = {
+    "1": True,
+    "true": True,
+    "yes": True,
+    "on": True,
+    "0": False,
+    "false": False,
+    "no": False,
+    "off": False,
+}
 
 
 def _list(name: str, default: tuple[str, ...], meaning: str) -> Setting:
@@ -76,62 +92,149 @@ def _list(name: str, default: tuple[str, ...], meaning: str) -> Setting:
 
 SETTINGS: tuple[Setting, ...] = (
     # arc keeper
-    _int("stale_seconds", 8 * 3600, 60, 30 * 86400,
-         "an arc with no activity for this long stops being continued"),
-    _int("max_consecutive_continuations", 2, 1, CLAUDE_CODE_BLOCK_CAP - 2,
-         "continuations in a row without operator input"),
+    _int(
+        "stale_seconds",
+        8 * 3600,
+        60,
+        30 * 86400,
+        "an arc with no activity for this long stops being continued",
+    ),
+    _int(
+        "max_consecutive_continuations",
+        2,
+        1,
+        CLAUDE_CODE_BLOCK_CAP - 2,
+        "continuations in a row without operator input",
+    ),
     _int("max_continuations_per_arc", 5, 1, 1000, "continuations over a whole arc"),
-    _int("drain_ms", 1200, 0, HOOK_BUDGET_MAX_MS,
-         "how long the Stop hook waits for the final message to reach the transcript"),
-    _int("tail_bytes", 1024 * 1024, 64 * 1024, 64 * 1024 * 1024,
-         "how much of the transcript's end a hook reads"),
-    _int("hook_budget_ms", 2000, 100, HOOK_BUDGET_MAX_MS,
-         "wall time after which a hook exits with no decision"),
-    _int("lock_timeout_ms", 1000, 10, HOOK_BUDGET_MAX_MS,
-         "how long a hook waits for a session's state lock"),
-    _enum("stop_policy", "ask", ("noop", "ask", "strict"),
-          "which stops mid-arc are stalls: `noop` empty or no-op replies only; `ask` also "
-          "permission questions and announced steps not taken; `strict` every stop that is "
-          "neither a completion nor `DECISION NEEDED:`"),
+    _int(
+        "drain_ms",
+        1200,
+        0,
+        HOOK_BUDGET_MAX_MS,
+        "how long the Stop hook waits for the final message to reach the transcript",
+    ),
+    _int(
+        "tail_bytes",
+        1024 * 1024,
+        64 * 1024,
+        64 * 1024 * 1024,
+        "how much of the transcript's end a hook reads",
+    ),
+    _int(
+        "hook_budget_ms",
+        2000,
+        100,
+        HOOK_BUDGET_MAX_MS,
+        "wall time after which a hook exits with no decision",
+    ),
+    _int(
+        "lock_timeout_ms",
+        1000,
+        10,
+        HOOK_BUDGET_MAX_MS,
+        "how long a hook waits for a session's state lock",
+    ),
+    _enum(
+        "stop_policy",
+        "ask",
+        ("noop", "ask", "strict"),
+        "which stops mid-arc are stalls: `noop` empty or no-op replies only; `ask` also "
+        "permission questions and announced steps not taken; `strict` every stop that is "
+        "neither a completion nor `DECISION NEEDED:`",
+    ),
     # loop guard: repeat guard
     _int("repeat_limit", 2, 1, 100, "runs of a call with one outcome before the next is denied"),
     _int("repeat_window", 200, 1, 100_000, "how many calls back those runs count"),
     _int("max_operations", 200, 10, 2000, "distinct calls tracked per session"),
-    _int("inflight_stale_seconds", 900, 10, 7 * 86400,
-         "a call with no result after this long is treated as finished"),
-    _list("observing_tools", ("Bash", "Read", "Grep", "Glob"),
-          "tools that only look: after an edit, one more run validates it"),
-    _int("blocked_rounds_pause", 3, 1, 1000,
-         "rounds with a denied call and no progress before a pause"),
+    _int(
+        "inflight_stale_seconds",
+        900,
+        10,
+        7 * 86400,
+        "a call with no result after this long is treated as finished",
+    ),
+    _list(
+        "observing_tools",
+        ("Bash", "Read", "Grep", "Glob"),
+        "tools that only look: after an edit, one more run validates it",
+    ),
+    _int(
+        "blocked_rounds_pause",
+        3,
+        1,
+        1000,
+        "rounds with a denied call and no progress before a pause",
+    ),
     # loop guard: cycles, check-in and backstop
     _int("cycle_history", 40, 2, 400, "tool-only turns kept to look for cycles"),
     _int("cycle_max_period", 8, 1, 50, "longest cycle looked for, in turns"),
-    _int("cycle_repeats_identical", 5, 2, 1000,
-         "the same tool-only turn this many times in a row pauses"),
+    _int(
+        "cycle_repeats_identical",
+        5,
+        2,
+        1000,
+        "the same tool-only turn this many times in a row pauses",
+    ),
     _int("cycle_repeats", 3, 2, 1000, "a longer cycle repeated this many times pauses"),
     _int("checkin_turns", 25, 1, 100_000, "tool-only turns in a row before a request to summarise"),
-    _int("backstop_nudge_turns", 100, 1, 100_000,
-         "turns since your last message before a request to summarise"),
-    _int("backstop_pause_turns", 200, 1, 100_000,
-         "turns since your last message before a pause"),
-    _int("backstop_pause_turns_arc", 600, 1, 100_000,
-         "the same, while an arc is active"),
-    _int("backstop_ceiling_turns", 1000, 1, 100_000,
-         "turns since your last message before a pause however productive they are: a bound"
-         " on runaway cost"),
-    _int("wait_max_seconds", 3600, 1, 7 * 86400,
-         "how long repeated waiting on background work may go on"),
+    _int(
+        "backstop_nudge_turns",
+        100,
+        1,
+        100_000,
+        "turns since your last message before a request to summarise",
+    ),
+    _int("backstop_pause_turns", 200, 1, 100_000, "turns since your last message before a pause"),
+    _int("backstop_pause_turns_arc", 600, 1, 100_000, "the same, while an arc is active"),
+    _int(
+        "backstop_ceiling_turns",
+        1000,
+        1,
+        100_000,
+        "turns since your last message before a pause however productive they are: a bound"
+        " on runaway cost",
+    ),
+    _int(
+        "wait_max_seconds",
+        3600,
+        1,
+        7 * 86400,
+        "how long repeated waiting on background work may go on",
+    ),
     _list("allow", (), "calls exempt from the loop guard: `Tool`, `glob` or `Tool(glob)`"),
     # unattended runs: resume after an API limit, tell the user when a session stops
-    _int("limit_resumes_per_arc", 3, 0, 20,
-         "resumes after an API limit over one arc (0: never wait for a limit)"),
-    _int("limit_wait_max_seconds", 5 * 3600, 1, 86400,
-         "the longest one wait for a limit to reset may be"),
-    Setting("notify_command", ARGV, (), 0, MAX_ITEMS,
-            "a program and its arguments run, without a shell, with a JSON event on stdin when"
-            " arcguard stops a session (environment: a JSON array)"),
-    Setting("notify_terminal", BOOL, True, 0, 1,
-            "ring the terminal and set its title when arcguard stops a session"),
+    _int(
+        "limit_resumes_per_arc",
+        3,
+        0,
+        20,
+        "resumes after an API limit over one arc (0: never wait for a limit)",
+    ),
+    _int(
+        "limit_wait_max_seconds",
+        5 * 3600,
+        1,
+        86400,
+        "the longest one wait for a limit to reset may be",
+    ),
+    Setting(
+        "notify_command",
+        ARGV,
+        (),
+        0,
+        MAX_ITEMS,
+        "a program and its arguments run, without a shell, with a JSON event on stdin when"
+        " arcguard stops a session (environment: a JSON array)",
+    ),
+    Setting(
+        "notify_terminal",
+        BOOL,
+        True,
+        0,
+        1,
+        "ring the terminal and set its title when arcguard stops a session",
+    ),
 )
 
 SETTING = {setting.name: setting for setting in SETTINGS}
@@ -216,8 +319,9 @@ def _coerce_list(setting: Setting, raw: object) -> tuple[str, ...]:
     else:
         raise ConfigError(f"{setting.name}: expected a list of strings, got {shown(raw)}")
     if len(items) > setting.high or any(len(item) > ITEM_CHARS for item in items):
-        raise ConfigError(f"{setting.name}: at most {setting.high} items of at most "
-                          f"{ITEM_CHARS} characters")
+        raise ConfigError(
+            f"{setting.name}: at most {setting.high} items of at most {ITEM_CHARS} characters"
+        )
     return items
 
 

@@ -13,50 +13,196 @@ from __future__ import annotations
 
 BASH = "Bash"
 # Built-in tools that change nothing a read could see (their own lists, searches, views).
-QUIET_TOOLS = frozenset({
-    "Read", "Grep", "Glob", "LS", "WebFetch", "WebSearch", "TodoWrite", "TodoRead",
-    "TaskList", "TaskGet", "TaskOutput", "TaskCreate", "TaskUpdate", "BashOutput",
-    "AgentOutputTool", "ToolSearch", "AskUserQuestion", "EnterPlanMode", "ExitPlanMode",
-    "Skill", "Agent", "Task", "SendMessage",
-})
+QUIET_TOOLS = frozenset(
+    {
+        "Read",
+        "Grep",
+        "Glob",
+        "LS",
+        "WebFetch",
+        "WebSearch",
+        "TodoWrite",
+        "TodoRead",
+        "TaskList",
+        "TaskGet",
+        "TaskOutput",
+        "TaskCreate",
+        "TaskUpdate",
+        "BashOutput",
+        "AgentOutputTool",
+        "ToolSearch",
+        "AskUserQuestion",
+        "EnterPlanMode",
+        "ExitPlanMode",
+        "Skill",
+        "Agent",
+        "Task",
+        "SendMessage",
+    }
+)
 # Edit and Write are judged by their response (a real patch), not here.
 EDIT_TOOLS = frozenset({"Edit", "Write", "MultiEdit"})
 # Tools that report on background work; calling them again is how a model waits.
 STATUS_TOOLS = frozenset({"TaskList", "TaskGet", "TaskOutput", "BashOutput", "AgentOutputTool"})
 # MCP tool names made of these words only read.
-MCP_READ_WORDS = ("get", "list", "read", "search", "fetch", "view", "query", "find",
-                  "describe", "show", "status", "lookup", "resolve", "info")
+MCP_READ_WORDS = (
+    "get",
+    "list",
+    "read",
+    "search",
+    "fetch",
+    "view",
+    "query",
+    "find",
+    "describe",
+    "show",
+    "status",
+    "lookup",
+    "resolve",
+    "info",
+)
 
-READ_ONLY_PROGRAMS = frozenset({
-    "cat", "head", "tail", "less", "more", "grep", "egrep", "fgrep", "rg", "ag", "ls", "tree",
-    "wc", "echo", "printf", "pwd", "which", "type", "file", "stat", "du", "df", "diff",
-    "cmp", "uniq", "cut", "tr", "jq", "yq", "nl", "od", "xxd", "hexdump", "md5sum",
-    "sha1sum", "sha256sum", "shasum", "column", "tac", "rev", "seq", "true", "false", ":",
-    "date", "env", "printenv", "uname", "whoami", "id", "hostname", "ps", "realpath",
-    "readlink", "dirname", "basename", "test", "[", "cd", "pushd", "popd", "sleep", "wait",
-    "watch", "lsof", "pgrep", "uptime", "free", "awk", "fd", "bat", "exa", "eza", "strings",
-    "sort", "sed", "find", "for", "done", "fi",
-})
+READ_ONLY_PROGRAMS = frozenset(
+    {
+        "cat",
+        "head",
+        "tail",
+        "less",
+        "more",
+        "grep",
+        "egrep",
+        "fgrep",
+        "rg",
+        "ag",
+        "ls",
+        "tree",
+        "wc",
+        "echo",
+        "printf",
+        "pwd",
+        "which",
+        "type",
+        "file",
+        "stat",
+        "du",
+        "df",
+        "diff",
+        "cmp",
+        "uniq",
+        "cut",
+        "tr",
+        "jq",
+        "yq",
+        "nl",
+        "od",
+        "xxd",
+        "hexdump",
+        "md5sum",
+        "sha1sum",
+        "sha256sum",
+        "shasum",
+        "column",
+        "tac",
+        "rev",
+        "seq",
+        "true",
+        "false",
+        ":",
+        "date",
+        "env",
+        "printenv",
+        "uname",
+        "whoami",
+        "id",
+        "hostname",
+        "ps",
+        "realpath",
+        "readlink",
+        "dirname",
+        "basename",
+        "test",
+        "[",
+        "cd",
+        "pushd",
+        "popd",
+        "sleep",
+        "wait",
+        "watch",
+        "lsof",
+        "pgrep",
+        "uptime",
+        "free",
+        "awk",
+        "fd",
+        "bat",
+        "exa",
+        "eza",
+        "strings",
+        "sort",
+        "sed",
+        "find",
+        "for",
+        "done",
+        "fi",
+    }
+)
 # Shell keywords that start the command they precede: `do rm x` runs `rm`.
 LEADING_KEYWORDS = frozenset({"do", "then", "else", "elif", "if", "while", "until", "!"})
 # Options that make an otherwise read-only program write.
-WRITING_OPTIONS = {"sed": ("-i", "--in-place"), "sort": ("-o", "--output"),
-                   "find": ("-delete", "-exec", "-execdir", "-ok", "-fprint", "-fprintf")}
+WRITING_OPTIONS = {
+    "sed": ("-i", "--in-place"),
+    "sort": ("-o", "--output"),
+    "find": ("-delete", "-exec", "-execdir", "-ok", "-fprint", "-fprintf"),
+}
 # Prefixes that run the rest of the command: judge what they run.
 WRAPPERS = frozenset({"timeout", "time", "nice", "nohup", "command", "builtin", "exec", "env"})
-GIT_READ_ONLY = frozenset({
-    "status", "log", "diff", "show", "blame", "rev-parse", "ls-files", "ls-tree", "grep",
-    "describe", "shortlog", "cat-file", "merge-base", "rev-list", "name-rev", "check-ignore",
-    "for-each-ref", "count-objects", "help", "version", "whatchanged",
-})
+GIT_READ_ONLY = frozenset(
+    {
+        "status",
+        "log",
+        "diff",
+        "show",
+        "blame",
+        "rev-parse",
+        "ls-files",
+        "ls-tree",
+        "grep",
+        "describe",
+        "shortlog",
+        "cat-file",
+        "merge-base",
+        "rev-list",
+        "name-rev",
+        "check-ignore",
+        "for-each-ref",
+        "count-objects",
+        "help",
+        "version",
+        "whatchanged",
+    }
+)
 # `git SUB` read-only only when followed by one of these (or nothing).
-GIT_LISTING = {"branch": ("", "-a", "-r", "-v", "-vv", "--list", "--show-current", "-l"),
-               "remote": ("", "-v", "show", "get-url"), "tag": ("", "-l", "--list"),
-               "stash": ("list", "show"), "worktree": ("list",),
-               "config": ("--get", "--list", "-l", "--get-all")}
+GIT_LISTING = {
+    "branch": ("", "-a", "-r", "-v", "-vv", "--list", "--show-current", "-l"),
+    "remote": ("", "-v", "show", "get-url"),
+    "tag": ("", "-l", "--list"),
+    "stash": ("list", "show"),
+    "worktree": ("list",),
+    "config": ("--get", "--list", "-l", "--get-all"),
+}
 GH_READ_ONLY = frozenset({"view", "list", "diff", "checks", "status", "watch"})
-SAFE_REDIRECTS = ("2>&1", "1>&2", ">&2", "2>/dev/null", ">/dev/null", "&>/dev/null",
-                  "1>/dev/null", "> /dev/null", "2> /dev/null", "&> /dev/null")
+SAFE_REDIRECTS = (
+    "2>&1",
+    "1>&2",
+    ">&2",
+    "2>/dev/null",
+    ">/dev/null",
+    "&>/dev/null",
+    "1>/dev/null",
+    "> /dev/null",
+    "2> /dev/null",
+    "&> /dev/null",
+)
 SEPARATORS = ("&&", "||", ";", "|", "&", "\n", "(", ")", "{", "}")
 # Words that make a command a wait for something else to finish.
 WAIT_PROGRAMS = frozenset({"sleep", "wait", "watch"})
@@ -120,8 +266,11 @@ def _unwrap(words: list[str]) -> list[str]:
         words = words[1:]
     while words and _program(words[0]) in WRAPPERS:
         words = words[1:]
-        while words and (words[0].startswith("-") or "=" in words[0]
-                         or words[0].rstrip("smhd").replace(".", "").isdigit()):
+        while words and (
+            words[0].startswith("-")
+            or "=" in words[0]
+            or words[0].rstrip("smhd").replace(".", "").isdigit()
+        ):
             words = words[1:]
     return words
 
@@ -173,6 +322,7 @@ def is_wait(tool_name: str, tool_input: object) -> bool:
         if _program(words[0]) in WAIT_PROGRAMS:
             return True
         if any(w in WAIT_SUBCOMMANDS for w in words[1:3]) or any(
-                w.startswith(WAIT_OPTIONS) for w in words[1:]):
+            w.startswith(WAIT_OPTIONS) for w in words[1:]
+        ):
             return True
     return False

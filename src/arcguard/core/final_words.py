@@ -23,8 +23,11 @@ RESUME_PROMPT = "continue from where you left off"
 
 # Prompts the harness writes on the operator's event: a Stop hook's block reason fed back, and
 # the summary that opens a compacted conversation.
-HARNESS_PREFIXES = (TASK_NOTIFICATION, "Stop hook feedback:",
-                    "This session is being continued from a previous conversation")
+HARNESS_PREFIXES = (
+    TASK_NOTIFICATION,
+    "Stop hook feedback:",
+    "This session is being continued from a previous conversation",
+)
 QUEUED_COMMAND = "queued_command"
 # A queued command's `commandMode` when a person typed it while the model worked.
 QUEUED_PROMPT_MODE = "prompt"
@@ -46,12 +49,50 @@ _COMPLETION_SOURCE = (
 _COMPLETION_WORDS = ("complete", "done", "shipped", "merged")
 # A claim that is denied or hedged is no claim: these words anywhere in the message void it,
 # whatever the pattern would accept now or after a later widening.
-_QUALIFIERS = frozenset({
-    "not", "never", "no", "none", "nothing", "except", "but", "almost", "nearly", "partially",
-    "partly", "mostly", "yet", "until", "unless", "if", "once", "when", "some", "most", "half",
-    "few", "several", "remaining", "remain", "left", "pending", "soon", "probably", "maybe",
-    "hopefully", "should", "will", "would", "might", "may", "can", "cannot", "isn't", "aren't",
-})
+_QUALIFIERS = frozenset(
+    {
+        "not",
+        "never",
+        "no",
+        "none",
+        "nothing",
+        "except",
+        "but",
+        "almost",
+        "nearly",
+        "partially",
+        "partly",
+        "mostly",
+        "yet",
+        "until",
+        "unless",
+        "if",
+        "once",
+        "when",
+        "some",
+        "most",
+        "half",
+        "few",
+        "several",
+        "remaining",
+        "remain",
+        "left",
+        "pending",
+        "soon",
+        "probably",
+        "maybe",
+        "hopefully",
+        "should",
+        "will",
+        "would",
+        "might",
+        "may",
+        "can",
+        "cannot",
+        "isn't",
+        "aren't",
+    }
+)
 _completion: re.Pattern[str] | None = None
 
 
@@ -60,7 +101,7 @@ def is_sentinel(text: str) -> bool:
     body = text.strip().lower()
     if not body.startswith(SENTINEL):
         return False
-    return all(c == "." or c.isspace() for c in body[len(SENTINEL):])
+    return all(c == "." or c.isspace() for c in body[len(SENTINEL) :])
 
 
 def is_completion(text: str) -> bool:
@@ -93,7 +134,7 @@ def starts_autonomous(prompt: str) -> bool:
     body = prompt.lstrip()
     for command in (AUTONOMOUS, PLUGIN_AUTONOMOUS):
         if body[: len(command)].lower() == command:
-            rest = body[len(command):]
+            rest = body[len(command) :]
             return not rest or rest[0].isspace()
     return False
 

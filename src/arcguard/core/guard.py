@@ -43,7 +43,6 @@ from arcguard.core.tracks import track_key
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-
     from arcguard.core.config import Config
     from arcguard.core.render import Output
     from arcguard.core.schema import Track
@@ -56,8 +55,15 @@ def on_operator_message(state: State, now: float) -> None:
     """A person spoke: clear the pause and every loop counter (lifetime totals stay)."""
     guard = state["guard"]
     if guard.get("paused"):
-        add_log(state, {"t": now, "hook": "posture", "kind": "resume",
-                        "reason": "operator message cleared the pause"})
+        add_log(
+            state,
+            {
+                "t": now,
+                "hook": "posture",
+                "kind": "resume",
+                "reason": "operator message cleared the pause",
+            },
+        )
     guard["paused"] = None
     main = guard.get("tracks", {}).get(MAIN)
     guard["tracks"] = {MAIN: new_track(now, denials=main["denials"] if main else 0)}
@@ -73,9 +79,16 @@ def on_narration(state: State) -> None:
 
 
 def decide_post_batch(
-    state: State, cfg: Config, now: float, *, calls: list[tuple[str, object]],
-    tool_only: bool | None, agent_id: object, arc_active: bool,
-    tool_use_ids: list[str] | None = None, queued: list[tuple[str, str, bool]] | None = None,
+    state: State,
+    cfg: Config,
+    now: float,
+    *,
+    calls: list[tuple[str, object]],
+    tool_only: bool | None,
+    agent_id: object,
+    arc_active: bool,
+    tool_use_ids: list[str] | None = None,
+    queued: list[tuple[str, str, bool]] | None = None,
 ) -> tuple[Output | None, State]:
     """One assistant turn's calls are done. `tool_only` is None when the turn's message
     could not be read: such a turn neither counts toward a run or cycle nor ends one.
@@ -95,8 +108,9 @@ def decide_post_batch(
     waited = _only_waits(state, cfg, now, calls, key)
     _count_quiet(track, fresh=fresh, waited=waited)
     rounds_pause = _close_turn(state, track, cfg, now)
-    cycle_pause = _observe_turn(state, track, cfg, now, calls=calls, tool_only=tool_only,
-                                fresh=new_result, waited=waited)
+    cycle_pause = _observe_turn(
+        state, track, cfg, now, calls=calls, tool_only=tool_only, fresh=new_result, waited=waited
+    )
     pause = rounds_pause or cycle_pause or _backstop_pause(state, track, cfg, now, arc_active)
     if pause:
         return pause, state
@@ -118,8 +132,9 @@ def _note_queued(state: State, now: float, queued: list[tuple[str, str, bool]]) 
             background.observe_notification(state, text)
 
 
-def _only_waits(state: State, cfg: Config, now: float, calls: list[tuple[str, object]],
-                key: str) -> bool:
+def _only_waits(
+    state: State, cfg: Config, now: float, calls: list[tuple[str, object]], key: str
+) -> bool:
     """Every call of the turn waits, and waiting is what the situation calls for."""
     if calls and all(effects.is_wait(name, given) for name, given in calls):
         return background.waiting(state, cfg, now, own=key)
@@ -153,9 +168,17 @@ def _close_turn(state: State, track: Track, cfg: Config, now: float) -> Output |
     return None
 
 
-def _observe_turn(state: State, track: Track, cfg: Config, now: float, *,
-                  calls: list[tuple[str, object]], tool_only: bool | None,
-                  fresh: bool, waited: bool) -> Output | None:
+def _observe_turn(
+    state: State,
+    track: Track,
+    cfg: Config,
+    now: float,
+    *,
+    calls: list[tuple[str, object]],
+    tool_only: bool | None,
+    fresh: bool,
+    waited: bool,
+) -> Output | None:
     tracked = [(name, given) for name, given in calls if not is_allowed(cfg, name, given)]
     if tool_only is None:
         return None  # unknown: counting it could pause a narrating session (fail open)
@@ -168,31 +191,35 @@ def _observe_turn(state: State, track: Track, cfg: Config, now: float, *,
     fingerprint = "|".join(sorted(opkey.operation_id(n, i) for n, i in tracked))
     history = track["fingerprints"]
     history.append(fingerprint)
-    del history[:-cfg.cycle_history]
+    del history[: -cfg.cycle_history]
     # Whether each turn in the history brought a result never seen before, for the wording.
     freshness = track.setdefault("fresh", [])
     freshness.append(fresh)
-    del freshness[:-len(history)]
+    del freshness[: -len(history)]
     labels = track.setdefault("labels", {})
     labels[fingerprint] = ", ".join(opkey.label(n, i, 60) for n, i in tracked[:2])
     for stale in [fp for fp in labels if fp not in history]:
         del labels[stale]
-    found = detect_period(history, max_period=cfg.cycle_max_period,
-                          repeats_identical=cfg.cycle_repeats_identical,
-                          repeats_cycle=cfg.cycle_repeats)
+    found = detect_period(
+        history,
+        max_period=cfg.cycle_max_period,
+        repeats_identical=cfg.cycle_repeats_identical,
+        repeats_cycle=cfg.cycle_repeats,
+    )
     if found is None:
         return None
     period, repeats = found
     shown = [labels.get(fp, "?") for fp in history[-period:]]
     # The first pass through the cycle always sees its results for the first time; any
     # later pass that saw a new one means the results kept changing.
-    changed = any(freshness[-period * repeats:][period:])
+    changed = any(freshness[-period * repeats :][period:])
     reason = messages.cycle_pause(period, repeats, shown, results_changed=changed)
     return pause(state, now, "post-batch", "cycle", reason)
 
 
-def _backstop_pause(state: State, track: Track, cfg: Config, now: float,
-                    arc_active: bool) -> Output | None:
+def _backstop_pause(
+    state: State, track: Track, cfg: Config, now: float, arc_active: bool
+) -> Output | None:
     turns = track["turns"]
     if turns >= cfg.backstop_ceiling_turns:
         reason = messages.backstop_ceiling(turns)

@@ -21,8 +21,9 @@ def _count(state: State, key: str) -> None:
     events[key] = (count if isinstance(count, int) else 0) + 1
 
 
-def decide_session_start(state: State | None, source: str, cfg: Config, now: float, *,
-                         command: str) -> tuple[Output | None, State | None]:
+def decide_session_start(
+    state: State | None, source: str, cfg: Config, now: float, *, command: str
+) -> tuple[Output | None, State | None]:
     """Compaction and resume reset nothing; an active arc's posture is restated after them."""
     if state is None:
         return None, None
@@ -37,8 +38,9 @@ def decide_session_start(state: State | None, source: str, cfg: Config, now: flo
     return output, state
 
 
-def decide_stop_failure(state: State | None, error: str, now: float
-                        ) -> tuple[Output | None, State | None]:
+def decide_stop_failure(
+    state: State | None, error: str, now: float
+) -> tuple[Output | None, State | None]:
     if state is None:
         return None, None
     state = clone(state)

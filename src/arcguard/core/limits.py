@@ -46,9 +46,16 @@ class WallTime:
 
     __slots__ = ("day", "hour", "minute", "month", "year", "zone")
 
-    def __init__(self, hour: int, minute: int, *, month: int | None = None,
-                 day: int | None = None, year: int | None = None,
-                 zone: str | None = None) -> None:
+    def __init__(
+        self,
+        hour: int,
+        minute: int,
+        *,
+        month: int | None = None,
+        day: int | None = None,
+        year: int | None = None,
+        zone: str | None = None,
+    ) -> None:
         self.hour = hour
         self.minute = minute
         self.month = month
@@ -57,8 +64,10 @@ class WallTime:
         self.zone = zone
 
     def __repr__(self) -> str:
-        return (f"WallTime({self.hour}, {self.minute}, month={self.month}, day={self.day}, "
-                f"year={self.year}, zone={self.zone!r})")
+        return (
+            f"WallTime({self.hour}, {self.minute}, month={self.month}, day={self.day}, "
+            f"year={self.year}, zone={self.zone!r})"
+        )
 
 
 # --- reading the reset time out of the error text ------------------------------------------
@@ -99,7 +108,7 @@ def _epoch_suffix(text: str) -> float | None:
 
 
 def _clock_after(text: str, start: int) -> WallTime | None:
-    rest = text[start:start + 80]
+    rest = text[start : start + 80]
     if rest.lower().startswith("at "):
         rest = rest[3:]
     month, day, year, rest = _date_prefix(rest)
@@ -131,8 +140,8 @@ def _clock(rest: str) -> tuple[tuple[int, int] | None, str]:
     if not 1 <= i <= 2:
         return None, rest
     hour, minute = int(rest[:i]), 0
-    if rest[i:i + 1] == ":" and rest[i + 1:i + 3].isdigit():
-        minute = int(rest[i + 1:i + 3])
+    if rest[i : i + 1] == ":" and rest[i + 1 : i + 3].isdigit():
+        minute = int(rest[i + 1 : i + 3])
         i += 3
     suffix = rest[i:].lstrip(" \u202f")
     half = suffix[:2].lower()
@@ -188,8 +197,15 @@ def holds(wait: LimitWait, now: float, *, alive: bool) -> bool:
 
 
 def decide_wait(
-    state: State | None, error: str, reset_at: float | None, cfg: Config, now: float, *,
-    token: str, pid: int, other_alive: bool,
+    state: State | None,
+    error: str,
+    reset_at: float | None,
+    cfg: Config,
+    now: float,
+    *,
+    token: str,
+    pid: int,
+    other_alive: bool,
 ) -> tuple[Plan | None, str, State | None]:
     """Whether to wait for this API error: (plan or None, why, new state or None)."""
     if error not in TRANSIENT:
@@ -210,15 +226,32 @@ def decide_wait(
         return None, why, _give_up(state, now, why)
     until, source = _resume_time(state, error, reset_at, used, cfg, now)
     if until - now > cfg.limit_wait_max_seconds:
-        why = (f"the limit resets in {until - now:.0f}s, longer than limit_wait_max_seconds"
-               f" ({cfg.limit_wait_max_seconds})")
+        why = (
+            f"the limit resets in {until - now:.0f}s, longer than limit_wait_max_seconds"
+            f" ({cfg.limit_wait_max_seconds})"
+        )
         return None, why, _give_up(state, now, why)
-    state["limit_wait"] = {"token": token, "pid": pid, "started": now, "until": until,
-                    "error": error[:40], "source": source, "arc": arc.get("invoked_at"),
-                    "attempt": used + 1}
-    add_log(state, {"t": now, "hook": "limit-wait", "kind": "limit-wait",
-                    "reason": f"{error} ends the turn; resume at {until:.0f} ({source})",
-                    "attempt": used + 1, "of": cfg.limit_resumes_per_arc})
+    state["limit_wait"] = {
+        "token": token,
+        "pid": pid,
+        "started": now,
+        "until": until,
+        "error": error[:40],
+        "source": source,
+        "arc": arc.get("invoked_at"),
+        "attempt": used + 1,
+    }
+    add_log(
+        state,
+        {
+            "t": now,
+            "hook": "limit-wait",
+            "kind": "limit-wait",
+            "reason": f"{error} ends the turn; resume at {until:.0f} ({source})",
+            "attempt": used + 1,
+            "of": cfg.limit_resumes_per_arc,
+        },
+    )
     return Plan(token, until, used + 1, source), "waiting", state
 
 
@@ -234,8 +267,9 @@ def resumes_spent(state: State | None, error: str, cfg: Config, now: float) -> b
     return arcs.is_active(arc, cfg, now) and resumes(arc) >= cfg.limit_resumes_per_arc
 
 
-def _resume_time(state: State, error: str, reset_at: float | None, used: int, cfg: Config,
-                 now: float) -> tuple[float, str]:
+def _resume_time(
+    state: State, error: str, reset_at: float | None, used: int, cfg: Config, now: float
+) -> tuple[float, str]:
     if reset_at is not None:
         # A named reset already past means the limit is over: resume at once.
         return max(reset_at, now + MARGIN_EXACT), "error text"
@@ -247,13 +281,21 @@ def _resume_time(state: State, error: str, reset_at: float | None, used: int, cf
 
 def backoff_seconds(error: str, used: int, cfg: Config) -> float:
     """The wait when no reset time is known: doubled for each resume the arc already spent."""
-    return float(min(BACKOFF_SECONDS.get(error, 60) * 2 ** min(used, 10),
-                     cfg.limit_wait_max_seconds))
+    return float(
+        min(BACKOFF_SECONDS.get(error, 60) * 2 ** min(used, 10), cfg.limit_wait_max_seconds)
+    )
 
 
 def _give_up(state: State, now: float, why: str) -> State:
-    add_log(state, {"t": now, "hook": "limit-wait", "kind": "give-up",
-                    "reason": f"no resume after the API limit: {why}"})
+    add_log(
+        state,
+        {
+            "t": now,
+            "hook": "limit-wait",
+            "kind": "give-up",
+            "reason": f"no resume after the API limit: {why}",
+        },
+    )
     return state
 
 
@@ -263,8 +305,9 @@ def still_pending(state: State | None, token: str) -> bool:
     return wait is not None and wait.get("token") == token
 
 
-def decide_wake(state: State | None, token: str, cfg: Config, now: float
-                ) -> tuple[str | None, State | None]:
+def decide_wake(
+    state: State | None, token: str, cfg: Config, now: float
+) -> tuple[str | None, State | None]:
     """At the end of a wait: the wake message (None: stay asleep) and the new state."""
     wait = pending(state)
     if state is None or wait is None or wait.get("token") != token:
@@ -274,17 +317,36 @@ def decide_wake(state: State | None, token: str, cfg: Config, now: float
     arc = state.get("arc")
     why = _why_not_wake(state, wait, cfg, now)
     if why is not None:
-        add_log(state, {"t": now, "hook": "limit-wait", "kind": "limit-cancel",
-                        "reason": f"limit wait ended without a resume: {why}"})
+        add_log(
+            state,
+            {
+                "t": now,
+                "hook": "limit-wait",
+                "kind": "limit-cancel",
+                "reason": f"limit wait ended without a resume: {why}",
+            },
+        )
         return None, state
     assert arc is not None
     attempt = arc["limit_resumes"] = resumes(arc) + 1
     arcs.touch(arc, now)
-    add_log(state, {"t": now, "hook": "limit-wait", "kind": "limit-resume",
-                    "reason": "the API limit has reset; the session is woken",
-                    "attempt": attempt, "of": cfg.limit_resumes_per_arc})
-    return wake_message(str(arc.get("slug") or arcs.DEFAULT_SLUG), arcs.next_milestone(arc),
-                        attempt, cfg.limit_resumes_per_arc), state
+    add_log(
+        state,
+        {
+            "t": now,
+            "hook": "limit-wait",
+            "kind": "limit-resume",
+            "reason": "the API limit has reset; the session is woken",
+            "attempt": attempt,
+            "of": cfg.limit_resumes_per_arc,
+        },
+    )
+    return wake_message(
+        str(arc.get("slug") or arcs.DEFAULT_SLUG),
+        arcs.next_milestone(arc),
+        attempt,
+        cfg.limit_resumes_per_arc,
+    ), state
 
 
 def _why_not_wake(state: State, wait: LimitWait, cfg: Config, now: float) -> str | None:
@@ -301,8 +363,10 @@ def _why_not_wake(state: State, wait: LimitWait, cfg: Config, now: float) -> str
 
 def wake_message(slug: str, next_milestone: str, attempt: int, cap: int) -> str:
     nxt = f" Next milestone: {next_milestone}." if next_milestone else ""
-    return (f"[arcguard] The API limit that ended the last turn has reset (resume {attempt}/{cap})."
-            f" Carry on with the autonomous arc '{slug}' where you left off.{nxt}")
+    return (
+        f"[arcguard] The API limit that ended the last turn has reset (resume {attempt}/{cap})."
+        f" Carry on with the autonomous arc '{slug}' where you left off.{nxt}"
+    )
 
 
 def cancel(state: State | None, now: float, why: str) -> tuple[bool, State | None]:
@@ -317,8 +381,15 @@ def cancel(state: State | None, now: float, why: str) -> tuple[bool, State | Non
 def drop(state: State, now: float, why: str) -> None:
     """`cancel` on a state the caller already owns (a clone)."""
     if state.pop("limit_wait", None) is not None:
-        add_log(state, {"t": now, "hook": "limit-wait", "kind": "limit-cancel",
-                        "reason": f"limit wait cancelled: {why}"})
+        add_log(
+            state,
+            {
+                "t": now,
+                "hook": "limit-wait",
+                "kind": "limit-cancel",
+                "reason": f"limit wait cancelled: {why}",
+            },
+        )
 
 
 # --- reset times from the status line ------------------------------------------------------

@@ -15,8 +15,7 @@ def _clip(text: str, limit: int) -> str:
 
 # What a POSIX shell reads literally without quotes (the same set `shlex.quote` leaves alone);
 # written out because importing `shlex` pulls `re` onto the hook path.
-_SHELL_SAFE = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
-                        "_@%+=:,./-")
+_SHELL_SAFE = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_@%+=:,./-")
 
 
 def shell_quote(word: str) -> str:
@@ -56,11 +55,20 @@ def posture_line(slug: str, next_milestone: str, command: str, session_id: str) 
     )
 
 
-def stop_block_reason(slug: str, next_milestone: str, command: str, session_id: str,
-                      *, seen: str = "ended with nothing done") -> str:
+def stop_block_reason(
+    slug: str,
+    next_milestone: str,
+    command: str,
+    session_id: str,
+    *,
+    seen: str = "ended with nothing done",
+) -> str:
     slug, next_milestone = _clip(slug, MAX_NAME_SHOWN), _clip(next_milestone, MAX_MILESTONE_SHOWN)
-    nxt = (f" Continue with the next milestone: {next_milestone}." if next_milestone
-           else " Continue with the work.")
+    nxt = (
+        f" Continue with the next milestone: {next_milestone}."
+        if next_milestone
+        else " Continue with the work."
+    )
     return (
         f"[arcguard] Autonomous arc '{slug}' is still active, and this turn {seen}: that is not"
         " a valid stop in the middle of an arc. Check where the work stands (files, tests,"
@@ -71,8 +79,12 @@ def stop_block_reason(slug: str, next_milestone: str, command: str, session_id: 
 
 def resume_block_reason(slug: str, command: str, session_id: str) -> str:
     slug = _clip(slug, MAX_NAME_SHOWN)
-    arc = (f" Autonomous arc '{slug}' is active; when it is really finished, run"
-           f" {complete_hint(command, session_id)}." if slug else "")
+    arc = (
+        f" Autonomous arc '{slug}' is active; when it is really finished, run"
+        f" {complete_hint(command, session_id)}."
+        if slug
+        else ""
+    )
     return (
         "[arcguard] This session was interrupted (a crash or a reconnect) and resumed, and the"
         " reply to the resume was empty. Nobody asked you to stop: pick up where you were."
@@ -82,9 +94,12 @@ def resume_block_reason(slug: str, command: str, session_id: str) -> str:
 
 
 def deny_reason(label: str, runs: int, *, timed_out: bool) -> str:
-    unlock = ("retry it with a larger timeout (once), change something it depends on, or take"
-              " a different approach" if timed_out else
-              "change something it depends on first (edit a file), or take a different approach")
+    unlock = (
+        "retry it with a larger timeout (once), change something it depends on, or take"
+        " a different approach"
+        if timed_out
+        else "change something it depends on first (edit a file), or take a different approach"
+    )
     return (
         f"[arcguard] Denied as a repeat: this exact call ({label}) already ran {runs} times with"
         " the same result, and nothing it depends on has changed since, so running it again"
@@ -111,14 +126,17 @@ def _times(n: int) -> str:
     return f"{n} times"
 
 
-def cycle_pause(period: int, repeats: int, labels: list[str], *,
-                results_changed: bool = False) -> str:
-    what = ("the same call " + _times(repeats) if period == 1
-            else f"a {period}-call cycle {_times(repeats)}")
+def cycle_pause(
+    period: int, repeats: int, labels: list[str], *, results_changed: bool = False
+) -> str:
+    what = (
+        "the same call " + _times(repeats)
+        if period == 1
+        else f"a {period}-call cycle {_times(repeats)}"
+    )
     shown = "; ".join(labels[:3])
     # Fresh results are progress of a kind: only the calls repeated, so say just that.
-    how = (", with changing results but no word to you" if results_changed
-           else " without progress")
+    how = ", with changing results but no word to you" if results_changed else " without progress"
     return (
         f"arcguard paused this session: the model repeated {what} in a row{how}"
         f" ({shown}). Send a message to resume."

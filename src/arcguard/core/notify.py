@@ -42,7 +42,7 @@ def new_entries(old: State | None, new: State | None) -> list[LogEntry]:
     last = before[-1]
     for i in range(len(after) - 1, -1, -1):
         if after[i] == last:
-            return after[i + 1:]
+            return after[i + 1 :]
     return after
 
 
@@ -54,9 +54,16 @@ def events(old: State | None, new: State | None) -> list[dict[str, Any]]:
         kind = KINDS.get(str(entry.get("kind")))
         if kind is None:
             continue
-        found.append({"session_id": sid, "kind": kind[0], "reason": str(entry.get("reason", "")),
-                      "rule": entry.get("rule"), "time": entry.get("t"),
-                      "hook": entry.get("hook")})
+        found.append(
+            {
+                "session_id": sid,
+                "kind": kind[0],
+                "reason": str(entry.get("reason", "")),
+                "rule": entry.get("rule"),
+                "time": entry.get("t"),
+                "hook": entry.get("hook"),
+            }
+        )
     return found
 
 

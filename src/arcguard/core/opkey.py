@@ -35,8 +35,11 @@ UNKNOWN = "unknown"
 NOT_RUN = "not_run"  # cancelled, interrupted, refused: the call did not execute
 # How Claude Code words a call that never ran: cancelled because a parallel call failed, refused
 # by the user, or interrupted (a PreToolUse hook's deny is recognised in `never_ran`).
-NEVER_RAN_MARKS = ("Sibling tool call errored", "The user doesn't want to proceed",
-                   "[Request interrupted by user")
+NEVER_RAN_MARKS = (
+    "Sibling tool call errored",
+    "The user doesn't want to proceed",
+    "[Request interrupted by user",
+)
 # PostToolBatch gives only the text the model saw, with no flag for a call that never ran.
 # These are the harness's own texts for such a call: an unknown tool (inside a tool_use_error
 # frame, like the cancelled sibling above), and a permission check that refused or could not
@@ -159,9 +162,10 @@ def never_ran(error: object) -> bool:
         return False
     head = error.lstrip()[:200]
     if head.startswith("<tool_use_error>"):
-        head = head[len("<tool_use_error>"):]
+        head = head[len("<tool_use_error>") :]
     return any(head.startswith(mark) for mark in NEVER_RAN_MARKS) or (
-        head.startswith("PreToolUse:") and "hook error:" in head[:80])
+        head.startswith("PreToolUse:") and "hook error:" in head[:80]
+    )
 
 
 def batch_never_ran(response: object) -> bool:
@@ -176,7 +180,7 @@ def batch_never_ran(response: object) -> bool:
     text = response.strip()
     opening, closing = TOOL_USE_ERROR
     if text.startswith(opening) and text.endswith(closing):
-        inner = text[len(opening):-len(closing)]
+        inner = text[len(opening) : -len(closing)]
         return inner.startswith((*NEVER_RAN_MARKS, UNKNOWN_TOOL_MARK))
     if text.startswith("PreToolUse:") and "hook error:" in text[:80]:
         return True  # a PreToolUse hook's deny, arcguard's own or another's: any reason
@@ -204,8 +208,12 @@ def is_harness_timeout(error: str) -> bool:
     if len(lines) < 2 or lines[0] != TIMEOUT_EXIT_LINE:
         return False
     prefix, _, after = lines[-1].partition(" after ")
-    return (prefix == TIMEOUT_LINE and 0 < len(after) <= 16 and after[0].isdigit()
-            and set(after) <= DURATION_CHARS)
+    return (
+        prefix == TIMEOUT_LINE
+        and 0 < len(after) <= 16
+        and after[0].isdigit()
+        and set(after) <= DURATION_CHARS
+    )
 
 
 def is_empty_result(payload: dict[str, Any]) -> bool:
@@ -224,8 +232,12 @@ def is_empty_output_text(text: str) -> bool:
     """The text the model sees for a call that printed nothing, as PostToolBatch reports it:
     empty, or the harness's one-line placeholder ("(Bash completed with no output)")."""
     text = text.strip()
-    return not text or (text.startswith(EMPTY_OUTPUT[0]) and text.endswith(EMPTY_OUTPUT[1])
-                        and "\n" not in text and len(text) <= MAX_EMPTY_OUTPUT_CHARS)
+    return not text or (
+        text.startswith(EMPTY_OUTPUT[0])
+        and text.endswith(EMPTY_OUTPUT[1])
+        and "\n" not in text
+        and len(text) <= MAX_EMPTY_OUTPUT_CHARS
+    )
 
 
 def is_confirmed_edit(tool_name: str, response: object) -> bool:
@@ -240,4 +252,3 @@ def is_confirmed_edit(tool_name: str, response: object) -> bool:
     if "original_file" in response and "updated_file" in response:
         return response.get("original_file") != response.get("updated_file")
     return False
-

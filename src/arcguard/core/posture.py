@@ -60,16 +60,20 @@ def _on_operator(state: State, prompt: str, cfg: Config, now: float) -> None:
     elif starts_autonomous(prompt):
         # Set-if-absent: re-typing /autonomous during an arc must not reset its counters.
         state["arc"] = arcs.new_arc(BOOTSTRAP_SLUG, [], now)
-        add_log(state, {"t": now, "hook": "posture", "kind": "arc",
-                        "reason": "arc started by /autonomous"})
+        add_log(
+            state,
+            {"t": now, "hook": "posture", "kind": "arc", "reason": "arc started by /autonomous"},
+        )
 
 
-def posture_context(state: State | None, cfg: Config, now: float, *, command: str,
-                    event: EventName) -> Output | None:
+def posture_context(
+    state: State | None, cfg: Config, now: float, *, command: str, event: EventName
+) -> Output | None:
     """The sticky posture line for an active arc, as context for `event`; else None."""
     arc = None if state is None else state.get("arc")
     if state is None or arc is None or not arcs.is_active(arc, cfg, now):
         return None
-    line = messages.posture_line(arc.get("slug") or arcs.DEFAULT_SLUG,
-                                 arcs.next_milestone(arc), command, state["session_id"])
+    line = messages.posture_line(
+        arc.get("slug") or arcs.DEFAULT_SLUG, arcs.next_milestone(arc), command, state["session_id"]
+    )
     return render.add_context(event, line)

@@ -37,8 +37,7 @@ def deny_tool(reason: str) -> Output:
 
 def add_context(event_name: EventName, text: str) -> Output:
     """Text added to the model's context next to the event (Claude Code caps it at 10,000)."""
-    return {"hookSpecificOutput": {"hookEventName": event_name,
-                                   "additionalContext": bounded(text)}}
+    return {"hookSpecificOutput": {"hookEventName": event_name, "additionalContext": bounded(text)}}
 
 
 def pause(reason: str) -> Output:
@@ -52,8 +51,10 @@ def merge(*outputs: Output | None) -> Output | None:
     for output in outputs:
         if not output:
             continue
-        specific: HookSpecificOutput = {**merged.get("hookSpecificOutput", {}),
-                                        **output.get("hookSpecificOutput", {})}
+        specific: HookSpecificOutput = {
+            **merged.get("hookSpecificOutput", {}),
+            **output.get("hookSpecificOutput", {}),
+        }
         merged.update(output)
         if specific:
             merged["hookSpecificOutput"] = specific

@@ -61,29 +61,47 @@ def _is_pending(run: Run, cfg: Config, now: float) -> bool:
     return run.get("outcome") is None and now - float(run.get("at", 0)) < cfg.inflight_stale_seconds
 
 
-def _exception(op: Operation, state: State, cfg: Config, tool_name: str,
-               tool_input: object, file_state: str | None) -> str | None:
+def _exception(
+    op: Operation,
+    state: State,
+    cfg: Config,
+    tool_name: str,
+    tool_input: object,
+    file_state: str | None,
+) -> str | None:
     """Which one-time exception lets a repeat run, if any."""
     if state["guard"].get("compactions", 0) > op.get("compactions", 0):
         # Compaction dropped what the model had seen: one re-run to see it again.
         return AFTER_COMPACTION
-    if file_state is not None and (file_state == UNKNOWN_FILE
-                                   or file_state != op.get("file_state", file_state)):
+    if file_state is not None and (
+        file_state == UNKNOWN_FILE or file_state != op.get("file_state", file_state)
+    ):
         return FILE_CHANGED  # the file itself moved since it was last read
     edit_seq = state["guard"].get("edit_seq", 0)
-    if (tool_name in cfg.observing_tools and edit_seq > op.get("edit_seq", 0)
-            and op.get("validated_seq", -1) < edit_seq):
+    if (
+        tool_name in cfg.observing_tools
+        and edit_seq > op.get("edit_seq", 0)
+        and op.get("validated_seq", -1) < edit_seq
+    ):
         return VALIDATION
     # A change by a shell command or a tool is weaker evidence than a confirmed edit: it
     # re-opens reads (what they see may be new), not commands that act on the world.
     change_seq = state["guard"].get("change_seq", 0)
-    if (tool_name in cfg.observing_tools and change_seq > op.get("change_seq", 0)
-            and not effects.may_change_world(tool_name, tool_input)):
+    if (
+        tool_name in cfg.observing_tools
+        and change_seq > op.get("change_seq", 0)
+        and not effects.may_change_world(tool_name, tool_input)
+    ):
         return AFTER_CHANGE
     runs = op.get("runs") or []
     timeout = opkey.effective_timeout(tool_name, tool_input)
-    if (timeout is not None and runs and runs[-1].get("outcome") == opkey.TIMED_OUT
-            and timeout > op.get("max_timeout", 0) and not op.get("recovery_used")):
+    if (
+        timeout is not None
+        and runs
+        and runs[-1].get("outcome") == opkey.TIMED_OUT
+        and timeout > op.get("max_timeout", 0)
+        and not op.get("recovery_used")
+    ):
         return RECOVERY
     return None
 
@@ -93,9 +111,11 @@ def _make_room(track: Track, cfg: Config, now: float) -> bool:
     ops: dict[str, Operation] = track["ops"]
     if len(ops) < cfg.max_operations:
         return True
-    idle = [(max((r.get("seq", 0) for r in op.get("runs") or []), default=0), oid)
-            for oid, op in ops.items()
-            if not any(_is_pending(r, cfg, now) for r in op.get("runs") or [])]
+    idle = [
+        (max((r.get("seq", 0) for r in op.get("runs") or []), default=0), oid)
+        for oid, op in ops.items()
+        if not any(_is_pending(r, cfg, now) for r in op.get("runs") or [])
+    ]
     if not idle:
         return False
     del ops[min(idle)[1]]
@@ -103,8 +123,15 @@ def _make_room(track: Track, cfg: Config, now: float) -> bool:
 
 
 def decide_pre_tool(
-    state: State, cfg: Config, now: float, *, tool_name: str, tool_input: object,
-    tool_use_id: str, agent_id: object, file_state: str | None = None,
+    state: State,
+    cfg: Config,
+    now: float,
+    *,
+    tool_name: str,
+    tool_input: object,
+    tool_use_id: str,
+    agent_id: object,
+    file_state: str | None = None,
 ) -> tuple[Output | None, State]:
     """`file_state`: for a file read, the file's size and modification time as the hook saw
     them (`UNKNOWN_FILE` when it could not look); None when there is no file to look at."""
@@ -121,29 +148,52 @@ def decide_pre_tool(
     if is_allowed(cfg, tool_name, tool_input):
         return None, state
     if effects.is_wait(tool_name, tool_input) and background.waiting(
-            state, cfg, now, own=track_key(agent_id)):
+        state, cfg, now, own=track_key(agent_id)
+    ):
         return None, state  # bounded by time and by the work ending, not by count
     oid = opkey.operation_id(tool_name, tool_input)
     op = track["ops"].get(oid)
     if op is None:
         if not _make_room(track, cfg, now):
-            add_log(state, {"t": now, "hook": "pre-tool", "kind": "untracked",
-                            "reason": "every operation record is in use; call not tracked"})
+            add_log(
+                state,
+                {
+                    "t": now,
+                    "hook": "pre-tool",
+                    "kind": "untracked",
+                    "reason": "every operation record is in use; call not tracked",
+                },
+            )
             return None, state
-        op = track["ops"][oid] = {"label": opkey.label(tool_name, tool_input), "runs": [],
-                                  "edit_seq": state["guard"].get("edit_seq", 0),
-                                  "compactions": state["guard"].get("compactions", 0)}
-    window = [r for r in op["runs"] if track["seq"] - r.get("seq", 0) <= cfg.repeat_window
-              and r.get("outcome") != opkey.NOT_RUN]
-    recent = window[-cfg.repeat_limit:]
+        op = track["ops"][oid] = {
+            "label": opkey.label(tool_name, tool_input),
+            "runs": [],
+            "edit_seq": state["guard"].get("edit_seq", 0),
+            "compactions": state["guard"].get("compactions", 0),
+        }
+    window = [
+        r
+        for r in op["runs"]
+        if track["seq"] - r.get("seq", 0) <= cfg.repeat_window and r.get("outcome") != opkey.NOT_RUN
+    ]
+    recent = window[-cfg.repeat_limit :]
     spent = None
     if len(recent) >= cfg.repeat_limit and len({_run_outcome(r) for r in recent}) == 1:
         spent = _exception(op, state, cfg, tool_name, tool_input, file_state)
         if spent is None:
             remember(track.setdefault("denied_ids", []), tool_use_id, MAX_RESOLVED_IDS)
             return _deny(state, track, op, now, runs=len(window)), state
-    _reserve(state, op, spent, cfg, now, tool_name=tool_name, tool_input=tool_input,
-             tool_use_id=tool_use_id, seq=track["seq"])
+    _reserve(
+        state,
+        op,
+        spent,
+        cfg,
+        now,
+        tool_name=tool_name,
+        tool_input=tool_input,
+        tool_use_id=tool_use_id,
+        seq=track["seq"],
+    )
     if file_state is not None:
         op["file_state"] = file_state
     return None, state
@@ -155,18 +205,38 @@ def _deny(state: State, track: Track, op: Operation, now: float, *, runs: int) -
     track["turn"]["denied"] += 1
     track["turn"]["label"] = op["label"]
     track["denials"] += 1
-    add_log(state, {"t": now, "hook": "pre-tool", "kind": "deny", "reason": reason,
-                    "operation": op["label"], "runs": runs})
+    add_log(
+        state,
+        {
+            "t": now,
+            "hook": "pre-tool",
+            "kind": "deny",
+            "reason": reason,
+            "operation": op["label"],
+            "runs": runs,
+        },
+    )
     return render.deny_tool(reason)
 
 
-def _reserve(state: State, op: Operation, spent: str | None, cfg: Config, now: float, *,
-             tool_name: str, tool_input: object, tool_use_id: str, seq: int) -> None:
+def _reserve(
+    state: State,
+    op: Operation,
+    spent: str | None,
+    cfg: Config,
+    now: float,
+    *,
+    tool_name: str,
+    tool_input: object,
+    tool_use_id: str,
+    seq: int,
+) -> None:
     """Record the execution before it is allowed, owned by its tool_use_id."""
     edit_seq = state["guard"].get("edit_seq", 0)
-    op["runs"].append({"seq": seq, "owner": tool_use_id, "at": now, "outcome": None,
-                       "spent": spent})
-    del op["runs"][:-max(cfg.repeat_limit, 2)]
+    op["runs"].append(
+        {"seq": seq, "owner": tool_use_id, "at": now, "outcome": None, "spent": spent}
+    )
+    del op["runs"][: -max(cfg.repeat_limit, 2)]
     op["edit_seq"] = edit_seq
     op["change_seq"] = state["guard"].get("change_seq", 0)
     op["compactions"] = state["guard"].get("compactions", 0)
@@ -180,8 +250,16 @@ def _reserve(state: State, op: Operation, spent: str | None, cfg: Config, now: f
 
 
 def decide_post_tool(
-    state: State, cfg: Config, now: float, *, event_name: str, tool_name: str,
-    tool_input: object, tool_use_id: str, agent_id: object, payload: dict[str, Any],
+    state: State,
+    cfg: Config,
+    now: float,
+    *,
+    event_name: str,
+    tool_name: str,
+    tool_input: object,
+    tool_use_id: str,
+    agent_id: object,
+    payload: dict[str, Any],
 ) -> tuple[Output | None, State]:
     state = clone(state)
     guard = state["guard"]
@@ -197,23 +275,33 @@ def decide_post_tool(
     progress = False
     outcome = opkey.outcome(event_name, tool_name, tool_input, payload)
     if event_name == "PostToolUse" and (
-            opkey.is_confirmed_edit(tool_name, payload.get("tool_response"))
-            or tool_name == NOTEBOOK_EDIT):
+        opkey.is_confirmed_edit(tool_name, payload.get("tool_response"))
+        or tool_name == NOTEBOOK_EDIT
+    ):
         guard["edit_seq"] = guard.get("edit_seq", 0) + 1
         progress = True
     elif outcome != opkey.NOT_RUN and effects.may_change_world(tool_name, tool_input):
         # It ran (even a failed command may have changed things): assume it changed them.
         guard["change_seq"] = guard.get("change_seq", 0) + 1
         progress = True
-    background.observe_result(state, now, tool_name=tool_name, tool_input=tool_input,
-                              tool_use_id=tool_use_id, payload=payload)
+    background.observe_result(
+        state,
+        now,
+        tool_name=tool_name,
+        tool_input=tool_input,
+        tool_use_id=tool_use_id,
+        payload=payload,
+    )
     run = _owned_run(track, opkey.operation_id(tool_name, tool_input), tool_use_id)
     if run is not None:
         run["outcome"] = outcome
         completed = outcome.startswith(opkey.COMPLETED)
         progress = progress or (completed and run.get("spent") is not None)
-    if (outcome not in (opkey.UNKNOWN, opkey.NOT_RUN) and outcome not in track["results"]
-            and not opkey.is_empty_result(payload)):
+    if (
+        outcome not in (opkey.UNKNOWN, opkey.NOT_RUN)
+        and outcome not in track["results"]
+        and not opkey.is_empty_result(payload)
+    ):
         progress = True  # a result this track never saw: fresh evidence
         track["turn"]["new_result"] = True
         remember(track["results"], outcome, MAX_RESULTS)

@@ -23,20 +23,51 @@ if TYPE_CHECKING:
     # --- names -------------------------------------------------------------------------------
 
     # arcguard's hook subcommands (`arcguard hook NAME`), as the log's `hook` field names them.
-    HookName = Literal["posture", "stop", "pre-tool", "post-tool", "post-batch",
-                       "session-start", "stop-failure", "limit-wait"]
+    HookName = Literal[
+        "posture",
+        "stop",
+        "pre-tool",
+        "post-tool",
+        "post-batch",
+        "session-start",
+        "stop-failure",
+        "limit-wait",
+    ]
     # The Claude Code events those hooks answer.
-    EventName = Literal["UserPromptSubmit", "Stop", "PreToolUse", "PostToolUse",
-                        "PostToolUseFailure", "PostToolBatch", "SessionStart", "StopFailure"]
+    EventName = Literal[
+        "UserPromptSubmit",
+        "Stop",
+        "PreToolUse",
+        "PostToolUse",
+        "PostToolUseFailure",
+        "PostToolBatch",
+        "SessionStart",
+        "StopFailure",
+    ]
     # What a logged decision did. Stop: block (sent back to work), allow (a stall left alone),
     # release (the arc is complete), decision (the model asked for one), cap (a cap let the
     # stop through). Loop guard: deny, untracked (no room to track a call), pause, resume,
     # nudge. Others: arc (started by /autonomous), api-error. Waits for an API limit to reset:
     # limit-wait (one begins), limit-resume (the session is woken), limit-cancel (a wait ends
     # without a wake), give-up (no wait: the arc's resumes are spent or the reset is too far).
-    DecisionKind = Literal["block", "allow", "release", "decision", "cap", "deny", "untracked",
-                           "pause", "resume", "nudge", "arc", "api-error", "limit-wait",
-                           "limit-resume", "limit-cancel", "give-up"]
+    DecisionKind = Literal[
+        "block",
+        "allow",
+        "release",
+        "decision",
+        "cap",
+        "deny",
+        "untracked",
+        "pause",
+        "resume",
+        "nudge",
+        "arc",
+        "api-error",
+        "limit-wait",
+        "limit-resume",
+        "limit-cancel",
+        "give-up",
+    ]
     # Which loop-guard rule paused the session.
     PauseKind = Literal["blocked", "cycle", "backstop"]
 
@@ -181,14 +212,18 @@ if TYPE_CHECKING:
         additionalContext: str
 
     # Functional form: `continue` is a Python keyword.
-    Output = TypedDict("Output", {
-        "decision": Literal["block"],
-        "reason": str,
-        "continue": bool,
-        "stopReason": str,
-        "hookSpecificOutput": HookSpecificOutput,
-        "terminalSequence": str,
-    }, total=False)
+    Output = TypedDict(
+        "Output",
+        {
+            "decision": Literal["block"],
+            "reason": str,
+            "continue": bool,
+            "stopReason": str,
+            "hookSpecificOutput": HookSpecificOutput,
+            "terminalSequence": str,
+        },
+        total=False,
+    )
 
     # --- hook payloads, once read ------------------------------------------------------------
     # Claude Code's stdin is parsed into `dict[str, Any]`; a hook reads the fields it uses,
@@ -196,6 +231,7 @@ if TYPE_CHECKING:
 
     class PromptPayload(TypedDict):
         """UserPromptSubmit."""
+
         session_id: str
         prompt: str
 
@@ -255,6 +291,7 @@ def list_of(check: Checker) -> Checker:
             if wrong is not None:
                 return f"[{n}]{wrong}"
         return None
+
     return checked
 
 
@@ -267,13 +304,16 @@ def map_of(check: Checker) -> Checker:
             if wrong is not None:
                 return f".{key}{wrong}"
         return None
+
     return checked
 
 
-def record(fields: dict[str, Checker], required: tuple[str, ...] = (),
-           other: Checker | None = None) -> Checker:
+def record(
+    fields: dict[str, Checker], required: tuple[str, ...] = (), other: Checker | None = None
+) -> Checker:
     """An object: `required` keys present, known keys of their type, others checked by `other`
     (anything goes when it is None)."""
+
     def checked(value: object) -> str | None:
         if not isinstance(value, dict):
             return ": expected an object"
@@ -286,48 +326,149 @@ def record(fields: dict[str, Checker], required: tuple[str, ...] = (),
             if wrong is not None:
                 return f".{key}{wrong}"
         return None
+
     return checked
 
 
 MILESTONE = record({"slice": STR, "status": STR})
-ARC = record({"active": BOOL, "slug": STR, "invoked_at": STR, "last_activity": STR,
-              "milestones": list_of(MILESTONE), "reconcile_count": INT, "total_blocks": INT,
-              "last_reconcile": optional(STR), "completed_at": STR, "limit_resumes": INT})
-RUN = record({"seq": INT, "owner": STR, "at": NUMBER, "outcome": optional(STR),
-              "spent": optional(STR)})
-OPERATION = record({"label": STR, "runs": list_of(RUN), "edit_seq": INT, "compactions": INT,
-                    "max_timeout": NUMBER, "recovery_used": BOOL, "validated_seq": INT,
-                    "change_seq": INT, "file_state": STR},
-                   required=("label", "runs"))
-TURN = record({"denied": INT, "progress": BOOL, "label": STR, "new_result": BOOL},
-              required=("denied", "progress", "label"))
-OPEN_TURN = record({"message": STR, "tool_only": optional(BOOL), "calls": list_of(LIST)},
-                   required=("message", "calls"))
-TRACK = record({"seq": INT, "ops": map_of(OPERATION), "results": list_of(STR), "turn": TURN,
-                "blocked_rounds": INT, "fingerprints": list_of(STR), "fresh": list_of(BOOL),
-                "streak": INT,
-                "checkin_done": BOOL, "turns": INT, "backstop_nudged_at": optional(NUMBER),
-                "denials": INT, "updated": NUMBER, "labels": map_of(STR), "quiet": INT,
-                "denied_ids": list_of(STR), "open_turn": OPEN_TURN},
-               required=("seq", "ops", "results", "turn", "blocked_rounds", "fingerprints",
-                         "streak", "checkin_done", "turns", "denials"))
+ARC = record(
+    {
+        "active": BOOL,
+        "slug": STR,
+        "invoked_at": STR,
+        "last_activity": STR,
+        "milestones": list_of(MILESTONE),
+        "reconcile_count": INT,
+        "total_blocks": INT,
+        "last_reconcile": optional(STR),
+        "completed_at": STR,
+        "limit_resumes": INT,
+    }
+)
+RUN = record(
+    {"seq": INT, "owner": STR, "at": NUMBER, "outcome": optional(STR), "spent": optional(STR)}
+)
+OPERATION = record(
+    {
+        "label": STR,
+        "runs": list_of(RUN),
+        "edit_seq": INT,
+        "compactions": INT,
+        "max_timeout": NUMBER,
+        "recovery_used": BOOL,
+        "validated_seq": INT,
+        "change_seq": INT,
+        "file_state": STR,
+    },
+    required=("label", "runs"),
+)
+TURN = record(
+    {"denied": INT, "progress": BOOL, "label": STR, "new_result": BOOL},
+    required=("denied", "progress", "label"),
+)
+OPEN_TURN = record(
+    {"message": STR, "tool_only": optional(BOOL), "calls": list_of(LIST)},
+    required=("message", "calls"),
+)
+TRACK = record(
+    {
+        "seq": INT,
+        "ops": map_of(OPERATION),
+        "results": list_of(STR),
+        "turn": TURN,
+        "blocked_rounds": INT,
+        "fingerprints": list_of(STR),
+        "fresh": list_of(BOOL),
+        "streak": INT,
+        "checkin_done": BOOL,
+        "turns": INT,
+        "backstop_nudged_at": optional(NUMBER),
+        "denials": INT,
+        "updated": NUMBER,
+        "labels": map_of(STR),
+        "quiet": INT,
+        "denied_ids": list_of(STR),
+        "open_turn": OPEN_TURN,
+    },
+    required=(
+        "seq",
+        "ops",
+        "results",
+        "turn",
+        "blocked_rounds",
+        "fingerprints",
+        "streak",
+        "checkin_done",
+        "turns",
+        "denials",
+    ),
+)
 PAUSE = record({"kind": STR, "reason": STR, "at": NUMBER, "denied_since": INT})
-GUARD = record({"paused": optional(PAUSE), "edit_seq": INT, "compactions": INT,
-                "tracks": map_of(TRACK), "resolved": list_of(STR), "change_seq": INT,
-                "background": map_of(NUMBER), "wait_since": NUMBER, "batch_fires": BOOL})
-SEEN = record({"messages": list_of(STR), "tools": list_of(STR), "resumes": list_of(STR),
-               "queued": list_of(STR)})
+GUARD = record(
+    {
+        "paused": optional(PAUSE),
+        "edit_seq": INT,
+        "compactions": INT,
+        "tracks": map_of(TRACK),
+        "resolved": list_of(STR),
+        "change_seq": INT,
+        "background": map_of(NUMBER),
+        "wait_since": NUMBER,
+        "batch_fires": BOOL,
+    }
+)
+SEEN = record(
+    {
+        "messages": list_of(STR),
+        "tools": list_of(STR),
+        "resumes": list_of(STR),
+        "queued": list_of(STR),
+    }
+)
 # Counters by event name, plus the last API error.
 EVENTS = record({"last_api_error": record({"error": STR, "at": NUMBER})}, other=INT)
-LOG_ENTRY = record({"t": NUMBER, "hook": STR, "kind": STR, "reason": STR, "rule": STR,
-                    "operation": STR, "runs": INT, "consecutive": optional(INT),
-                    "lifetime": optional(INT), "attempt": INT, "of": INT})
-LIMIT_WAIT = record({"token": STR, "pid": INT, "started": NUMBER, "until": NUMBER, "error": STR,
-                     "source": STR, "arc": optional(STR), "attempt": INT})
-STATE = record({"session_id": STR, "created": NUMBER, "updated": NUMBER, "arc": optional(ARC),
-                "guard": GUARD, "seen": SEEN, "events": EVENTS, "log": list_of(LOG_ENTRY),
-                "rate_limits": map_of(NUMBER), "limit_wait": LIMIT_WAIT},
-               required=("schema", "session_id", "guard", "seen", "log"))
+LOG_ENTRY = record(
+    {
+        "t": NUMBER,
+        "hook": STR,
+        "kind": STR,
+        "reason": STR,
+        "rule": STR,
+        "operation": STR,
+        "runs": INT,
+        "consecutive": optional(INT),
+        "lifetime": optional(INT),
+        "attempt": INT,
+        "of": INT,
+    }
+)
+LIMIT_WAIT = record(
+    {
+        "token": STR,
+        "pid": INT,
+        "started": NUMBER,
+        "until": NUMBER,
+        "error": STR,
+        "source": STR,
+        "arc": optional(STR),
+        "attempt": INT,
+    }
+)
+STATE = record(
+    {
+        "session_id": STR,
+        "created": NUMBER,
+        "updated": NUMBER,
+        "arc": optional(ARC),
+        "guard": GUARD,
+        "seen": SEEN,
+        "events": EVENTS,
+        "log": list_of(LOG_ENTRY),
+        "rate_limits": map_of(NUMBER),
+        "limit_wait": LIMIT_WAIT,
+    },
+    required=("schema", "session_id", "guard", "seen", "log"),
+)
 
 
 def problem(document: object) -> str | None:

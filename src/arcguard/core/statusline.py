@@ -23,13 +23,15 @@ if TYPE_CHECKING:
 SEPARATOR = " | "
 
 
-def segment(state: State | None, cfg: Config, now: float,
-            clock: Callable[[float], str]) -> str:
+def segment(state: State | None, cfg: Config, now: float, clock: Callable[[float], str]) -> str:
     """The line for `state` ("" when there is nothing to show); `clock` formats a time."""
     if state is None:
         return ""
-    parts = [p for p in (_arc_part(state, cfg, now), _guard_part(state),
-                         _wait_part(state, cfg, clock)) if p]
+    parts = [
+        p
+        for p in (_arc_part(state, cfg, now), _guard_part(state), _wait_part(state, cfg, clock))
+        if p
+    ]
     return ("arcguard " + SEPARATOR.join(parts)) if parts else ""
 
 
@@ -40,9 +42,11 @@ def _arc_part(state: State, cfg: Config, now: float) -> str:
     done, total = arcs.milestone_counts(arc)
     steps = f" {done}/{total}" if total else ""
     consecutive, lifetime = arc.get("reconcile_count", 0), arc.get("total_blocks", 0)
-    return (f"arc {str(arc.get('slug') or arcs.DEFAULT_SLUG)[:24]}{steps}, continued"
-            f" {consecutive}/{cfg.max_consecutive_continuations} in a row,"
-            f" {lifetime}/{cfg.max_continuations_per_arc} in the arc")
+    return (
+        f"arc {str(arc.get('slug') or arcs.DEFAULT_SLUG)[:24]}{steps}, continued"
+        f" {consecutive}/{cfg.max_consecutive_continuations} in a row,"
+        f" {lifetime}/{cfg.max_continuations_per_arc} in the arc"
+    )
 
 
 def _guard_part(state: State) -> str:
@@ -60,5 +64,7 @@ def _wait_part(state: State, cfg: Config, clock: Callable[[float], str]) -> str:
     until = wait.get("until") if wait is not None else None
     if wait is None or until is None:
         return ""
-    return (f"waiting for the API limit to reset until {clock(float(until))}"
-            f" (resume {wait.get('attempt', 0)}/{cfg.limit_resumes_per_arc})")
+    return (
+        f"waiting for the API limit to reset until {clock(float(until))}"
+        f" (resume {wait.get('attempt', 0)}/{cfg.limit_resumes_per_arc})"
+    )

@@ -51,8 +51,13 @@ STALLS = frozenset({STALL, STALL_QUESTION, STALL_ANNOUNCED, STALL_OTHER, STALL_C
 POLICY_NOOP = "noop"
 POLICY_ASK = "ask"
 POLICY_STRICT = "strict"
-LOGGED = {STALL: "no-op", STALL_QUESTION: "question", STALL_ANNOUNCED: "announced-step",
-          STALL_OTHER: "unexplained", STALL_COURTESY: "courtesy"}
+LOGGED = {
+    STALL: "no-op",
+    STALL_QUESTION: "question",
+    STALL_ANNOUNCED: "announced-step",
+    STALL_OTHER: "unexplained",
+    STALL_COURTESY: "courtesy",
+}
 # What each stall verdict saw, for the block reason.
 SEEN = {
     STALL: "ended with nothing done ('No response requested.' or an empty reply)",
@@ -75,8 +80,15 @@ class Final:
 
     __slots__ = ("kind", "message_id", "resume_id", "synthetic", "text")
 
-    def __init__(self, kind: str, text: str = "", *, synthetic: bool = False,
-                 message_id: str | None = None, resume_id: str | None = None) -> None:
+    def __init__(
+        self,
+        kind: str,
+        text: str = "",
+        *,
+        synthetic: bool = False,
+        message_id: str | None = None,
+        resume_id: str | None = None,
+    ) -> None:
         self.kind = kind
         self.text = text
         self.synthetic = synthetic
@@ -98,8 +110,9 @@ def classify(final: Final, policy: str = POLICY_NOOP, *, work_left: bool = False
         return COMPLETE
     if final.kind == KIND_THINKING:
         return SKIP
-    if final.kind == KIND_EMPTY or (final.kind == KIND_TEXT and (
-            not final.text.strip() or is_sentinel(final.text))):
+    if final.kind == KIND_EMPTY or (
+        final.kind == KIND_TEXT and (not final.text.strip() or is_sentinel(final.text))
+    ):
         return STALL
     if final.kind != KIND_TEXT:
         return PRODUCTIVE
@@ -111,8 +124,9 @@ def classify(final: Final, policy: str = POLICY_NOOP, *, work_left: bool = False
 
 def _by_policy(closing_kind: str, policy: str, work_left: bool) -> str:
     if policy == POLICY_STRICT:
-        return {closing.QUESTION: STALL_QUESTION,
-                closing.ANNOUNCED: STALL_ANNOUNCED}.get(closing_kind, STALL_OTHER)
+        return {closing.QUESTION: STALL_QUESTION, closing.ANNOUNCED: STALL_ANNOUNCED}.get(
+            closing_kind, STALL_OTHER
+        )
     if policy == POLICY_ASK and closing_kind == closing.QUESTION:
         return STALL_QUESTION
     if policy == POLICY_ASK and closing_kind == closing.ANNOUNCED:
@@ -151,22 +165,42 @@ def decide_stop(
     active = arc is not None and arcs.is_active(arc, cfg, now)
     if final is not None and final.resume_id and is_noop(final):
         slug = (arc.get("slug") or arcs.DEFAULT_SLUG) if arc and active else ""
-        resumed = _dead_resume(state, final.resume_id, background_running, now, slug=slug,
-                               command=command)
+        resumed = _dead_resume(
+            state, final.resume_id, background_running, now, slug=slug, command=command
+        )
         if resumed is not None:
             return resumed, state
     if not active or arc is None:
         return None, state
-    return _arc_stop(state, arc, final, cfg, now, stop_hook_active=stop_hook_active,
-                     background_running=background_running, command=command)
+    return _arc_stop(
+        state,
+        arc,
+        final,
+        cfg,
+        now,
+        stop_hook_active=stop_hook_active,
+        background_running=background_running,
+        command=command,
+    )
 
 
-def _arc_stop(state: State, arc: Arc, final: Final | None, cfg: Config, now: float, *,
-              stop_hook_active: bool, background_running: bool,
-              command: str) -> tuple[Output | None, State]:
+def _arc_stop(
+    state: State,
+    arc: Arc,
+    final: Final | None,
+    cfg: Config,
+    now: float,
+    *,
+    stop_hook_active: bool,
+    background_running: bool,
+    command: str,
+) -> tuple[Output | None, State]:
     arcs.touch(arc, now)
-    verdict = SKIP if final is None else classify(
-        final, cfg.stop_policy, work_left=bool(arcs.next_milestone(arc)))
+    verdict = (
+        SKIP
+        if final is None
+        else classify(final, cfg.stop_policy, work_left=bool(arcs.next_milestone(arc)))
+    )
     why = _why_not_continue(state, final, background_running)
     if verdict in STALLS and why is None:
         return _stall(state, arc, cfg, now, verdict, command=command)
@@ -183,8 +217,9 @@ def _arc_stop(state: State, arc: Arc, final: Final | None, cfg: Config, now: flo
     return None, state
 
 
-def _dead_resume(state: State, resume_id: str, background_running: bool, now: float,
-                 *, slug: str, command: str) -> Output | None:
+def _dead_resume(
+    state: State, resume_id: str, background_running: bool, now: float, *, slug: str, command: str
+) -> Output | None:
     """Continue, once per resume prompt, a session that answered it with nothing."""
     resumes = state["seen"].setdefault("resumes", [])
     if resume_id in resumes or state["guard"].get("paused") or background_running:
@@ -204,23 +239,37 @@ def _why_not_continue(state: State, final: Final | None, background_running: boo
     return None
 
 
-def _stall(state: State, arc: Arc, cfg: Config, now: float, verdict: str,
-           *, command: str) -> tuple[Output | None, State]:
+def _stall(
+    state: State, arc: Arc, cfg: Config, now: float, verdict: str, *, command: str
+) -> tuple[Output | None, State]:
     sid = state["session_id"]
-    allowed = arcs.try_block(arc, cfg.max_consecutive_continuations,
-                             cfg.max_continuations_per_arc, now)
+    allowed = arcs.try_block(
+        arc, cfg.max_consecutive_continuations, cfg.max_continuations_per_arc, now
+    )
     if not allowed:
         # Named by class, so a replay or `status` shows which kind of stop the cap let through.
-        _log(state, now, "cap",
-             f"{LOGGED[verdict]} stop mid-arc: continuation cap reached; the stop is allowed")
+        _log(
+            state,
+            now,
+            "cap",
+            f"{LOGGED[verdict]} stop mid-arc: continuation cap reached; the stop is allowed",
+        )
         return None, state
     slug = arc.get("slug") or arcs.DEFAULT_SLUG
-    reason = messages.stop_block_reason(slug, arcs.next_milestone(arc), command, sid,
-                                        seen=SEEN[verdict])
-    add_log(state, {"t": now, "hook": "stop", "kind": "block",
-                    "reason": f"{LOGGED[verdict]} stop mid-arc sent back to work",
-                    "consecutive": arc.get("reconcile_count"),
-                    "lifetime": arc.get("total_blocks")})
+    reason = messages.stop_block_reason(
+        slug, arcs.next_milestone(arc), command, sid, seen=SEEN[verdict]
+    )
+    add_log(
+        state,
+        {
+            "t": now,
+            "hook": "stop",
+            "kind": "block",
+            "reason": f"{LOGGED[verdict]} stop mid-arc sent back to work",
+            "consecutive": arc.get("reconcile_count"),
+            "lifetime": arc.get("total_blocks"),
+        },
+    )
     return render.block_stop(reason), state
 
 

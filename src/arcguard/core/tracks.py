@@ -13,7 +13,6 @@ from arcguard.core.state import add_log
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-
     from arcguard.core.config import Config
     from arcguard.core.render import Output
     from arcguard.core.schema import PauseKind

@@ -58,15 +58,21 @@ def on_batch(state: State) -> None:
 def _open_turn(track: Track) -> OpenTurn | None:
     """The track's open turn, or None (a malformed record counts as none: fail open)."""
     turn: object = track.get("open_turn")
-    if (not isinstance(turn, dict) or not isinstance(turn.get("message"), str)
-            or not isinstance(turn.get("calls"), list)):
+    if (
+        not isinstance(turn, dict)
+        or not isinstance(turn.get("message"), str)
+        or not isinstance(turn.get("calls"), list)
+    ):
         return None
     return track.get("open_turn")
 
 
 def _pairs(turn: OpenTurn) -> list[tuple[str, object]]:
-    return [(c[0], c[1]) for c in turn["calls"]
-            if isinstance(c, list) and len(c) == 2 and isinstance(c[0], str)]
+    return [
+        (c[0], c[1])
+        for c in turn["calls"]
+        if isinstance(c, list) and len(c) == 2 and isinstance(c[0], str)
+    ]
 
 
 def _tool_only(turn: OpenTurn) -> bool | None:
@@ -74,8 +80,16 @@ def _tool_only(turn: OpenTurn) -> bool | None:
 
 
 def before_call(
-    state: State, cfg: Config, now: float, *, message_id: str | None, tool_only: bool | None,
-    tool_name: str, tool_input: object, agent_id: object, arc_active: bool,
+    state: State,
+    cfg: Config,
+    now: float,
+    *,
+    message_id: str | None,
+    tool_only: bool | None,
+    tool_name: str,
+    tool_input: object,
+    agent_id: object,
+    arc_active: bool,
 ) -> tuple[Output | None, State]:
     """A call of assistant message `message_id` is about to run: close the open turn first
     when it belongs to another message, then count the call in its own message's turn.
@@ -93,8 +107,7 @@ def before_call(
         turn = _open_turn(get_track(state, track_key(agent_id), now))
     else:
         if turn is not None:
-            output, state = _close(state, cfg, now, turn, agent_id=agent_id,
-                                   arc_active=arc_active)
+            output, state = _close(state, cfg, now, turn, agent_id=agent_id, arc_active=arc_active)
             output = _readdressed(output, "PreToolUse")
         else:
             state = clone(state)
@@ -107,8 +120,9 @@ def before_call(
     return output, state
 
 
-def at_stop(state: State, cfg: Config, now: float, *,
-            arc_active: bool) -> tuple[Output | None, State | None]:
+def at_stop(
+    state: State, cfg: Config, now: float, *, arc_active: bool
+) -> tuple[Output | None, State | None]:
     """The main agent stopped: its open turn is over. Returns (output, new state or None when
     nothing was open). Only a pause is passed on: Stop has no channel for added context."""
     if batch_fires(state):
@@ -123,11 +137,18 @@ def at_stop(state: State, cfg: Config, now: float, *,
     return pause or None, new
 
 
-def _close(state: State, cfg: Config, now: float, turn: OpenTurn, *, agent_id: object,
-           arc_active: bool) -> tuple[Output | None, State]:
-    output, new = decide_post_batch(state, cfg, now, calls=_pairs(turn),
-                                    tool_only=_tool_only(turn), agent_id=agent_id,
-                                    arc_active=arc_active)
+def _close(
+    state: State, cfg: Config, now: float, turn: OpenTurn, *, agent_id: object, arc_active: bool
+) -> tuple[Output | None, State]:
+    output, new = decide_post_batch(
+        state,
+        cfg,
+        now,
+        calls=_pairs(turn),
+        tool_only=_tool_only(turn),
+        agent_id=agent_id,
+        arc_active=arc_active,
+    )
     get_track(new, track_key(agent_id), now).pop("open_turn", None)
     return output, new
 
@@ -142,8 +163,9 @@ def _readdressed(output: Output | None, event: EventName) -> Output | None:
     return readdressed
 
 
-def record_batch_results(state: State, cfg: Config, now: float, *,
-                         calls: list[dict[str, Any]], agent_id: object) -> State:
+def record_batch_results(
+    state: State, cfg: Config, now: float, *, calls: list[dict[str, Any]], agent_id: object
+) -> State:
     """Resolve the records of a turn's calls from the batch's results (`tool_response` is the
     text the model saw). Each record is resolved only by its own call's id, so calls of one
     turn that ran in parallel each settle their own; one already resolved is left as it is.
@@ -156,14 +178,23 @@ def record_batch_results(state: State, cfg: Config, now: float, *,
     """
     for call in calls:
         name, given, owner = call.get("tool_name"), call.get("tool_input"), call.get("tool_use_id")
-        if not (isinstance(name, str) and isinstance(owner, str) and owner
-                and "tool_response" in call) or opkey.batch_never_ran(call["tool_response"]):
+        if not (
+            isinstance(name, str) and isinstance(owner, str) and owner and "tool_response" in call
+        ) or opkey.batch_never_ran(call["tool_response"]):
             continue
         if not (is_allowed(cfg, name, given) or _waiting(state, name, given, owner, agent_id)):
             continue
-        _, state = decide_post_tool(state, cfg, now, event_name="PostToolUse", tool_name=name,
-                                    tool_input=given, tool_use_id=owner, agent_id=agent_id,
-                                    payload={"tool_response": call["tool_response"]})
+        _, state = decide_post_tool(
+            state,
+            cfg,
+            now,
+            event_name="PostToolUse",
+            tool_name=name,
+            tool_input=given,
+            tool_use_id=owner,
+            agent_id=agent_id,
+            payload={"tool_response": call["tool_response"]},
+        )
     return state
 
 
@@ -172,5 +203,7 @@ def _waiting(state: State, name: str, given: object, owner: str, agent_id: objec
     ops = track.get("ops") if isinstance(track, dict) else None
     op = ops.get(opkey.operation_id(name, given)) if isinstance(ops, dict) else None
     runs = op.get("runs") if isinstance(op, dict) else None
-    return any(isinstance(r, dict) and r.get("owner") == owner and r.get("outcome") is None
-               for r in (runs if isinstance(runs, list) else []))
+    return any(
+        isinstance(r, dict) and r.get("owner") == owner and r.get("outcome") is None
+        for r in (runs if isinstance(runs, list) else [])
+    )

@@ -32,9 +32,21 @@ if TYPE_CHECKING:
     from collections.abc import Callable
 
 CHECKS: tuple[Callable[[Setup], list[Check]], ...] = (
-    check_settings_files, check_event_support, check_wiring, check_matchers, check_background,
-    check_executables, check_runs, check_state_dir, check_lock, check_config, check_state_files,
-    check_error_log, check_claude, check_command, check_statusline,
+    check_settings_files,
+    check_event_support,
+    check_wiring,
+    check_matchers,
+    check_background,
+    check_executables,
+    check_runs,
+    check_state_dir,
+    check_lock,
+    check_config,
+    check_state_files,
+    check_error_log,
+    check_claude,
+    check_command,
+    check_statusline,
 )
 
 

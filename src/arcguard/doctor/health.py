@@ -36,27 +36,57 @@ def check_state_dir(setup: Setup) -> list[Check]:
 
     home = setup.home
     if setup.home_problem:
-        return [Check("state dir", GAP, f"{setup.home_problem}: hooks give no decision",
-                      "set ARCGUARD_HOME to an absolute path (or unset it)")]
+        return [
+            Check(
+                "state dir",
+                GAP,
+                f"{setup.home_problem}: hooks give no decision",
+                "set ARCGUARD_HOME to an absolute path (or unset it)",
+            )
+        ]
     try:
         info = os.lstat(home)
     except FileNotFoundError:
         parent = _nearest_existing(home)
         if os.access(parent, os.W_OK | os.X_OK):
             return [Check("state dir", OK, f"{home} will be created on the first hook run")]
-        return [Check("state dir", GAP, f"{home} cannot be created ({parent} is not writable)",
-                      "set ARCGUARD_HOME to a writable directory")]
+        return [
+            Check(
+                "state dir",
+                GAP,
+                f"{home} cannot be created ({parent} is not writable)",
+                "set ARCGUARD_HOME to a writable directory",
+            )
+        ]
     fix = f"chmod 700 {home}"
     if stat.S_ISLNK(info.st_mode) or not stat.S_ISDIR(info.st_mode):
-        return [Check("state dir", GAP, f"{home} is not a plain directory (hooks refuse it)",
-                      "move it away; arcguard recreates it")]
+        return [
+            Check(
+                "state dir",
+                GAP,
+                f"{home} is not a plain directory (hooks refuse it)",
+                "move it away; arcguard recreates it",
+            )
+        ]
     if info.st_uid != os.getuid():
-        return [Check("state dir", GAP, f"{home} belongs to uid {info.st_uid}",
-                      "set ARCGUARD_HOME to a directory of your own")]
+        return [
+            Check(
+                "state dir",
+                GAP,
+                f"{home} belongs to uid {info.st_uid}",
+                "set ARCGUARD_HOME to a directory of your own",
+            )
+        ]
     mode = info.st_mode & 0o777
     if mode & 0o022:
-        return [Check("state dir", GAP, f"{home} is writable by others (mode {mode:o}); "
-                      "hooks refuse it", fix)]
+        return [
+            Check(
+                "state dir",
+                GAP,
+                f"{home} is writable by others (mode {mode:o}); hooks refuse it",
+                fix,
+            )
+        ]
     if mode & 0o077:
         return [Check("state dir", WARN, f"{home} is readable by others (mode {mode:o})", fix)]
     return [Check("state dir", OK, f"{home} (mode {mode:o})")]
@@ -72,8 +102,14 @@ def check_lock(setup: Setup) -> list[Check]:
         with atomic.locked(probe, 2.0, use_filelock=True):
             pass
     except OSError as exc:
-        return [Check("lock", GAP, f"cannot take a lock in {setup.home}: {exc}",
-                      "check the directory's permissions and free space")]
+        return [
+            Check(
+                "lock",
+                GAP,
+                f"cannot take a lock in {setup.home}: {exc}",
+                "check the directory's permissions and free space",
+            )
+        ]
     finally:
         try:
             os.unlink(probe + ".lock")
@@ -85,17 +121,33 @@ def check_lock(setup: Setup) -> list[Check]:
 def check_config(setup: Setup) -> list[Check]:
     from arcguard.storage.config_file import load_config
 
-    ignored = [Check("config", WARN, problem, "set it to an absolute path or unset it")
-               for problem in paths.ignored_xdg(setup.environ)]
+    ignored = [
+        Check("config", WARN, problem, "set it to an absolute path or unset it")
+        for problem in paths.ignored_xdg(setup.environ)
+    ]
     try:
         path = paths.config_path(setup.environ)
     except paths.UnusablePath as exc:
-        return [*ignored, Check("config", GAP, f"{exc}: hooks give no decision",
-                                "set ARCGUARD_CONFIG to an absolute path (or unset it)")]
+        return [
+            *ignored,
+            Check(
+                "config",
+                GAP,
+                f"{exc}: hooks give no decision",
+                "set ARCGUARD_CONFIG to an absolute path (or unset it)",
+            ),
+        ]
     _, problems = load_config(setup.environ)
     if ignored or problems:
-        return ignored + [Check("config", GAP, problem, f"fix {path} or the ARCGUARD_* variable; "
-                                "the default applies meanwhile") for problem in problems]
+        return ignored + [
+            Check(
+                "config",
+                GAP,
+                problem,
+                f"fix {path} or the ARCGUARD_* variable; the default applies meanwhile",
+            )
+            for problem in problems
+        ]
     where = path if os.path.exists(path) else f"{path} absent, defaults apply"
     return [Check("config", OK, where)]
 
@@ -123,19 +175,41 @@ def check_state_files(setup: Setup) -> list[Check]:
         stale += mtime < cutoff
     found = []
     if corrupt:
-        found.append(Check("state files", WARN, f"{len(corrupt)} quarantined corrupt file(s) in "
-                           f"{directory}, newest {corrupt[-1]}",
-                           "look at them if you want to know why, then delete them"))
+        found.append(
+            Check(
+                "state files",
+                WARN,
+                f"{len(corrupt)} quarantined corrupt file(s) in {directory}, newest {corrupt[-1]}",
+                "look at them if you want to know why, then delete them",
+            )
+        )
     if bad:
-        found.append(Check("state files", WARN, f"unreadable: {', '.join(bad[:3])} (the next "
-                           "hook run quarantines them)", "nothing to do unless it recurs"))
+        found.append(
+            Check(
+                "state files",
+                WARN,
+                f"unreadable: {', '.join(bad[:3])} (the next hook run quarantines them)",
+                "nothing to do unless it recurs",
+            )
+        )
     if temps:
-        found.append(Check("state files", WARN, f"{len(temps)} temp file(s) left by a killed "
-                           "writer", f"delete {directory}/*{atomic.TEMP_MARK}*"))
+        found.append(
+            Check(
+                "state files",
+                WARN,
+                f"{len(temps)} temp file(s) left by a killed writer",
+                f"delete {directory}/*{atomic.TEMP_MARK}*",
+            )
+        )
     if stale:
-        found.append(Check("state files", WARN, f"{stale} session file(s) untouched for more "
-                           f"than {STALE_DAYS} days",
-                           f"find {directory} -name '*.json*' -mtime +{STALE_DAYS} -delete"))
+        found.append(
+            Check(
+                "state files",
+                WARN,
+                f"{stale} session file(s) untouched for more than {STALE_DAYS} days",
+                f"find {directory} -name '*.json*' -mtime +{STALE_DAYS} -delete",
+            )
+        )
     return found or [Check("state files", OK, f"{good} session file(s), all readable")]
 
 
@@ -152,8 +226,14 @@ def check_error_log(setup: Setup) -> list[Check]:
     recent = [line for line in lines if line[:20] >= since]
     if not recent:
         return [Check("error log", OK, "no errors in the last 24 hours")]
-    return [Check("error log", WARN, f"{len(recent)} hook error(s) in the last 24 hours, last: "
-                  f"{recent[-1][:160]}", f"see {path}")]
+    return [
+        Check(
+            "error log",
+            WARN,
+            f"{len(recent)} hook error(s) in the last 24 hours, last: {recent[-1][:160]}",
+            f"see {path}",
+        )
+    ]
 
 
 def parse_version(text: str) -> tuple[int, int, int] | None:
@@ -173,15 +253,28 @@ def check_claude(setup: Setup) -> list[Check]:
     shown = cv.dotted(version)
     found = []
     if version < LAST_MESSAGE_VERSION:
-        found.append(Check("claude", WARN, f"Claude Code {shown} sends no "
-                           f"last_assistant_message (added in {cv.dotted(LAST_MESSAGE_VERSION)})"
-                           ": the Stop hook reads the transcript instead", "update Claude Code"))
+        found.append(
+            Check(
+                "claude",
+                WARN,
+                f"Claude Code {shown} sends no "
+                f"last_assistant_message (added in {cv.dotted(LAST_MESSAGE_VERSION)})"
+                ": the Stop hook reads the transcript instead",
+                "update Claude Code",
+            )
+        )
     for event, feature in cv.EVENT_FEATURES.items():
         since = cv.EVENT_SINCE.get(event)
         if since is not None and not cv.knows(event, version):
-            found.append(Check("claude", WARN, f"{feature} ({event} arrived in Claude Code "
-                               f"{cv.dotted(since)}; this is {shown})", "update Claude Code, "
-                               "then run arcguard install again"))
+            found.append(
+                Check(
+                    "claude",
+                    WARN,
+                    f"{feature} ({event} arrived in Claude Code "
+                    f"{cv.dotted(since)}; this is {shown})",
+                    "update Claude Code, then run arcguard install again",
+                )
+            )
     return found or [Check("claude", OK, f"Claude Code {shown}")]
 
 
@@ -197,9 +290,15 @@ def check_event_support(setup: Setup) -> list[Check]:
         hooks = settings.get("hooks")
         unknown = cv.unknown_to(version, list(hooks) if isinstance(hooks, dict) else [])
         if unknown:
-            found.append(Check("events", GAP, f"{setup.files[scope]} names {', '.join(unknown)}, "
-                               f"which Claude Code {cv.dotted(version)} does not know: Claude "
-                               "Code ignores that whole file, including your permission rules",
-                               f"arcguard install --scope {scope} (it leaves out what this "
-                               "release does not know), or remove those entries by hand"))
+            found.append(
+                Check(
+                    "events",
+                    GAP,
+                    f"{setup.files[scope]} names {', '.join(unknown)}, "
+                    f"which Claude Code {cv.dotted(version)} does not know: Claude "
+                    "Code ignores that whole file, including your permission rules",
+                    f"arcguard install --scope {scope} (it leaves out what this "
+                    "release does not know), or remove those entries by hand",
+                )
+            )
     return found

@@ -52,8 +52,7 @@ class Setup:
         except paths.UnusablePath as exc:
             # Hooks refuse to run with it; the remaining checks look at the default place.
             self.home_problem = str(exc)
-            self.home = paths.state_dir({k: v for k, v in environ.items()
-                                         if k != "ARCGUARD_HOME"})
+            self.home = paths.state_dir({k: v for k, v in environ.items() if k != "ARCGUARD_HOME"})
         self._claude: tuple[Version | None, str] | None = None
 
     def claude_version(self) -> tuple[Version | None, str]:
@@ -64,19 +63,27 @@ class Setup:
 
     def entries(self) -> list[tuple[str, str, dict[str, Any]]]:
         """(where, event, handler) of every arcguard handler Claude Code will run."""
-        found = [(scope, event, handler) for scope, settings in self.loaded.items()
-                 for event, handler in plan.our_entries(settings)]
+        found = [
+            (scope, event, handler)
+            for scope, settings in self.loaded.items()
+            for event, handler in plan.our_entries(settings)
+        ]
         if self.plugin_enabled():
-            found += [("plugin", event, handler)
-                      for event, [group] in plan.desired_hooks("arcguard").items()
-                      for handler in group["hooks"]]
+            found += [
+                ("plugin", event, handler)
+                for event, [group] in plan.desired_hooks("arcguard").items()
+                for handler in group["hooks"]
+            ]
         return found
 
     def suspects(self) -> list[tuple[str, str, dict[str, Any]]]:
         """(where, event, handler) of commands that mention arcguard without being exactly
         an arcguard invocation: doctor reports them and never runs them."""
-        return [(scope, event, handler) for scope, settings in self.loaded.items()
-                for event, handler in plan.lookalike_entries(settings)]
+        return [
+            (scope, event, handler)
+            for scope, settings in self.loaded.items()
+            for event, handler in plan.lookalike_entries(settings)
+        ]
 
     def plugin_enabled(self) -> bool:
         """An `arcguard@<marketplace>` plugin enabled by the scope that wins for it."""
@@ -84,6 +91,11 @@ class Setup:
         for scope in cc.SCOPES:  # lowest precedence first: later scopes override
             plugins = self.loaded.get(scope, {}).get("enabledPlugins")
             if isinstance(plugins, dict):
-                enabled.update({k: v is True for k, v in plugins.items()
-                                if isinstance(k, str) and k.startswith(PLUGIN_ID)})
+                enabled.update(
+                    {
+                        k: v is True
+                        for k, v in plugins.items()
+                        if isinstance(k, str) and k.startswith(PLUGIN_ID)
+                    }
+                )
         return any(enabled.values())

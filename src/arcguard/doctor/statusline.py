@@ -35,19 +35,35 @@ def run_statusline(command: str, environ: dict[str, str], project: str | None = 
         return "exit 127: command not found"
     as_hook = {"command": shlex.join([*words[:-1], "hook", "stop"])}
     location = plan.code_location(as_hook)
-    if project is not None and (wiring.inside(program, project) or (
-            location is not None and wiring.inside(location, project))):
-        return ("not run: it would run code from inside the project being checked (doctor "
-                "does not run a repository's own code)")
+    if project is not None and (
+        wiring.inside(program, project)
+        or (location is not None and wiring.inside(location, project))
+    ):
+        return (
+            "not run: it would run code from inside the project being checked (doctor "
+            "does not run a repository's own code)"
+        )
     with tempfile.TemporaryDirectory(prefix="arcguard-doctor-") as scratch:
         env = {**environ, "ARCGUARD_HOME": os.path.join(scratch, "state")}
-        payload = json.dumps({"session_id": f"arcguard-doctor-{os.getpid()}", "cwd": scratch,
-                              "model": {"id": "doctor", "display_name": "doctor"},
-                              "rate_limits": {"five_hour": {"resets_at": 0}}})
+        payload = json.dumps(
+            {
+                "session_id": f"arcguard-doctor-{os.getpid()}",
+                "cwd": scratch,
+                "model": {"id": "doctor", "display_name": "doctor"},
+                "rate_limits": {"five_hour": {"resets_at": 0}},
+            }
+        )
         try:
-            done = subprocess.run([program, *words[1:]], input=payload, text=True,
-                                  capture_output=True, env=env, cwd=scratch,
-                                  timeout=RUN_TIMEOUT_S, shell=False)
+            done = subprocess.run(
+                [program, *words[1:]],
+                input=payload,
+                text=True,
+                capture_output=True,
+                env=env,
+                cwd=scratch,
+                timeout=RUN_TIMEOUT_S,
+                shell=False,
+            )
         except subprocess.TimeoutExpired:
             return f"no answer within {RUN_TIMEOUT_S:.0f}s"
         except OSError as exc:
@@ -67,9 +83,16 @@ def check_statusline(setup: Setup) -> list[Check]:
         command = str(entry["command"])
         problem = run_statusline(command, setup.environ, str(setup.project))
         if problem:
-            found.append(Check("status line", GAP, f"`{command}` ({scope}): {problem}",
-                               f"arcguard install --statusline --scope {scope}"))
+            found.append(
+                Check(
+                    "status line",
+                    GAP,
+                    f"`{command}` ({scope}): {problem}",
+                    f"arcguard install --statusline --scope {scope}",
+                )
+            )
         else:
             found.append(Check("status line", OK, f"`arcguard statusline` ({scope}) runs"))
-    return found or [Check("status line", OK, "not arcguard's (optional: arcguard install "
-                           "--statusline)")]
+    return found or [
+        Check("status line", OK, "not arcguard's (optional: arcguard install --statusline)")
+    ]

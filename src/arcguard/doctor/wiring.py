@@ -33,7 +33,7 @@ BROKEN_HINTS = {
     "not-regular": "replace {path} with a regular file (it is a FIFO, device or directory)",
     "too-large": "{path} is far larger than any settings file: check what wrote it",
     "invalid": "fix the JSON of {path}: standard JSON only, no NaN/Infinity or duplicate keys "
-               "(Claude Code ignores a file it cannot parse)",
+    "(Claude Code ignores a file it cannot parse)",
 }
 
 
@@ -41,14 +41,21 @@ def check_settings_files(setup: Setup) -> list[Check]:
     found = []
     for scope, path in setup.files.items():
         if scope in setup.broken:
-            hint = BROKEN_HINTS.get(setup.broken_kind.get(scope, ""),
-                                    "check that you can read {path}")
+            hint = BROKEN_HINTS.get(
+                setup.broken_kind.get(scope, ""), "check that you can read {path}"
+            )
             found.append(Check("settings", GAP, setup.broken[scope], hint.format(path=path)))
         elif scope in setup.loaded:
             settings = setup.loaded[scope]
             if settings.get("disableAllHooks") is True:
-                found.append(Check("settings", GAP, f"{path} sets disableAllHooks: every hook "
-                                   "is off", f"remove disableAllHooks from {path}"))
+                found.append(
+                    Check(
+                        "settings",
+                        GAP,
+                        f"{path} sets disableAllHooks: every hook is off",
+                        f"remove disableAllHooks from {path}",
+                    )
+                )
             else:
                 found.append(Check("settings", OK, f"{path} parses"))
     return found or [Check("settings", OK, "no Claude Code settings file exists yet")]
@@ -64,21 +71,31 @@ def check_wiring(setup: Setup) -> list[Check]:
         elif BACKGROUND.get(name) == event:
             continue  # the background handlers have their own check
         else:
-            found.append(Check("wiring", GAP, f"{event} runs `hook {name}` ({where})",
-                               f"arcguard uninstall --scope {where} && arcguard install"))
+            found.append(
+                Check(
+                    "wiring",
+                    GAP,
+                    f"{event} runs `hook {name}` ({where})",
+                    f"arcguard uninstall --scope {where} && arcguard install",
+                )
+            )
     found += _missing(setup, [event for event, wired in by_event.items() if not wired])
     for event, wired in by_event.items():
         if len(wired) > 1:
             where = ", ".join(w for w, _ in wired)
-            found.append(Check("wiring", GAP, f"{event} is wired {len(wired)} times ({where}): "
-                               "every hook would run more than once",
-                               "keep one: arcguard uninstall --scope <scope>, or disable the "
-                               "plugin"))
+            found.append(
+                Check(
+                    "wiring",
+                    GAP,
+                    f"{event} is wired {len(wired)} times ({where}): "
+                    "every hook would run more than once",
+                    "keep one: arcguard uninstall --scope <scope>, or disable the plugin",
+                )
+            )
     if not found:
         scopes = sorted({w for w, _, _ in setup.entries()})
         count = sum(1 for hooks in by_event.values() if hooks)
-        found.append(Check("wiring", OK, f"all {count} events wired once "
-                           f"({', '.join(scopes)})"))
+        found.append(Check("wiring", OK, f"all {count} events wired once ({', '.join(scopes)})"))
     return found
 
 
@@ -93,31 +110,66 @@ def _missing(setup: Setup, events: list[str]) -> list[Check]:
         return []
     if version is not None and all(cv.EVENT_SINCE.get(e) for e in missing):
         # The rest is wired: these came with an upgrade after the last install.
-        return [Check("wiring", GAP, f"not wired: {', '.join(missing)}, which Claude Code "
-                      f"{cv.dotted(version)} now knows", "run arcguard install again")]
-    return [Check("wiring", GAP, f"not wired: {', '.join(missing)}",
-                  "arcguard install (or --scope project/local for one project)")]
+        return [
+            Check(
+                "wiring",
+                GAP,
+                f"not wired: {', '.join(missing)}, which Claude Code "
+                f"{cv.dotted(version)} now knows",
+                "run arcguard install again",
+            )
+        ]
+    return [
+        Check(
+            "wiring",
+            GAP,
+            f"not wired: {', '.join(missing)}",
+            "arcguard install (or --scope project/local for one project)",
+        )
+    ]
 
 
 def check_background(setup: Setup) -> list[Check]:
     """Each background handler wired once, with the flags that keep it off Claude Code's path."""
     found = []
     for name, event in BACKGROUND.items():
-        wired = [(where, h) for where, ev, h in setup.entries()
-                 if ev == event and plan.hook_name(h) == name]
+        wired = [
+            (where, h)
+            for where, ev, h in setup.entries()
+            if ev == event and plan.hook_name(h) == name
+        ]
         if not wired:
-            found.append(Check("wiring", WARN, f"{event} does not run `hook {name}`: an arc "
-                               "stopped by an API limit is not resumed", "arcguard install"))
+            found.append(
+                Check(
+                    "wiring",
+                    WARN,
+                    f"{event} does not run `hook {name}`: an arc "
+                    "stopped by an API limit is not resumed",
+                    "arcguard install",
+                )
+            )
         elif len(wired) > 1:
             where = ", ".join(w for w, _ in wired)
-            found.append(Check("wiring", GAP, f"`hook {name}` is wired {len(wired)} times "
-                               f"({where})", "keep one: arcguard uninstall --scope <scope>"))
+            found.append(
+                Check(
+                    "wiring",
+                    GAP,
+                    f"`hook {name}` is wired {len(wired)} times ({where})",
+                    "keep one: arcguard uninstall --scope <scope>",
+                )
+            )
         for where, handler in wired:
             if handler.get("async") is not True or handler.get("asyncRewake") is not True:
-                found.append(Check("wiring", GAP, f"`hook {name}` ({where}) lacks \"async\": "
-                                   "true and \"asyncRewake\": true: Claude Code would wait for "
-                                   "it and never be woken by it",
-                                   f"arcguard install --scope {where}"))
+                found.append(
+                    Check(
+                        "wiring",
+                        GAP,
+                        f'`hook {name}` ({where}) lacks "async": '
+                        'true and "asyncRewake": true: Claude Code would wait for '
+                        "it and never be woken by it",
+                        f"arcguard install --scope {where}",
+                    )
+                )
         if len(wired) == 1 and not found:
             found.append(Check("wiring", OK, f"`hook {name}` runs in the background on {event}"))
     return found
@@ -138,27 +190,49 @@ def check_executables(setup: Setup) -> list[Check]:
             continue
         seen.add(program)
         if resolve(program, setup.environ) is None:
-            found.append(Check("executable", GAP, f"{program} ({where}) does not exist or is "
-                               "not executable: Claude Code gets exit 127 and arcguard is off",
-                               f"arcguard install --scope {where}" if where != "plugin" else
-                               "put arcguard on PATH (pip install arcguard)"))
+            found.append(
+                Check(
+                    "executable",
+                    GAP,
+                    f"{program} ({where}) does not exist or is "
+                    "not executable: Claude Code gets exit 127 and arcguard is off",
+                    f"arcguard install --scope {where}"
+                    if where != "plugin"
+                    else "put arcguard on PATH (pip install arcguard)",
+                )
+            )
         else:
             found.append(Check("executable", OK, f"{program} ({where})"))
     return found
 
 
 def _payload(event: str, session_id: str, directory: str) -> dict[str, Any]:
-    base = {"session_id": session_id, "hook_event_name": event, "cwd": directory,
-            "transcript_path": os.path.join(directory, "missing.jsonl")}
+    base = {
+        "session_id": session_id,
+        "hook_event_name": event,
+        "cwd": directory,
+        "transcript_path": os.path.join(directory, "missing.jsonl"),
+    }
     extra: dict[str, dict[str, Any]] = {
         "UserPromptSubmit": {"prompt": "arcguard doctor"},
         "Stop": {"stop_hook_active": False, "last_assistant_message": "Done."},
-        "PreToolUse": {"tool_name": "Read", "tool_input": {"file_path": "/dev/null"},
-                       "tool_use_id": "toolu_doctor"},
-        "PostToolUse": {"tool_name": "Read", "tool_input": {"file_path": "/dev/null"},
-                        "tool_use_id": "toolu_doctor", "tool_response": {}},
-        "PostToolUseFailure": {"tool_name": "Read", "tool_input": {"file_path": "/dev/null"},
-                               "tool_use_id": "toolu_doctor", "error": "doctor"},
+        "PreToolUse": {
+            "tool_name": "Read",
+            "tool_input": {"file_path": "/dev/null"},
+            "tool_use_id": "toolu_doctor",
+        },
+        "PostToolUse": {
+            "tool_name": "Read",
+            "tool_input": {"file_path": "/dev/null"},
+            "tool_use_id": "toolu_doctor",
+            "tool_response": {},
+        },
+        "PostToolUseFailure": {
+            "tool_name": "Read",
+            "tool_input": {"file_path": "/dev/null"},
+            "tool_use_id": "toolu_doctor",
+            "error": "doctor",
+        },
         "PostToolBatch": {"tool_calls": []},
         "SessionStart": {"source": "startup"},
         "StopFailure": {"error": "unknown"},
@@ -178,8 +252,9 @@ def inside(program: str, directory: str) -> bool:
     return real == root or real.startswith(root.rstrip(os.sep) + os.sep)
 
 
-def run_hook(handler: dict[str, Any], event: str, environ: Mapping[str, str],
-             project: str | None = None) -> str | None:
+def run_hook(
+    handler: dict[str, Any], event: str, environ: Mapping[str, str], project: str | None = None
+) -> str | None:
     """Run one of our handlers as Claude Code would, in a throwaway state dir; None if it
     answers as a hook must (exit 0, nothing or one JSON object on stdout), else what went wrong.
 
@@ -195,19 +270,31 @@ def run_hook(handler: dict[str, Any], event: str, environ: Mapping[str, str],
         return "exit 127: command not found"
     if project is not None and inside(words[0], project):
         # An exact invocation can still name an executable shipped in the repository itself.
-        return ("not run: its program is inside the project being checked (doctor does not "
-                "run a repository's own code)")
+        return (
+            "not run: its program is inside the project being checked (doctor does not "
+            "run a repository's own code)"
+        )
     location = plan.code_location(handler)
     if project is not None and location is not None and inside(location, project):
         # The interpreter may be the system's, yet the code it imports the repository's own.
-        return ("not run: it loads arcguard from inside the project being checked (doctor "
-                "does not run a repository's own code)")
+        return (
+            "not run: it loads arcguard from inside the project being checked (doctor "
+            "does not run a repository's own code)"
+        )
     with tempfile.TemporaryDirectory(prefix="arcguard-doctor-") as scratch:
         env = {**environ, "ARCGUARD_HOME": os.path.join(scratch, "state")}
         payload = json.dumps(_payload(event, f"arcguard-doctor-{os.getpid()}", scratch))
         try:
-            done = subprocess.run(words, input=payload, text=True, capture_output=True,
-                                  env=env, cwd=scratch, timeout=RUN_TIMEOUT_S, shell=False)
+            done = subprocess.run(
+                words,
+                input=payload,
+                text=True,
+                capture_output=True,
+                env=env,
+                cwd=scratch,
+                timeout=RUN_TIMEOUT_S,
+                shell=False,
+            )
         except subprocess.TimeoutExpired:
             return f"no answer within {RUN_TIMEOUT_S:.0f}s"
         except OSError as exc:
@@ -244,45 +331,72 @@ def check_runs(setup: Setup) -> list[Check]:
         if problem:
             launcher = shlex.join(plan.launcher(handler))
             failures.setdefault((where, launcher, problem), []).append(
-                plan.hook_name(handler) or event)
+                plan.hook_name(handler) or event
+            )
     found = []
     for (where, launcher, problem), hooks in failures.items():
-        found.append(Check("runs", GAP, f"`{launcher} hook {'|'.join(hooks)}` ({where}): "
-                           f"{problem}", f"run it by hand to see why; arcguard install "
-                           f"--scope {where} rewrites it"))
+        found.append(
+            Check(
+                "runs",
+                GAP,
+                f"`{launcher} hook {'|'.join(hooks)}` ({where}): {problem}",
+                f"run it by hand to see why; arcguard install --scope {where} rewrites it",
+            )
+        )
     found += [_not_run(where, event, handler) for where, event, handler in setup.suspects()]
     if not found and seen:
-        found.append(Check("runs", OK, f"{len(seen)} wired commands answer a test payload "
-                           "as hooks must"))
+        found.append(
+            Check("runs", OK, f"{len(seen)} wired commands answer a test payload as hooks must")
+        )
     return found
 
 
 def _not_run(where: str, event: str, handler: dict[str, Any]) -> Check:
     command = str(handler.get("command"))[:120]
-    return Check("runs", GAP, f"not run: {event} command {command!r} ({where}) "
-                 f"{plan.why_not_ours(handler)}; doctor runs only an exact arcguard invocation",
-                 f"if it is meant to be arcguard's, arcguard install --scope {where} adds an "
-                 "exact entry; then remove this one by hand")
+    return Check(
+        "runs",
+        GAP,
+        f"not run: {event} command {command!r} ({where}) "
+        f"{plan.why_not_ours(handler)}; doctor runs only an exact arcguard invocation",
+        f"if it is meant to be arcguard's, arcguard install --scope {where} adds an "
+        "exact entry; then remove this one by hand",
+    )
 
 
 def check_command(setup: Setup) -> list[Check]:
-    places = {scope: cc.commands_dir(scope, setup.project, setup.environ) / slash.COMMAND_NAME
-              for scope in ("user", "project")}
+    places = {
+        scope: cc.commands_dir(scope, setup.project, setup.environ) / slash.COMMAND_NAME
+        for scope in ("user", "project")
+    }
     states = {scope: slash.command_state(slash.read_text(path)) for scope, path in places.items()}
     found = []
     for scope, state in states.items():
         if state == "old":
-            found.append(Check("/autonomous", WARN, f"{places[scope]} is an older template",
-                               f"arcguard install --scope {scope}"))
+            found.append(
+                Check(
+                    "/autonomous",
+                    WARN,
+                    f"{places[scope]} is an older template",
+                    f"arcguard install --scope {scope}",
+                )
+            )
         elif state == "foreign":
-            found.append(Check("/autonomous", WARN, f"{places[scope]} is not arcguard's "
-                               "command; the arc still starts from the prompt", ""))
+            found.append(
+                Check(
+                    "/autonomous",
+                    WARN,
+                    f"{places[scope]} is not arcguard's "
+                    "command; the arc still starts from the prompt",
+                    "",
+                )
+            )
         elif state in ("current", "edited"):
             note = " (edited by hand)" if state == "edited" else ""
             found.append(Check("/autonomous", OK, f"{places[scope]}{note}"))
     if setup.plugin_enabled():
-        found.append(Check("/autonomous", OK, "provided by the arcguard plugin as "
-                           "/arcguard:autonomous"))
+        found.append(
+            Check("/autonomous", OK, "provided by the arcguard plugin as /arcguard:autonomous")
+        )
     if not found:
         found.append(_no_command(setup))
     return found
@@ -294,11 +408,20 @@ def _no_command(setup: Setup) -> Check:
     version, _ = setup.claude_version()
     if cv.rejects_unknown_commands(version):
         shown = f"Claude Code {cv.dotted(version)}" if version else "Claude Code (version unknown)"
-        return Check("/autonomous", GAP, f"no /autonomous command: {shown} rejects a prompt "
-                     "starting with /autonomous in -p mode, so no arc can start",
-                     "arcguard install")
-    return Check("/autonomous", WARN, "no /autonomous command: Claude Code tells the model it "
-                 "is not available (the arc still starts from the prompt)", "arcguard install")
+        return Check(
+            "/autonomous",
+            GAP,
+            f"no /autonomous command: {shown} rejects a prompt "
+            "starting with /autonomous in -p mode, so no arc can start",
+            "arcguard install",
+        )
+    return Check(
+        "/autonomous",
+        WARN,
+        "no /autonomous command: Claude Code tells the model it "
+        "is not available (the arc still starts from the prompt)",
+        "arcguard install",
+    )
 
 
 def check_matchers(setup: Setup) -> list[Check]:
@@ -309,21 +432,40 @@ def check_matchers(setup: Setup) -> list[Check]:
     version, _ = setup.claude_version()
     if version is None or cv.knows("PostToolBatch", version):
         return []
-    narrowed = [(scope, group.get("matcher")) for scope, settings in setup.loaded.items()
-                for group in _our_groups(settings, "PostToolUse")
-                if group.get("matcher") not in (None, "", "*")]
+    narrowed = [
+        (scope, group.get("matcher"))
+        for scope, settings in setup.loaded.items()
+        for group in _our_groups(settings, "PostToolUse")
+        if group.get("matcher") not in (None, "", "*")
+    ]
     if setup.plugin_enabled():
         narrowed.append(("plugin", plan.matcher("PostToolUse")))
-    return [Check("wiring", GAP, f"PostToolUse runs only for {matcher} ({where}), and Claude "
-                  f"Code {cv.dotted(version)} has no PostToolBatch to report the other calls: "
-                  "the repeat guard never sees their outcomes",
-                  f"arcguard install --scope {where}" if where != "plugin" else
-                  "disable the plugin and run arcguard install")
-            for where, matcher in narrowed]
+    return [
+        Check(
+            "wiring",
+            GAP,
+            f"PostToolUse runs only for {matcher} ({where}), and Claude "
+            f"Code {cv.dotted(version)} has no PostToolBatch to report the other calls: "
+            "the repeat guard never sees their outcomes",
+            f"arcguard install --scope {where}"
+            if where != "plugin"
+            else "disable the plugin and run arcguard install",
+        )
+        for where, matcher in narrowed
+    ]
 
 
 def _our_groups(settings: Mapping[str, Any], event: str) -> list[dict[str, Any]]:
     hooks = settings.get("hooks")
     groups = hooks.get(event) if isinstance(hooks, dict) else None
-    return [g for g in groups if isinstance(g, dict) and isinstance(g.get("hooks"), list)
-            and any(plan.is_ours(h) for h in g["hooks"])] if isinstance(groups, list) else []
+    return (
+        [
+            g
+            for g in groups
+            if isinstance(g, dict)
+            and isinstance(g.get("hooks"), list)
+            and any(plan.is_ours(h) for h in g["hooks"])
+        ]
+        if isinstance(groups, list)
+        else []
+    )

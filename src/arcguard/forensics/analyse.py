@@ -31,12 +31,32 @@ if TYPE_CHECKING:
     from arcguard.core.config import Config
     from arcguard.forensics.report import Report
 
-KNOWN_TYPES = frozenset({
-    "user", "assistant", "system", "progress", "attachment", "summary", "file-history-snapshot",
-    "queue-operation", "custom-title", "ai-title", "agent-name", "agent-setting", "last-prompt",
-    "pr-link", "saved_hook_context", "atis-latch", "api-request-shape", "api-request-blob",
-    "api-request", "tools-used", "cost-state", "mode",
-})
+KNOWN_TYPES = frozenset(
+    {
+        "user",
+        "assistant",
+        "system",
+        "progress",
+        "attachment",
+        "summary",
+        "file-history-snapshot",
+        "queue-operation",
+        "custom-title",
+        "ai-title",
+        "agent-name",
+        "agent-setting",
+        "last-prompt",
+        "pr-link",
+        "saved_hook_context",
+        "atis-latch",
+        "api-request-shape",
+        "api-request-blob",
+        "api-request",
+        "tools-used",
+        "cost-state",
+        "mode",
+    }
+)
 ARCGUARD_MARK = "[arcguard]"
 PAUSE_MARK = "arcguard paused this session"
 DENY_MARK = "[arcguard] Denied as a repeat"
@@ -79,9 +99,12 @@ class CycleTracker:
                 self.best[period] = repeats
         self.history.append(fingerprint)
         if self.tripped is None and len(self.history) >= self.shortest_trip:
-            found = detect_period(list(self.history), max_period=self.cfg.cycle_max_period,
-                                  repeats_identical=self.cfg.cycle_repeats_identical,
-                                  repeats_cycle=self.cfg.cycle_repeats)
+            found = detect_period(
+                list(self.history),
+                max_period=self.cfg.cycle_max_period,
+                repeats_identical=self.cfg.cycle_repeats_identical,
+                repeats_cycle=self.cfg.cycle_repeats,
+            )
             if found is not None:
                 self.tripped = found[0]
 
@@ -105,8 +128,7 @@ class SessionScan:
     `sidechain_file` None means: decided by the first message entry.
     """
 
-    def __init__(self, report: Report, cfg: Config, *, sidechain_file: bool | None = None
-                 ) -> None:
+    def __init__(self, report: Report, cfg: Config, *, sidechain_file: bool | None = None) -> None:
         self.report = report
         self.cfg = cfg
         self.sidechain_file = sidechain_file
@@ -145,8 +167,7 @@ class SessionScan:
             self._user(entry)
         elif kind == "attachment":
             queued = kinds.classify_queued(entry)
-            if queued is not None and (entry.get("isSidechain") is not True
-                                       or self.sidechain_file):
+            if queued is not None and (entry.get("isSidechain") is not True or self.sidechain_file):
                 self._finish_message()  # it follows the results of the message before it
                 self._prompt(queued[0], queued[1], parse_iso(entry.get("timestamp")))
         elif kind == "system":
@@ -207,7 +228,8 @@ class SessionScan:
         if kind in (kinds.OPERATOR, kinds.TASK_NOTIFICATION, kinds.STOP_FEEDBACK):
             self._failed_ending()
         self.after_local_command = kind == kinds.LOCAL_OUTPUT or (
-            kind == kinds.OPERATOR and text.startswith("/"))
+            kind == kinds.OPERATOR and text.startswith("/")
+        )
         self._prompt(kind, text, at)
         if kind == kinds.STOP_FEEDBACK:
             self.report.stop_feedback += 1

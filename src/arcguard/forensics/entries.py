@@ -26,8 +26,12 @@ OTHER = "other"
 
 STOP_FEEDBACK_PREFIX = "Stop hook feedback:"
 INTERRUPT_PREFIX = "[Request interrupted by user"
-LOCAL_OUTPUT_PREFIXES = ("<local-command-stdout>", "<local-command-stderr>", "<bash-stdout>",
-                         "<bash-stderr>")
+LOCAL_OUTPUT_PREFIXES = (
+    "<local-command-stdout>",
+    "<local-command-stderr>",
+    "<bash-stdout>",
+    "<bash-stderr>",
+)
 COMMAND_NAME = ("<command-name>", "</command-name>")
 COMMAND_ARGS = ("<command-args>", "</command-args>")
 COMPACT_PREFIX = "This session is being continued from a previous conversation"
@@ -61,7 +65,8 @@ def classify_user(entry: dict[str, Any]) -> tuple[str, str]:
     if is_task_notification(body):
         return TASK_NOTIFICATION, text
     if entry.get("isCompactSummary") is True or (
-            entry.get("isVisibleInTranscriptOnly") is True and body.startswith(COMPACT_PREFIX)):
+        entry.get("isVisibleInTranscriptOnly") is True and body.startswith(COMPACT_PREFIX)
+    ):
         return COMPACT_SUMMARY, ""
     if entry.get("isMeta") is True:
         return (STOP_FEEDBACK if body.startswith(STOP_FEEDBACK_PREFIX) else META), text
@@ -82,7 +87,7 @@ def _between(text: str, marks: tuple[str, str]) -> str:
         return ""
     start += len(marks[0])
     end = text.find(marks[1], start)
-    return text[start:end if end >= 0 else len(text)].strip()
+    return text[start : end if end >= 0 else len(text)].strip()
 
 
 def slash_command(body: str) -> str:
@@ -105,7 +110,8 @@ def result_text(block: dict[str, Any]) -> str:
 def is_synthetic(entry: dict[str, Any]) -> bool:
     message = entry.get("message")
     return entry.get("isApiErrorMessage") is True or (
-        isinstance(message, dict) and message.get("model") == "<synthetic>")
+        isinstance(message, dict) and message.get("model") == "<synthetic>"
+    )
 
 
 def is_api_error(entry: dict[str, Any]) -> bool:
@@ -122,8 +128,17 @@ def is_api_error(entry: dict[str, Any]) -> bool:
 RATE_LIMIT = "rate_limit"
 OVERLOAD = "overload"
 OTHER_ERROR = "other"
-_RATE_WORDS = ("rate limit", "rate_limit", "usage limit", "(429)", " 429", "session limit",
-               "weekly limit", "limit reached", "quota")
+_RATE_WORDS = (
+    "rate limit",
+    "rate_limit",
+    "usage limit",
+    "(429)",
+    " 429",
+    "session limit",
+    "weekly limit",
+    "limit reached",
+    "quota",
+)
 _OVERLOAD_WORDS = ("overloaded", "(529)", " 529")
 
 
@@ -187,13 +202,34 @@ def classify_queued(entry: dict[str, Any]) -> tuple[str, str] | None:
 
 # Operator messages that only say "go on" (how often a stop needed a push), compared after
 # lower-casing and dropping punctuation: whole message only, never a substring.
-CONTINUE_NUDGES = frozenset({
-    "continue", "continue please", "please continue", "pls continue", "keep going",
-    "keep going please", "please keep going", "go on", "go ahead", "carry on", "proceed",
-    "please proceed", "resume", "keep working", "continue working", "dont stop", "do not stop",
-    "next", "yes continue", "ok continue", "okay continue", "continue the work",
-    "keep at it", "finish it",
-})
+CONTINUE_NUDGES = frozenset(
+    {
+        "continue",
+        "continue please",
+        "please continue",
+        "pls continue",
+        "keep going",
+        "keep going please",
+        "please keep going",
+        "go on",
+        "go ahead",
+        "carry on",
+        "proceed",
+        "please proceed",
+        "resume",
+        "keep working",
+        "continue working",
+        "dont stop",
+        "do not stop",
+        "next",
+        "yes continue",
+        "ok continue",
+        "okay continue",
+        "continue the work",
+        "keep at it",
+        "finish it",
+    }
+)
 
 
 def is_continue_nudge(text: str) -> bool:

@@ -37,25 +37,106 @@ CONTINUED_BY = {
     "strict": frozenset({NOOP, QUESTION, ANNOUNCED, OTHER}),
 }
 
-_AFFIRMATIONS = frozenset({
-    "yes", "y", "yep", "yup", "yeah", "ya", "sure", "ok", "okay", "k", "do it", "go for it",
-    "please do", "yes do it", "yes go ahead", "yes proceed", "yes continue", "yes please do",
-    "sounds good", "lgtm", "go", "ship it", "fix it", "yes fix it", "do that", "yes do that",
-    "alright", "all right", "absolutely", "definitely", "of course", "agreed", "go on",
-    "yeah go ahead", "yeah do it", "ok do it", "okay do it", "sure go ahead", "ok go ahead",
-    "yes lets do it", "lets do it", "lets do this", "yeah lets do it", "yeah lets do this",
-    "perfect", "great", "great thanks", "nice", "cool",
-})
+_AFFIRMATIONS = frozenset(
+    {
+        "yes",
+        "y",
+        "yep",
+        "yup",
+        "yeah",
+        "ya",
+        "sure",
+        "ok",
+        "okay",
+        "k",
+        "do it",
+        "go for it",
+        "please do",
+        "yes do it",
+        "yes go ahead",
+        "yes proceed",
+        "yes continue",
+        "yes please do",
+        "sounds good",
+        "lgtm",
+        "go",
+        "ship it",
+        "fix it",
+        "yes fix it",
+        "do that",
+        "yes do that",
+        "alright",
+        "all right",
+        "absolutely",
+        "definitely",
+        "of course",
+        "agreed",
+        "go on",
+        "yeah go ahead",
+        "yeah do it",
+        "ok do it",
+        "okay do it",
+        "sure go ahead",
+        "ok go ahead",
+        "yes lets do it",
+        "lets do it",
+        "lets do this",
+        "yeah lets do it",
+        "yeah lets do this",
+        "perfect",
+        "great",
+        "great thanks",
+        "nice",
+        "cool",
+    }
+)
 _POLITE = ("please", "thanks", "thank", "you", "pls", "plz", "too")
-_YES = frozenset({"yes", "yeah", "yep", "yup", "sure", "ok", "okay", "alright", "lets",
-                  "absolutely", "definitely", "perfect", "great", "sounds"})
-_GO = frozenset({"fix", "do", "go", "continue", "proceed", "ship", "commit", "push", "run",
-                 "carry", "keep"})
+_YES = frozenset(
+    {
+        "yes",
+        "yeah",
+        "yep",
+        "yup",
+        "sure",
+        "ok",
+        "okay",
+        "alright",
+        "lets",
+        "absolutely",
+        "definitely",
+        "perfect",
+        "great",
+        "sounds",
+    }
+)
+_GO = frozenset(
+    {"fix", "do", "go", "continue", "proceed", "ship", "commit", "push", "run", "carry", "keep"}
+)
 # "yes" plus at most this many words is still a bare yes ("yes, let's add this").
 _AFFIRMED_WORDS = 5
-_CHOICE_WORDS_FIRST = frozenset({"yes", "yeah", "yep", "no", "nope", "nah", "option",
-                                  "both", "neither", "first", "second", "third", "a", "b", "c",
-                                  "use", "keep", "skip", "prefer"})
+_CHOICE_WORDS_FIRST = frozenset(
+    {
+        "yes",
+        "yeah",
+        "yep",
+        "no",
+        "nope",
+        "nah",
+        "option",
+        "both",
+        "neither",
+        "first",
+        "second",
+        "third",
+        "a",
+        "b",
+        "c",
+        "use",
+        "keep",
+        "skip",
+        "prefer",
+    }
+)
 _CHOICE_PHRASES = ("the first", "the second", "go with", "lets go with", "i prefer")
 _CHOICE_WORDS = 6
 
@@ -67,8 +148,11 @@ def stop_class(text: str) -> str:
     if is_completion(text):
         return COMPLETION
     kind = closing.classify(text)
-    return {closing.DECISION: DECISION, closing.QUESTION: QUESTION,
-            closing.ANNOUNCED: ANNOUNCED}.get(kind, OTHER)
+    return {
+        closing.DECISION: DECISION,
+        closing.QUESTION: QUESTION,
+        closing.ANNOUNCED: ANNOUNCED,
+    }.get(kind, OTHER)
 
 
 def reply_class(text: str) -> str:
@@ -87,9 +171,12 @@ def reply_class(text: str) -> str:
         return AFFIRMATION  # "yes, let's add this", "yeah close it"
     if words[0] in _GO and len(words) <= 3:
         return AFFIRMATION  # "fix all", "do it now", "continue until done"
-    if (words[0] in _CHOICE_WORDS_FIRST or words[0].isdigit()
-            or any((body + " ").startswith(p + " ") for p in _CHOICE_PHRASES)
-            or len(words) <= _CHOICE_WORDS):
+    if (
+        words[0] in _CHOICE_WORDS_FIRST
+        or words[0].isdigit()
+        or any((body + " ").startswith(p + " ") for p in _CHOICE_PHRASES)
+        or len(words) <= _CHOICE_WORDS
+    ):
         return CHOICE
     return INSTRUCTION
 
@@ -99,15 +186,21 @@ def by_policy(table: dict[tuple[str, str], int]) -> dict[str, dict[str, int]]:
     have run over."""
     out: dict[str, dict[str, int]] = {}
     for policy, continued in CONTINUED_BY.items():
-        avoided = sum(n for (stop, reply), n in table.items()
-                      if stop in continued and reply == AFFIRMATION)
-        overrun = sum(n for (stop, reply), n in table.items()
-                      if stop in continued and reply in (CHOICE, INSTRUCTION))
+        avoided = sum(
+            n for (stop, reply), n in table.items() if stop in continued and reply == AFFIRMATION
+        )
+        overrun = sum(
+            n
+            for (stop, reply), n in table.items()
+            if stop in continued and reply in (CHOICE, INSTRUCTION)
+        )
         out[policy] = {"handbacks_avoided": avoided, "decisions_or_corrections_overrun": overrun}
     return out
 
 
 def _words(text: str) -> list[str]:
-    cleaned = "".join(c if c.isalnum() or c.isspace() else " " if c in ",;:-" else ""
-                      for c in text.lower().replace("’", "'").replace("'", ""))
+    cleaned = "".join(
+        c if c.isalnum() or c.isspace() else " " if c in ",;:-" else ""
+        for c in text.lower().replace("’", "'").replace("'", "")
+    )
     return cleaned.split()

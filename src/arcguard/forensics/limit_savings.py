@@ -54,12 +54,14 @@ class Savings:
         self.saved_seconds += max(0.0, gap - wait[0])
 
     def as_dict(self) -> dict[str, Any]:
-        return {"endings": self.endings,
-                "would_resume": self.from_error_text + self.from_backoff,
-                "reset_from_error_text": self.from_error_text,
-                "reset_from_backoff": self.from_backoff,
-                "dead_seconds": round(self.dead_seconds, 1),
-                "saved_seconds": round(self.saved_seconds, 1)}
+        return {
+            "endings": self.endings,
+            "would_resume": self.from_error_text + self.from_backoff,
+            "reset_from_error_text": self.from_error_text,
+            "reset_from_backoff": self.from_backoff,
+            "dead_seconds": round(self.dead_seconds, 1),
+            "saved_seconds": round(self.saved_seconds, 1),
+        }
 
 
 def resume_wait(text: str, ending: float, used: int, cfg: Config) -> tuple[float, str] | None:

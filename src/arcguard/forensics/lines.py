@@ -48,8 +48,9 @@ class Line:
 
     __slots__ = ("entries", "kind", "status")
 
-    def __init__(self, status: str, kind: str = "", entries: list[dict[str, Any]] | None = None
-                 ) -> None:
+    def __init__(
+        self, status: str, kind: str = "", entries: list[dict[str, Any]] | None = None
+    ) -> None:
         self.status = status
         self.kind = kind
         self.entries = entries or []

@@ -117,8 +117,10 @@ class Report:
             "compactions": self.compactions,
             "tool_only_runs": distribution(self.run_lengths),
             "max_repeats_by_period": {str(p): n for p, n in self.max_repeats.items()},
-            "cycle_trips": {"runs": sum(self.cycle_trips.values()),
-                            "by_period": {str(p): n for p, n in sorted(self.cycle_trips.items())}},
+            "cycle_trips": {
+                "runs": sum(self.cycle_trips.values()),
+                "by_period": {str(p): n for p, n in sorted(self.cycle_trips.items())},
+            },
             "turns_since_operator": distribution(self.stretches),
             "stalls": self._stalls(),
             "local_command_placeholders": self.placeholders,
@@ -134,15 +136,23 @@ class Report:
         return data
 
     def _stalls(self) -> dict[str, int]:
-        keys = ("total", "synthetic", "followed_by_continue_nudge", "followed_by_stop_hook",
-                "followed_by_other_prompt", "at_end_of_session")
+        keys = (
+            "total",
+            "synthetic",
+            "followed_by_continue_nudge",
+            "followed_by_stop_hook",
+            "followed_by_other_prompt",
+            "at_end_of_session",
+        )
         return {key: self.stalls[key] for key in keys}
 
     def _handbacks(self) -> dict[str, Any]:
         from arcguard.forensics import handbacks as hb
 
-        table = {stop: {reply: self.handbacks[(stop, reply)] for reply in hb.REPLY_CLASSES}
-                 for stop in hb.STOP_CLASSES}
+        table = {
+            stop: {reply: self.handbacks[(stop, reply)] for reply in hb.REPLY_CLASSES}
+            for stop in hb.STOP_CLASSES
+        }
         return {"table": table, "by_policy": hb.by_policy(dict(self.handbacks))}
 
     def _api_errors(self) -> dict[str, Any]:

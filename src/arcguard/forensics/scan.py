@@ -52,8 +52,7 @@ def discover(paths: Iterable[str], report: Report, since: float | None) -> list[
     return found
 
 
-def _consider(path: str, report: Report, since: float | None,
-              found: list[tuple[str, int]]) -> None:
+def _consider(path: str, report: Report, since: float | None, found: list[tuple[str, int]]) -> None:
     try:
         info = os.stat(path)
     except OSError:
@@ -71,8 +70,13 @@ def is_subagent_file(path: str) -> bool:
     return os.path.basename(os.path.dirname(path)) == "subagents"
 
 
-def scan_paths(paths: Iterable[str], config: Config, *, since: float | None = None,
-               progress: Progress | None = None) -> Report:
+def scan_paths(
+    paths: Iterable[str],
+    config: Config,
+    *,
+    since: float | None = None,
+    progress: Progress | None = None,
+) -> Report:
     """Scan every transcript under `paths` into one `Report` (the benchmark's entry point)."""
     import orjson
 

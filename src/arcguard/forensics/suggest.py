@@ -25,8 +25,9 @@ MIN_SAMPLES = 50
 class Suggestion:
     __slots__ = ("basis", "current", "name", "observed", "suggested")
 
-    def __init__(self, name: str, current: object, observed: int | None,
-                 suggested: int | None, basis: str) -> None:
+    def __init__(
+        self, name: str, current: object, observed: int | None, suggested: int | None, basis: str
+    ) -> None:
         self.name = name
         self.current = current
         self.observed = observed
@@ -34,16 +35,29 @@ class Suggestion:
         self.basis = basis
 
     def as_dict(self) -> dict[str, Any]:
-        return {"name": self.name, "current": self.current, "observed": self.observed,
-                "suggested": self.suggested, "basis": self.basis}
+        return {
+            "name": self.name,
+            "current": self.current,
+            "observed": self.observed,
+            "suggested": self.suggested,
+            "basis": self.basis,
+        }
 
 
 def _ceil_ratio(value: int, num: int, den: int) -> int:
     return -(-value * num // den)
 
 
-def _make(name: str, current: dict[str, Any], observed: int | None, derived: int | None,
-          basis: str, samples: int, *, occurred: bool = True) -> Suggestion:
+def _make(
+    name: str,
+    current: dict[str, Any],
+    observed: int | None,
+    derived: int | None,
+    basis: str,
+    samples: int,
+    *,
+    occurred: bool = True,
+) -> Suggestion:
     now = current.get(name)
     if derived is not None and isinstance(now, int) and derived < now:
         if samples < MIN_SAMPLES:
@@ -66,18 +80,46 @@ def suggestions(report: Report, current: dict[str, Any]) -> list[Suggestion]:
     gap_p99 = percentile(report.stretches, 99)
     gap_max = max(report.stretches) if report.stretches else None
     return [
-        _make("cycle_repeats_identical", current, identical,
-              None if identical is None else max(2, identical + 2),
-              "longest identical repeat seen + 2", runs, occurred=(identical or 0) > 1),
-        _make("cycle_repeats", current, cycle, None if cycle is None else max(2, cycle + 1),
-              "longest cycle repeat seen (periods 2-8) + 1", runs, occurred=(cycle or 0) > 1),
-        _make("checkin_turns", current, run_p99,
-              None if run_p99 is None else max(2, _ceil_ratio(run_p99, 3, 2)),
-              "p99 tool-only run length + 50%", runs),
-        _make("backstop_nudge_turns", current, gap_p99,
-              None if gap_p99 is None else max(2, _ceil_ratio(gap_p99, 3, 2)),
-              "p99 turns since the operator + 50%", stretches),
-        _make("backstop_pause_turns", current, gap_max,
-              None if gap_max is None else max(4, _ceil_ratio(gap_max, 5, 4)),
-              "longest stretch without the operator + 25%", stretches),
+        _make(
+            "cycle_repeats_identical",
+            current,
+            identical,
+            None if identical is None else max(2, identical + 2),
+            "longest identical repeat seen + 2",
+            runs,
+            occurred=(identical or 0) > 1,
+        ),
+        _make(
+            "cycle_repeats",
+            current,
+            cycle,
+            None if cycle is None else max(2, cycle + 1),
+            "longest cycle repeat seen (periods 2-8) + 1",
+            runs,
+            occurred=(cycle or 0) > 1,
+        ),
+        _make(
+            "checkin_turns",
+            current,
+            run_p99,
+            None if run_p99 is None else max(2, _ceil_ratio(run_p99, 3, 2)),
+            "p99 tool-only run length + 50%",
+            runs,
+        ),
+        _make(
+            "backstop_nudge_turns",
+            current,
+            gap_p99,
+            None if gap_p99 is None else max(2, _ceil_ratio(gap_p99, 3, 2)),
+            "p99 turns since the operator + 50%",
+            stretches,
+        ),
+        _make(
+            "backstop_pause_turns",
+            current,
+            gap_max,
+            None if gap_max is None else max(4, _ceil_ratio(gap_max, 5, 4)),
+            "longest stretch without the operator + 25%",
+            stretches,
+        ),
     ]

@@ -39,11 +39,14 @@ def render(data: dict[str, Any]) -> str:
         f" compactions: {data['compactions']}",
         "",
         f"Tool-only runs: {_dist(data['tool_only_runs'])}",
-        "Longest repeat per period: " + ", ".join(
-            f"{p}:{n}" for p, n in data["max_repeats_by_period"].items()),
+        "Longest repeat per period: "
+        + ", ".join(f"{p}:{n}" for p, n in data["max_repeats_by_period"].items()),
         f"Runs the cycle rule would pause at the current config: {data['cycle_trips']['runs']}"
-        + (f" (by period: {_pairs(data['cycle_trips']['by_period'])})"
-           if data["cycle_trips"]["runs"] else ""),
+        + (
+            f" (by period: {_pairs(data['cycle_trips']['by_period'])})"
+            if data["cycle_trips"]["runs"]
+            else ""
+        ),
         f"Turns since the operator's last message: {_dist(data['turns_since_operator'])}",
         "",
         _stalls(data["stalls"]),
@@ -59,33 +62,41 @@ def render(data: dict[str, Any]) -> str:
         lines += ["", "Suggested thresholds (never applied; set them in the config if you agree):"]
         for s in data["thresholds"]:
             suggested = "no data" if s["suggested"] is None else s["suggested"]
-            lines.append(f"  {s['name']:<24} current {s['current']!s:<5} suggested"
-                         f" {suggested!s:<7} observed {s['observed']}  ({s['basis']})")
+            lines.append(
+                f"  {s['name']:<24} current {s['current']!s:<5} suggested"
+                f" {suggested!s:<7} observed {s['observed']}  ({s['basis']})"
+            )
     return "\n".join(lines)
 
 
 def _stalls(s: dict[str, int]) -> str:
-    return (f"Stalls (final message empty or exactly 'No response requested.'): {s['total']}"
-            f" ({s['synthetic']} synthetic); then: continue-nudge"
-            f" {s['followed_by_continue_nudge']}, Stop hook {s['followed_by_stop_hook']},"
-            f" other prompt {s['followed_by_other_prompt']},"
-            f" session ended {s['at_end_of_session']}")
+    return (
+        f"Stalls (final message empty or exactly 'No response requested.'): {s['total']}"
+        f" ({s['synthetic']} synthetic); then: continue-nudge"
+        f" {s['followed_by_continue_nudge']}, Stop hook {s['followed_by_stop_hook']},"
+        f" other prompt {s['followed_by_other_prompt']},"
+        f" session ended {s['at_end_of_session']}"
+    )
 
 
 def _placeholders(n: int) -> str:
-    return (f"Placeholders after local commands (/exit, /ide, ...; not stalls, no Stop runs):"
-            f" {n}")
+    return f"Placeholders after local commands (/exit, /ide, ...; not stalls, no Stop runs): {n}"
 
 
 def _handbacks(h: dict[str, Any]) -> list[str]:
     replies = list(next(iter(h["table"].values())))
-    lines = ["", "Where the operator's turns go (final message -> operator's reply):",
-             "  " + f"{'':<16}" + "".join(f"{r:>28}" for r in replies)]
+    lines = [
+        "",
+        "Where the operator's turns go (final message -> operator's reply):",
+        "  " + f"{'':<16}" + "".join(f"{r:>28}" for r in replies),
+    ]
     for stop, row in h["table"].items():
         lines.append("  " + f"{stop:<16}" + "".join(f"{row[r]:>28}" for r in replies))
     for policy, n in h["by_policy"].items():
-        lines.append(f"  stop_policy {policy:<7} handbacks avoided {n['handbacks_avoided']},"
-                     f" decisions or corrections run over {n['decisions_or_corrections_overrun']}")
+        lines.append(
+            f"  stop_policy {policy:<7} handbacks avoided {n['handbacks_avoided']},"
+            f" decisions or corrections run over {n['decisions_or_corrections_overrun']}"
+        )
     return lines
 
 
@@ -95,21 +106,31 @@ def _errors(errors: dict[str, Any]) -> str:
     parts = []
     for kind, e in errors.items():
         if "gap_seconds" in e:
-            gap = ", gaps to resume " + ", ".join(f"{g:.0f}s" for g in e["gap_seconds"]) if (
-                e["gap_seconds"]) else ""
+            gap = (
+                ", gaps to resume " + ", ".join(f"{g:.0f}s" for g in e["gap_seconds"])
+                if (e["gap_seconds"])
+                else ""
+            )
         else:
-            gap = (f", gap to resume median {e['gap_seconds_median']:.0f}s max"
-                   f" {e['gap_seconds_max']:.0f}s total {e['gap_seconds_total']:.0f}s")
+            gap = (
+                f", gap to resume median {e['gap_seconds_median']:.0f}s max"
+                f" {e['gap_seconds_max']:.0f}s total {e['gap_seconds_total']:.0f}s"
+            )
         parts.append(f"{kind} {e['count']} (never resumed {e['never_resumed']}{gap})")
     return "API-error endings: " + "; ".join(parts)
 
 
 def _savings(views: dict[str, Any]) -> str:
     def one(v: dict[str, Any]) -> str:
-        return (f"{v['saved_seconds']:.0f}s of {v['dead_seconds']:.0f}s dead over"
-                f" {v['endings']} endings ({v['reset_from_error_text']} would resume at the reset"
-                f" time in the error text, {v['reset_from_backoff']} after the backoff)")
+        return (
+            f"{v['saved_seconds']:.0f}s of {v['dead_seconds']:.0f}s dead over"
+            f" {v['endings']} endings ({v['reset_from_error_text']} would resume at the reset"
+            f" time in the error text, {v['reset_from_backoff']} after the backoff)"
+        )
 
-    return ("Rate-limit dead time a limit-wait resume would have saved: every session as an arc "
-            + one(views["all_sessions"]) + "; after an /autonomous prompt "
-            + one(views["after_autonomous_prompt"]))
+    return (
+        "Rate-limit dead time a limit-wait resume would have saved: every session as an arc "
+        + one(views["all_sessions"])
+        + "; after an /autonomous prompt "
+        + one(views["after_autonomous_prompt"])
+    )

@@ -71,18 +71,19 @@ def claim(payload: dict[str, Any], ctx: Context) -> Claim:
     def change(state: State | None) -> tuple[State | None, Claim]:
         held = limits.pending(state)
         alive = held is not None and waiter_alive(held.get("pid"))
-        plan, _, new = limits.decide_wait(state, error, reset, ctx.cfg, ctx.now, token=token,
-                                          pid=os.getpid(), other_alive=alive)
+        plan, _, new = limits.decide_wait(
+            state, error, reset, ctx.cfg, ctx.now, token=token, pid=os.getpid(), other_alive=alive
+        )
         # A give-up is news: the session stays idle until someone looks.
         return new, (plan, notify.announce(ctx.home, ctx.cfg, state, new, None))
 
     return _update(ctx, sid, change)
 
 
-def _update(ctx: Context, sid: str, change: Callable[[State | None], tuple[State | None, T]]
-            ) -> T:
-    return store.update(ctx.home, sid, change, now=time.time(),
-                        lock_timeout=ctx.cfg.lock_timeout_ms / 1000.0)
+def _update(ctx: Context, sid: str, change: Callable[[State | None], tuple[State | None, T]]) -> T:
+    return store.update(
+        ctx.home, sid, change, now=time.time(), lock_timeout=ctx.cfg.lock_timeout_ms / 1000.0
+    )
 
 
 def resolve(reset: float | limits.WallTime | None, now: float) -> float | None:
@@ -105,9 +106,15 @@ def _wall_epoch(wall: limits.WallTime, now: float) -> float | None:
         return None
     current = datetime.datetime.fromtimestamp(now, zone or None).astimezone(zone)
     try:
-        at = current.replace(year=wall.year or current.year, month=wall.month or current.month,
-                             day=wall.day or current.day, hour=wall.hour, minute=wall.minute,
-                             second=0, microsecond=0)
+        at = current.replace(
+            year=wall.year or current.year,
+            month=wall.month or current.month,
+            day=wall.day or current.day,
+            hour=wall.hour,
+            minute=wall.minute,
+            second=0,
+            microsecond=0,
+        )
     except ValueError:
         return None
     if wall.month is None and at.timestamp() < now - limits.MARGIN_MINUTE:
@@ -220,8 +227,9 @@ def main(argv0: str | None = None) -> int:
         from arcguard.storage.config_file import load_config
 
         cfg, _ = load_config(environ)
-        ctx = Context(NAME, home, cfg, time.time(),
-                      own_command(argv0 or sys.argv[0], sys.executable), environ)
+        ctx = Context(
+            NAME, home, cfg, time.time(), own_command(argv0 or sys.argv[0], sys.executable), environ
+        )
         raw = sys.stdin.buffer.read(MAX_PAYLOAD + 1)
         if len(raw) <= MAX_PAYLOAD:
             # No output is printed: Claude Code emits no terminal sequence for a background

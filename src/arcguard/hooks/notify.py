@@ -35,8 +35,9 @@ def changed_log(old: State | None, new: State | None) -> bool:
     return old is None or new["log"][-1:] != old["log"][-1:]
 
 
-def announce(home: str, cfg: Config, old: State | None, new: State | None,
-             output: Output | None) -> Output | None:
+def announce(
+    home: str, cfg: Config, old: State | None, new: State | None, output: Output | None
+) -> Output | None:
     """`output` with the terminal sequence added, after starting the notify command, when the
     change stopped the session; else `output` as it was. Never raises."""
     try:
@@ -63,10 +64,14 @@ def spawn(home: str, argv: list[str], event: dict[str, Any]) -> None:
 
     data = jsonio.dumps(event).encode("utf-8", "surrogatepass")[:MAX_EVENT_BYTES]
     try:
-        helper = subprocess.Popen([sys.executable, "-m", "arcguard.hooks.notify", home, *argv],
-                                  stdin=subprocess.PIPE, stdout=subprocess.DEVNULL,
-                                  stderr=subprocess.DEVNULL, start_new_session=True,
-                                  close_fds=True)
+        helper = subprocess.Popen(
+            [sys.executable, "-m", "arcguard.hooks.notify", home, *argv],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+            start_new_session=True,
+            close_fds=True,
+        )
         assert helper.stdin is not None
         helper.stdin.write(data)  # far below a pipe's buffer: this cannot block
         helper.stdin.close()
@@ -80,8 +85,14 @@ def run_command(home: str, argv: list[str], data: bytes) -> None:
 
     name = os.path.basename(argv[0]) if argv else "?"
     try:
-        done = subprocess.run(argv, input=data, stdout=subprocess.DEVNULL,
-                              stderr=subprocess.PIPE, timeout=COMMAND_TIMEOUT_S, check=False)
+        done = subprocess.run(
+            argv,
+            input=data,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
+            timeout=COMMAND_TIMEOUT_S,
+            check=False,
+        )
     except subprocess.TimeoutExpired:
         error_log.log_line(home, "notify", f"{name}: no exit within {COMMAND_TIMEOUT_S:.0f}s")
         return

@@ -80,24 +80,32 @@ def handle(payload: dict[str, Any], ctx: Context) -> Output | None:
     tool_only = None if message is None else not message.text
     pairs = [(c["tool_name"], c.get("tool_input")) for c in calls]
     main_agent = payload.get("agent_id") is None
-    queued = (queued_around(path, message.id, ctx.cfg.tail_bytes)
-              if path and message is not None and main_agent else [])
+    queued = (
+        queued_around(path, message.id, ctx.cfg.tail_bytes)
+        if path and message is not None and main_agent
+        else []
+    )
 
     def change(state: State | None) -> tuple[Output | None, State | None]:
         state = state or fresh_state(sid, ctx.now)
         # Outcomes first: a result never seen before is the progress the turn rules look for.
-        state = turns.record_batch_results(state, ctx.cfg, ctx.now, calls=calls,
-                                           agent_id=payload.get("agent_id"))
+        state = turns.record_batch_results(
+            state, ctx.cfg, ctx.now, calls=calls, agent_id=payload.get("agent_id")
+        )
         output, new = decide_post_batch(
-            state, ctx.cfg, ctx.now, calls=pairs, tool_only=tool_only,
+            state,
+            ctx.cfg,
+            ctx.now,
+            calls=pairs,
+            tool_only=tool_only,
             agent_id=payload.get("agent_id"),
             arc_active=arcs.is_active(state.get("arc"), ctx.cfg, ctx.now),
-            tool_use_ids=sorted(ids), queued=queued)
+            tool_use_ids=sorted(ids),
+            queued=queued,
+        )
         turns.on_batch(new)
         if message is not None and main_agent:
             remember(new["seen"].setdefault("messages", []), message.id, 16)
         return output, new
 
     return ctx.update(sid, change)
-
-

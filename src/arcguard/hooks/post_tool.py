@@ -26,8 +26,17 @@ def handle(payload: dict[str, Any], ctx: Context) -> Output | None:
     if event not in EVENTS:
         event = "PostToolUseFailure" if "error" in payload else "PostToolUse"
     tool_use_id = payload.get("tool_use_id")
-    return ctx.update(sid, lambda state: decide_post_tool(
-        state or fresh_state(sid, ctx.now), ctx.cfg, ctx.now, event_name=event,
-        tool_name=tool_name, tool_input=payload.get("tool_input"),
-        tool_use_id=tool_use_id if isinstance(tool_use_id, str) else "",
-        agent_id=payload.get("agent_id"), payload=payload))
+    return ctx.update(
+        sid,
+        lambda state: decide_post_tool(
+            state or fresh_state(sid, ctx.now),
+            ctx.cfg,
+            ctx.now,
+            event_name=event,
+            tool_name=tool_name,
+            tool_input=payload.get("tool_input"),
+            tool_use_id=tool_use_id if isinstance(tool_use_id, str) else "",
+            agent_id=payload.get("agent_id"),
+            payload=payload,
+        ),
+    )

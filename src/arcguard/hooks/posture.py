@@ -33,8 +33,9 @@ def handle(payload: dict[str, Any], ctx: Context) -> Output | None:
     sid, prompt = given["session_id"], given["prompt"]
 
     def change(state: State | None) -> tuple[Output | None, State | None]:
-        output, new = decide_posture(state, prompt, ctx.cfg, ctx.now, session_id=sid,
-                                     command=ctx.command)
+        output, new = decide_posture(
+            state, prompt, ctx.cfg, ctx.now, session_id=sid, command=ctx.command
+        )
         if new is not None and is_task_notification(prompt):
             observe_notification(new, prompt)  # the work it reports on has ended
         return output, new

@@ -57,12 +57,19 @@ def handle(payload: dict[str, Any], ctx: Context) -> Output | None:
 
     def change(state: State | None) -> tuple[Output | None, State | None]:
         # The previous turn closes first, so a pause it brings denies this call as well.
-        closed, state = turn_fallback.before_call(state or fresh_state(sid, ctx.now), payload,
-                                                  ctx, tool_name=tool_name)
+        closed, state = turn_fallback.before_call(
+            state or fresh_state(sid, ctx.now), payload, ctx, tool_name=tool_name
+        )
         output, new = decide_pre_tool(
-            state, ctx.cfg, ctx.now, tool_name=tool_name, tool_input=tool_input,
+            state,
+            ctx.cfg,
+            ctx.now,
+            tool_name=tool_name,
+            tool_input=tool_input,
             tool_use_id=tool_use_id if isinstance(tool_use_id, str) else "",
-            agent_id=payload.get("agent_id"), file_state=seen)
+            agent_id=payload.get("agent_id"),
+            file_state=seen,
+        )
         return render.merge(closed, output), new
 
     return ctx.update(sid, change)

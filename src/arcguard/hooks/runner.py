@@ -54,8 +54,15 @@ def _always() -> bool:
 class Context:
     """What a handler may use besides the payload: config, state dir, clock, how we were run."""
 
-    def __init__(self, hook: str, home: str, cfg: Config, now: float, command: str,
-                 environ: dict[str, str] | os._Environ[str]) -> None:
+    def __init__(
+        self,
+        hook: str,
+        home: str,
+        cfg: Config,
+        now: float,
+        command: str,
+        environ: dict[str, str] | os._Environ[str],
+    ) -> None:
         self.hook = hook
         self.home = home
         self.cfg = cfg
@@ -72,6 +79,7 @@ class Context:
         new state is written, so a spent continuation or recorded call always comes with its
         output. Too late to commit: nothing is written.
         """
+
         def swap(state: State | None) -> tuple[State | None, Output | None]:
             output, new = change(state)
             if not self.commit():
@@ -80,8 +88,13 @@ class Context:
                 output = notify.announce(self.home, self.cfg, state, new, output)
             return new, output
 
-        return store.update(self.home, session_id, swap, now=self.now,
-                            lock_timeout=self.cfg.lock_timeout_ms / 1000.0)
+        return store.update(
+            self.home,
+            session_id,
+            swap,
+            now=self.now,
+            lock_timeout=self.cfg.lock_timeout_ms / 1000.0,
+        )
 
     def snapshot(self, session_id: str) -> State | None:
         """The session's state without the lock (None when missing or unusable)."""
@@ -108,8 +121,9 @@ def own_command(argv0: str, executable: str) -> str:
 def dispatch(hook: str, raw: bytes, ctx: Context) -> str | None:
     """The stdout text for one hook run, or None. Never raises."""
     if len(raw) > MAX_PAYLOAD:
-        error_log.log_line(ctx.home, f"hook {hook}",
-                         f"payload over {MAX_PAYLOAD} bytes not parsed; no decision")
+        error_log.log_line(
+            ctx.home, f"hook {hook}", f"payload over {MAX_PAYLOAD} bytes not parsed; no decision"
+        )
         return None
     try:
         payload = jsonio.loads(raw)
@@ -170,8 +184,11 @@ class _Watchdog:
 
         def log() -> None:
             try:
-                error_log.log_line(self.home, f"hook {self.hook}",
-                                 f"wall budget exceeded after {spent:.2f}s; no decision")
+                error_log.log_line(
+                    self.home,
+                    f"hook {self.hook}",
+                    f"wall budget exceeded after {spent:.2f}s; no decision",
+                )
             finally:
                 logged.release()
 
@@ -208,7 +225,7 @@ def _write(fd: int, text: str) -> None:
     view = memoryview(text.encode("utf-8", "backslashreplace"))
     try:
         while view:
-            view = view[os.write(fd, view):]
+            view = view[os.write(fd, view) :]
     except OSError:
         pass
 
@@ -247,8 +264,9 @@ def main(hook: str, argv0: str | None = None) -> int:
 
         cfg, _ = load_config(environ)
         watchdog.set_budget(cfg.hook_budget_ms / 1000.0)
-        ctx = Context(hook, home, cfg, time.time(),
-                      own_command(argv0 or sys.argv[0], sys.executable), environ)
+        ctx = Context(
+            hook, home, cfg, time.time(), own_command(argv0 or sys.argv[0], sys.executable), environ
+        )
         ctx.commit = watchdog.commit
         text = dispatch(hook, _read_stdin(), ctx)
     except Exception as exc:

@@ -28,5 +28,7 @@ def handle(payload: dict[str, Any], ctx: Context) -> Output | None:
     if given is None:
         return None
     source = given["source"]
-    return ctx.update(given["session_id"], lambda state: decide_session_start(
-        state, source, ctx.cfg, ctx.now, command=ctx.command))
+    return ctx.update(
+        given["session_id"],
+        lambda state: decide_session_start(state, source, ctx.cfg, ctx.now, command=ctx.command),
+    )

@@ -52,8 +52,13 @@ def _final(exchange: Exchange | None) -> Final | None:
     message = exchange.message if exchange is not None else None
     if message is None:
         return None
-    return Final(message.kind, message.text, synthetic=message.synthetic,
-                 message_id=message.id, resume_id=_resume_id(exchange))
+    return Final(
+        message.kind,
+        message.text,
+        synthetic=message.synthetic,
+        message_id=message.id,
+        resume_id=_resume_id(exchange),
+    )
 
 
 def _resume_id(exchange: Exchange | None) -> str | None:
@@ -73,8 +78,7 @@ def _drain(path: str, seen: set[str], ctx: Context, *, final_known: bool) -> Fin
     `final_known`: Claude Code said the final message has no text (see `_final_is_textless`),
     so a fresh thinking-only message is final, not an intermediate worth waiting on.
     """
-    budget = min(ctx.cfg.drain_ms / 1000.0,
-                 ctx.deadline - time.monotonic() - UPDATE_RESERVE_S)
+    budget = min(ctx.cfg.drain_ms / 1000.0, ctx.deadline - time.monotonic() - UPDATE_RESERVE_S)
     deadline = time.monotonic() + max(0.0, budget)
     while True:
         exchange = hook_reader.last_exchange(path, ctx.cfg.tail_bytes)
@@ -105,8 +109,11 @@ def _newer_release(payload: dict[str, Any]) -> bool:
     2.1.328, it leaves the key out when the final message has no visible text. A payload that
     has the newer `background_tasks`/`session_crons` fields comes from such a version.
     """
-    return ("last_assistant_message" in payload or "background_tasks" in payload
-            or "session_crons" in payload)
+    return (
+        "last_assistant_message" in payload
+        or "background_tasks" in payload
+        or "session_crons" in payload
+    )
 
 
 def read(payload: dict[str, Any]) -> StopPayload | None:
@@ -115,12 +122,14 @@ def read(payload: dict[str, Any]) -> StopPayload | None:
         return None
     path = payload.get("transcript_path")
     text = payload.get("last_assistant_message")
-    return {"session_id": sid,
-            "transcript_path": path if isinstance(path, str) and path else None,
-            "last_assistant_message": text if isinstance(text, str) else None,
-            "stop_hook_active": payload.get("stop_hook_active") is True,
-            "background_running": _background_running(payload),
-            "newer_release": _newer_release(payload)}
+    return {
+        "session_id": sid,
+        "transcript_path": path if isinstance(path, str) and path else None,
+        "last_assistant_message": text if isinstance(text, str) else None,
+        "stop_hook_active": payload.get("stop_hook_active") is True,
+        "background_running": _background_running(payload),
+        "newer_release": _newer_release(payload),
+    }
 
 
 def _from_payload(text: str, path: str | None, ctx: Context) -> Final:
@@ -160,10 +169,15 @@ def handle(payload: dict[str, Any], ctx: Context) -> Output | None:
         # A turn left open (no PostToolBatch on this release) is over: its rules run first,
         # so a pause they bring is seen by the stop decision.
         closed, closed_state = turn_fallback.at_stop(state, ctx)
-        output, new = decide_stop(closed_state or state, final, ctx.cfg, ctx.now,
-                                  stop_hook_active=given["stop_hook_active"],
-                                  background_running=given["background_running"],
-                                  command=ctx.command)
+        output, new = decide_stop(
+            closed_state or state,
+            final,
+            ctx.cfg,
+            ctx.now,
+            stop_hook_active=given["stop_hook_active"],
+            background_running=given["background_running"],
+            command=ctx.command,
+        )
         return render.merge(closed, output), new or closed_state
 
     return ctx.update(given["session_id"], change)

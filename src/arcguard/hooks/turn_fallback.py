@@ -20,8 +20,9 @@ if TYPE_CHECKING:
     from arcguard.hooks.runner import Context
 
 
-def before_call(state: State, payload: dict[str, Any], ctx: Context, *,
-                tool_name: str) -> tuple[Output | None, State]:
+def before_call(
+    state: State, payload: dict[str, Any], ctx: Context, *, tool_name: str
+) -> tuple[Output | None, State]:
     """Close the open turn when this call belongs to a newer assistant message."""
     if turns.batch_fires(state):
         return None, state
@@ -32,15 +33,22 @@ def before_call(state: State, payload: dict[str, Any], ctx: Context, *,
         # Claude Code writes the tool_use entry before it runs the PreToolUse hook.
         message = hook_reader.message_with_tool(path, {tool_use_id}, ctx.cfg.tail_bytes)
     return turns.before_call(
-        state, ctx.cfg, ctx.now, message_id=message.id if message else None,
-        tool_only=None if message is None else not message.text, tool_name=tool_name,
-        tool_input=payload.get("tool_input"), agent_id=payload.get("agent_id"),
-        arc_active=arcs.is_active(state.get("arc"), ctx.cfg, ctx.now))
+        state,
+        ctx.cfg,
+        ctx.now,
+        message_id=message.id if message else None,
+        tool_only=None if message is None else not message.text,
+        tool_name=tool_name,
+        tool_input=payload.get("tool_input"),
+        agent_id=payload.get("agent_id"),
+        arc_active=arcs.is_active(state.get("arc"), ctx.cfg, ctx.now),
+    )
 
 
 def at_stop(state: State | None, ctx: Context) -> tuple[Output | None, State | None]:
     """Close the main agent's open turn: a Stop's final message is never part of it."""
     if state is None:
         return None, None
-    return turns.at_stop(state, ctx.cfg, ctx.now,
-                         arc_active=arcs.is_active(state.get("arc"), ctx.cfg, ctx.now))
+    return turns.at_stop(
+        state, ctx.cfg, ctx.now, arc_active=arcs.is_active(state.get("arc"), ctx.cfg, ctx.now)
+    )

@@ -37,8 +37,7 @@ class HookEvent:
 
     __slots__ = ("event", "fields", "hook", "turn", "what")
 
-    def __init__(self, hook: str, event: str, fields: dict[str, Any], turn: int,
-                 what: str) -> None:
+    def __init__(self, hook: str, event: str, fields: dict[str, Any], turn: int, what: str) -> None:
         self.hook = hook
         self.event = event
         self.fields = fields
@@ -124,8 +123,11 @@ class EventBuilder:
     def _begin(self, first: dict[str, Any], out: list[HookEvent]) -> None:
         self.sidechain_file = first.get("isSidechain") is True
         if not self.sidechain_file:
-            out.append(self._event("session-start", "SessionStart", {"source": "startup"},
-                                   "session started"))
+            out.append(
+                self._event(
+                    "session-start", "SessionStart", {"source": "startup"}, "session started"
+                )
+            )
             return
         agent = first.get("agentId")
         # The id names the subagent's transcript file: only a plain name is used as given.
@@ -141,8 +143,11 @@ class EventBuilder:
             self._finish_message(out)
             self._close_turn(out, None)  # the turn ended before the compaction
             if not self.sidechain_file:
-                out.append(self._event("session-start", "SessionStart", {"source": "compact"},
-                                       "context compacted"))
+                out.append(
+                    self._event(
+                        "session-start", "SessionStart", {"source": "compact"}, "context compacted"
+                    )
+                )
 
     def _attachment(self, entry: dict[str, Any], out: list[HookEvent]) -> None:
         queued = kinds.classify_queued(entry)
@@ -204,9 +209,20 @@ class EventBuilder:
         calls = [c for c in message.tool_uses if isinstance(c.get("name"), str)]
         self.batch = _Batch(calls)
         for call in calls:
-            out.append(self._event("pre-tool", "PreToolUse", self._agent({
-                "tool_name": call["name"], "tool_input": call.get("input"),
-                "tool_use_id": call.get("id")}), opkey.label(call["name"], call.get("input"))))
+            out.append(
+                self._event(
+                    "pre-tool",
+                    "PreToolUse",
+                    self._agent(
+                        {
+                            "tool_name": call["name"],
+                            "tool_input": call.get("input"),
+                            "tool_use_id": call.get("id"),
+                        }
+                    ),
+                    opkey.label(call["name"], call.get("input")),
+                )
+            )
         for entry in held:
             self._results(entry, out)
 
@@ -214,9 +230,14 @@ class EventBuilder:
         if self.sidechain_file:
             return  # a subagent's failure ends the parent's turn, not one of its own
         error = STOP_FAILURE_ERRORS.get(kind, "unknown")
-        out.append(self._event("stop-failure", "StopFailure",
-                               {"error": error, "last_assistant_message": text},
-                               f"API error ({error})"))
+        out.append(
+            self._event(
+                "stop-failure",
+                "StopFailure",
+                {"error": error, "last_assistant_message": text},
+                f"API error ({error})",
+            )
+        )
 
     def _failed_ending(self, out: list[HookEvent]) -> None:
         """A failed attempt that no reply followed: the turn ended on it."""
@@ -241,7 +262,8 @@ class EventBuilder:
         if kind in (kinds.OPERATOR, kinds.TASK_NOTIFICATION, kinds.STOP_FEEDBACK):
             self._failed_ending(out)
         self.after_local_command = kind == kinds.LOCAL_OUTPUT or (
-            kind == kinds.OPERATOR and text.startswith("/"))
+            kind == kinds.OPERATOR and text.startswith("/")
+        )
         self._prompt(kind, text, out)
 
     def _prompt(self, kind: str, text: str, out: list[HookEvent]) -> None:
@@ -275,36 +297,66 @@ class EventBuilder:
             if not batch.broken:
                 out.append(self._batch_event(batch))
 
-    def _post(self, call: dict[str, Any], block: dict[str, Any], text: str, structured: object,
-              out: list[HookEvent]) -> None:
-        base = self._agent({"tool_name": call["name"], "tool_input": call.get("input"),
-                            "tool_use_id": call.get("id")})
+    def _post(
+        self,
+        call: dict[str, Any],
+        block: dict[str, Any],
+        text: str,
+        structured: object,
+        out: list[HookEvent],
+    ) -> None:
+        base = self._agent(
+            {
+                "tool_name": call["name"],
+                "tool_input": call.get("input"),
+                "tool_use_id": call.get("id"),
+            }
+        )
         label = opkey.label(call["name"], call.get("input"))
         if block.get("is_error") is True:
-            if text.startswith(REJECTED) or (text.startswith("PreToolUse:") and (
-                    HOOK_DENIED in text[:80])):
+            if text.startswith(REJECTED) or (
+                text.startswith("PreToolUse:") and (HOOK_DENIED in text[:80])
+            ):
                 assert self.batch is not None
                 self.batch.broken = True  # the call never ran: no post event
                 return
-            out.append(self._event("post-tool", "PostToolUseFailure",
-                                   {**base, "error": text}, f"{label} failed"))
+            out.append(
+                self._event(
+                    "post-tool", "PostToolUseFailure", {**base, "error": text}, f"{label} failed"
+                )
+            )
             return
         if ASYNC_AGENT in text[:200]:
             self.background += 1
         response = structured if structured is not None else text
-        out.append(self._event("post-tool", "PostToolUse", {**base, "tool_response": response},
-                               f"{label} finished"))
+        out.append(
+            self._event(
+                "post-tool", "PostToolUse", {**base, "tool_response": response}, f"{label} finished"
+            )
+        )
 
     def _batch_event(self, batch: _Batch) -> HookEvent:
-        calls = [{"tool_name": c["name"], "tool_input": c.get("input"), "tool_use_id": c["id"],
-                  "tool_response": batch.responses.get(c["id"], "")} for c in batch.calls]
-        return self._event("post-batch", "PostToolBatch", self._agent({"tool_calls": calls}),
-                           f"{len(calls)} call(s) done")
+        calls = [
+            {
+                "tool_name": c["name"],
+                "tool_input": c.get("input"),
+                "tool_use_id": c["id"],
+                "tool_response": batch.responses.get(c["id"], ""),
+            }
+            for c in batch.calls
+        ]
+        return self._event(
+            "post-batch",
+            "PostToolBatch",
+            self._agent({"tool_calls": calls}),
+            f"{len(calls)} call(s) done",
+        )
 
     # --- turn ends -----------------------------------------------------------------------
 
-    def _close_turn(self, out: list[HookEvent], next_kind: str | None, *,
-                    next_is_model: bool = False) -> None:
+    def _close_turn(
+        self, out: list[HookEvent], next_kind: str | None, *, next_is_model: bool = False
+    ) -> None:
         """The final message of a turn gets its Stop once we know the turn really ended."""
         message, self.turn_end = self.turn_end, None
         if message is None or next_is_model or next_kind == kinds.INTERRUPT:
@@ -312,11 +364,22 @@ class EventBuilder:
         if self.sidechain_file:
             return  # a subagent's turn end is SubagentStop, which arcguard does not handle
         self.last_stop_fed_back = next_kind == kinds.STOP_FEEDBACK
-        tasks = [{"id": f"task-{i}", "type": "subagent", "status": "running"}
-                 for i in range(self.background)]
-        out.append(self._event("stop", "Stop", {
-            "stop_hook_active": self.chain_active, "last_assistant_message": message.text,
-            "background_tasks": tasks}, message.text))
+        tasks = [
+            {"id": f"task-{i}", "type": "subagent", "status": "running"}
+            for i in range(self.background)
+        ]
+        out.append(
+            self._event(
+                "stop",
+                "Stop",
+                {
+                    "stop_hook_active": self.chain_active,
+                    "last_assistant_message": message.text,
+                    "background_tasks": tasks,
+                },
+                message.text,
+            )
+        )
 
     def _agent(self, fields: dict[str, Any]) -> dict[str, Any]:
         """A subagent's tool events name it, as Claude Code's do."""

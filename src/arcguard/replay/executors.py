@@ -21,8 +21,9 @@ if TYPE_CHECKING:
 SUBPROCESS_TIMEOUT_S = 30
 
 
-def hook_environment(home: str, config_path: str | None,
-                     base: Mapping[str, str] | None = None) -> dict[str, str]:
+def hook_environment(
+    home: str, config_path: str | None, base: Mapping[str, str] | None = None
+) -> dict[str, str]:
     environ = dict(os.environ if base is None else base)
     environ["ARCGUARD_HOME"] = home
     if config_path is not None:
@@ -70,12 +71,19 @@ class Subprocess:
         self.environ = environ
 
     def run(self, hook: str, raw: bytes) -> str | None:
-        done = subprocess.run([sys.executable, "-m", "arcguard", "hook", hook], input=raw,
-                              env=self.environ, capture_output=True,
-                              timeout=SUBPROCESS_TIMEOUT_S, check=False)
+        done = subprocess.run(
+            [sys.executable, "-m", "arcguard", "hook", hook],
+            input=raw,
+            env=self.environ,
+            capture_output=True,
+            timeout=SUBPROCESS_TIMEOUT_S,
+            check=False,
+        )
         text = done.stdout.decode("utf-8", "replace").strip()
         return text or None
 
 
 EXECUTORS: dict[str, type[InProcess] | type[Subprocess]] = {
-    "in-process": InProcess, "subprocess": Subprocess}
+    "in-process": InProcess,
+    "subprocess": Subprocess,
+}

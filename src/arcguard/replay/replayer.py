@@ -35,6 +35,7 @@ if TYPE_CHECKING:
 
         def run(self, hook: str, raw: bytes) -> str | None: ...
 
+
 # Decisions that change what the session does next (the recorded one did not have them).
 CHANGES = frozenset({"continue", "deny", "pause"})
 KIND_NAMES = {"block": "continue"}
@@ -45,8 +46,9 @@ _SIDE_CHAIN = b'"isSidechain":true'
 class Decision:
     __slots__ = ("hook", "kind", "output", "reason", "turn")
 
-    def __init__(self, turn: int, hook: str, kind: str, reason: str,
-                 output: dict[str, Any] | None) -> None:
+    def __init__(
+        self, turn: int, hook: str, kind: str, reason: str, output: dict[str, Any] | None
+    ) -> None:
         self.turn = turn
         self.hook = hook
         self.kind = kind
@@ -54,8 +56,13 @@ class Decision:
         self.output = output
 
     def as_dict(self) -> dict[str, Any]:
-        return {"turn": self.turn, "hook": self.hook, "kind": self.kind, "reason": self.reason,
-                "output": self.output}
+        return {
+            "turn": self.turn,
+            "hook": self.hook,
+            "kind": self.kind,
+            "reason": self.reason,
+            "output": self.output,
+        }
 
 
 class Step:
@@ -92,18 +99,26 @@ class Result:
         return dict(sorted(counts.items()))
 
     def as_dict(self) -> dict[str, Any]:
-        return {"transcript": self.path, "session_id": self.session_id,
-                "executor": self.executor, "agent_id": self.agent_id,
-                "events": len(self.steps), "turns": self.turns, "subagents": self.subagents,
-                "malformed_lines": self.malformed_lines, "diverged_at_turn": self.diverged_at,
-                "paused_at_turn": self.paused_at, "summary": self.summary(),
-                "decisions": [d.as_dict() for d in self.decisions]}
+        return {
+            "transcript": self.path,
+            "session_id": self.session_id,
+            "executor": self.executor,
+            "agent_id": self.agent_id,
+            "events": len(self.steps),
+            "turns": self.turns,
+            "subagents": self.subagents,
+            "malformed_lines": self.malformed_lines,
+            "diverged_at_turn": self.diverged_at,
+            "paused_at_turn": self.paused_at,
+            "summary": self.summary(),
+            "decisions": [d.as_dict() for d in self.decisions],
+        }
 
 
 def new_log_entries(before: list[LogEntry], after: list[LogEntry]) -> list[LogEntry]:
     """The entries appended to a bounded log between two reads of it."""
     for kept in range(min(len(before), len(after)), -1, -1):
-        if after[:kept] == before[len(before) - kept:]:
+        if after[:kept] == before[len(before) - kept :]:
             return after[kept:]
     return after  # pragma: no cover (kept == 0 always matches)
 
@@ -113,14 +128,22 @@ def _log(home: str, session_id: str) -> list[LogEntry]:
     return list(state["log"]) if state else []
 
 
-def decisions_for(event: HookEvent, output: dict[str, Any] | None,
-                  logged: list[LogEntry]) -> list[Decision]:
+def decisions_for(
+    event: HookEvent, output: dict[str, Any] | None, logged: list[LogEntry]
+) -> list[Decision]:
     # `output` is the hook's stdout parsed back, as a tool reading it would see it.
     found = []
     for entry in logged:
         kind: str = entry.get("kind", "?")
-        found.append(Decision(event.turn, entry.get("hook", event.hook),
-                              KIND_NAMES.get(kind, kind), entry.get("reason", ""), output))
+        found.append(
+            Decision(
+                event.turn,
+                entry.get("hook", event.hook),
+                KIND_NAMES.get(kind, kind),
+                entry.get("reason", ""),
+                output,
+            )
+        )
     context = ((output or {}).get("hookSpecificOutput") or {}).get("additionalContext")
     if context and not any(d.kind == "nudge" for d in found):
         found.append(Decision(event.turn, event.hook, "posture", str(context), output))
@@ -156,7 +179,8 @@ class Replayer:
         os.makedirs(folder)
         self.handle.close()
         self.handle = open(  # noqa: SIM115 (closed by `close`)
-            os.path.join(folder, f"agent-{agent_id}.jsonl"), "xb")
+            os.path.join(folder, f"agent-{agent_id}.jsonl"), "xb"
+        )
 
     def append(self, line: bytes, agent_id: str | None = None) -> None:
         """Write a recorded line where Claude Code keeps it now: a subagent's entries (older
@@ -171,13 +195,19 @@ class Replayer:
             folder = os.path.join(self.transcript.removesuffix(".jsonl"), "subagents")
             os.makedirs(folder, exist_ok=True)
             handle = self.others[agent_id] = open(  # noqa: SIM115 (closed by `close`)
-                os.path.join(folder, f"agent-{agent_id}.jsonl"), "xb")
+                os.path.join(folder, f"agent-{agent_id}.jsonl"), "xb"
+            )
         return handle
 
     def fire(self, event: HookEvent) -> list[Decision]:
-        payload = {"session_id": self.session_id, "transcript_path": self.transcript,
-                   "cwd": self.cwd, "hook_event_name": event.event,
-                   "permission_mode": "default", **event.fields}
+        payload = {
+            "session_id": self.session_id,
+            "transcript_path": self.transcript,
+            "cwd": self.cwd,
+            "hook_event_name": event.event,
+            "permission_mode": "default",
+            **event.fields,
+        }
         before = _log(self.home, self.session_id)
         text = self.executor.run(event.hook, jsonio.dumps(payload).encode("utf-8"))
         output = jsonio.loads(text) if text else None
@@ -201,8 +231,14 @@ def _first_entry(path: str, loads: Loads) -> dict[str, Any] | None:
     return None
 
 
-def replay(path: str, *, executor: str = "in-process", config_path: str | None = None,
-           on_step: Callable[[Step], None] | None = None, arc: bool = False) -> Result:
+def replay(
+    path: str,
+    *,
+    executor: str = "in-process",
+    config_path: str | None = None,
+    on_step: Callable[[Step], None] | None = None,
+    arc: bool = False,
+) -> Result:
     """Replay the transcript at `path`; `executor` is "in-process" or "subprocess"; `arc`
     replays it as if its first operator prompt had started an arc."""
     import orjson
@@ -221,8 +257,14 @@ def replay(path: str, *, executor: str = "in-process", config_path: str | None =
     return result
 
 
-def _run(path: str, runner: Replayer, result: Result, loads: Loads,
-         on_step: Callable[[Step], None] | None, builder: EventBuilder) -> None:
+def _run(
+    path: str,
+    runner: Replayer,
+    result: Result,
+    loads: Loads,
+    on_step: Callable[[Step], None] | None,
+    builder: EventBuilder,
+) -> None:
     last_owner: str | None = None
     with open(path, "rb") as handle:
         for raw in lines.read_lines(handle):
@@ -246,8 +288,13 @@ def _run(path: str, runner: Replayer, result: Result, loads: Loads,
     result.subagents = {sub.agent_id or "": sub.turn for sub in builder.subagents.values()}
 
 
-def _fire_all(events: list[HookEvent], runner: Replayer, result: Result,
-              builder: EventBuilder, on_step: Callable[[Step], None] | None) -> bool:
+def _fire_all(
+    events: list[HookEvent],
+    runner: Replayer,
+    result: Result,
+    builder: EventBuilder,
+    on_step: Callable[[Step], None] | None,
+) -> bool:
     """Run the events in order; True once arcguard has paused the session."""
     for event in events:
         decisions = runner.fire(event)

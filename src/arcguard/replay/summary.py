@@ -41,43 +41,62 @@ def tool_calls(result: Result) -> int:
 
 def rates(counts: dict[str, int], calls: int) -> dict[str, float | None]:
     """Interventions per 1,000 tool calls (None without a tool call to divide by)."""
-    return {kind: (round(PER_CALLS * counts.get(kind, 0) / calls, 2) if calls else None)
-            for kind in INTERVENTIONS}
+    return {
+        kind: (round(PER_CALLS * counts.get(kind, 0) / calls, 2) if calls else None)
+        for kind in INTERVENTIONS
+    }
 
 
 def summarise(results: list[Result]) -> dict[str, Any]:
     rows: list[dict[str, Any]] = [
-        {"transcript": r.path, "session_id": r.session_id, "agent_id": r.agent_id,
-         "tool_calls": tool_calls(r), "turns": r.turns, "malformed_lines": r.malformed_lines,
-         "paused_at_turn": r.paused_at, "decisions": r.summary()} for r in results]
+        {
+            "transcript": r.path,
+            "session_id": r.session_id,
+            "agent_id": r.agent_id,
+            "tool_calls": tool_calls(r),
+            "turns": r.turns,
+            "malformed_lines": r.malformed_lines,
+            "paused_at_turn": r.paused_at,
+            "decisions": r.summary(),
+        }
+        for r in results
+    ]
     totals: dict[str, int] = {}
     for row in rows:
         for kind, n in row["decisions"].items():
             totals[kind] = totals.get(kind, 0) + n
     calls = sum(int(row["tool_calls"]) for row in rows)
-    return {"sessions": len(rows), "tool_calls": calls,
-            "turns": sum(int(row["turns"]) for row in rows),
-            "decisions": dict(sorted(totals.items())),
-            "interventions": {kind: totals.get(kind, 0) for kind in INTERVENTIONS},
-            "interventions_per_1000_tool_calls": rates(totals, calls), "files": rows}
+    return {
+        "sessions": len(rows),
+        "tool_calls": calls,
+        "turns": sum(int(row["turns"]) for row in rows),
+        "decisions": dict(sorted(totals.items())),
+        "interventions": {kind: totals.get(kind, 0) for kind in INTERVENTIONS},
+        "interventions_per_1000_tool_calls": rates(totals, calls),
+        "files": rows,
+    }
 
 
 def render(data: dict[str, Any]) -> str:
     kinds = list(INTERVENTIONS) + [k for k in data["decisions"] if k not in INTERVENTIONS]
     width = max([len("total"), *(len(_name(r)) for r in data["files"])])
     head = f"{'transcript':<{width}}  {'calls':>6} {'turns':>6} " + " ".join(
-        f"{k:>8}" for k in kinds)
+        f"{k:>8}" for k in kinds
+    )
     lines = [head]
     for row in data["files"]:
-        lines.append(_row(_name(row), row["tool_calls"], row["turns"], row["decisions"],
-                          kinds, width))
-    lines.append(_row("total", data["tool_calls"], data["turns"], data["decisions"], kinds,
-                      width))
+        lines.append(
+            _row(_name(row), row["tool_calls"], row["turns"], row["decisions"], kinds, width)
+        )
+    lines.append(_row("total", data["tool_calls"], data["turns"], data["decisions"], kinds, width))
     per = data["interventions_per_1000_tool_calls"]
     shown = ", ".join(f"{k} {'-' if v is None else f'{v:.2f}'}" for k, v in per.items())
     plural = "" if data["sessions"] == 1 else "s"
-    lines += ["", f"{data['sessions']} session{plural}, {data['tool_calls']} tool calls. "
-              f"Interventions per 1,000 tool calls: {shown}"]
+    lines += [
+        "",
+        f"{data['sessions']} session{plural}, {data['tool_calls']} tool calls. "
+        f"Interventions per 1,000 tool calls: {shown}",
+    ]
     return "\n".join(lines)
 
 
@@ -86,7 +105,8 @@ def _name(row: dict[str, Any]) -> str:
     return f"{name} (subagent)" if row["agent_id"] else name
 
 
-def _row(name: str, calls: int, turns: int, decisions: dict[str, int], kinds: list[str],
-         width: int) -> str:
+def _row(
+    name: str, calls: int, turns: int, decisions: dict[str, int], kinds: list[str], width: int
+) -> str:
     cells = " ".join(f"{decisions.get(k, 0):>8}" for k in kinds)
     return f"{name:<{width}}  {calls:>6} {turns:>6} {cells}"

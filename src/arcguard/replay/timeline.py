@@ -21,8 +21,11 @@ def short(text: str, limit: int = REASON_CHARS) -> str:
 
 
 def render(result: Result) -> str:
-    lines = [f"Replay of {result.path} (session {result.session_id}): {len(result.steps)} hook"
-             f" events over {result.turns} turns, {result.executor}", ""]
+    lines = [
+        f"Replay of {result.path} (session {result.session_id}): {len(result.steps)} hook"
+        f" events over {result.turns} turns, {result.executor}",
+        "",
+    ]
     decisions = result.decisions
     if decisions:
         lines.append(f"{'turn':>5}  {'hook':<13} {'decision':<10} reason")
@@ -32,11 +35,15 @@ def render(result: Result) -> str:
         lines.append("No decisions: arcguard would have stayed silent on this session.")
     lines.append("")
     if result.paused_at is not None:
-        lines.append(f"arcguard would have paused the session at turn {result.paused_at}; the"
-                     " replay stops there.")
+        lines.append(
+            f"arcguard would have paused the session at turn {result.paused_at}; the"
+            " replay stops there."
+        )
     if result.diverged_at is not None:
-        lines.append(f"From turn {result.diverged_at} on the recorded session went differently"
-                     " from what arcguard decided; later decisions assume the recorded events.")
+        lines.append(
+            f"From turn {result.diverged_at} on the recorded session went differently"
+            " from what arcguard decided; later decisions assume the recorded events."
+        )
     summary = ", ".join(f"{k} {n}" for k, n in result.summary().items()) or "none"
     lines.append(f"Summary: {summary}")
     if result.malformed_lines:

@@ -94,15 +94,16 @@ def atomic_write(path: str, data: bytes, *, mode: int = FILE_MODE) -> None:
     """
     directory = os.path.dirname(path) or "."
     tmp = f"{path}{TEMP_MARK}{os.getpid()}-{time.monotonic_ns()}"
-    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC,
-                 FILE_MODE)
+    fd = os.open(
+        tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC, FILE_MODE
+    )
     try:
         try:
             if mode != FILE_MODE:
                 os.fchmod(fd, mode)
             view = memoryview(data)
             while view:
-                view = view[os.write(fd, view):]
+                view = view[os.write(fd, view) :]
             os.fsync(fd)
         finally:
             os.close(fd)
@@ -139,7 +140,7 @@ def _is_temp_of(name: str, prefix: str) -> bool:
     A looser match (any name that starts with the prefix) would also take other files, such
     as the state file of a session whose id begins like this file's temp files.
     """
-    pid, _, ns = name[len(prefix):].partition("-") if name.startswith(prefix) else ("", "", "")
+    pid, _, ns = name[len(prefix) :].partition("-") if name.startswith(prefix) else ("", "", "")
     return pid.isascii() and pid.isdigit() and ns.isascii() and ns.isdigit()
 
 
@@ -164,5 +165,3 @@ def remove_orphan_temps(path: str) -> int:
             except OSError:
                 continue
     return removed
-
-

@@ -19,8 +19,11 @@ ENV_PREFIX = "ARCGUARD_"
 
 
 def env_values(environ: dict[str, str] | os._Environ[str] = os.environ) -> dict[str, object]:
-    return {name: environ[ENV_PREFIX + name.upper()] for name in DEFAULTS
-            if ENV_PREFIX + name.upper() in environ}
+    return {
+        name: environ[ENV_PREFIX + name.upper()]
+        for name in DEFAULTS
+        if ENV_PREFIX + name.upper() in environ
+    }
 
 
 def file_values(path: str) -> tuple[dict[str, object], list[str]]:

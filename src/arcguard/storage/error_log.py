@@ -48,8 +48,7 @@ def _open_log(path: str) -> int:
     until a reader comes; with it the open fails or succeeds at once, and the type check
     turns anything but a regular file away.
     """
-    flags = (os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC
-             | os.O_NONBLOCK)
+    flags = os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC | os.O_NONBLOCK
     fd = os.open(path, flags, 0o600)
     if not stat.S_ISREG(os.fstat(fd).st_mode):
         os.close(fd)

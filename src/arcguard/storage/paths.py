@@ -48,9 +48,11 @@ def _xdg(environ: dict[str, str] | os._Environ[str], name: str, default: str) ->
 
 def ignored_xdg(environ: dict[str, str] | os._Environ[str]) -> list[str]:
     """The XDG variables set to a relative path, which arcguard ignores."""
-    return [f"{name}={environ[name]!r} is relative and ignored"
-            for name in ("XDG_STATE_HOME", "XDG_CONFIG_HOME")
-            if environ.get(name) and not os.path.isabs(environ[name])]
+    return [
+        f"{name}={environ[name]!r} is relative and ignored"
+        for name in ("XDG_STATE_HOME", "XDG_CONFIG_HOME")
+        if environ.get(name) and not os.path.isabs(environ[name])
+    ]
 
 
 def state_dir(environ: dict[str, str] | os._Environ[str] = os.environ) -> str:
@@ -58,8 +60,9 @@ def state_dir(environ: dict[str, str] | os._Environ[str] = os.environ) -> str:
     home = _explicit(environ, "ARCGUARD_HOME")
     if home:
         return home
-    return os.path.join(_xdg(environ, "XDG_STATE_HOME", os.path.join(".local", "state")),
-                        "arcguard")
+    return os.path.join(
+        _xdg(environ, "XDG_STATE_HOME", os.path.join(".local", "state")), "arcguard"
+    )
 
 
 def config_path(environ: dict[str, str] | os._Environ[str] = os.environ) -> str:

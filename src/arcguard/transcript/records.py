@@ -29,8 +29,16 @@ EMPTY = "empty"
 class Message:
     """One assistant API message, merged from its entries."""
 
-    __slots__ = ("entries", "id", "synthetic", "texts", "thinking", "tool_ids", "tool_uses",
-                 "unknown_blocks")
+    __slots__ = (
+        "entries",
+        "id",
+        "synthetic",
+        "texts",
+        "thinking",
+        "tool_ids",
+        "tool_uses",
+        "unknown_blocks",
+    )
 
     def __init__(self, message_id: str) -> None:
         self.id = message_id
@@ -152,7 +160,8 @@ def is_tool_result(entry: object) -> bool:
     message = entry.get("message")
     content = message.get("content") if isinstance(message, dict) else None
     return isinstance(content, list) and any(
-        isinstance(block, dict) and block.get("type") == "tool_result" for block in content)
+        isinstance(block, dict) and block.get("type") == "tool_result" for block in content
+    )
 
 
 def last_exchange(entries_newest_first: Iterable[object]) -> Exchange:
@@ -178,8 +187,12 @@ def last_exchange(entries_newest_first: Iterable[object]) -> Exchange:
 
 
 def _is_prompt(entry: object) -> bool:
-    return (isinstance(entry, dict) and entry.get("type") == "user"
-            and entry.get("isSidechain") is not True and not is_tool_result(entry))
+    return (
+        isinstance(entry, dict)
+        and entry.get("type") == "user"
+        and entry.get("isSidechain") is not True
+        and not is_tool_result(entry)
+    )
 
 
 def _note_meta_prompt(exchange: Exchange, entry: object) -> None:
@@ -188,8 +201,11 @@ def _note_meta_prompt(exchange: Exchange, entry: object) -> None:
     message = entry.get("message")
     content = message.get("content") if isinstance(message, dict) else None
     if isinstance(content, list):
-        content = " ".join(b["text"] for b in content if isinstance(b, dict)
-                           and b.get("type") == "text" and isinstance(b.get("text"), str))
+        content = " ".join(
+            b["text"]
+            for b in content
+            if isinstance(b, dict) and b.get("type") == "text" and isinstance(b.get("text"), str)
+        )
     if isinstance(content, str):
         exchange.meta_prompt = content
         uuid = entry.get("uuid")
@@ -215,8 +231,9 @@ def message_with_tool(entries_newest_first: Iterable[object], tool_ids: set[str]
     return seen[target] if target is not None else None
 
 
-def conversation_entries(lines: Iterable[bytes],
-                         loads: Callable[[bytes], object]) -> Iterator[object]:
+def conversation_entries(
+    lines: Iterable[bytes], loads: Callable[[bytes], object]
+) -> Iterator[object]:
     """Like `assistant_entries`, also letting through `user` entries (prompts, tool results)."""
     for line in lines:
         if b'"assistant"' not in line and b'"user"' not in line:
