@@ -20,6 +20,7 @@ from arcguard.hooks import EVENTS
 
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
     from collections.abc import Mapping
     from typing import Any
 
@@ -252,42 +253,39 @@ def inside(program: str, directory: str) -> bool:
     return real == root or real.startswith(root.rstrip(os.sep) + os.sep)
 
 
-def run_hook(
-    handler: dict[str, Any], event: str, environ: Mapping[str, str], project: str | None = None
-) -> str | None:
-    """Run one of our handlers as Claude Code would, in a throwaway state dir; None if it
-    answers as a hook must (exit 0, nothing or one JSON object on stdout), else what went wrong.
-
-    The words are run directly, never through a shell: only an exact arcguard invocation gets
-    here (`merge_plan.why_not_ours`), so nothing else a settings file says is executed; nor
-    is a program that lies inside `project`.
-    """
-    import json
-    import tempfile
-
-    words = _argv(handler, environ)
-    if words is None:
-        return "exit 127: command not found"
-    if project is not None and inside(words[0], project):
+def refusal(program: str, location: str | None, project: str | None) -> str | None:
+    """Why an exact arcguard invocation is still not run, or None: its program, or the folder
+    its interpreter imports arcguard from, lies inside the project being checked."""
+    if project is not None and inside(program, project):
         # An exact invocation can still name an executable shipped in the repository itself.
         return (
             "not run: its program is inside the project being checked (doctor does not "
             "run a repository's own code)"
         )
-    location = plan.code_location(handler)
     if project is not None and location is not None and inside(location, project):
         # The interpreter may be the system's, yet the code it imports the repository's own.
         return (
             "not run: it loads arcguard from inside the project being checked (doctor "
             "does not run a repository's own code)"
         )
+    return None
+
+
+def run_words(
+    words: list[str], payload: Callable[[str], Mapping[str, object]], environ: Mapping[str, str]
+) -> subprocess.CompletedProcess[str] | str:
+    """Run `words` directly, never through a shell, in a scratch directory with a throwaway
+    state dir, `payload(scratch)` as JSON on stdin; the finished process, or why it did not run.
+    A non-zero exit is returned as text too."""
+    import json
+    import tempfile
+
     with tempfile.TemporaryDirectory(prefix="arcguard-doctor-") as scratch:
         env = {**environ, "ARCGUARD_HOME": os.path.join(scratch, "state")}
-        payload = json.dumps(_payload(event, f"arcguard-doctor-{os.getpid()}", scratch))
         try:
             done = subprocess.run(
                 words,
-                input=payload,
+                input=json.dumps(payload(scratch)),
                 text=True,
                 capture_output=True,
                 env=env,
@@ -302,6 +300,32 @@ def run_hook(
     if done.returncode != 0:
         tail = " ".join(done.stderr.split())[-200:]
         return f"exit {done.returncode}" + (f": {tail}" if tail else "")
+    return done
+
+
+def run_hook(
+    handler: dict[str, Any], event: str, environ: Mapping[str, str], project: str | None = None
+) -> str | None:
+    """Run one of our handlers as Claude Code would, in a throwaway state dir; None if it
+    answers as a hook must (exit 0, nothing or one JSON object on stdout), else what went wrong.
+
+    The words are run directly, never through a shell: only an exact arcguard invocation gets
+    here (`merge_plan.why_not_ours`), so nothing else a settings file says is executed; nor
+    is a program that lies inside `project`.
+    """
+    import json
+
+    words = _argv(handler, environ)
+    if words is None:
+        return "exit 127: command not found"
+    refused = refusal(words[0], plan.code_location(handler), project)
+    if refused:
+        return refused
+    done = run_words(
+        words, lambda scratch: _payload(event, f"arcguard-doctor-{os.getpid()}", scratch), environ
+    )
+    if isinstance(done, str):
+        return done
     out = done.stdout.strip()
     if out:
         try:
