@@ -636,7 +636,7 @@ def test_doctor_does_not_run_a_status_line_program_shipped_inside_the_project(
     write_settings(project, {"statusLine": {"type": "command", "command": f"{program} statusline"}})
     [check] = check_statusline(setup_for(project))
     assert not marker.exists()
-    assert check.status == "gap" and "not run: it would run code from inside" in check.detail
+    assert check.status == "gap" and "not run: its program is inside the project" in check.detail
 
 
 def test_doctor_runs_the_status_line_without_a_shell(
