@@ -46,7 +46,11 @@ carries an agent identity line ("You are a Claude agent", or the older
 "You are Claude Code"), with or without a ``tools`` list (runs with
 ``--tools ""`` send none). A tools list alone does not make a request a turn of
 the conversation: a side task may lend the model tools under a system prompt of
-its own, and a non-streamed call is never the agent loop's. Calls made by a subagent
+its own, and a non-streamed call is never the agent loop's. Nor is a streamed call under the
+agent identity whose tools are all foreign to the agent (Claude Code sometimes asks the model,
+under that identity, for a structured answer through a single lent tool such as one taking
+``findings``): a conversation turn lends at least one of the agent's own tools, when it lends
+any. Calls made by a subagent
 (``Agent`` tool) look like main calls but carry an ``x-claude-code-agent-id``
 header; they are answered from a separate ``subagent_script`` (shared by all
 subagents, in arrival order; ``text("Done.")`` once it runs out) and recorded
@@ -97,6 +101,8 @@ _ids = itertools.count(1)
 _id_lock = threading.Lock()
 
 AGENT_IDENTITY_MARKERS = ("You are a Claude agent", "You are Claude Code")
+# Tools every agent conversation in these tests is lent; a side task lends its own instead.
+AGENT_TOOLS = frozenset({"Bash", "Read", "Edit", "Write", "Glob", "Grep", "Agent", "Task"})
 
 
 def _new_id(prefix: str) -> str:
@@ -226,7 +232,12 @@ def is_main_request(body: Any) -> bool:
     if not isinstance(body, dict) or not body.get("stream"):
         return False
     system = _system_text(body)
-    return any(marker in system for marker in AGENT_IDENTITY_MARKERS)
+    if not any(marker in system for marker in AGENT_IDENTITY_MARKERS):
+        return False
+    tools = body.get("tools")
+    if not isinstance(tools, list) or not tools:
+        return True  # runs with `--tools ""` lend none
+    return any(isinstance(t, dict) and t.get("name") in AGENT_TOOLS for t in tools)
 
 
 # --------------------------------------------------------------------------- server

@@ -261,6 +261,34 @@ def test_side_tasks_lent_tools_do_not_take_a_conversation_turn():
     assert len(api.requests) == 1 and api.remaining == 0
 
 
+def test_a_structured_answer_asked_under_the_agent_identity_is_not_a_conversation_turn():
+    # Claude Code may ask, streamed and under the agent's own system prompt, for a structured
+    # answer through one lent tool of its own (seen: a tool taking `level` and `findings`).
+    findings_tool = {
+        "name": "report",
+        "description": "d",
+        "input_schema": {
+            "type": "object",
+            "properties": {"level": {"type": "string"}, "findings": {"type": "array"}},
+            "required": ["findings"],
+        },
+    }
+    side = {
+        "model": "m",
+        "max_tokens": 64,
+        "messages": [],
+        "stream": True,
+        "system": AGENT_SYSTEM,
+        "tools": [findings_tool],
+    }
+    with ScriptedAPI([text("scripted")]) as api:
+        post(api, side)
+        assert api.remaining == 1
+        post(api, dict(side, tools=[BASH_TOOL, findings_tool]))
+    assert [r.kind for r in api.log] == ["aux", "main"]
+    assert len(api.requests) == 1 and api.remaining == 0
+
+
 def test_server_side_requests_do_not_advance_the_script():
     def call(api: ScriptedAPI, method: str, path: str, body: Any = None) -> tuple[int, bytes]:
         data = None if body is None else json.dumps(body).encode()
