@@ -125,6 +125,18 @@ def test_alternating_pair_pauses_at_turn_six_with_cycle_wording():
     assert "a 2-call cycle 3 times" in d.paused["reason"]
 
 
+def test_a_cycle_and_blocked_rounds_due_on_one_turn_pause_once_as_the_cycle():
+    # A,B with the same results: the sixth turn completes the cycle and, with a threshold of
+    # two, its second round with a denial; one pause, named for what looped.
+    d = Driver(blocked_rounds_pause=2)
+    for n in range(1, 13):
+        d.turn(bash("echo A" if n % 2 else "echo B", response="same"))
+        if d.paused:
+            break
+    assert n == 6 and d.paused["kind"] == "cycle"
+    assert [e["kind"] for e in d.state["log"]].count("pause") == 1
+
+
 def test_three_call_rotation_pauses_by_turn_nine():
     d = Driver()
     for n in range(1, 13):

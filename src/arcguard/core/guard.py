@@ -107,11 +107,13 @@ def decide_post_batch(
     new_result = bool(track["turn"].get("new_result"))
     waited = _only_waits(state, cfg, now, calls, key)
     _count_quiet(track, fresh=fresh, waited=waited)
-    rounds_pause = _close_turn(state, track, cfg, now)
+    # The cycle is looked at first: when both rules come due on one turn, the cycle names
+    # what looped, and the session is paused (and the user told) once, not twice.
     cycle_pause = _observe_turn(
         state, track, cfg, now, calls=calls, tool_only=tool_only, fresh=new_result, waited=waited
     )
-    pause = rounds_pause or cycle_pause or _backstop_pause(state, track, cfg, now, arc_active)
+    rounds_pause = _close_turn(state, track, cfg, now, may_pause=cycle_pause is None)
+    pause = cycle_pause or rounds_pause or _backstop_pause(state, track, cfg, now, arc_active)
     if pause:
         return pause, state
     return _nudge(state, track, cfg, now), state
@@ -154,7 +156,9 @@ def _quiet_window(track: Track, cfg: Config) -> bool:
     return int(track.get("quiet", 0)) >= cfg.checkin_turns
 
 
-def _close_turn(state: State, track: Track, cfg: Config, now: float) -> Output | None:
+def _close_turn(
+    state: State, track: Track, cfg: Config, now: float, *, may_pause: bool
+) -> Output | None:
     turn = track["turn"]
     if turn["progress"]:
         track["blocked_rounds"] = 0
@@ -162,7 +166,7 @@ def _close_turn(state: State, track: Track, cfg: Config, now: float) -> Output |
         track["blocked_rounds"] += 1
     label = turn.get("label", "")
     track["turn"] = {"denied": 0, "progress": False, "label": ""}
-    if track["blocked_rounds"] >= cfg.blocked_rounds_pause:
+    if may_pause and track["blocked_rounds"] >= cfg.blocked_rounds_pause:
         reason = messages.blocked_pause(track["blocked_rounds"], label)
         return pause(state, now, "post-batch", "blocked", reason)
     return None
