@@ -113,17 +113,11 @@ def test_window_alternating_calls_are_paused(claude_project, run_release, claude
 
     # As on the pinned release: A and B run twice each, are denied once each, then the pause.
     assert runs.read_text().split() == ["A", "B", "A", "B"]
+    # Every turn is seen, however late Claude Code flushes a call's entry to the transcript
+    # (without the wait for it, a turn was sometimes missed and the pause came late or never).
     state = arcguard_state(project, run.session_id)
-    if claude_release.knows_post_tool_batch:
-        assert state["guard"]["paused"]["kind"] == "cycle"
-        assert log_kinds(state) == ["deny", "deny", "pause"]
-    else:
-        # Without PostToolBatch a turn closes only when a call of the next message arrives, so
-        # the denied repeats keep being denied until the blocked-round rule (or the cycle)
-        # pauses the loop: later than with the batch, but paused all the same.
-        assert state["guard"]["paused"]["kind"] in ("cycle", "blocked")
-        kinds = log_kinds(state)
-        assert kinds[-1] == "pause" and len(kinds) >= 3 and set(kinds[:-1]) == {"deny"}
+    assert state["guard"]["paused"]["kind"] == "cycle"
+    assert log_kinds(state) == ["deny", "deny", "pause"]
     if claude_release.knows_post_tool_batch:
         completed(run, "hook_stopped")
         assert len(api.requests) == 6, run.describe()

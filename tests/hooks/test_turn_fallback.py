@@ -3,6 +3,9 @@ PostToolBatch where it fires; without it, turns close at the next call or at the
 
 from __future__ import annotations
 
+import json
+import time
+
 from testing.builders import append_transcript
 from testing.builders import assistant_entries
 from testing.builders import hook_output
@@ -10,6 +13,11 @@ from testing.builders import run_hook
 from testing.builders import tool_result
 from testing.builders import tool_use
 from testing.builders import write_transcript
+
+from arcguard.core.config import default_config
+from arcguard.hooks import runner
+from arcguard.transcript import hook_reader
+from tests.reliability import support
 
 
 SID = "5b1f0c2e-0000-4000-8000-00000000f00d"
@@ -115,3 +123,63 @@ def test_outcomes_from_the_batch_deny_a_third_identical_call(tmp_path):
     outputs = [_batch_call(path, n, "make test", "3 failing") for n in range(3)]
     assert outputs[:2] == [None, None]
     assert outputs[2]["hookSpecificOutput"]["permissionDecision"] == "deny"
+
+
+# Claude Code queues its transcript writes and flushes them on a timer, so a call's hooks can
+# start before the call's own entry is on disk. These run the handlers in-process, with the
+# entry landing during the hook's first wait.
+
+
+def _late_flush(monkeypatch, path, entries):
+    def sleep(_seconds):
+        if entries:
+            append_transcript(path, entries[:])
+            entries.clear()
+
+    monkeypatch.setattr(hook_reader.time, "sleep", sleep)
+
+
+def _dispatch(home, hook, payload):
+    ctx = runner.Context(hook, str(home), default_config(), time.time(), "arcguard", {})
+    return runner.dispatch(hook, json.dumps(payload).encode(), ctx)
+
+
+def _main_track(home):
+    return support.read_state(home, SID)["guard"]["tracks"]["main"]
+
+
+def test_a_batch_whose_message_lands_late_still_counts_its_turn(tmp_path, monkeypatch):
+    path = write_transcript(tmp_path / "t.jsonl", [])
+    call = {"tool_name": "Bash", "tool_input": {"command": "ls"}, "tool_use_id": "toolu_late"}
+    _late_flush(
+        monkeypatch,
+        path,
+        assistant_entries(tool_use("Bash", {"command": "ls"}, tool_id="toolu_late")),
+    )
+    payload = {
+        "session_id": SID,
+        "transcript_path": str(path),
+        "hook_event_name": "PostToolBatch",
+        "tool_calls": [{**call, "tool_response": "a.txt"}],
+    }
+    _dispatch(tmp_path / "home", "post-batch", payload)
+    track = _main_track(tmp_path / "home")
+    assert track["streak"] == 1 and len(track["fingerprints"]) == 1
+
+
+def test_without_the_batch_a_call_whose_entry_lands_late_opens_its_turn(tmp_path, monkeypatch):
+    path = write_transcript(tmp_path / "t.jsonl", [])
+    entries = assistant_entries(tool_use("Bash", {"command": "ls"}, tool_id="toolu_late"))
+    _late_flush(monkeypatch, path, entries[:])
+    payload = {
+        "session_id": SID,
+        "transcript_path": str(path),
+        "hook_event_name": "PreToolUse",
+        "tool_name": "Bash",
+        "tool_input": {"command": "ls"},
+        "tool_use_id": "toolu_late",
+    }
+    _dispatch(tmp_path / "home", "pre-tool", payload)
+    turn = _main_track(tmp_path / "home")["open_turn"]
+    assert turn["message"] == entries[0]["message"]["id"]
+    assert turn["calls"] == [["Bash", {"command": "ls"}]]

@@ -74,7 +74,13 @@ def handle(payload: dict[str, Any], ctx: Context) -> Output | None:
         return None
     ids = {c["tool_use_id"] for c in calls if isinstance(c.get("tool_use_id"), str)}
     path = hook_reader.path_for(payload)
-    message = hook_reader.message_with_tool(path, ids, ctx.cfg.tail_bytes) if path else None
+    message = (
+        hook_reader.message_with_tool(
+            path, ids, ctx.cfg.tail_bytes, wait_s=ctx.wait_left(hook_reader.SETTLE_WAIT_S)
+        )
+        if path
+        else None
+    )
     # A turn whose message cannot be read (no transcript, or the message is beyond the tail)
     # is unknown, not tool-only: guessing "tool-only" would pause sessions that do narrate.
     tool_only = None if message is None else not message.text

@@ -43,6 +43,10 @@ MAX_SESSION_ID = 4096
 DEFAULT_BUDGET_S = 2.0
 
 
+# A wait inside a hook leaves this much of the wall budget for the locked update after it.
+UPDATE_RESERVE_S = 0.4
+
+
 class TooLate(Exception):
     """The watchdog fired before the decision could be committed."""
 
@@ -95,6 +99,11 @@ class Context:
             now=self.now,
             lock_timeout=self.cfg.lock_timeout_ms / 1000.0,
         )
+
+    def wait_left(self, cap_s: float) -> float:
+        """How long the handler may still wait (for the transcript, say): at most `cap_s`,
+        and never into the part of the wall budget the locked update needs."""
+        return max(0.0, min(cap_s, self.deadline - time.monotonic() - UPDATE_RESERVE_S))
 
     def snapshot(self, session_id: str) -> State | None:
         """The session's state without the lock (None when missing or unusable)."""

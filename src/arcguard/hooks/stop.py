@@ -37,8 +37,6 @@ if TYPE_CHECKING:
     from arcguard.transcript.records import Exchange
 
 POLL_S = 0.05
-# Leave this much of the hook's wall budget for the locked update after the drain.
-UPDATE_RESERVE_S = 0.4
 
 
 def _background_running(payload: dict[str, Any]) -> bool:
@@ -78,8 +76,7 @@ def _drain(path: str, seen: set[str], ctx: Context, *, final_known: bool) -> Fin
     `final_known`: Claude Code said the final message has no text (see `_final_is_textless`),
     so a fresh thinking-only message is final, not an intermediate worth waiting on.
     """
-    budget = min(ctx.cfg.drain_ms / 1000.0, ctx.deadline - time.monotonic() - UPDATE_RESERVE_S)
-    deadline = time.monotonic() + max(0.0, budget)
+    deadline = time.monotonic() + ctx.wait_left(ctx.cfg.drain_ms / 1000.0)
     while True:
         exchange = hook_reader.last_exchange(path, ctx.cfg.tail_bytes)
         if exchange is not None and _is_final(exchange, seen, final_known=final_known):

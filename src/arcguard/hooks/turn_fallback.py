@@ -30,8 +30,14 @@ def before_call(
     path = hook_reader.path_for(payload)
     message = None
     if isinstance(tool_use_id, str) and tool_use_id and path:
-        # Claude Code writes the tool_use entry before it runs the PreToolUse hook.
-        message = hook_reader.message_with_tool(path, {tool_use_id}, ctx.cfg.tail_bytes)
+        # The call's own entry may not be on disk yet; this waits under the session's lock,
+        # which only releases without PostToolBatch pay for.
+        message = hook_reader.message_with_tool(
+            path,
+            {tool_use_id},
+            ctx.cfg.tail_bytes,
+            wait_s=ctx.wait_left(hook_reader.SETTLE_WAIT_S),
+        )
     return turns.before_call(
         state,
         ctx.cfg,

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import time
 
 from arcguard import jsonio
 from arcguard.storage.paths import SAFE_CHARS
@@ -30,12 +31,31 @@ def path_for(payload: dict[str, Any]) -> str | None:
     return main
 
 
-def message_with_tool(path: str, tool_ids: set[str], max_bytes: int) -> records.Message | None:
-    try:
-        lines = lines_newest_first(path, max_bytes)
-        return records.message_with_tool(records.assistant_entries(lines, jsonio.loads), tool_ids)
-    except NotReadable:
-        return None
+# How often a hook re-reads a transcript that does not yet hold the entry it looks for, and
+# for how long at most: the entries of a call have been seen to land up to about 0.1 s after
+# its hooks started (tests/e2e/test_transcript_lag.py measures it on every run).
+SETTLE_POLL_S = 0.01
+SETTLE_WAIT_S = 0.3
+
+
+def message_with_tool(
+    path: str, tool_ids: set[str], max_bytes: int, *, wait_s: float = 0.0
+) -> records.Message | None:
+    """The assistant message holding one of `tool_ids`, re-reading for up to `wait_s` while
+    the transcript does not hold it yet: Claude Code buffers its transcript writes, so a hook
+    can run before the entry of the very call it is about is on disk."""
+    deadline = time.monotonic() + wait_s
+    while True:
+        try:
+            lines = lines_newest_first(path, max_bytes)
+            found = records.message_with_tool(
+                records.assistant_entries(lines, jsonio.loads), tool_ids
+            )
+        except NotReadable:
+            return None
+        if found is not None or time.monotonic() + SETTLE_POLL_S > deadline:
+            return found
+        time.sleep(SETTLE_POLL_S)
 
 
 def last_message(path: str, max_bytes: int) -> records.Message | None:

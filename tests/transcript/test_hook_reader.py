@@ -1,0 +1,80 @@
+"""The hook path's transcript lookups: a call's entry that Claude Code has not flushed yet."""
+
+from __future__ import annotations
+
+from types import SimpleNamespace
+
+import pytest
+from testing.builders import append_transcript
+from testing.builders import assistant_entries
+from testing.builders import text
+from testing.builders import tool_use
+from testing.builders import write_transcript
+
+from arcguard.transcript import hook_reader
+
+
+class FakeClock:
+    """Stands in for the `time` module: sleeping advances the clock and may flush entries."""
+
+    def __init__(self, on_sleep=None):
+        self.now = 0.0
+        self.sleeps = 0
+        self.on_sleep = on_sleep
+
+    def monotonic(self):
+        return self.now
+
+    def sleep(self, seconds):
+        self.sleeps += 1
+        self.now += seconds
+        if self.on_sleep is not None:
+            self.on_sleep()
+            self.on_sleep = None
+
+
+@pytest.fixture
+def clock(monkeypatch):
+    fake = FakeClock()
+    monkeypatch.setattr(
+        hook_reader, "time", SimpleNamespace(monotonic=fake.monotonic, sleep=fake.sleep)
+    )
+    return fake
+
+
+def _call(tool_id):
+    return assistant_entries(
+        text("Checking."), tool_use("Bash", {"command": "ls"}, tool_id=tool_id)
+    )
+
+
+def test_an_entry_flushed_during_the_wait_is_found(tmp_path, clock):
+    path = write_transcript(tmp_path / "t.jsonl", _call("toolu_old"))
+    clock.on_sleep = lambda: append_transcript(path, _call("toolu_new"))
+    message = hook_reader.message_with_tool(str(path), {"toolu_new"}, 1 << 20, wait_s=0.3)
+    assert message is not None and message.text == "Checking."
+    assert clock.sleeps == 1
+
+
+def test_an_entry_already_on_disk_costs_no_wait(tmp_path, clock):
+    path = write_transcript(tmp_path / "t.jsonl", _call("toolu_here"))
+    assert hook_reader.message_with_tool(str(path), {"toolu_here"}, 1 << 20, wait_s=0.3)
+    assert clock.sleeps == 0
+
+
+def test_an_entry_that_never_lands_is_given_up_on_when_the_wait_is_spent(tmp_path, clock):
+    path = write_transcript(tmp_path / "t.jsonl", _call("toolu_old"))
+    assert hook_reader.message_with_tool(str(path), {"toolu_gone"}, 1 << 20, wait_s=0.3) is None
+    assert 0 < clock.sleeps * hook_reader.SETTLE_POLL_S <= 0.3
+
+
+def test_without_a_wait_a_missing_entry_is_not_waited_for(tmp_path, clock):
+    path = write_transcript(tmp_path / "t.jsonl", _call("toolu_old"))
+    assert hook_reader.message_with_tool(str(path), {"toolu_new"}, 1 << 20) is None
+    assert clock.sleeps == 0
+
+
+def test_an_unreadable_transcript_is_not_waited_for(tmp_path, clock):
+    missing = str(tmp_path / "nowhere.jsonl")
+    assert hook_reader.message_with_tool(missing, {"toolu_new"}, 1 << 20, wait_s=0.3) is None
+    assert clock.sleeps == 0
