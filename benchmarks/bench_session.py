@@ -9,18 +9,20 @@ scripted Messages API on loopback: N turns of one distinct Bash call each, then 
 The same session runs with four wirings of the settings file:
 
 - `none`: no hooks at all, the baseline;
-- `true`: the events `arcguard install` wires, each running `true` (Claude Code's own cost of
-  running a command hook: the floor for any hook);
+- `true`: the events `arcguard install` wires, each running `true` on every tool (Claude Code's
+  own cost of running a command hook: the floor for any hook);
 - `python`: the same events, each running a bare `python -c pass` with the interpreter install
-  records;
-- `arcguard`: the hooks exactly as `arcguard install` writes them.
+  records, on every tool: three bare Python processes per tool call (PreToolUse, PostToolUse,
+  PostToolBatch), the yardstick the budget is stated in;
+- `arcguard`: the hooks exactly as `arcguard install` writes them (PostToolUse only for the
+  editing tools, so two processes per call of any other tool).
 
 Every round runs each wiring once, in an order that rotates between rounds so background load
 hits them all alike; each run gets a fresh HOME, project and state directory. A wiring's figure
 is its median wall time minus the `none` median, divided by N: the added milliseconds per tool
 call (the hooks that run once per session are spread over the N calls). The verdict compares
 arcguard to the `python` wiring of the same run: arcguard's whole wiring may add no more per
-tool call than bare Python hooks on the same events. Exit 1 if it does, 2 if a run fails.
+tool call than three bare Python hooks. Exit 1 if it does, 2 if a run fails.
 """
 
 from __future__ import annotations
@@ -98,7 +100,7 @@ def arcguard_settings(claude: Path = DEFAULT_CLAUDE) -> dict[str, Any]:
 
 
 def settings_for(wiring: str, claude: Path = DEFAULT_CLAUDE) -> dict[str, Any]:
-    """The settings file of one wiring: install's events and matchers, only the command differs."""
+    """The settings file of one wiring: install's events; the yardsticks run on every tool."""
     if wiring == "none":
         return {}
     settings = arcguard_settings(claude)
@@ -107,6 +109,8 @@ def settings_for(wiring: str, claude: Path = DEFAULT_CLAUDE) -> dict[str, Any]:
     command = "true" if wiring == "true" else shlex.join([sys.executable, "-c", "pass"])
     for groups in settings["hooks"].values():
         for group in groups:
+            if "matcher" in group:
+                group["matcher"] = "*"
             for handler in group["hooks"]:
                 handler["command"] = command
     return settings

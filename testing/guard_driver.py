@@ -79,10 +79,12 @@ class Driver:
         agent_id: str | None = None,
         arc_active: bool = False,
         queued: list[tuple[str, str, bool]] | None = None,
+        late: bool = False,
     ) -> dict[str, Any]:
         """Run PreToolUse/PostToolUse for each call, then PostToolBatch. Returns a summary.
 
-        `text=None`: the turn's message could not be read.
+        `text=None`: the turn's message could not be read. `late`: it was not on disk yet at
+        the batch, so the turn is taken as tool-only until `settle` (`text` is then unused).
         """
         self.turns += 1
         denied = []
@@ -134,11 +136,12 @@ class Driver:
                 self.cfg,
                 self._tick(),
                 calls=[(c.name, c.input) for c in calls],
-                tool_only=None if text is None else not text.strip(),
+                tool_only=True if late else (None if text is None else not text.strip()),
                 agent_id=agent_id,
                 arc_active=arc_active,
                 tool_use_ids=ids,
                 queued=queued,
+                unconfirmed=late,
             )
         elif text and text.strip():
             guard.on_narration(self.state)
@@ -156,6 +159,12 @@ class Driver:
                 if "additionalContext" in o.get("hookSpecificOutput", {})
             ],
         }
+
+    def settle(self, text: str | None, agent_id: str | None = None) -> None:
+        """The late turn's message, read at last: `text=None` if it still cannot be."""
+        guard.confirm_turn(
+            self.state, agent_id, narrated=None if text is None else bool(text.strip())
+        )
 
     def operator(self, prompt: str = "carry on") -> None:
         guard.on_operator_message(self.state, self._tick())

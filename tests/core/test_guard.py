@@ -70,6 +70,43 @@ def test_five_identical_tool_only_turns_pause_as_the_same_call():
     assert "Send a message to resume" in d.paused["reason"]
 
 
+RUN_FIELDS = ("fingerprints", "fresh", "streak", "checkin_done", "labels")
+
+
+def _run(driver):
+    return {key: driver.main.get(key) for key in RUN_FIELDS}
+
+
+@pytest.mark.parametrize(
+    ("text", "meaning"),
+    [("Checking the other module.", "narrated"), ("", "tool-only"), (None, "unreadable")],
+)
+def test_a_turn_settled_late_ends_as_if_its_message_had_been_known(text, meaning):
+    # The message of a quick turn is often not on disk when its batch runs: the turn is taken
+    # as tool-only, and settled at the next batch. Settled, it leaves the run as knowing the
+    # message at once would have.
+    known, late = Driver(), Driver()
+    for d in (known, late):
+        d.turn(idle("a"))
+        d.turn(idle("b"))
+    known.turn(idle("c"), text=text)
+    late.turn(idle("c"), late=True)
+    assert late.main["unconfirmed"]["counted"] is True
+    late.settle(text)
+    assert "unconfirmed" not in late.main
+    assert _run(late) == _run(known), meaning
+
+
+def test_a_late_turn_whose_guess_would_pause_says_so_without_being_confirmed():
+    d = Driver()
+    for n in range(5):
+        d.turn(idle("a" if n % 2 == 0 else "b"))
+    result = d.turn(idle("b"), late=True)
+    # The core reports the pause the guess leads to; the hook then waits for the message
+    # rather than act on a guess (tests/hooks/test_turn_fallback.py).
+    assert result["paused"] is not None and d.main["unconfirmed"]["counted"] is True
+
+
 def test_turns_whose_message_cannot_be_read_count_toward_no_cycle_or_run():
     d = Driver(checkin_turns=3)
     for _ in range(12):

@@ -46,7 +46,7 @@ with open(sys.argv[1], "a") as fh:
     fh.write(json.dumps(record) + "\\n")
 """
 
-CALLS = 10
+CALLS = 30
 
 
 def test_fact_a_calls_entry_can_land_after_its_hooks_start_and_lands_within_the_wait(

@@ -5,11 +5,13 @@ from __future__ import annotations
 
 import json
 import time
+from types import SimpleNamespace
 
 from testing.builders import append_transcript
 from testing.builders import assistant_entries
 from testing.builders import hook_output
 from testing.builders import run_hook
+from testing.builders import text
 from testing.builders import tool_result
 from testing.builders import tool_use
 from testing.builders import write_transcript
@@ -148,23 +150,102 @@ def _main_track(home):
     return support.read_state(home, SID)["guard"]["tracks"]["main"]
 
 
-def test_a_batch_whose_message_lands_late_still_counts_its_turn(tmp_path, monkeypatch):
-    path = write_transcript(tmp_path / "t.jsonl", [])
-    call = {"tool_name": "Bash", "tool_input": {"command": "ls"}, "tool_use_id": "toolu_late"}
-    _late_flush(
-        monkeypatch,
-        path,
-        assistant_entries(tool_use("Bash", {"command": "ls"}, tool_id="toolu_late")),
-    )
-    payload = {
+def _batch(tool_id, command):
+    call = {"tool_name": "Bash", "tool_input": {"command": command}, "tool_use_id": tool_id}
+    return {
         "session_id": SID,
-        "transcript_path": str(path),
         "hook_event_name": "PostToolBatch",
-        "tool_calls": [{**call, "tool_response": "a.txt"}],
+        "tool_calls": [{**call, "tool_response": ""}],
     }
-    _dispatch(tmp_path / "home", "post-batch", payload)
-    track = _main_track(tmp_path / "home")
+
+
+def _message(tool_id, command, *, said=None):
+    blocks = [text(said)] if said else []
+    return assistant_entries(*blocks, tool_use("Bash", {"command": command}, tool_id=tool_id))
+
+
+def _never_sleeps(monkeypatch):
+    def sleep(_seconds):
+        raise AssertionError("the hook waited for the transcript")
+
+    monkeypatch.setattr(hook_reader.time, "sleep", sleep)
+
+
+def test_a_quick_turn_whose_message_is_not_on_disk_yet_costs_no_wait(tmp_path, monkeypatch):
+    path = write_transcript(tmp_path / "t.jsonl", [])
+    _never_sleeps(monkeypatch)
+    home = tmp_path / "home"
+    assert (
+        _dispatch(home, "post-batch", {**_batch("toolu_q", "ls"), "transcript_path": str(path)})
+        is None
+    )
+    track = _main_track(home)
+    assert track["unconfirmed"]["ids"] == ["toolu_q"]
+    assert track["streak"] == 1  # taken as tool-only for now
+
+
+def test_the_next_batch_settles_a_late_turn_that_narrated(tmp_path, monkeypatch):
+    path = write_transcript(tmp_path / "t.jsonl", [])
+    _never_sleeps(monkeypatch)
+    home = tmp_path / "home"
+    for n in range(3):
+        append_transcript(path, _message(f"toolu_{n}", f"cat part{n}"))
+        _dispatch(
+            home,
+            "post-batch",
+            {**_batch(f"toolu_{n}", f"cat part{n}"), "transcript_path": str(path)},
+        )
+    _dispatch(home, "post-batch", {**_batch("toolu_q", "ls"), "transcript_path": str(path)})
+    assert _main_track(home)["streak"] == 4
+    # By the next batch the late message is on disk, and it said something: the run ends there.
+    append_transcript(path, _message("toolu_q", "ls", said="Now the other module."))
+    append_transcript(path, _message("toolu_r", "ls src"))
+    _dispatch(home, "post-batch", {**_batch("toolu_r", "ls src"), "transcript_path": str(path)})
+    track = _main_track(home)
+    assert "unconfirmed" not in track
     assert track["streak"] == 1 and len(track["fingerprints"]) == 1
+
+
+def _alternate(home, path, turns):
+    for n in range(turns):
+        command = "echo A" if n % 2 == 0 else "echo B"
+        append_transcript(path, _message(f"toolu_{n}", command))
+        out = _dispatch(
+            home, "post-batch", {**_batch(f"toolu_{n}", command), "transcript_path": str(path)}
+        )
+        assert out is None
+    return "echo A" if turns % 2 == 0 else "echo B"
+
+
+def test_a_late_turn_that_would_pause_waits_for_its_message_then_pauses(tmp_path, monkeypatch):
+    path = write_transcript(tmp_path / "t.jsonl", [])
+    home = tmp_path / "home"
+    command = _alternate(home, path, 5)
+    _late_flush(monkeypatch, path, _message("toolu_last", command))
+    out = _dispatch(
+        home, "post-batch", {**_batch("toolu_last", command), "transcript_path": str(path)}
+    )
+    assert out is not None and json.loads(out)["continue"] is False
+    assert support.read_state(home, SID)["guard"]["paused"]["kind"] == "cycle"
+
+
+def test_a_late_turn_whose_message_never_lands_does_not_pause(tmp_path, monkeypatch):
+    path = write_transcript(tmp_path / "t.jsonl", [])
+    home = tmp_path / "home"
+    command = _alternate(home, path, 5)
+    clock = iter(range(1000))
+    monkeypatch.setattr(
+        hook_reader,
+        "time",
+        SimpleNamespace(monotonic=lambda: next(clock) / 100, sleep=lambda _: None),
+    )
+    out = _dispatch(
+        home, "post-batch", {**_batch("toolu_last", command), "transcript_path": str(path)}
+    )
+    assert out is None  # unknown is not tool-only: no pause on a guess
+    state = support.read_state(home, SID)
+    assert state["guard"]["paused"] is None
+    assert "unconfirmed" not in state["guard"]["tracks"]["main"]
 
 
 def test_without_the_batch_a_call_whose_entry_lands_late_opens_its_turn(tmp_path, monkeypatch):

@@ -89,11 +89,17 @@ def decide_post_batch(
     arc_active: bool,
     tool_use_ids: list[str] | None = None,
     queued: list[tuple[str, str, bool]] | None = None,
+    unconfirmed: bool = False,
 ) -> tuple[Output | None, State]:
     """One assistant turn's calls are done. `tool_only` is None when the turn's message
     could not be read: such a turn neither counts toward a run or cycle nor ends one.
     `queued`: (id, text, typed by the operator) of the commands the transcript shows were
-    queued around the turn; see `_note_queued`."""
+    queued around the turn; see `_note_queued`.
+
+    `unconfirmed`: the turn's message is not in the transcript yet. The turn is taken as
+    tool-only and its `tool_use_ids` kept, for `confirm_turn` to settle once the message can be
+    read. The caller must not act on such a decision's output: only one that confirmed the
+    message may pause or nudge."""
     state = clone(state)
     if queued and track_key(agent_id) == MAIN:
         _note_queued(state, now, queued)
@@ -109,14 +115,43 @@ def decide_post_batch(
     _count_quiet(track, fresh=fresh, waited=waited)
     # The cycle is looked at first: when both rules come due on one turn, the cycle names
     # what looped, and the session is paused (and the user told) once, not twice.
-    cycle_pause = _observe_turn(
+    cycle_pause, counted = _observe_turn(
         state, track, cfg, now, calls=calls, tool_only=tool_only, fresh=new_result, waited=waited
     )
+    if unconfirmed:
+        track["unconfirmed"] = {"ids": list(tool_use_ids or []), "counted": counted}
     rounds_pause = _close_turn(state, track, cfg, now, may_pause=cycle_pause is None)
     pause = cycle_pause or rounds_pause or _backstop_pause(state, track, cfg, now, arc_active)
     if pause:
         return pause, state
     return _nudge(state, track, cfg, now), state
+
+
+def confirm_turn(state: State, agent_id: object, *, narrated: bool | None) -> None:
+    """Settle the track's unconfirmed turn (mutates `state`) now that its message was looked
+    for again: `narrated` is whether it had text, None when it still cannot be read.
+
+    Taken as tool-only when it could not be read, the turn is put right as if its message had
+    been known then: narration ends the tool-only run, as it would have; a message that is
+    still unknown takes back what the turn added to the run (unknown is not tool-only)."""
+    track = state["guard"].get("tracks", {}).get(track_key(agent_id))
+    if not isinstance(track, dict):
+        return
+    pending = track.pop("unconfirmed", None)
+    if pending is None or narrated is False:
+        return
+    history = track["fingerprints"]
+    if pending["counted"] and history and history[-1] not in history[:-1]:
+        track.get("labels", {}).pop(history[-1], None)  # the label came with the turn
+    if narrated:
+        clear_run(track)
+        return
+    track["streak"] = max(0, track["streak"] - 1)
+    if pending["counted"] and history:
+        history.pop()
+        freshness = track.get("fresh")
+        if freshness and len(freshness) > len(history):
+            freshness.pop()
 
 
 def _note_queued(state: State, now: float, queued: list[tuple[str, str, bool]]) -> None:
@@ -182,16 +217,19 @@ def _observe_turn(
     tool_only: bool | None,
     fresh: bool,
     waited: bool,
-) -> Output | None:
+) -> tuple[Output | None, bool]:
+    """The cycle rule's look at one closed turn: (a pause, whether the turn's fingerprint
+    was added to the history)."""
     tracked = [(name, given) for name, given in calls if not is_allowed(cfg, name, given)]
     if tool_only is None:
-        return None  # unknown: counting it could pause a narrating session (fail open)
+        return None, False  # unknown: counting it could pause a narrating session (fail open)
     if not tool_only:
         clear_run(track)
-        return None
+        return None, False
     track["streak"] += 1
     if not tracked or waited:
-        return None  # an allow-listed poll or a patient wait neither extends nor breaks a cycle
+        # An allow-listed poll or a patient wait neither extends nor breaks a cycle.
+        return None, False
     fingerprint = "|".join(sorted(opkey.operation_id(n, i) for n, i in tracked))
     history = track["fingerprints"]
     history.append(fingerprint)
@@ -211,14 +249,14 @@ def _observe_turn(
         repeats_cycle=cfg.cycle_repeats,
     )
     if found is None:
-        return None
+        return None, True
     period, repeats = found
     shown = [labels.get(fp, "?") for fp in history[-period:]]
     # The first pass through the cycle always sees its results for the first time; any
     # later pass that saw a new one means the results kept changing.
     changed = any(freshness[-period * repeats :][period:])
     reason = messages.cycle_pause(period, repeats, shown, results_changed=changed)
-    return pause(state, now, "post-batch", "cycle", reason)
+    return pause(state, now, "post-batch", "cycle", reason), True
 
 
 def _backstop_pause(

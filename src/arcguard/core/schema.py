@@ -118,8 +118,13 @@ if TYPE_CHECKING:
         tool_only: bool | None
         calls: list[list[object]]
 
+    class Unconfirmed(TypedDict):
+        ids: list[str]
+        counted: bool
+
     class Track(TypedDict):
         open_turn: NotRequired[OpenTurn]
+        unconfirmed: NotRequired[Unconfirmed]
         seq: int
         ops: dict[str, Operation]
         results: list[str]
@@ -370,6 +375,7 @@ OPEN_TURN = record(
     {"message": STR, "tool_only": optional(BOOL), "calls": list_of(LIST)},
     required=("message", "calls"),
 )
+UNCONFIRMED = record({"ids": list_of(STR), "counted": BOOL}, required=("ids", "counted"))
 TRACK = record(
     {
         "seq": INT,
@@ -389,6 +395,7 @@ TRACK = record(
         "quiet": INT,
         "denied_ids": list_of(STR),
         "open_turn": OPEN_TURN,
+        "unconfirmed": UNCONFIRMED,
     },
     required=(
         "seq",

@@ -28,6 +28,11 @@ if TYPE_CHECKING:
     T = TypeVar("T")
 
 
+def batch_fires(state: State) -> bool:
+    """PostToolBatch has fired in this session: it closes every turn from now on."""
+    return state["guard"].get("batch_fires") is True
+
+
 def fresh_state(session_id: str, now: float) -> State:
     return {
         "schema": SCHEMA,

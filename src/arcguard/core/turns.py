@@ -21,6 +21,7 @@ from __future__ import annotations
 from arcguard.core import opkey
 from arcguard.core.guard import decide_post_batch
 from arcguard.core.repeat import decide_post_tool
+from arcguard.core.state import batch_fires
 from arcguard.core.state import clone
 from arcguard.core.tracks import MAIN
 from arcguard.core.tracks import get_track
@@ -41,10 +42,6 @@ if TYPE_CHECKING:
 
 # A turn with more calls than this is still closed; only its fingerprint is cut short.
 MAX_CALLS = 64
-
-
-def batch_fires(state: State) -> bool:
-    return state["guard"].get("batch_fires") is True
 
 
 def on_batch(state: State) -> None:

@@ -28,13 +28,6 @@ COMMAND_TIMEOUT_S = 60.0
 MAX_EVENT_BYTES = 64 * 1024
 
 
-def changed_log(old: State | None, new: State | None) -> bool:
-    """Cheap test, for the hook path, that a change added decisions worth a look."""
-    if new is None or not new["log"]:
-        return False
-    return old is None or new["log"][-1:] != old["log"][-1:]
-
-
 def announce(
     home: str, cfg: Config, old: State | None, new: State | None, output: Output | None
 ) -> Output | None:

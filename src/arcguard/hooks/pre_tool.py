@@ -12,8 +12,8 @@ import os
 from arcguard.core import render
 from arcguard.core.repeat import UNKNOWN_FILE
 from arcguard.core.repeat import decide_pre_tool
+from arcguard.core.state import batch_fires
 from arcguard.core.state import fresh_state
-from arcguard.hooks import turn_fallback
 from arcguard.hooks.runner import session_id
 
 
@@ -56,10 +56,14 @@ def handle(payload: dict[str, Any], ctx: Context) -> Output | None:
     seen = file_state(tool_name, tool_input)
 
     def change(state: State | None) -> tuple[Output | None, State | None]:
-        # The previous turn closes first, so a pause it brings denies this call as well.
-        closed, state = turn_fallback.before_call(
-            state or fresh_state(sid, ctx.now), payload, ctx, tool_name=tool_name
-        )
+        state = state or fresh_state(sid, ctx.now)
+        closed = None
+        if not batch_fires(state):
+            # Only releases without PostToolBatch close turns here, so only they import it.
+            from arcguard.hooks import turn_fallback
+
+            # The previous turn closes first, so a pause it brings denies this call as well.
+            closed, state = turn_fallback.before_call(state, payload, ctx, tool_name=tool_name)
         output, new = decide_pre_tool(
             state,
             ctx.cfg,

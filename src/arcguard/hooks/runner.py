@@ -17,7 +17,6 @@ import time
 from arcguard import jsonio
 from arcguard.core.messages import shell_join
 from arcguard.hooks import HOOKS
-from arcguard.hooks import notify
 from arcguard.storage import error_log
 from arcguard.storage import paths
 from arcguard.storage import store
@@ -88,7 +87,10 @@ class Context:
             output, new = change(state)
             if not self.commit():
                 raise TooLate("the wall budget ran out before the decision was committed")
-            if notify.changed_log(state, new):
+            if _log_grew(state, new):
+                # Most hook runs decide nothing, so only those that did load the notifier.
+                from arcguard.hooks import notify
+
                 output = notify.announce(self.home, self.cfg, state, new, output)
             return new, output
 
@@ -115,6 +117,13 @@ def session_id(payload: dict[str, Any]) -> str | None:
     if isinstance(value, str) and value and len(value) <= MAX_SESSION_ID:
         return value
     return None
+
+
+def _log_grew(old: State | None, new: State | None) -> bool:
+    """Cheap test that a change added decisions worth a look."""
+    if new is None or not new["log"]:
+        return False
+    return old is None or new["log"][-1:] != old["log"][-1:]
 
 
 def own_command(argv0: str, executable: str) -> str:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from arcguard.core import arc as arcs
 from arcguard.core import turns
+from arcguard.core.state import batch_fires
 from arcguard.transcript import hook_reader
 
 
@@ -24,7 +25,7 @@ def before_call(
     state: State, payload: dict[str, Any], ctx: Context, *, tool_name: str
 ) -> tuple[Output | None, State]:
     """Close the open turn when this call belongs to a newer assistant message."""
-    if turns.batch_fires(state):
+    if batch_fires(state):
         return None, state
     tool_use_id = payload.get("tool_use_id")
     path = hook_reader.path_for(payload)
