@@ -56,6 +56,7 @@ class Session:
                 tool_input={"command": command},
                 agent_id=None,
                 arc_active=False,
+                tool_use_id=tool_use_id,
             )
             out, self.state = repeat.decide_pre_tool(
                 self.state,
@@ -146,6 +147,24 @@ def test_a_call_whose_message_is_unknown_counts_no_turn():
         s.message("echo B", message_id=None)
     assert s.main["turns"] == 0
     assert s.paused is None
+
+
+def test_a_turn_opened_before_its_message_was_on_disk_is_named_later_and_closed():
+    s = Session()
+    s.message("echo A", message_id=None)  # the first call of a turn: not looked up
+    [tool_use_id] = turns.unnamed_open_turn(s.state, None)
+    assert tool_use_id.startswith("toolu_")
+    s.state = turns.name_open_turn(s.state, None, s.now, message_id="msg_a", tool_only=True)
+    assert turns.unnamed_open_turn(s.state, None) is None
+    s.message("echo B")
+    assert s.main["turns"] == 1 and s.main["streak"] == 1
+
+
+def test_a_turn_whose_message_is_never_found_is_closed_as_unknown():
+    s = Session()
+    s.message("echo A", message_id=None)
+    s.message("echo B")
+    assert s.main["turns"] == 1 and s.main["streak"] == 0 and s.main["fingerprints"] == []
 
 
 def test_once_post_tool_batch_fires_the_fallback_closes_no_turn():

@@ -248,19 +248,41 @@ def test_a_late_turn_whose_message_never_lands_does_not_pause(tmp_path, monkeypa
     assert "unconfirmed" not in state["guard"]["tracks"]["main"]
 
 
-def test_without_the_batch_a_call_whose_entry_lands_late_opens_its_turn(tmp_path, monkeypatch):
-    path = write_transcript(tmp_path / "t.jsonl", [])
-    entries = assistant_entries(tool_use("Bash", {"command": "ls"}, tool_id="toolu_late"))
-    _late_flush(monkeypatch, path, entries[:])
-    payload = {
+def _pre(tool_id, command, path):
+    return {
         "session_id": SID,
         "transcript_path": str(path),
         "hook_event_name": "PreToolUse",
         "tool_name": "Bash",
-        "tool_input": {"command": "ls"},
-        "tool_use_id": "toolu_late",
+        "tool_input": {"command": command},
+        "tool_use_id": tool_id,
     }
-    _dispatch(tmp_path / "home", "pre-tool", payload)
-    turn = _main_track(tmp_path / "home")["open_turn"]
-    assert turn["message"] == entries[0]["message"]["id"]
+
+
+def test_without_the_batch_a_turns_first_call_is_counted_without_waiting(tmp_path, monkeypatch):
+    path = write_transcript(tmp_path / "t.jsonl", [])
+    _never_sleeps(monkeypatch)
+    home = tmp_path / "home"
+    _dispatch(home, "pre-tool", _pre("toolu_1", "ls", path))
+    turn = _main_track(home)["open_turn"]
+    assert turn["message"] is None and turn["ids"] == ["toolu_1"]
     assert turn["calls"] == [["Bash", {"command": "ls"}]]
+
+
+def test_without_the_batch_a_later_call_waits_for_its_entry_then_closes_the_turn(
+    tmp_path, monkeypatch
+):
+    path = write_transcript(tmp_path / "t.jsonl", [])
+    home = tmp_path / "home"
+    _never_sleeps(monkeypatch)
+    _dispatch(home, "pre-tool", _pre("toolu_1", "ls", path))
+    first = _message("toolu_1", "ls")
+    append_transcript(path, first)
+    second = _message("toolu_2", "ls src")
+    _late_flush(monkeypatch, path, second[:])
+    _dispatch(home, "pre-tool", _pre("toolu_2", "ls src", path))
+    track = _main_track(home)
+    # The first turn was named from the transcript and closed as tool-only; the second is open.
+    assert track["turns"] == 1 and track["streak"] == 1
+    assert track["open_turn"]["message"] == second[0]["message"]["id"]
+    assert track["open_turn"]["calls"] == [["Bash", {"command": "ls src"}]]

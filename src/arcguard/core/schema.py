@@ -114,9 +114,10 @@ if TYPE_CHECKING:
         new_result: NotRequired[bool]
 
     class OpenTurn(TypedDict):
-        message: str
+        message: str | None
         tool_only: bool | None
         calls: list[list[object]]
+        ids: NotRequired[list[str]]
 
     class Unconfirmed(TypedDict):
         ids: list[str]
@@ -372,7 +373,12 @@ TURN = record(
     required=("denied", "progress", "label"),
 )
 OPEN_TURN = record(
-    {"message": STR, "tool_only": optional(BOOL), "calls": list_of(LIST)},
+    {
+        "message": optional(STR),
+        "tool_only": optional(BOOL),
+        "calls": list_of(LIST),
+        "ids": list_of(STR),
+    },
     required=("message", "calls"),
 )
 UNCONFIRMED = record({"ids": list_of(STR), "counted": BOOL}, required=("ids", "counted"))

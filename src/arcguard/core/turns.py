@@ -57,11 +57,35 @@ def _open_turn(track: Track) -> OpenTurn | None:
     turn: object = track.get("open_turn")
     if (
         not isinstance(turn, dict)
-        or not isinstance(turn.get("message"), str)
+        or not isinstance(turn.get("message"), str | None)
         or not isinstance(turn.get("calls"), list)
     ):
         return None
     return track.get("open_turn")
+
+
+def unnamed_open_turn(state: State, agent_id: object) -> list[str] | None:
+    """The tool-use ids of the track's open turn when its message is not known yet, else None.
+
+    The first call of a turn is counted without knowing its message (nothing has to be told
+    apart from it yet); the message is looked up by these ids once a later call needs it."""
+    track = (state["guard"].get("tracks") or {}).get(track_key(agent_id))
+    turn = _open_turn(track) if isinstance(track, dict) else None
+    if turn is None or turn["message"] is not None:
+        return None
+    return [i for i in turn.get("ids", []) if isinstance(i, str)]
+
+
+def name_open_turn(
+    state: State, agent_id: object, now: float, *, message_id: str, tool_only: bool | None
+) -> State:
+    """The open turn's message, found at last (see `unnamed_open_turn`)."""
+    state = clone(state)
+    turn = _open_turn(get_track(state, track_key(agent_id), now))
+    if turn is not None:
+        turn["message"] = message_id
+        turn["tool_only"] = tool_only
+    return state
 
 
 def _pairs(turn: OpenTurn) -> list[tuple[str, object]]:
@@ -73,7 +97,7 @@ def _pairs(turn: OpenTurn) -> list[tuple[str, object]]:
 
 
 def _tool_only(turn: OpenTurn) -> bool | None:
-    return turn.get("tool_only")
+    return None if turn["message"] is None else turn.get("tool_only")
 
 
 def before_call(
@@ -87,18 +111,25 @@ def before_call(
     tool_input: object,
     agent_id: object,
     arc_active: bool,
+    tool_use_id: str = "",
 ) -> tuple[Output | None, State]:
     """A call of assistant message `message_id` is about to run: close the open turn first
     when it belongs to another message, then count the call in its own message's turn.
 
+    With no turn open, `message_id` may be None (not looked up yet): the turn opens unnamed,
+    to be named by `name_open_turn` when a later call needs it. An open turn still unnamed by
+    then is closed as unknown.
+
     The output (a pause, or a nudge re-addressed to PreToolUse) comes from closing the
     previous turn; a pause decided here also denies this call, through the repeat guard.
     """
-    if batch_fires(state) or message_id is None:
-        return None, state  # an unknown message cannot be told apart from the open one
+    if batch_fires(state):
+        return None, state
     output: Output | None = None
     track = (state["guard"].get("tracks") or {}).get(track_key(agent_id))
     turn = _open_turn(track) if isinstance(track, dict) else None
+    if turn is not None and message_id is None:
+        return None, state  # an unknown message cannot be told apart from the open one
     if turn is not None and turn["message"] == message_id:
         state = clone(state)
         turn = _open_turn(get_track(state, track_key(agent_id), now))
@@ -111,9 +142,15 @@ def before_call(
         turn = None
     track = get_track(state, track_key(agent_id), now)
     if turn is None:
-        turn = track["open_turn"] = {"message": message_id, "tool_only": tool_only, "calls": []}
+        turn = track["open_turn"] = {
+            "message": message_id,
+            "tool_only": tool_only,
+            "calls": [],
+            "ids": [],
+        }
     if len(turn["calls"]) < MAX_CALLS:
         turn["calls"].append([tool_name, tool_input])
+        turn.setdefault("ids", []).append(tool_use_id)
     return output, state
 
 

@@ -165,7 +165,7 @@ def handle(payload: dict[str, Any], ctx: Context) -> Output | None:
     def change(state: State | None) -> tuple[Output | None, State | None]:
         # A turn left open (no PostToolBatch on this release) is over: its rules run first,
         # so a pause they bring is seen by the stop decision.
-        closed, closed_state = turn_fallback.at_stop(state, ctx)
+        closed, closed_state = turn_fallback.at_stop(state, ctx, path or None)
         output, new = decide_stop(
             closed_state or state,
             final,

@@ -9,6 +9,7 @@ from __future__ import annotations
 from arcguard.core import arc as arcs
 from arcguard.core import turns
 from arcguard.core.state import batch_fires
+from arcguard.core.tracks import track_key
 from arcguard.transcript import hook_reader
 
 
@@ -27,17 +28,20 @@ def before_call(
     """Close the open turn when this call belongs to a newer assistant message."""
     if batch_fires(state):
         return None, state
+    agent_id = payload.get("agent_id")
     tool_use_id = payload.get("tool_use_id")
+    tool_use_id = tool_use_id if isinstance(tool_use_id, str) else ""
     path = hook_reader.path_for(payload)
+    state = _name_open_turn(state, path, agent_id, ctx)
     message = None
-    if isinstance(tool_use_id, str) and tool_use_id and path:
-        # The call's own entry may not be on disk yet; this waits under the session's lock,
-        # which only releases without PostToolBatch pay for.
+    if tool_use_id and path:
+        # The call's own entry may not be on disk yet. Its message matters only when a turn
+        # is open (to tell whether this call starts a new one), so only then is it waited
+        # for; the wait holds the session's lock, which only releases without PostToolBatch
+        # pay for (where the batch fires, it closes every turn before another call comes).
+        wait_s = ctx.wait_left(hook_reader.SETTLE_WAIT_S) if _has_open_turn(state, agent_id) else 0
         message = hook_reader.message_with_tool(
-            path,
-            {tool_use_id},
-            ctx.cfg.tail_bytes,
-            wait_s=ctx.wait_left(hook_reader.SETTLE_WAIT_S),
+            path, {tool_use_id}, ctx.cfg.tail_bytes, wait_s=wait_s
         )
     return turns.before_call(
         state,
@@ -47,15 +51,38 @@ def before_call(
         tool_only=None if message is None else not message.text,
         tool_name=tool_name,
         tool_input=payload.get("tool_input"),
-        agent_id=payload.get("agent_id"),
+        agent_id=agent_id,
         arc_active=arcs.is_active(state.get("arc"), ctx.cfg, ctx.now),
+        tool_use_id=tool_use_id,
     )
 
 
-def at_stop(state: State | None, ctx: Context) -> tuple[Output | None, State | None]:
+def at_stop(
+    state: State | None, ctx: Context, path: str | None
+) -> tuple[Output | None, State | None]:
     """Close the main agent's open turn: a Stop's final message is never part of it."""
     if state is None:
         return None, None
+    state = _name_open_turn(state, path, None, ctx)
     return turns.at_stop(
         state, ctx.cfg, ctx.now, arc_active=arcs.is_active(state.get("arc"), ctx.cfg, ctx.now)
+    )
+
+
+def _has_open_turn(state: State, agent_id: object) -> bool:
+    track = (state["guard"].get("tracks") or {}).get(track_key(agent_id))
+    return isinstance(track, dict) and isinstance(track.get("open_turn"), dict)
+
+
+def _name_open_turn(state: State, path: str | None, agent_id: object, ctx: Context) -> State:
+    """Look up the message of an open turn counted before its message was known: its calls'
+    entries are on disk by the time another event needs it."""
+    ids = turns.unnamed_open_turn(state, agent_id)
+    if not ids or not path:
+        return state
+    message = hook_reader.message_with_tool(path, set(ids), ctx.cfg.tail_bytes)
+    if message is None:
+        return state  # still unknown: the turn is closed as unknown
+    return turns.name_open_turn(
+        state, agent_id, ctx.now, message_id=message.id, tool_only=not message.text
     )

@@ -86,11 +86,18 @@ def locked(
     return _FlockLock(path + ".lock", timeout)
 
 
-def atomic_write(path: str, data: bytes, *, mode: int = FILE_MODE) -> None:
+def atomic_write(
+    path: str, data: bytes, *, mode: int = FILE_MODE, durable_rename: bool = True
+) -> None:
     """Write `data` to `path` so that readers see the old or the new file, never a mix.
 
     Temp file in the same directory, fsync, `os.replace`, fsync of the directory. A symlink at
     `path` is replaced, never followed. The file gets `mode` exactly (the umask aside).
+
+    `durable_rename=False` skips the directory's fsync: after a power loss the file may then
+    be the previous version (never a torn one, since its contents were synced before the
+    rename). Hooks write session state on every tool call, where losing the last update to a
+    crash costs nothing and the extra sync costs every call.
     """
     directory = os.path.dirname(path) or "."
     tmp = f"{path}{TEMP_MARK}{os.getpid()}-{time.monotonic_ns()}"
@@ -111,7 +118,8 @@ def atomic_write(path: str, data: bytes, *, mode: int = FILE_MODE) -> None:
     except BaseException:
         _unlink_quietly(tmp)
         raise
-    _fsync_dir(directory)
+    if durable_rename:
+        _fsync_dir(directory)
 
 
 def _fsync_dir(directory: str) -> None:

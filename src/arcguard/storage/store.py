@@ -134,7 +134,7 @@ def update(
         new, result = change(current)
         if new is not None:
             new["updated"] = now
-            atomic.atomic_write(path, jsonio.dumps(new).encode("ascii"))
+            atomic.atomic_write(path, jsonio.dumps(new).encode("ascii"), durable_rename=False)
             if migrated and current is not None and legacy is not None:
                 _retire(home, legacy, now=now)
         return result
