@@ -192,6 +192,8 @@ def arc_state(home: str) -> bytes:
 
     state = fresh_state(SESSION, NOW)
     state["arc"] = arcs.new_arc("importer", ["parse", "load", "report"], NOW)
+    # As in a session past its first turn on a release with PostToolBatch (the pinned one).
+    state["guard"]["batch_fires"] = True
     return _store_state(home, state)
 
 

@@ -258,3 +258,20 @@ def test_a_state_file_invalid_deep_inside_is_quarantined_and_the_hook_still_deci
     assert store.read_state(path)["guard"]["tracks"]["main"]["seq"] == 1
     log = open(paths.error_log(os.environ["ARCGUARD_HOME"])).read()
     assert "state.guard.tracks: expected an object" in log
+
+
+def test_session_state_is_written_without_a_disk_sync_but_user_files_are_synced(
+    tmp_path, monkeypatch
+):
+    # A hook writes the state on every tool call; a sync there costs each call milliseconds.
+    # A file of the user's (settings) is still synced before and after its rename.
+    from arcguard.storage import atomic
+
+    synced = []
+    real_fsync = os.fsync
+    monkeypatch.setattr(os, "fsync", lambda fd: synced.append(fd) or real_fsync(fd))
+    home = str(tmp_path / "state")
+    store.update(home, "s", lambda s: (fresh_state("s", 1.0), None), now=1.0, lock_timeout=1)
+    assert synced == []
+    atomic.atomic_write(str(tmp_path / "settings.json"), b"{}")
+    assert len(synced) == 2  # the file, then its directory

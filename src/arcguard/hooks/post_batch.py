@@ -88,8 +88,8 @@ def handle(payload: dict[str, Any], ctx: Context) -> Output | None:
 
     def decide(message: Message | None, *, may_wait: bool) -> Output | None:
         # Claude Code flushes its transcript on a timer, so the message of a quick turn is
-        # often not on disk yet. Waiting for it on every turn would cost each tool call tens of
-        # milliseconds; instead the turn is taken as tool-only for now (settled at the next
+        # often not on disk yet. Waiting for it on every turn would add that delay to most
+        # tool calls; instead the turn is taken as tool-only for now (settled at the next
         # batch), and the wait is paid only when that guess would pause or nudge.
         unconfirmed = may_wait and message is None and path is not None
         # A turn whose message cannot be read (no transcript, or the message is beyond the

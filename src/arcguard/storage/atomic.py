@@ -86,18 +86,13 @@ def locked(
     return _FlockLock(path + ".lock", timeout)
 
 
-def atomic_write(
-    path: str, data: bytes, *, mode: int = FILE_MODE, durable_rename: bool = True
-) -> None:
+def atomic_write(path: str, data: bytes, *, mode: int = FILE_MODE, durable: bool = True) -> None:
     """Write `data` to `path` so that readers see the old or the new file, never a mix.
 
-    Temp file in the same directory, fsync, `os.replace`, fsync of the directory. A symlink at
-    `path` is replaced, never followed. The file gets `mode` exactly (the umask aside).
-
-    `durable_rename=False` skips the directory's fsync: after a power loss the file may then
-    be the previous version (never a torn one, since its contents were synced before the
-    rename). Hooks write session state on every tool call, where losing the last update to a
-    crash costs nothing and the extra sync costs every call.
+    Temp file in the same directory, `os.replace`; when `durable`, the file is synced before
+    the rename and the directory after it, so the new version survives a power loss. A
+    symlink at `path` is replaced, never followed. The file gets `mode` exactly (the umask
+    aside).
     """
     directory = os.path.dirname(path) or "."
     tmp = f"{path}{TEMP_MARK}{os.getpid()}-{time.monotonic_ns()}"
@@ -111,14 +106,15 @@ def atomic_write(
             view = memoryview(data)
             while view:
                 view = view[os.write(fd, view) :]
-            os.fsync(fd)
+            if durable:
+                os.fsync(fd)
         finally:
             os.close(fd)
         os.replace(tmp, path)
     except BaseException:
         _unlink_quietly(tmp)
         raise
-    if durable_rename:
+    if durable:
         _fsync_dir(directory)
 
 

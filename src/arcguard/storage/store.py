@@ -134,7 +134,11 @@ def update(
         new, result = change(current)
         if new is not None:
             new["updated"] = now
-            atomic.atomic_write(path, jsonio.dumps(new).encode("ascii"), durable_rename=False)
+            # Not synced to disk: a hook writes on every tool call, where a sync costs each
+            # call milliseconds, and a power loss then costs at most the last updates (a file
+            # left unreadable is moved aside and the session starts afresh, as for any
+            # corrupt state). Readers and killed writers still only ever see a whole file.
+            atomic.atomic_write(path, jsonio.dumps(new).encode("ascii"), durable=False)
             if migrated and current is not None and legacy is not None:
                 _retire(home, legacy, now=now)
         return result
