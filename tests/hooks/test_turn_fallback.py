@@ -286,3 +286,21 @@ def test_without_the_batch_a_later_call_waits_for_its_entry_then_closes_the_turn
     assert track["turns"] == 1 and track["streak"] == 1
     assert track["open_turn"]["message"] == second[0]["message"]["id"]
     assert track["open_turn"]["calls"] == [["Bash", {"command": "ls src"}]]
+
+
+def test_without_the_batch_parallel_calls_of_a_late_message_stay_one_turn(tmp_path, monkeypatch):
+    path = write_transcript(tmp_path / "t.jsonl", [])
+    home = tmp_path / "home"
+    _never_sleeps(monkeypatch)
+    _dispatch(home, "pre-tool", _pre("toolu_1", "ls", path))
+    # Both calls' entries land together, while the second call waits for its own.
+    both = assistant_entries(
+        tool_use("Bash", {"command": "ls"}, tool_id="toolu_1"),
+        tool_use("Bash", {"command": "ls src"}, tool_id="toolu_2"),
+    )
+    _late_flush(monkeypatch, path, both[:])
+    _dispatch(home, "pre-tool", _pre("toolu_2", "ls src", path))
+    track = _main_track(home)
+    assert track["turns"] == 0  # nothing closed: one message, one turn
+    assert track["open_turn"]["message"] == both[0]["message"]["id"]
+    assert len(track["open_turn"]["calls"]) == 2

@@ -32,7 +32,6 @@ def before_call(
     tool_use_id = payload.get("tool_use_id")
     tool_use_id = tool_use_id if isinstance(tool_use_id, str) else ""
     path = hook_reader.path_for(payload)
-    state = _name_open_turn(state, path, agent_id, ctx)
     message = None
     if tool_use_id and path:
         # The call's own entry may not be on disk yet. Its message matters only when a turn
@@ -43,6 +42,9 @@ def before_call(
         message = hook_reader.message_with_tool(
             path, {tool_use_id}, ctx.cfg.tail_bytes, wait_s=wait_s
         )
+    # After that wait, so that the entries of an earlier call of the same message, flushed
+    # with this one's, are found too.
+    state = _name_open_turn(state, path, agent_id, ctx)
     return turns.before_call(
         state,
         ctx.cfg,
