@@ -32,8 +32,9 @@ def path_for(payload: dict[str, Any]) -> str | None:
 
 
 # How often a hook re-reads a transcript that does not yet hold the entry it looks for, and
-# for how long at most: the entries of a call have been seen to land up to about 0.1 s after
-# its hooks started (tests/e2e/test_transcript_lag.py measures it on every run).
+# for how long at most. Claude Code flushes its transcript on a timer; on every run,
+# tests/e2e/test_transcript_lag.py checks that a call's entries land within this bound of its
+# hooks starting.
 SETTLE_POLL_S = 0.01
 SETTLE_WAIT_S = 0.3
 
