@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import json
-import subprocess
 import sys
 
 import pytest
+from testing.benchmarks import run_benchmark
 from testing.builders import REPO
 
 
@@ -16,19 +16,7 @@ CLAUDE = REPO / ".cache" / "claude-code" / "node_modules" / ".bin" / "claude"
 @pytest.mark.skipif(not CLAUDE.is_file(), reason="the Claude Code CLI is not installed")
 def test_the_quick_session_benchmark_runs_every_wiring(tmp_path):
     out = tmp_path / "result.json"
-    done = subprocess.run(
-        [
-            sys.executable,
-            str(REPO / "benchmarks" / "bench_session.py"),
-            "--quick",
-            "--out",
-            str(out),
-        ],
-        capture_output=True,
-        text=True,
-        check=False,
-        timeout=600,
-    )
+    done = run_benchmark("bench_session.py", "--quick", "--out", str(out))
     # Exit 1 is a missed budget on this (possibly busy) machine: the benchmark's verdict, not
     # this test's. Exit 2 (a session that did not run as scripted) or a crash is a broken script.
     assert done.returncode in (0, 1), done.stderr

@@ -3,21 +3,13 @@
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 
-from testing.builders import REPO
+from testing.benchmarks import run_benchmark
 
 
 def test_the_quick_benchmark_runs_and_writes_every_section(tmp_path):
     out = tmp_path / "result.json"
-    done = subprocess.run(
-        [sys.executable, str(REPO / "benchmarks" / "bench_hooks.py"), "--quick", "--out", str(out)],
-        capture_output=True,
-        text=True,
-        check=False,
-        timeout=600,
-    )
+    done = run_benchmark("bench_hooks.py", "--quick", "--out", str(out))
     # Exit 1 means a budget was missed on this (possibly busy) machine: timing is the
     # benchmark's verdict, not this test's. Anything else is a broken script.
     assert done.returncode in (0, 1), done.stderr

@@ -5,24 +5,14 @@ from __future__ import annotations
 import json
 import shutil
 import subprocess
-import sys
 from pathlib import Path
 
-from testing.builders import REPO
-
-
-SCRIPT = REPO / "benchmarks" / "field_trial.py"
-EXAMPLES = REPO / "src" / "arcguard" / "examples"
+from testing.benchmarks import EXAMPLES
+from testing.benchmarks import run_benchmark
 
 
 def run(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, str(SCRIPT), *args],
-        capture_output=True,
-        text=True,
-        timeout=600,
-        check=False,
-    )
+    return run_benchmark("field_trial.py", *args)
 
 
 def test_without_a_corpus_the_script_says_so_and_exits_0(tmp_path: Path) -> None:
