@@ -24,16 +24,8 @@ from arcguard.storage import paths
 arcguard = invoke
 
 
-@pytest.fixture(autouse=True)
-def claude_on_path(
-    tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """A `claude` on PATH reporting the release arcguard is tested with."""
-    bin_dir = tmp_path_factory.mktemp("claude-bin")
-    program = bin_dir / "claude"
-    program.write_text("#!/bin/sh\necho '2.1.328 (Claude Code)'\n")
-    program.chmod(0o755)
-    monkeypatch.setenv("PATH", f"{bin_dir}{os.pathsep}{os.environ.get('PATH', '')}")
+# Install and doctor ask the `claude` on PATH for its release.
+pytestmark = pytest.mark.usefixtures("claude_on_path")
 
 
 def settings_file(project: Path, scope: str = "project") -> Path:
