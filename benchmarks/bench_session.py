@@ -46,6 +46,7 @@ from typing import Any
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO / "tests" / "e2e"))
 
+from cli_env import offline_env  # type: ignore[import-not-found]  # noqa: E402
 from scripted_api import ScriptedAPI  # type: ignore[import-not-found]  # noqa: E402
 from scripted_api import text  # noqa: E402
 from scripted_api import tool_use  # noqa: E402
@@ -56,13 +57,6 @@ WIRINGS = ("none", "true", "python", "arcguard")
 RUN_TIMEOUT_S = 600.0
 # Arcguard's wiring may cost at most this multiple of the bare-Python wiring, per tool call.
 BUDGET_RATIO = 1.0
-
-# Variables of the outer environment that must not reach the CLI (credentials, a parent
-# session, proxies to a real endpoint, arcguard settings of the person running this).
-_SCRUB_PREFIXES = ("ANTHROPIC_", "CLAUDE", "AWS_BEARER_TOKEN_BEDROCK", "ARCGUARD_")
-_SCRUB_EXACT = frozenset(
-    {"HTTP_PROXY", "HTTPS_PROXY", "http_proxy", "https_proxy", "ALL_PROXY", "CI"}
-)
 
 
 @functools.cache
@@ -126,24 +120,8 @@ def script(calls: int) -> list[Any]:
 
 
 def _environment(root: Path, base_url: str) -> dict[str, str]:
-    env = {
-        k: v
-        for k, v in os.environ.items()
-        if not k.startswith(_SCRUB_PREFIXES) and k not in _SCRUB_EXACT
-    }
-    env.update(
-        HOME=str(root / "home"),
-        ARCGUARD_HOME=str(root / "arcguard-home"),
-        ANTHROPIC_BASE_URL=base_url,
-        ANTHROPIC_API_KEY="test",
-        IS_SANDBOX="1",
-        CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC="1",
-        DISABLE_TELEMETRY="1",
-        DISABLE_AUTOUPDATER="1",
-        CLAUDE_CODE_MAX_RETRIES="1",
-        NO_PROXY="127.0.0.1,localhost",
-        no_proxy="127.0.0.1,localhost",
-    )
+    env: dict[str, str] = offline_env(root / "home", root / "arcguard-home")
+    env["ANTHROPIC_BASE_URL"] = base_url
     return env
 
 

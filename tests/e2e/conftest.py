@@ -63,13 +63,8 @@ DEFAULT_TIMEOUT = 300.0
 if str(HERE) not in sys.path:
     sys.path.insert(0, str(HERE))
 
+from cli_env import offline_env  # noqa: E402
 from scripted_api import ScriptedAPI  # noqa: E402
-
-
-# Variables of the outer environment that must not reach the CLI under test
-# (credentials, a parent Claude Code session, proxies to a real endpoint, ...).
-_SCRUB_PREFIXES = ("ANTHROPIC_", "CLAUDE", "AWS_BEARER_TOKEN_BEDROCK", "ARCGUARD_")
-_SCRUB_EXACT = frozenset({"HTTP_PROXY", "HTTPS_PROXY", "http_proxy", "https_proxy", "ALL_PROXY"})
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -172,26 +167,7 @@ class ClaudeProject:
         return sorted(self.transcript_dir.rglob("*.jsonl"))
 
     def base_env(self) -> dict[str, str]:
-        env = {
-            k: v
-            for k, v in os.environ.items()
-            if not k.startswith(_SCRUB_PREFIXES) and k not in _SCRUB_EXACT
-        }
-        env.update(
-            HOME=str(self.home),
-            ARCGUARD_HOME=str(self.arcguard_home),
-            IS_SANDBOX="1",
-            ANTHROPIC_API_KEY="test",
-            CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC="1",
-            DISABLE_TELEMETRY="1",
-            DISABLE_AUTOUPDATER="1",
-            CLAUDE_CODE_MAX_RETRIES="1",
-            NO_PROXY="127.0.0.1,localhost",
-            no_proxy="127.0.0.1,localhost",
-        )
-        env.update(patient_hooks())
-        env.pop("CI", None)
-        return env
+        return {**offline_env(self.home, self.arcguard_home), **patient_hooks()}
 
 
 def patient_hooks() -> dict[str, str]:
