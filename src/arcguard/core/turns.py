@@ -23,7 +23,6 @@ from arcguard.core.guard import decide_post_batch
 from arcguard.core.repeat import decide_post_tool
 from arcguard.core.state import batch_fires
 from arcguard.core.state import clone
-from arcguard.core.tracks import MAIN
 from arcguard.core.tracks import get_track
 from arcguard.core.tracks import is_allowed
 from arcguard.core.tracks import track_key
@@ -64,13 +63,18 @@ def _open_turn(track: Track) -> OpenTurn | None:
     return track.get("open_turn")
 
 
+def open_turn(state: State, agent_id: object) -> OpenTurn | None:
+    """The open turn of the caller's track, or None."""
+    track = (state["guard"].get("tracks") or {}).get(track_key(agent_id))
+    return _open_turn(track) if isinstance(track, dict) else None
+
+
 def unnamed_open_turn(state: State, agent_id: object) -> list[str] | None:
     """The tool-use ids of the track's open turn when its message is not known yet, else None.
 
     The first call of a turn is counted without knowing its message (nothing has to be told
     apart from it yet); the message is looked up by these ids once a later call needs it."""
-    track = (state["guard"].get("tracks") or {}).get(track_key(agent_id))
-    turn = _open_turn(track) if isinstance(track, dict) else None
+    turn = open_turn(state, agent_id)
     if turn is None or turn["message"] is not None:
         return None
     return [i for i in turn.get("ids", []) if isinstance(i, str)]
@@ -126,8 +130,7 @@ def before_call(
     if batch_fires(state):
         return None, state
     output: Output | None = None
-    track = (state["guard"].get("tracks") or {}).get(track_key(agent_id))
-    turn = _open_turn(track) if isinstance(track, dict) else None
+    turn = open_turn(state, agent_id)
     if turn is not None and message_id is None:
         return None, state  # an unknown message cannot be told apart from the open one
     if turn is not None and turn["message"] == message_id:
@@ -161,8 +164,7 @@ def at_stop(
     nothing was open). Only a pause is passed on: Stop has no channel for added context."""
     if batch_fires(state):
         return None, None
-    track = (state["guard"].get("tracks") or {}).get(MAIN)
-    turn = _open_turn(track) if isinstance(track, dict) else None
+    turn = open_turn(state, None)
     if turn is None:
         return None, None
     output, new = _close(state, cfg, now, turn, agent_id=None, arc_active=arc_active)

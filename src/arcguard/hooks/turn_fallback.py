@@ -9,7 +9,6 @@ from __future__ import annotations
 from arcguard.core import arc as arcs
 from arcguard.core import turns
 from arcguard.core.state import batch_fires
-from arcguard.core.tracks import track_key
 from arcguard.transcript import hook_reader
 
 
@@ -38,7 +37,8 @@ def before_call(
         # is open (to tell whether this call starts a new one), so only then is it waited
         # for; the wait holds the session's lock, which only releases without PostToolBatch
         # pay for (where the batch fires, it closes every turn before another call comes).
-        wait_s = ctx.wait_left(hook_reader.SETTLE_WAIT_S) if _has_open_turn(state, agent_id) else 0
+        waits = turns.open_turn(state, agent_id) is not None
+        wait_s = ctx.wait_left(hook_reader.SETTLE_WAIT_S) if waits else 0
         message = hook_reader.message_with_tool(
             path, {tool_use_id}, ctx.cfg.tail_bytes, wait_s=wait_s
         )
@@ -69,11 +69,6 @@ def at_stop(
     return turns.at_stop(
         state, ctx.cfg, ctx.now, arc_active=arcs.is_active(state.get("arc"), ctx.cfg, ctx.now)
     )
-
-
-def _has_open_turn(state: State, agent_id: object) -> bool:
-    track = (state["guard"].get("tracks") or {}).get(track_key(agent_id))
-    return isinstance(track, dict) and isinstance(track.get("open_turn"), dict)
 
 
 def _name_open_turn(state: State, path: str | None, agent_id: object, ctx: Context) -> State:
