@@ -165,3 +165,101 @@ def test_doctor_runs_the_wired_status_line(tmp_path):
     path.write_text(json.dumps(broken))
     [check] = check_statusline(st.Setup(tmp_path, dict(os.environ)))
     assert check.status == "gap" and "exit 127" in check.detail
+
+
+# --- item 8: fails quietly, prints nothing raw, within the hooks' wall budget ---------------
+
+HOSTILE_SLUG = "x\x1b]0;owned\x07\x1b[2Jy\nz"
+
+
+def arc_session(slug: str = "importer") -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "arcguard", "arc", "set", SID, slug, "parse"],
+        capture_output=True,
+        timeout=60,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+
+
+def test_item8_a_relative_arcguard_home_exits_0_and_prints_nothing():
+    done = subprocess.run(
+        [sys.executable, "-m", "arcguard", "statusline"],
+        input=json.dumps({"session_id": SID}).encode(),
+        capture_output=True,
+        timeout=60,
+        check=False,
+        env={**os.environ, "ARCGUARD_HOME": "relative/state"},
+    )
+    assert (done.returncode, done.stdout, done.stderr) == (0, b"", b"")
+
+
+def test_item8_a_closed_or_broken_stdout_exits_0_without_a_traceback():
+    arc_session()
+    payload = json.dumps({"session_id": SID}).encode()
+    broken = subprocess.Popen(
+        [sys.executable, "-m", "arcguard", "statusline"],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+    assert broken.stdout is not None
+    broken.stdout.close()  # the reader went away: writing raises EPIPE
+    _, err = broken.communicate(payload, timeout=60)
+    assert (broken.returncode, err) == (0, b"")
+    closed = subprocess.run(  # no stdout at all
+        ["/bin/sh", "-c", f"exec {sys.executable} -m arcguard statusline >&-"],
+        input=payload,
+        capture_output=True,
+        timeout=60,
+        check=False,
+    )
+    assert (closed.returncode, closed.stderr) == (0, b"")
+
+
+def test_item8_control_characters_in_the_arc_slug_are_printed_escaped():
+    arc_session(HOSTILE_SLUG)
+    done = statusline({"session_id": SID})
+    assert done.returncode == 0
+    out = done.stdout.decode()
+    assert out.startswith("arcguard arc x\\x1b]0;owned\\x07\\x1b[2Jy\\x0az")
+    assert out.count("\n") == 1 and out.endswith("\n")
+    assert not any(ord(c) < 0x20 for c in out[:-1])
+
+
+def test_item8_a_stdin_that_never_ends_is_cut_off_by_the_wall_budget(tmp_path):
+    arc_session()
+    config = tmp_path / "config.toml"
+    config.write_text("hook_budget_ms = 300\n")
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "arcguard", "statusline"],
+        stdin=subprocess.PIPE,  # held open and never written: a read would wait forever
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        env={**os.environ, "ARCGUARD_CONFIG": str(config)},
+    )
+    try:
+        proc.wait(timeout=30)
+    finally:
+        proc.kill()
+        assert proc.stdin is not None
+        proc.stdin.close()
+    assert proc.returncode == 0
+    assert proc.stdout is not None and proc.stdout.read() == b""
+    log = Path(paths.error_log(paths.state_dir(os.environ))).read_text()
+    assert "statusline" in log and "wall budget exceeded" in log
+
+
+def test_item8_a_fifo_at_the_config_path_does_not_hang_the_status_line(tmp_path):
+    arc_session()
+    fifo = tmp_path / "config.toml"
+    os.mkfifo(fifo)
+    done = subprocess.run(
+        [sys.executable, "-m", "arcguard", "statusline"],
+        input=json.dumps({"session_id": SID}).encode(),
+        capture_output=True,
+        timeout=30,
+        check=False,
+        env={**os.environ, "ARCGUARD_CONFIG": str(fifo)},
+    )
+    assert (done.returncode, done.stderr) == (0, b"")
