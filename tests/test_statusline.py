@@ -16,7 +16,7 @@ from arcguard.claude_settings import statusline_plan as sl
 from arcguard.core.arc import new_arc
 from arcguard.core.config import default_config
 from arcguard.core.state import fresh_state
-from arcguard.core.statusline import segment
+from arcguard.core.statusline import segment as core_segment
 from arcguard.doctor import model as st
 from arcguard.doctor.statusline import check_statusline
 from arcguard.storage import paths
@@ -41,6 +41,10 @@ def arc_state():
 
 
 # --- the segment (pure) --------------------------------------------------------------------
+
+
+def segment(state, cfg, now, clock, *, waiter_alive=True):
+    return core_segment(state, cfg, now, clock, waiter_alive=waiter_alive)
 
 
 def test_an_arc_session_shows_its_arc_milestones_and_continuations():
@@ -263,3 +267,86 @@ def test_item8_a_fifo_at_the_config_path_does_not_hang_the_status_line(tmp_path)
         env={**os.environ, "ARCGUARD_CONFIG": str(fifo)},
     )
     assert (done.returncode, done.stderr) == (0, b"")
+
+
+# --- item 9: `status` and the status line agree on when a limit wait is pending ------------
+
+
+def test_item9_a_wait_is_pending_only_while_its_waiter_runs_and_its_time_has_not_come():
+    from arcguard.core import limits
+
+    wait = {"token": "t", "until": NOW + 60, "attempt": 1}
+    assert limits.waiting(wait, NOW, alive=True)
+    assert not limits.waiting(wait, NOW, alive=False)
+    assert not limits.waiting(wait, NOW + 60, alive=True)
+    assert not limits.waiting({"token": "t"}, NOW, alive=True)
+    state = arc_state()
+    state["limit_wait"] = wait
+    assert "waiting" in segment(state, CFG, NOW, clock, waiter_alive=True)
+    assert "waiting" not in segment(state, CFG, NOW, clock, waiter_alive=False)
+    assert "waiting" not in segment(state, CFG, NOW + 61, clock, waiter_alive=True)
+
+
+def record_wait(pid: int, until: float) -> None:
+    import time
+
+    arc_session()
+    home = paths.state_dir(os.environ)
+
+    def change(state):
+        state["limit_wait"] = {
+            "token": f"{pid}-1",
+            "pid": pid,
+            "started": time.time(),
+            "until": until,
+            "error": "rate_limit",
+            "source": "error text",
+            "arc": "importer",
+            "attempt": 1,
+        }
+        return state, None
+
+    store.update(home, SID, change, now=time.time(), lock_timeout=5.0)
+
+
+def both_views() -> list[str]:
+    line = statusline({"session_id": SID}).stdout.decode()
+    table = invoke("status").output
+    detail = invoke("status", "--session", SID).output
+    document = json.loads(invoke("status", "--json", "--session", SID).output)
+    assert document["session"]["limit_wait"] is not None
+    return [line, table, detail, json.dumps(document["session"]["limit_wait"]["waiting"])]
+
+
+def a_waiter() -> subprocess.Popen[bytes]:
+    # /proc/<pid>/cmdline names limit-wait: as good as a real waiter for the liveness check.
+    return subprocess.Popen([sys.executable, "-c", "import time; time.sleep(120)", "limit-wait"])
+
+
+def test_item9_a_killed_waiter_is_not_shown_as_waiting_by_either_view():
+    import time
+
+    waiter = a_waiter()
+    record_wait(waiter.pid, time.time() + 3600)
+    try:
+        assert all("waiting" in view or view == "true" for view in both_views())
+    finally:
+        waiter.kill()
+        waiter.wait(timeout=20)
+    line, table, detail, flag = both_views()
+    assert "waiting" not in line + table + detail and flag == "false"
+    assert "its waiter is gone" in detail and line.startswith("arcguard arc importer")
+
+
+def test_item9_a_wait_whose_time_has_passed_is_not_shown_as_waiting_by_either_view():
+    import time
+
+    waiter = a_waiter()
+    try:
+        record_wait(waiter.pid, time.time() - 5)
+        line, table, detail, flag = both_views()
+    finally:
+        waiter.kill()
+        waiter.wait(timeout=20)
+    assert "waiting" not in line + table + detail and flag == "false"
+    assert "its time has passed" in detail

@@ -66,7 +66,19 @@ def line(payload: dict[str, Any], home: str, cfg: Config, now: float) -> str:
         found = limits.reset_times(rate_limits)
         if found and found != state.get("rate_limits"):  # only a change is worth the lock
             record(home, cfg, sid, rate_limits, now)
-    return segment(state, cfg, now, clock)
+    return segment(state, cfg, now, clock, waiter_alive=_waiter_alive(state))
+
+
+def _waiter_alive(state: State | None) -> bool:
+    from arcguard.core import limits
+
+    wait = limits.pending(state)
+    if wait is None:
+        return False
+    # Only a session with a recorded wait pays for the waiter module's import.
+    from arcguard.hooks.limit_wait import waiter_alive
+
+    return waiter_alive(wait.get("pid"))
 
 
 def main() -> int:
