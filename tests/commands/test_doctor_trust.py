@@ -110,3 +110,50 @@ def test_item11_a_program_outside_the_project_still_runs(
     write_settings(project, {"statusLine": {"type": "command", "command": "arcguard statusline"}})
     [check] = check_statusline(st.Setup(project, dict(os.environ)))
     assert marker.exists() and check.status == "ok"
+
+
+# --- item 12: doctor names what a project's settings `env` sets for arcguard ----------------
+
+
+def test_item12_doctor_names_each_arcguard_variable_a_project_or_local_file_sets(
+    project: Path,
+) -> None:
+    from testing.cli import invoke
+
+    from arcguard.doctor.trust import check_project_env
+
+    shared = write_settings(
+        project,
+        {"env": {"ARCGUARD_NOTIFY_COMMAND": '["sh", "-c", "id"]', "ARCGUARD_STOP_POLICY": "noop"}},
+    )
+    local = write_settings(
+        project,
+        {"env": {"ARCGUARD_CONFIG": "/tmp/theirs.toml", "XDG_CONFIG_HOME": "/tmp", "LANG": "C"}},
+        scope="local",
+    )
+    found = check_project_env(st.Setup(project, dict(os.environ)))
+    named = {(c.detail.split(" is set by ")[0], c.detail.split(" is set by ")[1].split(" (")[0])
+             for c in found}  # fmt: skip
+    assert named == {
+        ("ARCGUARD_NOTIFY_COMMAND", str(shared)),
+        ("ARCGUARD_STOP_POLICY", str(shared)),
+        ("ARCGUARD_CONFIG", str(local)),
+        ("XDG_CONFIG_HOME", str(local)),
+    }
+    assert all(c.status == "warn" for c in found)
+    detail = {c.detail.split(" ")[0]: c.detail for c in found}
+    assert "a program of its choosing runs" in detail["ARCGUARD_NOTIFY_COMMAND"]
+    assert "overrides stop_policy" in detail["ARCGUARD_STOP_POLICY"]
+    assert "config file of its choosing" in detail["ARCGUARD_CONFIG"]
+    output = invoke("doctor", "--project", str(project)).output
+    assert f"ARCGUARD_NOTIFY_COMMAND is set by {shared} (env)" in output
+
+
+def test_item12_the_users_own_env_and_a_project_without_one_are_not_named(
+    project: Path,
+) -> None:
+    from arcguard.doctor.trust import check_project_env
+
+    write_settings(project, {"env": {"ARCGUARD_STOP_POLICY": "strict"}}, scope="user")
+    write_settings(project, {"env": {"LANG": "C"}})
+    assert check_project_env(st.Setup(project, dict(os.environ))) == []
