@@ -198,6 +198,23 @@ def test_item8_a_relative_arcguard_home_exits_0_and_prints_nothing():
     assert (done.returncode, done.stdout, done.stderr) == (0, b"", b"")
 
 
+def test_item8_an_unusable_config_path_or_state_dir_exits_0_and_prints_nothing(tmp_path):
+    arc_session()
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    (tmp_path / "link").symlink_to(elsewhere)
+    for env in ({"ARCGUARD_CONFIG": "relative.toml"}, {"ARCGUARD_HOME": str(tmp_path / "link")}):
+        done = subprocess.run(
+            [sys.executable, "-m", "arcguard", "statusline"],
+            input=json.dumps({"session_id": SID}).encode(),
+            capture_output=True,
+            timeout=60,
+            check=False,
+            env={**os.environ, **env},
+        )
+        assert (done.returncode, done.stdout, done.stderr) == (0, b"", b""), env
+
+
 def test_item8_a_closed_or_broken_stdout_exits_0_without_a_traceback():
     arc_session()
     payload = json.dumps({"session_id": SID}).encode()
