@@ -236,6 +236,15 @@ def test_item8_a_closed_or_broken_stdout_exits_0_without_a_traceback():
         check=False,
     )
     assert (closed.returncode, closed.stderr) == (0, b"")
+    no_stdin = subprocess.run(
+        ["/bin/sh", "-c", f"exec {sys.executable} -m arcguard statusline <&-"],
+        capture_output=True,
+        timeout=60,
+        check=False,
+    )
+    assert (no_stdin.returncode, no_stdin.stdout, no_stdin.stderr) == (0, b"", b"")
+    log = Path(paths.error_log(paths.state_dir(os.environ)))
+    assert not log.exists() or "statusline" not in log.read_text()
 
 
 def test_item8_control_characters_in_the_arc_slug_are_printed_escaped():

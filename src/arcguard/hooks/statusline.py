@@ -13,11 +13,11 @@ clear the screen.
 from __future__ import annotations
 
 import os
-import sys
 import time
 
 from arcguard import jsonio
 from arcguard.commands.printable import one_line
+from arcguard.hooks import runner
 from arcguard.storage import error_log
 from arcguard.storage import paths
 from arcguard.storage import store
@@ -29,9 +29,10 @@ if TYPE_CHECKING:
 
     from arcguard.core.config import Config
     from arcguard.core.state import State
+    from arcguard.hooks.runner import _Watchdog
 
 NAME = "statusline"
-MAX_STDIN = 4 * 1024 * 1024
+MAX_STDIN = runner.MAX_PAYLOAD
 
 
 def clock(ts: float) -> str:
@@ -55,9 +56,8 @@ def record(home: str, cfg: Config, sid: str, rate_limits: object, now: float) ->
 def line(payload: dict[str, Any], home: str, cfg: Config, now: float) -> str:
     from arcguard.core import limits
     from arcguard.core.statusline import segment
-    from arcguard.hooks.runner import session_id
 
-    sid = session_id(payload)
+    sid = runner.session_id(payload)
     if sid is None:
         return ""
     state = store.read_session(home, sid)
@@ -84,33 +84,28 @@ def _waiter_alive(state: State | None) -> bool:
 def main() -> int:
     """Print the segment; whatever goes wrong (an unusable state dir, a closed stdout, a hang),
     print nothing and exit 0, within the hooks' wall budget."""
-    from arcguard.hooks.runner import DEFAULT_BUDGET_S
-    from arcguard.hooks.runner import _hold_std_fds
-    from arcguard.hooks.runner import _Watchdog
-    from arcguard.hooks.runner import _write
-
-    _hold_std_fds()
+    runner._hold_std_fds()
     try:
         home = paths.state_dir(os.environ)
     except Exception:
         # No state dir, so nowhere to log; `arcguard doctor` names an unusable ARCGUARD_HOME.
         return 0
-    watchdog = _Watchdog(DEFAULT_BUDGET_S, home, NAME)
+    watchdog = runner._Watchdog(runner.DEFAULT_BUDGET_S, home, NAME)
     text = _text(home, watchdog)
     if not watchdog.commit():
         time.sleep(60)  # the watchdog is ending the process; print nothing
     if text:
-        _write(1, one_line(text) + "\n")
+        runner._write(1, one_line(text) + "\n")
     return 0
 
 
-def _text(home: str, watchdog: Any) -> str:
+def _text(home: str, watchdog: _Watchdog) -> str:
     try:
         from arcguard.storage.config_file import load_config
 
         cfg, _ = load_config(os.environ)
         watchdog.set_budget(cfg.hook_budget_ms / 1000.0)
-        raw = sys.stdin.buffer.read(MAX_STDIN + 1)
+        raw = runner._read_stdin()  # from the descriptor: a closed stdin has no sys.stdin
         payload = jsonio.loads(raw) if len(raw) <= MAX_STDIN else None
         return line(payload, home, cfg, time.time()) if isinstance(payload, dict) else ""
     except jsonio.JSONError:
