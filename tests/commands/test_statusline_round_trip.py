@@ -153,3 +153,19 @@ def test_item7_a_kept_text_is_spliced_back_only_where_it_means_the_same_value():
     assert json_text.with_member_text(rendered, "statusLine", '{"command": "\\u00e9"}') == text
     assert json_text.with_member_text(rendered, "statusLine", '{"command": "x"}') == rendered
     assert json_text.with_member_text(rendered, "statusLine", "{") == rendered
+
+
+def test_item7_install_and_uninstall_without_a_forced_line_create_no_state_directory(tmp_path):
+    from arcguard.storage import paths
+
+    where = ("--scope", "project", "--project", str(tmp_path))
+    run("install", *where, *VERSION, "--statusline")
+    run("uninstall", *where)
+    assert not os.path.exists(paths.state_dir(os.environ))
+
+
+def test_item7_a_plain_statusline_install_does_not_need_the_record(tmp_path, monkeypatch):
+    monkeypatch.setenv("ARCGUARD_HOME", "relative/state")
+    where = ("--scope", "project", "--project", str(tmp_path))
+    run("install", *where, *VERSION, "--statusline")
+    assert sl.is_ours(json.loads(settings_file(tmp_path).read_text())["statusLine"])

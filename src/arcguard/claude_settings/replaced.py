@@ -76,6 +76,10 @@ def keep(environ: Mapping[str, str], settings_file: Path, text: str) -> None:
 
 
 def forget(environ: Mapping[str, str], settings_file: Path) -> None:
+    """Drop what was kept for `settings_file`; with no record at all, touch nothing (uninstall
+    leaves the state directory alone, and does not create one)."""
+    if not os.path.lexists(record_path(environ)):
+        return
     key = _key(settings_file)
     _change(environ, lambda entries: {k: v for k, v in entries.items() if k != key})
 

@@ -268,13 +268,17 @@ def _keep_replaced(path: Path, current: Settings, text: str | None, prefix: str)
     from arcguard.claude_settings import replaced
     from arcguard.claude_settings import statusline_plan as sl
 
-    outcome = sl.plan(current, prefix, force=True)[1]
     member = json_text.member_text(text, sl.KEY)
-    try:
-        if outcome == sl.REPLACED and member is not None:
-            replaced.keep(os.environ, path, member)
-        elif sl.KEY not in current:
+    if sl.KEY not in current:
+        try:
             replaced.forget(os.environ, path)
+        except replaced.RecordError:
+            pass  # an entry left behind is dropped by the next uninstall
+        return
+    if sl.plan(current, prefix, force=True)[1] != sl.REPLACED or member is None:
+        return
+    try:
+        replaced.keep(os.environ, path, member)
     except replaced.RecordError as exc:
         raise click.ClickException(
             f"cannot keep the status line being replaced: {exc}\nhint: nothing was written."
