@@ -1,5 +1,5 @@
-"""doctor and what a project can steer: symlinked PATH entries (item 11) and the `env` block of
-a project's settings (item 12)."""
+"""doctor and what a project can steer: symlinked PATH entries, and the `env` block of a
+project's settings."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Item 7: `install --statusline --force` then `uninstall` gives back the user's own status line.
+"""`install --statusline --force` then `uninstall` gives back the user's own status line.
 
 The backup beside the settings file is overwritten by every later write, so the line arcguard
 replaced must be kept in a record of its own and restored, byte for byte, by uninstall.

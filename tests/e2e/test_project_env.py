@@ -1,4 +1,4 @@
-"""What a project's settings `env` block sets for the hooks (the trust boundary, item 12).
+"""What a project's settings `env` block sets for the hooks (the trust boundary).
 
 The real CLI is given `env` blocks in the user's settings, the project's `.claude/settings.json`
 and its `.claude/settings.local.json`; a Stop hook records the `ARCGUARD_*` variables it was
