@@ -16,7 +16,7 @@ from arcguard.claude_settings import statusline_plan as sl
 from arcguard.core.arc import new_arc
 from arcguard.core.config import default_config
 from arcguard.core.state import fresh_state
-from arcguard.core.statusline import segment
+from arcguard.core.statusline import segment as core_segment
 from arcguard.doctor import model as st
 from arcguard.doctor.statusline import check_statusline
 from arcguard.storage import paths
@@ -41,6 +41,10 @@ def arc_state():
 
 
 # --- the segment (pure) --------------------------------------------------------------------
+
+
+def segment(state, cfg, now, clock, *, waiter_alive=True):
+    return core_segment(state, cfg, now, clock, waiter_alive=waiter_alive)
 
 
 def test_an_arc_session_shows_its_arc_milestones_and_continuations():
@@ -165,3 +169,210 @@ def test_doctor_runs_the_wired_status_line(tmp_path):
     path.write_text(json.dumps(broken))
     [check] = check_statusline(st.Setup(tmp_path, dict(os.environ)))
     assert check.status == "gap" and "exit 127" in check.detail
+
+
+# --- item 8: fails quietly, prints nothing raw, within the hooks' wall budget ---------------
+
+HOSTILE_SLUG = "x\x1b]0;owned\x07\x1b[2Jy\nz"
+
+
+def arc_session(slug: str = "importer") -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "arcguard", "arc", "set", SID, slug, "parse"],
+        capture_output=True,
+        timeout=60,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+
+
+def test_item8_a_relative_arcguard_home_exits_0_and_prints_nothing():
+    done = subprocess.run(
+        [sys.executable, "-m", "arcguard", "statusline"],
+        input=json.dumps({"session_id": SID}).encode(),
+        capture_output=True,
+        timeout=60,
+        check=False,
+        env={**os.environ, "ARCGUARD_HOME": "relative/state"},
+    )
+    assert (done.returncode, done.stdout, done.stderr) == (0, b"", b"")
+
+
+def test_item8_an_unusable_config_path_or_state_dir_exits_0_and_prints_nothing(tmp_path):
+    arc_session()
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    (tmp_path / "link").symlink_to(elsewhere)
+    for env in ({"ARCGUARD_CONFIG": "relative.toml"}, {"ARCGUARD_HOME": str(tmp_path / "link")}):
+        done = subprocess.run(
+            [sys.executable, "-m", "arcguard", "statusline"],
+            input=json.dumps({"session_id": SID}).encode(),
+            capture_output=True,
+            timeout=60,
+            check=False,
+            env={**os.environ, **env},
+        )
+        assert (done.returncode, done.stdout, done.stderr) == (0, b"", b""), env
+
+
+def test_item8_a_closed_or_broken_stdout_exits_0_without_a_traceback():
+    arc_session()
+    payload = json.dumps({"session_id": SID}).encode()
+    broken = subprocess.Popen(
+        [sys.executable, "-m", "arcguard", "statusline"],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+    assert broken.stdout is not None
+    broken.stdout.close()  # the reader went away: writing raises EPIPE
+    _, err = broken.communicate(payload, timeout=60)
+    assert (broken.returncode, err) == (0, b"")
+    closed = subprocess.run(  # no stdout at all
+        ["/bin/sh", "-c", f"exec {sys.executable} -m arcguard statusline >&-"],
+        input=payload,
+        capture_output=True,
+        timeout=60,
+        check=False,
+    )
+    assert (closed.returncode, closed.stderr) == (0, b"")
+    no_stdin = subprocess.run(
+        ["/bin/sh", "-c", f"exec {sys.executable} -m arcguard statusline <&-"],
+        capture_output=True,
+        timeout=60,
+        check=False,
+    )
+    assert (no_stdin.returncode, no_stdin.stdout, no_stdin.stderr) == (0, b"", b"")
+    log = Path(paths.error_log(paths.state_dir(os.environ)))
+    assert not log.exists() or "statusline" not in log.read_text()
+
+
+def test_item8_control_characters_in_the_arc_slug_are_printed_escaped():
+    arc_session(HOSTILE_SLUG)
+    done = statusline({"session_id": SID})
+    assert done.returncode == 0
+    out = done.stdout.decode()
+    assert out.startswith("arcguard arc x\\x1b]0;owned\\x07\\x1b[2Jy\\x0az")
+    assert out.count("\n") == 1 and out.endswith("\n")
+    assert not any(ord(c) < 0x20 for c in out[:-1])
+
+
+def test_item8_a_stdin_that_never_ends_is_cut_off_by_the_wall_budget(tmp_path):
+    arc_session()
+    config = tmp_path / "config.toml"
+    config.write_text("hook_budget_ms = 300\n")
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "arcguard", "statusline"],
+        stdin=subprocess.PIPE,  # held open and never written: a read would wait forever
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        env={**os.environ, "ARCGUARD_CONFIG": str(config)},
+    )
+    try:
+        proc.wait(timeout=30)
+    finally:
+        proc.kill()
+        assert proc.stdin is not None
+        proc.stdin.close()
+    assert proc.returncode == 0
+    assert proc.stdout is not None and proc.stdout.read() == b""
+    log = Path(paths.error_log(paths.state_dir(os.environ))).read_text()
+    assert "statusline" in log and "wall budget exceeded" in log
+
+
+def test_item8_a_fifo_at_the_config_path_does_not_hang_the_status_line(tmp_path):
+    arc_session()
+    fifo = tmp_path / "config.toml"
+    os.mkfifo(fifo)
+    done = subprocess.run(
+        [sys.executable, "-m", "arcguard", "statusline"],
+        input=json.dumps({"session_id": SID}).encode(),
+        capture_output=True,
+        timeout=30,
+        check=False,
+        env={**os.environ, "ARCGUARD_CONFIG": str(fifo)},
+    )
+    assert (done.returncode, done.stderr) == (0, b"")
+
+
+# --- item 9: `status` and the status line agree on when a limit wait is pending ------------
+
+
+def test_item9_a_wait_is_pending_only_while_its_waiter_runs_and_its_time_has_not_come():
+    from arcguard.core import limits
+
+    wait = {"token": "t", "until": NOW + 60, "attempt": 1}
+    assert limits.waiting(wait, NOW, alive=True)
+    assert not limits.waiting(wait, NOW, alive=False)
+    assert not limits.waiting(wait, NOW + 60, alive=True)
+    assert not limits.waiting({"token": "t"}, NOW, alive=True)
+    state = arc_state()
+    state["limit_wait"] = wait
+    assert "waiting" in segment(state, CFG, NOW, clock, waiter_alive=True)
+    assert "waiting" not in segment(state, CFG, NOW, clock, waiter_alive=False)
+    assert "waiting" not in segment(state, CFG, NOW + 61, clock, waiter_alive=True)
+
+
+def record_wait(pid: int, until: float) -> None:
+    import time
+
+    arc_session()
+    home = paths.state_dir(os.environ)
+
+    def change(state):
+        state["limit_wait"] = {
+            "token": f"{pid}-1",
+            "pid": pid,
+            "started": time.time(),
+            "until": until,
+            "error": "rate_limit",
+            "source": "error text",
+            "arc": "importer",
+            "attempt": 1,
+        }
+        return state, None
+
+    store.update(home, SID, change, now=time.time(), lock_timeout=5.0)
+
+
+def both_views() -> list[str]:
+    line = statusline({"session_id": SID}).stdout.decode()
+    table = invoke("status").output
+    detail = invoke("status", "--session", SID).output
+    document = json.loads(invoke("status", "--json", "--session", SID).output)
+    assert document["session"]["limit_wait"] is not None
+    return [line, table, detail, json.dumps(document["session"]["limit_wait"]["waiting"])]
+
+
+def a_waiter() -> subprocess.Popen[bytes]:
+    # /proc/<pid>/cmdline names limit-wait: as good as a real waiter for the liveness check.
+    return subprocess.Popen([sys.executable, "-c", "import time; time.sleep(120)", "limit-wait"])
+
+
+def test_item9_a_killed_waiter_is_not_shown_as_waiting_by_either_view():
+    import time
+
+    waiter = a_waiter()
+    record_wait(waiter.pid, time.time() + 3600)
+    try:
+        assert all("waiting" in view or view == "true" for view in both_views())
+    finally:
+        waiter.kill()
+        waiter.wait(timeout=20)
+    line, table, detail, flag = both_views()
+    assert "waiting" not in line + table + detail and flag == "false"
+    assert "its waiter is gone" in detail and line.startswith("arcguard arc importer")
+
+
+def test_item9_a_wait_whose_time_has_passed_is_not_shown_as_waiting_by_either_view():
+    import time
+
+    waiter = a_waiter()
+    try:
+        record_wait(waiter.pid, time.time() - 5)
+        line, table, detail, flag = both_views()
+    finally:
+        waiter.kill()
+        waiter.wait(timeout=20)
+    assert "waiting" not in line + table + detail and flag == "false"
+    assert "its time has passed" in detail

@@ -13,10 +13,7 @@ def main(argv: list[str] | None = None) -> int:
     if args[:1] == ["hook"] and not any(arg in HELP for arg in args[1:]):
         return _hook(args[1:])
     if args == ["statusline"]:
-        # Claude Code runs it after every assistant message: the same fast path as a hook.
-        from arcguard.hooks.statusline import main as status_line
-
-        return status_line()
+        return _status_line()
     _load_site()
     from arcguard.commands.group import run
 
@@ -30,6 +27,17 @@ def _load_site() -> None:
         import site
 
         site.main()
+
+
+def _status_line() -> int:
+    """Claude Code runs it after every assistant message: the same fast path as a hook, and
+    the same exit 0 whatever fails, loading it included."""
+    try:
+        from arcguard.hooks.statusline import main as status_line
+
+        return status_line()
+    except Exception:
+        return 0
 
 
 def _hook(rest: list[str]) -> int:

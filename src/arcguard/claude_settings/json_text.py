@@ -308,3 +308,44 @@ def _separator(before: int | None, after: int | None, seps: list[str], fresh: st
     if after is not None and after > 0:
         return seps[after - 1]
     return seps[-1] if seps else fresh
+
+
+# --- one member's exact text -----------------------------------------------------------------
+
+
+def _member(text: str, key: str) -> Node | None:
+    """Where the value of the top-level member `key` sits in `text` (an accepted object)."""
+    import json
+
+    root = scan(text)
+    if text[root.start] != "{":
+        return None
+    for start, node in root.items:
+        name = _STRING.match(text, start)
+        if name is not None and json.loads(name.group()) == key:
+            return node
+    return None
+
+
+def member_text(text: str | None, key: str) -> str | None:
+    """The exact text of the top-level member `key`'s value in `text`, or None."""
+    if text is None or not text.strip():
+        return None
+    node = _member(text, key)
+    return None if node is None else text[node.start : node.end]
+
+
+def with_member_text(text: str, key: str, raw: str) -> str:
+    """`text` with the value of its member `key` written as `raw`, when `raw` means exactly
+    that value (then a value arcguard took out and put back keeps its own bytes); else `text`
+    as it is."""
+    node = _member(text, key)
+    if node is None:
+        return text
+    result = text[: node.start] + raw + text[node.end :]
+    try:
+        if same(loads(result), loads(text)):
+            return result
+    except JsonRefused:
+        pass
+    return text

@@ -58,9 +58,13 @@ def plan(settings: Mapping[str, Any], prefix: str, *, force: bool) -> tuple[Sett
     return new, KEPT
 
 
-def remove(settings: Mapping[str, Any]) -> Settings:
-    """`settings` without arcguard's status line (someone else's stays)."""
+def remove(settings: Mapping[str, Any], theirs: object = None) -> Settings:
+    """`settings` without arcguard's status line (someone else's stays); `theirs`, the line
+    `--force` replaced, takes its place again when given."""
     new = copy.deepcopy(dict(settings))
     if is_ours(new.get(KEY)):
-        del new[KEY]
+        if theirs is None:
+            del new[KEY]
+        else:
+            new[KEY] = copy.deepcopy(theirs)
     return new

@@ -55,10 +55,19 @@ WRITE_ATTEMPTS = 8
 
 
 def _apply(
-    path: Path, change: Callable[[Settings], Settings], *, dry_run: bool, done: str, nothing: str
+    path: Path,
+    change: Callable[[Settings], Settings],
+    *,
+    dry_run: bool,
+    done: str,
+    nothing: str,
+    finish: Callable[[str], str] | None = None,
+    before_write: Callable[[Settings, str | None], None] | None = None,
 ) -> None:
     """Load `path`, apply `change`, then print the diff (dry run) or write it with a backup.
 
+    `finish` may adjust the new text (without changing what it means); `before_write` runs
+    with the settings and text being replaced, right before they are, never in a dry run.
     The merge is redone from the new content whenever the file changed between reading and
     replacing it, a bounded number of times.
     """
@@ -72,9 +81,12 @@ def _apply(
                 click.echo(nothing.format(path=path))
                 return
             rendered = json_text.rewrite(text, current, new)
+            rendered = finish(rendered) if finish is not None else rendered
             if dry_run:
                 click.echo(cc.unified_diff(text, rendered, path), nl=False)
                 return
+            if before_write is not None:
+                before_write(current, text)
             backup = cc.write_if_unchanged(path, rendered, text)
         except cc.Changed:
             _pause(attempt)
@@ -155,7 +167,10 @@ def _events_for(given: str | None) -> tuple[list[str], list[str]]:
     "settings file has none.",
 )
 @click.option(
-    "--force", is_flag=True, help="With --statusline: replace a status line that is not arcguard's."
+    "--force",
+    is_flag=True,
+    help="With --statusline: replace a status line that is not arcguard's (it is kept, "
+    "and uninstall puts it back).",
 )
 def install(
     scope: str,
@@ -242,7 +257,32 @@ def _install_statusline(path: Path, prefix: str, *, force: bool, dry_run: bool) 
         dry_run=dry_run,
         done="set the status line to arcguard's in {path}",
         nothing="arcguard's status line already set in {path}",
+        before_write=lambda current, text: _keep_replaced(path, current, text, prefix),
     )
+
+
+def _keep_replaced(path: Path, current: Settings, text: str | None, prefix: str) -> None:
+    """Before a status line of the user's own is replaced, keep it where uninstall finds it;
+    once none is left to give back (the file had no status line), drop what was kept."""
+    from arcguard.claude_settings import json_text
+    from arcguard.claude_settings import replaced
+    from arcguard.claude_settings import statusline_plan as sl
+
+    member = json_text.member_text(text, sl.KEY)
+    if sl.KEY not in current:
+        try:
+            replaced.forget(os.environ, path)
+        except replaced.RecordError:
+            pass  # an entry left behind is dropped by the next uninstall
+        return
+    if sl.plan(current, prefix, force=True)[1] != sl.REPLACED or member is None:
+        return
+    try:
+        replaced.keep(os.environ, path, member)
+    except replaced.RecordError as exc:
+        raise click.ClickException(
+            f"cannot keep the status line being replaced: {exc}\nhint: nothing was written."
+        ) from None
 
 
 def _package_location() -> str:
@@ -285,8 +325,9 @@ def uninstall(scope: str, project: Path | None, dry_run: bool) -> None:
     """Remove arcguard's hooks and /autonomous command from Claude Code.
 
     Only arcguard's own entries go (an event left with no hook goes too); other hooks and
-    keys stay as they were. The /autonomous command is deleted only if it is arcguard's
-    unchanged template. The state directory is left alone.
+    keys stay as they were. A status line of your own that `install --statusline --force`
+    replaced is put back as it was. The /autonomous command is deleted only if it is
+    arcguard's unchanged template. The state directory is left alone.
 
     \b
     Examples:
@@ -295,18 +336,60 @@ def uninstall(scope: str, project: Path | None, dry_run: bool) -> None:
     """
     path, command_file = _target(scope, project)
     if path.exists() or path.is_symlink():
-        from arcguard.claude_settings import statusline_plan as sl
-
-        _apply(
-            path,
-            lambda s: sl.remove(plan.remove_ours(s)),
-            dry_run=dry_run,
-            done="removed arcguard hooks from {path}",
-            nothing="no arcguard hooks in {path}",
-        )
+        _uninstall_settings(path, dry_run=dry_run)
     else:
         click.echo(f"no arcguard hooks in {path} (no such file)")
     _uninstall_command(command_file, dry_run=dry_run)
+
+
+def _uninstall_settings(path: Path, *, dry_run: bool) -> None:
+    """Remove arcguard's entries; a status line `install --force` replaced comes back, byte for
+    byte, and its record goes once it is back (or once nothing of arcguard's is left to undo)."""
+    from arcguard.claude_settings import json_text
+    from arcguard.claude_settings import replaced
+    from arcguard.claude_settings import statusline_plan as sl
+
+    theirs: list[str] = []
+
+    def change(settings: Settings) -> Settings:
+        theirs[:] = []
+        if sl.is_ours(settings.get(sl.KEY)):
+            try:
+                kept = replaced.kept(os.environ, path)
+            except replaced.RecordError as exc:
+                raise click.ClickException(
+                    f"cannot read the status line arcguard replaced: {exc}\nhint: nothing "
+                    "was written; move that file aside to uninstall without restoring it."
+                ) from None
+            theirs[:] = [kept] if kept is not None else []
+        return sl.remove(plan.remove_ours(settings), json_text.loads(theirs[0]) if theirs else None)
+
+    def finish(text: str) -> str:
+        return json_text.with_member_text(text, sl.KEY, theirs[0]) if theirs else text
+
+    _apply(
+        path,
+        change,
+        dry_run=dry_run,
+        done="removed arcguard hooks from {path}",
+        nothing="no arcguard hooks in {path}",
+        finish=finish,
+    )
+    if theirs and not dry_run:
+        click.echo(f"put back the status line arcguard had replaced in {path}")
+    if not dry_run:
+        _forget_replaced(path)
+
+
+def _forget_replaced(path: Path) -> None:
+    from arcguard.claude_settings import replaced
+    from arcguard.claude_settings import statusline_plan as sl
+
+    try:
+        if not sl.is_ours(cc.load(path)[0].get(sl.KEY)):
+            replaced.forget(os.environ, path)
+    except (plan.SettingsError, replaced.RecordError):
+        pass  # a stale record only waits for the next uninstall
 
 
 def _uninstall_command(path: Path, *, dry_run: bool) -> None:

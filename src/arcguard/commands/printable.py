@@ -31,3 +31,11 @@ _TABLE = {
 def printable(text: str) -> str:
     """`text` with every control character but newline and tab written as a visible escape."""
     return text.translate(_TABLE)
+
+
+_ONE_LINE = {**_TABLE, ord("\n"): "\\x0a", ord("\t"): "\\x09"}
+
+
+def one_line(text: str) -> str:
+    """`printable`, newline and tab escaped too: for a line that must stay one line."""
+    return text.translate(_ONE_LINE)

@@ -14,7 +14,8 @@ JSON schema (`--json`, `"schema": 1`; keys are only ever added):
                          "denials": int, "blocked_rounds": int,
                          "last_pause": null | {"rule": str, "reason": str, "t": float}},
                "limit_wait": null | {"until": float, "until_iso": str, "error": str,
-                                     "attempt": int, "of": int, "waiter_alive": bool}}
+                                     "attempt": int, "of": int, "waiter_alive": bool,
+                                     "waiting": bool (alive and its time not come)}}
     With --session ID: {"schema": 1, "state_dir": str, "session": SESSION + {"log": [DECISION, ...],
     "events": {...}}} where DECISION = {"t": float, "hook": str, "kind": str, "reason": str, ...}
     as the hooks wrote it (oldest first, at most the last 50).
@@ -75,6 +76,7 @@ if TYPE_CHECKING:
         attempt: int
         of: int
         waiter_alive: bool
+        waiting: bool
 
     class ReadSummary(TypedDict):
         session_id: str
@@ -145,8 +147,9 @@ def guard_summary(state: State) -> GuardSummary:
     }
 
 
-def limit_wait_summary(state: State, cfg: Config) -> LimitWaitSummary | None:
-    """A pending wait for an API limit to reset, as `arcguard hook limit-wait` recorded it."""
+def limit_wait_summary(state: State, cfg: Config, at: float) -> LimitWaitSummary | None:
+    """A recorded wait for an API limit to reset, as `arcguard hook limit-wait` recorded it;
+    `waiting` is the rule the status line uses too (`core.limits.waiting`)."""
     from arcguard.core import limits
     from arcguard.hooks.limit_wait import waiter_alive
 
@@ -154,23 +157,33 @@ def limit_wait_summary(state: State, cfg: Config) -> LimitWaitSummary | None:
     until = wait.get("until") if wait is not None else None
     if wait is None or until is None:
         return None
+    alive = waiter_alive(wait.get("pid"))
     return {
         "until": float(until),
         "until_iso": iso(float(until)),
         "error": wait.get("error", ""),
         "attempt": wait.get("attempt", 0),
         "of": cfg.limit_resumes_per_arc,
-        "waiter_alive": waiter_alive(wait.get("pid")),
+        "waiter_alive": alive,
+        "waiting": limits.waiting(wait, at, alive=alive),
     }
 
 
 def limit_wait_text(wait: LimitWaitSummary) -> str:
     when = wait["until_iso"].replace("T", " ").rstrip("Z")
     what = "rate limit" if wait["error"] == "rate_limit" else "API"
-    gone = "" if wait["waiter_alive"] else "; its waiter is gone"
+    if not wait["waiting"]:
+        why = (
+            "its time has passed"
+            if wait["waiter_alive"]
+            else "its waiter is gone, nothing will wake this session"
+        )
+        return (
+            f"the wait for the {what} to reset is over (due {when} UTC, "
+            f"resume {wait['attempt']}/{wait['of']}): {why}"
+        )
     return (
-        f"waiting for the {what} to reset until {when} UTC "
-        f"(resume {wait['attempt']}/{wait['of']}{gone})"
+        f"waiting for the {what} to reset until {when} UTC (resume {wait['attempt']}/{wait['of']})"
     )
 
 
@@ -185,7 +198,7 @@ def summarise(state: State, path: str, cfg: Config, at: float) -> ReadSummary:
         "error": None,
         "arc": arc_summary(state.get("arc"), cfg, at),
         "guard": guard_summary(state),
-        "limit_wait": limit_wait_summary(state, cfg),
+        "limit_wait": limit_wait_summary(state, cfg, at),
     }
 
 

@@ -190,6 +190,14 @@ def pending(state: State | None) -> LimitWait | None:
     return wait if wait is not None and "token" in wait else None
 
 
+def waiting(wait: LimitWait, now: float, *, alive: bool) -> bool:
+    """A recorded wait is still under way, as `status` and the status line report it: its
+    waiter runs and its time has not come. A waiter that was killed, or a time that has
+    passed, leaves a record that no longer means the session is waiting."""
+    until = wait.get("until")
+    return alive and until is not None and now < until
+
+
 def holds(wait: LimitWait, now: float, *, alive: bool) -> bool:
     """A recorded wait still belongs to a live waiter (a crashed one does not block another)."""
     until = wait.get("until")

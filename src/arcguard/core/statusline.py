@@ -23,15 +23,20 @@ if TYPE_CHECKING:
 SEPARATOR = " | "
 
 
-def segment(state: State | None, cfg: Config, now: float, clock: Callable[[float], str]) -> str:
-    """The line for `state` ("" when there is nothing to show); `clock` formats a time."""
+def segment(
+    state: State | None,
+    cfg: Config,
+    now: float,
+    clock: Callable[[float], str],
+    *,
+    waiter_alive: bool,
+) -> str:
+    """The line for `state` ("" when there is nothing to show); `clock` formats a time;
+    `waiter_alive`: the process of the recorded limit wait, if any, still runs."""
     if state is None:
         return ""
-    parts = [
-        p
-        for p in (_arc_part(state, cfg, now), _guard_part(state), _wait_part(state, cfg, clock))
-        if p
-    ]
+    wait = _wait_part(state, cfg, now, clock, alive=waiter_alive)
+    parts = [p for p in (_arc_part(state, cfg, now), _guard_part(state), wait) if p]
     return ("arcguard " + SEPARATOR.join(parts)) if parts else ""
 
 
@@ -59,10 +64,12 @@ def _guard_part(state: State) -> str:
     return f"{denials} repeat{'s' if denials != 1 else ''} denied" if denials else ""
 
 
-def _wait_part(state: State, cfg: Config, clock: Callable[[float], str]) -> str:
+def _wait_part(
+    state: State, cfg: Config, now: float, clock: Callable[[float], str], *, alive: bool
+) -> str:
     wait = limits.pending(state)
     until = wait.get("until") if wait is not None else None
-    if wait is None or until is None:
+    if wait is None or until is None or not limits.waiting(wait, now, alive=alive):
         return ""
     return (
         f"waiting for the API limit to reset until {clock(float(until))}"

@@ -19,6 +19,7 @@ from arcguard.doctor.model import GAP
 from arcguard.doctor.model import Check
 from arcguard.doctor.model import Setup
 from arcguard.doctor.statusline import check_statusline
+from arcguard.doctor.trust import check_project_env
 from arcguard.doctor.wiring import check_background
 from arcguard.doctor.wiring import check_command
 from arcguard.doctor.wiring import check_executables
@@ -42,6 +43,7 @@ CHECKS: tuple[Callable[[Setup], list[Check]], ...] = (
     check_state_dir,
     check_lock,
     check_config,
+    check_project_env,
     check_state_files,
     check_error_log,
     check_claude,

@@ -177,9 +177,13 @@ def check_background(setup: Setup) -> list[Check]:
 
 
 def resolve(program: str, environ: Mapping[str, str]) -> str | None:
+    """The absolute path `program` runs as (a bare name looked up on PATH), or None; absolute,
+    so that what is checked is what runs from the scratch directory."""
     if os.sep in program:
-        return program if os.path.isfile(program) and os.access(program, os.X_OK) else None
-    return shutil.which(program, path=environ.get("PATH"))
+        found = program if os.path.isfile(program) and os.access(program, os.X_OK) else None
+    else:
+        found = shutil.which(program, path=environ.get("PATH"))
+    return os.path.abspath(found) if found is not None else None
 
 
 def check_executables(setup: Setup) -> list[Check]:
@@ -248,9 +252,25 @@ def _argv(handler: dict[str, Any], environ: Mapping[str, str]) -> list[str] | No
     return [resolved, *words[1:]] if resolved else None
 
 
+def _places(path: str) -> set[str]:
+    """Where `path` lies: as written (made absolute), in its folder's real place, and its real
+    path. Each counts: a PATH entry may be a symlink into the project or out of it, and a
+    program may be a symlink too, while an interpreter still looks for its `pyvenv.cfg`
+    beside the path it was started as."""
+    written = os.path.abspath(path)
+    folder, name = os.path.split(written)
+    return {written, os.path.join(os.path.realpath(folder), name), os.path.realpath(written)}
+
+
+def _within(path: str, root: str) -> bool:
+    return path == root or path.startswith(root.rstrip(os.sep) + os.sep)
+
+
 def inside(program: str, directory: str) -> bool:
-    real, root = os.path.realpath(program), os.path.realpath(directory)
-    return real == root or real.startswith(root.rstrip(os.sep) + os.sep)
+    """`program` lies inside `directory` by any of its paths, symlinks resolved or not, on
+    either side."""
+    roots = {os.path.abspath(directory), os.path.realpath(directory)}
+    return any(_within(place, root) for place in _places(program) for root in roots)
 
 
 def refusal(program: str, location: str | None, project: str | None) -> str | None:

@@ -4,16 +4,20 @@ Claude Code runs it after every assistant message with a JSON payload on stdin a
 it prints. It prints arcguard's segment for the session (`core.statusline`) or nothing, and
 keeps the payload's `rate_limits.*.resets_at` in the session's state, where `limit-wait` finds
 the exact reset time when an error text names none. Like a hook it fails quietly: any problem
-prints nothing and exits 0, and click is never imported on this path.
+(an unusable state dir, a closed stdout, a hang past the hooks' wall budget) prints nothing and
+exits 0, and click is never imported on this path. The arc's name is the model's own text, so
+the line is printed with every control character escaped: it cannot retitle the terminal or
+clear the screen.
 """
 
 from __future__ import annotations
 
 import os
-import sys
 import time
 
 from arcguard import jsonio
+from arcguard.commands.printable import one_line
+from arcguard.hooks import runner
 from arcguard.storage import error_log
 from arcguard.storage import paths
 from arcguard.storage import store
@@ -25,8 +29,10 @@ if TYPE_CHECKING:
 
     from arcguard.core.config import Config
     from arcguard.core.state import State
+    from arcguard.hooks.runner import _Watchdog
 
-MAX_STDIN = 4 * 1024 * 1024
+NAME = "statusline"
+MAX_STDIN = runner.MAX_PAYLOAD
 
 
 def clock(ts: float) -> str:
@@ -50,9 +56,8 @@ def record(home: str, cfg: Config, sid: str, rate_limits: object, now: float) ->
 def line(payload: dict[str, Any], home: str, cfg: Config, now: float) -> str:
     from arcguard.core import limits
     from arcguard.core.statusline import segment
-    from arcguard.hooks.runner import session_id
 
-    sid = session_id(payload)
+    sid = runner.session_id(payload)
     if sid is None:
         return ""
     state = store.read_session(home, sid)
@@ -61,24 +66,50 @@ def line(payload: dict[str, Any], home: str, cfg: Config, now: float) -> str:
         found = limits.reset_times(rate_limits)
         if found and found != state.get("rate_limits"):  # only a change is worth the lock
             record(home, cfg, sid, rate_limits, now)
-    return segment(state, cfg, now, clock)
+    return segment(state, cfg, now, clock, waiter_alive=_waiter_alive(state))
+
+
+def _waiter_alive(state: State | None) -> bool:
+    from arcguard.core import limits
+
+    wait = limits.pending(state)
+    if wait is None:
+        return False
+    # Only a session with a recorded wait pays for the waiter module's import.
+    from arcguard.hooks.limit_wait import waiter_alive
+
+    return waiter_alive(wait.get("pid"))
 
 
 def main() -> int:
-    home = paths.state_dir(os.environ)
+    """Print the segment; whatever goes wrong (an unusable state dir, a closed stdout, a hang),
+    print nothing and exit 0, within the hooks' wall budget."""
+    runner._hold_std_fds()
+    try:
+        home = paths.state_dir(os.environ)
+    except Exception:
+        # No state dir, so nowhere to log; `arcguard doctor` names an unusable ARCGUARD_HOME.
+        return 0
+    watchdog = runner._Watchdog(runner.DEFAULT_BUDGET_S, home, NAME)
+    text = _text(home, watchdog)
+    if not watchdog.commit():
+        time.sleep(60)  # the watchdog is ending the process; print nothing
+    if text:
+        runner._write(1, one_line(text) + "\n")
+    return 0
+
+
+def _text(home: str, watchdog: _Watchdog) -> str:
     try:
         from arcguard.storage.config_file import load_config
 
         cfg, _ = load_config(os.environ)
-        raw = sys.stdin.buffer.read(MAX_STDIN + 1)
+        watchdog.set_budget(cfg.hook_budget_ms / 1000.0)
+        raw = runner._read_stdin()  # from the descriptor: a closed stdin has no sys.stdin
         payload = jsonio.loads(raw) if len(raw) <= MAX_STDIN else None
-        text = line(payload, home, cfg, time.time()) if isinstance(payload, dict) else ""
+        return line(payload, home, cfg, time.time()) if isinstance(payload, dict) else ""
     except jsonio.JSONError:
-        text = ""
+        return ""
     except Exception as exc:
-        error_log.log_line(home, "statusline", f"{type(exc).__name__}: {exc}")
-        text = ""
-    if text:
-        sys.stdout.write(text + "\n")
-        sys.stdout.flush()
-    return 0
+        error_log.log_line(home, NAME, f"{type(exc).__name__}: {exc}")
+        return ""
