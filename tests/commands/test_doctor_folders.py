@@ -138,10 +138,10 @@ def test_json_of_a_clean_verdict_from_home(monkeypatch: pytest.MonkeyPatch) -> N
 def test_a_project_that_wires_arcguard_again_is_a_gap_whose_hint_is_right(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    program = program_at(tmp_path / "opt" / "bin")
-    users = install_for_the_user(program)
+    # The user's install and another one (a second virtualenv): Claude Code runs both.
+    users = install_for_the_user(program_at(tmp_path / "opt" / "bin"))
     project = git_repository(tmp_path / "app")
-    wire_the_project(project, program)
+    wire_the_project(project, program_at(tmp_path / "other-venv" / "bin"))
     result = doctor_from(project, monkeypatch)
     assert result.exit_code == 1
     assert (
@@ -158,14 +158,33 @@ def test_a_project_that_wires_arcguard_again_is_a_gap_whose_hint_is_right(
 def test_the_hint_names_the_project_doctor_was_given(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    program = program_at(tmp_path / "opt" / "bin")
-    install_for_the_user(program)
+    install_for_the_user(program_at(tmp_path / "opt" / "bin"))
     project = tmp_path / "my app"
-    wire_the_project(project, program, scope="local")
+    wire_the_project(project, program_at(tmp_path / "other-venv" / "bin"), scope="local")
     result = doctor_from(tmp_path, monkeypatch, "--project", str(project))
     assert f"hint: keep the user one: arcguard uninstall --scope local --project '{project}'" in (
         result.output
     )
+
+
+def test_the_same_entries_in_user_and_project_settings_are_a_warning(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # `arcguard install` and `arcguard install --scope project` with the same arcguard write
+    # identical entries, which Claude Code runs once.
+    program = program_at(tmp_path / "opt" / "bin")
+    install_for_the_user(program)
+    project = git_repository(tmp_path / "app")
+    wire_the_project(project, program)
+    result = doctor_from(project, monkeypatch)
+    assert result.exit_code == 0, result.output
+    assert "ok    wiring: all 8 events wired once (project, user)" in result.output
+    assert (
+        "warn  wiring: all 8 events are wired word for word in user, project: Claude Code runs "
+        "identical entries once, but once they differ (a reinstall from elsewhere) every hook "
+        "runs twice\n      hint: keep the user one: arcguard uninstall --scope project\n"
+    ) in result.output
+    assert "`hook limit-wait` runs in the background on StopFailure" in result.output
 
 
 def test_plugin_plus_user_settings_says_to_keep_one_of_them(

@@ -65,12 +65,12 @@ def check_settings_files(setup: Setup) -> list[Check]:
 
 
 def check_wiring(setup: Setup) -> list[Check]:
-    by_event: dict[str, list[tuple[str, str]]] = {event: [] for event in EVENTS}
+    by_event: dict[str, list[tuple[str, dict[str, Any]]]] = {event: [] for event in EVENTS}
     found = []
     for where, event, handler in setup.entries():
         name = plan.hook_name(handler) or ""
         if event in EVENTS and name == EVENTS[event]:
-            by_event[event].append((where, name))
+            by_event[event].append((where, handler))
         elif BACKGROUND.get(name) == event:
             continue  # the background handlers have their own check
         else:
@@ -84,31 +84,63 @@ def check_wiring(setup: Setup) -> list[Check]:
             )
     found += _missing(setup, [event for event, wired in by_event.items() if not wired])
     twice: dict[tuple[str, ...], list[str]] = {}
+    repeated: dict[tuple[str, ...], list[str]] = {}
     for event, wired in by_event.items():
-        if len(wired) > 1:
-            twice.setdefault(tuple(w for w, _ in wired), []).append(event)
+        wheres = tuple(w for w, _ in wired)
+        if len(distinct(wired)) > 1:
+            twice.setdefault(wheres, []).append(event)
+        elif len(wired) > 1:
+            repeated.setdefault(wheres, []).append(event)
+    wired_events = sum(1 for wired in by_event.values() if wired)
     for wheres, events in twice.items():
         # One line per cause: a second install wires every event again, not one of them.
-        if len(events) == 1:
-            subject = f"{events[0]} is"
-        elif len(events) == sum(1 for wired in by_event.values() if wired):
-            subject = f"all {len(events)} events are"
-        else:
-            subject = f"{', '.join(events)} are each"
         found.append(
             Check(
                 "wiring",
                 GAP,
-                f"{subject} wired {len(wheres)} times ({', '.join(wheres)}): "
-                "every hook would run more than once",
+                f"{_events(events, wired_events)} wired {len(wheres)} times "
+                f"({', '.join(wheres)}): every hook would run more than once",
                 keep_one(setup, wheres),
             )
         )
     if not found:
         scopes = sorted({w for w, _, _ in setup.entries()})
-        count = sum(1 for hooks in by_event.values() if hooks)
-        found.append(Check("wiring", OK, f"all {count} events wired once ({', '.join(scopes)})"))
+        found.append(
+            Check("wiring", OK, f"all {wired_events} events wired once ({', '.join(scopes)})")
+        )
+    found += [
+        Check(
+            "wiring",
+            WARN,
+            f"{_events(events, wired_events)} wired word for word in {', '.join(wheres)}: "
+            "Claude Code runs identical entries once, but once they differ (a reinstall "
+            "from elsewhere) every hook runs twice",
+            keep_one(setup, wheres),
+        )
+        for wheres, events in repeated.items()
+    ]
     return found
+
+
+def distinct(wired: list[tuple[str, dict[str, Any]]]) -> list[tuple[bool, str]]:
+    """The handlers Claude Code runs for one event: an identical handler in several settings
+    files runs once (measured on 2.1.78, 2.1.328 and 2.1.332), a plugin's copy runs apart."""
+    import json
+
+    keys: list[tuple[bool, str]] = []
+    for where, handler in wired:
+        key = (where == "plugin", json.dumps(handler, sort_keys=True))
+        if key not in keys:
+            keys.append(key)
+    return keys
+
+
+def _events(events: list[str], wired: int) -> str:
+    if len(events) == 1:
+        return f"{events[0]} is"
+    if len(events) == wired:
+        return f"all {len(events)} events are"
+    return f"{', '.join(events)} are each"
 
 
 def keep_one(setup: Setup, wheres: tuple[str, ...]) -> str:
@@ -172,7 +204,7 @@ def check_background(setup: Setup) -> list[Check]:
                     "arcguard install",
                 )
             )
-        elif len(wired) > 1:
+        elif len(distinct(wired)) > 1:
             where = ", ".join(w for w, _ in wired)
             found.append(
                 Check(
@@ -194,7 +226,7 @@ def check_background(setup: Setup) -> list[Check]:
                         f"arcguard install --scope {where}",
                     )
                 )
-        if len(wired) == 1 and not found:
+        if len(distinct(wired)) == 1 and not found:
             found.append(Check("wiring", OK, f"`hook {name}` runs in the background on {event}"))
     return found
 
