@@ -342,3 +342,19 @@ def test_from_home_each_check_names_the_users_file_once(monkeypatch: pytest.Monk
     assert output.count(f"{users} parses") == 1
     assert output.count("status line:") == 1
     assert output.count(f"/autonomous: {home() / '.claude' / 'commands'}") == 1
+
+
+def test_two_entries_in_one_file_are_made_one_by_installing_again(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    users = install_for_the_user(program_at(tmp_path / "opt" / "bin"))
+    settings = json.loads(users.read_text())
+    settings["hooks"]["Stop"].append(plan.desired_group("Stop", str(tmp_path / "b" / "arcguard")))
+    write(users, settings)
+    result = doctor_from(tmp_path, monkeypatch)
+    assert (
+        "gap   wiring: Stop is wired 2 times (user, user): every hook would run more than once\n"
+        "      hint: keep the user one: arcguard install --scope user\n"
+    ) in result.output
+    assert invoke("install").exit_code == 0
+    assert doctor_from(tmp_path, monkeypatch).exit_code == 0

@@ -78,11 +78,11 @@ class Setup:
             return str(self.root)
         return None
 
-    def uninstall(self, scope: str) -> str:
-        """The command that removes arcguard's entries from `scope`, for this folder."""
+    def arcguard(self, verb: str, scope: str) -> str:
+        """`arcguard install` or `uninstall` for `scope`, as typed in this folder."""
         import shlex
 
-        command = f"arcguard uninstall --scope {scope}"
+        command = f"arcguard {verb} --scope {scope}"
         if self.given and scope in PROJECT_SCOPES:
             command += f" --project {shlex.quote(str(self.project))}"
         return command

@@ -145,14 +145,17 @@ def _events(events: list[str], wired: int) -> str:
 
 def keep_one(setup: Setup, wheres: tuple[str, ...]) -> str:
     """How to keep one of the wirings found in `wheres`: the broadest scope stays (user
-    settings serve every project), the others are uninstalled; an enabled plugin is the
-    alternative to every settings entry."""
-    scopes = [w for w in wheres if w != "plugin"]
+    settings serve every project), the others are uninstalled, and a scope that holds more
+    than one is installed again, which leaves one; an enabled plugin is the alternative to
+    every settings entry."""
+    scopes = list(dict.fromkeys(w for w in wheres if w != "plugin"))
     if "plugin" in wheres:
-        drop_all = " && ".join(setup.uninstall(scope) for scope in scopes)
+        drop_all = " && ".join(setup.arcguard("uninstall", scope) for scope in scopes)
         return f"keep one: disable the arcguard plugin, or {drop_all}"
-    drop = " && ".join(setup.uninstall(scope) for scope in scopes[1:])
-    return f"keep the {scopes[0]} one: {drop}"
+    steps = [setup.arcguard("uninstall", scope) for scope in scopes[1:]]
+    if wheres.count(scopes[0]) > 1:
+        steps.append(setup.arcguard("install", scopes[0]))
+    return f"keep the {scopes[0]} one: {' && '.join(steps)}"
 
 
 def _missing(setup: Setup, events: list[str]) -> list[Check]:
