@@ -38,6 +38,25 @@ def settings_path(scope: str, project: Path, environ: Mapping[str, str]) -> Path
     return project / ".claude" / name
 
 
+def scope_files(project: Path, environ: Mapping[str, str]) -> dict[str, Path]:
+    """The settings file of each scope, every file once, named by the first scope it belongs
+    to (lowest precedence first).
+
+    Run from the home folder, Claude Code's project file `<cwd>/.claude/settings.json` is the
+    user's own file, and Claude Code reads it once; so a scope whose file is, by its real
+    path, one an earlier scope already names is left out.
+    """
+    found: dict[str, Path] = {}
+    seen: set[str] = set()
+    for scope in SCOPES:
+        path = settings_path(scope, project, environ)
+        real = os.path.realpath(path)
+        if real not in seen:
+            seen.add(real)
+            found[scope] = path
+    return found
+
+
 CLAUDE_VERSION_TIMEOUT_S = 15.0
 
 

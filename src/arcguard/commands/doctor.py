@@ -36,9 +36,10 @@ def render(results: list[Check]) -> str:
 def doctor(ctx: click.Context, as_json: bool, project: Path | None) -> None:
     """Check that arcguard is wired into Claude Code, runs, and has healthy state.
 
-    One line per check: ok, warn (worth knowing) or gap (arcguard is not doing its job here),
-    with a hint for each problem. It runs every wired hook command once with a test payload
-    against a throwaway state directory. Exits 1 when there is any gap.
+    One line per check: ok, warn (worth knowing), skip (a command it chose not to run) or gap
+    (arcguard is not doing its job here), with a hint for each problem. It runs every wired
+    hook command once with a test payload against a throwaway state directory, except one
+    whose code lies inside the project being checked. Exits 1 when there is any gap.
 
     \b
     Examples:
@@ -48,7 +49,7 @@ def doctor(ctx: click.Context, as_json: bool, project: Path | None) -> None:
     """
     import json
 
-    setup = Setup((project or Path.cwd()).absolute(), dict(os.environ))
+    setup = Setup((project or Path.cwd()).absolute(), dict(os.environ), given=project is not None)
     results = run_checks(setup)
     failed = any(r.status == GAP for r in results)
     if as_json:

@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import os
+import shlex
 
 from arcguard.claude_settings import merge_plan as plan
 from arcguard.claude_settings import statusline_plan as sl
 from arcguard.doctor import wiring
 from arcguard.doctor.model import GAP
 from arcguard.doctor.model import OK
+from arcguard.doctor.model import SKIP
 from arcguard.doctor.model import Check
 from arcguard.doctor.model import Setup
 
@@ -21,18 +23,25 @@ def run_statusline(command: str, environ: dict[str, str], project: str | None = 
     words, never through a shell; a program or a package folder inside `project` is not run,
     as for the hook commands.
     """
-    import shlex
-
     words = shlex.split(command)
     program = wiring.resolve(words[0], environ) if words else None
     if program is None:
         return "exit 127: command not found"
-    as_hook = {"command": shlex.join([*words[:-1], "hook", "stop"])}
-    refused = wiring.refusal(program, plan.code_location(as_hook), project)
+    refused = refusal(command, environ, project)
     if refused:
         return refused
     done = wiring.run_words([program, *words[1:]], _sample, environ)
     return done if isinstance(done, str) else None
+
+
+def refusal(command: str, environ: dict[str, str], project: str | None) -> str | None:
+    """Why doctor will not run the status line `command` while checking `project`, or None."""
+    words = shlex.split(command)
+    program = wiring.resolve(words[0], environ) if words else None
+    if program is None:
+        return None
+    as_hook = {"command": shlex.join([*words[:-1], "hook", "stop"])}
+    return wiring.refusal(program, plan.code_location(as_hook), project)
 
 
 def _sample(scratch: str) -> dict[str, object]:
@@ -51,8 +60,15 @@ def check_statusline(setup: Setup) -> list[Check]:
         if not isinstance(entry, dict) or not sl.is_ours(entry):
             continue
         command = str(entry["command"])
-        problem = run_statusline(command, setup.environ, str(setup.project))
-        if problem:
+        words = shlex.split(command)
+        root = setup.guarded(scope, words[0] if words else None)
+        refused = refusal(command, setup.environ, root)
+        problem = refused or run_statusline(command, setup.environ, root)
+        if refused:
+            found.append(
+                Check("status line", SKIP, f"`{command}` ({scope}): {refused}", wiring.SKIP_HINT)
+            )
+        elif problem:
             found.append(
                 Check(
                     "status line",

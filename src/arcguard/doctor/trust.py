@@ -47,14 +47,13 @@ def meaning(name: str) -> str:
 def project_variables(setup: Setup) -> list[tuple[str, str]]:
     """(file, variable) for every variable of concern that a project or local settings file
     sets in its `env` block."""
-    import os
-
     found = []
-    user = os.path.realpath(setup.files["user"])
     for scope in PROJECT_SCOPES:
+        # Checked from the home folder, the project's file is the user's own: `Setup.files`
+        # names it once, as the user's.
         env = setup.loaded.get(scope, {}).get("env")
-        if not isinstance(env, dict) or os.path.realpath(setup.files[scope]) == user:
-            continue  # checked from the home folder, the project's file is the user's own
+        if not isinstance(env, dict) or scope not in setup.files:
+            continue
         found += [
             (str(setup.files[scope]), name)
             for name in env

@@ -12,6 +12,7 @@ from arcguard.claude_settings import settings_files as cc
 from arcguard.claude_settings import slash_command as slash
 from arcguard.doctor.model import GAP
 from arcguard.doctor.model import OK
+from arcguard.doctor.model import SKIP
 from arcguard.doctor.model import WARN
 from arcguard.doctor.model import Check
 from arcguard.doctor.model import Setup
@@ -22,6 +23,7 @@ from arcguard.hooks import EVENTS
 if TYPE_CHECKING:
     from collections.abc import Callable
     from collections.abc import Mapping
+    from pathlib import Path
     from typing import Any
 
 
@@ -63,12 +65,12 @@ def check_settings_files(setup: Setup) -> list[Check]:
 
 
 def check_wiring(setup: Setup) -> list[Check]:
-    by_event: dict[str, list[tuple[str, str]]] = {event: [] for event in EVENTS}
+    by_event: dict[str, list[tuple[str, dict[str, Any]]]] = {event: [] for event in EVENTS}
     found = []
     for where, event, handler in setup.entries():
         name = plan.hook_name(handler) or ""
         if event in EVENTS and name == EVENTS[event]:
-            by_event[event].append((where, name))
+            by_event[event].append((where, handler))
         elif BACKGROUND.get(name) == event:
             continue  # the background handlers have their own check
         else:
@@ -81,23 +83,79 @@ def check_wiring(setup: Setup) -> list[Check]:
                 )
             )
     found += _missing(setup, [event for event, wired in by_event.items() if not wired])
+    twice: dict[tuple[str, ...], list[str]] = {}
+    repeated: dict[tuple[str, ...], list[str]] = {}
     for event, wired in by_event.items():
-        if len(wired) > 1:
-            where = ", ".join(w for w, _ in wired)
-            found.append(
-                Check(
-                    "wiring",
-                    GAP,
-                    f"{event} is wired {len(wired)} times ({where}): "
-                    "every hook would run more than once",
-                    "keep one: arcguard uninstall --scope <scope>, or disable the plugin",
-                )
+        wheres = tuple(w for w, _ in wired)
+        if len(distinct(wired)) > 1:
+            twice.setdefault(wheres, []).append(event)
+        elif len(wired) > 1:
+            repeated.setdefault(wheres, []).append(event)
+    wired_events = sum(1 for wired in by_event.values() if wired)
+    for wheres, events in twice.items():
+        # One line per cause: a second install wires every event again, not one of them.
+        found.append(
+            Check(
+                "wiring",
+                GAP,
+                f"{_events(events, wired_events)} wired {len(wheres)} times "
+                f"({', '.join(wheres)}): every hook would run more than once",
+                keep_one(setup, wheres),
             )
+        )
     if not found:
         scopes = sorted({w for w, _, _ in setup.entries()})
-        count = sum(1 for hooks in by_event.values() if hooks)
-        found.append(Check("wiring", OK, f"all {count} events wired once ({', '.join(scopes)})"))
+        found.append(
+            Check("wiring", OK, f"all {wired_events} events wired once ({', '.join(scopes)})")
+        )
+    found += [
+        Check(
+            "wiring",
+            WARN,
+            f"{_events(events, wired_events)} wired word for word in {', '.join(wheres)}: "
+            "Claude Code runs identical entries once, but once they differ (a reinstall "
+            "from elsewhere) every hook runs twice",
+            keep_one(setup, wheres),
+        )
+        for wheres, events in repeated.items()
+    ]
     return found
+
+
+def distinct(wired: list[tuple[str, dict[str, Any]]]) -> list[tuple[bool, str]]:
+    """The handlers Claude Code runs for one event: an identical handler in several settings
+    files runs once (measured on 2.1.78, 2.1.328 and 2.1.332), a plugin's copy runs apart."""
+    import json
+
+    keys: list[tuple[bool, str]] = []
+    for where, handler in wired:
+        key = (where == "plugin", json.dumps(handler, sort_keys=True))
+        if key not in keys:
+            keys.append(key)
+    return keys
+
+
+def _events(events: list[str], wired: int) -> str:
+    if len(events) == 1:
+        return f"{events[0]} is"
+    if len(events) == wired:
+        return f"all {len(events)} events are"
+    return f"{', '.join(events)} are each"
+
+
+def keep_one(setup: Setup, wheres: tuple[str, ...]) -> str:
+    """How to keep one of the wirings found in `wheres`: the broadest scope stays (user
+    settings serve every project), the others are uninstalled, and a scope that holds more
+    than one is installed again, which leaves one; an enabled plugin is the alternative to
+    every settings entry."""
+    scopes = list(dict.fromkeys(w for w in wheres if w != "plugin"))
+    if "plugin" in wheres:
+        drop_all = " && ".join(setup.arcguard("uninstall", scope) for scope in scopes)
+        return f"keep one: disable the arcguard plugin, or {drop_all}"
+    steps = [setup.arcguard("uninstall", scope) for scope in scopes[1:]]
+    if wheres.count(scopes[0]) > 1:
+        steps.append(setup.arcguard("install", scopes[0]))
+    return f"keep the {scopes[0]} one: {' && '.join(steps)}"
 
 
 def _missing(setup: Setup, events: list[str]) -> list[Check]:
@@ -149,14 +207,14 @@ def check_background(setup: Setup) -> list[Check]:
                     "arcguard install",
                 )
             )
-        elif len(wired) > 1:
+        elif len(distinct(wired)) > 1:
             where = ", ".join(w for w, _ in wired)
             found.append(
                 Check(
                     "wiring",
                     GAP,
                     f"`hook {name}` is wired {len(wired)} times ({where})",
-                    "keep one: arcguard uninstall --scope <scope>",
+                    keep_one(setup, tuple(w for w, _ in wired)),
                 )
             )
         for where, handler in wired:
@@ -171,7 +229,7 @@ def check_background(setup: Setup) -> list[Check]:
                         f"arcguard install --scope {where}",
                     )
                 )
-        if len(wired) == 1 and not found:
+        if len(distinct(wired)) == 1 and not found:
             found.append(Check("wiring", OK, f"`hook {name}` runs in the background on {event}"))
     return found
 
@@ -273,19 +331,22 @@ def inside(program: str, directory: str) -> bool:
     return any(_within(place, root) for place in _places(program) for root in roots)
 
 
+NOT_RUN = "not run:"
+
+
 def refusal(program: str, location: str | None, project: str | None) -> str | None:
     """Why an exact arcguard invocation is still not run, or None: its program, or the folder
     its interpreter imports arcguard from, lies inside the project being checked."""
     if project is not None and inside(program, project):
         # An exact invocation can still name an executable shipped in the repository itself.
         return (
-            "not run: its program is inside the project being checked (doctor does not "
+            f"{NOT_RUN} its program is inside the project being checked (doctor does not "
             "run a repository's own code)"
         )
     if project is not None and location is not None and inside(location, project):
         # The interpreter may be the system's, yet the code it imports the repository's own.
         return (
-            "not run: it loads arcguard from inside the project being checked (doctor "
+            f"{NOT_RUN} it loads arcguard from inside the project being checked (doctor "
             "does not run a repository's own code)"
         )
     return None
@@ -360,39 +421,59 @@ def check_runs(setup: Setup) -> list[Check]:
     """Run each wired command once; failures that share a cause are reported on one line.
 
     A command that mentions arcguard but is not exactly an arcguard invocation is reported
-    and never run: doctor may be looking at a repository nobody has reviewed yet.
+    and never run: doctor may be looking at a repository nobody has reviewed yet. Nor is one
+    whose code lies inside the project being checked (`Setup.guarded`): that is a skip, which
+    says nothing about whether it works, so it does not fail the check.
     """
     import shlex
 
-    failures: dict[tuple[str, str, str], list[str]] = {}
+    failures: dict[tuple[str, str, str, str], list[str]] = {}
     seen: set[tuple[str, ...]] = set()
+    answered = 0
     for where, event, handler in setup.entries():
         words = tuple(plan.argv(handler))
         if words in seen:
             continue
         seen.add(words)
-        problem = run_hook(handler, event, setup.environ, str(setup.project))
+        root = setup.guarded(where, plan.program(handler))
+        refused = refused_for(handler, setup.environ, root)
+        problem = refused or run_hook(handler, event, setup.environ, root)
         if problem:
             launcher = shlex.join(plan.launcher(handler))
-            failures.setdefault((where, launcher, problem), []).append(
+            status = SKIP if refused else GAP
+            failures.setdefault((status, where, launcher, problem), []).append(
                 plan.hook_name(handler) or event
             )
-    found = []
-    for (where, launcher, problem), hooks in failures.items():
-        found.append(
-            Check(
-                "runs",
-                GAP,
-                f"`{launcher} hook {'|'.join(hooks)}` ({where}): {problem}",
-                f"run it by hand to see why; arcguard install --scope {where} rewrites it",
-            )
+        else:
+            answered += 1
+    found = [
+        Check(
+            "runs",
+            status,
+            f"`{launcher} hook {'|'.join(hooks)}` ({where}): {problem}",
+            SKIP_HINT
+            if status == SKIP
+            else f"run it by hand to see why; arcguard install --scope {where} rewrites it",
         )
+        for (status, where, launcher, problem), hooks in failures.items()
+    ]
     found += [_not_run(where, event, handler) for where, event, handler in setup.suspects()]
-    if not found and seen:
-        found.append(
-            Check("runs", OK, f"{len(seen)} wired commands answer a test payload as hooks must")
+    if answered and not any(c.status == GAP for c in found):
+        found.insert(
+            0, Check("runs", OK, f"{answered} wired commands answer a test payload as hooks must")
         )
     return found
+
+
+SKIP_HINT = "once you trust this project, run the command by hand to check it"
+
+
+def refused_for(
+    handler: dict[str, Any], environ: Mapping[str, str], project: str | None
+) -> str | None:
+    """Why doctor will not run `handler` while checking `project` (None: no project), or None."""
+    words = _argv(handler, environ)
+    return refusal(words[0], plan.code_location(handler), project) if words else None
 
 
 def _not_run(where: str, event: str, handler: dict[str, Any]) -> Check:
@@ -408,10 +489,12 @@ def _not_run(where: str, event: str, handler: dict[str, Any]) -> Check:
 
 
 def check_command(setup: Setup) -> list[Check]:
-    places = {
-        scope: cc.commands_dir(scope, setup.project, setup.environ) / slash.COMMAND_NAME
-        for scope in ("user", "project")
-    }
+    places: dict[str, Path] = {}
+    for scope in ("user", "project"):
+        path = cc.commands_dir(scope, setup.project, setup.environ) / slash.COMMAND_NAME
+        # From the home folder the project's commands folder is the user's: named once.
+        if all(os.path.realpath(path) != os.path.realpath(p) for p in places.values()):
+            places[scope] = path
     states = {scope: slash.command_state(slash.read_text(path)) for scope, path in places.items()}
     found = []
     for scope, state in states.items():
