@@ -48,16 +48,27 @@ def _stamps(arc: Arc) -> tuple[float | None, float | None]:
     return parse_iso(arc.get("invoked_at")), parse_iso(arc.get("last_activity"))
 
 
-def is_stale(arc: Arc, cfg: Config, now: float) -> bool:
+def is_stale(arc: Arc, cfg: Config, now: float, *, held_until: float | None = None) -> bool:
+    """No activity for `stale_seconds`, counting a pending wake at `held_until` as activity.
+
+    Nothing touches an arc while its session sleeps through an API limit, so without that a
+    wait longer than what is left of `stale_seconds` would end on an arc judged stale, and
+    wake nothing. The wake time counts only once reached (like any stamp, never ahead of
+    `now`), so the arc goes stale `stale_seconds` after a wake that never came.
+    """
     seen = last_activity(arc, now)
-    return seen is not None and now - seen > cfg.stale_seconds
+    if seen is None:
+        return False
+    if held_until is not None:
+        seen = max(seen, min(held_until, now))
+    return now - seen > cfg.stale_seconds
 
 
-def is_active(arc: Arc | None, cfg: Config, now: float) -> bool:
-    """The arc exists, is not complete, and is not stale."""
+def is_active(arc: Arc | None, cfg: Config, now: float, *, held_until: float | None = None) -> bool:
+    """The arc exists, is not complete, and is not stale (see `is_stale` for `held_until`)."""
     if not arc:
         return False
-    return arc.get("active") is True and not is_stale(arc, cfg, now)
+    return arc.get("active") is True and not is_stale(arc, cfg, now, held_until=held_until)
 
 
 def touch(arc: Arc, now: float) -> None:
