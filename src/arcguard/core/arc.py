@@ -6,6 +6,10 @@ Field names and verb semantics are a stable format that scripts read and write;
 
 from __future__ import annotations
 
+from arcguard.core.schema import MAX_MILESTONES
+from arcguard.core.schema import MILESTONE_BYTES
+from arcguard.core.schema import SLUG_BYTES
+from arcguard.core.state import clip_json
 from arcguard.core.state import iso
 from arcguard.core.state import parse_iso
 
@@ -21,13 +25,17 @@ DEFAULT_SLUG = "arc"
 
 
 def new_arc(slug: str, milestones: list[str], now: float) -> Arc:
+    """A fresh arc; its slug and milestones are bounded like everything the state keeps."""
     stamp = iso(now)
     return {
         "active": True,
-        "slug": slug or DEFAULT_SLUG,
+        "slug": clip_json(slug or DEFAULT_SLUG, SLUG_BYTES),
         "invoked_at": stamp,
         "last_activity": stamp,
-        "milestones": [{"slice": m, "status": "todo"} for m in milestones],
+        "milestones": [
+            {"slice": clip_json(m, MILESTONE_BYTES), "status": "todo"}
+            for m in milestones[:MAX_MILESTONES]
+        ],
         "reconcile_count": 0,
         "total_blocks": 0,
         "last_reconcile": None,

@@ -15,6 +15,7 @@ Where the resume time comes from, first match wins:
 from __future__ import annotations
 
 from arcguard.core import arc as arcs
+from arcguard.core.schema import MAX_WINDOWS
 from arcguard.core.state import add_log
 from arcguard.core.state import clone
 from arcguard.core.state import parse_iso
@@ -442,7 +443,7 @@ def reset_times(rate_limits: object) -> dict[str, float]:
     for window, info in rate_limits.items():
         value = info.get("resets_at") if isinstance(info, dict) else None
         at = _reset_seconds(value)
-        if isinstance(window, str) and at is not None:
+        if isinstance(window, str) and at is not None and len(found) < MAX_WINDOWS:
             found[window[:32]] = at
     return found
 
