@@ -57,13 +57,34 @@ PREFIXES = (
 )
 _KEY_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-")
 _QUOTES = "\"'`"
+# Text with none of these (case ignored) holds nothing the rules below would mask: most labels
+# are such text, and are returned at once.
+_MARKS = (
+    "pass",
+    "secret",
+    "token",
+    "api",
+    "access",
+    "private",
+    "authorization",
+    "credential",
+    "bearer",
+    "sk-",
+    "gh",
+    "glpat-",
+    "xox",
+    "akia",
+    "asia",
+    "@",
+)
 # Where an assignment's value ends inside one word.
 _VALUE_ENDS = frozenset("&;,\"'`)}]")
 
 
 def mask(text: str) -> str:
     """`text` with the obvious secrets in it replaced by `***` (see the module's docstring)."""
-    if not text:
+    lowered = text.lower()
+    if not any(mark in lowered for mark in _MARKS):
         return text
     words = _split(text)
     masked_next = False
