@@ -417,11 +417,22 @@ def status(as_json: bool, session_id: str | None, limit: int) -> None:
             click.echo(printable(render_session(summary, log)))
         return
     sessions = collect(state_dir, cfg, at, limit)
+    from arcguard.resident import files
+
+    resident = files.describe(state_dir)
     if as_json:
-        click.echo(
-            json.dumps({"schema": SCHEMA, "state_dir": state_dir, "sessions": sessions}, indent=2)
-        )
-    elif not sessions:
+        listing: dict[str, object] = {
+            "schema": SCHEMA,
+            "state_dir": state_dir,
+            "sessions": sessions,
+        }
+        if resident is not None:
+            listing["resident"] = {"running": resident != files.NOT_RUNNING, "text": resident}
+        click.echo(json.dumps(listing, indent=2))
+        return
+    if not sessions:
         click.echo(printable(f"no sessions yet in {state_dir}"))
     else:
         click.echo(printable(render_table([COLUMNS, *(table_row(s) for s in sessions)])))
+    if resident is not None:
+        click.echo(printable(resident))

@@ -235,6 +235,14 @@ SETTINGS: tuple[Setting, ...] = (
         1,
         "ring the terminal and set its title when arcguard stops a session",
     ),
+    # resident mode
+    _int(
+        "resident_idle_seconds",
+        8 * 3600,
+        1,
+        7 * 86400,
+        "the resident server exits after this long without a request",
+    ),
 )
 
 SETTING = {setting.name: setting for setting in SETTINGS}
@@ -278,6 +286,7 @@ class Config:
     limit_wait_max_seconds: int
     notify_command: tuple[str, ...]
     notify_terminal: bool
+    resident_idle_seconds: int
 
     def __init__(self, values: Mapping[str, Value]) -> None:
         for name, default in DEFAULTS.items():

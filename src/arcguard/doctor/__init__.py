@@ -18,6 +18,7 @@ from arcguard.doctor.health import check_state_files
 from arcguard.doctor.model import GAP
 from arcguard.doctor.model import Check
 from arcguard.doctor.model import Setup
+from arcguard.doctor.resident import check_resident
 from arcguard.doctor.statusline import check_statusline
 from arcguard.doctor.wiring import check_background
 from arcguard.doctor.wiring import check_command
@@ -47,6 +48,7 @@ CHECKS: tuple[Callable[[Setup], list[Check]], ...] = (
     check_claude,
     check_command,
     check_statusline,
+    check_resident,
 )
 
 

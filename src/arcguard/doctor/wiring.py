@@ -17,6 +17,7 @@ from arcguard.doctor.model import Check
 from arcguard.doctor.model import Setup
 from arcguard.hooks import BACKGROUND
 from arcguard.hooks import EVENTS
+from arcguard.hooks import RESIDENT_COMMANDS
 
 
 if TYPE_CHECKING:
@@ -65,9 +66,11 @@ def check_settings_files(setup: Setup) -> list[Check]:
 def check_wiring(setup: Setup) -> list[Check]:
     by_event: dict[str, list[tuple[str, str]]] = {event: [] for event in EVENTS}
     found = []
+    for where, event, port in resident_entries(setup):
+        by_event[event].append((where, f"http :{port}"))
     for where, event, handler in setup.entries():
         name = plan.hook_name(handler) or ""
-        if event in EVENTS and name == EVENTS[event]:
+        if event in EVENTS and name in (EVENTS[event], RESIDENT_COMMANDS.get(event)):
             by_event[event].append((where, name))
         elif BACKGROUND.get(name) == event:
             continue  # the background handlers have their own check
@@ -98,6 +101,17 @@ def check_wiring(setup: Setup) -> list[Check]:
         count = sum(1 for hooks in by_event.values() if hooks)
         found.append(Check("wiring", OK, f"all {count} events wired once ({', '.join(scopes)})"))
     return found
+
+
+def resident_entries(setup: Setup) -> list[tuple[str, str, int]]:
+    """(where, event, port) of every resident http hook of arcguard's, on its own event."""
+    return [
+        (scope, event, port)
+        for scope, settings in setup.loaded.items()
+        for event, handler in plan.all_entries(settings)
+        if (port := plan.resident_port(handler)) is not None
+        and str(handler.get("url", "")).endswith(f"/hook/{event}")
+    ]
 
 
 def _missing(setup: Setup, events: list[str]) -> list[Check]:

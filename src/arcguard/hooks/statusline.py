@@ -64,6 +64,20 @@ def line(payload: dict[str, Any], home: str, cfg: Config, now: float) -> str:
     return segment(state, cfg, now, clock)
 
 
+# What the status line says while resident mode is installed but its server is down (every
+# hook then fails open, and Claude Code shows an error line on each tool call).
+RESIDENT_DOWN = "resident mode: server not running (arcguard serve &)"
+
+
+def with_resident(text: str, home: str) -> str:
+    from arcguard.core.statusline import SEPARATOR
+    from arcguard.resident import files
+
+    if files.port(home) is None or files.running(home):
+        return text
+    return f"{text}{SEPARATOR}{RESIDENT_DOWN}" if text else RESIDENT_DOWN
+
+
 def main() -> int:
     home = paths.state_dir(os.environ)
     try:
@@ -73,6 +87,7 @@ def main() -> int:
         raw = sys.stdin.buffer.read(MAX_STDIN + 1)
         payload = jsonio.loads(raw) if len(raw) <= MAX_STDIN else None
         text = line(payload, home, cfg, time.time()) if isinstance(payload, dict) else ""
+        text = with_resident(text, home)
     except jsonio.JSONError:
         text = ""
     except Exception as exc:
