@@ -220,6 +220,15 @@ class _Server(ThreadingHTTPServer):
         error_log.log_line(self.resident.home, WHERE, f"{type(exc).__name__}: {exc}")
 
 
+def _load_handlers() -> None:
+    """Import every handler the server dispatches to once, before the first request, so no
+    session's first tool call pays for the imports."""
+    from arcguard.hooks import HOOKS
+
+    for event in EVENTS.values():
+        __import__(HOOKS[event], fromlist=["handle"])
+
+
 class AlreadyRunning(Exception):
     """Another server holds this state directory's server lock."""
 
@@ -281,6 +290,7 @@ def serve(
         port, token = files.installed(home)
         resident = Resident(home, token, environ)
         idle_s = float(resident.config().resident_idle_seconds)
+        _load_handlers()
         with _Server(port, resident) as server:
             _write_server_file(home, port)
             try:
