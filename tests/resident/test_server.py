@@ -265,3 +265,14 @@ def test_serve_without_a_resident_install_says_what_to_run(tmp_path):
     _, err = done.communicate(timeout=60)
     assert done.returncode == 1
     assert b"arcguard install --resident" in err
+
+
+def test_a_resident_request_records_its_cost(served, tmp_path):
+    from arcguard.storage import cost
+
+    transcript = write_transcript(tmp_path / "t.jsonl", [])
+    served.hook("PreToolUse", _pre_tool(transcript, 0, "ls"))
+    served.post("/hook/PreToolUse", {}, token=None)  # refused: not a hook run
+    runs = cost.read(str(served.home))
+    assert list(runs) == [("resident", "pre-tool")]
+    assert len(runs["resident", "pre-tool"]) == 1

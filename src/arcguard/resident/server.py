@@ -130,6 +130,16 @@ class _Handler(BaseHTTPRequestHandler):
     server_version = "arcguard"
     sys_version = ""
     timeout = READ_TIMEOUT_S
+    answered: str | None = None
+
+    def handle(self) -> None:
+        started = time.perf_counter()
+        super().handle()
+        if self.answered is not None:
+            from arcguard.storage import cost
+
+            spent = time.perf_counter() - started
+            cost.record(self.server.resident.home, cost.RESIDENT, self.answered, spent)
 
     def do_POST(self) -> None:
         try:
@@ -161,6 +171,7 @@ class _Handler(BaseHTTPRequestHandler):
         raw = self.rfile.read(length)
         text = resident.answer(event, raw)
         self._reply(200, text.encode() if text else b"")
+        self.answered = EVENTS[event]
 
     def _not_found(self) -> None:
         self._reply(404, b"")
