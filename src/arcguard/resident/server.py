@@ -130,6 +130,10 @@ class _Handler(BaseHTTPRequestHandler):
     server_version = "arcguard"
     sys_version = ""
     timeout = READ_TIMEOUT_S
+    # The answer leaves in one segment: a buffered writer sends the status line, headers and
+    # body together at the end, and without Nagle's algorithm nothing waits for an ACK.
+    wbufsize = 1 << 16
+    disable_nagle_algorithm = True
     answered: str | None = None
 
     def handle(self) -> None:
