@@ -110,6 +110,16 @@ def test_resident_hooks_deny_the_third_identical_call_like_the_command_hooks(
     # The server answered those hooks: it runs, and the status verb says so.
     assert (rp.arcguard_home / "server.json").is_file()
     assert "resident mode: server running" in arcguard(rp, "status").stdout
+    # Both sessions recorded what their hooks cost, each in its own mode.
+    for project, mode in ((cp, "command"), (rp, "resident")):
+        rows = json.loads(arcguard(project, "status", "--cost", "--json").stdout)["cost"]
+        runs = {(r["hook"], r["mode"]): r for r in rows}
+        assert runs["pre-tool", mode]["runs"] == 5, rows
+        assert 0 < runs["pre-tool", mode]["median_ms"] <= runs["pre-tool", mode]["p95_ms"]
+    assert ("serve-start", "command") in {
+        (r["hook"], r["mode"])
+        for r in json.loads(arcguard(rp, "status", "--cost", "--json").stdout)["cost"]
+    }
 
 
 def test_resident_hooks_send_a_noop_stall_back_like_the_command_hooks(
