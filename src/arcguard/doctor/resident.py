@@ -3,6 +3,8 @@ settings name (a mismatch would make every hook fail or get 403)."""
 
 from __future__ import annotations
 
+import os
+
 from arcguard.doctor.model import GAP
 from arcguard.doctor.model import OK
 from arcguard.doctor.model import Check
@@ -49,8 +51,29 @@ def check_resident(setup: Setup) -> list[Check]:
             )
         )
     text = files.describe(setup.home) or files.NOT_RUNNING
-    if text == files.NOT_RUNNING:
-        found.append(Check(NAME, GAP, text, "arcguard serve &  (or start a new session)"))
-    else:
+    if text != files.NOT_RUNNING:
         found.append(Check(NAME, OK, text))
+    elif port is not None and _listening(port):
+        found.append(
+            Check(
+                NAME,
+                GAP,
+                f"resident mode: server not running, and another process listens on "
+                f"127.0.0.1:{port}: Claude Code would send your hooks, and the secret, to it",
+                "find it (ss -ltnp), or take a new port: rm "
+                f"{os.path.join(setup.home, files.SETTINGS_NAME)} && arcguard install --resident",
+            )
+        )
+    else:
+        found.append(Check(NAME, GAP, text, "arcguard serve &  (or start a new session)"))
     return found
+
+
+def _listening(port: int) -> bool:
+    import socket
+
+    try:
+        with socket.create_connection((files.HOST, port), timeout=0.5):
+            return True
+    except OSError:
+        return False
