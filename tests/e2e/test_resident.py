@@ -167,3 +167,33 @@ def test_with_the_server_down_tools_still_run_and_status_says_how_to_fix_it(
     )
     assert "resident mode: server not running (arcguard serve &)" in line.stdout
     assert not (project.arcguard_home / "sessions").exists()
+
+
+def test_http_and_command_hooks_mixed_in_one_session_decide_as_either_alone(
+    claude_project, resident_project, run_claude
+):
+    say = "Let me look at the build output again."
+    script = [turn(text(say), tool_use("Bash", {"command": "ls build-output"})) for _ in range(10)]
+    command_only = claude_project(all_arcguard_settings())
+    with ScriptedAPI(list(script)) as api:
+        reference = run_claude(command_only, api, "get the build green")
+    project = resident_project()
+    # PreToolUse and Stop stay http hooks; PostToolBatch and UserPromptSubmit become command
+    # hooks: both kinds read and write the one state file of the session.
+    settings_path = project.home / ".claude" / "settings.json"
+    settings = json.loads(settings_path.read_text())
+    commands = all_arcguard_settings()["hooks"]
+    for event in ("PostToolBatch", "UserPromptSubmit"):
+        settings["hooks"][event] = commands[event]
+    settings_path.write_text(json.dumps(settings))
+    with ScriptedAPI(list(script)) as mixed_api:
+        mixed = run_claude(project, mixed_api, "get the build green")
+
+    assert mixed.result is not None and reference.result is not None, mixed.describe()
+    assert mixed.result["terminal_reason"] == reference.result["terminal_reason"] == "hook_stopped"
+    assert len(mixed_api.requests) == len(api.requests) == 5
+    assert _results(mixed_api) == _results(api)
+    assert _decisions(project, mixed.session_id) == _decisions(command_only, reference.session_id)
+    rows = json.loads(arcguard(project, "status", "--cost", "--json").stdout)["cost"]
+    modes = {(r["hook"], r["mode"]) for r in rows}
+    assert {("pre-tool", "resident"), ("post-batch", "command")} <= modes
