@@ -15,20 +15,29 @@ The same session runs with four wirings of the settings file:
   records, on every tool: three bare Python processes per tool call (PreToolUse, PostToolUse,
   PostToolBatch), the yardstick the budget is stated in;
 - `arcguard`: the hooks exactly as `arcguard install` writes them (PostToolUse only for the
-  editing tools, so two processes per call of any other tool).
+  editing tools, so two processes per call of any other tool);
+- `http`: the `true` wiring with every event Claude Code sends over http made an http hook to
+  a loopback server in this process that answers at once with no decision (Claude Code's own
+  cost of an http hook: the floor resident mode is measured against);
+- `resident`: the hooks exactly as `arcguard install --resident` writes them, with the
+  resident server already running (started before the session, as it is after a session's
+  first SessionStart has started it).
 
 Every round runs each wiring once, in an order that rotates between rounds so background load
 hits them all alike; each run gets a fresh HOME, project and state directory. A wiring's figure
 is its median wall time minus the `none` median, divided by N: the added milliseconds per tool
 call (the hooks that run once per session are spread over the N calls). The verdict compares
 arcguard to the `python` wiring of the same run: arcguard's whole wiring may add no more per
-tool call than three bare Python hooks. Exit 1 if it does, 2 if a run fails.
+tool call than three bare Python hooks, and the resident wiring no more than 1.5 times what
+the `true` wiring adds. Exit 1 if either is over, 2 if a run fails.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import functools
+import http.server
 import json
 import os
 import platform
@@ -38,7 +47,9 @@ import statistics
 import subprocess
 import sys
 import tempfile
+import threading
 import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -53,10 +64,14 @@ from scripted_api import tool_use  # noqa: E402
 
 
 DEFAULT_CLAUDE = REPO / ".cache" / "claude-code" / "node_modules" / ".bin" / "claude"
-WIRINGS = ("none", "true", "python", "arcguard")
+WIRINGS = ("none", "true", "python", "arcguard", "http", "resident")
 RUN_TIMEOUT_S = 600.0
 # Arcguard's wiring may cost at most this multiple of the bare-Python wiring, per tool call.
 BUDGET_RATIO = 1.0
+# The resident wiring may cost at most this multiple of the `true` wiring, per tool call.
+RESIDENT_BUDGET_RATIO = 1.5
+# Events Claude Code does not send over http: they stay command hooks in the http wirings.
+COMMAND_ONLY = frozenset({"SessionStart"})
 
 
 @functools.cache
@@ -86,6 +101,41 @@ def _installed(claude: Path) -> str:
         return (root / ".claude" / "settings.json").read_text()
 
 
+@functools.cache
+def _installed_resident(claude: Path) -> tuple[str, dict[str, bytes]]:
+    """The settings `install --resident` writes (local scope) and the state files it makes."""
+    from arcguard.resident import files
+
+    with tempfile.TemporaryDirectory(prefix="bench-session-resident-") as scratch:
+        root = Path(scratch)
+        (root / "home").mkdir()
+        path = f"{claude.parent}{os.pathsep}{os.environ.get('PATH', '')}"
+        env = {
+            **os.environ,
+            "HOME": str(root / "home"),
+            "PATH": path,
+            "ARCGUARD_HOME": str(root / "state"),
+        }
+        subprocess.run(
+            [sys.executable, "-m", "arcguard", "install", "--resident", "--scope", "local"],
+            env=env,
+            cwd=root,
+            capture_output=True,
+            check=True,
+            timeout=120,
+        )
+        state = {
+            name: (root / "state" / name).read_bytes()
+            for name in (files.SETTINGS_NAME, files.SECRET_NAME)
+        }
+        return (root / ".claude" / "settings.local.json").read_text(), state
+
+
+def resident_settings(claude: Path = DEFAULT_CLAUDE) -> dict[str, Any]:
+    settings: dict[str, Any] = json.loads(_installed_resident(claude)[0])
+    return settings
+
+
 def arcguard_settings(claude: Path = DEFAULT_CLAUDE) -> dict[str, Any]:
     """The settings `arcguard install` writes into an empty project, run by this interpreter
     with `claude` on PATH."""
@@ -97,17 +147,40 @@ def settings_for(wiring: str, claude: Path = DEFAULT_CLAUDE) -> dict[str, Any]:
     """The settings file of one wiring: install's events; the yardsticks run on every tool."""
     if wiring == "none":
         return {}
+    if wiring == "resident":
+        return resident_settings(claude)
     settings = arcguard_settings(claude)
     if wiring == "arcguard":
         return settings
-    command = "true" if wiring == "true" else shlex.join([sys.executable, "-c", "pass"])
-    for groups in settings["hooks"].values():
+    command = "true" if wiring != "python" else shlex.join([sys.executable, "-c", "pass"])
+    for event, groups in settings["hooks"].items():
         for group in groups:
             if "matcher" in group:
                 group["matcher"] = "*"
             for handler in group["hooks"]:
                 handler["command"] = command
+            if wiring == "http" and event not in COMMAND_ONLY:
+                group["hooks"][0] = {"type": "http", "url": f"{FLOOR_URL}/{event}", "timeout": 10}
     return settings
+
+
+# Where the `http` wiring posts; the port is the floor server's, bound when the module loads
+# so that the settings are known before any session starts.
+class _AtOnce(http.server.BaseHTTPRequestHandler):
+    def do_POST(self) -> None:
+        self.rfile.read(int(self.headers.get("Content-Length") or 0))
+        self.send_response(200)
+        self.send_header("Content-Length", "0")
+        self.end_headers()
+
+    def log_message(self, format: str, *args: object) -> None:
+        pass
+
+
+_FLOOR = http.server.ThreadingHTTPServer(("127.0.0.1", 0), _AtOnce)
+_FLOOR.daemon_threads = True
+FLOOR_URL = f"http://127.0.0.1:{_FLOOR.server_address[1]}/hook"
+threading.Thread(target=_FLOOR.serve_forever, daemon=True).start()
 
 
 def script(calls: int) -> list[Any]:
@@ -132,7 +205,40 @@ def _prepare(root: Path, wiring: str, claude: Path) -> Path:
     settings = settings_for(wiring, claude)
     if settings:
         (project / ".claude" / "settings.json").write_text(json.dumps(settings, indent=2))
+    if wiring == "resident":
+        for name, data in _installed_resident(claude)[1].items():
+            (root / "arcguard-home" / name).write_bytes(data)
+            (root / "arcguard-home" / name).chmod(0o600)
     return project
+
+
+@contextlib.contextmanager
+def _resident_server(root: Path, wiring: str) -> Iterator[None]:
+    """For the resident wiring, a server already running on the run's state directory."""
+    if wiring != "resident":
+        yield
+        return
+    from arcguard.resident import files
+
+    home = root / "arcguard-home"
+    env = {**_environment(root, "http://127.0.0.1:9"), "ARCGUARD_RESIDENT_IDLE_SECONDS": "600"}
+    server = subprocess.Popen(
+        [sys.executable, "-m", "arcguard", "serve"],
+        env=env,
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    try:
+        deadline = time.monotonic() + 30
+        while files.server_info(str(home)) is None:
+            if time.monotonic() > deadline or server.poll() is not None:
+                raise RuntimeError("resident: the server did not start")
+            time.sleep(0.02)
+        yield
+    finally:
+        server.terminate()
+        server.wait(timeout=30)
 
 
 def _check(
@@ -143,7 +249,9 @@ def _check(
         return f"claude exited {done.returncode}: {done.stderr.strip()[-300:]}"
     if answered != calls + 1:
         return f"{answered} model calls instead of {calls + 1}"
-    if wiring == "arcguard" and not any((root / "arcguard-home").rglob("*.json")):
+    if wiring in ("arcguard", "resident") and not any(
+        (root / "arcguard-home" / "sessions").rglob("*.json")
+    ):
         return "arcguard's hooks wrote no session state: the wiring did not run"
     return None
 
@@ -160,7 +268,7 @@ def run_session(claude: Path, wiring: str, calls: int) -> tuple[float, float]:
     with tempfile.TemporaryDirectory(prefix=f"bench-session-{wiring}-") as scratch:
         root = Path(scratch)
         project = _prepare(root, wiring, claude)
-        with ScriptedAPI(script(calls)) as api:
+        with _resident_server(root, wiring), ScriptedAPI(script(calls)) as api:
             args = [
                 str(claude),
                 "-p",
@@ -227,11 +335,19 @@ def summarise(wall: Samples, cpu: Samples, calls: int) -> dict[str, Any]:
     # busy machine stretches wall times far more than it changes the work done.
     summary = added_per_call(wall, calls)
     ratio = summary["ratio_to_python"]["arcguard"]
+    floor = summary["added_ms_per_call"]["true"]
+    resident = summary["added_ms_per_call"]["resident"] / floor if floor > 0 else None
+    within = ratio is not None and ratio <= BUDGET_RATIO
+    resident_within = resident is not None and resident <= RESIDENT_BUDGET_RATIO
     return {
         **summary,
         "cpu": added_per_call(cpu, calls),
         "budget_ratio": BUDGET_RATIO,
-        "within_budget": ratio is not None and ratio <= BUDGET_RATIO,
+        "resident_ratio_to_true": resident,
+        "resident_budget_ratio": RESIDENT_BUDGET_RATIO,
+        "command_within_budget": within,
+        "resident_within_budget": resident_within,
+        "within_budget": within and resident_within,
     }
 
 
@@ -265,8 +381,15 @@ def render(result: dict[str, Any]) -> str:
             f"| {wiring} | {added:+.1f} ms | {_ratio(summary, wiring)} | "
             f"{cpu['added_ms_per_call'][wiring]:+.1f} ms | {_ratio(cpu, wiring)} |"
         )
-    verdict = "within" if summary["within_budget"] else "OVER"
+    verdict = "within" if summary["command_within_budget"] else "OVER"
     lines += ["", f"arcguard vs bare Python: {verdict} budget (<= {summary['budget_ratio']:.1f}x)"]
+    resident = summary["resident_ratio_to_true"]
+    shown = "n/a" if resident is None else f"{resident:.2f}x"
+    verdict = "within" if summary["resident_within_budget"] else "OVER"
+    lines.append(
+        f"resident arcguard vs true: {shown}, {verdict} budget "
+        f"(<= {summary['resident_budget_ratio']:.1f}x)"
+    )
     return "\n".join(lines)
 
 

@@ -13,6 +13,7 @@ from testing.builders import REPO
 from arcguard.hooks import BACKGROUND
 from arcguard.hooks import EVENTS
 from arcguard.hooks import HOOKS
+from arcguard.hooks import RESIDENT_COMMANDS
 
 
 def test_snippet_wires_every_event_to_its_hook_exactly_once():
@@ -23,7 +24,7 @@ def test_snippet_wires_every_event_to_its_hook_exactly_once():
         assert len(commands) == 1, event
         wired[event] = commands[0]
     assert wired == {event: f"arcguard hook {hook}" for event, hook in EVENTS.items()}
-    assert set(EVENTS.values()) | set(BACKGROUND) == set(HOOKS)
+    assert set(EVENTS.values()) | set(BACKGROUND) | set(RESIDENT_COMMANDS.values()) == set(HOOKS)
 
 
 def test_generated_files_are_current():

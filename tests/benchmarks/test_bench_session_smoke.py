@@ -21,9 +21,16 @@ def test_the_quick_session_benchmark_runs_every_wiring(tmp_path):
     # this test's. Exit 2 (a session that did not run as scripted) or a crash is a broken script.
     assert done.returncode in (0, 1), done.stderr
     result = json.loads(out.read_text())
-    assert set(result["wall_s"]) == {"none", "true", "python", "arcguard"}
+    assert set(result["wall_s"]) == {"none", "true", "python", "arcguard", "http", "resident"}
     assert all(len(values) == 1 for values in result["wall_s"].values())
-    assert set(result["summary"]["added_ms_per_call"]) == {"true", "python", "arcguard"}
+    assert set(result["summary"]["added_ms_per_call"]) == {
+        "true",
+        "python",
+        "arcguard",
+        "http",
+        "resident",
+    }
+    assert result["summary"]["resident_ratio_to_true"] is not None
 
 
 def test_the_yardsticks_wire_the_events_install_writes_on_every_tool():
@@ -44,6 +51,16 @@ def test_the_yardsticks_wire_the_events_install_writes_on_every_tool():
         # narrowed to the editing tools as arcguard's own wiring is.
         matchers = {g.get("matcher") for groups in hooks.values() for g in groups}
         assert matchers <= {None, "*"}
+    # The http floor: the same events and matchers as `true`, each event Claude Code sends
+    # over http made an http hook answered at once.
+    floor = bench_session.settings_for("http")["hooks"]
+    assert set(floor) == set(installed)
+    for event, groups in floor.items():
+        first = groups[0]["hooks"][0]
+        assert first["type"] == ("command" if event == "SessionStart" else "http"), event
+    resident = bench_session.settings_for("resident")["hooks"]
+    assert set(resident) == set(installed)
+    assert resident["PreToolUse"][0]["hooks"][0]["type"] == "http"
 
 
 @pytest.mark.skipif(not CLAUDE.is_file(), reason="the Claude Code CLI is not installed")

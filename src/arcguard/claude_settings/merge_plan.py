@@ -26,6 +26,10 @@ from arcguard.core.opkey import EDIT_TOOLS
 from arcguard.hooks import BACKGROUND
 from arcguard.hooks import EVENTS
 from arcguard.hooks import HOOKS
+from arcguard.hooks import RESIDENT_COMMANDS
+from arcguard.resident.files import HOST
+from arcguard.resident.files import SECRET_ENV
+from arcguard.resident.files import SECRET_HEADER
 
 
 if TYPE_CHECKING:
@@ -198,14 +202,22 @@ def matcher(event: str, *, batch: bool = True) -> str:
     return EDIT_TOOLS_MATCHER if event == "PostToolUse" and batch else "*"
 
 
-def desired_group(event: str, prefix: str, *, batch: bool = True) -> dict[str, Any]:
+def desired_group(
+    event: str, prefix: str, *, batch: bool = True, resident: int | None = None
+) -> dict[str, Any]:
     """The matcher group install writes for `event`, with commands starting with `prefix`;
-    `batch`: PostToolBatch is wired as well (see `matcher`)."""
-    handler = {
-        "type": "command",
-        "command": hook_command(prefix, EVENTS[event]),
-        "timeout": HOOK_TIMEOUT,
-    }
+    `batch`: PostToolBatch is wired as well (see `matcher`); `resident`: the resident
+    server's port, for an http hook where Claude Code sends one."""
+    handler: dict[str, Any]
+    if resident is not None and event not in RESIDENT_COMMANDS:
+        handler = resident_handler(event, resident)
+    else:
+        name = RESIDENT_COMMANDS.get(event, EVENTS[event]) if resident else EVENTS[event]
+        handler = {
+            "type": "command",
+            "command": hook_command(prefix, name),
+            "timeout": HOOK_TIMEOUT,
+        }
     handlers = [handler, *background_handlers(event, prefix)]
     if event in MATCHER_EVENTS:
         return {"matcher": matcher(event, batch=batch), "hooks": handlers}
@@ -225,6 +237,73 @@ def background_handlers(event: str, prefix: str) -> list[dict[str, Any]]:
         for name, wired_to in BACKGROUND.items()
         if wired_to == event
     ]
+
+
+# --- resident mode: http hooks to the per-user loopback server (pure) --------------------
+
+RESIDENT_HOST = HOST
+_RESIDENT_URL = re.compile(r"http://127\.0\.0\.1:(\d{4,5})/hook/([A-Za-z]+)")
+
+
+def resident_url(event: str, port: int) -> str:
+    return f"http://{RESIDENT_HOST}:{port}/hook/{event}"
+
+
+def resident_handler(event: str, port: int) -> dict[str, Any]:
+    """The http hook of `event`: the secret travels as a header Claude Code fills in from
+    the environment, so the settings file names the variable, not the secret."""
+    return {
+        "type": "http",
+        "url": resident_url(event, port),
+        "headers": {SECRET_HEADER: f"${SECRET_ENV}"},
+        "allowedEnvVars": [SECRET_ENV],
+        "timeout": HOOK_TIMEOUT,
+    }
+
+
+def resident_port(handler: object) -> int | None:
+    """The port of one of our resident http hooks, else None (a user's own http hook)."""
+    if not isinstance(handler, dict) or handler.get("type") != "http":
+        return None
+    found = _RESIDENT_URL.fullmatch(str(handler.get("url", "")))
+    if found is None or found[2] not in EVENTS:
+        return None
+    port = int(found[1])
+    return port if handler == {**resident_handler(found[2], port), **_extra(handler)} else None
+
+
+def _extra(handler: dict[str, Any]) -> dict[str, Any]:
+    # `timeout` may be tuned by hand; the url, header and variable are what make it ours.
+    return {k: v for k, v in handler.items() if k == "timeout"}
+
+
+def is_resident(handler: object) -> bool:
+    return resident_port(handler) is not None
+
+
+def _is_ours_any(handler: object) -> bool:
+    """Ours in either mode: an exact command invocation or one of our resident http hooks."""
+    return is_ours(handler) or is_resident(handler)
+
+
+def with_secret(settings: Mapping[str, Any], token: str | None) -> Settings:
+    """`settings` with the resident secret in its `env` block (None: taken out)."""
+    new = copy.deepcopy(dict(settings))
+    env = new.get("env", {})
+    if token is None and not isinstance(env, dict):
+        return new  # no secret of ours can be in it; the user's file stays as it is
+    if not isinstance(env, dict):
+        raise SettingsError('"env" is not a JSON object', "shape")
+    if token is None:
+        if SECRET_ENV in env:
+            env = {k: v for k, v in env.items() if k != SECRET_ENV}
+            if env:
+                new["env"] = env
+            else:
+                del new["env"]
+        return new
+    new["env"] = {**env, SECRET_ENV: token}
+    return new
 
 
 def desired_hooks(prefix: str) -> dict[str, list[dict[str, Any]]]:
@@ -252,19 +331,23 @@ def _without_ours(groups: list[Any]) -> tuple[list[Any], int | None]:
     first: int | None = None
     for group in groups:
         handlers = group.get("hooks") if isinstance(group, dict) else None
-        if not isinstance(handlers, list) or not any(is_ours(h) for h in handlers):
+        if not isinstance(handlers, list) or not any(_is_ours_any(h) for h in handlers):
             kept.append(group)
             continue
         if first is None:
             first = len(kept)
-        remaining = [h for h in handlers if not is_ours(h)]
+        remaining = [h for h in handlers if not _is_ours_any(h)]
         if remaining:
             kept.append({**group, "hooks": remaining})
     return kept, first
 
 
 def plan_install(
-    settings: Mapping[str, Any], prefix: str, events: Collection[str] | None = None
+    settings: Mapping[str, Any],
+    prefix: str,
+    events: Collection[str] | None = None,
+    *,
+    resident: tuple[int, str] | None = None,
 ) -> Settings:
     """`settings` with arcguard's hooks wired exactly once per event, everything else as it was.
 
@@ -273,8 +356,11 @@ def plan_install(
     taken out and the new group goes where the first of them was, or last. Only `events` (all
     of arcguard's by default) are wired: our entries on any other event are taken out, since a
     Claude Code release that does not know an event rejects the whole file.
+
+    `resident` (port, secret): wire resident mode instead, http hooks to the loopback server
+    and the secret in `env`; without it, any resident wiring and its secret are replaced.
     """
-    new = copy.deepcopy(dict(settings))
+    new = with_secret(settings, resident[1] if resident else None)
     hooks = _hooks_block(new)
     wanted = EVENTS if events is None else events
     # Without PostToolBatch, PostToolUse is what reports the outcome of every call.
@@ -289,7 +375,7 @@ def plan_install(
                 del hooks[event]
     for event in [e for e in EVENTS if e in wanted]:
         groups = _groups(hooks, event)
-        want = desired_group(event, prefix, batch=batch)
+        want = desired_group(event, prefix, batch=batch, resident=resident[0] if resident else None)
         if sum(_count_ours(g) for g in groups) == len(want["hooks"]) and want in groups:
             continue
         kept, first = _without_ours(groups)
@@ -301,12 +387,13 @@ def plan_install(
 
 def _count_ours(group: object) -> int:
     handlers = group.get("hooks") if isinstance(group, dict) else None
-    return sum(1 for h in handlers if is_ours(h)) if isinstance(handlers, list) else 0
+    return sum(1 for h in handlers if _is_ours_any(h)) if isinstance(handlers, list) else 0
 
 
 def remove_ours(settings: Mapping[str, Any]) -> Settings:
-    """`settings` without arcguard's entries; an event (or `hooks`) left empty by that goes."""
-    new = copy.deepcopy(dict(settings))
+    """`settings` without arcguard's entries (and the resident secret); an event (or `hooks`)
+    left empty by that goes."""
+    new = with_secret(settings, None)
     if "hooks" not in new:
         return new
     hooks = _hooks_block(new)

@@ -18,6 +18,7 @@ COMMANDS = {
     "hook": ("arcguard.commands.hook_help", "hook"),
     "install": ("arcguard.commands.install", "install"),
     "replay": ("arcguard.commands.replay", "replay"),
+    "serve": ("arcguard.commands.serve", "serve"),
     "status": ("arcguard.commands.status", "status"),
     "statusline": ("arcguard.commands.statusline", "statusline"),
     "uninstall": ("arcguard.commands.install", "uninstall"),

@@ -12,12 +12,16 @@ import click
 from arcguard.hooks import BACKGROUND
 from arcguard.hooks import EVENTS
 from arcguard.hooks import HOOKS
+from arcguard.hooks import RESIDENT_COMMANDS
 
 
 def _events(name: str) -> str:
     events = [event for event, hook in EVENTS.items() if hook == name]
     if name in BACKGROUND:
         events.append(f"{BACKGROUND[name]} (in the background: async, asyncRewake)")
+    events += [
+        f"{e} (resident mode: starts the server)" for e, h in RESIDENT_COMMANDS.items() if h == name
+    ]
     return ", ".join(events)
 
 

@@ -172,6 +172,12 @@ def _events_for(given: str | None) -> tuple[list[str], list[str]]:
     help="With --statusline: replace a status line that is not arcguard's (it is kept, "
     "and uninstall puts it back).",
 )
+@click.option(
+    "--resident",
+    is_flag=True,
+    help="Resident mode: http hooks to one loopback `arcguard serve` per user (started by "
+    "the SessionStart hook) instead of a process per hook. User or local scope only.",
+)
 def install(
     scope: str,
     project: Path | None,
@@ -179,6 +185,7 @@ def install(
     claude_version: str | None,
     with_statusline: bool,
     force: bool,
+    resident: bool,
 ) -> None:
     """Wire arcguard's hooks and the /autonomous command into Claude Code.
 
@@ -197,9 +204,11 @@ def install(
       arcguard install                       # every session of this user
       arcguard install --scope local         # this project, not committed
       arcguard install --scope project --dry-run
+      arcguard install --resident            # http hooks to a resident server
     """
     path, command_file = _target(scope, project)
     prefix = plan.own_prefix(sys.executable, _package_location())
+    served = _resident_files(scope, dry_run=dry_run) if resident else None
     events, notes = _events_for(claude_version)
     lookalikes: list[tuple[str, dict[str, object]]] = []
 
@@ -207,7 +216,7 @@ def install(
 
     def change(settings: Settings) -> Settings:
         lookalikes[:] = plan.lookalike_entries(settings)
-        new = plan.plan_install(settings, prefix, events)
+        new = plan.plan_install(settings, prefix, events, resident=served)
         still[:] = [e for e in EVENTS if e not in events and e in new.get("hooks", {})]
         return new
 
@@ -235,6 +244,45 @@ def install(
     _install_command(command_file, dry_run=dry_run)
     if with_statusline:
         _install_statusline(path, prefix, force=force, dry_run=dry_run)
+    if served is not None and not dry_run:
+        _keep_private(path)
+        click.echo(
+            f"resident mode: hooks post to 127.0.0.1:{served[0]}; the server starts with the "
+            "next Claude Code session (or run `arcguard serve &`)"
+        )
+
+
+def _resident_files(scope: str, *, dry_run: bool) -> tuple[int, str]:
+    """The resident port and secret (made once, kept in the state directory)."""
+    from arcguard.resident import files
+    from arcguard.storage import paths
+
+    if scope == "project":
+        raise click.UsageError(
+            "--resident writes the server's secret into the settings file, and a project's "
+            "settings are committed: use --scope user or --scope local"
+        )
+    try:
+        home = paths.state_dir(os.environ)
+        if dry_run:
+            known = files.port(home), files.secret(home)
+            return (known[0] or 0, known[1] or "<new secret>")
+        return files.prepare(home)
+    except (OSError, paths.UnusablePath) as exc:
+        raise click.ClickException(f"cannot prepare resident mode: {exc}") from None
+
+
+def _keep_private(path: Path) -> None:
+    """The settings file now holds the secret: readable by this user alone."""
+    import stat
+
+    try:
+        mode = stat.S_IMODE(os.stat(path).st_mode)
+        if mode & 0o077:
+            os.chmod(path, mode & 0o700)
+            click.echo(f"made {path} readable by you alone (it holds the resident secret)")
+    except OSError as exc:
+        click.echo(f"warning: could not restrict {path} to you alone: {exc}")
 
 
 def _install_statusline(path: Path, prefix: str, *, force: bool, dry_run: bool) -> None:

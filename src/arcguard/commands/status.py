@@ -402,7 +402,14 @@ def decision_line(entry: LogEntry) -> str:
     show_default=True,
     help="How many recent sessions to list.",
 )
-def status(as_json: bool, session_id: str | None, limit: int) -> None:
+@click.option(
+    "--cost",
+    "show_cost",
+    is_flag=True,
+    help="Show what arcguard's hooks cost on this machine instead: median and 95th "
+    "percentile wall time per hook, for command and resident mode.",
+)
+def status(as_json: bool, session_id: str | None, limit: int, show_cost: bool) -> None:
     """Show arcs and loop-guard state of recent sessions, newest first.
 
     One line per session: its arc (slug, state, milestones done/total, continuations used in
@@ -414,11 +421,23 @@ def status(as_json: bool, session_id: str | None, limit: int) -> None:
       arcguard status
       arcguard status --session 3f2a9c1e
       arcguard status --json
+      arcguard status --cost
     """
     import json
 
     from arcguard.commands.printable import printable
 
+    if show_cost:
+        from arcguard.commands import cost_report
+
+        state_dir = home()
+        found = cost_report.rows(state_dir)
+        if as_json:
+            document = {"schema": SCHEMA, "state_dir": state_dir, "cost": found}
+            click.echo(json.dumps(document, indent=2))
+        else:
+            click.echo(printable(cost_report.render(state_dir, found)))
+        return
     state_dir, cfg, at = home(), config(), now()
     if session_id is not None:
         path, state = find_session(state_dir, session_id)
@@ -435,11 +454,22 @@ def status(as_json: bool, session_id: str | None, limit: int) -> None:
             click.echo(printable(render_session(summary, log)))
         return
     sessions = collect(state_dir, cfg, at, limit)
+    from arcguard.resident import files
+
+    resident = files.describe(state_dir)
     if as_json:
-        click.echo(
-            json.dumps({"schema": SCHEMA, "state_dir": state_dir, "sessions": sessions}, indent=2)
-        )
-    elif not sessions:
+        listing: dict[str, object] = {
+            "schema": SCHEMA,
+            "state_dir": state_dir,
+            "sessions": sessions,
+        }
+        if resident is not None:
+            listing["resident"] = {"running": resident != files.NOT_RUNNING, "text": resident}
+        click.echo(json.dumps(listing, indent=2))
+        return
+    if not sessions:
         click.echo(printable(f"no sessions yet in {state_dir}"))
     else:
         click.echo(printable(render_table([COLUMNS, *(table_row(s) for s in sessions)])))
+    if resident is not None:
+        click.echo(printable(resident))

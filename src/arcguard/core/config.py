@@ -244,6 +244,14 @@ SETTINGS: tuple[Setting, ...] = (
         "a session's state file untouched for this many days is removed (never one with an"
         " active arc or a pending wait)",
     ),
+    # resident mode
+    _int(
+        "resident_idle_seconds",
+        8 * 3600,
+        1,
+        7 * 86400,
+        "the resident server exits after this long without a request",
+    ),
 )
 
 SETTING = {setting.name: setting for setting in SETTINGS}
@@ -288,6 +296,7 @@ class Config:
     notify_command: tuple[str, ...]
     notify_terminal: bool
     state_retention_days: int
+    resident_idle_seconds: int
 
     def __init__(self, values: Mapping[str, Value]) -> None:
         for name, default in DEFAULTS.items():

@@ -18,6 +18,7 @@ from arcguard.doctor.health import check_state_files
 from arcguard.doctor.model import GAP
 from arcguard.doctor.model import Check
 from arcguard.doctor.model import Setup
+from arcguard.doctor.resident import check_resident
 from arcguard.doctor.statusline import check_statusline
 from arcguard.doctor.trust import check_project_env
 from arcguard.doctor.wiring import check_background
@@ -49,6 +50,7 @@ CHECKS: tuple[Callable[[Setup], list[Check]], ...] = (
     check_claude,
     check_command,
     check_statusline,
+    check_resident,
 )
 
 

@@ -18,6 +18,7 @@ from arcguard.doctor.model import Check
 from arcguard.doctor.model import Setup
 from arcguard.hooks import BACKGROUND
 from arcguard.hooks import EVENTS
+from arcguard.hooks import RESIDENT_COMMANDS
 
 
 if TYPE_CHECKING:
@@ -67,9 +68,11 @@ def check_settings_files(setup: Setup) -> list[Check]:
 def check_wiring(setup: Setup) -> list[Check]:
     by_event: dict[str, list[tuple[str, dict[str, Any]]]] = {event: [] for event in EVENTS}
     found = []
+    for where, event, port in resident_entries(setup):
+        by_event[event].append((where, {"type": "http", "port": port}))
     for where, event, handler in setup.entries():
         name = plan.hook_name(handler) or ""
-        if event in EVENTS and name == EVENTS[event]:
+        if event in EVENTS and name in (EVENTS[event], RESIDENT_COMMANDS.get(event)):
             by_event[event].append((where, handler))
         elif BACKGROUND.get(name) == event:
             continue  # the background handlers have their own check
@@ -156,6 +159,17 @@ def keep_one(setup: Setup, wheres: tuple[str, ...]) -> str:
     if wheres.count(scopes[0]) > 1:
         steps.append(setup.arcguard("install", scopes[0]))
     return f"keep the {scopes[0]} one: {' && '.join(steps)}"
+
+
+def resident_entries(setup: Setup) -> list[tuple[str, str, int]]:
+    """(where, event, port) of every resident http hook of arcguard's, on its own event."""
+    return [
+        (scope, event, port)
+        for scope, settings in setup.loaded.items()
+        for event, handler in plan.all_entries(settings)
+        if (port := plan.resident_port(handler)) is not None
+        and str(handler.get("url", "")).endswith(f"/hook/{event}")
+    ]
 
 
 def _missing(setup: Setup, events: list[str]) -> list[Check]:

@@ -16,6 +16,7 @@ HOOKS = {
     "session-start": "arcguard.hooks.session_start",
     "stop-failure": "arcguard.hooks.stop_failure",
     "limit-wait": "arcguard.hooks.limit_wait",
+    "serve-start": "arcguard.hooks.serve_start",
 }
 
 # The Claude Code event each hook is wired to (PostToolUse and PostToolUseFailure share one).
@@ -33,3 +34,8 @@ EVENTS = {
 # Hooks wired as an extra, background handler of an event (`async` + `asyncRewake`): Claude
 # Code does not wait for them, and their exit 2 wakes the session.
 BACKGROUND = {"limit-wait": "StopFailure"}
+
+# Resident mode (`install --resident`): every event is an http hook to the resident server,
+# except SessionStart, which Claude Code does not send over http: its command hook starts the
+# server as well.
+RESIDENT_COMMANDS = {"SessionStart": "serve-start"}

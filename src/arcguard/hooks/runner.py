@@ -294,7 +294,19 @@ def main(hook: str, argv0: str | None = None) -> int:
         time.sleep(60)  # the watchdog is ending the process; write nothing
     if text:
         _write(1, text + "\n")
+    _record_cost(home, hook, watchdog.start)
     return 0
+
+
+def _record_cost(home: str, hook: str, started: float) -> None:
+    """This run's wall time, from the process start where the kernel tells it (else from the
+    runner's own start), for `arcguard status --cost`."""
+    from arcguard.storage import cost
+
+    spent = cost.since_process_start()
+    if spent is None:
+        spent = time.monotonic() - started
+    cost.record(home, cost.COMMAND, hook, spent)
 
 
 def _read_stdin() -> bytes:

@@ -81,6 +81,20 @@ def _waiter_alive(state: State | None) -> bool:
     return waiter_alive(wait.get("pid"))
 
 
+# What the status line says while resident mode is installed but its server is down (every
+# hook then fails open, and Claude Code shows an error line on each tool call).
+RESIDENT_DOWN = "resident mode: server not running (arcguard serve &)"
+
+
+def with_resident(text: str, home: str) -> str:
+    from arcguard.core.statusline import SEPARATOR
+    from arcguard.resident import files
+
+    if files.port(home) is None or files.running(home):
+        return text
+    return f"{text}{SEPARATOR}{RESIDENT_DOWN}" if text else RESIDENT_DOWN
+
+
 def main() -> int:
     """Print the segment; whatever goes wrong (an unusable state dir, a closed stdout, a hang),
     print nothing and exit 0, within the hooks' wall budget."""
@@ -107,7 +121,8 @@ def _text(home: str, watchdog: _Watchdog) -> str:
         watchdog.set_budget(cfg.hook_budget_ms / 1000.0)
         raw = runner._read_stdin()  # from the descriptor: a closed stdin has no sys.stdin
         payload = jsonio.loads(raw) if len(raw) <= MAX_STDIN else None
-        return line(payload, home, cfg, time.time()) if isinstance(payload, dict) else ""
+        text = line(payload, home, cfg, time.time()) if isinstance(payload, dict) else ""
+        return with_resident(text, home)
     except jsonio.JSONError:
         return ""
     except Exception as exc:

@@ -143,6 +143,15 @@ def _check_dir(path: str) -> None:
         raise UnsafeStateDir(f"{path} belongs to uid {st.st_uid}, not to uid {os.getuid()}")
 
 
+def usable_dir(path: str) -> bool:
+    """`path` exists and is safe to write in (see `ensure_dir`); never creates it."""
+    try:
+        _check_dir(path)
+    except OSError:
+        return False
+    return True
+
+
 def ensure_dir(path: str) -> None:
     """Create `path` (mode 0700) if missing; refuse it if it is unsafe."""
     try:

@@ -1,0 +1,37 @@
+"""`arcguard serve`: the resident server for http hooks (see `arcguard install --resident`)."""
+
+from __future__ import annotations
+
+import os
+
+import click
+
+
+@click.command()
+def serve() -> None:
+    """Answer Claude Code's http hooks from one resident process (resident mode).
+
+    Listens on 127.0.0.1 at the port `arcguard install --resident` chose, answers only
+    `POST /hook/<event>` requests that carry this user's secret (403 without it), and runs
+    the same handlers, state files and locks as the command hooks. One server per user: a
+    second `serve` exits at once. It exits by itself after `resident_idle_seconds` without a
+    request; the SessionStart hook of a resident install starts it again.
+
+    \b
+    Examples:
+      arcguard serve &            # start it by hand
+      arcguard status             # says whether it runs
+    """
+    from arcguard.resident import files
+    from arcguard.resident import server
+    from arcguard.storage import paths
+
+    try:
+        home = paths.state_dir(os.environ)
+        server.serve(home, os.environ)
+    except server.AlreadyRunning as exc:
+        click.echo(f"arcguard serve: {exc}; nothing to do")
+    except files.NotInstalled as exc:
+        raise click.ClickException(str(exc)) from None
+    except (OSError, paths.UnusablePath) as exc:
+        raise click.ClickException(f"cannot serve: {exc}") from None

@@ -1,0 +1,79 @@
+"""Doctor's check of resident mode: the server runs, on the port and with the secret the
+settings name (a mismatch would make every hook fail or get 403)."""
+
+from __future__ import annotations
+
+import os
+
+from arcguard.doctor.model import GAP
+from arcguard.doctor.model import OK
+from arcguard.doctor.model import Check
+from arcguard.doctor.model import Setup
+from arcguard.doctor.wiring import resident_entries
+from arcguard.resident import files
+
+
+NAME = "resident"
+
+
+def check_resident(setup: Setup) -> list[Check]:
+    wired = resident_entries(setup)
+    if not wired:
+        return []
+    found = []
+    port, secret = files.port(setup.home), files.secret(setup.home)
+    ports = sorted({p for _, _, p in wired})
+    if port is None or secret is None or ports != [port]:
+        held = f"port {port}" if port is not None and secret is not None else "no port or secret"
+        found.append(
+            Check(
+                NAME,
+                GAP,
+                f"http hooks post to port {', '.join(map(str, ports))}, but {setup.home} "
+                f"holds {held}",
+                "arcguard install --resident",
+            )
+        )
+    scopes = {where for where, _, _ in wired}
+    tokens = {
+        setup.loaded[scope].get("env", {}).get(files.SECRET_ENV)
+        for scope in scopes
+        if isinstance(setup.loaded[scope].get("env"), dict)
+    }
+    if secret is not None and tokens != {secret}:
+        found.append(
+            Check(
+                NAME,
+                GAP,
+                f"the {files.SECRET_ENV} in the settings is not the server's secret: every "
+                "hook would get 403",
+                "arcguard install --resident",
+            )
+        )
+    text = files.describe(setup.home) or files.NOT_RUNNING
+    if text != files.NOT_RUNNING:
+        found.append(Check(NAME, OK, text))
+    elif port is not None and _listening(port):
+        found.append(
+            Check(
+                NAME,
+                GAP,
+                f"resident mode: server not running, and another process listens on "
+                f"127.0.0.1:{port}: Claude Code would send your hooks, and the secret, to it",
+                "find it (ss -ltnp), or take a new port: rm "
+                f"{os.path.join(setup.home, files.SETTINGS_NAME)} && arcguard install --resident",
+            )
+        )
+    else:
+        found.append(Check(NAME, GAP, text, "arcguard serve &  (or start a new session)"))
+    return found
+
+
+def _listening(port: int) -> bool:
+    import socket
+
+    try:
+        with socket.create_connection((files.HOST, port), timeout=0.5):
+            return True
+    except OSError:
+        return False

@@ -1,0 +1,87 @@
+"""SessionStart in resident mode: start the resident server if none runs, then do what the
+`session-start` hook does.
+
+Claude Code does not send http hooks for SessionStart, and a server is needed before the
+session's first http hook, so this one stays a command hook. The server is a detached process
+of its own; the hook waits only until it listens (the session's first prompt is posted right
+after this hook ends, and a refused connection would lose it), within a bound.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+
+from arcguard.hooks import session_start
+
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
+
+    from arcguard.core.render import Output
+    from arcguard.hooks.runner import Context
+
+
+def serve_argv(executable: str) -> list[str]:
+    """How to start `arcguard serve` with this interpreter and this package."""
+    import arcguard
+    from arcguard.claude_settings.merge_plan import LAUNCH_OPTIONS
+    from arcguard.claude_settings.merge_plan import launch_code
+
+    location = os.path.dirname(os.path.dirname(os.path.abspath(arcguard.__file__)))
+    return [executable, *LAUNCH_OPTIONS, "-c", launch_code(location), "serve"]
+
+
+# How long the hook waits for a server it started to listen, and how often it looks.
+READY_WAIT_S = 1.5
+READY_POLL_S = 0.01
+
+
+def ensure_server(home: str, environ: dict[str, str] | os._Environ[str], wait_s: float) -> bool:
+    """Start a detached server unless one runs, and wait up to `wait_s` for it to listen;
+    True if one was started."""
+    from arcguard.resident import files
+
+    port = files.port(home)
+    if port is None or files.running(home):
+        return False
+    import subprocess
+    import time
+
+    subprocess.Popen(
+        serve_argv(sys.executable),
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        env=dict(environ),
+        cwd=home,
+        close_fds=True,
+        start_new_session=True,  # outlives the hook and the session's process group
+    )
+    deadline = time.monotonic() + wait_s
+    while time.monotonic() < deadline and not _listening(port):
+        time.sleep(READY_POLL_S)
+    return True
+
+
+def _listening(port: int) -> bool:
+    import socket
+
+    from arcguard.resident import files
+
+    try:
+        with socket.create_connection((files.HOST, port), timeout=0.2):
+            return True
+    except OSError:
+        return False
+
+
+def handle(payload: dict[str, Any], ctx: Context) -> Output | None:
+    try:
+        ensure_server(ctx.home, ctx.environ, ctx.wait_left(READY_WAIT_S))
+    except Exception as exc:
+        from arcguard.storage import error_log
+
+        error_log.log_line(ctx.home, "hook serve-start", f"server not started: {exc}")
+    return session_start.handle(payload, ctx)

@@ -1,0 +1,177 @@
+"""The resident server's files in the state directory, and whether a server is running.
+
+- `resident.json` (written by `install --resident`): the fixed loopback port the hooks' urls
+  name. Claude Code does not interpolate a hook's url, so the port is chosen once, at install,
+  and every server start binds it again: settings never change when the server restarts.
+- `resident.secret`: the per-user secret every request must carry (mode 0600).
+- `server.json` (written by the running server): its port, pid and start time.
+- `server.lock`: held by the running server for its whole life, so there is one per user and
+  "is one running" is a non-blocking lock attempt, not a guess from a pid that may be reused.
+"""
+
+from __future__ import annotations
+
+import os
+
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
+
+SETTINGS_NAME = "resident.json"
+SECRET_NAME = "resident.secret"
+SERVER_NAME = "server.json"
+LOCK_NAME = "server.lock"
+# The environment variable Claude Code interpolates into the authentication header.
+SECRET_ENV = "ARCGUARD_RESIDENT_TOKEN"
+SECRET_HEADER = "X-Arcguard-Token"
+# 32 random bytes, hex: a secret no one guesses, and a header value with nothing to escape.
+SECRET_BYTES = 32
+MAX_FILE = 4096
+HOST = "127.0.0.1"
+
+
+class NotInstalled(Exception):
+    """Resident mode has no port or secret yet: `arcguard install --resident` makes them."""
+
+
+def _path(home: str, name: str) -> str:
+    return os.path.join(home, name)
+
+
+def _read_small(path: str) -> bytes | None:
+    """The file's bytes (a regular file of at most MAX_FILE bytes), else None."""
+    import stat
+
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_CLOEXEC | os.O_NONBLOCK)
+    except OSError:
+        return None
+    try:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode) or info.st_size > MAX_FILE:
+            return None
+        return os.read(fd, MAX_FILE)
+    finally:
+        os.close(fd)
+
+
+def _read_json(path: str) -> dict[str, Any] | None:
+    # jsonio, not json: the status line and the hooks read these files, and `import json`
+    # costs them more than the read.
+    from arcguard import jsonio
+
+    data = _read_small(path)
+    if data is None:
+        return None
+    try:
+        value = jsonio.loads(data)
+    except ValueError:
+        return None
+    return value if isinstance(value, dict) else None
+
+
+def _valid_port(value: object) -> int | None:
+    if isinstance(value, int) and not isinstance(value, bool) and 1024 <= value <= 65535:
+        return value
+    return None
+
+
+def port(home: str) -> int | None:
+    """The port chosen at install, or None when resident mode was never installed here."""
+    data = _read_json(_path(home, SETTINGS_NAME))
+    return _valid_port(data.get("port")) if data else None
+
+
+def secret(home: str) -> str | None:
+    data = _read_small(_path(home, SECRET_NAME))
+    if data is None:
+        return None
+    text = data.decode("ascii", "replace").strip()
+    return text if len(text) == 2 * SECRET_BYTES and not text.strip("0123456789abcdef") else None
+
+
+def _free_port() -> int:
+    import socket
+
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
+        probe.bind((HOST, 0))
+        return int(probe.getsockname()[1])
+
+
+def prepare(home: str) -> tuple[int, str]:
+    """The port and secret for install, made once and kept: a second install changes nothing."""
+    import json
+    import secrets
+
+    from arcguard.storage import atomic
+    from arcguard.storage import paths
+
+    paths.ensure_dir(home)
+    chosen = port(home)
+    if chosen is None:
+        chosen = _free_port()
+        atomic.atomic_write(_path(home, SETTINGS_NAME), json.dumps({"port": chosen}).encode())
+    token = secret(home)
+    if token is None:
+        token = secrets.token_hex(SECRET_BYTES)
+        atomic.atomic_write(_path(home, SECRET_NAME), token.encode())
+    return chosen, token
+
+
+def installed(home: str) -> tuple[int, str]:
+    """The port and secret a server needs; raises NotInstalled when either is missing."""
+    chosen, token = port(home), secret(home)
+    if chosen is None or token is None:
+        raise NotInstalled(
+            f"no resident port or secret in {home}: run `arcguard install --resident`"
+        )
+    return chosen, token
+
+
+def lock_path(home: str) -> str:
+    return _path(home, LOCK_NAME)
+
+
+def server_path(home: str) -> str:
+    return _path(home, SERVER_NAME)
+
+
+def running(home: str) -> bool:
+    """Whether a server holds this state directory's server lock right now."""
+    import fcntl
+
+    try:
+        fd = os.open(lock_path(home), os.O_RDONLY | os.O_NOFOLLOW | os.O_CLOEXEC)
+    except OSError:
+        return False  # no lock file: no server ever started here
+    try:
+        fcntl.flock(fd, fcntl.LOCK_SH | fcntl.LOCK_NB)
+    except OSError:
+        return True
+    finally:
+        os.close(fd)  # also drops the shared lock, if it was had
+    return False
+
+
+def server_info(home: str) -> dict[str, Any] | None:
+    """What the running server wrote about itself (port, pid, created), if it runs."""
+    return _read_json(server_path(home)) if running(home) else None
+
+
+NOT_RUNNING = (
+    "resident mode: server not running (every hook fails open until it is); start it "
+    "with `arcguard serve &`, or start a new Claude Code session, which starts it"
+)
+
+
+def describe(home: str) -> str | None:
+    """One line on resident mode for `status`, `doctor` and the status line; None when resident
+    mode was never installed for this state directory."""
+    chosen = port(home)
+    if chosen is None:
+        return None
+    info = server_info(home)
+    if info is None:
+        return NOT_RUNNING
+    return f"resident mode: server running (pid {info.get('pid')}, port {chosen})"
