@@ -147,8 +147,15 @@ def _walk(ctx: click.Context) -> Iterator[tuple[str, click.Context]]:
     if isinstance(command, click.Group):
         for name in command.list_commands(ctx):
             sub = command.get_command(ctx, name)
-            if sub is not None and not sub.hidden:
+            # Internal commands too: `--help` leaves them out, the reference marks them.
+            if sub is not None:
                 yield from _walk(sub.make_context(name, [], parent=ctx, resilient_parsing=True))
+
+
+INTERNAL = (
+    "Internal: Claude Code runs it as a hook (or a hook you script yourself does), so the "
+    "`--help` of its group does not list it."
+)
 
 
 def _anchor(path: str) -> str:
@@ -166,9 +173,15 @@ def cli_reference() -> str:
         "out of date.",
         "",
     ]
-    lines += [f"- [`{path}`](#{_anchor(path)})" for path, _ in entries]
+    lines += [
+        f"- [`{path}`](#{_anchor(path)})" + (" (internal)" if ctx.command.hidden else "")
+        for path, ctx in entries
+    ]
     for path, ctx in entries:
-        lines += ["", f"## {path}", "", "```", ctx.command.get_help(ctx).rstrip(), "```"]
+        lines += ["", f"## {path}", ""]
+        if ctx.command.hidden:
+            lines += [INTERNAL, ""]
+        lines += ["```", ctx.command.get_help(ctx).rstrip(), "```"]
     return "\n".join(lines) + "\n"
 
 
