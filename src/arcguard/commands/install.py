@@ -183,6 +183,7 @@ def install(
       arcguard install --scope local         # this project, not committed
       arcguard install --scope project --dry-run
     """
+    _refuse_unsupported()
     path, command_file = _target(scope, project)
     prefix = plan.own_prefix(sys.executable, _package_location())
     events, notes = _events_for(claude_version)
@@ -220,6 +221,14 @@ def install(
     _install_command(command_file, dry_run=dry_run)
     if with_statusline:
         _install_statusline(path, prefix, force=force, dry_run=dry_run)
+
+
+def _refuse_unsupported() -> None:
+    from arcguard.storage.support import unsupported
+
+    why = unsupported()
+    if why:
+        raise click.ClickException(f"{why}: nothing was written")
 
 
 def _install_statusline(path: Path, prefix: str, *, force: bool, dry_run: bool) -> None:
