@@ -199,7 +199,7 @@ def check_executables(setup: Setup) -> list[Check]:
                     "not executable: Claude Code gets exit 127 and arcguard is off",
                     f"arcguard install --scope {where}"
                     if where != "plugin"
-                    else "put arcguard on PATH (pip install arcguard)",
+                    else "put arcguard on PATH (pipx install <a clone or its git URL>)",
                 )
             )
         else:
