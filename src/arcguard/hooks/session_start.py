@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from arcguard.core.lifecycle import decide_session_start
+from arcguard.core.posture import note_cwd
 from arcguard.hooks.runner import session_id
 
 
@@ -12,6 +13,7 @@ if TYPE_CHECKING:
 
     from arcguard.core.render import Output
     from arcguard.core.schema import SessionStartPayload
+    from arcguard.core.state import State
     from arcguard.hooks.runner import Context
 
 
@@ -28,7 +30,11 @@ def handle(payload: dict[str, Any], ctx: Context) -> Output | None:
     if given is None:
         return None
     source = given["source"]
-    return ctx.update(
-        given["session_id"],
-        lambda state: decide_session_start(state, source, ctx.cfg, ctx.now, command=ctx.command),
-    )
+
+    def change(state: State | None) -> tuple[Output | None, State | None]:
+        output, new = decide_session_start(state, source, ctx.cfg, ctx.now, command=ctx.command)
+        if new is not None:
+            note_cwd(new, payload.get("cwd"))
+        return output, new
+
+    return ctx.update(given["session_id"], change)
