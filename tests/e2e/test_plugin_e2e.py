@@ -23,14 +23,18 @@ REPO = Path(__file__).resolve().parents[2]
 
 
 def claude_plugin(claude_bin: Path, project: Any, *args: str) -> dict[str, Any]:
-    done = subprocess.run(
-        [str(claude_bin), "plugin", *args, "--json"],
-        capture_output=True,
-        text=True,
-        env=project.base_env(),
-        cwd=project.path,
-        timeout=120,
-    )
+    # With an API key and no base URL the plugin commands try the real endpoint and wait for
+    # it (about 17 s each, offline): point them at the scripted server, which asks nothing.
+    with ScriptedAPI([]) as api:
+        done = subprocess.run(
+            [str(claude_bin), "plugin", *args, "--json"],
+            capture_output=True,
+            text=True,
+            env={**project.base_env(), "ANTHROPIC_BASE_URL": api.base_url},
+            cwd=project.path,
+            timeout=120,
+        )
+    assert api.requests == [], "a plugin command made a model call"
     assert done.returncode == 0, done.stdout + done.stderr
     return json.loads(done.stdout.splitlines()[-1])  # type: ignore[no-any-return]
 
