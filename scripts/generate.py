@@ -34,9 +34,10 @@ PROGRAM = "arcguard"
 PLUGIN = "plugin"
 MARKETPLACE = "arcguard"
 HOW_TO_INSTALL = "pipx install <a clone of arcguard, or its git URL>"
+# One screen row: Claude Code shows it as "UserPromptSubmit says: <it>".
 MISSING = (
-    "arcguard is off: its plugin needs the arcguard command on PATH. "
-    f"Install it with `{HOW_TO_INSTALL}` (or uv tool install), then start a new session."
+    "arcguard is off: the arcguard command is not on PATH "
+    "(install it: pipx install <arcguard clone or git URL>)"
 )
 PLUGIN_DESCRIPTION = (
     "arcguard hooks: every command runs the arcguard on PATH; without it they do nothing "

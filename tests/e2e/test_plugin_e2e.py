@@ -103,3 +103,34 @@ def test_without_arcguard_on_path_the_plugin_says_how_to_install_it(
     ]
     assert all(MISSING not in api.request_text(i) for i in range(len(api.requests)))
     assert len(api.requests) == 2  # nothing kept the session going: arcguard was off
+
+
+def test_on_screen_the_missing_arcguard_is_one_line_per_prompt(claude_project, claude_bin):
+    from interactive import interactive_claude
+    from interactive import tmux_available
+    from interactive import wait_for
+
+    if not tmux_available():
+        import pytest
+
+        message = "tmux is not installed (the interactive CLI runs inside it)"
+        if os.environ.get("CI"):
+            pytest.fail(message, pytrace=False)
+        pytest.skip(message)
+    project = claude_project()
+    install_from_the_repository(claude_bin, project)
+    # One row of the screen, once per prompt.
+    shown = f"UserPromptSubmit says: {MISSING}\n"
+    env = {"PATH": path_without_arcguard()}
+    with (
+        ScriptedAPI([text("Hello."), text("Again.")]) as api,
+        interactive_claude(claude_bin, project, api, env) as cli,
+    ):
+        cli.type("hello")
+        wait_for(lambda: "Hello." in cli.screen(), 60, "the first answer", cli)
+        cli.type("once more")
+        wait_for(lambda: "Again." in cli.screen(), 60, "the second answer", cli)
+        screen = cli.screen()
+    assert screen.count(shown) == 2, screen
+    assert "gave no usable answer" not in screen
+    assert "hook error" not in screen and "failed" not in screen.lower()
