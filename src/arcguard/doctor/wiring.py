@@ -182,6 +182,9 @@ def resolve(program: str, environ: Mapping[str, str]) -> str | None:
     return shutil.which(program, path=environ.get("PATH"))
 
 
+PLUGIN_HINT = "put arcguard on PATH (pipx install <a clone or its git URL>)"
+
+
 def check_executables(setup: Setup) -> list[Check]:
     found = []
     seen: set[str] = set()
@@ -196,10 +199,12 @@ def check_executables(setup: Setup) -> list[Check]:
                     "executable",
                     GAP,
                     f"{program} ({where}) does not exist or is "
-                    "not executable: Claude Code gets exit 127 and arcguard is off",
-                    f"arcguard install --scope {where}"
+                    "not executable: Claude Code gets exit 127 and arcguard is off"
                     if where != "plugin"
-                    else "put arcguard on PATH (pipx install <a clone or its git URL>)",
+                    # The plugin's hooks look for it themselves and exit 0 without it.
+                    else f"{program} (plugin) is not on PATH: the plugin's hooks do nothing "
+                    "(each prompt says how to install it)",
+                    f"arcguard install --scope {where}" if where != "plugin" else PLUGIN_HINT,
                 )
             )
         else:
@@ -364,7 +369,9 @@ def check_runs(setup: Setup) -> list[Check]:
                 "runs",
                 GAP,
                 f"`{launcher} hook {'|'.join(hooks)}` ({where}): {problem}",
-                f"run it by hand to see why; arcguard install --scope {where} rewrites it",
+                f"run it by hand to see why; arcguard install --scope {where} rewrites it"
+                if where != "plugin"
+                else PLUGIN_HINT,
             )
         )
     found += [_not_run(where, event, handler) for where, event, handler in setup.suspects()]
