@@ -35,6 +35,17 @@ def _load_site() -> None:
 
 
 def _unsupported() -> str | None:
+    """Why this system cannot run arcguard, or None. The common case costs no module of its
+    own: fcntl is what the state lock imports anyway."""
+    import os
+
+    try:
+        import fcntl  # noqa: F401
+    except ImportError:
+        pass
+    else:
+        if hasattr(os, "O_NOFOLLOW"):
+            return None
     from arcguard.storage.support import unsupported
 
     return unsupported()
