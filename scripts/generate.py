@@ -1,6 +1,6 @@
 """Write the generated files: from the install plan, the settings snippet, the plugin's hook
-wiring and the plugin's `/autonomous` command; from the command line's own `--help`, the CLI
-reference (docs/cli.md).
+wiring and the plugin's `/autonomous` command; the plugin's manifest and the marketplace that
+lists it; from the command line's own `--help`, the CLI reference (docs/cli.md).
 
     python scripts/generate.py          # rewrite them
     python scripts/generate.py --check  # exit 1 and name the stale ones
@@ -19,6 +19,7 @@ from pathlib import Path
 
 import click  # noqa: TID253  (a script: the hooks never import it)
 
+from arcguard import __version__
 from arcguard.claude_settings import merge_plan
 from arcguard.claude_settings import slash_command
 from arcguard.commands.group import cli
@@ -26,15 +27,50 @@ from arcguard.hooks import EVENTS
 
 
 REPO = Path(__file__).resolve().parents[1]
-# Users put `arcguard` on PATH (pip install); the published files call it by that name.
+# Users put `arcguard` on PATH (pipx or uv); the published files call it by that name.
 PROGRAM = "arcguard"
-PLUGIN_DESCRIPTION = (
-    "arcguard hooks: every command runs the arcguard on PATH (pip install arcguard)."
+# The plugin lives in a folder of its own: Claude Code copies a plugin's whole folder into its
+# cache, and a clone's root also holds the virtualenv and the downloaded CLI releases.
+PLUGIN = "plugin"
+MARKETPLACE = "arcguard"
+HOW_TO_INSTALL = "pipx install <a clone of arcguard, or its git URL>"
+# One screen row: Claude Code shows it as "UserPromptSubmit says: <it>".
+MISSING = (
+    "arcguard is off: the arcguard command is not on PATH "
+    "(install it: pipx install <arcguard clone or git URL>)"
 )
+PLUGIN_DESCRIPTION = (
+    "arcguard hooks: every command runs the arcguard on PATH; without it they do nothing "
+    "and each prompt shows how to install it."
+)
+# The one event whose hook says that arcguard is missing: once per prompt, where the user
+# looks, rather than on every tool call.
+SPEAKS = "UserPromptSubmit"
 
 
 def _wiring() -> dict[str, object]:
     return {event: [merge_plan.desired_group(event, PROGRAM)] for event in EVENTS}
+
+
+def plugin_command(command: str, *, speaks: bool) -> str:
+    """`command` (an `arcguard hook ...` line) run only when `arcguard` is on PATH. Without it,
+    Claude Code would get exit 127 and show only that the plugin's hook gave no usable answer:
+    the hook exits 0 instead, and one hook prints a systemMessage (shown to the user, never
+    sent to the model) saying how to install arcguard."""
+    missing = f"echo '{json.dumps({'systemMessage': MISSING})}'" if speaks else "exit 0"
+    return f"command -v {PROGRAM} >/dev/null 2>&1 && exec {command}; {missing}"
+
+
+def _plugin_wiring() -> dict[str, object]:
+    wiring: dict[str, object] = {}
+    for event in EVENTS:
+        group = merge_plan.desired_group(event, PROGRAM)
+        for handler in group["hooks"]:
+            handler["command"] = plugin_command(
+                handler["command"], speaks=event == SPEAKS and not handler.get("async")
+            )
+        wiring[event] = [group]
+    return wiring
 
 
 def snippet() -> str:
@@ -44,7 +80,47 @@ def snippet() -> str:
 
 
 def plugin_hooks() -> str:
-    return json.dumps({"description": PLUGIN_DESCRIPTION, "hooks": _wiring()}, indent=2) + "\n"
+    return _json({"description": PLUGIN_DESCRIPTION, "hooks": _plugin_wiring()})
+
+
+def _json(value: object) -> str:
+    return json.dumps(value, indent=2) + "\n"
+
+
+def plugin_manifest() -> str:
+    return _json(
+        {
+            "name": PROGRAM,
+            "version": __version__,
+            "description": "Keeps an autonomous Claude Code session on its arc: a no-op stop "
+            "mid-arc goes back to work (within caps), repeated no-progress tool calls are "
+            "denied, cycles and unattended runs are paused. Needs the arcguard command on "
+            f"PATH ({HOW_TO_INSTALL}).",
+            "author": {"name": "arcguard contributors"},
+            "license": "MIT",
+            "keywords": ["hooks", "autonomous", "loop-guard"],
+        }
+    )
+
+
+def marketplace() -> str:
+    """The catalog `claude plugin marketplace add <clone or repository>` reads."""
+    return _json(
+        {
+            "name": MARKETPLACE,
+            "owner": {"name": "arcguard contributors"},
+            "description": "arcguard, as a Claude Code plugin",
+            "plugins": [
+                {
+                    "name": PROGRAM,
+                    "source": f"./{PLUGIN}",
+                    "description": "Keeps an autonomous Claude Code session on its arc. "
+                    f"Needs the arcguard command on PATH ({HOW_TO_INSTALL}).",
+                    "version": __version__,
+                }
+            ],
+        }
+    )
 
 
 # A fixed width (what an 80-column terminal shows), so the reference does not depend on
@@ -72,8 +148,15 @@ def _walk(ctx: click.Context) -> Iterator[tuple[str, click.Context]]:
     if isinstance(command, click.Group):
         for name in command.list_commands(ctx):
             sub = command.get_command(ctx, name)
-            if sub is not None and not sub.hidden:
+            # Internal commands too: `--help` leaves them out, the reference marks them.
+            if sub is not None:
                 yield from _walk(sub.make_context(name, [], parent=ctx, resilient_parsing=True))
+
+
+INTERNAL = (
+    "Internal: Claude Code runs it as a hook (or a hook you script yourself does), so the "
+    "`--help` of its group does not list it."
+)
 
 
 def _anchor(path: str) -> str:
@@ -91,9 +174,15 @@ def cli_reference() -> str:
         "out of date.",
         "",
     ]
-    lines += [f"- [`{path}`](#{_anchor(path)})" for path, _ in entries]
+    lines += [
+        f"- [`{path}`](#{_anchor(path)})" + (" (internal)" if ctx.command.hidden else "")
+        for path, ctx in entries
+    ]
     for path, ctx in entries:
-        lines += ["", f"## {path}", "", "```", ctx.command.get_help(ctx).rstrip(), "```"]
+        lines += ["", f"## {path}", ""]
+        if ctx.command.hidden:
+            lines += [INTERNAL, ""]
+        lines += ["```", ctx.command.get_help(ctx).rstrip(), "```"]
     return "\n".join(lines) + "\n"
 
 
@@ -101,8 +190,10 @@ def artefacts() -> dict[str, str]:
     """Repository-relative path -> the content it must have."""
     return {
         "hooks.settings.json.snippet": snippet(),
-        "hooks/hooks.json": plugin_hooks(),
-        "commands/autonomous.md": slash_command.command_template(),
+        f"{PLUGIN}/hooks/hooks.json": plugin_hooks(),
+        f"{PLUGIN}/commands/autonomous.md": slash_command.command_template(),
+        f"{PLUGIN}/.claude-plugin/plugin.json": plugin_manifest(),
+        ".claude-plugin/marketplace.json": marketplace(),
         "docs/cli.md": cli_reference(),
     }
 

@@ -144,7 +144,8 @@ def test_install_statusline_sets_it_when_none_is_set_and_uninstall_removes_it(tm
     assert sl.is_ours(line) and line["command"].endswith(" statusline")
     assert "already set" in install(tmp_path, "--statusline")
     invoke("uninstall", "--scope", "project", "--project", str(tmp_path))
-    assert status_line_of(tmp_path) is None
+    # Nothing but arcguard's was in the file: it goes, status line and all.
+    assert not cc.settings_path("project", tmp_path, os.environ).exists()
 
 
 def test_a_status_line_of_the_users_own_is_kept_unless_forced(tmp_path):

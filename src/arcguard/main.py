@@ -13,6 +13,8 @@ def main(argv: list[str] | None = None) -> int:
     if args[:1] == ["hook"] and not any(arg in HELP for arg in args[1:]):
         return _hook(args[1:])
     if args == ["statusline"]:
+        if _unsupported():
+            return 0  # an empty status line segment: nothing to show here
         return _status_line()
     _load_site()
     from arcguard.commands.group import run
@@ -40,10 +42,33 @@ def _status_line() -> int:
         return 0
 
 
+def _unsupported() -> str | None:
+    """Why this system cannot run arcguard, or None. The common case costs no module of its
+    own: fcntl is what the state lock imports anyway."""
+    import os
+
+    try:
+        import fcntl  # noqa: F401
+    except ImportError:
+        pass
+    else:
+        if hasattr(os, "O_NOFOLLOW"):
+            return None
+    from arcguard.storage.support import unsupported
+
+    return unsupported()
+
+
 def _hook(rest: list[str]) -> int:
     """Run `arcguard hook ...`, whatever follows: Claude Code reads exit 2 as a block, so a
     malformed invocation or a failure to even load the runner still exits 0."""
     try:
+        why = _unsupported()
+        if why:
+            # No state can be kept safely here: one line (Claude Code keeps a hook's stderr in
+            # its debug log), no decision, and nothing written.
+            sys.stderr.write(f"arcguard: hook not run: {why}\n")
+            return 0
         from arcguard.hooks import HOOKS
         from arcguard.hooks.runner import main as run_hook
         from arcguard.hooks.runner import usage_error

@@ -196,8 +196,8 @@ def test_every_scope_writes_its_own_file(project: Path, scope: str) -> None:
     )
     assert (command_dir / "autonomous.md").read_text() == slash.command_template()
     assert uninstall(project, scope=scope).exit_code == 0
-    assert commands(expected) == {}
-    assert not (command_dir / "autonomous.md").exists()
+    assert not expected.exists()  # it held only arcguard's hooks
+    assert not command_dir.exists()
 
 
 def test_user_scope_follows_claude_config_dir(
@@ -256,6 +256,67 @@ def test_round_trip_gives_back_the_original_bytes(project: Path) -> None:
     assert result.exit_code == 0
     assert "removed arcguard hooks from" in result.output
     assert path.read_text() == text
+
+
+@pytest.mark.parametrize("scope", ["project", "local"])
+def test_install_then_uninstall_from_nothing_leaves_nothing(project: Path, scope: str) -> None:
+    assert install(project, scope=scope).exit_code == 0
+    assert install(project, "--claude-version", "2.1.100", scope=scope).exit_code == 0  # again
+    result = uninstall(project, scope=scope)
+    assert result.exit_code == 0, result.output
+    assert "it held only arcguard's hooks" in result.output
+    # No `{}` file, no backup, no empty commands/ or .claude/ folder.
+    assert list(project.iterdir()) == []
+
+
+def test_uninstall_from_user_scope_leaves_no_file_and_no_commands_folder(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    config = tmp_path / "claude-config"
+    config.mkdir()
+    monkeypatch.setenv("CLAUDE_CONFIG_DIR", str(config))
+    assert arcguard("install").exit_code == 0
+    assert arcguard("uninstall").exit_code == 0
+    assert list(config.iterdir()) == []
+    assert config.is_dir()  # the user's own folder stays
+
+
+def test_a_settings_file_that_was_an_empty_object_is_given_back(project: Path) -> None:
+    path = settings_file(project)
+    text = write_json(path, {})
+    install(project)
+    uninstall(project)
+    assert path.read_text() == text
+
+
+def test_a_symlinked_settings_file_left_empty_is_kept(project: Path, tmp_path: Path) -> None:
+    target = tmp_path / "dotfiles" / "settings.json"
+    target.parent.mkdir()
+    path = settings_file(project)
+    path.parent.mkdir(parents=True)
+    path.symlink_to(target)
+    install(project)
+    uninstall(project)
+    assert path.is_symlink() and json.loads(target.read_text()) == {}
+
+
+def test_a_settings_file_changed_while_being_removed_is_put_back(
+    project: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from arcguard.commands import install as command
+
+    install(project)
+    path = settings_file(project)
+    real_rename = os.rename
+
+    def rename_then_change(src: object, dst: object) -> None:
+        real_rename(src, dst)  # type: ignore[arg-type]
+        Path(str(dst)).write_text('{"theme": "dark"}\n')  # Claude Code wrote meanwhile
+
+    monkeypatch.setattr(os, "rename", rename_then_change)
+    assert not command._unlink_if_unchanged(path, path.read_text())
+    assert path.read_text() == '{"theme": "dark"}\n'
+    assert sorted(p.name for p in path.parent.iterdir()) == ["commands", "settings.json"]
 
 
 def test_uninstall_removes_only_ours_and_the_events_it_empties(project: Path) -> None:

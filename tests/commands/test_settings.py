@@ -119,14 +119,27 @@ def test_desired_hooks_match_the_published_snippet() -> None:
 
 
 def test_plugin_hooks_file_matches_the_snippet_and_calls_arcguard_on_path() -> None:
-    plugin = json.loads((REPO / "hooks" / "hooks.json").read_text())
-    assert plugin["hooks"] == plan.desired_hooks("arcguard")
-    manifest = json.loads((REPO / ".claude-plugin" / "plugin.json").read_text())
+    from arcguard import __version__
+
+    plugin = json.loads((REPO / "plugin" / "hooks" / "hooks.json").read_text())
+    snippet = plan.desired_hooks("arcguard")
+    assert list(plugin["hooks"]) == list(snippet)
+    for event, [group] in snippet.items():
+        [theirs] = plugin["hooks"][event]
+        assert {k: v for k, v in theirs.items() if k != "hooks"} == {
+            k: v for k, v in group.items() if k != "hooks"
+        }
+        for mine, handler in zip(theirs["hooks"], group["hooks"], strict=True):
+            assert mine["command"].startswith("command -v arcguard >/dev/null 2>&1 && exec ")
+            assert {**mine, "command": handler["command"]} == handler
+            assert f"exec {handler['command']}; " in mine["command"]
+    manifest = json.loads((REPO / "plugin" / ".claude-plugin" / "plugin.json").read_text())
     assert manifest["name"] == "arcguard"
+    assert manifest["version"] == __version__
 
 
 def test_plugin_command_is_the_shipped_template() -> None:
-    assert (REPO / "commands" / "autonomous.md").read_text() == slash.command_template()
+    assert (REPO / "plugin" / "commands" / "autonomous.md").read_text() == slash.command_template()
 
 
 def test_every_event_is_wired_to_its_hook() -> None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 import threading
@@ -19,6 +20,7 @@ from testing.builders import write_transcript
 from testing.cli import invoke
 
 from arcguard.commands.group import cli
+from arcguard.core.config import DEFAULTS
 from arcguard.storage import paths
 
 
@@ -115,6 +117,7 @@ def recorded(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
                 "session_id": "loop-sess",
                 "hook_event_name": "UserPromptSubmit",
                 "prompt": "/autonomous tidy up",
+                "cwd": "/srv/projects/shop",
             },
         )
         env = {
@@ -163,18 +166,54 @@ def test_every_decision_kind_is_in_the_log(state_home: str) -> None:
 def test_table_lists_sessions_newest_first(state_home: str) -> None:
     result = arcguard("status")
     assert result.exit_code == 0
-    header, first, second = result.output.splitlines()
-    assert header.split()[:4] == ["UPDATED", "(UTC)", "SESSION", "ARC"]
-    assert first.split()[2:9] == ["loop-sess", "autonomous", "active", "0/0", "0/0", "1", "1"]
-    assert "cycle: arcguard paused this session" in first
-    assert second.split()[2:9] == ["arc-sess", "importer", "complete", "1/3", "2/2", "0", "0"]
-    assert second.rstrip().endswith("-")
+    header, first, second = (re.split(r"\s{2,}", line) for line in result.output.splitlines())
+    assert header == [
+        "UPDATED (UTC)",
+        "SESSION",
+        "PROJECT",
+        "TASK",
+        "STATE",
+        "MILESTONES",
+        "IN A ROW",
+        "IN ARC",
+        "DENIALS",
+        "BLOCKED",
+        "PAUSE",
+    ]
+    # The task typed after /autonomous and the folder it was typed in, not the slug; counts as
+    # used/cap, like the status line; no milestone count for an arc that has none.
+    caps = (
+        f"0/{DEFAULTS['max_consecutive_continuations']}",
+        f"0/{DEFAULTS['max_continuations_per_arc']}",
+    )
+    assert first[1:10] == [
+        "loop-sess",
+        "/srv/projects/shop",
+        "tidy up",
+        "active",
+        "-",
+        *caps,
+        "1",
+        "1",
+    ]
+    assert first[10].startswith("cycle: arcguard paused this session")
+    row, arc = (
+        f"2/{DEFAULTS['max_consecutive_continuations']}",
+        f"2/{DEFAULTS['max_continuations_per_arc']}",
+    )
+    assert second[1:] == ["arc-sess", "-", "importer", "complete", "1/3", row, arc, "0", "0", "-"]
 
 
 def test_session_view_shows_arc_guard_and_decisions(state_home: str) -> None:
     text = arcguard("status", "--session", "arc-sess").output
     assert "arc       importer (complete), milestones 1/3, next: load" in text
-    assert "continued 2 in a row, 2 in this arc" in text
+    assert (
+        f"continued 2/{DEFAULTS['max_consecutive_continuations']} in a row, "
+        f"2/{DEFAULTS['max_continuations_per_arc']} in this arc"
+    ) in text
+    assert "project   -" in text
+    loop = arcguard("status", "--session", "loop-sess").output
+    assert "project   /srv/projects/shop" in loop and "task      tidy up" in loop
     assert "paused    no" in text
     assert "decisions (4, oldest first):" in text
     lines = [line for line in text.splitlines() if line.startswith("  ")]
@@ -200,6 +239,7 @@ def test_an_unknown_or_ambiguous_session_is_an_error(state_home: str) -> None:
 
 
 SESSION_KEYS = {
+    "project",
     "session_id",
     "file",
     "updated",
@@ -217,6 +257,9 @@ ARC_KEYS = {
     "next_milestone",
     "consecutive",
     "lifetime",
+    "task",
+    "consecutive_cap",
+    "lifetime_cap",
 }
 GUARD_KEYS = {"paused", "denials", "blocked_rounds", "last_pause"}
 
@@ -238,7 +281,12 @@ def test_json_schema_is_stable(state_home: str) -> None:
         "next_milestone": "load",
         "consecutive": 2,
         "lifetime": 2,
+        "task": "",
+        "consecutive_cap": DEFAULTS["max_consecutive_continuations"],
+        "lifetime_cap": DEFAULTS["max_continuations_per_arc"],
     }
+    assert (loop["project"], loop["arc"]["task"]) == ("/srv/projects/shop", "tidy up")
+    assert arc["project"] is None
     assert set(loop["guard"]["paused"]) == {"kind", "reason", "at"}
     assert set(loop["guard"]["last_pause"]) == {"rule", "reason", "t"}
     full = json.loads(arcguard("status", "--json", "--session", "loop-sess").output)

@@ -114,7 +114,7 @@ def test_the_repository_works_as_a_plugin(claude_project, run_claude):
             project,
             api,
             "/arcguard:autonomous ship the importer",
-            extra_args=["--plugin-dir", str(REPO)],
+            extra_args=["--plugin-dir", str(REPO / "plugin")],
             env=env,
         )
     assert run.returncode == 0, run.describe()

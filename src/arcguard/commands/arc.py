@@ -11,6 +11,7 @@ from arcguard.commands.common import config
 from arcguard.commands.common import home
 from arcguard.commands.common import locked_update
 from arcguard.commands.common import now
+from arcguard.commands.group import SuggestingGroup
 from arcguard.core import arc as arcs
 from arcguard.core.config import parse_int
 from arcguard.core.state import clone
@@ -26,7 +27,7 @@ if TYPE_CHECKING:
 COUNTER = "reconcile_count"
 
 
-@click.group()
+@click.group(cls=SuggestingGroup)
 def arc() -> None:
     """Set, inspect and complete a session's arc (what `/autonomous` starts).
 
@@ -189,7 +190,8 @@ def _counter_verb(name: str, help_text: str, action: Callable[[Arc, float], int]
         click.echo(_apply(session_id, verb))
 
     command.__doc__ = help_text
-    return arc.command(name)(command)
+    # The counter verbs serve shell-scripted hooks: internal, left out of `arc --help`.
+    return arc.command(name, hidden=True)(command)
 
 
 def _reset(current: Arc, at: float) -> int:
@@ -211,7 +213,7 @@ def _cap(text: str, default: int, name: str) -> int:
     return value
 
 
-@arc.command("try-block")
+@arc.command("try-block", hidden=True)
 @click.argument("session_id")
 @click.argument("consecutive_max", required=False, default="")
 @click.argument("lifetime_max", required=False, default="")

@@ -2,9 +2,15 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import click
 
 from arcguard.commands.printable import printable
+
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
 
 
 TITLES = {
@@ -16,11 +22,14 @@ TITLES = {
     "6-question-continued": "Asking permission in the middle of an arc is sent back to work",
 }
 WHAT_CHARS = 90
+NEXT = (
+    "Next: `arcguard install` wires these hooks into Claude Code, `arcguard doctor` checks "
+    "them; then start a task with `/autonomous <task>`."
+)
 VERBS = {
     "arc": "starts an arc",
     "continue": "sends the model back to work",
     "release": "releases the arc",
-    "deny": "denies the call",
     "pause": "pauses the session",
     "nudge": "nudges the model",
     "allow": "lets the stall through",
@@ -35,13 +44,21 @@ def _quote(text: str) -> str:
     return f'"{body}"' if body else "(an empty reply)"
 
 
-def narrate_step(step: object) -> list[str]:
-    """Readable lines for one replayed hook event: what the model did, what arcguard decided."""
+def narrate_step(step: object, denied: set[str] | None = None) -> list[str]:
+    """Readable lines for one replayed hook event: what the model did, what arcguard decided.
+
+    `denied` collects the ids of the calls arcguard denied: with arcguard they never run, so
+    the result the recording holds for them is not shown as if they had.
+    """
     from arcguard.replay.replayer import Step
     from arcguard.replay.timeline import short
 
     assert isinstance(step, Step)
     event, decisions = step.event, step.decisions
+    denied = set() if denied is None else denied
+    call_id = str(event.fields.get("tool_use_id") or "")
+    if event.event in ("PostToolUse", "PostToolUseFailure") and call_id in denied:
+        return []
     lines = []
     if event.event == "UserPromptSubmit":
         lines.append(f"  The user typed {_quote(event.what)}.")
@@ -56,15 +73,25 @@ def narrate_step(step: object) -> list[str]:
     for d in decisions:
         if d.kind == "posture":
             lines.append("    arcguard restates the arc's posture to the model.")
+        elif d.kind == "deny":
+            denied.add(call_id)
+            lines.append(
+                f"    arcguard denies the call, so it does not run: {short(d.reason, 160)}"
+            )
         else:
             verb = VERBS.get(d.kind, f"decides {d.kind}")
             lines.append(f"    arcguard {verb}: {short(d.reason, 160)}")
     return lines
 
 
-def _echo_step(step: object) -> None:
-    for line in narrate_step(step):
-        click.echo(printable(line))
+def _echo_steps() -> Callable[[object], None]:
+    denied: set[str] = set()
+
+    def echo(step: object) -> None:
+        for line in narrate_step(step, denied):
+            click.echo(printable(line))
+
+    return echo
 
 
 @click.command()
@@ -83,6 +110,10 @@ def demo() -> None:
 
     examples = resources.files("arcguard") / "examples"
     names = sorted(p.name for p in examples.iterdir() if p.name.endswith(".jsonl"))
+    click.echo(
+        f"arcguard demo: {len(names)} short recorded Claude Code sessions, replayed through "
+        "arcguard's real hooks, with what arcguard decides at each step.\n"
+    )
     with tempfile.TemporaryDirectory(prefix="arcguard-demo-") as tmp:
         config = str(Path(tmp) / "defaults.toml")  # no file: the defaults apply
         for number, name in enumerate(names, 1):
@@ -90,7 +121,7 @@ def demo() -> None:
             click.echo(f"{number}. {TITLES.get(stem, stem)}  [{name}]")
             with resources.as_file(examples / name) as path:
                 result = replay(
-                    str(path), executor="subprocess", config_path=config, on_step=_echo_step
+                    str(path), executor="subprocess", config_path=config, on_step=_echo_steps()
                 )
             summary = (
                 ", ".join(f"{k} {n}" for k, n in result.summary().items() if k != "posture")
@@ -100,3 +131,4 @@ def demo() -> None:
             if result.paused_at is not None:
                 click.echo("  The session would have stopped here until the user writes again.")
             click.echo("")
+    click.echo(NEXT)

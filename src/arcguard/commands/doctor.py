@@ -49,8 +49,16 @@ def doctor(ctx: click.Context, as_json: bool, project: Path | None) -> None:
     """
     import json
 
-    setup = Setup((project or Path.cwd()).absolute(), dict(os.environ), given=project is not None)
-    results = run_checks(setup)
+    from arcguard.storage.support import unsupported
+
+    why = unsupported()
+    if why:
+        results = [Check("platform", GAP, f"{why}: nothing was checked", "")]
+    else:
+        setup = Setup(
+            (project or Path.cwd()).absolute(), dict(os.environ), given=project is not None
+        )
+        results = run_checks(setup)
     failed = any(r.status == GAP for r in results)
     if as_json:
         click.echo(

@@ -67,10 +67,12 @@ def forensics(paths: tuple[str, ...], as_json: bool, since: str | None) -> None:
     and never applied. --json prints aggregates only, no transcript content.
     """
     from arcguard import jsonio
+    from arcguard.commands import named_inputs
     from arcguard.commands.printable import printable
     from arcguard.forensics import scan_paths
     from arcguard.forensics.text_report import render
 
+    named_inputs.check(paths)
     cfg = config()
     report = scan_paths(
         list(paths) or [default_root()], cfg, since=parse_since(since), progress=_progress()

@@ -25,7 +25,29 @@ COMMANDS = {
 }
 
 
-class LazyGroup(click.Group):
+class SuggestingGroup(click.Group):
+    """A group that answers a mistyped command with the closest ones it has."""
+
+    def resolve_command(
+        self, ctx: click.Context, args: list[str]
+    ) -> tuple[str | None, click.Command | None, list[str]]:
+        name = args[0] if args else ""
+        typed = bool(name) and not name.startswith("-") and not ctx.resilient_parsing
+        if typed and self.get_command(ctx, name) is None:
+            import difflib
+
+            close = difflib.get_close_matches(name, self._shown(ctx), n=1, cutoff=0.6)
+            if close:
+                ctx.fail(f"No such command {name!r}. Did you mean {close[0]!r}?")
+        return super().resolve_command(ctx, args)
+
+    def _shown(self, ctx: click.Context) -> list[str]:
+        # Internal commands are never suggested: `--help` does not list them either.
+        commands = ((name, self.get_command(ctx, name)) for name in self.list_commands(ctx))
+        return [name for name, command in commands if command is not None and not command.hidden]
+
+
+class LazyGroup(SuggestingGroup):
     """A group whose commands live in their own modules, loaded on first use."""
 
     def list_commands(self, ctx: click.Context) -> list[str]:

@@ -31,6 +31,8 @@ def _listing() -> str:
 
 
 @click.command(
+    # Claude Code runs it, not the user: left out of `arcguard --help`.
+    hidden=True,
     context_settings={"help_option_names": ["-h", "--help"]},
     epilog="\b\nHooks and the Claude Code events they serve:\n" + _listing(),
 )

@@ -206,6 +206,7 @@ def install(
       arcguard install --scope project --dry-run
       arcguard install --resident            # http hooks to a resident server
     """
+    _refuse_unsupported()
     path, command_file = _target(scope, project)
     prefix = plan.own_prefix(sys.executable, _package_location())
     served = _resident_files(scope, dry_run=dry_run) if resident else None
@@ -283,6 +284,14 @@ def _keep_private(path: Path) -> None:
             click.echo(f"made {path} readable by you alone (it holds the resident secret)")
     except OSError as exc:
         click.echo(f"warning: could not restrict {path} to you alone: {exc}")
+
+
+def _refuse_unsupported() -> None:
+    from arcguard.storage.support import unsupported
+
+    why = unsupported()
+    if why:
+        raise click.ClickException(f"{why}: nothing was written")
 
 
 def _install_statusline(path: Path, prefix: str, *, force: bool, dry_run: bool) -> None:
@@ -383,11 +392,85 @@ def uninstall(scope: str, project: Path | None, dry_run: bool) -> None:
       arcguard uninstall --scope local --dry-run
     """
     path, command_file = _target(scope, project)
-    if path.exists() or path.is_symlink():
+    if not dry_run and _remove_if_only_ours(path):
+        click.echo(f"removed {path}: it held only arcguard's hooks")
+    elif path.exists() or path.is_symlink():
         _uninstall_settings(path, dry_run=dry_run)
     else:
         click.echo(f"no arcguard hooks in {path} (no such file)")
     _uninstall_command(command_file, dry_run=dry_run)
+    if not dry_run:
+        _remove_empty_folders(command_file.parent, path.parent if scope != "user" else None)
+
+
+def _without_ours(settings: Settings) -> Settings:
+    from arcguard.claude_settings import statusline_plan as sl
+
+    return sl.remove(plan.remove_ours(settings))
+
+
+def _remove_if_only_ours(path: Path) -> bool:
+    """Delete a settings file that install wrote from nothing: it holds arcguard's entries and
+    nothing else, and no backup shows that it held anything before (a backup holding only
+    arcguard's entries is an earlier install's, and goes too). Install then uninstall from no
+    file leaves no file; a file that was `{}` before install is written back as `{}`."""
+    from arcguard.claude_settings import replaced
+
+    backup = path.with_name(path.name + cc.BACKUP_SUFFIX)
+    try:
+        if replaced.kept(os.environ, path) is not None:
+            return False  # a status line of the user's is to come back into this file
+        current, text = cc.load(path)
+        if path.is_symlink() or text is None or not current or _without_ours(current):
+            return False
+        if backup.exists() or backup.is_symlink():
+            before = cc.load(backup)[0]
+            if not before or _without_ours(before):
+                return False
+    except (plan.SettingsError, replaced.RecordError, OSError):
+        return False
+    if not _unlink_if_unchanged(path, text):
+        return False
+    try:
+        backup.unlink()
+    except OSError:
+        pass
+    return True
+
+
+def _unlink_if_unchanged(path: Path, text: str) -> bool:
+    """Delete `path` if it still holds `text`: it is moved aside in one step, then checked, so
+    a change Claude Code made meanwhile is put back rather than lost."""
+    aside = path.with_name(f"{path.name}.arcguard-removing-{os.getpid()}")
+    try:
+        os.rename(path, aside)
+    except OSError:
+        return False
+    try:
+        same = cc.read_regular(aside) == text.encode("utf-8")
+    except (plan.SettingsError, OSError):
+        same = False
+    if not same:
+        try:
+            os.link(aside, path)  # fails if a newer file took its place: that one is kept
+        except FileExistsError:
+            pass
+        except OSError:
+            os.replace(aside, path)  # no hard links here: put it back as it was
+            return False
+    os.unlink(aside)
+    return same
+
+
+def _remove_empty_folders(*folders: Path | None) -> None:
+    # The folders install created (commands/, a project's .claude/), once nothing is left in
+    # them: rmdir removes only an empty folder.
+    for folder in folders:
+        if folder is not None:
+            try:
+                folder.rmdir()
+            except OSError:
+                pass
 
 
 def _uninstall_settings(path: Path, *, dry_run: bool) -> None:

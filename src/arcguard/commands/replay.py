@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+import sys
+
 import click
 
 from arcguard.commands.common import json_option
 
 
 @click.command()
-@click.argument("paths", nargs=-1, required=True, type=click.Path(exists=True))
+@click.argument("paths", nargs=-1, required=True, type=click.Path())
 @json_option
 @click.option(
     "--config",
@@ -53,18 +55,26 @@ def replay(
     then the totals and the interventions per 1,000 tool calls.
     """
     from arcguard import jsonio
+    from arcguard.commands import named_inputs
     from arcguard.commands.printable import printable
     from arcguard.replay import replay as run_replay
     from arcguard.replay import summary
     from arcguard.replay.timeline import render
 
+    named_inputs.check(paths)
     files = summary.transcripts(paths)
     if not files:
         raise click.UsageError("no transcript (*.jsonl) under the given paths")
     executor = "subprocess" if as_subprocess else "in-process"
-    results = [
-        run_replay(path, executor=executor, config_path=config_path, arc=arc) for path in files
-    ]
+    # A bar on stderr for a run over several files, only on a terminal: piped, stderr stays
+    # empty (click would still print the label).
+    quiet = len(files) < 2 or not sys.stderr.isatty()
+    with click.progressbar(
+        files, label="replaying", file=sys.stderr, show_pos=True, hidden=quiet
+    ) as bar:
+        results = [
+            run_replay(path, executor=executor, config_path=config_path, arc=arc) for path in bar
+        ]
     if len(results) == 1 and not force_summary:
         only = results[0]
         click.echo(jsonio.dumps_pretty(only.as_dict()) if as_json else printable(render(only)))

@@ -7,9 +7,12 @@ JSON schema (`--json`, `"schema": 1`; keys are only ever added):
     {"schema": 1, "state_dir": str, "sessions": [SESSION, ...]}       newest first
     SESSION = {"session_id": str | null, "file": str, "updated": float | null (epoch seconds),
                "updated_iso": str | null, "error": str | null (the file cannot be read),
+               "project": str | null (the folder the session first reported),
                "arc": null | {"slug": str, "state": "active" | "stale" | "complete" | "inactive",
                               "milestones_done": int, "milestones_total": int,
-                              "next_milestone": str, "consecutive": int, "lifetime": int},
+                              "next_milestone": str, "consecutive": int, "lifetime": int,
+                              "task": str (typed after /autonomous; "" when none),
+                              "consecutive_cap": int, "lifetime_cap": int},
                "guard": {"paused": null | {"kind": str, "reason": str, "at": float},
                          "denials": int, "blocked_rounds": int,
                          "last_pause": null | {"rule": str, "reason": str, "t": float}},
@@ -58,6 +61,9 @@ if TYPE_CHECKING:
         next_milestone: str
         consecutive: int
         lifetime: int
+        task: str
+        consecutive_cap: int
+        lifetime_cap: int
 
     class LastPause(TypedDict):
         rule: str
@@ -85,6 +91,7 @@ if TYPE_CHECKING:
         updated: float | None
         updated_iso: str | None
         error: None
+        project: str | None
         arc: ArcSummary | None
         guard: GuardSummary
         limit_wait: LimitWaitSummary | None
@@ -95,6 +102,7 @@ if TYPE_CHECKING:
         updated: float
         updated_iso: str
         error: str
+        project: None
         arc: None
         guard: None
         limit_wait: None
@@ -133,6 +141,9 @@ def arc_summary(
         "next_milestone": arcs.next_milestone(arc),
         "consecutive": arc.get("reconcile_count", 0),
         "lifetime": arc.get("total_blocks", 0),
+        "task": arc.get("task", ""),
+        "consecutive_cap": cfg.max_consecutive_continuations,
+        "lifetime_cap": cfg.max_continuations_per_arc,
     }
 
 
@@ -201,6 +212,7 @@ def summarise(state: State, path: str, cfg: Config, at: float) -> ReadSummary:
         "updated": updated,
         "updated_iso": iso(updated) if updated is not None else None,
         "error": None,
+        "project": state.get("cwd"),
         "arc": arc_summary(state.get("arc"), cfg, at, held_until=held_until(state, cfg, at)),
         "guard": guard_summary(state),
         "limit_wait": limit_wait_summary(state, cfg, at),
@@ -214,6 +226,7 @@ def unreadable(path: str, mtime: float, why: str) -> UnreadableSummary:
         "updated": mtime,
         "updated_iso": iso(mtime),
         "error": why,
+        "project": None,
         "arc": None,
         "guard": None,
         "limit_wait": None,
@@ -271,14 +284,19 @@ def _read(path: str) -> State | None:
 COLUMNS = (
     "UPDATED (UTC)",
     "SESSION",
-    "ARC",
+    "PROJECT",
+    "TASK",
     "STATE",
     "MILESTONES",
-    "CONT",
+    "IN A ROW",
+    "IN ARC",
     "DENIALS",
     "BLOCKED",
     "PAUSE",
 )
+MILESTONES = COLUMNS.index("MILESTONES")
+TASK_WIDTH = 40
+PROJECT_WIDTH = 24
 
 
 def _short(text: str, width: int) -> str:
@@ -286,21 +304,39 @@ def _short(text: str, width: int) -> str:
     return text if len(text) <= width else text[: width - 1] + "…"
 
 
-def table_row(summary: SessionSummary) -> tuple[str, ...]:
+def _folder(path: str | None, user_home: str) -> str:
+    """The project folder, under `~` when in the home folder, clipped from the left (the end of
+    a path is the part that tells projects apart)."""
+    if not path:
+        return "-"
+    if user_home and (path == user_home or path.startswith(user_home.rstrip("/") + "/")):
+        path = "~" + path[len(user_home.rstrip("/")) :]
+    path = " ".join(path.split())
+    return path if len(path) <= PROJECT_WIDTH else "…" + path[-(PROJECT_WIDTH - 1) :]
+
+
+def table_rows(sessions: list[SessionSummary], user_home: str = "") -> list[tuple[str, ...]]:
+    """The header and one row per session; the milestone column only when an arc has some."""
+    rows = [COLUMNS, *(table_row(s, user_home) for s in sessions)]
+    if any(s["arc"] is not None and s["arc"]["milestones_total"] for s in sessions):
+        return rows
+    return [row[:MILESTONES] + row[MILESTONES + 1 :] for row in rows]
+
+
+def table_row(summary: SessionSummary, user_home: str = "") -> tuple[str, ...]:
     when = (summary["updated_iso"] or "-").replace("T", " ").rstrip("Z")
     sid = _short(str(summary["session_id"] or os.path.basename(summary["file"])), 12)
+    project = _folder(summary["project"], user_home)
     arc = summary["arc"]
     guard = summary["guard"]
     if summary["error"] is not None or guard is None:
         return (
             when,
             sid,
+            project,
             "-",
             "unreadable",
-            "-",
-            "-",
-            "-",
-            "-",
+            *("-",) * 5,
             _short(summary["error"] or "", 50),
         )
     paused = guard["paused"]
@@ -311,15 +347,19 @@ def table_row(summary: SessionSummary) -> tuple[str, ...]:
     if wait is not None and not paused:
         pause = limit_wait_text(wait)
     if arc is None:
-        arc_cells = ("-", "-", "-", "-")
+        arc_cells: tuple[str, ...] = ("-",) * 5
     else:
+        total = arc["milestones_total"]
         arc_cells = (
-            _short(arc["slug"], 20),
+            _short(arc["task"] or arc["slug"], TASK_WIDTH),
             arc["state"],
-            f"{arc['milestones_done']}/{arc['milestones_total']}",
-            f"{arc['consecutive']}/{arc['lifetime']}",
+            f"{arc['milestones_done']}/{total}" if total else "-",
+            # As the status line writes them: used/cap.
+            f"{arc['consecutive']}/{arc['consecutive_cap']}",
+            f"{arc['lifetime']}/{arc['lifetime_cap']}",
         )
-    return (when, sid, *arc_cells, str(guard["denials"]), str(guard["blocked_rounds"]), pause)
+    denials, blocked = str(guard["denials"]), str(guard["blocked_rounds"])
+    return (when, sid, project, *arc_cells, denials, blocked, pause)
 
 
 def render_table(rows: list[tuple[str, ...]]) -> str:
@@ -336,17 +376,22 @@ def render_session(summary: ReadSummary, log: list[LogEntry]) -> str:
         f"session   {summary['session_id']}",
         f"file      {summary['file']}",
         f"updated   {summary['updated_iso']}",
+        f"project   {summary['project'] or '-'}",
     ]
     arc = summary["arc"]
     if arc is None:
         out.append("arc       none")
     else:
         nxt = f", next: {arc['next_milestone']}" if arc["next_milestone"] else ""
+        counts = f"{arc['milestones_done']}/{arc['milestones_total']}"
+        milestones = f", milestones {counts}{nxt}" if arc["milestones_total"] else ""
+        out.append(f"arc       {arc['slug']} ({arc['state']}){milestones}")
+        if arc["task"]:
+            out.append(f"task      {arc['task']}")
         out.append(
-            f"arc       {arc['slug']} ({arc['state']}), milestones"
-            f" {arc['milestones_done']}/{arc['milestones_total']}{nxt}"
+            f"continued {arc['consecutive']}/{arc['consecutive_cap']} in a row, "
+            f"{arc['lifetime']}/{arc['lifetime_cap']} in this arc"
         )
-        out.append(f"continued {arc['consecutive']} in a row, {arc['lifetime']} in this arc")
     guard = summary["guard"]
     out.append(f"guard     {guard['denials']} denials, {guard['blocked_rounds']} blocked rounds")
     paused = guard["paused"]
@@ -412,9 +457,11 @@ def decision_line(entry: LogEntry) -> str:
 def status(as_json: bool, session_id: str | None, limit: int, show_cost: bool) -> None:
     """Show arcs and loop-guard state of recent sessions, newest first.
 
-    One line per session: its arc (slug, state, milestones done/total, continuations used in
-    a row/in the arc), the loop guard (denials, worst run of blocked rounds) and a pause with
-    its reason. --session shows one session with the decisions arcguard made in it.
+    One line per session: its project folder, its arc (the task typed after /autonomous, or
+    the arc's name; its state; milestones done/total when it has any; continuations used/cap
+    in a row and in the arc, as the status line writes them), the loop guard (denials, worst
+    run of blocked rounds) and a pause with its reason. --session shows one session with the
+    decisions arcguard made in it.
 
     \b
     Examples:
@@ -470,6 +517,7 @@ def status(as_json: bool, session_id: str | None, limit: int, show_cost: bool) -
     if not sessions:
         click.echo(printable(f"no sessions yet in {state_dir}"))
     else:
-        click.echo(printable(render_table([COLUMNS, *(table_row(s) for s in sessions)])))
+        rows = table_rows(sessions, os.path.expanduser("~"))
+        click.echo(printable(render_table(rows)))
     if resident is not None:
         click.echo(printable(resident))

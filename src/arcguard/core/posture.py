@@ -11,6 +11,8 @@ from arcguard.core import guard
 from arcguard.core import limits
 from arcguard.core import messages
 from arcguard.core import render
+from arcguard.core.final_words import AUTONOMOUS
+from arcguard.core.final_words import PLUGIN_AUTONOMOUS
 from arcguard.core.final_words import is_harness_prompt
 from arcguard.core.final_words import starts_autonomous
 from arcguard.core.state import add_log
@@ -26,6 +28,10 @@ if TYPE_CHECKING:
     from arcguard.core.state import State
 
 BOOTSTRAP_SLUG = "autonomous"
+# What `status` shows of the task and the folder needs no more: longer text is clipped when
+# stored, so a pasted page does not grow every state file of the session.
+TASK_CHARS = 200
+CWD_CHARS = 1024
 
 
 def decide_posture(
@@ -63,11 +69,30 @@ def _on_operator(state: State, prompt: str, cfg: Config, now: float) -> None:
         arcs.reset_consecutive(arc)
     elif starts_autonomous(prompt):
         # Set-if-absent: re-typing /autonomous during an arc must not reset its counters.
-        state["arc"] = arcs.new_arc(BOOTSTRAP_SLUG, [], now)
+        started = arcs.new_arc(BOOTSTRAP_SLUG, [], now)
+        task = task_of(prompt)
+        if task:
+            started["task"] = task
+        state["arc"] = started
         add_log(
             state,
             {"t": now, "hook": "posture", "kind": "arc", "reason": "arc started by /autonomous"},
         )
+
+
+def task_of(prompt: str) -> str:
+    """The task typed after `/autonomous` (or `/arcguard:autonomous`), on one line, clipped."""
+    body = prompt.lstrip()
+    for command in (AUTONOMOUS, PLUGIN_AUTONOMOUS):
+        if body[: len(command)].lower() == command:
+            return " ".join(body[len(command) :].split())[:TASK_CHARS]
+    return ""
+
+
+def note_cwd(state: State, cwd: object) -> None:
+    """Keep the folder the session first reported (a hook payload's `cwd`), for `status`."""
+    if "cwd" not in state and isinstance(cwd, str) and cwd:
+        state["cwd"] = cwd[:CWD_CHARS]
 
 
 def posture_context(

@@ -88,6 +88,7 @@ if TYPE_CHECKING:
         last_reconcile: str | None
         completed_at: str
         limit_resumes: int
+        task: str  # what the operator typed after /autonomous, clipped
 
     class Run(TypedDict, total=False):
         seq: int
@@ -217,6 +218,7 @@ if TYPE_CHECKING:
         log: list[LogEntry]
         rate_limits: NotRequired[dict[str, float]]
         limit_wait: NotRequired[LimitWait]
+        cwd: NotRequired[str]  # the folder the session first reported
 
     # --- hook output (Claude Code's wire format, built in core.render) -----------------------
 
@@ -404,6 +406,7 @@ ARC = record(
         "last_reconcile": optional(STR),
         "completed_at": STR,
         "limit_resumes": INT,
+        "task": STR,
     }
 )
 RUN = record(
@@ -539,6 +542,7 @@ STATE = record(
         "log": list_of(LOG_ENTRY),
         "rate_limits": map_of(NUMBER),
         "limit_wait": LIMIT_WAIT,
+        "cwd": STR,
     },
     required=("schema", "session_id", "guard", "seen", "log"),
 )

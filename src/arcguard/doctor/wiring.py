@@ -258,6 +258,9 @@ def resolve(program: str, environ: Mapping[str, str]) -> str | None:
     return os.path.abspath(found) if found is not None else None
 
 
+PLUGIN_HINT = "put arcguard on PATH (pipx install <a clone or its git URL>)"
+
+
 def check_executables(setup: Setup) -> list[Check]:
     found = []
     seen: set[str] = set()
@@ -272,10 +275,12 @@ def check_executables(setup: Setup) -> list[Check]:
                     "executable",
                     GAP,
                     f"{program} ({where}) does not exist or is "
-                    "not executable: Claude Code gets exit 127 and arcguard is off",
-                    f"arcguard install --scope {where}"
+                    "not executable: Claude Code gets exit 127 and arcguard is off"
                     if where != "plugin"
-                    else "put arcguard on PATH (pip install arcguard)",
+                    # The plugin's hooks look for it themselves and exit 0 without it.
+                    else f"{program} (plugin) is not on PATH: the plugin's hooks do nothing "
+                    "(each prompt says how to install it)",
+                    f"arcguard install --scope {where}" if where != "plugin" else PLUGIN_HINT,
                 )
             )
         else:
@@ -467,6 +472,8 @@ def check_runs(setup: Setup) -> list[Check]:
             f"`{launcher} hook {'|'.join(hooks)}` ({where}): {problem}",
             SKIP_HINT
             if status == SKIP
+            else PLUGIN_HINT
+            if where == "plugin"
             else f"run it by hand to see why; arcguard install --scope {where} rewrites it",
         )
         for (status, where, launcher, problem), hooks in failures.items()

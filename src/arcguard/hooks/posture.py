@@ -5,6 +5,7 @@ from __future__ import annotations
 from arcguard.core.background import observe_notification
 from arcguard.core.final_words import is_task_notification
 from arcguard.core.posture import decide_posture
+from arcguard.core.posture import note_cwd
 from arcguard.hooks.runner import session_id
 
 
@@ -38,6 +39,8 @@ def handle(payload: dict[str, Any], ctx: Context) -> Output | None:
         )
         if new is not None and is_task_notification(prompt):
             observe_notification(new, prompt)  # the work it reports on has ended
+        if new is not None:
+            note_cwd(new, payload.get("cwd"))
         return output, new
 
     return ctx.update(sid, change)

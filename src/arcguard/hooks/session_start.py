@@ -7,6 +7,7 @@ rarely, so the look at the directory costs no tool call anything.
 from __future__ import annotations
 
 from arcguard.core.lifecycle import decide_session_start
+from arcguard.core.posture import note_cwd
 from arcguard.hooks.runner import session_id
 from arcguard.storage import error_log
 
@@ -17,6 +18,7 @@ if TYPE_CHECKING:
 
     from arcguard.core.render import Output
     from arcguard.core.schema import SessionStartPayload
+    from arcguard.core.state import State
     from arcguard.hooks.runner import Context
 
 
@@ -34,10 +36,14 @@ def handle(payload: dict[str, Any], ctx: Context) -> Output | None:
         return None
     source = given["source"]
     _prune(ctx, given["session_id"])
-    return ctx.update(
-        given["session_id"],
-        lambda state: decide_session_start(state, source, ctx.cfg, ctx.now, command=ctx.command),
-    )
+
+    def change(state: State | None) -> tuple[Output | None, State | None]:
+        output, new = decide_session_start(state, source, ctx.cfg, ctx.now, command=ctx.command)
+        if new is not None:
+            note_cwd(new, payload.get("cwd"))
+        return output, new
+
+    return ctx.update(given["session_id"], change)
 
 
 # The pruning gets at most this much of the hook's wall time; what is left waits for the next.
