@@ -51,6 +51,7 @@ def claude_version(
     import shutil
     import subprocess
 
+    from arcguard import child
     from arcguard.claude_settings import releases
 
     program = shutil.which("claude", path=environ.get("PATH"))
@@ -59,6 +60,7 @@ def claude_version(
     try:
         done = subprocess.run(
             [program, "--version"],
+            cwd=child.working_directory(),  # not the project's directory
             capture_output=True,
             text=True,
             timeout=timeout,
