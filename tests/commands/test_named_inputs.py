@@ -47,7 +47,7 @@ def test_a_file_that_is_not_a_transcript_is_an_error(verb: str, tmp_path: Path, 
 def test_a_fifo_is_refused_without_waiting_for_a_writer(verb: str, tmp_path: Path):
     fifo = tmp_path / "pipe.jsonl"
     os.mkfifo(fifo)
-    assert _one_line_error(verb, fifo) == f"Error: {fifo}: not a regular file"
+    assert _one_line_error(verb, fifo) == f"Error: {fifo}: not a regular file (a FIFO)"
 
 
 @pytest.mark.parametrize("verb", VERBS)

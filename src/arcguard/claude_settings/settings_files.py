@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import errno
 import os
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -70,6 +71,7 @@ def claude_version(
     import shutil
     import subprocess
 
+    from arcguard import child
     from arcguard.claude_settings import releases
 
     program = shutil.which("claude", path=environ.get("PATH"))
@@ -78,6 +80,7 @@ def claude_version(
     try:
         done = subprocess.run(
             [program, "--version"],
+            cwd=child.working_directory(),  # not the project's directory
             capture_output=True,
             text=True,
             timeout=timeout,
@@ -107,34 +110,25 @@ MAX_SETTINGS_BYTES = 4 * 1024 * 1024
 def read_regular(path: Path, limit: int | None = None) -> bytes | None:
     """The bytes of the regular file at `path` (a symlink is followed); None if it is absent.
 
-    Opened non-blocking, so a FIFO planted in its place cannot hang the caller; anything
-    but a regular file, or a file over `limit` bytes, is refused with a SettingsError.
+    Read as every file named from outside is (`storage.regular_file`): a FIFO planted in its
+    place cannot hang the caller; anything but a regular file, or a file over `limit` bytes,
+    is refused with a SettingsError.
     """
-    import stat
+    from arcguard.storage import regular_file as rf
 
     limit = MAX_SETTINGS_BYTES if limit is None else limit
     try:
-        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC | os.O_NOCTTY)
-    except FileNotFoundError:
-        return None
-    except PermissionError as exc:
-        raise SettingsError(f"cannot read {path}: {exc.strerror}", "permission") from None
-    except OSError as exc:
-        raise SettingsError(f"cannot read {path}: {exc.strerror or exc}") from None
-    try:
-        info = os.fstat(fd)
-        if not stat.S_ISREG(info.st_mode):
-            raise SettingsError(f"{path} is not a regular file", "not-regular")
-        if info.st_size > limit:
-            raise SettingsError(f"{path} is larger than {limit} bytes", "too-large")
-        data = os.read(fd, limit + 1)
-    except OSError as exc:
-        raise SettingsError(f"cannot read {path}: {exc.strerror or exc}") from None
-    finally:
-        os.close(fd)
-    if len(data) > limit:  # it grew after fstat
-        raise SettingsError(f"{path} is larger than {limit} bytes", "too-large")
-    return data
+        return rf.read_bytes(str(path), limit)
+    except rf.Refused as exc:
+        if exc.reason == rf.MISSING:
+            return None
+        if exc.reason == rf.NOT_REGULAR:
+            raise SettingsError(f"{path} is not a regular file", "not-regular") from None
+        if exc.reason == rf.TOO_LARGE:
+            raise SettingsError(f"{path} is larger than {limit} bytes", "too-large") from None
+        if exc.errno in (errno.EACCES, errno.EPERM):
+            raise SettingsError(f"cannot read {path}: {exc.detail}", "permission") from None
+        raise SettingsError(f"cannot read {path}: {exc.detail}") from None
 
 
 def load(path: Path) -> tuple[Settings, str | None]:

@@ -24,23 +24,19 @@ def check(paths: tuple[str, ...]) -> None:
 
 
 def _problem(path: str) -> str | None:
-    import stat
+    from arcguard.storage import regular_file
 
-    try:
-        # Non-blocking, so a FIFO named here cannot hang the command before its type is seen.
-        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC | os.O_NOCTTY)
-    except FileNotFoundError:
-        return "no such file or folder"
-    except IsADirectoryError:
+    if os.path.isdir(path):
         return None
-    except OSError as exc:
-        return f"cannot be read ({exc.strerror})"
     try:
-        mode = os.fstat(fd).st_mode
-        if stat.S_ISDIR(mode):
-            return None
-        if not stat.S_ISREG(mode):
-            return "not a regular file"
+        # The one reader for files named from outside: a FIFO or a device is refused before
+        # anything waits on it.
+        fd, _ = regular_file.open_fd(path)
+    except regular_file.Refused as exc:
+        if exc.reason == regular_file.MISSING:
+            return "no such file or folder"
+        return exc.reason + (f" ({exc.detail})" if exc.detail else "")
+    try:
         head = os.read(fd, HEAD_BYTES)
     except OSError as exc:
         return f"cannot be read ({exc.strerror})"

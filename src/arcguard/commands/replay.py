@@ -50,7 +50,8 @@ def replay(
     directory; nothing of yours is touched. Decisions that would have changed the session are
     reported while the recorded events keep coming; a pause ends that session's replay.
 
-    PATHS are transcript files or folders (searched for *.jsonl). With more than one session
+    PATHS are transcript files or folders (searched for *.jsonl); anything but a regular file
+    (a FIFO, a device, a link to one) is skipped with a message. With more than one session
     (or --summary) a summary is printed: per file the tool calls, turns and decisions by kind,
     then the totals and the interventions per 1,000 tool calls.
     """
@@ -60,21 +61,32 @@ def replay(
     from arcguard.replay import replay as run_replay
     from arcguard.replay import summary
     from arcguard.replay.timeline import render
+    from arcguard.storage import regular_file
 
     named_inputs.check(paths)
-    files = summary.transcripts(paths)
+    refused: list[str] = []
+    files = summary.transcripts(paths, refused)
+    for line in refused:
+        click.echo(printable(line), err=True)
     if not files:
         raise click.UsageError("no transcript (*.jsonl) under the given paths")
     executor = "subprocess" if as_subprocess else "in-process"
     # A bar on stderr for a run over several files, only on a terminal: piped, stderr stays
     # empty (click would still print the label).
     quiet = len(files) < 2 or not sys.stderr.isatty()
+    results = []
     with click.progressbar(
         files, label="replaying", file=sys.stderr, show_pos=True, hidden=quiet
     ) as bar:
-        results = [
-            run_replay(path, executor=executor, config_path=config_path, arc=arc) for path in bar
-        ]
+        for path in bar:
+            try:
+                results.append(
+                    run_replay(path, executor=executor, config_path=config_path, arc=arc)
+                )
+            except regular_file.Refused as exc:  # replaced by something else since listed
+                click.echo(printable(f"skipped {exc}"), err=True)
+    if not results:
+        raise click.UsageError("no readable transcript under the given paths")
     if len(results) == 1 and not force_summary:
         only = results[0]
         click.echo(jsonio.dumps_pretty(only.as_dict()) if as_json else printable(render(only)))

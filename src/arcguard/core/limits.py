@@ -39,6 +39,9 @@ MARGIN_EXACT = 2.0
 MARGIN_MINUTE = 60.0
 # How long after its planned end a wait whose process is gone still counts as held.
 STALE_AFTER = 120.0
+# The years a named reset may fall in: the calendar's own range (`datetime` refuses others).
+MIN_YEAR = 1970
+MAX_YEAR = 9999
 MONTHS = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec")
 
 
@@ -101,7 +104,7 @@ def parse_reset(text: str) -> float | WallTime | None:
 def _epoch_suffix(text: str) -> float | None:
     head, bar, tail = text.rpartition("|")
     digits = tail.strip()
-    if not bar or "limit" not in head.lower() or not digits.isdigit():
+    if not bar or "limit" not in head.lower() or not _ascii_digits(digits):
         return None
     if len(digits) == 13:
         return int(digits) / 1000.0
@@ -125,23 +128,24 @@ def _date_prefix(rest: str) -> tuple[int | None, int | None, int | None, str]:
     if name not in MONTHS or rest[3:4] != " ":
         return None, None, None, rest
     words = rest[4:].split(",", 2)
-    if len(words) < 2 or not words[0].strip().isdigit():
+    day = _number(words[0].strip(), 1, 31) if len(words) >= 2 else None
+    if day is None:
         return None, None, None, rest
-    day = int(words[0].strip())
-    if len(words) == 3 and words[1].strip().isdigit() and len(words[1].strip()) == 4:
-        return MONTHS.index(name) + 1, day, int(words[1].strip()), words[2].lstrip()
+    year = _number(words[1].strip(), MIN_YEAR, MAX_YEAR) if len(words) == 3 else None
+    if year is not None and len(words[1].strip()) == 4:
+        return MONTHS.index(name) + 1, day, year, words[2].lstrip()
     return MONTHS.index(name) + 1, day, None, ",".join(words[1:]).lstrip()
 
 
 def _clock(rest: str) -> tuple[tuple[int, int] | None, str]:
     """`2pm`, `2:30pm`, `2 PM` at the start of `rest`: ((hour, minute), what follows)."""
     i = 0
-    while i < len(rest) and rest[i].isdigit():
+    while i < len(rest) and _ascii_digits(rest[i]):
         i += 1
     if not 1 <= i <= 2:
         return None, rest
     hour, minute = int(rest[:i]), 0
-    if rest[i : i + 1] == ":" and rest[i + 1 : i + 3].isdigit():
+    if rest[i : i + 1] == ":" and _ascii_digits(rest[i + 1 : i + 3]):
         minute = int(rest[i + 1 : i + 3])
         i += 3
     suffix = rest[i:].lstrip(" \u202f")
@@ -150,6 +154,19 @@ def _clock(rest: str) -> tuple[tuple[int, int] | None, str]:
         return None, rest
     hour = hour % 12 + (12 if half == "pm" else 0)
     return (hour, minute), suffix[2:]
+
+
+def _ascii_digits(text: str) -> bool:
+    """Only 0-9: `str.isdigit` also takes `²` or `٣`, which `int` then refuses or reads."""
+    return text.isascii() and text.isdigit()
+
+
+def _number(text: str, low: int, high: int) -> int | None:
+    """`text` as a number from `low` to `high` (ASCII digits only, at most 4), else None."""
+    if not (_ascii_digits(text) and len(text) <= 4):
+        return None
+    value = int(text)
+    return value if low <= value <= high else None
 
 
 def _zone(rest: str) -> str | None:

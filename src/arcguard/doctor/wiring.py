@@ -7,6 +7,7 @@ import shutil
 import subprocess
 from typing import TYPE_CHECKING
 
+from arcguard import child
 from arcguard.claude_settings import merge_plan as plan
 from arcguard.claude_settings import settings_files as cc
 from arcguard.claude_settings import slash_command as slash
@@ -389,7 +390,8 @@ def run_words(
                 text=True,
                 capture_output=True,
                 env=env,
-                cwd=scratch,
+                # A fresh, empty folder: nothing of the checked project is on a Python path.
+                cwd=child.working_directory(scratch),
                 timeout=RUN_TIMEOUT_S,
                 shell=False,
             )

@@ -4,18 +4,23 @@ A transcript is untrusted input (it may come from anyone's repository), so readi
 stay cheap whatever it holds: a line longer than any real entry is skipped as it streams past,
 never held whole; an entry nested deeper than any real one is refused before code that walks
 it recursively sees it. Both tools read every line through `read_lines` and `judge`, so their
-counts of turns and malformed lines are the same by construction.
+counts of turns and malformed lines are the same by construction. They find and open the
+files the same way too (`transcript_files`, `open_transcript`): only regular files are read,
+so a FIFO or a link to a device among them (git stores symlinks) is skipped, never waited on.
 """
 
 from __future__ import annotations
 
+import os
 from typing import TYPE_CHECKING
 
 from arcguard.forensics.analyse import KNOWN_TYPES
+from arcguard.storage import regular_file
 
 
 if TYPE_CHECKING:
     from collections.abc import Callable
+    from collections.abc import Iterable
     from collections.abc import Iterator
     from typing import Any
     from typing import BinaryIO
@@ -37,6 +42,9 @@ SKIPPED_TYPES = KNOWN_TYPES - PARSED_TYPES
 _TYPE_KEY = b'"type":"'
 _SPACED_TYPE_KEY = b'"type": "'
 
+SUFFIX = ".jsonl"
+READ_BUFFER = 1024 * 1024
+
 BLANK = "blank"
 MALFORMED = "malformed"
 SKIPPED = "skipped"
@@ -54,6 +62,26 @@ class Line:
         self.status = status
         self.kind = kind
         self.entries = entries or []
+
+
+def transcript_files(paths: Iterable[str]) -> Iterator[tuple[str, bool]]:
+    """(path, named) for each path given that is not a folder (named), and each `*.jsonl`
+    found under a folder given (recursively, sorted; linked folders are not followed)."""
+    for root in paths:
+        if not os.path.isdir(root):
+            yield root, True
+            continue
+        for directory, dirs, files in os.walk(root):
+            dirs.sort()
+            for name in sorted(files):
+                if name.endswith(SUFFIX):
+                    yield os.path.join(directory, name), False
+
+
+def open_transcript(path: str) -> BinaryIO:
+    """The transcript at `path`, opened to stream; `regular_file.Refused` if it is anything
+    but a regular file (a FIFO, a device, a folder, gone)."""
+    return regular_file.open_stream(path, READ_BUFFER)
 
 
 def read_lines(handle: BinaryIO, limit: int = MAX_LINE_BYTES) -> Iterator[bytes | None]:

@@ -15,6 +15,7 @@ from arcguard.forensics.analyse import KNOWN_TYPES
 from arcguard.forensics.analyse import PAUSE_MARK
 from arcguard.forensics.analyse import SessionScan
 from arcguard.forensics.report import Report
+from arcguard.storage import regular_file
 
 
 if TYPE_CHECKING:
@@ -27,36 +28,26 @@ if TYPE_CHECKING:
 
     Progress = Callable[[int, int], None]
 
-SUFFIX = ".jsonl"
+SUFFIX = lines.SUFFIX
 _PAUSE = PAUSE_MARK.encode()
-READ_BUFFER = 1024 * 1024
 
 
 def discover(paths: Iterable[str], report: Report, since: float | None) -> list[tuple[str, int]]:
     """(path, size) of every transcript under `paths`, sorted; skips are counted in `report`."""
     found: list[tuple[str, int]] = []
-    for root in paths:
-        if os.path.isdir(root):
-            for directory, dirs, files in os.walk(root):
-                dirs.sort()
-                for name in sorted(files):
-                    if name.endswith(SUFFIX):
-                        _consider(os.path.join(directory, name), report, since, found)
-        elif os.path.exists(root):
-            if root.endswith(SUFFIX):
-                _consider(root, report, since, found)
-            else:
-                report.skipped["not a .jsonl file"] += 1
+    for path, named in lines.transcript_files(paths):
+        if named and os.path.exists(path) and not path.endswith(SUFFIX):
+            report.skipped["not a .jsonl file"] += 1
         else:
-            report.skipped["path does not exist"] += 1
+            _consider(path, report, since, found)
     return found
 
 
 def _consider(path: str, report: Report, since: float | None, found: list[tuple[str, int]]) -> None:
     try:
-        info = os.stat(path)
-    except OSError:
-        report.skipped["unreadable"] += 1
+        info = regular_file.look(path)
+    except regular_file.Refused as exc:
+        report.skipped[skip_reason(exc)] += 1
         return
     if since is not None and info.st_mtime < since:
         report.skipped["not modified since --since"] += 1
@@ -64,6 +55,10 @@ def _consider(path: str, report: Report, since: float | None, found: list[tuple[
         report.skipped["empty file"] += 1
     else:
         found.append((path, info.st_size))
+
+
+def skip_reason(exc: regular_file.Refused) -> str:
+    return "path does not exist" if exc.reason == regular_file.MISSING else exc.reason
 
 
 def is_subagent_file(path: str) -> bool:
@@ -96,9 +91,12 @@ def scan_file(path: str, config: Config, report: Report, loads: Loads) -> None:
     """Analyse one transcript into `report`; an unreadable file is a counted skip, not an error."""
     scan = SessionScan(report, config, sidechain_file=True if is_subagent_file(path) else None)
     try:
-        with open(path, "rb", buffering=READ_BUFFER) as handle:
+        with lines.open_transcript(path) as handle:
             size = os.fstat(handle.fileno()).st_size
             _feed(scan, handle, report, loads)
+    except regular_file.Refused as exc:
+        report.skipped[skip_reason(exc)] += 1
+        return
     except OSError:
         report.skipped["unreadable"] += 1
         return

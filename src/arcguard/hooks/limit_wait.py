@@ -98,14 +98,15 @@ def resolve(reset: float | limits.WallTime | None, now: float) -> float | None:
 
 def _wall_epoch(wall: limits.WallTime, now: float) -> float | None:
     """The wall time in its zone (the user's own when none is named), the next such moment
-    when the text gave no date."""
+    when the text gave no date; None for a moment the calendar cannot hold (a day that does
+    not exist, a year past 9999, a `now` outside the calendar)."""
     import datetime
 
     zone = _zone(wall.zone)
     if wall.zone and zone is None:
         return None
-    current = datetime.datetime.fromtimestamp(now, zone or None).astimezone(zone)
     try:
+        current = datetime.datetime.fromtimestamp(now, zone or None).astimezone(zone)
         at = current.replace(
             year=wall.year or current.year,
             month=wall.month or current.month,
@@ -115,13 +116,14 @@ def _wall_epoch(wall: limits.WallTime, now: float) -> float | None:
             second=0,
             microsecond=0,
         )
-    except ValueError:
+        if wall.month is None and at.timestamp() < now - limits.MARGIN_MINUTE:
+            at += datetime.timedelta(days=1)  # "2pm" said at 3pm means tomorrow's
+        elif wall.month is not None and wall.year is None and at.timestamp() < now - 86400:
+            at = at.replace(year=at.year + 1)  # "Jan 2" said on Dec 30
+        return at.timestamp()
+    except (ValueError, OverflowError, OSError):
+        # Hostile text or a transcript's timestamp can name either; no reset time then.
         return None
-    if wall.month is None and at.timestamp() < now - limits.MARGIN_MINUTE:
-        at += datetime.timedelta(days=1)  # "2pm" said at 3pm means tomorrow's
-    elif wall.month is not None and wall.year is None and at.timestamp() < now - 86400:
-        at = at.replace(year=at.year + 1)  # "Jan 2" said on Dec 30
-    return at.timestamp()
 
 
 def _zone(name: str | None) -> Any:

@@ -2,7 +2,8 @@
 
 `announce` runs inside a hook. The terminal sequence goes into the hook's output (Claude Code
 emits it on the terminal). The command runs detached, through a small helper process
-(`python -m arcguard.hooks.notify`), so the hook never waits for it: the helper gives the
+(`arcguard.hooks.notify`, an isolated Python started in the state directory, see
+`arcguard.child`), so the hook never waits for it: the helper gives the
 command its JSON event on stdin, waits for it within a bound, and logs a failure. The command
 is an argv run without a shell: nothing in an event can be read as shell syntax.
 """
@@ -53,12 +54,15 @@ def spawn(home: str, argv: list[str], event: dict[str, Any]) -> None:
     """Start the helper that runs `argv` with `event`; it outlives the hook."""
     import subprocess
 
+    from arcguard import child
     from arcguard import jsonio
 
     data = jsonio.dumps(event).encode("utf-8", "surrogatepass")[:MAX_EVENT_BYTES]
     try:
         helper = subprocess.Popen(
-            [sys.executable, "-m", "arcguard.hooks.notify", home, *argv],
+            child.python_argv("arcguard.hooks.notify", home, *argv),
+            # Never the project's directory, which the hook was started in.
+            cwd=child.working_directory(home),
             stdin=subprocess.PIPE,
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,
@@ -76,10 +80,13 @@ def run_command(home: str, argv: list[str], data: bytes) -> None:
     """Run the user's command with the event on stdin; log why it failed, if it did."""
     import subprocess
 
+    from arcguard import child
+
     name = os.path.basename(argv[0]) if argv else "?"
     try:
         done = subprocess.run(
             argv,
+            cwd=child.working_directory(home),
             input=data,
             stdout=subprocess.DEVNULL,
             stderr=subprocess.PIPE,

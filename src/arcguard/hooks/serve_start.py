@@ -49,13 +49,15 @@ def ensure_server(home: str, environ: dict[str, str] | os._Environ[str], wait_s:
     import subprocess
     import time
 
+    from arcguard import child
+
     subprocess.Popen(
         serve_argv(sys.executable),
         stdin=subprocess.DEVNULL,
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
         env=dict(environ),
-        cwd=home,
+        cwd=child.working_directory(home),
         close_fds=True,
         start_new_session=True,  # outlives the hook and the session's process group
     )

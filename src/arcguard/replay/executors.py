@@ -13,6 +13,7 @@ import time
 from typing import TYPE_CHECKING
 
 import arcguard
+from arcguard import child
 
 
 if TYPE_CHECKING:
@@ -63,16 +64,21 @@ class InProcess:
 
 
 class Subprocess:
-    """Runs `python -m arcguard hook NAME` with the payload on stdin, as Claude Code would."""
+    """Runs `python -m arcguard hook NAME` with the payload on stdin, as Claude Code would,
+    isolated and in the replay's scratch directory: a replay is often run from inside the
+    repository whose sessions it replays, and that repository's code must not be imported."""
 
     name = "subprocess"
 
     def __init__(self, environ: dict[str, str]) -> None:
         self.environ = environ
+        # The state dir does not exist before the first hook makes it; its parent does.
+        self.scratch = os.path.dirname(environ["ARCGUARD_HOME"])
 
     def run(self, hook: str, raw: bytes) -> str | None:
         done = subprocess.run(
-            [sys.executable, "-m", "arcguard", "hook", hook],
+            child.python_argv("arcguard", "hook", hook),
+            cwd=child.working_directory(self.scratch),
             input=raw,
             env=self.environ,
             capture_output=True,

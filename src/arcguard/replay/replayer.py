@@ -223,7 +223,7 @@ def session_id_of(path: str, first: dict[str, Any] | None) -> str:
 
 
 def _first_entry(path: str, loads: Loads) -> dict[str, Any] | None:
-    with open(path, "rb") as handle:
+    with lines.open_transcript(path) as handle:
         for raw in lines.read_lines(handle):
             for entry in lines.judge(raw, loads).entries:
                 if entry.get("sessionId"):
@@ -266,7 +266,7 @@ def _run(
     builder: EventBuilder,
 ) -> None:
     last_owner: str | None = None
-    with open(path, "rb") as handle:
+    with lines.open_transcript(path) as handle:
         for raw in lines.read_lines(handle):
             line = lines.judge(raw, loads)
             result.malformed_lines += line.status == lines.MALFORMED

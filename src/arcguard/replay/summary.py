@@ -17,21 +17,25 @@ if TYPE_CHECKING:
 
     from arcguard.replay.replayer import Result
 
-SUFFIX = ".jsonl"
 INTERVENTIONS = ("deny", "pause", "continue", "nudge")
 PER_CALLS = 1000
 
 
-def transcripts(paths: Iterable[str]) -> list[str]:
-    """The transcript files named or found (recursively, sorted) under the given paths."""
+def transcripts(paths: Iterable[str], refused: list[str] | None = None) -> list[str]:
+    """The transcript files named or found (recursively, sorted) under the given paths; each
+    one refused (a FIFO, a device, anything but a regular file) adds a line to `refused`."""
+    from arcguard.forensics import lines
+    from arcguard.storage import regular_file
+
     found: list[str] = []
-    for path in paths:
-        if not os.path.isdir(path):
-            found.append(path)
+    for path, _ in lines.transcript_files(paths):
+        try:
+            regular_file.look(path)
+        except regular_file.Refused as exc:
+            if refused is not None:
+                refused.append(f"skipped {exc}")
             continue
-        for directory, dirs, files in os.walk(path):
-            dirs.sort()
-            found += [os.path.join(directory, f) for f in sorted(files) if f.endswith(SUFFIX)]
+        found.append(path)
     return found
 
 

@@ -8,6 +8,7 @@ from arcguard.core.config import DEFAULTS
 from arcguard.core.config import Config
 from arcguard.core.config import build_config
 from arcguard.storage import paths
+from arcguard.storage import regular_file
 
 
 TYPE_CHECKING = False
@@ -16,6 +17,8 @@ if TYPE_CHECKING:
 
 
 ENV_PREFIX = "ARCGUARD_"
+# A config file is a few hundred bytes; a megabyte leaves room for any comment.
+MAX_CONFIG_BYTES = 1024 * 1024
 
 
 def env_values(environ: dict[str, str] | os._Environ[str] = os.environ) -> dict[str, object]:
@@ -27,14 +30,18 @@ def env_values(environ: dict[str, str] | os._Environ[str] = os.environ) -> dict[
 
 
 def file_values(path: str) -> tuple[dict[str, object], list[str]]:
-    """The settings in the TOML file at `path` ({} when it does not exist) and any problem."""
+    """The settings in the TOML file at `path` ({} when it does not exist) and any problem.
+
+    Read as every file named from outside is: a FIFO or a device at the config path is
+    refused at once (every hook and `status` would otherwise wait on it), and so is a file
+    far larger than any config; the defaults then apply.
+    """
     try:
-        with open(path, "rb") as handle:
-            data = handle.read(1024 * 1024)
-    except FileNotFoundError:
-        return {}, []
-    except OSError as exc:
-        return {}, [f"config file {path}: {exc.strerror}"]
+        data = regular_file.read_bytes(path, MAX_CONFIG_BYTES)
+    except regular_file.Refused as exc:
+        if exc.reason == regular_file.MISSING:
+            return {}, []
+        return {}, [f"config file {exc}"]
     import tomllib  # only when a config file exists: it costs the hook path otherwise
 
     try:

@@ -1,13 +1,15 @@
-"""Read a transcript from its end, never the whole file: the only module that opens one.
+"""Read a transcript from its end, never the whole file: how a hook reads one.
 
 Claude Code transcripts reach hundreds of MB (`api-request-blob` entries repeat request
-content), and a hook runs on every tool call, so a hook reads at most a bounded tail.
+content), and a hook runs on every tool call, so a hook reads at most a bounded tail. The
+file is opened as every file named from outside is (`storage.regular_file`).
 """
 
 from __future__ import annotations
 
 import os
-import stat
+
+from arcguard.storage import regular_file
 
 
 TYPE_CHECKING = False
@@ -28,14 +30,11 @@ def lines_newest_first(path: str, max_bytes: int, *, block: int = BLOCK) -> Iter
     caller's parser decides). A line that starts before the byte bound is not yielded.
     """
     try:
-        fd = os.open(path, os.O_RDONLY | os.O_CLOEXEC | os.O_NONBLOCK)
-    except OSError as exc:
-        raise NotReadable(f"{path}: {exc.strerror}") from None
+        fd, size = regular_file.open_fd(path)
+    except regular_file.Refused as exc:
+        raise NotReadable(str(exc)) from None
     try:
-        info = os.fstat(fd)
-        if not stat.S_ISREG(info.st_mode):
-            raise NotReadable(f"{path}: not a regular file")
-        yield from _reverse_lines(fd, info.st_size, max_bytes, block)
+        yield from _reverse_lines(fd, size, max_bytes, block)
     finally:
         os.close(fd)
 
