@@ -76,7 +76,18 @@ BEHAVIOURS: dict[str, str] = {
     "unknown /autonomous reaches the model in -p": (
         "'/autonomous x' without a command file still calls the model"
     ),
+    "Stop additionalContext": (
+        "a Stop hook's additionalContext brings exactly one more model call, which carries it"
+    ),
+    "Stop block cap": (
+        "with CLAUDE_CODE_STOP_HOOK_BLOCK_CAP=2 a Stop hook that always blocks is overridden"
+        " at its 3rd block"
+    ),
 }
+
+STOP_MARK = "stop-context-5d2b"
+# Probes added after the first bisection: a release probed before them gets only these.
+LATER_PROBES = ("Stop additionalContext", "Stop block cap")
 
 _LOGGER = """\
 import json, sys
@@ -84,6 +95,19 @@ payload = json.load(sys.stdin)
 with open(sys.argv[1], "a") as fh:
     fh.write(json.dumps(payload) + "\\n")
 if len(sys.argv) > 2:
+    sys.stdout.write(sys.argv[2])
+"""
+
+# Like _LOGGER, but answers only the first `limit` payloads (so a hook that keeps the session
+# going cannot keep it going forever on a release that ignores a cap).
+_LIMITED = """\
+import json, sys
+payload = json.load(sys.stdin)
+with open(sys.argv[1], "a") as fh:
+    fh.write(json.dumps(payload) + "\\n")
+with open(sys.argv[1]) as fh:
+    seen = sum(1 for line in fh if line.strip())
+if seen <= int(sys.argv[3]):
     sys.stdout.write(sys.argv[2])
 """
 
@@ -180,11 +204,23 @@ class Session:
         found = [json.loads(line) for line in self.log.read_text().splitlines() if line]
         return [p for p in found if p.get("hook_event_name") == event]
 
+    def limited(self, reply: Mapping[str, Any], limit: int) -> str:
+        """A hook command that answers `reply` to its first `limit` payloads only."""
+        script = self.project.write_script("limited_reply.py", _LIMITED)
+        return shlex.join(
+            [sys.executable, str(script), str(self.log), json.dumps(reply), str(limit)]
+        )
+
     def run(
-        self, binary: Path, api: ScriptedAPI, prompt: str = "go"
+        self,
+        binary: Path,
+        api: ScriptedAPI,
+        prompt: str = "go",
+        env_extra: Mapping[str, str] | None = None,
     ) -> tuple[dict[str, Any] | None, str]:
         env = self.project.base_env()
         env["ANTHROPIC_BASE_URL"] = api.base_url
+        env.update(env_extra or {})
         args = [
             str(binary),
             "-p",
@@ -312,6 +348,33 @@ def probe_unknown_command(binary: Path) -> dict[str, bool]:
         return {"unknown /autonomous reaches the model in -p": bool(api.requests)}
 
 
+def probe_stop_context(binary: Path) -> dict[str, bool]:
+    """A Stop hook answers additionalContext once: one more model call, with the text in it."""
+    with session() as s:
+        reply = {"hookSpecificOutput": {"hookEventName": "Stop", "additionalContext": STOP_MARK}}
+        s.project.write_settings(hook_settings({"Stop": s.limited(reply, 1)}))
+        with ScriptedAPI([text("done"), text("again"), text("more")]) as api:
+            s.run(binary, api)
+            requests = api.requests
+        return {
+            "Stop additionalContext": len(requests) == 2 and STOP_MARK in json.dumps(requests[1])
+        }
+
+
+def probe_stop_cap(binary: Path) -> dict[str, bool]:
+    """A Stop hook that blocks (up to 6 times) under a cap of 2: the cap ends it at 3 calls."""
+    with session() as s:
+        reply = {"decision": "block", "reason": "probe block"}
+        s.project.write_settings(hook_settings({"Stop": s.limited(reply, 6)}))
+        with ScriptedAPI([text("done")] * 8) as api:
+            s.run(binary, api, env_extra={"CLAUDE_CODE_STOP_HOOK_BLOCK_CAP": "2"})
+            return {"Stop block cap": len(api.requests) == 3}
+
+
+def later_probes(binary: Path) -> dict[str, bool]:
+    return {**probe_stop_context(binary), **probe_stop_cap(binary)}
+
+
 def runs_offline(binary: Path) -> bool:
     with session() as s, ScriptedAPI([text("done")]) as api:
         result, _ = s.run(binary, api)
@@ -336,6 +399,7 @@ def probe(version: str) -> dict[str, bool]:
     )
     found.update(probe_empty_reply(binary))
     found.update(probe_unknown_command(binary))
+    found.update(later_probes(binary))
     return found
 
 
@@ -350,6 +414,14 @@ def load_results() -> dict[str, dict[str, bool]]:
 
 def cached_probe(version: str, drop: bool) -> dict[str, bool]:
     results = load_results()
+    if version in results and any(key not in results[version] for key in LATER_PROBES):
+        started = time.monotonic()
+        results[version] = {**results[version], **later_probes(install(version))}
+        RESULTS.write_text(json.dumps(results, indent=1, sort_keys=True) + "\n")
+        print(
+            f"# probed {version} (later probes) in {time.monotonic() - started:.0f}s",
+            file=sys.stderr,
+        )
     if version not in results:
         started = time.monotonic()
         results[version] = probe(version)

@@ -152,8 +152,12 @@ def decide_stop(
     stop_hook_active: bool,
     background_running: bool,
     command: str,
+    via_context: bool = False,
 ) -> tuple[Output | None, State | None]:
-    """(output for Claude Code, new state or None when nothing changed)."""
+    """(output for Claude Code, new state or None when nothing changed).
+
+    `via_context`: the running release continues a session with Stop `additionalContext`
+    (see `render.continue_stop`)."""
     if state is None:
         return None, None
     state = clone(state)
@@ -169,10 +173,10 @@ def decide_stop(
             state, final.resume_id, background_running, now, slug=slug, command=command
         )
         if resumed is not None:
-            return resumed, state
+            return render.continue_stop(resumed, via_context=via_context), state
     if not active or arc is None:
         return None, state
-    return _arc_stop(
+    reason, state = _arc_stop(
         state,
         arc,
         final,
@@ -182,6 +186,9 @@ def decide_stop(
         background_running=background_running,
         command=command,
     )
+    return (
+        None if reason is None else render.continue_stop(reason, via_context=via_context)
+    ), state
 
 
 def _arc_stop(
@@ -194,7 +201,8 @@ def _arc_stop(
     stop_hook_active: bool,
     background_running: bool,
     command: str,
-) -> tuple[Output | None, State]:
+) -> tuple[str | None, State]:
+    """(the reason to continue this stop with, or None to let it be; the new state)."""
     arcs.touch(arc, now)
     verdict = (
         SKIP
@@ -219,14 +227,14 @@ def _arc_stop(
 
 def _dead_resume(
     state: State, resume_id: str, background_running: bool, now: float, *, slug: str, command: str
-) -> Output | None:
+) -> str | None:
     """Continue, once per resume prompt, a session that answered it with nothing."""
     resumes = state["seen"].setdefault("resumes", [])
     if resume_id in resumes or state["guard"].get("paused") or background_running:
         return None
     remember(resumes, resume_id, 16)
     _log(state, now, "block", "a resumed session answered with nothing: sent back to work")
-    return render.block_stop(messages.resume_block_reason(slug, command, state["session_id"]))
+    return messages.resume_block_reason(slug, command, state["session_id"])
 
 
 def _why_not_continue(state: State, final: Final | None, background_running: bool) -> str | None:
@@ -241,7 +249,7 @@ def _why_not_continue(state: State, final: Final | None, background_running: boo
 
 def _stall(
     state: State, arc: Arc, cfg: Config, now: float, verdict: str, *, command: str
-) -> tuple[Output | None, State]:
+) -> tuple[str | None, State]:
     sid = state["session_id"]
     allowed = arcs.try_block(
         arc, cfg.max_consecutive_continuations, cfg.max_continuations_per_arc, now
@@ -270,7 +278,7 @@ def _stall(
             "lifetime": arc.get("total_blocks"),
         },
     )
-    return render.block_stop(reason), state
+    return reason, state
 
 
 def _log(state: State, now: float, kind: DecisionKind, reason: str) -> None:

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import time
 
+from arcguard.claude_settings import releases
 from arcguard.core import arc as arcs
 from arcguard.core import render
 from arcguard.core.final_words import is_resume_prompt
@@ -142,6 +143,22 @@ def _from_payload(text: str, path: str | None, ctx: Context) -> Final:
     return final
 
 
+def _via_context(path: str | None, ctx: Context) -> bool:
+    """Whether the running release continues a stop with `additionalContext`.
+
+    Asked of the transcript, whose every entry carries the `version` of the Claude Code that
+    wrote it: that is the release running now, even after an upgrade that no settings file
+    or install step saw (neither the payload nor the environment names the release). Early
+    in a session the transcript may hold nothing yet, so it is waited for as briefly as any
+    other entry. No transcript or no version: `decision: block`, which every release honours.
+    """
+    if not path:
+        return False
+    wait = ctx.wait_left(hook_reader.SETTLE_WAIT_S)
+    version = hook_reader.writer_version(path, ctx.cfg.tail_bytes, wait_s=wait)
+    return releases.continues_with_context(releases.from_dotted(version) if version else None)
+
+
 def handle(payload: dict[str, Any], ctx: Context) -> Output | None:
     given = read(payload)
     if given is None:
@@ -161,6 +178,12 @@ def handle(payload: dict[str, Any], ctx: Context) -> Output | None:
         final = _final(hook_reader.last_exchange(path, ctx.cfg.tail_bytes))
     else:
         final = None
+    # Only a stop that may be continued needs to know how (a continuation is worded per
+    # release): the others pay no transcript read.
+    may_continue = final is not None and (
+        arcs.is_active(snapshot.get("arc"), ctx.cfg, ctx.now) or bool(final.resume_id)
+    )
+    via_context = may_continue and _via_context(path, ctx)
 
     def change(state: State | None) -> tuple[Output | None, State | None]:
         # A turn left open (no PostToolBatch on this release) is over: its rules run first,
@@ -174,6 +197,7 @@ def handle(payload: dict[str, Any], ctx: Context) -> Output | None:
             stop_hook_active=given["stop_hook_active"],
             background_running=given["background_running"],
             command=ctx.command,
+            via_context=via_context,
         )
         return render.merge(closed, output), new or closed_state
 

@@ -75,3 +75,22 @@ def last_exchange(path: str, max_bytes: int) -> records.Exchange | None:
         return records.last_exchange(records.conversation_entries(lines, jsonio.loads))
     except NotReadable:
         return None
+
+
+def writer_version(path: str, max_bytes: int, *, wait_s: float = 0.0) -> str | None:
+    """The release of the Claude Code writing this transcript, from its newest entry that says
+    (every entry Claude Code writes carries `version`); None if none is in the tail.
+
+    Re-read for up to `wait_s` while none is there: early in a session Claude Code may not
+    have flushed a single entry yet (the file may not even exist).
+    """
+    deadline = time.monotonic() + wait_s
+    while True:
+        try:
+            lines = lines_newest_first(path, max_bytes)
+            found = records.writer_version(records.version_entries(lines, jsonio.loads))
+        except NotReadable:
+            found = None
+        if found is not None or time.monotonic() + SETTLE_POLL_S > deadline:
+            return found
+        time.sleep(SETTLE_POLL_S)

@@ -257,3 +257,24 @@ def assistant_entries(lines: Iterable[bytes], loads: Callable[[bytes], object]) 
             yield loads(line)
         except ValueError:
             continue
+
+
+def writer_version(entries_newest_first: Iterable[object]) -> str | None:
+    """The Claude Code release that wrote the newest entry carrying one (`version`)."""
+    for entry in entries_newest_first:
+        if isinstance(entry, dict):
+            version = entry.get("version")
+            if isinstance(version, str) and version:
+                return version
+    return None
+
+
+def version_entries(lines: Iterable[bytes], loads: Callable[[bytes], object]) -> Iterator[object]:
+    """Parse only the lines that may carry a `version` field."""
+    for line in lines:
+        if b'"version"' not in line:
+            continue
+        try:
+            yield loads(line)
+        except ValueError:
+            continue
