@@ -71,3 +71,14 @@ def test_the_first_release_with_stop_context_is_the_bisected_one():
     assert not releases.continues_with_context((2, 1, 162))
     assert releases.continues_with_context((2, 1, 163))
     assert not releases.continues_with_context(None)
+
+
+def test_the_user_is_told_in_a_line_the_model_does_not_get(tmp_path):
+    start_arc()
+    path = _transcript(tmp_path, "2.1.328")
+    out = hook_output(run_hook("stop", stop_payload(path, NOOP)))
+    assert out["systemMessage"] == (
+        "arcguard sent the model back to work (1 of 2 in a row):"
+        " it stopped mid-arc with nothing done"
+    )
+    assert out["systemMessage"] not in out["hookSpecificOutput"]["additionalContext"]

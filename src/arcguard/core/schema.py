@@ -178,7 +178,7 @@ if TYPE_CHECKING:
         hook: str  # a HookName; plain text so that callers may pass the hook they serve
         kind: DecisionKind
         reason: str
-        rule: str  # pauses: the PauseKind
+        rule: str  # pauses: the PauseKind; stop blocks: the stall class (core.stop.LOGGED)
         operation: str  # denials: the operation's label
         runs: int  # denials: runs of it in the window
         consecutive: int | None  # stop blocks: the arc's counters after this block
@@ -227,6 +227,7 @@ if TYPE_CHECKING:
             "stopReason": str,
             "hookSpecificOutput": HookSpecificOutput,
             "terminalSequence": str,
+            "systemMessage": str,
         },
         total=False,
     )

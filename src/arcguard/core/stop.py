@@ -233,7 +233,16 @@ def _dead_resume(
     if resume_id in resumes or state["guard"].get("paused") or background_running:
         return None
     remember(resumes, resume_id, 16)
-    _log(state, now, "block", "a resumed session answered with nothing: sent back to work")
+    add_log(
+        state,
+        {
+            "t": now,
+            "hook": "stop",
+            "kind": "block",
+            "reason": "a resumed session answered with nothing: sent back to work",
+            "rule": "dead-resume",
+        },
+    )
     return messages.resume_block_reason(slug, command, state["session_id"])
 
 
@@ -274,6 +283,7 @@ def _stall(
             "hook": "stop",
             "kind": "block",
             "reason": f"{LOGGED[verdict]} stop mid-arc sent back to work",
+            "rule": LOGGED[verdict],
             "consecutive": arc.get("reconcile_count"),
             "lifetime": arc.get("total_blocks"),
         },
