@@ -140,8 +140,9 @@ def state_home(recorded: dict[str, Any], monkeypatch: pytest.MonkeyPatch) -> str
 
 def test_the_hook_runs_made_the_decisions_under_test(recorded: dict[str, Any]) -> None:
     assert all('"decision":"block"' in out for out in recorded["blocks"])
-    # A stall let through at the cap is no decision; the user is told through the terminal.
-    assert set(json.loads(recorded["cap"])) == {"terminalSequence"}
+    # A stall let through at the cap is no decision; the user is told through the terminal
+    # and in a line the model does not see.
+    assert set(json.loads(recorded["cap"])) == {"terminalSequence", "systemMessage"}
     assert recorded["release"] == ""
     assert "permissionDecision" in recorded["turns"][2]
 
@@ -179,7 +180,7 @@ def test_session_view_shows_arc_guard_and_decisions(state_home: str) -> None:
     assert "decisions (4, oldest first):" in text
     lines = [line for line in text.splitlines() if line.startswith("  ")]
     assert [line.split()[3] for line in lines] == ["block", "block", "cap", "release"]
-    assert "consecutive=2 lifetime=2 - no-op stop mid-arc sent back to work" in lines[1]
+    assert "consecutive=2 lifetime=2 rule=no-op - no-op stop mid-arc sent back to work" in lines[1]
 
 
 def test_session_view_shows_a_pause(state_home: str) -> None:

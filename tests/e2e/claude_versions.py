@@ -83,11 +83,14 @@ BEHAVIOURS: dict[str, str] = {
         "with CLAUDE_CODE_STOP_HOOK_BLOCK_CAP=2 a Stop hook that always blocks is overridden"
         " at its 3rd block"
     ),
+    "/goal": (
+        "'/goal <condition>' in -p writes a goal_status entry and asks the API whether it holds"
+    ),
 }
 
 STOP_MARK = "stop-context-5d2b"
 # Probes added after the first bisection: a release probed before them gets only these.
-LATER_PROBES = ("Stop additionalContext", "Stop block cap")
+LATER_PROBES = ("Stop additionalContext", "Stop block cap", "/goal")
 
 _LOGGER = """\
 import json, sys
@@ -371,8 +374,20 @@ def probe_stop_cap(binary: Path) -> dict[str, bool]:
             return {"Stop block cap": len(api.requests) == 3}
 
 
+def probe_goal(binary: Path) -> dict[str, bool]:
+    """`/goal`: the condition is recorded and judged by one more request to the API."""
+    with session() as s:
+        s.project.write_settings(hook_settings({"Stop": s.command()}))
+        verdict = text(json.dumps({"ok": True, "reason": "it holds"}))
+        with ScriptedAPI([text("Working on it."), verdict, text("unused")]) as api:
+            s.run(binary, api, prompt="/goal the file done.txt exists")
+            asked = any("the file done.txt exists" in json.dumps(r) for r in api.requests[1:2])
+        recorded = any('"goal_status"' in p.read_text() for p in s.project.transcripts())
+        return {"/goal": asked and recorded}
+
+
 def later_probes(binary: Path) -> dict[str, bool]:
-    return {**probe_stop_context(binary), **probe_stop_cap(binary)}
+    return {**probe_stop_context(binary), **probe_stop_cap(binary), **probe_goal(binary)}
 
 
 def runs_offline(binary: Path) -> bool:
@@ -413,23 +428,23 @@ def load_results() -> dict[str, dict[str, bool]]:
 
 
 def cached_probe(version: str, drop: bool) -> dict[str, bool]:
+    """The release's probe results, probing what is not kept yet (a release kept from before a
+    probe was added gets only the later probes). `drop`: delete a release this call installed."""
     results = load_results()
-    if version in results and any(key not in results[version] for key in LATER_PROBES):
-        started = time.monotonic()
+    if version in results and all(key in results[version] for key in LATER_PROBES):
+        return results[version]
+    was_there = installed_version(claude_bin(version)) == version
+    started = time.monotonic()
+    if version in results:
         results[version] = {**results[version], **later_probes(install(version))}
-        RESULTS.write_text(json.dumps(results, indent=1, sort_keys=True) + "\n")
-        print(
-            f"# probed {version} (later probes) in {time.monotonic() - started:.0f}s",
-            file=sys.stderr,
-        )
-    if version not in results:
-        started = time.monotonic()
+    else:
         results[version] = probe(version)
-        RESULTS.parent.mkdir(parents=True, exist_ok=True)
-        RESULTS.write_text(json.dumps(results, indent=1, sort_keys=True) + "\n")
-        print(f"# probed {version} in {time.monotonic() - started:.0f}s", file=sys.stderr)
-        if drop and claude_bin(version).parents[2] != CACHE / "claude-code":
-            shutil.rmtree(claude_bin(version).parents[2], ignore_errors=True)
+    RESULTS.parent.mkdir(parents=True, exist_ok=True)
+    RESULTS.write_text(json.dumps(results, indent=1, sort_keys=True) + "\n")
+    print(f"# probed {version} in {time.monotonic() - started:.0f}s", file=sys.stderr)
+    prefix = claude_bin(version).parents[2]
+    if drop and not was_there and prefix != CACHE / "claude-code":
+        shutil.rmtree(prefix, ignore_errors=True)
     return results[version]
 
 

@@ -165,6 +165,7 @@ if TYPE_CHECKING:
         tools: list[str]
         resumes: list[str]
         queued: list[str]
+        goal: str  # the condition of Claude Code's active /goal (core.goal)
 
     class LastApiError(TypedDict):
         error: str
@@ -437,6 +438,7 @@ SEEN = record(
         "tools": list_of(STR),
         "resumes": list_of(STR),
         "queued": list_of(STR),
+        "goal": STR,
     }
 )
 # Counters by event name, plus the last API error.

@@ -29,7 +29,12 @@ def segment(state: State | None, cfg: Config, now: float, clock: Callable[[float
         return ""
     parts = [
         p
-        for p in (_arc_part(state, cfg, now), _guard_part(state), _wait_part(state, cfg, clock))
+        for p in (
+            _arc_part(state, cfg, now),
+            _goal_part(state),
+            _guard_part(state),
+            _wait_part(state, cfg, clock),
+        )
         if p
     ]
     return ("arcguard " + SEPARATOR.join(parts)) if parts else ""
@@ -47,6 +52,12 @@ def _arc_part(state: State, cfg: Config, now: float) -> str:
         f" {consecutive}/{cfg.max_consecutive_continuations} in a row,"
         f" {lifetime}/{cfg.max_continuations_per_arc} in the arc"
     )
+
+
+def _goal_part(state: State) -> str:
+    """Claude Code's /goal: delegated work like an arc (its own judge continues the stops)."""
+    condition = state["seen"].get("goal")
+    return f"goal {condition[:24]}" if condition else ""
 
 
 def _guard_part(state: State) -> str:

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from arcguard.core import arc as arcs
 from arcguard.core import closing
+from arcguard.core import goal
 from arcguard.core import guard
 from arcguard.core import messages
 from arcguard.core import render
@@ -153,14 +154,17 @@ def decide_stop(
     background_running: bool,
     command: str,
     via_context: bool = False,
+    goal_mark: goal.Mark | None = None,
 ) -> tuple[Output | None, State | None]:
     """(output for Claude Code, new state or None when nothing changed).
 
     `via_context`: the running release continues a session with Stop `additionalContext`
-    (see `render.continue_stop`)."""
+    (see `render.continue_stop`). `goal_mark`: the transcript's newest `goal_status`, if read.
+    """
     if state is None:
         return None, None
     state = clone(state)
+    goal.observe(state, goal_mark)
     if final is not None and final.message_id:
         remember(state["seen"].setdefault("messages", []), final.message_id, 16)
     if final is not None and final.kind == KIND_TEXT and not is_noop(final):
@@ -232,6 +236,8 @@ def _dead_resume(
     resumes = state["seen"].setdefault("resumes", [])
     if resume_id in resumes or state["guard"].get("paused") or background_running:
         return None
+    if goal.active(state):
+        return None  # the goal's own Stop hook continues a session that has one
     remember(resumes, resume_id, 16)
     add_log(
         state,
@@ -253,6 +259,10 @@ def _why_not_continue(state: State, final: Final | None, background_running: boo
         return "the final message is an API error"
     if background_running:
         return "a background task is running; Claude Code wakes the session when it ends"
+    if goal.active(state):
+        # Both would send the model back for the same stop; the goal's judge knows its
+        # condition, arcguard does not.
+        return "a /goal is active and not met: its evaluator decides whether the session goes on"
     return None
 
 

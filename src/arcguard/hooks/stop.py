@@ -14,6 +14,7 @@ import time
 
 from arcguard.claude_settings import releases
 from arcguard.core import arc as arcs
+from arcguard.core import goal
 from arcguard.core import render
 from arcguard.core.final_words import is_resume_prompt
 from arcguard.core.stop import KIND_EMPTY
@@ -159,6 +160,12 @@ def _via_context(path: str | None, ctx: Context) -> bool:
     return releases.continues_with_context(releases.from_dotted(version) if version else None)
 
 
+def _goal_mark(path: str | None, ctx: Context) -> goal.Mark | None:
+    """The transcript's word on Claude Code's `/goal`, if its tail has one."""
+    found = hook_reader.goal_status(path, ctx.cfg.tail_bytes) if path else None
+    return goal.Mark(*found) if found is not None else None
+
+
 def handle(payload: dict[str, Any], ctx: Context) -> Output | None:
     given = read(payload)
     if given is None:
@@ -184,6 +191,8 @@ def handle(payload: dict[str, Any], ctx: Context) -> Output | None:
         arcs.is_active(snapshot.get("arc"), ctx.cfg, ctx.now) or bool(final.resume_id)
     )
     via_context = may_continue and _via_context(path, ctx)
+    # Read also while the state holds a goal, so that one met or cleared stops counting.
+    goal_mark = _goal_mark(path, ctx) if may_continue or goal.active(snapshot) else None
 
     def change(state: State | None) -> tuple[Output | None, State | None]:
         # A turn left open (no PostToolBatch on this release) is over: its rules run first,
@@ -198,6 +207,7 @@ def handle(payload: dict[str, Any], ctx: Context) -> Output | None:
             background_running=given["background_running"],
             command=ctx.command,
             via_context=via_context,
+            goal_mark=goal_mark,
         )
         return render.merge(closed, output), new or closed_state
 

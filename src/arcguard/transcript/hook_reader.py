@@ -94,3 +94,12 @@ def writer_version(path: str, max_bytes: int, *, wait_s: float = 0.0) -> str | N
         if found is not None or time.monotonic() + SETTLE_POLL_S > deadline:
             return found
         time.sleep(SETTLE_POLL_S)
+
+
+def goal_status(path: str, max_bytes: int) -> tuple[bool, str] | None:
+    """(met, condition) of the tail's newest `/goal` status entry; None if none or unreadable."""
+    try:
+        lines = lines_newest_first(path, max_bytes)
+        return records.goal_status(records.goal_entries(lines, jsonio.loads))
+    except NotReadable:
+        return None

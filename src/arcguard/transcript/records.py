@@ -278,3 +278,35 @@ def version_entries(lines: Iterable[bytes], loads: Callable[[bytes], object]) ->
             yield loads(line)
         except ValueError:
             continue
+
+
+GOAL_STATUS = "goal_status"
+
+
+def goal_status(entries_newest_first: Iterable[object]) -> tuple[bool, str] | None:
+    """(met, condition) of the newest `goal_status` attachment (Claude Code's `/goal`): written
+    with `met: false` when a goal is set and after each stop that did not meet it, `met: true`
+    when it is met or cleared. None when there is none."""
+    for entry in entries_newest_first:
+        if not isinstance(entry, dict) or entry.get("type") != "attachment":
+            continue
+        body = entry.get("attachment")
+        if not isinstance(body, dict) or body.get("type") != GOAL_STATUS:
+            continue
+        met = body.get("met")
+        if not isinstance(met, bool):
+            continue
+        condition = body.get("condition")
+        return met, condition if isinstance(condition, str) else ""
+    return None
+
+
+def goal_entries(lines: Iterable[bytes], loads: Callable[[bytes], object]) -> Iterator[object]:
+    """Parse only the lines that may be `goal_status` attachments."""
+    for line in lines:
+        if b'"goal_status"' not in line:
+            continue
+        try:
+            yield loads(line)
+        except ValueError:
+            continue
