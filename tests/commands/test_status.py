@@ -384,3 +384,30 @@ def test_status_shows_a_session_waiting_for_a_limit_to_reset() -> None:
         json.loads(arcguard("status", "--json", "--session", sid).output)["session"]["limit_wait"]
         is None
     )
+
+
+def test_a_turn_ended_by_claude_codes_stop_cap_is_shown_as_such(tmp_path: Path) -> None:
+    sid = "cap-sess"
+    hook("posture", {"session_id": sid, "prompt": "/autonomous go"})
+    warning = {
+        "type": "system",
+        "subtype": "informational",
+        "level": "warning",
+        "uuid": "warn-1",
+        "content": "A hook blocked the turn from ending 9 consecutive times\u2014overriding and"
+        " ending turn.",
+    }
+    path = write_transcript(
+        tmp_path / "t.jsonl",
+        [warning, *assistant_entries(tool_use("Bash", {"command": "ls"}), version="2.1.328")],
+    )
+    hook(
+        "stop",
+        {
+            "session_id": sid,
+            "transcript_path": str(path),
+            "last_assistant_message": "No response requested.",
+        },
+    )
+    text = arcguard("status", "--session", sid).output
+    assert "overridden 1 turn(s) ended by Claude Code's Stop-hook cap, not completed" in text

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from arcguard.core import goal
@@ -9,6 +11,7 @@ from arcguard.core import statusline
 from arcguard.core.config import default_config
 from arcguard.core.state import fresh_state
 from arcguard.core.stop import Final
+from arcguard.core.stop import Harness
 from arcguard.core.stop import decide_stop
 from arcguard.transcript import records
 from tests.core.test_stop import NOW
@@ -65,7 +68,7 @@ def _stop(state, final, mark=None, *, resume_id=None):
         stop_hook_active=False,
         background_running=False,
         command="arcguard",
-        goal_mark=mark,
+        harness=Harness(goal=mark),
     )
 
 
@@ -103,12 +106,17 @@ def _attachment(**body):
     return {"type": "attachment", "attachment": {"type": "goal_status", **body}}
 
 
+def _marks(entries_newest_first):
+    lines = [json.dumps(e).encode() for e in entries_newest_first]
+    return records.tail_marks([*lines, b"{not json goal_status"], json.loads)
+
+
 def test_the_newest_goal_status_entry_is_the_one_read():
     entries = [
         _attachment(met=True, condition="new"),
         {"type": "attachment", "attachment": {"type": "goal_status", "met": "yes"}},
         _attachment(met=False, condition="old"),
     ]
-    assert records.goal_status(entries) == (True, "new")
-    assert records.goal_status(entries[1:]) == (False, "old")
-    assert records.goal_status([{"type": "user"}, "junk"]) is None
+    assert _marks(entries).goal == (True, "new")
+    assert _marks(entries[1:]).goal == (False, "old")
+    assert _marks([{"type": "user"}]).goal is None

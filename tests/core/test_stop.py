@@ -12,6 +12,7 @@ from arcguard.core.stop import PRODUCTIVE
 from arcguard.core.stop import SKIP
 from arcguard.core.stop import STALL
 from arcguard.core.stop import Final
+from arcguard.core.stop import Harness
 from arcguard.core.stop import classify
 from arcguard.core.stop import decide_stop
 
@@ -77,7 +78,7 @@ def test_a_release_that_takes_stop_context_is_continued_with_it_and_the_same_cap
             stop_hook_active=bool(outs),
             background_running=False,
             command="arcguard",
-            via_context=True,
+            harness=Harness(via_context=True),
         )
         outs.append(out)
         state = new or state

@@ -55,8 +55,8 @@ def test_the_newest_entry_with_a_version_names_the_release(tmp_path):
         {"type": "last-prompt", "lastPrompt": "x"},
     ]
     path = write_transcript(tmp_path / "t.jsonl", entries)
-    assert hook_reader.writer_version(str(path), 1 << 20) == "2.1.200"
-    assert hook_reader.writer_version(str(tmp_path / "missing.jsonl"), 1 << 20) is None
+    assert hook_reader.tail_marks(str(path), 1 << 20).version == "2.1.200"
+    assert hook_reader.tail_marks(str(tmp_path / "missing.jsonl"), 1 << 20).version is None
 
 
 @pytest.mark.parametrize(

@@ -42,6 +42,9 @@ ACCEPTS_UNKNOWN_COMMAND: Version = (2, 1, 274)
 # and the model gets the text as a reminder instead of a "blocking error" that quotes the
 # hook's whole command line. Bisected with tests/e2e/claude_versions.py.
 STOP_CONTEXT_SINCE: Version = (2, 1, 163)
+# From this release on Claude Code overrides a Stop hook after CLAUDE_CODE_STOP_HOOK_BLOCK_CAP
+# (default 8) consecutive blocks and ends the turn as if it had completed. Bisected the same way.
+STOP_CAP_SINCE: Version = (2, 1, 143)
 
 
 def parse(text: str) -> Version | None:
@@ -88,3 +91,8 @@ def continues_with_context(version: Version | None) -> bool:
     """A Stop hook on `version` can continue the session with `additionalContext`; an
     unknown version gets `decision: block`, which every release honours."""
     return version is not None and version >= STOP_CONTEXT_SINCE
+
+
+def has_stop_cap(version: Version) -> bool:
+    """`version` overrides a Stop hook after a run of consecutive blocks."""
+    return version >= STOP_CAP_SINCE

@@ -329,6 +329,12 @@ def render_session(summary: ReadSummary, log: list[LogEntry]) -> str:
             f" {arc['milestones_done']}/{arc['milestones_total']}{nxt}"
         )
         out.append(f"continued {arc['consecutive']} in a row, {arc['lifetime']} in this arc")
+    overridden = sum(1 for entry in log if entry.get("kind") == "overridden")
+    if overridden:
+        # Such a turn ends as if it had completed (`-p` says "completed"): it did not.
+        out.append(
+            f"overridden {overridden} turn(s) ended by Claude Code's Stop-hook cap, not completed"
+        )
     guard = summary["guard"]
     out.append(f"guard     {guard['denials']} denials, {guard['blocked_rounds']} blocked rounds")
     paused = guard["paused"]

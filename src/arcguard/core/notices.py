@@ -20,8 +20,9 @@ if TYPE_CHECKING:
     from arcguard.core.render import Output
     from arcguard.core.schema import LogEntry
 
-# Kinds that record what arcguard saw, not something it did to the session.
-SILENT = frozenset({"allow", "release", "decision", "untracked", "arc", "api-error"})
+# Kinds that record what arcguard saw, not something it did to the session (`overridden` is
+# found a stop later, when Claude Code has long shown its own warning).
+SILENT = frozenset({"allow", "release", "decision", "untracked", "arc", "api-error", "overridden"})
 # When one hook run logs several decisions (a deny and the pause it brings), the user hears
 # about the one that matters most: earlier in this list wins; unknown kinds come last.
 PRIORITY = ("pause", "give-up", "cap", "block", "deny", "nudge", "resume", "limit-wait")

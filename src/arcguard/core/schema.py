@@ -67,6 +67,7 @@ if TYPE_CHECKING:
         "limit-resume",
         "limit-cancel",
         "give-up",
+        "overridden",
     ]
     # Which loop-guard rule paused the session.
     PauseKind = Literal["blocked", "cycle", "backstop"]
@@ -166,6 +167,7 @@ if TYPE_CHECKING:
         resumes: list[str]
         queued: list[str]
         goal: str  # the condition of Claude Code's active /goal (core.goal)
+        overrides: list[str]  # Claude Code's Stop-cap override warnings already logged
 
     class LastApiError(TypedDict):
         error: str
@@ -439,6 +441,7 @@ SEEN = record(
         "resumes": list_of(STR),
         "queued": list_of(STR),
         "goal": STR,
+        "overrides": list_of(STR),
     }
 )
 # Counters by event name, plus the last API error.

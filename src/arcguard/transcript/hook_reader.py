@@ -77,29 +77,19 @@ def last_exchange(path: str, max_bytes: int) -> records.Exchange | None:
         return None
 
 
-def writer_version(path: str, max_bytes: int, *, wait_s: float = 0.0) -> str | None:
-    """The release of the Claude Code writing this transcript, from its newest entry that says
-    (every entry Claude Code writes carries `version`); None if none is in the tail.
+def tail_marks(path: str, max_bytes: int, *, wait_s: float = 0.0) -> records.TailMarks:
+    """The release, `/goal` status and Stop-cap overrides the tail shows (`records.TailMarks`);
+    nothing of them when unreadable.
 
-    Re-read for up to `wait_s` while none is there: early in a session Claude Code may not
-    have flushed a single entry yet (the file may not even exist).
+    Re-read for up to `wait_s` while no entry names its release: early in a session Claude
+    Code may not have flushed a single entry yet (the file may not even exist).
     """
     deadline = time.monotonic() + wait_s
     while True:
         try:
-            lines = lines_newest_first(path, max_bytes)
-            found = records.writer_version(records.version_entries(lines, jsonio.loads))
+            marks = records.tail_marks(lines_newest_first(path, max_bytes), jsonio.loads)
         except NotReadable:
-            found = None
-        if found is not None or time.monotonic() + SETTLE_POLL_S > deadline:
-            return found
+            marks = records.TailMarks()
+        if marks.version is not None or time.monotonic() + SETTLE_POLL_S > deadline:
+            return marks
         time.sleep(SETTLE_POLL_S)
-
-
-def goal_status(path: str, max_bytes: int) -> tuple[bool, str] | None:
-    """(met, condition) of the tail's newest `/goal` status entry; None if none or unreadable."""
-    try:
-        lines = lines_newest_first(path, max_bytes)
-        return records.goal_status(records.goal_entries(lines, jsonio.loads))
-    except NotReadable:
-        return None

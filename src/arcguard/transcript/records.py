@@ -259,54 +259,74 @@ def assistant_entries(lines: Iterable[bytes], loads: Callable[[bytes], object]) 
             continue
 
 
-def writer_version(entries_newest_first: Iterable[object]) -> str | None:
-    """The Claude Code release that wrote the newest entry carrying one (`version`)."""
-    for entry in entries_newest_first:
-        if isinstance(entry, dict):
-            version = entry.get("version")
-            if isinstance(version, str) and version:
-                return version
-    return None
-
-
-def version_entries(lines: Iterable[bytes], loads: Callable[[bytes], object]) -> Iterator[object]:
-    """Parse only the lines that may carry a `version` field."""
-    for line in lines:
-        if b'"version"' not in line:
-            continue
-        try:
-            yield loads(line)
-        except ValueError:
-            continue
-
-
 GOAL_STATUS = "goal_status"
+# Claude Code's warning when its Stop-hook cap (CLAUDE_CODE_STOP_HOOK_BLOCK_CAP) overrode a
+# hook: "A hook blocked the turn from ending 9 consecutive times—overriding and ending turn."
+CAP_OVERRIDE = "overriding and ending turn"
+MAX_OVERRIDES = 16
 
 
-def goal_status(entries_newest_first: Iterable[object]) -> tuple[bool, str] | None:
-    """(met, condition) of the newest `goal_status` attachment (Claude Code's `/goal`): written
-    with `met: false` when a goal is set and after each stop that did not meet it, `met: true`
-    when it is met or cleared. None when there is none."""
-    for entry in entries_newest_first:
-        if not isinstance(entry, dict) or entry.get("type") != "attachment":
-            continue
-        body = entry.get("attachment")
-        if not isinstance(body, dict) or body.get("type") != GOAL_STATUS:
-            continue
-        met = body.get("met")
-        if not isinstance(met, bool):
-            continue
-        condition = body.get("condition")
-        return met, condition if isinstance(condition, str) else ""
-    return None
+class TailMarks:
+    """What a Stop needs from the transcript's tail besides the final message: the release
+    writing it (`version`), the newest `/goal` status as (met, condition), and the ids of
+    Claude Code's Stop-cap override warnings, newest first."""
+
+    __slots__ = ("goal", "overrides", "version")
+
+    def __init__(self) -> None:
+        self.version: str | None = None
+        self.goal: tuple[bool, str] | None = None
+        self.overrides: list[str] = []
 
 
-def goal_entries(lines: Iterable[bytes], loads: Callable[[bytes], object]) -> Iterator[object]:
-    """Parse only the lines that may be `goal_status` attachments."""
-    for line in lines:
-        if b'"goal_status"' not in line:
+def tail_marks(lines_newest_first: Iterable[bytes], loads: Callable[[bytes], object]) -> TailMarks:
+    """One pass over the tail; only lines that may carry a mark are parsed."""
+    marks = TailMarks()
+    for line in lines_newest_first:
+        wanted = (
+            (marks.version is None and b'"version"' in line)
+            or (marks.goal is None and b'"goal_status"' in line)
+            or (CAP_OVERRIDE.encode() in line and len(marks.overrides) < MAX_OVERRIDES)
+        )
+        if not wanted:
             continue
         try:
-            yield loads(line)
+            entry = loads(line)
         except ValueError:
             continue
+        if isinstance(entry, dict):
+            _mark(marks, entry)
+    return marks
+
+
+def _mark(marks: TailMarks, entry: dict[str, Any]) -> None:
+    version = entry.get("version")
+    if marks.version is None and isinstance(version, str) and version:
+        marks.version = version
+    if marks.goal is None:
+        marks.goal = goal_status(entry)
+    if is_cap_override(entry) and isinstance(entry.get("uuid"), str):
+        marks.overrides.append(entry["uuid"])
+
+
+def goal_status(entry: dict[str, Any]) -> tuple[bool, str] | None:
+    """(met, condition) of a `goal_status` attachment (Claude Code's `/goal`): written with
+    `met: false` when a goal is set and after each stop that did not meet it, `met: true` when
+    it is met or cleared. None for any other entry."""
+    if entry.get("type") != "attachment":
+        return None
+    body = entry.get("attachment")
+    if not isinstance(body, dict) or body.get("type") != GOAL_STATUS:
+        return None
+    met, condition = body.get("met"), body.get("condition")
+    if not isinstance(met, bool):
+        return None
+    return met, condition if isinstance(condition, str) else ""
+
+
+def is_cap_override(entry: object) -> bool:
+    """Claude Code's system warning that its Stop-hook cap ended a turn a hook kept blocking."""
+    if not isinstance(entry, dict) or entry.get("type") != "system":
+        return False
+    content = entry.get("content")
+    return isinstance(content, str) and CAP_OVERRIDE in content
