@@ -120,3 +120,14 @@ def test_the_newest_goal_status_entry_is_the_one_read():
     assert _marks(entries).goal == (True, "new")
     assert _marks(entries[1:]).goal == (False, "old")
     assert _marks([{"type": "user"}]).goal is None
+
+
+def test_a_state_cut_to_its_essentials_keeps_the_goal():
+    from arcguard.core.state import essentials
+
+    state = fresh_state("s", NOW)
+    state["seen"]["goal"] = "the build is green"
+    state["seen"]["overrides"] = ["w1"]
+    kept = essentials(json.loads(json.dumps(state)), "s", NOW)
+    assert kept["seen"]["goal"] == "the build is green"
+    assert kept["seen"]["overrides"] == ["w1"]

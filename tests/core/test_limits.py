@@ -239,3 +239,83 @@ def test_status_line_resets_are_recorded_once_and_in_seconds():
     assert not limits.record_resets(state, "nonsense")
     assert limits.recorded_reset(state, NOW) == 1_800_000_900.0
     assert limits.recorded_reset(state, NOW + 10_000) is None
+
+
+# --- a pending wait keeps its arc alive until the wake -------------------------------------
+
+HOURS = 3600.0
+# A weekly limit may reset further ahead than an arc's `stale_seconds` (8 h by default).
+LONG_CFG, _ = build_config({"limit_wait_max_seconds": 86400}, {})
+
+
+def long_wait(reset_in=10 * HOURS):
+    _, _, state = start(arc_state(), reset=NOW + reset_in, cfg=LONG_CFG)
+    return state
+
+
+def test_a_wait_longer_than_what_is_left_of_stale_seconds_still_wakes_the_arc():
+    assert LONG_CFG.stale_seconds == 8 * HOURS
+    state = long_wait()
+    message, new = limits.decide_wake(state, "t1", LONG_CFG, NOW + 10 * HOURS + 1)
+    assert message is not None and "(resume 1/3)" in message
+    assert new["arc"]["limit_resumes"] == 1 and new["log"][-1]["kind"] == "limit-resume"
+
+
+def test_a_pending_wait_keeps_its_arc_active_until_the_wake_and_not_past_it():
+    state = long_wait()
+    assert limits.arc_active(state, LONG_CFG, NOW + 9 * HOURS)
+    # A wake that never came (its waiter died, the record stayed): stale after the wake time.
+    assert limits.arc_active(state, LONG_CFG, NOW + 10 * HOURS + 7 * HOURS)
+    assert not limits.arc_active(state, LONG_CFG, NOW + 10 * HOURS + 8 * HOURS + 10)
+    # Without the wait the same arc is stale by then.
+    del state["limit_wait"]
+    assert not limits.arc_active(state, LONG_CFG, NOW + 9 * HOURS)
+
+
+def test_a_wait_holds_only_its_own_arc_and_never_longer_than_a_wait_may_be():
+    state = long_wait()
+    state["limit_wait"]["arc"] = "2020-01-01T00:00:00Z"  # begun for another arc
+    assert limits.held_until(state, LONG_CFG, NOW + HOURS) is None
+    state = long_wait()
+    state["limit_wait"]["until"] = NOW + 1000 * 86400  # hand-edited
+    assert limits.held_until(state, LONG_CFG, NOW + HOURS) == NOW + 86400
+    state["limit_wait"]["started"] = NOW + 1000 * 86400  # a start in the future counts as now
+    assert limits.held_until(state, LONG_CFG, NOW + HOURS) == NOW + HOURS + 86400
+
+
+def test_during_a_long_wait_the_status_line_and_status_show_the_arc_active():
+    from arcguard.commands.status import summarise
+    from arcguard.core.statusline import segment
+
+    state = long_wait()
+    at = NOW + 9 * HOURS
+    assert "arc importer" in segment(state, LONG_CFG, at, str)
+    assert summarise(state, "f", LONG_CFG, at)["arc"]["state"] == "active"
+
+
+def test_an_operator_prompt_late_in_a_long_wait_finds_the_arc_still_active():
+    state = long_wait()
+    state["arc"]["reconcile_count"] = 2
+    output, new = decide_posture(
+        state, "/autonomous again", LONG_CFG, NOW + 9 * HOURS, session_id="sid", command="x"
+    )
+    assert "limit_wait" not in new and new["log"][-1]["kind"] == "limit-cancel"
+    # The same arc goes on (not replaced by a new one), its consecutive count reset.
+    assert new["arc"]["slug"] == "importer" and new["arc"]["reconcile_count"] == 0
+    assert output is not None and "importer" in str(output)
+
+
+def test_a_wait_whose_waiter_is_gone_is_ended_as_a_cancel_when_another_takes_over():
+    state = long_wait(reset_in=40)
+    plan, _, new = start(state, reset=NOW + 40, alive=False, token="t2")
+    assert plan is not None
+    kinds = [e["kind"] for e in new["log"]]
+    assert kinds[-2:] == ["limit-cancel", "limit-wait"]
+    assert "waiter is gone" in new["log"][-2]["reason"]
+
+
+def test_no_wake_once_the_arc_s_resumes_are_spent_by_the_wake_time():
+    state = long_wait(reset_in=40)
+    state["arc"]["limit_resumes"] = CFG.limit_resumes_per_arc
+    message, new = limits.decide_wake(state, "t1", CFG, NOW + 41)
+    assert message is None and new["log"][-1]["kind"] == "limit-cancel"

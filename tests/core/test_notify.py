@@ -56,3 +56,13 @@ def test_the_terminal_sequence_is_a_window_title_then_a_bell():
     found = notify.events(None, with_entries(fresh_state("sid", NOW), "pause"))
     assert notify.terminal_sequence(found) == "\x1b]0;arcguard: paused\x07\x07"
     assert notify.terminal_sequence([]) is None
+
+
+def test_a_limit_wait_that_ends_without_a_wake_is_an_event_with_its_own_title():
+    old = fresh_state("sid", NOW)
+    new = with_entries(old, "limit-wait", "limit-cancel", "limit-resume")
+    found = notify.events(old, new)
+    assert [e["kind"] for e in found] == ["limit-cancel"]
+    assert notify.sequence_for("limit-cancel") == (
+        "\x1b]0;arcguard: limit wait ended without a resume\x07\x07"
+    )

@@ -126,7 +126,7 @@ def test_calls_of_one_message_are_one_turn():
     s.message("echo C")
     assert s.main["turns"] == 1
     assert len(s.main["fingerprints"]) == 1
-    assert s.main["open_turn"]["calls"] == [["Bash", {"command": "echo C"}]]
+    assert [c["label"] for c in s.main["open_turn"]["steps"]] == ["Bash: echo C"]
 
 
 def test_a_nudge_from_a_closed_turn_is_addressed_to_pre_tool_use():
@@ -185,7 +185,7 @@ def test_a_malformed_open_turn_is_dropped_not_closed():
     s.main["open_turn"] = {"message": 3, "calls": "x"}
     s.message("echo B")
     assert s.main["turns"] == 0
-    assert s.main["open_turn"]["calls"] == [["Bash", {"command": "echo B"}]]
+    assert [c["label"] for c in s.main["open_turn"]["steps"]] == ["Bash: echo B"]
 
 
 # --- outcomes from PostToolBatch -------------------------------------------------------------
@@ -403,3 +403,35 @@ def test_the_batch_placeholder_for_no_output_is_not_fresh_evidence() -> None:
 )
 def test_output_that_only_resembles_the_no_output_placeholder_is_output(text: str) -> None:
     assert not opkey.is_empty_output_text(text)
+
+
+def test_an_open_turn_an_earlier_version_wrote_with_whole_inputs_closes_as_before():
+    def run(old_format: bool) -> Session:
+        s = Session()
+        for n in range(4):
+            s.message(f"echo {n % 2}", "ls")
+            if old_format:
+                # How an earlier version kept the open turn: each call's name and whole input.
+                turn = s.main["open_turn"]
+                turn["calls"] = [
+                    ["Bash", {"command": f"echo {n % 2}"}],
+                    ["Bash", {"command": "ls"}],
+                ]
+                del turn["steps"]
+        s.stop()
+        return s
+
+    new, old = run(False), run(True)
+    assert old.main["fingerprints"] == new.main["fingerprints"] and new.main["fingerprints"]
+    assert old.main["labels"] == new.main["labels"]
+    assert old.main["turns"] == new.main["turns"] == 4
+
+
+def test_an_open_turn_keeps_no_input_only_ids_and_clipped_labels():
+    s = Session()
+    s.message("cat <<'EOF'\n" + "x" * 100 + "SECRET-ISH-TAIL" * 1000 + "\nEOF")
+    turn = s.main["open_turn"]
+    assert turn["calls"] == []
+    [step] = turn["steps"]
+    assert set(step) == {"op", "label", "allowed", "waits"}
+    assert "SECRET-ISH-TAIL" not in str(turn) and len(step["label"]) <= 90

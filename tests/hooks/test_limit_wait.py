@@ -201,3 +201,197 @@ def test_hook_help_lists_the_limit_waiter_as_a_background_stop_failure_handler()
     output = invoke("hook", "--help").output
     assert "limit-wait     StopFailure (in the background: async, asyncRewake)" in output
     assert "The one exception is limit-wait" in " ".join(output.split())
+
+
+# --- a long wait keeps its arc alive; every ending without a wake is announced --------------
+
+HOURS = 3600.0
+T0 = 1_800_000_000.0
+# A notify command that appends its stdin to a file, one line per event.
+RECORDER = "import sys; open(sys.argv[1], 'a').write(sys.stdin.read() + '\\n')"
+
+
+class FakeClock:
+    """`limit_wait`'s clock: sleeping moves it on at once, so a 10 h wait takes no time."""
+
+    def __init__(self, now: float, during_sleep=None) -> None:
+        self.now = now
+        self.during_sleep = during_sleep
+
+    def time(self) -> float:
+        return self.now
+
+    def sleep(self, seconds: float) -> None:
+        self.now += seconds
+        if self.during_sleep is not None:
+            self.during_sleep(self.now)
+
+
+class NoWatchdog:
+    def set_budget(self, budget: float) -> None:
+        pass
+
+
+def notify_to(monkeypatch, tmp_path) -> object:
+    events = tmp_path / "events.jsonl"
+    monkeypatch.setenv(
+        "ARCGUARD_NOTIFY_COMMAND", json.dumps([sys.executable, "-c", RECORDER, str(events)])
+    )
+    return events
+
+
+def notified(events, count: int = 1) -> list[str]:
+    """The kinds of the events the notify command got (waits for `count` of them)."""
+    for _ in range(400):
+        if events.exists() and len(events.read_text().splitlines()) >= count:
+            break
+        time.sleep(0.05)
+    if not events.exists():
+        return []
+    return [json.loads(line)["kind"] for line in events.read_text().splitlines()]
+
+
+def write_arc(at: float) -> None:
+    from arcguard.core.arc import new_arc
+    from arcguard.core.state import fresh_state
+
+    def put(_state):
+        new = fresh_state(SID, at)
+        new["arc"] = new_arc("importer", ["parse"], at)
+        return new, None
+
+    store.update(paths.state_dir(os.environ), SID, put, now=at, lock_timeout=5.0)
+
+
+def edit(change) -> None:
+    def put(current):
+        new = json.loads(json.dumps(current))
+        change(new)
+        return new, None
+
+    store.update(paths.state_dir(os.environ), SID, put, now=time.time(), lock_timeout=5.0)
+
+
+def run_in_process(monkeypatch, clock: FakeClock, reset_at: float, **settings: str):
+    """`limit_wait.run` on this process's clock `clock`, as the hook would run it."""
+    from arcguard.hooks.runner import Context
+    from arcguard.storage.config_file import load_config
+
+    for name, value in settings.items():
+        monkeypatch.setenv(f"ARCGUARD_{name.upper()}", value)
+    monkeypatch.setattr(limit_wait, "time", clock)
+    monkeypatch.setattr(limit_wait, "POLL_SECONDS", 1800.0)  # a poll every half hour
+    cfg, _ = load_config(os.environ)
+    ctx = Context(limit_wait.NAME, paths.state_dir(os.environ), cfg, clock.now, "x", os.environ)
+    payload = {
+        **failure(),
+        "last_assistant_message": f"Claude AI usage limit reached|{int(reset_at)}",
+    }
+    return limit_wait.run(json.dumps(payload).encode(), ctx, NoWatchdog())
+
+
+def test_a_10h_wait_with_stale_seconds_8h_wakes_the_session(monkeypatch):
+    write_arc(T0 - 60)
+    clock = FakeClock(T0)
+    message, _ = run_in_process(monkeypatch, clock, T0 + 10 * HOURS, limit_wait_max_seconds="86400")
+    assert os.environ.get("ARCGUARD_STALE_SECONDS") is None  # the default: 8 h
+    assert clock.now >= T0 + 10 * HOURS
+    assert message is not None and message.startswith(WAKE)
+    assert state()["arc"]["limit_resumes"] == 1 and "limit_wait" not in state()
+
+
+@pytest.mark.parametrize("change", ["complete", "paused", "new arc"])
+def test_a_wait_refused_at_its_end_is_announced(monkeypatch, tmp_path, change):
+    events = notify_to(monkeypatch, tmp_path)
+    write_arc(T0 - 60)
+
+    def meanwhile(now: float) -> None:
+        if now < T0 + HOURS:
+            return
+        if change == "complete":
+            edit(lambda s: s["arc"].update(active=False))
+        elif change == "paused":
+            edit(lambda s: s["guard"].update(paused={"kind": "cycle", "reason": "r", "at": now}))
+        else:
+            edit(lambda s: s["arc"].update(invoked_at="2027-01-01T00:00:00Z"))
+
+    clock = FakeClock(T0, meanwhile)
+    message, _ = run_in_process(monkeypatch, clock, T0 + 2 * HOURS)
+    assert message is None and "limit_wait" not in state()
+    assert state()["log"][-1]["kind"] == "limit-cancel"
+    assert notified(events) == ["limit-cancel"]
+
+
+def test_a_waiter_whose_claude_code_is_gone_announces_the_end_of_its_wait(monkeypatch, tmp_path):
+    events = notify_to(monkeypatch, tmp_path)
+    write_arc(T0 - 60)
+    parent = os.getppid()
+    monkeypatch.setattr(os, "getppid", lambda: parent)
+
+    def orphaned(_now: float) -> None:
+        monkeypatch.setattr(os, "getppid", lambda: 1)
+
+    message, _ = run_in_process(monkeypatch, FakeClock(T0, orphaned), T0 + HOURS)
+    assert message is None and "limit_wait" not in state()
+    assert "Claude Code process is gone" in state()["log"][-1]["reason"]
+    assert notified(events) == ["limit-cancel"]
+
+
+def test_a_waiter_that_fails_while_waiting_ends_its_wait_and_announces_it(monkeypatch, tmp_path):
+    events = notify_to(monkeypatch, tmp_path)
+    write_arc(T0 - 60)
+
+    def broken(_now: float) -> None:
+        raise RuntimeError("boom")
+
+    with pytest.raises(RuntimeError):
+        run_in_process(monkeypatch, FakeClock(T0, broken), T0 + HOURS)
+    assert "limit_wait" not in state()
+    assert "the waiter was stopped (RuntimeError)" in state()["log"][-1]["reason"]
+    assert notified(events) == ["limit-cancel"]
+
+
+def test_a_waiter_stopped_by_a_signal_ends_its_wait_and_announces_it(monkeypatch, tmp_path):
+    import signal
+
+    events = notify_to(monkeypatch, tmp_path)
+    start_arc()
+    proc = spawn(failure(reset_in=600))
+    try:
+        wait_until(lambda: "limit_wait" in state())
+        proc.send_signal(signal.SIGTERM)
+        assert proc.wait(timeout=20) == 0
+    finally:
+        proc.kill()
+    assert "limit_wait" not in state()
+    assert "stopped (signal 15)" in state()["log"][-1]["reason"]
+    assert notified(events) == ["limit-cancel"]
+
+
+def test_an_operator_prompt_and_cancel_wait_announce_the_cancelled_wait(monkeypatch, tmp_path):
+    events = notify_to(monkeypatch, tmp_path)
+    start_arc()
+    record = {"token": "t", "pid": 0, "started": time.time(), "until": time.time() + 600}
+    edit(lambda s: s.update(limit_wait={**record, "arc": s["arc"]["invoked_at"]}))
+    result = run_hook("posture", {"session_id": SID, "prompt": "back, how is it going?"})
+    assert result.returncode == 0 and "limit_wait" not in state()
+    assert notified(events) == ["limit-cancel"]
+    edit(lambda s: s.update(limit_wait={**record, "arc": s["arc"]["invoked_at"]}))
+    assert invoke("arc", "cancel-wait", SID).output == "cancelled\n"
+    assert notified(events, 2) == ["limit-cancel", "limit-cancel"]
+
+
+def test_a_new_wait_that_takes_over_from_a_dead_waiter_announces_the_old_one(monkeypatch, tmp_path):
+    events = notify_to(monkeypatch, tmp_path)
+    start_arc()
+    dead = subprocess.run(
+        [sys.executable, "-c", "import os; print(os.getpid())"], check=True, capture_output=True
+    ).stdout
+    record = {"token": "old", "pid": int(dead), "started": time.time(), "until": time.time() + 60}
+    edit(lambda s: s.update(limit_wait={**record, "arc": s["arc"]["invoked_at"]}))
+    result = run_hook("limit-wait", failure(reset_in=1))
+    assert result.returncode == 2
+    assert notified(events) == ["limit-cancel"]
+    assert (
+        "waiter is gone" in next(e for e in state()["log"] if e["kind"] == "limit-cancel")["reason"]
+    )

@@ -266,7 +266,7 @@ def test_without_the_batch_a_turns_first_call_is_counted_without_waiting(tmp_pat
     _dispatch(home, "pre-tool", _pre("toolu_1", "ls", path))
     turn = _main_track(home)["open_turn"]
     assert turn["message"] is None and turn["ids"] == ["toolu_1"]
-    assert turn["calls"] == [["Bash", {"command": "ls"}]]
+    assert [c["label"] for c in turn["steps"]] == ["Bash: ls"] and turn["calls"] == []
 
 
 def test_without_the_batch_a_later_call_waits_for_its_entry_then_closes_the_turn(
@@ -285,7 +285,7 @@ def test_without_the_batch_a_later_call_waits_for_its_entry_then_closes_the_turn
     # The first turn was named from the transcript and closed as tool-only; the second is open.
     assert track["turns"] == 1 and track["streak"] == 1
     assert track["open_turn"]["message"] == second[0]["message"]["id"]
-    assert track["open_turn"]["calls"] == [["Bash", {"command": "ls src"}]]
+    assert [c["label"] for c in track["open_turn"]["steps"]] == ["Bash: ls src"]
 
 
 def test_without_the_batch_parallel_calls_of_a_late_message_stay_one_turn(tmp_path, monkeypatch):
@@ -303,4 +303,4 @@ def test_without_the_batch_parallel_calls_of_a_late_message_stay_one_turn(tmp_pa
     track = _main_track(home)
     assert track["turns"] == 0  # nothing closed: one message, one turn
     assert track["open_turn"]["message"] == both[0]["message"]["id"]
-    assert len(track["open_turn"]["calls"]) == 2
+    assert len(track["open_turn"]["steps"]) == 2

@@ -8,6 +8,7 @@ import click
 
 from arcguard import jsonio
 from arcguard.commands.common import config
+from arcguard.commands.common import home
 from arcguard.commands.common import locked_update
 from arcguard.commands.common import now
 from arcguard.core import arc as arcs
@@ -50,12 +51,30 @@ def _apply(session_id: str, verb: Callable[[Arc | None, float], tuple[bool, str]
     return locked_update(session_id, change, at=at)
 
 
-def _active(current: Arc | None, at: float) -> bool:
-    return arcs.is_active(current, config(), at)
+def _apply_live(
+    session_id: str, verb: Callable[[Arc | None, float, float | None], tuple[bool, str]]
+) -> str:
+    """`_apply` for a verb that judges whether the arc is active: it also gets the time a
+    pending wait for an API limit holds the arc until (see `core.limits.held_until`)."""
+    at = now()
+    cfg = config()
+
+    def change(state: State | None) -> tuple[State | None, str]:
+        from arcguard.core import limits
+
+        new = clone(state) if state is not None else fresh_state(session_id, at)
+        changed, text = verb(new.get("arc"), at, limits.held_until(new, cfg, at))
+        return (new if changed else None), text
+
+    return locked_update(session_id, change, at=at)
 
 
-def _touch_if_active(current: Arc | None, at: float) -> bool:
-    if current is not None and _active(current, at):
+def _active(current: Arc | None, at: float, held: float | None) -> bool:
+    return arcs.is_active(current, config(), at, held_until=held)
+
+
+def _touch_if_active(current: Arc | None, at: float, held: float | None) -> bool:
+    if current is not None and _active(current, at, held):
         arcs.touch(current, at)
         return True
     return False
@@ -81,7 +100,11 @@ def set_(session_id: str, slug: str, milestones: tuple[str, ...]) -> None:
 @click.argument("session_id")
 def next_(session_id: str) -> None:
     """Print the first milestone not done, or an empty line."""
-    click.echo(_apply(session_id, lambda a, at: (_touch_if_active(a, at), arcs.next_milestone(a))))
+    click.echo(
+        _apply_live(
+            session_id, lambda a, at, held: (_touch_if_active(a, at, held), arcs.next_milestone(a))
+        )
+    )
 
 
 @arc.command()
@@ -118,12 +141,12 @@ def complete(session_id: str) -> None:
 def status(session_id: str) -> None:
     """Print `active SLUG` for an active, fresh arc, else `inactive`."""
 
-    def verb(current: Arc | None, at: float) -> tuple[bool, str]:
-        if current is not None and _touch_if_active(current, at):
+    def verb(current: Arc | None, at: float, held: float | None) -> tuple[bool, str]:
+        if current is not None and _touch_if_active(current, at, held):
             return True, f"active {current.get('slug', arcs.DEFAULT_SLUG)}"
         return False, "inactive"
 
-    click.echo(_apply(session_id, verb))
+    click.echo(_apply_live(session_id, verb))
 
 
 @arc.command()
@@ -131,8 +154,12 @@ def status(session_id: str) -> None:
 @click.pass_context
 def active(ctx: click.Context, session_id: str) -> None:
     """Exit 0 if the arc is active and fresh, else 1. Prints nothing."""
-    text = _apply(
-        session_id, lambda a, at: (_touch_if_active(a, at), "yes" if a and _active(a, at) else "")
+    text = _apply_live(
+        session_id,
+        lambda a, at, held: (
+            _touch_if_active(a, at, held),
+            "yes" if a and _active(a, at, held) else "",
+        ),
     )
     ctx.exit(0 if text else 1)
 
@@ -214,11 +241,16 @@ def cancel_wait(session_id: str) -> None:
     and exits without waking the session.
     """
     from arcguard.core import limits
+    from arcguard.hooks import notify
 
     at = now()
+    cfg = config()
 
     def change(state: State | None) -> tuple[State | None, str]:
         done, new = limits.cancel(state, at, "cancelled with arcguard arc cancel-wait")
+        # The session will not resume by itself now: `notify_command` hears of it like of any
+        # wait that ends without a wake (this verb's own output is for scripts).
+        notify.announce(home(), cfg, state, new, None)
         return new, "cancelled" if done else "no wait"
 
     click.echo(locked_update(session_id, change, at=at))

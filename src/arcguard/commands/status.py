@@ -32,6 +32,7 @@ from arcguard.commands.common import home
 from arcguard.commands.common import json_option
 from arcguard.commands.common import now
 from arcguard.core import arc as arcs
+from arcguard.core.limits import held_until
 from arcguard.core.state import iso
 from arcguard.storage import paths
 from arcguard.storage import store
@@ -108,10 +109,14 @@ SCHEMA = 1
 # type the schema gives it, so only optional fields need a default.
 
 
-def arc_summary(arc: Arc | None, cfg: Config, at: float) -> ArcSummary | None:
+def arc_summary(
+    arc: Arc | None, cfg: Config, at: float, *, held_until: float | None = None
+) -> ArcSummary | None:
+    """`held_until`: when a wait for an API limit pending for the arc wakes it (it keeps the
+    arc active until then, see `core.limits.held_until`)."""
     if arc is None:
         return None
-    if arcs.is_active(arc, cfg, at):
+    if arcs.is_active(arc, cfg, at, held_until=held_until):
         state = "active"
     elif arc.get("active") is True:
         state = "stale"
@@ -183,7 +188,7 @@ def summarise(state: State, path: str, cfg: Config, at: float) -> ReadSummary:
         "updated": updated,
         "updated_iso": iso(updated) if updated is not None else None,
         "error": None,
-        "arc": arc_summary(state.get("arc"), cfg, at),
+        "arc": arc_summary(state.get("arc"), cfg, at, held_until=held_until(state, cfg, at)),
         "guard": guard_summary(state),
         "limit_wait": limit_wait_summary(state, cfg),
     }

@@ -6,6 +6,10 @@ Field names and verb semantics are a stable format that scripts read and write;
 
 from __future__ import annotations
 
+from arcguard.core.schema import MAX_MILESTONES
+from arcguard.core.schema import MILESTONE_BYTES
+from arcguard.core.schema import SLUG_BYTES
+from arcguard.core.state import clip_json
 from arcguard.core.state import iso
 from arcguard.core.state import parse_iso
 
@@ -21,13 +25,17 @@ DEFAULT_SLUG = "arc"
 
 
 def new_arc(slug: str, milestones: list[str], now: float) -> Arc:
+    """A fresh arc; its slug and milestones are bounded like everything the state keeps."""
     stamp = iso(now)
     return {
         "active": True,
-        "slug": slug or DEFAULT_SLUG,
+        "slug": clip_json(slug or DEFAULT_SLUG, SLUG_BYTES),
         "invoked_at": stamp,
         "last_activity": stamp,
-        "milestones": [{"slice": m, "status": "todo"} for m in milestones],
+        "milestones": [
+            {"slice": clip_json(m, MILESTONE_BYTES), "status": "todo"}
+            for m in milestones[:MAX_MILESTONES]
+        ],
         "reconcile_count": 0,
         "total_blocks": 0,
         "last_reconcile": None,
@@ -48,16 +56,27 @@ def _stamps(arc: Arc) -> tuple[float | None, float | None]:
     return parse_iso(arc.get("invoked_at")), parse_iso(arc.get("last_activity"))
 
 
-def is_stale(arc: Arc, cfg: Config, now: float) -> bool:
+def is_stale(arc: Arc, cfg: Config, now: float, *, held_until: float | None = None) -> bool:
+    """No activity for `stale_seconds`, counting a pending wake at `held_until` as activity.
+
+    Nothing touches an arc while its session sleeps through an API limit, so without that a
+    wait longer than what is left of `stale_seconds` would end on an arc judged stale, and
+    wake nothing. The wake time counts only once reached (like any stamp, never ahead of
+    `now`), so the arc goes stale `stale_seconds` after a wake that never came.
+    """
     seen = last_activity(arc, now)
-    return seen is not None and now - seen > cfg.stale_seconds
+    if seen is None:
+        return False
+    if held_until is not None:
+        seen = max(seen, min(held_until, now))
+    return now - seen > cfg.stale_seconds
 
 
-def is_active(arc: Arc | None, cfg: Config, now: float) -> bool:
-    """The arc exists, is not complete, and is not stale."""
+def is_active(arc: Arc | None, cfg: Config, now: float, *, held_until: float | None = None) -> bool:
+    """The arc exists, is not complete, and is not stale (see `is_stale` for `held_until`)."""
     if not arc:
         return False
-    return arc.get("active") is True and not is_stale(arc, cfg, now)
+    return arc.get("active") is True and not is_stale(arc, cfg, now, held_until=held_until)
 
 
 def touch(arc: Arc, now: float) -> None:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from arcguard import jsonio
 from arcguard.core.effects import STATUS_TOOLS
+from arcguard.core.state import short_id
 
 
 TYPE_CHECKING = False
@@ -68,7 +69,7 @@ def observe_result(
     tasks = _tasks(state)
     launched = _launched(response, tool_use_id)
     if launched is not None:
-        tasks[launched] = now
+        tasks[short_id(launched)] = now
     if tool_name in STATUS_TOOLS:
         _observe_status(tasks, now, tool_name, tool_input, response)
     _bound(tasks)
@@ -93,12 +94,14 @@ def _observe_status(
     tasks: dict[str, float], now: float, tool_name: str, tool_input: object, response: object
 ) -> None:
     tid, status = _task_of(tool_input, response)
+    tid = short_id(tid) if tid is not None else None
+    unnamed = short_id(f"status:{tool_name}")
     if status in ENDED and tid is not None:
         tasks.pop(tid, None)
     elif status == "running" or any(mark in _text(response)[:4000] for mark in RUNNING_MARKS):
-        tasks[tid or f"status:{tool_name}"] = now
+        tasks[tid or unnamed] = now
     else:
-        tasks.pop(f"status:{tool_name}", None)  # it now reports nothing running
+        tasks.pop(unnamed, None)  # it now reports nothing running
 
 
 def _bound(tasks: dict[str, float]) -> None:
@@ -115,7 +118,7 @@ def observe_notification(state: State, text: str) -> None:
         start = text.find(f"<{tag}>")
         end = text.find(f"</{tag}>", start)
         if start >= 0 and end > start:
-            named = text[start + len(tag) + 2 : end].strip()
+            named = short_id(text[start + len(tag) + 2 : end].strip())
             if named in tasks:
                 del tasks[named]
                 return

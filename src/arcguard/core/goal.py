@@ -14,6 +14,8 @@ Pure.
 from __future__ import annotations
 
 from arcguard.core import arc as arcs
+from arcguard.core.state import GOAL_BYTES
+from arcguard.core.state import clip_json
 
 
 TYPE_CHECKING = False
@@ -73,4 +75,5 @@ def on_prompt(state: State, prompt: str) -> None:
 def _condition(text: str) -> str:
     # The user's free text, shown in the status line: one line, nothing unprintable.
     text = "".join(c for c in " ".join(text.split()) if c.isprintable()) or "goal"
-    return text if len(text) <= MAX_CONDITION else text[: MAX_CONDITION - 1] + "…"
+    text = text if len(text) <= MAX_CONDITION else text[: MAX_CONDITION - 1] + "…"
+    return clip_json(text, GOAL_BYTES)

@@ -28,9 +28,11 @@ from arcguard.core import render
 from arcguard.core.final_words import is_task_notification
 from arcguard.core.period import detect_period
 from arcguard.core.repeat import settle_batch
+from arcguard.core.schema import MAX_CALLS
 from arcguard.core.state import add_log
 from arcguard.core.state import clone
 from arcguard.core.state import remember
+from arcguard.core.state import short_id
 from arcguard.core.tracks import MAIN
 from arcguard.core.tracks import clear_run
 from arcguard.core.tracks import get_track
@@ -46,9 +48,12 @@ if TYPE_CHECKING:
     from arcguard.core.config import Config
     from arcguard.core.render import Output
     from arcguard.core.schema import Track
+    from arcguard.core.schema import TurnCall
     from arcguard.core.state import State
 
 MAX_QUEUED_IDS = 32
+# How much of a call's command or path a cycle's label shows.
+LABEL_SUBJECT = 60
 
 
 def on_operator_message(state: State, now: float) -> None:
@@ -90,6 +95,7 @@ def decide_post_batch(
     tool_use_ids: list[str] | None = None,
     queued: list[tuple[str, str, bool]] | None = None,
     unconfirmed: bool = False,
+    steps: list[TurnCall] | None = None,
 ) -> tuple[Output | None, State]:
     """One assistant turn's calls are done. `tool_only` is None when the turn's message
     could not be read: such a turn neither counts toward a run or cycle nor ends one.
@@ -99,7 +105,12 @@ def decide_post_batch(
     `unconfirmed`: the turn's message is not in the transcript yet. The turn is taken as
     tool-only and its `tool_use_ids` kept, for `confirm_turn` to settle once the message can be
     read. The caller must not act on such a decision's output: only one that confirmed the
-    message may pause or nudge."""
+    message may pause or nudge.
+
+    `steps`: the turn's calls as `turn_call` sums them up, in place of `calls` (the fallback
+    keeps those, never the inputs, while a turn is open)."""
+    if steps is None:
+        steps = [turn_call(cfg, name, given) for name, given in calls]
     state = clone(state)
     if queued and track_key(agent_id) == MAIN:
         _note_queued(state, now, queued)
@@ -111,15 +122,16 @@ def decide_post_batch(
     track["turns"] += 1
     fresh = bool(track["turn"]["progress"])
     new_result = bool(track["turn"].get("new_result"))
-    waited = _only_waits(state, cfg, now, calls, key)
+    waited = _only_waits(state, cfg, now, steps, key)
     _count_quiet(track, fresh=fresh, waited=waited)
     # The cycle is looked at first: when both rules come due on one turn, the cycle names
     # what looped, and the session is paused (and the user told) once, not twice.
     cycle_pause, counted = _observe_turn(
-        state, track, cfg, now, calls=calls, tool_only=tool_only, fresh=new_result, waited=waited
+        state, track, cfg, now, steps=steps, tool_only=tool_only, fresh=new_result, waited=waited
     )
     if unconfirmed:
-        track["unconfirmed"] = {"ids": list(tool_use_ids or []), "counted": counted}
+        ids = [short_id(i) for i in (tool_use_ids or [])[:MAX_CALLS]]
+        track["unconfirmed"] = {"ids": ids, "counted": counted}
     rounds_pause = _close_turn(state, track, cfg, now, may_pause=cycle_pause is None)
     pause = cycle_pause or rounds_pause or _backstop_pause(state, track, cfg, now, arc_active)
     if pause:
@@ -160,7 +172,7 @@ def _note_queued(state: State, now: float, queued: list[tuple[str, str, bool]]) 
     acted on once, however many turns' transcript windows show it."""
     seen = state["seen"].setdefault("queued", [])
     for queued_id, text, typed in queued:
-        if queued_id in seen:
+        if short_id(queued_id) in seen:
             continue
         remember(seen, queued_id, MAX_QUEUED_IDS)
         if typed:
@@ -169,11 +181,26 @@ def _note_queued(state: State, now: float, queued: list[tuple[str, str, bool]]) 
             background.observe_notification(state, text)
 
 
-def _only_waits(
-    state: State, cfg: Config, now: float, calls: list[tuple[str, object]], key: str
-) -> bool:
+def turn_call(cfg: Config, tool_name: str, tool_input: object) -> TurnCall:
+    """What the turn rules need of one call, and nothing of its input itself: the fallback
+    keeps these in the state while a turn is open, and an input may be megabytes."""
+    return {
+        "op": opkey.operation_id(tool_name, tool_input),
+        "label": opkey.label(tool_name, tool_input, LABEL_SUBJECT),
+        "allowed": is_allowed(cfg, tool_name, tool_input),
+        "waits": effects.is_wait(tool_name, tool_input),
+    }
+
+
+def _fingerprint(tracked: list[TurnCall]) -> str:
+    """A turn's sorted operation ids; a digest of them for a turn of very many calls."""
+    joined = "|".join(sorted(step["op"] for step in tracked))
+    return joined if len(tracked) <= MAX_CALLS else "#" + opkey.digest(joined)
+
+
+def _only_waits(state: State, cfg: Config, now: float, steps: list[TurnCall], key: str) -> bool:
     """Every call of the turn waits, and waiting is what the situation calls for."""
-    if calls and all(effects.is_wait(name, given) for name, given in calls):
+    if steps and all(step["waits"] for step in steps):
         return background.waiting(state, cfg, now, own=key)
     background.stop_waiting(state)
     return False
@@ -213,14 +240,14 @@ def _observe_turn(
     cfg: Config,
     now: float,
     *,
-    calls: list[tuple[str, object]],
+    steps: list[TurnCall],
     tool_only: bool | None,
     fresh: bool,
     waited: bool,
 ) -> tuple[Output | None, bool]:
     """The cycle rule's look at one closed turn: (a pause, whether the turn's fingerprint
     was added to the history)."""
-    tracked = [(name, given) for name, given in calls if not is_allowed(cfg, name, given)]
+    tracked = [step for step in steps if not step["allowed"]]
     if tool_only is None:
         return None, False  # unknown: counting it could pause a narrating session (fail open)
     if not tool_only:
@@ -230,7 +257,7 @@ def _observe_turn(
     if not tracked or waited:
         # An allow-listed poll or a patient wait neither extends nor breaks a cycle.
         return None, False
-    fingerprint = "|".join(sorted(opkey.operation_id(n, i) for n, i in tracked))
+    fingerprint = _fingerprint(tracked)
     history = track["fingerprints"]
     history.append(fingerprint)
     del history[: -cfg.cycle_history]
@@ -239,7 +266,7 @@ def _observe_turn(
     freshness.append(fresh)
     del freshness[: -len(history)]
     labels = track.setdefault("labels", {})
-    labels[fingerprint] = ", ".join(opkey.label(n, i, 60) for n, i in tracked[:2])
+    labels[fingerprint] = ", ".join(step["label"] for step in tracked[:2])
     for stale in [fp for fp in labels if fp not in history]:
         del labels[stale]
     found = detect_period(

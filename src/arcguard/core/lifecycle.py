@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from arcguard.core.posture import posture_context
+from arcguard.core.schema import MAX_EVENT_KEYS
 from arcguard.core.state import add_log
 from arcguard.core.state import clone
 
@@ -16,6 +17,9 @@ if TYPE_CHECKING:
 
 def _count(state: State, key: str) -> None:
     events = state.setdefault("events", {})
+    counters = len(events) - ("last_api_error" in events)
+    if key not in events and counters >= MAX_EVENT_KEYS - 1:
+        key = "other"  # a bound on how many counters a stream of odd sources can add
     count = events.get(key, 0)
     # Counter keys hold integers (the schema checks it); only `last_api_error` holds an object.
     events[key] = (count if isinstance(count, int) else 0) + 1

@@ -15,6 +15,7 @@ Where the resume time comes from, first match wins:
 from __future__ import annotations
 
 from arcguard.core import arc as arcs
+from arcguard.core.schema import MAX_WINDOWS
 from arcguard.core.state import add_log
 from arcguard.core.state import clone
 from arcguard.core.state import parse_iso
@@ -190,6 +191,32 @@ def pending(state: State | None) -> LimitWait | None:
     return wait if wait is not None and "token" in wait else None
 
 
+def held_until(state: State | None, cfg: Config, now: float) -> float | None:
+    """When the wait pending for the state's arc wakes it, or None: the time up to which that
+    wait keeps the arc from going stale (`arc.is_stale`).
+
+    Only a wait begun for this very arc holds it, and never longer than a wait may be
+    (`limit_wait_max_seconds` from its start, the bound `decide_wait` applies), so a record
+    whose waiter died, or a hand-edited one, cannot keep an arc alive for longer than that.
+    """
+    wait = pending(state)
+    arc = state.get("arc") if state is not None else None
+    if wait is None or arc is None or wait.get("arc") != arc.get("invoked_at"):
+        return None
+    until = wait.get("until")
+    if until is None:
+        return None
+    started = min(wait.get("started", now), now)
+    return min(float(until), started + cfg.limit_wait_max_seconds)
+
+
+def arc_active(state: State | None, cfg: Config, now: float) -> bool:
+    """The state's arc is active, a wait pending for it keeping it so until its wake."""
+    if state is None:
+        return False
+    return arcs.is_active(state.get("arc"), cfg, now, held_until=held_until(state, cfg, now))
+
+
 def holds(wait: LimitWait, now: float, *, alive: bool) -> bool:
     """A recorded wait still belongs to a live waiter (a crashed one does not block another)."""
     until = wait.get("until")
@@ -210,7 +237,7 @@ def decide_wait(
     """Whether to wait for this API error: (plan or None, why, new state or None)."""
     if error not in TRANSIENT:
         return None, f"the error {error[:40]!r} does not pass with time", None
-    if state is None or not arcs.is_active(state.get("arc"), cfg, now):
+    if state is None or not arc_active(state, cfg, now):
         return None, "no active arc", None
     if state["guard"].get("paused"):
         return None, "the session is paused", None
@@ -218,6 +245,8 @@ def decide_wait(
     if held is not None and holds(held, now, alive=other_alive):
         return None, "another wait is already pending for this session", None
     state = clone(state)
+    # A wait whose waiter is gone ended without a wake: that is news, like any such ending.
+    drop(state, now, "its waiter is gone")
     arc = state.get("arc")
     assert arc is not None  # is_active above
     used = resumes(arc)
@@ -263,8 +292,7 @@ def resumes_spent(state: State | None, error: str, cfg: Config, now: float) -> b
     """
     if error not in TRANSIENT or state is None or state["guard"].get("paused"):
         return False
-    arc = state.get("arc")
-    return arcs.is_active(arc, cfg, now) and resumes(arc) >= cfg.limit_resumes_per_arc
+    return arc_active(state, cfg, now) and resumes(state.get("arc")) >= cfg.limit_resumes_per_arc
 
 
 def _resume_time(
@@ -312,10 +340,10 @@ def decide_wake(
     wait = pending(state)
     if state is None or wait is None or wait.get("token") != token:
         return None, None  # cancelled or taken over: the state is someone else's now
+    why = _why_not_wake(state, wait, cfg, now)
     state = clone(state)
     del state["limit_wait"]
     arc = state.get("arc")
-    why = _why_not_wake(state, wait, cfg, now)
     if why is not None:
         add_log(
             state,
@@ -350,12 +378,15 @@ def decide_wake(
 
 
 def _why_not_wake(state: State, wait: LimitWait, cfg: Config, now: float) -> str | None:
+    """Why the wait `wait`, still recorded in `state`, must not wake the session (or None)."""
     arc = state.get("arc")
-    if not arcs.is_active(arc, cfg, now):
+    if not arc_active(state, cfg, now):
         return "the arc is no longer active"
     assert arc is not None
     if arc.get("invoked_at") != wait.get("arc"):
         return "a new arc was started"
+    if resumes(arc) >= cfg.limit_resumes_per_arc:
+        return f"the arc's {cfg.limit_resumes_per_arc} limit resumes are spent"
     if state["guard"].get("paused"):
         return "the session is paused"
     return None
@@ -412,7 +443,7 @@ def reset_times(rate_limits: object) -> dict[str, float]:
     for window, info in rate_limits.items():
         value = info.get("resets_at") if isinstance(info, dict) else None
         at = _reset_seconds(value)
-        if isinstance(window, str) and at is not None:
+        if isinstance(window, str) and at is not None and len(found) < MAX_WINDOWS:
             found[window[:32]] = at
     return found
 

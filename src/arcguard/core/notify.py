@@ -1,8 +1,9 @@
 """Telling the user when arcguard stops a session: which decisions, and what to send.
 
 An unattended session that arcguard pauses, lets stop at a continuation cap, or does not
-resume after an API limit sits idle until someone looks. These are found as new entries of
-the state's decision log, so no rule has to know about notifications, and they become:
+resume after an API limit (no wait at all, or a wait that ended without a wake) sits idle
+until someone looks. These are found as new entries of the state's decision log, so no rule
+has to know about notifications, and they become:
 - a terminal sequence for Claude Code to emit (hooks have no terminal of their own): a bell
   and a window title such as "arcguard: paused";
 - an event document for the user's `notify_command`.
@@ -23,6 +24,9 @@ KINDS = {
     "pause": ("paused", "arcguard: paused"),
     "cap": ("cap", "arcguard: stopped at the continuation cap"),
     "give-up": ("limit-give-up", "arcguard: not resuming after the API limit"),
+    # A wait that ends without a wake, however it ends (cancelled, refused at its end, its
+    # waiter stopped or gone): a session the user expects to resume by itself will not.
+    "limit-cancel": ("limit-cancel", "arcguard: limit wait ended without a resume"),
 }
 BEL = "\a"
 # OSC 0 sets the window and icon title, one of the sequences Claude Code passes on; a title
@@ -77,7 +81,8 @@ def terminal_sequence(found: list[dict[str, Any]]) -> str | None:
 
 
 def sequence_for(kind: str) -> str:
-    """The terminal sequence of one event kind (`paused`, `cap`, `limit-give-up`)."""
+    """The terminal sequence of one event kind (`paused`, `cap`, `limit-give-up`,
+    `limit-cancel`)."""
     return terminal_sequence([{"kind": kind}]) or ""
 
 

@@ -10,6 +10,10 @@ parameter.
 from __future__ import annotations
 
 from arcguard import jsonio
+from arcguard.core.schema import LABEL_BYTES
+from arcguard.core.schema import SUBJECT_CHARS
+from arcguard.core.schema import TOOL_NAME_CHARS
+from arcguard.core.state import clip_json
 
 
 TYPE_CHECKING = False
@@ -52,6 +56,11 @@ TOOL_USE_ERROR = ("<tool_use_error>", "</tool_use_error>")
 # output)". A tool name is short, so a longer line is a command's own output.
 EMPTY_OUTPUT = ("(", " completed with no output)")
 MAX_EMPTY_OUTPUT_CHARS = 160
+
+
+def digest(text: str) -> str:
+    """A short stable digest of `text` (16 hex digits)."""
+    return _digest(text)
 
 
 def _digest(text: str) -> str:
@@ -111,12 +120,16 @@ def subject(tool_name: str, tool_input: object) -> str:
     return ""
 
 
-def label(tool_name: str, tool_input: object, limit: int = 80) -> str:
-    """Short human description of a call, for messages and logs."""
-    what = " ".join(subject(tool_name, tool_input).split())
-    if len(what) > limit:
-        what = what[: limit - 1] + "…"
-    return f"{tool_name}: {what}" if what else tool_name
+def label(tool_name: str, tool_input: object, limit: int = SUBJECT_CHARS) -> str:
+    """Short human description of a call, for messages and logs (at most `LABEL_BYTES` in
+    the state file)."""
+    what = _clip(" ".join(subject(tool_name, tool_input).split()), min(limit, SUBJECT_CHARS))
+    name = _clip(tool_name, TOOL_NAME_CHARS)
+    return clip_json(f"{name}: {what}" if what else name, LABEL_BYTES)
+
+
+def _clip(text: str, limit: int) -> str:
+    return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
 def effective_timeout(tool_name: str, tool_input: object) -> int | None:

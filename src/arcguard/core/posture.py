@@ -54,10 +54,14 @@ def decide_posture(
 def _on_operator(state: State, prompt: str, cfg: Config, now: float) -> None:
     guard.on_operator_message(state, now)
     goal.on_prompt(state, prompt)
+    # Judged before the wait is dropped: a pending wait keeps its arc active until its wake.
+    active = limits.arc_active(state, cfg, now)
     # A person is back: a wake queued for an unattended session would now talk over them.
     limits.drop(state, now, "the operator sent a prompt")
     arc = state.get("arc")
-    if arc is not None and arcs.is_active(arc, cfg, now):
+    if arc is not None and active:
+        # The prompt is the arc's activity (the posture below is restated from it).
+        arcs.touch(arc, now)
         arcs.reset_consecutive(arc)
     elif starts_autonomous(prompt):
         # Set-if-absent: re-typing /autonomous during an arc must not reset its counters.
@@ -73,7 +77,7 @@ def posture_context(
 ) -> Output | None:
     """The sticky posture line for an active arc, as context for `event`; else None."""
     arc = None if state is None else state.get("arc")
-    if state is None or arc is None or not arcs.is_active(arc, cfg, now):
+    if state is None or arc is None or not limits.arc_active(state, cfg, now):
         return None
     line = messages.posture_line(
         arc.get("slug") or arcs.DEFAULT_SLUG, arcs.next_milestone(arc), command, state["session_id"]

@@ -18,9 +18,11 @@ from arcguard.core import effects
 from arcguard.core import messages
 from arcguard.core import opkey
 from arcguard.core import render
+from arcguard.core.schema import FILE_STATE_CHARS
 from arcguard.core.state import add_log
 from arcguard.core.state import clone
 from arcguard.core.state import remember
+from arcguard.core.state import short_id
 from arcguard.core.tracks import get_track
 from arcguard.core.tracks import is_allowed
 from arcguard.core.tracks import paused_output
@@ -135,6 +137,8 @@ def decide_pre_tool(
 ) -> tuple[Output | None, State]:
     """`file_state`: for a file read, the file's size and modification time as the hook saw
     them (`UNKNOWN_FILE` when it could not look); None when there is no file to look at."""
+    tool_use_id = short_id(tool_use_id)
+    file_state = file_state[:FILE_STATE_CHARS] if file_state is not None else None
     state = clone(state)
     paused = paused_output(state, deny=True)
     if paused:
@@ -261,6 +265,7 @@ def decide_post_tool(
     agent_id: object,
     payload: dict[str, Any],
 ) -> tuple[Output | None, State]:
+    tool_use_id = short_id(tool_use_id)
     state = clone(state)
     guard = state["guard"]
     resolved = guard.setdefault("resolved", [])
@@ -322,7 +327,7 @@ def _owned_run(track: Track, oid: str, tool_use_id: str) -> Run | None:
 def settle_batch(track: Track, tool_use_ids: list[str]) -> None:
     """The turn's calls are all done: an execution still waiting for its result never ran
     (refused or denied by another hook before it started; no result event comes for it)."""
-    owners = set(tool_use_ids)
+    owners = {short_id(i) for i in tool_use_ids}
     if not owners:
         return
     for op in track["ops"].values():

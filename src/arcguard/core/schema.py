@@ -114,11 +114,20 @@ if TYPE_CHECKING:
         label: str
         new_result: NotRequired[bool]
 
+    class TurnCall(TypedDict):
+        """One call of an open turn, as the turn rules need it (never its input)."""
+
+        op: str  # the operation id
+        label: str  # its readable label, clipped
+        allowed: bool  # exempted by the `allow` setting
+        waits: bool  # a wait for background work
+
     class OpenTurn(TypedDict):
         message: str | None
         tool_only: bool | None
-        calls: list[list[object]]
+        calls: list[list[object]]  # kept empty by this version: `steps` replaced it
         ids: NotRequired[list[str]]
+        steps: NotRequired[list[TurnCall]]
 
     class Unconfirmed(TypedDict):
         ids: list[str]
@@ -266,6 +275,39 @@ if TYPE_CHECKING:
 
 SCHEMA = 1
 
+# --- bounds --------------------------------------------------------------------------------
+# What no input can make larger: every list arcguard stores is bounded in count and every
+# string in length, so the whole file is bounded (`tests/core/test_state_budget.py` builds the
+# largest document these allow and checks that it takes `STATE_BUDGET` bytes). A text taken
+# from input is bounded in the bytes it takes in the file (`state.clip_json`: a character may
+# take up to 12 there, escaped). Ids that arrive in payloads and transcripts (tool-use,
+# agent, message, entry and task ids) are kept as they are when short and plain, else as a
+# digest (`state.short_id`): real ids always are.
+ID_CHARS = 64
+# A call's label: the tool name and its command or path, clipped (`Bash: pytest -q`); a label
+# of plain printable ASCII is never cut by its byte bound (a quote takes 2 bytes at most).
+TOOL_NAME_CHARS = 64
+SUBJECT_CHARS = 80
+LABEL_BYTES = 2 * (TOOL_NAME_CHARS + 2 + SUBJECT_CHARS)
+# A turn's calls as the fallback keeps them, the ids of an unconfirmed turn, and the calls a
+# fingerprint names; a turn with more is still closed, its fingerprint made a digest.
+MAX_CALLS = 64
+# A decision's reason (log, pause): fixed texts and a few labels, never near this.
+REASON_BYTES = 4000
+# Counters of lifecycle events, and the usage windows recorded from the status line.
+MAX_EVENT_KEYS = 32
+MAX_WINDOWS = 8
+# An arc's slug and milestones, as `arc set` and `/autonomous` set them.
+SLUG_BYTES = 1000
+MAX_MILESTONES = 50
+MILESTONE_BYTES = 2000
+# A file's size and modification time, as the pre-tool hook reads them.
+FILE_STATE_CHARS = 64
+# The largest state file these bounds allow with the default settings, in bytes: no input can
+# make one larger (a real one is a few tens of KB). More operations, runs or cycle history
+# in the settings allow more, up to the limit a state file is read with (`store`).
+STATE_BUDGET = 4_979_199
+
 
 def _is_int(value: object) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
@@ -341,6 +383,19 @@ def record(
 
 
 MILESTONE = record({"slice": STR, "status": STR})
+ARC_FIELDS = (
+    "active",
+    "slug",
+    "invoked_at",
+    "last_activity",
+    "milestones",
+    "reconcile_count",
+    "total_blocks",
+    "last_reconcile",
+    "completed_at",
+    "limit_resumes",
+)
+LIMIT_WAIT_FIELDS = ("token", "pid", "started", "until", "error", "source", "arc", "attempt")
 ARC = record(
     {
         "active": BOOL,
@@ -376,12 +431,17 @@ TURN = record(
     {"denied": INT, "progress": BOOL, "label": STR, "new_result": BOOL},
     required=("denied", "progress", "label"),
 )
+TURN_CALL = record(
+    {"op": STR, "label": STR, "allowed": BOOL, "waits": BOOL},
+    required=("op", "label", "allowed", "waits"),
+)
 OPEN_TURN = record(
     {
         "message": optional(STR),
         "tool_only": optional(BOOL),
         "calls": list_of(LIST),
         "ids": list_of(STR),
+        "steps": list_of(TURN_CALL),
     },
     required=("message", "calls"),
 )

@@ -6,6 +6,9 @@ conversion step; its shape is written down, and checked on load, in `core.schema
 
 from __future__ import annotations
 
+from arcguard.core import schema
+from arcguard.core.schema import ID_CHARS
+from arcguard.core.schema import REASON_BYTES
 from arcguard.core.schema import SCHEMA as SCHEMA
 from arcguard.core.schema import problem
 
@@ -102,13 +105,125 @@ def _days_from_civil(year: int, month: int, day: int) -> int:
 
 def add_log(state: State, entry: LogEntry) -> None:
     """Append to the bounded decision log kept in the state."""
+    reason = entry.get("reason")
+    if reason is not None:
+        entry["reason"] = clip_json(reason, REASON_BYTES)
     log = state["log"]
     log.append(entry)
     del log[:-LOG_LIMIT]
 
 
+# The most bytes one character can take in the state file: an astral one, escaped as a
+# surrogate pair, twelve ASCII bytes.
+MAX_CHAR_BYTES = 12
+# The most a /goal's condition takes in the state file (core.goal keeps it to one line).
+GOAL_BYTES = 600
+ELLIPSIS = "…"
+
+
+def json_size(text: str) -> int:
+    """The bytes `text` takes in the state file, quotes left out."""
+    from arcguard import jsonio
+
+    return len(jsonio.dumps(text)) - 2
+
+
+def clip_json(text: str, max_bytes: int) -> str:
+    """`text`, cut short (ending in "…") so that it takes at most `max_bytes` in the state
+    file however its characters are escaped there. Text that fits is returned as it is."""
+    if len(text) * MAX_CHAR_BYTES <= max_bytes or json_size(text) <= max_bytes:
+        return text
+    room = max_bytes - json_size(ELLIPSIS)
+    low, high = 0, len(text)  # the longest prefix that fits lies in [low, high)
+    while high - low > 1:
+        middle = (low + high) // 2
+        if json_size(text[:middle]) <= room:
+            low = middle
+        else:
+            high = middle
+    return text[:low] + ELLIPSIS
+
+
+# What an id from a payload or transcript is kept as when it is short and plain.
+_ID_CHARACTERS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_.:")
+
+
+def short_id(value: str) -> str:
+    """An id as the state keeps it: itself when at most `ID_CHARS` plain characters (real
+    ids always are), else a digest of it, so that no id can make the state large. Every place
+    that stores or compares an id passes it through this, so one id always maps to one key."""
+    if len(value) <= ID_CHARS and _ID_CHARACTERS.issuperset(value):
+        return value
+    from arcguard.core.opkey import digest
+
+    return "~" + digest(value)
+
+
 def remember(items: list[str], value: str, limit: int) -> None:
+    value = short_id(value)
     if value in items:
         return
     items.append(value)
     del items[:-limit]
+
+
+def essentials(document: dict[str, Any], session_id: str, now: float) -> State:
+    """What a state too large to keep whole must not lose, as a valid state of its own: the arc
+    with its caps and continuation counts, the pause, a pending wait for an API limit, the
+    counters the repeat guard's exceptions compare with, and the ids already judged. The rest
+    (tracks, the log, events, reset times) is history, and goes.
+
+    `document` is any parsed JSON object: each part is kept only if it has its type."""
+    created: Any = document.get("created")
+    kept: Any = fresh_state(session_id, created if schema.NUMBER(created) is None else now)
+    arc = document.get("arc")
+    if isinstance(arc, dict) and schema.ARC(arc) is None:
+        kept["arc"] = _bounded_arc(arc)
+    guard = document.get("guard")
+    guard = guard if isinstance(guard, dict) else {}
+    for name in ("edit_seq", "compactions", "change_seq"):
+        if schema.INT(guard.get(name)) is None:
+            kept["guard"][name] = guard[name]
+    if guard.get("batch_fires") is True:
+        kept["guard"]["batch_fires"] = True
+    paused = guard.get("paused")
+    if isinstance(paused, dict) and schema.PAUSE(paused) is None:
+        reason = clip_json(str(paused.get("reason", "")), REASON_BYTES)
+        kept["guard"]["paused"] = {**paused, "reason": reason}
+    wait = document.get("limit_wait")
+    if isinstance(wait, dict) and schema.LIMIT_WAIT(wait) is None:
+        kept["limit_wait"] = {
+            k: (v[:ID_CHARS] if isinstance(v, str) else v)
+            for k, v in wait.items()
+            if k in schema.LIMIT_WAIT_FIELDS
+        }
+    seen = document.get("seen")
+    if isinstance(seen, dict) and schema.SEEN(seen) is None:
+        for name, limit in (("messages", 16), ("resumes", 16), ("queued", 32), ("overrides", 16)):
+            ids: list[str] = kept["seen"].setdefault(name, [])
+            for value in seen.get(name, [])[-limit:]:
+                remember(ids, value, limit)
+        if isinstance(seen.get("goal"), str) and seen["goal"]:
+            # An active /goal is delegated work, like the arc: it is not history.
+            kept["seen"]["goal"] = clip_json(seen["goal"], GOAL_BYTES)
+    result: State = kept
+    return result
+
+
+def _bounded_arc(arc: dict[str, Any]) -> dict[str, Any]:
+    bounded = {k: v for k, v in arc.items() if k in schema.ARC_FIELDS}
+    for name in ("invoked_at", "last_activity", "last_reconcile", "completed_at"):
+        value = bounded.get(name)
+        if isinstance(value, str):
+            bounded[name] = value[:ID_CHARS]
+    if "slug" in bounded:
+        bounded["slug"] = clip_json(bounded["slug"], schema.SLUG_BYTES)
+    bounded["milestones"] = [
+        {
+            k: clip_json(v, schema.MILESTONE_BYTES) if k == "slice" else v[:ID_CHARS]
+            for k, v in m.items()
+            if k in ("slice", "status")
+        }
+        for m in arc.get("milestones", [])[: schema.MAX_MILESTONES]
+    ]
+    return bounded

@@ -42,7 +42,7 @@ def segment(state: State | None, cfg: Config, now: float, clock: Callable[[float
 
 def _arc_part(state: State, cfg: Config, now: float) -> str:
     arc = state.get("arc")
-    if arc is None or not arcs.is_active(arc, cfg, now):
+    if arc is None or not limits.arc_active(state, cfg, now):
         return ""
     done, total = arcs.milestone_counts(arc)
     steps = f" {done}/{total}" if total else ""

@@ -8,7 +8,10 @@ from __future__ import annotations
 
 from arcguard.core import opkey
 from arcguard.core import render
+from arcguard.core.schema import REASON_BYTES
 from arcguard.core.state import add_log
+from arcguard.core.state import clip_json
+from arcguard.core.state import short_id
 
 
 TYPE_CHECKING = False
@@ -24,7 +27,7 @@ MAX_TRACKS = 8
 
 
 def track_key(agent_id: object) -> str:
-    return f"agent:{agent_id}" if isinstance(agent_id, str) and agent_id else MAIN
+    return f"agent:{short_id(agent_id)}" if isinstance(agent_id, str) and agent_id else MAIN
 
 
 def new_track(now: float, *, denials: int = 0) -> Track:
@@ -95,6 +98,6 @@ def paused_output(state: State, *, deny: bool) -> Output | None:
 
 
 def pause(state: State, now: float, hook: str, kind: PauseKind, reason: str) -> Output | None:
-    state["guard"]["paused"] = {"kind": kind, "reason": reason, "at": now}
+    state["guard"]["paused"] = {"kind": kind, "reason": clip_json(reason, REASON_BYTES), "at": now}
     add_log(state, {"t": now, "hook": hook, "kind": "pause", "reason": reason, "rule": kind})
     return render.pause(reason)

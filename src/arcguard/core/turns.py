@@ -10,7 +10,8 @@ The turn rules (blocked rounds, cycles, the check-in nudge, the backstop) run wh
 calls are done. Where PostToolBatch fires it says so; releases before it never do, so there a
 turn is closed by the next event that belongs to a different assistant message: a PreToolUse
 for a call of a newer message, or the Stop (whose final message never ends in tool use). The
-calls of the open turn are kept on its track until then.
+calls of the open turn are kept on its track until then, as what the rules need of them
+(`guard.turn_call`: operation id, label, flags), never their inputs, which may be megabytes.
 
 Once a PostToolBatch has been seen in a session, it closes every turn and this fallback stays
 out of the way, so a release that has the event never counts a turn twice.
@@ -20,9 +21,12 @@ from __future__ import annotations
 
 from arcguard.core import opkey
 from arcguard.core.guard import decide_post_batch
+from arcguard.core.guard import turn_call
 from arcguard.core.repeat import decide_post_tool
+from arcguard.core.schema import MAX_CALLS
 from arcguard.core.state import batch_fires
 from arcguard.core.state import clone
+from arcguard.core.state import short_id
 from arcguard.core.tracks import get_track
 from arcguard.core.tracks import is_allowed
 from arcguard.core.tracks import track_key
@@ -37,10 +41,10 @@ if TYPE_CHECKING:
     from arcguard.core.schema import EventName
     from arcguard.core.schema import OpenTurn
     from arcguard.core.schema import Track
+    from arcguard.core.schema import TurnCall
     from arcguard.core.state import State
 
-# A turn with more calls than this is still closed; only its fingerprint is cut short.
-MAX_CALLS = 64
+# A turn with more calls than MAX_CALLS is still closed; only its fingerprint is cut short.
 
 
 def on_batch(state: State) -> None:
@@ -87,17 +91,20 @@ def name_open_turn(
     state = clone(state)
     turn = _open_turn(get_track(state, track_key(agent_id), now))
     if turn is not None:
-        turn["message"] = message_id
+        turn["message"] = short_id(message_id)
         turn["tool_only"] = tool_only
     return state
 
 
-def _pairs(turn: OpenTurn) -> list[tuple[str, object]]:
-    return [
-        (c[0], c[1])
+def _steps(cfg: Config, turn: OpenTurn) -> list[TurnCall]:
+    """The open turn's calls. An earlier version kept each call's whole input in `calls`:
+    such a turn, found in a state it wrote, is summed up here like a new one."""
+    written_before = [
+        turn_call(cfg, c[0], c[1])
         for c in turn["calls"]
         if isinstance(c, list) and len(c) == 2 and isinstance(c[0], str)
     ]
+    return (written_before + turn.get("steps", []))[:MAX_CALLS]
 
 
 def _tool_only(turn: OpenTurn) -> bool | None:
@@ -129,6 +136,7 @@ def before_call(
     """
     if batch_fires(state):
         return None, state
+    message_id = short_id(message_id) if message_id is not None else None
     output: Output | None = None
     turn = open_turn(state, agent_id)
     if turn is not None and message_id is None:
@@ -136,6 +144,8 @@ def before_call(
     if turn is not None and turn["message"] == message_id:
         state = clone(state)
         turn = _open_turn(get_track(state, track_key(agent_id), now))
+        if turn is not None and turn["calls"]:
+            turn["steps"], turn["calls"] = _steps(cfg, turn), []
     else:
         if turn is not None:
             output, state = _close(state, cfg, now, turn, agent_id=agent_id, arc_active=arc_active)
@@ -150,10 +160,12 @@ def before_call(
             "tool_only": tool_only,
             "calls": [],
             "ids": [],
+            "steps": [],
         }
-    if len(turn["calls"]) < MAX_CALLS:
-        turn["calls"].append([tool_name, tool_input])
-        turn.setdefault("ids", []).append(tool_use_id)
+    steps = turn.setdefault("steps", [])
+    if len(steps) < MAX_CALLS:
+        steps.append(turn_call(cfg, tool_name, tool_input))
+        turn.setdefault("ids", []).append(short_id(tool_use_id))
     return output, state
 
 
@@ -180,7 +192,8 @@ def _close(
         state,
         cfg,
         now,
-        calls=_pairs(turn),
+        calls=[],
+        steps=_steps(cfg, turn),
         tool_only=_tool_only(turn),
         agent_id=agent_id,
         arc_active=arc_active,
@@ -240,6 +253,6 @@ def _waiting(state: State, name: str, given: object, owner: str, agent_id: objec
     op = ops.get(opkey.operation_id(name, given)) if isinstance(ops, dict) else None
     runs = op.get("runs") if isinstance(op, dict) else None
     return any(
-        isinstance(r, dict) and r.get("owner") == owner and r.get("outcome") is None
+        isinstance(r, dict) and r.get("owner") == short_id(owner) and r.get("outcome") is None
         for r in (runs if isinstance(runs, list) else [])
     )

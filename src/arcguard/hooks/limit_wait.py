@@ -181,6 +181,9 @@ def wake(plan: limits.Plan, sid: str, ctx: Context) -> str | None:
 
     def change(state: State | None) -> tuple[State | None, str | None]:
         message, new = limits.decide_wake(state, plan.token, ctx.cfg, now)
+        # A wait refused at its end is news (the terminal sequence is not: Claude Code
+        # emits none for a background handler, so only `notify_command` hears of it).
+        notify.announce(ctx.home, ctx.cfg, state, new, None)
         return new, message
 
     return _update(ctx, sid, change)
@@ -190,9 +193,29 @@ def abandon(plan: limits.Plan, sid: str, ctx: Context, why: str) -> None:
     def change(state: State | None) -> tuple[State | None, None]:
         if not limits.still_pending(state, plan.token):
             return None, None
-        return limits.cancel(state, time.time(), why)[1], None
+        new = limits.cancel(state, time.time(), why)[1]
+        notify.announce(ctx.home, ctx.cfg, state, new, None)
+        return new, None
 
     _update(ctx, sid, change)
+
+
+class Stopped(Exception):
+    """A signal asked the waiter to stop (see `_stop_on_signals`)."""
+
+
+def _stop_on_signals() -> None:
+    """Turn the signals that end a process politely into `Stopped`, so that a waiter ended
+    that way still records (and announces) that its wait ended without a wake."""
+    import signal
+
+    def stopped(signum: int, _frame: object) -> None:
+        raise Stopped(f"signal {signum}")
+
+    for name in ("SIGTERM", "SIGHUP", "SIGINT"):
+        number = getattr(signal, name, None)
+        if number is not None:
+            signal.signal(number, stopped)
 
 
 def run(raw: bytes, ctx: Context, watchdog: Any) -> tuple[str | None, Output | None]:
@@ -207,11 +230,17 @@ def run(raw: bytes, ctx: Context, watchdog: Any) -> tuple[str | None, Output | N
     if plan is None or sid is None:
         return None, output
     watchdog.set_budget(max(0.0, plan.until - time.time()) + WATCHDOG_SLACK + CLAIM_BUDGET)
-    if not wait(plan, sid, ctx, parent):
-        if os.getppid() != parent:
-            abandon(plan, sid, ctx, "the Claude Code process is gone")
-        return None, None
-    return wake(plan, sid, ctx), None
+    try:
+        if not wait(plan, sid, ctx, parent):
+            if os.getppid() != parent:
+                abandon(plan, sid, ctx, "the Claude Code process is gone")
+            return None, None
+        return wake(plan, sid, ctx), None
+    except BaseException as exc:
+        # Stopped by a signal, or failed: the wait still ends without a wake, and says so.
+        why = str(exc) if isinstance(exc, Stopped) else type(exc).__name__
+        abandon(plan, sid, ctx, f"the waiter was stopped ({why})")
+        raise
 
 
 def main(argv0: str | None = None) -> int:
@@ -231,6 +260,7 @@ def main(argv0: str | None = None) -> int:
             NAME, home, cfg, time.time(), own_command(argv0 or sys.argv[0], sys.executable), environ
         )
         raw = sys.stdin.buffer.read(MAX_PAYLOAD + 1)
+        _stop_on_signals()
         if len(raw) <= MAX_PAYLOAD:
             # No output is printed: Claude Code emits no terminal sequence for a background
             # handler, so the synchronous `stop-failure` hook rings for a give-up instead.

@@ -21,8 +21,14 @@ if TYPE_CHECKING:
 
     T = TypeVar("T")
 
-# A real state file is a few tens of KB; anything far larger is not ours to parse.
+# A real state file is a few tens of KB. With the default settings no input can make one
+# larger than `schema.STATE_BUDGET`; larger settings (more operations tracked, longer cycle
+# histories) allow more, and this is the limit for any: a state that would pass it is
+# written without its history (`state.essentials`), so that the arc is never lost to a size.
 MAX_STATE_BYTES = 8 * 1024 * 1024
+# A file over that limit (an earlier version kept whole tool inputs) is still read this far,
+# once, for its arc; it is then rewritten without its history. Anything larger is set aside.
+SALVAGE_BYTES = 16 * 1024 * 1024
 
 
 class Unreadable(ValueError):
@@ -33,31 +39,81 @@ def read_state(path: str) -> State | None:
     """The state at `path`, None when there is none. Raises Unreadable for a bad file.
 
     Lock-free: files are only ever replaced whole, so a reader sees one version or the other.
-    Symlinks are not followed.
+    Symlinks are not followed. A file over the size limit is read as its essentials (see
+    `MAX_STATE_BYTES`).
     """
+    return _read(path)[0]
+
+
+def _read(path: str) -> tuple[State | None, int]:
+    """(the state at `path` or None, the file's size when it was over the limit, else 0)"""
     try:
         fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_CLOEXEC | os.O_NONBLOCK)
     except FileNotFoundError:
-        return None
+        return None, 0
     except OSError as exc:
         raise Unreadable(f"cannot open: {exc.strerror}") from None
     try:
         info = os.fstat(fd)
         if not stat.S_ISREG(info.st_mode):
             raise Unreadable("not a regular file")
-        if info.st_size > MAX_STATE_BYTES:
+        if info.st_size > SALVAGE_BYTES:
             raise Unreadable(f"{info.st_size} bytes is too large")
-        data = os.read(fd, MAX_STATE_BYTES + 1)
+        data = _read_all(fd, SALVAGE_BYTES + 1)
     finally:
         os.close(fd)
     try:
         document = jsonio.loads(data)
     except jsonio.JSONError as exc:
         raise Unreadable(f"not JSON: {exc}") from None
+    if len(data) > MAX_STATE_BYTES:
+        return _salvaged(document), len(data)
     if not schema.is_state(document):
         wrong = schema.problem(document)
         raise Unreadable(f"not an arcguard state document of schema {schema.SCHEMA}: {wrong}")
-    return document
+    return document, 0
+
+
+def _read_all(fd: int, limit: int) -> bytes:
+    chunks, left = [], limit
+    while left > 0:
+        chunk = os.read(fd, min(left, 1 << 22))
+        if not chunk:
+            break
+        chunks.append(chunk)
+        left -= len(chunk)
+    return b"".join(chunks)
+
+
+def _salvaged(document: object) -> State:
+    """An over-limit document's essentials (its arc, caps, pause, pending wait)."""
+    from arcguard.core.state import essentials
+
+    sid = document.get("session_id") if isinstance(document, dict) else None
+    if not isinstance(document, dict) or document.get("schema") != schema.SCHEMA:
+        raise Unreadable("too large, and not an arcguard state document")
+    if not isinstance(sid, str):
+        raise Unreadable("too large, and names no session")
+    return essentials(document, sid, 0.0)
+
+
+def _encoded(home: str, path: str, new: State, now: float) -> bytes:
+    """The state as written; one over the size limit loses its history, never its arc."""
+    data = jsonio.dumps(new).encode("ascii")
+    if len(data) <= MAX_STATE_BYTES:
+        return data
+    from arcguard.core.state import essentials
+
+    kept = essentials(dict(new), new["session_id"], now)
+    kept["updated"] = now
+    error_log.log_line(
+        home,
+        "store",
+        f"{path}: {len(data)} bytes is over the {MAX_STATE_BYTES}-byte limit;"
+        " written without its history (tracks, log, events), its arc and caps kept",
+        now=now,
+    )
+    return jsonio.dumps(kept).encode("ascii")
 
 
 def read_session(home: str, session_id: str) -> State | None:
@@ -123,22 +179,33 @@ def update(
     paths.ensure_sessions_dir(home)
     with atomic.locked(path, lock_timeout, use_filelock=use_filelock):
         atomic.remove_orphan_temps(path)
+        oversized = 0
         try:
-            current = read_state(path)
+            current, oversized = _read(path)
         except Unreadable as exc:
             quarantine(home, path, str(exc), now=now)
             current = None
+        if oversized:
+            error_log.log_line(
+                home,
+                "store",
+                f"{path}: {oversized} bytes is over the {MAX_STATE_BYTES}-byte limit;"
+                " read without its history (tracks, log, events), its arc and caps kept",
+                now=now,
+            )
         migrated = current is None and not _exists(path) and _exists(legacy)
         if migrated:
             current = _read_legacy(home, session_id)
         new, result = change(current)
+        if new is None and oversized:
+            new = current  # rewritten small: the history (and the raw inputs in it) goes
         if new is not None:
             new["updated"] = now
             # Not synced to disk: a hook writes on every tool call, where a sync costs each
             # call milliseconds, and a power loss then costs at most the last updates (a file
             # left unreadable is moved aside and the session starts afresh, as for any
             # corrupt state). Readers and killed writers still only ever see a whole file.
-            atomic.atomic_write(path, jsonio.dumps(new).encode("ascii"), durable=False)
+            atomic.atomic_write(path, _encoded(home, path, new, now), durable=False)
             if migrated and current is not None and legacy is not None:
                 _retire(home, legacy, now=now)
         return result

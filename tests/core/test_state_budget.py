@@ -1,0 +1,221 @@
+"""The state file's size budget: the largest document the schema's bounds allow.
+
+Every list the state keeps is bounded in count and every string in length (in the bytes it
+takes in the file); this builds the document with each of them at its bound, each text made of
+the characters that take the most bytes escaped, each number at 24 characters (counters and
+times never come near), and checks that it is exactly `schema.STATE_BUDGET`. A new field or a
+changed bound changes that figure: the test says by how much.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from arcguard import jsonio
+from arcguard.core import schema
+from arcguard.core.background import MAX_TASKS
+from arcguard.core.config import default_config
+from arcguard.core.guard import MAX_QUEUED_IDS
+from arcguard.core.repeat import MAX_RESOLVED_IDS
+from arcguard.core.repeat import MAX_RESULTS
+from arcguard.core.state import GOAL_BYTES
+from arcguard.core.state import LOG_LIMIT
+from arcguard.core.state import MAX_CHAR_BYTES
+from arcguard.core.state import json_size
+from arcguard.core.tracks import MAX_TRACKS
+from arcguard.storage.store import MAX_STATE_BYTES
+
+
+INT = 10**23  # 24 characters
+NUMBER = -1.2345678901234567e300  # 24 characters as JSON
+STAMP = "2026-01-31T09:00:00Z"  # what `state.iso` writes
+# The longest of each fixed vocabulary.
+OUTCOME = "completed:" + "0" * 16
+SPENT = "after_compaction"
+KIND = "limit-cancel"
+HOOK = "session-start"
+# The longest rule a log entry names: a stop block's stall class (a pause's kind is shorter).
+RULE = "announced-step"
+PAUSE_KIND = "backstop"
+SOURCE = "status line"
+
+
+def text(max_bytes: int) -> str:
+    """A text that takes exactly `max_bytes` in the file (a quote takes two)."""
+    assert max_bytes % 2 == 0
+    return '"' * (max_bytes // 2)
+
+
+def chars(count: int) -> str:
+    """`count` characters of input, each taking the most bytes a character can."""
+    return "\U0001f600" * count
+
+
+def ident(n: int) -> str:
+    """An id at its bound: plain characters, `ID_CHARS` of them (distinct for each n)."""
+    return f"{n:0{schema.ID_CHARS}d}"
+
+
+def fingerprint(n: int) -> str:
+    return "|".join(f"{n:08d}{i:08d}" for i in range(schema.MAX_CALLS))
+
+
+def run(n: int) -> dict[str, Any]:
+    return {"seq": INT, "owner": ident(n), "at": NUMBER, "outcome": OUTCOME, "spent": SPENT}
+
+
+def operation(n: int, runs: int) -> dict[str, Any]:
+    return {
+        "label": text(schema.LABEL_BYTES),
+        "runs": [run(n * 100 + r) for r in range(runs)],
+        "edit_seq": INT,
+        "compactions": INT,
+        "max_timeout": NUMBER,
+        "recovery_used": False,
+        "validated_seq": INT,
+        "change_seq": INT,
+        "file_state": chars(schema.FILE_STATE_CHARS),
+    }
+
+
+def track(cfg: Any, base: int) -> dict[str, Any]:
+    history = [fingerprint(base + i) for i in range(cfg.cycle_history)]
+    return {
+        "seq": INT,
+        "ops": {
+            f"{base + n:016x}": operation(base + n, max(cfg.repeat_limit, 2))
+            for n in range(cfg.max_operations)
+        },
+        "results": [f"completed:{base + n:016x}" for n in range(MAX_RESULTS)],
+        "turn": {
+            "denied": INT,
+            "progress": False,
+            "label": text(schema.LABEL_BYTES),
+            "new_result": False,
+        },
+        "blocked_rounds": INT,
+        "fingerprints": history,
+        "fresh": [False] * cfg.cycle_history,
+        # Two labels of a cycle's turn, joined by ", ".
+        "labels": {fp: text(2 * schema.LABEL_BYTES) + ", " for fp in history},
+        "streak": INT,
+        "checkin_done": False,
+        "turns": INT,
+        "backstop_nudged_at": NUMBER,
+        "denials": INT,
+        "updated": NUMBER,
+        "quiet": INT,
+        "denied_ids": [ident(base + n) for n in range(MAX_RESOLVED_IDS)],
+        "unconfirmed": {
+            "ids": [ident(base + n) for n in range(schema.MAX_CALLS)],
+            "counted": False,
+        },
+        "open_turn": {
+            "message": ident(base),
+            "tool_only": False,
+            "calls": [],
+            "ids": [ident(base + n) for n in range(schema.MAX_CALLS)],
+            "steps": [
+                {
+                    "op": f"{base + n:016x}",
+                    "label": text(schema.LABEL_BYTES),
+                    "allowed": False,
+                    "waits": False,
+                }
+                for n in range(schema.MAX_CALLS)
+            ],
+        },
+    }
+
+
+def log_entry() -> dict[str, Any]:
+    return {
+        "t": NUMBER,
+        "hook": HOOK,
+        "kind": KIND,
+        "reason": text(schema.REASON_BYTES),
+        "rule": RULE,
+        "operation": text(schema.LABEL_BYTES),
+        "runs": INT,
+        "consecutive": INT,
+        "lifetime": INT,
+        "attempt": INT,
+        "of": INT,
+    }
+
+
+def largest_state() -> dict[str, Any]:
+    cfg = default_config()
+    tracks = {"main": track(cfg, 0)}
+    for n in range(MAX_TRACKS):
+        tracks[f"agent:{ident(n)}"] = track(cfg, (n + 1) * 10_000)
+    counters: dict[str, Any] = {
+        "session_start:" + chars(19) + str(n): INT for n in range(schema.MAX_EVENT_KEYS - 1)
+    }
+    return {
+        "schema": schema.SCHEMA,
+        "session_id": chars(4096),  # hooks take ids of up to 4096 characters
+        "created": NUMBER,
+        "updated": NUMBER,
+        "arc": {
+            "active": False,
+            "slug": text(schema.SLUG_BYTES),
+            "invoked_at": STAMP,
+            "last_activity": STAMP,
+            "milestones": [
+                {"slice": text(schema.MILESTONE_BYTES), "status": "todo"}
+                for _ in range(schema.MAX_MILESTONES)
+            ],
+            "reconcile_count": INT,
+            "total_blocks": INT,
+            "last_reconcile": STAMP,
+            "completed_at": STAMP,
+            "limit_resumes": INT,
+        },
+        "guard": {
+            "paused": {"kind": PAUSE_KIND, "reason": text(schema.REASON_BYTES), "at": NUMBER},
+            "edit_seq": INT,
+            "compactions": INT,
+            "tracks": tracks,
+            "resolved": [ident(n) for n in range(MAX_RESOLVED_IDS)],
+            "change_seq": INT,
+            "background": {ident(n): NUMBER for n in range(MAX_TASKS)},
+            "wait_since": NUMBER,
+            "batch_fires": False,
+        },
+        "seen": {
+            "messages": [ident(n) for n in range(16)],
+            "tools": [],
+            "resumes": [ident(n) for n in range(16)],
+            "queued": [ident(n) for n in range(MAX_QUEUED_IDS)],
+            "goal": text(GOAL_BYTES),
+            "overrides": [ident(n) for n in range(16)],
+        },
+        "events": {
+            **counters,
+            "other": INT,
+            "last_api_error": {"error": chars(40), "at": NUMBER},
+        },
+        "log": [log_entry() for _ in range(LOG_LIMIT)],
+        "rate_limits": {chars(31) + str(n): NUMBER for n in range(schema.MAX_WINDOWS)},
+        "limit_wait": {
+            "token": ident(0),
+            "pid": INT,
+            "started": NUMBER,
+            "until": NUMBER,
+            "error": chars(40),
+            "source": SOURCE,
+            "arc": STAMP,
+            "attempt": INT,
+        },
+    }
+
+
+def test_the_budget_constant_is_what_the_schema_bounds_allow():
+    document = largest_state()
+    assert schema.problem(document) is None
+    assert json_size(chars(1)) == MAX_CHAR_BYTES
+    size = len(jsonio.dumps(document).encode("ascii"))
+    assert size == schema.STATE_BUDGET
+    # The limit a state is read with leaves room for larger settings than the defaults.
+    assert schema.STATE_BUDGET < MAX_STATE_BYTES
