@@ -76,6 +76,7 @@ if TYPE_CHECKING:
         attempt: int
         of: int
         waiter_alive: bool
+        watching: bool  # a watch on Claude Code's own resume (core.handover), not a wait
 
     class ReadSummary(TypedDict):
         session_id: str
@@ -152,6 +153,7 @@ def guard_summary(state: State) -> GuardSummary:
 
 def limit_wait_summary(state: State, cfg: Config) -> LimitWaitSummary | None:
     """A pending wait for an API limit to reset, as `arcguard hook limit-wait` recorded it."""
+    from arcguard.core import handover
     from arcguard.core import limits
     from arcguard.hooks.limit_wait import waiter_alive
 
@@ -166,6 +168,7 @@ def limit_wait_summary(state: State, cfg: Config) -> LimitWaitSummary | None:
         "attempt": wait.get("attempt", 0),
         "of": cfg.limit_resumes_per_arc,
         "waiter_alive": waiter_alive(wait.get("pid")),
+        "watching": wait.get("source") == handover.SOURCE,
     }
 
 
@@ -173,6 +176,12 @@ def limit_wait_text(wait: LimitWaitSummary) -> str:
     when = wait["until_iso"].replace("T", " ").rstrip("Z")
     what = "rate limit" if wait["error"] == "rate_limit" else "API"
     gone = "" if wait["waiter_alive"] else "; its waiter is gone"
+    if wait["watching"]:
+        return (
+            f"Claude Code resumes the session itself after the {what} resets; arcguard wakes"
+            f" it at {when} UTC only if that has not happened (resume"
+            f" {wait['attempt']}/{wait['of']}{gone})"
+        )
     return (
         f"waiting for the {what} to reset until {when} UTC "
         f"(resume {wait['attempt']}/{wait['of']}{gone})"

@@ -66,6 +66,7 @@ if TYPE_CHECKING:
         "limit-wait",
         "limit-resume",
         "limit-cancel",
+        "limit-watch",
         "give-up",
         "overridden",
     ]

@@ -8,6 +8,7 @@ and a pending wait for an API limit.
 from __future__ import annotations
 
 from arcguard.core import arc as arcs
+from arcguard.core import handover
 from arcguard.core import limits
 
 
@@ -75,7 +76,12 @@ def _wait_part(state: State, cfg: Config, clock: Callable[[float], str]) -> str:
     until = wait.get("until") if wait is not None else None
     if wait is None or until is None:
         return ""
+    what = (
+        "watching Claude Code's own resume"
+        if wait.get("source") == handover.SOURCE
+        else "waiting for the API limit to reset"
+    )
     return (
-        f"waiting for the API limit to reset until {clock(float(until))}"
+        f"{what} until {clock(float(until))}"
         f" (resume {wait.get('attempt', 0)}/{cfg.limit_resumes_per_arc})"
     )

@@ -93,3 +93,11 @@ def tail_marks(path: str, max_bytes: int, *, wait_s: float = 0.0) -> records.Tai
         if marks.version is not None or time.monotonic() + SETTLE_POLL_S > deadline:
             return marks
         time.sleep(SETTLE_POLL_S)
+
+
+def resume_mark(path: str, max_bytes: int) -> str | None:
+    """The newest marker of Claude Code's own usage-limit resume (`records.resume_mark`)."""
+    try:
+        return records.resume_mark(lines_newest_first(path, max_bytes), jsonio.loads)
+    except NotReadable:
+        return None

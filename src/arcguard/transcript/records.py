@@ -330,3 +330,49 @@ def is_cap_override(entry: object) -> bool:
         return False
     content = entry.get("content")
     return isinstance(content, str) and CAP_OVERRIDE in content
+
+
+# What Claude Code writes about its own resume at a usage limit (2.1.328): a system entry
+# when it arms, when the user cancels it (Esc) and when it resumes, then the resume prompt.
+RESUME_MARKS = (
+    ("Usage limit reached · continuing automatically", "armed"),
+    ("Automatic continue cancelled", "cancelled"),
+    ("Usage limit reset · Continuing automatically", "resumed"),
+    ("Your claude.ai usage limit has reset.", "resumed"),
+)
+_RESUME_BYTES = (b"Usage limit", b"usage limit has reset", b"Automatic continue cancelled")
+
+
+def resume_mark(
+    lines_newest_first: Iterable[bytes], loads: Callable[[bytes], object]
+) -> str | None:
+    """The newest of Claude Code's resume markers in the lines: "armed", "cancelled",
+    "resumed" (`core.handover`), or None when there is none."""
+    for line in lines_newest_first:
+        if not any(b in line for b in _RESUME_BYTES):
+            continue
+        try:
+            entry = loads(line)
+        except ValueError:
+            continue
+        found = _resume_mark(entry)
+        if found is not None:
+            return found
+    return None
+
+
+def _resume_mark(entry: object) -> str | None:
+    if not isinstance(entry, dict) or entry.get("type") not in ("system", "user"):
+        return None
+    content = entry.get("content")
+    if entry.get("type") == "user":
+        message = entry.get("message")
+        content = message.get("content") if isinstance(message, dict) else None
+        if entry.get("isMeta") is not True:
+            return None
+    if not isinstance(content, str):
+        return None
+    for start, mark in RESUME_MARKS:
+        if content.startswith(start):
+            return mark
+    return None
