@@ -86,11 +86,20 @@ BEHAVIOURS: dict[str, str] = {
     "/goal": (
         "'/goal <condition>' in -p writes a goal_status entry and asks the API whether it holds"
     ),
+    "built-in resume at a usage limit": (
+        "interactive, claude.ai login: a 429 with the unified rate-limit headers arms"
+        " 'Usage limit reached · continuing automatically'"
+    ),
 }
 
 STOP_MARK = "stop-context-5d2b"
 # Probes added after the first bisection: a release probed before them gets only these.
-LATER_PROBES = ("Stop additionalContext", "Stop block cap", "/goal")
+LATER_PROBES = (
+    "Stop additionalContext",
+    "Stop block cap",
+    "/goal",
+    "built-in resume at a usage limit",
+)
 
 _LOGGER = """\
 import json, sys
@@ -386,8 +395,53 @@ def probe_goal(binary: Path) -> dict[str, bool]:
         return {"/goal": asked and recorded}
 
 
+def probe_builtin_resume(binary: Path) -> dict[str, bool]:
+    """Interactive (tmux), with a fake claude.ai login: does a usage-limit 429 arm Claude
+    Code's own resume? Only the arming is looked for, not the resume 30-90 s later."""
+    from interactive import claude_ai_login
+    from interactive import interactive_claude
+    from interactive import tmux_available
+    from scripted_api import api_error
+
+    key = "built-in resume at a usage limit"
+    if not tmux_available():
+        return {}
+    headers = {
+        "retry-after": "0",
+        "anthropic-ratelimit-unified-status": "rejected",
+        "anthropic-ratelimit-unified-reset": str(int(time.time()) + 600),
+        "anthropic-ratelimit-unified-representative-claim": "five_hour",
+    }
+    with session() as s:
+        claude_ai_login(s.project)
+        with ScriptedAPI([api_error(429, "rate_limit_error", "limit", headers=headers)]) as api:
+            try:
+                with interactive_claude(
+                    binary, s.project, api, unset=("ANTHROPIC_API_KEY",)
+                ) as cli:
+                    cli.type("go")
+                    end = time.monotonic() + 20
+                    while time.monotonic() < end and not _armed(s.project):
+                        time.sleep(0.5)
+            except AssertionError:
+                return {}  # no prompt came up: not a release this probe can drive
+            asked = bool(api.requests)
+        # No request: the prompt never reached the API, so nothing was measured.
+        return {key: _armed(s.project)} if asked else {}
+
+
+def _armed(project: ClaudeProject) -> bool:
+    marker = "continuing automatically"
+    return any(marker in p.read_text() for p in project.transcripts())
+
+
 def later_probes(binary: Path) -> dict[str, bool]:
-    return {**probe_stop_context(binary), **probe_stop_cap(binary), **probe_goal(binary)}
+    return {
+        **probe_stop_context(binary),
+        **probe_stop_cap(binary),
+        **probe_goal(binary),
+        **probe_builtin_resume(binary),
+    }
 
 
 def runs_offline(binary: Path) -> bool:

@@ -173,3 +173,22 @@ def test_status_and_the_status_line_say_a_watch_is_not_a_wait():
         "watching": True,
     }
     assert limit_wait_text(summary).startswith("Claude Code resumes the session itself")
+
+
+def test_claude_codes_resume_prompt_is_not_the_operator():
+    from arcguard.core.config import default_config
+    from arcguard.core.posture import decide_posture
+    from arcguard.core.state import fresh_state
+
+    state_ = fresh_state("s", T0)
+    state_["limit_wait"] = {"token": "t", "until": RESET, "attempt": 1, "source": "built-in"}
+    _, new = decide_posture(
+        state_,
+        RESUME_PROMPT,
+        default_config(),
+        T0,
+        session_id="s",
+        command="arcguard",
+    )
+    # Only a person cancels the watch; the watch itself sees the resume in the transcript.
+    assert new is not None and new["limit_wait"]["token"] == "t"
