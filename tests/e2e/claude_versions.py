@@ -88,7 +88,7 @@ BEHAVIOURS: dict[str, str] = {
     ),
     "built-in resume at a usage limit": (
         "interactive, claude.ai login: a 429 with the unified rate-limit headers arms"
-        " 'Usage limit reached · continuing automatically'"
+        " Claude Code's own resume ('Usage limit reached · ... automatically at ...')"
     ),
 }
 
@@ -431,8 +431,9 @@ def probe_builtin_resume(binary: Path) -> dict[str, bool]:
 
 
 def _armed(project: ClaudeProject) -> bool:
-    marker = "continuing automatically"
-    return any(marker in p.read_text() for p in project.transcripts())
+    from arcguard.transcript import hook_reader
+
+    return any(hook_reader.resume_mark(str(p), 1 << 20) == "armed" for p in project.transcripts())
 
 
 def later_probes(binary: Path) -> dict[str, bool]:

@@ -124,6 +124,18 @@ def test_with_nothing_armed_the_waiter_wakes_at_the_reset_as_before(monkeypatch,
     assert "limit-watch" not in kinds()
 
 
+def test_the_newer_wording_of_the_armed_resume_is_read_too(monkeypatch, tmp_path):
+    write_arc(T0 - 60)
+    clock = FakeClock(T0)
+    newer = "Usage limit reached · set to continue automatically at 8:54am"  # 2.1.332
+    (message, _), _ = run(monkeypatch, tmp_path, clock, system(newer))
+    assert (
+        message is not None
+        and "limit-watch" in kinds()
+        and clock.now >= handover.watch_until(RESET + 2)
+    )
+
+
 def test_an_old_resume_that_came_arms_nothing_now(monkeypatch, tmp_path):
     write_arc(T0 - 60)
     clock = FakeClock(T0)

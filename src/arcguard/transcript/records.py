@@ -332,10 +332,12 @@ def is_cap_override(entry: object) -> bool:
     return isinstance(content, str) and CAP_OVERRIDE in content
 
 
-# What Claude Code writes about its own resume at a usage limit (2.1.328): a system entry
-# when it arms, when the user cancels it (Esc) and when it resumes, then the resume prompt.
+# What Claude Code writes about its own resume at a usage limit: a system entry when it arms
+# ("Usage limit reached · continuing automatically at 7:11am · esc to cancel" on 2.1.328,
+# "... · set to continue automatically at 7:11am" on 2.1.332), when the user cancels it
+# ("Automatic continue cancelled · ...") and when it resumes, then its resume prompt.
+ARMED_START, ARMED_WORD = "Usage limit reached", "automatically"
 RESUME_MARKS = (
-    ("Usage limit reached · continuing automatically", "armed"),
     ("Automatic continue cancelled", "cancelled"),
     ("Usage limit reset · Continuing automatically", "resumed"),
     ("Your claude.ai usage limit has reset.", "resumed"),
@@ -372,6 +374,8 @@ def _resume_mark(entry: object) -> str | None:
             return None
     if not isinstance(content, str):
         return None
+    if content.startswith(ARMED_START) and ARMED_WORD in content:
+        return "armed"
     for start, mark in RESUME_MARKS:
         if content.startswith(start):
             return mark
