@@ -237,6 +237,15 @@ SETTINGS: tuple[Setting, ...] = (
         1,
         "ring the terminal and set its title when arcguard stops a session",
     ),
+    # state files
+    _int(
+        "state_retention_days",
+        30,
+        1,
+        3650,
+        "a session's state file untouched for this many days is removed (never one with an"
+        " active arc or a pending wait)",
+    ),
 )
 
 SETTING = {setting.name: setting for setting in SETTINGS}
@@ -280,6 +289,7 @@ class Config:
     limit_wait_max_seconds: int
     notify_command: tuple[str, ...]
     notify_terminal: bool
+    state_retention_days: int
 
     def __init__(self, values: Mapping[str, Value]) -> None:
         for name, default in DEFAULTS.items():

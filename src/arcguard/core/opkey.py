@@ -10,6 +10,7 @@ parameter.
 from __future__ import annotations
 
 from arcguard import jsonio
+from arcguard.core.redact import mask
 from arcguard.core.schema import LABEL_BYTES
 from arcguard.core.schema import SUBJECT_CHARS
 from arcguard.core.schema import TOOL_NAME_CHARS
@@ -56,6 +57,8 @@ TOOL_USE_ERROR = ("<tool_use_error>", "</tool_use_error>")
 # output)". A tool name is short, so a longer line is a command's own output.
 EMPTY_OUTPUT = ("(", " completed with no output)")
 MAX_EMPTY_OUTPUT_CHARS = 160
+# How much of a command or path a label looks at (it shows at most SUBJECT_CHARS of it).
+MASKED_WINDOW = 4096
 
 
 def digest(text: str) -> str:
@@ -123,7 +126,10 @@ def subject(tool_name: str, tool_input: object) -> str:
 def label(tool_name: str, tool_input: object, limit: int = SUBJECT_CHARS) -> str:
     """Short human description of a call, for messages and logs (at most `LABEL_BYTES` in
     the state file)."""
-    what = _clip(" ".join(subject(tool_name, tool_input).split()), min(limit, SUBJECT_CHARS))
+    # A window far wider than the label is masked, so a secret the clip would cut is masked
+    # whole first (`redact.mask`: an obvious one never reaches the state, a log or a reason).
+    what = mask(" ".join(subject(tool_name, tool_input)[:MASKED_WINDOW].split()))
+    what = _clip(what, min(limit, SUBJECT_CHARS))
     name = _clip(tool_name, TOOL_NAME_CHARS)
     return clip_json(f"{name}: {what}" if what else name, LABEL_BYTES)
 

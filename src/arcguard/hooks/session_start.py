@@ -1,9 +1,14 @@
-"""SessionStart: note compaction and resume (they reset nothing) and restate an arc's posture."""
+"""SessionStart: note compaction and resume (they reset nothing) and restate an arc's posture.
+
+It is also where old sessions' state files are pruned (`storage.prune`): a session starts
+rarely, so the look at the directory costs no tool call anything.
+"""
 
 from __future__ import annotations
 
 from arcguard.core.lifecycle import decide_session_start
 from arcguard.hooks.runner import session_id
+from arcguard.storage import error_log
 
 
 TYPE_CHECKING = False
@@ -28,7 +33,24 @@ def handle(payload: dict[str, Any], ctx: Context) -> Output | None:
     if given is None:
         return None
     source = given["source"]
+    _prune(ctx, given["session_id"])
     return ctx.update(
         given["session_id"],
         lambda state: decide_session_start(state, source, ctx.cfg, ctx.now, command=ctx.command),
     )
+
+
+# The pruning gets at most this much of the hook's wall time; what is left waits for the next.
+PRUNE_BUDGET_S = 0.25
+
+
+def _prune(ctx: Context, current: str) -> None:
+    """Before the update, so that the watchdog still bounds it; a failure decides nothing."""
+    try:
+        from arcguard.storage.prune import prune_sessions
+
+        prune_sessions(
+            ctx.home, ctx.cfg, ctx.now, current=current, budget_s=ctx.wait_left(PRUNE_BUDGET_S)
+        )
+    except Exception as exc:
+        error_log.log_line(ctx.home, "prune", f"{type(exc).__name__}: {exc}")
