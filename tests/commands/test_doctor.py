@@ -691,3 +691,56 @@ def test_post_tool_use_for_editing_tools_only_is_a_gap_without_the_batch(
     assert check.hint == "arcguard install --scope project"
     write_settings(project, plan.plan_install({}, "arcguard", events))
     assert wiring.check_matchers(setup_for(project)) == []
+
+
+# --- Claude Code's Stop-hook cap next to arcguard's consecutive cap ---------------------------
+
+
+def _stop_cap_check(project, monkeypatch, fake_claude, *, env=None, version="2.1.328"):
+    fake_claude(version)
+    monkeypatch.delenv("CLAUDE_CODE_STOP_HOOK_BLOCK_CAP", raising=False)
+    for key, value in (env or {}).items():
+        monkeypatch.setenv(key, value)
+    [check] = health.check_stop_cap(setup_for(project))
+    return check
+
+
+def test_the_default_cap_is_above_arcguards(project, monkeypatch, fake_claude):
+    check = _stop_cap_check(project, monkeypatch, fake_claude)
+    assert check.status == "ok"
+    assert "after 8 consecutive blocks (its default); arcguard stops at 2" in check.detail
+
+
+def test_a_cap_below_arcguards_is_named_with_where_it_is_set(project, monkeypatch, fake_claude):
+    check = _stop_cap_check(
+        project, monkeypatch, fake_claude, env={"CLAUDE_CODE_STOP_HOOK_BLOCK_CAP": "1"}
+    )
+    assert check.status == "warn"
+    assert "after 1 consecutive blocks (CLAUDE_CODE_STOP_HOOK_BLOCK_CAP=1 in the environment)" in (
+        check.detail
+    )
+    assert "arcguard continues at most 1 stops in a row" in check.detail
+
+
+def test_a_cap_set_in_settings_env_counts_too(project, monkeypatch, fake_claude):
+    path = write_settings(project, {"env": {"CLAUDE_CODE_STOP_HOOK_BLOCK_CAP": "1"}})
+    check = _stop_cap_check(project, monkeypatch, fake_claude)
+    assert check.status == "warn" and str(path) in check.detail
+
+
+def test_no_cap_leaves_arcguards_as_the_bound(project, monkeypatch, fake_claude):
+    check = _stop_cap_check(
+        project, monkeypatch, fake_claude, env={"CLAUDE_CODE_STOP_HOOK_BLOCK_CAP": "0"}
+    )
+    assert check.status == "ok" and "cap is off" in check.detail
+
+
+def test_a_release_before_the_cap_has_none(project, monkeypatch, fake_claude):
+    check = _stop_cap_check(
+        project,
+        monkeypatch,
+        fake_claude,
+        env={"CLAUDE_CODE_STOP_HOOK_BLOCK_CAP": "1"},
+        version="2.1.142",
+    )
+    assert check.status == "ok" and "has no Stop-hook cap" in check.detail

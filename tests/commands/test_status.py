@@ -143,8 +143,9 @@ def state_home(recorded: dict[str, Any], monkeypatch: pytest.MonkeyPatch) -> str
 
 def test_the_hook_runs_made_the_decisions_under_test(recorded: dict[str, Any]) -> None:
     assert all('"decision":"block"' in out for out in recorded["blocks"])
-    # A stall let through at the cap is no decision; the user is told through the terminal.
-    assert set(json.loads(recorded["cap"])) == {"terminalSequence"}
+    # A stall let through at the cap is no decision; the user is told through the terminal
+    # and in a line the model does not see.
+    assert set(json.loads(recorded["cap"])) == {"terminalSequence", "systemMessage"}
     assert recorded["release"] == ""
     assert "permissionDecision" in recorded["turns"][2]
 
@@ -218,7 +219,7 @@ def test_session_view_shows_arc_guard_and_decisions(state_home: str) -> None:
     assert "decisions (4, oldest first):" in text
     lines = [line for line in text.splitlines() if line.startswith("  ")]
     assert [line.split()[3] for line in lines] == ["block", "block", "cap", "release"]
-    assert "consecutive=2 lifetime=2 - no-op stop mid-arc sent back to work" in lines[1]
+    assert "consecutive=2 lifetime=2 rule=no-op - no-op stop mid-arc sent back to work" in lines[1]
 
 
 def test_session_view_shows_a_pause(state_home: str) -> None:
@@ -431,3 +432,30 @@ def test_status_shows_a_session_waiting_for_a_limit_to_reset() -> None:
         json.loads(arcguard("status", "--json", "--session", sid).output)["session"]["limit_wait"]
         is None
     )
+
+
+def test_a_turn_ended_by_claude_codes_stop_cap_is_shown_as_such(tmp_path: Path) -> None:
+    sid = "cap-sess"
+    hook("posture", {"session_id": sid, "prompt": "/autonomous go"})
+    warning = {
+        "type": "system",
+        "subtype": "informational",
+        "level": "warning",
+        "uuid": "warn-1",
+        "content": "A hook blocked the turn from ending 9 consecutive times\u2014overriding and"
+        " ending turn.",
+    }
+    path = write_transcript(
+        tmp_path / "t.jsonl",
+        [warning, *assistant_entries(tool_use("Bash", {"command": "ls"}), version="2.1.328")],
+    )
+    hook(
+        "stop",
+        {
+            "session_id": sid,
+            "transcript_path": str(path),
+            "last_assistant_message": "No response requested.",
+        },
+    )
+    text = arcguard("status", "--session", sid).output
+    assert "overridden 1 turn(s) ended by Claude Code's Stop-hook cap, not completed" in text

@@ -18,6 +18,7 @@ from arcguard.core.config import default_config
 from arcguard.core.guard import MAX_QUEUED_IDS
 from arcguard.core.repeat import MAX_RESOLVED_IDS
 from arcguard.core.repeat import MAX_RESULTS
+from arcguard.core.state import GOAL_BYTES
 from arcguard.core.state import LOG_LIMIT
 from arcguard.core.state import MAX_CHAR_BYTES
 from arcguard.core.state import json_size
@@ -33,7 +34,9 @@ OUTCOME = "completed:" + "0" * 16
 SPENT = "after_compaction"
 KIND = "limit-cancel"
 HOOK = "session-start"
-RULE = "backstop"
+# The longest rule a log entry names: a stop block's stall class (a pause's kind is shorter).
+RULE = "announced-step"
+PAUSE_KIND = "backstop"
 SOURCE = "status line"
 
 
@@ -170,7 +173,7 @@ def largest_state() -> dict[str, Any]:
             "limit_resumes": INT,
         },
         "guard": {
-            "paused": {"kind": RULE, "reason": text(schema.REASON_BYTES), "at": NUMBER},
+            "paused": {"kind": PAUSE_KIND, "reason": text(schema.REASON_BYTES), "at": NUMBER},
             "edit_seq": INT,
             "compactions": INT,
             "tracks": tracks,
@@ -185,6 +188,8 @@ def largest_state() -> dict[str, Any]:
             "tools": [],
             "resumes": [ident(n) for n in range(16)],
             "queued": [ident(n) for n in range(MAX_QUEUED_IDS)],
+            "goal": text(GOAL_BYTES),
+            "overrides": [ident(n) for n in range(16)],
         },
         "events": {
             **counters,

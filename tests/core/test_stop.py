@@ -12,6 +12,7 @@ from arcguard.core.stop import PRODUCTIVE
 from arcguard.core.stop import SKIP
 from arcguard.core.stop import STALL
 from arcguard.core.stop import Final
+from arcguard.core.stop import Harness
 from arcguard.core.stop import classify
 from arcguard.core.stop import decide_stop
 
@@ -63,6 +64,30 @@ def test_a_stall_mid_arc_is_blocked_with_slug_next_milestone_and_completion_comm
     assert "`arcguard arc complete sid`" in out["reason"]
     assert state["arc"]["reconcile_count"] == 1 and state["arc"]["total_blocks"] == 1
     assert state["log"][-1]["kind"] == "block"
+
+
+def test_a_release_that_takes_stop_context_is_continued_with_it_and_the_same_caps():
+    state = with_arc()
+    outs = []
+    for _ in range(3):
+        out, new = decide_stop(
+            state,
+            Final.from_text("No response requested."),
+            CFG,
+            NOW,
+            stop_hook_active=bool(outs),
+            background_running=False,
+            command="arcguard",
+            harness=Harness(via_context=True),
+        )
+        outs.append(out)
+        state = new or state
+    first = outs[0]["hookSpecificOutput"]
+    assert "decision" not in outs[0]
+    assert first["hookEventName"] == "Stop" and "'demo'" in first["additionalContext"]
+    assert "`arcguard arc complete sid`" in first["additionalContext"]
+    assert outs[2] is None  # the consecutive cap counts these continuations too
+    assert [e["kind"] for e in state["log"]] == ["block", "block", "cap"]
 
 
 @pytest.mark.parametrize(

@@ -76,7 +76,30 @@ BEHAVIOURS: dict[str, str] = {
     "unknown /autonomous reaches the model in -p": (
         "'/autonomous x' without a command file still calls the model"
     ),
+    "Stop additionalContext": (
+        "a Stop hook's additionalContext brings exactly one more model call, which carries it"
+    ),
+    "Stop block cap": (
+        "with CLAUDE_CODE_STOP_HOOK_BLOCK_CAP=2 a Stop hook that always blocks is overridden"
+        " at its 3rd block"
+    ),
+    "/goal": (
+        "'/goal <condition>' in -p writes a goal_status entry and asks the API whether it holds"
+    ),
+    "built-in resume at a usage limit": (
+        "interactive, claude.ai login: a 429 with the unified rate-limit headers arms"
+        " Claude Code's own resume ('Usage limit reached · ... automatically at ...')"
+    ),
 }
+
+STOP_MARK = "stop-context-5d2b"
+# Probes added after the first bisection: a release probed before them gets only these.
+LATER_PROBES = (
+    "Stop additionalContext",
+    "Stop block cap",
+    "/goal",
+    "built-in resume at a usage limit",
+)
 
 _LOGGER = """\
 import json, sys
@@ -84,6 +107,19 @@ payload = json.load(sys.stdin)
 with open(sys.argv[1], "a") as fh:
     fh.write(json.dumps(payload) + "\\n")
 if len(sys.argv) > 2:
+    sys.stdout.write(sys.argv[2])
+"""
+
+# Like _LOGGER, but answers only the first `limit` payloads (so a hook that keeps the session
+# going cannot keep it going forever on a release that ignores a cap).
+_LIMITED = """\
+import json, sys
+payload = json.load(sys.stdin)
+with open(sys.argv[1], "a") as fh:
+    fh.write(json.dumps(payload) + "\\n")
+with open(sys.argv[1]) as fh:
+    seen = sum(1 for line in fh if line.strip())
+if seen <= int(sys.argv[3]):
     sys.stdout.write(sys.argv[2])
 """
 
@@ -180,11 +216,23 @@ class Session:
         found = [json.loads(line) for line in self.log.read_text().splitlines() if line]
         return [p for p in found if p.get("hook_event_name") == event]
 
+    def limited(self, reply: Mapping[str, Any], limit: int) -> str:
+        """A hook command that answers `reply` to its first `limit` payloads only."""
+        script = self.project.write_script("limited_reply.py", _LIMITED)
+        return shlex.join(
+            [sys.executable, str(script), str(self.log), json.dumps(reply), str(limit)]
+        )
+
     def run(
-        self, binary: Path, api: ScriptedAPI, prompt: str = "go"
+        self,
+        binary: Path,
+        api: ScriptedAPI,
+        prompt: str = "go",
+        env_extra: Mapping[str, str] | None = None,
     ) -> tuple[dict[str, Any] | None, str]:
         env = self.project.base_env()
         env["ANTHROPIC_BASE_URL"] = api.base_url
+        env.update(env_extra or {})
         args = [
             str(binary),
             "-p",
@@ -312,6 +360,91 @@ def probe_unknown_command(binary: Path) -> dict[str, bool]:
         return {"unknown /autonomous reaches the model in -p": bool(api.requests)}
 
 
+def probe_stop_context(binary: Path) -> dict[str, bool]:
+    """A Stop hook answers additionalContext once: one more model call, with the text in it."""
+    with session() as s:
+        reply = {"hookSpecificOutput": {"hookEventName": "Stop", "additionalContext": STOP_MARK}}
+        s.project.write_settings(hook_settings({"Stop": s.limited(reply, 1)}))
+        with ScriptedAPI([text("done"), text("again"), text("more")]) as api:
+            s.run(binary, api)
+            requests = api.requests
+        return {
+            "Stop additionalContext": len(requests) == 2 and STOP_MARK in json.dumps(requests[1])
+        }
+
+
+def probe_stop_cap(binary: Path) -> dict[str, bool]:
+    """A Stop hook that blocks (up to 6 times) under a cap of 2: the cap ends it at 3 calls."""
+    with session() as s:
+        reply = {"decision": "block", "reason": "probe block"}
+        s.project.write_settings(hook_settings({"Stop": s.limited(reply, 6)}))
+        with ScriptedAPI([text("done")] * 8) as api:
+            s.run(binary, api, env_extra={"CLAUDE_CODE_STOP_HOOK_BLOCK_CAP": "2"})
+            return {"Stop block cap": len(api.requests) == 3}
+
+
+def probe_goal(binary: Path) -> dict[str, bool]:
+    """`/goal`: the condition is recorded and judged by one more request to the API."""
+    with session() as s:
+        s.project.write_settings(hook_settings({"Stop": s.command()}))
+        verdict = text(json.dumps({"ok": True, "reason": "it holds"}))
+        with ScriptedAPI([text("Working on it."), verdict, text("unused")]) as api:
+            s.run(binary, api, prompt="/goal the file done.txt exists")
+            asked = any("the file done.txt exists" in json.dumps(r) for r in api.requests[1:2])
+        recorded = any('"goal_status"' in p.read_text() for p in s.project.transcripts())
+        return {"/goal": asked and recorded}
+
+
+def probe_builtin_resume(binary: Path) -> dict[str, bool]:
+    """Interactive (tmux), with a fake claude.ai login: does a usage-limit 429 arm Claude
+    Code's own resume? Only the arming is looked for, not the resume 30-90 s later."""
+    from interactive import claude_ai_login
+    from interactive import interactive_claude
+    from interactive import tmux_available
+    from scripted_api import api_error
+
+    key = "built-in resume at a usage limit"
+    if not tmux_available():
+        return {}
+    headers = {
+        "retry-after": "0",
+        "anthropic-ratelimit-unified-status": "rejected",
+        "anthropic-ratelimit-unified-reset": str(int(time.time()) + 600),
+        "anthropic-ratelimit-unified-representative-claim": "five_hour",
+    }
+    with session() as s:
+        claude_ai_login(s.project)
+        with ScriptedAPI([api_error(429, "rate_limit_error", "limit", headers=headers)]) as api:
+            try:
+                with interactive_claude(
+                    binary, s.project, api, unset=("ANTHROPIC_API_KEY",)
+                ) as cli:
+                    cli.type("go")
+                    end = time.monotonic() + 20
+                    while time.monotonic() < end and not _armed(s.project):
+                        time.sleep(0.5)
+            except AssertionError:
+                return {}  # no prompt came up: not a release this probe can drive
+            asked = bool(api.requests)
+        # No request: the prompt never reached the API, so nothing was measured.
+        return {key: _armed(s.project)} if asked else {}
+
+
+def _armed(project: ClaudeProject) -> bool:
+    from arcguard.transcript import hook_reader
+
+    return any(hook_reader.resume_mark(str(p), 1 << 20) == "armed" for p in project.transcripts())
+
+
+def later_probes(binary: Path) -> dict[str, bool]:
+    return {
+        **probe_stop_context(binary),
+        **probe_stop_cap(binary),
+        **probe_goal(binary),
+        **probe_builtin_resume(binary),
+    }
+
+
 def runs_offline(binary: Path) -> bool:
     with session() as s, ScriptedAPI([text("done")]) as api:
         result, _ = s.run(binary, api)
@@ -336,6 +469,7 @@ def probe(version: str) -> dict[str, bool]:
     )
     found.update(probe_empty_reply(binary))
     found.update(probe_unknown_command(binary))
+    found.update(later_probes(binary))
     return found
 
 
@@ -349,15 +483,23 @@ def load_results() -> dict[str, dict[str, bool]]:
 
 
 def cached_probe(version: str, drop: bool) -> dict[str, bool]:
+    """The release's probe results, probing what is not kept yet (a release kept from before a
+    probe was added gets only the later probes). `drop`: delete a release this call installed."""
     results = load_results()
-    if version not in results:
-        started = time.monotonic()
+    if version in results and all(key in results[version] for key in LATER_PROBES):
+        return results[version]
+    was_there = installed_version(claude_bin(version)) == version
+    started = time.monotonic()
+    if version in results:
+        results[version] = {**results[version], **later_probes(install(version))}
+    else:
         results[version] = probe(version)
-        RESULTS.parent.mkdir(parents=True, exist_ok=True)
-        RESULTS.write_text(json.dumps(results, indent=1, sort_keys=True) + "\n")
-        print(f"# probed {version} in {time.monotonic() - started:.0f}s", file=sys.stderr)
-        if drop and claude_bin(version).parents[2] != CACHE / "claude-code":
-            shutil.rmtree(claude_bin(version).parents[2], ignore_errors=True)
+    RESULTS.parent.mkdir(parents=True, exist_ok=True)
+    RESULTS.write_text(json.dumps(results, indent=1, sort_keys=True) + "\n")
+    print(f"# probed {version} in {time.monotonic() - started:.0f}s", file=sys.stderr)
+    prefix = claude_bin(version).parents[2]
+    if drop and not was_there and prefix != CACHE / "claude-code":
+        shutil.rmtree(prefix, ignore_errors=True)
     return results[version]
 
 

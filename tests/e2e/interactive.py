@@ -48,6 +48,25 @@ def prepare_home(project: ClaudeProject, api_key: str = "test") -> None:
     (project.home / ".claude.json").write_text(json.dumps(config))
 
 
+def claude_ai_login(project: ClaudeProject) -> None:
+    """A fake claude.ai (OAuth) login in the CLI's home: the CLI then sends a bearer token to
+    the scripted API instead of an API key, and behaves as for a subscriber (its own resume at
+    a usage limit is armed). Run the CLI with `unset=("ANTHROPIC_API_KEY",)`."""
+    expires = int((time.time() + 30 * 86400) * 1000)
+    credentials = {
+        "claudeAiOauth": {
+            "accessToken": "sk-ant-oat01-" + "x" * 40,
+            "refreshToken": "sk-ant-ort01-" + "y" * 40,
+            "expiresAt": expires,
+            "scopes": ["user:inference", "user:profile", "user:sessions:claude_code"],
+            "subscriptionType": "max",
+        }
+    }
+    directory = project.home / ".claude"
+    directory.mkdir(parents=True, exist_ok=True)
+    (directory / ".credentials.json").write_text(json.dumps(credentials))
+
+
 class Terminal:
     """One interactive CLI in a detached tmux session."""
 
@@ -95,12 +114,22 @@ def wait_for(
 
 @contextlib.contextmanager
 def interactive_claude(
-    claude: Path, project: ClaudeProject, api: ScriptedAPI, env: dict[str, str] | None = None
+    claude: Path,
+    project: ClaudeProject,
+    api: ScriptedAPI,
+    env: dict[str, str] | None = None,
+    *,
+    unset: tuple[str, ...] = (),
 ) -> Iterator[Terminal]:
-    """Start the CLI in tmux, wait for its prompt, and always tear the tmux server down."""
+    """Start the CLI in tmux, wait for its prompt, and always tear the tmux server down.
+
+    `unset`: variables of the test environment the CLI must not get (`ANTHROPIC_API_KEY`, for
+    a session logged in to claude.ai instead, see `claude_ai_login`)."""
     prepare_home(project)
     full = project.base_env()
     full.update(ANTHROPIC_BASE_URL=api.base_url, TERM="xterm-256color", **(env or {}))
+    for name in unset:
+        full.pop(name, None)
     command = (
         "exec env -i "
         + " ".join(f"{k}={shlex.quote(v)}" for k, v in full.items())

@@ -24,6 +24,8 @@ STALL_REASON = "[arcguard] Autonomous arc 'autonomous' is still active"
 POSTURE = "[arcguard] Autonomous arc 'autonomous' is active"
 # What Claude Code itself says to the model after a reply with no visible text (2.1.328).
 NO_VISIBLE_OUTPUT = "[Your previous response had no visible output."
+# How 2.1.328 hands the model a Stop hook's additionalContext (a reminder, not an error).
+CONTINUED = "Stop hook additional context: [arcguard]"
 
 
 def test_noop_stop_mid_arc_is_continued(claude_project, run_claude):
@@ -38,7 +40,9 @@ def test_noop_stop_mid_arc_is_continued(claude_project, run_claude):
     assert run.result["result"] == "Back on the importer: parsing the CSV header now."
     assert POSTURE in api.request_text(0)
     continued = api.request_text(1)
-    assert "Stop hook feedback" in continued
+    assert CONTINUED in continued
+    # No error label, and not the hook's command line that Claude Code quotes with one.
+    assert "Stop hook blocking error" not in continued and "hook stop" not in continued
     assert STALL_REASON in continued
     assert f"arc complete {run.session_id}" in continued
     state = arcguard_state(project, run.session_id)
@@ -230,7 +234,7 @@ def test_a_permission_question_mid_arc_is_sent_back_and_the_model_carries_on(
     assert len(api.requests) == 3
     assert api.fallback_count == 0
     continued = api.request_text(1)
-    assert "Stop hook feedback" in continued and QUESTION_SEEN in continued
+    assert CONTINUED in continued and QUESTION_SEEN in continued
     assert HOW_TO_STOP in continued
     assert "DECISION NEEDED:" in api.request_text(0)  # the posture teaches the protocol
     state = arcguard_state(project, run.session_id)

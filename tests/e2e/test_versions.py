@@ -17,6 +17,7 @@ from scripted_api import text
 from scripted_api import tool_use
 from testing.docs import user_docs
 
+from arcguard.claude_settings import releases
 from conftest import POST_TOOL_BATCH_FIRST
 from conftest import REPO_ROOT
 from conftest import WINDOW_RELEASES
@@ -27,12 +28,15 @@ from conftest import arcguard_settings_for
 from conftest import arcguard_state
 from conftest import install_autonomous_command
 from conftest import log_kinds
+from conftest import version_key
 
 
 NOOP = "No response requested."
 STALL_REASON = "[arcguard] Autonomous arc 'autonomous' is still active"
 DENIED = "[arcguard] Denied as a repeat"
 PAUSED = "arcguard paused this session"
+# The first release whose Stop hooks continue a session with additionalContext.
+STOP_CONTEXT_FIRST = "2.1.163"
 
 
 def project_for(claude_project: Any, release: ClaudeRelease) -> ClaudeProject:
@@ -68,7 +72,14 @@ def test_window_noop_stop_mid_arc_is_continued(claude_project, run_release, clau
 
     completed(run)
     assert len(api.requests) == 2, run.describe()
-    assert STALL_REASON in api.request_text(1)
+    continued = api.request_text(1)
+    assert STALL_REASON in continued
+    if version_key(claude_release.version) >= version_key(STOP_CONTEXT_FIRST):
+        # One more turn, as a reminder: no error label, no hook command line quoted.
+        assert "Stop hook additional context: [arcguard]" in continued
+        assert "Stop hook blocking error" not in continued and "hook stop" not in continued
+    else:
+        assert "Stop hook feedback:\n[arcguard]" in continued
     state = arcguard_state(project, run.session_id)
     assert state["arc"]["active"] is True
     assert log_kinds(state) == ["arc", "block"]
@@ -147,3 +158,11 @@ def test_post_tool_batch_first_release_is_the_measured_one():
 def test_readme_version_table_is_the_measured_one():
     rows = claude_versions.table_rows(claude_versions.load_results())
     assert "\n".join(rows) in user_docs(), "\n".join(rows)
+
+
+def test_stop_context_first_release_is_the_measured_one():
+    first, without = claude_versions.first_measured(
+        "Stop additionalContext", claude_versions.load_results()
+    )
+    assert (first, without) == (STOP_CONTEXT_FIRST, "2.1.162")
+    assert releases.dotted(releases.STOP_CONTEXT_SINCE) == STOP_CONTEXT_FIRST

@@ -50,13 +50,17 @@ def test_a_stall_let_through_by_the_cap_rings_and_runs_the_notify_command_once(t
     }
     start_arc()
     assert hook_output(stall(**env))["decision"] == "block"  # the arc's one continuation
-    assert hook_output(stall(**env)) == {
-        "terminalSequence": "\x1b]0;arcguard: stopped at the continuation cap\x07\x07"
+    capped = hook_output(stall(**env))
+    assert capped == {
+        "terminalSequence": "\x1b]0;arcguard: stopped at the continuation cap\x07\x07",
+        "systemMessage": capped["systemMessage"],
     }
+    assert capped["systemMessage"].startswith("arcguard let the model stop")
     [event] = lines(events, 1)
     assert event["session_id"] == SID and event["kind"] == "cap"
     assert event["reason"] and isinstance(event["time"], float)
-    assert hook_output(stall(ARCGUARD_NOTIFY_TERMINAL="0", **env)) is None
+    # No terminal sequence; the user is still told, in a line the model does not see.
+    assert set(hook_output(stall(ARCGUARD_NOTIFY_TERMINAL="0", **env))) == {"systemMessage"}
     assert len(lines(events, 2)) == 2
 
 

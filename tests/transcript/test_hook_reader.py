@@ -78,3 +78,18 @@ def test_an_unreadable_transcript_is_not_waited_for(tmp_path, clock):
     missing = str(tmp_path / "nowhere.jsonl")
     assert hook_reader.message_with_tool(missing, {"toolu_new"}, 1 << 20, wait_s=0.3) is None
     assert clock.sleeps == 0
+
+
+def test_a_version_flushed_during_the_wait_is_found(tmp_path, clock):
+    path = tmp_path / "t.jsonl"
+    clock.on_sleep = lambda: write_transcript(
+        path, assistant_entries(text("hi"), version="2.1.328")
+    )
+    assert hook_reader.tail_marks(str(path), 1 << 20, wait_s=0.3).version == "2.1.328"
+    assert clock.sleeps == 1
+
+
+def test_no_version_costs_at_most_the_wait(tmp_path, clock):
+    path = write_transcript(tmp_path / "t.jsonl", assistant_entries(text("hi")))
+    assert hook_reader.tail_marks(str(path), 1 << 20, wait_s=0.3).version is None
+    assert clock.now <= 0.3

@@ -8,8 +8,6 @@ release knows, and doctor checks every file against the same table.
 
 from __future__ import annotations
 
-import re
-
 
 Version = tuple[int, int, int]
 
@@ -39,10 +37,30 @@ EVENT_FEATURES: dict[str, str] = {
 ACCEPTS_UNKNOWN_COMMAND: Version = (2, 1, 274)
 
 
+# From this release on a Stop hook's `additionalContext` keeps the session going for one turn,
+# like `decision: block`, but the user sees "Stop hook says: ..." instead of an error label,
+# and the model gets the text as a reminder instead of a "blocking error" that quotes the
+# hook's whole command line. Bisected with tests/e2e/claude_versions.py.
+STOP_CONTEXT_SINCE: Version = (2, 1, 163)
+# From this release on Claude Code overrides a Stop hook after CLAUDE_CODE_STOP_HOOK_BLOCK_CAP
+# (default 8) consecutive blocks and ends the turn as if it had completed. Bisected the same way.
+STOP_CAP_SINCE: Version = (2, 1, 143)
+
+
 def parse(text: str) -> Version | None:
     """The first `X.Y.Z` in `text` (`claude --version` prints `2.1.328 (Claude Code)`)."""
+    import re  # here, not at the top: the Stop hook imports this module, and `re` is slow
+
     found = re.search(r"(\d+)\.(\d+)\.(\d+)", text)
     return (int(found[1]), int(found[2]), int(found[3])) if found else None
+
+
+def from_dotted(text: str) -> Version | None:
+    """`X.Y.Z` exactly (how a transcript entry names its release, `2.1.328`), else None."""
+    parts = text.split(".")
+    if len(parts) != 3 or not all(p.isdigit() and p.isascii() for p in parts):
+        return None
+    return int(parts[0]), int(parts[1]), int(parts[2])
 
 
 def dotted(version: Version) -> str:
@@ -67,3 +85,14 @@ def unknown_to(version: Version | None, events: list[str]) -> list[str]:
 
 def rejects_unknown_commands(version: Version | None) -> bool:
     return version is None or version < ACCEPTS_UNKNOWN_COMMAND
+
+
+def continues_with_context(version: Version | None) -> bool:
+    """A Stop hook on `version` can continue the session with `additionalContext`; an
+    unknown version gets `decision: block`, which every release honours."""
+    return version is not None and version >= STOP_CONTEXT_SINCE
+
+
+def has_stop_cap(version: Version) -> bool:
+    """`version` overrides a Stop hook after a run of consecutive blocks."""
+    return version >= STOP_CAP_SINCE

@@ -84,6 +84,7 @@ if TYPE_CHECKING:
         of: int
         waiter_alive: bool
         waiting: bool
+        watching: bool  # a watch on Claude Code's own resume (core.handover), not a wait
 
     class ReadSummary(TypedDict):
         session_id: str
@@ -166,6 +167,7 @@ def guard_summary(state: State) -> GuardSummary:
 def limit_wait_summary(state: State, cfg: Config, at: float) -> LimitWaitSummary | None:
     """A recorded wait for an API limit to reset, as `arcguard hook limit-wait` recorded it;
     `waiting` is the rule the status line uses too (`core.limits.waiting`)."""
+    from arcguard.core import handover
     from arcguard.core import limits
     from arcguard.hooks.limit_wait import waiter_alive
 
@@ -182,12 +184,19 @@ def limit_wait_summary(state: State, cfg: Config, at: float) -> LimitWaitSummary
         "of": cfg.limit_resumes_per_arc,
         "waiter_alive": alive,
         "waiting": limits.waiting(wait, at, alive=alive),
+        "watching": wait.get("source") == handover.SOURCE,
     }
 
 
 def limit_wait_text(wait: LimitWaitSummary) -> str:
     when = wait["until_iso"].replace("T", " ").rstrip("Z")
     what = "rate limit" if wait["error"] == "rate_limit" else "API"
+    if wait["watching"] and wait["waiting"]:
+        return (
+            f"Claude Code resumes the session itself after the {what} resets; arcguard wakes"
+            f" it at {when} UTC only if that has not happened (resume"
+            f" {wait['attempt']}/{wait['of']})"
+        )
     if not wait["waiting"]:
         why = (
             "its time has passed"
@@ -391,6 +400,12 @@ def render_session(summary: ReadSummary, log: list[LogEntry]) -> str:
         out.append(
             f"continued {arc['consecutive']}/{arc['consecutive_cap']} in a row, "
             f"{arc['lifetime']}/{arc['lifetime_cap']} in this arc"
+        )
+    overridden = sum(1 for entry in log if entry.get("kind") == "overridden")
+    if overridden:
+        # Such a turn ends as if it had completed (`-p` says "completed"): it did not.
+        out.append(
+            f"overridden {overridden} turn(s) ended by Claude Code's Stop-hook cap, not completed"
         )
     guard = summary["guard"]
     out.append(f"guard     {guard['denials']} denials, {guard['blocked_rounds']} blocked rounds")

@@ -186,7 +186,9 @@ SETTINGS: tuple[Setting, ...] = (
         "turns since your last message before a request to summarise",
     ),
     _int("backstop_pause_turns", 200, 1, 100_000, "turns since your last message before a pause"),
-    _int("backstop_pause_turns_arc", 600, 1, 100_000, "the same, while an arc is active"),
+    _int(
+        "backstop_pause_turns_arc", 600, 1, 100_000, "the same, while an arc or a /goal is active"
+    ),
     _int(
         "backstop_ceiling_turns",
         1000,

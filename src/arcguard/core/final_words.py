@@ -27,6 +27,8 @@ HARNESS_PREFIXES = (
     TASK_NOTIFICATION,
     "Stop hook feedback:",
     "This session is being continued from a previous conversation",
+    # Claude Code's own resume after a usage limit (a claude.ai login): nobody typed it.
+    "Your claude.ai usage limit has reset.",
 )
 QUEUED_COMMAND = "queued_command"
 # A queued command's `commandMode` when a person typed it while the model worked.

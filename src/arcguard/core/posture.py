@@ -7,6 +7,7 @@ waking the session when a background task ended, and changes no counter.
 from __future__ import annotations
 
 from arcguard.core import arc as arcs
+from arcguard.core import goal
 from arcguard.core import guard
 from arcguard.core import limits
 from arcguard.core import messages
@@ -58,6 +59,7 @@ def decide_posture(
 
 def _on_operator(state: State, prompt: str, cfg: Config, now: float) -> None:
     guard.on_operator_message(state, now)
+    goal.on_prompt(state, prompt)
     # Judged before the wait is dropped: a pending wait keeps its arc active until its wake.
     active = limits.arc_active(state, cfg, now)
     # A person is back: a wake queued for an unattended session would now talk over them.

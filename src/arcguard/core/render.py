@@ -24,6 +24,12 @@ def block_stop(reason: str) -> Output:
     return {"decision": "block", "reason": bounded(reason)}
 
 
+def continue_stop(reason: str, *, via_context: bool) -> Output:
+    """Stop: one more turn with `reason` for the model. `via_context` (releases that support
+    it): as additional context, which neither the user nor the model reads as an error."""
+    return add_context("Stop", reason) if via_context else block_stop(reason)
+
+
 def deny_tool(reason: str) -> Output:
     """PreToolUse: the call does not run; the model gets `reason` as an error tool result."""
     return {

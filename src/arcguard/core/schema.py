@@ -66,7 +66,9 @@ if TYPE_CHECKING:
         "limit-wait",
         "limit-resume",
         "limit-cancel",
+        "limit-watch",
         "give-up",
+        "overridden",
     ]
     # Which loop-guard rule paused the session.
     PauseKind = Literal["blocked", "cycle", "backstop"]
@@ -175,6 +177,8 @@ if TYPE_CHECKING:
         tools: list[str]
         resumes: list[str]
         queued: list[str]
+        goal: str  # the condition of Claude Code's active /goal (core.goal)
+        overrides: list[str]  # Claude Code's Stop-cap override warnings already logged
 
     class LastApiError(TypedDict):
         error: str
@@ -188,7 +192,7 @@ if TYPE_CHECKING:
         hook: str  # a HookName; plain text so that callers may pass the hook they serve
         kind: DecisionKind
         reason: str
-        rule: str  # pauses: the PauseKind
+        rule: str  # pauses: the PauseKind; stop blocks: the stall class (core.stop.LOGGED)
         operation: str  # denials: the operation's label
         runs: int  # denials: runs of it in the window
         consecutive: int | None  # stop blocks: the arc's counters after this block
@@ -238,6 +242,7 @@ if TYPE_CHECKING:
             "stopReason": str,
             "hookSpecificOutput": HookSpecificOutput,
             "terminalSequence": str,
+            "systemMessage": str,
         },
         total=False,
     )
@@ -304,7 +309,7 @@ FILE_STATE_CHARS = 64
 # The largest state file these bounds allow with the default settings, in bytes: no input can
 # make one larger (a real one is a few tens of KB). More operations, runs or cycle history
 # in the settings allow more, up to the limit a state file is read with (`store`).
-STATE_BUDGET = 4_977_203
+STATE_BUDGET = 4_979_199
 
 
 def _is_int(value: object) -> bool:
@@ -499,6 +504,8 @@ SEEN = record(
         "tools": list_of(STR),
         "resumes": list_of(STR),
         "queued": list_of(STR),
+        "goal": STR,
+        "overrides": list_of(STR),
     }
 )
 # Counters by event name, plus the last API error.

@@ -116,6 +116,8 @@ def add_log(state: State, entry: LogEntry) -> None:
 # The most bytes one character can take in the state file: an astral one, escaped as a
 # surrogate pair, twelve ASCII bytes.
 MAX_CHAR_BYTES = 12
+# The most a /goal's condition takes in the state file (core.goal keeps it to one line).
+GOAL_BYTES = 600
 ELLIPSIS = "…"
 
 
@@ -197,10 +199,13 @@ def essentials(document: dict[str, Any], session_id: str, now: float) -> State:
         }
     seen = document.get("seen")
     if isinstance(seen, dict) and schema.SEEN(seen) is None:
-        for name, limit in (("messages", 16), ("resumes", 16), ("queued", 32)):
+        for name, limit in (("messages", 16), ("resumes", 16), ("queued", 32), ("overrides", 16)):
             ids: list[str] = kept["seen"].setdefault(name, [])
             for value in seen.get(name, [])[-limit:]:
                 remember(ids, value, limit)
+        if isinstance(seen.get("goal"), str) and seen["goal"]:
+            # An active /goal is delegated work, like the arc: it is not history.
+            kept["seen"]["goal"] = clip_json(seen["goal"], GOAL_BYTES)
     result: State = kept
     return result
 

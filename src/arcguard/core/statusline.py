@@ -8,6 +8,7 @@ and a pending wait for an API limit.
 from __future__ import annotations
 
 from arcguard.core import arc as arcs
+from arcguard.core import handover
 from arcguard.core import limits
 
 
@@ -35,8 +36,16 @@ def segment(
     `waiter_alive`: the process of the recorded limit wait, if any, still runs."""
     if state is None:
         return ""
-    wait = _wait_part(state, cfg, now, clock, alive=waiter_alive)
-    parts = [p for p in (_arc_part(state, cfg, now), _guard_part(state), wait) if p]
+    parts = [
+        p
+        for p in (
+            _arc_part(state, cfg, now),
+            _goal_part(state),
+            _guard_part(state),
+            _wait_part(state, cfg, now, clock, alive=waiter_alive),
+        )
+        if p
+    ]
     return ("arcguard " + SEPARATOR.join(parts)) if parts else ""
 
 
@@ -52,6 +61,12 @@ def _arc_part(state: State, cfg: Config, now: float) -> str:
         f" {consecutive}/{cfg.max_consecutive_continuations} in a row,"
         f" {lifetime}/{cfg.max_continuations_per_arc} in the arc"
     )
+
+
+def _goal_part(state: State) -> str:
+    """Claude Code's /goal: delegated work like an arc (its own judge continues the stops)."""
+    condition = state["seen"].get("goal")
+    return f"goal {condition[:24]}" if condition else ""
 
 
 def _guard_part(state: State) -> str:
@@ -71,7 +86,12 @@ def _wait_part(
     until = wait.get("until") if wait is not None else None
     if wait is None or until is None or not limits.waiting(wait, now, alive=alive):
         return ""
+    what = (
+        "watching Claude Code's own resume"
+        if wait.get("source") == handover.SOURCE
+        else "waiting for the API limit to reset"
+    )
     return (
-        f"waiting for the API limit to reset until {clock(float(until))}"
+        f"{what} until {clock(float(until))}"
         f" (resume {wait.get('attempt', 0)}/{cfg.limit_resumes_per_arc})"
     )

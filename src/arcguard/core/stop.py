@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from arcguard.core import arc as arcs
 from arcguard.core import closing
+from arcguard.core import goal
 from arcguard.core import guard
 from arcguard.core import messages
 from arcguard.core import render
@@ -73,6 +74,52 @@ KIND_TEXT = "text"
 KIND_THINKING = "thinking"
 KIND_OTHER = "other"
 KIND_EMPTY = "empty"
+
+
+# Claude Code's own Stop-hook cap: it overrides a hook after this many consecutive blocks
+# (`CLAUDE_CODE_STOP_HOOK_BLOCK_CAP`; 0 removes it), counting every Stop hook's blocks and
+# additional contexts alike, and resets the count at any tool call.
+CLAUDE_STOP_CAP = 8
+CAP_ENV = "CLAUDE_CODE_STOP_HOOK_BLOCK_CAP"
+
+
+def claude_stop_cap(raw: str | None) -> int:
+    """Claude Code's cap from its environment variable (0: none); the default when unset or
+    not a whole number."""
+    if raw is None or not raw.strip().isdigit():
+        return CLAUDE_STOP_CAP
+    return int(raw.strip())
+
+
+def consecutive_cap(ours: int, claude: int) -> int:
+    """arcguard's consecutive cap as it can take effect: a block past Claude Code's cap would
+    be overridden (the turn ends as if complete), so arcguard stops short of it."""
+    return ours if claude <= 0 else min(ours, claude)
+
+
+class Harness:
+    """What the Stop decision knows of the Claude Code around it (defaults: nothing known).
+
+    `via_context`: the release continues a session with Stop `additionalContext` (see
+    `render.continue_stop`); `goal`: the transcript's newest `/goal` status, if read;
+    `overrides`: ids of Claude Code's Stop-cap override warnings in the transcript's tail;
+    `stop_cap`: Claude Code's Stop-hook cap (0: none).
+    """
+
+    __slots__ = ("goal", "overrides", "stop_cap", "via_context")
+
+    def __init__(
+        self,
+        *,
+        via_context: bool = False,
+        goal: goal.Mark | None = None,
+        overrides: list[str] | None = None,
+        stop_cap: int = CLAUDE_STOP_CAP,
+    ) -> None:
+        self.via_context = via_context
+        self.goal = goal
+        self.overrides = overrides or []
+        self.stop_cap = stop_cap
 
 
 class Final:
@@ -152,11 +199,16 @@ def decide_stop(
     stop_hook_active: bool,
     background_running: bool,
     command: str,
+    harness: Harness | None = None,
 ) -> tuple[Output | None, State | None]:
     """(output for Claude Code, new state or None when nothing changed)."""
     if state is None:
         return None, None
+    around = harness or Harness()
+    via_context = around.via_context
     state = clone(state)
+    goal.observe(state, around.goal)
+    _note_overrides(state, around.overrides, now)
     if final is not None and final.message_id:
         remember(state["seen"].setdefault("messages", []), final.message_id, 16)
     if final is not None and final.kind == KIND_TEXT and not is_noop(final):
@@ -169,10 +221,10 @@ def decide_stop(
             state, final.resume_id, background_running, now, slug=slug, command=command
         )
         if resumed is not None:
-            return resumed, state
+            return render.continue_stop(resumed, via_context=via_context), state
     if not active or arc is None:
         return None, state
-    return _arc_stop(
+    reason, state = _arc_stop(
         state,
         arc,
         final,
@@ -181,7 +233,11 @@ def decide_stop(
         stop_hook_active=stop_hook_active,
         background_running=background_running,
         command=command,
+        stop_cap=around.stop_cap,
     )
+    return (
+        None if reason is None else render.continue_stop(reason, via_context=via_context)
+    ), state
 
 
 def _arc_stop(
@@ -194,7 +250,9 @@ def _arc_stop(
     stop_hook_active: bool,
     background_running: bool,
     command: str,
-) -> tuple[Output | None, State]:
+    stop_cap: int,
+) -> tuple[str | None, State]:
+    """(the reason to continue this stop with, or None to let it be; the new state)."""
     arcs.touch(arc, now)
     verdict = (
         SKIP
@@ -203,7 +261,7 @@ def _arc_stop(
     )
     why = _why_not_continue(state, final, background_running)
     if verdict in STALLS and why is None:
-        return _stall(state, arc, cfg, now, verdict, command=command)
+        return _stall(state, arc, cfg, now, verdict, command=command, stop_cap=stop_cap)
     if verdict in STALLS:
         _log(state, now, "allow", f"{LOGGED[verdict]} stall left alone: {why}")
     elif verdict == COMPLETE:
@@ -219,14 +277,25 @@ def _arc_stop(
 
 def _dead_resume(
     state: State, resume_id: str, background_running: bool, now: float, *, slug: str, command: str
-) -> Output | None:
+) -> str | None:
     """Continue, once per resume prompt, a session that answered it with nothing."""
     resumes = state["seen"].setdefault("resumes", [])
     if resume_id in resumes or state["guard"].get("paused") or background_running:
         return None
+    if goal.active(state):
+        return None  # the goal's own Stop hook continues a session that has one
     remember(resumes, resume_id, 16)
-    _log(state, now, "block", "a resumed session answered with nothing: sent back to work")
-    return render.block_stop(messages.resume_block_reason(slug, command, state["session_id"]))
+    add_log(
+        state,
+        {
+            "t": now,
+            "hook": "stop",
+            "kind": "block",
+            "reason": "a resumed session answered with nothing: sent back to work",
+            "rule": "dead-resume",
+        },
+    )
+    return messages.resume_block_reason(slug, command, state["session_id"])
 
 
 def _why_not_continue(state: State, final: Final | None, background_running: bool) -> str | None:
@@ -236,23 +305,30 @@ def _why_not_continue(state: State, final: Final | None, background_running: boo
         return "the final message is an API error"
     if background_running:
         return "a background task is running; Claude Code wakes the session when it ends"
+    if goal.active(state):
+        # Both would send the model back for the same stop; the goal's judge knows its
+        # condition, arcguard does not.
+        return "a /goal is active and not met: its evaluator decides whether the session goes on"
     return None
 
 
 def _stall(
-    state: State, arc: Arc, cfg: Config, now: float, verdict: str, *, command: str
-) -> tuple[Output | None, State]:
+    state: State, arc: Arc, cfg: Config, now: float, verdict: str, *, command: str, stop_cap: int
+) -> tuple[str | None, State]:
     sid = state["session_id"]
-    allowed = arcs.try_block(
-        arc, cfg.max_consecutive_continuations, cfg.max_continuations_per_arc, now
-    )
+    in_a_row = consecutive_cap(cfg.max_consecutive_continuations, stop_cap)
+    allowed = arcs.try_block(arc, in_a_row, cfg.max_continuations_per_arc, now)
     if not allowed:
+        clamped = in_a_row < cfg.max_consecutive_continuations
+        which = (
+            f"Claude Code's Stop-hook cap ({stop_cap} in a row)" if clamped else "continuation cap"
+        )
         # Named by class, so a replay or `status` shows which kind of stop the cap let through.
         _log(
             state,
             now,
             "cap",
-            f"{LOGGED[verdict]} stop mid-arc: continuation cap reached; the stop is allowed",
+            f"{LOGGED[verdict]} stop mid-arc: {which} reached; the stop is allowed",
         )
         return None, state
     slug = arc.get("slug") or arcs.DEFAULT_SLUG
@@ -266,11 +342,29 @@ def _stall(
             "hook": "stop",
             "kind": "block",
             "reason": f"{LOGGED[verdict]} stop mid-arc sent back to work",
+            "rule": LOGGED[verdict],
             "consecutive": arc.get("reconcile_count"),
             "lifetime": arc.get("total_blocks"),
         },
     )
-    return render.block_stop(reason), state
+    return reason, state
+
+
+def _note_overrides(state: State, overrides: list[str], now: float) -> None:
+    """Log, once each, the turns Claude Code's Stop-hook cap ended although a Stop hook was
+    still sending the model back: such a turn ends as if complete, and is not one."""
+    seen = state["seen"].setdefault("overrides", [])
+    for override in reversed(overrides):  # oldest first, as they happened
+        if override in seen:
+            continue
+        remember(seen, override, 16)
+        _log(
+            state,
+            now,
+            "overridden",
+            "Claude Code's Stop-hook cap ended a turn a Stop hook was sending back to work:"
+            " the turn stopped there, it did not complete",
+        )
 
 
 def _log(state: State, now: float, kind: DecisionKind, reason: str) -> None:

@@ -15,6 +15,7 @@ from arcguard.doctor.health import check_event_support
 from arcguard.doctor.health import check_lock
 from arcguard.doctor.health import check_state_dir
 from arcguard.doctor.health import check_state_files
+from arcguard.doctor.health import check_stop_cap
 from arcguard.doctor.model import GAP
 from arcguard.doctor.model import Check
 from arcguard.doctor.model import Setup
@@ -48,6 +49,7 @@ CHECKS: tuple[Callable[[Setup], list[Check]], ...] = (
     check_state_files,
     check_error_log,
     check_claude,
+    check_stop_cap,
     check_command,
     check_statusline,
     check_resident,

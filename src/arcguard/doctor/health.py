@@ -302,3 +302,62 @@ def check_event_support(setup: Setup) -> list[Check]:
                 )
             )
     return found
+
+
+def _claude_stop_cap(setup: Setup) -> tuple[str | None, str]:
+    """(CLAUDE_CODE_STOP_HOOK_BLOCK_CAP as Claude Code will see it, where it is set)."""
+    from arcguard.core.stop import CAP_ENV
+
+    if CAP_ENV in setup.environ:
+        return setup.environ[CAP_ENV], "the environment"
+    for scope, settings in setup.loaded.items():
+        env = settings.get("env")
+        if isinstance(env, dict) and isinstance(env.get(CAP_ENV), str | int):
+            return str(env[CAP_ENV]), str(setup.files[scope])
+    return None, ""
+
+
+def check_stop_cap(setup: Setup) -> list[Check]:
+    """Claude Code's own cap on consecutive Stop blocks, against arcguard's consecutive cap:
+    past it Claude Code overrides the hook and ends the turn as if it had completed."""
+    from arcguard.claude_settings import releases as cv
+    from arcguard.core.stop import CAP_ENV
+    from arcguard.core.stop import claude_stop_cap
+    from arcguard.core.stop import consecutive_cap
+    from arcguard.storage.config_file import load_config
+
+    version, _ = setup.claude_version()
+    if version is not None and not cv.has_stop_cap(version):
+        return [Check("stop cap", OK, f"Claude Code {cv.dotted(version)} has no Stop-hook cap")]
+    raw, where = _claude_stop_cap(setup)
+    cap = claude_stop_cap(raw)
+    ours = load_config(setup.environ)[0].max_consecutive_continuations
+    source = f"{CAP_ENV}={raw} in {where}" if raw is not None else "its default"
+    if cap == 0:
+        return [
+            Check(
+                "stop cap",
+                OK,
+                f"Claude Code's Stop-hook cap is off ({source}): arcguard's own caps bound"
+                f" the continuations ({ours} in a row)",
+            )
+        ]
+    if consecutive_cap(ours, cap) < ours:
+        return [
+            Check(
+                "stop cap",
+                WARN,
+                f"Claude Code overrides a Stop hook after {cap} consecutive blocks ({source}),"
+                f" fewer than arcguard's max_consecutive_continuations ({ours}): arcguard"
+                f" continues at most {cap} stops in a row",
+                f"raise {CAP_ENV} to at least {ours}, or lower max_consecutive_continuations",
+            )
+        ]
+    return [
+        Check(
+            "stop cap",
+            OK,
+            f"Claude Code overrides a Stop hook after {cap} consecutive blocks ({source});"
+            f" arcguard stops at {ours}",
+        )
+    ]

@@ -188,6 +188,8 @@ class SessionScan:
             self.system_error = (failed, parse_iso(entry.get("timestamp")))
         elif entry.get("subtype") == "compact_boundary":
             self.report.compactions += 1
+        elif records.is_cap_override(entry):
+            self.report.stop_cap_overrides += 1
 
     def _failed_ending(self) -> None:
         """A failed attempt that no reply followed: the turn ended on it."""

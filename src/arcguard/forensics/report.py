@@ -88,6 +88,8 @@ class Report:
         # Dead time after rate-limit endings and what a limit-wait resume would have saved.
         self.limit_savings = {view: Savings() for view in (ALL, AUTONOMOUS)}
         self.stop_feedback = 0
+        # Turns Claude Code's Stop-hook cap ended while a hook still blocked: not completions.
+        self.stop_cap_overrides = 0
         self.footprint: Counter[str] = Counter()
         # (how a final message handed the turn back, how the operator answered) -> count
         self.handbacks: Counter[tuple[str, str]] = Counter()
@@ -128,6 +130,7 @@ class Report:
             "api_errors": self._api_errors(),
             "limit_resume_savings": {k: v.as_dict() for k, v in self.limit_savings.items()},
             "stop_hook_feedback": self.stop_feedback,
+            "stop_cap_overrides": self.stop_cap_overrides,
             "arcguard_footprint": dict(sorted(self.footprint.items())),
             "handbacks": self._handbacks(),
         }

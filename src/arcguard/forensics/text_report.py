@@ -54,7 +54,8 @@ def render(data: dict[str, Any]) -> str:
         f"Operator continue-nudges: {data['continue_nudges']}",
         _errors(data["api_errors"]),
         _savings(data["limit_resume_savings"]),
-        f"Stop-hook feedback entries: {data['stop_hook_feedback']}; arcguard footprint:"
+        f"Stop-hook feedback entries: {data['stop_hook_feedback']}; turns ended by Claude"
+        f" Code's Stop-hook cap, not completed: {data['stop_cap_overrides']}; arcguard footprint:"
         f" {_pairs(data['arcguard_footprint'])}",
     ]
     lines += _handbacks(data["handbacks"])

@@ -19,6 +19,7 @@ import sys
 import time
 
 from arcguard import jsonio
+from arcguard.core import handover
 from arcguard.core import limits
 from arcguard.hooks import notify
 from arcguard.hooks.runner import MAX_PAYLOAD
@@ -26,6 +27,7 @@ from arcguard.hooks.runner import session_id
 from arcguard.storage import error_log
 from arcguard.storage import paths
 from arcguard.storage import store
+from arcguard.transcript import hook_reader
 
 
 TYPE_CHECKING = False
@@ -165,17 +167,58 @@ def waiter_alive(pid: object) -> bool:
         return True  # no /proc, or not ours to read: the pid alone has to do
 
 
-def wait(plan: limits.Plan, sid: str, ctx: Context, parent: int) -> bool:
-    """Sleep until the plan's time; False as soon as it is cancelled or its session is gone."""
+# How wait() ended without its time running out.
+GONE = "the Claude Code process is gone"
+TAKEN = "cancelled or taken over"  # whoever did it already logged it
+# How long the waiter looks for Claude Code's own resume being armed: the transcript entry is
+# written as the limit ends the turn, and flushed within a moment.
+ARMED_SETTLE_S = 5.0
+# Claude Code's resume markers are recent entries: a short tail is enough.
+MARK_TAIL_BYTES = 256 * 1024
+
+
+def wait(
+    plan: limits.Plan, sid: str, ctx: Context, parent: int, watching: str | None = None
+) -> str | None:
+    """Sleep until the plan's time: None then; else why it ended early (`GONE`, `TAKEN`, or,
+    while `watching` the transcript at that path for Claude Code's own resume, why that makes
+    a wake unwanted)."""
     while True:
         left = plan.until - time.time()
         if left <= 0:
-            return True
+            return None
         time.sleep(min(POLL_SECONDS, left))
         if os.getppid() != parent:
-            return False  # Claude Code is gone: nobody is left to wake
+            return GONE  # nobody is left to wake
         if not limits.still_pending(ctx.snapshot(sid), plan.token):
+            return TAKEN
+        if watching is not None:
+            why = handover.why_not_wake(hook_reader.resume_mark(watching, MARK_TAIL_BYTES))
+            if why is not None:
+                return why
+
+
+def armed(path: str, until: float) -> bool:
+    """Claude Code armed its own resume for this limit (its transcript says so), looked for
+    while its entry may still be unflushed, never past the planned wake."""
+    deadline = min(time.time() + ARMED_SETTLE_S, until)
+    while True:
+        if hook_reader.resume_mark(path, MARK_TAIL_BYTES) == handover.ARMED:
+            return True
+        if time.time() + POLL_SECONDS > deadline:
             return False
+        time.sleep(POLL_SECONDS)
+
+
+def watch(plan: limits.Plan, sid: str, ctx: Context) -> limits.Plan | None:
+    """Turn the wait into a watch on Claude Code's own resume (None: no longer ours)."""
+
+    def change(state: State | None) -> tuple[State | None, float | None]:
+        until, new = handover.watch(state, plan.token, time.time())
+        return new, until
+
+    until = _update(ctx, sid, change)
+    return None if until is None else limits.Plan(plan.token, until, plan.attempt, handover.SOURCE)
 
 
 def wake(plan: limits.Plan, sid: str, ctx: Context) -> str | None:
@@ -231,11 +274,31 @@ def run(raw: bytes, ctx: Context, watchdog: Any) -> tuple[str | None, Output | N
     sid = session_id(payload)
     if plan is None or sid is None:
         return None, output
-    watchdog.set_budget(max(0.0, plan.until - time.time()) + WATCHDOG_SLACK + CLAIM_BUDGET)
+    path = payload.get("transcript_path")
+    watching = path if isinstance(path, str) and path else None
+    # Only a usage limit arms Claude Code's own resume (a claude.ai login; an API key never).
+    if watching is None or payload.get("error") != "rate_limit":
+        watching = None
+    watchdog.set_budget(
+        max(0.0, handover.watch_until(plan.until) - time.time())
+        + ARMED_SETTLE_S
+        + WATCHDOG_SLACK
+        + CLAIM_BUDGET
+    )
     try:
-        if not wait(plan, sid, ctx, parent):
-            if os.getppid() != parent:
-                abandon(plan, sid, ctx, "the Claude Code process is gone")
+        if watching is not None and armed(watching, plan.until):
+            watched = watch(plan, sid, ctx)
+            if watched is None:
+                return None, None
+            plan = watched
+        else:
+            watching = None
+        ended = wait(plan, sid, ctx, parent, watching)
+        if ended is None and watching is not None:
+            ended = handover.why_not_wake(hook_reader.resume_mark(watching, MARK_TAIL_BYTES))
+        if ended is not None:
+            if ended != TAKEN:
+                abandon(plan, sid, ctx, ended)
             return None, None
         return wake(plan, sid, ctx), None
     except BaseException as exc:

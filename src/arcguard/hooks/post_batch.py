@@ -8,7 +8,7 @@ prompts of their own) and the harness's task notifications.
 from __future__ import annotations
 
 from arcguard import jsonio
-from arcguard.core import arc as arcs
+from arcguard.core import goal
 from arcguard.core import turns
 from arcguard.core.final_words import QUEUED_COMMAND
 from arcguard.core.final_words import queued_prompt
@@ -117,7 +117,7 @@ def handle(payload: dict[str, Any], ctx: Context) -> Output | None:
                 calls=pairs,
                 tool_only=tool_only,
                 agent_id=agent_id,
-                arc_active=arcs.is_active(state.get("arc"), ctx.cfg, ctx.now),
+                arc_active=goal.delegated(state, ctx.cfg, ctx.now),
                 tool_use_ids=sorted(ids),
                 queued=queued,
                 unconfirmed=unconfirmed,

@@ -89,9 +89,14 @@ class Context:
                 raise TooLate("the wall budget ran out before the decision was committed")
             if _log_grew(state, new):
                 # Most hook runs decide nothing, so only those that did load the notifier.
+                from arcguard.core import notices
+                from arcguard.core.notify import new_entries
                 from arcguard.hooks import notify
 
                 output = notify.announce(self.home, self.cfg, state, new, output)
+                # What the user reads about it; the model never sees a systemMessage.
+                line = notices.user_line(new_entries(state, new), self.cfg)
+                output = notices.attach(output, line)
             return new, output
 
         return store.update(

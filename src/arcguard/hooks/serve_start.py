@@ -10,7 +10,6 @@ after this hook ends, and a refused connection would lose it), within a bound.
 from __future__ import annotations
 
 import os
-import sys
 
 from arcguard.hooks import session_start
 
@@ -23,14 +22,11 @@ if TYPE_CHECKING:
     from arcguard.hooks.runner import Context
 
 
-def serve_argv(executable: str) -> list[str]:
-    """How to start `arcguard serve` with this interpreter and this package."""
-    import arcguard
-    from arcguard.claude_settings.merge_plan import LAUNCH_OPTIONS
-    from arcguard.claude_settings.merge_plan import launch_code
+def serve_argv() -> list[str]:
+    """How to start `arcguard serve` with this interpreter and this package, isolated."""
+    from arcguard import child
 
-    location = os.path.dirname(os.path.dirname(os.path.abspath(arcguard.__file__)))
-    return [executable, *LAUNCH_OPTIONS, "-c", launch_code(location), "serve"]
+    return child.python_argv("arcguard", "serve")
 
 
 # How long the hook waits for a server it started to listen, and how often it looks.
@@ -52,7 +48,7 @@ def ensure_server(home: str, environ: dict[str, str] | os._Environ[str], wait_s:
     from arcguard import child
 
     subprocess.Popen(
-        serve_argv(sys.executable),
+        serve_argv(),
         stdin=subprocess.DEVNULL,
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,

@@ -12,13 +12,18 @@ from __future__ import annotations
 
 import time
 
+from arcguard.claude_settings import releases
 from arcguard.core import arc as arcs
+from arcguard.core import goal
 from arcguard.core import render
 from arcguard.core.final_words import is_resume_prompt
+from arcguard.core.stop import CAP_ENV
 from arcguard.core.stop import KIND_EMPTY
 from arcguard.core.stop import KIND_THINKING
 from arcguard.core.stop import KIND_TOOL_USE
 from arcguard.core.stop import Final
+from arcguard.core.stop import Harness
+from arcguard.core.stop import claude_stop_cap
 from arcguard.core.stop import decide_stop
 from arcguard.core.stop import is_noop
 from arcguard.hooks import turn_fallback
@@ -142,6 +147,32 @@ def _from_payload(text: str, path: str | None, ctx: Context) -> Final:
     return final
 
 
+def _harness(path: str | None, ctx: Context, *, may_continue: bool) -> Harness:
+    """What the transcript and the environment say of the Claude Code running this hook.
+
+    The release comes from the transcript, whose every entry carries the `version` of the
+    Claude Code that wrote it: that is the release running now, even after an upgrade that no
+    settings file or install step saw (neither the payload nor the environment names it).
+    Early in a session the transcript may hold nothing yet, so it is waited for as briefly as
+    any other entry. No version: `decision: block` and Claude Code's cap assumed, which is
+    right on every release.
+    """
+    cap = claude_stop_cap(ctx.environ.get(CAP_ENV))
+    if not path:
+        return Harness(stop_cap=cap)
+    wait = ctx.wait_left(hook_reader.SETTLE_WAIT_S) if may_continue else 0.0
+    marks = hook_reader.tail_marks(path, ctx.cfg.tail_bytes, wait_s=wait)
+    version = releases.from_dotted(marks.version) if marks.version else None
+    if version is not None and not releases.has_stop_cap(version):
+        cap = 0
+    return Harness(
+        via_context=releases.continues_with_context(version),
+        goal=goal.Mark(*marks.goal) if marks.goal is not None else None,
+        overrides=marks.overrides,
+        stop_cap=cap,
+    )
+
+
 def handle(payload: dict[str, Any], ctx: Context) -> Output | None:
     given = read(payload)
     if given is None:
@@ -161,6 +192,17 @@ def handle(payload: dict[str, Any], ctx: Context) -> Output | None:
         final = _final(hook_reader.last_exchange(path, ctx.cfg.tail_bytes))
     else:
         final = None
+    # Only a stop that may be continued needs to know how (a continuation is worded per
+    # release): the others pay no transcript read.
+    may_continue = final is not None and (
+        arcs.is_active(snapshot.get("arc"), ctx.cfg, ctx.now) or bool(final.resume_id)
+    )
+    # Read also while the state holds a goal, so that one met or cleared stops counting.
+    harness = (
+        _harness(path, ctx, may_continue=may_continue)
+        if may_continue or goal.active(snapshot)
+        else None
+    )
 
     def change(state: State | None) -> tuple[Output | None, State | None]:
         # A turn left open (no PostToolBatch on this release) is over: its rules run first,
@@ -174,6 +216,7 @@ def handle(payload: dict[str, Any], ctx: Context) -> Output | None:
             stop_hook_active=given["stop_hook_active"],
             background_running=given["background_running"],
             command=ctx.command,
+            harness=harness,
         )
         return render.merge(closed, output), new or closed_state
 

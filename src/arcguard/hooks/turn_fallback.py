@@ -6,7 +6,7 @@ that have the event pay nothing for the fallback after their first turn.
 
 from __future__ import annotations
 
-from arcguard.core import arc as arcs
+from arcguard.core import goal
 from arcguard.core import turns
 from arcguard.core.state import batch_fires
 from arcguard.transcript import hook_reader
@@ -54,7 +54,7 @@ def before_call(
         tool_name=tool_name,
         tool_input=payload.get("tool_input"),
         agent_id=agent_id,
-        arc_active=arcs.is_active(state.get("arc"), ctx.cfg, ctx.now),
+        arc_active=goal.delegated(state, ctx.cfg, ctx.now),
         tool_use_id=tool_use_id,
     )
 
@@ -67,7 +67,7 @@ def at_stop(
         return None, None
     state = _name_open_turn(state, path, None, ctx)
     return turns.at_stop(
-        state, ctx.cfg, ctx.now, arc_active=arcs.is_active(state.get("arc"), ctx.cfg, ctx.now)
+        state, ctx.cfg, ctx.now, arc_active=goal.delegated(state, ctx.cfg, ctx.now)
     )
 
 

@@ -75,3 +75,29 @@ def last_exchange(path: str, max_bytes: int) -> records.Exchange | None:
         return records.last_exchange(records.conversation_entries(lines, jsonio.loads))
     except NotReadable:
         return None
+
+
+def tail_marks(path: str, max_bytes: int, *, wait_s: float = 0.0) -> records.TailMarks:
+    """The release, `/goal` status and Stop-cap overrides the tail shows (`records.TailMarks`);
+    nothing of them when unreadable.
+
+    Re-read for up to `wait_s` while no entry names its release: early in a session Claude
+    Code may not have flushed a single entry yet (the file may not even exist).
+    """
+    deadline = time.monotonic() + wait_s
+    while True:
+        try:
+            marks = records.tail_marks(lines_newest_first(path, max_bytes), jsonio.loads)
+        except NotReadable:
+            marks = records.TailMarks()
+        if marks.version is not None or time.monotonic() + SETTLE_POLL_S > deadline:
+            return marks
+        time.sleep(SETTLE_POLL_S)
+
+
+def resume_mark(path: str, max_bytes: int) -> str | None:
+    """The newest marker of Claude Code's own usage-limit resume (`records.resume_mark`)."""
+    try:
+        return records.resume_mark(lines_newest_first(path, max_bytes), jsonio.loads)
+    except NotReadable:
+        return None

@@ -257,3 +257,126 @@ def assistant_entries(lines: Iterable[bytes], loads: Callable[[bytes], object]) 
             yield loads(line)
         except ValueError:
             continue
+
+
+GOAL_STATUS = "goal_status"
+# Claude Code's warning when its Stop-hook cap (CLAUDE_CODE_STOP_HOOK_BLOCK_CAP) overrode a
+# hook: "A hook blocked the turn from ending 9 consecutive times—overriding and ending turn."
+CAP_OVERRIDE = "overriding and ending turn"
+MAX_OVERRIDES = 16
+
+
+class TailMarks:
+    """What a Stop needs from the transcript's tail besides the final message: the release
+    writing it (`version`), the newest `/goal` status as (met, condition), and the ids of
+    Claude Code's Stop-cap override warnings, newest first."""
+
+    __slots__ = ("goal", "overrides", "version")
+
+    def __init__(self) -> None:
+        self.version: str | None = None
+        self.goal: tuple[bool, str] | None = None
+        self.overrides: list[str] = []
+
+
+def tail_marks(lines_newest_first: Iterable[bytes], loads: Callable[[bytes], object]) -> TailMarks:
+    """One pass over the tail; only lines that may carry a mark are parsed."""
+    marks = TailMarks()
+    for line in lines_newest_first:
+        wanted = (
+            (marks.version is None and b'"version"' in line)
+            or (marks.goal is None and b'"goal_status"' in line)
+            or (CAP_OVERRIDE.encode() in line and len(marks.overrides) < MAX_OVERRIDES)
+        )
+        if not wanted:
+            continue
+        try:
+            entry = loads(line)
+        except ValueError:
+            continue
+        if isinstance(entry, dict):
+            _mark(marks, entry)
+    return marks
+
+
+def _mark(marks: TailMarks, entry: dict[str, Any]) -> None:
+    version = entry.get("version")
+    if marks.version is None and isinstance(version, str) and version:
+        marks.version = version
+    if marks.goal is None:
+        marks.goal = goal_status(entry)
+    if is_cap_override(entry) and isinstance(entry.get("uuid"), str):
+        marks.overrides.append(entry["uuid"])
+
+
+def goal_status(entry: dict[str, Any]) -> tuple[bool, str] | None:
+    """(met, condition) of a `goal_status` attachment (Claude Code's `/goal`): written with
+    `met: false` when a goal is set and after each stop that did not meet it, `met: true` when
+    it is met or cleared. None for any other entry."""
+    if entry.get("type") != "attachment":
+        return None
+    body = entry.get("attachment")
+    if not isinstance(body, dict) or body.get("type") != GOAL_STATUS:
+        return None
+    met, condition = body.get("met"), body.get("condition")
+    if not isinstance(met, bool):
+        return None
+    return met, condition if isinstance(condition, str) else ""
+
+
+def is_cap_override(entry: object) -> bool:
+    """Claude Code's system warning that its Stop-hook cap ended a turn a hook kept blocking."""
+    if not isinstance(entry, dict) or entry.get("type") != "system":
+        return False
+    content = entry.get("content")
+    return isinstance(content, str) and CAP_OVERRIDE in content
+
+
+# What Claude Code writes about its own resume at a usage limit: a system entry when it arms
+# ("Usage limit reached · continuing automatically at 7:11am · esc to cancel" on 2.1.328,
+# "... · set to continue automatically at 7:11am" on 2.1.332), when the user cancels it
+# ("Automatic continue cancelled · ...") and when it resumes, then its resume prompt.
+ARMED_START, ARMED_WORD = "Usage limit reached", "automatically"
+RESUME_MARKS = (
+    ("Automatic continue cancelled", "cancelled"),
+    ("Usage limit reset · Continuing automatically", "resumed"),
+    ("Your claude.ai usage limit has reset.", "resumed"),
+)
+_RESUME_BYTES = (b"Usage limit", b"usage limit has reset", b"Automatic continue cancelled")
+
+
+def resume_mark(
+    lines_newest_first: Iterable[bytes], loads: Callable[[bytes], object]
+) -> str | None:
+    """The newest of Claude Code's resume markers in the lines: "armed", "cancelled",
+    "resumed" (`core.handover`), or None when there is none."""
+    for line in lines_newest_first:
+        if not any(b in line for b in _RESUME_BYTES):
+            continue
+        try:
+            entry = loads(line)
+        except ValueError:
+            continue
+        found = _resume_mark(entry)
+        if found is not None:
+            return found
+    return None
+
+
+def _resume_mark(entry: object) -> str | None:
+    if not isinstance(entry, dict) or entry.get("type") not in ("system", "user"):
+        return None
+    content = entry.get("content")
+    if entry.get("type") == "user":
+        message = entry.get("message")
+        content = message.get("content") if isinstance(message, dict) else None
+        if entry.get("isMeta") is not True:
+            return None
+    if not isinstance(content, str):
+        return None
+    if content.startswith(ARMED_START) and ARMED_WORD in content:
+        return "armed"
+    for start, mark in RESUME_MARKS:
+        if content.startswith(start):
+            return mark
+    return None

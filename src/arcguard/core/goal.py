@@ -1,0 +1,79 @@
+"""Claude Code's `/goal`: a condition a model judge checks at every stop, keeping the session
+going until it holds. While one is active and not met, that judge owns the decision to
+continue a stop, so the arc keeper stands aside; the loop guard still watches, and the goal
+counts as delegated work (an unattended stretch) the way an arc does.
+
+The state keeps the active goal's condition under `seen.goal`. It is set from the prompt that
+sets the goal (so the turns before the first stop already count) and corrected at every stop
+from the transcript, whose newest `goal_status` entry is the truth: `met: false` while the goal
+is active, `met: true` once it is met or cleared.
+
+Pure.
+"""
+
+from __future__ import annotations
+
+from arcguard.core import arc as arcs
+from arcguard.core.state import GOAL_BYTES
+from arcguard.core.state import clip_json
+
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from arcguard.core.config import Config
+    from arcguard.core.state import State
+
+COMMAND = "/goal"
+# `/goal` alone prints the usage; `/goal clear` ends the goal (measured with 2.1.328).
+CLEAR = "clear"
+MAX_CONDITION = 200
+
+
+class Mark:
+    """The newest `goal_status` entry of the transcript."""
+
+    __slots__ = ("condition", "met")
+
+    def __init__(self, met: bool, condition: str) -> None:
+        self.met = met
+        self.condition = condition
+
+
+def active(state: State | None) -> bool:
+    """A goal is active and not met (as far as the state knows)."""
+    return state is not None and bool(state["seen"].get("goal"))
+
+
+def delegated(state: State, cfg: Config, now: float) -> bool:
+    """Work handed over to run unattended: an active arc, or an active goal."""
+    return arcs.is_active(state.get("arc"), cfg, now) or active(state)
+
+
+def observe(state: State, mark: Mark | None) -> None:
+    """What the transcript says (None: nothing in the part read; the state's word stands)."""
+    if mark is None:
+        return
+    if mark.met:
+        state["seen"].pop("goal", None)
+    else:
+        state["seen"]["goal"] = _condition(mark.condition)
+
+
+def on_prompt(state: State, prompt: str) -> None:
+    """The operator typed `/goal <condition>` (set) or `/goal clear` (cleared)."""
+    text = prompt.strip()
+    head, _, rest = text.partition(" ")
+    if head != COMMAND:
+        return
+    rest = rest.strip()
+    if rest == CLEAR:
+        state["seen"].pop("goal", None)
+    elif rest:
+        state["seen"]["goal"] = _condition(rest)
+
+
+def _condition(text: str) -> str:
+    # The user's free text, shown in the status line: one line, nothing unprintable.
+    text = "".join(c for c in " ".join(text.split()) if c.isprintable()) or "goal"
+    text = text if len(text) <= MAX_CONDITION else text[: MAX_CONDITION - 1] + "…"
+    return clip_json(text, GOAL_BYTES)

@@ -1,0 +1,80 @@
+"""What arcguard tells the user, end to end: a `systemMessage` per decision, never the model.
+
+Run in `-p` with `--output-format stream-json --verbose`, where Claude Code prints each hook's
+`systemMessage` as a system event (`"subtype": "informational"`, "<Event> says: ...");
+interactive mode shows the same line on the screen under the assistant's text.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from scripted_api import ScriptedAPI
+from scripted_api import text
+from scripted_api import tool_use
+
+from conftest import ClaudeRun
+from conftest import all_arcguard_settings
+from conftest import arcguard_state
+
+
+STREAM = ["--output-format", "stream-json", "--verbose"]
+NOOP = "No response requested."
+
+
+def said(run: ClaudeRun) -> list[str]:
+    """The informational system lines of a stream-json run, in order."""
+    lines = []
+    for raw in run.stdout.splitlines():
+        try:
+            event: Any = json.loads(raw)
+        except ValueError:
+            continue
+        if isinstance(event, dict) and (event.get("type"), event.get("subtype")) == (
+            "system",
+            "informational",
+        ):
+            lines.append(str(event.get("content")))
+    return lines
+
+
+def never_sent(api: ScriptedAPI, line: str) -> None:
+    for index in range(len(api.requests)):
+        assert line not in api.request_text(index), index
+
+
+def test_a_continuation_is_told_to_the_user_and_not_to_the_model(claude_project, run_claude):
+    project = claude_project(all_arcguard_settings())
+    with ScriptedAPI([text(NOOP), text("Back on the importer.")]) as api:
+        run = run_claude(project, api, "/autonomous ship the importer", extra_args=STREAM)
+
+    assert run.result is not None and run.result["terminal_reason"] == "completed", run.describe()
+    assert len(api.requests) == 2
+    line = (
+        "arcguard sent the model back to work (1 of 2 in a row):"
+        " it stopped mid-arc with nothing done"
+    )
+    assert f"Stop says: {line}" in said(run), run.describe()
+    never_sent(api, "arcguard sent the model back to work")
+
+
+def test_a_deny_and_a_pause_are_told_where_a_headless_run_shows_them(claude_project, run_claude):
+    project = claude_project(all_arcguard_settings())
+    call_a, call_b = "echo A >> runs.txt", "echo B >> runs.txt"
+    script = [tool_use("Bash", {"command": c}) for _ in range(15) for c in (call_a, call_b)]
+    with ScriptedAPI(script) as api:
+        run = run_claude(project, api, "get the build green", extra_args=STREAM)
+
+    assert run.result is not None and run.result["terminal_reason"] == "hook_stopped"
+    assert run.result["result"] == ""  # the pause's reason is not in the result...
+    lines = said(run)
+    denied = [x for x in lines if x.startswith("PreToolUse:Bash says: arcguard denied")]
+    assert len(denied) == 2, lines
+    assert "(Bash: echo A >> runs.txt, already run 2 times" in denied[0]
+    # ... but it is in the stream, and in `arcguard status` (the state's guard.paused).
+    paused = [x for x in lines if x.startswith("PostToolBatch says: arcguard paused")]
+    assert paused and "a 2-call cycle 3 times" in paused[0], lines
+    state = arcguard_state(project, run.session_id)
+    assert state["guard"]["paused"]["reason"] in paused[0]
+    never_sent(api, "arcguard denied a repeated call")
