@@ -11,6 +11,7 @@ import pytest
 from testing.guard_driver import Call
 from testing.guard_driver import Driver
 from testing.guard_driver import bash
+from testing.guard_driver import tag
 
 from arcguard.core import guard
 from arcguard.core import opkey
@@ -23,7 +24,7 @@ _fresh = itertools.count()
 
 def fresh(command: str) -> Call:
     """A call whose output differs every time: never a repeat by outcome."""
-    return bash(command, response=f"{command} @{next(_fresh)}")
+    return bash(command, response=f"{command} @{tag(next(_fresh))}")
 
 
 def idle(tag: object) -> Call:
@@ -322,7 +323,7 @@ def test_edit_then_retest_is_allowed_once():
     d.turn(edit())
     assert not d.turn(bash("pytest", response="1 failed"))["denied"]
     assert d.turn(bash("pytest", response="1 failed"))["denied"]
-    d.turn(edit())  # another edit renews the permission
+    d.turn(edit("/p/b.py"))  # another edit renews the permission
     assert not d.turn(bash("pytest", response="1 failed"))["denied"]
 
 
@@ -453,7 +454,7 @@ def test_a_fresh_result_each_turn_keeps_the_blocked_count_at_zero():
     for n in range(6):
         d.turn(
             bash("probe"),
-            Call("Read", {"file_path": "/log", "offset": n * 100}, response={"page": n}),
+            Call("Read", {"file_path": "/log", "offset": n * 100}, response={"page": tag(n)}),
         )
         assert d.main["blocked_rounds"] == 0
     assert d.paused is None

@@ -25,6 +25,7 @@ from arcguard.core import effects
 from arcguard.core import messages
 from arcguard.core import opkey
 from arcguard.core import render
+from arcguard.core import stuck
 from arcguard.core.final_words import is_task_notification
 from arcguard.core.period import detect_period
 from arcguard.core.repeat import settle_batch
@@ -124,7 +125,7 @@ def decide_post_batch(
     pause = cycle_pause or rounds_pause or _backstop_pause(state, track, cfg, now, arc_active)
     if pause:
         return pause, state
-    return _nudge(state, track, cfg, now), state
+    return stuck.decide(state, track, cfg, now) or _nudge(state, track, cfg, now), state
 
 
 def confirm_turn(state: State, agent_id: object, *, narrated: bool | None) -> None:
@@ -172,9 +173,12 @@ def _note_queued(state: State, now: float, queued: list[tuple[str, str, bool]]) 
 def _only_waits(
     state: State, cfg: Config, now: float, calls: list[tuple[str, object]], key: str
 ) -> bool:
-    """Every call of the turn waits, and waiting is what the situation calls for."""
+    """Every call of the turn waits, and waiting is what the situation calls for: background
+    work runs, or the calls are polls (bounded by wall time in `stuck`, not by the cycle)."""
     if calls and all(effects.is_wait(name, given) for name, given in calls):
-        return background.waiting(state, cfg, now, own=key)
+        return background.waiting(state, cfg, now, own=key) or all(
+            effects.is_poll(name, given) for name, given in calls
+        )
     background.stop_waiting(state)
     return False
 

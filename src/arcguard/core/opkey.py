@@ -61,6 +61,11 @@ def _digest(text: str) -> str:
     return str(_blake2b(text.encode("utf-8", "surrogatepass"), digest_size=8).hexdigest())
 
 
+def digest(text: str) -> str:
+    """A short hash of `text`, the one every fingerprint uses."""
+    return _digest(text)
+
+
 _blake2b: Any = None
 # blake2b(b"abc", digest_size=8), as hashlib computes it: a builtin must agree to be used.
 _ABC_DIGEST = "d8bb14d833d59559"
@@ -252,3 +257,28 @@ def is_confirmed_edit(tool_name: str, response: object) -> bool:
     if "original_file" in response and "updated_file" in response:
         return response.get("original_file") != response.get("updated_file")
     return False
+
+
+def edited_contents(tool_input: object, response: object) -> tuple[str, str | None, str] | None:
+    """(path, content before or None, content after) of a confirmed edit, from its structured
+    response: a Write's content, or an Edit's replacement applied to the original file.
+    None when the response does not say (a MultiEdit, a notebook, an older release)."""
+    if not isinstance(response, dict):
+        return None
+    path = response.get("filePath")
+    if not isinstance(path, str) and isinstance(tool_input, dict):
+        path = tool_input.get("file_path")
+    if not isinstance(path, str):
+        return None
+    original = response.get("originalFile")
+    before = original if isinstance(original, str) else None
+    content = response.get("content")
+    if isinstance(content, str) and response.get("type") in ("create", "update"):
+        return path, before, content
+    old, new = response.get("oldString"), response.get("newString")
+    if before is None or not isinstance(old, str) or not isinstance(new, str) or not old:
+        return None
+    if old not in before:
+        return None
+    count = -1 if response.get("replaceAll") is True else 1
+    return path, before, before.replace(old, new, count)

@@ -69,7 +69,7 @@ if TYPE_CHECKING:
         "give-up",
     ]
     # Which loop-guard rule paused the session.
-    PauseKind = Literal["blocked", "cycle", "backstop"]
+    PauseKind = Literal["blocked", "cycle", "backstop", "stuck", "poll"]
 
     # --- the state file ----------------------------------------------------------------------
 
@@ -123,8 +123,29 @@ if TYPE_CHECKING:
         ids: list[str]
         counted: bool
 
+    class Poll(TypedDict):
+        call: str  # call shape
+        result: str  # result shape
+        since: float  # when this result was first seen
+        count: int
+        label: str
+
+    class Stuck(TypedDict, total=False):
+        pairs: list[str]  # call shape + result shape, seen since the operator spoke
+        results: list[str]  # result shapes seen
+        repeats: int  # shape repeats since the last real progress
+        fail: str  # the result shape of the current run of failures
+        fails: int
+        fail_turn: int  # the turn of the last failure counted
+        label: str
+        nudged: bool
+        fail_nudged: bool
+        poll: Poll | None
+        poll_nudged: bool
+
     class Track(TypedDict):
         open_turn: NotRequired[OpenTurn]
+        stuck: NotRequired[Stuck]
         unconfirmed: NotRequired[Unconfirmed]
         seq: int
         ops: dict[str, Operation]
@@ -159,6 +180,7 @@ if TYPE_CHECKING:
         background: dict[str, float]
         wait_since: float
         batch_fires: bool
+        files: dict[str, list[str]]  # file digest -> content digests it had, oldest first
 
     class Seen(TypedDict, total=False):
         messages: list[str]
