@@ -148,6 +148,7 @@ class Driver:
                 tool_use_ids=ids,
                 queued=queued,
                 unconfirmed=late,
+                narration=text if text and text.strip() and not late else None,
             )
         elif text and text.strip():
             guard.on_narration(self.state)

@@ -64,8 +64,12 @@ def nudges(result: dict[str, object]) -> list[str]:
     return [str(c) for c in result["context"]]  # type: ignore[attr-defined]
 
 
+# The cycle rule would pause these loops first; the shape rule is looked at on its own.
+NO_CYCLES = {"cycle_repeats_identical": 1000, "cycle_repeats": 1000}
+
+
 def test_a_probe_whose_output_changes_every_time_is_checked_in_on_then_paused():
-    d = Driver()
+    d = Driver(**NO_CYCLES)
     asked = paused = None
     for n in range(40):
         result = d.turn(probe(n), text="Checking again." if n % 2 else "")
@@ -82,7 +86,7 @@ def test_a_probe_whose_output_changes_every_time_is_checked_in_on_then_paused():
 
 
 def test_real_progress_resets_the_shape_count():
-    d = Driver()
+    d = Driver(**NO_CYCLES)
     for n in range(30):
         if n % 6 == 5:
             d.turn(bash(f"touch out-{tag(n)}"))  # may have changed the world, a new call
@@ -224,3 +228,30 @@ def test_a_spin_without_a_wait_keeps_the_repeat_rule():
     d = Driver()
     results = [d.turn(bash("tail -n 5 build.log", response="compiling 7/9")) for _ in range(3)]
     assert results[2]["denied"]
+
+
+def test_narration_that_only_repeats_itself_does_not_end_a_cycle():
+    d = Driver()
+    say = ("Checking again.", "Still fine, checking again.", "Checking once more.")
+    for n in range(12):
+        call = bash("git status --short" if n % 2 else "cat service.log", response=f"@{tag(n)}")
+        d.turn(call, text=say[n % 3] if n % 2 else "")
+        if d.paused:
+            break
+    assert d.paused is not None and d.paused["kind"] == "cycle"
+
+
+def test_narration_that_says_something_new_still_ends_a_cycle():
+    d = Driver()
+    say = (
+        "The log shows the worker started.",
+        "Status is clean; nothing to commit.",
+        "Now the queue drains as expected.",
+        "Config reload picked up the new port.",
+        "Metrics endpoint answers on the right path.",
+        "The retry counter stayed at zero.",
+    )
+    for n in range(12):
+        call = bash("git status --short" if n % 2 else "cat service.log", response=f"@{tag(n)}")
+        d.turn(call, text=say[n // 2] if n % 2 else "")
+    assert d.paused is None

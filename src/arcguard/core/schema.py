@@ -146,6 +146,7 @@ if TYPE_CHECKING:
     class Track(TypedDict):
         open_turn: NotRequired[OpenTurn]
         stuck: NotRequired[Stuck]
+        narrations: NotRequired[list[str]]  # the latest turns' narration, for near-repeats
         unconfirmed: NotRequired[Unconfirmed]
         seq: int
         ops: dict[str, Operation]
