@@ -32,3 +32,15 @@ def test_the_clock_never_runs_backwards():
     t.entries.append({**t.entries[0], "timestamp": "not a time"})
     times = [e.at for e in _events(t) if e.at is not None]
     assert times == sorted(times)
+
+
+def test_a_batch_with_a_call_a_hook_denied_still_gets_its_post_tool_batch():
+    # Claude Code runs PostToolBatch after a batch whose calls a PreToolUse hook denied
+    # (tests/e2e/test_loop_guard.py pins it), with the deny text as the call's response.
+    denied = "PreToolUse:Bash hook error: [arcguard] Denied as a repeat"
+    t = Transcript().prompt("go")
+    t.tools(("Bash", {"command": "ls"}, {"stdout": "a", "stderr": ""}))
+    t.tools(("Bash", {"command": "ls"}, denied), error=True)
+    events = [e for e in _events(t) if e.event in ("PostToolUse", "PostToolBatch")]
+    assert [e.event for e in events] == ["PostToolUse", "PostToolBatch", "PostToolBatch"]
+    assert events[-1].fields["tool_calls"][0]["tool_response"] == denied

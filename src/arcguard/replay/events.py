@@ -58,7 +58,7 @@ class _Batch:
     def __init__(self, calls: list[dict[str, Any]]) -> None:
         self.calls = calls
         self.responses: dict[str, str] = {}
-        self.broken = False  # a call was rejected or denied by a hook: no batch event
+        self.broken = False  # the user rejected a call: no batch event
 
 
 class EventBuilder:
@@ -332,9 +332,11 @@ class EventBuilder:
         )
         label = opkey.label(call["name"], call.get("input"))
         if block.get("is_error") is True:
-            if text.startswith(REJECTED) or (
-                text.startswith("PreToolUse:") and (HOOK_DENIED in text[:80])
-            ):
+            if text.startswith("PreToolUse:") and (HOOK_DENIED in text[:80]):
+                # A hook denied it: no post event, but Claude Code still runs the batch's
+                # PostToolBatch, with the deny text as the call's response.
+                return
+            if text.startswith(REJECTED):
                 assert self.batch is not None
                 self.batch.broken = True  # the call never ran: no post event
                 return
