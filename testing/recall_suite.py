@@ -334,6 +334,154 @@ def ci_poll() -> tuple[Session, dict[str, Any]]:
     return s, {"kind": LEGIT, "what": "sleeping CI poll, success after 12 minutes"}
 
 
+_DISTINCT = (
+    "Load looks normal.",
+    "The container reports healthy.",
+    "No restarts so far.",
+    "Memory is flat.",
+    "Nothing in the error log.",
+    "Connections are steady.",
+    "CPU is idle.",
+    "The health check answers quickly.",
+    "Disk usage did not move.",
+    "The worker count is unchanged.",
+)
+
+
+def probe_uptime() -> tuple[Session, dict[str, Any]]:
+    s = _setup(Session("probe-uptime"), "Deploy the container and keep an eye on it.")
+    start = s.turn
+    for n in range(40):
+        s.wait(8 + n % 3)
+        minutes = 3 + n // 5
+        up = f" 10:{42 + n // 6:02d}:{n * 11 % 60:02d} up 3 days,  4:{12 + n // 6:02d},  2 users"
+        s.calls(
+            bash_call("uptime", f"{up},  load average: 0.{10 + n % 7}, 0.12, 0.09"),
+            bash_call(
+                "docker ps --format '{{.Names}} {{.Status}}'",
+                f"api Up {minutes} minutes (healthy)\ndb Up {minutes + 40} minutes",
+            ),
+            narration=_DISTINCT[n % len(_DISTINCT)],
+        )
+    return s, {"kind": LOOP, "by_turn": start + 20, "what": "uptime and docker ps, narrated"}
+
+
+PYTEST_FAILURE = (
+    "============================= test session starts ==============================\n"
+    "platform linux -- Python 3.11.9, pytest-8.2.0, pluggy-1.5.0\n"
+    "rootdir: /tmp/pytest-of-dev/pytest-{run}\ncollected 10 items\n\n"
+    "tests/test_api.py .....F....                                             [100%]\n\n"
+    "=================================== FAILURES ===================================\n"
+    "_________________________________ test_login __________________________________\n"
+    "E       AssertionError: assert 401 == 200\n"
+    "========================= 1 failed, 9 passed in {secs}s ========================="
+)
+
+
+def same_failure_pytest() -> tuple[Session, dict[str, Any]]:
+    s = _setup(Session("same-failure-pytest"), "test_login fails; fix it.")
+    start = s.turn
+    spellings = (
+        "pytest tests/test_api.py",
+        "python -m pytest tests/test_api.py",
+        "pytest -x tests/test_api.py",
+        "python3 -m pytest -p no:cacheprovider tests/test_api.py",
+    )
+    for n in range(16):
+        s.wait(14).fail(
+            spellings[n % len(spellings)],
+            PYTEST_FAILURE.format(run=100 + n, secs=f"{0.4 + n * 0.03:.2f}"),
+        )
+        if n % 4 == 1:
+            s.wait(6).calls(read_call("/home/dev/project/app/auth.py", "def login(u, p): ..."))
+    return s, {"kind": LOOP, "by_turn": start + 10, "what": "pytest failure, four spellings"}
+
+
+def subagent_probe() -> tuple[Session, dict[str, Any]]:
+    s = Session("subagent-probe").prompt("Check that the staging API stays up for a while.")
+    start = s.turn
+    for n in range(40):
+        s.wait(7).bash("curl -s https://staging.example.test/health", health(s.t.clock, n))
+    s.t.as_subagent("a1b2c3d4e5")
+    return s, {"kind": LOOP, "by_turn": start + 20, "what": "probe loop inside a subagent"}
+
+
+def cycle_narrated() -> tuple[Session, dict[str, Any]]:
+    s = _setup(Session("cycle-narrated"), "Find out why the worker stops.")
+    start = s.turn
+    say = ("Checking again.", "Still nothing, checking again.", "Checking once more.")
+    for n in range(30):
+        at = stamp(s.t.clock)
+        if n % 2 == 0:
+            s.wait(6).bash("tail -n 3 logs/worker.log", f"{at} worker idle\n{at} heartbeat ok")
+        else:
+            s.wait(6).bash(
+                "ps aux | grep worker",
+                f"dev {48000 + n} 0.0 0.1 python worker.py",
+                narration=say[n % 3],
+            )
+    return s, {"kind": LOOP, "by_turn": start + 14, "what": "two-call cycle, repeated narration"}
+
+
+def deploy_poll() -> tuple[Session, dict[str, Any]]:
+    s = _setup(Session("deploy-poll"), "Roll out the new image and wait until it is live.")
+    s.wait(5).bash(
+        "kubectl set image deploy/api api=api:1.4.2", "deployment.apps/api image updated"
+    )
+    stages = [0] * 3 + [1] * 3 + [2] * 3 + [3]
+    for n, ready in enumerate(stages):
+        out = (
+            'deployment "api" successfully rolled out'
+            if ready == 3
+            else f'Waiting for deployment "api" rollout to finish: {ready} of 3 updated replicas'
+            " are available..."
+        )
+        if ready == 1:
+            out = out.replace(
+                "are available", "are available, 1 old replica is pending termination"
+            )
+        if ready == 2:
+            out = out.replace("are available", "are available, waiting for the last one")
+        s.wait(45).bash(f"sleep 30 && kubectl rollout status deploy/api --timeout=5s # {n}", out)
+    s.wait(5).say("The rollout finished: 3 of 3 replicas run 1.4.2.")
+    return s, {"kind": LEGIT, "what": "sleeping rollout poll whose status moves"}
+
+
+def read_logs() -> tuple[Session, dict[str, Any]]:
+    s = _setup(Session("read-logs"), "Look through the service logs for the 502s.")
+    services = ("gateway", "auth", "billing", "search", "mailer", "uploads", "reports", "queue")
+    for n, name in enumerate(services * 2):
+        at = stamp(s.t.clock)
+        lines = f"{at} {name} request ok\n{at} {name} request {'ok' if n % 3 else 'timeout'}"
+        s.wait(9).bash(
+            f"tail -n 2 logs/{name}.log",
+            lines + (f"\n{at} {name} upstream {name}-{n % 4} reset" if n >= 8 else ""),
+            narration=f"The {name} log next." if n % 2 else "",
+        )
+    s.wait(5).say("The 502s come from the auth upstream resets.")
+    return s, {"kind": LEGIT, "what": "tail of many logs with timestamps"}
+
+
+def build_after_edits() -> tuple[Session, dict[str, Any]]:
+    s = _setup(Session("build-after-edits"), "Fix the type errors in the build.")
+    path = "/home/dev/project/src/index.ts"
+    content = "let a0 = 1;\n"
+    for n in range(10):
+        old, new = f"a{n}", f"a{n + 1}"
+        s.wait(25).calls(edit_call(path, content, old, new))
+        content = content.replace(old, new)
+        errors = 10 - n - 1
+        if errors:
+            s.wait(12).fail(
+                "npm run build",
+                f"> app@1.0.0 build\n> tsc -p .\n\nsrc/index.ts(4,{n + 3}): error TS2322:"
+                f" Type 'string' is not assignable to type 'number'.\nFound {errors} errors.",
+            )
+        else:
+            s.wait(12).bash("npm run build", "> app@1.0.0 build\n> tsc -p .\n")
+    return s, {"kind": LEGIT, "what": "build re-run after each edit"}
+
+
 BUILDERS = (
     probe_timestamp,
     probe_varying,
@@ -352,6 +500,13 @@ BUILDERS = (
     git_status_commits,
     test_after_edit,
     ci_poll,
+    probe_uptime,
+    same_failure_pytest,
+    subagent_probe,
+    cycle_narrated,
+    deploy_poll,
+    read_logs,
+    build_after_edits,
 )
 
 

@@ -255,3 +255,13 @@ def test_narration_that_says_something_new_still_ends_a_cycle():
         call = bash("git status --short" if n % 2 else "cat service.log", response=f"@{tag(n)}")
         d.turn(call, text=say[n // 2] if n % 2 else "")
     assert d.paused is None
+
+
+def test_reading_something_new_between_failures_does_not_reset_the_failure_count():
+    d = Driver()
+    seen = []
+    for n in range(8):
+        d.turn(Call("Read", {"file_path": f"/p/{tag(n)}.py"}, response=f"def {tag(n)}(): ..."))
+        result = d.turn(failing(n))
+        seen.append(bool(nudges(result)))
+    assert seen.index(True) == 3

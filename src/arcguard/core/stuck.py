@@ -108,7 +108,8 @@ def observe(
         st["repeats"] = st.get("repeats", 0) + 1
         st["label"] = label
     elif not seen_result or changed:
-        _progress(st)
+        # Something new was seen; only a change can make the same failure go away.
+        _progress(st, failures=changed)
 
 
 def _observe_failure(st: Stuck, result: str, label: str, *, fresh: bool, repeated: bool) -> None:
