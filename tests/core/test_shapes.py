@@ -265,3 +265,21 @@ def test_reading_something_new_between_failures_does_not_reset_the_failure_count
         result = d.turn(failing(n))
         seen.append(bool(nudges(result)))
     assert seen.index(True) == 3
+
+
+@pytest.mark.parametrize(
+    "corrupt",
+    [
+        {"stuck": "x"},
+        {"stuck": {"pairs": 3}},
+        {"stuck": {"poll": {"call": "c"}}},
+        {"narrations": [1]},
+    ],
+)
+def test_a_corrupt_shape_record_is_caught_on_load(corrupt):
+    from arcguard.core import schema
+
+    d = Driver()
+    d.turn(probe(1))
+    d.main.update(corrupt)
+    assert schema.problem(d.state) is not None

@@ -405,6 +405,25 @@ OPEN_TURN = record(
     required=("message", "calls"),
 )
 UNCONFIRMED = record({"ids": list_of(STR), "counted": BOOL}, required=("ids", "counted"))
+POLL = record(
+    {"call": STR, "result": STR, "since": NUMBER, "count": INT, "label": STR},
+    required=("call", "result", "since", "count", "label"),
+)
+STUCK = record(
+    {
+        "pairs": list_of(STR),
+        "results": list_of(STR),
+        "repeats": INT,
+        "fail": STR,
+        "fails": INT,
+        "fail_turn": INT,
+        "label": STR,
+        "nudged": BOOL,
+        "fail_nudged": BOOL,
+        "poll": optional(POLL),
+        "poll_nudged": BOOL,
+    }
+)
 TRACK = record(
     {
         "seq": INT,
@@ -425,6 +444,8 @@ TRACK = record(
         "denied_ids": list_of(STR),
         "open_turn": OPEN_TURN,
         "unconfirmed": UNCONFIRMED,
+        "stuck": STUCK,
+        "narrations": list_of(STR),
     },
     required=(
         "seq",
@@ -451,6 +472,7 @@ GUARD = record(
         "background": map_of(NUMBER),
         "wait_since": NUMBER,
         "batch_fires": BOOL,
+        "files": map_of(list_of(STR)),
     }
 )
 SEEN = record(

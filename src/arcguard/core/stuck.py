@@ -45,7 +45,7 @@ if TYPE_CHECKING:
 
 NEW = "new"  # a confirmed edit to a content the file never had
 REVISIT = "revisit"  # a confirmed edit back to a content it had before
-MAX_SHAPES = 256
+MAX_SHAPES = 128  # of each kind: enough for a loop's window, small in the state file
 LABEL_CHARS = 60
 
 
@@ -88,7 +88,7 @@ def observe(
         return  # it told nothing (a wait that prints nothing still waited, though)
     call = shape.call_shape(tool_name, tool_input)
     result = shape.result_shape(outcome, payload)
-    pair = call + result
+    pair = opkey.digest(call + result)
     pairs, results = st.setdefault("pairs", []), st.setdefault("results", [])
     seen_pair, seen_result = pair in pairs, result in results
     remember(pairs, pair, MAX_SHAPES)
