@@ -329,6 +329,7 @@ def decide_post_tool(
             tool_input=tool_input,
             payload=payload,
             outcome=outcome,
+            result=seen,
             edit=edit,
             changed=changed,
             poll=effects.is_poll(tool_name, tool_input),

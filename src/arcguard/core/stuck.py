@@ -73,11 +73,12 @@ def observe(
     tool_input: object,
     payload: dict[str, Any],
     outcome: str,
+    result: str,
     edit: str | None,
     changed: bool,
     poll: bool,
 ) -> None:
-    """Count one finished call (mutates `track`)."""
+    """Count one finished call (mutates `track`); `result` is its `shape.result_shape`."""
     st = _stuck(track)
     if edit == NEW:
         _progress(st)
@@ -87,7 +88,6 @@ def observe(
     if opkey.is_empty_result(payload) and not poll:
         return  # it told nothing (a wait that prints nothing still waited, though)
     call = shape.call_shape(tool_name, tool_input)
-    result = shape.result_shape(outcome, payload)
     pair = opkey.digest(call + result)
     pairs, results = st.setdefault("pairs", []), st.setdefault("results", [])
     seen_pair, seen_result = pair in pairs, result in results
