@@ -1,12 +1,15 @@
 """Field trial: what arcguard would have done on the calibration corpus of real sessions.
 
     .venv/bin/python benchmarks/field_trial.py [--corpus DIR] [--jobs N] [--out FILE]
+                                                [--recorded-time]
 
 Every transcript is replayed through the real hooks (`arcguard replay`), once as recorded and
 once with `--arc` (as if its first prompt had started an arc), with the default config. It
 prints the interventions per 1,000 tool calls by kind for both runs, then every intervention
 with its file, turn and reason, so each can be judged. The corpus is the folder of real sessions
 kept next to the repository unless given; when it is absent the script says so and exits 0.
+With `--recorded-time` the hooks' clock follows the transcripts' timestamps, so the rules
+bounded by wall time (a poll's patience, an arc's staleness) see the gaps the sessions had.
 """
 
 from __future__ import annotations
@@ -30,9 +33,11 @@ MODES = {"as recorded": False, "with --arc": True}
 WINDOW_TURNS = 25  # the check-in window: long enough to show what the work was
 
 
-def _replay_one(job: tuple[str, bool, str]) -> tuple[dict[str, Any], list[dict[str, Any]]]:
-    path, arc, config = job
-    result = replay(path, config_path=config, arc=arc)
+def _replay_one(
+    job: tuple[str, bool, str, bool],
+) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    path, arc, config, recorded_time = job
+    result = replay(path, config_path=config, arc=arc, recorded_time=recorded_time)
     row = summary.summarise([result])["files"][0]
     found = [
         {
@@ -60,9 +65,11 @@ def _tools_before(result: Any, turn: int) -> dict[str, int]:
     return dict(sorted(counts.items(), key=lambda item: (-item[1], item[0])))
 
 
-def trial(files: list[str], arc: bool, jobs: int, config: str) -> dict[str, Any]:
+def trial(
+    files: list[str], arc: bool, jobs: int, config: str, recorded_time: bool = False
+) -> dict[str, Any]:
     with ProcessPoolExecutor(max_workers=jobs) as pool:
-        done = list(pool.map(_replay_one, [(f, arc, config) for f in files]))
+        done = list(pool.map(_replay_one, [(f, arc, config, recorded_time) for f in files]))
     rows = [row for row, _ in done]
     totals: dict[str, int] = {}
     for row in rows:
@@ -100,6 +107,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--corpus", type=Path, default=DEFAULT_CORPUS)
     parser.add_argument("--jobs", type=int, default=2, help="replays run in parallel")
     parser.add_argument("--out", type=Path, help="also write the results as JSON here")
+    parser.add_argument(
+        "--recorded-time",
+        action="store_true",
+        help="the hooks' clock follows the transcripts' timestamps",
+    )
     args = parser.parse_args(argv)
     if not args.corpus.is_dir():
         print(f"No corpus at {args.corpus}: nothing to measure.")
@@ -111,7 +123,8 @@ def main(argv: list[str] | None = None) -> int:
     with tempfile.TemporaryDirectory(prefix="arcguard-trial-") as tmp:
         config = str(Path(tmp) / "defaults.toml")  # no such file: the defaults apply
         results = {
-            mode: trial(files, arc, max(1, args.jobs), config) for mode, arc in MODES.items()
+            mode: trial(files, arc, max(1, args.jobs), config, args.recorded_time)
+            for mode, arc in MODES.items()
         }
     print("Interventions per 1,000 tool calls (count in brackets), default config:\n")
     print(table(results))

@@ -46,6 +46,12 @@ class Call:
         self.file_state = file_state  # what the pre-tool hook's stat of the file saw
 
 
+def tag(n: int) -> str:
+    """`n` spelt in letters: a value that makes a result's shape new, where digits would not
+    (the loop guard sets numbers aside when it compares results by shape)."""
+    return "".join("abcdefghij"[int(c)] for c in str(n))
+
+
 def bash(command: str, response: Any = None, **kw: Any) -> Call:
     out = {"stdout": command if response is None else response, "stderr": "", "interrupted": False}
     return Call("Bash", {"command": command, **kw.pop("input", {})}, response=out, **kw)
@@ -142,6 +148,7 @@ class Driver:
                 tool_use_ids=ids,
                 queued=queued,
                 unconfirmed=late,
+                narration=text if text and text.strip() and not late else None,
             )
         elif text and text.strip():
             guard.on_narration(self.state)

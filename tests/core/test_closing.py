@@ -277,6 +277,39 @@ def test_decision_needed_anywhere_but_the_start_is_not_the_protocol(text):
     assert closing.classify(text) != closing.DECISION
 
 
+CONTINUING = [
+    "Parser trimmed and tested. Continuing…",
+    "Tests pass for the trimming step. Proceeding.",
+    "Moving on.",
+    "OK, continuing.",
+    "Continuing with the writer.",
+    "Proceeding to the next milestone now.",
+    "Carrying on with the exporter.",
+    "Resuming from the failed step.",
+    "The build is still running, so I am waiting for it before moving on.",
+    "I will wait for CI and then continue.",
+    "Waiting on the deploy to finish, then proceeding.",
+]
+NOT_CONTINUING = [
+    "Waiting for CI to complete.",
+    "Continuing work is tracked in #12.",
+    "Not continuing until you confirm.",
+    "Continuing is not possible without the API key.",
+    "Continuing the old loop was the bug; it now stops at the limit.",
+    "Moving one file was enough.",
+]
+
+
+@pytest.mark.parametrize("text", CONTINUING)
+def test_a_closing_that_only_says_it_goes_on_is_an_announced_step(text):
+    assert closing.classify(text) == closing.ANNOUNCED
+
+
+@pytest.mark.parametrize("text", NOT_CONTINUING)
+def test_the_same_words_doing_other_work_are_not_an_announcement(text):
+    assert closing.classify(text) != closing.ANNOUNCED
+
+
 def test_every_table_is_large_enough():
     assert min(len(QUESTIONS), len(ANNOUNCED), len(OTHER)) >= 60
 

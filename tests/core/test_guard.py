@@ -11,6 +11,7 @@ import pytest
 from testing.guard_driver import Call
 from testing.guard_driver import Driver
 from testing.guard_driver import bash
+from testing.guard_driver import tag
 
 from arcguard.core import guard
 from arcguard.core import opkey
@@ -23,7 +24,7 @@ _fresh = itertools.count()
 
 def fresh(command: str) -> Call:
     """A call whose output differs every time: never a repeat by outcome."""
-    return bash(command, response=f"{command} @{next(_fresh)}")
+    return bash(command, response=f"{command} @{tag(next(_fresh))}")
 
 
 def idle(tag: object) -> Call:
@@ -308,10 +309,22 @@ def test_third_identical_call_with_the_same_outcome_is_denied():
     assert "ran 2 times" in reason
 
 
+READINGS = (
+    "First look at the clock.",
+    "The clock moved on.",
+    "A new minute already.",
+    "Still changing, as expected.",
+    "Different again.",
+    "Once more it moved.",
+    "Another reading arrived.",
+    "That is the last one.",
+)
+
+
 def test_a_changed_outcome_lets_the_call_run_again():
     d = Driver()
     for n in range(8):
-        assert not d.turn(fresh("date"), text="The clock moved on.")["denied"], n
+        assert not d.turn(fresh("date"), text=READINGS[n])["denied"], n
 
 
 def test_edit_then_retest_is_allowed_once():
@@ -322,7 +335,7 @@ def test_edit_then_retest_is_allowed_once():
     d.turn(edit())
     assert not d.turn(bash("pytest", response="1 failed"))["denied"]
     assert d.turn(bash("pytest", response="1 failed"))["denied"]
-    d.turn(edit())  # another edit renews the permission
+    d.turn(edit("/p/b.py"))  # another edit renews the permission
     assert not d.turn(bash("pytest", response="1 failed"))["denied"]
 
 
@@ -453,7 +466,7 @@ def test_a_fresh_result_each_turn_keeps_the_blocked_count_at_zero():
     for n in range(6):
         d.turn(
             bash("probe"),
-            Call("Read", {"file_path": "/log", "offset": n * 100}, response={"page": n}),
+            Call("Read", {"file_path": "/log", "offset": n * 100}, response={"page": tag(n)}),
         )
         assert d.main["blocked_rounds"] == 0
     assert d.paused is None

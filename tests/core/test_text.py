@@ -137,3 +137,35 @@ def test_autonomous_must_start_the_prompt_as_a_word(prompt, expected):
 def test_task_notifications_are_recognised():
     assert is_task_notification("<task-notification>\n<task-id>a1</task-id>")
     assert not is_task_notification("please read <task-notification> docs")
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "The parser changes are committed and all tests pass.",
+        "All changes are merged, and CI is green.",
+        "Done: the feature is shipped and the tests pass.",
+        "Everything is committed, pushed, and the tests pass.",
+        "Fixed and pushed; the full suite passes.",
+    ],
+)
+def test_a_compound_claim_about_the_work_and_its_checks_releases(text):
+    assert is_completion(text) is True
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "The changes are committed but the tests do not pass.",
+        "The changes are committed and most tests pass.",
+        "Tests pass and the fix is committed; the docs remain.",
+        "The changes are committed and the tests will pass once CI runs.",
+        "The fix is committed and the tests pass? Not on Windows.",
+        "I committed the fix and pushed it.",  # no word about the checks
+        "Tests pass and lint is green.",  # no word about the work
+        "The migration is committed and the tests pass, except the slow ones.",
+        "Everything's shipped and merged to main. Now deploying.",
+    ],
+)
+def test_a_negated_qualified_or_one_sided_compound_claim_does_not_release(text):
+    assert is_completion(text) is False

@@ -513,12 +513,44 @@ def is_asking(sentence: str) -> bool:
     )
 
 
+# A closing that only says the model goes on ("Continuing…", "Proceeding.", "Moving on to
+# the writer."), without the call that would do it.
+_CONTINUING = ("continuing", "proceeding", "moving on", "carrying on", "resuming")
+# What may follow those words in such a sentence: its object, or nothing.
+_CONTINUING_NEXT = ("", "with", "to", "on", "onto", "now", "from", "there", "then")
+# The end of a sentence that says the model waits, then goes on ("..., so I am waiting for it
+# before moving on."): nothing waits once the turn ends.
+_AFTER_WAITING = (
+    "moving on",
+    "continuing",
+    "proceeding",
+    "carrying on",
+    "continue",
+    "proceed",
+    "move on",
+    "carry on",
+)
+
+
+def announces_continuing(sentence: str) -> bool:
+    """The sentence says the model carries on, or waits and then carries on."""
+    words = "".join(c if c.isalnum() or c in "' " else " " for c in sentence).split()
+    body = " ".join(words)
+    for start in _CONTINUING:
+        if body == start or body.startswith(start + " "):
+            rest = body[len(start) :].split()
+            return (rest[0] if rest else "") in _CONTINUING_NEXT
+    return any(w.startswith("wait") for w in words) and body.endswith(_AFTER_WAITING)
+
+
 def is_announcing(sentence: str) -> bool:
     if sentence.endswith("?"):
         return False
     if sentence.startswith(("next time", "now that", "next to", "next week", "now is")):
         return False
     if sentence.startswith(_ANNOUNCING_STARTS):
+        return True
+    if announces_continuing(_without_openers(sentence)):
         return True
     body = _without_openers(sentence)
     for subject in _ANNOUNCING_SUBJECTS:

@@ -204,6 +204,59 @@ SETTINGS: tuple[Setting, ...] = (
         7 * 86400,
         "how long repeated waiting on background work may go on",
     ),
+    # loop guard: staged rules on shapes (values that change every time set aside)
+    _int(
+        "shape_checkin_repeats",
+        8,
+        3,
+        1000,
+        "calls repeating an earlier call and result up to timestamps, counters and ids, with no"
+        " real progress, before a request to summarise",
+    ),
+    _int(
+        "shape_pause_repeats",
+        16,
+        4,
+        1000,
+        "the same, before a pause (only after the request)",
+    ),
+    _int(
+        "error_checkin_repeats",
+        4,
+        2,
+        1000,
+        "failures in a row of the same shape, from any calls, with no file changed, before a"
+        " request to summarise",
+    ),
+    _int(
+        "error_pause_repeats",
+        7,
+        3,
+        1000,
+        "the same, before a pause (only after the request)",
+    ),
+    _int(
+        "poll_checkin_repeats",
+        3,
+        2,
+        1000,
+        "repeats of a waiting call with the same result before its wall-time bounds apply",
+    ),
+    _int(
+        "poll_checkin_seconds",
+        900,
+        600,
+        86400,
+        "how long a waiting call may show the same result before a request to say what it"
+        " waits for (never under 10 minutes: CI pipelines take minutes)",
+    ),
+    _int(
+        "poll_pause_seconds",
+        1800,
+        600,
+        7 * 86400,
+        "how long a waiting call may show the same result before a pause (only after the request)",
+    ),
     _list("allow", (), "calls exempt from the loop guard: `Tool`, `glob` or `Tool(glob)`"),
     # unattended runs: resume after an API limit, tell the user when a session stops
     _int(
@@ -292,6 +345,13 @@ class Config:
     backstop_pause_turns_arc: int
     backstop_ceiling_turns: int
     wait_max_seconds: int
+    shape_checkin_repeats: int
+    shape_pause_repeats: int
+    error_checkin_repeats: int
+    error_pause_repeats: int
+    poll_checkin_repeats: int
+    poll_checkin_seconds: int
+    poll_pause_seconds: int
     allow: tuple[str, ...]
     limit_resumes_per_arc: int
     limit_wait_max_seconds: int

@@ -326,3 +326,9 @@ def is_wait(tool_name: str, tool_input: object) -> bool:
         ):
             return True
     return False
+
+
+def is_poll(tool_name: str, tool_input: object) -> bool:
+    """A shell call that waits before or while it looks (`sleep 30; gh run view`, `watch`,
+    `--wait`, an `until` loop with a sleep, `gh run watch`): repeating it is how one waits."""
+    return tool_name == BASH and is_wait(tool_name, tool_input)

@@ -106,8 +106,56 @@ def is_sentinel(text: str) -> bool:
     return all(c == "." or c.isspace() for c in body[len(SENTINEL) :])
 
 
+# A compound claim: every clause of a short message says the work landed or its checks pass
+# ("The changes are committed and all tests pass."), at least one of each.
+_MAX_COMPOUND_CHARS = 200
+_WORK_WORDS = frozenset(
+    {
+        "committed",
+        "merged",
+        "shipped",
+        "pushed",
+        "done",
+        "complete",
+        "completed",
+        "implemented",
+        "fixed",
+        "released",
+        "deployed",
+        "landed",
+        "finished",
+    }
+)
+_CHECK_WORDS = frozenset({"pass", "passes", "passing", "passed", "green", "succeeds", "succeeded"})
+_CLAUSE_BREAKS = (";", ",", ". ", " and ", " & ", " — ", " - ", ":")
+
+
 def is_completion(text: str) -> bool:
-    """The whole message claims the arc is finished ("All milestones shipped.", ...)."""
+    """The whole message claims the arc is finished ("All milestones shipped.", ...), alone or
+    as a compound claim about the work and its checks."""
+    return _is_single_completion(text) or is_compound_completion(text)
+
+
+def is_compound_completion(text: str) -> bool:
+    """Two or more clauses, each a positive claim that the work landed or its checks pass, at
+    least one of each, and nothing in the message denies or hedges them."""
+    body = text.strip().rstrip(_TRAILING).lower().replace("’", "'")
+    if not body or len(body) > _MAX_COMPOUND_CHARS or "?" in body or "\n" in body:
+        return False
+    if _is_qualified(body):
+        return False
+    for mark in _CLAUSE_BREAKS:
+        body = body.replace(mark, "|")
+    clauses = [c.split() for c in body.split("|")]
+    clauses = [[w.strip(".!'\"()") for w in words] for words in clauses if words]
+    if len(clauses) < 2:
+        return False
+    work = [bool(_WORK_WORDS.intersection(c)) for c in clauses]
+    checks = [bool(_CHECK_WORDS.intersection(c)) for c in clauses]
+    return all(w or c for w, c in zip(work, checks, strict=True)) and any(work) and any(checks)
+
+
+def _is_single_completion(text: str) -> bool:
     global _completion
     body = text.rstrip(_TRAILING)
     if not body.strip() or len(body.strip()) > _MAX_COMPLETION_CHARS:

@@ -25,6 +25,8 @@ from arcguard.core import effects
 from arcguard.core import messages
 from arcguard.core import opkey
 from arcguard.core import render
+from arcguard.core import shape
+from arcguard.core import stuck
 from arcguard.core.final_words import is_task_notification
 from arcguard.core.period import detect_period
 from arcguard.core.repeat import settle_batch
@@ -96,9 +98,12 @@ def decide_post_batch(
     queued: list[tuple[str, str, bool]] | None = None,
     unconfirmed: bool = False,
     steps: list[TurnCall] | None = None,
+    narration: str | None = None,
 ) -> tuple[Output | None, State]:
-    """One assistant turn's calls are done. `tool_only` is None when the turn's message
-    could not be read: such a turn neither counts toward a run or cycle nor ends one.
+    """One assistant turn's calls are done. `narration`: the text of a turn that has some,
+    when known; a near-repeat of recent narration does not end a cycle (see `_moves`).
+    `tool_only` is None when the turn's message could not be read: such a turn neither
+    counts toward a run or cycle nor ends one.
     `queued`: (id, text, typed by the operator) of the commands the transcript shows were
     queued around the turn; see `_note_queued`.
 
@@ -127,7 +132,15 @@ def decide_post_batch(
     # The cycle is looked at first: when both rules come due on one turn, the cycle names
     # what looped, and the session is paused (and the user told) once, not twice.
     cycle_pause, counted = _observe_turn(
-        state, track, cfg, now, steps=steps, tool_only=tool_only, fresh=new_result, waited=waited
+        state,
+        track,
+        cfg,
+        now,
+        steps=steps,
+        tool_only=tool_only,
+        said_nothing_new=narration is not None and not _moves(track, narration),
+        fresh=new_result,
+        waited=waited,
     )
     if unconfirmed:
         ids = [short_id(i) for i in (tool_use_ids or [])[:MAX_CALLS]]
@@ -136,7 +149,41 @@ def decide_post_batch(
     pause = cycle_pause or rounds_pause or _backstop_pause(state, track, cfg, now, arc_active)
     if pause:
         return pause, state
-    return _nudge(state, track, cfg, now), state
+    return stuck.decide(state, track, cfg, now) or _nudge(state, track, cfg, now), state
+
+
+# Narration this close to a recent one says nothing new ("Checking again." / "Checking once
+# more."): character-bigram similarity, as near-duplicate detectors measure it.
+NEAR_REPEAT = 0.8
+MAX_NARRATIONS = 8
+
+
+def _moves(track: Track, narration: str) -> bool:
+    """The turn's narration says something new (mutates `track`'s recent narrations). A turn
+    whose narration only repeats a recent one is looked at as a tool-only turn."""
+    if not narration.strip():
+        return False
+    pairs = _bigrams(narration)
+    recent = track.setdefault("narrations", [])
+    repeated = any(_similar(pairs, _bigrams(old)) for old in recent)
+    recent.append(narration[:NARRATION_CHARS])
+    del recent[:-MAX_NARRATIONS]
+    return not repeated
+
+
+NARRATION_CHARS = 200
+
+
+def _bigrams(text: str) -> set[str]:
+    words = "".join(c.lower() if c.isalnum() else " " for c in text[:NARRATION_CHARS]).split()
+    flat = " ".join(shape.of_text(w) for w in words)
+    return {flat[i : i + 2] for i in range(len(flat) - 1)}
+
+
+def _similar(a: set[str], b: set[str]) -> bool:
+    if not a or not b:
+        return a == b
+    return 2 * len(a & b) / (len(a) + len(b)) >= NEAR_REPEAT
 
 
 def confirm_turn(state: State, agent_id: object, *, narrated: bool | None) -> None:
@@ -189,6 +236,7 @@ def turn_call(cfg: Config, tool_name: str, tool_input: object) -> TurnCall:
         "label": opkey.label(tool_name, tool_input, LABEL_SUBJECT),
         "allowed": is_allowed(cfg, tool_name, tool_input),
         "waits": effects.is_wait(tool_name, tool_input),
+        "polls": effects.is_poll(tool_name, tool_input),
     }
 
 
@@ -199,9 +247,12 @@ def _fingerprint(tracked: list[TurnCall]) -> str:
 
 
 def _only_waits(state: State, cfg: Config, now: float, steps: list[TurnCall], key: str) -> bool:
-    """Every call of the turn waits, and waiting is what the situation calls for."""
+    """Every call of the turn waits, and waiting is what the situation calls for: background
+    work runs, or the calls are polls (bounded by wall time in `stuck`, not by the cycle)."""
     if steps and all(step["waits"] for step in steps):
-        return background.waiting(state, cfg, now, own=key)
+        return background.waiting(state, cfg, now, own=key) or all(
+            step.get("polls", False) for step in steps
+        )
     background.stop_waiting(state)
     return False
 
@@ -244,16 +295,22 @@ def _observe_turn(
     tool_only: bool | None,
     fresh: bool,
     waited: bool,
+    said_nothing_new: bool = False,
 ) -> tuple[Output | None, bool]:
     """The cycle rule's look at one closed turn: (a pause, whether the turn's fingerprint
-    was added to the history)."""
+    was added to the history). Narration that only repeats a recent one neither ends the
+    cycle history nor counts as a tool-only turn: the calls still go on the history."""
     tracked = [step for step in steps if not step["allowed"]]
     if tool_only is None:
         return None, False  # unknown: counting it could pause a narrating session (fail open)
-    if not tool_only:
+    if not tool_only and not said_nothing_new:
         clear_run(track)
         return None, False
-    track["streak"] += 1
+    if tool_only:
+        track["streak"] += 1
+    else:  # it spoke to the user, if only to repeat itself: the tool-only run ends
+        track["streak"] = 0
+        track["checkin_done"] = False
     if not tracked or waited:
         # An allow-listed poll or a patient wait neither extends nor breaks a cycle.
         return None, False

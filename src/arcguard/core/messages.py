@@ -163,3 +163,45 @@ def backstop_ceiling(turns: int) -> str:
         f"arcguard paused this session: {turns} turns without a message from you, the most it"
         " runs unattended however busy it is (backstop_ceiling_turns). Send a message to resume."
     )
+
+
+def stuck_checkin(count: int, label: str, *, failing: bool) -> str:
+    what = (
+        f"{count} calls in a row failed the same way ({label}, among others) with no file changed"
+        " in between"
+        if failing
+        else f"{count} calls repeated ones made before ({label}) with results of the same shape"
+        " (only timestamps, counters or ids differed) and nothing else moved"
+    )
+    return (
+        f"[arcguard] {what}. Stop and summarise: what you are checking for, what you have"
+        " learnt, and what you will do differently. If the answer is already known, act on"
+        " it or tell the user."
+    )
+
+
+def stuck_pause(count: int, label: str, *, failing: bool) -> str:
+    what = (
+        f"{count} calls failed the same way with no file changed in between"
+        if failing
+        else f"{count} calls repeated earlier ones with results of the same shape"
+    )
+    return (
+        f"arcguard paused this session: {what} (last: {label}), and the request to summarise"
+        " did not change that. Send a message to resume."
+    )
+
+
+def poll_checkin(minutes: int, label: str) -> str:
+    return (
+        f"[arcguard] This poll ({label}) has shown the same result for {minutes} minutes. Say"
+        " what you are waiting for and how long it normally takes; if it is stuck, look into"
+        " why instead of polling again."
+    )
+
+
+def poll_pause(minutes: int, label: str) -> str:
+    return (
+        f"arcguard paused this session: a poll ({label}) showed the same result for {minutes}"
+        " minutes. Send a message to resume."
+    )

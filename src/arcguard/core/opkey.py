@@ -62,7 +62,7 @@ MASKED_WINDOW = 4096
 
 
 def digest(text: str) -> str:
-    """A short stable digest of `text` (16 hex digits)."""
+    """A short stable digest of `text` (16 hex digits), the one every fingerprint uses."""
     return _digest(text)
 
 
@@ -271,3 +271,28 @@ def is_confirmed_edit(tool_name: str, response: object) -> bool:
     if "original_file" in response and "updated_file" in response:
         return response.get("original_file") != response.get("updated_file")
     return False
+
+
+def edited_contents(tool_input: object, response: object) -> tuple[str, str | None, str] | None:
+    """(path, content before or None, content after) of a confirmed edit, from its structured
+    response: a Write's content, or an Edit's replacement applied to the original file.
+    None when the response does not say (a MultiEdit, a notebook, an older release)."""
+    if not isinstance(response, dict):
+        return None
+    path = response.get("filePath")
+    if not isinstance(path, str) and isinstance(tool_input, dict):
+        path = tool_input.get("file_path")
+    if not isinstance(path, str):
+        return None
+    original = response.get("originalFile")
+    before = original if isinstance(original, str) else None
+    content = response.get("content")
+    if isinstance(content, str) and response.get("type") in ("create", "update"):
+        return path, before, content
+    old, new = response.get("oldString"), response.get("newString")
+    if before is None or not isinstance(old, str) or not isinstance(new, str) or not old:
+        return None
+    if old not in before:
+        return None
+    count = -1 if response.get("replaceAll") is True else 1
+    return path, before, before.replace(old, new, count)

@@ -18,6 +18,8 @@ from arcguard.core import effects
 from arcguard.core import messages
 from arcguard.core import opkey
 from arcguard.core import render
+from arcguard.core import shape
+from arcguard.core import stuck
 from arcguard.core.schema import FILE_STATE_CHARS
 from arcguard.core.state import add_log
 from arcguard.core.state import clone
@@ -50,6 +52,8 @@ UNKNOWN_FILE = "?"
 NOTEBOOK_EDIT = "NotebookEdit"  # its response shows no patch: a completed one counts as an edit
 MAX_RESULTS = 400
 MAX_RESOLVED_IDS = 64
+MAX_FILES = 32  # files whose recent contents are kept
+MAX_FILE_CONTENTS = 8  # contents kept per file
 
 
 def _run_outcome(run: Run) -> str:
@@ -182,7 +186,9 @@ def decide_pre_tool(
     ]
     recent = window[-cfg.repeat_limit :]
     spent = None
-    if len(recent) >= cfg.repeat_limit and len({_run_outcome(r) for r in recent}) == 1:
+    # A call that waits is how one waits: its repeats are bounded by time (`stuck`), not denied.
+    poll = effects.is_poll(tool_name, tool_input)
+    if not poll and len(recent) >= cfg.repeat_limit and len({_run_outcome(r) for r in recent}) == 1:
         spent = _exception(op, state, cfg, tool_name, tool_input, file_state)
         if spent is None:
             remember(track.setdefault("denied_ids", []), tool_use_id, MAX_RESOLVED_IDS)
@@ -277,18 +283,23 @@ def decide_post_tool(
     if tool_use_id and tool_use_id in (track.get("denied_ids") or []):
         # A result for a call we denied did not come from the live session (it never ran).
         return paused_output(state, deny=False), state
-    progress = False
+    progress = changed = False
+    edit = None
     outcome = opkey.outcome(event_name, tool_name, tool_input, payload)
     if event_name == "PostToolUse" and (
         opkey.is_confirmed_edit(tool_name, payload.get("tool_response"))
         or tool_name == NOTEBOOK_EDIT
     ):
-        guard["edit_seq"] = guard.get("edit_seq", 0) + 1
-        progress = True
+        edit = _file_visit(state, tool_input, payload.get("tool_response"))
+        if edit == stuck.NEW:
+            # Back to a content the file had before is no change: what depends on it was
+            # already seen that way.
+            guard["edit_seq"] = guard.get("edit_seq", 0) + 1
+            progress = True
     elif outcome != opkey.NOT_RUN and effects.may_change_world(tool_name, tool_input):
         # It ran (even a failed command may have changed things): assume it changed them.
         guard["change_seq"] = guard.get("change_seq", 0) + 1
-        progress = True
+        progress = changed = True
     background.observe_result(
         state,
         now,
@@ -302,17 +313,56 @@ def decide_post_tool(
         run["outcome"] = outcome
         completed = outcome.startswith(opkey.COMPLETED)
         progress = progress or (completed and run.get("spent") is not None)
+    # Fresh evidence is a result of a shape this track never saw: a new timestamp or counter
+    # in the same output is not news.
+    seen = shape.result_shape(outcome, payload)
     if (
         outcome not in (opkey.UNKNOWN, opkey.NOT_RUN)
-        and outcome not in track["results"]
+        and seen not in track["results"]
         and not opkey.is_empty_result(payload)
     ):
-        progress = True  # a result this track never saw: fresh evidence
+        progress = True
         track["turn"]["new_result"] = True
-        remember(track["results"], outcome, MAX_RESULTS)
+        remember(track["results"], seen, MAX_RESULTS)
     if progress:
         track["turn"]["progress"] = True
+    if not is_allowed(cfg, tool_name, tool_input):
+        stuck.observe(
+            track,
+            now,
+            tool_name=tool_name,
+            tool_input=tool_input,
+            payload=payload,
+            outcome=outcome,
+            result=seen,
+            edit=edit,
+            changed=changed,
+            poll=effects.is_poll(tool_name, tool_input),
+        )
     return paused_output(state, deny=False), state
+
+
+def _file_visit(state: State, tool_input: object, response: object) -> str:
+    """NEW or REVISIT: whether a confirmed edit left the file with a content it had before
+    (a short history of content digests per file; unknown contents count as new)."""
+    found = opkey.edited_contents(tool_input, response)
+    if found is None:
+        return stuck.NEW
+    path, before, after = found
+    files = state["guard"].setdefault("files", {})
+    key = opkey.digest(path)
+    history = files.pop(key, None) or []
+    if before is not None and not history:
+        history.append(opkey.digest(before))
+    digest = opkey.digest(after)
+    visit = stuck.REVISIT if digest in history else stuck.NEW
+    if digest in history:
+        history.remove(digest)
+    history.append(digest)
+    files[key] = history[-MAX_FILE_CONTENTS:]
+    for old in list(files)[:-MAX_FILES]:
+        del files[old]
+    return visit
 
 
 def _owned_run(track: Track, oid: str, tool_use_id: str) -> Run | None:

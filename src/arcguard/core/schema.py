@@ -71,7 +71,7 @@ if TYPE_CHECKING:
         "overridden",
     ]
     # Which loop-guard rule paused the session.
-    PauseKind = Literal["blocked", "cycle", "backstop"]
+    PauseKind = Literal["blocked", "cycle", "backstop", "stuck", "poll"]
 
     # --- the state file ----------------------------------------------------------------------
 
@@ -123,6 +123,7 @@ if TYPE_CHECKING:
         label: str  # its readable label, clipped
         allowed: bool  # exempted by the `allow` setting
         waits: bool  # a wait for background work
+        polls: NotRequired[bool]  # a wait that polls (sleep, watch, --wait...)
 
     class OpenTurn(TypedDict):
         message: str | None
@@ -135,8 +136,30 @@ if TYPE_CHECKING:
         ids: list[str]
         counted: bool
 
+    class Poll(TypedDict):
+        call: str  # call shape
+        result: str  # result shape
+        since: float  # when this result was first seen
+        count: int
+        label: str
+
+    class Stuck(TypedDict, total=False):
+        pairs: list[str]  # call shape + result shape, seen since the operator spoke
+        results: list[str]  # result shapes seen
+        repeats: int  # shape repeats since the last real progress
+        fail: str  # the result shape of the current run of failures
+        fails: int
+        fail_turn: int  # the turn of the last failure counted
+        label: str
+        nudged: bool
+        fail_nudged: bool
+        poll: Poll | None
+        poll_nudged: bool
+
     class Track(TypedDict):
         open_turn: NotRequired[OpenTurn]
+        stuck: NotRequired[Stuck]
+        narrations: NotRequired[list[str]]  # the latest turns' narration, for near-repeats
         unconfirmed: NotRequired[Unconfirmed]
         seq: int
         ops: dict[str, Operation]
@@ -171,6 +194,7 @@ if TYPE_CHECKING:
         background: dict[str, float]
         wait_since: float
         batch_fires: bool
+        files: dict[str, list[str]]  # file digest -> content digests it had, oldest first
 
     class Seen(TypedDict, total=False):
         messages: list[str]
@@ -436,7 +460,7 @@ TURN = record(
     required=("denied", "progress", "label"),
 )
 TURN_CALL = record(
-    {"op": STR, "label": STR, "allowed": BOOL, "waits": BOOL},
+    {"op": STR, "label": STR, "allowed": BOOL, "waits": BOOL, "polls": BOOL},
     required=("op", "label", "allowed", "waits"),
 )
 OPEN_TURN = record(
@@ -450,6 +474,25 @@ OPEN_TURN = record(
     required=("message", "calls"),
 )
 UNCONFIRMED = record({"ids": list_of(STR), "counted": BOOL}, required=("ids", "counted"))
+POLL = record(
+    {"call": STR, "result": STR, "since": NUMBER, "count": INT, "label": STR},
+    required=("call", "result", "since", "count", "label"),
+)
+STUCK = record(
+    {
+        "pairs": list_of(STR),
+        "results": list_of(STR),
+        "repeats": INT,
+        "fail": STR,
+        "fails": INT,
+        "fail_turn": INT,
+        "label": STR,
+        "nudged": BOOL,
+        "fail_nudged": BOOL,
+        "poll": optional(POLL),
+        "poll_nudged": BOOL,
+    }
+)
 TRACK = record(
     {
         "seq": INT,
@@ -470,6 +513,8 @@ TRACK = record(
         "denied_ids": list_of(STR),
         "open_turn": OPEN_TURN,
         "unconfirmed": UNCONFIRMED,
+        "stuck": STUCK,
+        "narrations": list_of(STR),
     },
     required=(
         "seq",
@@ -496,6 +541,7 @@ GUARD = record(
         "background": map_of(NUMBER),
         "wait_since": NUMBER,
         "batch_fires": BOOL,
+        "files": map_of(list_of(STR)),
     }
 )
 SEEN = record(

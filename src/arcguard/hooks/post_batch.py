@@ -121,6 +121,7 @@ def handle(payload: dict[str, Any], ctx: Context) -> Output | None:
                 tool_use_ids=sorted(ids),
                 queued=queued,
                 unconfirmed=unconfirmed,
+                narration=message.text if message is not None and message.text else None,
             )
             if unconfirmed and output is not None:
                 raise _NotOnDiskYet

@@ -35,21 +35,30 @@ STOP_FAILURE_ERRORS = {kinds.RATE_LIMIT: "rate_limit", kinds.OVERLOAD: "overload
 class HookEvent:
     """One hook call: which hook, the event's own payload fields, and what happened."""
 
-    __slots__ = ("event", "fields", "hook", "turn", "what")
+    __slots__ = ("at", "event", "fields", "hook", "turn", "what")
 
-    def __init__(self, hook: str, event: str, fields: dict[str, Any], turn: int, what: str) -> None:
+    def __init__(
+        self,
+        hook: str,
+        event: str,
+        fields: dict[str, Any],
+        turn: int,
+        what: str,
+        at: float | None = None,
+    ) -> None:
         self.hook = hook
         self.event = event
         self.fields = fields
         self.turn = turn
         self.what = what
+        self.at = at  # when it fired, by the transcript's timestamps (None: not known)
 
 
 class _Batch:
     def __init__(self, calls: list[dict[str, Any]]) -> None:
         self.calls = calls
         self.responses: dict[str, str] = {}
-        self.broken = False  # a call was rejected or denied by a hook: no batch event
+        self.broken = False  # the user rejected a call: no batch event
 
 
 class EventBuilder:
@@ -71,6 +80,7 @@ class EventBuilder:
         self.start_arc = arc
         self.sidechain_file: bool | None = None  # decided by the first message entry
         self.agent_id: str | None = None
+        self.clock: float | None = None  # the latest entry timestamp seen, as epoch seconds
         # Subagents whose entries older releases wrote into this, the parent's, file.
         self.subagents: dict[str, EventBuilder] = {}
 
@@ -91,6 +101,7 @@ class EventBuilder:
 
     def feed(self, entry: dict[str, Any]) -> list[HookEvent]:
         out: list[HookEvent] = []
+        self._tick(entry.get("timestamp"))
         kind = entry.get("type")
         if not self.started and kind in ("user", "assistant"):
             self.started = True
@@ -112,6 +123,13 @@ class EventBuilder:
         elif kind == "system":
             self._system(entry, out)
         return out
+
+    def _tick(self, stamp: object) -> None:
+        """An event fires just before the entry it is fed with is written: at its time. The
+        clock never runs backwards (entries of parallel calls can be written out of order)."""
+        at = _epoch(stamp)
+        if at is not None and (self.clock is None or at > self.clock):
+            self.clock = at
 
     def _subagent(self, entry: dict[str, Any]) -> EventBuilder:
         key = _agent_key(entry)
@@ -314,9 +332,11 @@ class EventBuilder:
         )
         label = opkey.label(call["name"], call.get("input"))
         if block.get("is_error") is True:
-            if text.startswith(REJECTED) or (
-                text.startswith("PreToolUse:") and (HOOK_DENIED in text[:80])
-            ):
+            if text.startswith("PreToolUse:") and (HOOK_DENIED in text[:80]):
+                # A hook denied it: no post event, but Claude Code still runs the batch's
+                # PostToolBatch, with the deny text as the call's response.
+                return
+            if text.startswith(REJECTED):
                 assert self.batch is not None
                 self.batch.broken = True  # the call never ran: no post event
                 return
@@ -386,7 +406,19 @@ class EventBuilder:
         return fields if self.agent_id is None else {**fields, "agent_id": self.agent_id}
 
     def _event(self, hook: str, event: str, fields: dict[str, Any], what: str) -> HookEvent:
-        return HookEvent(hook, event, fields, self.turn, what)
+        return HookEvent(hook, event, fields, self.turn, what, self.clock)
+
+
+def _epoch(stamp: object) -> float | None:
+    """Epoch seconds of an ISO-8601 entry timestamp ("2026-02-10T21:11:56.906Z"), or None."""
+    if not isinstance(stamp, str) or not stamp:
+        return None
+    from datetime import datetime
+
+    try:
+        return datetime.fromisoformat(stamp.replace("Z", "+00:00")).timestamp()
+    except ValueError:
+        return None
 
 
 def _agent_key(entry: dict[str, Any]) -> str:

@@ -54,12 +54,15 @@ class InProcess:
         self.environ = environ
         self.home = environ["ARCGUARD_HOME"]
         self.cfg, _ = load_config(environ)
+        # The hooks' clock: the event's recorded time when the replay follows it, else now.
+        self.at: float | None = None
 
     def run(self, hook: str, raw: bytes) -> str | None:
         from arcguard.hooks.runner import Context
         from arcguard.hooks.runner import dispatch
 
-        ctx = Context(hook, self.home, self.cfg, time.time(), own_command(), self.environ)
+        now = time.time() if self.at is None else self.at
+        ctx = Context(hook, self.home, self.cfg, now, own_command(), self.environ)
         return dispatch(hook, raw, ctx)
 
 

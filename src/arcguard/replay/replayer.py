@@ -16,6 +16,7 @@ from arcguard import jsonio
 from arcguard.forensics import lines
 from arcguard.replay.events import EventBuilder
 from arcguard.replay.executors import EXECUTORS
+from arcguard.replay.executors import InProcess
 from arcguard.replay.executors import hook_environment
 from arcguard.storage import store
 
@@ -151,8 +152,17 @@ def decisions_for(
 
 
 class Replayer:
-    def __init__(self, session_id: str, workdir: str, executor: Executor, home: str) -> None:
+    def __init__(
+        self,
+        session_id: str,
+        workdir: str,
+        executor: Executor,
+        home: str,
+        *,
+        recorded_time: bool = False,
+    ) -> None:
         self.session_id = session_id
+        self.recorded_time = recorded_time
         self.executor = executor
         self.home = home
         # A fixed name: the recorded session id is data from the transcript, and joining it
@@ -208,6 +218,8 @@ class Replayer:
             "permission_mode": "default",
             **event.fields,
         }
+        if self.recorded_time and isinstance(self.executor, InProcess):
+            self.executor.at = event.at
         before = _log(self.home, self.session_id)
         text = self.executor.run(event.hook, jsonio.dumps(payload).encode("utf-8"))
         output = jsonio.loads(text) if text else None
@@ -238,9 +250,12 @@ def replay(
     config_path: str | None = None,
     on_step: Callable[[Step], None] | None = None,
     arc: bool = False,
+    recorded_time: bool = False,
 ) -> Result:
     """Replay the transcript at `path`; `executor` is "in-process" or "subprocess"; `arc`
-    replays it as if its first operator prompt had started an arc."""
+    replays it as if its first operator prompt had started an arc. `recorded_time` (in-process
+    only): the hooks see each event's time from the transcript's timestamps instead of the
+    clock, so rules bounded by wall time (a poll's patience) see the gaps the session had."""
     import orjson
 
     sid = session_id_of(path, _first_entry(path, orjson.loads))
@@ -248,7 +263,7 @@ def replay(
         home = os.path.join(workdir, "state")
         environ = hook_environment(home, config_path)
         chosen: Executor = EXECUTORS[executor](environ)
-        runner = Replayer(sid, workdir, chosen, home)
+        runner = Replayer(sid, workdir, chosen, home, recorded_time=recorded_time)
         result = Result(path, sid, executor)
         try:
             _run(path, runner, result, orjson.loads, on_step, EventBuilder(arc=arc))

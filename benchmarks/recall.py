@@ -1,0 +1,123 @@
+"""Recall and precision of the loop guard and the arc keeper on the labelled suite.
+
+    .venv/bin/python benchmarks/recall.py [--suite DIR] [--json]
+
+Every session of the suite (tests/fixtures/recall/, written by `python -m testing.recall_suite`)
+is replayed through the real hooks in this process, the hooks' clock following the
+transcript's timestamps, and judged against its label in `labels.json`:
+
+- a loop is stopped in time when the session is paused by the label's turn;
+- a stall is sent back when the Stop of the label's turn is continued (replayed with `--arc`);
+- a completion is released when the Stop of the label's turn releases the arc and nothing in
+  that session is continued (replayed with `--arc`);
+- a legitimate run is untouched when nothing is denied or paused and it gets at most one
+  nudge per 100 tool calls.
+
+It prints one line per session and the totals: recall (loops stopped in time, stalls sent
+back, completions released) and precision (legitimate runs untouched, nudges per 100 calls of
+the legitimate runs). Exit status 1 when any session misses its label.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+from arcguard.replay import replay
+
+
+REPO = Path(__file__).resolve().parents[1]
+DEFAULT_SUITE = REPO / "tests" / "fixtures" / "recall"
+ARC_KINDS = ("stall", "release")
+NUDGES_PER_100 = 1.0
+
+
+def judge(name: str, label: dict[str, Any], path: Path) -> dict[str, Any]:
+    kind = label["kind"]
+    result = replay(str(path), arc=kind in ARC_KINDS, recorded_time=True)
+    decisions = result.decisions
+    calls = sum(1 for step in result.steps if step.event.event == "PreToolUse")
+    by_kind: dict[str, list[int]] = {}
+    for d in decisions:
+        by_kind.setdefault(d.kind, []).append(d.turn)
+    first = {k: min(turns) for k, turns in by_kind.items()}
+    by_turn = label.get("by_turn")
+    nudges = len(by_kind.get("nudge", []))
+    if kind == "loop":
+        ok = "pause" in first and by_turn is not None and first["pause"] <= by_turn
+    elif kind == "stall":
+        ok = by_turn in by_kind.get("continue", [])
+    elif kind == "release":
+        ok = by_turn in by_kind.get("release", []) and "continue" not in first
+    else:
+        ok = (
+            "deny" not in first
+            and "pause" not in first
+            and nudges * 100 <= NUDGES_PER_100 * max(calls, 1)
+        )
+    return {
+        "file": name,
+        "kind": kind,
+        "by_turn": by_turn,
+        "ok": ok,
+        "calls": calls,
+        "first": first,
+        "nudges": nudges,
+        "what": label.get("what", ""),
+        "reasons": [f"turn {d.turn} {d.kind}: {d.reason[:100]}" for d in decisions],
+    }
+
+
+def run(suite: Path) -> dict[str, Any]:
+    labels = json.loads((suite / "labels.json").read_text(encoding="utf-8"))
+    rows = [judge(name, labels[name], suite / name) for name in sorted(labels)]
+
+    def share(kind: str) -> tuple[int, int]:
+        mine = [r for r in rows if r["kind"] == kind]
+        return sum(r["ok"] for r in mine), len(mine)
+
+    legit = [r for r in rows if r["kind"] == "legit"]
+    legit_calls = sum(r["calls"] for r in legit)
+    return {
+        "loops_stopped": share("loop"),
+        "stalls_sent_back": share("stall"),
+        "completions_released": share("release"),
+        "legit_untouched": share("legit"),
+        "legit_nudges_per_100_calls": round(
+            100 * sum(r["nudges"] for r in legit) / max(legit_calls, 1), 2
+        ),
+        "rows": rows,
+    }
+
+
+def _print(data: dict[str, Any]) -> None:
+    for row in data["rows"]:
+        mark = "ok  " if row["ok"] else "MISS"
+        label = f"by turn {row['by_turn']}" if row["by_turn"] is not None else "untouched"
+        first = ", ".join(f"{k} at {t}" for k, t in sorted(row["first"].items())) or "nothing"
+        print(f"{mark} {row['file']:<28} {row['kind']:<8} {label:<12} {first}")
+    print()
+    for key in ("loops_stopped", "stalls_sent_back", "completions_released", "legit_untouched"):
+        done, total = data[key]
+        print(f"{key.replace('_', ' ')}: {done} of {total}")
+    print(f"legit nudges per 100 calls: {data['legit_nudges_per_100_calls']}")
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--suite", type=Path, default=DEFAULT_SUITE)
+    parser.add_argument("--json", action="store_true", help="print the results as JSON")
+    args = parser.parse_args()
+    data = run(args.suite)
+    if args.json:
+        print(json.dumps(data, indent=2))
+    else:
+        _print(data)
+    return 0 if all(row["ok"] for row in data["rows"]) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,149 @@
+"""Shape fingerprints: a call and its result with the values that change every time set aside.
+
+A probe's output carries a timestamp, an uptime, a request counter, a PID; a command may echo
+a counter or pick a different tail length. Hashed as they are, each of these is a call or a
+result never seen before. Their *shape* is the text with every number (integer, decimal,
+with a unit: `12ms`, `2026-08-06T07:06:45Z`, `up 3:04`), every hex id (UUID groups, commit
+and request ids) and every temporary path replaced by a placeholder, and runs of spaces
+collapsed (column alignment moves with the width of a number). A shape repeat is weaker
+evidence of a loop than an exact one, so the rules that use it are staged and slower.
+
+Written as a scanner, not with `re`: importing it would cost every hook call.
+"""
+
+from __future__ import annotations
+
+from arcguard import jsonio
+from arcguard.core import opkey
+
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
+
+# Only the two ends of a long text are shaped: a loop's results repeat as a whole, and a hook
+# must not walk megabytes of output character by character.
+HEAD_CHARS = 6000
+TAIL_CHARS = 2000
+HEX = frozenset("0123456789abcdefABCDEF")
+WORD = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_")
+DIGITS = frozenset("0123456789")
+NUMBER = "0"
+TEMP = "<tmp>"
+TEMP_PREFIXES = ("/tmp/", "/var/tmp/", "/var/folders/", "/private/var/folders/", "/dev/shm/")
+PATH_ENDS = frozenset(" \t\r\n\"'`,;:)]}>")
+# Programs that only filter what the command before them printed: `probe | tail -n 3` and
+# `probe | grep ok` observe the same thing as `probe`.
+FILTERS = frozenset(
+    {"head", "tail", "grep", "egrep", "fgrep", "rg", "jq", "awk", "cut", "sort", "uniq", "wc"}
+    | {"tr", "column", "cat", "less", "more", "nl", "sed"}
+)
+
+
+def normalise(text: str) -> str:
+    """`text` with numbers, hex ids and temporary paths as placeholders, spaces collapsed."""
+    if len(text) > HEAD_CHARS + TAIL_CHARS:
+        text = text[:HEAD_CHARS] + "\n…\n" + text[-TAIL_CHARS:]
+    text = _without_temp_paths(text)
+    out: list[str] = []
+    i, n = 0, len(text)
+    while i < n:
+        c = text[i]
+        if c in WORD:
+            j = i
+            while j < n and text[j] in WORD:
+                j += 1
+            out.append(_word(text[i:j]))
+            i = j
+        elif c == " " or c == "\t":
+            while i < n and text[i] in " \t":
+                i += 1
+            out.append(" ")
+        else:
+            out.append(c)
+            i += 1
+    return "".join(out)
+
+
+def _word(word: str) -> str:
+    if not any(c in DIGITS for c in word):
+        return word
+    if all(c in HEX for c in word):
+        return NUMBER  # a number or a hex id: `2026`, `41d4`, `3f2a1b9`
+    # A number with a unit or a name around it (`12ms`, `v2`, `pid48211`): each run of
+    # digits becomes one placeholder, the letters stay.
+    out, previous = [], False
+    for c in word:
+        digit = c in DIGITS
+        if not digit:
+            out.append(c)
+        elif not previous:
+            out.append(NUMBER)
+        previous = digit
+    return "".join(out)
+
+
+def _without_temp_paths(text: str) -> str:
+    for prefix in TEMP_PREFIXES:
+        start = text.find(prefix)
+        while start >= 0:
+            end = start + len(prefix)
+            while end < len(text) and text[end] not in PATH_ENDS:
+                end += 1
+            text = text[:start] + TEMP + text[end:]
+            start = text.find(prefix, start + len(TEMP))
+    return text
+
+
+def _squeeze_numbers(text: str) -> str:
+    """`0.0`, `0:0:0`, `0,0` -> `0`: a decimal, a clock time or a grouped number is one value."""
+    for joint in (".", ":", ","):
+        twice = NUMBER + joint + NUMBER
+        while twice in text:
+            text = text.replace(twice, NUMBER)
+    return text
+
+
+def of_text(text: str) -> str:
+    return _squeeze_numbers(normalise(text))
+
+
+def observed_command(command: str) -> str:
+    """The command without trailing output filters (`| tail -n 3`, `| jq .status`)."""
+    if "||" in command:
+        return command
+    parts = command.split("|")
+    while len(parts) > 1:
+        words = parts[-1].split()
+        if not words or words[0].rsplit("/", 1)[-1] not in FILTERS:
+            break
+        if words[0] == "sed" and any(w.startswith(("-i", "--in-place")) for w in words):
+            break
+        parts.pop()
+    return "|".join(parts).rstrip()
+
+
+def call_shape(tool_name: str, tool_input: object) -> str:
+    """A digest of the call with its volatile values set aside."""
+    if tool_name == opkey.BASH and isinstance(tool_input, dict):
+        command = tool_input.get("command")
+        if isinstance(command, str):
+            return opkey.digest(tool_name + "\0" + of_text(observed_command(command)))
+    return opkey.digest(of_text(opkey.operation_key(tool_name, tool_input)))
+
+
+def result_text(payload: dict[str, Any]) -> str:
+    """What the model saw of a finished call, as text."""
+    if "tool_response" not in payload:
+        error = payload.get("error")
+        return error if isinstance(error, str) else jsonio.dumps(error)
+    response = payload["tool_response"]
+    if isinstance(response, dict) and ("stdout" in response or "stderr" in response):
+        return f"{response.get('stdout') or ''}\n{response.get('stderr') or ''}"
+    return response if isinstance(response, str) else jsonio.dumps(response)
+
+
+def result_shape(outcome: str, payload: dict[str, Any]) -> str:
+    """`kind:digest` of a finished call's result shape (kind as in `opkey.outcome`)."""
+    kind = outcome.partition(":")[0]
+    return f"{kind}:{opkey.digest(of_text(result_text(payload)))}"

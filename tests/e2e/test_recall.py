@@ -1,0 +1,67 @@
+"""Loops whose values change every time, a sleeping poll and a "Continuing…" stop, end to end
+with the real Claude Code CLI and every arcguard hook wired in settings."""
+
+from __future__ import annotations
+
+from scripted_api import ScriptedAPI
+from scripted_api import text
+from scripted_api import tool_use
+
+from conftest import all_arcguard_settings
+from conftest import arcguard_state
+from conftest import log_kinds
+
+
+CHECK_IN = "PostToolBatch hook additional context: [arcguard] 8 calls repeated ones made before"
+
+
+def test_a_timestamped_probe_loop_is_checked_in_on_then_paused(claude_project, run_claude):
+    project = claude_project(all_arcguard_settings())
+    # A new counter in the command and a new timestamp in every result: no two calls alike.
+    script = [tool_use("Bash", {"command": f'echo "check {n}"; date +%s%N'}) for n in range(1, 31)]
+    with ScriptedAPI(script) as api:
+        run = run_claude(project, api, "make sure the clock service is up")
+
+    assert run.result is not None and run.result["terminal_reason"] == "hook_stopped", (
+        run.describe()
+    )
+    # The first probe is new; the 9th is the 8th shape repeat, so the 10th request carries
+    # the check-in; the 17th is the 16th repeat, and its batch pauses: no 18th request.
+    assert len(api.requests) == 17
+    assert [CHECK_IN in api.request_text(i) for i in (8, 9)] == [False, True]
+    assert not any(r.get("is_error") for i in range(1, 17) for r in api.tool_results(i))
+    state = arcguard_state(project, run.session_id)
+    assert state["guard"]["paused"]["kind"] == "stuck"
+    assert log_kinds(state) == ["nudge", "pause"]
+
+
+def test_a_sleeping_poll_with_the_same_answer_is_left_alone(claude_project, run_claude):
+    project = claude_project(all_arcguard_settings())
+    (project.path / "ci.txt").write_text("pending\n")
+    poll = "sleep 0.2; cat ci.txt"
+    script = [tool_use("Bash", {"command": poll}) for _ in range(7)]
+    script.append(text("CI is still pending; I will look again later."))
+    with ScriptedAPI(script) as api:
+        run = run_claude(project, api, "wait for CI")
+
+    assert run.result is not None and run.result["terminal_reason"] == "completed", run.describe()
+    # Without the poll rule the 3rd poll is denied and the 5th turn pauses the session.
+    assert len(api.requests) == 8
+    results = [api.tool_results(i) for i in range(1, 8)]
+    assert all(len(r) == 1 and not r[0].get("is_error") for r in results)
+    assert log_kinds(arcguard_state(project, run.session_id)) == []
+
+
+def test_a_continuing_stop_mid_arc_is_sent_back(claude_project, run_claude):
+    project = claude_project(all_arcguard_settings())
+    script = [
+        text("Parser trimmed and tested. Continuing…"),
+        text("The importer is committed and all tests pass."),
+    ]
+    with ScriptedAPI(script) as api:
+        run = run_claude(project, api, "/autonomous ship the importer")
+
+    assert run.result is not None and run.result["terminal_reason"] == "completed", run.describe()
+    assert len(api.requests) == 2
+    assert "ended by announcing a next step without taking it" in api.request_text(1)
+    assert log_kinds(arcguard_state(project, run.session_id)) == ["arc", "block", "release"]
