@@ -170,7 +170,9 @@ def test_pause_stops_the_replay() -> None:
 
 def test_config_file_changes_the_decisions(tmp_path: Path) -> None:
     config = tmp_path / "lenient.toml"
-    config.write_text("[arcguard]\nrepeat_limit = 10\ncycle_repeats = 10\n")
+    config.write_text(
+        "[arcguard]\nrepeat_limit = 10\ncycle_repeats = 10\nerror_checkin_repeats = 100\n"
+    )
     result = replay(str(EXAMPLES / "4-thrash-paused.jsonl"), config_path=str(config))
     assert result.summary() == {"arc": 1, "posture": 1}
 
