@@ -197,6 +197,11 @@ def arc_state(home: str) -> bytes:
     return _store_state(home, state)
 
 
+def _letters(n: int) -> str:
+    """`n` spelt in letters, so that each value has a shape of its own."""
+    return "".join("abcdefghij"[int(c)] for c in str(n))
+
+
 def max_history_state(home: str) -> tuple[bytes, dict[str, int]]:
     """Drive the loop guard until every bounded history is full (ops, fingerprints, log)."""
     from arcguard.core.config import default_config
@@ -222,7 +227,9 @@ def max_history_state(home: str) -> tuple[bytes, dict[str, int]]:
             tool_use_id=f"toolu_h{i}",
             agent_id=None,
         )
-        payload = {"tool_response": {"stdout": f"out {i % 7}", "stderr": "", "interrupted": False}}
+        # Letters, not digits: the guard sets numbers aside when it compares results by shape.
+        out = f"out {_letters(i % 7)}"
+        payload = {"tool_response": {"stdout": out, "stderr": "", "interrupted": False}}
         _, state = decide_post_tool(
             state,
             cfg,
@@ -237,7 +244,7 @@ def max_history_state(home: str) -> tuple[bytes, dict[str, int]]:
         return tool_input
 
     for i in range(cfg.max_operations + 20):
-        tool_input = call(i, f"grep -rn 'symbol_{i}' src/ tests/ | head -50")
+        tool_input = call(i, f"grep -rn 'symbol_{_letters(i)}' src/ tests/ | head -50")
         if i % 5 == 0:  # a tool-only turn with a distinct fingerprint each time
             _, state = decide_post_batch(
                 state,
@@ -248,7 +255,9 @@ def max_history_state(home: str) -> tuple[bytes, dict[str, int]]:
                 agent_id=None,
                 arc_active=False,
             )
-    while len(state["log"]) < 50:  # denials fill the decision log
+    for _ in range(1000):  # denials fill the decision log; bounded, so a rule change cannot hang
+        if len(state["log"]) >= 50:
+            break
         call(999_999, "git status --short")
     track = state["guard"]["tracks"]["main"]
     figures = {
