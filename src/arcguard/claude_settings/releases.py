@@ -67,3 +67,15 @@ def unknown_to(version: Version | None, events: list[str]) -> list[str]:
 
 def rejects_unknown_commands(version: Version | None) -> bool:
     return version is None or version < ACCEPTS_UNKNOWN_COMMAND
+
+
+# The first release that runs a command hook in the exec form (`command` a program, `args` its
+# arguments, no shell). The changelog dates `args` to this release; measured: 2.1.78 does not
+# run it, 2.1.328 and 2.1.332 do (tests/e2e/test_entry_forms_e2e.py).
+EXEC_FORM_SINCE: Version = (2, 1, 139)
+
+
+def runs_exec_form(version: Version | None) -> bool:
+    """Whether `version` runs exec-form hooks; an unknown version gets the shell form, which
+    every release runs."""
+    return version is not None and version >= EXEC_FORM_SINCE

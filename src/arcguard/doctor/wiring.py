@@ -444,7 +444,6 @@ def check_runs(setup: Setup) -> list[Check]:
     whose code lies inside the project being checked (`Setup.guarded`): that is a skip, which
     says nothing about whether it works, so it does not fail the check.
     """
-    import shlex
 
     failures: dict[tuple[str, str, str, str], list[str]] = {}
     seen: set[tuple[str, ...]] = set()
@@ -458,7 +457,7 @@ def check_runs(setup: Setup) -> list[Check]:
         refused = refused_for(handler, setup.environ, root)
         problem = refused or run_hook(handler, event, setup.environ, root)
         if problem:
-            launcher = shlex.join(plan.launcher(handler))
+            launcher = plan.shown(handler)
             status = SKIP if refused else GAP
             failures.setdefault((status, where, launcher, problem), []).append(
                 plan.hook_name(handler) or event
