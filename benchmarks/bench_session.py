@@ -171,6 +171,7 @@ def settings_for(wiring: str, claude: Path = DEFAULT_CLAUDE) -> dict[str, Any]:
             if "matcher" in group:
                 group["matcher"] = "*"
             for handler in group["hooks"]:
+                handler.pop("args", None)  # an exec-form entry: the yardstick is one line
                 handler["command"] = command
             if wiring == "http" and event not in COMMAND_ONLY:
                 group["hooks"][0] = {"type": "http", "url": f"{FLOOR_URL}/{event}", "timeout": 10}

@@ -691,3 +691,14 @@ def test_post_tool_use_for_editing_tools_only_is_a_gap_without_the_batch(
     assert check.hint == "arcguard install --scope project"
     write_settings(project, plan.plan_install({}, "arcguard", events))
     assert wiring.check_matchers(setup_for(project)) == []
+
+
+def test_a_short_entry_is_named_by_its_interpreter_and_launcher(project: Path) -> None:
+    gone = "/home/ada/old-venv/bin/python3"
+    words = plan.short_prefix(gone, "/home/ada/.local/state/arcguard/hook.py")
+    assert words is not None
+    write_settings(project, {"hooks": {"Stop": [plan.desired_group("Stop", words)]}})
+    [check] = wiring.check_runs(setup_for(project))
+    assert check.status == "gap"
+    assert f"`{gone} /home/ada/.local/state/arcguard/hook.py hook stop`" in check.detail
+    assert plan.LAUNCH_STUB not in check.detail
