@@ -178,9 +178,15 @@ def code_location(handler: object) -> str | None:
     """Where one of our fast-start commands takes arcguard's code from (the folder of the
     one-liner, the launcher file of the short form); None for other forms."""
     words = argv(handler)
-    if len(words) == 8 and words[4] == LAUNCH_STUB:
-        return words[5]
-    return launch_location(words[4]) if len(words) == 7 and words[3] == "-c" else None
+    return launcher_file(handler) or (
+        launch_location(words[4]) if len(words) == 7 and words[3] == "-c" else None
+    )
+
+
+def launcher_file(handler: object) -> str | None:
+    """The launcher file one of our short-form handlers runs, else None."""
+    words = argv(handler)
+    return words[5] if len(words) == 8 and words[4] == LAUNCH_STUB else None
 
 
 def shown(handler: object) -> str:
