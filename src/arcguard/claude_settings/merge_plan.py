@@ -4,13 +4,14 @@ Pure: a settings dict in, a new dict out, so the rules can be tested exhaustivel
 
 An entry is arcguard's when its command is exactly an invocation of arcguard's hook
 subcommand: `<arcguard> hook <name>`, `<python> -m arcguard hook <name>` (a name of
-`arcguard.hooks.HOOKS`), or the fast-start form `install` writes, `<python> -I -S -c '<launch
-code>' hook <name>` exactly as `own_prefix` renders it, with nothing else on the line (see
-`why_not_ours`). No marker key is
-added to the entry: the command itself is the marker, so a file stays valid for any Claude Code
-version, and a hand-written `arcguard hook stop` is recognised (and replaced) as well. A command
-that only mentions arcguard (`X=1 arcguard hook stop`, `arcguard hook stop; other`) is the
-user's own: install leaves it in place and says so.
+`arcguard.hooks.HOOKS`), the short form `install` writes, `<python> -I -S -c <stub>
+<launcher>/hook.py hook <name>` (exec form or one line, exactly as `short_prefix` renders it),
+or the long form earlier versions wrote, `<python> -I -S -c '<launch code>' hook <name>`
+exactly as `own_prefix` renders it, with nothing else on the line (see `why_not_ours`).
+No marker key is added to the entry: the command itself is the marker, so a file stays valid
+for any Claude Code version, and a hand-written `arcguard hook stop` is recognised (and
+replaced) as well. A command that only mentions arcguard (`X=1 arcguard hook stop`,
+`arcguard hook stop; other`) is the user's own: install leaves it in place and says so.
 """
 
 from __future__ import annotations
