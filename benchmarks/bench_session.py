@@ -16,6 +16,8 @@ The same session runs with four wirings of the settings file:
   PostToolBatch), the yardstick the budget is stated in;
 - `arcguard`: the hooks exactly as `arcguard install` writes them (PostToolUse only for the
   editing tools, so two processes per call of any other tool);
+- `one-liner`: the same hooks in the long form earlier releases of arcguard wrote (the
+  launcher code inline in every entry), to compare the two entry forms in one run;
 - `http`: the `true` wiring with every event Claude Code sends over http made an http hook to
   a loopback server in this process that answers at once with no decision (Claude Code's own
   cost of an http hook: the floor resident mode is measured against);
@@ -64,7 +66,7 @@ from scripted_api import tool_use  # noqa: E402
 
 
 DEFAULT_CLAUDE = REPO / ".cache" / "claude-code" / "node_modules" / ".bin" / "claude"
-WIRINGS = ("none", "true", "python", "arcguard", "http", "resident")
+WIRINGS = ("none", "true", "python", "arcguard", "one-liner", "http", "resident")
 RUN_TIMEOUT_S = 600.0
 # Arcguard's wiring may cost at most this multiple of the bare-Python wiring, per tool call.
 BUDGET_RATIO = 1.0
@@ -74,6 +76,10 @@ RESIDENT_BUDGET_RATIO = 1.5
 COMMAND_ONLY = frozenset({"SessionStart"})
 
 
+# Where install's launcher file stays for the whole run: every session's entries name it.
+_LAUNCHER_HOME = tempfile.TemporaryDirectory(prefix="bench-session-launcher-")
+
+
 @functools.cache
 def _installed(claude: Path) -> str:
     with tempfile.TemporaryDirectory(prefix="bench-session-install-") as scratch:
@@ -81,7 +87,12 @@ def _installed(claude: Path) -> str:
         (root / "home").mkdir()
         # The CLI under test on PATH: install wires the events its release knows.
         path = f"{claude.parent}{os.pathsep}{os.environ.get('PATH', '')}"
-        env = {**os.environ, "HOME": str(root / "home"), "PATH": path}
+        env = {
+            **os.environ,
+            "HOME": str(root / "home"),
+            "PATH": path,
+            "ARCGUARD_HOME": _LAUNCHER_HOME.name,
+        }
         subprocess.run(
             [
                 sys.executable,
@@ -152,15 +163,35 @@ def settings_for(wiring: str, claude: Path = DEFAULT_CLAUDE) -> dict[str, Any]:
     settings = arcguard_settings(claude)
     if wiring == "arcguard":
         return settings
+    if wiring == "one-liner":
+        return _one_liner(settings)
     command = "true" if wiring != "python" else shlex.join([sys.executable, "-c", "pass"])
     for event, groups in settings["hooks"].items():
         for group in groups:
             if "matcher" in group:
                 group["matcher"] = "*"
             for handler in group["hooks"]:
+                handler.pop("args", None)  # an exec-form entry: the yardstick is one line
                 handler["command"] = command
             if wiring == "http" and event not in COMMAND_ONLY:
                 group["hooks"][0] = {"type": "http", "url": f"{FLOOR_URL}/{event}", "timeout": 10}
+    return settings
+
+
+def _one_liner(settings: dict[str, Any]) -> dict[str, Any]:
+    """`settings` with every arcguard entry in the long one-line form."""
+    import arcguard
+    from arcguard.claude_settings import merge_plan
+
+    location = os.path.dirname(os.path.dirname(os.path.abspath(arcguard.__file__)))
+    prefix = merge_plan.own_prefix(sys.executable, location)
+    for groups in settings["hooks"].values():
+        for group in groups:
+            for handler in group["hooks"]:
+                name = merge_plan.hook_name(handler)
+                if name is not None:
+                    handler.pop("args", None)
+                    handler["command"] = merge_plan.hook_command(prefix, name)
     return settings
 
 
@@ -249,7 +280,7 @@ def _check(
         return f"claude exited {done.returncode}: {done.stderr.strip()[-300:]}"
     if answered != calls + 1:
         return f"{answered} model calls instead of {calls + 1}"
-    if wiring in ("arcguard", "resident") and not any(
+    if wiring in ("arcguard", "one-liner", "resident") and not any(
         (root / "arcguard-home" / "sessions").rglob("*.json")
     ):
         return "arcguard's hooks wrote no session state: the wiring did not run"

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import os
+import shlex
 import shutil
 import subprocess
 import sys
@@ -118,7 +119,7 @@ def test_install_from_a_path_wire_upgrade_and_remove_it_all(route: Route):
     # Wired from the tool's own environment: the hooks do not depend on a clone or a venv.
     route.run(arcguard, "install", "--claude-version", "2.1.328")
     commands = [
-        h["command"]
+        shlex.join([h["command"], *h.get("args", [])]) if "args" in h else h["command"]
         for groups in _settings(route)["hooks"].values()  # type: ignore[attr-defined]
         for g in groups
         for h in g["hooks"]

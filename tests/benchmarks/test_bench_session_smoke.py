@@ -21,12 +21,21 @@ def test_the_quick_session_benchmark_runs_every_wiring(tmp_path):
     # this test's. Exit 2 (a session that did not run as scripted) or a crash is a broken script.
     assert done.returncode in (0, 1), done.stderr
     result = json.loads(out.read_text())
-    assert set(result["wall_s"]) == {"none", "true", "python", "arcguard", "http", "resident"}
+    assert set(result["wall_s"]) == {
+        "none",
+        "true",
+        "python",
+        "arcguard",
+        "one-liner",
+        "http",
+        "resident",
+    }
     assert all(len(values) == 1 for values in result["wall_s"].values())
     assert set(result["summary"]["added_ms_per_call"]) == {
         "true",
         "python",
         "arcguard",
+        "one-liner",
         "http",
         "resident",
     }
@@ -47,6 +56,8 @@ def test_the_yardsticks_wire_the_events_install_writes_on_every_tool():
         assert set(hooks) == set(installed)
         commands = {h["command"] for groups in hooks.values() for g in groups for h in g["hooks"]}
         assert len(commands) == 1
+        # One shell line each: an exec-form entry's arguments are not kept for the yardstick.
+        assert not any("args" in h for groups in hooks.values() for g in groups for h in g["hooks"])
         # Three bare processes per tool call, the budget's yardstick: PostToolUse is not
         # narrowed to the editing tools as arcguard's own wiring is.
         matchers = {g.get("matcher") for groups in hooks.values() for g in groups}
@@ -58,6 +69,11 @@ def test_the_yardsticks_wire_the_events_install_writes_on_every_tool():
     for event, groups in floor.items():
         first = groups[0]["hooks"][0]
         assert first["type"] == ("command" if event == "SessionStart" else "http"), event
+    # The long form of earlier versions: the same hooks, the launcher's code in each line.
+    long = bench_session.settings_for("one-liner")["hooks"]
+    assert set(long) == set(installed)
+    entries = [h for groups in long.values() for g in groups for h in g["hooks"]]
+    assert all("args" not in h and "-c 'import sys,os;d=" in h["command"] for h in entries)
     resident = bench_session.settings_for("resident")["hooks"]
     assert set(resident) == set(installed)
     assert resident["PreToolUse"][0]["hooks"][0]["type"] == "http"

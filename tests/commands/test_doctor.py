@@ -744,3 +744,29 @@ def test_a_release_before_the_cap_has_none(project, monkeypatch, fake_claude):
         version="2.1.142",
     )
     assert check.status == "ok" and "has no Stop-hook cap" in check.detail
+
+
+def test_a_short_entry_is_named_by_its_interpreter_and_launcher(project: Path) -> None:
+    gone = "/home/ada/old-venv/bin/python3"
+    words = plan.short_prefix(gone, "/home/ada/.local/state/arcguard/hook.py")
+    assert words is not None
+    write_settings(project, {"hooks": {"Stop": [plan.desired_group("Stop", words)]}})
+    [check] = wiring.check_runs(setup_for(project))
+    assert check.status == "gap"
+    assert f"`{gone} /home/ada/.local/state/arcguard/hook.py hook stop`" in check.detail
+    assert plan.LAUNCH_STUB not in check.detail
+
+
+def test_a_short_entry_with_a_launcher_install_did_not_write_is_not_run(
+    project: Path, tmp_path: Path
+) -> None:
+    ran = tmp_path / "ran"
+    launcher = tmp_path / "elsewhere" / plan.LAUNCHER_NAME
+    launcher.parent.mkdir()
+    launcher.write_text(f"open({str(ran)!r}, 'w').close()\n")
+    words = plan.short_prefix(sys.executable, str(launcher))
+    assert words is not None
+    write_settings(project, {"hooks": {"Stop": [plan.desired_group("Stop", words)]}})
+    [check] = wiring.check_runs(setup_for(project))
+    assert check.status == "skip" and "is not the one `arcguard install` writes" in check.detail
+    assert not ran.exists()

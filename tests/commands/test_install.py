@@ -47,11 +47,22 @@ def uninstall(project: Path, *more: str, scope: str = "project") -> Result:
     return arcguard("uninstall", "--scope", scope, "--project", str(project), *more)
 
 
+def command_line(handler: dict[str, object]) -> str:
+    """The handler's command as one line: an exec-form entry's program and arguments joined."""
+    args = handler.get("args")
+    return (
+        shlex.join([str(handler["command"]), *map(str, args)])
+        if isinstance(args, list)
+        else str(handler["command"])
+    )
+
+
 def commands(path: Path) -> dict[str, list[str]]:
     """event -> every command wired for it."""
     hooks = json.loads(path.read_text()).get("hooks", {})
     return {
-        event: [h["command"] for g in groups for h in g["hooks"]] for event, groups in hooks.items()
+        event: [command_line(h) for g in groups for h in g["hooks"]]
+        for event, groups in hooks.items()
     }
 
 
@@ -217,9 +228,10 @@ def test_dry_run_prints_the_diff_and_writes_nothing(project: Path) -> None:
     assert f"--- {path}" in result.output and f"+++ {path}" in result.output
     assert '-  "model": "opus"' in result.output
     assert '+  "hooks": {' in result.output
-    assert "hook stop" in result.output
+    assert '"stop"' in result.output
     assert "would install the /autonomous command" in result.output
     assert path.read_text() == text
+    assert not os.path.exists(os.path.join(paths.state_dir(os.environ), plan.LAUNCHER_NAME))
     assert not (project / ".claude" / "commands").exists()
 
 

@@ -49,7 +49,7 @@ def test_resident_install_wires_http_hooks_with_the_secret_from_the_environment(
     for event in EVENTS:
         first = _handlers(settings, event)[0]
         if event == "SessionStart":
-            assert first["type"] == "command" and first["command"].endswith("hook serve-start")
+            assert first["type"] == "command" and plan.hook_name(first) == "serve-start"
             continue
         assert first == {
             "type": "http",
@@ -77,7 +77,7 @@ def test_plain_install_after_resident_puts_the_command_hooks_back_and_drops_the_
     settings = _settings(tmp_path)
     assert "env" not in settings
     assert all(h["type"] == "command" for e in EVENTS for h in _handlers(settings, e))
-    assert _handlers(settings, "SessionStart")[0]["command"].endswith("hook session-start")
+    assert plan.hook_name(_handlers(settings, "SessionStart")[0]) == "session-start"
 
 
 def test_uninstall_removes_the_resident_wiring_and_the_secret_only(tmp_path):

@@ -4,13 +4,14 @@ Pure: a settings dict in, a new dict out, so the rules can be tested exhaustivel
 
 An entry is arcguard's when its command is exactly an invocation of arcguard's hook
 subcommand: `<arcguard> hook <name>`, `<python> -m arcguard hook <name>` (a name of
-`arcguard.hooks.HOOKS`), or the fast-start form `install` writes, `<python> -I -S -c '<launch
-code>' hook <name>` exactly as `own_prefix` renders it, with nothing else on the line (see
-`why_not_ours`). No marker key is
-added to the entry: the command itself is the marker, so a file stays valid for any Claude Code
-version, and a hand-written `arcguard hook stop` is recognised (and replaced) as well. A command
-that only mentions arcguard (`X=1 arcguard hook stop`, `arcguard hook stop; other`) is the
-user's own: install leaves it in place and says so.
+`arcguard.hooks.HOOKS`), the short form `install` writes, `<python> -I -S -c <stub>
+<launcher>/hook.py hook <name>` (exec form or one line, exactly as `short_prefix` renders it),
+or the long form earlier versions wrote, `<python> -I -S -c '<launch code>' hook <name>`
+exactly as `own_prefix` renders it, with nothing else on the line (see `why_not_ours`).
+No marker key is added to the entry: the command itself is the marker, so a file stays valid
+for any Claude Code version, and a hand-written `arcguard hook stop` is recognised (and
+replaced) as well. A command that only mentions arcguard (`X=1 arcguard hook stop`,
+`arcguard hook stop; other`) is the user's own: install leaves it in place and says so.
 """
 
 from __future__ import annotations
@@ -117,7 +118,7 @@ def why_not_ours(handler: object) -> str:
     tokens = _tokens(handler)
     if tokens is None:
         return "not a command line that can be parsed"
-    if _is_launch_command(handler, tokens):
+    if _is_launch_command(handler, tokens) or _is_stub_command(handler, tokens):
         return ""
     if any(SHELL_SPECIAL.intersection(token) for token in tokens):
         return "holds shell syntax (variables, substitutions, redirects, separators or quotes)"
@@ -175,9 +176,27 @@ def launcher(handler: object) -> list[str]:
 
 
 def code_location(handler: object) -> str | None:
-    """The folder one of our fast-start commands imports arcguard from; None for other forms."""
+    """Where one of our fast-start commands takes arcguard's code from (the folder of the
+    one-liner, the launcher file of the short form); None for other forms."""
     words = argv(handler)
-    return launch_location(words[4]) if len(words) == 7 and words[3] == "-c" else None
+    return launcher_file(handler) or (
+        launch_location(words[4]) if len(words) == 7 and words[3] == "-c" else None
+    )
+
+
+def launcher_file(handler: object) -> str | None:
+    """The launcher file one of our short-form handlers runs, else None."""
+    words = argv(handler)
+    return words[5] if len(words) == 8 and words[4] == LAUNCH_STUB else None
+
+
+def shown(handler: object) -> str:
+    """How doctor names the launcher of one of our handlers: the short form's interpreter and
+    launcher file, without the fixed stub between them; other forms word for word."""
+    words = launcher(handler)
+    if len(words) == 6 and words[4] == LAUNCH_STUB:
+        return shlex.join([words[0], words[5]])
+    return shlex.join(words)
 
 
 def program(handler: object) -> str | None:
@@ -193,6 +212,13 @@ def hook_command(prefix: str, name: str) -> str:
     return f"{prefix} hook {name}"
 
 
+def hook_fields(prefix: str | tuple[str, ...], name: str) -> dict[str, Any]:
+    """`command` (and, in the exec form, `args`) of the handler running hook `name`."""
+    if isinstance(prefix, str):
+        return {"command": hook_command(prefix, name)}
+    return {"command": prefix[0], "args": [*prefix[1:], "hook", name]}
+
+
 def matcher(event: str, *, batch: bool = True) -> str:
     """The tools `event` is wired for; `batch`: PostToolBatch is wired too.
 
@@ -203,7 +229,7 @@ def matcher(event: str, *, batch: bool = True) -> str:
 
 
 def desired_group(
-    event: str, prefix: str, *, batch: bool = True, resident: int | None = None
+    event: str, prefix: str | tuple[str, ...], *, batch: bool = True, resident: int | None = None
 ) -> dict[str, Any]:
     """The matcher group install writes for `event`, with commands starting with `prefix`;
     `batch`: PostToolBatch is wired as well (see `matcher`); `resident`: the resident
@@ -213,23 +239,19 @@ def desired_group(
         handler = resident_handler(event, resident)
     else:
         name = RESIDENT_COMMANDS.get(event, EVENTS[event]) if resident else EVENTS[event]
-        handler = {
-            "type": "command",
-            "command": hook_command(prefix, name),
-            "timeout": HOOK_TIMEOUT,
-        }
+        handler = {"type": "command", **hook_fields(prefix, name), "timeout": HOOK_TIMEOUT}
     handlers = [handler, *background_handlers(event, prefix)]
     if event in MATCHER_EVENTS:
         return {"matcher": matcher(event, batch=batch), "hooks": handlers}
     return {"hooks": handlers}
 
 
-def background_handlers(event: str, prefix: str) -> list[dict[str, Any]]:
+def background_handlers(event: str, prefix: str | tuple[str, ...]) -> list[dict[str, Any]]:
     """The extra handlers `event` runs in the background, woken by their exit 2."""
     return [
         {
             "type": "command",
-            "command": hook_command(prefix, name),
+            **hook_fields(prefix, name),
             "timeout": BACKGROUND_TIMEOUT,
             "async": True,
             "asyncRewake": True,
@@ -306,7 +328,7 @@ def with_secret(settings: Mapping[str, Any], token: str | None) -> Settings:
     return new
 
 
-def desired_hooks(prefix: str) -> dict[str, list[dict[str, Any]]]:
+def desired_hooks(prefix: str | tuple[str, ...]) -> dict[str, list[dict[str, Any]]]:
     """Every event arcguard needs, as the `hooks` block of a settings file."""
     return {event: [desired_group(event, prefix)] for event in EVENTS}
 
@@ -344,7 +366,7 @@ def _without_ours(groups: list[Any]) -> tuple[list[Any], int | None]:
 
 def plan_install(
     settings: Mapping[str, Any],
-    prefix: str,
+    prefix: str | tuple[str, ...],
     events: Collection[str] | None = None,
     *,
     resident: tuple[int, str] | None = None,
@@ -495,3 +517,61 @@ def own_prefix(executable: str, location: str | None = None) -> str:
         code = launch_code(os.path.abspath(location))
         return shlex.join([executable, *LAUNCH_OPTIONS, "-c", code])
     return f"{shlex.quote(executable)} -m arcguard"
+
+
+# --- the short form: a fixed stub and a launcher file (pure) ------------------------------
+
+# The one-liner above names the package folder inside its code, about 300 characters per
+# entry. The short form keeps its start-up (-I -S) and moves that code into a launcher file
+# install writes into arcguard's state directory; the entry holds a fixed stub that runs the
+# file when it is there and does nothing (exit 0) when it is not, where running the file
+# directly would exit 2, which Claude Code reads as "block". Releases with the exec form get
+# the words as `command` and `args`; older ones the same words as one shell line.
+LAUNCH_STUB = "import os,sys;os.path.isfile(f:=sys.argv.pop(1))and exec(open(f).read())"
+LAUNCHER_NAME = "hook.py"
+
+
+def launcher_text(location: str) -> str:
+    """The launcher file for the package in folder `location`: the one-liner's code, and a
+    missing package is one line on stderr and exit 0 instead of a traceback."""
+    return (
+        "# arcguard's hook launcher, written by `arcguard install` (each install rewrites it).\n"
+        "# Settings entries run it as: <python> -I -S -c <stub> <this file> hook <name>.\n"
+        f"d = {json.dumps(location)}\n"
+        "if not os.path.isdir(os.path.join(d, 'arcguard')):\n"
+        "    __import__('site').main()\n"
+        "sys.path.append(d)\n"
+        "try:\n"
+        "    from arcguard.main import main\n"
+        "except ImportError as exc:\n"
+        "    sys.stderr.write(f'arcguard: not installed any more ({exc}); hook skipped\\n')\n"
+        "    sys.exit(0)\n"
+        "sys.exit(main())\n"
+    )
+
+
+def short_prefix(executable: str, launcher_file: str) -> tuple[str, ...] | None:
+    """The exec-form words that run `launcher_file` with `executable`, or None where a path
+    holds characters an exact invocation may not (then the one-liner is written)."""
+    executable = os.path.abspath(executable)
+    if not (_launch_usable(executable, launcher_file) and _is_launcher_file(launcher_file)):
+        return None
+    return (executable, *LAUNCH_OPTIONS, "-c", LAUNCH_STUB, launcher_file)
+
+
+def _is_launcher_file(path: str) -> bool:
+    return os.path.basename(path) == LAUNCHER_NAME and os.path.isabs(path)
+
+
+def _is_stub_command(handler: object, tokens: list[str]) -> bool:
+    """The short form, exactly as install writes it, as exec form or as one shell line."""
+    if len(tokens) != 8 or tokens[1:5] != [*LAUNCH_OPTIONS, "-c", LAUNCH_STUB]:
+        return False
+    if tokens[6] != "hook" or tokens[7] not in HOOKS or not isinstance(handler, dict):
+        return False
+    if short_prefix(tokens[0], tokens[5]) != tuple(tokens[:6]):
+        return False
+    command, args = handler.get("command"), handler.get("args")
+    if args is None:
+        return command == shlex.join(tokens)
+    return command == tokens[0] and args == tokens[1:]

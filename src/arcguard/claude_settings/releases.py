@@ -96,3 +96,15 @@ def continues_with_context(version: Version | None) -> bool:
 def has_stop_cap(version: Version) -> bool:
     """`version` overrides a Stop hook after a run of consecutive blocks."""
     return version >= STOP_CAP_SINCE
+
+
+# The first release that runs a command hook in the exec form (`command` a program, `args` its
+# arguments, no shell). The changelog dates `args` to this release; measured: 2.1.78 does not
+# run it, 2.1.328 and 2.1.332 do (tests/e2e/test_entry_forms_e2e.py).
+EXEC_FORM_SINCE: Version = (2, 1, 139)
+
+
+def runs_exec_form(version: Version | None) -> bool:
+    """Whether `version` runs exec-form hooks; an unknown version gets the shell form, which
+    every release runs."""
+    return version is not None and version >= EXEC_FORM_SINCE

@@ -126,13 +126,21 @@ def _version_option(text: str | None) -> tuple[int, int, int] | None:
     return version
 
 
-def _events_for(given: str | None) -> tuple[list[str], list[str]]:
-    """(the events to write, lines saying what was left out and why)."""
+def _events_for(given: str | None) -> tuple[list[str], list[str], bool]:
+    """(the events to write, lines saying what was left out and why, whether the release runs
+    exec-form entries)."""
     from arcguard.claude_settings import releases as cv
 
     version, why = _version_option(given), ""
     if version is None:
         version, why = cc.claude_version(os.environ, timeout=5.0)
+    events, notes = _known_events(version, why)
+    return events, notes, cv.runs_exec_form(version)
+
+
+def _known_events(version: tuple[int, int, int] | None, why: str) -> tuple[list[str], list[str]]:
+    from arcguard.claude_settings import releases as cv
+
     left_out = cv.unknown_to(version, list(EVENTS))
     events = [e for e in EVENTS if e not in left_out]
     if version is None:
@@ -208,9 +216,10 @@ def install(
     """
     _refuse_unsupported()
     path, command_file = _target(scope, project)
-    prefix = plan.own_prefix(sys.executable, _package_location())
+    long_prefix = plan.own_prefix(sys.executable, _package_location())
     served = _resident_files(scope, dry_run=dry_run) if resident else None
-    events, notes = _events_for(claude_version)
+    events, notes, exec_form = _events_for(claude_version)
+    prefix = _short_prefix(exec_form, dry_run=dry_run) or long_prefix
     lookalikes: list[tuple[str, dict[str, object]]] = []
 
     still: list[str] = []
@@ -244,7 +253,7 @@ def install(
         )
     _install_command(command_file, dry_run=dry_run)
     if with_statusline:
-        _install_statusline(path, prefix, force=force, dry_run=dry_run)
+        _install_statusline(path, long_prefix, force=force, dry_run=dry_run)
     if served is not None and not dry_run:
         _keep_private(path)
         click.echo(
@@ -342,6 +351,55 @@ def _keep_replaced(path: Path, current: Settings, text: str | None, prefix: str)
         ) from None
 
 
+def _short_prefix(exec_form: bool, *, dry_run: bool) -> str | tuple[str, ...] | None:
+    """The short entry form: the launcher file written (not in a dry run) into the state
+    directory, and the words that run it, as exec form or as one shell line; None (the
+    one-liner is written) where that cannot be done."""
+    import shlex
+
+    from arcguard.storage import paths
+
+    try:
+        home = paths.state_dir(os.environ)
+        launcher_file = os.path.join(home, plan.LAUNCHER_NAME)
+        words = plan.short_prefix(sys.executable, launcher_file)
+        if words is None:
+            return None
+        if not dry_run:
+            _write_launcher(home, launcher_file, plan.launcher_text(_package_location()))
+    except (OSError, paths.UnusablePath) as exc:
+        click.echo(f"note: the long entry form is written: no launcher file ({exc})")
+        return None
+    return words if exec_form else shlex.join(words)
+
+
+def _write_launcher(home: str, path: str, text: str) -> None:
+    """Write the launcher atomically, readable and writable by this user alone, in the state
+    directory (made private if new): it is code every hook runs."""
+    import contextlib
+    import tempfile
+
+    from arcguard.storage import paths
+
+    paths.ensure_dir(home)
+    try:
+        with open(path, encoding="utf-8") as fh:
+            if fh.read() == text:
+                return
+    except OSError:
+        pass
+    fd, scratch = tempfile.mkstemp(dir=home, prefix=".hook-", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as fh:
+            fh.write(text)
+        os.chmod(scratch, 0o600)
+        os.replace(scratch, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(scratch)
+        raise
+
+
 def _package_location() -> str:
     """The folder this arcguard package is imported from (what the hook command puts on
     sys.path)."""
@@ -384,7 +442,8 @@ def uninstall(scope: str, project: Path | None, dry_run: bool) -> None:
     Only arcguard's own entries go (an event left with no hook goes too); other hooks and
     keys stay as they were. A status line of your own that `install --statusline --force`
     replaced is put back as it was. The /autonomous command is deleted only if it is
-    arcguard's unchanged template. The state directory is left alone.
+    arcguard's unchanged template. The state directory is left alone, unless it holds only
+    the hook launcher install wrote and no settings file in reach still runs it.
 
     \b
     Examples:
@@ -401,6 +460,33 @@ def uninstall(scope: str, project: Path | None, dry_run: bool) -> None:
     _uninstall_command(command_file, dry_run=dry_run)
     if not dry_run:
         _remove_empty_folders(command_file.parent, path.parent if scope != "user" else None)
+        _forget_launcher((project or Path.cwd()).absolute())
+
+
+def _forget_launcher(root: Path) -> None:
+    """Delete the launcher file, and the state directory install made for it, when that
+    directory holds nothing else (no hook has run since) and no settings file in reach still
+    names the launcher: install then uninstall from nothing leaves nothing. Otherwise it stays:
+    another project's entries may run it, and the next install rewrites it anyway."""
+    from arcguard.storage import paths
+
+    try:
+        home = paths.state_dir(os.environ)
+        launcher_file = os.path.join(home, plan.LAUNCHER_NAME)
+        if os.listdir(home) != [plan.LAUNCHER_NAME] or _still_named(root, launcher_file):
+            return
+        os.unlink(launcher_file)
+        os.rmdir(home)
+    except (OSError, paths.UnusablePath, plan.SettingsError):
+        pass
+
+
+def _still_named(root: Path, launcher_file: str) -> bool:
+    for scope in cc.SCOPES:
+        settings = cc.load(cc.settings_path(scope, root, os.environ))[0]
+        if any(plan.code_location(h) == launcher_file for _, h in plan.our_entries(settings)):
+            return True
+    return False
 
 
 def _without_ours(settings: Settings) -> Settings:

@@ -421,6 +421,7 @@ def run_hook(
     if words is None:
         return "exit 127: command not found"
     refused = refusal(words[0], plan.code_location(handler), project)
+    refused = refused or foreign_launcher(handler, environ)
     if refused:
         return refused
     done = run_words(
@@ -446,7 +447,6 @@ def check_runs(setup: Setup) -> list[Check]:
     whose code lies inside the project being checked (`Setup.guarded`): that is a skip, which
     says nothing about whether it works, so it does not fail the check.
     """
-    import shlex
 
     failures: dict[tuple[str, str, str, str], list[str]] = {}
     seen: set[tuple[str, ...]] = set()
@@ -460,7 +460,7 @@ def check_runs(setup: Setup) -> list[Check]:
         refused = refused_for(handler, setup.environ, root)
         problem = refused or run_hook(handler, event, setup.environ, root)
         if problem:
-            launcher = shlex.join(plan.launcher(handler))
+            launcher = plan.shown(handler)
             status = SKIP if refused else GAP
             failures.setdefault((status, where, launcher, problem), []).append(
                 plan.hook_name(handler) or event
@@ -496,7 +496,32 @@ def refused_for(
 ) -> str | None:
     """Why doctor will not run `handler` while checking `project` (None: no project), or None."""
     words = _argv(handler, environ)
-    return refusal(words[0], plan.code_location(handler), project) if words else None
+    if not words:
+        return None
+    return refusal(words[0], plan.code_location(handler), project) or foreign_launcher(
+        handler, environ
+    )
+
+
+def foreign_launcher(handler: dict[str, Any], environ: Mapping[str, str]) -> str | None:
+    """Why a short entry whose launcher file is not the one in this user's state directory is
+    not run, or None. Such a file was not written by this user's install (a copied settings
+    file, another machine's path), and the entry would run whatever code it holds."""
+    from arcguard.storage import paths
+
+    location = plan.launcher_file(handler)
+    if location is None:
+        return None
+    try:
+        own = os.path.join(paths.state_dir(dict(environ)), plan.LAUNCHER_NAME)
+    except paths.UnusablePath:
+        own = None
+    if own is not None and os.path.abspath(location) == os.path.abspath(own):
+        return None
+    return (
+        f"{NOT_RUN} its launcher {location} is not the one `arcguard install` writes in your "
+        "state directory"
+    )
 
 
 def _not_run(where: str, event: str, handler: dict[str, Any]) -> Check:

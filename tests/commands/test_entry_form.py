@@ -1,0 +1,200 @@
+"""The entries install writes are short and readable: exec form where the release runs it,
+one shell line otherwise, both starting a launcher file in the state directory that keeps
+the one-liner's isolated start; old one-liner entries are still arcguard's."""
+
+from __future__ import annotations
+
+import json
+import os
+import shlex
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+from testing.cli import invoke
+
+from arcguard.claude_settings import merge_plan as plan
+from arcguard.claude_settings import releases
+from arcguard.claude_settings import settings_files as cc
+from arcguard.hooks import EVENTS
+from arcguard.storage import paths
+
+
+# A user's install: a pipx interpreter and the default state directory.
+PYTHON = "/home/alice/.local/share/pipx/venvs/arcguard/bin/python"
+LAUNCHER = "/home/alice/.local/state/arcguard/hook.py"
+MOST = 200
+
+
+def handlers(settings: dict[str, Any]) -> list[dict[str, Any]]:
+    return [h for groups in settings["hooks"].values() for g in groups for h in g["hooks"]]
+
+
+def line(handler: dict[str, Any]) -> str:
+    if "args" not in handler:
+        return str(handler["command"])
+    return shlex.join([handler["command"], *handler["args"]])
+
+
+def with_claude(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, version: str) -> None:
+    bin_dir = tmp_path / f"bin-{version}"
+    bin_dir.mkdir()
+    (bin_dir / "claude").write_text(f"#!/bin/sh\necho '{version} (Claude Code)'\n")
+    (bin_dir / "claude").chmod(0o755)
+    monkeypatch.setenv("PATH", str(bin_dir))
+
+
+def install(project: Path, scope: str) -> dict[str, Any]:
+    result = invoke("install", "--scope", scope, "--project", str(project))
+    assert result.exit_code == 0, result.output
+    loaded: dict[str, Any] = json.loads(cc.settings_path(scope, project, os.environ).read_text())
+    return loaded
+
+
+@pytest.mark.parametrize("exec_form", [True, False])
+def test_every_entry_names_arcguard_and_its_hook_within_the_bound(exec_form: bool) -> None:
+    words = plan.short_prefix(PYTHON, LAUNCHER)
+    assert words is not None
+    prefix = words if exec_form else shlex.join(words)
+    settings = plan.plan_install({}, prefix)
+    for handler in handlers(settings):
+        assert ("args" in handler) is exec_form
+        assert len(line(handler)) <= MOST, line(handler)
+        assert "arcguard" in line(handler) and f"hook {plan.hook_name(handler)}" in line(handler)
+        assert plan.is_ours(handler)
+    # The long one-liner it replaces is over the bound.
+    old = plan.hook_command(plan.own_prefix(PYTHON, "/home/a/lib/python3.11/site-packages"), "stop")
+    assert len(old) > MOST
+
+
+@pytest.mark.parametrize("scope", ["user", "project", "local"])
+def test_install_writes_the_exec_form_on_a_release_that_runs_it(
+    project: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, scope: str
+) -> None:
+    with_claude(tmp_path, monkeypatch, "2.1.332")
+    for handler in handlers(install(project, scope)):
+        assert handler["command"] == os.path.abspath(sys.executable)
+        assert handler["args"][:4] == ["-I", "-S", "-c", plan.LAUNCH_STUB]
+        assert handler["args"][4] == os.path.join(paths.state_dir(os.environ), "hook.py")
+        assert len(line(handler)) <= MOST + len(handler["args"][4]) - len(LAUNCHER)
+
+
+def test_install_writes_one_short_shell_line_on_an_older_release(
+    project: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    with_claude(tmp_path, monkeypatch, "2.1.78")
+    assert not releases.runs_exec_form((2, 1, 78))
+    for handler in handlers(install(project, "project")):
+        assert "args" not in handler
+        words = shlex.split(handler["command"])
+        assert words[1:5] == ["-I", "-S", "-c", plan.LAUNCH_STUB] and plan.is_ours(handler)
+
+
+def test_the_launcher_is_private_and_runs_the_hook(
+    project: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    with_claude(tmp_path, monkeypatch, "2.1.332")
+    [handler, *_] = handlers(install(project, "project"))
+    launcher = Path(handler["args"][4])
+    assert launcher.stat().st_mode & 0o777 == 0o600
+    assert launcher.parent.stat().st_mode & 0o777 == 0o700
+    done = run(handler, tmp_path, b"{}")
+    assert done.returncode == 0 and b"Traceback" not in done.stderr
+
+
+def run(handler: dict[str, Any], cwd: Path, stdin: bytes) -> subprocess.CompletedProcess[bytes]:
+    return subprocess.run(
+        [handler["command"], *handler["args"]],
+        input=stdin,
+        capture_output=True,
+        cwd=cwd,
+        timeout=60,
+        check=False,
+    )
+
+
+def test_a_missing_launcher_or_package_exits_0(tmp_path: Path) -> None:
+    words = plan.short_prefix(sys.executable, str(tmp_path / "gone" / "hook.py"))
+    assert words is not None
+    handler: dict[str, Any] = {"command": words[0], "args": [*words[1:], "hook", "pre-tool"]}
+    done = run(handler, tmp_path, b"{}")
+    assert done.returncode == 0 and not done.stdout and not done.stderr
+    launcher = tmp_path / "hook.py"
+    launcher.write_text(plan.launcher_text(str(tmp_path / "no-package-here")))
+    handler["args"][4] = str(launcher)
+    # An interpreter without arcguard among its own packages either: `site` cannot find it.
+    done = run({**handler, "command": sys.base_prefix + "/bin/python3"}, tmp_path, b"{}")
+    assert done.returncode == 0 and b"arcguard: not installed any more" in done.stderr
+
+
+def test_the_launcher_imports_nothing_from_the_working_directory(tmp_path: Path) -> None:
+    (tmp_path / "arcguard").mkdir()
+    (tmp_path / "arcguard" / "__init__.py").write_text("raise SystemExit(9)\n")
+    (tmp_path / "os.py").write_text("raise SystemExit(9)\n")
+    launcher = tmp_path / "state" / "hook.py"
+    launcher.parent.mkdir()
+    import arcguard
+
+    launcher.write_text(plan.launcher_text(str(Path(arcguard.__file__).parents[1])))
+    words = plan.short_prefix(sys.executable, str(launcher))
+    assert words is not None
+    done = run({"command": words[0], "args": [*words[1:], "hook", "stop"]}, tmp_path, b"{}")
+    assert done.returncode == 0, done.stderr
+
+
+def test_old_one_liner_entries_are_still_ours_and_replaced(project: Path) -> None:
+    old = plan.plan_install({}, plan.own_prefix("/venv/bin/python3", "/venv/lib"))
+    assert all(plan.is_ours(h) for h in handlers(old))
+    words = plan.short_prefix(PYTHON, LAUNCHER)
+    assert words is not None
+    new = plan.plan_install(old, words)
+    assert new == plan.plan_install({}, words)
+    assert plan.remove_ours(new) == {}
+
+
+@pytest.mark.parametrize(
+    "change",
+    [
+        lambda h: {**h, "args": [*h["args"][:3], h["args"][3] + ";print(1)", *h["args"][4:]]},
+        lambda h: {**h, "args": [*h["args"][:4], "relative/hook.py", *h["args"][5:]]},
+        lambda h: {**h, "args": [*h["args"][:4], "/tmp/other.py", *h["args"][5:]]},
+        lambda h: {**h, "command": "/bin/sh"},
+        lambda h: {**h, "args": [*h["args"][:-1], "nope"]},
+        lambda h: {**h, "command": shlex.join([h["command"], *h["args"]]) + " #"},
+    ],
+)
+def test_a_changed_short_entry_is_not_ours(change: Any) -> None:
+    words = plan.short_prefix(PYTHON, LAUNCHER)
+    assert words is not None
+    handler = plan.desired_group("Stop", words)["hooks"][0]
+    assert plan.is_ours(handler)
+    assert not plan.is_ours(change(handler))
+
+
+def test_doctor_shows_the_interpreter_and_the_launcher() -> None:
+    words = plan.short_prefix(PYTHON, LAUNCHER)
+    assert words is not None
+    handler = plan.desired_group("Stop", words)["hooks"][0]
+    assert plan.shown(handler) == f"{PYTHON} {LAUNCHER}"
+    assert plan.code_location(handler) == LAUNCHER
+
+
+def test_every_event_is_written_in_the_short_form() -> None:
+    words = plan.short_prefix(PYTHON, LAUNCHER)
+    assert words is not None
+    assert {e for e, h in plan.our_entries(plan.plan_install({}, words))} == set(EVENTS)
+
+
+def test_uninstall_keeps_the_launcher_another_scope_still_runs(
+    project: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    with_claude(tmp_path, monkeypatch, "2.1.332")
+    install(project, "project")
+    install(project, "local")
+    launcher = Path(paths.state_dir(os.environ)) / plan.LAUNCHER_NAME
+    assert invoke("uninstall", "--scope", "local", "--project", str(project)).exit_code == 0
+    assert launcher.is_file()
+    assert invoke("uninstall", "--scope", "project", "--project", str(project)).exit_code == 0
+    assert not launcher.exists() and not launcher.parent.exists()

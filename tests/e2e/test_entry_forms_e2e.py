@@ -1,0 +1,81 @@
+"""Which entry forms each release of the support window runs, and that the short entries
+`arcguard install` writes for a release fire in it: the exec form (`command` a program,
+`args` its arguments, no shell) from `releases.EXEC_FORM_SINCE`, one shell line before."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+from scripted_api import ScriptedAPI
+from scripted_api import text
+
+from arcguard.claude_settings import merge_plan as plan
+from arcguard.claude_settings import releases
+from conftest import ClaudeRelease
+from conftest import arcguard_state
+from conftest import install_autonomous_command
+
+
+MARK = "import sys,pathlib;pathlib.Path(sys.argv[1]).write_text(repr(sys.argv[2:]))"
+
+
+def test_the_exec_form_runs_from_the_pinned_release_on(
+    claude_project: Any, run_release: Any, claude_release: ClaudeRelease
+) -> None:
+    project = claude_project()
+    mark = project.root / "mark.txt"
+    handler = {
+        "type": "command",
+        "command": sys.executable,
+        "args": ["-I", "-S", "-c", MARK, str(mark), "a b", "$HOME"],
+    }
+    project.write_settings({"hooks": {"UserPromptSubmit": [{"hooks": [handler]}]}})
+    with ScriptedAPI([text("Done.")]) as api:
+        run = run_release(project, api, "hello")
+    assert run.result is not None, run.describe()
+    runs = releases.runs_exec_form(releases.parse(claude_release.version))
+    assert mark.exists() is runs
+    if runs:
+        assert mark.read_text() == repr(["a b", "$HOME"])  # verbatim: no shell expanded it
+
+
+def test_installed_short_entries_fire(
+    claude_project: Any, run_release: Any, claude_release: ClaudeRelease
+) -> None:
+    project = claude_project()
+    install_autonomous_command(project)
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "arcguard",
+            "install",
+            "--scope",
+            "project",
+            "--project",
+            str(project.path),
+            "--claude-version",
+            claude_release.version,
+        ],
+        capture_output=True,
+        text=True,
+        env={**os.environ, **project.base_env()},
+        timeout=120,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    settings = json.loads((project.path / ".claude" / "settings.json").read_text())
+    entries = plan.our_entries(settings)
+    exec_form = releases.runs_exec_form(releases.parse(claude_release.version))
+    assert entries and all(("args" in h) is exec_form for _, h in entries)
+    assert all(Path(plan.code_location(h) or "").is_file() for _, h in entries)
+    with ScriptedAPI([text("Working on it."), text("Done.")]) as api:
+        run = run_release(project, api, "/autonomous finish the task")
+    assert run.result is not None, run.describe()
+    state = arcguard_state(project, run.session_id)
+    assert state, "the installed hooks wrote no session state"
