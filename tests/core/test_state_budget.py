@@ -16,12 +16,17 @@ from arcguard.core import schema
 from arcguard.core.background import MAX_TASKS
 from arcguard.core.config import default_config
 from arcguard.core.guard import MAX_QUEUED_IDS
+from arcguard.core.guard import MAX_NARRATIONS
+from arcguard.core.guard import NARRATION_CHARS
+from arcguard.core.repeat import MAX_FILE_CONTENTS
+from arcguard.core.repeat import MAX_FILES
 from arcguard.core.repeat import MAX_RESOLVED_IDS
 from arcguard.core.repeat import MAX_RESULTS
 from arcguard.core.state import GOAL_BYTES
 from arcguard.core.state import LOG_LIMIT
 from arcguard.core.state import MAX_CHAR_BYTES
 from arcguard.core.state import json_size
+from arcguard.core.stuck import MAX_SHAPES
 from arcguard.core.tracks import MAX_TRACKS
 from arcguard.storage.store import MAX_STATE_BYTES
 
@@ -110,6 +115,27 @@ def track(cfg: Any, base: int) -> dict[str, Any]:
             "ids": [ident(base + n) for n in range(schema.MAX_CALLS)],
             "counted": False,
         },
+        "stuck": {
+            "pairs": [f"{base + n:016x}" for n in range(MAX_SHAPES)],
+            "results": [f"completed:{base + n:016x}" for n in range(MAX_SHAPES)],
+            "repeats": INT,
+            "fail": OUTCOME,
+            "fails": INT,
+            "fail_turn": INT,
+            "label": text(schema.LABEL_BYTES),
+            "nudged": False,
+            "fail_nudged": False,
+            "poll": {
+                "call": f"{base:016x}",
+                "result": OUTCOME,
+                "since": NUMBER,
+                "count": INT,
+                "label": text(schema.LABEL_BYTES),
+            },
+            "poll_nudged": False,
+        },
+        # Model text, each character taking the most bytes it can once escaped.
+        "narrations": [chars(NARRATION_CHARS) for _ in range(MAX_NARRATIONS)],
         "open_turn": {
             "message": ident(base),
             "tool_only": False,
@@ -121,6 +147,7 @@ def track(cfg: Any, base: int) -> dict[str, Any]:
                     "label": text(schema.LABEL_BYTES),
                     "allowed": False,
                     "waits": False,
+                    "polls": False,
                 }
                 for n in range(schema.MAX_CALLS)
             ],
@@ -182,6 +209,10 @@ def largest_state() -> dict[str, Any]:
             "background": {ident(n): NUMBER for n in range(MAX_TASKS)},
             "wait_since": NUMBER,
             "batch_fires": False,
+            "files": {
+                f"{n:016x}": [f"{n * 100 + c:016x}" for c in range(MAX_FILE_CONTENTS)]
+                for n in range(MAX_FILES)
+            },
         },
         "seen": {
             "messages": [ident(n) for n in range(16)],

@@ -433,5 +433,5 @@ def test_an_open_turn_keeps_no_input_only_ids_and_clipped_labels():
     turn = s.main["open_turn"]
     assert turn["calls"] == []
     [step] = turn["steps"]
-    assert set(step) == {"op", "label", "allowed", "waits"}
+    assert set(step) == {"op", "label", "allowed", "waits", "polls"}
     assert "SECRET-ISH-TAIL" not in str(turn) and len(step["label"]) <= 90
