@@ -15,8 +15,8 @@ from arcguard import jsonio
 from arcguard.core import schema
 from arcguard.core.background import MAX_TASKS
 from arcguard.core.config import default_config
-from arcguard.core.guard import MAX_QUEUED_IDS
 from arcguard.core.guard import MAX_NARRATIONS
+from arcguard.core.guard import MAX_QUEUED_IDS
 from arcguard.core.guard import NARRATION_CHARS
 from arcguard.core.repeat import MAX_FILE_CONTENTS
 from arcguard.core.repeat import MAX_FILES
