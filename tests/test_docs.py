@@ -88,3 +88,27 @@ def test_the_bounds_the_docs_promise_are_the_ones_in_the_code():
     assert f"(up to {WRITE_ATTEMPTS} tries)" in WRITTEN
     assert f"at most {MAX_TEXT:,} characters" in WRITTEN
     assert f"past {MAX_LOG_BYTES // 1024} KB" in WRITTEN
+
+
+def _behaviour_map() -> list[str]:
+    text = (REPO / "docs" / "development.md").read_text(encoding="utf-8")
+    section = text.split("## Where each behaviour lives", 1)[1].split("\n## ", 1)[0]
+    return [line for line in section.splitlines() if line.startswith("| ") and "`" in line]
+
+
+def test_the_behaviour_map_has_a_row_for_each_rule_and_verb():
+    assert len(_behaviour_map()) >= 12
+
+
+def _mapped_paths() -> list[tuple[str, str]]:
+    paths = []
+    for row in _behaviour_map():
+        modules, tests = row.split("|")[2:4]
+        for cell, root in ((modules, "src/arcguard"), (tests, "tests")):
+            paths += [(root, name) for name in cell.split("`")[1::2]]
+    return paths
+
+
+@pytest.mark.parametrize(("root", "name"), _mapped_paths())
+def test_every_path_in_the_behaviour_map_exists(root, name):
+    assert (REPO / root / name).exists()

@@ -19,7 +19,7 @@ from hypothesis import settings
 from hypothesis import strategies as st
 
 from arcguard import jsonio
-from arcguard.core import opkey
+from arcguard.core import hashing
 
 
 JSON_VALUES = st.recursive(
@@ -146,7 +146,7 @@ def test_a_hook_with_a_broken_json_accelerator_still_exits_0(tmp_path: Path) -> 
 @given(st.text())
 def test_the_operation_hash_is_blake2b_of_the_text(text: str) -> None:
     expected = hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=8)
-    assert opkey._digest(text) == expected.hexdigest()
+    assert hashing._digest(text) == expected.hexdigest()
 
 
 @pytest.mark.parametrize(
@@ -158,4 +158,4 @@ def test_the_operation_hash_is_blake2b_of_the_text(text: str) -> None:
     ],
 )
 def test_a_missing_or_broken_blake2_falls_back_to_hashlib(module: object) -> None:
-    assert opkey.pick_blake2b(module) is hashlib.blake2b
+    assert hashing.pick_blake2b(module) is hashlib.blake2b

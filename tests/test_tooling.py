@@ -23,6 +23,7 @@ def test_ci_runs_ruff_and_mypy_before_the_tests() -> None:
     lines = [line.strip() for line in script.splitlines()]
     tests_at = next(i for i, line in enumerate(lines) if line.startswith("exec $TEST_CMD"))
     assert lines.index(".venv/bin/ruff check .") < tests_at
+    assert lines.index(".venv/bin/ruff format --check .") < tests_at
     assert lines.index(".venv/bin/mypy") < tests_at
 
 

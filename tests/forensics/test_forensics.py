@@ -15,7 +15,7 @@ from arcguard.core.config import default_config
 from arcguard.core.period import periodic_suffix
 from arcguard.forensics import scan_paths
 from arcguard.forensics.analyse import CycleTracker
-from arcguard.forensics.report import percentile
+from arcguard.forensics.histogram import percentile
 
 
 def scan(*paths: Path, cfg=None):

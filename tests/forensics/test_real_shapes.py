@@ -10,8 +10,8 @@ from testing.builders import Transcript
 
 from arcguard.core.config import default_config
 from arcguard.forensics import scan_paths
+from arcguard.forensics.histogram import distribution
 from arcguard.forensics.report import Report
-from arcguard.forensics.report import distribution
 from arcguard.forensics.text_report import render
 from arcguard.replay import replay
 

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 from arcguard.core import background
 from arcguard.core import effects
+from arcguard.core import hashing
 from arcguard.core import messages
 from arcguard.core import opkey
 from arcguard.core import render
@@ -243,7 +244,7 @@ def turn_call(cfg: Config, tool_name: str, tool_input: object) -> TurnCall:
 def _fingerprint(tracked: list[TurnCall]) -> str:
     """A turn's sorted operation ids; a digest of them for a turn of very many calls."""
     joined = "|".join(sorted(step["op"] for step in tracked))
-    return joined if len(tracked) <= MAX_CALLS else "#" + opkey.digest(joined)
+    return joined if len(tracked) <= MAX_CALLS else "#" + hashing.digest(joined)
 
 
 def _only_waits(state: State, cfg: Config, now: float, steps: list[TurnCall], key: str) -> bool:

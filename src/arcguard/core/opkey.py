@@ -10,6 +10,7 @@ parameter.
 from __future__ import annotations
 
 from arcguard import jsonio
+from arcguard.core.hashing import digest
 from arcguard.core.redact import mask
 from arcguard.core.schema import LABEL_BYTES
 from arcguard.core.schema import SUBJECT_CHARS
@@ -61,44 +62,6 @@ MAX_EMPTY_OUTPUT_CHARS = 160
 MASKED_WINDOW = 4096
 
 
-def digest(text: str) -> str:
-    """A short stable digest of `text` (16 hex digits), the one every fingerprint uses."""
-    return _digest(text)
-
-
-def _digest(text: str) -> str:
-    global _blake2b
-    if _blake2b is None:
-        _blake2b = pick_blake2b(_builtin_blake2())
-    return str(_blake2b(text.encode("utf-8", "surrogatepass"), digest_size=8).hexdigest())
-
-
-_blake2b: Any = None
-# blake2b(b"abc", digest_size=8), as hashlib computes it: a builtin must agree to be used.
-_ABC_DIGEST = "d8bb14d833d59559"
-
-
-def _builtin_blake2() -> Any:
-    try:
-        import _blake2  # builtin: spares hashlib's OpenSSL load on the hook path
-    except ImportError:  # pragma: no cover (non-CPython)
-        return None
-    return _blake2
-
-
-def pick_blake2b(module: Any) -> Any:
-    """`module.blake2b` if it hashes as blake2b does, else hashlib's: `_blake2` is private,
-    and a changed or broken one must cost speed, never a hook's decision."""
-    try:
-        if module.blake2b(b"abc", digest_size=8).hexdigest() == _ABC_DIGEST:
-            return module.blake2b
-    except Exception:
-        pass
-    from hashlib import blake2b
-
-    return blake2b
-
-
 def operation_key(tool_name: str, tool_input: object) -> str:
     params = dict(tool_input) if isinstance(tool_input, dict) else {"input": tool_input}
     for name in CONTROL_PARAMS.get(tool_name, ()):
@@ -110,7 +73,7 @@ def operation_key(tool_name: str, tool_input: object) -> str:
 
 
 def operation_id(tool_name: str, tool_input: object) -> str:
-    return _digest(operation_key(tool_name, tool_input))
+    return digest(operation_key(tool_name, tool_input))
 
 
 def subject(tool_name: str, tool_input: object) -> str:
@@ -165,10 +128,10 @@ def outcome(event_name: str, tool_name: str, tool_input: object, payload: dict[s
             return NOT_RUN
         if _is_timeout(tool_name, tool_input, error, payload.get("duration_ms")):
             return TIMED_OUT
-        return f"{FAILED}:{_digest(error)}"
+        return f"{FAILED}:{digest(error)}"
     if "tool_response" not in payload:
         return UNKNOWN
-    return f"{COMPLETED}:{_digest(jsonio.dumps(payload['tool_response']))}"
+    return f"{COMPLETED}:{digest(jsonio.dumps(payload['tool_response']))}"
 
 
 def never_ran(error: object) -> bool:

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from arcguard.core import background
 from arcguard.core import effects
+from arcguard.core import hashing
 from arcguard.core import messages
 from arcguard.core import opkey
 from arcguard.core import render
@@ -350,11 +351,11 @@ def _file_visit(state: State, tool_input: object, response: object) -> str:
         return stuck.NEW
     path, before, after = found
     files = state["guard"].setdefault("files", {})
-    key = opkey.digest(path)
+    key = hashing.digest(path)
     history = files.pop(key, None) or []
     if before is not None and not history:
-        history.append(opkey.digest(before))
-    digest = opkey.digest(after)
+        history.append(hashing.digest(before))
+    digest = hashing.digest(after)
     visit = stuck.REVISIT if digest in history else stuck.NEW
     if digest in history:
         history.remove(digest)

@@ -127,7 +127,7 @@ if TYPE_CHECKING:
 
     class OpenTurn(TypedDict):
         message: str | None
-        tool_only: bool | None
+        tool_only: NotRequired[bool | None]  # always written; a loaded file may lack it
         calls: list[list[object]]  # kept empty by this version: `steps` replaced it
         ids: NotRequired[list[str]]
         steps: NotRequired[list[TurnCall]]
@@ -204,7 +204,7 @@ if TYPE_CHECKING:
         goal: str  # the condition of Claude Code's active /goal (core.goal)
         overrides: list[str]  # Claude Code's Stop-cap override warnings already logged
 
-    class LastApiError(TypedDict):
+    class LastApiError(TypedDict, total=False):
         error: str
         at: float
 
@@ -387,6 +387,11 @@ def map_of(check: Checker) -> Checker:
     return checked
 
 
+# Each record's known fields and required keys, by its checker: tests/core/test_one_source.py
+# compares them with the TypedDicts above, so that a field added to one and not the other fails.
+SHAPES: dict[Checker, tuple[dict[str, Checker], tuple[str, ...]]] = {}
+
+
 def record(
     fields: dict[str, Checker], required: tuple[str, ...] = (), other: Checker | None = None
 ) -> Checker:
@@ -406,6 +411,7 @@ def record(
                 return f".{key}{wrong}"
         return None
 
+    SHAPES[checked] = (fields, required)
     return checked
 
 
@@ -555,7 +561,8 @@ SEEN = record(
     }
 )
 # Counters by event name, plus the last API error.
-EVENTS = record({"last_api_error": record({"error": STR, "at": NUMBER})}, other=INT)
+LAST_API_ERROR = record({"error": STR, "at": NUMBER})
+EVENTS = record({"last_api_error": LAST_API_ERROR}, other=INT)
 LOG_ENTRY = record(
     {
         "t": NUMBER,
@@ -585,6 +592,7 @@ LIMIT_WAIT = record(
 )
 STATE = record(
     {
+        "schema": INT,  # checked against SCHEMA first, by `problem`
         "session_id": STR,
         "created": NUMBER,
         "updated": NUMBER,

@@ -14,6 +14,7 @@ Written as a scanner, not with `re`: importing it would cost every hook call.
 from __future__ import annotations
 
 from arcguard import jsonio
+from arcguard.core import hashing
 from arcguard.core import opkey
 
 
@@ -128,8 +129,8 @@ def call_shape(tool_name: str, tool_input: object) -> str:
     if tool_name == opkey.BASH and isinstance(tool_input, dict):
         command = tool_input.get("command")
         if isinstance(command, str):
-            return opkey.digest(tool_name + "\0" + of_text(observed_command(command)))
-    return opkey.digest(of_text(opkey.operation_key(tool_name, tool_input)))
+            return hashing.digest(tool_name + "\0" + of_text(observed_command(command)))
+    return hashing.digest(of_text(opkey.operation_key(tool_name, tool_input)))
 
 
 def result_text(payload: dict[str, Any]) -> str:
@@ -146,4 +147,4 @@ def result_text(payload: dict[str, Any]) -> str:
 def result_shape(outcome: str, payload: dict[str, Any]) -> str:
     """`kind:digest` of a finished call's result shape (kind as in `opkey.outcome`)."""
     kind = outcome.partition(":")[0]
-    return f"{kind}:{opkey.digest(of_text(result_text(payload)))}"
+    return f"{kind}:{hashing.digest(of_text(result_text(payload)))}"

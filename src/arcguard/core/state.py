@@ -154,7 +154,7 @@ def short_id(value: str) -> str:
     that stores or compares an id passes it through this, so one id always maps to one key."""
     if len(value) <= ID_CHARS and _ID_CHARACTERS.issuperset(value):
         return value
-    from arcguard.core.opkey import digest
+    from arcguard.core.hashing import digest
 
     return "~" + digest(value)
 

@@ -24,6 +24,7 @@ explain itself first. Any real progress resets the counters.
 
 from __future__ import annotations
 
+from arcguard.core import hashing
 from arcguard.core import messages
 from arcguard.core import opkey
 from arcguard.core import render
@@ -88,7 +89,7 @@ def observe(
     if opkey.is_empty_result(payload) and not poll:
         return  # it told nothing (a wait that prints nothing still waited, though)
     call = shape.call_shape(tool_name, tool_input)
-    pair = opkey.digest(call + result)
+    pair = hashing.digest(call + result)
     pairs, results = st.setdefault("pairs", []), st.setdefault("results", [])
     seen_pair, seen_result = pair in pairs, result in results
     remember(pairs, pair, MAX_SHAPES)

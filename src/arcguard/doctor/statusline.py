@@ -5,9 +5,9 @@ from __future__ import annotations
 import os
 import shlex
 
+import arcguard.doctor.wiring as wiring
 from arcguard.claude_settings import merge_plan as plan
 from arcguard.claude_settings import statusline_plan as sl
-from arcguard.doctor import wiring
 from arcguard.doctor.model import GAP
 from arcguard.doctor.model import OK
 from arcguard.doctor.model import SKIP

@@ -11,6 +11,8 @@ from __future__ import annotations
 from collections import deque
 from typing import TYPE_CHECKING
 
+import arcguard.forensics.entries as kinds
+import arcguard.forensics.handbacks as handbacks
 from arcguard.core import opkey
 from arcguard.core.period import detect_period
 from arcguard.core.state import parse_iso
@@ -18,8 +20,6 @@ from arcguard.core.stop import STALL
 from arcguard.core.stop import Final
 from arcguard.core.stop import classify
 from arcguard.core.tracks import is_allowed
-from arcguard.forensics import entries as kinds
-from arcguard.forensics import handbacks
 from arcguard.forensics.limit_savings import SessionLimits
 from arcguard.forensics.report import MAX_PERIOD_SCANNED
 from arcguard.transcript import records

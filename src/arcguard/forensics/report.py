@@ -9,47 +9,18 @@ from __future__ import annotations
 from collections import Counter
 from typing import TYPE_CHECKING
 
+from arcguard.forensics.histogram import MIN_PERCENTILE_SAMPLES
+from arcguard.forensics.histogram import distribution
 from arcguard.forensics.limit_savings import ALL
 from arcguard.forensics.limit_savings import AUTONOMOUS
 from arcguard.forensics.limit_savings import Savings
+from arcguard.forensics.suggest import suggestions
 
 
 if TYPE_CHECKING:
     from typing import Any
 
 MAX_PERIOD_SCANNED = 8
-PERCENTILES = (50, 90, 99)
-# Below this many samples a percentile is one of a handful of values dressed up as a statistic
-# ("median 1714 s" of two gaps): the values themselves are reported instead.
-MIN_PERCENTILE_SAMPLES = 10
-
-
-def percentile(hist: Counter[int], pct: int) -> int | None:
-    """Value at index floor(pct/100 * n) of the sorted values (nearest rank, no interpolation)."""
-    total = sum(hist.values())
-    if total == 0:
-        return None
-    index = min(total - 1, pct * total // 100)
-    seen = 0
-    for value in sorted(hist):
-        seen += hist[value]
-        if seen > index:
-            return value
-    return None  # pragma: no cover (unreachable: index < total)
-
-
-def distribution(hist: Counter[int]) -> dict[str, Any]:
-    """Count, percentiles and max; with too few samples the percentiles are None and the
-    sorted values are given instead."""
-    count = sum(hist.values())
-    out: dict[str, Any] = {"count": count}
-    few = count < MIN_PERCENTILE_SAMPLES
-    for pct in PERCENTILES:
-        out[f"p{pct}"] = None if few else percentile(hist, pct)
-    out["max"] = max(hist) if hist else None
-    if few:
-        out["values"] = sorted(hist.elements())
-    return out
 
 
 def at_least(hist: Counter[int], threshold: int) -> int:
@@ -100,8 +71,6 @@ class Report:
 
     def as_dict(self, cfg_values: dict[str, Any] | None = None) -> dict[str, Any]:
         """The aggregates as JSON data (no transcript content: counts, lengths, seconds)."""
-        from arcguard.forensics.suggest import suggestions
-
         data: dict[str, Any] = {
             "files_scanned": self.files_scanned,
             "bytes_scanned": self.bytes_scanned,
@@ -150,7 +119,7 @@ class Report:
         return {key: self.stalls[key] for key in keys}
 
     def _handbacks(self) -> dict[str, Any]:
-        from arcguard.forensics import handbacks as hb
+        import arcguard.forensics.handbacks as hb
 
         table = {
             stop: {reply: self.handbacks[(stop, reply)] for reply in hb.REPLY_CLASSES}

@@ -10,7 +10,7 @@ from __future__ import annotations
 import os
 from typing import TYPE_CHECKING
 
-from arcguard.forensics import lines
+import arcguard.forensics.lines as lines
 from arcguard.forensics.analyse import KNOWN_TYPES
 from arcguard.forensics.analyse import PAUSE_MARK
 from arcguard.forensics.analyse import SessionScan

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from arcguard.forensics.report import percentile
+from arcguard.forensics.histogram import percentile
 
 
 if TYPE_CHECKING:
