@@ -12,6 +12,7 @@ from testing.builders import run_hook
 from testing.cli import invoke
 
 from arcguard.core import posture
+from arcguard.core.schema import TASK_CHARS
 from arcguard.storage import paths
 
 
@@ -66,7 +67,7 @@ def test_a_long_task_is_clipped_when_stored_and_shown_escaped(home: Path):
     typed = "/autonomous fix \x1b[31mred\x1b[0m " + "x" * 500
     prompt(home, "s1", typed)
     stored = state_of(home, "s1")["arc"]["task"]  # type: ignore[index]
-    assert len(stored) == posture.TASK_CHARS
+    assert len(stored) == TASK_CHARS
     output = invoke("status").output
     assert "\x1b" not in output
     [row] = rows(home)[1:]

@@ -22,6 +22,7 @@ from arcguard.core.repeat import MAX_FILE_CONTENTS
 from arcguard.core.repeat import MAX_FILES
 from arcguard.core.repeat import MAX_RESOLVED_IDS
 from arcguard.core.repeat import MAX_RESULTS
+from arcguard.core.schema import TASK_CHARS
 from arcguard.core.state import GOAL_BYTES
 from arcguard.core.state import LOG_LIMIT
 from arcguard.core.state import MAX_CHAR_BYTES
@@ -198,6 +199,7 @@ def largest_state() -> dict[str, Any]:
             "last_reconcile": STAMP,
             "completed_at": STAMP,
             "limit_resumes": INT,
+            "task": chars(TASK_CHARS),
         },
         "guard": {
             "paused": {"kind": PAUSE_KIND, "reason": text(schema.REASON_BYTES), "at": NUMBER},
@@ -250,3 +252,17 @@ def test_the_budget_constant_is_what_the_schema_bounds_allow():
     assert size == schema.STATE_BUDGET
     # The limit a state is read with leaves room for larger settings than the defaults.
     assert schema.STATE_BUDGET < MAX_STATE_BYTES
+
+
+def test_a_state_cut_to_its_essentials_keeps_the_arcs_task_within_its_bound():
+    """`status` shows the task the operator typed: an oversized file keeps it with the arc."""
+    from arcguard.core.state import essentials
+    from arcguard.core.state import fresh_state
+
+    state: Any = fresh_state("s", 0.0)
+    state["arc"] = {"active": True, "slug": "autonomous", "task": "ship the importer"}
+    kept = essentials(jsonio.loads(jsonio.dumps(state)), "s", 0.0)
+    assert kept["arc"] is not None and kept["arc"].get("task") == "ship the importer"
+    state["arc"]["task"] = "x" * (10 * TASK_CHARS)  # hand-edited: still cut to its bound
+    kept = essentials(jsonio.loads(jsonio.dumps(state)), "s", 0.0)
+    assert kept["arc"] is not None and len(kept["arc"].get("task", "")) <= TASK_CHARS

@@ -16,6 +16,7 @@ from arcguard.core.final_words import AUTONOMOUS
 from arcguard.core.final_words import PLUGIN_AUTONOMOUS
 from arcguard.core.final_words import is_harness_prompt
 from arcguard.core.final_words import starts_autonomous
+from arcguard.core.schema import TASK_CHARS
 from arcguard.core.state import add_log
 from arcguard.core.state import clone
 from arcguard.core.state import fresh_state
@@ -31,7 +32,6 @@ if TYPE_CHECKING:
 BOOTSTRAP_SLUG = "autonomous"
 # What `status` shows of the task and the folder needs no more: longer text is clipped when
 # stored, so a pasted page does not grow every state file of the session.
-TASK_CHARS = 200
 CWD_CHARS = 1024
 
 

@@ -324,6 +324,8 @@ REASON_BYTES = 4000
 # Counters of lifecycle events, and the usage windows recorded from the status line.
 MAX_EVENT_KEYS = 32
 MAX_WINDOWS = 8
+# The task typed after /autonomous, as the arc keeps it (in characters).
+TASK_CHARS = 200
 # An arc's slug and milestones, as `arc set` and `/autonomous` set them.
 SLUG_BYTES = 1000
 MAX_MILESTONES = 50
@@ -333,7 +335,7 @@ FILE_STATE_CHARS = 64
 # The largest state file these bounds allow with the default settings, in bytes: no input can
 # make one larger (a real one is a few tens of KB). More operations, runs or cycle history
 # in the settings allow more, up to the limit a state file is read with (`store`).
-STATE_BUDGET = 5_230_013
+STATE_BUDGET = 5_232_423
 
 
 def _is_int(value: object) -> bool:
@@ -427,6 +429,7 @@ ARC_FIELDS = (
     "last_reconcile",
     "completed_at",
     "limit_resumes",
+    "task",
 )
 LIMIT_WAIT_FIELDS = ("token", "pid", "started", "until", "error", "source", "arc", "attempt")
 ARC = record(

@@ -218,6 +218,8 @@ def _bounded_arc(arc: dict[str, Any]) -> dict[str, Any]:
             bounded[name] = value[:ID_CHARS]
     if "slug" in bounded:
         bounded["slug"] = clip_json(bounded["slug"], schema.SLUG_BYTES)
+    if isinstance(bounded.get("task"), str):
+        bounded["task"] = bounded["task"][: schema.TASK_CHARS]
     bounded["milestones"] = [
         {
             k: clip_json(v, schema.MILESTONE_BYTES) if k == "slice" else v[:ID_CHARS]
