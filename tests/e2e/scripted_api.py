@@ -313,6 +313,7 @@ class ScriptedAPI:
         )
         self._lock = threading.Lock()
         self._is_main = is_main
+        self._conversation_tools: frozenset[str] | None = None
         self._fallback = fallback or turn(text("Done."))
         self._model = model
         self._server: http.server.ThreadingHTTPServer | None = None
@@ -447,9 +448,24 @@ class ScriptedAPI:
             return "count_tokens"
         if path != "/v1/messages" or not isinstance(body, dict):
             return "other"
-        if not self._is_main(body):
+        if not self._is_main(body) or self._lends_a_tool_of_its_own(body):
             return "aux"
         return "subagent" if headers.get("x-claude-code-agent-id") else "main"
+
+    def _lends_a_tool_of_its_own(self, body: dict[str, Any]) -> bool:
+        """A side task under the agent identity may lend the agent's tools plus one of its own
+        (a structured answer such as a `findings` report, seen now and then in long runs):
+        the conversation's tools are those its first turn lent, and a request that adds one
+        that is not an agent tool is not a turn of it."""
+        tools = body.get("tools")
+        names = frozenset(
+            str(t.get("name")) for t in tools or [] if isinstance(t, dict) and t.get("name")
+        )
+        with self._lock:
+            if self._conversation_tools is None:
+                self._conversation_tools = names
+                return False
+            return bool(names - self._conversation_tools - AGENT_TOOLS)
 
 
 def _all_text(value: Any) -> str:

@@ -289,6 +289,26 @@ def test_a_structured_answer_asked_under_the_agent_identity_is_not_a_conversatio
     assert len(api.requests) == 1 and api.remaining == 0
 
 
+def test_a_side_task_lending_the_agents_tools_and_one_of_its_own_is_not_a_turn():
+    # The same structured answer, asked in the middle of a conversation with the agent's own
+    # tools lent beside its report tool: the script must not move for it.
+    report = {"name": "report", "description": "d", "input_schema": {"type": "object"}}
+    turn_body = {
+        "model": "m",
+        "max_tokens": 64,
+        "messages": [],
+        "stream": True,
+        "system": AGENT_SYSTEM,
+        "tools": [BASH_TOOL],
+    }
+    with ScriptedAPI([text("one"), text("two")]) as api:
+        assert b"one" in post(api, turn_body)
+        post(api, dict(turn_body, tools=[BASH_TOOL, report]))
+        assert api.remaining == 1
+        assert b"two" in post(api, turn_body)
+    assert [r.kind for r in api.log] == ["main", "aux", "main"]
+
+
 def test_server_side_requests_do_not_advance_the_script():
     def call(api: ScriptedAPI, method: str, path: str, body: Any = None) -> tuple[int, bytes]:
         data = None if body is None else json.dumps(body).encode()
