@@ -84,32 +84,25 @@ _LAUNCHER_HOME = tempfile.TemporaryDirectory(prefix="bench-session-launcher-")
 def _installed(claude: Path) -> str:
     with tempfile.TemporaryDirectory(prefix="bench-session-install-") as scratch:
         root = Path(scratch)
-        (root / "home").mkdir()
-        # The CLI under test on PATH: install wires the events its release knows.
-        path = f"{claude.parent}{os.pathsep}{os.environ.get('PATH', '')}"
-        env = {
-            **os.environ,
-            "HOME": str(root / "home"),
-            "PATH": path,
-            "ARCGUARD_HOME": _LAUNCHER_HOME.name,
-        }
-        subprocess.run(
-            [
-                sys.executable,
-                "-m",
-                "arcguard",
-                "install",
-                "--scope",
-                "project",
-                "--project",
-                str(root),
-            ],
-            env=env,
-            capture_output=True,
-            check=True,
-            timeout=120,
-        )
+        _install(claude, root, _LAUNCHER_HOME.name, "--scope", "project", "--project", str(root))
         return (root / ".claude" / "settings.json").read_text()
+
+
+def _install(claude: Path, root: Path, state: str, *args: str) -> None:
+    """`arcguard install ARGS` from `root`, with a home of its own under it, `state` as the
+    state directory and the CLI under test on PATH (install wires the events its release
+    knows)."""
+    (root / "home").mkdir()
+    path = f"{claude.parent}{os.pathsep}{os.environ.get('PATH', '')}"
+    env = {**os.environ, "HOME": str(root / "home"), "PATH": path, "ARCGUARD_HOME": state}
+    subprocess.run(
+        [sys.executable, "-m", "arcguard", "install", *args],
+        env=env,
+        cwd=root,
+        capture_output=True,
+        check=True,
+        timeout=120,
+    )
 
 
 @functools.cache
@@ -119,22 +112,7 @@ def _installed_resident(claude: Path) -> tuple[str, dict[str, bytes]]:
 
     with tempfile.TemporaryDirectory(prefix="bench-session-resident-") as scratch:
         root = Path(scratch)
-        (root / "home").mkdir()
-        path = f"{claude.parent}{os.pathsep}{os.environ.get('PATH', '')}"
-        env = {
-            **os.environ,
-            "HOME": str(root / "home"),
-            "PATH": path,
-            "ARCGUARD_HOME": str(root / "state"),
-        }
-        subprocess.run(
-            [sys.executable, "-m", "arcguard", "install", "--resident", "--scope", "local"],
-            env=env,
-            cwd=root,
-            capture_output=True,
-            check=True,
-            timeout=120,
-        )
+        _install(claude, root, str(root / "state"), "--resident", "--scope", "local")
         state = {
             name: (root / "state" / name).read_bytes()
             for name in (files.SETTINGS_NAME, files.SECRET_NAME)
