@@ -187,7 +187,7 @@ def _store_state(home: str, state: Any) -> bytes:
 
 
 def arc_state(home: str) -> bytes:
-    from arcguard.core import arc as arcs
+    from arcguard.core.arc_keeper import arc as arcs
     from arcguard.core.state import fresh_state
 
     state = fresh_state(SESSION, NOW)
@@ -205,9 +205,9 @@ def _letters(n: int) -> str:
 def max_history_state(home: str) -> tuple[bytes, dict[str, int]]:
     """Drive the loop guard until every bounded history is full (ops, fingerprints, log)."""
     from arcguard.core.config import default_config
-    from arcguard.core.guard import decide_post_batch
-    from arcguard.core.repeat import decide_post_tool
-    from arcguard.core.repeat import decide_pre_tool
+    from arcguard.core.loop_guard.guard import decide_post_batch
+    from arcguard.core.loop_guard.repeat import decide_post_tool
+    from arcguard.core.loop_guard.repeat import decide_pre_tool
     from arcguard.core.state import fresh_state
 
     cfg = default_config()

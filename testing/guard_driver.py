@@ -6,10 +6,10 @@ import itertools
 from typing import TYPE_CHECKING
 from typing import Any
 
-from arcguard.core import guard
-from arcguard.core import repeat
 from arcguard.core.config import Config
 from arcguard.core.config import default_config
+from arcguard.core.loop_guard import guard
+from arcguard.core.loop_guard import repeat
 from arcguard.core.state import fresh_state
 
 

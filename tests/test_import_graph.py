@@ -116,7 +116,7 @@ GRAPH = {name: _imports(name) for name in MODULES}
 
 def test_the_graph_is_read() -> None:
     # A resolver that found nothing would pass the test below for the wrong reason.
-    assert "arcguard.core.state" in GRAPH["arcguard.core.opkey"]
+    assert "arcguard.core.state" in GRAPH["arcguard.core.loop_guard.opkey"]
     assert "arcguard.core.hashing" in GRAPH["arcguard.core.state"]  # inside a function
     assert "arcguard.doctor.statusline" in GRAPH["arcguard.doctor"]
 
@@ -128,3 +128,24 @@ def test_the_cycle_finder_finds_cycles() -> None:
 
 def test_no_module_imports_itself_through_others() -> None:
     assert _cycles(GRAPH) == []
+
+
+# The core's floors, lowest first: a module may import its own floor and the ones below it.
+CORE_FLOORS = ("", "loop_guard", "arc_keeper", "display")
+
+
+def _floor(name: str) -> int:
+    parts = name.split(".")
+    return CORE_FLOORS.index(parts[2]) if len(parts) > 3 and parts[2] in CORE_FLOORS else 0
+
+
+def test_the_core_imports_only_its_own_floor_and_the_ones_below() -> None:
+    core = [name for name in GRAPH if name.startswith("arcguard.core.")]
+    upward = [
+        f"{name} -> {target}"
+        for name in core
+        for target in GRAPH[name]
+        if target.startswith("arcguard.core.") and _floor(target) > _floor(name)
+    ]
+    assert upward == []
+    assert _floor("arcguard.core.arc_keeper.stop") == 2  # the floors are found at all

@@ -13,10 +13,10 @@ from testing.cli import invoke
 
 from arcguard.claude_settings import settings_files as cc
 from arcguard.claude_settings import statusline_plan as sl
-from arcguard.core.arc import new_arc
+from arcguard.core.arc_keeper.arc import new_arc
 from arcguard.core.config import default_config
+from arcguard.core.display.statusline import segment as core_segment
 from arcguard.core.state import fresh_state
-from arcguard.core.statusline import segment as core_segment
 from arcguard.doctor import model as st
 from arcguard.doctor.statusline import check_statusline
 from arcguard.storage import paths
@@ -300,7 +300,7 @@ def test_item8_a_fifo_at_the_config_path_does_not_hang_the_status_line(tmp_path)
 
 
 def test_item9_a_wait_is_pending_only_while_its_waiter_runs_and_its_time_has_not_come():
-    from arcguard.core import limits
+    from arcguard.core.arc_keeper import limits
 
     wait = {"token": "t", "until": NOW + 60, "attempt": 1}
     assert limits.waiting(wait, NOW, alive=True)

@@ -15,6 +15,10 @@ if TYPE_CHECKING:
     from collections.abc import Callable
     from typing import Any
 
+    # A JSON object as parsed, before it is read into a typed record. Its values are `object`,
+    # not `Any`, so each one must be checked before it is used: that check is the parsing.
+    JSONObject = dict[str, object]
+
 _WHITESPACE = " \t\n\r"
 
 

@@ -11,7 +11,7 @@ import pytest
 from testing.builders import run_hook
 from testing.cli import invoke
 
-from arcguard.core import posture
+from arcguard.core.arc_keeper import posture
 from arcguard.core.schema import TASK_CHARS
 from arcguard.storage import paths
 

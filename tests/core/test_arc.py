@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from arcguard.core import arc as arcs
+from arcguard.core.arc_keeper import arc as arcs
 from arcguard.core.config import default_config
 from arcguard.core.state import iso
 

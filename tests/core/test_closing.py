@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pytest
 
-from arcguard.core import closing
+from arcguard.core.arc_keeper import handback
 
 
 SUMMARY = (
@@ -246,22 +246,22 @@ DECISIONS = [
 
 @pytest.mark.parametrize("text", QUESTIONS)
 def test_permission_and_choice_questions(text):
-    assert closing.classify(text) == closing.QUESTION
+    assert handback.classify(text) == handback.QUESTION
 
 
 @pytest.mark.parametrize("text", ANNOUNCED)
 def test_announced_steps_not_taken(text):
-    assert closing.classify(text) == closing.ANNOUNCED
+    assert handback.classify(text) == handback.ANNOUNCED
 
 
 @pytest.mark.parametrize("text", OTHER)
 def test_near_misses_hand_nothing_back(text):
-    assert closing.classify(text) == closing.OTHER
+    assert handback.classify(text) == handback.OTHER
 
 
 @pytest.mark.parametrize("text", DECISIONS)
 def test_decision_needed_starts_the_message(text):
-    assert closing.classify(text) == closing.DECISION
+    assert handback.classify(text) == handback.DECISION
 
 
 @pytest.mark.parametrize(
@@ -274,7 +274,7 @@ def test_decision_needed_starts_the_message(text):
     ],
 )
 def test_decision_needed_anywhere_but_the_start_is_not_the_protocol(text):
-    assert closing.classify(text) != closing.DECISION
+    assert handback.classify(text) != handback.DECISION
 
 
 CONTINUING = [
@@ -302,12 +302,12 @@ NOT_CONTINUING = [
 
 @pytest.mark.parametrize("text", CONTINUING)
 def test_a_closing_that_only_says_it_goes_on_is_an_announced_step(text):
-    assert closing.classify(text) == closing.ANNOUNCED
+    assert handback.classify(text) == handback.ANNOUNCED
 
 
 @pytest.mark.parametrize("text", NOT_CONTINUING)
 def test_the_same_words_doing_other_work_are_not_an_announcement(text):
-    assert closing.classify(text) != closing.ANNOUNCED
+    assert handback.classify(text) != handback.ANNOUNCED
 
 
 def test_every_table_is_large_enough():
@@ -316,14 +316,14 @@ def test_every_table_is_large_enough():
 
 def test_only_the_closing_of_a_long_message_is_read():
     report = "Checked one more module and it was fine.\n\n" * 400
-    assert len(report) > closing.CLOSING_CHARS
-    assert closing.classify(report + "Want me to run the tests next?") == closing.QUESTION
-    assert closing.classify(report + "All tests pass.") == closing.OTHER
+    assert len(report) > handback.CLOSING_CHARS
+    assert handback.classify(report + "Want me to run the tests next?") == handback.QUESTION
+    assert handback.classify(report + "All tests pass.") == handback.OTHER
 
 
 def test_a_long_code_block_at_the_end_stays_code():
     block = "```\n" + "print('line')\n" * 600 + "ask('Shall I proceed?')\n```\n"
-    assert closing.classify("Here is the script:\n\n" + block) == closing.OTHER
+    assert handback.classify("Here is the script:\n\n" + block) == handback.OTHER
 
 
 # A question followed by one sentence that only says how the model would go about it: the
@@ -354,12 +354,12 @@ ANSWERED_QUESTIONS = [
 
 @pytest.mark.parametrize("text", QUESTION_THEN_PLAN)
 def test_a_question_followed_by_how_it_would_be_done_is_still_a_question(text):
-    assert closing.classify(text) == closing.QUESTION
+    assert handback.classify(text) == handback.QUESTION
 
 
 @pytest.mark.parametrize("text", ANSWERED_QUESTIONS)
 def test_a_question_the_next_sentence_answers_is_not_handed_back(text):
-    assert closing.classify(text) == closing.OTHER
+    assert handback.classify(text) == handback.OTHER
 
 
 @pytest.mark.parametrize(
@@ -371,7 +371,7 @@ def test_a_question_the_next_sentence_answers_is_not_handed_back(text):
     ],
 )
 def test_an_abbreviation_inside_brackets_does_not_end_the_sentence(text):
-    assert closing.classify(text) == closing.QUESTION
+    assert handback.classify(text) == handback.QUESTION
 
 
 @pytest.mark.parametrize(
@@ -383,7 +383,7 @@ def test_an_abbreviation_inside_brackets_does_not_end_the_sentence(text):
     ],
 )
 def test_a_choice_between_alternatives_is_a_question(text):
-    assert closing.classify(text) == closing.QUESTION
+    assert handback.classify(text) == handback.QUESTION
 
 
 # An offer of further help after finished work names no step: the model thinks it is done.
@@ -433,7 +433,7 @@ def test_the_courtesy_table_is_large_enough():
 
 @pytest.mark.parametrize("text", COURTESY)
 def test_an_offer_of_further_help_after_finished_work_is_a_courtesy_closing(text):
-    assert closing.classify(text) == closing.COURTESY
+    assert handback.classify(text) == handback.COURTESY
 
 
 @pytest.mark.parametrize(
@@ -445,4 +445,4 @@ def test_an_offer_of_further_help_after_finished_work_is_a_courtesy_closing(text
     ],
 )
 def test_a_courtesy_line_next_to_a_concrete_offer_is_still_a_question(text):
-    assert closing.classify(text) == closing.QUESTION
+    assert handback.classify(text) == handback.QUESTION

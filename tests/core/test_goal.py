@@ -6,13 +6,13 @@ import json
 
 import pytest
 
-from arcguard.core import goal
-from arcguard.core import statusline
+from arcguard.core.arc_keeper import goal
+from arcguard.core.arc_keeper.stop import Final
+from arcguard.core.arc_keeper.stop import Harness
+from arcguard.core.arc_keeper.stop import decide_stop
 from arcguard.core.config import default_config
+from arcguard.core.display import statusline
 from arcguard.core.state import fresh_state
-from arcguard.core.stop import Final
-from arcguard.core.stop import Harness
-from arcguard.core.stop import decide_stop
 from arcguard.transcript import records
 from tests.core.test_stop import NOW
 from tests.core.test_stop import with_arc

@@ -13,10 +13,10 @@ from testing.guard_driver import Driver
 from testing.guard_driver import bash
 from testing.guard_driver import tag
 
-from arcguard.core import guard
-from arcguard.core import opkey
-from arcguard.core import repeat
 from arcguard.core.config import default_config
+from arcguard.core.loop_guard import guard
+from arcguard.core.loop_guard import opkey
+from arcguard.core.loop_guard import repeat
 
 
 _fresh = itertools.count()
@@ -579,7 +579,7 @@ def test_the_core_never_mutates_the_state_it_was_given():
 
 
 def test_after_a_compaction_each_operation_may_run_once_more():
-    from arcguard.core.lifecycle import decide_session_start
+    from arcguard.core.arc_keeper.lifecycle import decide_session_start
 
     d = Driver()
     read = Call("Read", {"file_path": "/p/a"}, response={"file": "same"})

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import pytest
 
-from arcguard.core import limits
-from arcguard.core.arc import new_arc
+from arcguard.core.arc_keeper import limits
+from arcguard.core.arc_keeper.arc import new_arc
+from arcguard.core.arc_keeper.posture import decide_posture
 from arcguard.core.config import build_config
 from arcguard.core.config import default_config
-from arcguard.core.posture import decide_posture
 from arcguard.core.state import fresh_state
 
 
@@ -285,7 +285,7 @@ def test_a_wait_holds_only_its_own_arc_and_never_longer_than_a_wait_may_be():
 
 def test_during_a_long_wait_the_status_line_and_status_show_the_arc_active():
     from arcguard.commands.status import summarise
-    from arcguard.core.statusline import segment
+    from arcguard.core.display.statusline import segment
 
     state = long_wait()
     at = NOW + 9 * HOURS

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import pytest
 
-from arcguard.core import notices
+from arcguard.core.arc_keeper.stop import Final
+from arcguard.core.arc_keeper.stop import decide_stop
 from arcguard.core.config import default_config
+from arcguard.core.display import notices
 from arcguard.core.state import fresh_state
-from arcguard.core.stop import Final
-from arcguard.core.stop import decide_stop
 from tests.core.test_stop import NOW
 from tests.core.test_stop import with_arc
 

@@ -7,13 +7,13 @@ from typing import Any
 
 import pytest
 
-from arcguard.core import arc as arcs
 from arcguard.core import render
+from arcguard.core.arc_keeper import arc as arcs
+from arcguard.core.arc_keeper.posture import posture_context
+from arcguard.core.arc_keeper.stop import Final
+from arcguard.core.arc_keeper.stop import decide_stop
 from arcguard.core.config import default_config
-from arcguard.core.posture import posture_context
 from arcguard.core.state import fresh_state
-from arcguard.core.stop import Final
-from arcguard.core.stop import decide_stop
 
 
 CAP = 10_000

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from arcguard.core import arc as arcs
+from arcguard.core.arc_keeper import arc as arcs
+from arcguard.core.arc_keeper.lifecycle import decide_session_start
+from arcguard.core.arc_keeper.posture import decide_posture
 from arcguard.core.config import default_config
-from arcguard.core.lifecycle import decide_session_start
-from arcguard.core.posture import decide_posture
 from arcguard.core.state import fresh_state
 
 
@@ -80,7 +80,7 @@ def test_compaction_resets_nothing_and_restates_the_posture():
 
 
 def test_an_api_error_is_recorded_and_decides_nothing():
-    from arcguard.core.lifecycle import decide_stop_failure
+    from arcguard.core.arc_keeper.lifecycle import decide_stop_failure
 
     _, state = posture(None, "/autonomous go")
     out, after = decide_stop_failure(state, "rate_limit", NOW)

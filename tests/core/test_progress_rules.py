@@ -15,12 +15,12 @@ from testing.guard_driver import Driver
 from testing.guard_driver import bash
 from testing.guard_driver import tag
 
-from arcguard.core import effects
-from arcguard.core import opkey
-from arcguard.core import repeat
+from arcguard.core.arc_keeper.posture import decide_posture
 from arcguard.core.final_words import queued_prompt
-from arcguard.core.posture import decide_posture
-from arcguard.core.repeat import UNKNOWN_FILE
+from arcguard.core.loop_guard import opkey
+from arcguard.core.loop_guard import repeat
+from arcguard.core.loop_guard import tool_effects
+from arcguard.core.loop_guard.repeat import UNKNOWN_FILE
 
 
 SIBLING = "<tool_use_error>Sibling tool call errored</tool_use_error>"
@@ -170,7 +170,7 @@ def test_commands_that_change_the_world_do_not_excuse_each_other():
     ],
 )
 def test_mutating_or_unknown_commands_count_as_changes(command):
-    assert effects.may_change_world("Bash", {"command": command})
+    assert tool_effects.may_change_world("Bash", {"command": command})
 
 
 @pytest.mark.parametrize(
@@ -197,7 +197,7 @@ def test_mutating_or_unknown_commands_count_as_changes(command):
     ],
 )
 def test_read_only_commands_do_not(command):
-    assert not effects.may_change_world("Bash", {"command": command})
+    assert not tool_effects.may_change_world("Bash", {"command": command})
 
 
 @pytest.mark.parametrize(
@@ -215,7 +215,7 @@ def test_read_only_commands_do_not(command):
     ],
 )
 def test_other_tools_change_the_world_unless_known_to_read(tool, changes):
-    assert effects.may_change_world(tool, {}) is changes
+    assert tool_effects.may_change_world(tool, {}) is changes
 
 
 # --- progress-aware nudges and backstop ----------------------------------------------------------

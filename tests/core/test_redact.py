@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from arcguard.core import opkey
+from arcguard.core.loop_guard import opkey
 from arcguard.core.redact import mask
 
 

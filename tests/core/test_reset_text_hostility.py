@@ -18,8 +18,8 @@ from hypothesis import settings
 from hypothesis import strategies as st
 from testing.builders import Transcript
 
-from arcguard.core import limits
-from arcguard.core.arc import new_arc
+from arcguard.core.arc_keeper import limits
+from arcguard.core.arc_keeper.arc import new_arc
 from arcguard.core.config import default_config
 from arcguard.core.state import fresh_state
 from arcguard.forensics import scan_paths

@@ -8,9 +8,9 @@ from typing import Any
 import pytest
 
 from arcguard.core import schema
-from arcguard.core.arc import new_arc
+from arcguard.core.arc_keeper.arc import new_arc
+from arcguard.core.loop_guard.tracks import new_track
 from arcguard.core.state import fresh_state
-from arcguard.core.tracks import new_track
 
 
 def _full_state() -> Any:

@@ -11,7 +11,7 @@ from testing.guard_driver import Driver
 from testing.guard_driver import bash
 from testing.guard_driver import tag
 
-from arcguard.core import shape
+from arcguard.core.loop_guard import shape
 
 
 @pytest.mark.parametrize(

@@ -13,22 +13,22 @@ from typing import Any
 
 from arcguard import jsonio
 from arcguard.core import schema
-from arcguard.core.background import MAX_TASKS
 from arcguard.core.config import default_config
-from arcguard.core.guard import MAX_NARRATIONS
-from arcguard.core.guard import MAX_QUEUED_IDS
-from arcguard.core.guard import NARRATION_CHARS
-from arcguard.core.repeat import MAX_FILE_CONTENTS
-from arcguard.core.repeat import MAX_FILES
-from arcguard.core.repeat import MAX_RESOLVED_IDS
-from arcguard.core.repeat import MAX_RESULTS
+from arcguard.core.loop_guard.background import MAX_TASKS
+from arcguard.core.loop_guard.guard import MAX_NARRATIONS
+from arcguard.core.loop_guard.guard import MAX_QUEUED_IDS
+from arcguard.core.loop_guard.guard import NARRATION_CHARS
+from arcguard.core.loop_guard.repeat import MAX_FILE_CONTENTS
+from arcguard.core.loop_guard.repeat import MAX_FILES
+from arcguard.core.loop_guard.repeat import MAX_RESOLVED_IDS
+from arcguard.core.loop_guard.repeat import MAX_RESULTS
+from arcguard.core.loop_guard.stuck import MAX_SHAPES
+from arcguard.core.loop_guard.tracks import MAX_TRACKS
 from arcguard.core.schema import TASK_CHARS
 from arcguard.core.state import GOAL_BYTES
 from arcguard.core.state import LOG_LIMIT
 from arcguard.core.state import MAX_CHAR_BYTES
 from arcguard.core.state import json_size
-from arcguard.core.stuck import MAX_SHAPES
-from arcguard.core.tracks import MAX_TRACKS
 from arcguard.storage.store import MAX_STATE_BYTES
 
 

@@ -13,13 +13,13 @@ from testing.builders import run_hook
 from testing.builders import text
 from testing.builders import write_transcript
 
-from arcguard.core import notices
+from arcguard.core.arc_keeper.stop import Final
+from arcguard.core.arc_keeper.stop import Harness
+from arcguard.core.arc_keeper.stop import claude_stop_cap
+from arcguard.core.arc_keeper.stop import consecutive_cap
+from arcguard.core.arc_keeper.stop import decide_stop
 from arcguard.core.config import default_config
-from arcguard.core.stop import Final
-from arcguard.core.stop import Harness
-from arcguard.core.stop import claude_stop_cap
-from arcguard.core.stop import consecutive_cap
-from arcguard.core.stop import decide_stop
+from arcguard.core.display import notices
 from arcguard.forensics import scan_paths
 from tests.core.test_stop import NOW
 from tests.core.test_stop import with_arc

@@ -4,19 +4,19 @@ from __future__ import annotations
 
 import pytest
 
-from arcguard.core import arc as arcs
+from arcguard.core.arc_keeper import arc as arcs
+from arcguard.core.arc_keeper.stop import DECISION
+from arcguard.core.arc_keeper.stop import PRODUCTIVE
+from arcguard.core.arc_keeper.stop import STALL
+from arcguard.core.arc_keeper.stop import STALL_ANNOUNCED
+from arcguard.core.arc_keeper.stop import STALL_OTHER
+from arcguard.core.arc_keeper.stop import STALL_QUESTION
+from arcguard.core.arc_keeper.stop import Final
+from arcguard.core.arc_keeper.stop import classify
+from arcguard.core.arc_keeper.stop import decide_stop
 from arcguard.core.config import build_config
 from arcguard.core.config import default_config
 from arcguard.core.state import fresh_state
-from arcguard.core.stop import DECISION
-from arcguard.core.stop import PRODUCTIVE
-from arcguard.core.stop import STALL
-from arcguard.core.stop import STALL_ANNOUNCED
-from arcguard.core.stop import STALL_OTHER
-from arcguard.core.stop import STALL_QUESTION
-from arcguard.core.stop import Final
-from arcguard.core.stop import classify
-from arcguard.core.stop import decide_stop
 
 
 NOW = 1_800_000_000.0

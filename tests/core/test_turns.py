@@ -7,11 +7,11 @@ from typing import Any
 
 import pytest
 
-from arcguard.core import guard
-from arcguard.core import opkey
-from arcguard.core import repeat
-from arcguard.core import turns
 from arcguard.core.config import default_config
+from arcguard.core.loop_guard import guard
+from arcguard.core.loop_guard import opkey
+from arcguard.core.loop_guard import repeat
+from arcguard.core.loop_guard import turns
 from arcguard.core.state import fresh_state
 
 

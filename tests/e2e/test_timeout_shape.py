@@ -2,7 +2,7 @@
 print itself.
 
 The loop guard grants a timeout recovery only for the harness's own shape
-(`arcguard.core.opkey.is_harness_timeout`); these runs pin that shape on the real CLI.
+(`arcguard.core.loop_guard.opkey.is_harness_timeout`); these runs pin that shape on the real CLI.
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from scripted_api import ScriptedAPI
 from scripted_api import text
 from scripted_api import tool_use
 
-from arcguard.core.opkey import is_harness_timeout
+from arcguard.core.loop_guard.opkey import is_harness_timeout
 from conftest import hook_settings
 from conftest import payload_log
 

@@ -12,7 +12,7 @@ from testing.builders import Transcript
 
 from arcguard.core.config import build_config
 from arcguard.core.config import default_config
-from arcguard.core.period import periodic_suffix
+from arcguard.core.loop_guard.period import periodic_suffix
 from arcguard.forensics import scan_paths
 from arcguard.forensics.analyse import CycleTracker
 from arcguard.forensics.histogram import percentile

@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 import os
 
-from arcguard.core import handover
+from arcguard.core.arc_keeper import handover
 from arcguard.hooks import limit_wait
 from arcguard.storage import paths
 from tests.hooks.test_limit_wait import T0
@@ -167,8 +167,8 @@ def test_the_watch_is_shown_in_the_state_as_the_built_in_resume_being_watched(
 
 def test_status_and_the_status_line_say_a_watch_is_not_a_wait():
     from arcguard.commands.status import limit_wait_text
-    from arcguard.core import statusline
     from arcguard.core.config import default_config
+    from arcguard.core.display import statusline
     from arcguard.core.state import fresh_state
 
     cfg = default_config()
@@ -191,8 +191,8 @@ def test_status_and_the_status_line_say_a_watch_is_not_a_wait():
 
 
 def test_claude_codes_resume_prompt_is_not_the_operator():
+    from arcguard.core.arc_keeper.posture import decide_posture
     from arcguard.core.config import default_config
-    from arcguard.core.posture import decide_posture
     from arcguard.core.state import fresh_state
 
     state_ = fresh_state("s", T0)

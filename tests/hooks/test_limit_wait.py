@@ -13,7 +13,7 @@ import pytest
 from testing.builders import run_hook
 from testing.cli import invoke
 
-from arcguard.core import limits
+from arcguard.core.arc_keeper import limits
 from arcguard.hooks import limit_wait
 from arcguard.storage import paths
 from arcguard.storage import store
@@ -252,7 +252,7 @@ def notified(events, count: int = 1) -> list[str]:
 
 
 def write_arc(at: float) -> None:
-    from arcguard.core.arc import new_arc
+    from arcguard.core.arc_keeper.arc import new_arc
     from arcguard.core.state import fresh_state
 
     def put(_state):

@@ -9,7 +9,7 @@ from pathlib import Path
 
 from testing.builders import run_hook
 
-from arcguard.core.arc import new_arc
+from arcguard.core.arc_keeper.arc import new_arc
 from arcguard.core.state import fresh_state
 from arcguard.storage import error_log
 from arcguard.storage import paths

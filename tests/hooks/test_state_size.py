@@ -143,9 +143,9 @@ def old_oversized_state() -> dict[str, Any]:
     """A state an earlier version could write: the open turn keeping whole tool inputs."""
     import time
 
-    from arcguard.core.arc import new_arc
+    from arcguard.core.arc_keeper.arc import new_arc
+    from arcguard.core.loop_guard.tracks import new_track
     from arcguard.core.state import fresh_state
-    from arcguard.core.tracks import new_track
 
     now = time.time()
     state: Any = fresh_state(SID, now)

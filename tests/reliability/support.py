@@ -13,7 +13,7 @@ from typing import Any
 from testing import builders
 from testing.builders import run_hook as run_hook  # the suites call support.run_hook
 
-from arcguard.core import arc as arcs
+from arcguard.core.arc_keeper import arc as arcs
 from arcguard.core.state import fresh_state
 from arcguard.storage import paths
 from arcguard.storage import store

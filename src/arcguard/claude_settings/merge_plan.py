@@ -23,7 +23,7 @@ import re
 import shlex
 from typing import TYPE_CHECKING
 
-from arcguard.core.opkey import EDIT_TOOLS
+from arcguard.core.loop_guard.opkey import EDIT_TOOLS
 from arcguard.hooks import BACKGROUND
 from arcguard.hooks import EVENTS
 from arcguard.hooks import HOOKS

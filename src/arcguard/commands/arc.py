@@ -12,7 +12,7 @@ from arcguard.commands.common import home
 from arcguard.commands.common import locked_update
 from arcguard.commands.common import now
 from arcguard.commands.group import SuggestingGroup
-from arcguard.core import arc as arcs
+from arcguard.core.arc_keeper import arc as arcs
 from arcguard.core.config import parse_int
 from arcguard.core.state import clone
 from arcguard.core.state import fresh_state
@@ -56,12 +56,12 @@ def _apply_live(
     session_id: str, verb: Callable[[Arc | None, float, float | None], tuple[bool, str]]
 ) -> str:
     """`_apply` for a verb that judges whether the arc is active: it also gets the time a
-    pending wait for an API limit holds the arc until (see `core.limits.held_until`)."""
+    pending wait for an API limit holds the arc until (see `core.arc_keeper.limits.held_until`)."""
     at = now()
     cfg = config()
 
     def change(state: State | None) -> tuple[State | None, str]:
-        from arcguard.core import limits
+        from arcguard.core.arc_keeper import limits
 
         new = clone(state) if state is not None else fresh_state(session_id, at)
         changed, text = verb(new.get("arc"), at, limits.held_until(new, cfg, at))
@@ -242,7 +242,7 @@ def cancel_wait(session_id: str) -> None:
     Prints `cancelled`, or `no wait` when none is pending. The waiter notices within a second
     and exits without waking the session.
     """
-    from arcguard.core import limits
+    from arcguard.core.arc_keeper import limits
     from arcguard.hooks import notify
 
     at = now()

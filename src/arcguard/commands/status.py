@@ -35,8 +35,8 @@ from arcguard.commands.common import config
 from arcguard.commands.common import home
 from arcguard.commands.common import json_option
 from arcguard.commands.common import now
-from arcguard.core import arc as arcs
-from arcguard.core.limits import held_until
+from arcguard.core.arc_keeper import arc as arcs
+from arcguard.core.arc_keeper.limits import held_until
 from arcguard.core.state import iso
 from arcguard.storage import paths
 from arcguard.storage import store
@@ -84,7 +84,7 @@ if TYPE_CHECKING:
         of: int
         waiter_alive: bool
         waiting: bool
-        watching: bool  # a watch on Claude Code's own resume (core.handover), not a wait
+        watching: bool  # a watch on Claude Code's own resume (core.arc_keeper.handover), not a wait
 
     class ReadSummary(TypedDict):
         session_id: str
@@ -124,7 +124,7 @@ def arc_summary(
     arc: Arc | None, cfg: Config, at: float, *, held_until: float | None = None
 ) -> ArcSummary | None:
     """`held_until`: when a wait for an API limit pending for the arc wakes it (it keeps the
-    arc active until then, see `core.limits.held_until`)."""
+    arc active until then, see `core.arc_keeper.limits.held_until`)."""
     if arc is None:
         return None
     if arcs.is_active(arc, cfg, at, held_until=held_until):
@@ -166,9 +166,9 @@ def guard_summary(state: State) -> GuardSummary:
 
 def limit_wait_summary(state: State, cfg: Config, at: float) -> LimitWaitSummary | None:
     """A recorded wait for an API limit to reset, as `arcguard hook limit-wait` recorded it;
-    `waiting` is the rule the status line uses too (`core.limits.waiting`)."""
-    from arcguard.core import handover
-    from arcguard.core import limits
+    `waiting` is the rule the status line uses too (`core.arc_keeper.limits.waiting`)."""
+    from arcguard.core.arc_keeper import handover
+    from arcguard.core.arc_keeper import limits
     from arcguard.hooks.limit_wait import waiter_alive
 
     wait = limits.pending(state)

@@ -201,7 +201,7 @@ if TYPE_CHECKING:
         tools: list[str]
         resumes: list[str]
         queued: list[str]
-        goal: str  # the condition of Claude Code's active /goal (core.goal)
+        goal: str  # the condition of Claude Code's active /goal (core.arc_keeper.goal)
         overrides: list[str]  # Claude Code's Stop-cap override warnings already logged
 
     class LastApiError(TypedDict, total=False):
@@ -216,7 +216,9 @@ if TYPE_CHECKING:
         hook: str  # a HookName; plain text so that callers may pass the hook they serve
         kind: DecisionKind
         reason: str
-        rule: str  # pauses: the PauseKind; stop blocks: the stall class (core.stop.LOGGED)
+        rule: (
+            str  # pauses: the PauseKind; stop blocks: the stall class (core.arc_keeper.stop.LOGGED)
+        )
         operation: str  # denials: the operation's label
         runs: int  # denials: runs of it in the window
         consecutive: int | None  # stop blocks: the arc's counters after this block

@@ -116,7 +116,7 @@ def add_log(state: State, entry: LogEntry) -> None:
 # The most bytes one character can take in the state file: an astral one, escaped as a
 # surrogate pair, twelve ASCII bytes.
 MAX_CHAR_BYTES = 12
-# The most a /goal's condition takes in the state file (core.goal keeps it to one line).
+# The most a /goal's condition takes in the state file (core.arc_keeper.goal keeps it to one line).
 GOAL_BYTES = 600
 ELLIPSIS = "…"
 

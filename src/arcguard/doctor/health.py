@@ -306,7 +306,7 @@ def check_event_support(setup: Setup) -> list[Check]:
 
 def _claude_stop_cap(setup: Setup) -> tuple[str | None, str]:
     """(CLAUDE_CODE_STOP_HOOK_BLOCK_CAP as Claude Code will see it, where it is set)."""
-    from arcguard.core.stop import CAP_ENV
+    from arcguard.core.arc_keeper.stop import CAP_ENV
 
     if CAP_ENV in setup.environ:
         return setup.environ[CAP_ENV], "the environment"
@@ -321,9 +321,9 @@ def check_stop_cap(setup: Setup) -> list[Check]:
     """Claude Code's own cap on consecutive Stop blocks, against arcguard's consecutive cap:
     past it Claude Code overrides the hook and ends the turn as if it had completed."""
     from arcguard.claude_settings import releases as cv
-    from arcguard.core.stop import CAP_ENV
-    from arcguard.core.stop import claude_stop_cap
-    from arcguard.core.stop import consecutive_cap
+    from arcguard.core.arc_keeper.stop import CAP_ENV
+    from arcguard.core.arc_keeper.stop import claude_stop_cap
+    from arcguard.core.arc_keeper.stop import consecutive_cap
     from arcguard.storage.config_file import load_config
 
     version, _ = setup.claude_version()

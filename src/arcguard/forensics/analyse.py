@@ -13,13 +13,13 @@ from typing import TYPE_CHECKING
 
 import arcguard.forensics.entries as kinds
 import arcguard.forensics.handbacks as handbacks
-from arcguard.core import opkey
-from arcguard.core.period import detect_period
+from arcguard.core.arc_keeper.stop import STALL
+from arcguard.core.arc_keeper.stop import Final
+from arcguard.core.arc_keeper.stop import classify
+from arcguard.core.loop_guard import opkey
+from arcguard.core.loop_guard.period import detect_period
+from arcguard.core.loop_guard.tracks import is_allowed
 from arcguard.core.state import parse_iso
-from arcguard.core.stop import STALL
-from arcguard.core.stop import Final
-from arcguard.core.stop import classify
-from arcguard.core.tracks import is_allowed
 from arcguard.forensics.limit_savings import SessionLimits
 from arcguard.forensics.report import MAX_PERIOD_SCANNED
 from arcguard.transcript import records

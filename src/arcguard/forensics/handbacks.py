@@ -8,7 +8,7 @@ answered with a decision or a correction, which a continuation would have run ov
 
 from __future__ import annotations
 
-from arcguard.core import closing
+from arcguard.core.arc_keeper import handback
 from arcguard.core.final_words import is_completion
 from arcguard.core.final_words import is_sentinel
 from arcguard.forensics.entries import is_continue_nudge
@@ -30,7 +30,7 @@ INSTRUCTION = "instruction-or-correction"
 INTERRUPT = "interrupt"
 REPLY_CLASSES = (AFFIRMATION, CHOICE, INSTRUCTION, INTERRUPT)
 
-# The stop classes each policy sends back to work (see `arcguard.core.stop`).
+# The stop classes each policy sends back to work (see `arcguard.core.arc_keeper.stop`).
 CONTINUED_BY = {
     "noop": frozenset({NOOP}),
     "ask": frozenset({NOOP, QUESTION, ANNOUNCED}),
@@ -147,11 +147,11 @@ def stop_class(text: str) -> str:
         return NOOP
     if is_completion(text):
         return COMPLETION
-    kind = closing.classify(text)
+    kind = handback.classify(text)
     return {
-        closing.DECISION: DECISION,
-        closing.QUESTION: QUESTION,
-        closing.ANNOUNCED: ANNOUNCED,
+        handback.DECISION: DECISION,
+        handback.QUESTION: QUESTION,
+        handback.ANNOUNCED: ANNOUNCED,
     }.get(kind, OTHER)
 
 

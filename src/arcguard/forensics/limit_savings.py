@@ -4,7 +4,7 @@ The session sat idle from the ending until the next prompt. A limit-wait resume 
 it when the limit reset: at the time the error text names, else after the backoff limit-wait
 uses, within its caps (resumes per arc, longest wait). Whatever idle time lies beyond that wake
 is what the resume saves; a prompt that came sooner saves nothing. Both rules are limit-wait's
-own (`core.limits`), so the estimate moves with them.
+own (`core.arc_keeper.limits`), so the estimate moves with them.
 
 limit-wait acts only inside an arc, so the figure is kept twice: for every session, as if each
 had been one arc from its start, and for arcs a session really started with `/autonomous`.
@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from arcguard.core import limits
+from arcguard.core.arc_keeper import limits
 
 
 if TYPE_CHECKING:

@@ -2,7 +2,7 @@
 
 Wired as a second StopFailure handler with `async` and `asyncRewake`: Claude Code does not
 wait for it, and its exit 2 wakes the session with its stderr as the message. That makes this
-the one arcguard hook that may exit 2, and only after `core.limits.decide_wake` said so under
+the one arcguard hook that may exit 2, and only after `limits.decide_wake` said so under
 the state lock; every other outcome, an error included, is exit 0 and wakes nothing.
 
 One waiter per session: the wait is recorded in the state with a token and this process's
@@ -19,8 +19,8 @@ import sys
 import time
 
 from arcguard import jsonio
-from arcguard.core import handover
-from arcguard.core import limits
+from arcguard.core.arc_keeper import handover
+from arcguard.core.arc_keeper import limits
 from arcguard.hooks import notify
 from arcguard.hooks.runner import MAX_PAYLOAD
 from arcguard.hooks.runner import session_id

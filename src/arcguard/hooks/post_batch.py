@@ -8,16 +8,16 @@ prompts of their own) and the harness's task notifications.
 from __future__ import annotations
 
 from arcguard import jsonio
-from arcguard.core import goal
-from arcguard.core import turns
+from arcguard.core.arc_keeper import goal
 from arcguard.core.final_words import QUEUED_COMMAND
 from arcguard.core.final_words import queued_prompt
-from arcguard.core.guard import confirm_turn
-from arcguard.core.guard import decide_post_batch
+from arcguard.core.loop_guard import turns
+from arcguard.core.loop_guard.guard import confirm_turn
+from arcguard.core.loop_guard.guard import decide_post_batch
+from arcguard.core.loop_guard.tracks import track_key
 from arcguard.core.state import clone
 from arcguard.core.state import fresh_state
 from arcguard.core.state import remember
-from arcguard.core.tracks import track_key
 from arcguard.hooks.runner import session_id
 from arcguard.transcript import hook_reader
 from arcguard.transcript import records

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from arcguard.core.repeat import decide_post_tool
+from arcguard.core.loop_guard.repeat import decide_post_tool
 from arcguard.core.state import fresh_state
 from arcguard.hooks.runner import session_id
 

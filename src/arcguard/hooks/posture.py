@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from arcguard.core.background import observe_notification
+from arcguard.core.arc_keeper.posture import decide_posture
+from arcguard.core.arc_keeper.posture import note_cwd
 from arcguard.core.final_words import is_task_notification
-from arcguard.core.posture import decide_posture
-from arcguard.core.posture import note_cwd
+from arcguard.core.loop_guard.background import observe_notification
 from arcguard.hooks.runner import session_id
 
 

@@ -10,8 +10,8 @@ from __future__ import annotations
 import os
 
 from arcguard.core import render
-from arcguard.core.repeat import UNKNOWN_FILE
-from arcguard.core.repeat import decide_pre_tool
+from arcguard.core.loop_guard.repeat import UNKNOWN_FILE
+from arcguard.core.loop_guard.repeat import decide_pre_tool
 from arcguard.core.state import batch_fires
 from arcguard.core.state import fresh_state
 from arcguard.hooks.runner import session_id

@@ -89,7 +89,7 @@ class Context:
                 raise TooLate("the wall budget ran out before the decision was committed")
             if _log_grew(state, new):
                 # Most hook runs decide nothing, so only those that did load the notifier.
-                from arcguard.core import notices
+                from arcguard.core.display import notices
                 from arcguard.core.notify import new_entries
                 from arcguard.hooks import notify
 

@@ -6,8 +6,8 @@ rarely, so the look at the directory costs no tool call anything.
 
 from __future__ import annotations
 
-from arcguard.core.lifecycle import decide_session_start
-from arcguard.core.posture import note_cwd
+from arcguard.core.arc_keeper.lifecycle import decide_session_start
+from arcguard.core.arc_keeper.posture import note_cwd
 from arcguard.hooks.runner import session_id
 from arcguard.storage import error_log
 

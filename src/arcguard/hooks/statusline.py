@@ -1,7 +1,7 @@
 """`arcguard statusline`: Claude Code's status line command, as fast as a hook.
 
 Claude Code runs it after every assistant message with a JSON payload on stdin and shows what
-it prints. It prints arcguard's segment for the session (`core.statusline`) or nothing, and
+it prints. It prints arcguard's segment for the session (`core.display.statusline`) or nothing, and
 keeps the payload's `rate_limits.*.resets_at` in the session's state, where `limit-wait` finds
 the exact reset time when an error text names none. Like a hook it fails quietly: any problem
 (an unusable state dir, a closed stdout, a hang past the hooks' wall budget) prints nothing and
@@ -41,7 +41,7 @@ def clock(ts: float) -> str:
 
 
 def record(home: str, cfg: Config, sid: str, rate_limits: object, now: float) -> None:
-    from arcguard.core import limits
+    from arcguard.core.arc_keeper import limits
     from arcguard.core.state import clone
 
     def change(state: State | None) -> tuple[State | None, None]:
@@ -54,8 +54,8 @@ def record(home: str, cfg: Config, sid: str, rate_limits: object, now: float) ->
 
 
 def line(payload: dict[str, Any], home: str, cfg: Config, now: float) -> str:
-    from arcguard.core import limits
-    from arcguard.core.statusline import segment
+    from arcguard.core.arc_keeper import limits
+    from arcguard.core.display.statusline import segment
 
     sid = runner.session_id(payload)
     if sid is None:
@@ -70,7 +70,7 @@ def line(payload: dict[str, Any], home: str, cfg: Config, now: float) -> str:
 
 
 def _waiter_alive(state: State | None) -> bool:
-    from arcguard.core import limits
+    from arcguard.core.arc_keeper import limits
 
     wait = limits.pending(state)
     if wait is None:
@@ -87,7 +87,7 @@ RESIDENT_DOWN = "resident mode: server not running (arcguard serve &)"
 
 
 def with_resident(text: str, home: str) -> str:
-    from arcguard.core.statusline import SEPARATOR
+    from arcguard.core.display.statusline import SEPARATOR
     from arcguard.resident import files
 
     if files.port(home) is None or files.running(home):

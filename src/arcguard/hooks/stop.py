@@ -13,19 +13,19 @@ from __future__ import annotations
 import time
 
 from arcguard.claude_settings import releases
-from arcguard.core import arc as arcs
-from arcguard.core import goal
 from arcguard.core import render
+from arcguard.core.arc_keeper import arc as arcs
+from arcguard.core.arc_keeper import goal
+from arcguard.core.arc_keeper.stop import CAP_ENV
+from arcguard.core.arc_keeper.stop import KIND_EMPTY
+from arcguard.core.arc_keeper.stop import KIND_THINKING
+from arcguard.core.arc_keeper.stop import KIND_TOOL_USE
+from arcguard.core.arc_keeper.stop import Final
+from arcguard.core.arc_keeper.stop import Harness
+from arcguard.core.arc_keeper.stop import claude_stop_cap
+from arcguard.core.arc_keeper.stop import decide_stop
+from arcguard.core.arc_keeper.stop import is_noop
 from arcguard.core.final_words import is_resume_prompt
-from arcguard.core.stop import CAP_ENV
-from arcguard.core.stop import KIND_EMPTY
-from arcguard.core.stop import KIND_THINKING
-from arcguard.core.stop import KIND_TOOL_USE
-from arcguard.core.stop import Final
-from arcguard.core.stop import Harness
-from arcguard.core.stop import claude_stop_cap
-from arcguard.core.stop import decide_stop
-from arcguard.core.stop import is_noop
 from arcguard.hooks import turn_fallback
 from arcguard.hooks.runner import session_id
 from arcguard.transcript import hook_reader

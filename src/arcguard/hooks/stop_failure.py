@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from arcguard.core import limits
 from arcguard.core import render
-from arcguard.core.lifecycle import decide_stop_failure
+from arcguard.core.arc_keeper import limits
+from arcguard.core.arc_keeper.lifecycle import decide_stop_failure
 from arcguard.hooks.runner import session_id
 
 

@@ -1,4 +1,4 @@
-"""The hook side of closing turns without PostToolBatch (see `arcguard.core.turns`).
+"""The hook side of closing turns without PostToolBatch (see `arcguard.core.loop_guard.turns`).
 
 The transcript is read only while no PostToolBatch has been seen in the session, so releases
 that have the event pay nothing for the fallback after their first turn.
@@ -6,8 +6,8 @@ that have the event pay nothing for the fallback after their first turn.
 
 from __future__ import annotations
 
-from arcguard.core import goal
-from arcguard.core import turns
+from arcguard.core.arc_keeper import goal
+from arcguard.core.loop_guard import turns
 from arcguard.core.state import batch_fires
 from arcguard.transcript import hook_reader
 

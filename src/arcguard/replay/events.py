@@ -15,9 +15,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from arcguard.core import opkey
 from arcguard.core.final_words import AUTONOMOUS
 from arcguard.core.final_words import starts_autonomous
+from arcguard.core.loop_guard import opkey
 from arcguard.forensics import entries as kinds
 from arcguard.storage.paths import SAFE_CHARS
 from arcguard.transcript import records

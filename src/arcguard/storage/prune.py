@@ -1,4 +1,4 @@
-"""Removing session state files past their retention age (the rule is `core.retention`).
+"""Removing session state files past their retention age (the rule is `core.arc_keeper.retention`).
 
 Run at SessionStart, not on every tool call: a session starts rarely, and one look at the
 directory then is enough. The work is bounded (a time budget and a number of files per run,
@@ -13,7 +13,7 @@ import os
 import stat
 import time
 
-from arcguard.core import retention
+from arcguard.core.arc_keeper import retention
 from arcguard.storage import atomic
 from arcguard.storage import error_log
 from arcguard.storage import paths

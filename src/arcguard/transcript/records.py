@@ -349,7 +349,7 @@ def resume_mark(
     lines_newest_first: Iterable[bytes], loads: Callable[[bytes], object]
 ) -> str | None:
     """The newest of Claude Code's resume markers in the lines: "armed", "cancelled",
-    "resumed" (`core.handover`), or None when there is none."""
+    "resumed" (`core.arc_keeper.handover`), or None when there is none."""
     for line in lines_newest_first:
         if not any(b in line for b in _RESUME_BYTES):
             continue

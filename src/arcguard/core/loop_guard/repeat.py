@@ -13,23 +13,23 @@ executed (cancelled, interrupted, refused, denied by a hook) is not an execution
 
 from __future__ import annotations
 
-from arcguard.core import background
-from arcguard.core import effects
 from arcguard.core import hashing
 from arcguard.core import messages
-from arcguard.core import opkey
 from arcguard.core import render
-from arcguard.core import shape
-from arcguard.core import stuck
+from arcguard.core.loop_guard import background
+from arcguard.core.loop_guard import opkey
+from arcguard.core.loop_guard import shape
+from arcguard.core.loop_guard import stuck
+from arcguard.core.loop_guard import tool_effects
+from arcguard.core.loop_guard.tracks import get_track
+from arcguard.core.loop_guard.tracks import is_allowed
+from arcguard.core.loop_guard.tracks import paused_output
+from arcguard.core.loop_guard.tracks import track_key
 from arcguard.core.schema import FILE_STATE_CHARS
 from arcguard.core.state import add_log
 from arcguard.core.state import clone
 from arcguard.core.state import remember
 from arcguard.core.state import short_id
-from arcguard.core.tracks import get_track
-from arcguard.core.tracks import is_allowed
-from arcguard.core.tracks import paused_output
-from arcguard.core.tracks import track_key
 
 
 TYPE_CHECKING = False
@@ -97,7 +97,7 @@ def _exception(
     if (
         tool_name in cfg.observing_tools
         and change_seq > op.get("change_seq", 0)
-        and not effects.may_change_world(tool_name, tool_input)
+        and not tool_effects.may_change_world(tool_name, tool_input)
     ):
         return AFTER_CHANGE
     runs = op.get("runs") or []
@@ -156,7 +156,7 @@ def decide_pre_tool(
     track["seq"] += 1
     if is_allowed(cfg, tool_name, tool_input):
         return None, state
-    if effects.is_wait(tool_name, tool_input) and background.waiting(
+    if tool_effects.is_wait(tool_name, tool_input) and background.waiting(
         state, cfg, now, own=track_key(agent_id)
     ):
         return None, state  # bounded by time and by the work ending, not by count
@@ -188,7 +188,7 @@ def decide_pre_tool(
     recent = window[-cfg.repeat_limit :]
     spent = None
     # A call that waits is how one waits: its repeats are bounded by time (`stuck`), not denied.
-    poll = effects.is_poll(tool_name, tool_input)
+    poll = tool_effects.is_poll(tool_name, tool_input)
     if not poll and len(recent) >= cfg.repeat_limit and len({_run_outcome(r) for r in recent}) == 1:
         spent = _exception(op, state, cfg, tool_name, tool_input, file_state)
         if spent is None:
@@ -297,7 +297,7 @@ def decide_post_tool(
             # already seen that way.
             guard["edit_seq"] = guard.get("edit_seq", 0) + 1
             progress = True
-    elif outcome != opkey.NOT_RUN and effects.may_change_world(tool_name, tool_input):
+    elif outcome != opkey.NOT_RUN and tool_effects.may_change_world(tool_name, tool_input):
         # It ran (even a failed command may have changed things): assume it changed them.
         guard["change_seq"] = guard.get("change_seq", 0) + 1
         progress = changed = True
@@ -338,7 +338,7 @@ def decide_post_tool(
             result=seen,
             edit=edit,
             changed=changed,
-            poll=effects.is_poll(tool_name, tool_input),
+            poll=tool_effects.is_poll(tool_name, tool_input),
         )
     return paused_output(state, deny=False), state
 

@@ -10,7 +10,7 @@ the repeat and cycle rules apply again as soon as nothing runs or the time is up
 from __future__ import annotations
 
 from arcguard import jsonio
-from arcguard.core.effects import STATUS_TOOLS
+from arcguard.core.loop_guard.tool_effects import STATUS_TOOLS
 from arcguard.core.state import short_id
 
 

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from arcguard import jsonio
 from arcguard.core import hashing
-from arcguard.core import opkey
+from arcguard.core.loop_guard import opkey
 
 
 TYPE_CHECKING = False

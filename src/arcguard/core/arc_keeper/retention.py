@@ -10,7 +10,7 @@ candidate: the shell leaves it out.
 
 from __future__ import annotations
 
-from arcguard.core import limits
+from arcguard.core.arc_keeper import limits
 
 
 TYPE_CHECKING = False

@@ -14,7 +14,7 @@ Where the resume time comes from, first match wins:
 
 from __future__ import annotations
 
-from arcguard.core import arc as arcs
+from arcguard.core.arc_keeper import arc as arcs
 from arcguard.core.schema import MAX_WINDOWS
 from arcguard.core.state import add_log
 from arcguard.core.state import clone

@@ -4,7 +4,7 @@ polls that wait for nothing.
 Three counters per track, fed by every finished call (`observe`) and acted on when a turn's
 calls are done (`decide`):
 
-- Shape repeats: a call whose shape and result shape (`arcguard.core.shape`) were both seen
+- Shape repeats: a call whose shape and result shape (`loop_guard.shape`) were both seen
   before, since the last real progress. A probe whose output carries a fresh timestamp each
   time is caught here. Real progress is a confirmed edit that leaves a file content it never
   had, a result of a shape never seen, or a call that may have changed the world and is not
@@ -26,12 +26,12 @@ from __future__ import annotations
 
 from arcguard.core import hashing
 from arcguard.core import messages
-from arcguard.core import opkey
 from arcguard.core import render
-from arcguard.core import shape
+from arcguard.core.loop_guard import opkey
+from arcguard.core.loop_guard import shape
+from arcguard.core.loop_guard.tracks import pause
 from arcguard.core.state import add_log
 from arcguard.core.state import remember
-from arcguard.core.tracks import pause
 
 
 TYPE_CHECKING = False

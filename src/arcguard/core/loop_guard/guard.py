@@ -1,6 +1,6 @@
 """The loop guard's turn rules: blocked rounds, cycles, check-in nudge, operator backstop.
 
-Rules (thresholds in `Config`; the repeat guard itself is `arcguard.core.repeat`):
+Rules (thresholds in `Config`; the repeat guard itself is `arcguard.core.loop_guard.repeat`):
 2. Blocked rounds: a turn with a denied call and no progress counts a round; progress resets
    the count; at `blocked_rounds_pause` the session is paused.
 3. Cycles: the fingerprints of consecutive tool-only turns; a short period repeating
@@ -15,35 +15,35 @@ Rules (thresholds in `Config`; the repeat guard itself is `arcguard.core.repeat`
 Progress is a confirmed edit, a call that may have changed the world, or a result never seen
 before. Nudges and the backstop are for unattended runs going nowhere; steady work is left alone.
 A turn that only waits while background work runs is neither progress nor a quiet turn, and
-neither extends nor breaks a cycle (see `arcguard.core.background`).
+neither extends nor breaks a cycle (see `arcguard.core.loop_guard.background`).
 """
 
 from __future__ import annotations
 
-from arcguard.core import background
-from arcguard.core import effects
 from arcguard.core import hashing
 from arcguard.core import messages
-from arcguard.core import opkey
 from arcguard.core import render
-from arcguard.core import shape
-from arcguard.core import stuck
 from arcguard.core.final_words import is_task_notification
-from arcguard.core.period import detect_period
-from arcguard.core.repeat import settle_batch
+from arcguard.core.loop_guard import background
+from arcguard.core.loop_guard import opkey
+from arcguard.core.loop_guard import shape
+from arcguard.core.loop_guard import stuck
+from arcguard.core.loop_guard import tool_effects
+from arcguard.core.loop_guard.period import detect_period
+from arcguard.core.loop_guard.repeat import settle_batch
+from arcguard.core.loop_guard.tracks import MAIN
+from arcguard.core.loop_guard.tracks import clear_run
+from arcguard.core.loop_guard.tracks import get_track
+from arcguard.core.loop_guard.tracks import is_allowed
+from arcguard.core.loop_guard.tracks import new_track
+from arcguard.core.loop_guard.tracks import pause
+from arcguard.core.loop_guard.tracks import paused_output
+from arcguard.core.loop_guard.tracks import track_key
 from arcguard.core.schema import MAX_CALLS
 from arcguard.core.state import add_log
 from arcguard.core.state import clone
 from arcguard.core.state import remember
 from arcguard.core.state import short_id
-from arcguard.core.tracks import MAIN
-from arcguard.core.tracks import clear_run
-from arcguard.core.tracks import get_track
-from arcguard.core.tracks import is_allowed
-from arcguard.core.tracks import new_track
-from arcguard.core.tracks import pause
-from arcguard.core.tracks import paused_output
-from arcguard.core.tracks import track_key
 
 
 TYPE_CHECKING = False
@@ -236,8 +236,8 @@ def turn_call(cfg: Config, tool_name: str, tool_input: object) -> TurnCall:
         "op": opkey.operation_id(tool_name, tool_input),
         "label": opkey.label(tool_name, tool_input, LABEL_SUBJECT),
         "allowed": is_allowed(cfg, tool_name, tool_input),
-        "waits": effects.is_wait(tool_name, tool_input),
-        "polls": effects.is_poll(tool_name, tool_input),
+        "waits": tool_effects.is_wait(tool_name, tool_input),
+        "polls": tool_effects.is_poll(tool_name, tool_input),
     }
 
 

@@ -7,9 +7,9 @@ and a pending wait for an API limit.
 
 from __future__ import annotations
 
-from arcguard.core import arc as arcs
-from arcguard.core import handover
-from arcguard.core import limits
+from arcguard.core.arc_keeper import arc as arcs
+from arcguard.core.arc_keeper import handover
+from arcguard.core.arc_keeper import limits
 
 
 TYPE_CHECKING = False

@@ -6,16 +6,16 @@ waking the session when a background task ended, and changes no counter.
 
 from __future__ import annotations
 
-from arcguard.core import arc as arcs
-from arcguard.core import goal
-from arcguard.core import guard
-from arcguard.core import limits
 from arcguard.core import messages
 from arcguard.core import render
+from arcguard.core.arc_keeper import arc as arcs
+from arcguard.core.arc_keeper import goal
+from arcguard.core.arc_keeper import limits
 from arcguard.core.final_words import AUTONOMOUS
 from arcguard.core.final_words import PLUGIN_AUTONOMOUS
 from arcguard.core.final_words import is_harness_prompt
 from arcguard.core.final_words import starts_autonomous
+from arcguard.core.loop_guard import guard
 from arcguard.core.schema import TASK_CHARS
 from arcguard.core.state import add_log
 from arcguard.core.state import clone

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from arcguard.core.posture import posture_context
+from arcguard.core.arc_keeper.posture import posture_context
 from arcguard.core.schema import MAX_EVENT_KEYS
 from arcguard.core.state import add_log
 from arcguard.core.state import clone

@@ -17,14 +17,14 @@ dead after a crash or reconnect with nobody having asked it to stop.
 
 from __future__ import annotations
 
-from arcguard.core import arc as arcs
-from arcguard.core import closing
-from arcguard.core import goal
-from arcguard.core import guard
 from arcguard.core import messages
 from arcguard.core import render
+from arcguard.core.arc_keeper import arc as arcs
+from arcguard.core.arc_keeper import goal
+from arcguard.core.arc_keeper import handback
 from arcguard.core.final_words import is_completion
 from arcguard.core.final_words import is_sentinel
+from arcguard.core.loop_guard import guard
 from arcguard.core.state import add_log
 from arcguard.core.state import clone
 from arcguard.core.state import remember
@@ -163,24 +163,24 @@ def classify(final: Final, policy: str = POLICY_NOOP, *, work_left: bool = False
         return STALL
     if final.kind != KIND_TEXT:
         return PRODUCTIVE
-    closing_kind = closing.classify(final.text)
-    if closing_kind == closing.DECISION:
+    closing_kind = handback.classify(final.text)
+    if closing_kind == handback.DECISION:
         return DECISION
     return _by_policy(closing_kind, policy, work_left)
 
 
 def _by_policy(closing_kind: str, policy: str, work_left: bool) -> str:
     if policy == POLICY_STRICT:
-        return {closing.QUESTION: STALL_QUESTION, closing.ANNOUNCED: STALL_ANNOUNCED}.get(
+        return {handback.QUESTION: STALL_QUESTION, handback.ANNOUNCED: STALL_ANNOUNCED}.get(
             closing_kind, STALL_OTHER
         )
-    if policy == POLICY_ASK and closing_kind == closing.QUESTION:
+    if policy == POLICY_ASK and closing_kind == handback.QUESTION:
         return STALL_QUESTION
-    if policy == POLICY_ASK and closing_kind == closing.ANNOUNCED:
+    if policy == POLICY_ASK and closing_kind == handback.ANNOUNCED:
         return STALL_ANNOUNCED
     # An offer of more help is the end of the work only when no milestone is left: with
     # milestones to do, the model stopped early believing it was finished.
-    if policy == POLICY_ASK and closing_kind == closing.COURTESY and work_left:
+    if policy == POLICY_ASK and closing_kind == handback.COURTESY and work_left:
         return STALL_COURTESY
     return PRODUCTIVE
 

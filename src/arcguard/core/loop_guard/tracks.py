@@ -6,8 +6,8 @@ mixed into the parent's sequence; a pause belongs to the whole session.
 
 from __future__ import annotations
 
-from arcguard.core import opkey
 from arcguard.core import render
+from arcguard.core.loop_guard import opkey
 from arcguard.core.schema import REASON_BYTES
 from arcguard.core.state import add_log
 from arcguard.core.state import clip_json

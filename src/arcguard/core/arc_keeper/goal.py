@@ -13,7 +13,7 @@ Pure.
 
 from __future__ import annotations
 
-from arcguard.core import arc as arcs
+from arcguard.core.arc_keeper import arc as arcs
 from arcguard.core.state import GOAL_BYTES
 from arcguard.core.state import clip_json
 

@@ -19,17 +19,17 @@ out of the way, so a release that has the event never counts a turn twice.
 
 from __future__ import annotations
 
-from arcguard.core import opkey
-from arcguard.core.guard import decide_post_batch
-from arcguard.core.guard import turn_call
-from arcguard.core.repeat import decide_post_tool
+from arcguard.core.loop_guard import opkey
+from arcguard.core.loop_guard.guard import decide_post_batch
+from arcguard.core.loop_guard.guard import turn_call
+from arcguard.core.loop_guard.repeat import decide_post_tool
+from arcguard.core.loop_guard.tracks import get_track
+from arcguard.core.loop_guard.tracks import is_allowed
+from arcguard.core.loop_guard.tracks import track_key
 from arcguard.core.schema import MAX_CALLS
 from arcguard.core.state import batch_fires
 from arcguard.core.state import clone
 from arcguard.core.state import short_id
-from arcguard.core.tracks import get_track
-from arcguard.core.tracks import is_allowed
-from arcguard.core.tracks import track_key
 
 
 TYPE_CHECKING = False
