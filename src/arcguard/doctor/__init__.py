@@ -19,14 +19,14 @@ from arcguard.doctor.health import check_stop_cap
 from arcguard.doctor.model import GAP
 from arcguard.doctor.model import Check
 from arcguard.doctor.model import Setup
+from arcguard.doctor.probes import check_command
+from arcguard.doctor.probes import check_executables
+from arcguard.doctor.probes import check_runs
 from arcguard.doctor.resident import check_resident
 from arcguard.doctor.statusline import check_statusline
 from arcguard.doctor.trust import check_project_env
 from arcguard.doctor.wiring import check_background
-from arcguard.doctor.wiring import check_command
-from arcguard.doctor.wiring import check_executables
 from arcguard.doctor.wiring import check_matchers
-from arcguard.doctor.wiring import check_runs
 from arcguard.doctor.wiring import check_settings_files
 from arcguard.doctor.wiring import check_wiring
 
