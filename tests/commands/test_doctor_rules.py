@@ -130,7 +130,7 @@ def test_runs_that_fail_alike_are_one_line_and_a_refusal_is_a_skip() -> None:
         wiring.Run(_entry("project", "stop"), "not run: inside", refused=True),
         wiring.Run(_entry("user", "session-start"), "", refused=False),
     ]
-    failed, skipped = wiring.run_checks_of(runs, [])
+    failed, skipped = wiring.checks_of_runs(runs, [])
     assert (failed.status, failed.detail) == (
         "gap",
         "`/opt/bin/arcguard hook stop|posture` (user): exit 1",
@@ -144,7 +144,7 @@ def test_runs_with_only_skips_say_how_many_answered_first() -> None:
         wiring.Run(_entry("user", "stop"), "", refused=False),
         wiring.Run(_entry("project", "posture"), "not run: inside", refused=True),
     ]
-    answered, skipped = wiring.run_checks_of(runs, [])
+    answered, skipped = wiring.checks_of_runs(runs, [])
     assert (answered.status, answered.detail) == (
         "ok",
         "1 wired commands answer a test payload as hooks must",

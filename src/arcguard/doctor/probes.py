@@ -19,9 +19,9 @@ from arcguard.doctor.model import Setup
 from arcguard.doctor.wiring import NOT_RUN
 from arcguard.doctor.wiring import Program
 from arcguard.doctor.wiring import Run
+from arcguard.doctor.wiring import checks_of_runs
 from arcguard.doctor.wiring import command_checks
 from arcguard.doctor.wiring import executable_checks
-from arcguard.doctor.wiring import run_checks_of
 
 
 if TYPE_CHECKING:
@@ -82,7 +82,7 @@ def check_runs(setup: Setup) -> list[Check]:
         refused = refused_for(entry.handler, setup.environ, root)
         problem = refused or run_hook(entry.handler, entry.event, setup.environ, root)
         runs.append(Run(entry, problem or "", refused is not None))
-    return run_checks_of(runs, setup.suspects())
+    return checks_of_runs(runs, setup.suspects())
 
 
 def check_command(setup: Setup) -> list[Check]:

@@ -114,10 +114,8 @@ def _wired_by_event(setup: Setup) -> tuple[dict[str, list[Entry]], list[Check]]:
         by_event[event].append(Entry(where, event, {"type": "http", "port": port}))
     for entry in setup.entries():
         name = plan.hook_name(entry.handler) or ""
-        if entry.event in EVENTS and name in (
-            EVENTS[entry.event],
-            RESIDENT_COMMANDS.get(entry.event),
-        ):
+        ours = (EVENTS.get(entry.event), RESIDENT_COMMANDS.get(entry.event))
+        if entry.event in EVENTS and name in ours:
             by_event[entry.event].append(entry)
         elif BACKGROUND.get(name) != entry.event:  # background handlers have their own check
             found.append(
@@ -330,7 +328,7 @@ class Run:
     refused: bool
 
 
-def run_checks_of(runs: list[Run], suspects: list[Entry]) -> list[Check]:
+def checks_of_runs(runs: list[Run], suspects: list[Entry]) -> list[Check]:
     """The checks of the wired commands' runs: failures that share a cause on one line, each
     command that only looks like arcguard's as a gap of its own, and an ok line when some
     answered and nothing failed (a skip says nothing about whether a command works)."""
