@@ -16,9 +16,9 @@ from arcguard.doctor.health import check_lock
 from arcguard.doctor.health import check_state_dir
 from arcguard.doctor.health import check_state_files
 from arcguard.doctor.health import check_stop_cap
-from arcguard.doctor.model import GAP
 from arcguard.doctor.model import Check
 from arcguard.doctor.model import Setup
+from arcguard.doctor.model import gap
 from arcguard.doctor.probes import check_command
 from arcguard.doctor.probes import check_executables
 from arcguard.doctor.probes import check_runs
@@ -63,5 +63,5 @@ def run_checks(setup: Setup) -> list[Check]:
             results.extend(check(setup))
         except Exception as exc:  # a check never takes the report down with it
             name = check.__name__.removeprefix("check_").replace("_", " ")
-            results.append(Check(name, GAP, f"check failed: {type(exc).__name__}: {exc}"))
+            results.append(gap(name, f"check failed: {type(exc).__name__}: {exc}", ""))
     return results
