@@ -17,7 +17,7 @@ from arcguard.core.arc_keeper.arc import new_arc
 from arcguard.core.config import default_config
 from arcguard.core.display.statusline import segment as core_segment
 from arcguard.core.state import fresh_state
-from arcguard.doctor import model as st
+from arcguard.doctor import reading
 from arcguard.doctor.statusline import check_statusline
 from arcguard.storage import paths
 from arcguard.storage import store
@@ -162,13 +162,13 @@ def test_a_status_line_of_the_users_own_is_kept_unless_forced(tmp_path):
 
 def test_doctor_runs_the_wired_status_line(tmp_path):
     install(tmp_path, "--statusline")
-    [check] = check_statusline(st.Setup(tmp_path, dict(os.environ)))
+    [check] = check_statusline(reading.read_setup(tmp_path, dict(os.environ)))
     assert check.status == "ok" and "runs" in check.detail
     path = cc.settings_path("project", tmp_path, os.environ)
     broken = json.loads(path.read_text())
     broken["statusLine"]["command"] = "/nonexistent/python -m arcguard statusline"
     path.write_text(json.dumps(broken))
-    [check] = check_statusline(st.Setup(tmp_path, dict(os.environ)))
+    [check] = check_statusline(reading.read_setup(tmp_path, dict(os.environ)))
     assert check.status == "gap" and "exit 127" in check.detail
 
 

@@ -18,6 +18,8 @@ from arcguard.claude_settings import settings_files as cc
 from arcguard.claude_settings import slash_command as slash
 from arcguard.doctor import health
 from arcguard.doctor import model as st
+from arcguard.doctor import probes
+from arcguard.doctor import reading
 from arcguard.doctor import wiring
 from arcguard.hooks import EVENTS
 from arcguard.storage import paths
@@ -31,7 +33,7 @@ pytestmark = pytest.mark.usefixtures("claude_on_path")
 
 
 def setup_for(project: Path) -> st.Setup:
-    return st.Setup(project, dict(os.environ))
+    return reading.read_setup(project, dict(os.environ))
 
 
 def statuses(checks: list[st.Check]) -> list[str]:
@@ -221,10 +223,10 @@ def test_a_plugin_disabled_by_a_higher_scope_does_not_count(project: Path) -> No
 def test_a_missing_executable_is_a_gap(project: Path) -> None:
     write_settings(project, wired("/gone/venv/bin/arcguard"))
     setup = setup_for(project)
-    [check] = wiring.check_executables(setup)
+    [check] = probes.check_executables(setup)
     assert check.status == "gap" and "exit 127" in check.detail
     assert check.hint == "arcguard install --scope project"
-    [runs] = wiring.check_runs(setup)
+    [runs] = probes.check_runs(setup)
     assert runs.status == "gap"
     assert runs.detail == (
         "`/gone/venv/bin/arcguard hook posture|stop|pre-tool|post-tool|"
@@ -236,7 +238,7 @@ def test_a_missing_executable_is_a_gap(project: Path) -> None:
 def test_an_existing_executable_is_ok(project: Path, tmp_path: Path) -> None:
     program = fake_program(tmp_path / "bin", "arcguard", "exit 0")
     write_settings(project, wired(str(program)))
-    assert wiring.check_executables(setup_for(project)) == [
+    assert probes.check_executables(setup_for(project)) == [
         st.Check("executable", "ok", f"{program} (project)")
     ]
 
@@ -246,11 +248,11 @@ def test_a_command_on_path_is_resolved(
 ) -> None:
     write_settings(project, wired("arcguard"))
     monkeypatch.setenv("PATH", str(tmp_path / "empty"))
-    [check] = wiring.check_executables(setup_for(project))
+    [check] = probes.check_executables(setup_for(project))
     assert check.status == "gap"
     fake_program(tmp_path / "bin", "arcguard", "exit 0")
     monkeypatch.setenv("PATH", str(tmp_path / "bin"))
-    [check] = wiring.check_executables(setup_for(project))
+    [check] = probes.check_executables(setup_for(project))
     assert check.status == "ok"
 
 
@@ -269,7 +271,7 @@ def test_a_wired_command_that_does_not_answer_as_a_hook_is_a_gap(
     program = fake_program(tmp_path / "bin", "arcguard", f"cat >/dev/null; {body}")
     settings = {"hooks": {"Stop": [plan.desired_group("Stop", str(program))]}}
     write_settings(project, settings)
-    [check] = wiring.check_runs(setup_for(project))
+    [check] = probes.check_runs(setup_for(project))
     assert check.status == "gap" and expected in check.detail
 
 
@@ -283,7 +285,7 @@ def test_a_wired_command_gets_a_payload_and_a_scratch_state_dir(
         f'cat > {seen}; echo "$ARCGUARD_HOME" > {seen}.home; echo "{{}}"',
     )
     write_settings(project, {"hooks": {"Stop": [plan.desired_group("Stop", str(program))]}})
-    [check] = wiring.check_runs(setup_for(project))
+    [check] = probes.check_runs(setup_for(project))
     assert check.status == "ok"
     payload = json.loads(seen.read_text())
     assert payload["hook_event_name"] == "Stop" and payload["session_id"]
@@ -295,7 +297,7 @@ def test_a_missing_program_on_path_is_reported_as_not_found(
 ) -> None:
     monkeypatch.setenv("PATH", str(tmp_path / "empty"))
     write_settings(project, {"hooks": {"Stop": [plan.desired_group("Stop", "arcguard")]}})
-    [check] = wiring.check_runs(setup_for(project))
+    [check] = probes.check_runs(setup_for(project))
     assert check.status == "gap" and "exit 127: command not found" in check.detail
 
 
@@ -326,7 +328,7 @@ def test_doctor_runs_an_exact_invocation_without_a_shell(project: Path, tmp_path
     program = fake_program(tmp_path / "a b", "arcguard", 'cat >/dev/null; echo "{}"')
     quoted = {"Stop": [plan.desired_group("Stop", shlex.quote(str(program)))]}
     write_settings(project, {"hooks": quoted})
-    [check] = wiring.check_runs(setup_for(project))
+    [check] = probes.check_runs(setup_for(project))
     assert check.status == "ok"
 
 
@@ -335,14 +337,14 @@ def test_doctor_does_not_run_a_program_shipped_inside_the_project(project: Path)
     marker = project / "PWNED"
     program = fake_program(project / "tools", "arcguard", f"touch {marker}")
     write_settings(project, {"hooks": {"Stop": [plan.desired_group("Stop", str(program))]}})
-    [check] = wiring.check_runs(setup_for(project))
+    [check] = probes.check_runs(setup_for(project))
     assert not marker.exists()
     assert check.status == "skip" and "not run: its program is inside the project" in check.detail
 
 
 def test_the_real_hooks_answer_the_test_payloads(project: Path) -> None:
     assert arcguard("install", "--scope", "project", "--project", str(project)).exit_code == 0
-    [check] = wiring.check_runs(setup_for(project))
+    [check] = probes.check_runs(setup_for(project))
     assert check.status == "ok" and "8 wired commands" in check.detail
 
 
@@ -556,7 +558,7 @@ def test_a_missing_autonomous_command_is_a_gap_where_claude_code_rejects_it(
 ) -> None:
     # Releases that refuse an unknown slash command in -p mode cannot start an arc without it.
     fake_claude(version)
-    [check] = wiring.check_command(setup_for(project))
+    [check] = probes.check_command(setup_for(project))
     assert check.status == status and check.hint == "arcguard install"
     assert ("rejects a prompt" in check.detail) == (status == "gap")
 
@@ -565,7 +567,7 @@ def test_a_missing_autonomous_command_is_a_gap_when_the_version_is_unknown(
     project: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setenv("PATH", str(tmp_path / "nothing"))
-    [check] = wiring.check_command(setup_for(project))
+    [check] = probes.check_command(setup_for(project))
     assert check.status == "gap"
 
 
@@ -574,19 +576,19 @@ def test_an_installed_autonomous_command_is_ok(project: Path, scope: str) -> Non
     path = cc.commands_dir(scope, project, os.environ) / slash.COMMAND_NAME
     path.parent.mkdir(parents=True)
     path.write_text(slash.command_template())
-    assert wiring.check_command(setup_for(project)) == [st.Check("/autonomous", "ok", str(path))]
+    assert probes.check_command(setup_for(project)) == [st.Check("/autonomous", "ok", str(path))]
 
 
 def test_a_foreign_autonomous_command_is_a_warning(project: Path) -> None:
     path = cc.commands_dir("project", project, os.environ) / slash.COMMAND_NAME
     path.parent.mkdir(parents=True)
     path.write_text("do it: $ARGUMENTS\n")
-    assert statuses(wiring.check_command(setup_for(project))) == ["warn"]
+    assert statuses(probes.check_command(setup_for(project))) == ["warn"]
 
 
 def test_the_plugin_provides_the_command(project: Path) -> None:
     write_settings(project, {"enabledPlugins": {"arcguard@tools": True}})
-    [check] = wiring.check_command(setup_for(project))
+    [check] = probes.check_command(setup_for(project))
     assert check.status == "ok" and "/arcguard:autonomous" in check.detail
 
 
@@ -624,7 +626,7 @@ def test_doctor_does_not_run_a_launch_command_that_imports_from_inside_the_proje
     (package / "__init__.py").write_text(f"open({str(marker)!r}, 'w').close()\n")
     prefix = plan.own_prefix(sys.executable, str(package.parent))
     write_settings(project, {"hooks": {"Stop": [plan.desired_group("Stop", prefix)]}})
-    [check] = wiring.check_runs(setup_for(project))
+    [check] = probes.check_runs(setup_for(project))
     assert not marker.exists()
     assert check.status == "skip" and "loads arcguard from inside the project" in check.detail
 
@@ -751,7 +753,7 @@ def test_a_short_entry_is_named_by_its_interpreter_and_launcher(project: Path) -
     words = plan.short_prefix(gone, "/home/ada/.local/state/arcguard/hook.py")
     assert words is not None
     write_settings(project, {"hooks": {"Stop": [plan.desired_group("Stop", words)]}})
-    [check] = wiring.check_runs(setup_for(project))
+    [check] = probes.check_runs(setup_for(project))
     assert check.status == "gap"
     assert f"`{gone} /home/ada/.local/state/arcguard/hook.py hook stop`" in check.detail
     assert plan.LAUNCH_STUB not in check.detail
@@ -767,6 +769,6 @@ def test_a_short_entry_with_a_launcher_install_did_not_write_is_not_run(
     words = plan.short_prefix(sys.executable, str(launcher))
     assert words is not None
     write_settings(project, {"hooks": {"Stop": [plan.desired_group("Stop", words)]}})
-    [check] = wiring.check_runs(setup_for(project))
+    [check] = probes.check_runs(setup_for(project))
     assert check.status == "skip" and "is not the one `arcguard install` writes" in check.detail
     assert not ran.exists()

@@ -21,7 +21,8 @@ from testing.cli import invoke
 from arcguard.claude_settings import merge_plan as plan
 from arcguard.claude_settings import settings_files as cc
 from arcguard.claude_settings import slash_command as slash
-from arcguard.doctor import model as st
+from arcguard.doctor import probes
+from arcguard.doctor import reading
 from arcguard.doctor import wiring
 
 
@@ -242,7 +243,7 @@ def test_from_a_subfolder_the_whole_repository_is_the_project(
     program = program_at(repository / "tools", f"touch {marker}")
     sub = repository / "web"
     wire_the_project(sub, program)
-    [check] = wiring.check_runs(st.Setup(sub, dict(os.environ)))
+    [check] = probes.check_runs(reading.read_setup(sub, dict(os.environ)))
     assert not marker.exists()
     assert check.status == "skip" and "its program is inside the project" in check.detail
 
@@ -277,7 +278,7 @@ def test_a_status_line_inside_the_project_is_skipped(
         project / ".claude" / "settings.json",
         {"statusLine": {"type": "command", "command": f"{program} statusline"}},
     )
-    [check] = check_statusline(st.Setup(project, dict(os.environ)))
+    [check] = check_statusline(reading.read_setup(project, dict(os.environ)))
     assert not marker.exists()
     assert check.status == "skip" and check.hint == wiring.SKIP_HINT
 
@@ -289,17 +290,17 @@ def test_a_project_is_a_claude_folder_or_a_repository_below_home(tmp_path: Path)
     environ = dict(os.environ)
     plain = tmp_path / "plain"
     plain.mkdir()
-    assert st.project_root(plain, environ, given=False) is None
-    assert st.project_root(plain, environ, given=True) == plain
-    assert st.project_root(home(), environ, given=False) is None
-    assert st.project_root(Path("/"), environ, given=False) is None
+    assert reading.project_root(plain, environ, given=False) is None
+    assert reading.project_root(plain, environ, given=True) == plain
+    assert reading.project_root(home(), environ, given=False) is None
+    assert reading.project_root(Path("/"), environ, given=False) is None
     configured = tmp_path / "configured"
     (configured / ".claude").mkdir(parents=True)
-    assert st.project_root(configured, environ, given=False) == configured
+    assert reading.project_root(configured, environ, given=False) == configured
     repository = git_repository(tmp_path / "repo")
     (repository / "a" / "b").mkdir(parents=True)
-    assert st.project_root(repository / "a" / "b", environ, given=False) == repository
-    assert st.project_root(repository, environ, given=False) == repository
+    assert reading.project_root(repository / "a" / "b", environ, given=False) == repository
+    assert reading.project_root(repository, environ, given=False) == repository
 
 
 def test_a_home_folder_kept_in_git_does_not_make_every_folder_a_project(
@@ -310,8 +311,8 @@ def test_a_home_folder_kept_in_git_does_not_make_every_folder_a_project(
     notes = home() / "notes"
     notes.mkdir()
     environ = dict(os.environ)
-    assert st.project_root(notes, environ, given=False) is None
-    assert st.project_root(home(), environ, given=False) is None
+    assert reading.project_root(notes, environ, given=False) is None
+    assert reading.project_root(home(), environ, given=False) is None
     install_for_the_user(program_at(home() / ".local" / "bin"))
     assert_one_clean_verdict(doctor_from(notes, monkeypatch))
     assert_one_clean_verdict(doctor_from(home(), monkeypatch))

@@ -9,8 +9,9 @@ from pathlib import Path
 
 import pytest
 
+from arcguard.doctor import probes
 from arcguard.doctor import wiring
-from arcguard.doctor.model import Setup
+from arcguard.doctor.reading import read_setup
 
 
 def test_an_enabled_plugin_without_arcguard_on_path_is_a_gap_with_the_right_hint(
@@ -23,13 +24,13 @@ def test_an_enabled_plugin_without_arcguard_on_path_is_a_gap_with_the_right_hint
     empty = tmp_path / "empty-bin"
     empty.mkdir()
     environ = {**os.environ, "PATH": str(empty), "HOME": str(tmp_path / "home")}
-    setup = Setup(project, environ)
-    [program] = wiring.check_executables(setup)
+    setup = read_setup(project, environ)
+    [program] = probes.check_executables(setup)
     assert (program.status, program.hint) == ("gap", wiring.PLUGIN_HINT)
     assert program.detail == (
         "arcguard (plugin) is not on PATH: the plugin's hooks do nothing "
         "(each prompt says how to install it)"
     )
-    [runs] = wiring.check_runs(setup)
+    [runs] = probes.check_runs(setup)
     assert runs.status == "gap" and runs.hint == wiring.PLUGIN_HINT
     assert "--scope plugin" not in runs.hint and "pip install arcguard" not in runs.hint

@@ -11,8 +11,8 @@ import pytest
 
 from arcguard.claude_settings import merge_plan as plan
 from arcguard.claude_settings import settings_files as cc
-from arcguard.doctor import model as st
-from arcguard.doctor import wiring
+from arcguard.doctor import probes
+from arcguard.doctor import reading
 from arcguard.doctor.statusline import check_statusline
 
 
@@ -84,7 +84,7 @@ def test_item11_a_symlinked_path_entry_does_not_get_a_status_line_program_run(
 ) -> None:
     given = checked(project, layout, tmp_path, monkeypatch)
     write_settings(project, {"statusLine": {"type": "command", "command": "arcguard statusline"}})
-    [check] = check_statusline(st.Setup(given, dict(os.environ)))
+    [check] = check_statusline(reading.read_setup(given, dict(os.environ)))
     assert not (tmp_path / "PWNED").exists()
     assert check.status == "skip" and REFUSED in check.detail
 
@@ -95,7 +95,7 @@ def test_item11_a_symlinked_path_entry_does_not_get_a_hook_program_run(
 ) -> None:
     given = checked(project, layout, tmp_path, monkeypatch)
     write_settings(project, {"hooks": {"Stop": [plan.desired_group("Stop", "arcguard")]}})
-    [check] = wiring.check_runs(st.Setup(given, dict(os.environ)))
+    [check] = probes.check_runs(reading.read_setup(given, dict(os.environ)))
     assert not (tmp_path / "PWNED").exists()
     assert check.status == "skip" and REFUSED in check.detail
 
@@ -108,7 +108,7 @@ def test_item11_a_program_outside_the_project_still_runs(
     (tmp_path / "link").symlink_to(program.parent)
     monkeypatch.setenv("PATH", f"{tmp_path / 'link'}{os.pathsep}{os.environ['PATH']}")
     write_settings(project, {"statusLine": {"type": "command", "command": "arcguard statusline"}})
-    [check] = check_statusline(st.Setup(project, dict(os.environ)))
+    [check] = check_statusline(reading.read_setup(project, dict(os.environ)))
     assert marker.exists() and check.status == "ok"
 
 
@@ -131,7 +131,7 @@ def test_item12_doctor_names_each_arcguard_variable_a_project_or_local_file_sets
         {"env": {"ARCGUARD_CONFIG": "/tmp/theirs.toml", "XDG_CONFIG_HOME": "/tmp", "LANG": "C"}},
         scope="local",
     )
-    found = check_project_env(st.Setup(project, dict(os.environ)))
+    found = check_project_env(reading.read_setup(project, dict(os.environ)))
     named = {(c.detail.split(" is set by ")[0], c.detail.split(" is set by ")[1].split(" (")[0])
              for c in found}  # fmt: skip
     assert named == {
@@ -156,4 +156,4 @@ def test_item12_the_users_own_env_and_a_project_without_one_are_not_named(
 
     write_settings(project, {"env": {"ARCGUARD_STOP_POLICY": "strict"}}, scope="user")
     write_settings(project, {"env": {"LANG": "C"}})
-    assert check_project_env(st.Setup(project, dict(os.environ))) == []
+    assert check_project_env(reading.read_setup(project, dict(os.environ))) == []

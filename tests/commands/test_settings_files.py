@@ -18,7 +18,7 @@ from testing.cli import invoke
 from arcguard.claude_settings import json_text as sj
 from arcguard.claude_settings import merge_plan as plan
 from arcguard.claude_settings import settings_files as cc
-from arcguard.doctor import model as doctor_setup
+from arcguard.doctor import reading
 from arcguard.doctor import wiring
 
 
@@ -180,7 +180,7 @@ def test_doctor_parse_check_accepts_standard_json_only(project: Path, content: s
     settings_file(project).write_text(content)
     [check] = [
         c
-        for c in wiring.check_settings_files(doctor_setup.Setup(project, {**os.environ}))
+        for c in wiring.check_settings_files(reading.read_setup(project, {**os.environ}))
         if "project" in c.detail or ".claude/settings.json" in c.detail
     ]
     assert check.status == "gap" and "is not valid JSON" in check.detail
@@ -201,7 +201,7 @@ def test_a_fifo_settings_file_is_refused_without_hanging(project: Path) -> None:
     assert "is not a regular file" in done[0] and "[exit 1]" in done[0]
     [check] = [
         c
-        for c in wiring.check_settings_files(doctor_setup.Setup(project, {**os.environ}))
+        for c in wiring.check_settings_files(reading.read_setup(project, {**os.environ}))
         if str(path) in c.detail
     ]
     assert check.status == "gap" and "replace" in check.hint and "regular file" in check.hint
@@ -227,7 +227,7 @@ def test_an_oversized_settings_file_is_refused(
     assert "is larger than 100 bytes" in output and "[exit 1]" in output
     [check] = [
         c
-        for c in wiring.check_settings_files(doctor_setup.Setup(project, {**os.environ}))
+        for c in wiring.check_settings_files(reading.read_setup(project, {**os.environ}))
         if str(path) in c.detail
     ]
     assert check.status == "gap" and "far larger than any settings file" in check.hint
@@ -251,7 +251,7 @@ def test_doctor_hint_for_an_unreadable_file_is_about_permissions(
     monkeypatch.setattr(Path, "read_text", lambda self, *a, **k: denied(self) and "")
     [check] = [
         c
-        for c in wiring.check_settings_files(doctor_setup.Setup(project, {**os.environ}))
+        for c in wiring.check_settings_files(reading.read_setup(project, {**os.environ}))
         if str(path) in c.detail
     ]
     assert check.status == "gap"

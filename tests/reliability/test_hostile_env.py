@@ -454,11 +454,11 @@ def test_a_bad_number_in_the_environment_costs_only_its_own_key(tmp_path: Path, 
 
 def _doctor_checks(tmp_path: Path, **environ: str) -> list[tuple[str, str, str]]:
     from arcguard.doctor import health
-    from arcguard.doctor import model as st
+    from arcguard.doctor import reading
 
     project = tmp_path / "project"
     project.mkdir(exist_ok=True)
-    setup = st.Setup(project, {**os.environ, **environ})
+    setup = reading.read_setup(project, {**os.environ, **environ})
     return [
         (c.name, c.status, c.detail)
         for c in health.check_state_dir(setup) + health.check_config(setup)

@@ -12,7 +12,7 @@ from arcguard.doctor import run_checks
 from arcguard.doctor.model import GAP
 from arcguard.doctor.model import OK
 from arcguard.doctor.model import Check
-from arcguard.doctor.model import Setup
+from arcguard.doctor.reading import read_setup
 
 
 def render(results: list[Check]) -> str:
@@ -55,7 +55,7 @@ def doctor(ctx: click.Context, as_json: bool, project: Path | None) -> None:
     if why:
         results = [Check("platform", GAP, f"{why}: nothing was checked", "")]
     else:
-        setup = Setup(
+        setup = read_setup(
             (project or Path.cwd()).absolute(), dict(os.environ), given=project is not None
         )
         results = run_checks(setup)

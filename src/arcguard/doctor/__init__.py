@@ -16,17 +16,17 @@ from arcguard.doctor.health import check_lock
 from arcguard.doctor.health import check_state_dir
 from arcguard.doctor.health import check_state_files
 from arcguard.doctor.health import check_stop_cap
-from arcguard.doctor.model import GAP
 from arcguard.doctor.model import Check
 from arcguard.doctor.model import Setup
+from arcguard.doctor.model import gap
+from arcguard.doctor.probes import check_command
+from arcguard.doctor.probes import check_executables
+from arcguard.doctor.probes import check_runs
 from arcguard.doctor.resident import check_resident
 from arcguard.doctor.statusline import check_statusline
 from arcguard.doctor.trust import check_project_env
 from arcguard.doctor.wiring import check_background
-from arcguard.doctor.wiring import check_command
-from arcguard.doctor.wiring import check_executables
 from arcguard.doctor.wiring import check_matchers
-from arcguard.doctor.wiring import check_runs
 from arcguard.doctor.wiring import check_settings_files
 from arcguard.doctor.wiring import check_wiring
 
@@ -63,5 +63,5 @@ def run_checks(setup: Setup) -> list[Check]:
             results.extend(check(setup))
         except Exception as exc:  # a check never takes the report down with it
             name = check.__name__.removeprefix("check_").replace("_", " ")
-            results.append(Check(name, GAP, f"check failed: {type(exc).__name__}: {exc}"))
+            results.append(gap(name, f"check failed: {type(exc).__name__}: {exc}", ""))
     return results

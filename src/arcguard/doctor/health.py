@@ -4,18 +4,13 @@ from __future__ import annotations
 
 import os
 import time
-from typing import TYPE_CHECKING
 
-from arcguard.doctor.model import GAP
-from arcguard.doctor.model import OK
-from arcguard.doctor.model import WARN
 from arcguard.doctor.model import Check
 from arcguard.doctor.model import Setup
+from arcguard.doctor.model import gap
+from arcguard.doctor.model import ok
+from arcguard.doctor.model import warn
 from arcguard.storage import paths
-
-
-if TYPE_CHECKING:
-    pass
 
 
 # The Claude Code version whose Stop payload carries last_assistant_message (changelog
@@ -23,6 +18,7 @@ if TYPE_CHECKING:
 LAST_MESSAGE_VERSION = (2, 1, 47)
 STALE_DAYS = 30
 RECENT_ERRORS_S = 24 * 3600
+FILES, CAP = "state files", "stop cap"
 
 
 def _nearest_existing(path: str) -> str:
@@ -36,120 +32,71 @@ def check_state_dir(setup: Setup) -> list[Check]:
 
     home = setup.home
     if setup.home_problem:
-        return [
-            Check(
-                "state dir",
-                GAP,
-                f"{setup.home_problem}: hooks give no decision",
-                "set ARCGUARD_HOME to an absolute path (or unset it)",
-            )
-        ]
+        hint = "set ARCGUARD_HOME to an absolute path (or unset it)"
+        return [gap("state dir", f"{setup.home_problem}: hooks give no decision", hint)]
     try:
         info = os.lstat(home)
     except FileNotFoundError:
         parent = _nearest_existing(home)
         if os.access(parent, os.W_OK | os.X_OK):
-            return [Check("state dir", OK, f"{home} will be created on the first hook run")]
-        return [
-            Check(
-                "state dir",
-                GAP,
-                f"{home} cannot be created ({parent} is not writable)",
-                "set ARCGUARD_HOME to a writable directory",
-            )
-        ]
+            return [ok("state dir", f"{home} will be created on the first hook run")]
+        hint = "set ARCGUARD_HOME to a writable directory"
+        return [gap("state dir", f"{home} cannot be created ({parent} is not writable)", hint)]
     fix = f"chmod 700 {home}"
     if stat.S_ISLNK(info.st_mode) or not stat.S_ISDIR(info.st_mode):
-        return [
-            Check(
-                "state dir",
-                GAP,
-                f"{home} is not a plain directory (hooks refuse it)",
-                "move it away; arcguard recreates it",
-            )
-        ]
+        hint = "move it away; arcguard recreates it"
+        return [gap("state dir", f"{home} is not a plain directory (hooks refuse it)", hint)]
     if info.st_uid != os.getuid():
-        return [
-            Check(
-                "state dir",
-                GAP,
-                f"{home} belongs to uid {info.st_uid}",
-                "set ARCGUARD_HOME to a directory of your own",
-            )
-        ]
+        hint = "set ARCGUARD_HOME to a directory of your own"
+        return [gap("state dir", f"{home} belongs to uid {info.st_uid}", hint)]
     mode = info.st_mode & 0o777
     if mode & 0o022:
         return [
-            Check(
-                "state dir",
-                GAP,
-                f"{home} is writable by others (mode {mode:o}); hooks refuse it",
-                fix,
-            )
+            gap("state dir", f"{home} is writable by others (mode {mode:o}); hooks refuse it", fix)
         ]
     if mode & 0o077:
-        return [Check("state dir", WARN, f"{home} is readable by others (mode {mode:o})", fix)]
-    return [Check("state dir", OK, f"{home} (mode {mode:o})")]
+        return [warn("state dir", f"{home} is readable by others (mode {mode:o})", fix)]
+    return [ok("state dir", f"{home} (mode {mode:o})")]
 
 
 def check_lock(setup: Setup) -> list[Check]:
     from arcguard.storage import atomic
 
     if not os.path.isdir(setup.home):
-        return [Check("lock", OK, "not checked: no state directory yet")]
+        return [ok("lock", "not checked: no state directory yet")]
     probe = os.path.join(setup.home, "doctor")
     try:
         with atomic.locked(probe, 2.0, use_filelock=True):
             pass
     except OSError as exc:
-        return [
-            Check(
-                "lock",
-                GAP,
-                f"cannot take a lock in {setup.home}: {exc}",
-                "check the directory's permissions and free space",
-            )
-        ]
+        hint = "check the directory's permissions and free space"
+        return [gap("lock", f"cannot take a lock in {setup.home}: {exc}", hint)]
     finally:
         try:
             os.unlink(probe + ".lock")
         except OSError:
             pass
-    return [Check("lock", OK, "a state lock can be taken")]
+    return [ok("lock", "a state lock can be taken")]
 
 
 def check_config(setup: Setup) -> list[Check]:
     from arcguard.storage.config_file import load_config
 
     ignored = [
-        Check("config", WARN, problem, "set it to an absolute path or unset it")
+        warn("config", problem, "set it to an absolute path or unset it")
         for problem in paths.ignored_xdg(setup.environ)
     ]
     try:
         path = paths.config_path(setup.environ)
     except paths.UnusablePath as exc:
-        return [
-            *ignored,
-            Check(
-                "config",
-                GAP,
-                f"{exc}: hooks give no decision",
-                "set ARCGUARD_CONFIG to an absolute path (or unset it)",
-            ),
-        ]
+        hint = "set ARCGUARD_CONFIG to an absolute path (or unset it)"
+        return [*ignored, gap("config", f"{exc}: hooks give no decision", hint)]
     _, problems = load_config(setup.environ)
     if ignored or problems:
-        return ignored + [
-            Check(
-                "config",
-                GAP,
-                problem,
-                f"fix {path} or the ARCGUARD_* variable; the default applies meanwhile",
-            )
-            for problem in problems
-        ]
+        hint = f"fix {path} or the ARCGUARD_* variable; the default applies meanwhile"
+        return ignored + [gap("config", problem, hint) for problem in problems]
     where = path if os.path.exists(path) else f"{path} absent, defaults apply"
-    return [Check("config", OK, where)]
+    return [ok("config", where)]
 
 
 def check_state_files(setup: Setup) -> list[Check]:
@@ -160,7 +107,7 @@ def check_state_files(setup: Setup) -> list[Check]:
     try:
         names = os.listdir(directory)
     except OSError:
-        return [Check("state files", OK, "none yet")]
+        return [ok("state files", "none yet")]
     corrupt = sorted(n for n in names if ".corrupt-" in n)
     temps = [n for n in names if atomic.TEMP_MARK in n]
     bad, stale, good = [], 0, 0
@@ -175,65 +122,36 @@ def check_state_files(setup: Setup) -> list[Check]:
         stale += mtime < cutoff
     found = []
     if corrupt:
-        found.append(
-            Check(
-                "state files",
-                WARN,
-                f"{len(corrupt)} quarantined corrupt file(s) in {directory}, newest {corrupt[-1]}",
-                "look at them if you want to know why, then delete them",
-            )
-        )
+        detail = f"{len(corrupt)} quarantined corrupt file(s) in {directory}, newest {corrupt[-1]}"
+        found.append(warn(FILES, detail, "look at them if you want to know why, then delete them"))
     if bad:
-        found.append(
-            Check(
-                "state files",
-                WARN,
-                f"unreadable: {', '.join(bad[:3])} (the next hook run quarantines them)",
-                "nothing to do unless it recurs",
-            )
-        )
+        detail = f"unreadable: {', '.join(bad[:3])} (the next hook run quarantines them)"
+        found.append(warn(FILES, detail, "nothing to do unless it recurs"))
     if temps:
-        found.append(
-            Check(
-                "state files",
-                WARN,
-                f"{len(temps)} temp file(s) left by a killed writer",
-                f"delete {directory}/*{atomic.TEMP_MARK}*",
-            )
-        )
+        detail = f"{len(temps)} temp file(s) left by a killed writer"
+        found.append(warn(FILES, detail, f"delete {directory}/*{atomic.TEMP_MARK}*"))
     if stale:
-        found.append(
-            Check(
-                "state files",
-                WARN,
-                f"{stale} session file(s) untouched for more than {STALE_DAYS} days",
-                f"find {directory} -name '*.json*' -mtime +{STALE_DAYS} -delete",
-            )
-        )
-    return found or [Check("state files", OK, f"{good} session file(s), all readable")]
+        detail = f"{stale} session file(s) untouched for more than {STALE_DAYS} days"
+        hint = f"find {directory} -name '*.json*' -mtime +{STALE_DAYS} -delete"
+        found.append(warn(FILES, detail, hint))
+    return found or [ok(FILES, f"{good} session file(s), all readable")]
 
 
 def check_error_log(setup: Setup) -> list[Check]:
     path = paths.error_log(setup.home)
     try:
         if os.path.getmtime(path) < time.time() - RECENT_ERRORS_S:
-            return [Check("error log", OK, "no errors in the last 24 hours")]
+            return [ok("error log", "no errors in the last 24 hours")]
         with open(path, encoding="utf-8", errors="replace") as handle:
             lines = handle.read().splitlines()
     except OSError:
-        return [Check("error log", OK, "no errors logged")]
+        return [ok("error log", "no errors logged")]
     since = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(time.time() - RECENT_ERRORS_S))
     recent = [line for line in lines if line[:20] >= since]
     if not recent:
-        return [Check("error log", OK, "no errors in the last 24 hours")]
-    return [
-        Check(
-            "error log",
-            WARN,
-            f"{len(recent)} hook error(s) in the last 24 hours, last: {recent[-1][:160]}",
-            f"see {path}",
-        )
-    ]
+        return [ok("error log", "no errors in the last 24 hours")]
+    detail = f"{len(recent)} hook error(s) in the last 24 hours, last: {recent[-1][:160]}"
+    return [warn("error log", detail, f"see {path}")]
 
 
 def parse_version(text: str) -> tuple[int, int, int] | None:
@@ -249,33 +167,25 @@ def check_claude(setup: Setup) -> list[Check]:
     version, why = setup.claude_version()
     if version is None:
         hint = "run doctor where Claude Code is installed"
-        return [Check("claude", WARN, f"{why}; its version was not checked", hint)]
+        return [warn("claude", f"{why}; its version was not checked", hint)]
     shown = cv.dotted(version)
     found = []
     if version < LAST_MESSAGE_VERSION:
-        found.append(
-            Check(
-                "claude",
-                WARN,
-                f"Claude Code {shown} sends no "
-                f"last_assistant_message (added in {cv.dotted(LAST_MESSAGE_VERSION)})"
-                ": the Stop hook reads the transcript instead",
-                "update Claude Code",
-            )
+        detail = (
+            f"Claude Code {shown} sends no last_assistant_message (added in "
+            f"{cv.dotted(LAST_MESSAGE_VERSION)}): the Stop hook reads the transcript instead"
         )
+        found.append(warn("claude", detail, "update Claude Code"))
     for event, feature in cv.EVENT_FEATURES.items():
         since = cv.EVENT_SINCE.get(event)
         if since is not None and not cv.knows(event, version):
-            found.append(
-                Check(
-                    "claude",
-                    WARN,
-                    f"{feature} ({event} arrived in Claude Code "
-                    f"{cv.dotted(since)}; this is {shown})",
-                    "update Claude Code, then run arcguard install again",
-                )
+            detail = (
+                f"{feature} ({event} arrived in Claude Code {cv.dotted(since)}; this is {shown})"
             )
-    return found or [Check("claude", OK, f"Claude Code {shown}")]
+            found.append(
+                warn("claude", detail, "update Claude Code, then run arcguard install again")
+            )
+    return found or [ok("claude", f"Claude Code {shown}")]
 
 
 def check_event_support(setup: Setup) -> list[Check]:
@@ -291,9 +201,8 @@ def check_event_support(setup: Setup) -> list[Check]:
         unknown = cv.unknown_to(version, list(hooks) if isinstance(hooks, dict) else [])
         if unknown:
             found.append(
-                Check(
+                gap(
                     "events",
-                    GAP,
                     f"{setup.files[scope]} names {', '.join(unknown)}, "
                     f"which Claude Code {cv.dotted(version)} does not know: Claude "
                     "Code ignores that whole file, including your permission rules",
@@ -328,36 +237,27 @@ def check_stop_cap(setup: Setup) -> list[Check]:
 
     version, _ = setup.claude_version()
     if version is not None and not cv.has_stop_cap(version):
-        return [Check("stop cap", OK, f"Claude Code {cv.dotted(version)} has no Stop-hook cap")]
+        return [ok(CAP, f"Claude Code {cv.dotted(version)} has no Stop-hook cap")]
     raw, where = _claude_stop_cap(setup)
     cap = claude_stop_cap(raw)
     ours = load_config(setup.environ)[0].max_consecutive_continuations
     source = f"{CAP_ENV}={raw} in {where}" if raw is not None else "its default"
     if cap == 0:
-        return [
-            Check(
-                "stop cap",
-                OK,
-                f"Claude Code's Stop-hook cap is off ({source}): arcguard's own caps bound"
-                f" the continuations ({ours} in a row)",
-            )
-        ]
-    if consecutive_cap(ours, cap) < ours:
-        return [
-            Check(
-                "stop cap",
-                WARN,
-                f"Claude Code overrides a Stop hook after {cap} consecutive blocks ({source}),"
-                f" fewer than arcguard's max_consecutive_continuations ({ours}): arcguard"
-                f" continues at most {cap} stops in a row",
-                f"raise {CAP_ENV} to at least {ours}, or lower max_consecutive_continuations",
-            )
-        ]
-    return [
-        Check(
-            "stop cap",
-            OK,
-            f"Claude Code overrides a Stop hook after {cap} consecutive blocks ({source});"
-            f" arcguard stops at {ours}",
+        detail = (
+            f"Claude Code's Stop-hook cap is off ({source}): arcguard's own caps bound"
+            f" the continuations ({ours} in a row)"
         )
-    ]
+        return [ok(CAP, detail)]
+    if consecutive_cap(ours, cap) < ours:
+        detail = (
+            f"Claude Code overrides a Stop hook after {cap} consecutive blocks ({source}),"
+            f" fewer than arcguard's max_consecutive_continuations ({ours}): arcguard"
+            f" continues at most {cap} stops in a row"
+        )
+        hint = f"raise {CAP_ENV} to at least {ours}, or lower max_consecutive_continuations"
+        return [warn(CAP, detail, hint)]
+    detail = (
+        f"Claude Code overrides a Stop hook after {cap} consecutive blocks ({source});"
+        f" arcguard stops at {ours}"
+    )
+    return [ok(CAP, detail)]

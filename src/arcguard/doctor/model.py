@@ -1,21 +1,22 @@
-"""What `arcguard doctor` checks look at (`Setup`) and what each one finds (`Check`)."""
+"""What `arcguard doctor` checks look at (`Setup`), the hook entries it reads (`Entry`), and
+what each check finds (`Check`, made with `ok`, `warn`, `gap` and `skip`)."""
 
 from __future__ import annotations
 
 import os
-from pathlib import Path
 from typing import TYPE_CHECKING
 from typing import NamedTuple
 
 from arcguard.claude_settings import merge_plan as plan
 from arcguard.claude_settings import settings_files as cc
-from arcguard.storage import paths
+from arcguard.values import value
 
 
 if TYPE_CHECKING:
-    from typing import Any
+    from pathlib import Path
 
     from arcguard.claude_settings.releases import Version
+    from arcguard.jsonio import JSONObject
 
 # A skip is a command doctor chose not to run: worth seeing, no sign of a problem, so it does
 # not change the exit status.
@@ -32,36 +33,57 @@ class Check(NamedTuple):
     hint: str = ""
 
 
-class Setup:
-    """What the checks look at: the settings files of every scope that applies, and more."""
+def ok(name: str, detail: str) -> Check:
+    return Check(name, OK, detail)
 
-    def __init__(self, project: Path, environ: dict[str, str], *, given: bool = False) -> None:
-        self.project = project
-        self.given = given
-        self.environ = environ
-        # Claude Code reads the project's settings from the folder it starts in, nowhere above.
-        self.files = cc.scope_files(project, environ)
-        self.root = project_root(project, environ, given)
-        self.loaded: dict[str, dict[str, Any]] = {}
-        self.broken: dict[str, str] = {}
-        self.broken_kind: dict[str, str] = {}
-        for scope, path in self.files.items():
-            try:
-                settings, text = cc.load(path)
-            except plan.SettingsError as exc:
-                self.broken[scope] = str(exc)
-                self.broken_kind[scope] = exc.kind
-                continue
-            if text is not None:
-                self.loaded[scope] = settings
-        self.home_problem = ""
-        try:
-            self.home = paths.state_dir(environ)
-        except paths.UnusablePath as exc:
-            # Hooks refuse to run with it; the remaining checks look at the default place.
-            self.home_problem = str(exc)
-            self.home = paths.state_dir({k: v for k, v in environ.items() if k != "ARCGUARD_HOME"})
-        self._claude: tuple[Version | None, str] | None = None
+
+def warn(name: str, detail: str, hint: str = "") -> Check:
+    return Check(name, WARN, detail, hint)
+
+
+def gap(name: str, detail: str, hint: str) -> Check:
+    return Check(name, GAP, detail, hint)
+
+
+def skip(name: str, detail: str, hint: str) -> Check:
+    return Check(name, SKIP, detail, hint)
+
+
+@value
+class Entry:
+    """One hook handler of a settings file (or of the plugin), where it is and on which event.
+
+    The handler stays the JSON object the file holds: `merge_plan` reads its words, and two
+    handlers are the same one only when every key is.
+    """
+
+    where: str
+    event: str
+    handler: JSONObject
+
+
+@value
+class Setup:
+    """What the checks look at: the settings files of every scope that applies, and more
+    (`doctor.reading.read_setup` reads them)."""
+
+    project: Path
+    environ: dict[str, str]
+    given: bool
+    # The settings file of each scope; Claude Code reads the project's from the folder it
+    # starts in, nowhere above.
+    files: dict[str, Path]
+    # The project whose own code doctor never runs, or None (`reading.project_root`).
+    root: Path | None
+    loaded: dict[str, JSONObject]
+    # Why a scope's file cannot be used, and what kind of problem that is.
+    broken: dict[str, str]
+    broken_kind: dict[str, str]
+    home: str
+    # Why ARCGUARD_HOME is refused ("" when it is not); `home` is then the default place.
+    home_problem: str
+    # The installed Claude Code's (version, why unknown), once asked.
+    claude: tuple[Version | None, str] | None = None
 
     def guarded(self, where: str, program: str | None) -> str | None:
         """The project folder whose own code the entry found `where`, naming `program`, must
@@ -89,30 +111,30 @@ class Setup:
 
     def claude_version(self) -> tuple[Version | None, str]:
         """(the installed Claude Code's version, '') or (None, why not known); asked once."""
-        if self._claude is None:
-            self._claude = cc.claude_version(self.environ)
-        return self._claude
+        if self.claude is None:
+            self.claude = cc.claude_version(self.environ)
+        return self.claude
 
-    def entries(self) -> list[tuple[str, str, dict[str, Any]]]:
-        """(where, event, handler) of every arcguard handler Claude Code will run."""
+    def entries(self) -> list[Entry]:
+        """Every arcguard handler Claude Code will run."""
         found = [
-            (scope, event, handler)
+            Entry(scope, event, handler)
             for scope, settings in self.loaded.items()
             for event, handler in plan.our_entries(settings)
         ]
         if self.plugin_enabled():
             found += [
-                ("plugin", event, handler)
+                Entry("plugin", event, handler)
                 for event, [group] in plan.desired_hooks("arcguard").items()
                 for handler in group["hooks"]
             ]
         return found
 
-    def suspects(self) -> list[tuple[str, str, dict[str, Any]]]:
-        """(where, event, handler) of commands that mention arcguard without being exactly
-        an arcguard invocation: doctor reports them and never runs them."""
+    def suspects(self) -> list[Entry]:
+        """The commands that mention arcguard without being exactly an arcguard invocation:
+        doctor reports them and never runs them."""
         return [
-            (scope, event, handler)
+            Entry(scope, event, handler)
             for scope, settings in self.loaded.items()
             for event, handler in plan.lookalike_entries(settings)
         ]
@@ -131,37 +153,3 @@ class Setup:
                     }
                 )
         return any(enabled.values())
-
-
-def home_folder(environ: dict[str, str]) -> str:
-    return os.path.realpath(environ.get("HOME") or os.path.expanduser("~"))
-
-
-def repository_top(folder: str, home: str) -> str | None:
-    """The nearest folder at or above `folder` that holds `.git`, looked for on disk only
-    (running git would run the repository's own config); the home folder, and anything above
-    it or the filesystem root, is no project even when it is a repository (dotfiles)."""
-    current = folder
-    while current not in (home, os.path.dirname(current)):
-        if os.path.lexists(os.path.join(current, ".git")):
-            return current
-        current = os.path.dirname(current)
-    return None
-
-
-def project_root(folder: Path, environ: dict[str, str], given: bool) -> Path | None:
-    """The project doctor is checking, whose own code it never runs; None when `folder` is no
-    project: doctor was not given `--project`, and `folder` is the home folder, or neither
-    holds a `.claude` folder nor lies in a git repository below the home folder.
-
-    When `folder` lies in a repository, the project is the whole repository: a program in
-    its `tools/` is its own code even when doctor runs from a subfolder.
-    """
-    real = os.path.realpath(folder)
-    home = home_folder(environ)
-    top = repository_top(real, home)
-    if top is not None and top != real:
-        return Path(top)
-    if given or top is not None or (real != home and os.path.isdir(folder / ".claude")):
-        return folder
-    return None

@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import os
 
-from arcguard.doctor.model import GAP
-from arcguard.doctor.model import OK
 from arcguard.doctor.model import Check
 from arcguard.doctor.model import Setup
+from arcguard.doctor.model import gap
+from arcguard.doctor.model import ok
 from arcguard.doctor.wiring import resident_entries
 from arcguard.resident import files
 
@@ -26,47 +26,48 @@ def check_resident(setup: Setup) -> list[Check]:
     if port is None or secret is None or ports != [port]:
         held = f"port {port}" if port is not None and secret is not None else "no port or secret"
         found.append(
-            Check(
+            gap(
                 NAME,
-                GAP,
                 f"http hooks post to port {', '.join(map(str, ports))}, but {setup.home} "
                 f"holds {held}",
                 "arcguard install --resident",
             )
         )
-    scopes = {where for where, _, _ in wired}
-    tokens = {
-        setup.loaded[scope].get("env", {}).get(files.SECRET_ENV)
-        for scope in scopes
-        if isinstance(setup.loaded[scope].get("env"), dict)
-    }
-    if secret is not None and tokens != {secret}:
+    if secret is not None and _tokens(setup, {where for where, _, _ in wired}) != {secret}:
         found.append(
-            Check(
+            gap(
                 NAME,
-                GAP,
                 f"the {files.SECRET_ENV} in the settings is not the server's secret: every "
                 "hook would get 403",
                 "arcguard install --resident",
             )
         )
+    found.append(_server(setup, port))
+    return found
+
+
+def _tokens(setup: Setup, scopes: set[str]) -> set[object]:
+    """The secrets the `env` blocks of `scopes` give the hooks (None for a block without one)."""
+    return {
+        env.get(files.SECRET_ENV)
+        for scope in scopes
+        if isinstance(env := setup.loaded[scope].get("env"), dict)
+    }
+
+
+def _server(setup: Setup, port: int | None) -> Check:
     text = files.describe(setup.home) or files.NOT_RUNNING
     if text != files.NOT_RUNNING:
-        found.append(Check(NAME, OK, text))
-    elif port is not None and _listening(port):
-        found.append(
-            Check(
-                NAME,
-                GAP,
-                f"resident mode: server not running, and another process listens on "
-                f"127.0.0.1:{port}: Claude Code would send your hooks, and the secret, to it",
-                "find it (ss -ltnp), or take a new port: rm "
-                f"{os.path.join(setup.home, files.SETTINGS_NAME)} && arcguard install --resident",
-            )
+        return ok(NAME, text)
+    if port is not None and _listening(port):
+        return gap(
+            NAME,
+            f"resident mode: server not running, and another process listens on "
+            f"127.0.0.1:{port}: Claude Code would send your hooks, and the secret, to it",
+            "find it (ss -ltnp), or take a new port: rm "
+            f"{os.path.join(setup.home, files.SETTINGS_NAME)} && arcguard install --resident",
         )
-    else:
-        found.append(Check(NAME, GAP, text, "arcguard serve &  (or start a new session)"))
-    return found
+    return gap(NAME, text, "arcguard serve &  (or start a new session)")
 
 
 def _listening(port: int) -> bool:

@@ -5,14 +5,15 @@ from __future__ import annotations
 import os
 import shlex
 
-import arcguard.doctor.wiring as wiring
+import arcguard.doctor.probes as probes
 from arcguard.claude_settings import merge_plan as plan
 from arcguard.claude_settings import statusline_plan as sl
-from arcguard.doctor.model import GAP
-from arcguard.doctor.model import OK
-from arcguard.doctor.model import SKIP
 from arcguard.doctor.model import Check
 from arcguard.doctor.model import Setup
+from arcguard.doctor.model import gap
+from arcguard.doctor.model import ok
+from arcguard.doctor.model import skip
+from arcguard.doctor.wiring import SKIP_HINT
 
 
 def run_statusline(command: str, environ: dict[str, str], project: str | None = None) -> str | None:
@@ -24,24 +25,24 @@ def run_statusline(command: str, environ: dict[str, str], project: str | None = 
     as for the hook commands.
     """
     words = shlex.split(command)
-    program = wiring.resolve(words[0], environ) if words else None
+    program = probes.resolve(words[0], environ) if words else None
     if program is None:
         return "exit 127: command not found"
     refused = refusal(command, environ, project)
     if refused:
         return refused
-    done = wiring.run_words([program, *words[1:]], _sample, environ)
+    done = probes.run_words([program, *words[1:]], _sample, environ)
     return done if isinstance(done, str) else None
 
 
 def refusal(command: str, environ: dict[str, str], project: str | None) -> str | None:
     """Why doctor will not run the status line `command` while checking `project`, or None."""
     words = shlex.split(command)
-    program = wiring.resolve(words[0], environ) if words else None
+    program = probes.resolve(words[0], environ) if words else None
     if program is None:
         return None
     as_hook = {"command": shlex.join([*words[:-1], "hook", "stop"])}
-    return wiring.refusal(program, plan.code_location(as_hook), project)
+    return probes.refusal(program, plan.code_location(as_hook), project)
 
 
 def _sample(scratch: str) -> dict[str, object]:
@@ -65,20 +66,10 @@ def check_statusline(setup: Setup) -> list[Check]:
         refused = refusal(command, setup.environ, root)
         problem = refused or run_statusline(command, setup.environ, root)
         if refused:
-            found.append(
-                Check("status line", SKIP, f"`{command}` ({scope}): {refused}", wiring.SKIP_HINT)
-            )
+            found.append(skip("status line", f"`{command}` ({scope}): {refused}", SKIP_HINT))
         elif problem:
-            found.append(
-                Check(
-                    "status line",
-                    GAP,
-                    f"`{command}` ({scope}): {problem}",
-                    f"arcguard install --statusline --scope {scope}",
-                )
-            )
+            hint = f"arcguard install --statusline --scope {scope}"
+            found.append(gap("status line", f"`{command}` ({scope}): {problem}", hint))
         else:
-            found.append(Check("status line", OK, f"`arcguard statusline` ({scope}) runs"))
-    return found or [
-        Check("status line", OK, "not arcguard's (optional: arcguard install --statusline)")
-    ]
+            found.append(ok("status line", f"`arcguard statusline` ({scope}) runs"))
+    return found or [ok("status line", "not arcguard's (optional: arcguard install --statusline)")]

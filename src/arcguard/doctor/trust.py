@@ -13,15 +13,15 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from arcguard.core.config import DEFAULTS
-from arcguard.doctor.model import WARN
+from arcguard.doctor.model import PROJECT_SCOPES
 from arcguard.doctor.model import Check
+from arcguard.doctor.model import warn
 
 
 if TYPE_CHECKING:
     from arcguard.doctor.model import Setup
 
 PREFIX = "ARCGUARD_"
-PROJECT_SCOPES = ("project", "local")
 # Not arcguard's own, yet they move where it finds its config and keeps its state.
 STEERING = ("XDG_CONFIG_HOME", "XDG_STATE_HOME")
 WHAT = {
@@ -64,9 +64,8 @@ def project_variables(setup: Setup) -> list[tuple[str, str]]:
 
 def check_project_env(setup: Setup) -> list[Check]:
     return [
-        Check(
+        warn(
             "project env",
-            WARN,
             f"{name} is set by {path} (env): {meaning(name)}; Claude Code passes it to "
             "arcguard once you trust this folder",
             f"remove {name} from {path} unless you put it there",
