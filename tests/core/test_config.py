@@ -9,10 +9,10 @@ from arcguard.core.config import DEFAULTS
 from arcguard.core.config import ENUM
 from arcguard.core.config import SETTING
 from arcguard.core.config import SETTINGS
-from arcguard.core.config import ConfigError
 from arcguard.core.config import Setting
-from arcguard.core.config import build_config
-from arcguard.core.config import coerce_setting
+from arcguard.core.config_input import ConfigError
+from arcguard.core.config_input import build_config
+from arcguard.core.config_input import coerce_setting
 from arcguard.storage.config_file import load_config
 
 

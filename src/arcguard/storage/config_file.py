@@ -6,7 +6,7 @@ import os
 
 from arcguard.core.config import DEFAULTS
 from arcguard.core.config import Config
-from arcguard.core.config import build_config
+from arcguard.core.config_input import build_config
 from arcguard.storage import paths
 from arcguard.storage import regular_file
 
