@@ -363,13 +363,13 @@ def test_status_reads_consistently_while_hooks_write() -> None:
 
 
 def test_the_states_real_hook_runs_write_pass_the_schema(state_home: str) -> None:
-    from arcguard.core import schema
+    from arcguard.core import validation
     from arcguard.storage import store
 
     sessions = store.list_sessions(state_home)
     assert len(sessions) == 2
     for path, _ in sessions:
-        assert schema.problem(json.loads(Path(path).read_text())) is None, path
+        assert validation.problem(json.loads(Path(path).read_text())) is None, path
 
 
 def test_a_state_file_invalid_deep_inside_is_skipped_with_a_note_and_others_shown() -> None:

@@ -9,10 +9,10 @@ from arcguard.core.config import DEFAULTS
 from arcguard.core.config import ENUM
 from arcguard.core.config import SETTING
 from arcguard.core.config import SETTINGS
-from arcguard.core.config import ConfigError
 from arcguard.core.config import Setting
-from arcguard.core.config import build_config
-from arcguard.core.config import coerce_setting
+from arcguard.core.config_input import ConfigError
+from arcguard.core.config_input import build_config
+from arcguard.core.config_input import coerce_setting
 from arcguard.storage.config_file import load_config
 
 
@@ -62,6 +62,25 @@ def test_the_config_file_is_read_from_arcguard_config(tmp_path, monkeypatch):
     cfg, problems = load_config()
     assert problems == []
     assert (cfg.checkin_turns, cfg.allow, cfg.repeat_limit) == (12, ("Bash(sleep *)",), 3)
+
+
+@pytest.mark.parametrize("env", [{}, {"ARCGUARD_REPEAT_LIMIT": "3"}])
+def test_the_reading_rules_are_imported_only_when_something_is_set(tmp_path, env):
+    import subprocess
+    import sys
+
+    probe = (
+        "import sys\n"
+        "from arcguard.storage.config_file import load_config\n"
+        f"cfg, problems = load_config({env!r}, {str(tmp_path / 'none.toml')!r})\n"
+        "print(problems, cfg.repeat_limit, 'arcguard.core.config_input' in sys.modules)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
+    assert done.stdout.split() == [
+        "[]",
+        "3" if env else str(DEFAULTS["repeat_limit"]),
+        str(bool(env)),
+    ]
 
 
 def test_an_invalid_config_file_is_a_problem_not_a_crash(tmp_path, monkeypatch):

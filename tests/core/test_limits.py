@@ -7,8 +7,8 @@ import pytest
 from arcguard.core.arc_keeper import limits
 from arcguard.core.arc_keeper.arc import new_arc
 from arcguard.core.arc_keeper.posture import decide_posture
-from arcguard.core.config import build_config
 from arcguard.core.config import default_config
+from arcguard.core.config_input import build_config
 from arcguard.core.state import fresh_state
 
 

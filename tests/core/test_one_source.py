@@ -1,6 +1,7 @@
-"""Each record is written twice: a TypedDict for mypy and a validator for loading, and the
-`Config` annotations beside the `SETTINGS` table. These tests compare the copies key by key, so
-that a field added to one copy only fails here instead of passing mypy, ruff and every test."""
+"""Each record is written twice: a TypedDict for mypy (`core.schema`) and a validator for loading
+(`core.validation`); and the `Config` annotations beside the `SETTINGS` table. These tests
+compare the copies key by key, so that a field added to one copy only fails here instead of
+passing mypy, ruff and every test."""
 
 from __future__ import annotations
 
@@ -12,30 +13,31 @@ import pytest
 
 from arcguard.core import config
 from arcguard.core import schema
+from arcguard.core import validation
 
 
 SCHEMA_SOURCE = Path(schema.__file__)
 
 # TypedDict -> the validator of the same record.
 VALIDATED = {
-    "Milestone": schema.MILESTONE,
-    "Arc": schema.ARC,
-    "Run": schema.RUN,
-    "Operation": schema.OPERATION,
-    "Turn": schema.TURN,
-    "TurnCall": schema.TURN_CALL,
-    "OpenTurn": schema.OPEN_TURN,
-    "Unconfirmed": schema.UNCONFIRMED,
-    "Poll": schema.POLL,
-    "Stuck": schema.STUCK,
-    "Track": schema.TRACK,
-    "Pause": schema.PAUSE,
-    "Guard": schema.GUARD,
-    "Seen": schema.SEEN,
-    "LastApiError": schema.LAST_API_ERROR,
-    "LogEntry": schema.LOG_ENTRY,
-    "LimitWait": schema.LIMIT_WAIT,
-    "StateFile": schema.STATE,
+    "Milestone": validation.MILESTONE,
+    "Arc": validation.ARC,
+    "Run": validation.RUN,
+    "Operation": validation.OPERATION,
+    "Turn": validation.TURN,
+    "TurnCall": validation.TURN_CALL,
+    "OpenTurn": validation.OPEN_TURN,
+    "Unconfirmed": validation.UNCONFIRMED,
+    "Poll": validation.POLL,
+    "Stuck": validation.STUCK,
+    "Track": validation.TRACK,
+    "Pause": validation.PAUSE,
+    "Guard": validation.GUARD,
+    "Seen": validation.SEEN,
+    "LastApiError": validation.LAST_API_ERROR,
+    "LogEntry": validation.LOG_ENTRY,
+    "LimitWait": validation.LIMIT_WAIT,
+    "StateFile": validation.STATE,
 }
 # TypedDicts of what is never loaded from a file: the hook output arcguard builds and the
 # payloads a hook has already read field by field.
@@ -47,7 +49,7 @@ UNVALIDATED = {
     "StopPayload",
 }
 # Validators with no TypedDict: `Events` is a map of counters with one known key.
-MAPS = {schema.EVENTS}
+MAPS = {validation.EVENTS}
 
 
 def _is_typeddict(node: ast.ClassDef) -> bool:
@@ -107,26 +109,26 @@ def test_every_typeddict_is_classified() -> None:
 
 
 def test_every_validator_record_has_its_typeddict() -> None:
-    assert set(schema.SHAPES) == set(VALIDATED.values()) | MAPS
+    assert set(validation.SHAPES) == set(VALIDATED.values()) | MAPS
 
 
 @pytest.mark.parametrize("name", sorted(VALIDATED))
 def test_typeddict_and_validator_have_the_same_fields(name: str) -> None:
     names, _ = TYPEDDICTS[name]
-    fields, _ = schema.SHAPES[VALIDATED[name]]
+    fields, _ = validation.SHAPES[VALIDATED[name]]
     assert sorted(fields) == sorted(names)
 
 
 @pytest.mark.parametrize("name", sorted(VALIDATED))
 def test_typeddict_and_validator_require_the_same_fields(name: str) -> None:
     _, required = TYPEDDICTS[name]
-    _, checked = schema.SHAPES[VALIDATED[name]]
+    _, checked = validation.SHAPES[VALIDATED[name]]
     assert sorted(checked) == sorted(required)
 
 
 def test_events_knows_the_last_api_error() -> None:
-    fields, required = schema.SHAPES[schema.EVENTS]
-    assert fields == {"last_api_error": schema.LAST_API_ERROR}
+    fields, required = validation.SHAPES[validation.EVENTS]
+    assert fields == {"last_api_error": validation.LAST_API_ERROR}
     assert required == ()
 
 

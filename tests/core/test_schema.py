@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from arcguard.core import schema
+from arcguard.core import validation
 from arcguard.core.arc_keeper.arc import new_arc
 from arcguard.core.loop_guard.tracks import new_track
 from arcguard.core.state import fresh_state
@@ -35,7 +35,7 @@ def test_a_full_state_passes_and_unknown_fields_are_allowed():
     state = _full_state()
     state["added_by_a_newer_version"] = {"x": 1}
     state["guard"]["tracks"]["main"]["also_new"] = "y"
-    assert schema.problem(state) is None
+    assert validation.problem(state) is None
 
 
 @pytest.mark.parametrize(
@@ -76,19 +76,19 @@ def test_a_wrong_type_deep_inside_is_found_and_named(where, value, expected):
     for key in where[:-1]:
         target = target[key]
     target[where[-1]] = value
-    assert schema.problem(state) == expected
+    assert validation.problem(state) == expected
 
 
 @pytest.mark.parametrize("missing", ["seq", "ops", "turn", "streak", "turns"])
 def test_a_track_missing_a_field_the_guard_indexes_is_invalid(missing):
     state = _full_state()
     del state["guard"]["tracks"]["main"][missing]
-    assert schema.problem(state) == f"state.guard.tracks.main: missing {missing}"
+    assert validation.problem(state) == f"state.guard.tracks.main: missing {missing}"
 
 
 def test_a_wrong_schema_number_is_invalid():
-    assert schema.problem({**_full_state(), "schema": 2}) == "schema: expected 1"
-    assert schema.problem([]) == "state: expected an object"
+    assert validation.problem({**_full_state(), "schema": 2}) == "schema: expected 1"
+    assert validation.problem([]) == "state: expected an object"
 
 
 def _written_details_state() -> Any:
@@ -119,7 +119,7 @@ def _written_details_state() -> Any:
 
 
 def test_the_fields_hooks_write_beyond_the_basic_ones_pass():
-    assert schema.problem(_written_details_state()) is None
+    assert validation.problem(_written_details_state()) is None
 
 
 @pytest.mark.parametrize(
@@ -144,7 +144,7 @@ def test_a_wrong_type_in_a_field_hooks_write_and_read_back_is_found(where, value
     for key in where[:-1]:
         target = target[key]
     target[where[-1]] = value
-    assert schema.problem(state) == expected
+    assert validation.problem(state) == expected
 
 
 def test_every_field_the_loader_checks_is_documented():
@@ -152,7 +152,7 @@ def test_every_field_the_loader_checks_is_documented():
     from pathlib import Path
 
     root = Path(__file__).resolve().parents[2]
-    source = (root / "src" / "arcguard" / "core" / "schema.py").read_text()
+    source = (root / "src" / "arcguard" / "core" / "validation.py").read_text()
     checkers = source[source.index("MILESTONE = record(") : source.index("def problem(")]
     fields = set(re.findall(r'"(\w+)": ', checkers))
     page = (root / "docs" / "state-format.md").read_text()
@@ -206,10 +206,10 @@ def _unattended_state() -> Any:
 
 
 def test_the_fields_of_unattended_runs_and_background_waits_pass():
-    assert schema.problem(_unattended_state()) is None
+    assert validation.problem(_unattended_state()) is None
     without_arc = _unattended_state()
     without_arc["limit_wait"]["arc"] = None
-    assert schema.problem(without_arc) is None
+    assert validation.problem(without_arc) is None
 
 
 @pytest.mark.parametrize(
@@ -269,4 +269,4 @@ def test_a_wrong_type_in_a_field_of_unattended_runs_or_background_waits_is_found
     for key in where[:-1]:
         target = target[key]
     target[where[-1]] = value
-    assert schema.problem(state) == expected
+    assert validation.problem(state) == expected

@@ -165,7 +165,7 @@ def test_lifetime_cap_allows_exactly_five_continuations():
 
 
 def test_caps_are_configurable_but_stay_under_claude_codes_block_cap():
-    from arcguard.core.config import build_config
+    from arcguard.core.config_input import build_config
 
     cfg, problems = build_config({"max_consecutive_continuations": 9}, {})
     assert problems and cfg.max_consecutive_continuations == 2

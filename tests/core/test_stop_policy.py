@@ -14,8 +14,8 @@ from arcguard.core.arc_keeper.stop import STALL_QUESTION
 from arcguard.core.arc_keeper.stop import Final
 from arcguard.core.arc_keeper.stop import classify
 from arcguard.core.arc_keeper.stop import decide_stop
-from arcguard.core.config import build_config
 from arcguard.core.config import default_config
+from arcguard.core.config_input import build_config
 from arcguard.core.state import fresh_state
 
 

@@ -10,8 +10,8 @@ from hypothesis import strategies as st
 from testing.builders import FIXTURES
 from testing.builders import Transcript
 
-from arcguard.core.config import build_config
 from arcguard.core.config import default_config
+from arcguard.core.config_input import build_config
 from arcguard.core.loop_guard.period import periodic_suffix
 from arcguard.forensics import scan_paths
 from arcguard.forensics.analyse import CycleTracker

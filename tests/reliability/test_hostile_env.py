@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from arcguard.core.config import build_config
+from arcguard.core.config_input import build_config
 from arcguard.hooks import runner
 from arcguard.storage import atomic
 from arcguard.storage import store

@@ -8,6 +8,7 @@ as a real process under a timeout, so a regression fails instead of hanging the 
 
 from __future__ import annotations
 
+import errno
 import json
 import os
 import shutil
@@ -75,6 +76,17 @@ def test_the_one_reader_refuses_a_folder_a_large_file_and_says_when_a_file_is_ab
     (tmp_path / "ok").write_bytes(b"fine")
     (tmp_path / "link").symlink_to(tmp_path / "ok")
     assert regular_file.read_bytes(str(tmp_path / "link"), 1000) == b"fine"
+
+
+def test_a_refusal_by_the_system_says_why_and_keeps_its_error_number(tmp_path):
+    loop = tmp_path / "loop"
+    loop.symlink_to(loop)
+    with pytest.raises(OSError) as refused:
+        regular_file.read_bytes(str(loop), 1000)
+    assert isinstance(refused.value, regular_file.Refused)
+    assert refused.value.reason == regular_file.UNREADABLE
+    assert refused.value.errno == errno.ELOOP
+    assert str(refused.value) == f"{loop}: unreadable ({os.strerror(errno.ELOOP)})"
 
 
 def test_settings_files_keep_their_refusals_through_the_one_reader(tmp_path):

@@ -13,7 +13,7 @@ from arcguard.commands.common import locked_update
 from arcguard.commands.common import now
 from arcguard.commands.group import SuggestingGroup
 from arcguard.core.arc_keeper import arc as arcs
-from arcguard.core.config import parse_int
+from arcguard.core.config_input import parse_int
 from arcguard.core.state import clone
 from arcguard.core.state import fresh_state
 

@@ -14,10 +14,21 @@ from __future__ import annotations
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from typing import Any
+    from typing import TypedDict
 
     from arcguard.core.schema import LogEntry
     from arcguard.core.state import State
+
+    class NotifyEvent(TypedDict):
+        """What `notify_command` reads on stdin, as JSON: one decision that stopped a session."""
+
+        session_id: str | None
+        kind: str  # the event kind: the first of a `KINDS` pair
+        reason: str
+        rule: str | None
+        time: float | None
+        hook: str | None
+
 
 # decision-log kind -> (event kind, window title)
 KINDS = {
@@ -50,10 +61,10 @@ def new_entries(old: State | None, new: State | None) -> list[LogEntry]:
     return after
 
 
-def events(old: State | None, new: State | None) -> list[dict[str, Any]]:
+def events(old: State | None, new: State | None) -> list[NotifyEvent]:
     """The decisions in this change the user should hear about, as event documents."""
     sid = new["session_id"] if new is not None else None
-    found = []
+    found: list[NotifyEvent] = []
     for entry in new_entries(old, new):
         kind = KINDS.get(str(entry.get("kind")))
         if kind is None:
@@ -71,19 +82,16 @@ def events(old: State | None, new: State | None) -> list[dict[str, Any]]:
     return found
 
 
-def terminal_sequence(found: list[dict[str, Any]]) -> str | None:
+def terminal_sequence(found: list[NotifyEvent]) -> str | None:
     """A window title naming the last event, then a bell; None when there is nothing."""
-    if not found:
-        return None
-    kind = found[-1]["kind"]
-    title = next(t for k, t in KINDS.values() if k == kind)
-    return _OSC_TITLE.format(_printable(title)) + BEL
+    return sequence_for(found[-1]["kind"]) if found else None
 
 
 def sequence_for(kind: str) -> str:
     """The terminal sequence of one event kind (`paused`, `cap`, `limit-give-up`,
     `limit-cancel`)."""
-    return terminal_sequence([{"kind": kind}]) or ""
+    title = next(t for k, t in KINDS.values() if k == kind)
+    return _OSC_TITLE.format(_printable(title)) + BEL
 
 
 def _printable(text: str) -> str:

@@ -1,16 +1,20 @@
 """The per-session state document: a fresh one, cheap copies, time stamps, the bounded log.
 
 The state is plain JSON data (dicts, lists, strings, numbers) so that it serialises with no
-conversion step; its shape is written down, and checked on load, in `core.schema`.
+conversion step; its shape is written down in `core.schema`, and checked on load by
+`core.validation`.
 """
 
 from __future__ import annotations
 
-from arcguard.core import schema
+from arcguard.core import validation
 from arcguard.core.schema import ID_CHARS
+from arcguard.core.schema import MAX_MILESTONES
+from arcguard.core.schema import MILESTONE_BYTES
 from arcguard.core.schema import REASON_BYTES
 from arcguard.core.schema import SCHEMA as SCHEMA
-from arcguard.core.schema import problem
+from arcguard.core.schema import SLUG_BYTES
+from arcguard.core.schema import TASK_CHARS
 
 
 LOG_LIMIT = 50
@@ -21,10 +25,13 @@ if TYPE_CHECKING:
     from typing import TypeVar
 
     from arcguard.core.schema import Arc as Arc
+    from arcguard.core.schema import Guard
     from arcguard.core.schema import LogEntry
     from arcguard.core.schema import Milestone as Milestone
+    from arcguard.core.schema import Seen
     from arcguard.core.schema import StateFile
     from arcguard.core.schema import Track as Track
+    from arcguard.jsonio import JSONObject
 
     # The name the core's functions take; the shape is the state file's.
     State = StateFile
@@ -52,7 +59,7 @@ def fresh_state(session_id: str, now: float) -> State:
 
 def is_valid(state: object) -> bool:
     """True for a document this version can use: right schema, every known field well typed."""
-    return problem(state) is None
+    return validation.problem(state) is None
 
 
 def clone(value: T) -> T:
@@ -167,65 +174,89 @@ def remember(items: list[str], value: str, limit: int) -> None:
     del items[:-limit]
 
 
-def essentials(document: dict[str, Any], session_id: str, now: float) -> State:
+def essentials(document: JSONObject, session_id: str, now: float) -> State:
     """What a state too large to keep whole must not lose, as a valid state of its own: the arc
     with its caps and continuation counts, the pause, a pending wait for an API limit, the
     counters the repeat guard's exceptions compare with, and the ids already judged. The rest
     (tracks, the log, events, reset times) is history, and goes.
 
     `document` is any parsed JSON object: each part is kept only if it has its type."""
-    created: Any = document.get("created")
-    kept: Any = fresh_state(session_id, created if schema.NUMBER(created) is None else now)
+    created = document.get("created")
+    if not isinstance(created, int | float) or isinstance(created, bool):
+        created = now
+    fresh = fresh_state(session_id, created)
+    kept: JSONObject = {**fresh}
     arc = document.get("arc")
-    if isinstance(arc, dict) and schema.ARC(arc) is None:
+    if isinstance(arc, dict) and validation.ARC(arc) is None:
         kept["arc"] = _bounded_arc(arc)
-    guard = document.get("guard")
-    guard = guard if isinstance(guard, dict) else {}
-    for name in ("edit_seq", "compactions", "change_seq"):
-        if schema.INT(guard.get(name)) is None:
-            kept["guard"][name] = guard[name]
-    if guard.get("batch_fires") is True:
-        kept["guard"]["batch_fires"] = True
-    paused = guard.get("paused")
-    if isinstance(paused, dict) and schema.PAUSE(paused) is None:
-        reason = clip_json(str(paused.get("reason", "")), REASON_BYTES)
-        kept["guard"]["paused"] = {**paused, "reason": reason}
+    kept["guard"] = _kept_guard(fresh["guard"], document.get("guard"))
     wait = document.get("limit_wait")
-    if isinstance(wait, dict) and schema.LIMIT_WAIT(wait) is None:
+    if isinstance(wait, dict) and validation.LIMIT_WAIT(wait) is None:
         kept["limit_wait"] = {
             k: (v[:ID_CHARS] if isinstance(v, str) else v)
             for k, v in wait.items()
-            if k in schema.LIMIT_WAIT_FIELDS
+            if k in validation.LIMIT_WAIT_FIELDS
         }
-    seen = document.get("seen")
-    if isinstance(seen, dict) and schema.SEEN(seen) is None:
-        for name, limit in (("messages", 16), ("resumes", 16), ("queued", 32), ("overrides", 16)):
-            ids: list[str] = kept["seen"].setdefault(name, [])
-            for value in seen.get(name, [])[-limit:]:
-                remember(ids, value, limit)
-        if isinstance(seen.get("goal"), str) and seen["goal"]:
-            # An active /goal is delegated work, like the arc: it is not history.
-            kept["seen"]["goal"] = clip_json(seen["goal"], GOAL_BYTES)
-    result: State = kept
-    return result
+    kept["seen"] = _kept_seen(fresh["seen"], document.get("seen"))
+    # Each part was checked above, so this holds; the check is what makes it a `State`.
+    return kept if validation.is_state(kept) else fresh
 
 
-def _bounded_arc(arc: dict[str, Any]) -> dict[str, Any]:
-    bounded = {k: v for k, v in arc.items() if k in schema.ARC_FIELDS}
+def _kept_guard(fresh: Guard, raw: object) -> JSONObject:
+    guard = raw if isinstance(raw, dict) else {}
+    kept: JSONObject = {**fresh}
+    for name in ("edit_seq", "compactions", "change_seq"):
+        if validation.INT(guard.get(name)) is None:
+            kept[name] = guard[name]
+    if guard.get("batch_fires") is True:
+        kept["batch_fires"] = True
+    paused = guard.get("paused")
+    if isinstance(paused, dict) and validation.PAUSE(paused) is None:
+        reason = clip_json(str(paused.get("reason", "")), REASON_BYTES)
+        kept["paused"] = {**paused, "reason": reason}
+    return kept
+
+
+def _kept_seen(fresh: Seen, raw: object) -> JSONObject:
+    kept: JSONObject = {**fresh}
+    if not isinstance(raw, dict) or validation.SEEN(raw) is not None:
+        return kept
+    for name, limit in (("messages", 16), ("resumes", 16), ("queued", 32), ("overrides", 16)):
+        ids: list[str] = []
+        for value in raw.get(name, [])[-limit:]:
+            remember(ids, value, limit)
+        kept[name] = ids
+    goal = raw.get("goal")
+    if isinstance(goal, str) and goal:
+        # An active /goal is delegated work, like the arc: it is not history.
+        kept["goal"] = clip_json(goal, GOAL_BYTES)
+    return kept
+
+
+def _bounded_arc(arc: JSONObject) -> JSONObject:
+    bounded = {k: v for k, v in arc.items() if k in validation.ARC_FIELDS}
     for name in ("invoked_at", "last_activity", "last_reconcile", "completed_at"):
         value = bounded.get(name)
         if isinstance(value, str):
             bounded[name] = value[:ID_CHARS]
-    if "slug" in bounded:
-        bounded["slug"] = clip_json(bounded["slug"], schema.SLUG_BYTES)
-    if isinstance(bounded.get("task"), str):
-        bounded["task"] = bounded["task"][: schema.TASK_CHARS]
-    bounded["milestones"] = [
-        {
-            k: clip_json(v, schema.MILESTONE_BYTES) if k == "slice" else v[:ID_CHARS]
-            for k, v in m.items()
-            if k in ("slice", "status")
-        }
-        for m in arc.get("milestones", [])[: schema.MAX_MILESTONES]
-    ]
+    slug = bounded.get("slug")
+    if isinstance(slug, str):
+        bounded["slug"] = clip_json(slug, SLUG_BYTES)
+    task = bounded.get("task")
+    if isinstance(task, str):
+        bounded["task"] = task[:TASK_CHARS]
+    milestones = arc.get("milestones")
+    kept = milestones[:MAX_MILESTONES] if isinstance(milestones, list) else []
+    bounded["milestones"] = [_bounded_milestone(m) for m in kept]
+    return bounded
+
+
+def _bounded_milestone(milestone: JSONObject) -> JSONObject:
+    bounded: JSONObject = {}
+    text = milestone.get("slice")
+    if isinstance(text, str):
+        bounded["slice"] = clip_json(text, MILESTONE_BYTES)
+    status = milestone.get("status")
+    if isinstance(status, str):
+        bounded["status"] = status[:ID_CHARS]
     return bounded

@@ -18,9 +18,8 @@ from arcguard.storage import error_log
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from typing import Any
-
     from arcguard.core.config import Config
+    from arcguard.core.notify import NotifyEvent
     from arcguard.core.render import Output
     from arcguard.core.state import State
 
@@ -50,7 +49,7 @@ def announce(
         return output
 
 
-def spawn(home: str, argv: list[str], event: dict[str, Any]) -> None:
+def spawn(home: str, argv: list[str], event: NotifyEvent) -> None:
     """Start the helper that runs `argv` with `event`; it outlives the hook."""
     import subprocess
 

@@ -9,6 +9,12 @@ from __future__ import annotations
 import os
 import time
 
+from arcguard.values import value
+
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from filelock import FileLock
 
 FILE_MODE = 0o600
 DIR_MODE = 0o700
@@ -19,13 +25,13 @@ class LockTimeout(OSError):
     """The sidecar lock could not be had within its bound."""
 
 
+@value
 class _FlockLock:
     """Context manager holding an exclusive flock on a sidecar file."""
 
-    def __init__(self, path: str, timeout: float) -> None:
-        self.path = path
-        self.timeout = timeout
-        self.fd = -1
+    path: str
+    timeout: float
+    fd: int = -1  # open while the lock is held
 
     def __enter__(self) -> _FlockLock:
         import fcntl
@@ -52,13 +58,11 @@ class _FlockLock:
             self.fd = -1
 
 
+@value
 class _FileLockAdapter:
     """`filelock.FileLock` for the verbs, with the same timeout error as the hook path."""
 
-    def __init__(self, path: str, timeout: float) -> None:
-        from filelock import FileLock
-
-        self.lock = FileLock(path, timeout=timeout, mode=FILE_MODE)
+    lock: FileLock
 
     def __enter__(self) -> _FileLockAdapter:
         from filelock import Timeout
@@ -82,7 +86,9 @@ def locked(
     same way, so they exclude each other.
     """
     if use_filelock:
-        return _FileLockAdapter(path + ".lock", timeout)
+        from filelock import FileLock
+
+        return _FileLockAdapter(FileLock(path + ".lock", timeout=timeout, mode=FILE_MODE))
     return _FlockLock(path + ".lock", timeout)
 
 

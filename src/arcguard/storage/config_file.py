@@ -6,7 +6,7 @@ import os
 
 from arcguard.core.config import DEFAULTS
 from arcguard.core.config import Config
-from arcguard.core.config import build_config
+from arcguard.core.config import default_config
 from arcguard.storage import paths
 from arcguard.storage import regular_file
 
@@ -82,5 +82,10 @@ def load_config(
 ) -> tuple[Config, list[str]]:
     """The effective config and every problem found (each problem's default applies)."""
     values, problems = file_values(path or paths.config_path(environ))
-    config, more = build_config(values, env_values(environ))
+    env = env_values(environ)
+    if not values and not env:
+        return default_config(), problems  # the usual run: nothing to read, nothing to import
+    from arcguard.core.config_input import build_config
+
+    config, more = build_config(values, env)
     return config, problems + more

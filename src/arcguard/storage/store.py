@@ -7,6 +7,7 @@ import stat
 
 from arcguard import jsonio
 from arcguard.core import schema
+from arcguard.core import validation
 from arcguard.storage import atomic
 from arcguard.storage import error_log
 from arcguard.storage import paths
@@ -68,8 +69,8 @@ def _read(path: str) -> tuple[State | None, int]:
         raise Unreadable(f"not JSON: {exc}") from None
     if len(data) > MAX_STATE_BYTES:
         return _salvaged(document), len(data)
-    if not schema.is_state(document):
-        wrong = schema.problem(document)
+    if not validation.is_state(document):
+        wrong = validation.problem(document)
         raise Unreadable(f"not an arcguard state document of schema {schema.SCHEMA}: {wrong}")
     return document, 0
 
