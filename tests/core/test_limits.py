@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from arcguard.core.arc_keeper import limits
+from arcguard.core.arc_keeper import reset_text
 from arcguard.core.arc_keeper.arc import new_arc
 from arcguard.core.arc_keeper.posture import decide_posture
 from arcguard.core.config import build_config
@@ -33,8 +34,8 @@ def start(state, error="rate_limit", reset=None, cfg=CFG, at=NOW, alive=False, t
 
 def test_the_older_usage_limit_text_gives_an_exact_epoch():
     text = "API Error: Request rejected (429) · Claude AI usage limit reached|1796034749"
-    assert limits.parse_reset(text) == 1796034749.0
-    assert limits.parse_reset("Claude AI usage limit reached|1796034749000") == 1796034749.0
+    assert reset_text.parse_reset(text) == 1796034749.0
+    assert reset_text.parse_reset("Claude AI usage limit reached|1796034749000") == 1796034749.0
 
 
 @pytest.mark.parametrize(
@@ -54,8 +55,8 @@ def test_the_older_usage_limit_text_gives_an_exact_epoch():
     ],
 )
 def test_clock_times_as_claude_code_writes_them(text, expected):
-    found = limits.parse_reset(text)
-    assert isinstance(found, limits.WallTime)
+    found = reset_text.parse_reset(text)
+    assert isinstance(found, reset_text.WallTime)
     assert (found.hour, found.minute, found.month, found.day, found.year, found.zone) == expected
 
 
@@ -74,7 +75,7 @@ def test_clock_times_as_claude_code_writes_them(text, expected):
     ],
 )
 def test_texts_without_a_reset_time_give_none(text):
-    assert limits.parse_reset(text) is None
+    assert reset_text.parse_reset(text) is None
 
 
 # --- when to wait --------------------------------------------------------------------------

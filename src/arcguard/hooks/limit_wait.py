@@ -21,6 +21,7 @@ import time
 from arcguard import jsonio
 from arcguard.core.arc_keeper import handover
 from arcguard.core.arc_keeper import limits
+from arcguard.core.arc_keeper import reset_text
 from arcguard.hooks import notify
 from arcguard.hooks.runner import MAX_PAYLOAD
 from arcguard.hooks.runner import session_id
@@ -67,7 +68,7 @@ def claim(payload: dict[str, Any], ctx: Context) -> Claim:
     if sid is None or not isinstance(error, str) or error not in limits.TRANSIENT:
         return None, None
     text = payload.get("last_assistant_message")
-    reset = resolve(limits.parse_reset(text), ctx.now) if isinstance(text, str) else None
+    reset = resolve(reset_text.parse_reset(text), ctx.now) if isinstance(text, str) else None
     token = f"{os.getpid()}-{ctx.now:.6f}"
 
     def change(state: State | None) -> tuple[State | None, Claim]:
@@ -88,17 +89,17 @@ def _update(ctx: Context, sid: str, change: Callable[[State | None], tuple[State
     )
 
 
-def resolve(reset: float | limits.WallTime | None, now: float) -> float | None:
+def resolve(reset: float | reset_text.WallTime | None, now: float) -> float | None:
     """Seconds since the epoch for a parsed reset time, plus its margin; None if unusable."""
     if reset is None:
         return None
-    if not isinstance(reset, limits.WallTime):
+    if not isinstance(reset, reset_text.WallTime):
         return reset + limits.margin(reset)
     at = _wall_epoch(reset, now)
     return None if at is None else at + limits.margin(reset)
 
 
-def _wall_epoch(wall: limits.WallTime, now: float) -> float | None:
+def _wall_epoch(wall: reset_text.WallTime, now: float) -> float | None:
     """The wall time in its zone (the user's own when none is named), the next such moment
     when the text gave no date; None for a moment the calendar cannot hold (a day that does
     not exist, a year past 9999, a `now` outside the calendar)."""
