@@ -24,9 +24,7 @@ def arc_state(at=NOW):
 
 
 def start(state, error="rate_limit", reset=None, cfg=CFG, at=NOW, alive=False, token="t1"):
-    return limits.decide_wait(
-        state, error, reset, cfg, at, token=token, pid=4242, other_alive=alive
-    )
+    return limits.decide_wait(state, error, reset, cfg, at, limits.Claimant(token, 4242, alive))
 
 
 # --- reset times in error texts ------------------------------------------------------------

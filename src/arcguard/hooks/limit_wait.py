@@ -74,9 +74,8 @@ def claim(payload: dict[str, Any], ctx: Context) -> Claim:
     def change(state: State | None) -> tuple[State | None, Claim]:
         held = limits.pending(state)
         alive = held is not None and waiter_alive(held.get("pid"))
-        plan, _, new = limits.decide_wait(
-            state, error, reset, ctx.cfg, ctx.now, token=token, pid=os.getpid(), other_alive=alive
-        )
+        claimant = limits.Claimant(token, os.getpid(), other_alive=alive)
+        plan, _, new = limits.decide_wait(state, error, reset, ctx.cfg, ctx.now, claimant)
         # A give-up is news: the session stays idle until someone looks.
         return new, (plan, notify.announce(ctx.home, ctx.cfg, state, new, None))
 

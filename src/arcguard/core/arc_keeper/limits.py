@@ -60,6 +60,16 @@ class Plan:
     source: str
 
 
+@value
+class Claimant:
+    """A process asking to hold the session's wait: its token and pid, and whether the
+    waiter of a wait already recorded (if any) is alive."""
+
+    token: str
+    pid: int
+    other_alive: bool = False
+
+
 def resumes(arc: Arc | None) -> int:
     return arc.get("limit_resumes", 0) if arc is not None else 0
 
@@ -117,12 +127,9 @@ def decide_wait(
     reset_at: float | None,
     cfg: Config,
     now: float,
-    *,
-    token: str,
-    pid: int,
-    other_alive: bool,
+    claimant: Claimant,
 ) -> tuple[Plan | None, str, State | None]:
-    """Whether to wait for this API error: (plan or None, why, new state or None)."""
+    """Whether `claimant` waits for this API error: (plan or None, why, new state or None)."""
     if error not in TRANSIENT:
         return None, f"the error {error[:40]!r} does not pass with time", None
     if state is None or not arc_active(state, cfg, now):
@@ -130,7 +137,7 @@ def decide_wait(
     if state["guard"].get("paused"):
         return None, "the session is paused", None
     held = pending(state)
-    if held is not None and holds(held, now, alive=other_alive):
+    if held is not None and holds(held, now, alive=claimant.other_alive):
         return None, "another wait is already pending for this session", None
     state = clone(state)
     # A wait whose waiter is gone ended without a wake: that is news, like any such ending.
@@ -149,8 +156,8 @@ def decide_wait(
         )
         return None, why, _give_up(state, now, why)
     state["limit_wait"] = {
-        "token": token,
-        "pid": pid,
+        "token": claimant.token,
+        "pid": claimant.pid,
         "started": now,
         "until": until,
         "error": error[:40],
@@ -169,7 +176,7 @@ def decide_wait(
             "of": cfg.limit_resumes_per_arc,
         },
     )
-    return Plan(token, until, used + 1, source), "waiting", state
+    return Plan(claimant.token, until, used + 1, source), "waiting", state
 
 
 def resumes_spent(state: State | None, error: str, cfg: Config, now: float) -> bool:
