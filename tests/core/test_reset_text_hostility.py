@@ -130,7 +130,7 @@ def test_limit_wait_falls_back_to_its_backoff_on_a_non_ascii_reset_time(tmp_path
     state = fresh_state(sid, now)
     state["arc"] = new_arc("importer", ["parse", "load"], now)
     store.update(home, sid, lambda _: (state, None), now=now, lock_timeout=5)
-    ctx = Context("limit-wait", home, default_config(), now, "arcguard", {})
+    ctx = Context.begin("limit-wait", home, default_config(), now, "arcguard", {})
     payload = {
         "session_id": sid,
         "hook_event_name": "StopFailure",

@@ -282,7 +282,9 @@ def run_in_process(monkeypatch, clock: FakeClock, reset_at: float, **settings: s
     monkeypatch.setattr(limit_wait, "time", clock)
     monkeypatch.setattr(limit_wait, "POLL_SECONDS", 1800.0)  # a poll every half hour
     cfg, _ = load_config(os.environ)
-    ctx = Context(limit_wait.NAME, paths.state_dir(os.environ), cfg, clock.now, "x", os.environ)
+    ctx = Context.begin(
+        limit_wait.NAME, paths.state_dir(os.environ), cfg, clock.now, "x", os.environ
+    )
     payload = {
         **failure(),
         "last_assistant_message": f"Claude AI usage limit reached|{int(reset_at)}",

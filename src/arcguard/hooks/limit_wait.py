@@ -315,13 +315,13 @@ def main(argv0: str | None = None) -> int:
 
     environ = os.environ
     home = paths.state_dir(environ)
-    watchdog = _Watchdog(CLAIM_BUDGET, home, NAME)
+    watchdog = _Watchdog.begin(CLAIM_BUDGET, home, NAME)
     message = None
     try:
         from arcguard.storage.config_file import load_config
 
         cfg, _ = load_config(environ)
-        ctx = Context(
+        ctx = Context.begin(
             NAME, home, cfg, time.time(), own_command(argv0 or sys.argv[0], sys.executable), environ
         )
         raw = sys.stdin.buffer.read(MAX_PAYLOAD + 1)

@@ -104,7 +104,7 @@ def main() -> int:
     except Exception:
         # No state dir, so nowhere to log; `arcguard doctor` names an unusable ARCGUARD_HOME.
         return 0
-    watchdog = runner._Watchdog(runner.DEFAULT_BUDGET_S, home, NAME)
+    watchdog = runner._Watchdog.begin(runner.DEFAULT_BUDGET_S, home, NAME)
     text = _text(home, watchdog)
     if not watchdog.commit():
         time.sleep(60)  # the watchdog is ending the process; print nothing
