@@ -133,9 +133,8 @@ def test_without_a_reset_time_the_backoff_doubles_with_each_resume_and_is_capped
 
 def test_a_reset_recorded_from_the_status_line_is_used_when_the_text_has_none():
     state = arc_state()
-    assert limits.record_resets(
-        state, {"five_hour": {"resets_at": NOW + 900}, "seven_day": {"resets_at": NOW + 90000}}
-    )
+    windows = {"five_hour": {"resets_at": NOW + 900}, "seven_day": {"resets_at": NOW + 90000}}
+    assert limits.record_resets(state, limits.reset_times(windows))
     plan, _, _ = start(state)
     assert plan.until == NOW + 900 + limits.MARGIN_EXACT and plan.source == "status line"
 
@@ -232,10 +231,11 @@ def test_the_harness_wake_prompt_keeps_the_wait():
 
 def test_status_line_resets_are_recorded_once_and_in_seconds():
     state = arc_state()
-    assert limits.record_resets(state, {"five_hour": {"resets_at": 1_800_000_900_000}})
+    windows = {"five_hour": {"resets_at": 1_800_000_900_000}}
+    assert limits.record_resets(state, limits.reset_times(windows))
     assert state["rate_limits"] == {"five_hour": 1_800_000_900.0}
-    assert not limits.record_resets(state, {"five_hour": {"resets_at": 1_800_000_900_000}})
-    assert not limits.record_resets(state, "nonsense")
+    assert not limits.record_resets(state, limits.reset_times(windows))
+    assert not limits.record_resets(state, limits.reset_times("nonsense"))
     assert limits.recorded_reset(state, NOW) == 1_800_000_900.0
     assert limits.recorded_reset(state, NOW + 10_000) is None
 

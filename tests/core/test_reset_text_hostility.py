@@ -137,7 +137,9 @@ def test_limit_wait_falls_back_to_its_backoff_on_a_non_ascii_reset_time(tmp_path
         "error": "rate_limit",
         "last_assistant_message": "You've hit your limit · resets ²pm (UTC)",
     }
-    plan, _ = limit_wait.claim(payload, ctx)
+    given = limit_wait.read(payload)
+    assert given is not None
+    plan, _ = limit_wait.claim(given, ctx)
     assert plan is not None and plan.source == "backoff"
     assert plan.until == pytest.approx(now + limits.BACKOFF_SECONDS["rate_limit"])
     assert not (tmp_path / "state" / "arcguard.log").exists()  # no exception was logged

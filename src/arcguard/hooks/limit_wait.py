@@ -35,11 +35,19 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Callable
     from typing import Any
+    from typing import TypedDict
     from typing import TypeVar
 
     from arcguard.core.render import Output
     from arcguard.core.state import State
     from arcguard.hooks.runner import Context
+    from arcguard.jsonio import JSONObject
+
+    class LimitPayload(TypedDict):
+        session_id: str
+        error: str | None  # None when missing or not text
+        last_assistant_message: str | None  # the error text; None when missing or not text
+        transcript_path: str | None  # None when missing, empty or not text
 
     T = TypeVar("T")
     Claim = tuple[limits.Plan | None, Output | None]
@@ -55,20 +63,34 @@ WATCHDOG_SLACK = 120.0
 CLAIM_BUDGET = 10.0
 
 
-def handle(payload: dict[str, Any], ctx: Context) -> Output | None:
+def read(payload: JSONObject) -> LimitPayload | None:
+    sid = session_id(payload)
+    if sid is None:
+        return None
+    error = payload.get("error")
+    text = payload.get("last_assistant_message")
+    path = payload.get("transcript_path")
+    return {
+        "session_id": sid,
+        "error": error if isinstance(error, str) else None,
+        "last_assistant_message": text if isinstance(text, str) else None,
+        "transcript_path": path if isinstance(path, str) and path else None,
+    }
+
+
+def handle(payload: JSONObject, ctx: Context) -> Output | None:
     """Claim the wait (the synchronous part; the waiting is `main`'s). Never a decision: at most
     the terminal sequence of a give-up, which `main` does not print (see there)."""
-    return claim(payload, ctx)[1]
+    given = read(payload)
+    return None if given is None else claim(given, ctx)[1]
 
 
-def claim(payload: dict[str, Any], ctx: Context) -> Claim:
+def claim(given: LimitPayload, ctx: Context) -> Claim:
     """(the wait this process now holds or None, output telling the user it gave up or None)"""
-    sid = session_id(payload)
-    error = payload.get("error")
-    if sid is None or not isinstance(error, str) or error not in limits.TRANSIENT:
+    sid, error, text = given["session_id"], given["error"], given["last_assistant_message"]
+    if error is None or error not in limits.TRANSIENT:
         return None, None
-    text = payload.get("last_assistant_message")
-    reset = resolve(reset_text.parse_reset(text), ctx.now) if isinstance(text, str) else None
+    reset = resolve(reset_text.parse_reset(text), ctx.now) if text is not None else None
     token = f"{os.getpid()}-{ctx.now:.6f}"
 
     def change(state: State | None) -> tuple[State | None, Claim]:
@@ -267,18 +289,16 @@ def run(raw: bytes, ctx: Context, watchdog: Any) -> tuple[str | None, Output | N
     """(the wake message once the wait is over and still wanted, else None; the output to
     print when there is no wake)"""
     payload = jsonio.loads(raw)
-    if not isinstance(payload, dict):
+    given = read(payload) if isinstance(payload, dict) else None
+    if given is None:
         return None, None
     parent = os.getppid()
-    plan, output = claim(payload, ctx)
-    sid = session_id(payload)
-    if plan is None or sid is None:
+    plan, output = claim(given, ctx)
+    if plan is None:
         return None, output
-    path = payload.get("transcript_path")
-    watching = path if isinstance(path, str) and path else None
+    sid = given["session_id"]
     # Only a usage limit arms Claude Code's own resume (a claude.ai login; an API key never).
-    if watching is None or payload.get("error") != "rate_limit":
-        watching = None
+    watching = given["transcript_path"] if given["error"] == "rate_limit" else None
     watchdog.set_budget(
         max(0.0, handover.watch_until(plan.until) - time.time())
         + ARMED_SETTLE_S

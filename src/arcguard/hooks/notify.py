@@ -18,7 +18,7 @@ from arcguard.storage import error_log
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from typing import Any
+    from collections.abc import Mapping
 
     from arcguard.core.config import Config
     from arcguard.core.render import Output
@@ -50,7 +50,7 @@ def announce(
         return output
 
 
-def spawn(home: str, argv: list[str], event: dict[str, Any]) -> None:
+def spawn(home: str, argv: list[str], event: Mapping[str, object]) -> None:
     """Start the helper that runs `argv` with `event`; it outlives the hook."""
     import subprocess
 

@@ -136,6 +136,12 @@ def session_id(payload: JSONObject) -> str | None:
     return None
 
 
+def cwd_of(payload: JSONObject) -> str | None:
+    """The payload's `cwd`, when it names a folder at all (a non-empty text)."""
+    cwd = payload.get("cwd")
+    return cwd if isinstance(cwd, str) and cwd else None
+
+
 def _log_grew(old: State | None, new: State | None) -> bool:
     """Cheap test that a change added decisions worth a look."""
     if new is None or not new["log"]:

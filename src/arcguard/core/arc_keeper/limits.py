@@ -321,9 +321,8 @@ def drop(state: State, now: float, why: str) -> None:
 # --- reset times from the status line ------------------------------------------------------
 
 
-def record_resets(state: State, rate_limits: object) -> bool:
-    """Keep `rate_limits.<window>.resets_at` from a status line payload; True if it changed."""
-    found = reset_times(rate_limits)
+def record_resets(state: State, found: dict[str, float]) -> bool:
+    """Keep a status line payload's reset times (`reset_times`); True if they changed."""
     if not found or state.get("rate_limits") == found:
         return False
     state["rate_limits"] = found
