@@ -34,7 +34,8 @@ from arcguard.transcript import hook_reader
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Callable
-    from typing import Any
+    from datetime import tzinfo
+    from typing import Protocol
     from typing import TypedDict
     from typing import TypeVar
 
@@ -50,6 +51,12 @@ if TYPE_CHECKING:
         transcript_path: str | None  # None when missing, empty or not text
 
     T = TypeVar("T")
+
+    class Budget(Protocol):
+        """What `run` needs of the watchdog: a new wall budget once the wait's length is known."""
+
+        def set_budget(self, budget: float) -> None: ...
+
     Claim = tuple[limits.Plan | None, Output | None]
 
 NAME = "limit-wait"
@@ -150,7 +157,7 @@ def _wall_epoch(wall: reset_text.WallTime, now: float) -> float | None:
         return None
 
 
-def _zone(name: str | None) -> Any:
+def _zone(name: str | None) -> tzinfo | None:
     if not name:
         return None
     if name.upper() in ("UTC", "GMT", "Z"):
@@ -285,7 +292,7 @@ def _stop_on_signals() -> None:
             signal.signal(number, stopped)
 
 
-def run(raw: bytes, ctx: Context, watchdog: Any) -> tuple[str | None, Output | None]:
+def run(raw: bytes, ctx: Context, watchdog: Budget) -> tuple[str | None, Output | None]:
     """(the wake message once the wait is over and still wanted, else None; the output to
     print when there is no wake)"""
     payload = jsonio.loads(raw)
