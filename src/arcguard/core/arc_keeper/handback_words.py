@@ -1,9 +1,10 @@
 """The words that tell how a final message hands the turn back (`handback` reads them).
 
-Each list is matched against one sentence of the message's closing, lower case, with its
-quotes and markdown removed: a start list against the sentence's opening (after any of
-`OPENERS`), a parts list anywhere in it. They are plain tuples and sets, no `re`: the Stop
-hook runs at every turn's end.
+They are matched against a sentence of the message's closing in `sentences.normal` form
+(lower case, plain quotes, no markdown): a `*_STARTS` list against its opening, with or
+without the `OPENERS` before it, a `*_PARTS` list anywhere in it, and `ACTION_VERBS` against
+the word after an announcing subject ("let me", "I'll"). Plain tuples and sets, no `re`: the
+Stop hook runs at every turn's end.
 """
 
 from __future__ import annotations
