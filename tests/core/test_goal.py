@@ -9,6 +9,7 @@ import pytest
 from arcguard.core.arc_keeper import goal
 from arcguard.core.arc_keeper.stop import Final
 from arcguard.core.arc_keeper.stop import Harness
+from arcguard.core.arc_keeper.stop import Signals
 from arcguard.core.arc_keeper.stop import decide_stop
 from arcguard.core.config import default_config
 from arcguard.core.display import statusline
@@ -62,13 +63,10 @@ def _stop(state, final, mark=None, *, resume_id=None):
     final.resume_id = resume_id
     return decide_stop(
         state,
-        final,
+        Signals(final, harness=Harness(goal=mark)),
         CFG,
         NOW,
-        stop_hook_active=False,
-        background_running=False,
         command="arcguard",
-        harness=Harness(goal=mark),
     )
 
 

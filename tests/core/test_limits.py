@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from arcguard.core.arc_keeper import limits
+from arcguard.core.arc_keeper import reset_text
 from arcguard.core.arc_keeper.arc import new_arc
 from arcguard.core.arc_keeper.posture import decide_posture
 from arcguard.core.config import default_config
@@ -23,9 +24,7 @@ def arc_state(at=NOW):
 
 
 def start(state, error="rate_limit", reset=None, cfg=CFG, at=NOW, alive=False, token="t1"):
-    return limits.decide_wait(
-        state, error, reset, cfg, at, token=token, pid=4242, other_alive=alive
-    )
+    return limits.decide_wait(state, error, reset, cfg, at, limits.Claimant(token, 4242, alive))
 
 
 # --- reset times in error texts ------------------------------------------------------------
@@ -33,8 +32,8 @@ def start(state, error="rate_limit", reset=None, cfg=CFG, at=NOW, alive=False, t
 
 def test_the_older_usage_limit_text_gives_an_exact_epoch():
     text = "API Error: Request rejected (429) · Claude AI usage limit reached|1796034749"
-    assert limits.parse_reset(text) == 1796034749.0
-    assert limits.parse_reset("Claude AI usage limit reached|1796034749000") == 1796034749.0
+    assert reset_text.parse_reset(text) == 1796034749.0
+    assert reset_text.parse_reset("Claude AI usage limit reached|1796034749000") == 1796034749.0
 
 
 @pytest.mark.parametrize(
@@ -54,8 +53,8 @@ def test_the_older_usage_limit_text_gives_an_exact_epoch():
     ],
 )
 def test_clock_times_as_claude_code_writes_them(text, expected):
-    found = limits.parse_reset(text)
-    assert isinstance(found, limits.WallTime)
+    found = reset_text.parse_reset(text)
+    assert isinstance(found, reset_text.WallTime)
     assert (found.hour, found.minute, found.month, found.day, found.year, found.zone) == expected
 
 
@@ -74,7 +73,7 @@ def test_clock_times_as_claude_code_writes_them(text, expected):
     ],
 )
 def test_texts_without_a_reset_time_give_none(text):
-    assert limits.parse_reset(text) is None
+    assert reset_text.parse_reset(text) is None
 
 
 # --- when to wait --------------------------------------------------------------------------
@@ -134,9 +133,8 @@ def test_without_a_reset_time_the_backoff_doubles_with_each_resume_and_is_capped
 
 def test_a_reset_recorded_from_the_status_line_is_used_when_the_text_has_none():
     state = arc_state()
-    assert limits.record_resets(
-        state, {"five_hour": {"resets_at": NOW + 900}, "seven_day": {"resets_at": NOW + 90000}}
-    )
+    windows = {"five_hour": {"resets_at": NOW + 900}, "seven_day": {"resets_at": NOW + 90000}}
+    assert limits.record_resets(state, limits.reset_times(windows))
     plan, _, _ = start(state)
     assert plan.until == NOW + 900 + limits.MARGIN_EXACT and plan.source == "status line"
 
@@ -233,10 +231,11 @@ def test_the_harness_wake_prompt_keeps_the_wait():
 
 def test_status_line_resets_are_recorded_once_and_in_seconds():
     state = arc_state()
-    assert limits.record_resets(state, {"five_hour": {"resets_at": 1_800_000_900_000}})
+    windows = {"five_hour": {"resets_at": 1_800_000_900_000}}
+    assert limits.record_resets(state, limits.reset_times(windows))
     assert state["rate_limits"] == {"five_hour": 1_800_000_900.0}
-    assert not limits.record_resets(state, {"five_hour": {"resets_at": 1_800_000_900_000}})
-    assert not limits.record_resets(state, "nonsense")
+    assert not limits.record_resets(state, limits.reset_times(windows))
+    assert not limits.record_resets(state, limits.reset_times("nonsense"))
     assert limits.recorded_reset(state, NOW) == 1_800_000_900.0
     assert limits.recorded_reset(state, NOW + 10_000) is None
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from arcguard.core.arc_keeper.stop import Final
+from arcguard.core.arc_keeper.stop import Signals
 from arcguard.core.arc_keeper.stop import decide_stop
 from arcguard.core.config import default_config
 from arcguard.core.display import notices
@@ -27,11 +28,9 @@ def test_a_continuation_says_which_in_a_row_and_why():
 def test_the_stop_decision_logs_what_the_line_needs():
     out, state = decide_stop(
         with_arc(),
-        Final.from_text("Want me to run the tests?"),
+        Signals(Final.from_text("Want me to run the tests?")),
         CFG,
         NOW,
-        stop_hook_active=False,
-        background_running=False,
         command="arcguard",
     )
     assert out is not None

@@ -11,6 +11,7 @@ from arcguard.core import render
 from arcguard.core.arc_keeper import arc as arcs
 from arcguard.core.arc_keeper.posture import posture_context
 from arcguard.core.arc_keeper.stop import Final
+from arcguard.core.arc_keeper.stop import Signals
 from arcguard.core.arc_keeper.stop import decide_stop
 from arcguard.core.config import default_config
 from arcguard.core.state import fresh_state
@@ -44,11 +45,9 @@ def test_a_huge_slug_or_milestone_keeps_the_posture_context_under_the_cap(slug, 
 def test_a_huge_slug_or_milestone_keeps_the_stop_reason_under_the_cap(slug, milestone):
     out, _ = decide_stop(
         _state(slug, milestone),
-        Final.from_text("No response requested."),
+        Signals(Final.from_text("No response requested.")),
         default_config(),
         NOW,
-        stop_hook_active=False,
-        background_running=False,
         command=COMMAND,
     )
     assert out is not None and out["decision"] == "block"

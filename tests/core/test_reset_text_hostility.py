@@ -19,6 +19,7 @@ from hypothesis import strategies as st
 from testing.builders import Transcript
 
 from arcguard.core.arc_keeper import limits
+from arcguard.core.arc_keeper import reset_text
 from arcguard.core.arc_keeper.arc import new_arc
 from arcguard.core.config import default_config
 from arcguard.core.state import fresh_state
@@ -47,8 +48,8 @@ EPOCH_LIKE = st.one_of(
 ).map(lambda tail: f"Claude AI usage limit reached|{tail}")
 
 
-def assert_bounded(found: float | limits.WallTime | None) -> None:
-    if isinstance(found, limits.WallTime):
+def assert_bounded(found: float | reset_text.WallTime | None) -> None:
+    if isinstance(found, reset_text.WallTime):
         assert 0 <= found.hour <= 23 and 0 <= found.minute <= 59
         assert found.month is None or 1 <= found.month <= 12
         assert found.day is None or 1 <= found.day <= 31
@@ -60,7 +61,7 @@ def assert_bounded(found: float | limits.WallTime | None) -> None:
 @settings(max_examples=400, deadline=None)
 @given(text=st.one_of(ANY_TEXT, EPOCH_LIKE))
 def test_parse_reset_never_raises_and_what_it_finds_is_bounded(text):
-    assert_bounded(limits.parse_reset(text))
+    assert_bounded(reset_text.parse_reset(text))
 
 
 @settings(max_examples=400, deadline=None)
@@ -73,7 +74,7 @@ def test_parse_reset_never_raises_and_what_it_finds_is_bounded(text):
     ),
 )
 def test_resolving_a_parsed_reset_never_raises_and_stays_within_the_calendar(text, now):
-    at = limit_wait.resolve(limits.parse_reset(text), now)
+    at = limit_wait.resolve(reset_text.parse_reset(text), now)
     # A reset on the calendar's first day, in a zone east of UTC, lies a little before 1970.
     earliest = min(now, 0.0) - 2 * 86400
     assert at is None or (math.isfinite(at) and earliest <= at <= LATEST)
@@ -92,7 +93,7 @@ def test_resolving_a_parsed_reset_never_raises_and_stays_within_the_calendar(tex
     ],
 )
 def test_a_non_ascii_digit_in_a_reset_time_is_not_read_as_a_number(text):
-    assert limits.parse_reset(text) is None
+    assert reset_text.parse_reset(text) is None
 
 
 @pytest.mark.parametrize(
@@ -106,21 +107,21 @@ def test_a_non_ascii_digit_in_a_reset_time_is_not_read_as_a_number(text):
     ],
 )
 def test_a_huge_or_impossible_day_gives_no_reset_time_and_no_exception(text):
-    assert_bounded(limits.parse_reset(text))
-    assert limit_wait.resolve(limits.parse_reset(text), NOW) is None
+    assert_bounded(reset_text.parse_reset(text))
+    assert limit_wait.resolve(reset_text.parse_reset(text), NOW) is None
 
 
 def test_the_calendars_last_hour_resolves_and_nothing_after_it_raises():
-    last = limit_wait.resolve(limits.parse_reset("resets Dec 31, 9999, 11pm (UTC)"), NOW)
+    last = limit_wait.resolve(reset_text.parse_reset("resets Dec 31, 9999, 11pm (UTC)"), NOW)
     assert last == 253402297200.0 + limits.MARGIN_MINUTE
     # Said in the last minutes of the calendar, "11pm" means a day that does not exist.
-    assert limit_wait.resolve(limits.parse_reset("resets 11pm (UTC)"), 253402300700.0) is None
+    assert limit_wait.resolve(reset_text.parse_reset("resets 11pm (UTC)"), 253402300700.0) is None
 
 
 def test_valid_reset_texts_still_resolve_as_before():
-    assert limits.parse_reset("usage limit reached|1796034749") == 1796034749.0
-    wall = limits.parse_reset("resets Jan 2, 2027, 10:15am (UTC)")
-    assert isinstance(wall, limits.WallTime)
+    assert reset_text.parse_reset("usage limit reached|1796034749") == 1796034749.0
+    wall = reset_text.parse_reset("resets Jan 2, 2027, 10:15am (UTC)")
+    assert isinstance(wall, reset_text.WallTime)
     assert (wall.year, wall.month, wall.day, wall.hour, wall.minute) == (2027, 1, 2, 10, 15)
 
 
@@ -129,14 +130,16 @@ def test_limit_wait_falls_back_to_its_backoff_on_a_non_ascii_reset_time(tmp_path
     state = fresh_state(sid, now)
     state["arc"] = new_arc("importer", ["parse", "load"], now)
     store.update(home, sid, lambda _: (state, None), now=now, lock_timeout=5)
-    ctx = Context("limit-wait", home, default_config(), now, "arcguard", {})
+    ctx = Context.begin("limit-wait", home, default_config(), now, "arcguard", {})
     payload = {
         "session_id": sid,
         "hook_event_name": "StopFailure",
         "error": "rate_limit",
         "last_assistant_message": "You've hit your limit · resets ²pm (UTC)",
     }
-    plan, _ = limit_wait.claim(payload, ctx)
+    given = limit_wait.read(payload)
+    assert given is not None
+    plan, _ = limit_wait.claim(given, ctx)
     assert plan is not None and plan.source == "backoff"
     assert plan.until == pytest.approx(now + limits.BACKOFF_SECONDS["rate_limit"])
     assert not (tmp_path / "state" / "arcguard.log").exists()  # no exception was logged

@@ -11,6 +11,7 @@ from arcguard.core.arc_keeper.stop import SKIP
 from arcguard.core.arc_keeper.stop import STALL
 from arcguard.core.arc_keeper.stop import Final
 from arcguard.core.arc_keeper.stop import Harness
+from arcguard.core.arc_keeper.stop import Signals
 from arcguard.core.arc_keeper.stop import classify
 from arcguard.core.arc_keeper.stop import decide_stop
 from arcguard.core.config import default_config
@@ -30,11 +31,9 @@ def with_arc(milestones=("slice one",)):
 def stop(state, final, *, active=False, background=False, at=NOW):
     return decide_stop(
         state,
-        final,
+        Signals(final, stop_hook_active=active, background_running=background),
         CFG,
         at,
-        stop_hook_active=active,
-        background_running=background,
         command="arcguard",
     )
 
@@ -72,13 +71,14 @@ def test_a_release_that_takes_stop_context_is_continued_with_it_and_the_same_cap
     for _ in range(3):
         out, new = decide_stop(
             state,
-            Final.from_text("No response requested."),
+            Signals(
+                Final.from_text("No response requested."),
+                stop_hook_active=bool(outs),
+                harness=Harness(via_context=True),
+            ),
             CFG,
             NOW,
-            stop_hook_active=bool(outs),
-            background_running=False,
             command="arcguard",
-            harness=Harness(via_context=True),
         )
         outs.append(out)
         state = new or state

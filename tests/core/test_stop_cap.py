@@ -15,6 +15,7 @@ from testing.builders import write_transcript
 
 from arcguard.core.arc_keeper.stop import Final
 from arcguard.core.arc_keeper.stop import Harness
+from arcguard.core.arc_keeper.stop import Signals
 from arcguard.core.arc_keeper.stop import claude_stop_cap
 from arcguard.core.arc_keeper.stop import consecutive_cap
 from arcguard.core.arc_keeper.stop import decide_stop
@@ -56,13 +57,10 @@ def _stops(harness, n=3):
     for i in range(n):
         out, new = decide_stop(
             state,
-            Final.from_text(NOOP),
+            Signals(Final.from_text(NOOP), stop_hook_active=i > 0, harness=harness),
             CFG,
             NOW,
-            stop_hook_active=i > 0,
-            background_running=False,
             command="arcguard",
-            harness=harness,
         )
         outs.append(out)
         state = new or state

@@ -12,6 +12,7 @@ from arcguard.core.arc_keeper.stop import STALL_ANNOUNCED
 from arcguard.core.arc_keeper.stop import STALL_OTHER
 from arcguard.core.arc_keeper.stop import STALL_QUESTION
 from arcguard.core.arc_keeper.stop import Final
+from arcguard.core.arc_keeper.stop import Signals
 from arcguard.core.arc_keeper.stop import classify
 from arcguard.core.arc_keeper.stop import decide_stop
 from arcguard.core.config import default_config
@@ -41,11 +42,9 @@ def with_arc():
 def stop(state, final, cfg, *, active=False, background=False):
     return decide_stop(
         state,
-        final,
+        Signals(final, stop_hook_active=active, background_running=background),
         cfg,
         NOW,
-        stop_hook_active=active,
-        background_running=background,
         command="arcguard",
     )
 

@@ -61,7 +61,7 @@ def test_a_goal_met_or_cleared_gives_the_stop_back_to_the_keeper(tmp_path, last)
 
 
 def _dispatch(home, cfg, hook, payload):
-    ctx = runner.Context(hook, str(home), cfg, time.time(), "arcguard", {})
+    ctx = runner.Context.begin(hook, str(home), cfg, time.time(), "arcguard", {})
     return runner.dispatch(hook, json.dumps(payload).encode(), ctx)
 
 

@@ -51,7 +51,9 @@ def run(monkeypatch, tmp_path, clock, *entries, error="rate_limit"):
     monkeypatch.setattr(limit_wait, "time", clock)
     monkeypatch.setattr(limit_wait, "POLL_SECONDS", 10.0)
     cfg, _ = load_config(os.environ)
-    ctx = Context(limit_wait.NAME, paths.state_dir(os.environ), cfg, clock.now, "x", os.environ)
+    ctx = Context.begin(
+        limit_wait.NAME, paths.state_dir(os.environ), cfg, clock.now, "x", os.environ
+    )
     payload = {
         **failure(error),
         "transcript_path": str(transcript),

@@ -13,7 +13,7 @@ import pytest
 from testing.builders import run_hook
 from testing.cli import invoke
 
-from arcguard.core.arc_keeper import limits
+from arcguard.core.arc_keeper import reset_text
 from arcguard.hooks import limit_wait
 from arcguard.storage import paths
 from arcguard.storage import store
@@ -158,7 +158,7 @@ def epoch(year: int, month: int, day: int, hour: int = 0, minute: int = 0) -> fl
 
 
 def test_a_clock_time_is_the_next_such_moment_in_its_zone():
-    wall = limits.parse_reset("You've hit your session limit · resets 2pm (UTC)")
+    wall = reset_text.parse_reset("You've hit your session limit · resets 2pm (UTC)")
     assert limit_wait.resolve(wall, epoch(2026, 5, 1, 13, 30)) == epoch(2026, 5, 1, 14, 1)
     # Said after 2pm it can only mean tomorrow's.
     assert limit_wait.resolve(wall, epoch(2026, 5, 1, 15, 0)) == epoch(2026, 5, 2, 14, 1)
@@ -166,14 +166,14 @@ def test_a_clock_time_is_the_next_such_moment_in_its_zone():
 
 def test_a_named_zone_is_honoured():
     pytest.importorskip("zoneinfo").ZoneInfo("Europe/London")
-    wall = limits.parse_reset("resets 2pm (Europe/London)")  # summer time: UTC+1
+    wall = reset_text.parse_reset("resets 2pm (Europe/London)")  # summer time: UTC+1
     assert limit_wait.resolve(wall, epoch(2026, 7, 1, 12, 0)) == epoch(2026, 7, 1, 13, 1)
 
 
 def test_a_dated_reset_and_an_unknown_zone():
-    wall = limits.parse_reset("resets Dec 3, 9am (UTC)")
+    wall = reset_text.parse_reset("resets Dec 3, 9am (UTC)")
     assert limit_wait.resolve(wall, epoch(2026, 12, 1, 0, 0)) == epoch(2026, 12, 3, 9, 1)
-    assert limit_wait.resolve(limits.parse_reset("resets 2pm (Mars/Olympus)"), 0.0) is None
+    assert limit_wait.resolve(reset_text.parse_reset("resets 2pm (Mars/Olympus)"), 0.0) is None
 
 
 def test_a_wait_recorded_by_a_pid_now_used_by_another_program_does_not_hold():
@@ -282,7 +282,9 @@ def run_in_process(monkeypatch, clock: FakeClock, reset_at: float, **settings: s
     monkeypatch.setattr(limit_wait, "time", clock)
     monkeypatch.setattr(limit_wait, "POLL_SECONDS", 1800.0)  # a poll every half hour
     cfg, _ = load_config(os.environ)
-    ctx = Context(limit_wait.NAME, paths.state_dir(os.environ), cfg, clock.now, "x", os.environ)
+    ctx = Context.begin(
+        limit_wait.NAME, paths.state_dir(os.environ), cfg, clock.now, "x", os.environ
+    )
     payload = {
         **failure(),
         "last_assistant_message": f"Claude AI usage limit reached|{int(reset_at)}",

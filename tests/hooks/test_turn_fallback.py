@@ -142,7 +142,7 @@ def _late_flush(monkeypatch, path, entries):
 
 
 def _dispatch(home, hook, payload):
-    ctx = runner.Context(hook, str(home), default_config(), time.time(), "arcguard", {})
+    ctx = runner.Context.begin(hook, str(home), default_config(), time.time(), "arcguard", {})
     return runner.dispatch(hook, json.dumps(payload).encode(), ctx)
 
 

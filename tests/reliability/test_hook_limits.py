@@ -74,7 +74,7 @@ def test_the_watchdog_exits_even_when_its_log_line_blocks_forever(tmp_path: Path
         "from arcguard.storage import error_log\n"
         "from arcguard.hooks import runner\n"
         "error_log.log_line = lambda *a, **k: threading.Event().wait()\n"
-        f"runner._Watchdog(0.05, {str(tmp_path)!r}, 'stop')\n"
+        f"runner._Watchdog.begin(0.05, {str(tmp_path)!r}, 'stop')\n"
         "time.sleep(120)\n"
         "raise SystemExit(3)\n"
     )
@@ -85,7 +85,7 @@ def test_the_watchdog_exits_even_when_its_log_line_blocks_forever(tmp_path: Path
 
 
 def _context(home: Path) -> runner.Context:
-    return runner.Context("stop", str(home), default_config(), time.time(), "arcguard", {})
+    return runner.Context.begin("stop", str(home), default_config(), time.time(), "arcguard", {})
 
 
 def test_a_decision_is_committed_before_its_state_is_written(tmp_path: Path) -> None:

@@ -29,7 +29,7 @@ def _files(root: Path) -> set[Path]:
 
 def _dispatch(hook: str, payload: dict[str, object], home: Path, **environ: str) -> str | None:
     cfg, _ = build_config({}, env_values(environ))
-    ctx = runner.Context(hook, str(home), cfg, time.time(), "arcguard", environ)
+    ctx = runner.Context.begin(hook, str(home), cfg, time.time(), "arcguard", environ)
     return runner.dispatch(hook, support.json_bytes(payload), ctx)
 
 

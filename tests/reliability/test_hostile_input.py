@@ -113,7 +113,7 @@ raw_inputs = (
 
 def _run(hook: str, raw: bytes, environ: dict[str, str]) -> str | None:
     with tempfile.TemporaryDirectory() as home:
-        ctx = runner.Context(hook, home, default_config(), time.time(), "arcguard", environ)
+        ctx = runner.Context.begin(hook, home, default_config(), time.time(), "arcguard", environ)
         text = runner.dispatch(hook, raw, ctx)
         log = Path(home, "arcguard.log")
         logged = log.read_text() if log.exists() else ""

@@ -15,6 +15,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from arcguard.core.arc_keeper import limits
+from arcguard.core.arc_keeper import reset_text
 
 
 if TYPE_CHECKING:
@@ -82,7 +83,7 @@ def _named_reset(text: str, ending: float) -> float | None:
     without a zone is in this machine's zone, the user's own)."""
     from arcguard.hooks.limit_wait import resolve
 
-    return resolve(limits.parse_reset(text), ending) if text else None
+    return resolve(reset_text.parse_reset(text), ending) if text else None
 
 
 class SessionLimits:

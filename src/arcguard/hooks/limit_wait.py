@@ -21,6 +21,7 @@ import time
 from arcguard import jsonio
 from arcguard.core.arc_keeper import handover
 from arcguard.core.arc_keeper import limits
+from arcguard.core.arc_keeper import reset_text
 from arcguard.hooks import notify
 from arcguard.hooks.runner import MAX_PAYLOAD
 from arcguard.hooks.runner import session_id
@@ -33,14 +34,29 @@ from arcguard.transcript import hook_reader
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Callable
-    from typing import Any
+    from datetime import tzinfo
+    from typing import Protocol
+    from typing import TypedDict
     from typing import TypeVar
 
     from arcguard.core.render import Output
     from arcguard.core.state import State
     from arcguard.hooks.runner import Context
+    from arcguard.jsonio import JSONObject
+
+    class LimitPayload(TypedDict):
+        session_id: str
+        error: str | None  # None when missing or not text
+        last_assistant_message: str | None  # the error text; None when missing or not text
+        transcript_path: str | None  # None when missing, empty or not text
 
     T = TypeVar("T")
+
+    class Budget(Protocol):
+        """What `run` needs of the watchdog: a new wall budget once the wait's length is known."""
+
+        def set_budget(self, budget: float) -> None: ...
+
     Claim = tuple[limits.Plan | None, Output | None]
 
 NAME = "limit-wait"
@@ -54,28 +70,41 @@ WATCHDOG_SLACK = 120.0
 CLAIM_BUDGET = 10.0
 
 
-def handle(payload: dict[str, Any], ctx: Context) -> Output | None:
+def read(payload: JSONObject) -> LimitPayload | None:
+    sid = session_id(payload)
+    if sid is None:
+        return None
+    error = payload.get("error")
+    text = payload.get("last_assistant_message")
+    path = payload.get("transcript_path")
+    return {
+        "session_id": sid,
+        "error": error if isinstance(error, str) else None,
+        "last_assistant_message": text if isinstance(text, str) else None,
+        "transcript_path": path if isinstance(path, str) and path else None,
+    }
+
+
+def handle(payload: JSONObject, ctx: Context) -> Output | None:
     """Claim the wait (the synchronous part; the waiting is `main`'s). Never a decision: at most
     the terminal sequence of a give-up, which `main` does not print (see there)."""
-    return claim(payload, ctx)[1]
+    given = read(payload)
+    return None if given is None else claim(given, ctx)[1]
 
 
-def claim(payload: dict[str, Any], ctx: Context) -> Claim:
+def claim(given: LimitPayload, ctx: Context) -> Claim:
     """(the wait this process now holds or None, output telling the user it gave up or None)"""
-    sid = session_id(payload)
-    error = payload.get("error")
-    if sid is None or not isinstance(error, str) or error not in limits.TRANSIENT:
+    sid, error, text = given["session_id"], given["error"], given["last_assistant_message"]
+    if error is None or error not in limits.TRANSIENT:
         return None, None
-    text = payload.get("last_assistant_message")
-    reset = resolve(limits.parse_reset(text), ctx.now) if isinstance(text, str) else None
+    reset = resolve(reset_text.parse_reset(text), ctx.now) if text is not None else None
     token = f"{os.getpid()}-{ctx.now:.6f}"
 
     def change(state: State | None) -> tuple[State | None, Claim]:
         held = limits.pending(state)
         alive = held is not None and waiter_alive(held.get("pid"))
-        plan, _, new = limits.decide_wait(
-            state, error, reset, ctx.cfg, ctx.now, token=token, pid=os.getpid(), other_alive=alive
-        )
+        claimant = limits.Claimant(token, os.getpid(), other_alive=alive)
+        plan, _, new = limits.decide_wait(state, error, reset, ctx.cfg, ctx.now, claimant)
         # A give-up is news: the session stays idle until someone looks.
         return new, (plan, notify.announce(ctx.home, ctx.cfg, state, new, None))
 
@@ -88,17 +117,17 @@ def _update(ctx: Context, sid: str, change: Callable[[State | None], tuple[State
     )
 
 
-def resolve(reset: float | limits.WallTime | None, now: float) -> float | None:
+def resolve(reset: float | reset_text.WallTime | None, now: float) -> float | None:
     """Seconds since the epoch for a parsed reset time, plus its margin; None if unusable."""
     if reset is None:
         return None
-    if not isinstance(reset, limits.WallTime):
+    if not isinstance(reset, reset_text.WallTime):
         return reset + limits.margin(reset)
     at = _wall_epoch(reset, now)
     return None if at is None else at + limits.margin(reset)
 
 
-def _wall_epoch(wall: limits.WallTime, now: float) -> float | None:
+def _wall_epoch(wall: reset_text.WallTime, now: float) -> float | None:
     """The wall time in its zone (the user's own when none is named), the next such moment
     when the text gave no date; None for a moment the calendar cannot hold (a day that does
     not exist, a year past 9999, a `now` outside the calendar)."""
@@ -128,7 +157,7 @@ def _wall_epoch(wall: limits.WallTime, now: float) -> float | None:
         return None
 
 
-def _zone(name: str | None) -> Any:
+def _zone(name: str | None) -> tzinfo | None:
     if not name:
         return None
     if name.upper() in ("UTC", "GMT", "Z"):
@@ -263,22 +292,20 @@ def _stop_on_signals() -> None:
             signal.signal(number, stopped)
 
 
-def run(raw: bytes, ctx: Context, watchdog: Any) -> tuple[str | None, Output | None]:
+def run(raw: bytes, ctx: Context, watchdog: Budget) -> tuple[str | None, Output | None]:
     """(the wake message once the wait is over and still wanted, else None; the output to
     print when there is no wake)"""
     payload = jsonio.loads(raw)
-    if not isinstance(payload, dict):
+    given = read(payload) if isinstance(payload, dict) else None
+    if given is None:
         return None, None
     parent = os.getppid()
-    plan, output = claim(payload, ctx)
-    sid = session_id(payload)
-    if plan is None or sid is None:
+    plan, output = claim(given, ctx)
+    if plan is None:
         return None, output
-    path = payload.get("transcript_path")
-    watching = path if isinstance(path, str) and path else None
+    sid = given["session_id"]
     # Only a usage limit arms Claude Code's own resume (a claude.ai login; an API key never).
-    if watching is None or payload.get("error") != "rate_limit":
-        watching = None
+    watching = given["transcript_path"] if given["error"] == "rate_limit" else None
     watchdog.set_budget(
         max(0.0, handover.watch_until(plan.until) - time.time())
         + ARMED_SETTLE_S
@@ -315,13 +342,13 @@ def main(argv0: str | None = None) -> int:
 
     environ = os.environ
     home = paths.state_dir(environ)
-    watchdog = _Watchdog(CLAIM_BUDGET, home, NAME)
+    watchdog = _Watchdog.begin(CLAIM_BUDGET, home, NAME)
     message = None
     try:
         from arcguard.storage.config_file import load_config
 
         cfg, _ = load_config(environ)
-        ctx = Context(
+        ctx = Context.begin(
             NAME, home, cfg, time.time(), own_command(argv0 or sys.argv[0], sys.executable), environ
         )
         raw = sys.stdin.buffer.read(MAX_PAYLOAD + 1)

@@ -6,32 +6,35 @@ from arcguard.core.arc_keeper.posture import decide_posture
 from arcguard.core.arc_keeper.posture import note_cwd
 from arcguard.core.final_words import is_task_notification
 from arcguard.core.loop_guard.background import observe_notification
+from arcguard.hooks.runner import cwd_of
 from arcguard.hooks.runner import session_id
 
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from typing import Any
-
     from arcguard.core.render import Output
     from arcguard.core.schema import PromptPayload
     from arcguard.core.state import State
     from arcguard.hooks.runner import Context
+    from arcguard.jsonio import JSONObject
+
+    class Prompt(PromptPayload):
+        cwd: str | None  # None when missing, empty or not text
 
 
-def read(payload: dict[str, Any]) -> PromptPayload | None:
+def read(payload: JSONObject) -> Prompt | None:
     sid = session_id(payload)
     prompt = payload.get("prompt")
     if sid is None or not isinstance(prompt, str):
         return None
-    return {"session_id": sid, "prompt": prompt}
+    return {"session_id": sid, "prompt": prompt, "cwd": cwd_of(payload)}
 
 
-def handle(payload: dict[str, Any], ctx: Context) -> Output | None:
+def handle(payload: JSONObject, ctx: Context) -> Output | None:
     given = read(payload)
     if given is None:
         return None
-    sid, prompt = given["session_id"], given["prompt"]
+    sid, prompt, cwd = given["session_id"], given["prompt"], given["cwd"]
 
     def change(state: State | None) -> tuple[Output | None, State | None]:
         output, new = decide_posture(
@@ -40,7 +43,7 @@ def handle(payload: dict[str, Any], ctx: Context) -> Output | None:
         if new is not None and is_task_notification(prompt):
             observe_notification(new, prompt)  # the work it reports on has ended
         if new is not None:
-            note_cwd(new, payload.get("cwd"))
+            note_cwd(new, cwd)
         return output, new
 
     return ctx.update(sid, change)

@@ -20,16 +20,18 @@ from arcguard.hooks import HOOKS
 from arcguard.storage import error_log
 from arcguard.storage import paths
 from arcguard.storage import store
+from arcguard.values import value
 
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from _thread import LockType
     from collections.abc import Callable
-    from typing import Any
 
     from arcguard.core.config import Config
     from arcguard.core.render import Output
     from arcguard.core.state import State
+    from arcguard.jsonio import JSONObject
 
     Change = Callable[[State | None], tuple[Output | None, State | None]]
 
@@ -54,26 +56,36 @@ def _always() -> bool:
     return True
 
 
+@value
 class Context:
-    """What a handler may use besides the payload: config, state dir, clock, how we were run."""
+    """What a handler may use besides the payload: config, state dir, clock, how we were run.
 
-    def __init__(
-        self,
+    `deadline`: the end of the hook's wall budget on the monotonic clock; `commit`: marks the
+    decision as committed (see `update`). Made by `begin`, which starts the budget.
+    """
+
+    hook: str
+    home: str
+    cfg: Config
+    now: float
+    command: str
+    environ: dict[str, str] | os._Environ[str]
+    deadline: float
+    commit: Callable[[], bool] = _always
+
+    @classmethod
+    def begin(
+        cls,
         hook: str,
         home: str,
         cfg: Config,
         now: float,
         command: str,
         environ: dict[str, str] | os._Environ[str],
-    ) -> None:
-        self.hook = hook
-        self.home = home
-        self.cfg = cfg
-        self.now = now
-        self.command = command
-        self.environ = environ
-        self.deadline = time.monotonic() + cfg.hook_budget_ms / 1000.0
-        self.commit: Callable[[], bool] = _always
+    ) -> Context:
+        """A context whose wall budget starts now."""
+        deadline = time.monotonic() + cfg.hook_budget_ms / 1000.0
+        return cls(hook, home, cfg, now, command, environ, deadline)
 
     def update(self, session_id: str, change: Change) -> Output | None:
         """Run `change` on the session's state under its lock; return its output.
@@ -117,11 +129,17 @@ class Context:
         return store.read_session(self.home, session_id)
 
 
-def session_id(payload: dict[str, Any]) -> str | None:
+def session_id(payload: JSONObject) -> str | None:
     value = payload.get("session_id")
     if isinstance(value, str) and value and len(value) <= MAX_SESSION_ID:
         return value
     return None
+
+
+def cwd_of(payload: JSONObject) -> str | None:
+    """The payload's `cwd`, when it names a folder at all (a non-empty text)."""
+    cwd = payload.get("cwd")
+    return cwd if isinstance(cwd, str) and cwd else None
 
 
 def _log_grew(old: State | None, new: State | None) -> bool:
@@ -168,26 +186,33 @@ def dispatch(hook: str, raw: bytes, ctx: Context) -> str | None:
         return None
 
 
+@value
 class _Watchdog:
     """Ends the process with no decision once the wall budget is spent, unless committed.
 
     Its exit cannot block: the log line is attempted on a thread of its own (a log path on a
     hung file system must not hold the exit back), and the process ends with `os._exit`,
-    which runs no clean-up, flushes nothing and takes no lock.
+    which runs no clean-up, flushes nothing and takes no lock. Made by `begin`, which starts
+    its thread.
     """
 
     LOG_GRACE_S = 0.5
 
-    def __init__(self, budget: float, home: str, hook: str) -> None:
+    start: float
+    deadline: float
+    home: str
+    hook: str
+    committed: LockType
+    mine: bool = False
+
+    @classmethod
+    def begin(cls, budget: float, home: str, hook: str) -> _Watchdog:
         import _thread
 
-        self.start = time.monotonic()
-        self.deadline = self.start + budget
-        self.home = home
-        self.hook = hook
-        self.committed = _thread.allocate_lock()
-        self.mine = False
-        _thread.start_new_thread(self._watch, ())
+        start = time.monotonic()
+        watchdog = cls(start, start + budget, home, hook, _thread.allocate_lock())
+        _thread.start_new_thread(watchdog._watch, ())
+        return watchdog
 
     def set_budget(self, budget: float) -> None:
         self.deadline = self.start + budget
@@ -281,13 +306,13 @@ def main(hook: str, argv0: str | None = None) -> int:
         except (OSError, ValueError):
             pass
         return 0
-    watchdog = _Watchdog(DEFAULT_BUDGET_S, home, hook)
+    watchdog = _Watchdog.begin(DEFAULT_BUDGET_S, home, hook)
     try:
         from arcguard.storage.config_file import load_config
 
         cfg, _ = load_config(environ)
         watchdog.set_budget(cfg.hook_budget_ms / 1000.0)
-        ctx = Context(
+        ctx = Context.begin(
             hook, home, cfg, time.time(), own_command(argv0 or sys.argv[0], sys.executable), environ
         )
         ctx.commit = watchdog.commit

@@ -16,10 +16,9 @@ from arcguard.hooks import session_start
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from typing import Any
-
     from arcguard.core.render import Output
     from arcguard.hooks.runner import Context
+    from arcguard.jsonio import JSONObject
 
 
 def serve_argv() -> list[str]:
@@ -75,7 +74,8 @@ def _listening(port: int) -> bool:
         return False
 
 
-def handle(payload: dict[str, Any], ctx: Context) -> Output | None:
+def handle(payload: JSONObject, ctx: Context) -> Output | None:
+    """Start the server, then hand the payload, unread, to `session_start`."""
     try:
         ensure_server(ctx.home, ctx.environ, ctx.wait_left(READY_WAIT_S))
     except Exception as exc:

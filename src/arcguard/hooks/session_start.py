@@ -8,39 +8,46 @@ from __future__ import annotations
 
 from arcguard.core.arc_keeper.lifecycle import decide_session_start
 from arcguard.core.arc_keeper.posture import note_cwd
+from arcguard.hooks.runner import cwd_of
 from arcguard.hooks.runner import session_id
 from arcguard.storage import error_log
 
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from typing import Any
-
     from arcguard.core.render import Output
     from arcguard.core.schema import SessionStartPayload
     from arcguard.core.state import State
     from arcguard.hooks.runner import Context
+    from arcguard.jsonio import JSONObject
+
+    class SessionStart(SessionStartPayload):
+        cwd: str | None  # None when missing, empty or not text
 
 
-def read(payload: dict[str, Any]) -> SessionStartPayload | None:
+def read(payload: JSONObject) -> SessionStart | None:
     sid = session_id(payload)
     if sid is None:
         return None
     source = payload.get("source")
-    return {"session_id": sid, "source": source if isinstance(source, str) else "unknown"}
+    return {
+        "session_id": sid,
+        "source": source if isinstance(source, str) else "unknown",
+        "cwd": cwd_of(payload),
+    }
 
 
-def handle(payload: dict[str, Any], ctx: Context) -> Output | None:
+def handle(payload: JSONObject, ctx: Context) -> Output | None:
     given = read(payload)
     if given is None:
         return None
-    source = given["source"]
+    source, cwd = given["source"], given["cwd"]
     _prune(ctx, given["session_id"])
 
     def change(state: State | None) -> tuple[Output | None, State | None]:
         output, new = decide_session_start(state, source, ctx.cfg, ctx.now, command=ctx.command)
         if new is not None:
-            note_cwd(new, payload.get("cwd"))
+            note_cwd(new, cwd)
         return output, new
 
     return ctx.update(given["session_id"], change)

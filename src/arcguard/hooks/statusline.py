@@ -25,11 +25,18 @@ from arcguard.storage import store
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from typing import Any
+    from typing import TypedDict
 
     from arcguard.core.config import Config
     from arcguard.core.state import State
     from arcguard.hooks.runner import _Watchdog
+    from arcguard.jsonio import JSONObject
+
+    class StatusPayload(TypedDict):
+        session_id: str
+        # `rate_limits.<window>.resets_at` as seconds by window (`limits.reset_times`).
+        resets: dict[str, float]
+
 
 NAME = "statusline"
 MAX_STDIN = runner.MAX_PAYLOAD
@@ -40,7 +47,7 @@ def clock(ts: float) -> str:
     return time.strftime("%H:%M", time.localtime(ts))
 
 
-def record(home: str, cfg: Config, sid: str, rate_limits: object, now: float) -> None:
+def record(home: str, cfg: Config, sid: str, resets: dict[str, float], now: float) -> None:
     from arcguard.core.arc_keeper import limits
     from arcguard.core.state import clone
 
@@ -48,24 +55,30 @@ def record(home: str, cfg: Config, sid: str, rate_limits: object, now: float) ->
         if state is None:
             return None, None  # no state yet: nothing of arcguard's in this session to serve
         new = clone(state)
-        return (new if limits.record_resets(new, rate_limits) else None), None
+        return (new if limits.record_resets(new, resets) else None), None
 
     store.update(home, sid, change, now=now, lock_timeout=cfg.lock_timeout_ms / 1000.0)
 
 
-def line(payload: dict[str, Any], home: str, cfg: Config, now: float) -> str:
+def read(payload: JSONObject) -> StatusPayload | None:
     from arcguard.core.arc_keeper import limits
-    from arcguard.core.display.statusline import segment
 
     sid = runner.session_id(payload)
     if sid is None:
+        return None
+    return {"session_id": sid, "resets": limits.reset_times(payload.get("rate_limits"))}
+
+
+def line(payload: JSONObject, home: str, cfg: Config, now: float) -> str:
+    from arcguard.core.display.statusline import segment
+
+    given = read(payload)
+    if given is None:
         return ""
+    sid, resets = given["session_id"], given["resets"]
     state = store.read_session(home, sid)
-    rate_limits = payload.get("rate_limits")
-    if state is not None and rate_limits is not None:
-        found = limits.reset_times(rate_limits)
-        if found and found != state.get("rate_limits"):  # only a change is worth the lock
-            record(home, cfg, sid, rate_limits, now)
+    if state is not None and resets and resets != state.get("rate_limits"):
+        record(home, cfg, sid, resets, now)  # only a change is worth the lock
     return segment(state, cfg, now, clock, waiter_alive=_waiter_alive(state))
 
 
@@ -104,7 +117,7 @@ def main() -> int:
     except Exception:
         # No state dir, so nowhere to log; `arcguard doctor` names an unusable ARCGUARD_HOME.
         return 0
-    watchdog = runner._Watchdog(runner.DEFAULT_BUDGET_S, home, NAME)
+    watchdog = runner._Watchdog.begin(runner.DEFAULT_BUDGET_S, home, NAME)
     text = _text(home, watchdog)
     if not watchdog.commit():
         time.sleep(60)  # the watchdog is ending the process; print nothing

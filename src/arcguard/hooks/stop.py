@@ -22,6 +22,7 @@ from arcguard.core.arc_keeper.stop import KIND_THINKING
 from arcguard.core.arc_keeper.stop import KIND_TOOL_USE
 from arcguard.core.arc_keeper.stop import Final
 from arcguard.core.arc_keeper.stop import Harness
+from arcguard.core.arc_keeper.stop import Signals
 from arcguard.core.arc_keeper.stop import claude_stop_cap
 from arcguard.core.arc_keeper.stop import decide_stop
 from arcguard.core.arc_keeper.stop import is_noop
@@ -33,19 +34,18 @@ from arcguard.transcript import hook_reader
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from typing import Any
-
     from arcguard.core.render import Output
     from arcguard.core.schema import StopPayload
     from arcguard.core.state import State
     from arcguard.hooks.runner import Context
+    from arcguard.jsonio import JSONObject
     from arcguard.transcript.records import Exchange
 
 POLL_S = 0.05
 
 
-def _background_running(payload: dict[str, Any]) -> bool:
-    tasks = payload.get("background_tasks")
+def _background_running(tasks: object) -> bool:
+    """`background_tasks` lists a task whose status is "running"."""
     if not isinstance(tasks, list):
         return False
     return any(isinstance(t, dict) and t.get("status") == "running" for t in tasks)
@@ -104,7 +104,7 @@ def _is_final(exchange: Exchange, seen: set[str], *, final_known: bool) -> bool:
     return final_known or message.kind != KIND_THINKING
 
 
-def _newer_release(payload: dict[str, Any]) -> bool:
+def _newer_release(payload: JSONObject) -> bool:
     """The payload comes from a release that says whether the final message has text.
 
     Since 2.1.47 Claude Code puts the final text in `last_assistant_message`; observed with
@@ -118,7 +118,7 @@ def _newer_release(payload: dict[str, Any]) -> bool:
     )
 
 
-def read(payload: dict[str, Any]) -> StopPayload | None:
+def read(payload: JSONObject) -> StopPayload | None:
     sid = session_id(payload)
     if sid is None:
         return None
@@ -129,7 +129,7 @@ def read(payload: dict[str, Any]) -> StopPayload | None:
         "transcript_path": path if isinstance(path, str) and path else None,
         "last_assistant_message": text if isinstance(text, str) else None,
         "stop_hook_active": payload.get("stop_hook_active") is True,
-        "background_running": _background_running(payload),
+        "background_running": _background_running(payload.get("background_tasks")),
         "newer_release": _newer_release(payload),
     }
 
@@ -173,7 +173,7 @@ def _harness(path: str | None, ctx: Context, *, may_continue: bool) -> Harness:
     )
 
 
-def handle(payload: dict[str, Any], ctx: Context) -> Output | None:
+def handle(payload: JSONObject, ctx: Context) -> Output | None:
     given = read(payload)
     if given is None:
         return None
@@ -208,15 +208,9 @@ def handle(payload: dict[str, Any], ctx: Context) -> Output | None:
         # A turn left open (no PostToolBatch on this release) is over: its rules run first,
         # so a pause they bring is seen by the stop decision.
         closed, closed_state = turn_fallback.at_stop(state, ctx, path or None)
+        signals = Signals(final, given["stop_hook_active"], given["background_running"], harness)
         output, new = decide_stop(
-            closed_state or state,
-            final,
-            ctx.cfg,
-            ctx.now,
-            stop_hook_active=given["stop_hook_active"],
-            background_running=given["background_running"],
-            command=ctx.command,
-            harness=harness,
+            closed_state or state, signals, ctx.cfg, ctx.now, command=ctx.command
         )
         return render.merge(closed, output), new or closed_state
 

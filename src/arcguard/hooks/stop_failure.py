@@ -10,20 +10,32 @@ from arcguard.hooks.runner import session_id
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from typing import Any
+    from typing import TypedDict
 
     from arcguard.core.render import Output
     from arcguard.core.state import State
     from arcguard.hooks.runner import Context
+    from arcguard.jsonio import JSONObject
+
+    class FailurePayload(TypedDict):
+        session_id: str
+        error: str  # "unknown" when missing or not text
 
 
-def handle(payload: dict[str, Any], ctx: Context) -> Output | None:
+def read(payload: JSONObject) -> FailurePayload | None:
     sid = session_id(payload)
     if sid is None:
         return None
     error = payload.get("error")
-    error = error if isinstance(error, str) else "unknown"
-    return ctx.update(sid, lambda state: _decide(state, error, ctx))
+    return {"session_id": sid, "error": error if isinstance(error, str) else "unknown"}
+
+
+def handle(payload: JSONObject, ctx: Context) -> Output | None:
+    given = read(payload)
+    if given is None:
+        return None
+    error = given["error"]
+    return ctx.update(given["session_id"], lambda state: _decide(state, error, ctx))
 
 
 def _decide(state: State | None, error: str, ctx: Context) -> tuple[Output | None, State | None]:

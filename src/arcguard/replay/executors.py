@@ -62,7 +62,7 @@ class InProcess:
         from arcguard.hooks.runner import dispatch
 
         now = time.time() if self.at is None else self.at
-        ctx = Context(hook, self.home, self.cfg, now, own_command(), self.environ)
+        ctx = Context.begin(hook, self.home, self.cfg, now, own_command(), self.environ)
         return dispatch(hook, raw, ctx)
 
 

@@ -85,7 +85,7 @@ class Resident:
         hook = EVENTS[event]
         cfg = self.config()
         gate = _Gate()
-        ctx = runner.Context(hook, self.home, cfg, time.time(), self.command, self.environ)
+        ctx = runner.Context.begin(hook, self.home, cfg, time.time(), self.command, self.environ)
         ctx.commit = gate.commit
         box: list[str | None] = []
 

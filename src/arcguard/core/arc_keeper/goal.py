@@ -16,6 +16,7 @@ from __future__ import annotations
 from arcguard.core.arc_keeper import arc as arcs
 from arcguard.core.state import GOAL_BYTES
 from arcguard.core.state import clip_json
+from arcguard.values import value
 
 
 TYPE_CHECKING = False
@@ -29,14 +30,12 @@ CLEAR = "clear"
 MAX_CONDITION = 200
 
 
+@value
 class Mark:
     """The newest `goal_status` entry of the transcript."""
 
-    __slots__ = ("condition", "met")
-
-    def __init__(self, met: bool, condition: str) -> None:
-        self.met = met
-        self.condition = condition
+    met: bool
+    condition: str
 
 
 def active(state: State | None) -> bool:

@@ -7,7 +7,7 @@ whether the wake is still wanted when the wait is over. The waiting itself is a 
 (`arcguard.hooks.limit_wait`); here there is no clock, no process and no file.
 
 Where the resume time comes from, first match wins:
-1. the error text, when it names the reset (see `parse_reset`);
+1. the error text, when it names the reset (`reset_text.parse_reset`);
 2. a reset time recorded from Claude Code's status line payload (`record_resets`);
 3. a bounded backoff that doubles with each resume already spent on the arc.
 """
@@ -15,10 +15,12 @@ Where the resume time comes from, first match wins:
 from __future__ import annotations
 
 from arcguard.core.arc_keeper import arc as arcs
+from arcguard.core.arc_keeper.reset_text import WallTime
 from arcguard.core.schema import MAX_WINDOWS
 from arcguard.core.state import add_log
 from arcguard.core.state import clone
 from arcguard.core.state import parse_iso
+from arcguard.values import value
 
 
 TYPE_CHECKING = False
@@ -39,143 +41,6 @@ MARGIN_EXACT = 2.0
 MARGIN_MINUTE = 60.0
 # How long after its planned end a wait whose process is gone still counts as held.
 STALE_AFTER = 120.0
-# The years a named reset may fall in: the calendar's own range (`datetime` refuses others).
-MIN_YEAR = 1970
-MAX_YEAR = 9999
-MONTHS = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec")
-
-
-class WallTime:
-    """A clock time as an error text names it; the shell resolves it in a time zone."""
-
-    __slots__ = ("day", "hour", "minute", "month", "year", "zone")
-
-    def __init__(
-        self,
-        hour: int,
-        minute: int,
-        *,
-        month: int | None = None,
-        day: int | None = None,
-        year: int | None = None,
-        zone: str | None = None,
-    ) -> None:
-        self.hour = hour
-        self.minute = minute
-        self.month = month
-        self.day = day
-        self.year = year
-        self.zone = zone
-
-    def __repr__(self) -> str:
-        return (
-            f"WallTime({self.hour}, {self.minute}, month={self.month}, day={self.day}, "
-            f"year={self.year}, zone={self.zone!r})"
-        )
-
-
-# --- reading the reset time out of the error text ------------------------------------------
-
-
-def parse_reset(text: str) -> float | WallTime | None:
-    """The reset time an error text names: seconds since the epoch, a clock time, or None.
-
-    Forms handled (Claude Code writes the error text into `last_assistant_message`):
-    - `... usage limit reached|1764500000`: the older usage-limit text, an exact epoch
-      (seconds, or milliseconds when 13 digits);
-    - `... · resets 2pm (Europe/London)`, `resets 2:30pm`, `resets at 9am`,
-      `resets Dec 3, 2pm (UTC)`, `resets Jan 2, 2027, 10:15am`: the usage-limit line of
-      Claude Code 2.x, a 12-hour clock time in the zone named in brackets (the user's own zone
-      when none is named), with a date when the reset is more than a day away.
-    """
-    epoch = _epoch_suffix(text)
-    if epoch is not None:
-        return epoch
-    lowered = text.lower()
-    at = lowered.find("resets ")
-    while at >= 0:
-        found = _clock_after(text, at + len("resets "))
-        if found is not None:
-            return found
-        at = lowered.find("resets ", at + 1)
-    return None
-
-
-def _epoch_suffix(text: str) -> float | None:
-    head, bar, tail = text.rpartition("|")
-    digits = tail.strip()
-    if not bar or "limit" not in head.lower() or not _ascii_digits(digits):
-        return None
-    if len(digits) == 13:
-        return int(digits) / 1000.0
-    return float(digits) if len(digits) == 10 else None
-
-
-def _clock_after(text: str, start: int) -> WallTime | None:
-    rest = text[start : start + 80]
-    if rest.lower().startswith("at "):
-        rest = rest[3:]
-    month, day, year, rest = _date_prefix(rest)
-    clock, rest = _clock(rest)
-    if clock is None:
-        return None
-    return WallTime(clock[0], clock[1], month=month, day=day, year=year, zone=_zone(rest))
-
-
-def _date_prefix(rest: str) -> tuple[int | None, int | None, int | None, str]:
-    """`Dec 3, ` or `Jan 2, 2027, ` at the start of `rest`."""
-    name = rest[:3].lower()
-    if name not in MONTHS or rest[3:4] != " ":
-        return None, None, None, rest
-    words = rest[4:].split(",", 2)
-    day = _number(words[0].strip(), 1, 31) if len(words) >= 2 else None
-    if day is None:
-        return None, None, None, rest
-    year = _number(words[1].strip(), MIN_YEAR, MAX_YEAR) if len(words) == 3 else None
-    if year is not None and len(words[1].strip()) == 4:
-        return MONTHS.index(name) + 1, day, year, words[2].lstrip()
-    return MONTHS.index(name) + 1, day, None, ",".join(words[1:]).lstrip()
-
-
-def _clock(rest: str) -> tuple[tuple[int, int] | None, str]:
-    """`2pm`, `2:30pm`, `2 PM` at the start of `rest`: ((hour, minute), what follows)."""
-    i = 0
-    while i < len(rest) and _ascii_digits(rest[i]):
-        i += 1
-    if not 1 <= i <= 2:
-        return None, rest
-    hour, minute = int(rest[:i]), 0
-    if rest[i : i + 1] == ":" and _ascii_digits(rest[i + 1 : i + 3]):
-        minute = int(rest[i + 1 : i + 3])
-        i += 3
-    suffix = rest[i:].lstrip(" \u202f")
-    half = suffix[:2].lower()
-    if half not in ("am", "pm") or not 1 <= hour <= 12 or minute > 59:
-        return None, rest
-    hour = hour % 12 + (12 if half == "pm" else 0)
-    return (hour, minute), suffix[2:]
-
-
-def _ascii_digits(text: str) -> bool:
-    """Only 0-9: `str.isdigit` also takes `²` or `٣`, which `int` then refuses or reads."""
-    return text.isascii() and text.isdigit()
-
-
-def _number(text: str, low: int, high: int) -> int | None:
-    """`text` as a number from `low` to `high` (ASCII digits only, at most 4), else None."""
-    if not (_ascii_digits(text) and len(text) <= 4):
-        return None
-    value = int(text)
-    return value if low <= value <= high else None
-
-
-def _zone(rest: str) -> str | None:
-    rest = rest.lstrip()
-    if not rest.startswith("("):
-        return None
-    name = rest[1:].partition(")")[0].strip()
-    ok = 0 < len(name) <= 64 and all(c.isalnum() or c in "/_+-" for c in name)
-    return name if ok else None
 
 
 def margin(reset: float | WallTime) -> float:
@@ -185,16 +50,24 @@ def margin(reset: float | WallTime) -> float:
 # --- the wait ------------------------------------------------------------------------------
 
 
+@value
 class Plan:
     """A wait this process holds: resume at `until` unless `token` is gone by then."""
 
-    __slots__ = ("attempt", "source", "token", "until")
+    token: str
+    until: float
+    attempt: int
+    source: str
 
-    def __init__(self, token: str, until: float, attempt: int, source: str) -> None:
-        self.token = token
-        self.until = until
-        self.attempt = attempt
-        self.source = source
+
+@value
+class Claimant:
+    """A process asking to hold the session's wait: its token and pid, and whether the
+    waiter of a wait already recorded (if any) is alive."""
+
+    token: str
+    pid: int
+    other_alive: bool = False
 
 
 def resumes(arc: Arc | None) -> int:
@@ -254,12 +127,9 @@ def decide_wait(
     reset_at: float | None,
     cfg: Config,
     now: float,
-    *,
-    token: str,
-    pid: int,
-    other_alive: bool,
+    claimant: Claimant,
 ) -> tuple[Plan | None, str, State | None]:
-    """Whether to wait for this API error: (plan or None, why, new state or None)."""
+    """Whether `claimant` waits for this API error: (plan or None, why, new state or None)."""
     if error not in TRANSIENT:
         return None, f"the error {error[:40]!r} does not pass with time", None
     if state is None or not arc_active(state, cfg, now):
@@ -267,7 +137,7 @@ def decide_wait(
     if state["guard"].get("paused"):
         return None, "the session is paused", None
     held = pending(state)
-    if held is not None and holds(held, now, alive=other_alive):
+    if held is not None and holds(held, now, alive=claimant.other_alive):
         return None, "another wait is already pending for this session", None
     state = clone(state)
     # A wait whose waiter is gone ended without a wake: that is news, like any such ending.
@@ -286,8 +156,8 @@ def decide_wait(
         )
         return None, why, _give_up(state, now, why)
     state["limit_wait"] = {
-        "token": token,
-        "pid": pid,
+        "token": claimant.token,
+        "pid": claimant.pid,
         "started": now,
         "until": until,
         "error": error[:40],
@@ -306,7 +176,7 @@ def decide_wait(
             "of": cfg.limit_resumes_per_arc,
         },
     )
-    return Plan(token, until, used + 1, source), "waiting", state
+    return Plan(claimant.token, until, used + 1, source), "waiting", state
 
 
 def resumes_spent(state: State | None, error: str, cfg: Config, now: float) -> bool:
@@ -451,9 +321,8 @@ def drop(state: State, now: float, why: str) -> None:
 # --- reset times from the status line ------------------------------------------------------
 
 
-def record_resets(state: State, rate_limits: object) -> bool:
-    """Keep `rate_limits.<window>.resets_at` from a status line payload; True if it changed."""
-    found = reset_times(rate_limits)
+def record_resets(state: State, found: dict[str, float]) -> bool:
+    """Keep a status line payload's reset times (`reset_times`); True if they changed."""
     if not found or state.get("rate_limits") == found:
         return False
     state["rate_limits"] = found

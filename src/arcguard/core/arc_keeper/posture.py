@@ -91,9 +91,9 @@ def task_of(prompt: str) -> str:
     return ""
 
 
-def note_cwd(state: State, cwd: object) -> None:
+def note_cwd(state: State, cwd: str | None) -> None:
     """Keep the folder the session first reported (a hook payload's `cwd`), for `status`."""
-    if "cwd" not in state and isinstance(cwd, str) and cwd:
+    if "cwd" not in state and cwd:
         state["cwd"] = cwd[:CWD_CHARS]
 
 

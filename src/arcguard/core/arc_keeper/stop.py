@@ -28,10 +28,14 @@ from arcguard.core.loop_guard import guard
 from arcguard.core.state import add_log
 from arcguard.core.state import clone
 from arcguard.core.state import remember
+from arcguard.values import value
 
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Sequence
+
+    from arcguard.core.arc_keeper.goal import Mark as GoalMark
     from arcguard.core.config import Config
     from arcguard.core.render import Output
     from arcguard.core.schema import DecisionKind
@@ -97,6 +101,7 @@ def consecutive_cap(ours: int, claude: int) -> int:
     return ours if claude <= 0 else min(ours, claude)
 
 
+@value
 class Harness:
     """What the Stop decision knows of the Claude Code around it (defaults: nothing known).
 
@@ -106,47 +111,40 @@ class Harness:
     `stop_cap`: Claude Code's Stop-hook cap (0: none).
     """
 
-    __slots__ = ("goal", "overrides", "stop_cap", "via_context")
-
-    def __init__(
-        self,
-        *,
-        via_context: bool = False,
-        goal: goal.Mark | None = None,
-        overrides: list[str] | None = None,
-        stop_cap: int = CLAUDE_STOP_CAP,
-    ) -> None:
-        self.via_context = via_context
-        self.goal = goal
-        self.overrides = overrides or []
-        self.stop_cap = stop_cap
+    via_context: bool = False
+    goal: GoalMark | None = None
+    overrides: Sequence[str] = ()
+    stop_cap: int = CLAUDE_STOP_CAP
 
 
+@value
 class Final:
-    """The session's final assistant message, as far as the Stop decision needs it."""
+    """The session's final assistant message, as far as the Stop decision needs it.
 
-    __slots__ = ("kind", "message_id", "resume_id", "synthetic", "text")
+    `resume_id`: the transcript entry of Claude Code's resume prompt this message answers.
+    """
 
-    def __init__(
-        self,
-        kind: str,
-        text: str = "",
-        *,
-        synthetic: bool = False,
-        message_id: str | None = None,
-        resume_id: str | None = None,
-    ) -> None:
-        self.kind = kind
-        self.text = text
-        self.synthetic = synthetic
-        self.message_id = message_id
-        # The transcript entry of Claude Code's resume prompt this message answers, if any.
-        self.resume_id = resume_id
+    kind: str
+    text: str = ""
+    synthetic: bool = False
+    message_id: str | None = None
+    resume_id: str | None = None
 
     @classmethod
     def from_text(cls, text: str) -> Final:
         """From the payload's `last_assistant_message` (a text reply)."""
         return cls(KIND_TEXT if text.strip() else KIND_EMPTY, text)
+
+
+@value
+class Signals:
+    """What the Stop hook gathered about this stop: the final message (None: unknown), the
+    payload's `stop_hook_active` and running background task, and the harness around it."""
+
+    final: Final | None
+    stop_hook_active: bool = False
+    background_running: bool = False
+    harness: Harness | None = None
 
 
 def classify(final: Final, policy: str = POLICY_NOOP, *, work_left: bool = False) -> str:
@@ -191,20 +189,13 @@ def is_noop(final: Final) -> bool:
 
 
 def decide_stop(
-    state: State | None,
-    final: Final | None,
-    cfg: Config,
-    now: float,
-    *,
-    stop_hook_active: bool,
-    background_running: bool,
-    command: str,
-    harness: Harness | None = None,
+    state: State | None, signals: Signals, cfg: Config, now: float, *, command: str
 ) -> tuple[Output | None, State | None]:
     """(output for Claude Code, new state or None when nothing changed)."""
     if state is None:
         return None, None
-    around = harness or Harness()
+    final = signals.final
+    around = signals.harness or Harness()
     via_context = around.via_context
     state = clone(state)
     goal.observe(state, around.goal)
@@ -218,50 +209,35 @@ def decide_stop(
     if final is not None and final.resume_id and is_noop(final):
         slug = (arc.get("slug") or arcs.DEFAULT_SLUG) if arc and active else ""
         resumed = _dead_resume(
-            state, final.resume_id, background_running, now, slug=slug, command=command
+            state, final.resume_id, signals.background_running, now, slug=slug, command=command
         )
         if resumed is not None:
             return render.continue_stop(resumed, via_context=via_context), state
     if not active or arc is None:
         return None, state
-    reason, state = _arc_stop(
-        state,
-        arc,
-        final,
-        cfg,
-        now,
-        stop_hook_active=stop_hook_active,
-        background_running=background_running,
-        command=command,
-        stop_cap=around.stop_cap,
-    )
+    reason = _arc_stop(state, arc, signals, cfg, now, command=command)
     return (
         None if reason is None else render.continue_stop(reason, via_context=via_context)
     ), state
 
 
 def _arc_stop(
-    state: State,
-    arc: Arc,
-    final: Final | None,
-    cfg: Config,
-    now: float,
-    *,
-    stop_hook_active: bool,
-    background_running: bool,
-    command: str,
-    stop_cap: int,
-) -> tuple[str | None, State]:
-    """(the reason to continue this stop with, or None to let it be; the new state)."""
+    state: State, arc: Arc, signals: Signals, cfg: Config, now: float, *, command: str
+) -> str | None:
+    """The reason to continue this stop with, or None to let it be (`state` is updated)."""
+    final = signals.final
     arcs.touch(arc, now)
     verdict = (
         SKIP
         if final is None
         else classify(final, cfg.stop_policy, work_left=bool(arcs.next_milestone(arc)))
     )
-    why = _why_not_continue(state, final, background_running)
+    why = _why_not_continue(state, final, signals.background_running)
     if verdict in STALLS and why is None:
-        return _stall(state, arc, cfg, now, verdict, command=command, stop_cap=stop_cap)
+        stop_cap = (signals.harness or Harness()).stop_cap
+        if not _within_caps(state, arc, verdict, cfg, now, stop_cap=stop_cap):
+            return None
+        return _block(state, arc, verdict, now, command=command)
     if verdict in STALLS:
         _log(state, now, "allow", f"{LOGGED[verdict]} stall left alone: {why}")
     elif verdict == COMPLETE:
@@ -269,10 +245,10 @@ def _arc_stop(
         _log(state, now, "release", "the model said the arc is complete")
     elif verdict == DECISION:
         _log(state, now, "decision", "the model stopped for a decision (DECISION NEEDED:)")
-    elif verdict == PRODUCTIVE and not stop_hook_active:
+    elif verdict == PRODUCTIVE and not signals.stop_hook_active:
         # Inside a continuation chain a trivial turn must not re-arm the consecutive cap.
         arcs.reset_consecutive(arc)
-    return None, state
+    return None
 
 
 def _dead_resume(
@@ -312,28 +288,30 @@ def _why_not_continue(state: State, final: Final | None, background_running: boo
     return None
 
 
-def _stall(
-    state: State, arc: Arc, cfg: Config, now: float, verdict: str, *, command: str, stop_cap: int
-) -> tuple[str | None, State]:
-    sid = state["session_id"]
+def _within_caps(
+    state: State, arc: Arc, verdict: str, cfg: Config, now: float, *, stop_cap: int
+) -> bool:
+    """Spend one continuation of the arc's caps; False (and a log line) when none is left."""
     in_a_row = consecutive_cap(cfg.max_consecutive_continuations, stop_cap)
-    allowed = arcs.try_block(arc, in_a_row, cfg.max_continuations_per_arc, now)
-    if not allowed:
-        clamped = in_a_row < cfg.max_consecutive_continuations
-        which = (
-            f"Claude Code's Stop-hook cap ({stop_cap} in a row)" if clamped else "continuation cap"
-        )
-        # Named by class, so a replay or `status` shows which kind of stop the cap let through.
-        _log(
-            state,
-            now,
-            "cap",
-            f"{LOGGED[verdict]} stop mid-arc: {which} reached; the stop is allowed",
-        )
-        return None, state
+    if arcs.try_block(arc, in_a_row, cfg.max_continuations_per_arc, now):
+        return True
+    clamped = in_a_row < cfg.max_consecutive_continuations
+    which = f"Claude Code's Stop-hook cap ({stop_cap} in a row)" if clamped else "continuation cap"
+    # Named by class, so a replay or `status` shows which kind of stop the cap let through.
+    _log(
+        state,
+        now,
+        "cap",
+        f"{LOGGED[verdict]} stop mid-arc: {which} reached; the stop is allowed",
+    )
+    return False
+
+
+def _block(state: State, arc: Arc, verdict: str, now: float, *, command: str) -> str:
+    """The reason a stall is sent back to work with, logged."""
     slug = arc.get("slug") or arcs.DEFAULT_SLUG
     reason = messages.stop_block_reason(
-        slug, arcs.next_milestone(arc), command, sid, seen=SEEN[verdict]
+        slug, arcs.next_milestone(arc), command, state["session_id"], seen=SEEN[verdict]
     )
     add_log(
         state,
@@ -347,10 +325,10 @@ def _stall(
             "lifetime": arc.get("total_blocks"),
         },
     )
-    return reason, state
+    return reason
 
 
-def _note_overrides(state: State, overrides: list[str], now: float) -> None:
+def _note_overrides(state: State, overrides: Sequence[str], now: float) -> None:
     """Log, once each, the turns Claude Code's Stop-hook cap ended although a Stop hook was
     still sending the model back: such a turn ends as if complete, and is not one."""
     seen = state["seen"].setdefault("overrides", [])
