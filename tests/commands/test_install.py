@@ -315,7 +315,7 @@ def test_a_symlinked_settings_file_left_empty_is_kept(project: Path, tmp_path: P
 def test_a_settings_file_changed_while_being_removed_is_put_back(
     project: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from arcguard.commands import install as command
+    from arcguard.commands import uninstall as command
 
     install(project)
     path = settings_file(project)
