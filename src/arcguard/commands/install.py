@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 
 import click
 
+from arcguard.claude_settings import launch_forms
 from arcguard.claude_settings import merge_plan as plan
 from arcguard.claude_settings import settings_files as cc
 from arcguard.claude_settings import slash_command as slash
@@ -106,7 +107,7 @@ def install(
     """
     _refuse_unsupported()
     path, command_file = target(scope, project)
-    long_prefix = plan.own_prefix(sys.executable, _package_location())
+    long_prefix = launch_forms.own_prefix(sys.executable, _package_location())
     served = _resident_files(scope, dry_run=dry_run) if resident else None
     events, notes, exec_form = _events_for(claude_version)
     prefix = _short_prefix(exec_form, dry_run=dry_run) or long_prefix
@@ -235,12 +236,12 @@ def _short_prefix(exec_form: bool, *, dry_run: bool) -> str | tuple[str, ...] | 
 
     try:
         home = paths.state_dir(os.environ)
-        launcher_file = os.path.join(home, plan.LAUNCHER_NAME)
-        words = plan.short_prefix(sys.executable, launcher_file)
+        launcher_file = os.path.join(home, launch_forms.LAUNCHER_NAME)
+        words = launch_forms.short_prefix(sys.executable, launcher_file)
         if words is None:
             return None
         if not dry_run:
-            _write_launcher(home, launcher_file, plan.launcher_text(_package_location()))
+            _write_launcher(home, launcher_file, launch_forms.launcher_text(_package_location()))
     except (OSError, paths.UnusablePath) as exc:
         click.echo(f"note: the long entry form is written: no launcher file ({exc})")
         return None

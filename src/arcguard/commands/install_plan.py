@@ -16,6 +16,7 @@ if TYPE_CHECKING:
 
     from arcguard.claude_settings.releases import Version
     from arcguard.claude_settings.settings_files import Settings
+    from arcguard.jsonio import JSONObject
 
     Handler = dict[str, object]
 
@@ -57,7 +58,7 @@ def wire(
     return Wiring(
         settings=new,
         lookalikes=tuple(plan.lookalike_entries(settings)),
-        still=tuple(e for e in EVENTS if e not in events and e in new.get("hooks", {})),
+        still=tuple(e for e in EVENTS if e not in events and e in _hooks(new)),
     )
 
 
@@ -80,3 +81,8 @@ def notices(path: Path, wiring: Wiring, notes: list[str]) -> list[str]:
             for event in wiring.still
         ),
     ]
+
+
+def _hooks(settings: Settings) -> JSONObject:
+    hooks = settings.get("hooks")
+    return hooks if isinstance(hooks, dict) else {}

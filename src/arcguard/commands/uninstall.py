@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 
 import click
 
+from arcguard.claude_settings import launch_forms
 from arcguard.claude_settings import merge_plan as plan
 from arcguard.claude_settings import settings_files as cc
 from arcguard.claude_settings import slash_command as slash
@@ -59,8 +60,8 @@ def _forget_launcher(root: Path) -> None:
 
     try:
         home = paths.state_dir(os.environ)
-        launcher_file = os.path.join(home, plan.LAUNCHER_NAME)
-        if os.listdir(home) != [plan.LAUNCHER_NAME] or _still_named(root, launcher_file):
+        launcher_file = os.path.join(home, launch_forms.LAUNCHER_NAME)
+        if os.listdir(home) != [launch_forms.LAUNCHER_NAME] or _still_named(root, launcher_file):
             return
         os.unlink(launcher_file)
         os.rmdir(home)

@@ -102,7 +102,7 @@ class Setup:
         ]
         if self.plugin_enabled():
             found += [
-                ("plugin", event, handler)
+                ("plugin", event, dict(handler))
                 for event, [group] in plan.desired_hooks("arcguard").items()
                 for handler in group["hooks"]
             ]

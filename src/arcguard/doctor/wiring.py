@@ -8,6 +8,7 @@ import subprocess
 from typing import TYPE_CHECKING
 
 from arcguard import child
+from arcguard.claude_settings import launch_forms
 from arcguard.claude_settings import merge_plan as plan
 from arcguard.claude_settings import settings_files as cc
 from arcguard.claude_settings import slash_command as slash
@@ -513,7 +514,7 @@ def foreign_launcher(handler: dict[str, Any], environ: Mapping[str, str]) -> str
     if location is None:
         return None
     try:
-        own = os.path.join(paths.state_dir(dict(environ)), plan.LAUNCHER_NAME)
+        own = os.path.join(paths.state_dir(dict(environ)), launch_forms.LAUNCHER_NAME)
     except paths.UnusablePath:
         own = None
     if own is not None and os.path.abspath(location) == os.path.abspath(own):
