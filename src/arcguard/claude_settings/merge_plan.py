@@ -48,10 +48,8 @@ if TYPE_CHECKING:
     from arcguard.claude_settings.hook_table import Handler
     from arcguard.claude_settings.hook_table import HooksTable
     from arcguard.claude_settings.hook_table import MatcherGroup
+    from arcguard.claude_settings.settings_files import Settings
     from arcguard.jsonio import JSONObject
-
-    # A settings document as parsed: every value is checked before it is used.
-    Settings = JSONObject
 
 
 HOOK_TIMEOUT = 10
