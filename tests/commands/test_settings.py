@@ -492,3 +492,17 @@ def test_command_state(monkeypatch: pytest.MonkeyPatch) -> None:
         slash, "PRIOR_COMMAND_DIGESTS", (hashlib.sha256(older.encode()).hexdigest(),)
     )
     assert slash.command_state(older) == "old"
+
+
+def test_a_settings_error_reads_as_its_message_and_keeps_its_kind() -> None:
+    error = plan.SettingsError('"hooks" is not a JSON object', "shape")
+    assert str(error) == '"hooks" is not a JSON object'
+    assert error.kind == "shape"
+    assert plan.SettingsError("cannot read it").kind == "unreadable"
+
+
+def test_only_json_objects_in_a_hooks_array_are_entries() -> None:
+    ours = handler("arcguard hook stop")
+    settings = {"hooks": {"Stop": [{"hooks": ["arcguard hook stop", 3, None, ours]}]}}
+    assert plan.all_entries(settings) == [("Stop", ours)]
+    assert plan.our_entries(settings) == [("Stop", ours)]

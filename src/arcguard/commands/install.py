@@ -130,11 +130,7 @@ def install(
     if with_statusline:
         _install_statusline(path, long_prefix, force=force, dry_run=dry_run)
     if served is not None and not dry_run:
-        _keep_private(path)
-        click.echo(
-            f"resident mode: hooks post to 127.0.0.1:{served[0]}; the server starts with the "
-            "next Claude Code session (or run `arcguard serve &`)"
-        )
+        _resident_written(path, served[0])
 
 
 def _resident_files(scope: str, *, dry_run: bool) -> tuple[int, str]:
@@ -155,6 +151,14 @@ def _resident_files(scope: str, *, dry_run: bool) -> tuple[int, str]:
         return files.prepare(home)
     except (OSError, paths.UnusablePath) as exc:
         raise click.ClickException(f"cannot prepare resident mode: {exc}") from None
+
+
+def _resident_written(path: Path, port: int) -> None:
+    _keep_private(path)
+    click.echo(
+        f"resident mode: hooks post to 127.0.0.1:{port}; the server starts with the "
+        "next Claude Code session (or run `arcguard serve &`)"
+    )
 
 
 def _keep_private(path: Path) -> None:
