@@ -322,10 +322,10 @@ def installed_launcher() -> list[str]:
     import shlex
 
     import arcguard
-    from arcguard.claude_settings import merge_plan
+    from arcguard.claude_settings import launch_forms
 
     location = os.path.dirname(os.path.dirname(os.path.abspath(arcguard.__file__)))
-    return shlex.split(merge_plan.own_prefix(PYTHON, location))
+    return shlex.split(launch_forms.own_prefix(PYTHON, location))
 
 
 def launchers() -> dict[str, list[str]]:

@@ -159,17 +159,18 @@ def settings_for(wiring: str, claude: Path = DEFAULT_CLAUDE) -> dict[str, Any]:
 def _one_liner(settings: dict[str, Any]) -> dict[str, Any]:
     """`settings` with every arcguard entry in the long one-line form."""
     import arcguard
+    from arcguard.claude_settings import launch_forms
     from arcguard.claude_settings import merge_plan
 
     location = os.path.dirname(os.path.dirname(os.path.abspath(arcguard.__file__)))
-    prefix = merge_plan.own_prefix(sys.executable, location)
+    prefix = launch_forms.own_prefix(sys.executable, location)
     for groups in settings["hooks"].values():
         for group in groups:
             for handler in group["hooks"]:
                 name = merge_plan.hook_name(handler)
                 if name is not None:
                     handler.pop("args", None)
-                    handler["command"] = merge_plan.hook_command(prefix, name)
+                    handler["command"] = launch_forms.hook_command(prefix, name)
     return settings
 
 

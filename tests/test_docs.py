@@ -72,7 +72,7 @@ def test_the_hook_names_are_in_the_cli_reference():
 
 def test_the_bounds_the_docs_promise_are_the_ones_in_the_code():
     from arcguard.claude_settings.settings_files import MAX_SETTINGS_BYTES
-    from arcguard.commands.install import WRITE_ATTEMPTS
+    from arcguard.commands.settings_edit import WRITE_ATTEMPTS
     from arcguard.core.render import MAX_TEXT
     from arcguard.forensics.lines import MAX_DEPTH
     from arcguard.forensics.lines import MAX_LINE_BYTES

@@ -8,11 +8,13 @@ import shlex
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 from testing.cli import invoke
 
 from arcguard import doctor as checks
+from arcguard.claude_settings import launch_forms
 from arcguard.claude_settings import merge_plan as plan
 from arcguard.claude_settings import settings_files as cc
 from arcguard.claude_settings import slash_command as slash
@@ -624,7 +626,7 @@ def test_doctor_does_not_run_a_launch_command_that_imports_from_inside_the_proje
     package = project / "vendor" / "arcguard"
     package.mkdir(parents=True)
     (package / "__init__.py").write_text(f"open({str(marker)!r}, 'w').close()\n")
-    prefix = plan.own_prefix(sys.executable, str(package.parent))
+    prefix = launch_forms.own_prefix(sys.executable, str(package.parent))
     write_settings(project, {"hooks": {"Stop": [plan.desired_group("Stop", prefix)]}})
     [check] = probes.check_runs(setup_for(project))
     assert not marker.exists()
@@ -685,7 +687,8 @@ def test_post_tool_use_for_editing_tools_only_is_a_gap_without_the_batch(
     fake_claude("2.1.80")
     events = [e for e in EVENTS if e != "PostToolBatch"]
     narrowed = plan.plan_install({}, "arcguard", events)
-    narrowed["hooks"]["PostToolUse"][0]["matcher"] = plan.EDIT_TOOLS_MATCHER
+    hooks: Any = narrowed["hooks"]
+    hooks["PostToolUse"][0]["matcher"] = plan.EDIT_TOOLS_MATCHER
     write_settings(project, narrowed)
     [check] = wiring.check_matchers(setup_for(project))
     assert check.status == "gap"
@@ -750,23 +753,23 @@ def test_a_release_before_the_cap_has_none(project, monkeypatch, fake_claude):
 
 def test_a_short_entry_is_named_by_its_interpreter_and_launcher(project: Path) -> None:
     gone = "/home/ada/old-venv/bin/python3"
-    words = plan.short_prefix(gone, "/home/ada/.local/state/arcguard/hook.py")
+    words = launch_forms.short_prefix(gone, "/home/ada/.local/state/arcguard/hook.py")
     assert words is not None
     write_settings(project, {"hooks": {"Stop": [plan.desired_group("Stop", words)]}})
     [check] = probes.check_runs(setup_for(project))
     assert check.status == "gap"
     assert f"`{gone} /home/ada/.local/state/arcguard/hook.py hook stop`" in check.detail
-    assert plan.LAUNCH_STUB not in check.detail
+    assert launch_forms.LAUNCH_STUB not in check.detail
 
 
 def test_a_short_entry_with_a_launcher_install_did_not_write_is_not_run(
     project: Path, tmp_path: Path
 ) -> None:
     ran = tmp_path / "ran"
-    launcher = tmp_path / "elsewhere" / plan.LAUNCHER_NAME
+    launcher = tmp_path / "elsewhere" / launch_forms.LAUNCHER_NAME
     launcher.parent.mkdir()
     launcher.write_text(f"open({str(ran)!r}, 'w').close()\n")
-    words = plan.short_prefix(sys.executable, str(launcher))
+    words = launch_forms.short_prefix(sys.executable, str(launcher))
     assert words is not None
     write_settings(project, {"hooks": {"Stop": [plan.desired_group("Stop", words)]}})
     [check] = probes.check_runs(setup_for(project))

@@ -15,6 +15,7 @@ from typing import Any
 import pytest
 from testing.cli import invoke
 
+from arcguard.claude_settings import launch_forms
 from arcguard.claude_settings import merge_plan as plan
 from arcguard.claude_settings import releases
 from arcguard.claude_settings import settings_files as cc
@@ -55,7 +56,7 @@ def install(project: Path, scope: str) -> dict[str, Any]:
 
 @pytest.mark.parametrize("exec_form", [True, False])
 def test_every_entry_names_arcguard_and_its_hook_within_the_bound(exec_form: bool) -> None:
-    words = plan.short_prefix(PYTHON, LAUNCHER)
+    words = launch_forms.short_prefix(PYTHON, LAUNCHER)
     assert words is not None
     prefix = words if exec_form else shlex.join(words)
     settings = plan.plan_install({}, prefix)
@@ -65,7 +66,9 @@ def test_every_entry_names_arcguard_and_its_hook_within_the_bound(exec_form: boo
         assert "arcguard" in line(handler) and f"hook {plan.hook_name(handler)}" in line(handler)
         assert plan.is_ours(handler)
     # The long one-liner it replaces is over the bound.
-    old = plan.hook_command(plan.own_prefix(PYTHON, "/home/a/lib/python3.11/site-packages"), "stop")
+    old = launch_forms.hook_command(
+        launch_forms.own_prefix(PYTHON, "/home/a/lib/python3.11/site-packages"), "stop"
+    )
     assert len(old) > MOST
 
 
@@ -76,7 +79,7 @@ def test_install_writes_the_exec_form_on_a_release_that_runs_it(
     with_claude(tmp_path, monkeypatch, "2.1.332")
     for handler in handlers(install(project, scope)):
         assert handler["command"] == os.path.abspath(sys.executable)
-        assert handler["args"][:4] == ["-I", "-S", "-c", plan.LAUNCH_STUB]
+        assert handler["args"][:4] == ["-I", "-S", "-c", launch_forms.LAUNCH_STUB]
         assert handler["args"][4] == os.path.join(paths.state_dir(os.environ), "hook.py")
         assert len(line(handler)) <= MOST + len(handler["args"][4]) - len(LAUNCHER)
 
@@ -89,7 +92,7 @@ def test_install_writes_one_short_shell_line_on_an_older_release(
     for handler in handlers(install(project, "project")):
         assert "args" not in handler
         words = shlex.split(handler["command"])
-        assert words[1:5] == ["-I", "-S", "-c", plan.LAUNCH_STUB] and plan.is_ours(handler)
+        assert words[1:5] == ["-I", "-S", "-c", launch_forms.LAUNCH_STUB] and plan.is_ours(handler)
 
 
 def test_the_launcher_is_private_and_runs_the_hook(
@@ -116,13 +119,13 @@ def run(handler: dict[str, Any], cwd: Path, stdin: bytes) -> subprocess.Complete
 
 
 def test_a_missing_launcher_or_package_exits_0(tmp_path: Path) -> None:
-    words = plan.short_prefix(sys.executable, str(tmp_path / "gone" / "hook.py"))
+    words = launch_forms.short_prefix(sys.executable, str(tmp_path / "gone" / "hook.py"))
     assert words is not None
     handler: dict[str, Any] = {"command": words[0], "args": [*words[1:], "hook", "pre-tool"]}
     done = run(handler, tmp_path, b"{}")
     assert done.returncode == 0 and not done.stdout and not done.stderr
     launcher = tmp_path / "hook.py"
-    launcher.write_text(plan.launcher_text(str(tmp_path / "no-package-here")))
+    launcher.write_text(launch_forms.launcher_text(str(tmp_path / "no-package-here")))
     handler["args"][4] = str(launcher)
     # An interpreter without arcguard among its own packages either: `site` cannot find it.
     done = run({**handler, "command": sys.base_prefix + "/bin/python3"}, tmp_path, b"{}")
@@ -137,17 +140,17 @@ def test_the_launcher_imports_nothing_from_the_working_directory(tmp_path: Path)
     launcher.parent.mkdir()
     import arcguard
 
-    launcher.write_text(plan.launcher_text(str(Path(arcguard.__file__).parents[1])))
-    words = plan.short_prefix(sys.executable, str(launcher))
+    launcher.write_text(launch_forms.launcher_text(str(Path(arcguard.__file__).parents[1])))
+    words = launch_forms.short_prefix(sys.executable, str(launcher))
     assert words is not None
     done = run({"command": words[0], "args": [*words[1:], "hook", "stop"]}, tmp_path, b"{}")
     assert done.returncode == 0, done.stderr
 
 
 def test_old_one_liner_entries_are_still_ours_and_replaced(project: Path) -> None:
-    old = plan.plan_install({}, plan.own_prefix("/venv/bin/python3", "/venv/lib"))
+    old = plan.plan_install({}, launch_forms.own_prefix("/venv/bin/python3", "/venv/lib"))
     assert all(plan.is_ours(h) for h in handlers(old))
-    words = plan.short_prefix(PYTHON, LAUNCHER)
+    words = launch_forms.short_prefix(PYTHON, LAUNCHER)
     assert words is not None
     new = plan.plan_install(old, words)
     assert new == plan.plan_install({}, words)
@@ -166,7 +169,7 @@ def test_old_one_liner_entries_are_still_ours_and_replaced(project: Path) -> Non
     ],
 )
 def test_a_changed_short_entry_is_not_ours(change: Any) -> None:
-    words = plan.short_prefix(PYTHON, LAUNCHER)
+    words = launch_forms.short_prefix(PYTHON, LAUNCHER)
     assert words is not None
     handler = plan.desired_group("Stop", words)["hooks"][0]
     assert plan.is_ours(handler)
@@ -174,7 +177,7 @@ def test_a_changed_short_entry_is_not_ours(change: Any) -> None:
 
 
 def test_doctor_shows_the_interpreter_and_the_launcher() -> None:
-    words = plan.short_prefix(PYTHON, LAUNCHER)
+    words = launch_forms.short_prefix(PYTHON, LAUNCHER)
     assert words is not None
     handler = plan.desired_group("Stop", words)["hooks"][0]
     assert plan.shown(handler) == f"{PYTHON} {LAUNCHER}"
@@ -182,7 +185,7 @@ def test_doctor_shows_the_interpreter_and_the_launcher() -> None:
 
 
 def test_every_event_is_written_in_the_short_form() -> None:
-    words = plan.short_prefix(PYTHON, LAUNCHER)
+    words = launch_forms.short_prefix(PYTHON, LAUNCHER)
     assert words is not None
     assert {e for e, h in plan.our_entries(plan.plan_install({}, words))} == set(EVENTS)
 
@@ -193,7 +196,7 @@ def test_uninstall_keeps_the_launcher_another_scope_still_runs(
     with_claude(tmp_path, monkeypatch, "2.1.332")
     install(project, "project")
     install(project, "local")
-    launcher = Path(paths.state_dir(os.environ)) / plan.LAUNCHER_NAME
+    launcher = Path(paths.state_dir(os.environ)) / launch_forms.LAUNCHER_NAME
     assert invoke("uninstall", "--scope", "local", "--project", str(project)).exit_code == 0
     assert launcher.is_file()
     assert invoke("uninstall", "--scope", "project", "--project", str(project)).exit_code == 0

@@ -13,7 +13,7 @@ import pytest
 from click.testing import Result
 from testing.cli import invoke
 
-from arcguard.claude_settings import merge_plan as plan
+from arcguard.claude_settings import launch_forms
 from arcguard.claude_settings import settings_files as cc
 from arcguard.claude_settings import slash_command as slash
 from arcguard.hooks import BACKGROUND
@@ -231,7 +231,7 @@ def test_dry_run_prints_the_diff_and_writes_nothing(project: Path) -> None:
     assert '"stop"' in result.output
     assert "would install the /autonomous command" in result.output
     assert path.read_text() == text
-    assert not os.path.exists(os.path.join(paths.state_dir(os.environ), plan.LAUNCHER_NAME))
+    assert not os.path.exists(os.path.join(paths.state_dir(os.environ), launch_forms.LAUNCHER_NAME))
     assert not (project / ".claude" / "commands").exists()
 
 
@@ -315,7 +315,7 @@ def test_a_symlinked_settings_file_left_empty_is_kept(project: Path, tmp_path: P
 def test_a_settings_file_changed_while_being_removed_is_put_back(
     project: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from arcguard.commands import install as command
+    from arcguard.commands import uninstall as command
 
     install(project)
     path = settings_file(project)
@@ -492,8 +492,8 @@ def test_the_installed_hook_ignores_a_pythonpath_that_shadows_arcguard(
 def test_the_hook_command_still_finds_arcguard_when_its_folder_is_gone(tmp_path: Path) -> None:
     # An environment rebuilt for another Python moves site-packages: the command falls back
     # to the interpreter's own packages rather than failing every hook.
-    prefix = plan.own_prefix(sys.executable, str(tmp_path / "gone"))
-    done = run_words(shlex.split(plan.hook_command(prefix, "pre-tool")), tmp_path)
+    prefix = launch_forms.own_prefix(sys.executable, str(tmp_path / "gone"))
+    done = run_words(shlex.split(launch_forms.hook_command(prefix, "pre-tool")), tmp_path)
     assert done.returncode == 0, done.stderr
     assert session_written()
 

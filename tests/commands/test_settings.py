@@ -5,7 +5,9 @@ from __future__ import annotations
 import json
 import os
 import shlex
+from collections.abc import Mapping
 from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import given
@@ -13,6 +15,7 @@ from hypothesis import settings as hypothesis_settings
 from hypothesis import strategies as st
 
 from arcguard.claude_settings import json_text as sj
+from arcguard.claude_settings import launch_forms
 from arcguard.claude_settings import merge_plan as plan
 from arcguard.claude_settings import settings_files as cc
 from arcguard.claude_settings import slash_command as slash
@@ -26,6 +29,11 @@ PREFIX = "/opt/arcguard/bin/arcguard"
 
 def handler(command: str) -> dict[str, object]:
     return {"type": "command", "command": command}
+
+
+def hooks_of(settings: Mapping[str, object]) -> Any:
+    """The `hooks` table of settings a plan returned (a test reads it as it knows it is)."""
+    return settings["hooks"]
 
 
 def group(*commands: str, matcher: str | None = None) -> dict[str, object]:
@@ -176,7 +184,7 @@ def test_install_after_an_upgrade_narrows_post_tool_use_and_adds_the_batch() -> 
     old = plan.plan_install({}, PREFIX, [e for e in EVENTS if e != "PostToolBatch"])
     new = plan.plan_install(old, PREFIX)
     assert new == plan.plan_install({}, PREFIX)
-    assert new["hooks"]["PostToolUse"] == [plan.desired_group("PostToolUse", PREFIX)]
+    assert hooks_of(new)["PostToolUse"] == [plan.desired_group("PostToolUse", PREFIX)]
     assert _matchers(new)["PostToolUse"] == plan.EDIT_TOOLS_MATCHER
 
 
@@ -198,9 +206,9 @@ def test_install_keeps_other_hooks_on_the_same_events_first() -> None:
     mine = group("./lint.sh", matcher="Bash")
     before = {"hooks": {"Notification": [group("notify-send hi")], "PreToolUse": [mine]}}
     after = plan.plan_install(before, PREFIX)
-    assert after["hooks"]["PreToolUse"] == [mine, plan.desired_group("PreToolUse", PREFIX)]
-    assert after["hooks"]["Notification"] == [group("notify-send hi")]
-    assert list(after["hooks"])[:2] == ["Notification", "PreToolUse"]
+    assert hooks_of(after)["PreToolUse"] == [mine, plan.desired_group("PreToolUse", PREFIX)]
+    assert hooks_of(after)["Notification"] == [group("notify-send hi")]
+    assert list(hooks_of(after))[:2] == ["Notification", "PreToolUse"]
 
 
 def test_install_does_not_mutate_its_input() -> None:
@@ -219,7 +227,7 @@ def test_install_replaces_an_old_entry_in_place() -> None:
     old = group("/gone/venv/bin/arcguard hook stop")
     before = {"hooks": {"Stop": [group("first"), old, group("last")]}}
     after = plan.plan_install(before, PREFIX)
-    assert after["hooks"]["Stop"] == [
+    assert hooks_of(after)["Stop"] == [
         group("first"),
         plan.desired_group("Stop", PREFIX),
         group("last"),
@@ -231,13 +239,13 @@ def test_install_collapses_duplicates_to_one_entry() -> None:
     after = plan.plan_install(
         {"hooks": {"Stop": [dup, dup, plan.desired_group("Stop", PREFIX)]}}, PREFIX
     )
-    assert after["hooks"]["Stop"] == [plan.desired_group("Stop", PREFIX)]
+    assert hooks_of(after)["Stop"] == [plan.desired_group("Stop", PREFIX)]
 
 
 def test_install_takes_our_handler_out_of_a_shared_group() -> None:
     shared = group("echo before", "arcguard hook stop", "echo after")
     after = plan.plan_install({"hooks": {"Stop": [shared]}}, PREFIX)
-    assert after["hooks"]["Stop"] == [
+    assert hooks_of(after)["Stop"] == [
         plan.desired_group("Stop", PREFIX),
         group("echo before", "echo after"),
     ]
@@ -246,7 +254,7 @@ def test_install_takes_our_handler_out_of_a_shared_group() -> None:
 def test_install_rewires_an_entry_with_the_wrong_timeout() -> None:
     stale = {"hooks": [{"type": "command", "command": f"{PREFIX} hook stop", "timeout": 60}]}
     after = plan.plan_install({"hooks": {"Stop": [stale]}}, PREFIX)
-    assert after["hooks"]["Stop"] == [plan.desired_group("Stop", PREFIX)]
+    assert hooks_of(after)["Stop"] == [plan.desired_group("Stop", PREFIX)]
 
 
 @pytest.mark.parametrize("bad", [{"hooks": []}, {"hooks": {"Stop": {"hooks": []}}}])
@@ -314,9 +322,9 @@ def test_install_then_remove_gives_back_the_original(settings: dict[str, object]
 
 
 def test_own_prefix_starts_the_interpreter_isolated_and_without_site() -> None:
-    words = shlex.split(plan.own_prefix("/opt/py/bin/python3", "/opt/py/lib/site-packages"))
+    words = shlex.split(launch_forms.own_prefix("/opt/py/bin/python3", "/opt/py/lib/site-packages"))
     assert words[:4] == ["/opt/py/bin/python3", "-I", "-S", "-c"]
-    assert plan.launch_location(words[4]) == "/opt/py/lib/site-packages"
+    assert launch_forms.launch_location(words[4]) == "/opt/py/lib/site-packages"
     assert len(words) == 5
 
 
@@ -324,20 +332,22 @@ def test_own_prefix_starts_the_interpreter_isolated_and_without_site() -> None:
     "location", ["/p y/lib", "/caf\u00e9/lib", "/odd\udcff/lib", "/opt/py-3.11/lib/site-packages"]
 )
 def test_the_launch_command_is_ours_wherever_the_package_is(location: str) -> None:
-    command = plan.hook_command(plan.own_prefix("/p y/python", location), "pre-tool")
+    command = launch_forms.hook_command(
+        launch_forms.own_prefix("/p y/python", location), "pre-tool"
+    )
     assert plan.hook_name(handler(command)) == "pre-tool"
     assert plan.program(handler(command)) == "/p y/python"
     assert plan.argv(handler(command))[-2:] == ["hook", "pre-tool"]
-    assert plan.launch_location(shlex.split(command)[4]) == location
+    assert launch_forms.launch_location(shlex.split(command)[4]) == location
 
 
 @pytest.mark.parametrize(
     "location", ["/it's/lib", '/say "x"/lib', "/back\\slash", "/x;rm -rf ~/lib", "/$(id)/lib"]
 )
 def test_a_package_path_a_shell_would_act_on_gets_the_module_form(location: str) -> None:
-    prefix = plan.own_prefix("/venv/bin/python", location)
+    prefix = launch_forms.own_prefix("/venv/bin/python", location)
     assert prefix == "/venv/bin/python -m arcguard"
-    assert plan.is_ours(handler(plan.hook_command(prefix, "stop")))
+    assert plan.is_ours(handler(launch_forms.hook_command(prefix, "stop")))
 
 
 def _written_otherwise(command: str) -> list[str]:
@@ -355,7 +365,9 @@ def _written_otherwise(command: str) -> list[str]:
 
 @pytest.mark.parametrize(
     "variant",
-    _written_otherwise(plan.hook_command(plan.own_prefix("/venv/bin/python", "/venv/lib"), "stop")),
+    _written_otherwise(
+        launch_forms.hook_command(launch_forms.own_prefix("/venv/bin/python", "/venv/lib"), "stop")
+    ),
 )
 def test_a_launch_command_written_otherwise_is_not_ours(variant: str) -> None:
     # Only the exact text install writes carries quoted code past the shell-syntax rule.
@@ -368,22 +380,22 @@ def test_a_launch_command_written_otherwise_is_not_ours(variant: str) -> None:
     [
         "import os",
         'import sys,os;d=5;os.path.isdir(os.path.join(d,"arcguard"))',
-        "import sys,os;d=[1]" + plan.launch_code("/x").partition('"/x"')[2],
-        plan.launch_code("/x") + ";print(1)",
-        "import os;" + plan.launch_code("/x"),
-        plan.launch_code("/x").replace('"/x"', '"/x'),
+        "import sys,os;d=[1]" + launch_forms.launch_code("/x").partition('"/x"')[2],
+        launch_forms.launch_code("/x") + ";print(1)",
+        "import os;" + launch_forms.launch_code("/x"),
+        launch_forms.launch_code("/x").replace('"/x"', '"/x'),
     ],
 )
 def test_other_python_code_is_not_ours(code: str) -> None:
-    assert plan.launch_location(code) is None
+    assert launch_forms.launch_location(code) is None
     assert not plan.is_ours(handler(shlex.join(["python3", "-c", code, "hook", "stop"])))
 
 
 def test_install_replaces_the_module_form_with_the_launch_command() -> None:
     old = plan.plan_install({}, "/venv/bin/python -m arcguard")
-    new = plan.plan_install(old, plan.own_prefix("/venv/bin/python", "/venv/lib"))
+    new = plan.plan_install(old, launch_forms.own_prefix("/venv/bin/python", "/venv/lib"))
     assert len(plan.our_entries(new)) == len(EVENTS) + len(BACKGROUND)
-    assert all(" -I -S -c " in handler["command"] for _, handler in plan.our_entries(new))
+    assert all(" -I -S -c " in str(handler["command"]) for _, handler in plan.our_entries(new))
     assert plan.remove_ours(new) == {}
 
 
@@ -480,3 +492,17 @@ def test_command_state(monkeypatch: pytest.MonkeyPatch) -> None:
         slash, "PRIOR_COMMAND_DIGESTS", (hashlib.sha256(older.encode()).hexdigest(),)
     )
     assert slash.command_state(older) == "old"
+
+
+def test_a_settings_error_reads_as_its_message_and_keeps_its_kind() -> None:
+    error = plan.SettingsError('"hooks" is not a JSON object', "shape")
+    assert str(error) == '"hooks" is not a JSON object'
+    assert error.kind == "shape"
+    assert plan.SettingsError("cannot read it").kind == "unreadable"
+
+
+def test_only_json_objects_in_a_hooks_array_are_entries() -> None:
+    ours = handler("arcguard hook stop")
+    settings = {"hooks": {"Stop": [{"hooks": ["arcguard hook stop", 3, None, ours]}]}}
+    assert plan.all_entries(settings) == [("Stop", ours)]
+    assert plan.our_entries(settings) == [("Stop", ours)]

@@ -143,9 +143,11 @@ def test_install_then_uninstall_gives_back_the_original_bytes(
     separators = (",", ":") if tight else None
     original = json.dumps(value, indent=indent, separators=separators, ensure_ascii=False)
     old = sj.loads(original)
+    assert isinstance(old, dict)
     installed = sj.rewrite(original, old, plan.plan_install(old, PREFIX))
     assert sj.same(sj.loads(installed), plan.plan_install(old, PREFIX))
     after = sj.loads(installed)
+    assert isinstance(after, dict)
     assert sj.rewrite(installed, after, plan.remove_ours(after)) == original
 
 

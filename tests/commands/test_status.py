@@ -459,3 +459,19 @@ def test_a_turn_ended_by_claude_codes_stop_cap_is_shown_as_such(tmp_path: Path) 
     )
     text = arcguard("status", "--session", sid).output
     assert "overridden 1 turn(s) ended by Claude Code's Stop-hook cap, not completed" in text
+
+
+def test_a_summary_takes_whether_the_limit_waiter_runs_as_given() -> None:
+    # The summaries are pure: the reader asks the system about the waiter's process.
+    from arcguard.commands.status_summary import summarise
+    from arcguard.core.config import default_config
+    from arcguard.core.state import fresh_state
+
+    state = fresh_state("s", 1000.0)
+    # A pid above any pid_max: no such process, whatever the system says about it.
+    state["limit_wait"] = {"token": "t", "until": 2000.0, "attempt": 1, "pid": 2**22 + 1}
+    for alive in (True, False):
+        wait = summarise(state, "f", default_config(), 1500.0, waiter_alive=alive)["limit_wait"]
+        assert wait is not None
+        assert wait["waiter_alive"] is alive
+        assert wait["waiting"] is alive

@@ -90,7 +90,7 @@ def test_session_start_stores_the_folder_of_a_session_that_has_state(home: Path)
 
 
 def test_a_folder_under_home_is_shown_from_home_and_a_long_one_by_its_end():
-    from arcguard.commands.status import _folder
+    from arcguard.commands.status_text import _folder
 
     assert _folder("/home/ada/src/app", "/home/ada") == "~/src/app"
     assert _folder("/home/adam/x", "/home/ada") == "/home/adam/x"

@@ -283,13 +283,13 @@ def test_a_wait_holds_only_its_own_arc_and_never_longer_than_a_wait_may_be():
 
 
 def test_during_a_long_wait_the_status_line_and_status_show_the_arc_active():
-    from arcguard.commands.status import summarise
+    from arcguard.commands.status_summary import summarise
     from arcguard.core.display.statusline import segment
 
     state = long_wait()
     at = NOW + 9 * HOURS
     assert "arc importer" in segment(state, LONG_CFG, at, str, waiter_alive=True)
-    assert summarise(state, "f", LONG_CFG, at)["arc"]["state"] == "active"
+    assert summarise(state, "f", LONG_CFG, at, waiter_alive=True)["arc"]["state"] == "active"
 
 
 def test_an_operator_prompt_late_in_a_long_wait_finds_the_arc_still_active():

@@ -379,13 +379,14 @@ def arcguard_hook_settings_fixture() -> Callable[..., dict[str, Any]]:
 def all_arcguard_settings(version: str | None = None) -> dict[str, Any]:
     """arcguard's hooks wired as `arcguard install` wires them for Claude Code ``version``
     (every event by default, as for the pinned release): its events, and its matchers."""
+    from arcguard.claude_settings import launch_forms
     from arcguard.claude_settings import merge_plan
     from arcguard.claude_settings import releases
     from arcguard.hooks import EVENTS
 
     known = releases.parse(version) if version else None
     events = [event for event in EVENTS if known is None or releases.knows(event, known)]
-    return merge_plan.plan_install({}, merge_plan.own_prefix(sys.executable), events)
+    return merge_plan.plan_install({}, launch_forms.own_prefix(sys.executable), events)
 
 
 def add_handler(settings: dict[str, Any], event: str, command: str) -> dict[str, Any]:

@@ -24,6 +24,7 @@ from scripted_api import ScriptedAPI
 from scripted_api import rate_limit
 from scripted_api import text
 
+from arcguard.claude_settings import launch_forms
 from arcguard.claude_settings import merge_plan
 from arcguard.claude_settings import slash_command
 
@@ -51,7 +52,7 @@ def limited(count: int = 2, ahead: int = RESET_AHEAD_S) -> list[Any]:
 
 
 def installed_project(claude_project: Any) -> Any:
-    prefix = merge_plan.own_prefix(sys.executable)
+    prefix = launch_forms.own_prefix(sys.executable)
     project = claude_project({"hooks": merge_plan.desired_hooks(prefix)})
     commands = project.path / ".claude" / "commands"
     commands.mkdir(parents=True)

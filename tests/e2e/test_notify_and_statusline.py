@@ -22,6 +22,7 @@ from interactive import wait_for
 from scripted_api import ScriptedAPI
 from scripted_api import tool_use
 
+from arcguard.claude_settings import launch_forms
 from arcguard.claude_settings import merge_plan
 
 
@@ -53,7 +54,7 @@ def test_a_paused_session_sets_the_terminal_title_and_runs_the_notify_command_on
     project = claude_project()
     user_settings = project.home / ".claude" / "settings.json"
     user_settings.parent.mkdir(parents=True)
-    prefix = merge_plan.own_prefix(sys.executable)
+    prefix = launch_forms.own_prefix(sys.executable)
     user_settings.write_text(json.dumps({"hooks": merge_plan.desired_hooks(prefix)}))
     events = tmp_path / "events.jsonl"
     env = {"ARCGUARD_NOTIFY_COMMAND": json.dumps([sys.executable, "-c", RECORDER, str(events)])}
@@ -81,7 +82,7 @@ def test_a_limit_wait_that_gives_up_sets_the_terminal_title(
     project = claude_project()
     user_settings = project.home / ".claude" / "settings.json"
     user_settings.parent.mkdir(parents=True)
-    prefix = merge_plan.own_prefix(sys.executable)
+    prefix = launch_forms.own_prefix(sys.executable)
     user_settings.write_text(json.dumps({"hooks": merge_plan.desired_hooks(prefix)}))
     commands = project.path / ".claude" / "commands"
     commands.mkdir(parents=True)
@@ -104,7 +105,7 @@ def test_the_status_line_shows_the_arc_segment(claude_bin: Path, claude_project:
     project = claude_project()
     user_settings = project.home / ".claude" / "settings.json"
     user_settings.parent.mkdir(parents=True)
-    prefix = merge_plan.own_prefix(sys.executable)
+    prefix = launch_forms.own_prefix(sys.executable)
     user_settings.write_text(
         json.dumps(
             {

@@ -168,7 +168,7 @@ def test_the_watch_is_shown_in_the_state_as_the_built_in_resume_being_watched(
 
 
 def test_status_and_the_status_line_say_a_watch_is_not_a_wait():
-    from arcguard.commands.status import limit_wait_text
+    from arcguard.commands.status_text import limit_wait_text
     from arcguard.core.config import default_config
     from arcguard.core.display import statusline
     from arcguard.core.state import fresh_state

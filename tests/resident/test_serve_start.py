@@ -14,7 +14,9 @@ from arcguard.resident import files
 def _stop(home: str) -> None:
     info = files.server_info(home)
     if info is not None:
-        os.kill(int(info["pid"]), signal.SIGTERM)
+        pid = info["pid"]
+        assert isinstance(pid, int)
+        os.kill(pid, signal.SIGTERM)
 
 
 def test_it_starts_a_listening_server_when_none_runs_and_none_when_one_does(tmp_path):

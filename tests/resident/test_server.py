@@ -276,3 +276,10 @@ def test_a_resident_request_records_its_cost(served, tmp_path):
     runs = cost.read(str(served.home))
     assert list(runs) == [("resident", "pre-tool")]
     assert len(runs["resident", "pre-tool"]) == 1
+
+
+def test_the_shared_state_never_shows_its_secret(tmp_path: Path) -> None:
+    shared = resident_server.resident(str(tmp_path), "s3cret-token", {})
+    assert shared.token == b"s3cret-token"
+    assert "s3cret" not in repr(shared)
+    assert "s3cret" not in str(shared)

@@ -15,7 +15,7 @@ from typing import NamedTuple
 
 
 if TYPE_CHECKING:
-    from typing import Any
+    from arcguard.jsonio import JSONObject
 
 
 class JsonRefused(ValueError):
@@ -46,7 +46,7 @@ def _constant(name: str) -> None:
     raise JsonRefused(f"{name} is not standard JSON (Claude Code would reject the file)")
 
 
-def _pairs(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+def _pairs(pairs: list[tuple[str, object]]) -> JSONObject:
     found = dict(pairs)
     if len(found) != len(pairs):
         keys = [k for k, _ in pairs]
@@ -55,7 +55,7 @@ def _pairs(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     return found
 
 
-def _check_strings(value: Any) -> None:
+def _check_strings(value: object) -> None:
     stack = [value]
     while stack:
         item = stack.pop()
@@ -68,7 +68,7 @@ def _check_strings(value: Any) -> None:
             raise JsonRefused(f"unpaired surrogate escape in {item[:40]!r} (not valid Unicode)")
 
 
-def loads(text: str) -> Any:
+def loads(text: str) -> object:
     """The value of standard JSON `text`; JsonRefused for anything else."""
     import json
 
@@ -161,7 +161,7 @@ def detect_style(text: str) -> Style:
     return Style(DEFAULT_STYLE.unit, colon, comma)
 
 
-def _scalar(value: Any) -> str:
+def _scalar(value: object) -> str:
     import json
     import math
 
@@ -172,7 +172,7 @@ def _scalar(value: Any) -> str:
     return json.dumps(value, ensure_ascii=False)
 
 
-def render(value: Any, style: Style = DEFAULT_STYLE, depth: int = 0) -> str:
+def render(value: object, style: Style = DEFAULT_STYLE, depth: int = 0) -> str:
     """`value` as JSON in `style`, its nested lines indented for `depth`."""
     import json
 
@@ -195,20 +195,21 @@ def render(value: Any, style: Style = DEFAULT_STYLE, depth: int = 0) -> str:
     return opener + inner + ("," + inner).join(items) + "\n" + style.unit * depth + closer
 
 
-def same(a: Any, b: Any) -> bool:
+def same(a: object, b: object) -> bool:
     """Equal as JSON text would be: types, key order and number spelling included."""
     if type(a) is not type(b):
         return False
-    if isinstance(a, dict):
+    # `b` is of `a`'s type from here on; the second checks only tell the type checker so.
+    if isinstance(a, dict) and isinstance(b, dict):
         return list(a) == list(b) and all(same(a[k], b[k]) for k in a)
-    if isinstance(a, list):
+    if isinstance(a, list) and isinstance(b, list):
         return len(a) == len(b) and all(same(x, y) for x, y in zip(a, b, strict=True))
-    if isinstance(a, RawNumber):
-        return bool(a.text == b.text)
+    if isinstance(a, RawNumber) and isinstance(b, RawNumber):
+        return a.text == b.text
     return bool(a == b)
 
 
-def rewrite(text: str | None, old: Any, new: Any) -> str:
+def rewrite(text: str | None, old: object, new: object) -> str:
     """`text` (holding `old`) changed to hold `new`, keeping every unchanged member's bytes."""
     if text is None or not text.strip():
         return render(new) + "\n"
@@ -220,7 +221,7 @@ def rewrite(text: str | None, old: Any, new: Any) -> str:
     return result
 
 
-def _edit(text: str, node: Node, old: Any, new: Any, depth: int, style: Style) -> str:
+def _edit(text: str, node: Node, old: object, new: object, depth: int, style: Style) -> str:
     if same(old, new):
         return text[node.start : node.end]
     if node.items and isinstance(old, dict) and isinstance(new, dict):
@@ -233,7 +234,7 @@ def _edit(text: str, node: Node, old: Any, new: Any, depth: int, style: Style) -
 
 
 def _object_pieces(
-    text: str, node: Node, old: dict[str, Any], new: dict[str, Any], depth: int, style: Style
+    text: str, node: Node, old: JSONObject, new: JSONObject, depth: int, style: Style
 ) -> list[tuple[str, int | None]] | None:
     """(text, old position or None) per member of `new`; None if members were reordered."""
     import json
@@ -255,7 +256,7 @@ def _object_pieces(
 
 
 def _array_pieces(
-    text: str, node: Node, old: list[Any], new: list[Any], depth: int, style: Style
+    text: str, node: Node, old: list[object], new: list[object], depth: int, style: Style
 ) -> list[tuple[str, int | None]]:
     pieces: list[tuple[str, int | None]] = []
     nxt = 0

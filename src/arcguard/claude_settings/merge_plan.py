@@ -5,9 +5,10 @@ Pure: a settings dict in, a new dict out, so the rules can be tested exhaustivel
 An entry is arcguard's when its command is exactly an invocation of arcguard's hook
 subcommand: `<arcguard> hook <name>`, `<python> -m arcguard hook <name>` (a name of
 `arcguard.hooks.HOOKS`), the short form `install` writes, `<python> -I -S -c <stub>
-<launcher>/hook.py hook <name>` (exec form or one line, exactly as `short_prefix` renders it),
-or the long form earlier versions wrote, `<python> -I -S -c '<launch code>' hook <name>`
-exactly as `own_prefix` renders it, with nothing else on the line (see `why_not_ours`).
+<launcher>/hook.py hook <name>` (exec form or one line, exactly as `launch_forms.short_prefix`
+renders it), or the long form earlier versions wrote, `<python> -I -S -c '<launch code>' hook
+<name>` exactly as `launch_forms.own_prefix` renders it, with nothing else on the line (see
+`why_not_ours`).
 No marker key is added to the entry: the command itself is the marker, so a file stays valid
 for any Claude Code version, and a hand-written `arcguard hook stop` is recognised (and
 replaced) as well. A command that only mentions arcguard (`X=1 arcguard hook stop`,
@@ -17,12 +18,18 @@ replaced) as well. A command that only mentions arcguard (`X=1 arcguard hook sto
 from __future__ import annotations
 
 import copy
-import json
 import os
 import re
 import shlex
 from typing import TYPE_CHECKING
 
+from arcguard.claude_settings.launch_forms import LAUNCH_STUB
+from arcguard.claude_settings.launch_forms import PYTHON_NAME
+from arcguard.claude_settings.launch_forms import SHELL_SPECIAL
+from arcguard.claude_settings.launch_forms import hook_command
+from arcguard.claude_settings.launch_forms import is_long_form
+from arcguard.claude_settings.launch_forms import is_short_form
+from arcguard.claude_settings.launch_forms import launch_location
 from arcguard.core.loop_guard.opkey import EDIT_TOOLS
 from arcguard.hooks import BACKGROUND
 from arcguard.hooks import EVENTS
@@ -31,14 +38,19 @@ from arcguard.hooks import RESIDENT_COMMANDS
 from arcguard.resident.files import HOST
 from arcguard.resident.files import SECRET_ENV
 from arcguard.resident.files import SECRET_HEADER
+from arcguard.values import value
 
 
 if TYPE_CHECKING:
     from collections.abc import Collection
     from collections.abc import Mapping
-    from typing import Any
 
-    Settings = dict[str, Any]
+    from arcguard.claude_settings.hook_table import Handler
+    from arcguard.claude_settings.hook_table import HooksTable
+    from arcguard.claude_settings.hook_table import MatcherGroup
+    from arcguard.claude_settings.settings_files import Settings
+    from arcguard.jsonio import JSONObject
+
 
 HOOK_TIMEOUT = 10
 # Tool events take a matcher; "*" matches every tool. The other events ignore matchers.
@@ -51,6 +63,7 @@ BACKGROUND_TIMEOUT = 86400 + 600
 EDIT_TOOLS_MATCHER = "|".join(sorted(EDIT_TOOLS))
 
 
+@value
 class SettingsError(Exception):
     """A settings file arcguard must not touch (unreadable, not JSON, unexpected shape).
 
@@ -58,17 +71,14 @@ class SettingsError(Exception):
     `invalid` (not standard JSON), `shape` (JSON arcguard does not understand) or `unreadable`.
     """
 
-    def __init__(self, message: str, kind: str = "unreadable") -> None:
-        super().__init__(message)
-        self.kind = kind
+    message: str
+    kind: str = "unreadable"
+
+    def __str__(self) -> str:
+        return self.message
 
 
 # --- which entries are ours (pure) ---------------------------------------------------------
-
-# Characters a shell would act on. A command holding any of them could do more than start
-# arcguard when Claude Code runs it through its shell, so it is never taken for ours.
-SHELL_SPECIAL = frozenset("$`;&|<>(){}*?[]~!#\\\n\r\t\"'")
-PYTHON_NAME = re.compile(r"python(?:3(?:\.\d+)?)?")
 
 
 def _tokens(handler: object) -> list[str] | None:
@@ -118,7 +128,7 @@ def why_not_ours(handler: object) -> str:
     tokens = _tokens(handler)
     if tokens is None:
         return "not a command line that can be parsed"
-    if _is_launch_command(handler, tokens) or _is_stub_command(handler, tokens):
+    if is_long_form(handler, tokens) or is_short_form(handler, tokens):
         return ""
     if any(SHELL_SPECIAL.intersection(token) for token in tokens):
         return "holds shell syntax (variables, substitutions, redirects, separators or quotes)"
@@ -127,18 +137,6 @@ def why_not_ours(handler: object) -> str:
     if tokens[-1] not in HOOKS:
         return f"unknown hook {tokens[-1]!r}"
     return _launcher_problem(tokens[:-2])
-
-
-def _is_launch_command(handler: object, tokens: list[str]) -> bool:
-    """The command is, character for character, what `own_prefix` writes for some interpreter
-    and package folder: then its one quoted word is our own code, which no shell alters."""
-    if len(tokens) != 7 or tokens[1:4] != [*LAUNCH_OPTIONS, "-c"] or tokens[5] != "hook":
-        return False
-    location = launch_location(tokens[4])
-    if location is None or not _launch_usable(tokens[0], location):
-        return False
-    command = handler.get("command") if isinstance(handler, dict) else None
-    return command == hook_command(own_prefix(tokens[0], location), tokens[6])
 
 
 def hook_name(handler: object) -> str | None:
@@ -208,15 +206,13 @@ def program(handler: object) -> str | None:
 # --- what install writes (pure) ------------------------------------------------------------
 
 
-def hook_command(prefix: str, name: str) -> str:
-    return f"{prefix} hook {name}"
-
-
-def hook_fields(prefix: str | tuple[str, ...], name: str) -> dict[str, Any]:
-    """`command` (and, in the exec form, `args`) of the handler running hook `name`."""
+def _command_handler(prefix: str | tuple[str, ...], name: str, timeout: int) -> Handler:
+    """The handler running hook `name` with the words of `prefix`: one shell line (a str) or
+    the exec form (`command` and `args`)."""
     if isinstance(prefix, str):
-        return {"command": hook_command(prefix, name)}
-    return {"command": prefix[0], "args": [*prefix[1:], "hook", name]}
+        return {"type": "command", "command": hook_command(prefix, name), "timeout": timeout}
+    args = [*prefix[1:], "hook", name]
+    return {"type": "command", "command": prefix[0], "args": args, "timeout": timeout}
 
 
 def matcher(event: str, *, batch: bool = True) -> str:
@@ -230,32 +226,26 @@ def matcher(event: str, *, batch: bool = True) -> str:
 
 def desired_group(
     event: str, prefix: str | tuple[str, ...], *, batch: bool = True, resident: int | None = None
-) -> dict[str, Any]:
+) -> MatcherGroup:
     """The matcher group install writes for `event`, with commands starting with `prefix`;
     `batch`: PostToolBatch is wired as well (see `matcher`); `resident`: the resident
     server's port, for an http hook where Claude Code sends one."""
-    handler: dict[str, Any]
+    handler: Handler
     if resident is not None and event not in RESIDENT_COMMANDS:
         handler = resident_handler(event, resident)
     else:
         name = RESIDENT_COMMANDS.get(event, EVENTS[event]) if resident else EVENTS[event]
-        handler = {"type": "command", **hook_fields(prefix, name), "timeout": HOOK_TIMEOUT}
+        handler = _command_handler(prefix, name, HOOK_TIMEOUT)
     handlers = [handler, *background_handlers(event, prefix)]
     if event in MATCHER_EVENTS:
         return {"matcher": matcher(event, batch=batch), "hooks": handlers}
     return {"hooks": handlers}
 
 
-def background_handlers(event: str, prefix: str | tuple[str, ...]) -> list[dict[str, Any]]:
+def background_handlers(event: str, prefix: str | tuple[str, ...]) -> list[Handler]:
     """The extra handlers `event` runs in the background, woken by their exit 2."""
     return [
-        {
-            "type": "command",
-            **hook_fields(prefix, name),
-            "timeout": BACKGROUND_TIMEOUT,
-            "async": True,
-            "asyncRewake": True,
-        }
+        {**_command_handler(prefix, name, BACKGROUND_TIMEOUT), "async": True, "asyncRewake": True}
         for name, wired_to in BACKGROUND.items()
         if wired_to == event
     ]
@@ -263,15 +253,14 @@ def background_handlers(event: str, prefix: str | tuple[str, ...]) -> list[dict[
 
 # --- resident mode: http hooks to the per-user loopback server (pure) --------------------
 
-RESIDENT_HOST = HOST
 _RESIDENT_URL = re.compile(r"http://127\.0\.0\.1:(\d{4,5})/hook/([A-Za-z]+)")
 
 
 def resident_url(event: str, port: int) -> str:
-    return f"http://{RESIDENT_HOST}:{port}/hook/{event}"
+    return f"http://{HOST}:{port}/hook/{event}"
 
 
-def resident_handler(event: str, port: int) -> dict[str, Any]:
+def resident_handler(event: str, port: int) -> Handler:
     """The http hook of `event`: the secret travels as a header Claude Code fills in from
     the environment, so the settings file names the variable, not the secret."""
     return {
@@ -291,24 +280,18 @@ def resident_port(handler: object) -> int | None:
     if found is None or found[2] not in EVENTS:
         return None
     port = int(found[1])
-    return port if handler == {**resident_handler(found[2], port), **_extra(handler)} else None
-
-
-def _extra(handler: dict[str, Any]) -> dict[str, Any]:
     # `timeout` may be tuned by hand; the url, header and variable are what make it ours.
-    return {k: v for k, v in handler.items() if k == "timeout"}
-
-
-def is_resident(handler: object) -> bool:
-    return resident_port(handler) is not None
+    ours: dict[str, object] = {**resident_handler(found[2], port)}
+    ours.update((k, v) for k, v in handler.items() if k == "timeout")
+    return port if handler == ours else None
 
 
 def _is_ours_any(handler: object) -> bool:
     """Ours in either mode: an exact command invocation or one of our resident http hooks."""
-    return is_ours(handler) or is_resident(handler)
+    return is_ours(handler) or resident_port(handler) is not None
 
 
-def with_secret(settings: Mapping[str, Any], token: str | None) -> Settings:
+def with_secret(settings: Mapping[str, object], token: str | None) -> Settings:
     """`settings` with the resident secret in its `env` block (None: taken out)."""
     new = copy.deepcopy(dict(settings))
     env = new.get("env", {})
@@ -328,32 +311,33 @@ def with_secret(settings: Mapping[str, Any], token: str | None) -> Settings:
     return new
 
 
-def desired_hooks(prefix: str | tuple[str, ...]) -> dict[str, list[dict[str, Any]]]:
+def desired_hooks(prefix: str | tuple[str, ...]) -> HooksTable:
     """Every event arcguard needs, as the `hooks` block of a settings file."""
     return {event: [desired_group(event, prefix)] for event in EVENTS}
 
 
-def _hooks_block(settings: Mapping[str, Any]) -> dict[str, Any]:
+def _hooks_block(settings: Mapping[str, object]) -> JSONObject:
     hooks = settings.get("hooks", {})
     if not isinstance(hooks, dict):
         raise SettingsError('"hooks" is not a JSON object', "shape")
     return hooks
 
 
-def _groups(hooks: Mapping[str, Any], event: str) -> list[Any]:
+def _groups(hooks: Mapping[str, object], event: str) -> list[object]:
     groups = hooks.get(event, [])
     if not isinstance(groups, list):
         raise SettingsError(f'"hooks.{event}" is not a JSON array', "shape")
     return groups
 
 
-def _without_ours(groups: list[Any]) -> tuple[list[Any], int | None]:
+def _without_ours(groups: list[object]) -> tuple[list[object], int | None]:
     """The groups with our handlers taken out (a group left empty goes), and where the first was."""
-    kept: list[Any] = []
+    kept: list[object] = []
     first: int | None = None
     for group in groups:
         handlers = group.get("hooks") if isinstance(group, dict) else None
-        if not isinstance(handlers, list) or not any(_is_ours_any(h) for h in handlers):
+        ours = isinstance(handlers, list) and any(_is_ours_any(h) for h in handlers)
+        if not isinstance(group, dict) or not isinstance(handlers, list) or not ours:
             kept.append(group)
             continue
         if first is None:
@@ -365,7 +349,7 @@ def _without_ours(groups: list[Any]) -> tuple[list[Any], int | None]:
 
 
 def plan_install(
-    settings: Mapping[str, Any],
+    settings: Mapping[str, object],
     prefix: str | tuple[str, ...],
     events: Collection[str] | None = None,
     *,
@@ -412,7 +396,7 @@ def _count_ours(group: object) -> int:
     return sum(1 for h in handlers if _is_ours_any(h)) if isinstance(handlers, list) else 0
 
 
-def remove_ours(settings: Mapping[str, Any]) -> Settings:
+def remove_ours(settings: Mapping[str, object]) -> Settings:
     """`settings` without arcguard's entries (and the resident secret); an event (or `hooks`)
     left empty by that goes."""
     new = with_secret(settings, None)
@@ -435,8 +419,9 @@ def remove_ours(settings: Mapping[str, Any]) -> Settings:
     return new
 
 
-def all_entries(settings: Mapping[str, Any]) -> list[tuple[str, Any]]:
-    """(event, handler) for every handler in `settings`, in file order."""
+def all_entries(settings: Mapping[str, object]) -> list[tuple[str, JSONObject]]:
+    """(event, handler) for every handler in `settings` that is a JSON object, in file order
+    (anything else in a `hooks` array is nobody's entry: not ours, nor like ours)."""
     hooks = settings.get("hooks")
     if not isinstance(hooks, dict):
         return []
@@ -444,134 +429,19 @@ def all_entries(settings: Mapping[str, Any]) -> list[tuple[str, Any]]:
     for event, groups in hooks.items():
         for group in groups if isinstance(groups, list) else []:
             handlers = group.get("hooks") if isinstance(group, dict) else None
-            found += [(event, h) for h in (handlers if isinstance(handlers, list) else [])]
+            for handler in handlers if isinstance(handlers, list) else []:
+                if isinstance(handler, dict):
+                    found.append((event, handler))
     return found
 
 
-def our_entries(settings: Mapping[str, Any]) -> list[tuple[str, dict[str, Any]]]:
+def our_entries(settings: Mapping[str, object]) -> list[tuple[str, JSONObject]]:
     """(event, handler) for every arcguard handler in `settings`, in file order."""
     return [(event, handler) for event, handler in all_entries(settings) if is_ours(handler)]
 
 
-def lookalike_entries(settings: Mapping[str, Any]) -> list[tuple[str, dict[str, Any]]]:
+def lookalike_entries(settings: Mapping[str, object]) -> list[tuple[str, JSONObject]]:
     """(event, handler) for every handler that mentions arcguard but is not exactly ours."""
     return [
         (event, handler) for event, handler in all_entries(settings) if looks_like_ours(handler)
     ]
-
-
-# The code of the installed command, around the folder that holds the `arcguard` package (a
-# JSON string, which is also a Python literal). Claude Code starts a hook process three times
-# per tool call, so the interpreter starts isolated and without `site` (-I -S): no .pth files,
-# no user site, no PYTHON* variables, a shorter start. The folder is appended after the
-# standard library, where `site` would put it. Should it no longer hold the package (the
-# environment rebuilt for another Python), `site` runs after all and finds the package among
-# the interpreter's own; the hook path needs nothing outside the standard library.
-_LAUNCH_HEAD = "import sys,os;d="
-_LAUNCH_TAIL = (
-    ';os.path.isdir(os.path.join(d,"arcguard")) or __import__("site").main();'
-    "sys.path.append(d);from arcguard.main import main;sys.exit(main())"
-)
-LAUNCH_OPTIONS = ("-I", "-S")
-
-
-def launch_code(location: str) -> str:
-    """The `-c` code that runs arcguard from the package in folder `location`."""
-    return _LAUNCH_HEAD + json.dumps(location) + _LAUNCH_TAIL
-
-
-def launch_location(code: str) -> str | None:
-    """The folder `launch_code` was given, or None if `code` is not exactly launch code."""
-    if not (code.startswith(_LAUNCH_HEAD) and code.endswith(_LAUNCH_TAIL)):
-        return None
-    try:
-        location = json.loads(code[len(_LAUNCH_HEAD) : len(code) - len(_LAUNCH_TAIL)])
-    except ValueError:
-        return None
-    if not isinstance(location, str) or launch_code(location) != code:
-        return None
-    return location
-
-
-def _launch_usable(executable: str, location: str) -> bool:
-    # The same limits as any exact invocation: absolute paths with nothing a shell acts on.
-    return (
-        all(os.path.isabs(p) and not SHELL_SPECIAL.intersection(p) for p in (executable, location))
-        and PYTHON_NAME.fullmatch(os.path.basename(executable)) is not None
-    )
-
-
-def own_prefix(executable: str, location: str | None = None) -> str:
-    """The absolute command that starts this arcguard, for Claude Code to run as a hook.
-
-    The interpreter arcguard is installed in, so it runs whatever PATH Claude Code has (made
-    absolute but not resolved, so a virtualenv's `bin/python` link keeps pointing into that
-    environment). Given `location`, the folder holding the installed package (site-packages of
-    a virtualenv, pipx or uv tool environment, the user site, or the source folder of an
-    editable install; upgrading the package in place keeps it), the interpreter runs
-    `launch_code`; without it, or where a path holds characters an exact invocation may not,
-    `-m arcguard` (slower: it starts the site machinery).
-    """
-    executable = os.path.abspath(executable)
-    if location is not None and _launch_usable(executable, os.path.abspath(location)):
-        code = launch_code(os.path.abspath(location))
-        return shlex.join([executable, *LAUNCH_OPTIONS, "-c", code])
-    return f"{shlex.quote(executable)} -m arcguard"
-
-
-# --- the short form: a fixed stub and a launcher file (pure) ------------------------------
-
-# The one-liner above names the package folder inside its code, about 300 characters per
-# entry. The short form keeps its start-up (-I -S) and moves that code into a launcher file
-# install writes into arcguard's state directory; the entry holds a fixed stub that runs the
-# file when it is there and does nothing (exit 0) when it is not, where running the file
-# directly would exit 2, which Claude Code reads as "block". Releases with the exec form get
-# the words as `command` and `args`; older ones the same words as one shell line.
-LAUNCH_STUB = "import os,sys;os.path.isfile(f:=sys.argv.pop(1))and exec(open(f).read())"
-LAUNCHER_NAME = "hook.py"
-
-
-def launcher_text(location: str) -> str:
-    """The launcher file for the package in folder `location`: the one-liner's code, and a
-    missing package is one line on stderr and exit 0 instead of a traceback."""
-    return (
-        "# arcguard's hook launcher, written by `arcguard install` (each install rewrites it).\n"
-        "# Settings entries run it as: <python> -I -S -c <stub> <this file> hook <name>.\n"
-        f"d = {json.dumps(location)}\n"
-        "if not os.path.isdir(os.path.join(d, 'arcguard')):\n"
-        "    __import__('site').main()\n"
-        "sys.path.append(d)\n"
-        "try:\n"
-        "    from arcguard.main import main\n"
-        "except ImportError as exc:\n"
-        "    sys.stderr.write(f'arcguard: not installed any more ({exc}); hook skipped\\n')\n"
-        "    sys.exit(0)\n"
-        "sys.exit(main())\n"
-    )
-
-
-def short_prefix(executable: str, launcher_file: str) -> tuple[str, ...] | None:
-    """The exec-form words that run `launcher_file` with `executable`, or None where a path
-    holds characters an exact invocation may not (then the one-liner is written)."""
-    executable = os.path.abspath(executable)
-    if not (_launch_usable(executable, launcher_file) and _is_launcher_file(launcher_file)):
-        return None
-    return (executable, *LAUNCH_OPTIONS, "-c", LAUNCH_STUB, launcher_file)
-
-
-def _is_launcher_file(path: str) -> bool:
-    return os.path.basename(path) == LAUNCHER_NAME and os.path.isabs(path)
-
-
-def _is_stub_command(handler: object, tokens: list[str]) -> bool:
-    """The short form, exactly as install writes it, as exec form or as one shell line."""
-    if len(tokens) != 8 or tokens[1:5] != [*LAUNCH_OPTIONS, "-c", LAUNCH_STUB]:
-        return False
-    if tokens[6] != "hook" or tokens[7] not in HOOKS or not isinstance(handler, dict):
-        return False
-    if short_prefix(tokens[0], tokens[5]) != tuple(tokens[:6]):
-        return False
-    command, args = handler.get("command"), handler.get("args")
-    if args is None:
-        return command == shlex.join(tokens)
-    return command == tokens[0] and args == tokens[1:]

@@ -26,7 +26,8 @@ from arcguard.storage import paths
 if TYPE_CHECKING:
     from collections.abc import Callable
     from collections.abc import Mapping
-    from typing import Any
+
+    from arcguard.jsonio import JSONObject
 
 NAME = "replaced-statusline.json"
 SCHEMA = 1
@@ -50,14 +51,16 @@ def _key(settings_file: Path) -> str:
     return os.path.realpath(settings_file)
 
 
-def _entries(path: str) -> dict[str, Any]:
+def _entries(path: str) -> JSONObject:
     try:
         data = cc.read_regular(Path(path), MAX_BYTES)
         value = json_text.loads(data.decode("utf-8")) if data is not None else {}
     except (SettingsError, UnicodeDecodeError, json_text.JsonRefused) as exc:
         raise RecordError(f"{path} is unusable ({exc})") from None
     entries = value.get("replaced", {}) if isinstance(value, dict) else None
-    if not isinstance(entries, dict) or (value and value.get("schema") != SCHEMA):
+    if not isinstance(value, dict) or not isinstance(entries, dict):
+        raise RecordError(f"{path} is not a record this arcguard wrote")
+    if value and value.get("schema") != SCHEMA:
         raise RecordError(f"{path} is not a record this arcguard wrote")
     return entries
 
@@ -84,7 +87,7 @@ def forget(environ: Mapping[str, str], settings_file: Path) -> None:
     _change(environ, lambda entries: {k: v for k, v in entries.items() if k != key})
 
 
-def _change(environ: Mapping[str, str], edit: Callable[[dict[str, Any]], dict[str, Any]]) -> None:
+def _change(environ: Mapping[str, str], edit: Callable[[JSONObject], JSONObject]) -> None:
     import json
 
     path = record_path(environ)

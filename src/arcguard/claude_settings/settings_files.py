@@ -13,11 +13,12 @@ from arcguard.storage import atomic
 
 if TYPE_CHECKING:
     from collections.abc import Mapping
-    from typing import Any
 
     from arcguard.claude_settings.releases import Version
+    from arcguard.jsonio import JSONObject
 
-    Settings = dict[str, Any]
+    # A settings file's document as parsed: every value is checked before it is used.
+    Settings = JSONObject
 
 SCOPES = ("user", "project", "local")
 BACKUP_SUFFIX = ".arcguard.bak"

@@ -15,15 +15,15 @@ from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from collections.abc import Mapping
-    from typing import Any
 
-    Settings = dict[str, Any]
+    from arcguard.claude_settings.settings_files import Settings
+    from arcguard.jsonio import JSONObject
 
 KEY = "statusLine"
 SET, KEPT, CURRENT, REPLACED = "set", "kept", "current", "replaced"
 
 
-def desired(prefix: str) -> dict[str, Any]:
+def desired(prefix: str) -> JSONObject:
     return {"type": "command", "command": f"{prefix} statusline", "padding": 0}
 
 
@@ -42,7 +42,7 @@ def is_ours(entry: object) -> bool:
     return words[-1:] == ["statusline"] and merge_plan.is_ours({"command": probe})
 
 
-def plan(settings: Mapping[str, Any], prefix: str, *, force: bool) -> tuple[Settings, str]:
+def plan(settings: Mapping[str, object], prefix: str, *, force: bool) -> tuple[Settings, str]:
     """(new settings, what happened: SET, CURRENT, REPLACED or KEPT)."""
     new = copy.deepcopy(dict(settings))
     current = new.get(KEY)
@@ -58,7 +58,7 @@ def plan(settings: Mapping[str, Any], prefix: str, *, force: bool) -> tuple[Sett
     return new, KEPT
 
 
-def remove(settings: Mapping[str, Any], theirs: object = None) -> Settings:
+def remove(settings: Mapping[str, object], theirs: object = None) -> Settings:
     """`settings` without arcguard's status line (someone else's stays); `theirs`, the line
     `--force` replaced, takes its place again when given."""
     new = copy.deepcopy(dict(settings))

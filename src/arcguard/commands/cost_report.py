@@ -2,15 +2,29 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING
 
 from arcguard.hooks import EVENTS
 from arcguard.storage import cost
 
 
-def rows(home: str) -> list[dict[str, Any]]:
+if TYPE_CHECKING:
+    from typing import TypedDict
+
+    class CostRow(TypedDict):
+        """One element of `status --cost --json`'s `cost` array."""
+
+        hook: str
+        events: list[str]
+        mode: str
+        runs: int
+        median_ms: float
+        p95_ms: float
+
+
+def rows(home: str) -> list[CostRow]:
     """One row per (hook, mode) with recorded runs: runs, median and 95th percentile in ms."""
-    found = []
+    found: list[CostRow] = []
     for (mode, hook), values in sorted(
         cost.read(home).items(), key=lambda kv: (kv[0][1], kv[0][0])
     ):
@@ -27,7 +41,7 @@ def rows(home: str) -> list[dict[str, Any]]:
     return found
 
 
-def render(home: str, found: list[dict[str, Any]]) -> str:
+def render(home: str, found: list[CostRow]) -> str:
     if not found:
         return (
             f"no hook runs recorded yet in {home}: the figures appear after arcguard's "

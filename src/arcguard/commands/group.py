@@ -21,7 +21,7 @@ COMMANDS = {
     "serve": ("arcguard.commands.serve", "serve"),
     "status": ("arcguard.commands.status", "status"),
     "statusline": ("arcguard.commands.statusline", "statusline"),
-    "uninstall": ("arcguard.commands.install", "uninstall"),
+    "uninstall": ("arcguard.commands.uninstall", "uninstall"),
 }
 
 

@@ -124,7 +124,7 @@ class Setup:
         ]
         if self.plugin_enabled():
             found += [
-                Entry("plugin", event, handler)
+                Entry("plugin", event, dict(handler))
                 for event, [group] in plan.desired_hooks("arcguard").items()
                 for handler in group["hooks"]
             ]

@@ -11,6 +11,7 @@ import subprocess
 from typing import TYPE_CHECKING
 
 from arcguard import child
+from arcguard.claude_settings import launch_forms
 from arcguard.claude_settings import merge_plan as plan
 from arcguard.claude_settings import settings_files as cc
 from arcguard.claude_settings import slash_command as slash
@@ -174,7 +175,7 @@ def foreign_launcher(handler: JSONObject, environ: Mapping[str, str]) -> str | N
     if location is None:
         return None
     try:
-        own = os.path.join(paths.state_dir(dict(environ)), plan.LAUNCHER_NAME)
+        own = os.path.join(paths.state_dir(dict(environ)), launch_forms.LAUNCHER_NAME)
     except paths.UnusablePath:
         own = None
     if own is not None and os.path.abspath(location) == os.path.abspath(own):

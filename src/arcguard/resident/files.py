@@ -16,7 +16,7 @@ import os
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from typing import Any
+    from arcguard.jsonio import JSONObject
 
 SETTINGS_NAME = "resident.json"
 SECRET_NAME = "resident.secret"
@@ -56,7 +56,7 @@ def _read_small(path: str) -> bytes | None:
         os.close(fd)
 
 
-def _read_json(path: str) -> dict[str, Any] | None:
+def _read_json(path: str) -> JSONObject | None:
     # jsonio, not json: the status line and the hooks read these files, and `import json`
     # costs them more than the read.
     from arcguard import jsonio
@@ -154,7 +154,7 @@ def running(home: str) -> bool:
     return False
 
 
-def server_info(home: str) -> dict[str, Any] | None:
+def server_info(home: str) -> JSONObject | None:
     """What the running server wrote about itself (port, pid, created), if it runs."""
     return _read_json(server_path(home)) if running(home) else None
 

@@ -20,6 +20,7 @@ from arcguard.hooks import EVENTS
 from arcguard.hooks import runner
 from arcguard.resident import files
 from arcguard.storage import error_log
+from arcguard.values import value
 
 
 TYPE_CHECKING = False
@@ -41,14 +42,14 @@ COMMIT_GRACE_S = 1.0
 WHERE = "serve"
 
 
+@value
 class _Gate:
     """The per-request stand-in for the command hook's watchdog: either the handler commits
     its decision (and may write the state) or the deadline closes the gate first (and the
     request is answered with no decision); never both."""
 
-    def __init__(self) -> None:
-        self.lock = threading.Lock()
-        self.handler_has_it = False
+    lock: threading.Lock  # a new one per request
+    handler_has_it: bool = False
 
     def commit(self) -> bool:
         if not self.handler_has_it:
@@ -60,15 +61,19 @@ class _Gate:
         return self.lock.acquire(blocking=False)
 
 
+@value
 class Resident:
-    """What every request shares: the state directory, the secret, the idle clock."""
+    """What every request shares: the state directory, the secret, the idle clock (see
+    `resident`, which makes one)."""
 
-    def __init__(self, home: str, token: str, environ: dict[str, str] | os._Environ[str]) -> None:
-        self.home = home
-        self.token = token.encode()
-        self.environ = environ
-        self.command = runner.own_command("-c", _executable())
-        self.last_request = time.monotonic()
+    home: str
+    token: bytes
+    environ: dict[str, str] | os._Environ[str]
+    command: str  # how the model calls arcguard back, as a command hook would tell it
+    last_request: float  # time.monotonic() of the latest request
+
+    def __repr__(self) -> str:
+        return f"Resident(home={self.home!r})"  # never the secret
 
     def authorised(self, given: str | None) -> bool:
         # Constant-time: the comparison must not tell a prober how much of a guess was right.
@@ -84,7 +89,7 @@ class Resident:
         self.last_request = time.monotonic()
         hook = EVENTS[event]
         cfg = self.config()
-        gate = _Gate()
+        gate = _Gate(threading.Lock())
         ctx = runner.Context.begin(hook, self.home, cfg, time.time(), self.command, self.environ)
         ctx.commit = gate.commit
         box: list[str | None] = []
@@ -109,6 +114,12 @@ class Resident:
                 return None
             worker.join(COMMIT_GRACE_S)
         return box[0] if box else None
+
+
+def resident(home: str, token: str, environ: dict[str, str] | os._Environ[str]) -> Resident:
+    """The shared state of a server starting now for `home`, with the secret `token`."""
+    command = runner.own_command("-c", _executable())
+    return Resident(home, token.encode(), environ, command, time.monotonic())
 
 
 def _executable() -> str:
@@ -303,10 +314,10 @@ def serve(
     fd = _take_lock(home)
     try:
         port, token = files.installed(home)
-        resident = Resident(home, token, environ)
-        idle_s = float(resident.config().resident_idle_seconds)
+        shared = resident(home, token, environ)
+        idle_s = float(shared.config().resident_idle_seconds)
         _load_handlers()
-        with _Server(port, resident) as server:
+        with _Server(port, shared) as server:
             _write_server_file(home, port)
             try:
                 threading.Thread(target=_watch_idle, args=(server, idle_s), daemon=True).start()

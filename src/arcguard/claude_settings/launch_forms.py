@@ -1,0 +1,155 @@
+"""The command forms arcguard's hook entries take, as install writes them (pure).
+
+The long form runs a one-line launch code naming the folder that holds the package
+(`own_prefix`); the short form runs a fixed stub and a launcher file in arcguard's state
+directory (`short_prefix`, `launcher_text`). `merge_plan` recognises both, character for
+character, as arcguard's own.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shlex
+
+from arcguard.hooks import HOOKS
+
+
+# Characters a shell would act on. A command holding any of them could do more than start
+# arcguard when Claude Code runs it through its shell, so it is never taken for ours.
+SHELL_SPECIAL = frozenset("$`;&|<>(){}*?[]~!#\\\n\r\t\"'")
+PYTHON_NAME = re.compile(r"python(?:3(?:\.\d+)?)?")
+
+
+def hook_command(prefix: str, name: str) -> str:
+    return f"{prefix} hook {name}"
+
+
+# The code of the installed command, around the folder that holds the `arcguard` package (a
+# JSON string, which is also a Python literal). Claude Code starts a hook process three times
+# per tool call, so the interpreter starts isolated and without `site` (-I -S): no .pth files,
+# no user site, no PYTHON* variables, a shorter start. The folder is appended after the
+# standard library, where `site` would put it. Should it no longer hold the package (the
+# environment rebuilt for another Python), `site` runs after all and finds the package among
+# the interpreter's own; the hook path needs nothing outside the standard library.
+_LAUNCH_HEAD = "import sys,os;d="
+_LAUNCH_TAIL = (
+    ';os.path.isdir(os.path.join(d,"arcguard")) or __import__("site").main();'
+    "sys.path.append(d);from arcguard.main import main;sys.exit(main())"
+)
+LAUNCH_OPTIONS = ("-I", "-S")
+
+
+def launch_code(location: str) -> str:
+    """The `-c` code that runs arcguard from the package in folder `location`."""
+    return _LAUNCH_HEAD + json.dumps(location) + _LAUNCH_TAIL
+
+
+def launch_location(code: str) -> str | None:
+    """The folder `launch_code` was given, or None if `code` is not exactly launch code."""
+    if not (code.startswith(_LAUNCH_HEAD) and code.endswith(_LAUNCH_TAIL)):
+        return None
+    try:
+        location = json.loads(code[len(_LAUNCH_HEAD) : len(code) - len(_LAUNCH_TAIL)])
+    except ValueError:
+        return None
+    if not isinstance(location, str) or launch_code(location) != code:
+        return None
+    return location
+
+
+def launch_usable(executable: str, location: str) -> bool:
+    # The same limits as any exact invocation: absolute paths with nothing a shell acts on.
+    return (
+        all(os.path.isabs(p) and not SHELL_SPECIAL.intersection(p) for p in (executable, location))
+        and PYTHON_NAME.fullmatch(os.path.basename(executable)) is not None
+    )
+
+
+def own_prefix(executable: str, location: str | None = None) -> str:
+    """The absolute command that starts this arcguard, for Claude Code to run as a hook.
+
+    The interpreter arcguard is installed in, so it runs whatever PATH Claude Code has (made
+    absolute but not resolved, so a virtualenv's `bin/python` link keeps pointing into that
+    environment). Given `location`, the folder holding the installed package (site-packages of
+    a virtualenv, pipx or uv tool environment, the user site, or the source folder of an
+    editable install; upgrading the package in place keeps it), the interpreter runs
+    `launch_code`; without it, or where a path holds characters an exact invocation may not,
+    `-m arcguard` (slower: it starts the site machinery).
+    """
+    executable = os.path.abspath(executable)
+    if location is not None and launch_usable(executable, os.path.abspath(location)):
+        code = launch_code(os.path.abspath(location))
+        return shlex.join([executable, *LAUNCH_OPTIONS, "-c", code])
+    return f"{shlex.quote(executable)} -m arcguard"
+
+
+# --- the short form: a fixed stub and a launcher file (pure) ------------------------------
+
+# The one-liner above names the package folder inside its code, about 300 characters per
+# entry. The short form keeps its start-up (-I -S) and moves that code into a launcher file
+# install writes into arcguard's state directory; the entry holds a fixed stub that runs the
+# file when it is there and does nothing (exit 0) when it is not, where running the file
+# directly would exit 2, which Claude Code reads as "block". Releases with the exec form get
+# the words as `command` and `args`; older ones the same words as one shell line.
+LAUNCH_STUB = "import os,sys;os.path.isfile(f:=sys.argv.pop(1))and exec(open(f).read())"
+LAUNCHER_NAME = "hook.py"
+
+
+def launcher_text(location: str) -> str:
+    """The launcher file for the package in folder `location`: the one-liner's code, and a
+    missing package is one line on stderr and exit 0 instead of a traceback."""
+    return (
+        "# arcguard's hook launcher, written by `arcguard install` (each install rewrites it).\n"
+        "# Settings entries run it as: <python> -I -S -c <stub> <this file> hook <name>.\n"
+        f"d = {json.dumps(location)}\n"
+        "if not os.path.isdir(os.path.join(d, 'arcguard')):\n"
+        "    __import__('site').main()\n"
+        "sys.path.append(d)\n"
+        "try:\n"
+        "    from arcguard.main import main\n"
+        "except ImportError as exc:\n"
+        "    sys.stderr.write(f'arcguard: not installed any more ({exc}); hook skipped\\n')\n"
+        "    sys.exit(0)\n"
+        "sys.exit(main())\n"
+    )
+
+
+def short_prefix(executable: str, launcher_file: str) -> tuple[str, ...] | None:
+    """The exec-form words that run `launcher_file` with `executable`, or None where a path
+    holds characters an exact invocation may not (then the one-liner is written)."""
+    executable = os.path.abspath(executable)
+    if not (launch_usable(executable, launcher_file) and _is_launcher_file(launcher_file)):
+        return None
+    return (executable, *LAUNCH_OPTIONS, "-c", LAUNCH_STUB, launcher_file)
+
+
+def _is_launcher_file(path: str) -> bool:
+    return os.path.basename(path) == LAUNCHER_NAME and os.path.isabs(path)
+
+
+def is_long_form(handler: object, tokens: list[str]) -> bool:
+    """The command is, character for character, what `own_prefix` writes for some interpreter
+    and package folder: then its one quoted word is our own code, which no shell alters."""
+    if len(tokens) != 7 or tokens[1:4] != [*LAUNCH_OPTIONS, "-c"] or tokens[5] != "hook":
+        return False
+    location = launch_location(tokens[4])
+    if location is None or not launch_usable(tokens[0], location):
+        return False
+    command = handler.get("command") if isinstance(handler, dict) else None
+    return command == hook_command(own_prefix(tokens[0], location), tokens[6])
+
+
+def is_short_form(handler: object, tokens: list[str]) -> bool:
+    """The short form, exactly as install writes it, as exec form or as one shell line."""
+    if len(tokens) != 8 or tokens[1:5] != [*LAUNCH_OPTIONS, "-c", LAUNCH_STUB]:
+        return False
+    if tokens[6] != "hook" or tokens[7] not in HOOKS or not isinstance(handler, dict):
+        return False
+    if short_prefix(tokens[0], tokens[5]) != tuple(tokens[:6]):
+        return False
+    command, args = handler.get("command"), handler.get("args")
+    if args is None:
+        return command == shlex.join(tokens)
+    return command == tokens[0] and args == tokens[1:]
