@@ -96,7 +96,7 @@ def test_every_child_process_in_src_is_isolated_and_started_outside_the_project(
     starts = all_starts()
     # The walk itself works: the known places are among those it found.
     files = {path for path, _, _ in starts}
-    assert {"hooks/notify.py", "replay/executors.py", "doctor/wiring.py"} <= files
+    assert {"hooks/notify.py", "replay/executors.py", "doctor/probes.py"} <= files
     problems = [f"{path}:{line}: {why}" for path, line, c in starts if (why := _problem(c))]
     assert problems == []
 
