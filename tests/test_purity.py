@@ -2,7 +2,8 @@
 
 That keeps every rule testable as a table and lets replay and forensics run the hooks' own
 decisions. The core may import only the modules allowed below (pure computation), itself and
-`arcguard.jsonio`, and may not call the built-ins that reach outside the process.
+`arcguard.jsonio` and `arcguard.values` (value classes), and may not call the built-ins that reach
+outside the process.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ import arcguard.core
 
 
 CORE = Path(arcguard.core.__file__).parent
-ALLOWED_ARCGUARD = {"arcguard.core", "arcguard.jsonio"}
+ALLOWED_ARCGUARD = {"arcguard.core", "arcguard.jsonio", "arcguard.values"}
 # Standard library modules the core may use. Each is pure computation; `time` is here only for
 # formatting and parsing timestamps it is given (its clock functions are refused below).
 # Adding a module here is a decision: check it reads no file, clock or environment.
@@ -95,7 +96,12 @@ def _import_problems(node: ast.AST) -> list[str]:
 
 
 def _call_problems(node: ast.AST) -> list[str]:
-    if isinstance(node, ast.Name) and node.id in FORBIDDEN_BUILTINS:
+    # A name being assigned (a value class's `input` field) is not the built-in.
+    if (
+        isinstance(node, ast.Name)
+        and isinstance(node.ctx, ast.Load)
+        and node.id in FORBIDDEN_BUILTINS
+    ):
         return [f"uses {node.id}"]
     if (
         isinstance(node, ast.Attribute)
@@ -140,6 +146,11 @@ def test_allowed_modules_are_all_standard_library():
 )
 def test_the_purity_check_catches(source, problem):
     assert problem in impurities(source)
+
+
+def test_a_field_named_like_a_built_in_is_not_a_use_of_it():
+    assert impurities("class Call:\n    input: object = None\n\nx = Call().input") == []
+    assert "uses input" in impurities("line = input")
 
 
 def test_formatting_a_given_time_is_pure():
