@@ -64,7 +64,7 @@ def at_stop(
     )
 
 
-def _name_open_turn(state: State, path: str | None, agent_id: object, ctx: Context) -> State:
+def _name_open_turn(state: State, path: str | None, agent_id: str | None, ctx: Context) -> State:
     """Look up the message of an open turn counted before its message was known: its calls'
     entries are on disk by the time another event needs it."""
     ids = turns.unnamed_open_turn(state, agent_id)

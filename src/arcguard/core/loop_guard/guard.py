@@ -201,7 +201,7 @@ def _similar(a: set[str], b: set[str]) -> bool:
     return 2 * len(a & b) / (len(a) + len(b)) >= NEAR_REPEAT
 
 
-def confirm_turn(state: State, agent_id: object, *, narrated: bool | None) -> None:
+def confirm_turn(state: State, agent_id: str | None, *, narrated: bool | None) -> None:
     """Settle the track's unconfirmed turn (mutates `state`) now that its message was looked
     for again: `narrated` is whether it had text, None when it still cannot be read.
 

@@ -27,8 +27,8 @@ MAIN = "main"
 MAX_TRACKS = 8
 
 
-def track_key(agent_id: object) -> str:
-    return f"agent:{short_id(agent_id)}" if isinstance(agent_id, str) and agent_id else MAIN
+def track_key(agent_id: str | None) -> str:
+    return f"agent:{short_id(agent_id)}" if agent_id else MAIN
 
 
 def new_track(now: float, *, denials: int = 0) -> Track:

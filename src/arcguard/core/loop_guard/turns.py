@@ -71,13 +71,13 @@ def _open_turn(track: Track) -> OpenTurn | None:
     return track.get("open_turn")
 
 
-def open_turn(state: State, agent_id: object) -> OpenTurn | None:
+def open_turn(state: State, agent_id: str | None) -> OpenTurn | None:
     """The open turn of the caller's track, or None."""
     track = (state["guard"].get("tracks") or {}).get(track_key(agent_id))
     return _open_turn(track) if isinstance(track, dict) else None
 
 
-def unnamed_open_turn(state: State, agent_id: object) -> list[str] | None:
+def unnamed_open_turn(state: State, agent_id: str | None) -> list[str] | None:
     """The tool-use ids of the track's open turn when its message is not known yet, else None.
 
     The first call of a turn is counted without knowing its message (nothing has to be told
@@ -97,7 +97,7 @@ class MessageSeen:
 
 
 def name_open_turn(
-    state: State, agent_id: object, now: float, *, message_id: str, tool_only: bool | None
+    state: State, agent_id: str | None, now: float, *, message_id: str, tool_only: bool | None
 ) -> State:
     """The open turn's message, found at last (see `unnamed_open_turn`)."""
     state = clone(state)
