@@ -205,10 +205,13 @@ def _letters(n: int) -> str:
 def max_history_state(home: str) -> tuple[bytes, dict[str, int]]:
     """Drive the loop guard until every bounded history is full (ops, fingerprints, log)."""
     from arcguard.core.config import default_config
+    from arcguard.core.loop_guard.guard import TurnEnd
     from arcguard.core.loop_guard.guard import decide_post_batch
     from arcguard.core.loop_guard.repeat import decide_post_tool
     from arcguard.core.loop_guard.repeat import decide_pre_tool
     from arcguard.core.state import fresh_state
+    from arcguard.core.tool_call import ToolCall
+    from arcguard.core.tool_call import ToolResult
 
     cfg = default_config()
     state = fresh_state(SESSION, NOW)
@@ -218,43 +221,19 @@ def max_history_state(home: str) -> tuple[bytes, dict[str, int]]:
         nonlocal state, t
         t += 1
         tool_input = {"command": command, "description": f"step {i}"}
-        _, state = decide_pre_tool(
-            state,
-            cfg,
-            t,
-            tool_name="Bash",
-            tool_input=tool_input,
-            tool_use_id=f"toolu_h{i}",
-            agent_id=None,
-        )
+        made = ToolCall("Bash", tool_input, f"toolu_h{i}")
+        _, state = decide_pre_tool(state, cfg, t, made)
         # Letters, not digits: the guard sets numbers aside when it compares results by shape.
         out = f"out {_letters(i % 7)}"
-        payload = {"tool_response": {"stdout": out, "stderr": "", "interrupted": False}}
-        _, state = decide_post_tool(
-            state,
-            cfg,
-            t,
-            event_name="PostToolUse",
-            tool_name="Bash",
-            tool_input=tool_input,
-            tool_use_id=f"toolu_h{i}",
-            agent_id=None,
-            payload=payload,
-        )
+        response = {"stdout": out, "stderr": "", "interrupted": False}
+        _, state = decide_post_tool(state, cfg, t, made, ToolResult(response=response))
         return tool_input
 
     for i in range(cfg.max_operations + 20):
         tool_input = call(i, f"grep -rn 'symbol_{_letters(i)}' src/ tests/ | head -50")
         if i % 5 == 0:  # a tool-only turn with a distinct fingerprint each time
-            _, state = decide_post_batch(
-                state,
-                cfg,
-                t,
-                calls=[("Bash", tool_input)],
-                tool_only=True,
-                agent_id=None,
-                arc_active=False,
-            )
+            turn = TurnEnd(True, calls=[ToolCall("Bash", tool_input)])
+            _, state = decide_post_batch(state, cfg, t, turn, arc_active=False)
     for _ in range(1000):  # denials fill the decision log; bounded, so a rule change cannot hang
         if len(state["log"]) >= 50:
             break

@@ -11,6 +11,8 @@ from arcguard.core.config import default_config
 from arcguard.core.loop_guard import guard
 from arcguard.core.loop_guard import repeat
 from arcguard.core.state import fresh_state
+from arcguard.core.tool_call import ToolCall
+from arcguard.core.tool_call import ToolResult
 
 
 if TYPE_CHECKING:
@@ -99,15 +101,9 @@ class Driver:
         for call in calls:
             tool_use_id = f"toolu_{next(_ids)}"
             ids.append(tool_use_id)
+            made = ToolCall(call.name, call.input, tool_use_id, agent_id)
             out, self.state = repeat.decide_pre_tool(
-                self.state,
-                self.cfg,
-                self._tick(),
-                tool_name=call.name,
-                tool_input=call.input,
-                tool_use_id=tool_use_id,
-                agent_id=agent_id,
-                file_state=call.file_state,
+                self.state, self.cfg, self._tick(), made, file_state=call.file_state
             )
             if out:
                 outputs.append(out)
@@ -116,39 +112,29 @@ class Driver:
                 continue
             if not call.ran:
                 continue
-            event = "PostToolUseFailure" if call.error is not None else "PostToolUse"
-            payload = (
-                {"error": call.error, "duration_ms": call.duration_ms}
+            result = (
+                ToolResult(failed=True, error=call.error, duration_ms=call.duration_ms)
                 if call.error is not None
-                else {"tool_response": call.response, "duration_ms": call.duration_ms}
+                else ToolResult(response=call.response, duration_ms=call.duration_ms)
             )
             out, self.state = repeat.decide_post_tool(
-                self.state,
-                self.cfg,
-                self._tick(),
-                event_name=event,
-                tool_name=call.name,
-                tool_input=call.input,
-                tool_use_id=tool_use_id,
-                agent_id=agent_id,
-                payload=payload,
+                self.state, self.cfg, self._tick(), made, result
             )
             if out:
                 outputs.append(out)
         out = None
         if calls:
-            out, self.state = guard.decide_post_batch(
-                self.state,
-                self.cfg,
-                self._tick(),
-                calls=[(c.name, c.input) for c in calls],
-                tool_only=True if late else (None if text is None else not text.strip()),
-                agent_id=agent_id,
-                arc_active=arc_active,
+            turn = guard.TurnEnd(
+                True if late else (None if text is None else not text.strip()),
+                calls=[ToolCall(c.name, c.input, agent=agent_id) for c in calls],
+                agent=agent_id,
                 tool_use_ids=ids,
-                queued=queued,
+                queued=queued or (),
                 unconfirmed=late,
                 narration=text if text and text.strip() and not late else None,
+            )
+            out, self.state = guard.decide_post_batch(
+                self.state, self.cfg, self._tick(), turn, arc_active=arc_active
             )
         elif text and text.strip():
             guard.on_narration(self.state)

@@ -17,6 +17,8 @@ from arcguard.core.config import default_config
 from arcguard.core.loop_guard import guard
 from arcguard.core.loop_guard import opkey
 from arcguard.core.loop_guard import repeat
+from arcguard.core.tool_call import ToolCall
+from arcguard.core.tool_call import ToolResult
 
 
 _fresh = itertools.count()
@@ -482,17 +484,8 @@ def test_a_late_or_duplicate_result_changes_nothing():
     d = Driver()
     cfg, now = d.cfg, d.now
     before = d.state
-    _, after = repeat.decide_post_tool(
-        before,
-        cfg,
-        now,
-        event_name="PostToolUse",
-        tool_name="Bash",
-        tool_input={"command": "x"},
-        tool_use_id="toolu_never_reserved",
-        agent_id=None,
-        payload={"tool_response": {"stdout": "x"}},
-    )
+    call = ToolCall("Bash", {"command": "x"}, "toolu_never_reserved")
+    _, after = repeat.decide_post_tool(before, cfg, now, call, ToolResult(response={"stdout": "x"}))
     assert after["guard"]["tracks"]["main"]["ops"] == {}
     d.turn(bash("ls"))
     op = next(iter(d.main["ops"].values()))
@@ -501,12 +494,8 @@ def test_a_late_or_duplicate_result_changes_nothing():
         d.state,
         cfg,
         now,
-        event_name="PostToolUse",
-        tool_name="Bash",
-        tool_input={"command": "ls"},
-        tool_use_id=owner,
-        agent_id=None,
-        payload={"tool_response": {"stdout": "different"}},
+        ToolCall("Bash", {"command": "ls"}, owner),
+        ToolResult(response={"stdout": "different"}),
     )
     assert again["guard"]["tracks"]["main"]["ops"] == d.main["ops"]
 
@@ -538,13 +527,7 @@ def test_a_paused_session_denies_and_stops_at_the_next_call():
     for _ in range(5):
         d.turn(fresh("poll"))
     out, after = repeat.decide_pre_tool(
-        d.state,
-        d.cfg,
-        d.now,
-        tool_name="Bash",
-        tool_input={"command": "new"},
-        tool_use_id="t",
-        agent_id=None,
+        d.state, d.cfg, d.now, ToolCall("Bash", {"command": "new"}, "t")
     )
     assert out["continue"] is False
     assert out["hookSpecificOutput"]["permissionDecision"] == "deny"
@@ -558,23 +541,10 @@ def test_the_core_never_mutates_the_state_it_was_given():
 
     before = copy.deepcopy(d.state)
     repeat.decide_pre_tool(
-        d.state,
-        default_config(),
-        d.now,
-        tool_name="Bash",
-        tool_input={"command": "ls"},
-        tool_use_id="x",
-        agent_id=None,
+        d.state, default_config(), d.now, ToolCall("Bash", {"command": "ls"}, "x")
     )
-    guard.decide_post_batch(
-        d.state,
-        default_config(),
-        d.now,
-        calls=[("Bash", {})],
-        tool_only=True,
-        agent_id=None,
-        arc_active=False,
-    )
+    turn = guard.TurnEnd(True, calls=[ToolCall("Bash", {})])
+    guard.decide_post_batch(d.state, default_config(), d.now, turn, arc_active=False)
     assert d.state == before
 
 

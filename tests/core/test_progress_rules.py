@@ -21,6 +21,9 @@ from arcguard.core.loop_guard import opkey
 from arcguard.core.loop_guard import repeat
 from arcguard.core.loop_guard import tool_effects
 from arcguard.core.loop_guard.repeat import UNKNOWN_FILE
+from arcguard.core.tool_call import ToolCall
+from arcguard.core.tool_call import ToolResult
+from arcguard.core.tool_call import read_result
 
 
 SIBLING = "<tool_use_error>Sibling tool call errored</tool_use_error>"
@@ -86,12 +89,14 @@ def test_calls_refused_before_they_ran_are_not_runs_of_the_operation():
     ],
 )
 def test_an_interrupted_cancelled_or_refused_call_did_not_run(payload):
-    assert opkey.outcome("PostToolUseFailure", "Read", {}, payload) == opkey.NOT_RUN
+    failure = read_result(payload, event="PostToolUseFailure")
+    assert opkey.outcome(ToolCall("Read", {}), failure) == opkey.NOT_RUN
 
 
 def test_a_failure_that_merely_prints_the_words_still_ran():
     error = "Exit code 1\nSibling tool call errored"
-    assert opkey.outcome("PostToolUseFailure", "Bash", {}, {"error": error}) != opkey.NOT_RUN
+    failure = ToolResult(failed=True, error=error)
+    assert opkey.outcome(ToolCall("Bash", {}), failure) != opkey.NOT_RUN
 
 
 # --- what counts as a change ------------------------------------------------------------------
@@ -170,7 +175,7 @@ def test_commands_that_change_the_world_do_not_excuse_each_other():
     ],
 )
 def test_mutating_or_unknown_commands_count_as_changes(command):
-    assert tool_effects.may_change_world("Bash", {"command": command})
+    assert tool_effects.may_change_world(ToolCall("Bash", {"command": command}))
 
 
 @pytest.mark.parametrize(
@@ -197,7 +202,7 @@ def test_mutating_or_unknown_commands_count_as_changes(command):
     ],
 )
 def test_read_only_commands_do_not(command):
-    assert not tool_effects.may_change_world("Bash", {"command": command})
+    assert not tool_effects.may_change_world(ToolCall("Bash", {"command": command}))
 
 
 @pytest.mark.parametrize(
@@ -215,7 +220,7 @@ def test_read_only_commands_do_not(command):
     ],
 )
 def test_other_tools_change_the_world_unless_known_to_read(tool, changes):
-    assert tool_effects.may_change_world(tool, {}) is changes
+    assert tool_effects.may_change_world(ToolCall(tool, {})) is changes
 
 
 # --- progress-aware nudges and backstop ----------------------------------------------------------
@@ -412,17 +417,9 @@ def test_a_result_reported_for_a_call_that_was_denied_changes_nothing():
     assert d.turn(bash("npm test", error="Exit code 1\n1 failing"))["denied"]
     denied_id = d.main["denied_ids"][-1]
     changes = d.state["guard"].get("change_seq", 0)
-    _, d.state = repeat.decide_post_tool(
-        d.state,
-        d.cfg,
-        d.now,
-        event_name="PostToolUseFailure",
-        tool_name="Bash",
-        tool_input={"command": "npm test"},
-        tool_use_id=denied_id,
-        agent_id=None,
-        payload={"error": "Exit code 1\n1 failing"},
-    )
+    call = ToolCall("Bash", {"command": "npm test"}, denied_id)
+    failure = ToolResult(failed=True, error="Exit code 1\n1 failing")
+    _, d.state = repeat.decide_post_tool(d.state, d.cfg, d.now, call, failure)
     assert d.state["guard"].get("change_seq", 0) == changes
     assert d.turn(read())["denied"]
 

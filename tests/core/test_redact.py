@@ -6,6 +6,7 @@ import pytest
 
 from arcguard.core.loop_guard import opkey
 from arcguard.core.redact import mask
+from arcguard.core.tool_call import ToolCall
 
 
 @pytest.mark.parametrize(
@@ -72,6 +73,6 @@ def test_mask_is_idempotent_and_keeps_whitespace():
 def test_a_label_masks_a_secret_even_where_the_label_is_cut_short():
     # Without the mask the label would end in the token's first characters.
     command = "curl -sS -H 'Authorization: Bearer " + "t" * 200 + "' https://x"
-    label = opkey.label("Bash", {"command": command})
+    label = opkey.label(ToolCall("Bash", {"command": command}))
     assert label == "Bash: curl -sS -H 'Authorization: Bearer ***' https://x"
-    assert opkey.label("Bash", {"command": "pytest -q"}) == "Bash: pytest -q"
+    assert opkey.label(ToolCall("Bash", {"command": "pytest -q"})) == "Bash: pytest -q"

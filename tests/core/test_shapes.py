@@ -12,6 +12,7 @@ from testing.guard_driver import bash
 from testing.guard_driver import tag
 
 from arcguard.core.loop_guard import shape
+from arcguard.core.tool_call import ToolCall
 
 
 @pytest.mark.parametrize(
@@ -50,9 +51,9 @@ def test_output_filters_do_not_change_what_a_command_observes():
     assert shape.observed_command(f"{probe} | tail -n 3 | jq .status") == probe
     assert shape.observed_command(f"{probe} | sed -i s/a/b/ f") != probe
     assert shape.observed_command(f"{probe} || echo down") == f"{probe} || echo down"
-    assert shape.call_shape("Bash", {"command": f'echo "check 4"; {probe} | tail -n 2'}) == (
-        shape.call_shape("Bash", {"command": f'echo "check 9"; {probe} | head -5'})
-    )
+    assert shape.call_shape(
+        ToolCall("Bash", {"command": f'echo "check 4"; {probe} | tail -n 2'})
+    ) == (shape.call_shape(ToolCall("Bash", {"command": f'echo "check 9"; {probe} | head -5'})))
 
 
 def probe(n: int) -> Call:

@@ -13,6 +13,8 @@ from arcguard.core.loop_guard import opkey
 from arcguard.core.loop_guard import repeat
 from arcguard.core.loop_guard import turns
 from arcguard.core.state import fresh_state
+from arcguard.core.tool_call import ToolCall
+from arcguard.core.tool_call import ToolResult
 
 
 _ids = itertools.count(1)
@@ -45,42 +47,22 @@ class Session:
         """One assistant message whose Bash calls run one after another."""
         mid = f"msg_{next(_ids)}" if message_id == "auto" else message_id
         for command in commands:
-            tool_use_id = f"toolu_{next(_ids)}"
+            call = ToolCall("Bash", {"command": command}, f"toolu_{next(_ids)}")
             closed, self.state = turns.before_call(
                 self.state,
                 self.cfg,
                 self._tick(),
-                message_id=mid,
-                tool_only=not text,
-                tool_name="Bash",
-                tool_input={"command": command},
-                agent_id=None,
+                call,
+                turns.MessageSeen(mid, tool_only=not text),
                 arc_active=False,
-                tool_use_id=tool_use_id,
             )
-            out, self.state = repeat.decide_pre_tool(
-                self.state,
-                self.cfg,
-                self._tick(),
-                tool_name="Bash",
-                tool_input={"command": command},
-                tool_use_id=tool_use_id,
-                agent_id=None,
-            )
+            out, self.state = repeat.decide_pre_tool(self.state, self.cfg, self._tick(), call)
             self.outputs.append(closed)
             if out and out.get("hookSpecificOutput", {}).get("permissionDecision") == "deny":
                 continue
             response = {"stdout": f"{command} {next(_results)}" if fresh else result or command}
             _, self.state = repeat.decide_post_tool(
-                self.state,
-                self.cfg,
-                self._tick(),
-                event_name="PostToolUse",
-                tool_name="Bash",
-                tool_input={"command": command},
-                tool_use_id=tool_use_id,
-                agent_id=None,
-                payload={"tool_response": response},
+                self.state, self.cfg, self._tick(), call, ToolResult(response=response)
             )
 
     def stop(self) -> Any:
@@ -196,28 +178,13 @@ def _batch_turn(
 ) -> tuple[list[Any], Any]:
     """One turn whose calls all pass PreToolUse first (parallel), then only the batch reports."""
     pre_outputs: list[Any] = []
-    calls: list[dict[str, Any]] = []
+    calls: list[tuple[ToolCall, ToolResult]] = []
     for command in commands:
-        tool_use_id = f"toolu_{next(_ids)}"
-        out, state = repeat.decide_pre_tool(
-            state,
-            cfg,
-            now,
-            tool_name="Bash",
-            tool_input={"command": command},
-            tool_use_id=tool_use_id,
-            agent_id=None,
-        )
+        call = ToolCall("Bash", {"command": command}, f"toolu_{next(_ids)}")
+        out, state = repeat.decide_pre_tool(state, cfg, now, call)
         pre_outputs.append(out)
-        calls.append(
-            {
-                "tool_name": "Bash",
-                "tool_input": {"command": command},
-                "tool_use_id": tool_use_id,
-                "tool_response": response,
-            }
-        )
-    state = turns.record_batch_results(state, cfg, now, calls=calls, agent_id=None)
+        calls.append((call, ToolResult(response=response)))
+    state = turns.record_batch_results(state, cfg, now, calls)
     return pre_outputs, state
 
 
@@ -248,41 +215,14 @@ def test_a_denied_calls_text_in_the_batch_is_not_fresh_evidence():
 def test_a_record_resolved_by_post_tool_use_keeps_its_outcome():
     cfg = default_config()
     state = fresh_state("sess", 1.0)
-    _, state = repeat.decide_pre_tool(
-        state,
-        cfg,
-        2.0,
-        tool_name="Bash",
-        tool_input={"command": "make"},
-        tool_use_id="t1",
-        agent_id=None,
-    )
-    _, state = repeat.decide_post_tool(
-        state,
-        cfg,
-        3.0,
-        event_name="PostToolUseFailure",
-        tool_name="Bash",
-        tool_input={"command": "make"},
-        tool_use_id="t1",
-        agent_id=None,
-        payload={"error": "Exit code 2", "duration_ms": 5},
-    )
+    call = ToolCall("Bash", {"command": "make"}, "t1")
+    _, state = repeat.decide_pre_tool(state, cfg, 2.0, call)
+    failure = ToolResult(failed=True, error="Exit code 2", duration_ms=5)
+    _, state = repeat.decide_post_tool(state, cfg, 3.0, call, failure)
     [op] = state["guard"]["tracks"]["main"]["ops"].values()
     before = op["runs"][-1]["outcome"]
     state = turns.record_batch_results(
-        state,
-        cfg,
-        4.0,
-        agent_id=None,
-        calls=[
-            {
-                "tool_name": "Bash",
-                "tool_input": {"command": "make"},
-                "tool_use_id": "t1",
-                "tool_response": "Exit code 2",
-            }
-        ],
+        state, cfg, 4.0, [(call, ToolResult(response="Exit code 2"))]
     )
     [op] = state["guard"]["tracks"]["main"]["ops"].values()
     assert op["runs"][-1]["outcome"] == before and before.startswith(opkey.FAILED)
@@ -330,31 +270,13 @@ def _turn_as_the_batch_reports_it(
 ) -> tuple[Any, Any]:
     """PreToolUse for one `make`, then PostToolBatch as the hook runs it: outcomes first,
     then the turn rules, which settle calls left without a result."""
-    given = {"command": "make"}
-    pre, state = repeat.decide_pre_tool(
-        state, cfg, now, tool_name="Bash", tool_input=given, tool_use_id=tool_use_id, agent_id=None
-    )
+    call = ToolCall("Bash", {"command": "make"}, tool_use_id)
+    pre, state = repeat.decide_pre_tool(state, cfg, now, call)
     if pre and pre.get("hookSpecificOutput", {}).get("permissionDecision") == "deny":
         return pre, state
-    calls = [
-        {
-            "tool_name": "Bash",
-            "tool_input": given,
-            "tool_use_id": tool_use_id,
-            "tool_response": response,
-        }
-    ]
-    state = turns.record_batch_results(state, cfg, now, calls=calls, agent_id=None)
-    _, state = guard.decide_post_batch(
-        state,
-        cfg,
-        now,
-        calls=[("Bash", given)],
-        tool_only=True,
-        agent_id=None,
-        arc_active=False,
-        tool_use_ids=[tool_use_id],
-    )
+    state = turns.record_batch_results(state, cfg, now, [(call, ToolResult(response=response))])
+    turn = guard.TurnEnd(True, calls=[call], tool_use_ids=[tool_use_id])
+    _, state = guard.decide_post_batch(state, cfg, now, turn, arc_active=False)
     return pre, state
 
 

@@ -20,6 +20,7 @@ from arcguard.core.loop_guard import opkey
 from arcguard.core.loop_guard.period import detect_period
 from arcguard.core.loop_guard.tracks import is_allowed
 from arcguard.core.state import parse_iso
+from arcguard.core.tool_call import ToolCall
 from arcguard.forensics.limit_savings import SessionLimits
 from arcguard.forensics.report import MAX_PERIOD_SCANNED
 from arcguard.transcript import records
@@ -116,9 +117,9 @@ def turn_fingerprint(tool_uses: list[dict[str, Any]], cfg: Config) -> str | None
         name = block.get("name")
         if not isinstance(name, str):
             continue
-        given = block.get("input")
-        if not is_allowed(cfg, name, given):
-            ids.append(opkey.operation_id(name, given))
+        call = ToolCall(name, block.get("input"))
+        if not is_allowed(cfg, call):
+            ids.append(opkey.operation_id(call))
     return "|".join(sorted(ids)) if ids else None
 
 

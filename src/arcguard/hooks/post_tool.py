@@ -4,39 +4,37 @@ from __future__ import annotations
 
 from arcguard.core.loop_guard.repeat import decide_post_tool
 from arcguard.core.state import fresh_state
+from arcguard.core.tool_call import read_agent
+from arcguard.core.tool_call import read_call
+from arcguard.core.tool_call import read_result
 from arcguard.hooks.runner import session_id
 
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from typing import Any
-
     from arcguard.core.render import Output
+    from arcguard.core.tool_call import PostToolPayload
     from arcguard.hooks.runner import Context
+    from arcguard.jsonio import JSONObject
 
-EVENTS = ("PostToolUse", "PostToolUseFailure")
 
-
-def handle(payload: dict[str, Any], ctx: Context) -> Output | None:
+def read(payload: JSONObject) -> PostToolPayload | None:
     sid = session_id(payload)
-    tool_name = payload.get("tool_name")
-    event = payload.get("hook_event_name")
-    if sid is None or not isinstance(tool_name, str):
+    call = read_call(payload, read_agent(payload))
+    if sid is None or call is None:
         return None
-    if event not in EVENTS:
-        event = "PostToolUseFailure" if "error" in payload else "PostToolUse"
-    tool_use_id = payload.get("tool_use_id")
+    result = read_result(payload, event=payload.get("hook_event_name"))
+    return {"session_id": sid, "call": call, "result": result}
+
+
+def handle(payload: JSONObject, ctx: Context) -> Output | None:
+    given = read(payload)
+    if given is None:
+        return None
+    sid = given["session_id"]
     return ctx.update(
         sid,
         lambda state: decide_post_tool(
-            state or fresh_state(sid, ctx.now),
-            ctx.cfg,
-            ctx.now,
-            event_name=event,
-            tool_name=tool_name,
-            tool_input=payload.get("tool_input"),
-            tool_use_id=tool_use_id if isinstance(tool_use_id, str) else "",
-            agent_id=payload.get("agent_id"),
-            payload=payload,
+            state or fresh_state(sid, ctx.now), ctx.cfg, ctx.now, given["call"], given["result"]
         ),
     )

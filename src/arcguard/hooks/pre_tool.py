@@ -14,27 +14,30 @@ from arcguard.core.loop_guard.repeat import UNKNOWN_FILE
 from arcguard.core.loop_guard.repeat import decide_pre_tool
 from arcguard.core.state import batch_fires
 from arcguard.core.state import fresh_state
+from arcguard.core.tool_call import read_agent
+from arcguard.core.tool_call import read_call
 from arcguard.hooks.runner import session_id
 
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from typing import Any
-
     from arcguard.core.render import Output
     from arcguard.core.state import State
+    from arcguard.core.tool_call import PreToolPayload
+    from arcguard.core.tool_call import ToolCall
     from arcguard.hooks.runner import Context
+    from arcguard.jsonio import JSONObject
 
 
 READ_TOOLS = ("Read",)
 MISSING = "missing"
 
 
-def file_state(tool_name: str, tool_input: object) -> str | None:
+def file_state(call: ToolCall) -> str | None:
     """The read file's size and modification time; None when the call reads no file."""
-    if tool_name not in READ_TOOLS or not isinstance(tool_input, dict):
+    if call.name not in READ_TOOLS or not isinstance(call.input, dict):
         return None
-    path = tool_input.get("file_path")
+    path = call.input.get("file_path")
     if not isinstance(path, str) or not path:
         return None
     try:
@@ -46,14 +49,25 @@ def file_state(tool_name: str, tool_input: object) -> str | None:
     return f"{found.st_size}:{found.st_mtime_ns}"
 
 
-def handle(payload: dict[str, Any], ctx: Context) -> Output | None:
+def read(payload: JSONObject) -> PreToolPayload | None:
     sid = session_id(payload)
-    tool_name = payload.get("tool_name")
-    if sid is None or not isinstance(tool_name, str):
+    call = read_call(payload, read_agent(payload))
+    if sid is None or call is None:
         return None
-    tool_use_id = payload.get("tool_use_id")
-    tool_input = payload.get("tool_input")
-    seen = file_state(tool_name, tool_input)
+    path = payload.get("transcript_path")
+    return {
+        "session_id": sid,
+        "call": call,
+        "transcript_path": path if isinstance(path, str) and path else None,
+    }
+
+
+def handle(payload: JSONObject, ctx: Context) -> Output | None:
+    given = read(payload)
+    if given is None:
+        return None
+    sid, call = given["session_id"], given["call"]
+    seen = file_state(call)
 
     def change(state: State | None) -> tuple[Output | None, State | None]:
         state = state or fresh_state(sid, ctx.now)
@@ -63,17 +77,8 @@ def handle(payload: dict[str, Any], ctx: Context) -> Output | None:
             from arcguard.hooks import turn_fallback
 
             # The previous turn closes first, so a pause it brings denies this call as well.
-            closed, state = turn_fallback.before_call(state, payload, ctx, tool_name=tool_name)
-        output, new = decide_pre_tool(
-            state,
-            ctx.cfg,
-            ctx.now,
-            tool_name=tool_name,
-            tool_input=tool_input,
-            tool_use_id=tool_use_id if isinstance(tool_use_id, str) else "",
-            agent_id=payload.get("agent_id"),
-            file_state=seen,
-        )
+            closed, state = turn_fallback.before_call(state, given, ctx)
+        output, new = decide_pre_tool(state, ctx.cfg, ctx.now, call, file_state=seen)
         return render.merge(closed, output), new
 
     return ctx.update(sid, change)

@@ -14,48 +14,41 @@ from arcguard.transcript import hook_reader
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from typing import Any
-
     from arcguard.core.render import Output
     from arcguard.core.state import State
+    from arcguard.core.tool_call import PreToolPayload
     from arcguard.hooks.runner import Context
 
 
-def before_call(
-    state: State, payload: dict[str, Any], ctx: Context, *, tool_name: str
-) -> tuple[Output | None, State]:
+def before_call(state: State, given: PreToolPayload, ctx: Context) -> tuple[Output | None, State]:
     """Close the open turn when this call belongs to a newer assistant message."""
     if batch_fires(state):
         return None, state
-    agent_id = payload.get("agent_id")
-    tool_use_id = payload.get("tool_use_id")
-    tool_use_id = tool_use_id if isinstance(tool_use_id, str) else ""
-    path = hook_reader.path_for(payload)
+    call = given["call"]
+    # The caller's own transcript (a subagent has its own file), looked up here: only releases
+    # without PostToolBatch import the transcript reader on this hook.
+    path = hook_reader.path_for(
+        {"transcript_path": given["transcript_path"], "agent_id": call.agent}
+    )
     message = None
-    if tool_use_id and path:
+    if call.id and path:
         # The call's own entry may not be on disk yet. Its message matters only when a turn
         # is open (to tell whether this call starts a new one), so only then is it waited
         # for; the wait holds the session's lock, which only releases without PostToolBatch
         # pay for (where the batch fires, it closes every turn before another call comes).
-        waits = turns.open_turn(state, agent_id) is not None
+        waits = turns.open_turn(state, call.agent) is not None
         wait_s = ctx.wait_left(hook_reader.SETTLE_WAIT_S) if waits else 0
-        message = hook_reader.message_with_tool(
-            path, {tool_use_id}, ctx.cfg.tail_bytes, wait_s=wait_s
-        )
+        message = hook_reader.message_with_tool(path, {call.id}, ctx.cfg.tail_bytes, wait_s=wait_s)
     # After that wait, so that the entries of an earlier call of the same message, flushed
     # with this one's, are found too.
-    state = _name_open_turn(state, path, agent_id, ctx)
+    state = _name_open_turn(state, path, call.agent, ctx)
+    seen = (
+        turns.MessageSeen(message.id, tool_only=not message.text)
+        if message is not None
+        else turns.MessageSeen()
+    )
     return turns.before_call(
-        state,
-        ctx.cfg,
-        ctx.now,
-        message_id=message.id if message else None,
-        tool_only=None if message is None else not message.text,
-        tool_name=tool_name,
-        tool_input=payload.get("tool_input"),
-        agent_id=agent_id,
-        arc_active=goal.delegated(state, ctx.cfg, ctx.now),
-        tool_use_id=tool_use_id,
+        state, ctx.cfg, ctx.now, call, seen, arc_active=goal.delegated(state, ctx.cfg, ctx.now)
     )
 
 
@@ -71,7 +64,7 @@ def at_stop(
     )
 
 
-def _name_open_turn(state: State, path: str | None, agent_id: object, ctx: Context) -> State:
+def _name_open_turn(state: State, path: str | None, agent_id: str | None, ctx: Context) -> State:
     """Look up the message of an open turn counted before its message was known: its calls'
     entries are on disk by the time another event needs it."""
     ids = turns.unnamed_open_turn(state, agent_id)

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING
 from arcguard.core.final_words import AUTONOMOUS
 from arcguard.core.final_words import starts_autonomous
 from arcguard.core.loop_guard import opkey
+from arcguard.core.tool_call import ToolCall
 from arcguard.forensics import entries as kinds
 from arcguard.storage.paths import SAFE_CHARS
 from arcguard.transcript import records
@@ -238,7 +239,7 @@ class EventBuilder:
                             "tool_use_id": call.get("id"),
                         }
                     ),
-                    opkey.label(call["name"], call.get("input")),
+                    opkey.label(ToolCall(call["name"], call.get("input"))),
                 )
             )
         for entry in held:
@@ -330,7 +331,7 @@ class EventBuilder:
                 "tool_use_id": call.get("id"),
             }
         )
-        label = opkey.label(call["name"], call.get("input"))
+        label = opkey.label(ToolCall(call["name"], call.get("input")))
         if block.get("is_error") is True:
             if text.startswith("PreToolUse:") and (HOOK_DENIED in text[:80]):
                 # A hook denied it: no post event, but Claude Code still runs the batch's

@@ -16,10 +16,10 @@ from arcguard.core.state import short_id
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from typing import Any
-
     from arcguard.core.config import Config
     from arcguard.core.state import State
+    from arcguard.core.tool_call import ToolCall
+    from arcguard.core.tool_call import ToolResult
 
 MAX_TASKS = 32
 LAUNCH_MARKS = ("Command running in background with ID", "Async agent launched")
@@ -43,35 +43,27 @@ def _text(response: object) -> str:
     return response if isinstance(response, str) else jsonio.dumps(response)
 
 
-def _task_of(tool_input: object, response: object) -> tuple[str | None, str | None]:
+def _task_of(call: ToolCall, response: object) -> tuple[str | None, str | None]:
     """(task id, status) a status tool reported, when its response is structured."""
     task = response.get("task") if isinstance(response, dict) else None
     if isinstance(task, dict):
         tid, status = task.get("task_id"), task.get("status")
         return (tid if isinstance(tid, str) else None, status if isinstance(status, str) else None)
-    tid = tool_input.get("task_id") if isinstance(tool_input, dict) else None
+    tid = call.input.get("task_id") if isinstance(call.input, dict) else None
     return (tid if isinstance(tid, str) else None), None
 
 
-def observe_result(
-    state: State,
-    now: float,
-    *,
-    tool_name: str,
-    tool_input: object,
-    tool_use_id: str,
-    payload: dict[str, Any],
-) -> None:
+def observe_result(state: State, now: float, call: ToolCall, result: ToolResult) -> None:
     """Note work a finished call started, or what a status call said about running work."""
-    if "tool_response" not in payload:
+    if not result.responded:
         return
-    response = payload["tool_response"]
+    response = result.response
     tasks = _tasks(state)
-    launched = _launched(response, tool_use_id)
+    launched = _launched(response, call.id)
     if launched is not None:
         tasks[short_id(launched)] = now
-    if tool_name in STATUS_TOOLS:
-        _observe_status(tasks, now, tool_name, tool_input, response)
+    if call.name in STATUS_TOOLS:
+        _observe_status(tasks, now, call, response)
     _bound(tasks)
 
 
@@ -90,12 +82,10 @@ def _launched(response: object, tool_use_id: str) -> str | None:
     return None
 
 
-def _observe_status(
-    tasks: dict[str, float], now: float, tool_name: str, tool_input: object, response: object
-) -> None:
-    tid, status = _task_of(tool_input, response)
+def _observe_status(tasks: dict[str, float], now: float, call: ToolCall, response: object) -> None:
+    tid, status = _task_of(call, response)
     tid = short_id(tid) if tid is not None else None
-    unnamed = short_id(f"status:{tool_name}")
+    unnamed = short_id(f"status:{call.name}")
     if status in ENDED and tid is not None:
         tasks.pop(tid, None)
     elif status == "running" or any(mark in _text(response)[:4000] for mark in RUNNING_MARKS):

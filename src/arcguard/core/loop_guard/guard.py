@@ -44,15 +44,19 @@ from arcguard.core.state import add_log
 from arcguard.core.state import clone
 from arcguard.core.state import remember
 from arcguard.core.state import short_id
+from arcguard.values import value
 
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Sequence
+
     from arcguard.core.config import Config
     from arcguard.core.render import Output
     from arcguard.core.schema import Track
     from arcguard.core.schema import TurnCall
     from arcguard.core.state import State
+    from arcguard.core.tool_call import ToolCall
 
 MAX_QUEUED_IDS = 32
 # How much of a call's command or path a cycle's label shows.
@@ -86,25 +90,13 @@ def on_narration(state: State) -> None:
     clear_run(track)
 
 
-def decide_post_batch(
-    state: State,
-    cfg: Config,
-    now: float,
-    *,
-    calls: list[tuple[str, object]],
-    tool_only: bool | None,
-    agent_id: object,
-    arc_active: bool,
-    tool_use_ids: list[str] | None = None,
-    queued: list[tuple[str, str, bool]] | None = None,
-    unconfirmed: bool = False,
-    steps: list[TurnCall] | None = None,
-    narration: str | None = None,
-) -> tuple[Output | None, State]:
-    """One assistant turn's calls are done. `narration`: the text of a turn that has some,
-    when known; a near-repeat of recent narration does not end a cycle (see `_moves`).
-    `tool_only` is None when the turn's message could not be read: such a turn neither
-    counts toward a run or cycle nor ends one.
+@value
+class TurnEnd:
+    """One assistant turn whose calls are done, as the hook (or the fallback) saw it.
+
+    `tool_only` is None when the turn's message could not be read: such a turn neither counts
+    toward a run or cycle nor ends one. `narration`: the text of a turn that has some, when
+    known; a near-repeat of recent narration does not end a cycle (see `_moves`).
     `queued`: (id, text, typed by the operator) of the commands the transcript shows were
     queued around the turn; see `_note_queued`.
 
@@ -115,36 +107,58 @@ def decide_post_batch(
 
     `steps`: the turn's calls as `turn_call` sums them up, in place of `calls` (the fallback
     keeps those, never the inputs, while a turn is open)."""
-    if steps is None:
-        steps = [turn_call(cfg, name, given) for name, given in calls]
+
+    tool_only: bool | None
+    calls: Sequence[ToolCall] = ()
+    agent: str | None = None
+    tool_use_ids: Sequence[str] = ()
+    queued: Sequence[tuple[str, str, bool]] = ()
+    unconfirmed: bool = False
+    steps: Sequence[TurnCall] | None = None
+    narration: str | None = None
+
+
+@value
+class _Look:
+    """What the cycle rule looks at in one closed turn."""
+
+    steps: Sequence[TurnCall]
+    tool_only: bool | None
+    fresh: bool  # it brought a result never seen before
+    waited: bool  # it only waited, patiently
+    said_nothing_new: bool = False  # its narration only repeats a recent one
+
+
+def decide_post_batch(
+    state: State, cfg: Config, now: float, turn: TurnEnd, *, arc_active: bool
+) -> tuple[Output | None, State]:
+    """One assistant turn's calls are done: the turn rules' decision (`arc_active`: an arc
+    is delegated, so the backstop allows it more turns)."""
+    steps = turn.steps if turn.steps is not None else [turn_call(cfg, c) for c in turn.calls]
     state = clone(state)
-    if queued and track_key(agent_id) == MAIN:
-        _note_queued(state, now, queued)
+    key = track_key(turn.agent)
+    if turn.queued and key == MAIN:
+        _note_queued(state, now, turn.queued)
     if state["guard"].get("paused"):
         return paused_output(state, deny=False), state
-    key = track_key(agent_id)
     track = get_track(state, key, now)
-    settle_batch(track, tool_use_ids or [])
+    settle_batch(track, turn.tool_use_ids)
     track["turns"] += 1
     fresh = bool(track["turn"]["progress"])
-    new_result = bool(track["turn"].get("new_result"))
     waited = _only_waits(state, cfg, now, steps, key)
     _count_quiet(track, fresh=fresh, waited=waited)
     # The cycle is looked at first: when both rules come due on one turn, the cycle names
     # what looped, and the session is paused (and the user told) once, not twice.
-    cycle_pause, counted = _observe_turn(
-        state,
-        track,
-        cfg,
-        now,
-        steps=steps,
-        tool_only=tool_only,
-        said_nothing_new=narration is not None and not _moves(track, narration),
-        fresh=new_result,
+    look = _Look(
+        steps,
+        turn.tool_only,
+        fresh=bool(track["turn"].get("new_result")),
         waited=waited,
+        said_nothing_new=turn.narration is not None and not _moves(track, turn.narration),
     )
-    if unconfirmed:
-        ids = [short_id(i) for i in (tool_use_ids or [])[:MAX_CALLS]]
+    cycle_pause, counted = _observe_turn(state, track, cfg, now, look)
+    if turn.unconfirmed:
+        ids = [short_id(i) for i in turn.tool_use_ids[:MAX_CALLS]]
         track["unconfirmed"] = {"ids": ids, "counted": counted}
     rounds_pause = _close_turn(state, track, cfg, now, may_pause=cycle_pause is None)
     pause = cycle_pause or rounds_pause or _backstop_pause(state, track, cfg, now, arc_active)
@@ -187,7 +201,7 @@ def _similar(a: set[str], b: set[str]) -> bool:
     return 2 * len(a & b) / (len(a) + len(b)) >= NEAR_REPEAT
 
 
-def confirm_turn(state: State, agent_id: object, *, narrated: bool | None) -> None:
+def confirm_turn(state: State, agent_id: str | None, *, narrated: bool | None) -> None:
     """Settle the track's unconfirmed turn (mutates `state`) now that its message was looked
     for again: `narrated` is whether it had text, None when it still cannot be read.
 
@@ -214,7 +228,7 @@ def confirm_turn(state: State, agent_id: object, *, narrated: bool | None) -> No
             freshness.pop()
 
 
-def _note_queued(state: State, now: float, queued: list[tuple[str, str, bool]]) -> None:
+def _note_queued(state: State, now: float, queued: Sequence[tuple[str, str, bool]]) -> None:
     """A prompt the operator typed while the model worked is the operator speaking, as a
     submitted prompt is; a queued task notification says background work ended. Each is
     acted on once, however many turns' transcript windows show it."""
@@ -229,15 +243,15 @@ def _note_queued(state: State, now: float, queued: list[tuple[str, str, bool]]) 
             background.observe_notification(state, text)
 
 
-def turn_call(cfg: Config, tool_name: str, tool_input: object) -> TurnCall:
+def turn_call(cfg: Config, call: ToolCall) -> TurnCall:
     """What the turn rules need of one call, and nothing of its input itself: the fallback
     keeps these in the state while a turn is open, and an input may be megabytes."""
     return {
-        "op": opkey.operation_id(tool_name, tool_input),
-        "label": opkey.label(tool_name, tool_input, LABEL_SUBJECT),
-        "allowed": is_allowed(cfg, tool_name, tool_input),
-        "waits": tool_effects.is_wait(tool_name, tool_input),
-        "polls": tool_effects.is_poll(tool_name, tool_input),
+        "op": opkey.operation_id(call),
+        "label": opkey.label(call, LABEL_SUBJECT),
+        "allowed": is_allowed(cfg, call),
+        "waits": tool_effects.is_wait(call),
+        "polls": tool_effects.is_poll(call),
     }
 
 
@@ -247,7 +261,7 @@ def _fingerprint(tracked: list[TurnCall]) -> str:
     return joined if len(tracked) <= MAX_CALLS else "#" + hashing.digest(joined)
 
 
-def _only_waits(state: State, cfg: Config, now: float, steps: list[TurnCall], key: str) -> bool:
+def _only_waits(state: State, cfg: Config, now: float, steps: Sequence[TurnCall], key: str) -> bool:
     """Every call of the turn waits, and waiting is what the situation calls for: background
     work runs, or the calls are polls (bounded by wall time in `stuck`, not by the cycle)."""
     if steps and all(step["waits"] for step in steps):
@@ -287,32 +301,23 @@ def _close_turn(
 
 
 def _observe_turn(
-    state: State,
-    track: Track,
-    cfg: Config,
-    now: float,
-    *,
-    steps: list[TurnCall],
-    tool_only: bool | None,
-    fresh: bool,
-    waited: bool,
-    said_nothing_new: bool = False,
+    state: State, track: Track, cfg: Config, now: float, look: _Look
 ) -> tuple[Output | None, bool]:
     """The cycle rule's look at one closed turn: (a pause, whether the turn's fingerprint
     was added to the history). Narration that only repeats a recent one neither ends the
     cycle history nor counts as a tool-only turn: the calls still go on the history."""
-    tracked = [step for step in steps if not step["allowed"]]
-    if tool_only is None:
+    tracked = [step for step in look.steps if not step["allowed"]]
+    if look.tool_only is None:
         return None, False  # unknown: counting it could pause a narrating session (fail open)
-    if not tool_only and not said_nothing_new:
+    if not look.tool_only and not look.said_nothing_new:
         clear_run(track)
         return None, False
-    if tool_only:
+    if look.tool_only:
         track["streak"] += 1
     else:  # it spoke to the user, if only to repeat itself: the tool-only run ends
         track["streak"] = 0
         track["checkin_done"] = False
-    if not tracked or waited:
+    if not tracked or look.waited:
         # An allow-listed poll or a patient wait neither extends nor breaks a cycle.
         return None, False
     fingerprint = _fingerprint(tracked)
@@ -321,7 +326,7 @@ def _observe_turn(
     del history[: -cfg.cycle_history]
     # Whether each turn in the history brought a result never seen before, for the wording.
     freshness = track.setdefault("fresh", [])
-    freshness.append(fresh)
+    freshness.append(look.fresh)
     del freshness[: -len(history)]
     labels = track.setdefault("labels", {})
     labels[fingerprint] = ", ".join(step["label"] for step in tracked[:2])

@@ -20,7 +20,8 @@ from arcguard.core.state import clip_json
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from typing import Any
+    from arcguard.core.tool_call import ToolCall
+    from arcguard.core.tool_call import ToolResult
 
 BASH = "Bash"
 CONTROL_PARAMS = {BASH: ("timeout", "description")}
@@ -62,38 +63,39 @@ MAX_EMPTY_OUTPUT_CHARS = 160
 MASKED_WINDOW = 4096
 
 
-def operation_key(tool_name: str, tool_input: object) -> str:
-    params = dict(tool_input) if isinstance(tool_input, dict) else {"input": tool_input}
-    for name in CONTROL_PARAMS.get(tool_name, ()):
+def operation_key(call: ToolCall) -> str:
+    given = call.input
+    params = dict(given) if isinstance(given, dict) else {"input": given}
+    for name in CONTROL_PARAMS.get(call.name, ()):
         params.pop(name, None)
-    for name, default in EXPLICIT_DEFAULTS.get(tool_name, {}).items():
+    for name, default in EXPLICIT_DEFAULTS.get(call.name, {}).items():
         if params.get(name) is None:
             params[name] = default
-    return jsonio.dumps([tool_name, params])
+    return jsonio.dumps([call.name, params])
 
 
-def operation_id(tool_name: str, tool_input: object) -> str:
-    return digest(operation_key(tool_name, tool_input))
+def operation_id(call: ToolCall) -> str:
+    return digest(operation_key(call))
 
 
-def subject(tool_name: str, tool_input: object) -> str:
+def subject(call: ToolCall) -> str:
     """What an allow-list glob is matched against besides the tool name: command or path."""
-    if isinstance(tool_input, dict):
+    if isinstance(call.input, dict):
         for field in ("command", "file_path", "path", "url", "pattern", "query"):
-            value = tool_input.get(field)
+            value = call.input.get(field)
             if isinstance(value, str):
                 return value
     return ""
 
 
-def label(tool_name: str, tool_input: object, limit: int = SUBJECT_CHARS) -> str:
+def label(call: ToolCall, limit: int = SUBJECT_CHARS) -> str:
     """Short human description of a call, for messages and logs (at most `LABEL_BYTES` in
     the state file)."""
     # A window far wider than the label is masked, so a secret the clip would cut is masked
     # whole first (`redact.mask`: an obvious one never reaches the state, a log or a reason).
-    what = mask(" ".join(subject(tool_name, tool_input)[:MASKED_WINDOW].split()))
+    what = mask(" ".join(subject(call)[:MASKED_WINDOW].split()))
     what = _clip(what, min(limit, SUBJECT_CHARS))
-    name = _clip(tool_name, TOOL_NAME_CHARS)
+    name = _clip(call.name, TOOL_NAME_CHARS)
     return clip_json(f"{name}: {what}" if what else name, LABEL_BYTES)
 
 
@@ -101,11 +103,11 @@ def _clip(text: str, limit: int) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
-def effective_timeout(tool_name: str, tool_input: object) -> int | None:
+def effective_timeout(call: ToolCall) -> int | None:
     """The timeout (ms) Claude Code's Bash will really apply, or None if not Bash/invalid."""
-    if tool_name != BASH or not isinstance(tool_input, dict):
+    if call.name != BASH or not isinstance(call.input, dict):
         return None
-    raw = tool_input.get("timeout", BASH_DEFAULT_TIMEOUT_MS)
+    raw = call.input.get("timeout", BASH_DEFAULT_TIMEOUT_MS)
     if isinstance(raw, bool) or not isinstance(raw, int | float) or not raw > 0:
         return None
     if raw != raw or raw == float("inf"):
@@ -113,25 +115,25 @@ def effective_timeout(tool_name: str, tool_input: object) -> int | None:
     return int(min(raw, BASH_MAX_TIMEOUT_MS))
 
 
-def outcome(event_name: str, tool_name: str, tool_input: object, payload: dict[str, Any]) -> str:
+def outcome(call: ToolCall, result: ToolResult) -> str:
     """`kind` or `kind:hash` of a finished call, from what the harness reported.
 
     A timeout is the harness's word (PostToolUseFailure saying the command timed out, with a
     duration near the timeout), never the command's own output.
     """
-    if event_name == "PostToolUseFailure":
-        if payload.get("is_interrupt") is True:
+    if result.failed:
+        if result.interrupted:
             return NOT_RUN
-        error = payload.get("error")
+        error = result.error
         error = error if isinstance(error, str) else jsonio.dumps(error)
         if never_ran(error):
             return NOT_RUN
-        if _is_timeout(tool_name, tool_input, error, payload.get("duration_ms")):
+        if _is_timeout(call, error, result.duration_ms):
             return TIMED_OUT
         return f"{FAILED}:{digest(error)}"
-    if "tool_response" not in payload:
+    if not result.responded:
         return UNKNOWN
-    return f"{COMPLETED}:{digest(jsonio.dumps(payload['tool_response']))}"
+    return f"{COMPLETED}:{digest(jsonio.dumps(result.response))}"
 
 
 def never_ran(error: object) -> bool:
@@ -172,9 +174,9 @@ def batch_never_ran(response: object) -> bool:
     return text.startswith(REFUSAL_PREFIXES) or (text.startswith(start) and denied in text)
 
 
-def _is_timeout(tool_name: str, tool_input: object, error: str, duration: object) -> bool:
-    limit = effective_timeout(tool_name, tool_input)
-    if limit is None or not isinstance(duration, int | float) or isinstance(duration, bool):
+def _is_timeout(call: ToolCall, error: str, duration: float | None) -> bool:
+    limit = effective_timeout(call)
+    if limit is None or duration is None:
         return False
     return is_harness_timeout(error) and duration >= 0.9 * limit
 
@@ -198,11 +200,11 @@ def is_harness_timeout(error: str) -> bool:
     )
 
 
-def is_empty_result(payload: dict[str, Any]) -> bool:
+def is_empty_result(result: ToolResult) -> bool:
     """A completed call that printed nothing: it tells nothing, so it is never fresh evidence."""
-    if "tool_response" not in payload:
+    if not result.responded:
         return False  # a failure: its error text is evidence
-    response = payload["tool_response"]
+    response = result.response
     if isinstance(response, dict) and ("stdout" in response or "stderr" in response):
         return not response.get("stdout") and not response.get("stderr")
     if isinstance(response, str):
@@ -222,9 +224,9 @@ def is_empty_output_text(text: str) -> bool:
     )
 
 
-def is_confirmed_edit(tool_name: str, response: object) -> bool:
+def is_confirmed_edit(call: ToolCall, response: object) -> bool:
     """A write tool whose response shows the content really changed (identical bytes: no)."""
-    if tool_name not in EDIT_TOOLS or not isinstance(response, dict):
+    if call.name not in EDIT_TOOLS or not isinstance(response, dict):
         return False
     patch = response.get("structuredPatch")
     if isinstance(patch, list) and patch:
@@ -236,15 +238,15 @@ def is_confirmed_edit(tool_name: str, response: object) -> bool:
     return False
 
 
-def edited_contents(tool_input: object, response: object) -> tuple[str, str | None, str] | None:
+def edited_contents(call: ToolCall, response: object) -> tuple[str, str | None, str] | None:
     """(path, content before or None, content after) of a confirmed edit, from its structured
     response: a Write's content, or an Edit's replacement applied to the original file.
     None when the response does not say (a MultiEdit, a notebook, an older release)."""
     if not isinstance(response, dict):
         return None
     path = response.get("filePath")
-    if not isinstance(path, str) and isinstance(tool_input, dict):
-        path = tool_input.get("file_path")
+    if not isinstance(path, str) and isinstance(call.input, dict):
+        path = call.input.get("file_path")
     if not isinstance(path, str):
         return None
     original = response.get("originalFile")

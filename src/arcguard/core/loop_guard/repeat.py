@@ -30,11 +30,12 @@ from arcguard.core.state import add_log
 from arcguard.core.state import clone
 from arcguard.core.state import remember
 from arcguard.core.state import short_id
+from arcguard.core.tool_call import ToolCall
 
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from typing import Any
+    from collections.abc import Sequence
 
     from arcguard.core.config import Config
     from arcguard.core.render import Output
@@ -42,6 +43,7 @@ if TYPE_CHECKING:
     from arcguard.core.schema import Run
     from arcguard.core.schema import Track
     from arcguard.core.state import State
+    from arcguard.core.tool_call import ToolResult
 
 AFTER_COMPACTION = "after_compaction"
 VALIDATION = "validation"
@@ -69,12 +71,7 @@ def _is_pending(run: Run, cfg: Config, now: float) -> bool:
 
 
 def _exception(
-    op: Operation,
-    state: State,
-    cfg: Config,
-    tool_name: str,
-    tool_input: object,
-    file_state: str | None,
+    op: Operation, state: State, cfg: Config, call: ToolCall, file_state: str | None
 ) -> str | None:
     """Which one-time exception lets a repeat run, if any."""
     if state["guard"].get("compactions", 0) > op.get("compactions", 0):
@@ -86,7 +83,7 @@ def _exception(
         return FILE_CHANGED  # the file itself moved since it was last read
     edit_seq = state["guard"].get("edit_seq", 0)
     if (
-        tool_name in cfg.observing_tools
+        call.name in cfg.observing_tools
         and edit_seq > op.get("edit_seq", 0)
         and op.get("validated_seq", -1) < edit_seq
     ):
@@ -95,13 +92,13 @@ def _exception(
     # re-opens reads (what they see may be new), not commands that act on the world.
     change_seq = state["guard"].get("change_seq", 0)
     if (
-        tool_name in cfg.observing_tools
+        call.name in cfg.observing_tools
         and change_seq > op.get("change_seq", 0)
-        and not tool_effects.may_change_world(tool_name, tool_input)
+        and not tool_effects.may_change_world(call)
     ):
         return AFTER_CHANGE
     runs = op.get("runs") or []
-    timeout = opkey.effective_timeout(tool_name, tool_input)
+    timeout = opkey.effective_timeout(call)
     if (
         timeout is not None
         and runs
@@ -129,20 +126,17 @@ def _make_room(track: Track, cfg: Config, now: float) -> bool:
     return True
 
 
+def _kept(call: ToolCall) -> ToolCall:
+    """The call with its tool-use id as the state keeps it (`short_id`)."""
+    return ToolCall(call.name, call.input, short_id(call.id), call.agent)
+
+
 def decide_pre_tool(
-    state: State,
-    cfg: Config,
-    now: float,
-    *,
-    tool_name: str,
-    tool_input: object,
-    tool_use_id: str,
-    agent_id: object,
-    file_state: str | None = None,
+    state: State, cfg: Config, now: float, call: ToolCall, file_state: str | None = None
 ) -> tuple[Output | None, State]:
     """`file_state`: for a file read, the file's size and modification time as the hook saw
     them (`UNKNOWN_FILE` when it could not look); None when there is no file to look at."""
-    tool_use_id = short_id(tool_use_id)
+    call = _kept(call)
     file_state = file_state[:FILE_STATE_CHARS] if file_state is not None else None
     state = clone(state)
     paused = paused_output(state, deny=True)
@@ -152,34 +146,17 @@ def decide_pre_tool(
         if pause is not None:
             pause["denied_since"] = pause.get("denied_since", 0) + 1
         return paused, state
-    track = get_track(state, track_key(agent_id), now)
+    track = get_track(state, track_key(call.agent), now)
     track["seq"] += 1
-    if is_allowed(cfg, tool_name, tool_input):
+    if is_allowed(cfg, call):
         return None, state
-    if tool_effects.is_wait(tool_name, tool_input) and background.waiting(
-        state, cfg, now, own=track_key(agent_id)
+    if tool_effects.is_wait(call) and background.waiting(
+        state, cfg, now, own=track_key(call.agent)
     ):
         return None, state  # bounded by time and by the work ending, not by count
-    oid = opkey.operation_id(tool_name, tool_input)
-    op = track["ops"].get(oid)
+    op = _operation(state, track, cfg, now, call)
     if op is None:
-        if not _make_room(track, cfg, now):
-            add_log(
-                state,
-                {
-                    "t": now,
-                    "hook": "pre-tool",
-                    "kind": "untracked",
-                    "reason": "every operation record is in use; call not tracked",
-                },
-            )
-            return None, state
-        op = track["ops"][oid] = {
-            "label": opkey.label(tool_name, tool_input),
-            "runs": [],
-            "edit_seq": state["guard"].get("edit_seq", 0),
-            "compactions": state["guard"].get("compactions", 0),
-        }
+        return None, state
     window = [
         r
         for r in op["runs"]
@@ -188,26 +165,45 @@ def decide_pre_tool(
     recent = window[-cfg.repeat_limit :]
     spent = None
     # A call that waits is how one waits: its repeats are bounded by time (`stuck`), not denied.
-    poll = tool_effects.is_poll(tool_name, tool_input)
+    poll = tool_effects.is_poll(call)
     if not poll and len(recent) >= cfg.repeat_limit and len({_run_outcome(r) for r in recent}) == 1:
-        spent = _exception(op, state, cfg, tool_name, tool_input, file_state)
+        spent = _exception(op, state, cfg, call, file_state)
         if spent is None:
-            remember(track.setdefault("denied_ids", []), tool_use_id, MAX_RESOLVED_IDS)
+            remember(track.setdefault("denied_ids", []), call.id, MAX_RESOLVED_IDS)
             return _deny(state, track, op, now, runs=len(window)), state
-    _reserve(
-        state,
-        op,
-        spent,
-        cfg,
-        now,
-        tool_name=tool_name,
-        tool_input=tool_input,
-        tool_use_id=tool_use_id,
-        seq=track["seq"],
-    )
+    run: Run = {"seq": track["seq"], "owner": call.id, "at": now, "outcome": None, "spent": spent}
+    _reserve(state, op, cfg, call, run)
     if file_state is not None:
         op["file_state"] = file_state
     return None, state
+
+
+def _operation(
+    state: State, track: Track, cfg: Config, now: float, call: ToolCall
+) -> Operation | None:
+    """The call's operation record, new if need be; None when there is no room for one."""
+    oid = opkey.operation_id(call)
+    op = track["ops"].get(oid)
+    if op is not None:
+        return op
+    if not _make_room(track, cfg, now):
+        add_log(
+            state,
+            {
+                "t": now,
+                "hook": "pre-tool",
+                "kind": "untracked",
+                "reason": "every operation record is in use; call not tracked",
+            },
+        )
+        return None
+    op = track["ops"][oid] = {
+        "label": opkey.label(call),
+        "runs": [],
+        "edit_seq": state["guard"].get("edit_seq", 0),
+        "compactions": state["guard"].get("compactions", 0),
+    }
+    return op
 
 
 def _deny(state: State, track: Track, op: Operation, now: float, *, runs: int) -> Output:
@@ -230,30 +226,18 @@ def _deny(state: State, track: Track, op: Operation, now: float, *, runs: int) -
     return render.deny_tool(reason)
 
 
-def _reserve(
-    state: State,
-    op: Operation,
-    spent: str | None,
-    cfg: Config,
-    now: float,
-    *,
-    tool_name: str,
-    tool_input: object,
-    tool_use_id: str,
-    seq: int,
-) -> None:
-    """Record the execution before it is allowed, owned by its tool_use_id."""
+def _reserve(state: State, op: Operation, cfg: Config, call: ToolCall, run: Run) -> None:
+    """Record the execution (`run`, owned by its tool_use_id) before it is allowed."""
     edit_seq = state["guard"].get("edit_seq", 0)
-    op["runs"].append(
-        {"seq": seq, "owner": tool_use_id, "at": now, "outcome": None, "spent": spent}
-    )
+    spent = run.get("spent")
+    op["runs"].append(run)
     del op["runs"][: -max(cfg.repeat_limit, 2)]
     op["edit_seq"] = edit_seq
     op["change_seq"] = state["guard"].get("change_seq", 0)
     op["compactions"] = state["guard"].get("compactions", 0)
     if spent == VALIDATION:
         op["validated_seq"] = edit_seq
-    timeout = opkey.effective_timeout(tool_name, tool_input)
+    timeout = opkey.effective_timeout(call)
     if timeout is not None:
         op["max_timeout"] = max(op.get("max_timeout", 0), timeout)
     if spent == RECOVERY:
@@ -261,92 +245,70 @@ def _reserve(
 
 
 def decide_post_tool(
-    state: State,
-    cfg: Config,
-    now: float,
-    *,
-    event_name: str,
-    tool_name: str,
-    tool_input: object,
-    tool_use_id: str,
-    agent_id: object,
-    payload: dict[str, Any],
+    state: State, cfg: Config, now: float, call: ToolCall, result: ToolResult
 ) -> tuple[Output | None, State]:
-    tool_use_id = short_id(tool_use_id)
+    call = _kept(call)
     state = clone(state)
-    guard = state["guard"]
-    resolved = guard.setdefault("resolved", [])
-    if tool_use_id and tool_use_id in resolved:
+    resolved = state["guard"].setdefault("resolved", [])
+    if call.id and call.id in resolved:
         return paused_output(state, deny=False), state  # a duplicate result changes nothing
-    if tool_use_id:
-        remember(resolved, tool_use_id, MAX_RESOLVED_IDS)
-    track = get_track(state, track_key(agent_id), now)
-    if tool_use_id and tool_use_id in (track.get("denied_ids") or []):
+    if call.id:
+        remember(resolved, call.id, MAX_RESOLVED_IDS)
+    track = get_track(state, track_key(call.agent), now)
+    if call.id and call.id in (track.get("denied_ids") or []):
         # A result for a call we denied did not come from the live session (it never ran).
         return paused_output(state, deny=False), state
-    progress = changed = False
-    edit = None
-    outcome = opkey.outcome(event_name, tool_name, tool_input, payload)
-    if event_name == "PostToolUse" and (
-        opkey.is_confirmed_edit(tool_name, payload.get("tool_response"))
-        or tool_name == NOTEBOOK_EDIT
-    ):
-        edit = _file_visit(state, tool_input, payload.get("tool_response"))
-        if edit == stuck.NEW:
-            # Back to a content the file had before is no change: what depends on it was
-            # already seen that way.
-            guard["edit_seq"] = guard.get("edit_seq", 0) + 1
-            progress = True
-    elif outcome != opkey.NOT_RUN and tool_effects.may_change_world(tool_name, tool_input):
-        # It ran (even a failed command may have changed things): assume it changed them.
-        guard["change_seq"] = guard.get("change_seq", 0) + 1
-        progress = changed = True
-    background.observe_result(
-        state,
-        now,
-        tool_name=tool_name,
-        tool_input=tool_input,
-        tool_use_id=tool_use_id,
-        payload=payload,
-    )
-    run = _owned_run(track, opkey.operation_id(tool_name, tool_input), tool_use_id)
+    finished = _finish(state, call, result)
+    progress = finished.edit == stuck.NEW or finished.changed
+    background.observe_result(state, now, call, result)
+    run = _owned_run(track, opkey.operation_id(call), call.id)
     if run is not None:
-        run["outcome"] = outcome
-        completed = outcome.startswith(opkey.COMPLETED)
+        run["outcome"] = finished.outcome
+        completed = finished.outcome.startswith(opkey.COMPLETED)
         progress = progress or (completed and run.get("spent") is not None)
     # Fresh evidence is a result of a shape this track never saw: a new timestamp or counter
     # in the same output is not news.
-    seen = shape.result_shape(outcome, payload)
     if (
-        outcome not in (opkey.UNKNOWN, opkey.NOT_RUN)
-        and seen not in track["results"]
-        and not opkey.is_empty_result(payload)
+        finished.outcome not in (opkey.UNKNOWN, opkey.NOT_RUN)
+        and finished.result not in track["results"]
+        and not finished.empty
     ):
         progress = True
         track["turn"]["new_result"] = True
-        remember(track["results"], seen, MAX_RESULTS)
+        remember(track["results"], finished.result, MAX_RESULTS)
     if progress:
         track["turn"]["progress"] = True
-    if not is_allowed(cfg, tool_name, tool_input):
-        stuck.observe(
-            track,
-            now,
-            tool_name=tool_name,
-            tool_input=tool_input,
-            payload=payload,
-            outcome=outcome,
-            result=seen,
-            edit=edit,
-            changed=changed,
-            poll=tool_effects.is_poll(tool_name, tool_input),
-        )
+    if not is_allowed(cfg, call):
+        stuck.observe(track, now, call, finished)
     return paused_output(state, deny=False), state
 
 
-def _file_visit(state: State, tool_input: object, response: object) -> str:
+def _finish(state: State, call: ToolCall, result: ToolResult) -> stuck.Finished:
+    """What the finished call proves (mutates `state`'s edit and change counters)."""
+    guard = state["guard"]
+    outcome = opkey.outcome(call, result)
+    finished = stuck.Finished(
+        outcome, shape.result_shape(outcome, result), empty=opkey.is_empty_result(result)
+    )
+    if not result.failed and (
+        opkey.is_confirmed_edit(call, result.response) or call.name == NOTEBOOK_EDIT
+    ):
+        finished.edit = _file_visit(state, call, result.response)
+        if finished.edit == stuck.NEW:
+            # Back to a content the file had before is no change: what depends on it was
+            # already seen that way.
+            guard["edit_seq"] = guard.get("edit_seq", 0) + 1
+    elif outcome != opkey.NOT_RUN and tool_effects.may_change_world(call):
+        # It ran (even a failed command may have changed things): assume it changed them.
+        guard["change_seq"] = guard.get("change_seq", 0) + 1
+        finished.changed = True
+    return finished
+
+
+def _file_visit(state: State, call: ToolCall, response: object) -> str:
     """NEW or REVISIT: whether a confirmed edit left the file with a content it had before
     (a short history of content digests per file; unknown contents count as new)."""
-    found = opkey.edited_contents(tool_input, response)
+    found = opkey.edited_contents(call, response)
     if found is None:
         return stuck.NEW
     path, before, after = found
@@ -375,7 +337,7 @@ def _owned_run(track: Track, oid: str, tool_use_id: str) -> Run | None:
     return None
 
 
-def settle_batch(track: Track, tool_use_ids: list[str]) -> None:
+def settle_batch(track: Track, tool_use_ids: Sequence[str]) -> None:
     """The turn's calls are all done: an execution still waiting for its result never ran
     (refused or denied by another hook before it started; no result event comes for it)."""
     owners = {short_id(i) for i in tool_use_ids}

@@ -20,7 +20,8 @@ from arcguard.core.loop_guard import opkey
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from typing import Any
+    from arcguard.core.tool_call import ToolCall
+    from arcguard.core.tool_call import ToolResult
 
 # Only the two ends of a long text are shaped: a loop's results repeat as a whole, and a hook
 # must not walk megabytes of output character by character.
@@ -124,27 +125,27 @@ def observed_command(command: str) -> str:
     return "|".join(parts).rstrip()
 
 
-def call_shape(tool_name: str, tool_input: object) -> str:
+def call_shape(call: ToolCall) -> str:
     """A digest of the call with its volatile values set aside."""
-    if tool_name == opkey.BASH and isinstance(tool_input, dict):
-        command = tool_input.get("command")
+    if call.name == opkey.BASH and isinstance(call.input, dict):
+        command = call.input.get("command")
         if isinstance(command, str):
-            return hashing.digest(tool_name + "\0" + of_text(observed_command(command)))
-    return hashing.digest(of_text(opkey.operation_key(tool_name, tool_input)))
+            return hashing.digest(call.name + "\0" + of_text(observed_command(command)))
+    return hashing.digest(of_text(opkey.operation_key(call)))
 
 
-def result_text(payload: dict[str, Any]) -> str:
+def result_text(result: ToolResult) -> str:
     """What the model saw of a finished call, as text."""
-    if "tool_response" not in payload:
-        error = payload.get("error")
+    if not result.responded:
+        error = result.error
         return error if isinstance(error, str) else jsonio.dumps(error)
-    response = payload["tool_response"]
+    response = result.response
     if isinstance(response, dict) and ("stdout" in response or "stderr" in response):
         return f"{response.get('stdout') or ''}\n{response.get('stderr') or ''}"
     return response if isinstance(response, str) else jsonio.dumps(response)
 
 
-def result_shape(outcome: str, payload: dict[str, Any]) -> str:
+def result_shape(outcome: str, result: ToolResult) -> str:
     """`kind:digest` of a finished call's result shape (kind as in `opkey.outcome`)."""
     kind = outcome.partition(":")[0]
-    return f"{kind}:{hashing.digest(of_text(result_text(payload)))}"
+    return f"{kind}:{hashing.digest(of_text(result_text(result)))}"

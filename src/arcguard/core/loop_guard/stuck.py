@@ -29,20 +29,21 @@ from arcguard.core import messages
 from arcguard.core import render
 from arcguard.core.loop_guard import opkey
 from arcguard.core.loop_guard import shape
+from arcguard.core.loop_guard import tool_effects
 from arcguard.core.loop_guard.tracks import pause
 from arcguard.core.state import add_log
 from arcguard.core.state import remember
+from arcguard.values import value
 
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from typing import Any
-
     from arcguard.core.config import Config
     from arcguard.core.render import Output
     from arcguard.core.schema import Stuck
     from arcguard.core.schema import Track
     from arcguard.core.state import State
+    from arcguard.core.tool_call import ToolCall
 
 NEW = "new"  # a confirmed edit to a content the file never had
 REVISIT = "revisit"  # a confirmed edit back to a content it had before
@@ -66,37 +67,38 @@ def _progress(st: Stuck, *, failures: bool = True) -> None:
         st["fail"], st["fails"], st["fail_nudged"] = "", 0, False
 
 
-def observe(
-    track: Track,
-    now: float,
-    *,
-    tool_name: str,
-    tool_input: object,
-    payload: dict[str, Any],
-    outcome: str,
-    result: str,
-    edit: str | None,
-    changed: bool,
-    poll: bool,
-) -> None:
-    """Count one finished call (mutates `track`); `result` is its `shape.result_shape`."""
+@value
+class Finished:
+    """What the repeat guard made of one finished call."""
+
+    outcome: str  # as `opkey.outcome` words it
+    result: str  # its `shape.result_shape`
+    empty: bool = False  # a completed call that printed nothing (`opkey.is_empty_result`)
+    edit: str | None = None  # NEW or REVISIT: a confirmed edit, and to which content
+    changed: bool = False  # it ran and may have changed the world
+
+
+def observe(track: Track, now: float, call: ToolCall, finished: Finished) -> None:
+    """Count one finished call (mutates `track`)."""
     st = _stuck(track)
+    outcome, result, edit = finished.outcome, finished.result, finished.edit
     if edit == NEW:
         _progress(st)
         return
     if edit == REVISIT or outcome in (opkey.UNKNOWN, opkey.NOT_RUN, opkey.TIMED_OUT):
         return  # back to a known content, or no result to compare: neither way
-    if opkey.is_empty_result(payload) and not poll:
+    poll = tool_effects.is_poll(call)
+    if finished.empty and not poll:
         return  # it told nothing (a wait that prints nothing still waited, though)
-    call = shape.call_shape(tool_name, tool_input)
-    pair = hashing.digest(call + result)
+    shaped = shape.call_shape(call)
+    pair = hashing.digest(shaped + result)
     pairs, results = st.setdefault("pairs", []), st.setdefault("results", [])
     seen_pair, seen_result = pair in pairs, result in results
     remember(pairs, pair, MAX_SHAPES)
     remember(results, result, MAX_SHAPES)
-    label = opkey.label(tool_name, tool_input, LABEL_CHARS)
+    label = opkey.label(call, LABEL_CHARS)
     if poll:
-        _observe_poll(st, now, call, result, label, fresh=not seen_result)
+        _observe_poll(st, now, shaped, result, label, fresh=not seen_result)
         return
     if outcome.startswith(opkey.FAILED):
         # Parallel calls of one turn failing alike are one attempt, not several.
@@ -108,9 +110,9 @@ def observe(
     if seen_pair:
         st["repeats"] = st.get("repeats", 0) + 1
         st["label"] = label
-    elif not seen_result or changed:
+    elif not seen_result or finished.changed:
         # Something new was seen; only a change can make the same failure go away.
-        _progress(st, failures=changed)
+        _progress(st, failures=finished.changed)
 
 
 def _observe_failure(st: Stuck, result: str, label: str, *, fresh: bool, repeated: bool) -> None:

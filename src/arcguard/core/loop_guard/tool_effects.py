@@ -11,6 +11,10 @@ a command look busier than it is, which errs on the side of "changed".
 from __future__ import annotations
 
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from arcguard.core.tool_call import ToolCall
+
 BASH = "Bash"
 # Built-in tools that change nothing a read could see (their own lists, searches, views).
 QUIET_TOOLS = frozenset(
@@ -210,22 +214,22 @@ WAIT_SUBCOMMANDS = frozenset({"wait", "watch"})
 WAIT_OPTIONS = ("--watch", "--wait")
 
 
-def command_of(tool_name: str, tool_input: object) -> str | None:
-    if tool_name != BASH or not isinstance(tool_input, dict):
+def command_of(call: ToolCall) -> str | None:
+    if call.name != BASH or not isinstance(call.input, dict):
         return None
-    command = tool_input.get("command")
+    command = call.input.get("command")
     return command if isinstance(command, str) else None
 
 
-def may_change_world(tool_name: str, tool_input: object) -> bool:
+def may_change_world(call: ToolCall) -> bool:
     """The call may have changed files or repository state (Edit/Write excluded: see above)."""
-    if tool_name in QUIET_TOOLS or tool_name in EDIT_TOOLS:
+    if call.name in QUIET_TOOLS or call.name in EDIT_TOOLS:
         return False
-    if tool_name == BASH:
-        command = command_of(tool_name, tool_input)
+    if call.name == BASH:
+        command = command_of(call)
         return command is None or not is_read_only_command(command)
-    if tool_name.startswith("mcp__"):
-        return not _mcp_reads(tool_name)
+    if call.name.startswith("mcp__"):
+        return not _mcp_reads(call.name)
     return True  # NotebookEdit, and any tool we do not know
 
 
@@ -307,11 +311,11 @@ def _git_reads(args: list[str]) -> bool:
     return allowed is not None and (rest[0] if rest else "") in allowed
 
 
-def is_wait(tool_name: str, tool_input: object) -> bool:
+def is_wait(call: ToolCall) -> bool:
     """The call waits on work running elsewhere: a sleep or watch, or a status tool."""
-    if tool_name in STATUS_TOOLS:
+    if call.name in STATUS_TOOLS:
         return True
-    command = command_of(tool_name, tool_input)
+    command = command_of(call)
     if command is None:
         return False
     parts = segments(command) or [command.split()]
@@ -328,7 +332,7 @@ def is_wait(tool_name: str, tool_input: object) -> bool:
     return False
 
 
-def is_poll(tool_name: str, tool_input: object) -> bool:
+def is_poll(call: ToolCall) -> bool:
     """A shell call that waits before or while it looks (`sleep 30; gh run view`, `watch`,
     `--wait`, an `until` loop with a sleep, `gh run watch`): repeating it is how one waits."""
-    return tool_name == BASH and is_wait(tool_name, tool_input)
+    return call.name == BASH and is_wait(call)

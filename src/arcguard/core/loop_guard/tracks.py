@@ -21,13 +21,14 @@ if TYPE_CHECKING:
     from arcguard.core.schema import PauseKind
     from arcguard.core.schema import Track
     from arcguard.core.state import State
+    from arcguard.core.tool_call import ToolCall
 
 MAIN = "main"
 MAX_TRACKS = 8
 
 
-def track_key(agent_id: object) -> str:
-    return f"agent:{short_id(agent_id)}" if isinstance(agent_id, str) and agent_id else MAIN
+def track_key(agent_id: str | None) -> str:
+    return f"agent:{short_id(agent_id)}" if agent_id else MAIN
 
 
 def new_track(now: float, *, denials: int = 0) -> Track:
@@ -61,7 +62,7 @@ def get_track(state: State, key: str, now: float) -> Track:
     return track
 
 
-def is_allowed(cfg: Config, tool_name: str, tool_input: object) -> bool:
+def is_allowed(cfg: Config, call: ToolCall) -> bool:
     """The user exempted this call from the repeat and cycle rules (glob on name or subject).
 
     A pattern is a glob on the tool name or on its command/path (`pytest *`), or
@@ -71,13 +72,13 @@ def is_allowed(cfg: Config, tool_name: str, tool_input: object) -> bool:
         return False
     from fnmatch import fnmatchcase
 
-    what = opkey.subject(tool_name, tool_input)
+    what = opkey.subject(call)
     for pattern in cfg.allow:
         if pattern.endswith(")") and "(" in pattern:
             name, _, glob = pattern[:-1].partition("(")
-            if fnmatchcase(tool_name, name) and fnmatchcase(what, glob):
+            if fnmatchcase(call.name, name) and fnmatchcase(what, glob):
                 return True
-        elif fnmatchcase(tool_name, pattern) or (what and fnmatchcase(what, pattern)):
+        elif fnmatchcase(call.name, pattern) or (what and fnmatchcase(what, pattern)):
             return True
     return False
 

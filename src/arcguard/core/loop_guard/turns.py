@@ -20,6 +20,7 @@ out of the way, so a release that has the event never counts a turn twice.
 from __future__ import annotations
 
 from arcguard.core.loop_guard import opkey
+from arcguard.core.loop_guard.guard import TurnEnd
 from arcguard.core.loop_guard.guard import decide_post_batch
 from arcguard.core.loop_guard.guard import turn_call
 from arcguard.core.loop_guard.repeat import decide_post_tool
@@ -30,11 +31,13 @@ from arcguard.core.schema import MAX_CALLS
 from arcguard.core.state import batch_fires
 from arcguard.core.state import clone
 from arcguard.core.state import short_id
+from arcguard.core.tool_call import ToolCall
+from arcguard.values import value
 
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from typing import Any
+    from collections.abc import Sequence
 
     from arcguard.core.config import Config
     from arcguard.core.render import Output
@@ -43,6 +46,7 @@ if TYPE_CHECKING:
     from arcguard.core.schema import Track
     from arcguard.core.schema import TurnCall
     from arcguard.core.state import State
+    from arcguard.core.tool_call import ToolResult
 
 # A turn with more calls than MAX_CALLS is still closed; only its fingerprint is cut short.
 
@@ -67,13 +71,13 @@ def _open_turn(track: Track) -> OpenTurn | None:
     return track.get("open_turn")
 
 
-def open_turn(state: State, agent_id: object) -> OpenTurn | None:
+def open_turn(state: State, agent_id: str | None) -> OpenTurn | None:
     """The open turn of the caller's track, or None."""
     track = (state["guard"].get("tracks") or {}).get(track_key(agent_id))
     return _open_turn(track) if isinstance(track, dict) else None
 
 
-def unnamed_open_turn(state: State, agent_id: object) -> list[str] | None:
+def unnamed_open_turn(state: State, agent_id: str | None) -> list[str] | None:
     """The tool-use ids of the track's open turn when its message is not known yet, else None.
 
     The first call of a turn is counted without knowing its message (nothing has to be told
@@ -84,8 +88,16 @@ def unnamed_open_turn(state: State, agent_id: object) -> list[str] | None:
     return [i for i in turn.get("ids", []) if isinstance(i, str)]
 
 
+@value
+class MessageSeen:
+    """The assistant message a call belongs to, as the transcript showed it."""
+
+    id: str | None = None  # None: not looked up, or not found
+    tool_only: bool | None = None  # it has no text; None when that is unknown
+
+
 def name_open_turn(
-    state: State, agent_id: object, now: float, *, message_id: str, tool_only: bool | None
+    state: State, agent_id: str | None, now: float, *, message_id: str, tool_only: bool | None
 ) -> State:
     """The open turn's message, found at last (see `unnamed_open_turn`)."""
     state = clone(state)
@@ -100,7 +112,7 @@ def _steps(cfg: Config, turn: OpenTurn) -> list[TurnCall]:
     """The open turn's calls. An earlier version kept each call's whole input in `calls`:
     such a turn, found in a state it wrote, is summed up here like a new one."""
     written_before = [
-        turn_call(cfg, c[0], c[1])
+        turn_call(cfg, ToolCall(c[0], c[1]))
         for c in turn["calls"]
         if isinstance(c, list) and len(c) == 2 and isinstance(c[0], str)
     ]
@@ -112,22 +124,12 @@ def _tool_only(turn: OpenTurn) -> bool | None:
 
 
 def before_call(
-    state: State,
-    cfg: Config,
-    now: float,
-    *,
-    message_id: str | None,
-    tool_only: bool | None,
-    tool_name: str,
-    tool_input: object,
-    agent_id: object,
-    arc_active: bool,
-    tool_use_id: str = "",
+    state: State, cfg: Config, now: float, call: ToolCall, message: MessageSeen, *, arc_active: bool
 ) -> tuple[Output | None, State]:
-    """A call of assistant message `message_id` is about to run: close the open turn first
-    when it belongs to another message, then count the call in its own message's turn.
+    """A call of assistant `message` is about to run: close the open turn first when it
+    belongs to another message, then count the call in its own message's turn.
 
-    With no turn open, `message_id` may be None (not looked up yet): the turn opens unnamed,
+    With no turn open, `message.id` may be None (not looked up yet): the turn opens unnamed,
     to be named by `name_open_turn` when a later call needs it. An open turn still unnamed by
     then is closed as unknown.
 
@@ -136,7 +138,8 @@ def before_call(
     """
     if batch_fires(state):
         return None, state
-    message_id = short_id(message_id) if message_id is not None else None
+    agent_id = call.agent
+    message_id = short_id(message.id) if message.id is not None else None
     output: Output | None = None
     turn = open_turn(state, agent_id)
     if turn is not None and message_id is None:
@@ -157,15 +160,15 @@ def before_call(
     if turn is None:
         turn = track["open_turn"] = {
             "message": message_id,
-            "tool_only": tool_only,
+            "tool_only": message.tool_only,
             "calls": [],
             "ids": [],
             "steps": [],
         }
     steps = turn.setdefault("steps", [])
     if len(steps) < MAX_CALLS:
-        steps.append(turn_call(cfg, tool_name, tool_input))
-        turn.setdefault("ids", []).append(short_id(tool_use_id))
+        steps.append(turn_call(cfg, call))
+        turn.setdefault("ids", []).append(short_id(call.id))
     return output, state
 
 
@@ -186,18 +189,10 @@ def at_stop(
 
 
 def _close(
-    state: State, cfg: Config, now: float, turn: OpenTurn, *, agent_id: object, arc_active: bool
+    state: State, cfg: Config, now: float, turn: OpenTurn, *, agent_id: str | None, arc_active: bool
 ) -> tuple[Output | None, State]:
-    output, new = decide_post_batch(
-        state,
-        cfg,
-        now,
-        calls=[],
-        steps=_steps(cfg, turn),
-        tool_only=_tool_only(turn),
-        agent_id=agent_id,
-        arc_active=arc_active,
-    )
+    closed = TurnEnd(_tool_only(turn), agent=agent_id, steps=_steps(cfg, turn))
+    output, new = decide_post_batch(state, cfg, now, closed, arc_active=arc_active)
     get_track(new, track_key(agent_id), now).pop("open_turn", None)
     return output, new
 
@@ -213,7 +208,7 @@ def _readdressed(output: Output | None, event: EventName) -> Output | None:
 
 
 def record_batch_results(
-    state: State, cfg: Config, now: float, *, calls: list[dict[str, Any]], agent_id: object
+    state: State, cfg: Config, now: float, calls: Sequence[tuple[ToolCall, ToolResult]]
 ) -> State:
     """Resolve the records of a turn's calls from the batch's results (`tool_response` is the
     text the model saw). Each record is resolved only by its own call's id, so calls of one
@@ -225,34 +220,21 @@ def record_batch_results(
     waiting is marked as not run when the batch settles the turn. So this must run before
     that settling, and a call that never ran is not counted as a run of its operation.
     """
-    for call in calls:
-        name, given, owner = call.get("tool_name"), call.get("tool_input"), call.get("tool_use_id")
-        if not (
-            isinstance(name, str) and isinstance(owner, str) and owner and "tool_response" in call
-        ) or opkey.batch_never_ran(call["tool_response"]):
+    for call, result in calls:
+        if not (call.id and result.responded) or opkey.batch_never_ran(result.response):
             continue
-        if not (is_allowed(cfg, name, given) or _waiting(state, name, given, owner, agent_id)):
+        if not (is_allowed(cfg, call) or _waiting(state, call)):
             continue
-        _, state = decide_post_tool(
-            state,
-            cfg,
-            now,
-            event_name="PostToolUse",
-            tool_name=name,
-            tool_input=given,
-            tool_use_id=owner,
-            agent_id=agent_id,
-            payload={"tool_response": call["tool_response"]},
-        )
+        _, state = decide_post_tool(state, cfg, now, call, result)
     return state
 
 
-def _waiting(state: State, name: str, given: object, owner: str, agent_id: object) -> bool:
-    track = (state["guard"].get("tracks") or {}).get(track_key(agent_id))
+def _waiting(state: State, call: ToolCall) -> bool:
+    track = (state["guard"].get("tracks") or {}).get(track_key(call.agent))
     ops = track.get("ops") if isinstance(track, dict) else None
-    op = ops.get(opkey.operation_id(name, given)) if isinstance(ops, dict) else None
+    op = ops.get(opkey.operation_id(call)) if isinstance(ops, dict) else None
     runs = op.get("runs") if isinstance(op, dict) else None
     return any(
-        isinstance(r, dict) and r.get("owner") == short_id(owner) and r.get("outcome") is None
+        isinstance(r, dict) and r.get("owner") == short_id(call.id) and r.get("outcome") is None
         for r in (runs if isinstance(runs, list) else [])
     )
