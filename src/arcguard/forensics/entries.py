@@ -1,7 +1,8 @@
 """What a transcript `user` entry is: the operator, a tool result, or something the harness made.
 
-Pure, over parsed entries. Forensics and replay share it, so "the operator spoke" means the same
-thing in the measurement, in the replayed hook events and in the loop guard's backstop.
+Pure, over typed entries (`transcript.records.Entry`). Forensics and replay share it, so "the
+operator spoke" means the same thing in the measurement, in the replayed hook events and in the
+loop guard's backstop.
 """
 
 from __future__ import annotations

@@ -3,10 +3,12 @@
 A transcript is untrusted input (it may come from anyone's repository), so reading it must
 stay cheap whatever it holds: a line longer than any real entry is skipped as it streams past,
 never held whole; an entry nested deeper than any real one is refused before code that walks
-it recursively sees it. Both tools read every line through `read_lines` and `judge`, so their
-counts of turns and malformed lines are the same by construction. They find and open the
-files the same way too (`transcript_files`, `open_transcript`): only regular files are read,
-so a FIFO or a link to a device among them (git stores symlinks) is skipped, never waited on.
+it recursively sees it, and each object a line holds is read into the typed entry
+(`transcript.records.parse_entry`). Both tools read every line through `read_lines` and
+`judge`, so their counts of turns and malformed lines are the same by construction. They find
+and open the files the same way too (`transcript_files`, `open_transcript`): only regular files
+are read, so a FIFO or a link to a device among them (git stores symlinks) is skipped, never
+waited on.
 """
 
 from __future__ import annotations

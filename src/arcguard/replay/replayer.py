@@ -177,7 +177,7 @@ def decisions_for(
 @value
 class Replayer:
     """Runs the events against `home` and writes the recorded lines where Claude Code would
-    (`Replayer.open`). `others`: subagents' files, for their entries in the parent's file."""
+    (`Replayer.start`). `others`: subagents' files, for their entries in the parent's file."""
 
     session_id: str
     executor: Executor
@@ -190,7 +190,7 @@ class Replayer:
     agent_id: str | None = None
 
     @classmethod
-    def open(
+    def start(
         cls, session_id: str, workdir: str, executor: Executor, home: str, *, recorded_time: bool
     ) -> Replayer:
         # A fixed name: the recorded session id is data from the transcript, and joining it
@@ -289,7 +289,7 @@ def replay(
         home = os.path.join(workdir, "state")
         environ = hook_environment(home, config_path)
         chosen: Executor = EXECUTORS[executor](environ)
-        runner = Replayer.open(sid, workdir, chosen, home, recorded_time=recorded_time)
+        runner = Replayer.start(sid, workdir, chosen, home, recorded_time=recorded_time)
         result = Result(path, sid, executor, steps=[], subagents={})
         try:
             _run(path, runner, result, orjson.loads, on_step, EventBuilder.start(arc=arc))
