@@ -113,8 +113,7 @@ def judge(line: bytes | None, loads: Loads) -> Line:
     objects = parse(line, loads)
     if objects is None:
         return Line(MALFORMED)
-    entries = tuple(entry for entry in map(parse_entry, objects) if entry is not None)
-    return Line(PARSED, entries=entries)
+    return Line(PARSED, "", tuple(map(parse_entry, objects)))
 
 
 def parse(line: bytes, loads: Loads) -> list[JSONObject] | None:
