@@ -38,7 +38,7 @@ def _replay_one(
 ) -> tuple[dict[str, Any], list[dict[str, Any]]]:
     path, arc, config, recorded_time = job
     result = replay(path, config_path=config, arc=arc, recorded_time=recorded_time)
-    row = summary.summarise([result])["files"][0]
+    row: dict[str, Any] = dict(summary.summarise([result])["files"][0])
     found = [
         {
             "file": Path(path).name,

@@ -14,7 +14,7 @@ from arcguard.core.arc_keeper.stop import decide_stop
 from arcguard.core.config import default_config
 from arcguard.core.display import statusline
 from arcguard.core.state import fresh_state
-from arcguard.transcript import records
+from arcguard.transcript import marks
 from tests.core.test_stop import NOW
 from tests.core.test_stop import with_arc
 
@@ -109,7 +109,7 @@ def _attachment(**body):
 
 def _marks(entries_newest_first):
     lines = [json.dumps(e).encode() for e in entries_newest_first]
-    return records.tail_marks([*lines, b"{not json goal_status"], json.loads)
+    return marks.tail_marks([*lines, b"{not json goal_status"], json.loads)
 
 
 def test_the_newest_goal_status_entry_is_the_one_read():

@@ -195,7 +195,7 @@ def test_percentile_is_the_nearest_rank_without_interpolation() -> None:
 
 @given(st.lists(st.sampled_from("ABC"), min_size=1, max_size=40))
 def test_incremental_repeats_match_the_core(seq: list[str]) -> None:
-    tracker = CycleTracker(default_config())
+    tracker = CycleTracker.start(default_config())
     best = dict.fromkeys(range(1, 9), 1)
     for i, item in enumerate(seq):
         tracker.push(item)

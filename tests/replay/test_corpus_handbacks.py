@@ -51,7 +51,7 @@ pytestmark = [
 
 def events_of(path: Path) -> list[HookEvent]:
     """The hook events of a recorded session, without running any hook."""
-    builder = EventBuilder(arc=True)
+    builder = EventBuilder.start(arc=True)
     events: list[HookEvent] = []
     with path.open("rb") as handle:
         for raw in lines.read_lines(handle):

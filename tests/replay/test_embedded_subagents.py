@@ -18,6 +18,7 @@ from arcguard.forensics.text_report import render
 from arcguard.replay import replay
 from arcguard.replay.events import EventBuilder
 from arcguard.replay.replayer import Step
+from arcguard.transcript.records import parse_entry
 
 
 FIXTURE = (
@@ -65,10 +66,10 @@ def parent_with_embedded_subagent() -> Transcript:
 
 
 def test_embedded_subagent_entries_replay_as_that_subagent() -> None:
-    builder = EventBuilder()
+    builder = EventBuilder.start()
     seen = []
     for entry in parent_with_embedded_subagent().entries:
-        seen += builder.feed(entry)
+        seen += builder.feed(parse_entry(entry))
     seen += builder.finish()
     tools = [e for e in seen if e.event == "PreToolUse"]
     subagent_calls = [e for e in tools if e.fields.get("agent_id") == AGENT]

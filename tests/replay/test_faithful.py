@@ -14,16 +14,17 @@ from arcguard.forensics import lines
 from arcguard.forensics import scan_paths
 from arcguard.replay import replay
 from arcguard.replay.events import EventBuilder
+from arcguard.transcript.records import parse_entry
 
 
 CORPUS = Path(__file__).resolve().parents[2] / ".." / "shared" / "fixtures" / "corpus"
 
 
 def events(t: Transcript, *, arc: bool = False) -> list[tuple[str, dict[str, Any]]]:
-    builder = EventBuilder(arc=arc)
+    builder = EventBuilder.start(arc=arc)
     out = []
     for entry in t.entries:
-        out += builder.feed(entry)
+        out += builder.feed(parse_entry(entry))
     out += builder.finish()
     return [(e.event, e.fields) for e in out]
 
@@ -113,7 +114,7 @@ def test_arc_flag_starts_an_arc_at_the_first_operator_prompt(tmp_path: Path) -> 
 
 
 def builder_counts(path: Path) -> tuple[int, int]:
-    builder = EventBuilder()
+    builder = EventBuilder.start()
     malformed = 0
     with path.open("rb") as handle:
         for raw in lines.read_lines(handle):

@@ -5,13 +5,14 @@ from __future__ import annotations
 from testing.builders import Transcript
 
 from arcguard.replay.events import EventBuilder
+from arcguard.transcript.records import parse_entry
 
 
 def _events(t: Transcript):
-    builder = EventBuilder()
+    builder = EventBuilder.start()
     out = []
     for entry in t.entries:
-        out += builder.feed(entry)
+        out += builder.feed(parse_entry(entry))
     return out + builder.finish()
 
 

@@ -14,6 +14,7 @@ from arcguard.forensics import entries as kinds
 from arcguard.replay import replay
 from arcguard.replay.events import EventBuilder
 from arcguard.replay.replayer import new_log_entries
+from arcguard.transcript.records import parse_entry
 from tests.replay import examples_spec
 
 
@@ -25,10 +26,10 @@ EXAMPLES = examples_spec.EXAMPLES
 
 
 def events_of(t: Transcript) -> list[tuple[str, dict[str, Any]]]:
-    builder = EventBuilder()
+    builder = EventBuilder.start()
     out = []
     for entry in t.entries:
-        out += builder.feed(entry)
+        out += builder.feed(parse_entry(entry))
     out += builder.finish()
     return [(e.event, e.fields) for e in out]
 
@@ -94,10 +95,10 @@ def test_stop_hook_active_follows_the_chain() -> None:
     t = Transcript().prompt("go").text("one").feedback("[hook]: more").text("two")
     t.prompt("new prompt").text("three")
     stops = [f["stop_hook_active"] for n, f in events_of(t) if n == "Stop"]
-    builder = EventBuilder()
+    builder = EventBuilder.start()
     active = []
     for entry in [*t.entries, None]:
-        for e in builder.feed(entry) if entry else builder.finish():
+        for e in builder.feed(parse_entry(entry)) if entry else builder.finish():
             if e.event == "Stop":
                 active.append(e.fields["stop_hook_active"])
                 builder.after_stop(False)

@@ -23,14 +23,18 @@ from arcguard.core.state import parse_iso
 from arcguard.core.tool_call import ToolCall
 from arcguard.forensics.limit_savings import SessionLimits
 from arcguard.forensics.report import MAX_PERIOD_SCANNED
+from arcguard.transcript import marks
 from arcguard.transcript import records
+from arcguard.values import value
 
 
 if TYPE_CHECKING:
-    from typing import Any
+    from collections.abc import Sequence
 
     from arcguard.core.config import Config
     from arcguard.forensics.report import Report
+    from arcguard.transcript.records import Entry
+    from arcguard.transcript.records import ToolUse
 
 KNOWN_TYPES = frozenset(
     {
@@ -63,23 +67,35 @@ PAUSE_MARK = "arcguard paused this session"
 DENY_MARK = "[arcguard] Denied as a repeat"
 
 
+@value
 class CycleTracker:
     """Longest repeat per period over a run, plus whether the guard's cycle rule would trip.
 
     The repeat count for period p is the core's: (items equal to the one p places back,
     counted backwards from the newest, + p) // p. It is kept incrementally, so a run of any
-    length costs only its last `MAX_PERIOD_SCANNED + 1` fingerprints.
+    length costs only its last `MAX_PERIOD_SCANNED + 1` fingerprints (`recent`); `history`
+    is what the guard itself would hold. `shortest_trip`: no cycle rule can fire on fewer
+    turns than this.
     """
 
-    def __init__(self, cfg: Config) -> None:
-        self.cfg = cfg
-        self.recent: deque[str] = deque(maxlen=MAX_PERIOD_SCANNED + 1)
-        self.history: deque[str] = deque(maxlen=cfg.cycle_history)
-        self.matched = [0] * (MAX_PERIOD_SCANNED + 1)
-        self.best = [1] * (MAX_PERIOD_SCANNED + 1)
-        self.tripped: int | None = None
-        # No cycle rule can fire on fewer turns than this.
-        self.shortest_trip = min(cfg.cycle_repeats_identical, 2 * cfg.cycle_repeats)
+    cfg: Config
+    recent: deque[str]
+    history: deque[str]
+    matched: list[int]
+    best: list[int]
+    shortest_trip: int
+    tripped: int | None = None
+
+    @classmethod
+    def start(cls, cfg: Config) -> CycleTracker:
+        return cls(
+            cfg,
+            recent=deque(maxlen=MAX_PERIOD_SCANNED + 1),
+            history=deque(maxlen=cfg.cycle_history),
+            matched=[0] * (MAX_PERIOD_SCANNED + 1),
+            best=[1] * (MAX_PERIOD_SCANNED + 1),
+            shortest_trip=min(cfg.cycle_repeats_identical, 2 * cfg.cycle_repeats),
+        )
 
     def push(self, fingerprint: str) -> None:
         self.recent.append(fingerprint)
@@ -110,12 +126,12 @@ class CycleTracker:
                 self.tripped = found[0]
 
 
-def turn_fingerprint(tool_uses: list[dict[str, Any]], cfg: Config) -> str | None:
+def turn_fingerprint(tool_uses: Sequence[ToolUse], cfg: Config) -> str | None:
     """The loop guard's fingerprint of a turn's tracked calls (None when all are allow-listed)."""
     ids = []
     for block in tool_uses:
         name = block.get("name")
-        if not isinstance(name, str):
+        if name is None:
             continue
         call = ToolCall(name, block.get("input"))
         if not is_allowed(cfg, call):
@@ -123,37 +139,46 @@ def turn_fingerprint(tool_uses: list[dict[str, Any]], cfg: Config) -> str | None
     return "|".join(sorted(ids)) if ids else None
 
 
+@value
 class SessionScan:
     """Feed one transcript's parsed entries in file order; call `finish` at the end.
 
-    `sidechain_file` None means: decided by the first message entry.
+    `sidechain_file` None means: decided by the first message entry. `subagents`: those whose
+    entries older releases wrote into this, the parent's, file. `error_text`: what the harness
+    wrote for the open ending (a reset time?). `system_error`: a failed attempt no reply has
+    followed yet. `handback`: how the last final message handed the turn back, until the
+    operator answers it.
     """
 
-    def __init__(self, report: Report, cfg: Config, *, sidechain_file: bool | None = None) -> None:
-        self.report = report
-        self.cfg = cfg
-        self.sidechain_file = sidechain_file
-        self.pending: records.Message | None = None
-        self.pending_at: float | None = None
-        self.pending_error: str | None = None
-        self.run_length = 0
-        self.cycles: CycleTracker | None = None
-        self.since_operator = 0
-        self.stall_open: bool = False
-        self.error_open: tuple[str, float | None] | None = None
-        self.error_text = ""  # what the harness wrote for the open ending (a reset time?)
-        self.limits = SessionLimits(report.limit_savings, cfg)
-        self.system_error: tuple[str, float | None] | None = None  # no reply followed yet
-        self.after_local_command = False
-        self.messages = 0
-        # How the last final message handed the turn back, until the operator answers it.
-        self.handback: str | None = None
-        # Subagents whose entries older releases wrote into this, the parent's, file.
-        self.subagents: dict[str, SessionScan] = {}
+    report: Report
+    cfg: Config
+    limits: SessionLimits
+    subagents: dict[str, SessionScan]
+    sidechain_file: bool | None = None
+    pending: records.Message | None = None
+    pending_at: float | None = None
+    pending_error: str | None = None
+    run_length: int = 0
+    cycles: CycleTracker | None = None
+    since_operator: int = 0
+    stall_open: bool = False
+    error_open: tuple[str, float | None] | None = None
+    error_text: str = ""
+    system_error: tuple[str, float | None] | None = None
+    after_local_command: bool = False
+    messages: int = 0
+    handback: str | None = None
+
+    @classmethod
+    def start(
+        cls, report: Report, cfg: Config, *, sidechain_file: bool | None = None
+    ) -> SessionScan:
+        limits = SessionLimits.start(report.limit_savings, cfg)
+        return cls(report, cfg, limits, {}, sidechain_file=sidechain_file)
 
     # --- entries -------------------------------------------------------------------------
 
-    def feed(self, entry: dict[str, Any]) -> None:
+    def feed(self, entry: Entry) -> None:
         kind = entry.get("type")
         if self.sidechain_file is None and kind in ("user", "assistant"):
             # A subagent's own transcript: every entry is on the side chain, its only chain.
@@ -170,26 +195,27 @@ class SessionScan:
             queued = kinds.classify_queued(entry)
             if queued is not None and (entry.get("isSidechain") is not True or self.sidechain_file):
                 self._finish_message()  # it follows the results of the message before it
-                self._prompt(queued[0], queued[1], parse_iso(entry.get("timestamp")))
+                self._prompt(queued[0], queued[1], _at(entry))
         elif kind == "system":
             self._system(entry)
 
-    def _subagent(self, entry: dict[str, Any]) -> SessionScan:
-        agent = entry.get("agentId")
-        key = agent if isinstance(agent, str) else ""
+    def _subagent(self, entry: Entry) -> SessionScan:
+        key = entry.get("agentId", "")
         sub = self.subagents.get(key)
         if sub is None:
-            sub = self.subagents[key] = SessionScan(self.report, self.cfg, sidechain_file=True)
+            sub = self.subagents[key] = SessionScan.start(
+                self.report, self.cfg, sidechain_file=True
+            )
         return sub
 
-    def _system(self, entry: dict[str, Any]) -> None:
+    def _system(self, entry: Entry) -> None:
         failed = kinds.system_error_kind(entry)
         if failed is not None:
             self._finish_message()
-            self.system_error = (failed, parse_iso(entry.get("timestamp")))
+            self.system_error = (failed, _at(entry))
         elif entry.get("subtype") == "compact_boundary":
             self.report.compactions += 1
-        elif records.is_cap_override(entry):
+        elif marks.is_cap_override(entry):
             self.report.stop_cap_overrides += 1
 
     def _failed_ending(self) -> None:
@@ -200,12 +226,13 @@ class SessionScan:
             self._resumed(failed[1])  # an earlier ending still open is resumed by this one
             self.error_open, self.error_text = failed, ""
 
-    def _message_id(self, entry: dict[str, Any]) -> str | None:
+    def _message_id(self, entry: Entry) -> str | None:
         if self.sidechain_file and entry.get("isSidechain") is True:
-            entry = {**entry, "isSidechain": False}  # a subagent's own file: its main chain
+            entry = entry.copy()
+            entry["isSidechain"] = False  # a subagent's own file: its main chain
         return records.assistant_message_id(entry)
 
-    def _assistant(self, entry: dict[str, Any]) -> None:
+    def _assistant(self, entry: Entry) -> None:
         mid = self._message_id(entry)
         if mid is None:
             return
@@ -213,13 +240,13 @@ class SessionScan:
             self._finish_message()
         if self.pending is None:
             self.pending = records.Message(mid)
-            self.pending_at = parse_iso(entry.get("timestamp"))
+            self.pending_at = _at(entry)
             self.pending_error = None
         self.pending.add_entry(entry)
         if kinds.is_api_error(entry):
             self.pending_error = kinds.api_error_kind(entry)
 
-    def _user(self, entry: dict[str, Any]) -> None:
+    def _user(self, entry: Entry) -> None:
         if entry.get("isSidechain") is True and not self.sidechain_file:
             return
         kind, text = kinds.classify_user(entry)
@@ -227,7 +254,7 @@ class SessionScan:
             self._tool_results(entry)
             return
         self._finish_message()
-        at = parse_iso(entry.get("timestamp"))
+        at = _at(entry)
         if kind in (kinds.OPERATOR, kinds.TASK_NOTIFICATION, kinds.STOP_FEEDBACK):
             self._failed_ending()
         self.after_local_command = kind == kinds.LOCAL_OUTPUT or (
@@ -252,7 +279,7 @@ class SessionScan:
         elif kind == kinds.STOP_FEEDBACK:
             self.handback = None  # a Stop hook answered it, not the operator
 
-    def _tool_results(self, entry: dict[str, Any]) -> None:
+    def _tool_results(self, entry: Entry) -> None:
         for block in kinds.tool_results(entry):
             if block.get("is_error") is True and DENY_MARK in kinds.result_text(block):
                 self.report.footprint["denials"] += 1
@@ -323,7 +350,7 @@ class SessionScan:
         if fingerprint is None:
             return  # allow-listed calls only: neither extends nor breaks a cycle
         if self.cycles is None:
-            self.cycles = CycleTracker(self.cfg)
+            self.cycles = CycleTracker.start(self.cfg)
         self.cycles.push(fingerprint)
 
     def _end_run(self) -> None:
@@ -384,3 +411,7 @@ class SessionScan:
         if self.error_open is not None:
             self.report.api_errors_unresumed[self.error_open[0]] += 1
             self.error_open = None
+
+
+def _at(entry: Entry) -> float | None:
+    return parse_iso(entry.get("timestamp"))

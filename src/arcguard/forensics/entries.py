@@ -1,7 +1,8 @@
 """What a transcript `user` entry is: the operator, a tool result, or something the harness made.
 
-Pure, over parsed entries. Forensics and replay share it, so "the operator spoke" means the same
-thing in the measurement, in the replayed hook events and in the loop guard's backstop.
+Pure, over typed entries (`transcript.records.Entry`). Forensics and replay share it, so "the
+operator spoke" means the same thing in the measurement, in the replayed hook events and in the
+loop guard's backstop.
 """
 
 from __future__ import annotations
@@ -12,7 +13,11 @@ from arcguard.core.final_words import is_task_notification
 
 
 if TYPE_CHECKING:
-    from typing import Any
+    from collections.abc import Sequence
+
+    from arcguard.transcript.records import Block
+    from arcguard.transcript.records import Entry
+    from arcguard.transcript.records import ToolResult
 
 OPERATOR = "operator"  # a prompt a person typed (a slash command included)
 TASK_NOTIFICATION = "task_notification"  # the harness waking the session: not the operator
@@ -37,30 +42,30 @@ COMMAND_ARGS = ("<command-args>", "</command-args>")
 COMPACT_PREFIX = "This session is being continued from a previous conversation"
 
 
-def content_text(content: object) -> str:
+def content_text(content: str | Sequence[Block] | None) -> str:
     """The text of a message's content: a string, or its text blocks joined."""
-    if isinstance(content, str):
-        return content
-    if not isinstance(content, list):
-        return ""
-    parts = [b.get("text") for b in content if isinstance(b, dict) and b.get("type") == "text"]
-    return "\n".join(p for p in parts if isinstance(p, str))
+    if content is None or isinstance(content, str):
+        return content or ""
+    return "\n".join(b["text"] for b in content if b["type"] == "text")
 
 
-def tool_results(entry: dict[str, Any]) -> list[dict[str, Any]]:
-    message = entry.get("message")
-    content = message.get("content") if isinstance(message, dict) else None
+def message_text(entry: Entry) -> str:
+    """The text of an entry's message (empty without one)."""
+    return content_text(entry.get("message", {}).get("content"))
+
+
+def tool_results(entry: Entry) -> list[ToolResult]:
+    content = entry.get("message", {}).get("content")
     if not isinstance(content, list):
         return []
-    return [b for b in content if isinstance(b, dict) and b.get("type") == "tool_result"]
+    return [b for b in content if b["type"] == "tool_result"]
 
 
-def classify_user(entry: dict[str, Any]) -> tuple[str, str]:
+def classify_user(entry: Entry) -> tuple[str, str]:
     """(kind, text) of a `user` entry; the text is the prompt as the hook would see it."""
     if tool_results(entry):
         return TOOL_RESULT, ""
-    message = entry.get("message")
-    text = content_text(message.get("content") if isinstance(message, dict) else None)
+    text = message_text(entry)
     body = text.lstrip()
     if is_task_notification(body):
         return TASK_NOTIFICATION, text
@@ -99,30 +104,26 @@ def slash_command(body: str) -> str:
     return f"{name} {args}".strip()
 
 
-def result_text(block: dict[str, Any]) -> str:
+def result_text(block: ToolResult) -> str:
     """What the model saw of a tool result, as one string."""
     content = block.get("content")
-    if isinstance(content, str):
-        return content
-    return content_text(content)
+    return content_text(content) if isinstance(content, list) else content or ""
 
 
-def is_synthetic(entry: dict[str, Any]) -> bool:
-    message = entry.get("message")
-    return entry.get("isApiErrorMessage") is True or (
-        isinstance(message, dict) and message.get("model") == "<synthetic>"
+def is_synthetic(entry: Entry) -> bool:
+    return (
+        entry.get("isApiErrorMessage") is True
+        or entry.get("message", {}).get("model") == "<synthetic>"
     )
 
 
-def is_api_error(entry: dict[str, Any]) -> bool:
+def is_api_error(entry: Entry) -> bool:
     """A synthetic entry the harness wrote for a failed API call (not a local placeholder)."""
     if entry.get("isApiErrorMessage") is True:
         return True
     if not is_synthetic(entry):
         return False
-    message = entry.get("message")
-    text = content_text(message.get("content") if isinstance(message, dict) else None)
-    return text.lstrip().startswith(("API Error", "Claude AI usage limit reached"))
+    return message_text(entry).lstrip().startswith(("API Error", "Claude AI usage limit reached"))
 
 
 RATE_LIMIT = "rate_limit"
@@ -142,7 +143,7 @@ _RATE_WORDS = (
 _OVERLOAD_WORDS = ("overloaded", "(529)", " 529")
 
 
-def api_error_kind(entry: dict[str, Any]) -> str:
+def api_error_kind(entry: Entry) -> str:
     """rate limit, overload or other: the harness's `error` field first, then its own text."""
     error = entry.get("error")
     if isinstance(error, str):
@@ -150,8 +151,7 @@ def api_error_kind(entry: dict[str, Any]) -> str:
             return RATE_LIMIT
         if error in ("overloaded", "overloaded_error"):
             return OVERLOAD
-    message = entry.get("message")
-    text = content_text(message.get("content") if isinstance(message, dict) else None).lower()
+    text = message_text(entry).lower()
     if any(word in text for word in _RATE_WORDS):
         return RATE_LIMIT
     if any(word in text for word in _OVERLOAD_WORDS):
@@ -162,7 +162,7 @@ def api_error_kind(entry: dict[str, Any]) -> str:
 NETWORK = "network"  # no HTTP answer at all: a connection reset, a timeout, DNS
 
 
-def system_error_kind(entry: dict[str, Any]) -> str | None:
+def system_error_kind(entry: Entry) -> str | None:
     """The kind of a `system` entry recording a failed API call (None for any other entry).
 
     Claude Code writes one per failed attempt, retries included, so on its own it is not an
@@ -171,7 +171,7 @@ def system_error_kind(entry: dict[str, Any]) -> str | None:
     if entry.get("type") != "system" or entry.get("subtype") != "api_error":
         return None
     error = entry.get("error")
-    status = error.get("status") if isinstance(error, dict) else None
+    status = None if error is None or isinstance(error, str) else error.get("status")
     if status == 429:
         return RATE_LIMIT
     if status == 529:
@@ -182,17 +182,16 @@ def system_error_kind(entry: dict[str, Any]) -> str | None:
 QUEUED_COMMAND = "queued_command"
 
 
-def classify_queued(entry: dict[str, Any]) -> tuple[str, str] | None:
+def classify_queued(entry: Entry) -> tuple[str, str] | None:
     """(kind, text) of a prompt Claude Code queued while the model worked, delivered as an
     `attachment` entry; None for every other attachment. A person's queued prompt is the
     operator; the harness queues its task notifications the same way."""
     attachment = entry.get("attachment")
-    if entry.get("type") != "attachment" or not isinstance(attachment, dict):
+    if entry.get("type") != "attachment" or attachment is None:
         return None
     if attachment.get("type") != QUEUED_COMMAND:
         return None
-    prompt = attachment.get("prompt")
-    text = prompt if isinstance(prompt, str) else content_text(prompt)
+    text = content_text(attachment.get("prompt"))
     if attachment.get("commandMode") == "task-notification" or is_task_notification(text):
         return TASK_NOTIFICATION, text
     if not text.strip():

@@ -9,7 +9,17 @@ from __future__ import annotations
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections import Counter
-    from typing import Any
+    from typing import NotRequired
+    from typing import TypedDict
+
+    class Distribution(TypedDict):
+        count: int
+        p50: int | None
+        p90: int | None
+        p99: int | None
+        max: int | None
+        values: NotRequired[list[int]]  # the samples, when too few for percentiles
+
 
 PERCENTILES = (50, 90, 99)
 # Below this many samples a percentile is one of a handful of values dressed up as a statistic
@@ -31,15 +41,19 @@ def percentile(hist: Counter[int], pct: int) -> int | None:
     return None  # pragma: no cover (unreachable: index < total)
 
 
-def distribution(hist: Counter[int]) -> dict[str, Any]:
+def distribution(hist: Counter[int]) -> Distribution:
     """Count, percentiles and max; with too few samples the percentiles are None and the
     sorted values are given instead."""
     count = sum(hist.values())
-    out: dict[str, Any] = {"count": count}
     few = count < MIN_PERCENTILE_SAMPLES
-    for pct in PERCENTILES:
-        out[f"p{pct}"] = None if few else percentile(hist, pct)
-    out["max"] = max(hist) if hist else None
+    p50, p90, p99 = (None if few else percentile(hist, pct) for pct in PERCENTILES)
+    out: Distribution = {
+        "count": count,
+        "p50": p50,
+        "p90": p90,
+        "p99": p99,
+        "max": max(hist) if hist else None,
+    }
     if few:
         out["values"] = sorted(hist.elements())
     return out

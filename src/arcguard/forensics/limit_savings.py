@@ -16,12 +16,22 @@ from typing import TYPE_CHECKING
 
 from arcguard.core.arc_keeper import limits
 from arcguard.core.arc_keeper import reset_text
+from arcguard.values import value
 
 
 if TYPE_CHECKING:
-    from typing import Any
+    from typing import TypedDict
 
     from arcguard.core.config import Config
+
+    class SavingsDoc(TypedDict):
+        endings: int
+        would_resume: int
+        reset_from_error_text: int
+        reset_from_backoff: int
+        dead_seconds: float
+        saved_seconds: float
+
 
 ALL = "all_sessions"
 AUTONOMOUS = "after_autonomous_prompt"
@@ -31,17 +41,17 @@ BACKOFF = "backoff"
 LIMIT_ERROR = "rate_limit"  # the StopFailure error limit-wait sees for these endings
 
 
+@value
 class Savings:
-    """Totals over the rate-limit endings of one view (all sessions, or arcs only)."""
+    """Totals over the rate-limit endings of one view (all sessions, or arcs only): the
+    endings followed by a prompt (the gap is known), how many would resume at the reset time
+    the error text names and how many after the backoff, and the seconds dead and saved."""
 
-    __slots__ = ("dead_seconds", "endings", "from_backoff", "from_error_text", "saved_seconds")
-
-    def __init__(self) -> None:
-        self.endings = 0  # rate-limit endings followed by a prompt (the gap is known)
-        self.from_error_text = 0  # would resume at the reset time the error text names
-        self.from_backoff = 0  # would resume after the backoff
-        self.dead_seconds = 0.0
-        self.saved_seconds = 0.0
+    endings: int = 0
+    from_error_text: int = 0
+    from_backoff: int = 0
+    dead_seconds: float = 0.0
+    saved_seconds: float = 0.0
 
     def add(self, gap: float, wait: tuple[float, str] | None) -> None:
         self.endings += 1
@@ -54,7 +64,7 @@ class Savings:
             self.from_backoff += 1
         self.saved_seconds += max(0.0, gap - wait[0])
 
-    def as_dict(self) -> dict[str, Any]:
+    def as_dict(self) -> SavingsDoc:
         return {
             "endings": self.endings,
             "would_resume": self.from_error_text + self.from_backoff,
@@ -86,14 +96,19 @@ def _named_reset(text: str, ending: float) -> float | None:
     return resolve(reset_text.parse_reset(text), ending) if text else None
 
 
+@value
 class SessionLimits:
-    """One transcript's rate-limit endings, counted into both views of the report."""
+    """One transcript's rate-limit endings, counted into both views of the report; `used`:
+    the resumes each view's arc has spent."""
 
-    def __init__(self, views: dict[str, Savings], cfg: Config) -> None:
-        self.views = views
-        self.cfg = cfg
-        self.used = {ALL: 0, AUTONOMOUS: 0}
-        self.in_arc = False
+    views: dict[str, Savings]
+    cfg: Config
+    used: dict[str, int]
+    in_arc: bool = False
+
+    @classmethod
+    def start(cls, views: dict[str, Savings], cfg: Config) -> SessionLimits:
+        return cls(views, cfg, {ALL: 0, AUTONOMOUS: 0})
 
     def prompt(self, text: str) -> None:
         if text.lstrip().startswith(ARC_PROMPT):

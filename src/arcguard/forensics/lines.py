@@ -3,10 +3,12 @@
 A transcript is untrusted input (it may come from anyone's repository), so reading it must
 stay cheap whatever it holds: a line longer than any real entry is skipped as it streams past,
 never held whole; an entry nested deeper than any real one is refused before code that walks
-it recursively sees it. Both tools read every line through `read_lines` and `judge`, so their
-counts of turns and malformed lines are the same by construction. They find and open the
-files the same way too (`transcript_files`, `open_transcript`): only regular files are read,
-so a FIFO or a link to a device among them (git stores symlinks) is skipped, never waited on.
+it recursively sees it, and each object a line holds is read into the typed entry
+(`transcript.records.parse_entry`). Both tools read every line through `read_lines` and
+`judge`, so their counts of turns and malformed lines are the same by construction. They find
+and open the files the same way too (`transcript_files`, `open_transcript`): only regular files
+are read, so a FIFO or a link to a device among them (git stores symlinks) is skipped, never
+waited on.
 """
 
 from __future__ import annotations
@@ -16,14 +18,18 @@ from typing import TYPE_CHECKING
 
 from arcguard.forensics.analyse import KNOWN_TYPES
 from arcguard.storage import regular_file
+from arcguard.transcript.records import parse_entry
+from arcguard.values import value
 
 
 if TYPE_CHECKING:
     from collections.abc import Callable
     from collections.abc import Iterable
     from collections.abc import Iterator
-    from typing import Any
     from typing import BinaryIO
+
+    from arcguard.jsonio import JSONObject
+    from arcguard.transcript.records import Entry
 
     Loads = Callable[[bytes], object]
 
@@ -51,17 +57,13 @@ SKIPPED = "skipped"
 PARSED = "parsed"
 
 
+@value
 class Line:
     """What one line is: blank, malformed, a skipped entry of `kind`, or parsed `entries`."""
 
-    __slots__ = ("entries", "kind", "status")
-
-    def __init__(
-        self, status: str, kind: str = "", entries: list[dict[str, Any]] | None = None
-    ) -> None:
-        self.status = status
-        self.kind = kind
-        self.entries = entries or []
+    status: str
+    kind: str = ""
+    entries: tuple[Entry, ...] = ()
 
 
 def transcript_files(paths: Iterable[str]) -> Iterator[tuple[str, bool]]:
@@ -108,24 +110,24 @@ def judge(line: bytes | None, loads: Loads) -> Line:
     first = first_type(line)
     if first in SKIPPED_TYPES:
         return Line(SKIPPED, first)
-    entries = parse(line, loads)
-    if entries is None:
+    objects = parse(line, loads)
+    if objects is None:
         return Line(MALFORMED)
-    return Line(PARSED, entries=entries)
+    return Line(PARSED, "", tuple(map(parse_entry, objects)))
 
 
-def parse(line: bytes, loads: Loads) -> list[dict[str, Any]] | None:
-    """The entries on a line (normally one), or None when it holds no usable entry."""
+def parse(line: bytes, loads: Loads) -> list[JSONObject] | None:
+    """The JSON objects on a line (normally one), or None when it holds no usable entry."""
     try:
-        value = loads(line)
+        document = loads(line)
     except ValueError:
         return _recover(line)
-    if not isinstance(value, dict) or too_deep(value, line):
+    if not isinstance(document, dict) or too_deep(document, line):
         return None
-    return [value]
+    return [document]
 
 
-def _recover(line: bytes) -> list[dict[str, Any]] | None:
+def _recover(line: bytes) -> list[JSONObject] | None:
     """Entries written back to back on one line (Claude Code has done it), each kept."""
     import json
 
@@ -134,14 +136,14 @@ def _recover(line: bytes) -> list[dict[str, Any]] | None:
     except UnicodeDecodeError:
         return None
     decoder = json.JSONDecoder()
-    found: list[dict[str, Any]] = []
+    found: list[JSONObject] = []
     at = 0
     try:
         while at < len(text):
-            value, at = decoder.raw_decode(text, at)
-            if not isinstance(value, dict) or too_deep(value):
+            document, at = decoder.raw_decode(text, at)
+            if not isinstance(document, dict) or too_deep(document):
                 return None
-            found.append(value)
+            found.append(document)
             while at < len(text) and text[at].isspace():
                 at += 1
     except (ValueError, RecursionError):

@@ -15,10 +15,74 @@ from arcguard.forensics.limit_savings import ALL
 from arcguard.forensics.limit_savings import AUTONOMOUS
 from arcguard.forensics.limit_savings import Savings
 from arcguard.forensics.suggest import suggestions
+from arcguard.values import value
 
 
 if TYPE_CHECKING:
-    from typing import Any
+    from collections.abc import Mapping
+    from typing import NotRequired
+    from typing import TypedDict
+
+    from arcguard.forensics.histogram import Distribution
+    from arcguard.forensics.limit_savings import SavingsDoc
+    from arcguard.forensics.suggest import SuggestionDoc
+
+    class CycleTrips(TypedDict):
+        runs: int
+        by_period: dict[str, int]
+
+    class Stalls(TypedDict):
+        total: int
+        synthetic: int
+        followed_by_continue_nudge: int
+        followed_by_stop_hook: int
+        followed_by_other_prompt: int
+        at_end_of_session: int
+
+    class ApiErrors(TypedDict):
+        count: int
+        resumed: int
+        never_resumed: int
+        gap_seconds_median: float | None
+        gap_seconds_max: float | None
+        gap_seconds_total: float
+        gap_seconds: NotRequired[list[float]]  # each gap, when too few for a median
+
+    class Handbacks(TypedDict):
+        table: dict[str, dict[str, int]]  # final message's class -> operator's reply -> count
+        by_policy: dict[str, dict[str, int]]
+
+    # The report as `arcguard forensics --json` prints it.
+    class ReportDoc(TypedDict):
+        files_scanned: int
+        bytes_scanned: int
+        sessions: int
+        subagent_files: int
+        subagents_in_parent_files: int
+        skipped: dict[str, int]
+        lines: int
+        malformed_lines: int
+        unknown_entry_types: dict[str, int]
+        turns: int
+        tool_turns: int
+        operator_prompts: int
+        task_notifications: int
+        compactions: int
+        tool_only_runs: Distribution
+        max_repeats_by_period: dict[str, int]
+        cycle_trips: CycleTrips
+        turns_since_operator: Distribution
+        stalls: Stalls
+        local_command_placeholders: int
+        continue_nudges: int
+        api_errors: dict[str, ApiErrors]
+        limit_resume_savings: dict[str, SavingsDoc]
+        stop_hook_feedback: int
+        stop_cap_overrides: int
+        arcguard_footprint: dict[str, int]
+        handbacks: Handbacks
+        thresholds: NotRequired[list[SuggestionDoc]]
+
 
 MAX_PERIOD_SCANNED = 8
 
@@ -27,51 +91,76 @@ def at_least(hist: Counter[int], threshold: int) -> int:
     return sum(count for value, count in hist.items() if value >= threshold)
 
 
+@value
 class Report:
-    """Everything `arcguard forensics` measures, accumulated file by file."""
+    """Everything `arcguard forensics` measures, accumulated file by file (`Report.new()`).
 
-    def __init__(self) -> None:
-        self.files_scanned = 0
-        self.bytes_scanned = 0
-        self.sessions = 0
-        self.subagent_files = 0
-        self.embedded_subagents = 0  # subagents stored inside their parent's file
-        self.skipped: Counter[str] = Counter()
-        self.lines = 0
-        self.malformed_lines = 0
-        self.entry_types: Counter[str] = Counter()
-        self.unknown_types: Counter[str] = Counter()
-        self.turns = 0
-        self.tool_turns = 0
-        self.operator_prompts = 0
-        self.task_notifications = 0
-        self.compactions = 0
-        self.run_lengths: Counter[int] = Counter()
-        self.max_repeats = dict.fromkeys(range(1, MAX_PERIOD_SCANNED + 1), 0)
-        self.cycle_trips: Counter[int] = Counter()  # period -> runs that would be paused
-        self.stretches: Counter[int] = Counter()  # turns between operator messages
-        self.stalls: Counter[str] = Counter()
-        self.placeholders = 0  # written by the harness after a local command, not the model
-        self.continue_nudges = 0
-        self.api_errors: Counter[str] = Counter()
-        self.api_error_gaps: dict[str, list[float]] = {}
-        self.api_errors_unresumed: Counter[str] = Counter()
-        # Dead time after rate-limit endings and what a limit-wait resume would have saved.
-        self.limit_savings = {view: Savings() for view in (ALL, AUTONOMOUS)}
-        self.stop_feedback = 0
-        # Turns Claude Code's Stop-hook cap ended while a hook still blocked: not completions.
-        self.stop_cap_overrides = 0
-        self.footprint: Counter[str] = Counter()
-        # (how a final message handed the turn back, how the operator answered) -> count
-        self.handbacks: Counter[tuple[str, str]] = Counter()
+    `cycle_trips`: period -> runs that would be paused; `stretches`: turns between operator
+    messages; `limit_savings`: dead time after rate-limit endings and what a limit-wait resume
+    would have saved; `handbacks`: (how a final message handed the turn back, how the operator
+    answered) -> count; `embedded_subagents`: subagents stored inside their parent's file;
+    `placeholders`: written by the harness after a local command, not by the model;
+    `stop_cap_overrides`: turns Claude Code's Stop-hook cap ended while a hook still blocked
+    (not completions).
+    """
+
+    skipped: Counter[str]
+    entry_types: Counter[str]
+    unknown_types: Counter[str]
+    run_lengths: Counter[int]
+    max_repeats: dict[int, int]
+    cycle_trips: Counter[int]
+    stretches: Counter[int]
+    stalls: Counter[str]
+    api_errors: Counter[str]
+    api_error_gaps: dict[str, list[float]]
+    api_errors_unresumed: Counter[str]
+    limit_savings: dict[str, Savings]
+    footprint: Counter[str]
+    handbacks: Counter[tuple[str, str]]
+    files_scanned: int = 0
+    bytes_scanned: int = 0
+    sessions: int = 0
+    subagent_files: int = 0
+    embedded_subagents: int = 0
+    lines: int = 0
+    malformed_lines: int = 0
+    turns: int = 0
+    tool_turns: int = 0
+    operator_prompts: int = 0
+    task_notifications: int = 0
+    compactions: int = 0
+    placeholders: int = 0
+    continue_nudges: int = 0
+    stop_feedback: int = 0
+    stop_cap_overrides: int = 0
+
+    @classmethod
+    def new(cls) -> Report:
+        return cls(
+            skipped=Counter(),
+            entry_types=Counter(),
+            unknown_types=Counter(),
+            run_lengths=Counter(),
+            max_repeats=dict.fromkeys(range(1, MAX_PERIOD_SCANNED + 1), 0),
+            cycle_trips=Counter(),
+            stretches=Counter(),
+            stalls=Counter(),
+            api_errors=Counter(),
+            api_error_gaps={},
+            api_errors_unresumed=Counter(),
+            limit_savings={view: Savings() for view in (ALL, AUTONOMOUS)},
+            footprint=Counter(),
+            handbacks=Counter(),
+        )
 
     def add_gap(self, kind: str, seconds: float) -> None:
         gaps = self.api_error_gaps.setdefault(kind, [])
         gaps.append(seconds)
 
-    def as_dict(self, cfg_values: dict[str, Any] | None = None) -> dict[str, Any]:
+    def as_dict(self, cfg_values: Mapping[str, object] | None = None) -> ReportDoc:
         """The aggregates as JSON data (no transcript content: counts, lengths, seconds)."""
-        data: dict[str, Any] = {
+        data: ReportDoc = {
             "files_scanned": self.files_scanned,
             "bytes_scanned": self.bytes_scanned,
             "sessions": self.sessions,
@@ -107,18 +196,18 @@ class Report:
             data["thresholds"] = [s.as_dict() for s in suggestions(self, cfg_values)]
         return data
 
-    def _stalls(self) -> dict[str, int]:
-        keys = (
-            "total",
-            "synthetic",
-            "followed_by_continue_nudge",
-            "followed_by_stop_hook",
-            "followed_by_other_prompt",
-            "at_end_of_session",
-        )
-        return {key: self.stalls[key] for key in keys}
+    def _stalls(self) -> Stalls:
+        count = self.stalls
+        return {
+            "total": count["total"],
+            "synthetic": count["synthetic"],
+            "followed_by_continue_nudge": count["followed_by_continue_nudge"],
+            "followed_by_stop_hook": count["followed_by_stop_hook"],
+            "followed_by_other_prompt": count["followed_by_other_prompt"],
+            "at_end_of_session": count["at_end_of_session"],
+        }
 
-    def _handbacks(self) -> dict[str, Any]:
+    def _handbacks(self) -> Handbacks:
         import arcguard.forensics.handbacks as hb
 
         table = {
@@ -127,8 +216,8 @@ class Report:
         }
         return {"table": table, "by_policy": hb.by_policy(dict(self.handbacks))}
 
-    def _api_errors(self) -> dict[str, Any]:
-        out: dict[str, Any] = {}
+    def _api_errors(self) -> dict[str, ApiErrors]:
+        out: dict[str, ApiErrors] = {}
         for kind in sorted(self.api_errors):
             gaps = sorted(self.api_error_gaps.get(kind, []))
             enough = len(gaps) >= MIN_PERCENTILE_SAMPLES

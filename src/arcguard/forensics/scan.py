@@ -75,7 +75,7 @@ def scan_paths(
     """Scan every transcript under `paths` into one `Report` (the benchmark's entry point)."""
     import orjson
 
-    report = Report()
+    report = Report.new()
     files = discover(paths, report, since)
     total = sum(size for _, size in files)
     done = 0
@@ -89,7 +89,9 @@ def scan_paths(
 
 def scan_file(path: str, config: Config, report: Report, loads: Loads) -> None:
     """Analyse one transcript into `report`; an unreadable file is a counted skip, not an error."""
-    scan = SessionScan(report, config, sidechain_file=True if is_subagent_file(path) else None)
+    scan = SessionScan.start(
+        report, config, sidechain_file=True if is_subagent_file(path) else None
+    )
     try:
         with lines.open_transcript(path) as handle:
             size = os.fstat(handle.fileno()).st_size
@@ -126,8 +128,7 @@ def _feed(scan: SessionScan, handle: BinaryIO, report: Report, loads: Loads) -> 
             if raw is not None and _PAUSE in raw:
                 report.footprint["pause_notices"] += 1
             for entry in line.entries:
-                kind = entry.get("type")
-                _count_type(report, kind if isinstance(kind, str) else "(none)")
+                _count_type(report, entry.get("type", "(none)"))
                 scan.feed(entry)
 
 

@@ -10,31 +10,36 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from arcguard.forensics.histogram import percentile
+from arcguard.values import value
 
 
 if TYPE_CHECKING:
-    from typing import Any
+    from collections.abc import Mapping
+    from typing import TypedDict
 
     from arcguard.forensics.report import Report
+
+    class SuggestionDoc(TypedDict):
+        name: str
+        current: object  # the config's value as set
+        observed: int | None
+        suggested: int | None
+        basis: str
 
 
 # Below this many runs (or operator stretches) a distribution cannot justify a lower threshold.
 MIN_SAMPLES = 50
 
 
+@value
 class Suggestion:
-    __slots__ = ("basis", "current", "name", "observed", "suggested")
+    name: str
+    current: object
+    observed: int | None
+    suggested: int | None
+    basis: str
 
-    def __init__(
-        self, name: str, current: object, observed: int | None, suggested: int | None, basis: str
-    ) -> None:
-        self.name = name
-        self.current = current
-        self.observed = observed
-        self.suggested = suggested
-        self.basis = basis
-
-    def as_dict(self) -> dict[str, Any]:
+    def as_dict(self) -> SuggestionDoc:
         return {
             "name": self.name,
             "current": self.current,
@@ -50,7 +55,7 @@ def _ceil_ratio(value: int, num: int, den: int) -> int:
 
 def _make(
     name: str,
-    current: dict[str, Any],
+    current: Mapping[str, object],
     observed: int | None,
     derived: int | None,
     basis: str,
@@ -71,7 +76,7 @@ def _make(
     return Suggestion(name, now, observed, derived, basis)
 
 
-def suggestions(report: Report, current: dict[str, Any]) -> list[Suggestion]:
+def suggestions(report: Report, current: Mapping[str, object]) -> list[Suggestion]:
     runs = sum(report.run_lengths.values())
     stretches = sum(report.stretches.values())
     identical = report.max_repeats[1] if runs else None

@@ -6,10 +6,17 @@ from typing import TYPE_CHECKING
 
 
 if TYPE_CHECKING:
-    from typing import Any
+    from collections.abc import Mapping
+
+    from arcguard.forensics.histogram import Distribution
+    from arcguard.forensics.limit_savings import SavingsDoc
+    from arcguard.forensics.report import ApiErrors
+    from arcguard.forensics.report import Handbacks
+    from arcguard.forensics.report import ReportDoc
+    from arcguard.forensics.report import Stalls
 
 
-def _dist(d: dict[str, Any]) -> str:
+def _dist(d: Distribution) -> str:
     if not d["count"]:
         return "none"
     if "values" in d:  # too few for percentiles to mean anything
@@ -17,16 +24,16 @@ def _dist(d: dict[str, Any]) -> str:
     return f"{d['count']} (p50 {d['p50']}, p90 {d['p90']}, p99 {d['p99']}, max {d['max']})"
 
 
-def _embedded(data: dict[str, Any]) -> str:
+def _embedded(data: ReportDoc) -> str:
     n = data["subagents_in_parent_files"]
     return f" + {n} stored in their parent's file" if n else ""
 
 
-def _pairs(items: dict[str, Any]) -> str:
+def _pairs(items: Mapping[str, object]) -> str:
     return ", ".join(f"{k} {v}" for k, v in items.items()) or "none"
 
 
-def render(data: dict[str, Any]) -> str:
+def render(data: ReportDoc) -> str:
     lines = [
         f"Transcripts: {data['files_scanned']} scanned ({data['sessions']} sessions,"
         f" {data['subagent_files']} subagent files{_embedded(data)},"
@@ -70,7 +77,7 @@ def render(data: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
-def _stalls(s: dict[str, int]) -> str:
+def _stalls(s: Stalls) -> str:
     return (
         f"Stalls (final message empty or exactly 'No response requested.'): {s['total']}"
         f" ({s['synthetic']} synthetic); then: continue-nudge"
@@ -84,7 +91,7 @@ def _placeholders(n: int) -> str:
     return f"Placeholders after local commands (/exit, /ide, ...; not stalls, no Stop runs): {n}"
 
 
-def _handbacks(h: dict[str, Any]) -> list[str]:
+def _handbacks(h: Handbacks) -> list[str]:
     replies = list(next(iter(h["table"].values())))
     lines = [
         "",
@@ -101,7 +108,7 @@ def _handbacks(h: dict[str, Any]) -> list[str]:
     return lines
 
 
-def _errors(errors: dict[str, Any]) -> str:
+def _errors(errors: dict[str, ApiErrors]) -> str:
     if not errors:
         return "API-error endings: none"
     parts = []
@@ -121,8 +128,8 @@ def _errors(errors: dict[str, Any]) -> str:
     return "API-error endings: " + "; ".join(parts)
 
 
-def _savings(views: dict[str, Any]) -> str:
-    def one(v: dict[str, Any]) -> str:
+def _savings(views: dict[str, SavingsDoc]) -> str:
+    def one(v: SavingsDoc) -> str:
         return (
             f"{v['saved_seconds']:.0f}s of {v['dead_seconds']:.0f}s dead over"
             f" {v['endings']} endings ({v['reset_from_error_text']} would resume at the reset"

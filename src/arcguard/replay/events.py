@@ -22,10 +22,14 @@ from arcguard.core.tool_call import ToolCall
 from arcguard.forensics import entries as kinds
 from arcguard.storage.paths import SAFE_CHARS
 from arcguard.transcript import records
+from arcguard.values import value
 
 
 if TYPE_CHECKING:
-    from typing import Any
+    from arcguard.jsonio import JSONObject
+    from arcguard.transcript.records import Entry
+    from arcguard.transcript.records import ToolResult
+    from arcguard.transcript.records import ToolUse
 
 REJECTED = "The user doesn't want to proceed"
 HOOK_DENIED = "hook error:"
@@ -33,64 +37,69 @@ ASYNC_AGENT = "Async agent launched"
 STOP_FAILURE_ERRORS = {kinds.RATE_LIMIT: "rate_limit", kinds.OVERLOAD: "overloaded"}
 
 
+@value
 class HookEvent:
-    """One hook call: which hook, the event's own payload fields, and what happened."""
+    """One hook call: which hook, the event's own payload fields, and what happened; `at`:
+    when it fired, by the transcript's timestamps (None: not known)."""
 
-    __slots__ = ("at", "event", "fields", "hook", "turn", "what")
-
-    def __init__(
-        self,
-        hook: str,
-        event: str,
-        fields: dict[str, Any],
-        turn: int,
-        what: str,
-        at: float | None = None,
-    ) -> None:
-        self.hook = hook
-        self.event = event
-        self.fields = fields
-        self.turn = turn
-        self.what = what
-        self.at = at  # when it fired, by the transcript's timestamps (None: not known)
+    hook: str
+    event: str
+    fields: JSONObject
+    turn: int
+    what: str
+    at: float | None = None
 
 
+@value
 class _Batch:
-    def __init__(self, calls: list[dict[str, Any]]) -> None:
-        self.calls = calls
-        self.responses: dict[str, str] = {}
-        self.broken = False  # the user rejected a call: no batch event
+    """One message's calls and their responses so far; `broken`: the user rejected a call,
+    so there is no batch event."""
+
+    calls: list[ToolUse]
+    responses: dict[str, str]
+    broken: bool = False
 
 
+@value
 class EventBuilder:
-    """`arc`: replay as if the first operator prompt had been `/autonomous <prompt>`."""
+    """Start one with `EventBuilder.start()`.
 
-    def __init__(self, *, arc: bool = False) -> None:
-        self.turn = 0
-        self.started = False
-        self.pending: records.Message | None = None
-        self.pending_error: str | None = None
-        self.held_results: list[dict[str, Any]] = []  # results written inside their message
-        self.system_error: str | None = None  # a failed attempt no reply has followed yet
-        self.after_local_command = False
-        self.turn_end: records.Message | None = None
-        self.batch: _Batch | None = None
-        self.chain_active = False  # the previous Stop was blocked: the next one says so
-        self.last_stop_fed_back = False
-        self.background = 0
-        self.start_arc = arc
-        self.sidechain_file: bool | None = None  # decided by the first message entry
-        self.agent_id: str | None = None
-        self.clock: float | None = None  # the latest entry timestamp seen, as epoch seconds
-        # Subagents whose entries older releases wrote into this, the parent's, file.
-        self.subagents: dict[str, EventBuilder] = {}
+    `arc`: replay as if the first operator prompt had been `/autonomous <prompt>` (cleared once
+    it has been). `subagents`: those whose entries older releases wrote into this, the
+    parent's, file. `held_results`: results written inside their message. `system_error`: a
+    failed attempt no reply has followed yet. `chain_active`: the previous Stop was blocked,
+    so the next one says so. `sidechain_file`: decided by the first message entry. `clock`:
+    the latest entry timestamp seen, as epoch seconds.
+    """
+
+    subagents: dict[str, EventBuilder]
+    arc: bool = False
+    turn: int = 0
+    started: bool = False
+    pending: records.Message | None = None
+    pending_error: str | None = None
+    held_results: tuple[Entry, ...] = ()
+    system_error: str | None = None
+    after_local_command: bool = False
+    turn_end: records.Message | None = None
+    batch: _Batch | None = None
+    chain_active: bool = False
+    last_stop_fed_back: bool = False
+    background: int = 0
+    sidechain_file: bool | None = None
+    agent_id: str | None = None
+    clock: float | None = None
+
+    @classmethod
+    def start(cls, *, arc: bool = False) -> EventBuilder:
+        return cls({}, arc=arc)
 
     @property
     def total_turns(self) -> int:
         """This session's turns and those of the subagents stored inside its file."""
         return self.turn + sum(sub.turn for sub in self.subagents.values())
 
-    def owner(self, entry: dict[str, Any]) -> str | None:
+    def owner(self, entry: Entry) -> str | None:
         """The agent id of the subagent an entry of this file belongs to (None: this session's
         own, or a subagent's own file)."""
         if self.sidechain_file is not False or entry.get("isSidechain") is not True:
@@ -100,7 +109,7 @@ class EventBuilder:
 
     # --- entries -------------------------------------------------------------------------
 
-    def feed(self, entry: dict[str, Any]) -> list[HookEvent]:
+    def feed(self, entry: Entry) -> list[HookEvent]:
         out: list[HookEvent] = []
         self._tick(entry.get("timestamp"))
         kind = entry.get("type")
@@ -114,7 +123,8 @@ class EventBuilder:
                 return out + self._subagent(entry).feed(entry)
             if self.sidechain_file is None:
                 return out  # before any message: nothing to tell whose it is
-            entry = {**entry, "isSidechain": False}  # a subagent's own file: its main chain
+            entry = entry.copy()
+            entry["isSidechain"] = False  # a subagent's own file: its main chain
         if kind == "assistant":
             self._assistant(entry, out)
         elif kind == "user":
@@ -132,14 +142,14 @@ class EventBuilder:
         if at is not None and (self.clock is None or at > self.clock):
             self.clock = at
 
-    def _subagent(self, entry: dict[str, Any]) -> EventBuilder:
+    def _subagent(self, entry: Entry) -> EventBuilder:
         key = _agent_key(entry)
         sub = self.subagents.get(key)
         if sub is None:
-            sub = self.subagents[key] = EventBuilder()
+            sub = self.subagents[key] = EventBuilder.start()
         return sub
 
-    def _begin(self, first: dict[str, Any], out: list[HookEvent]) -> None:
+    def _begin(self, first: Entry, out: list[HookEvent]) -> None:
         self.sidechain_file = first.get("isSidechain") is True
         if not self.sidechain_file:
             out.append(
@@ -150,10 +160,10 @@ class EventBuilder:
             return
         agent = first.get("agentId")
         # The id names the subagent's transcript file: only a plain name is used as given.
-        plain = isinstance(agent, str) and agent[:1] not in ("", ".") and set(agent) <= SAFE_CHARS
-        self.agent_id = agent if plain and isinstance(agent, str) else "replayed"
+        plain = agent is not None and agent[:1] not in ("", ".") and set(agent) <= SAFE_CHARS
+        self.agent_id = agent if plain else "replayed"
 
-    def _system(self, entry: dict[str, Any], out: list[HookEvent]) -> None:
+    def _system(self, entry: Entry, out: list[HookEvent]) -> None:
         failed = kinds.system_error_kind(entry)
         if failed is not None:
             self._finish_message(out)
@@ -168,7 +178,7 @@ class EventBuilder:
                     )
                 )
 
-    def _attachment(self, entry: dict[str, Any], out: list[HookEvent]) -> None:
+    def _attachment(self, entry: Entry, out: list[HookEvent]) -> None:
         queued = kinds.classify_queued(entry)
         if queued is None:
             return
@@ -192,7 +202,7 @@ class EventBuilder:
 
     # --- assistant messages --------------------------------------------------------------
 
-    def _assistant(self, entry: dict[str, Any], out: list[HookEvent]) -> None:
+    def _assistant(self, entry: Entry, out: list[HookEvent]) -> None:
         mid = records.assistant_message_id(entry)
         if mid is None:
             return
@@ -210,7 +220,7 @@ class EventBuilder:
         message, self.pending = self.pending, None
         if message is None:
             return
-        held, self.held_results = self.held_results, []
+        held, self.held_results = self.held_results, ()
         if self.pending_error is not None:
             self.system_error = None  # the same failure, written once more as a message
             self._stop_failure(self.pending_error, message.text, out)
@@ -225,8 +235,8 @@ class EventBuilder:
         if not message.tool_uses:
             self.turn_end = message
             return
-        calls = [c for c in message.tool_uses if isinstance(c.get("name"), str)]
-        self.batch = _Batch(calls)
+        calls = [c for c in message.tool_uses if "name" in c]
+        self.batch = _Batch(calls, {})
         for call in calls:
             out.append(
                 self._event(
@@ -266,13 +276,13 @@ class EventBuilder:
 
     # --- user entries --------------------------------------------------------------------
 
-    def _user(self, entry: dict[str, Any], out: list[HookEvent]) -> None:
+    def _user(self, entry: Entry, out: list[HookEvent]) -> None:
         kind, text = kinds.classify_user(entry)
         if kind == kinds.TOOL_RESULT:
             if self.pending is not None:
                 # Streamed: a call ran while its message was still being written. The turn
                 # is the whole message, so its results wait for the message's last entry.
-                self.held_results.append(entry)
+                self.held_results += (entry,)
             else:
                 self._results(entry, out)
             return
@@ -290,15 +300,15 @@ class EventBuilder:
             return  # a subagent's task arrives as its first entry, not as a prompt event
         if kind == kinds.OPERATOR:
             self.chain_active = False
-            if self.start_arc:
-                self.start_arc = False
+            if self.arc:
+                self.arc = False
                 if not starts_autonomous(text):
                     text = f"{AUTONOMOUS} {text}"
         else:
             self.background = max(0, self.background - 1)
         out.append(self._event("posture", "UserPromptSubmit", {"prompt": text}, text))
 
-    def _results(self, entry: dict[str, Any], out: list[HookEvent]) -> None:
+    def _results(self, entry: Entry, out: list[HookEvent]) -> None:
         batch = self.batch
         if batch is None:
             return
@@ -318,13 +328,13 @@ class EventBuilder:
 
     def _post(
         self,
-        call: dict[str, Any],
-        block: dict[str, Any],
+        call: ToolUse,
+        block: ToolResult,
         text: str,
         structured: object,
         out: list[HookEvent],
     ) -> None:
-        base = self._agent(
+        base: JSONObject = self._agent(
             {
                 "tool_name": call["name"],
                 "tool_input": call.get("input"),
@@ -402,11 +412,11 @@ class EventBuilder:
             )
         )
 
-    def _agent(self, fields: dict[str, Any]) -> dict[str, Any]:
+    def _agent(self, fields: JSONObject) -> JSONObject:
         """A subagent's tool events name it, as Claude Code's do."""
         return fields if self.agent_id is None else {**fields, "agent_id": self.agent_id}
 
-    def _event(self, hook: str, event: str, fields: dict[str, Any], what: str) -> HookEvent:
+    def _event(self, hook: str, event: str, fields: JSONObject, what: str) -> HookEvent:
         return HookEvent(hook, event, fields, self.turn, what, self.clock)
 
 
@@ -422,8 +432,7 @@ def _epoch(stamp: object) -> float | None:
         return None
 
 
-def _agent_key(entry: dict[str, Any]) -> str:
+def _agent_key(entry: Entry) -> str:
     """Which subagent a side-chain entry of a parent's file belongs to (one unnamed group when
     the release wrote no id)."""
-    agent = entry.get("agentId")
-    return agent if isinstance(agent, str) and agent else ""
+    return entry.get("agentId", "")

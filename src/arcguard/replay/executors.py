@@ -14,10 +14,14 @@ from typing import TYPE_CHECKING
 
 import arcguard
 from arcguard import child
+from arcguard.values import value
 
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
     from collections.abc import Mapping
+
+    from arcguard.core.config import Config
 
 SUBPROCESS_TIMEOUT_S = 30
 
@@ -43,19 +47,23 @@ def own_command() -> str:
     return hook_command(main_py, sys.executable)
 
 
+@value
 class InProcess:
-    """Calls the hook runner's `dispatch`, with the same config and state dir a hook would use."""
+    """Calls the hook runner's `dispatch`, with the same config and state dir a hook would use.
+    `at`: the hooks' clock, the event's recorded time when the replay follows it (None: now)."""
 
+    environ: dict[str, str]
+    home: str
+    cfg: Config
+    at: float | None = None
     name = "in-process"
 
-    def __init__(self, environ: dict[str, str]) -> None:
+    @classmethod
+    def for_environment(cls, environ: dict[str, str]) -> InProcess:
         from arcguard.storage.config_file import load_config
 
-        self.environ = environ
-        self.home = environ["ARCGUARD_HOME"]
-        self.cfg, _ = load_config(environ)
-        # The hooks' clock: the event's recorded time when the replay follows it, else now.
-        self.at: float | None = None
+        cfg, _ = load_config(environ)
+        return cls(environ, environ["ARCGUARD_HOME"], cfg)
 
     def run(self, hook: str, raw: bytes) -> str | None:
         from arcguard.hooks.runner import Context
@@ -66,17 +74,20 @@ class InProcess:
         return dispatch(hook, raw, ctx)
 
 
+@value
 class Subprocess:
     """Runs `python -m arcguard hook NAME` with the payload on stdin, as Claude Code would,
     isolated and in the replay's scratch directory: a replay is often run from inside the
     repository whose sessions it replays, and that repository's code must not be imported."""
 
+    environ: dict[str, str]
+    scratch: str
     name = "subprocess"
 
-    def __init__(self, environ: dict[str, str]) -> None:
-        self.environ = environ
+    @classmethod
+    def for_environment(cls, environ: dict[str, str]) -> Subprocess:
         # The state dir does not exist before the first hook makes it; its parent does.
-        self.scratch = os.path.dirname(environ["ARCGUARD_HOME"])
+        return cls(environ, os.path.dirname(environ["ARCGUARD_HOME"]))
 
     def run(self, hook: str, raw: bytes) -> str | None:
         done = subprocess.run(
@@ -92,7 +103,7 @@ class Subprocess:
         return text or None
 
 
-EXECUTORS: dict[str, type[InProcess] | type[Subprocess]] = {
-    "in-process": InProcess,
-    "subprocess": Subprocess,
+EXECUTORS: dict[str, Callable[[dict[str, str]], InProcess | Subprocess]] = {
+    "in-process": InProcess.for_environment,
+    "subprocess": Subprocess.for_environment,
 }

@@ -19,17 +19,42 @@ from arcguard.replay.executors import EXECUTORS
 from arcguard.replay.executors import InProcess
 from arcguard.replay.executors import hook_environment
 from arcguard.storage import store
+from arcguard.values import value
 
 
 if TYPE_CHECKING:
     from collections.abc import Callable
-    from typing import Any
     from typing import BinaryIO
     from typing import Protocol
+    from typing import TypedDict
 
     from arcguard.core.schema import LogEntry
     from arcguard.forensics.lines import Loads
+    from arcguard.jsonio import JSONObject
     from arcguard.replay.events import HookEvent
+    from arcguard.transcript.records import Entry
+
+    class DecisionDoc(TypedDict):
+        turn: int
+        hook: str
+        kind: str
+        reason: str
+        output: JSONObject | None  # the hook's stdout, parsed back
+
+    # One replay as `arcguard replay --json` prints it.
+    class ResultDoc(TypedDict):
+        transcript: str
+        session_id: str
+        executor: str
+        agent_id: str | None
+        events: int
+        turns: int
+        subagents: dict[str, int]
+        malformed_lines: int
+        diverged_at_turn: int | None
+        paused_at_turn: int | None
+        summary: dict[str, int]
+        decisions: list[DecisionDoc]
 
     class Executor(Protocol):
         name: str
@@ -44,19 +69,15 @@ SCRATCH_TRANSCRIPT = "transcript.jsonl"
 _SIDE_CHAIN = b'"isSidechain":true'
 
 
+@value
 class Decision:
-    __slots__ = ("hook", "kind", "output", "reason", "turn")
+    turn: int
+    hook: str
+    kind: str
+    reason: str
+    output: JSONObject | None
 
-    def __init__(
-        self, turn: int, hook: str, kind: str, reason: str, output: dict[str, Any] | None
-    ) -> None:
-        self.turn = turn
-        self.hook = hook
-        self.kind = kind
-        self.reason = reason
-        self.output = output
-
-    def as_dict(self) -> dict[str, Any]:
+    def as_dict(self) -> DecisionDoc:
         return {
             "turn": self.turn,
             "hook": self.hook,
@@ -66,28 +87,29 @@ class Decision:
         }
 
 
+@value
 class Step:
     """One hook event and what arcguard decided on it (often nothing)."""
 
-    __slots__ = ("decisions", "event")
-
-    def __init__(self, event: HookEvent, decisions: list[Decision]) -> None:
-        self.event = event
-        self.decisions = decisions
+    event: HookEvent
+    decisions: list[Decision]
 
 
+@value
 class Result:
-    def __init__(self, path: str, session_id: str, executor: str) -> None:
-        self.path = path
-        self.session_id = session_id
-        self.executor = executor
-        self.steps: list[Step] = []
-        self.turns = 0
-        self.malformed_lines = 0
-        self.diverged_at: int | None = None
-        self.paused_at: int | None = None
-        self.agent_id: str | None = None  # set when the transcript is a subagent's own
-        self.subagents: dict[str, int] = {}  # agent id -> turns, stored in the parent's file
+    """One replay. `agent_id`: set when the transcript is a subagent's own; `subagents`:
+    agent id -> turns, of those stored in the parent's file."""
+
+    path: str
+    session_id: str
+    executor: str
+    steps: list[Step]
+    subagents: dict[str, int]
+    turns: int = 0
+    malformed_lines: int = 0
+    diverged_at: int | None = None
+    paused_at: int | None = None
+    agent_id: str | None = None
 
     @property
     def decisions(self) -> list[Decision]:
@@ -99,7 +121,7 @@ class Result:
             counts[decision.kind] = counts.get(decision.kind, 0) + 1
         return dict(sorted(counts.items()))
 
-    def as_dict(self) -> dict[str, Any]:
+    def as_dict(self) -> ResultDoc:
         return {
             "transcript": self.path,
             "session_id": self.session_id,
@@ -130,7 +152,7 @@ def _log(home: str, session_id: str) -> list[LogEntry]:
 
 
 def decisions_for(
-    event: HookEvent, output: dict[str, Any] | None, logged: list[LogEntry]
+    event: HookEvent, output: JSONObject | None, logged: list[LogEntry]
 ) -> list[Decision]:
     # `output` is the hook's stdout parsed back, as a tool reading it would see it.
     found = []
@@ -145,34 +167,38 @@ def decisions_for(
                 output,
             )
         )
-    context = ((output or {}).get("hookSpecificOutput") or {}).get("additionalContext")
+    specific = (output or {}).get("hookSpecificOutput")
+    context = specific.get("additionalContext") if isinstance(specific, dict) else None
     if context and not any(d.kind == "nudge" for d in found):
         found.append(Decision(event.turn, event.hook, "posture", str(context), output))
     return found
 
 
+@value
 class Replayer:
-    def __init__(
-        self,
-        session_id: str,
-        workdir: str,
-        executor: Executor,
-        home: str,
-        *,
-        recorded_time: bool = False,
-    ) -> None:
-        self.session_id = session_id
-        self.recorded_time = recorded_time
-        self.executor = executor
-        self.home = home
+    """Runs the events against `home` and writes the recorded lines where Claude Code would
+    (`Replayer.start`). `others`: subagents' files, for their entries in the parent's file."""
+
+    session_id: str
+    executor: Executor
+    home: str
+    cwd: str
+    transcript: str
+    handle: BinaryIO
+    others: dict[str, BinaryIO]
+    recorded_time: bool = False
+    agent_id: str | None = None
+
+    @classmethod
+    def start(
+        cls, session_id: str, workdir: str, executor: Executor, home: str, *, recorded_time: bool
+    ) -> Replayer:
         # A fixed name: the recorded session id is data from the transcript, and joining it
         # into a path would let a crafted id write anywhere the user can.
-        self.transcript = os.path.join(workdir, "projects", SCRATCH_TRANSCRIPT)
-        os.makedirs(os.path.dirname(self.transcript), exist_ok=True)
-        self.handle = open(self.transcript, "xb")  # noqa: SIM115 (closed by `close`)
-        self.cwd = workdir
-        self.agent_id: str | None = None
-        self.others: dict[str, BinaryIO] = {}  # subagents' files, for entries of the parent's
+        transcript = os.path.join(workdir, "projects", SCRATCH_TRANSCRIPT)
+        os.makedirs(os.path.dirname(transcript), exist_ok=True)
+        handle = open(transcript, "xb")  # noqa: SIM115 (closed by `close`)
+        return cls(session_id, executor, home, workdir, transcript, handle, {}, recorded_time)
 
     def close(self) -> None:
         self.handle.close()
@@ -210,7 +236,7 @@ class Replayer:
         return handle
 
     def fire(self, event: HookEvent) -> list[Decision]:
-        payload = {
+        payload: JSONObject = {
             "session_id": self.session_id,
             "transcript_path": self.transcript,
             "cwd": self.cwd,
@@ -227,14 +253,14 @@ class Replayer:
         return decisions_for(event, output if isinstance(output, dict) else None, logged)
 
 
-def session_id_of(path: str, first: dict[str, Any] | None) -> str:
+def session_id_of(path: str, first: Entry | None) -> str:
     sid = (first or {}).get("sessionId")
-    if isinstance(sid, str) and sid:
+    if sid:
         return sid
     return os.path.basename(path).removesuffix(".jsonl") or "replay"
 
 
-def _first_entry(path: str, loads: Loads) -> dict[str, Any] | None:
+def _first_entry(path: str, loads: Loads) -> Entry | None:
     with lines.open_transcript(path) as handle:
         for raw in lines.read_lines(handle):
             for entry in lines.judge(raw, loads).entries:
@@ -263,10 +289,10 @@ def replay(
         home = os.path.join(workdir, "state")
         environ = hook_environment(home, config_path)
         chosen: Executor = EXECUTORS[executor](environ)
-        runner = Replayer(sid, workdir, chosen, home, recorded_time=recorded_time)
-        result = Result(path, sid, executor)
+        runner = Replayer.start(sid, workdir, chosen, home, recorded_time=recorded_time)
+        result = Result(path, sid, executor, steps=[], subagents={})
         try:
-            _run(path, runner, result, orjson.loads, on_step, EventBuilder(arc=arc))
+            _run(path, runner, result, orjson.loads, on_step, EventBuilder.start(arc=arc))
         finally:
             runner.close()
     return result

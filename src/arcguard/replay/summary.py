@@ -13,9 +13,30 @@ from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from collections.abc import Iterable
-    from typing import Any
+    from typing import TypedDict
 
     from arcguard.replay.replayer import Result
+
+    class FileRow(TypedDict):
+        transcript: str
+        session_id: str
+        agent_id: str | None
+        tool_calls: int
+        turns: int
+        malformed_lines: int
+        paused_at_turn: int | None
+        decisions: dict[str, int]
+
+    # Replays of many sessions as `arcguard replay --json` prints them.
+    class SummaryDoc(TypedDict):
+        sessions: int
+        tool_calls: int
+        turns: int
+        decisions: dict[str, int]
+        interventions: dict[str, int]
+        interventions_per_1000_tool_calls: dict[str, float | None]
+        files: list[FileRow]
+
 
 INTERVENTIONS = ("deny", "pause", "continue", "nudge")
 PER_CALLS = 1000
@@ -51,8 +72,8 @@ def rates(counts: dict[str, int], calls: int) -> dict[str, float | None]:
     }
 
 
-def summarise(results: list[Result]) -> dict[str, Any]:
-    rows: list[dict[str, Any]] = [
+def summarise(results: list[Result]) -> SummaryDoc:
+    rows: list[FileRow] = [
         {
             "transcript": r.path,
             "session_id": r.session_id,
@@ -69,11 +90,11 @@ def summarise(results: list[Result]) -> dict[str, Any]:
     for row in rows:
         for kind, n in row["decisions"].items():
             totals[kind] = totals.get(kind, 0) + n
-    calls = sum(int(row["tool_calls"]) for row in rows)
+    calls = sum(row["tool_calls"] for row in rows)
     return {
         "sessions": len(rows),
         "tool_calls": calls,
-        "turns": sum(int(row["turns"]) for row in rows),
+        "turns": sum(row["turns"] for row in rows),
         "decisions": dict(sorted(totals.items())),
         "interventions": {kind: totals.get(kind, 0) for kind in INTERVENTIONS},
         "interventions_per_1000_tool_calls": rates(totals, calls),
@@ -81,7 +102,7 @@ def summarise(results: list[Result]) -> dict[str, Any]:
     }
 
 
-def render(data: dict[str, Any]) -> str:
+def render(data: SummaryDoc) -> str:
     kinds = list(INTERVENTIONS) + [k for k in data["decisions"] if k not in INTERVENTIONS]
     width = max([len("total"), *(len(_name(r)) for r in data["files"])])
     head = f"{'transcript':<{width}}  {'calls':>6} {'turns':>6} " + " ".join(
@@ -104,8 +125,8 @@ def render(data: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
-def _name(row: dict[str, Any]) -> str:
-    name = os.path.basename(str(row["transcript"]))
+def _name(row: FileRow) -> str:
+    name = os.path.basename(row["transcript"])
     return f"{name} (subagent)" if row["agent_id"] else name
 
 

@@ -7,6 +7,7 @@ import time
 
 from arcguard import jsonio
 from arcguard.storage.paths import SAFE_CHARS
+from arcguard.transcript import marks
 from arcguard.transcript import records
 from arcguard.transcript.tail import NotReadable
 from arcguard.transcript.tail import lines_newest_first
@@ -14,10 +15,10 @@ from arcguard.transcript.tail import lines_newest_first
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from typing import Any
+    from collections.abc import Mapping
 
 
-def path_for(payload: dict[str, Any]) -> str | None:
+def path_for(payload: Mapping[str, object]) -> str | None:
     """The transcript of whoever made the calls: a subagent's own file, else the session's."""
     main = payload.get("transcript_path")
     if not isinstance(main, str) or not main:
@@ -77,8 +78,8 @@ def last_exchange(path: str, max_bytes: int) -> records.Exchange | None:
         return None
 
 
-def tail_marks(path: str, max_bytes: int, *, wait_s: float = 0.0) -> records.TailMarks:
-    """The release, `/goal` status and Stop-cap overrides the tail shows (`records.TailMarks`);
+def tail_marks(path: str, max_bytes: int, *, wait_s: float = 0.0) -> marks.TailMarks:
+    """The release, `/goal` status and Stop-cap overrides the tail shows (`marks.TailMarks`);
     nothing of them when unreadable.
 
     Re-read for up to `wait_s` while no entry names its release: early in a session Claude
@@ -87,17 +88,17 @@ def tail_marks(path: str, max_bytes: int, *, wait_s: float = 0.0) -> records.Tai
     deadline = time.monotonic() + wait_s
     while True:
         try:
-            marks = records.tail_marks(lines_newest_first(path, max_bytes), jsonio.loads)
+            found = marks.tail_marks(lines_newest_first(path, max_bytes), jsonio.loads)
         except NotReadable:
-            marks = records.TailMarks()
-        if marks.version is not None or time.monotonic() + SETTLE_POLL_S > deadline:
-            return marks
+            found = marks.TailMarks([])
+        if found.version is not None or time.monotonic() + SETTLE_POLL_S > deadline:
+            return found
         time.sleep(SETTLE_POLL_S)
 
 
 def resume_mark(path: str, max_bytes: int) -> str | None:
-    """The newest marker of Claude Code's own usage-limit resume (`records.resume_mark`)."""
+    """The newest marker of Claude Code's own usage-limit resume (`marks.resume_mark`)."""
     try:
-        return records.resume_mark(lines_newest_first(path, max_bytes), jsonio.loads)
+        return marks.resume_mark(lines_newest_first(path, max_bytes), jsonio.loads)
     except NotReadable:
         return None

@@ -35,7 +35,11 @@ def queued_around(path: str, message_id: str | None, max_bytes: int) -> list[tup
             if queued is not None and isinstance(uuid, str):
                 found.append((uuid, *queued))
                 continue
-            mid = records.assistant_message_id(entry)
+            mid = (
+                records.assistant_message_id(records.parse_entry(entry))
+                if isinstance(entry, dict)
+                else None
+            )
             if mid == message_id:
                 passed = True
             elif mid is not None and passed:

@@ -1,11 +1,16 @@
-"""What transcript entries mean: assistant messages grouped by id, and their classification.
+"""What transcript entries are and mean: the typed entry, its parse, and assistant messages.
 
-Pure: works on parsed entries (dicts), so the hooks (stdlib JSON on a bounded tail) and
-forensics (orjson over whole files) share it. Claude Code writes one entry per content block,
-all sharing `message.id`; thinking, text and tool_use blocks of one message are merged here.
+Pure. A transcript line is parsed once (`parse_entry`, from the raw JSON object) into an
+`Entry` holding only the fields arcguard reads, each of the type it reads it as; a field of
+another type is left out, as if absent. The hooks (stdlib JSON on a bounded tail), replay and
+forensics (orjson over whole files) all read entries through it. Claude Code writes one entry
+per content block, all sharing `message.id`; thinking, text and tool_use blocks of one message
+are merged here (`Message`).
 """
 
 from __future__ import annotations
+
+from arcguard.values import value
 
 
 TYPE_CHECKING = False
@@ -13,10 +18,218 @@ if TYPE_CHECKING:
     from collections.abc import Callable
     from collections.abc import Iterable
     from collections.abc import Iterator
-    from typing import Any
+    from typing import Literal
+    from typing import NotRequired
+    from typing import TypedDict
+
+    from arcguard.jsonio import JSONObject
+
+    class TextBlock(TypedDict):
+        type: Literal["text"]
+        text: str
+
+    class ToolUse(TypedDict):
+        type: Literal["tool_use"]
+        id: NotRequired[str]
+        name: NotRequired[str]
+        input: NotRequired[object]  # the call's arguments as recorded, passed on unread
+
+    class ToolResult(TypedDict):
+        type: Literal["tool_result"]
+        tool_use_id: NotRequired[str]
+        content: NotRequired[str | list[TextBlock]]
+        is_error: NotRequired[bool]
+
+    class OtherBlock(TypedDict):
+        # Thinking (redacted or not), or any block of a kind arcguard does not read.
+        type: Literal["thinking", "other"]
+
+    Block = TextBlock | ToolUse | ToolResult | OtherBlock
+    Content = str | list[Block]
+
+    class MessageBody(TypedDict, total=False):
+        id: str
+        model: str
+        content: Content
+
+    class Attachment(TypedDict, total=False):
+        type: str
+        met: bool  # a `goal_status`'s
+        condition: str
+        prompt: Content  # a `queued_command`'s
+        commandMode: str
+
+    class ApiError(TypedDict, total=False):
+        status: int
+
+    class Entry(TypedDict, total=False):
+        """One transcript entry: `user` and `assistant` messages, `system` and `attachment`
+        entries, and the fields shared by all of them."""
+
+        type: str
+        uuid: str
+        timestamp: str
+        sessionId: str
+        agentId: str
+        version: str
+        isSidechain: bool
+        isMeta: bool
+        isApiErrorMessage: bool
+        isCompactSummary: bool
+        isVisibleInTranscriptOnly: bool
+        message: MessageBody  # user, assistant
+        toolUseResult: object  # user: a tool's structured result, passed on unread
+        attachment: Attachment  # attachment
+        subtype: str  # system
+        content: str  # system
+        error: str | ApiError  # assistant: a string; system: an object with `status`
+
+    TextField = Literal[
+        "type", "uuid", "timestamp", "sessionId", "agentId", "version", "subtype", "content"
+    ]
+    FlagField = Literal[
+        "isSidechain",
+        "isMeta",
+        "isApiErrorMessage",
+        "isCompactSummary",
+        "isVisibleInTranscriptOnly",
+    ]
 
 THINKING_TYPES = frozenset({"thinking", "redacted_thinking"})
 SYNTHETIC_MODEL = "<synthetic>"
+
+_TEXT_FIELDS: tuple[TextField, ...] = (
+    "type",
+    "uuid",
+    "timestamp",
+    "sessionId",
+    "agentId",
+    "version",
+    "subtype",
+    "content",
+)
+_FLAG_FIELDS: tuple[FlagField, ...] = (
+    "isSidechain",
+    "isMeta",
+    "isApiErrorMessage",
+    "isCompactSummary",
+    "isVisibleInTranscriptOnly",
+)
+
+
+def parse_entry(raw: JSONObject) -> Entry:
+    """The entry a line's JSON object holds: the fields arcguard reads, of the types it reads."""
+    entry: Entry = {}
+    for name in _TEXT_FIELDS:
+        text = raw.get(name)
+        if isinstance(text, str):
+            entry[name] = text
+    for flag in _FLAG_FIELDS:
+        setting = raw.get(flag)
+        if isinstance(setting, bool):
+            entry[flag] = setting
+    message = raw.get("message")
+    if isinstance(message, dict):
+        entry["message"] = _message_body(message)
+    attachment = raw.get("attachment")
+    if isinstance(attachment, dict):
+        entry["attachment"] = _attachment(attachment)
+    error = raw.get("error")
+    if isinstance(error, str):
+        entry["error"] = error
+    elif isinstance(error, dict):
+        status = error.get("status")
+        entry["error"] = {"status": status} if isinstance(status, int) else {}
+    if "toolUseResult" in raw:
+        entry["toolUseResult"] = raw["toolUseResult"]
+    return entry
+
+
+def _message_body(raw: dict[str, object]) -> MessageBody:
+    body: MessageBody = {}
+    mid, model, content = raw.get("id"), raw.get("model"), _content(raw.get("content"))
+    if isinstance(mid, str):
+        body["id"] = mid
+    if isinstance(model, str):
+        body["model"] = model
+    if content is not None:
+        body["content"] = content
+    return body
+
+
+def _attachment(raw: dict[str, object]) -> Attachment:
+    body: Attachment = {}
+    kind, met, condition = raw.get("type"), raw.get("met"), raw.get("condition")
+    mode, prompt = raw.get("commandMode"), _content(raw.get("prompt"))
+    if isinstance(kind, str):
+        body["type"] = kind
+    if isinstance(met, bool):
+        body["met"] = met
+    if isinstance(condition, str):
+        body["condition"] = condition
+    if isinstance(mode, str):
+        body["commandMode"] = mode
+    if prompt is not None:
+        body["prompt"] = prompt
+    return body
+
+
+def _content(raw: object) -> Content | None:
+    """A string, or the list of blocks arcguard reads (anything else in it is left out)."""
+    if isinstance(raw, str):
+        return raw
+    if not isinstance(raw, list):
+        return None
+    return [block for block in map(_block, raw) if block is not None]
+
+
+def _block(raw: object) -> Block | None:
+    if not isinstance(raw, dict):
+        return None
+    kind = raw.get("type")
+    if kind == "text":
+        text = raw.get("text")
+        return {"type": "text", "text": text} if isinstance(text, str) else None
+    if kind == "tool_use":
+        return _tool_use(raw)
+    if kind == "tool_result":
+        return _tool_result(raw)
+    return {"type": "thinking" if kind in THINKING_TYPES else "other"}
+
+
+def _tool_use(raw: dict[str, object]) -> ToolUse:
+    call: ToolUse = {"type": "tool_use"}
+    call_id, name = raw.get("id"), raw.get("name")
+    if isinstance(call_id, str):
+        call["id"] = call_id
+    if isinstance(name, str):
+        call["name"] = name
+    if "input" in raw:
+        call["input"] = raw["input"]
+    return call
+
+
+def _tool_result(raw: dict[str, object]) -> ToolResult:
+    result: ToolResult = {"type": "tool_result"}
+    call_id, failed, content = raw.get("tool_use_id"), raw.get("is_error"), raw.get("content")
+    if isinstance(call_id, str):
+        result["tool_use_id"] = call_id
+    if isinstance(failed, bool):
+        result["is_error"] = failed
+    if isinstance(content, str):
+        result["content"] = content
+    elif isinstance(content, list):
+        result["content"] = _text_blocks(content)
+    return result
+
+
+def _text_blocks(raw: list[object]) -> list[TextBlock]:
+    found: list[TextBlock] = []
+    for block in map(_block, raw):
+        if block is not None and block["type"] == "text":
+            found.append(block)
+    return found
+
 
 # Kinds of a final assistant message.
 TOOL_USE = "tool_use"
@@ -26,29 +239,18 @@ OTHER = "other"  # only blocks of unknown types (image, server tools, ...): cont
 EMPTY = "empty"
 
 
+@value
 class Message:
     """One assistant API message, merged from its entries."""
 
-    __slots__ = (
-        "entries",
-        "id",
-        "synthetic",
-        "texts",
-        "thinking",
-        "tool_ids",
-        "tool_uses",
-        "unknown_blocks",
-    )
-
-    def __init__(self, message_id: str) -> None:
-        self.id = message_id
-        self.texts: list[str] = []
-        self.tool_uses: list[dict[str, Any]] = []
-        self.tool_ids: list[str] = []
-        self.thinking = False
-        self.unknown_blocks = 0
-        self.synthetic = False
-        self.entries = 0
+    id: str
+    texts: tuple[str, ...] = ()
+    tool_uses: tuple[ToolUse, ...] = ()
+    tool_ids: tuple[str, ...] = ()
+    thinking: bool = False
+    unknown_blocks: int = 0
+    synthetic: bool = False
+    entries: int = 0
 
     @property
     def text(self) -> str:
@@ -66,63 +268,49 @@ class Message:
             return THINKING
         return EMPTY
 
-    def add_entry(self, entry: object) -> None:
+    def add_entry(self, entry: Entry) -> None:
         """Merge one transcript entry of this message (entries may arrive in any order)."""
-        if not isinstance(entry, dict):
-            return  # callers pass only entries `assistant_message_id` accepted: objects
         self.entries += 1
-        message = entry.get("message")
-        if entry.get("isApiErrorMessage") is True or (
-            isinstance(message, dict) and message.get("model") == SYNTHETIC_MODEL
-        ):
+        message = entry.get("message", {})
+        if entry.get("isApiErrorMessage") is True or message.get("model") == SYNTHETIC_MODEL:
             self.synthetic = True
-        content = message.get("content") if isinstance(message, dict) else None
+        content = message.get("content")
         if isinstance(content, str):
-            self.texts.append(content)
+            self.texts += (content,)
             return
-        if not isinstance(content, list):
-            return
-        for block in content:
+        for block in content or ():
             self._add_block(block)
 
-    def _add_block(self, block: object) -> None:
-        if not isinstance(block, dict):
-            return
-        kind = block.get("type")
-        if kind == "text":
-            text = block.get("text")
-            if isinstance(text, str):
-                self.texts.append(text)
-        elif kind == "tool_use":
-            self.tool_uses.append(block)
-            if isinstance(block.get("id"), str):
-                self.tool_ids.append(block["id"])
-        elif kind in THINKING_TYPES:
+    def _add_block(self, block: Block) -> None:
+        if block["type"] == "text":
+            self.texts += (block["text"],)
+        elif block["type"] == "tool_use":
+            self.tool_uses += (block,)
+            if "id" in block:
+                self.tool_ids += (block["id"],)
+        elif block["type"] == "thinking":
             self.thinking = True
         else:
             self.unknown_blocks += 1
 
 
-def assistant_message_id(entry: object) -> str | None:
+def assistant_message_id(entry: Entry) -> str | None:
     """The `message.id` of a main-chain assistant entry, else None.
 
     Entries without an id (old or synthetic) fall back to their `uuid` so they still group.
     """
-    if not isinstance(entry, dict) or entry.get("type") != "assistant":
+    if entry.get("type") != "assistant" or entry.get("isSidechain") is True:
         return None
-    if entry.get("isSidechain") is True:
+    if "message" not in entry:
         return None
-    message = entry.get("message")
-    if not isinstance(message, dict):
-        return None
-    mid = message.get("id")
-    if isinstance(mid, str) and mid:
+    mid = entry["message"].get("id")
+    if mid:
         return mid
     uuid = entry.get("uuid")
-    return f"uuid:{uuid}" if isinstance(uuid, str) else None
+    return f"uuid:{uuid}" if uuid is not None else None
 
 
-def last_message(entries_newest_first: Iterable[object]) -> Message | None:
+def last_message(entries_newest_first: Iterable[Entry]) -> Message | None:
     """The newest assistant message, merged from all its entries in the given window."""
     found: Message | None = None
     for entry in entries_newest_first:
@@ -137,37 +325,30 @@ def last_message(entries_newest_first: Iterable[object]) -> Message | None:
     return found
 
 
+@value
 class Exchange:
     """The end of the conversation: the newest assistant message, whether a tool result is
     newer than it (the model has not answered the result yet, or answered with nothing), and
     the hidden (`isMeta`) prompt it answers, if that is the message's prompt."""
 
-    __slots__ = ("message", "meta_prompt", "meta_prompt_id", "result_pending")
-
-    def __init__(self, message: Message | None, result_pending: bool) -> None:
-        self.message = message
-        self.result_pending = result_pending
-        self.meta_prompt: str | None = None
-        self.meta_prompt_id: str | None = None
+    message: Message | None = None
+    result_pending: bool = False
+    meta_prompt: str | None = None
+    meta_prompt_id: str | None = None
 
 
-def is_tool_result(entry: object) -> bool:
+def is_tool_result(entry: Entry) -> bool:
     """A main-chain `user` entry that carries tool results (the harness, not the operator)."""
-    if not isinstance(entry, dict) or entry.get("type") != "user":
+    if entry.get("type") != "user" or entry.get("isSidechain") is True:
         return False
-    if entry.get("isSidechain") is True:
-        return False
-    message = entry.get("message")
-    content = message.get("content") if isinstance(message, dict) else None
-    return isinstance(content, list) and any(
-        isinstance(block, dict) and block.get("type") == "tool_result" for block in content
-    )
+    content = entry.get("message", {}).get("content")
+    return isinstance(content, list) and any(block["type"] == "tool_result" for block in content)
 
 
-def last_exchange(entries_newest_first: Iterable[object]) -> Exchange:
+def last_exchange(entries_newest_first: Iterable[Entry]) -> Exchange:
     """The newest assistant message, whether a tool result came after it, and its prompt when
     that prompt is a hidden one (Claude Code's own, such as its resume prompt)."""
-    exchange = Exchange(None, False)
+    exchange = Exchange()
     prompt_seen = False
     for entry in entries_newest_first:
         mid = assistant_message_id(entry)
@@ -186,33 +367,27 @@ def last_exchange(entries_newest_first: Iterable[object]) -> Exchange:
     return exchange
 
 
-def _is_prompt(entry: object) -> bool:
+def _is_prompt(entry: Entry) -> bool:
     return (
-        isinstance(entry, dict)
-        and entry.get("type") == "user"
+        entry.get("type") == "user"
         and entry.get("isSidechain") is not True
         and not is_tool_result(entry)
     )
 
 
-def _note_meta_prompt(exchange: Exchange, entry: object) -> None:
-    if not isinstance(entry, dict) or entry.get("isMeta") is not True:
+def _note_meta_prompt(exchange: Exchange, entry: Entry) -> None:
+    if entry.get("isMeta") is not True:
         return
-    message = entry.get("message")
-    content = message.get("content") if isinstance(message, dict) else None
-    if isinstance(content, list):
-        content = " ".join(
-            b["text"]
-            for b in content
-            if isinstance(b, dict) and b.get("type") == "text" and isinstance(b.get("text"), str)
-        )
-    if isinstance(content, str):
-        exchange.meta_prompt = content
-        uuid = entry.get("uuid")
-        exchange.meta_prompt_id = uuid if isinstance(uuid, str) and uuid else None
+    content = entry.get("message", {}).get("content")
+    if content is None:
+        return
+    if not isinstance(content, str):
+        content = " ".join(b["text"] for b in content if b["type"] == "text")
+    exchange.meta_prompt = content
+    exchange.meta_prompt_id = entry.get("uuid") or None
 
 
-def message_with_tool(entries_newest_first: Iterable[object], tool_ids: set[str]) -> Message | None:
+def message_with_tool(entries_newest_first: Iterable[Entry], tool_ids: set[str]) -> Message | None:
     """The assistant message holding any of `tool_ids`, merged from all its entries."""
     seen: dict[str, Message] = {}
     target: str | None = None
@@ -231,152 +406,34 @@ def message_with_tool(entries_newest_first: Iterable[object], tool_ids: set[str]
     return seen[target] if target is not None else None
 
 
+def parsed(line: bytes, loads: Callable[[bytes], object]) -> Entry | None:
+    """The entry on one line, or None when the line is not one JSON object."""
+    try:
+        document = loads(line)
+    except ValueError:
+        return None
+    return parse_entry(document) if isinstance(document, dict) else None
+
+
 def conversation_entries(
     lines: Iterable[bytes], loads: Callable[[bytes], object]
-) -> Iterator[object]:
+) -> Iterator[Entry]:
     """Like `assistant_entries`, also letting through `user` entries (prompts, tool results)."""
     for line in lines:
-        if b'"assistant"' not in line and b'"user"' not in line:
-            continue
-        try:
-            yield loads(line)
-        except ValueError:
-            continue
+        if b'"assistant"' in line or b'"user"' in line:
+            entry = parsed(line, loads)
+            if entry is not None:
+                yield entry
 
 
-def assistant_entries(lines: Iterable[bytes], loads: Callable[[bytes], object]) -> Iterator[object]:
+def assistant_entries(lines: Iterable[bytes], loads: Callable[[bytes], object]) -> Iterator[Entry]:
     """Parse the lines that may be assistant entries; skip everything unparseable.
 
     The byte test is a cheap filter that spares parsing big non-message entries
     (`api-request-blob`, tool results); the entry's own `type` is still checked afterwards.
     """
     for line in lines:
-        if b'"assistant"' not in line:
-            continue
-        try:
-            yield loads(line)
-        except ValueError:
-            continue
-
-
-GOAL_STATUS = "goal_status"
-# Claude Code's warning when its Stop-hook cap (CLAUDE_CODE_STOP_HOOK_BLOCK_CAP) overrode a
-# hook: "A hook blocked the turn from ending 9 consecutive times—overriding and ending turn."
-CAP_OVERRIDE = "overriding and ending turn"
-MAX_OVERRIDES = 16
-
-
-class TailMarks:
-    """What a Stop needs from the transcript's tail besides the final message: the release
-    writing it (`version`), the newest `/goal` status as (met, condition), and the ids of
-    Claude Code's Stop-cap override warnings, newest first."""
-
-    __slots__ = ("goal", "overrides", "version")
-
-    def __init__(self) -> None:
-        self.version: str | None = None
-        self.goal: tuple[bool, str] | None = None
-        self.overrides: list[str] = []
-
-
-def tail_marks(lines_newest_first: Iterable[bytes], loads: Callable[[bytes], object]) -> TailMarks:
-    """One pass over the tail; only lines that may carry a mark are parsed."""
-    marks = TailMarks()
-    for line in lines_newest_first:
-        wanted = (
-            (marks.version is None and b'"version"' in line)
-            or (marks.goal is None and b'"goal_status"' in line)
-            or (CAP_OVERRIDE.encode() in line and len(marks.overrides) < MAX_OVERRIDES)
-        )
-        if not wanted:
-            continue
-        try:
-            entry = loads(line)
-        except ValueError:
-            continue
-        if isinstance(entry, dict):
-            _mark(marks, entry)
-    return marks
-
-
-def _mark(marks: TailMarks, entry: dict[str, Any]) -> None:
-    version = entry.get("version")
-    if marks.version is None and isinstance(version, str) and version:
-        marks.version = version
-    if marks.goal is None:
-        marks.goal = goal_status(entry)
-    if is_cap_override(entry) and isinstance(entry.get("uuid"), str):
-        marks.overrides.append(entry["uuid"])
-
-
-def goal_status(entry: dict[str, Any]) -> tuple[bool, str] | None:
-    """(met, condition) of a `goal_status` attachment (Claude Code's `/goal`): written with
-    `met: false` when a goal is set and after each stop that did not meet it, `met: true` when
-    it is met or cleared. None for any other entry."""
-    if entry.get("type") != "attachment":
-        return None
-    body = entry.get("attachment")
-    if not isinstance(body, dict) or body.get("type") != GOAL_STATUS:
-        return None
-    met, condition = body.get("met"), body.get("condition")
-    if not isinstance(met, bool):
-        return None
-    return met, condition if isinstance(condition, str) else ""
-
-
-def is_cap_override(entry: object) -> bool:
-    """Claude Code's system warning that its Stop-hook cap ended a turn a hook kept blocking."""
-    if not isinstance(entry, dict) or entry.get("type") != "system":
-        return False
-    content = entry.get("content")
-    return isinstance(content, str) and CAP_OVERRIDE in content
-
-
-# What Claude Code writes about its own resume at a usage limit: a system entry when it arms
-# ("Usage limit reached · continuing automatically at 7:11am · esc to cancel" on 2.1.328,
-# "... · set to continue automatically at 7:11am" on 2.1.332), when the user cancels it
-# ("Automatic continue cancelled · ...") and when it resumes, then its resume prompt.
-ARMED_START, ARMED_WORD = "Usage limit reached", "automatically"
-RESUME_MARKS = (
-    ("Automatic continue cancelled", "cancelled"),
-    ("Usage limit reset · Continuing automatically", "resumed"),
-    ("Your claude.ai usage limit has reset.", "resumed"),
-)
-_RESUME_BYTES = (b"Usage limit", b"usage limit has reset", b"Automatic continue cancelled")
-
-
-def resume_mark(
-    lines_newest_first: Iterable[bytes], loads: Callable[[bytes], object]
-) -> str | None:
-    """The newest of Claude Code's resume markers in the lines: "armed", "cancelled",
-    "resumed" (`core.arc_keeper.handover`), or None when there is none."""
-    for line in lines_newest_first:
-        if not any(b in line for b in _RESUME_BYTES):
-            continue
-        try:
-            entry = loads(line)
-        except ValueError:
-            continue
-        found = _resume_mark(entry)
-        if found is not None:
-            return found
-    return None
-
-
-def _resume_mark(entry: object) -> str | None:
-    if not isinstance(entry, dict) or entry.get("type") not in ("system", "user"):
-        return None
-    content = entry.get("content")
-    if entry.get("type") == "user":
-        message = entry.get("message")
-        content = message.get("content") if isinstance(message, dict) else None
-        if entry.get("isMeta") is not True:
-            return None
-    if not isinstance(content, str):
-        return None
-    if content.startswith(ARMED_START) and ARMED_WORD in content:
-        return "armed"
-    for start, mark in RESUME_MARKS:
-        if content.startswith(start):
-            return mark
-    return None
+        if b'"assistant"' in line:
+            entry = parsed(line, loads)
+            if entry is not None:
+                yield entry
