@@ -16,7 +16,6 @@ from __future__ import annotations
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Callable
-    from typing import Any
     from typing import TypeVar
     from typing import dataclass_transform
 
@@ -49,7 +48,7 @@ def value(cls: type[T]) -> type[T]:
     return rebuilt
 
 
-def _init(owner: str, names: tuple[str, ...], defaults: dict[str, Any]) -> Callable[..., None]:
+def _init(owner: str, names: tuple[str, ...], defaults: dict[str, object]) -> Callable[..., None]:
     def __init__(self: object, *args: object, **kwargs: object) -> None:
         if len(args) > len(names):
             raise TypeError(f"{owner}() takes {len(names)} arguments, {len(args)} given")

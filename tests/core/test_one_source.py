@@ -39,15 +39,8 @@ VALIDATED = {
     "LimitWait": validation.LIMIT_WAIT,
     "StateFile": validation.STATE,
 }
-# TypedDicts of what is never loaded from a file: the hook output arcguard builds and the
-# payloads a hook has already read field by field.
-UNVALIDATED = {
-    "HookSpecificOutput",
-    "Output",
-    "PromptPayload",
-    "SessionStartPayload",
-    "StopPayload",
-}
+# TypedDicts of what is never loaded from a file: the hook output arcguard builds.
+UNVALIDATED = {"HookSpecificOutput", "Output"}
 # Validators with no TypedDict: `Events` is a map of counters with one known key.
 MAPS = {validation.EVENTS}
 

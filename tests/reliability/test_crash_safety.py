@@ -83,13 +83,18 @@ def _check(home: Path, last: int) -> int:
 
 
 def _trials(home: Path, count: int, seed: int) -> None:
+    """`count` killed writers, and more (up to eight times as many) until a kill has landed
+    mid-write: where a kill lands is up to the machine's timing, and a trial in which none
+    did proves nothing."""
     rng = random.Random(seed)
     from arcguard.storage import paths
 
     paths.ensure_sessions_dir(str(home))
     last = 0
     killed_with_temp = 0
-    for _ in range(count):
+    trials = 0
+    while trials < count or (killed_with_temp == 0 and trials < 8 * count):
+        trials += 1
         proc = subprocess.Popen(
             [sys.executable, "-c", WRITER, str(home), SESSION, str(PAD)],
             stdout=subprocess.PIPE,

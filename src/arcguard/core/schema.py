@@ -270,30 +270,6 @@ if TYPE_CHECKING:
         total=False,
     )
 
-    # --- hook payloads, once read ------------------------------------------------------------
-    # Claude Code's stdin is parsed into a `JSONObject`; a hook reads the fields it uses,
-    # checks their types, and works on one of these from then on.
-
-    class PromptPayload(TypedDict):
-        """UserPromptSubmit."""
-
-        session_id: str
-        prompt: str
-
-    class SessionStartPayload(TypedDict):
-        session_id: str
-        source: str  # "unknown" when missing or not text
-
-    class StopPayload(TypedDict):
-        session_id: str
-        transcript_path: str | None  # None when missing, empty or not text
-        last_assistant_message: str | None  # None when missing or not text
-        stop_hook_active: bool  # only a literal `true` counts
-        background_running: bool  # `background_tasks` lists one with status "running"
-        # The payload has a field only releases that leave `last_assistant_message` out for a
-        # final message without text send: its absence then means "no text".
-        newer_release: bool
-
 
 SCHEMA = 1
 

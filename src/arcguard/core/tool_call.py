@@ -15,7 +15,6 @@ from arcguard.values import value
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Mapping
-    from typing import TypedDict
 
 EVENTS = ("PostToolUse", "PostToolUseFailure")
 
@@ -86,23 +85,3 @@ def read_result(fields: Mapping[str, object], *, event: object) -> ToolResult:
             else None
         ),
     )
-
-
-if TYPE_CHECKING:
-
-    class PreToolPayload(TypedDict):
-        session_id: str
-        call: ToolCall
-        transcript_path: str | None  # the caller's own transcript (a subagent's file for it)
-
-    class PostToolPayload(TypedDict):
-        session_id: str
-        call: ToolCall
-        result: ToolResult
-
-    class BatchPayload(TypedDict):
-        session_id: str
-        agent: str | None
-        calls: list[tuple[ToolCall, ToolResult]]  # each entry's `tool_response` its result
-        tool_use_ids: list[str]  # the entries' ids, sorted
-        transcript_path: str | None

@@ -36,19 +36,13 @@ if TYPE_CHECKING:
     from collections.abc import Callable
     from datetime import tzinfo
     from typing import Protocol
-    from typing import TypedDict
     from typing import TypeVar
 
     from arcguard.core.render import Output
     from arcguard.core.state import State
+    from arcguard.hooks.payloads import LimitPayload
     from arcguard.hooks.runner import Context
     from arcguard.jsonio import JSONObject
-
-    class LimitPayload(TypedDict):
-        session_id: str
-        error: str | None  # None when missing or not text
-        last_assistant_message: str | None  # the error text; None when missing or not text
-        transcript_path: str | None  # None when missing, empty or not text
 
     T = TypeVar("T")
 

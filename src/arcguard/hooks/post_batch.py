@@ -29,8 +29,8 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from arcguard.core.render import Output
     from arcguard.core.state import State
-    from arcguard.core.tool_call import BatchPayload
     from arcguard.core.tool_call import ToolCall
+    from arcguard.hooks.payloads import BatchPayload
     from arcguard.hooks.runner import Context
     from arcguard.jsonio import JSONObject
     from arcguard.transcript.records import Message
@@ -57,7 +57,7 @@ def read(payload: JSONObject) -> BatchPayload | None:
         "agent": agent,
         "calls": calls,
         "tool_use_ids": sorted(ids),
-        "transcript_path": hook_reader.path_for(payload),
+        "transcript_path": hook_reader.path_for(payload.get("transcript_path"), agent),
     }
 
 

@@ -13,7 +13,7 @@ from arcguard.hooks.runner import session_id
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from arcguard.core.render import Output
-    from arcguard.core.tool_call import PostToolPayload
+    from arcguard.hooks.payloads import PostToolPayload
     from arcguard.hooks.runner import Context
     from arcguard.jsonio import JSONObject
 

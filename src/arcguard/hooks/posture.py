@@ -13,16 +13,13 @@ from arcguard.hooks.runner import session_id
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from arcguard.core.render import Output
-    from arcguard.core.schema import PromptPayload
     from arcguard.core.state import State
+    from arcguard.hooks.payloads import PromptPayload
     from arcguard.hooks.runner import Context
     from arcguard.jsonio import JSONObject
 
-    class Prompt(PromptPayload):
-        cwd: str | None  # None when missing, empty or not text
 
-
-def read(payload: JSONObject) -> Prompt | None:
+def read(payload: JSONObject) -> PromptPayload | None:
     sid = session_id(payload)
     prompt = payload.get("prompt")
     if sid is None or not isinstance(prompt, str):

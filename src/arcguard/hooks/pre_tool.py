@@ -23,8 +23,8 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from arcguard.core.render import Output
     from arcguard.core.state import State
-    from arcguard.core.tool_call import PreToolPayload
     from arcguard.core.tool_call import ToolCall
+    from arcguard.hooks.payloads import PreToolPayload
     from arcguard.hooks.runner import Context
     from arcguard.jsonio import JSONObject
 

@@ -16,16 +16,13 @@ from arcguard.storage import error_log
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from arcguard.core.render import Output
-    from arcguard.core.schema import SessionStartPayload
     from arcguard.core.state import State
+    from arcguard.hooks.payloads import SessionStartPayload
     from arcguard.hooks.runner import Context
     from arcguard.jsonio import JSONObject
 
-    class SessionStart(SessionStartPayload):
-        cwd: str | None  # None when missing, empty or not text
 
-
-def read(payload: JSONObject) -> SessionStart | None:
+def read(payload: JSONObject) -> SessionStartPayload | None:
     sid = session_id(payload)
     if sid is None:
         return None

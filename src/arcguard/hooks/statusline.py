@@ -25,17 +25,11 @@ from arcguard.storage import store
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from typing import TypedDict
-
     from arcguard.core.config import Config
     from arcguard.core.state import State
+    from arcguard.hooks.payloads import StatusPayload
     from arcguard.hooks.runner import _Watchdog
     from arcguard.jsonio import JSONObject
-
-    class StatusPayload(TypedDict):
-        session_id: str
-        # `rate_limits.<window>.resets_at` as seconds by window (`limits.reset_times`).
-        resets: dict[str, float]
 
 
 NAME = "statusline"

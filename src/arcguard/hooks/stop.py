@@ -35,8 +35,8 @@ from arcguard.transcript import hook_reader
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from arcguard.core.render import Output
-    from arcguard.core.schema import StopPayload
     from arcguard.core.state import State
+    from arcguard.hooks.payloads import StopPayload
     from arcguard.hooks.runner import Context
     from arcguard.jsonio import JSONObject
     from arcguard.transcript.records import Exchange

@@ -10,16 +10,11 @@ from arcguard.hooks.runner import session_id
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from typing import TypedDict
-
     from arcguard.core.render import Output
     from arcguard.core.state import State
+    from arcguard.hooks.payloads import FailurePayload
     from arcguard.hooks.runner import Context
     from arcguard.jsonio import JSONObject
-
-    class FailurePayload(TypedDict):
-        session_id: str
-        error: str  # "unknown" when missing or not text
 
 
 def read(payload: JSONObject) -> FailurePayload | None:

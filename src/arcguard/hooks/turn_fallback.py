@@ -16,7 +16,7 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from arcguard.core.render import Output
     from arcguard.core.state import State
-    from arcguard.core.tool_call import PreToolPayload
+    from arcguard.hooks.payloads import PreToolPayload
     from arcguard.hooks.runner import Context
 
 
@@ -27,9 +27,7 @@ def before_call(state: State, given: PreToolPayload, ctx: Context) -> tuple[Outp
     call = given["call"]
     # The caller's own transcript (a subagent has its own file), looked up here: only releases
     # without PostToolBatch import the transcript reader on this hook.
-    path = hook_reader.path_for(
-        {"transcript_path": given["transcript_path"], "agent_id": call.agent}
-    )
+    path = hook_reader.path_for(given["transcript_path"], call.agent)
     message = None
     if call.id and path:
         # The call's own entry may not be on disk yet. Its message matters only when a turn

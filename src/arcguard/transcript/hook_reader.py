@@ -15,15 +15,14 @@ from arcguard.transcript.tail import lines_newest_first
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Mapping
+    pass
 
 
-def path_for(payload: Mapping[str, object]) -> str | None:
-    """The transcript of whoever made the calls: a subagent's own file, else the session's."""
-    main = payload.get("transcript_path")
+def path_for(main: object, agent: object) -> str | None:
+    """The transcript of whoever made the calls: a subagent's own file (`agent`), else the
+    session's (`main`, the payload's `transcript_path`). Either may be anything a payload held."""
     if not isinstance(main, str) or not main:
         return None
-    agent = payload.get("agent_id")
     if isinstance(agent, str) and agent:
         if not set(agent) <= SAFE_CHARS or agent.startswith("."):
             return None

@@ -10,7 +10,7 @@ cancels any wait; so does the built-in resume being cancelled (Esc), which leave
 session to the person who pressed it. With an API key nothing is armed, and the waiter wakes
 the session at the reset as before.
 
-Pure: what the transcript says is read by the shell (`transcript.records.resume_marks`).
+Pure: what the transcript says is read by the shell (`transcript.marks.resume_mark`).
 """
 
 from __future__ import annotations

@@ -1,0 +1,115 @@
+"""The code's shape stays one a newcomer can change safely, measured from its own AST.
+
+Each bound says where a change usually goes wrong: a long function or module hides a second
+concern, a long parameter list is a value nobody named, an untyped `dict[str, Any]` lets a
+misspelt key through mypy, and a hand-written `__init__` restates fields a value class states
+once. Raise a bound only with a reason the next reader would accept.
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import arcguard
+
+
+PACKAGE = Path(arcguard.__file__).parent
+MAX_MODULE_LINES = 450
+MAX_FUNCTION_LINES = 60
+MAX_CORE_PARAMETERS = 6
+MAX_UNTYPED_DICTS = 25
+MAX_UNTYPED_DICTS_IN_HOOKS_AND_CORE = 4
+
+
+def _sources() -> dict[str, str]:
+    return {
+        path.relative_to(PACKAGE).as_posix(): path.read_text(encoding="utf-8")
+        for path in sorted(PACKAGE.rglob("*.py"))
+    }
+
+
+SOURCES = _sources()
+TREES = {name: ast.parse(text) for name, text in SOURCES.items()}
+
+
+def _functions(tree: ast.AST) -> list[ast.FunctionDef | ast.AsyncFunctionDef]:
+    return [n for n in ast.walk(tree) if isinstance(n, ast.FunctionDef | ast.AsyncFunctionDef)]
+
+
+def _parameters(function: ast.FunctionDef | ast.AsyncFunctionDef) -> int:
+    args = function.args
+    names = [*args.posonlyargs, *args.args, *args.kwonlyargs]
+    count = len(names) + (args.vararg is not None) + (args.kwarg is not None)
+    return count - bool(names and names[0].arg in ("self", "cls"))
+
+
+def _is_untyped_dict(node: ast.AST) -> bool:
+    return (
+        isinstance(node, ast.Subscript)
+        and isinstance(node.value, ast.Name)
+        and node.value.id == "dict"
+        and isinstance(node.slice, ast.Tuple)
+        and [ast.unparse(e) for e in node.slice.elts] == ["str", "Any"]
+    )
+
+
+def _untyped_dicts(tree: ast.AST) -> int:
+    return sum(_is_untyped_dict(node) for node in ast.walk(tree))
+
+
+def test_no_module_is_longer_than_the_bound() -> None:
+    long = {name: text.count("\n") for name, text in SOURCES.items()}
+    assert {name: n for name, n in long.items() if n > MAX_MODULE_LINES} == {}
+
+
+def test_no_function_is_longer_than_the_bound() -> None:
+    long = [
+        f"{name}:{f.name} ({(f.end_lineno or f.lineno) - f.lineno + 1} lines)"
+        for name, tree in TREES.items()
+        for f in _functions(tree)
+        if (f.end_lineno or f.lineno) - f.lineno + 1 > MAX_FUNCTION_LINES
+    ]
+    assert long == []
+
+
+def test_no_core_function_takes_more_than_six_parameters() -> None:
+    wide = [
+        f"{name}:{f.name} ({_parameters(f)})"
+        for name, tree in TREES.items()
+        if name.startswith("core/")
+        for f in _functions(tree)
+        if _parameters(f) > MAX_CORE_PARAMETERS
+    ]
+    assert wide == []
+
+
+def test_untyped_dicts_stay_within_their_budget() -> None:
+    counts = {name: _untyped_dicts(tree) for name, tree in TREES.items()}
+    inner = sum(n for name, n in counts.items() if name.startswith(("hooks/", "core/")))
+    assert sum(counts.values()) <= MAX_UNTYPED_DICTS, {k: v for k, v in counts.items() if v}
+    assert inner <= MAX_UNTYPED_DICTS_IN_HOOKS_AND_CORE
+
+
+def test_the_measures_measure() -> None:
+    tree = ast.parse("def f(self, a, b, *c, d, **e) -> dict[str, Any]: pass")
+    (function,) = _functions(tree)
+    assert _parameters(function) == 5
+    assert _untyped_dicts(tree) == 1
+
+
+# A hand-written `__init__` is kept only where it must run a base class's constructor.
+INITS_ALLOWED = {
+    "values.py",  # the `__init__` that `@value` generates
+    "resident/server.py",  # the socket server binds and listens in its base constructor
+}
+
+
+def test_value_classes_state_their_fields_instead_of_an_init() -> None:
+    found = {
+        name
+        for name, tree in TREES.items()
+        for function in _functions(tree)
+        if function.name == "__init__"
+    }
+    assert found <= INITS_ALLOWED
