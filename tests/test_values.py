@@ -58,3 +58,25 @@ def test_wrong_arguments_are_refused(args: tuple, kwargs: dict, message: str) ->
 def test_values_are_not_hashable_since_fields_can_change() -> None:
     with pytest.raises(TypeError):
         hash(Point(1))
+
+
+class Named:
+    def describe(self) -> str:
+        return "named"
+
+
+@value
+class Labelled(Named):
+    label: str
+
+    def describe(self) -> str:
+        return f"{self.label}, {super().describe()}"
+
+    @property
+    def kind(self) -> str:
+        return type(self).__qualname__
+
+
+def test_methods_that_call_super_reach_the_rebuilt_class() -> None:
+    assert Labelled("a").describe() == "a, named"
+    assert Labelled("a").kind == "Labelled"

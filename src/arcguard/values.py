@@ -8,6 +8,7 @@ dataclass (`dataclass_transform`), so a wrong field or a missing argument is a t
 
 Defaults are shared between instances, so they must be immutable: use a tuple, not a list.
 A value class has no base class of its own fields; `ClassVar` annotations are not fields.
+It is meant for values: an exception keeps its `__init__`, so that its base constructor runs.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from __future__ import annotations
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Callable
+    from collections.abc import Iterable
     from typing import TypeVar
     from typing import dataclass_transform
 
@@ -44,8 +46,23 @@ def value(cls: type[T]) -> type[T]:
     namespace["__eq__"] = _eq
     namespace["__hash__"] = None  # fields can be reassigned, so instances are not hashable
     namespace.setdefault("__repr__", _repr)
+    namespace["__qualname__"] = cls.__qualname__
     rebuilt: type[T] = type(cls.__name__, cls.__bases__, namespace)
+    _rebind(namespace.values(), cls, rebuilt)
     return rebuilt
+
+
+def _rebind(members: Iterable[object], old: type, new: type) -> None:
+    """Point the methods' `__class__` cell (what bare `super()` reads) at the rebuilt class."""
+    for member in members:
+        function = member.fget if isinstance(member, property) else member
+        function = getattr(function, "__func__", function)  # classmethod, staticmethod
+        for cell in getattr(function, "__closure__", None) or ():
+            try:
+                if cell.cell_contents is old:
+                    cell.cell_contents = new
+            except ValueError:  # an empty cell
+                continue
 
 
 def _init(owner: str, names: tuple[str, ...], defaults: dict[str, object]) -> Callable[..., None]:

@@ -38,7 +38,6 @@ from arcguard.hooks import RESIDENT_COMMANDS
 from arcguard.resident.files import HOST
 from arcguard.resident.files import SECRET_ENV
 from arcguard.resident.files import SECRET_HEADER
-from arcguard.values import value
 
 
 if TYPE_CHECKING:
@@ -63,7 +62,6 @@ BACKGROUND_TIMEOUT = 86400 + 600
 EDIT_TOOLS_MATCHER = "|".join(sorted(EDIT_TOOLS))
 
 
-@value
 class SettingsError(Exception):
     """A settings file arcguard must not touch (unreadable, not JSON, unexpected shape).
 
@@ -71,11 +69,9 @@ class SettingsError(Exception):
     `invalid` (not standard JSON), `shape` (JSON arcguard does not understand) or `unreadable`.
     """
 
-    message: str
-    kind: str = "unreadable"
-
-    def __str__(self) -> str:
-        return self.message
+    def __init__(self, message: str, kind: str = "unreadable") -> None:
+        super().__init__(message)  # the message tracebacks and `str()` show
+        self.kind = kind
 
 
 # --- which entries are ours (pure) ---------------------------------------------------------

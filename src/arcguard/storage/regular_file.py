@@ -14,8 +14,6 @@ from __future__ import annotations
 import os
 import stat
 
-from arcguard.values import value
-
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -30,18 +28,17 @@ UNREADABLE = "unreadable"
 FLAGS = os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC | os.O_NOCTTY
 
 
-@value
 class Refused(OSError):
     """`path` is not read: `reason` is one of the constants above, `detail` says more, and
-    `errno` is the system's error number when the system refused."""
+    `errno` is the system's error number when the system refused. An exception keeps its
+    `__init__`: the base constructor sets the message and `args` that tracebacks show."""
 
-    path: str
-    reason: str
-    detail: str = ""
-    errno: int | None = None
-
-    def __str__(self) -> str:
-        return f"{self.path}: {self.reason}" + (f" ({self.detail})" if self.detail else "")
+    def __init__(self, path: str, reason: str, detail: str = "", code: int | None = None) -> None:
+        super().__init__(f"{path}: {reason}" + (f" ({detail})" if detail else ""))
+        self.path = path
+        self.reason = reason
+        self.detail = detail
+        self.errno = code
 
 
 def check(info: os.stat_result, path: str, limit: int | None) -> None:

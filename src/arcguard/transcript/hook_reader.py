@@ -7,7 +7,6 @@ import time
 
 from arcguard import jsonio
 from arcguard.storage.paths import SAFE_CHARS
-from arcguard.transcript import marks
 from arcguard.transcript import records
 from arcguard.transcript.tail import NotReadable
 from arcguard.transcript.tail import lines_newest_first
@@ -15,7 +14,7 @@ from arcguard.transcript.tail import lines_newest_first
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    pass
+    from arcguard.transcript import marks
 
 
 def path_for(main: object, agent: object) -> str | None:
@@ -84,6 +83,8 @@ def tail_marks(path: str, max_bytes: int, *, wait_s: float = 0.0) -> marks.TailM
     Re-read for up to `wait_s` while no entry names its release: early in a session Claude
     Code may not have flushed a single entry yet (the file may not even exist).
     """
+    from arcguard.transcript import marks  # only the Stop hook reads them
+
     deadline = time.monotonic() + wait_s
     while True:
         try:
@@ -97,6 +98,8 @@ def tail_marks(path: str, max_bytes: int, *, wait_s: float = 0.0) -> marks.TailM
 
 def resume_mark(path: str, max_bytes: int) -> str | None:
     """The newest marker of Claude Code's own usage-limit resume (`marks.resume_mark`)."""
+    from arcguard.transcript import marks
+
     try:
         return marks.resume_mark(lines_newest_first(path, max_bytes), jsonio.loads)
     except NotReadable:
