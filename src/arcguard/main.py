@@ -11,8 +11,11 @@ HELP = ("-h", "--help")
 def main(argv: list[str] | None = None) -> int:
     args = sys.argv[1:] if argv is None else argv
     if args[:1] == ["hook"] and not any(arg in HELP for arg in args[1:]):
+        if args[1:] != ["limit-wait"]:  # the one hook that lives for hours
+            _without_cycle_collection()
         return _hook(args[1:])
     if args == ["statusline"]:
+        _without_cycle_collection()
         if _unsupported():
             return 0  # an empty status line segment: nothing to show here
         return _status_line()
@@ -20,6 +23,15 @@ def main(argv: list[str] | None = None) -> int:
     from arcguard.commands.group import run
 
     return run(args)
+
+
+def _without_cycle_collection() -> None:
+    """A hook process lives for milliseconds and frees what it drops by reference counting;
+    the cycle collector's passes over everything loaded so far (modules, the parsed state)
+    cost it about a millisecond of start-up, and would free nothing worth keeping before exit."""
+    import gc
+
+    gc.disable()
 
 
 def _load_site() -> None:

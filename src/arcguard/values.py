@@ -2,7 +2,7 @@
 
 `import dataclasses` pulls in `inspect` and `re`, about a quarter of what a hook costs, so the
 hook path cannot use it. `@value` does the part arcguard needs: the annotated names, in order,
-become slots and the parameters of a generated `__init__` (positional or by keyword, with the
+become the parameters of a generated `__init__` (positional or by keyword, with the
 class-level defaults), and instances compare and print by their fields. mypy reads it as a
 dataclass (`dataclass_transform`), so a wrong field or a missing argument is a type error.
 
@@ -17,7 +17,6 @@ from __future__ import annotations
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Callable
-    from collections.abc import Iterable
     from typing import TypeVar
     from typing import dataclass_transform
 
@@ -30,64 +29,53 @@ else:
 
 @dataclass_transform()
 def value(cls: type[T]) -> type[T]:
-    """`cls` rebuilt with slots for its annotated fields and an `__init__`, `__eq__`, `__repr__`."""
+    """`cls` with an `__init__`, `__eq__` and `__repr__` over its annotated fields.
+
+    The class is completed in place, not rebuilt (as slots would need): a hook loads a few
+    dozen of these, and rebuilding each one is start-up time it would pay on every call.
+    """
     # Read from the class's own namespace: `inspect.get_annotations` would import `inspect`.
     annotations = cls.__dict__.get("__annotations__", {})  # noqa: RUF063
     names = tuple(name for name, kind in annotations.items() if "ClassVar" not in str(kind))
     defaults = {name: cls.__dict__[name] for name in names if name in cls.__dict__}
-    namespace = {
-        key: item
-        for key, item in cls.__dict__.items()
-        if key not in defaults and key not in ("__dict__", "__weakref__")
-    }
-    namespace["__slots__"] = names
-    namespace["__match_args__"] = names
-    namespace["__init__"] = _init(cls.__name__, names, defaults)
-    namespace["__eq__"] = _eq
-    namespace["__hash__"] = None  # fields can be reassigned, so instances are not hashable
-    namespace.setdefault("__repr__", _repr)
-    namespace["__qualname__"] = cls.__qualname__
-    rebuilt: type[T] = type(cls.__name__, cls.__bases__, namespace)
-    _rebind(namespace.values(), cls, rebuilt)
-    return rebuilt
-
-
-def _rebind(members: Iterable[object], old: type, new: type) -> None:
-    """Point the methods' `__class__` cell (what bare `super()` reads) at the rebuilt class."""
-    for member in members:
-        function = member.fget if isinstance(member, property) else member
-        function = getattr(function, "__func__", function)  # classmethod, staticmethod
-        for cell in getattr(function, "__closure__", None) or ():
-            try:
-                if cell.cell_contents is old:
-                    cell.cell_contents = new
-            except ValueError:  # an empty cell
-                continue
+    setattr(cls, "__match_args__", names)  # noqa: B010 (mypy refuses the plain assignment)
+    setattr(cls, "__init__", _init(cls.__name__, names, defaults))  # noqa: B010
+    setattr(cls, "__eq__", _eq)  # noqa: B010
+    setattr(cls, "__hash__", None)  # noqa: B010 (fields can be reassigned: not hashable)
+    if "__repr__" not in cls.__dict__:
+        setattr(cls, "__repr__", _repr)  # noqa: B010
+    return cls
 
 
 def _init(owner: str, names: tuple[str, ...], defaults: dict[str, object]) -> Callable[..., None]:
+    # Two dict updates, the defaults and then what was given, keep building the few hundred
+    # values a hook makes cheap. A default is stored on the instance too: read from the class,
+    # a function default would come back as a bound method.
+    fields = frozenset(names)
+    required = fields - defaults.keys()
+
     def __init__(self: object, *args: object, **kwargs: object) -> None:
         if len(args) > len(names):
             raise TypeError(f"{owner}() takes {len(names)} arguments, {len(args)} given")
-        for name, arg in zip(names, args, strict=False):
-            if name in kwargs:
-                raise TypeError(f"{owner}() got two values for {name!r}")
-            setattr(self, name, arg)
-        for name in names[len(args) :]:
-            if name in kwargs:
-                setattr(self, name, kwargs.pop(name))
-            elif name in defaults:
-                setattr(self, name, defaults[name])
-            else:
-                raise TypeError(f"{owner}() is missing {name!r}")
+        given = dict(zip(names, args, strict=False))
         if kwargs:
-            raise TypeError(f"{owner}() has no field {next(iter(kwargs))!r}")
+            for name in kwargs:
+                if name not in fields:
+                    raise TypeError(f"{owner}() has no field {name!r}")
+                if name in given:
+                    raise TypeError(f"{owner}() got two values for {name!r}")
+            given.update(kwargs)
+        if not required <= given.keys():
+            missing = next(name for name in names if name in required and name not in given)
+            raise TypeError(f"{owner}() is missing {missing!r}")
+        self.__dict__.update(defaults)
+        self.__dict__.update(given)
 
     return __init__
 
 
 def _fields(item: object) -> tuple[object, ...]:
-    return tuple(getattr(item, name) for name in type(item).__slots__)  # type: ignore[attr-defined]
+    return tuple(getattr(item, name) for name in type(item).__match_args__)  # type: ignore[attr-defined]
 
 
 def _eq(self: object, other: object) -> bool:
@@ -95,6 +83,6 @@ def _eq(self: object, other: object) -> bool:
 
 
 def _repr(self: object) -> str:
-    names = type(self).__slots__  # type: ignore[attr-defined]
+    names = type(self).__match_args__  # type: ignore[attr-defined]
     shown = ", ".join(f"{name}={getattr(self, name)!r}" for name in names)
     return f"{type(self).__name__}({shown})"

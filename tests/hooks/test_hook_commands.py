@@ -263,3 +263,26 @@ def test_thinking_only_is_final_when_the_payload_says_there_is_no_text(tmp_path,
     )
     thread.join()
     assert (out is not None) is blocked
+
+
+@pytest.mark.parametrize(
+    ("argv", "collects"),
+    [
+        (["hook", "pre-tool"], False),
+        (["statusline"], False),
+        (["hook", "limit-wait"], True),  # it may wait for hours: it keeps the collector
+    ],
+)
+def test_a_short_lived_hook_runs_without_the_cycle_collector(argv, collects, monkeypatch):
+    import gc
+
+    from arcguard import main as entry
+
+    monkeypatch.setattr(entry, "_hook", lambda rest: 0)
+    monkeypatch.setattr(entry, "_status_line", lambda: 0)
+    monkeypatch.setattr(entry, "_unsupported", lambda: None)
+    try:
+        entry.main(argv)
+        assert gc.isenabled() is collects
+    finally:
+        gc.enable()
