@@ -11,7 +11,7 @@ import pytest
 import arcguard.doctor.wiring
 from arcguard.claude_settings import merge_plan as plan
 from arcguard.doctor import wiring
-from arcguard.doctor.model import Entry
+from arcguard.doctor.model import HookEntry
 from arcguard.doctor.model import Setup
 from arcguard.hooks import EVENTS
 
@@ -119,16 +119,16 @@ def test_an_older_release_narrowed_to_the_editing_tools_is_a_gap(
     assert narrowed.detail.startswith("PostToolUse runs only for Edit|Write (project)")
 
 
-def _entry(where: str, hook: str, event: str = "Stop") -> Entry:
-    return Entry(where, event, {"type": "command", "command": f"/opt/bin/arcguard hook {hook}"})
+def _entry(where: str, hook: str, event: str = "Stop") -> HookEntry:
+    return HookEntry(where, event, {"type": "command", "command": f"/opt/bin/arcguard hook {hook}"})
 
 
 def test_runs_that_fail_alike_are_one_line_and_a_refusal_is_a_skip() -> None:
     runs = [
-        wiring.Run(_entry("user", "stop"), "exit 1", refused=False),
-        wiring.Run(_entry("user", "posture"), "exit 1", refused=False),
-        wiring.Run(_entry("project", "stop"), "not run: inside", refused=True),
-        wiring.Run(_entry("user", "session-start"), "", refused=False),
+        wiring.ProbeRun(_entry("user", "stop"), "exit 1", refused=False),
+        wiring.ProbeRun(_entry("user", "posture"), "exit 1", refused=False),
+        wiring.ProbeRun(_entry("project", "stop"), "not run: inside", refused=True),
+        wiring.ProbeRun(_entry("user", "session-start"), "", refused=False),
     ]
     failed, skipped = wiring.checks_of_runs(runs, [])
     assert (failed.status, failed.detail) == (
@@ -141,8 +141,8 @@ def test_runs_that_fail_alike_are_one_line_and_a_refusal_is_a_skip() -> None:
 
 def test_runs_with_only_skips_say_how_many_answered_first() -> None:
     runs = [
-        wiring.Run(_entry("user", "stop"), "", refused=False),
-        wiring.Run(_entry("project", "posture"), "not run: inside", refused=True),
+        wiring.ProbeRun(_entry("user", "stop"), "", refused=False),
+        wiring.ProbeRun(_entry("project", "posture"), "not run: inside", refused=True),
     ]
     answered, skipped = wiring.checks_of_runs(runs, [])
     assert (answered.status, answered.detail) == (

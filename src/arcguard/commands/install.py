@@ -1,4 +1,4 @@
-"""`arcguard install` and `arcguard uninstall`: wire arcguard into Claude Code, or unwire it."""
+"""`arcguard install`: wire arcguard into Claude Code (`uninstall.py` takes it out again)."""
 
 from __future__ import annotations
 

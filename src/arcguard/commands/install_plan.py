@@ -18,8 +18,6 @@ if TYPE_CHECKING:
     from arcguard.claude_settings.settings_files import Settings
     from arcguard.jsonio import JSONObject
 
-    Handler = dict[str, object]
-
 
 def known_events(version: Version | None, why: str) -> tuple[list[str], list[str]]:
     left_out = cv.unknown_to(version, list(EVENTS))
@@ -43,7 +41,7 @@ class Wiring:
     """One merge of arcguard's hooks into a settings file, and what to say about it."""
 
     settings: Settings  # the file's new content
-    lookalikes: tuple[tuple[str, Handler], ...]  # (event, handler) left alone: not exactly ours
+    lookalikes: tuple[tuple[str, JSONObject], ...]  # (event, handler) left alone: not exactly ours
     still: tuple[str, ...]  # events left out that an entry of the user's still names
 
 

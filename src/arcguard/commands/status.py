@@ -18,7 +18,9 @@ JSON schema (`--json`, `"schema": 1`; keys are only ever added):
                          "last_pause": null | {"rule": str, "reason": str, "t": float}},
                "limit_wait": null | {"until": float, "until_iso": str, "error": str,
                                      "attempt": int, "of": int, "waiter_alive": bool,
-                                     "waiting": bool (alive and its time not come)}}
+                                     "waiting": bool (alive and its time not come),
+                                     "watching": bool (a watch on Claude Code's own resume,
+                                                       not a wait of arcguard's)}}
     With --session ID: {"schema": 1, "state_dir": str, "session": SESSION + {"log": [DECISION, ...],
     "events": {...}}} where DECISION = {"t": float, "hook": str, "kind": str, "reason": str, ...}
     as the hooks wrote it (oldest first, at most the last 50).

@@ -3,7 +3,8 @@
 Each record is written down twice: here for the type checker, and in `core.validation` as the
 checker a loaded file must pass (`tests/core/test_one_source.py` compares the two key by key).
 Most fields may be absent (the code has a default for them); the few it indexes directly are
-required. The hook output and the payloads a hook has read are typed here too.
+required. The hook output is typed here too; the payloads a hook
+has read are in `arcguard.hooks.payloads`.
 
 Pure: no I/O. The TypedDicts exist for mypy only and cost nothing at run time.
 """

@@ -57,11 +57,6 @@ def fresh_state(session_id: str, now: float) -> State:
     }
 
 
-def is_valid(state: object) -> bool:
-    """True for a document this version can use: right schema, every known field well typed."""
-    return validation.problem(state) is None
-
-
 def clone(value: T) -> T:
     """Deep copy of JSON data; the core never mutates the state it was given."""
     copied: T = _copy(value)
@@ -198,7 +193,8 @@ def essentials(document: JSONObject, session_id: str, now: float) -> State:
             if k in validation.LIMIT_WAIT_FIELDS
         }
     kept["seen"] = _kept_seen(fresh["seen"], document.get("seen"))
-    # Each part was checked above, so this holds; the check is what makes it a `State`.
+    # Each part was checked above, so this holds; the check is what makes it a `State`. Were
+    # it ever not to, a fresh state is what any file that fails its check gets.
     return kept if validation.is_state(kept) else fresh
 
 

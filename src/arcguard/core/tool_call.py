@@ -16,7 +16,7 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Mapping
 
-EVENTS = ("PostToolUse", "PostToolUseFailure")
+RESULT_EVENTS = ("PostToolUse", "PostToolUseFailure")
 
 
 class _NoResponse:
@@ -71,7 +71,7 @@ def read_call(fields: Mapping[str, object], agent: str | None) -> ToolCall | Non
 def read_result(fields: Mapping[str, object], *, event: object) -> ToolResult:
     """The report of a finished call. A payload whose event is not named says it failed by
     carrying an `error`."""
-    if event not in EVENTS:
+    if event not in RESULT_EVENTS:
         event = "PostToolUseFailure" if "error" in fields else "PostToolUse"
     duration = fields.get("duration_ms")
     return ToolResult(

@@ -1,4 +1,4 @@
-"""What `arcguard doctor` checks look at (`Setup`), the hook entries it reads (`Entry`), and
+"""What `arcguard doctor` checks look at (`Setup`), the hook entries it reads (`HookEntry`), and
 what each check finds (`Check`, made with `ok`, `warn`, `gap` and `skip`)."""
 
 from __future__ import annotations
@@ -50,7 +50,7 @@ def skip(name: str, detail: str, hint: str) -> Check:
 
 
 @value
-class Entry:
+class HookEntry:
     """One hook handler of a settings file (or of the plugin), where it is and on which event.
 
     The handler stays the JSON object the file holds: `merge_plan` reads its words, and two
@@ -115,26 +115,26 @@ class Setup:
             self.claude = cc.claude_version(self.environ)
         return self.claude
 
-    def entries(self) -> list[Entry]:
+    def entries(self) -> list[HookEntry]:
         """Every arcguard handler Claude Code will run."""
         found = [
-            Entry(scope, event, handler)
+            HookEntry(scope, event, handler)
             for scope, settings in self.loaded.items()
             for event, handler in plan.our_entries(settings)
         ]
         if self.plugin_enabled():
             found += [
-                Entry("plugin", event, dict(handler))
+                HookEntry("plugin", event, dict(handler))
                 for event, [group] in plan.desired_hooks("arcguard").items()
                 for handler in group["hooks"]
             ]
         return found
 
-    def suspects(self) -> list[Entry]:
+    def suspects(self) -> list[HookEntry]:
         """The commands that mention arcguard without being exactly an arcguard invocation:
         doctor reports them and never runs them."""
         return [
-            Entry(scope, event, handler)
+            HookEntry(scope, event, handler)
             for scope, settings in self.loaded.items()
             for event, handler in plan.lookalike_entries(settings)
         ]

@@ -18,8 +18,8 @@ from arcguard.claude_settings import slash_command as slash
 from arcguard.doctor.model import Check
 from arcguard.doctor.model import Setup
 from arcguard.doctor.wiring import NOT_RUN
+from arcguard.doctor.wiring import ProbeRun
 from arcguard.doctor.wiring import Program
-from arcguard.doctor.wiring import Run
 from arcguard.doctor.wiring import checks_of_runs
 from arcguard.doctor.wiring import command_checks
 from arcguard.doctor.wiring import executable_checks
@@ -72,7 +72,7 @@ def check_runs(setup: Setup) -> list[Check]:
     whose code lies inside the project being checked (`Setup.guarded`): that is a skip, which
     says nothing about whether it works, so it does not fail the check.
     """
-    runs: list[Run] = []
+    runs: list[ProbeRun] = []
     seen: set[tuple[str, ...]] = set()
     for entry in setup.entries():
         words = tuple(plan.argv(entry.handler))
@@ -82,7 +82,7 @@ def check_runs(setup: Setup) -> list[Check]:
         root = setup.guarded(entry.where, plan.program(entry.handler))
         refused = refused_for(entry.handler, setup.environ, root)
         problem = refused or run_hook(entry.handler, entry.event, setup.environ, root)
-        runs.append(Run(entry, problem or "", refused is not None))
+        runs.append(ProbeRun(entry, problem or "", refused is not None))
     return checks_of_runs(runs, setup.suspects())
 
 

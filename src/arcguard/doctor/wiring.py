@@ -2,8 +2,9 @@
 in the background, matchers, and the checks made of what `doctor.probes` found when it looked
 up and ran the wired commands and read the /autonomous command.
 
-Nothing here touches a file, PATH or a process: each rule is a function of the `Setup` and of
-what was found, so the same settings always give the same checks.
+Nothing here touches a file or PATH: each rule is a function of the `Setup` and of what was
+found, so the same settings always give the same checks. The one exception is the Claude Code
+release a rule may ask the `Setup` for: it runs `claude --version` once, on first use.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ from arcguard.claude_settings import merge_plan as plan
 from arcguard.doctor.model import GAP
 from arcguard.doctor.model import SKIP
 from arcguard.doctor.model import Check
-from arcguard.doctor.model import Entry
+from arcguard.doctor.model import HookEntry
 from arcguard.doctor.model import Setup
 from arcguard.doctor.model import gap
 from arcguard.doctor.model import ok
@@ -105,13 +106,13 @@ def check_wiring(setup: Setup) -> list[Check]:
     return found
 
 
-def _wired_by_event(setup: Setup) -> tuple[dict[str, list[Entry]], list[Check]]:
+def _wired_by_event(setup: Setup) -> tuple[dict[str, list[HookEntry]], list[Check]]:
     """The entries of each event arcguard wires (resident ones first), and a gap for each
     entry that runs a hook of arcguard's on an event it does not belong to."""
-    by_event: dict[str, list[Entry]] = {event: [] for event in EVENTS}
+    by_event: dict[str, list[HookEntry]] = {event: [] for event in EVENTS}
     found = []
     for where, event, port in resident_entries(setup):
-        by_event[event].append(Entry(where, event, {"type": "http", "port": port}))
+        by_event[event].append(HookEntry(where, event, {"type": "http", "port": port}))
     for entry in setup.entries():
         name = plan.hook_name(entry.handler) or ""
         ours = (EVENTS.get(entry.event), RESIDENT_COMMANDS.get(entry.event))
@@ -128,7 +129,7 @@ def _wired_by_event(setup: Setup) -> tuple[dict[str, list[Entry]], list[Check]]:
     return by_event, found
 
 
-def distinct(wired: list[Entry]) -> list[tuple[bool, str]]:
+def distinct(wired: list[HookEntry]) -> list[tuple[bool, str]]:
     """The handlers Claude Code runs for one event: an identical handler in several settings
     files runs once (measured on 2.1.78, 2.1.328 and 2.1.332), a plugin's copy runs apart."""
     import json
@@ -228,7 +229,7 @@ def check_background(setup: Setup) -> list[Check]:
     return found
 
 
-def _background(entry: Entry) -> bool:
+def _background(entry: HookEntry) -> bool:
     return entry.handler.get("async") is True and entry.handler.get("asyncRewake") is True
 
 
@@ -319,16 +320,16 @@ def _no_program(p: Program) -> Check:
 
 
 @value
-class Run:
+class ProbeRun:
     """What running one wired command found: nothing wrong (`problem` ""), what went wrong,
     or (`refused`) why doctor chose not to run it."""
 
-    entry: Entry
+    entry: HookEntry
     problem: str
     refused: bool
 
 
-def checks_of_runs(runs: list[Run], suspects: list[Entry]) -> list[Check]:
+def checks_of_runs(runs: list[ProbeRun], suspects: list[HookEntry]) -> list[Check]:
     """The checks of the wired commands' runs: failures that share a cause on one line, each
     command that only looks like arcguard's as a gap of its own, and an ok line when some
     answered and nothing failed (a skip says nothing about whether a command works)."""
@@ -366,7 +367,7 @@ def _run_hint(status: str, where: str) -> str:
     return f"run it by hand to see why; arcguard install --scope {where} rewrites it"
 
 
-def _not_run(entry: Entry) -> Check:
+def _not_run(entry: HookEntry) -> Check:
     command = str(entry.handler.get("command"))[:120]
     return gap(
         "runs",

@@ -34,7 +34,7 @@ if TYPE_CHECKING:
     from arcguard.core.config import Config
     from arcguard.forensics.report import Report
     from arcguard.transcript.records import Entry
-    from arcguard.transcript.records import ToolUse
+    from arcguard.transcript.records import ToolUseBlock
 
 KNOWN_TYPES = frozenset(
     {
@@ -126,7 +126,7 @@ class CycleTracker:
                 self.tripped = found[0]
 
 
-def turn_fingerprint(tool_uses: Sequence[ToolUse], cfg: Config) -> str | None:
+def turn_fingerprint(tool_uses: Sequence[ToolUseBlock], cfg: Config) -> str | None:
     """The loop guard's fingerprint of a turn's tracked calls (None when all are allow-listed)."""
     ids = []
     for block in tool_uses:

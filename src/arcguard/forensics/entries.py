@@ -17,7 +17,7 @@ if TYPE_CHECKING:
 
     from arcguard.transcript.records import Block
     from arcguard.transcript.records import Entry
-    from arcguard.transcript.records import ToolResult
+    from arcguard.transcript.records import ToolResultBlock
 
 OPERATOR = "operator"  # a prompt a person typed (a slash command included)
 TASK_NOTIFICATION = "task_notification"  # the harness waking the session: not the operator
@@ -54,7 +54,7 @@ def message_text(entry: Entry) -> str:
     return content_text(entry.get("message", {}).get("content"))
 
 
-def tool_results(entry: Entry) -> list[ToolResult]:
+def tool_results(entry: Entry) -> list[ToolResultBlock]:
     content = entry.get("message", {}).get("content")
     if not isinstance(content, list):
         return []
@@ -104,7 +104,7 @@ def slash_command(body: str) -> str:
     return f"{name} {args}".strip()
 
 
-def result_text(block: ToolResult) -> str:
+def result_text(block: ToolResultBlock) -> str:
     """What the model saw of a tool result, as one string."""
     content = block.get("content")
     return content_text(content) if isinstance(content, list) else content or ""

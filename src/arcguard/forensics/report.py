@@ -87,10 +87,6 @@ if TYPE_CHECKING:
 MAX_PERIOD_SCANNED = 8
 
 
-def at_least(hist: Counter[int], threshold: int) -> int:
-    return sum(count for value, count in hist.items() if value >= threshold)
-
-
 @value
 class Report:
     """Everything `arcguard forensics` measures, accumulated file by file (`Report.new()`).

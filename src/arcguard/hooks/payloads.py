@@ -54,7 +54,9 @@ if TYPE_CHECKING:
     class PreToolPayload(TypedDict):
         session_id: str
         call: ToolCall
-        transcript_path: str | None  # the caller's own transcript (a subagent's file for it)
+        # The session's transcript as the payload names it; a subagent's own file is found from
+        # it and the call's agent where it is read (`hook_reader.path_for`).
+        transcript_path: str | None
 
     class PostToolPayload(TypedDict):
         session_id: str

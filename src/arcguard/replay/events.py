@@ -28,8 +28,8 @@ from arcguard.values import value
 if TYPE_CHECKING:
     from arcguard.jsonio import JSONObject
     from arcguard.transcript.records import Entry
-    from arcguard.transcript.records import ToolResult
-    from arcguard.transcript.records import ToolUse
+    from arcguard.transcript.records import ToolResultBlock
+    from arcguard.transcript.records import ToolUseBlock
 
 REJECTED = "The user doesn't want to proceed"
 HOOK_DENIED = "hook error:"
@@ -55,7 +55,7 @@ class _Batch:
     """One message's calls and their responses so far; `broken`: the user rejected a call,
     so there is no batch event."""
 
-    calls: list[ToolUse]
+    calls: list[ToolUseBlock]
     responses: dict[str, str]
     broken: bool = False
 
@@ -64,8 +64,8 @@ class _Batch:
 class EventBuilder:
     """Start one with `EventBuilder.start()`.
 
-    `arc`: replay as if the first operator prompt had been `/autonomous <prompt>` (cleared once
-    it has been). `subagents`: those whose entries older releases wrote into this, the
+    `start_arc`: replay as if the first operator prompt had been `/autonomous <prompt>` (cleared
+    once it has been). `subagents`: those whose entries older releases wrote into this, the
     parent's, file. `held_results`: results written inside their message. `system_error`: a
     failed attempt no reply has followed yet. `chain_active`: the previous Stop was blocked,
     so the next one says so. `sidechain_file`: decided by the first message entry. `clock`:
@@ -73,7 +73,7 @@ class EventBuilder:
     """
 
     subagents: dict[str, EventBuilder]
-    arc: bool = False
+    start_arc: bool = False
     turn: int = 0
     started: bool = False
     pending: records.Message | None = None
@@ -92,7 +92,7 @@ class EventBuilder:
 
     @classmethod
     def start(cls, *, arc: bool = False) -> EventBuilder:
-        return cls({}, arc=arc)
+        return cls({}, start_arc=arc)
 
     @property
     def total_turns(self) -> int:
@@ -300,8 +300,8 @@ class EventBuilder:
             return  # a subagent's task arrives as its first entry, not as a prompt event
         if kind == kinds.OPERATOR:
             self.chain_active = False
-            if self.arc:
-                self.arc = False
+            if self.start_arc:
+                self.start_arc = False
                 if not starts_autonomous(text):
                     text = f"{AUTONOMOUS} {text}"
         else:
@@ -328,8 +328,8 @@ class EventBuilder:
 
     def _post(
         self,
-        call: ToolUse,
-        block: ToolResult,
+        call: ToolUseBlock,
+        block: ToolResultBlock,
         text: str,
         structured: object,
         out: list[HookEvent],

@@ -17,7 +17,6 @@ if TYPE_CHECKING:
     from filelock import FileLock
 
 FILE_MODE = 0o600
-DIR_MODE = 0o700
 TEMP_MARK = ".tmp-"
 
 

@@ -28,13 +28,13 @@ if TYPE_CHECKING:
         type: Literal["text"]
         text: str
 
-    class ToolUse(TypedDict):
+    class ToolUseBlock(TypedDict):
         type: Literal["tool_use"]
         id: NotRequired[str]
         name: NotRequired[str]
         input: NotRequired[object]  # the call's arguments as recorded, passed on unread
 
-    class ToolResult(TypedDict):
+    class ToolResultBlock(TypedDict):
         type: Literal["tool_result"]
         tool_use_id: NotRequired[str]
         content: NotRequired[str | list[TextBlock]]
@@ -44,7 +44,7 @@ if TYPE_CHECKING:
         # Thinking (redacted or not), or any block of a kind arcguard does not read.
         type: Literal["thinking", "other"]
 
-    Block = TextBlock | ToolUse | ToolResult | OtherBlock
+    Block = TextBlock | ToolUseBlock | ToolResultBlock | OtherBlock
     Content = str | list[Block]
 
     class MessageBody(TypedDict, total=False):
@@ -197,8 +197,8 @@ def _block(raw: object) -> Block | None:
     return {"type": "thinking" if kind in THINKING_TYPES else "other"}
 
 
-def _tool_use(raw: dict[str, object]) -> ToolUse:
-    call: ToolUse = {"type": "tool_use"}
+def _tool_use(raw: dict[str, object]) -> ToolUseBlock:
+    call: ToolUseBlock = {"type": "tool_use"}
     call_id, name = raw.get("id"), raw.get("name")
     if isinstance(call_id, str):
         call["id"] = call_id
@@ -209,8 +209,8 @@ def _tool_use(raw: dict[str, object]) -> ToolUse:
     return call
 
 
-def _tool_result(raw: dict[str, object]) -> ToolResult:
-    result: ToolResult = {"type": "tool_result"}
+def _tool_result(raw: dict[str, object]) -> ToolResultBlock:
+    result: ToolResultBlock = {"type": "tool_result"}
     call_id, failed, content = raw.get("tool_use_id"), raw.get("is_error"), raw.get("content")
     if isinstance(call_id, str):
         result["tool_use_id"] = call_id
@@ -245,7 +245,7 @@ class Message:
 
     id: str
     texts: tuple[str, ...] = ()
-    tool_uses: tuple[ToolUse, ...] = ()
+    tool_uses: tuple[ToolUseBlock, ...] = ()
     tool_ids: tuple[str, ...] = ()
     thinking: bool = False
     unknown_blocks: int = 0

@@ -14,7 +14,7 @@ calls are done (`decide`):
   them, whatever the calls were (the same test through its runner, a package script, extra
   flags). A failed call changes nothing a retry could see, so it is never progress here.
   `error_checkin_repeats`, then `error_pause_repeats`.
-- Polls: a call that waits (`effects.is_poll`) is never denied for repeating; the same result
+- Polls: a call that waits (`tool_effects.is_poll`) is never denied for repeating; the same result
   shape from it is bounded by wall time instead: a request at `poll_checkin_seconds` of
   identical results, a pause at `poll_pause_seconds`. A result that changes is progress.
 
