@@ -100,3 +100,11 @@ def test_missing_arguments_are_usage_errors():
     assert arc("set").returncode == 2
     assert arc("frobnicate", "s").returncode == 2
     assert arc("get", "s", "nothing").stdout == "\n"
+
+
+def test_a_slug_or_milestone_with_control_characters_is_printed_escaped():
+    # What was typed is stored as typed, but never reaches the terminal as control codes.
+    done = arc("set", "s", "demo\x1b[2J", "clear\x07 screen")
+    assert done.stdout == "active demo\\x1b[2J\n"
+    assert arc("next", "s").stdout == "clear\\x07 screen\n"
+    assert arc("status", "s").stdout == "active demo\\x1b[2J\n"

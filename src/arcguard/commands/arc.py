@@ -12,6 +12,7 @@ from arcguard.commands.common import home
 from arcguard.commands.common import locked_update
 from arcguard.commands.common import now
 from arcguard.commands.group import SuggestingGroup
+from arcguard.commands.printable import printable
 from arcguard.core.arc_keeper import arc as arcs
 from arcguard.core.config_input import parse_int
 from arcguard.core.state import clone
@@ -38,6 +39,12 @@ def arc() -> None:
       arcguard arc done SESSION_ID parse
       arcguard arc complete SESSION_ID
     """
+
+
+def _say(text: str) -> None:
+    """Print a verb's answer: a slug or milestone is whatever was typed or stored, so its
+    control characters are shown as escapes, never sent to the terminal."""
+    click.echo(printable(text))
 
 
 def _apply(session_id: str, verb: Callable[[Arc | None, float], tuple[bool, str]]) -> str:
@@ -94,14 +101,14 @@ def set_(session_id: str, slug: str, milestones: tuple[str, ...]) -> None:
         arc = new["arc"] = arcs.new_arc(slug, list(milestones), at)
         return new, f"active {arc['slug']}"
 
-    click.echo(locked_update(session_id, change, at=at))
+    _say(locked_update(session_id, change, at=at))
 
 
 @arc.command("next")
 @click.argument("session_id")
 def next_(session_id: str) -> None:
     """Print the first milestone not done, or an empty line."""
-    click.echo(
+    _say(
         _apply_live(
             session_id, lambda a, at, held: (_touch_if_active(a, at, held), arcs.next_milestone(a))
         )
@@ -120,7 +127,7 @@ def done(session_id: str, slice_name: str) -> None:
         arcs.touch(current, at)
         return True, arcs.next_milestone(current)
 
-    click.echo(_apply(session_id, verb))
+    _say(_apply(session_id, verb))
 
 
 @arc.command()
@@ -134,7 +141,7 @@ def complete(session_id: str) -> None:
         arcs.complete(current, at)
         return True, "inactive"
 
-    click.echo(_apply(session_id, verb))
+    _say(_apply(session_id, verb))
 
 
 @arc.command()
@@ -147,7 +154,7 @@ def status(session_id: str) -> None:
             return True, f"active {current.get('slug', arcs.DEFAULT_SLUG)}"
         return False, "inactive"
 
-    click.echo(_apply_live(session_id, verb))
+    _say(_apply_live(session_id, verb))
 
 
 @arc.command()
@@ -175,7 +182,7 @@ def get(session_id: str, field: str) -> None:
         value = (current or {}).get(field, "")
         return False, value if isinstance(value, str) else jsonio.dumps(value)
 
-    click.echo(_apply(session_id, verb))
+    _say(_apply(session_id, verb))
 
 
 def _counter_verb(name: str, help_text: str, action: Callable[[Arc, float], int]) -> click.Command:
@@ -187,7 +194,7 @@ def _counter_verb(name: str, help_text: str, action: Callable[[Arc, float], int]
                 raise click.ClickException(f"session {session_id} has no arc")
             return True, str(action(current, at))
 
-        click.echo(_apply(session_id, verb))
+        _say(_apply(session_id, verb))
 
     command.__doc__ = help_text
     # The counter verbs serve shell-scripted hooks: internal, left out of `arc --help`.
@@ -231,7 +238,7 @@ def try_block(session_id: str, consecutive_max: str, lifetime_max: str) -> None:
             return False, "CAP"
         return True, "BLOCK"
 
-    click.echo(_apply(session_id, verb))
+    _say(_apply(session_id, verb))
 
 
 @arc.command("cancel-wait")
@@ -255,4 +262,4 @@ def cancel_wait(session_id: str) -> None:
         notify.announce(home(), cfg, state, new, None)
         return new, "cancelled" if done else "no wait"
 
-    click.echo(locked_update(session_id, change, at=at))
+    _say(locked_update(session_id, change, at=at))
