@@ -1,10 +1,11 @@
 """Small value classes without `dataclasses`.
 
-`import dataclasses` pulls in `inspect` and `re`, about a quarter of what a hook costs, so the
-hook path cannot use it. `@value` does the part arcguard needs: the annotated names, in order,
-become the parameters of a generated `__init__` (positional or by keyword, with the
-class-level defaults), and instances compare and print by their fields. mypy reads it as a
-dataclass (`dataclass_transform`), so a wrong field or a missing argument is a type error.
+`import dataclasses` pulls in `inspect` and `re`, which the hook path never loads
+(`benchmarks/bench_hooks.py` checks that they stay absent), so the hook path cannot use it.
+`@value` does the part arcguard needs: the annotated names, in order, become the parameters of
+a generated `__init__` (positional or by keyword, with the class-level defaults), and
+instances compare and print by their fields. mypy reads it as a dataclass
+(`dataclass_transform`), so a wrong field or a missing argument is a type error.
 
 Defaults are shared between instances, so they must be immutable: use a tuple, not a list.
 A value class has no base class of its own fields; `ClassVar` annotations are not fields.
