@@ -24,7 +24,9 @@ from arcguard.core.arc_keeper import limits
 from arcguard.core.arc_keeper import reset_text
 from arcguard.hooks import notify
 from arcguard.hooks.runner import MAX_PAYLOAD
+from arcguard.hooks.runner import path_of
 from arcguard.hooks.runner import session_id
+from arcguard.hooks.runner import text_of
 from arcguard.storage import error_log
 from arcguard.storage import paths
 from arcguard.storage import store
@@ -68,14 +70,11 @@ def read(payload: JSONObject) -> LimitPayload | None:
     sid = session_id(payload)
     if sid is None:
         return None
-    error = payload.get("error")
-    text = payload.get("last_assistant_message")
-    path = payload.get("transcript_path")
     return {
         "session_id": sid,
-        "error": error if isinstance(error, str) else None,
-        "last_assistant_message": text if isinstance(text, str) else None,
-        "transcript_path": path if isinstance(path, str) and path else None,
+        "error": text_of(payload, "error"),
+        "last_assistant_message": text_of(payload, "last_assistant_message"),
+        "transcript_path": path_of(payload, "transcript_path"),
     }
 
 

@@ -6,7 +6,7 @@ from arcguard.core.arc_keeper.posture import decide_posture
 from arcguard.core.arc_keeper.posture import note_cwd
 from arcguard.core.final_words import is_task_notification
 from arcguard.core.loop_guard.background import observe_notification
-from arcguard.hooks.runner import cwd_of
+from arcguard.hooks.runner import path_of
 from arcguard.hooks.runner import session_id
 
 
@@ -24,7 +24,7 @@ def read(payload: JSONObject) -> PromptPayload | None:
     prompt = payload.get("prompt")
     if sid is None or not isinstance(prompt, str):
         return None
-    return {"session_id": sid, "prompt": prompt, "cwd": cwd_of(payload)}
+    return {"session_id": sid, "prompt": prompt, "cwd": path_of(payload, "cwd")}
 
 
 def handle(payload: JSONObject, ctx: Context) -> Output | None:

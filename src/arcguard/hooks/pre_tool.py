@@ -16,6 +16,7 @@ from arcguard.core.state import batch_fires
 from arcguard.core.state import fresh_state
 from arcguard.core.tool_call import read_agent
 from arcguard.core.tool_call import read_call
+from arcguard.hooks.runner import path_of
 from arcguard.hooks.runner import session_id
 
 
@@ -54,11 +55,10 @@ def read(payload: JSONObject) -> PreToolPayload | None:
     call = read_call(payload, read_agent(payload))
     if sid is None or call is None:
         return None
-    path = payload.get("transcript_path")
     return {
         "session_id": sid,
         "call": call,
-        "transcript_path": path if isinstance(path, str) and path else None,
+        "transcript_path": path_of(payload, "transcript_path"),
     }
 
 

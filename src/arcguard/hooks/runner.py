@@ -136,10 +136,15 @@ def session_id(payload: JSONObject) -> str | None:
     return None
 
 
-def cwd_of(payload: JSONObject) -> str | None:
-    """The payload's `cwd`, when it names a folder at all (a non-empty text)."""
-    cwd = payload.get("cwd")
-    return cwd if isinstance(cwd, str) and cwd else None
+def text_of(payload: JSONObject, key: str) -> str | None:
+    """The payload's `key` when it is text, or None."""
+    value = payload.get(key)
+    return value if isinstance(value, str) else None
+
+
+def path_of(payload: JSONObject, key: str) -> str | None:
+    """The payload's `key` when it names a file or folder at all (a non-empty text), or None."""
+    return text_of(payload, key) or None
 
 
 def _log_grew(old: State | None, new: State | None) -> bool:

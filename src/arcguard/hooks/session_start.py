@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from arcguard.core.arc_keeper.lifecycle import decide_session_start
 from arcguard.core.arc_keeper.posture import note_cwd
-from arcguard.hooks.runner import cwd_of
+from arcguard.hooks.runner import path_of
 from arcguard.hooks.runner import session_id
 from arcguard.storage import error_log
 
@@ -30,7 +30,7 @@ def read(payload: JSONObject) -> SessionStartPayload | None:
     return {
         "session_id": sid,
         "source": source if isinstance(source, str) else "unknown",
-        "cwd": cwd_of(payload),
+        "cwd": path_of(payload, "cwd"),
     }
 
 

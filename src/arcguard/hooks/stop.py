@@ -28,7 +28,9 @@ from arcguard.core.arc_keeper.stop import decide_stop
 from arcguard.core.arc_keeper.stop import is_noop
 from arcguard.core.final_words import is_resume_prompt
 from arcguard.hooks import turn_fallback
+from arcguard.hooks.runner import path_of
 from arcguard.hooks.runner import session_id
+from arcguard.hooks.runner import text_of
 from arcguard.transcript import hook_reader
 
 
@@ -122,12 +124,10 @@ def read(payload: JSONObject) -> StopPayload | None:
     sid = session_id(payload)
     if sid is None:
         return None
-    path = payload.get("transcript_path")
-    text = payload.get("last_assistant_message")
     return {
         "session_id": sid,
-        "transcript_path": path if isinstance(path, str) and path else None,
-        "last_assistant_message": text if isinstance(text, str) else None,
+        "transcript_path": path_of(payload, "transcript_path"),
+        "last_assistant_message": text_of(payload, "last_assistant_message"),
         "stop_hook_active": payload.get("stop_hook_active") is True,
         "background_running": _background_running(payload.get("background_tasks")),
         "newer_release": _newer_release(payload),
