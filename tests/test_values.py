@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import ClassVar
 
 import pytest
@@ -91,3 +92,89 @@ class WithCallback:
 
 def test_a_function_default_is_not_bound_to_the_instance() -> None:
     assert WithCallback().done is _nothing
+
+
+def test_a_class_without_fields_is_refused() -> None:
+    # Without this check, a class whose annotations were not found would compare every
+    # instance equal to every other, silently.
+    with pytest.raises(TypeError, match="no annotated field"):
+
+        @value
+        class Empty:
+            pass
+
+
+@pytest.mark.parametrize("default", [[], {}, set(), bytearray()])
+def test_a_mutable_default_is_refused(default: object) -> None:
+    with pytest.raises(TypeError, match="mutable default"):
+        value(type("Shared", (), {"__annotations__": {"items": "list[int]"}, "items": default}))
+
+
+@value
+class Base:
+    name: str
+    size: int = 1
+
+
+@value
+class Derived(Base):
+    colour: str = "red"
+    size: int = 2
+
+
+def test_a_derived_value_class_keeps_its_bases_fields_first() -> None:
+    item = Derived("a")
+    assert (item.name, item.size, item.colour) == ("a", 2, "red")
+    assert Derived("a", 3, "blue") == Derived(name="a", size=3, colour="blue")
+    assert repr(Derived("a")) == "Derived(name='a', size=2, colour='red')"
+    assert Derived("a") != Base("a", 2)
+
+
+class ClassVarBox:
+    pass
+
+
+@pytest.mark.parametrize(
+    "annotation, is_field",
+    [
+        ("ClassVar[int]", False),
+        ("typing.ClassVar[int]", False),
+        (" t.ClassVar ", False),
+        ("ClassVarBox", True),
+        ("list[ClassVar]", True),
+        ("tuple[int, ...]", True),
+        (ClassVar[int], False),
+        (int, True),
+    ],
+)
+def test_class_variables_are_told_from_fields_by_their_annotation(
+    annotation: object, is_field: bool
+) -> None:
+    made = value(type("Probe", (), {"__annotations__": {"first": "int", "probe": annotation}}))
+    assert ("probe" in made.__match_args__) is is_field
+
+
+def test_lazy_annotations_are_read_when_the_class_has_no_annotations_dict() -> None:
+    # Python 3.14 and later, in a module without the future import, give a class only an
+    # `__annotate__` function; the fields must come from it all the same.
+    def __annotate__(format: int) -> dict[str, object]:
+        assert format in (1, 3)
+        return {"x": int, "label": str}
+
+    made = value(type("Lazy", (), {"__annotate__": __annotate__, "label": ""}))
+    assert made.__match_args__ == ("x", "label")
+    assert made(1) == made(1, "")
+
+
+def test_every_module_defining_value_classes_has_the_future_import() -> None:
+    # With it, the annotations are a plain dict of strings on every Python, and reading them
+    # costs no import.
+    root = Path(__file__).resolve().parents[1]
+    missing = [
+        str(path.relative_to(root))
+        for folder in ("src", "testing", "tests", "benchmarks", "scripts")
+        for path in (root / folder).rglob("*.py")
+        if "@value" in (text := path.read_text(encoding="utf-8"))
+        and "from __future__ import annotations" not in text
+    ]
+    assert missing == []

@@ -7,12 +7,23 @@ a generated `__init__` (positional or by keyword, with the class-level defaults)
 instances compare and print by their fields. mypy reads it as a dataclass
 (`dataclass_transform`), so a wrong field or a missing argument is a type error.
 
-Defaults are shared between instances, so they must be immutable: use a tuple, not a list.
-A value class has no base class of its own fields; `ClassVar` annotations are not fields.
-It is meant for values: an exception keeps its `__init__`, so that its base constructor runs.
+What it refuses rather than get wrong, at class creation:
+- a class with no annotated field (every instance would compare equal to every other);
+- a mutable default (a list, dict, set or bytearray would be shared by every instance: use a
+  tuple or a frozenset).
+A value class may derive from another: the base's fields come first, as with dataclasses.
+`ClassVar` annotations are not fields. An exception keeps its own `__init__`, so that its base
+constructor runs.
+
+Annotations are read from the class's own namespace. Under `from __future__ import annotations`
+(which ruff requires of every module here) that is a dict of strings on every Python; a module
+without it on Python 3.14 or later has only the lazy `__annotate__` function, read through
+`annotationlib` in that case alone, so the usual start-up never imports it.
 """
 
 from __future__ import annotations
+
+import sys
 
 
 TYPE_CHECKING = False
@@ -28,6 +39,9 @@ else:
         return lambda decorator: decorator
 
 
+_MUTABLE = (list, dict, set, bytearray)
+
+
 @dataclass_transform()
 def value(cls: type[T]) -> type[T]:
     """`cls` with an `__init__`, `__eq__` and `__repr__` over its annotated fields.
@@ -35,17 +49,66 @@ def value(cls: type[T]) -> type[T]:
     The class is completed in place, not rebuilt (as slots would need): a hook loads a few
     dozen of these, and rebuilding each one is start-up time it would pay on every call.
     """
-    # Read from the class's own namespace: `inspect.get_annotations` would import `inspect`.
-    annotations = cls.__dict__.get("__annotations__", {})  # noqa: RUF063
-    names = tuple(name for name, kind in annotations.items() if "ClassVar" not in str(kind))
-    defaults = {name: cls.__dict__[name] for name in names if name in cls.__dict__}
+    inherited, defaults = _inherited(cls)
+    own = tuple(name for name, kind in _annotations(cls).items() if not _is_class_var(kind))
+    names = inherited + tuple(name for name in own if name not in inherited)
+    if not names:
+        raise TypeError(f"@value class {cls.__qualname__} has no annotated field")
+    defaults.update({name: cls.__dict__[name] for name in own if name in cls.__dict__})
+    for name, default in defaults.items():
+        if isinstance(default, _MUTABLE):
+            raise TypeError(
+                f"{cls.__qualname__}.{name}: a mutable default would be shared by every "
+                "instance; use an immutable one (a tuple, a frozenset)"
+            )
     setattr(cls, "__match_args__", names)  # noqa: B010 (mypy refuses the plain assignment)
+    setattr(cls, "__value_defaults__", defaults)  # noqa: B010
     setattr(cls, "__init__", _init(cls.__name__, names, defaults))  # noqa: B010
     setattr(cls, "__eq__", _eq)  # noqa: B010
     setattr(cls, "__hash__", None)  # noqa: B010 (fields can be reassigned: not hashable)
     if "__repr__" not in cls.__dict__:
         setattr(cls, "__repr__", _repr)  # noqa: B010
     return cls
+
+
+def _inherited(cls: type) -> tuple[tuple[str, ...], dict[str, object]]:
+    """The fields and defaults of the nearest value class among `cls`'s bases."""
+    for base in cls.__mro__[1:]:
+        if "__value_defaults__" in base.__dict__:
+            return base.__match_args__, dict(base.__value_defaults__)  # type: ignore[attr-defined]
+    return (), {}
+
+
+def _annotations(cls: type) -> dict[str, object]:
+    own = cls.__dict__.get("__annotations__")  # noqa: RUF063 (inspect would be imported)
+    if isinstance(own, dict):
+        return own
+    annotate = cls.__dict__.get("__annotate__")
+    if annotate is None:
+        return {}
+    return _lazy_annotations(cls, annotate)
+
+
+def _lazy_annotations(cls: type, annotate: Callable[[int], dict[str, object]]) -> dict[str, object]:
+    # Python 3.14 and later, in a module without the future import: ask for forward
+    # references, so a name imported only for type checking does not fail the class.
+    try:
+        import annotationlib  # type: ignore[import-not-found, unused-ignore]
+    except ImportError:
+        return annotate(1)  # Format.VALUE: the one every `__annotate__` must support
+    return dict(
+        annotationlib.get_annotations(cls, format=annotationlib.Format.FORWARDREF)  # type: ignore[unused-ignore]
+    )
+
+
+def _is_class_var(kind: object) -> bool:
+    if isinstance(kind, str):
+        head = kind.partition("[")[0].strip()
+        return head == "ClassVar" or head.endswith(".ClassVar")
+    typing = sys.modules.get("typing")  # a ClassVar object means typing is loaded already
+    if typing is None:
+        return False
+    return kind is typing.ClassVar or getattr(kind, "__origin__", None) is typing.ClassVar
 
 
 def _init(owner: str, names: tuple[str, ...], defaults: dict[str, object]) -> Callable[..., None]:
