@@ -124,3 +124,31 @@ def test_value_classes_state_their_fields_instead_of_an_init() -> None:
         "class E(Exception):\n    def __init__(self):\n        super().__init__('x')"
     )
     assert all(_runs_the_base_constructor(f) for f in _functions(sample))
+
+
+def test_every_exception_derives_from_the_one_base() -> None:
+    # One name catches everything arcguard raises, and the standard bases still apply.
+    from arcguard.errors import ArcguardError
+
+    strays = []
+    for name, tree in TREES.items():
+        module = "arcguard." + name.removesuffix(".py").replace("/", ".").removesuffix(".__init__")
+        for node in ast.walk(tree):
+            if not isinstance(node, ast.ClassDef):
+                continue
+            found = _defined_class(module, node.name)
+            if (
+                isinstance(found, type)
+                and issubclass(found, BaseException)
+                and not issubclass(found, ArcguardError)
+            ):
+                strays.append(f"{name}: {node.name}")
+    assert strays == []
+
+
+def _defined_class(module: str, name: str) -> object:
+    import importlib
+
+    if module.endswith("__main__"):
+        return None
+    return getattr(importlib.import_module(module), name, None)

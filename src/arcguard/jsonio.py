@@ -9,6 +9,8 @@ that parse a lot (forensics, replay) use orjson through `arcguard.forensics`.
 
 from __future__ import annotations
 
+from arcguard.errors import ArcguardError
+
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -22,7 +24,7 @@ if TYPE_CHECKING:
 _WHITESPACE = " \t\n\r"
 
 
-class JSONError(ValueError):
+class JSONError(ArcguardError, ValueError):
     """Input that is not one JSON document."""
 
 

@@ -13,12 +13,14 @@ import re
 from typing import TYPE_CHECKING
 from typing import NamedTuple
 
+from arcguard.errors import ArcguardError
+
 
 if TYPE_CHECKING:
     from arcguard.jsonio import JSONObject
 
 
-class JsonRefused(ValueError):
+class JsonRefused(ArcguardError, ValueError):
     """Text that is not standard JSON, or not JSON arcguard can edit without changing it."""
 
 

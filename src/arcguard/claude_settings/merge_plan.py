@@ -31,6 +31,7 @@ from arcguard.claude_settings.launch_forms import is_long_form
 from arcguard.claude_settings.launch_forms import is_short_form
 from arcguard.claude_settings.launch_forms import launch_location
 from arcguard.core.loop_guard.opkey import EDIT_TOOLS
+from arcguard.errors import ArcguardError
 from arcguard.hooks import BACKGROUND
 from arcguard.hooks import EVENTS
 from arcguard.hooks import HOOKS
@@ -62,7 +63,7 @@ BACKGROUND_TIMEOUT = 86400 + 600
 EDIT_TOOLS_MATCHER = "|".join(sorted(EDIT_TOOLS))
 
 
-class SettingsError(Exception):
+class SettingsError(ArcguardError):
     """A settings file arcguard must not touch (unreadable, not JSON, unexpected shape).
 
     `kind` says which, so advice can fit the cause: `permission`, `not-regular`, `too-large`,

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING
 from arcguard.claude_settings import json_text
 from arcguard.claude_settings import settings_files as cc
 from arcguard.claude_settings.merge_plan import SettingsError
+from arcguard.errors import ArcguardError
 from arcguard.storage import atomic
 from arcguard.storage import paths
 
@@ -36,7 +37,7 @@ MAX_BYTES = 1024 * 1024
 LOCK_TIMEOUT_S = 5.0
 
 
-class RecordError(Exception):
+class RecordError(ArcguardError):
     """The record cannot be read or written: nothing is changed, so nothing is lost."""
 
 

@@ -17,6 +17,7 @@ from arcguard.core.config import ITEM_CHARS
 from arcguard.core.config import LIST
 from arcguard.core.config import SETTING
 from arcguard.core.config import make_config
+from arcguard.errors import ArcguardError
 
 
 TYPE_CHECKING = False
@@ -44,7 +45,7 @@ _BOOLEAN_WORDS = {
 }
 
 
-class ConfigError(ValueError):
+class ConfigError(ArcguardError, ValueError):
     """A config value that cannot be used; the message names the key and the value."""
 
 

@@ -22,6 +22,7 @@ from arcguard import jsonio
 from arcguard.core.arc_keeper import handover
 from arcguard.core.arc_keeper import limits
 from arcguard.core.arc_keeper import reset_text
+from arcguard.errors import ArcguardError
 from arcguard.hooks import notify
 from arcguard.hooks.runner import MAX_PAYLOAD
 from arcguard.hooks.runner import path_of
@@ -267,7 +268,7 @@ def abandon(plan: limits.Plan, sid: str, ctx: Context, why: str) -> None:
     _update(ctx, sid, change)
 
 
-class Stopped(Exception):
+class Stopped(ArcguardError):
     """A signal asked the waiter to stop (see `_stop_on_signals`)."""
 
 

@@ -20,6 +20,7 @@ from arcguard.core.tool_call import NO_RESPONSE
 from arcguard.core.tool_call import ToolResult
 from arcguard.core.tool_call import read_agent
 from arcguard.core.tool_call import read_call
+from arcguard.errors import ArcguardError
 from arcguard.hooks.runner import session_id
 from arcguard.transcript import hook_reader
 from arcguard.transcript.queued import queued_around
@@ -61,7 +62,7 @@ def read(payload: JSONObject) -> BatchPayload | None:
     }
 
 
-class _NotOnDiskYet(Exception):
+class _NotOnDiskYet(ArcguardError):
     """The turn's rules would act, but its message, needed to be sure, is not on disk yet."""
 
 

@@ -16,6 +16,7 @@ import time
 
 from arcguard import jsonio
 from arcguard.core.messages import shell_join
+from arcguard.errors import ArcguardError
 from arcguard.hooks import HOOKS
 from arcguard.storage import error_log
 from arcguard.storage import paths
@@ -48,7 +49,7 @@ DEFAULT_BUDGET_S = 2.0
 UPDATE_RESERVE_S = 0.4
 
 
-class TooLate(Exception):
+class TooLate(ArcguardError):
     """The watchdog fired before the decision could be committed."""
 
 

@@ -13,6 +13,8 @@ from __future__ import annotations
 
 import os
 
+from arcguard.errors import ArcguardError
+
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -31,7 +33,7 @@ MAX_FILE = 4096
 HOST = "127.0.0.1"
 
 
-class NotInstalled(Exception):
+class NotInstalled(ArcguardError):
     """Resident mode has no port or secret yet: `arcguard install --resident` makes them."""
 
 

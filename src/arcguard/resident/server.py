@@ -16,6 +16,7 @@ import time
 from http.server import BaseHTTPRequestHandler
 from http.server import ThreadingHTTPServer
 
+from arcguard.errors import ArcguardError
 from arcguard.hooks import EVENTS
 from arcguard.hooks import runner
 from arcguard.resident import files
@@ -255,7 +256,7 @@ def _load_handlers() -> None:
         __import__(HOOKS[event], fromlist=["handle"])
 
 
-class AlreadyRunning(Exception):
+class AlreadyRunning(ArcguardError):
     """Another server holds this state directory's server lock."""
 
 

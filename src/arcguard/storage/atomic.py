@@ -9,6 +9,7 @@ from __future__ import annotations
 import os
 import time
 
+from arcguard.errors import ArcguardError
 from arcguard.values import value
 
 
@@ -20,7 +21,7 @@ FILE_MODE = 0o600
 TEMP_MARK = ".tmp-"
 
 
-class LockTimeout(OSError):
+class LockTimeout(ArcguardError, OSError):
     """The sidecar lock could not be had within its bound."""
 
 

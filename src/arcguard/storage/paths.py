@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import os
 
+from arcguard.errors import ArcguardError
+
 
 # A session id made only of these, and not too long, is its own file name. Lower case only:
 # on a case-insensitive file system `A` and `a` would share a file. Claude Code's ids are
@@ -17,11 +19,11 @@ PREFIX_CHARS = 40
 LEGACY_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789._-")
 
 
-class UnsafeStateDir(OSError):
+class UnsafeStateDir(ArcguardError, OSError):
     """The state directory is a symlink, writable by others, or owned by someone else."""
 
 
-class UnusablePath(ValueError):
+class UnusablePath(ArcguardError, ValueError):
     """A path from the environment that arcguard refuses (relative, so it would follow the cwd)."""
 
 

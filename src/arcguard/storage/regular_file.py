@@ -14,6 +14,8 @@ from __future__ import annotations
 import os
 import stat
 
+from arcguard.errors import ArcguardError
+
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -28,7 +30,7 @@ UNREADABLE = "unreadable"
 FLAGS = os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC | os.O_NOCTTY
 
 
-class Refused(OSError):
+class Refused(ArcguardError, OSError):
     """`path` is not read: `reason` is one of the constants above, `detail` says more, and
     `errno` is the system's error number when the system refused. An exception keeps its
     `__init__`: the base constructor sets the message and `args` that tracebacks show."""

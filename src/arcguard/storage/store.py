@@ -8,6 +8,7 @@ import stat
 from arcguard import jsonio
 from arcguard.core import schema
 from arcguard.core import validation
+from arcguard.errors import ArcguardError
 from arcguard.storage import atomic
 from arcguard.storage import error_log
 from arcguard.storage import paths
@@ -32,7 +33,7 @@ MAX_STATE_BYTES = 8 * 1024 * 1024
 SALVAGE_BYTES = 16 * 1024 * 1024
 
 
-class Unreadable(ValueError):
+class Unreadable(ArcguardError, ValueError):
     """The state file exists but cannot be used (corrupt, wrong schema, not a regular file)."""
 
 

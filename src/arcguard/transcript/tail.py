@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 
+from arcguard.errors import ArcguardError
 from arcguard.storage import regular_file
 
 
@@ -19,7 +20,7 @@ if TYPE_CHECKING:
 BLOCK = 64 * 1024
 
 
-class NotReadable(OSError):
+class NotReadable(ArcguardError, OSError):
     """The transcript path is missing, not a regular file, or unreadable."""
 
 
