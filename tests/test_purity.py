@@ -2,8 +2,9 @@
 
 That keeps every rule testable as a table and lets replay and forensics run the hooks' own
 decisions. The core may import only the modules allowed below (pure computation), itself,
-`arcguard.jsonio`, `arcguard.errors` (the exceptions' base) and `arcguard.values` (value
-classes), and may not call the built-ins that reach outside the process.
+`arcguard.jsonio`, `arcguard.errors` (the exceptions' base), `arcguard.text` (cutting text)
+and `arcguard.values` (value classes), and may not call the built-ins that reach outside the
+process.
 """
 
 from __future__ import annotations
@@ -18,7 +19,13 @@ import arcguard.core
 
 
 CORE = Path(arcguard.core.__file__).parent
-ALLOWED_ARCGUARD = {"arcguard.core", "arcguard.errors", "arcguard.jsonio", "arcguard.values"}
+ALLOWED_ARCGUARD = {
+    "arcguard.core",
+    "arcguard.errors",
+    "arcguard.jsonio",
+    "arcguard.text",
+    "arcguard.values",
+}
 # Standard library modules the core may use. Each is pure computation; `time` is here only for
 # formatting and parsing timestamps it is given (its clock functions are refused below).
 # Adding a module here is a decision: check it reads no file, clock or environment.

@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING
 import click
 
 from arcguard.commands.printable import printable
+from arcguard.text import clip
 
 
 if TYPE_CHECKING:
@@ -39,8 +40,7 @@ VERBS = {
 
 
 def _quote(text: str) -> str:
-    body = " ".join(text.split())
-    body = body if len(body) <= WHAT_CHARS else body[: WHAT_CHARS - 1] + "…"
+    body = clip(" ".join(text.split()), WHAT_CHARS)
     return f'"{body}"' if body else "(an empty reply)"
 
 

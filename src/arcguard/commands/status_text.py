@@ -6,6 +6,7 @@ import os
 from typing import TYPE_CHECKING
 
 from arcguard.core.state import iso
+from arcguard.text import clip
 
 
 if TYPE_CHECKING:
@@ -33,8 +34,7 @@ PROJECT_WIDTH = 24
 
 
 def _short(text: str, width: int) -> str:
-    text = " ".join(text.split())
-    return text if len(text) <= width else text[: width - 1] + "…"
+    return clip(" ".join(text.split()), width)
 
 
 def _folder(path: str | None, user_home: str) -> str:

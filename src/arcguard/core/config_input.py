@@ -18,6 +18,7 @@ from arcguard.core.config import LIST
 from arcguard.core.config import SETTING
 from arcguard.core.config import make_config
 from arcguard.errors import ArcguardError
+from arcguard.text import clip
 
 
 TYPE_CHECKING = False
@@ -51,8 +52,7 @@ class ConfigError(ArcguardError, ValueError):
 
 def shown(raw: object) -> str:
     """`raw` for a problem message: repr, cut short (a hostile value can be megabytes)."""
-    text = repr(raw)
-    return text if len(text) <= 60 else text[:57] + "..."
+    return clip(repr(raw), 60)
 
 
 def parse_int(raw: object) -> int | None:

@@ -2,15 +2,13 @@
 
 from __future__ import annotations
 
+from arcguard.text import clip
+
 
 # A slug or milestone is the user's free text: shown cut, so the instructions around it (the
 # completion command last of all) always fit in what Claude Code passes on whole.
 MAX_NAME_SHOWN = 200
 MAX_MILESTONE_SHOWN = 1000
-
-
-def _clip(text: str, limit: int) -> str:
-    return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
 # What a POSIX shell reads literally without quotes (the same set `shlex.quote` leaves alone);
@@ -42,7 +40,7 @@ DECISION_HOWTO = (
 
 
 def posture_line(slug: str, next_milestone: str, command: str, session_id: str) -> str:
-    slug, next_milestone = _clip(slug, MAX_NAME_SHOWN), _clip(next_milestone, MAX_MILESTONE_SHOWN)
+    slug, next_milestone = clip(slug, MAX_NAME_SHOWN), clip(next_milestone, MAX_MILESTONE_SHOWN)
     nxt = f" Next milestone: {next_milestone}." if next_milestone else ""
     return (
         f"[arcguard] Autonomous arc '{slug}' is active: keep working through it without handing"
@@ -63,7 +61,7 @@ def stop_block_reason(
     *,
     seen: str = "ended with nothing done",
 ) -> str:
-    slug, next_milestone = _clip(slug, MAX_NAME_SHOWN), _clip(next_milestone, MAX_MILESTONE_SHOWN)
+    slug, next_milestone = clip(slug, MAX_NAME_SHOWN), clip(next_milestone, MAX_MILESTONE_SHOWN)
     nxt = (
         f" Continue with the next milestone: {next_milestone}."
         if next_milestone
@@ -78,7 +76,7 @@ def stop_block_reason(
 
 
 def resume_block_reason(slug: str, command: str, session_id: str) -> str:
-    slug = _clip(slug, MAX_NAME_SHOWN)
+    slug = clip(slug, MAX_NAME_SHOWN)
     arc = (
         f" Autonomous arc '{slug}' is active; when it is really finished, run"
         f" {complete_hint(command, session_id)}."

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from arcguard.text import clip
+
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -16,7 +18,7 @@ MAX_TEXT = 9000
 
 def bounded(text: str) -> str:
     """`text`, cut to MAX_TEXT characters (an ellipsis marks the cut)."""
-    return text if len(text) <= MAX_TEXT else text[: MAX_TEXT - 1] + "…"
+    return clip(text, MAX_TEXT)
 
 
 def block_stop(reason: str) -> Output:

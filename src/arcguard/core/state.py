@@ -15,6 +15,7 @@ from arcguard.core.schema import REASON_BYTES
 from arcguard.core.schema import SCHEMA as SCHEMA
 from arcguard.core.schema import SLUG_BYTES
 from arcguard.core.schema import TASK_CHARS
+from arcguard.text import ELLIPSIS
 
 
 LOG_LIMIT = 50
@@ -120,7 +121,6 @@ def add_log(state: State, entry: LogEntry) -> None:
 MAX_CHAR_BYTES = 12
 # The most a /goal's condition takes in the state file (core.arc_keeper.goal keeps it to one line).
 GOAL_BYTES = 600
-ELLIPSIS = "…"
 
 
 def json_size(text: str) -> int:

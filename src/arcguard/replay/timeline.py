@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from arcguard.text import clip
+
 
 if TYPE_CHECKING:
     from arcguard.replay.replayer import Result
@@ -17,7 +19,7 @@ def short(text: str, limit: int = REASON_CHARS) -> str:
     cut = body.find(". ")
     if 0 < cut < limit:
         body = body[: cut + 1]
-    return body if len(body) <= limit else body[: limit - 1] + "…"
+    return clip(body, limit)
 
 
 def render(result: Result) -> str:

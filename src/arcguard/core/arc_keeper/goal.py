@@ -16,6 +16,7 @@ from __future__ import annotations
 from arcguard.core.arc_keeper import arc as arcs
 from arcguard.core.state import GOAL_BYTES
 from arcguard.core.state import clip_json
+from arcguard.text import clip
 from arcguard.values import value
 
 
@@ -74,5 +75,4 @@ def on_prompt(state: State, prompt: str) -> None:
 def _condition(text: str) -> str:
     # The user's free text, shown in the status line: one line, nothing unprintable.
     text = "".join(c for c in " ".join(text.split()) if c.isprintable()) or "goal"
-    text = text if len(text) <= MAX_CONDITION else text[: MAX_CONDITION - 1] + "…"
-    return clip_json(text, GOAL_BYTES)
+    return clip_json(clip(text, MAX_CONDITION), GOAL_BYTES)

@@ -11,6 +11,8 @@ Pure.
 
 from __future__ import annotations
 
+from arcguard.text import clip
+
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -40,8 +42,7 @@ STALL_WHY = {
 
 
 def _one_line(text: str) -> str:
-    flat = " ".join(text.split())
-    return flat if len(flat) <= MAX_LINE else flat[: MAX_LINE - 1] + "…"
+    return clip(" ".join(text.split()), MAX_LINE)
 
 
 def _block(entry: LogEntry, cfg: Config) -> str:

@@ -16,6 +16,7 @@ from arcguard.core.schema import LABEL_BYTES
 from arcguard.core.schema import SUBJECT_CHARS
 from arcguard.core.schema import TOOL_NAME_CHARS
 from arcguard.core.state import clip_json
+from arcguard.text import clip
 
 
 TYPE_CHECKING = False
@@ -94,13 +95,9 @@ def label(call: ToolCall, limit: int = SUBJECT_CHARS) -> str:
     # A window far wider than the label is masked, so a secret the clip would cut is masked
     # whole first (`redact.mask`: an obvious one never reaches the state, a log or a reason).
     what = mask(" ".join(subject(call)[:MASKED_WINDOW].split()))
-    what = _clip(what, min(limit, SUBJECT_CHARS))
-    name = _clip(call.name, TOOL_NAME_CHARS)
+    what = clip(what, min(limit, SUBJECT_CHARS))
+    name = clip(call.name, TOOL_NAME_CHARS)
     return clip_json(f"{name}: {what}" if what else name, LABEL_BYTES)
-
-
-def _clip(text: str, limit: int) -> str:
-    return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
 def effective_timeout(call: ToolCall) -> int | None:
