@@ -101,3 +101,70 @@ def test_stop_failure_rings_when_the_limit_waiter_will_give_up():
         hook_output(run_hook("stop-failure", auth, env={"ARCGUARD_LIMIT_RESUMES_PER_ARC": "0"}))
         is None
     )
+
+
+def _stall_in_process(home: Path, cfg: object) -> str | None:
+    from arcguard.hooks import runner
+
+    payload = {
+        "session_id": SID,
+        "hook_event_name": "Stop",
+        "stop_hook_active": False,
+        "last_assistant_message": "No response requested.",
+    }
+    ctx = runner.Context.begin("stop", str(home), cfg, time.time(), "arcguard", {})  # type: ignore[arg-type]
+    return runner.dispatch("stop", json.dumps(payload).encode(), ctx)
+
+
+def _capped_arc(tmp_path: Path, monkeypatch) -> tuple[object, list[object]]:
+    from arcguard.core.config import default_config
+    from arcguard.hooks import notify
+    from arcguard.hooks import runner
+
+    cfg = default_config()
+    cfg.max_continuations_per_arc = 1
+    cfg.notify_command = ("true",)
+    posture = json.dumps({"session_id": SID, "prompt": "/autonomous go"}).encode()
+    ctx = runner.Context.begin("posture", str(tmp_path), cfg, time.time(), "arcguard", {})
+    runner.dispatch("posture", posture, ctx)
+    _stall_in_process(tmp_path, cfg)  # the arc's one continuation
+    told: list[object] = []
+    monkeypatch.setattr(notify, "spawn", lambda _home, _argv, event: told.append(event))
+    return cfg, told
+
+
+def test_save_then_tell_a_decision_whose_save_failed_is_never_announced(tmp_path, monkeypatch):
+    from arcguard.storage import atomic
+
+    cfg, told = _capped_arc(tmp_path, monkeypatch)
+
+    def full_disk(*_args: object, **_kwargs: object) -> None:
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(atomic, "atomic_write", full_disk)
+    assert _stall_in_process(tmp_path, cfg) is None  # fail open: no decision
+    assert told == []
+
+
+def test_save_then_tell_the_command_starts_after_the_state_is_saved_and_unlocked(
+    tmp_path, monkeypatch
+):
+    from arcguard.storage import atomic
+    from arcguard.storage import paths
+
+    cfg, told = _capped_arc(tmp_path, monkeypatch)
+    from arcguard.hooks import notify
+
+    state_file = Path(paths.session_path(str(tmp_path), SID))
+    before = state_file.read_text()
+    at_spawn: list[str] = []
+
+    def check(_home: str, _argv: list[str], event: object) -> None:
+        with atomic.locked(str(state_file), 0.05):  # free: the hook has let go of it
+            at_spawn.append(state_file.read_text())
+        told.append(event)
+
+    monkeypatch.setattr(notify, "spawn", check)
+    assert _stall_in_process(tmp_path, cfg) is not None
+    # The command started once, on the state as finally saved, not the one before it.
+    assert len(told) == 1 and at_spawn == [state_file.read_text()] and at_spawn != [before]

@@ -22,6 +22,7 @@ from arcguard.core.state import fresh_state
 if TYPE_CHECKING:
     from collections.abc import Callable
 
+    from arcguard.core.notify import NotifyEvent
     from arcguard.core.state import Arc
     from arcguard.core.state import State
 
@@ -255,11 +256,15 @@ def cancel_wait(session_id: str) -> None:
     at = now()
     cfg = config()
 
+    later: list[NotifyEvent] = []
+
     def change(state: State | None) -> tuple[State | None, str]:
         done, new = limits.cancel(state, at, "cancelled with arcguard arc cancel-wait")
         # The session will not resume by itself now: `notify_command` hears of it like of any
         # wait that ends without a wake (this verb's own output is for scripts).
-        notify.announce(home(), cfg, state, new, None)
+        later.extend(notify.news(home(), cfg, state, new, None)[1])
         return new, "cancelled" if done else "no wait"
 
-    _say(locked_update(session_id, change, at=at))
+    said = locked_update(session_id, change, at=at)
+    notify.tell(home(), cfg, later)  # once the cancellation is saved
+    _say(said)

@@ -41,6 +41,7 @@ if TYPE_CHECKING:
     from typing import Protocol
     from typing import TypeVar
 
+    from arcguard.core.notify import NotifyEvent
     from arcguard.core.render import Output
     from arcguard.core.state import State
     from arcguard.hooks.payloads import LimitPayload
@@ -94,21 +95,34 @@ def claim(given: LimitPayload, ctx: Context) -> Claim:
     reset = resolve(reset_text.parse_reset(text), ctx.now) if text is not None else None
     token = f"{os.getpid()}-{ctx.now:.6f}"
 
+    later: list[NotifyEvent] = []
+
     def change(state: State | None) -> tuple[State | None, Claim]:
         held = limits.pending(state)
         alive = held is not None and waiter_alive(held.get("pid"))
         claimant = limits.Claimant(token, os.getpid(), other_alive=alive)
         plan, _, new = limits.decide_wait(state, error, reset, ctx.cfg, ctx.now, claimant)
         # A give-up is news: the session stays idle until someone looks.
-        return new, (plan, notify.announce(ctx.home, ctx.cfg, state, new, None))
+        output, events = notify.news(ctx.home, ctx.cfg, state, new, None)
+        later.extend(events)
+        return new, (plan, output)
 
-    return _update(ctx, sid, change)
+    return _update(ctx, sid, change, later)
 
 
-def _update(ctx: Context, sid: str, change: Callable[[State | None], tuple[State | None, T]]) -> T:
-    return store.update(
+def _update(
+    ctx: Context,
+    sid: str,
+    change: Callable[[State | None], tuple[State | None, T]],
+    later: list[NotifyEvent] | None = None,
+) -> T:
+    """`change` under the session's lock; then `notify_command` hears of the events the change
+    put in `later`, once they are saved."""
+    result = store.update(
         ctx.home, sid, change, now=time.time(), lock_timeout=ctx.cfg.lock_timeout_ms / 1000.0
     )
+    notify.tell(ctx.home, ctx.cfg, later or [])
+    return result
 
 
 def resolve(reset: float | reset_text.WallTime | None, now: float) -> float | None:
@@ -247,25 +261,29 @@ def watch(plan: limits.Plan, sid: str, ctx: Context) -> limits.Plan | None:
 def wake(plan: limits.Plan, sid: str, ctx: Context) -> str | None:
     now = time.time()
 
+    later: list[NotifyEvent] = []
+
     def change(state: State | None) -> tuple[State | None, str | None]:
         message, new = limits.decide_wake(state, plan.token, ctx.cfg, now)
         # A wait refused at its end is news (the terminal sequence is not: Claude Code
         # emits none for a background handler, so only `notify_command` hears of it).
-        notify.announce(ctx.home, ctx.cfg, state, new, None)
+        later.extend(notify.news(ctx.home, ctx.cfg, state, new, None)[1])
         return new, message
 
-    return _update(ctx, sid, change)
+    return _update(ctx, sid, change, later)
 
 
 def abandon(plan: limits.Plan, sid: str, ctx: Context, why: str) -> None:
+    later: list[NotifyEvent] = []
+
     def change(state: State | None) -> tuple[State | None, None]:
         if not limits.still_pending(state, plan.token):
             return None, None
         new = limits.cancel(state, time.time(), why)[1]
-        notify.announce(ctx.home, ctx.cfg, state, new, None)
+        later.extend(notify.news(ctx.home, ctx.cfg, state, new, None)[1])
         return new, None
 
-    _update(ctx, sid, change)
+    _update(ctx, sid, change, later)
 
 
 class Stopped(ArcguardError):

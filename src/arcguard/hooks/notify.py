@@ -1,9 +1,10 @@
 """Tell the user when arcguard stops a session: a terminal sequence, and `notify_command`.
 
-`announce` runs inside a hook. The terminal sequence goes into the hook's output (Claude Code
-emits it on the terminal). The command runs detached, through a small helper process
-(`arcguard.hooks.notify`, an isolated Python started in the state directory, see
-`arcguard.child`), so the hook never waits for it: the helper gives the
+`news` runs inside a hook's locked change: the terminal sequence goes into the hook's output
+(Claude Code emits it on the terminal). `tell` runs after the change is saved and the lock
+released, so only a decision that was kept is announced. The command runs detached, through
+a small helper process (`arcguard.hooks.notify`, an isolated Python started in the state
+directory, see `arcguard.child`), so the hook never waits for it: the helper gives the
 command its JSON event on stdin, waits for it within a bound, and logs a failure. The command
 is an argv run without a shell: nothing in an event can be read as shell syntax.
 """
@@ -28,25 +29,36 @@ COMMAND_TIMEOUT_S = 60.0
 MAX_EVENT_BYTES = 64 * 1024
 
 
-def announce(
+def news(
     home: str, cfg: Config, old: State | None, new: State | None, output: Output | None
-) -> Output | None:
-    """`output` with the terminal sequence added, after starting the notify command, when the
-    change stopped the session; else `output` as it was. Never raises."""
+) -> tuple[Output | None, list[NotifyEvent]]:
+    """`output` with the terminal sequence added when the change stopped the session, and the
+    events `notify_command` is to hear of; `output` as it was and no events otherwise.
+
+    Nothing is started here: the change is not saved yet. `tell` starts the command once it
+    is, so a failed write never announces a decision that did not happen. Never raises.
+    """
     try:
         from arcguard.core import notify
         from arcguard.core import render
 
         found = notify.events(old, new)
         if not found:
-            return output
-        for event in found if cfg.notify_command else ():
-            spawn(home, list(cfg.notify_command), event)
+            return output, []
+        events = list(found) if cfg.notify_command else []
         sequence = notify.terminal_sequence(found) if cfg.notify_terminal else None
-        return render.merge(output, {"terminalSequence": sequence}) if sequence else output
+        return (
+            render.merge(output, {"terminalSequence": sequence}) if sequence else output
+        ), events
     except Exception as exc:
         error_log.log_line(home, "notify", f"{type(exc).__name__}: {exc}")
-        return output
+        return output, []
+
+
+def tell(home: str, cfg: Config, events: list[NotifyEvent]) -> None:
+    """Start `notify_command` for each event: call it after the state is saved and unlocked."""
+    for event in events:
+        spawn(home, list(cfg.notify_command), event)
 
 
 def spawn(home: str, argv: list[str], event: NotifyEvent) -> None:

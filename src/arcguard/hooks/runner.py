@@ -30,6 +30,7 @@ if TYPE_CHECKING:
     from collections.abc import Callable
 
     from arcguard.core.config import Config
+    from arcguard.core.notify import NotifyEvent
     from arcguard.core.render import Output
     from arcguard.core.state import State
     from arcguard.jsonio import JSONObject
@@ -96,29 +97,37 @@ class Context:
         output. Too late to commit: nothing is written.
         """
 
+        later: list[NotifyEvent] = []
+
         def swap(state: State | None) -> tuple[State | None, Output | None]:
             output, new = change(state)
             if not self.commit():
                 raise TooLate("the wall budget ran out before the decision was committed")
             if _log_grew(state, new):
-                # Most hook runs decide nothing, so only those that did load the notifier.
+                # Most hook runs decide nothing, so only those that did load the notices.
                 from arcguard.core.display import notices
                 from arcguard.core.notify import new_entries
                 from arcguard.hooks import notify
 
-                output = notify.announce(self.home, self.cfg, state, new, output)
+                output, events = notify.news(self.home, self.cfg, state, new, output)
+                later.extend(events)
                 # What the user reads about it; the model never sees a systemMessage.
                 line = notices.user_line(new_entries(state, new), self.cfg)
                 output = notices.attach(output, line)
             return new, output
 
-        return store.update(
+        output = store.update(
             self.home,
             session_id,
             swap,
             now=self.now,
             lock_timeout=self.cfg.lock_timeout_ms / 1000.0,
         )
+        if later:  # saved and unlocked: only a decision that was kept is announced
+            from arcguard.hooks import notify
+
+            notify.tell(self.home, self.cfg, later)
+        return output
 
     def wait_left(self, cap_s: float) -> float:
         """How long the handler may still wait (for the transcript, say): at most `cap_s`,
