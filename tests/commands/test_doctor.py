@@ -325,6 +325,18 @@ def test_doctor_never_runs_a_planted_command(tmp_path: Path, command: str) -> No
     assert "gap   runs: not run: Stop command" in result.output
 
 
+def test_a_users_hook_under_a_folder_named_arcguard_is_no_gap(healthy: Path) -> None:
+    # A clone of arcguard is a folder named arcguard; hooks run from it are not arcguard's.
+    path = cc.settings_path("local", healthy, os.environ)
+    settings = json.loads(path.read_text())
+    mine = {"type": "command", "command": "/home/me/src/arcguard/tools/notify-desktop.sh"}
+    settings["hooks"]["Stop"].append({"hooks": [mine]})
+    path.write_text(json.dumps(settings))
+    result = arcguard("doctor", "--project", str(healthy))
+    assert result.exit_code == 0, result.output
+    assert "notify-desktop" not in result.output and "gap" not in result.output
+
+
 def test_doctor_runs_an_exact_invocation_without_a_shell(project: Path, tmp_path: Path) -> None:
     # A quoted program path with a space still runs as the one word it is.
     program = fake_program(tmp_path / "a b", "arcguard", 'cat >/dev/null; echo "{}"')

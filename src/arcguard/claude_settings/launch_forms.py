@@ -3,7 +3,8 @@
 The long form runs a one-line launch code naming the folder that holds the package
 (`own_prefix`); the short form runs a fixed stub and a launcher file in arcguard's state
 directory (`short_prefix`, `launcher_text`). `merge_plan` recognises both, character for
-character, as arcguard's own.
+character, as arcguard's own; `meant_as_hook` tells a command that was written to start one
+of arcguard's hooks without being one of these forms.
 """
 
 from __future__ import annotations
@@ -153,3 +154,32 @@ def is_short_form(handler: object, tokens: list[str]) -> bool:
     if args is None:
         return command == shlex.join(tokens)
     return command == tokens[0] and args == tokens[1:]
+
+
+# --- a command written to start arcguard's hook, but not in a form arcguard writes (pure) --
+
+# Words as a reader sees them: split at blanks, quotes and shell syntax, so `X=1 arcguard hook
+# stop`, `sh -c 'arcguard hook stop'` or launch code quoted otherwise still show theirs.
+_LOOSE_WORDS = re.compile(r"[\s\"'`$;&|<>(){}]+")
+
+
+def _hook_follows(word: str, rest: list[str]) -> bool:
+    """`word` starts arcguard and `rest` then runs its `hook` verb: after its program (by any
+    path) or module (`-m arcguard`, `-marcguard`) and their options, or after launch code
+    (`from arcguard.main import main`) wherever it ends."""
+    if word == "arcguard.main":
+        return "hook" in rest
+    if os.path.basename(word) not in ("arcguard", "-marcguard"):
+        return False  # a path that merely passes through a folder named arcguard
+    return next((w for w in rest if not w.startswith("-")), None) == "hook"
+
+
+def meant_as_hook(words: list[str]) -> bool:
+    """The command and arguments `words` start arcguard's `hook` verb, whatever else they do:
+    written to run one of arcguard's hooks. Only what runs counts: a folder named arcguard in
+    a path (`/src/arcguard/tools/notify.sh`, `cd ~/arcguard && make hook`) does not."""
+    text = " ".join(words)
+    if LAUNCH_STUB in text:  # the short form's stub is ours alone, whatever runs beside it
+        return "hook" in _LOOSE_WORDS.split(text.partition(LAUNCH_STUB)[2])
+    loose = [w for w in _LOOSE_WORDS.split(text) if w]
+    return any(_hook_follows(w, loose[i + 1 :]) for i, w in enumerate(loose))
