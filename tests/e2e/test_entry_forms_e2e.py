@@ -16,6 +16,7 @@ from scripted_api import text
 
 from arcguard.claude_settings import merge_plan as plan
 from arcguard.claude_settings import releases
+from arcguard.storage import paths
 from conftest import ClaudeRelease
 from conftest import arcguard_state
 from conftest import install_autonomous_command
@@ -79,3 +80,13 @@ def test_installed_short_entries_fire(
     assert run.result is not None, run.describe()
     state = arcguard_state(project, run.session_id)
     assert state, "the installed hooks wrote no session state"
+
+    # A launcher others can write may hold anyone's code: the entries refuse it, and the
+    # session runs on with arcguard off (no state), never blocked.
+    launcher = Path(plan.code_location(entries[0][1]) or "")
+    launcher.chmod(0o660)
+    with ScriptedAPI([text("Working on it."), text("Done.")]) as api:
+        run = run_release(project, api, "/autonomous finish the task")
+    assert run.result is not None and run.returncode == 0, run.describe()
+    assert run.session_id
+    assert not Path(paths.session_path(str(project.arcguard_home), run.session_id)).exists()

@@ -94,7 +94,19 @@ def own_prefix(executable: str, location: str | None = None) -> str:
 # file when it is there and does nothing (exit 0) when it is not, where running the file
 # directly would exit 2, which Claude Code reads as "block". Releases with the exec form get
 # the words as `command` and `args`; older ones the same words as one shell line.
-LAUNCH_STUB = "import os,sys;os.path.isfile(f:=sys.argv.pop(1))and exec(open(f).read())"
+# The state directory may sit under a folder others can write (ARCGUARD_HOME under /tmp), where
+# someone else could put a `hook.py` of theirs after it was cleaned: the stub runs the file only
+# when it (as opened) and its folder belong to this user and nobody else can write them, and
+# otherwise says so on stderr and exits 0 (no decision).
+LAUNCH_STUB = (
+    'import os,sys;f=sys.argv.pop(1);h=os.path.isfile(f)and open(f);h and(print("arcguard: '
+    'unsafe, not run:",f,file=sys.stderr)if any(s.st_uid!=os.getuid()or s.st_mode&0o22 for s '
+    "in map(os.stat,(h.fileno(),os.path.dirname(f))))else exec(h.read()))"
+)
+# The stub of earlier releases, without that check: still arcguard's (install replaces it,
+# uninstall removes it), and doctor asks for a new install where it finds it.
+UNCHECKED_STUB = "import os,sys;os.path.isfile(f:=sys.argv.pop(1))and exec(open(f).read())"
+STUBS = (LAUNCH_STUB, UNCHECKED_STUB)
 LAUNCHER_NAME = "hook.py"
 
 
@@ -117,13 +129,15 @@ def launcher_text(location: str) -> str:
     )
 
 
-def short_prefix(executable: str, launcher_file: str) -> tuple[str, ...] | None:
+def short_prefix(
+    executable: str, launcher_file: str, stub: str = LAUNCH_STUB
+) -> tuple[str, ...] | None:
     """The exec-form words that run `launcher_file` with `executable`, or None where a path
     holds characters an exact invocation may not (then the one-liner is written)."""
     executable = os.path.abspath(executable)
     if not (launch_usable(executable, launcher_file) and _is_launcher_file(launcher_file)):
         return None
-    return (executable, *LAUNCH_OPTIONS, "-c", LAUNCH_STUB, launcher_file)
+    return (executable, *LAUNCH_OPTIONS, "-c", stub, launcher_file)
 
 
 def _is_launcher_file(path: str) -> bool:
@@ -144,11 +158,11 @@ def is_long_form(handler: object, tokens: list[str]) -> bool:
 
 def is_short_form(handler: object, tokens: list[str]) -> bool:
     """The short form, exactly as install writes it, as exec form or as one shell line."""
-    if len(tokens) != 8 or tokens[1:5] != [*LAUNCH_OPTIONS, "-c", LAUNCH_STUB]:
+    if len(tokens) != 8 or tokens[1:4] != [*LAUNCH_OPTIONS, "-c"] or tokens[4] not in STUBS:
         return False
     if tokens[6] != "hook" or tokens[7] not in HOOKS or not isinstance(handler, dict):
         return False
-    if short_prefix(tokens[0], tokens[5]) != tuple(tokens[:6]):
+    if short_prefix(tokens[0], tokens[5], tokens[4]) != tuple(tokens[:6]):
         return False
     command, args = handler.get("command"), handler.get("args")
     if args is None:
@@ -179,7 +193,8 @@ def meant_as_hook(words: list[str]) -> bool:
     written to run one of arcguard's hooks. Only what runs counts: a folder named arcguard in
     a path (`/src/arcguard/tools/notify.sh`, `cd ~/arcguard && make hook`) does not."""
     text = " ".join(words)
-    if LAUNCH_STUB in text:  # the short form's stub is ours alone, whatever runs beside it
-        return "hook" in _LOOSE_WORDS.split(text.partition(LAUNCH_STUB)[2])
+    for stub in STUBS:  # the short form's stub is ours alone, whatever runs beside it
+        if stub in text:
+            return "hook" in _LOOSE_WORDS.split(text.partition(stub)[2])
     loose = [w for w in _LOOSE_WORDS.split(text) if w]
     return any(_hook_follows(w, loose[i + 1 :]) for i, w in enumerate(loose))

@@ -25,9 +25,9 @@ import re
 import shlex
 from typing import TYPE_CHECKING
 
-from arcguard.claude_settings.launch_forms import LAUNCH_STUB
 from arcguard.claude_settings.launch_forms import PYTHON_NAME
 from arcguard.claude_settings.launch_forms import SHELL_SPECIAL
+from arcguard.claude_settings.launch_forms import STUBS
 from arcguard.claude_settings.launch_forms import hook_command
 from arcguard.claude_settings.launch_forms import is_long_form
 from arcguard.claude_settings.launch_forms import is_short_form
@@ -187,14 +187,14 @@ def code_location(handler: object) -> str | None:
 def launcher_file(handler: object) -> str | None:
     """The launcher file one of our short-form handlers runs, else None."""
     words = argv(handler)
-    return words[5] if len(words) == 8 and words[4] == LAUNCH_STUB else None
+    return words[5] if len(words) == 8 and words[4] in STUBS else None
 
 
 def shown(handler: object) -> str:
     """How doctor names the launcher of one of our handlers: the short form's interpreter and
     launcher file, without the fixed stub between them; other forms word for word."""
     words = launcher(handler)
-    if len(words) == 6 and words[4] == LAUNCH_STUB:
+    if len(words) == 6 and words[4] in STUBS:
         return shlex.join([words[0], words[5]])
     return shlex.join(words)
 
