@@ -51,7 +51,7 @@ if TYPE_CHECKING:
     from arcguard.claude_settings.hook_table import Handler
     from arcguard.claude_settings.hook_table import HooksTable
     from arcguard.claude_settings.hook_table import MatcherGroup
-    from arcguard.claude_settings.settings_files import Settings
+    from arcguard.claude_settings.hook_table import Settings
     from arcguard.jsonio import JSONObject
 
 
