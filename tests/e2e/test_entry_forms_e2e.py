@@ -1,6 +1,8 @@
 """Which entry forms each release of the support window runs, and that the short entries
 `arcguard install` writes for a release fire in it: the exec form (`command` a program,
-`args` its arguments, no shell) from `releases.EXEC_FORM_SINCE`, one shell line before."""
+`args` its arguments, no shell) from `releases.EXEC_FORM_SINCE`, one shell line before; that
+they refuse a launcher others can write; and that the completion command the model is given
+runs the installed arcguard from a project holding a package of that name."""
 
 from __future__ import annotations
 
