@@ -325,6 +325,18 @@ def test_doctor_never_runs_a_planted_command(tmp_path: Path, command: str) -> No
     assert "gap   runs: not run: Stop command" in result.output
 
 
+def test_a_users_hook_under_a_folder_named_arcguard_is_no_gap(healthy: Path) -> None:
+    # A clone of arcguard is a folder named arcguard; hooks run from it are not arcguard's.
+    path = cc.settings_path("local", healthy, os.environ)
+    settings = json.loads(path.read_text())
+    mine = {"type": "command", "command": "/home/me/src/arcguard/tools/notify-desktop.sh"}
+    settings["hooks"]["Stop"].append({"hooks": [mine]})
+    path.write_text(json.dumps(settings))
+    result = arcguard("doctor", "--project", str(healthy))
+    assert result.exit_code == 0, result.output
+    assert "notify-desktop" not in result.output and "gap" not in result.output
+
+
 def test_doctor_runs_an_exact_invocation_without_a_shell(project: Path, tmp_path: Path) -> None:
     # A quoted program path with a space still runs as the one word it is.
     program = fake_program(tmp_path / "a b", "arcguard", 'cat >/dev/null; echo "{}"')
@@ -775,3 +787,59 @@ def test_a_short_entry_with_a_launcher_install_did_not_write_is_not_run(
     [check] = probes.check_runs(setup_for(project))
     assert check.status == "skip" and "is not the one `arcguard install` writes" in check.detail
     assert not ran.exists()
+
+
+def _planted_launcher(healthy: Path, ran: Path) -> Path:
+    """The launcher install wrote, its code swapped for code that leaves `ran` behind."""
+    launcher = Path(paths.state_dir(os.environ)) / launch_forms.LAUNCHER_NAME
+    assert launcher.is_file()
+    launcher.write_text(f"open({str(ran)!r}, 'w').close()\n")
+    return launcher
+
+
+@pytest.mark.parametrize("which", ["file", "folder"])
+def test_a_launcher_others_can_write_is_a_gap_and_not_run(
+    healthy: Path, tmp_path: Path, which: str
+) -> None:
+    ran = tmp_path / "ran"
+    launcher = _planted_launcher(healthy, ran)
+    (launcher if which == "file" else launcher.parent).chmod(0o620 if which == "file" else 0o770)
+    [check] = probes.check_runs(setup_for(healthy))
+    assert check.status == "gap" and not ran.exists()
+    assert "the hooks refuse a launcher that is not yours alone" in check.detail
+
+
+@pytest.mark.skipif(
+    not hasattr(os, "geteuid") or os.geteuid() != 0,
+    reason="giving the launcher to a second user needs root (the suite runs as another user)",
+)
+def test_a_launcher_of_another_user_is_a_gap_and_not_run(healthy: Path, tmp_path: Path) -> None:
+    ran = tmp_path / "ran"
+    launcher = _planted_launcher(healthy, ran)
+    os.chown(launcher, 65534, 65534)
+    [check] = probes.check_runs(setup_for(healthy))
+    assert check.status == "gap" and not ran.exists()
+    assert f"{launcher} belongs to uid 65534" in check.detail
+
+
+def test_an_earlier_installs_unchecked_stub_is_a_gap_and_not_run(
+    healthy: Path, tmp_path: Path
+) -> None:
+    ran = tmp_path / "ran"
+    launcher = _planted_launcher(healthy, ran)
+    old = launch_forms.short_prefix(sys.executable, str(launcher), launch_forms.UNCHECKED_STUB)
+    assert old is not None
+    write_settings(healthy, {"hooks": {"Stop": [plan.desired_group("Stop", old)]}}, "local")
+    [check] = probes.check_runs(setup_for(healthy))
+    assert check.status == "gap" and not ran.exists()
+    assert "an earlier install's entry" in check.detail
+    assert "arcguard install --scope local rewrites it" in check.hint
+
+
+def test_install_rewrites_a_launcher_others_can_write(healthy: Path) -> None:
+    launcher = Path(paths.state_dir(os.environ)) / launch_forms.LAUNCHER_NAME
+    launcher.chmod(0o666)
+    assert arcguard("install", "--scope", "local", "--project", str(healthy)).exit_code == 0
+    assert launcher.stat().st_mode & 0o777 == 0o600
+    [check] = probes.check_runs(setup_for(healthy))
+    assert check.status == "ok", check.detail

@@ -26,7 +26,10 @@ from arcguard.storage import paths
 # A user's install: a pipx interpreter and the default state directory.
 PYTHON = "/home/alice/.local/share/pipx/venvs/arcguard/bin/python"
 LAUNCHER = "/home/alice/.local/state/arcguard/hook.py"
-MOST = 200
+# What differs between entries (interpreter, launcher file, hook) stays within MOST characters;
+# the fixed code that checks and runs the launcher, the same in every entry, within STUB_MOST.
+MOST = 130
+STUB_MOST = 250
 
 
 def handlers(settings: dict[str, Any]) -> list[dict[str, Any]]:
@@ -37,6 +40,10 @@ def line(handler: dict[str, Any]) -> str:
     if "args" not in handler:
         return str(handler["command"])
     return shlex.join([handler["command"], *handler["args"]])
+
+
+def besides_the_stub(handler: dict[str, Any]) -> str:
+    return line(handler).replace(shlex.quote(launch_forms.LAUNCH_STUB), "")
 
 
 def with_claude(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, version: str) -> None:
@@ -60,16 +67,12 @@ def test_every_entry_names_arcguard_and_its_hook_within_the_bound(exec_form: boo
     assert words is not None
     prefix = words if exec_form else shlex.join(words)
     settings = plan.plan_install({}, prefix)
+    assert len(launch_forms.LAUNCH_STUB) <= STUB_MOST
     for handler in handlers(settings):
         assert ("args" in handler) is exec_form
-        assert len(line(handler)) <= MOST, line(handler)
+        assert len(besides_the_stub(handler)) <= MOST, line(handler)
         assert "arcguard" in line(handler) and f"hook {plan.hook_name(handler)}" in line(handler)
         assert plan.is_ours(handler)
-    # The long one-liner it replaces is over the bound.
-    old = launch_forms.hook_command(
-        launch_forms.own_prefix(PYTHON, "/home/a/lib/python3.11/site-packages"), "stop"
-    )
-    assert len(old) > MOST
 
 
 @pytest.mark.parametrize("scope", ["user", "project", "local"])
@@ -81,7 +84,7 @@ def test_install_writes_the_exec_form_on_a_release_that_runs_it(
         assert handler["command"] == os.path.abspath(sys.executable)
         assert handler["args"][:4] == ["-I", "-S", "-c", launch_forms.LAUNCH_STUB]
         assert handler["args"][4] == os.path.join(paths.state_dir(os.environ), "hook.py")
-        assert len(line(handler)) <= MOST + len(handler["args"][4]) - len(LAUNCHER)
+        assert len(besides_the_stub(handler)) <= MOST + len(handler["args"][4]) - len(LAUNCHER)
 
 
 def test_install_writes_one_short_shell_line_on_an_older_release(
@@ -201,3 +204,70 @@ def test_uninstall_keeps_the_launcher_another_scope_still_runs(
     assert launcher.is_file()
     assert invoke("uninstall", "--scope", "project", "--project", str(project)).exit_code == 0
     assert not launcher.exists() and not launcher.parent.exists()
+
+
+# --- the stub runs a launcher only when it is this user's alone ----------------------------
+
+
+def planted(tmp_path: Path) -> tuple[dict[str, Any], Path, Path]:
+    """A short entry for a launcher that would leave a marker behind (and a decision)."""
+    marker = tmp_path / "ran"
+    launcher = tmp_path / "state" / launch_forms.LAUNCHER_NAME
+    launcher.parent.mkdir(mode=0o700)
+    launcher.write_text(
+        f"open({str(marker)!r}, 'w').close()\n"
+        'print(\'{"decision": "block", "reason": "planted"}\')\n'
+    )
+    launcher.chmod(0o600)
+    words = launch_forms.short_prefix(sys.executable, str(launcher))
+    assert words is not None
+    return {"command": words[0], "args": [*words[1:], "hook", "stop"]}, launcher, marker
+
+
+def test_the_stub_runs_a_launcher_that_is_yours_alone(tmp_path: Path) -> None:
+    handler, _, marker = planted(tmp_path)
+    done = run(handler, tmp_path, b"{}")
+    assert done.returncode == 0 and b"planted" in done.stdout and marker.exists()
+
+
+@pytest.mark.parametrize(
+    ("which", "mode"),
+    [("file", 0o620), ("file", 0o602), ("folder", 0o770), ("folder", 0o703)],
+    ids=["file-group", "file-others", "folder-group", "folder-others"],
+)
+def test_the_stub_refuses_a_launcher_others_can_write(
+    tmp_path: Path, which: str, mode: int
+) -> None:
+    # Someone who can write the file or its folder could have put their own code there.
+    handler, launcher, marker = planted(tmp_path)
+    (launcher if which == "file" else launcher.parent).chmod(mode)
+    done = run(handler, tmp_path, b"{}")
+    assert done.returncode == 0 and not done.stdout and not marker.exists()
+    assert done.stderr.decode() == f"arcguard: unsafe, not run: {launcher}\n"
+
+
+@pytest.mark.skipif(
+    not hasattr(os, "geteuid") or os.geteuid() != 0,
+    reason="giving the launcher to a second user needs root (the suite runs as another user)",
+)
+@pytest.mark.parametrize("which", ["file", "folder"])
+def test_the_stub_refuses_a_launcher_of_another_user(tmp_path: Path, which: str) -> None:
+    # ARCGUARD_HOME under a shared folder: after it was cleaned, another user recreated it with
+    # a hook.py of theirs. Run as root, the hooks would run their code as root.
+    handler, launcher, marker = planted(tmp_path)
+    os.chown(launcher if which == "file" else launcher.parent, 65534, 65534)
+    done = run(handler, tmp_path, b"{}")
+    assert done.returncode == 0 and not done.stdout and not marker.exists()
+    assert b"arcguard: unsafe, not run:" in done.stderr
+
+
+def test_an_earlier_releases_stub_is_still_ours_and_replaced() -> None:
+    words = launch_forms.short_prefix(PYTHON, LAUNCHER)
+    old = launch_forms.short_prefix(PYTHON, LAUNCHER, launch_forms.UNCHECKED_STUB)
+    assert words is not None and old is not None
+    for prefix in (old, shlex.join(old)):
+        earlier = plan.plan_install({}, prefix)
+        assert all(plan.is_ours(h) for h in handlers(earlier))
+        assert plan.code_location(handlers(earlier)[0]) == LAUNCHER
+        assert plan.plan_install(earlier, words) == plan.plan_install({}, words)
+        assert plan.remove_ours(earlier) == {}

@@ -105,6 +105,45 @@ def test_only_an_exact_arcguard_invocation_counts_as_ours(command: str, why: str
     }
 
 
+# Hooks of the user's that live in (or run a program from) a folder named arcguard, as a clone
+# of this repository is: the name in a path says nothing about what the command starts.
+UNDER_AN_ARCGUARD_FOLDER = [
+    handler("/home/me/src/arcguard/tools/notify-desktop.sh"),
+    handler("/home/me/src/arcguard/.venv/bin/python /tmp/scripts/payload_log"),
+    handler("/home/me/arcguard/bin/lint hook stop"),
+    handler("python3 /srv/arcguard/hooks/check.py --hook stop"),
+    handler("cd /home/me/arcguard && make hook"),
+    {"type": "command", "command": "/opt/arcguard/bin/notify", "args": ["hook", "stop"]},
+    {"type": "command", "command": "/usr/bin/python3", "args": ["/x/arcguard/hook.py", "stop"]},
+]
+
+
+@pytest.mark.parametrize("entry", UNDER_AN_ARCGUARD_FOLDER)
+def test_a_command_under_a_folder_named_arcguard_is_neither_ours_nor_like_ours(
+    entry: dict[str, object],
+) -> None:
+    assert not plan.is_ours(entry) and not plan.looks_like_ours(entry)
+    settings = {"hooks": {"Stop": [{"hooks": [entry]}]}}
+    assert plan.lookalike_entries(settings) == []
+    assert plan.remove_ours(settings) == settings
+    installed = plan.plan_install(settings, PREFIX)
+    assert hooks_of(installed)["Stop"][0] == {"hooks": [entry]}
+    assert plan.remove_ours(installed) == settings
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "sh -c 'arcguard hook stop'",
+        "cd /work && /opt/arcguard/bin/arcguard hook stop",
+        "python3 -c 'from arcguard.main import main; main()' hook stop",
+        "/usr/bin/python3 -S -I -c '" + launch_forms.LAUNCH_STUB + "' /s/hook.py hook stop",
+    ],
+)
+def test_a_command_written_otherwise_to_start_an_arcguard_hook_is_like_ours(command: str) -> None:
+    assert not plan.is_ours(handler(command)) and plan.looks_like_ours(handler(command))
+
+
 def test_non_command_handlers_are_not_ours() -> None:
     assert not plan.is_ours({"type": "http", "command": "arcguard hook stop"})
     assert not plan.is_ours("arcguard hook stop")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import shlex
 
 import pytest
@@ -34,8 +35,74 @@ def _hint_argv(command: str, session_id: str) -> list[str]:
 def test_completion_command_with_a_space_and_a_quote_in_the_interpreter_path(monkeypatch):
     monkeypatch.setenv("PATH", "/usr/bin")
     python = f"{AWKWARD_DIR}/bin/python3"
-    command = own_command("-c", python)
-    assert _hint_argv(command, "sid-1") == [python, "-m", "arcguard", "arc", "complete", "sid-1"]
+    command = own_command("-c", python, f"{AWKWARD_DIR}/lib/python3.11/site-packages")
+    assert _hint_argv(command, "sid-1") == [
+        *[python, "-I", "-m", "arcguard"],
+        *["arc", "complete", "sid-1"],
+    ]
+
+
+@pytest.mark.parametrize(
+    ("python", "location", "flag"),
+    [
+        # A virtualenv, pipx or uv tool environment: isolated (-I) finds the package.
+        (
+            "/h/.local/share/pipx/venvs/arcguard/bin/python",
+            "/h/.local/share/pipx/venvs/arcguard/lib/python3.11/site-packages",
+            "-I",
+        ),
+        ("/usr/bin/python3", "/usr/lib/python3/dist-packages", "-I"),
+        # The user site or an editable checkout: -I could lose it, -P keeps the cwd out.
+        ("/usr/bin/python3", "/h/.local/lib/python3.11/site-packages", "-P"),
+        ("/h/src/arcguard/.venv/bin/python", "/h/src/arcguard/src", "-P"),
+        ("/python3", "/lib/python3.11/site-packages", "-P"),
+    ],
+)
+def test_the_interpreter_command_never_imports_from_the_working_folder(
+    python: str, location: str, flag: str
+) -> None:
+    assert shlex.split(own_command("-c", python, location)) == [python, flag, "-m", "arcguard"]
+
+
+def test_the_command_given_runs_the_installed_arcguard_from_a_project_that_has_its_own(
+    tmp_path, monkeypatch
+):
+    # Run from a project holding a package named arcguard, the command the model is given
+    # (as the fast entries and the resident server give it) imports the installed one.
+    import subprocess
+    import sys
+
+    project = tmp_path / "project"
+    (project / "arcguard").mkdir(parents=True)
+    trap = tmp_path / "trapped"
+    (project / "arcguard" / "__init__.py").write_text(
+        f"open({str(trap)!r}, 'w').close()\nraise SystemExit(9)\n"
+    )
+    (project / "arcguard" / "__main__.py").write_text("raise SystemExit(9)\n")
+    hint = messages.complete_hint(own_command("-c", sys.executable), "s-trap")
+    env = {**os.environ, "ARCGUARD_HOME": str(tmp_path / "state")}
+    env.pop("PYTHONPATH", None)
+    done = subprocess.run(
+        shlex.split(hint.strip("`")),
+        cwd=project,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout == "inactive\n" and not trap.exists()
+    # As the model was told before: `<python> -m arcguard` ran the project's package.
+    before = subprocess.run(
+        [sys.executable, "-m", "arcguard", "arc", "complete", "s-trap"],
+        cwd=project,
+        env=env,
+        capture_output=True,
+        timeout=60,
+        check=False,
+    )
+    assert before.returncode == 9 and trap.exists()
 
 
 def test_completion_command_with_a_space_and_a_quote_in_the_launcher_path(monkeypatch):

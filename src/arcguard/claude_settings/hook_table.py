@@ -1,4 +1,5 @@
-"""The typed records of a settings file's `hooks` table, as `arcguard install` writes it.
+"""The typed records of a settings file and of its `hooks` table, as `arcguard install` writes
+it.
 
 What is read from a file is not trusted to have this shape: it is a `JSONObject` whose values
 are checked where they are used (`merge_plan`). Types only: nothing imports this at run time.
@@ -6,8 +7,16 @@ are checked where they are used (`merge_plan`). Types only: nothing imports this
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
 from typing import NotRequired
 from typing import TypedDict
+
+
+if TYPE_CHECKING:
+    from arcguard.jsonio import JSONObject
+
+    # A settings file's document as parsed: every value is checked before it is used.
+    Settings = JSONObject
 
 
 # A hook handler as install writes it: a command (one shell line, or the exec form's

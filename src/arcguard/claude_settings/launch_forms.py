@@ -3,7 +3,8 @@
 The long form runs a one-line launch code naming the folder that holds the package
 (`own_prefix`); the short form runs a fixed stub and a launcher file in arcguard's state
 directory (`short_prefix`, `launcher_text`). `merge_plan` recognises both, character for
-character, as arcguard's own.
+character, as arcguard's own; `meant_as_hook` tells a command that was written to start one
+of arcguard's hooks without being one of these forms.
 """
 
 from __future__ import annotations
@@ -93,7 +94,19 @@ def own_prefix(executable: str, location: str | None = None) -> str:
 # file when it is there and does nothing (exit 0) when it is not, where running the file
 # directly would exit 2, which Claude Code reads as "block". Releases with the exec form get
 # the words as `command` and `args`; older ones the same words as one shell line.
-LAUNCH_STUB = "import os,sys;os.path.isfile(f:=sys.argv.pop(1))and exec(open(f).read())"
+# The state directory may sit under a folder others can write (ARCGUARD_HOME under /tmp), where
+# someone else could put a `hook.py` of theirs after it was cleaned: the stub runs the file only
+# when it (as opened) and its folder belong to this user and nobody else can write them, and
+# otherwise says so on stderr and exits 0 (no decision).
+LAUNCH_STUB = (
+    'import os,sys;f=sys.argv.pop(1);h=os.path.isfile(f)and open(f);h and(print("arcguard: '
+    'unsafe, not run:",f,file=sys.stderr)if any(s.st_uid!=os.getuid()or s.st_mode&0o22 for s '
+    "in map(os.stat,(h.fileno(),os.path.dirname(f))))else exec(h.read()))"
+)
+# The stub of earlier releases, without that check: still arcguard's (install replaces it,
+# uninstall removes it), and doctor asks for a new install where it finds it.
+UNCHECKED_STUB = "import os,sys;os.path.isfile(f:=sys.argv.pop(1))and exec(open(f).read())"
+STUBS = (LAUNCH_STUB, UNCHECKED_STUB)
 LAUNCHER_NAME = "hook.py"
 
 
@@ -116,13 +129,15 @@ def launcher_text(location: str) -> str:
     )
 
 
-def short_prefix(executable: str, launcher_file: str) -> tuple[str, ...] | None:
+def short_prefix(
+    executable: str, launcher_file: str, stub: str = LAUNCH_STUB
+) -> tuple[str, ...] | None:
     """The exec-form words that run `launcher_file` with `executable`, or None where a path
     holds characters an exact invocation may not (then the one-liner is written)."""
     executable = os.path.abspath(executable)
     if not (launch_usable(executable, launcher_file) and _is_launcher_file(launcher_file)):
         return None
-    return (executable, *LAUNCH_OPTIONS, "-c", LAUNCH_STUB, launcher_file)
+    return (executable, *LAUNCH_OPTIONS, "-c", stub, launcher_file)
 
 
 def _is_launcher_file(path: str) -> bool:
@@ -143,13 +158,43 @@ def is_long_form(handler: object, tokens: list[str]) -> bool:
 
 def is_short_form(handler: object, tokens: list[str]) -> bool:
     """The short form, exactly as install writes it, as exec form or as one shell line."""
-    if len(tokens) != 8 or tokens[1:5] != [*LAUNCH_OPTIONS, "-c", LAUNCH_STUB]:
+    if len(tokens) != 8 or tokens[1:4] != [*LAUNCH_OPTIONS, "-c"] or tokens[4] not in STUBS:
         return False
     if tokens[6] != "hook" or tokens[7] not in HOOKS or not isinstance(handler, dict):
         return False
-    if short_prefix(tokens[0], tokens[5]) != tuple(tokens[:6]):
+    if short_prefix(tokens[0], tokens[5], tokens[4]) != tuple(tokens[:6]):
         return False
     command, args = handler.get("command"), handler.get("args")
     if args is None:
         return command == shlex.join(tokens)
     return command == tokens[0] and args == tokens[1:]
+
+
+# --- a command written to start arcguard's hook, but not in a form arcguard writes (pure) --
+
+# Words as a reader sees them: split at blanks, quotes and shell syntax, so `X=1 arcguard hook
+# stop`, `sh -c 'arcguard hook stop'` or launch code quoted otherwise still show theirs.
+_LOOSE_WORDS = re.compile(r"[\s\"'`$;&|<>(){}]+")
+
+
+def _hook_follows(word: str, rest: list[str]) -> bool:
+    """`word` starts arcguard and `rest` then runs its `hook` verb: after its program (by any
+    path) or module (`-m arcguard`, `-marcguard`) and their options, or after launch code
+    (`from arcguard.main import main`) wherever it ends."""
+    if word == "arcguard.main":
+        return "hook" in rest
+    if os.path.basename(word) not in ("arcguard", "-marcguard"):
+        return False  # a path that merely passes through a folder named arcguard
+    return next((w for w in rest if not w.startswith("-")), None) == "hook"
+
+
+def meant_as_hook(words: list[str]) -> bool:
+    """The command and arguments `words` start arcguard's `hook` verb, whatever else they do:
+    written to run one of arcguard's hooks. Only what runs counts: a folder named arcguard in
+    a path (`/src/arcguard/tools/notify.sh`, `cd ~/arcguard && make hook`) does not."""
+    text = " ".join(words)
+    for stub in STUBS:  # the short form's stub is ours alone, whatever runs beside it
+        if stub in text:
+            return "hook" in _LOOSE_WORDS.split(text.partition(stub)[2])
+    loose = [w for w in _LOOSE_WORDS.split(text) if w]
+    return any(_hook_follows(w, loose[i + 1 :]) for i, w in enumerate(loose))

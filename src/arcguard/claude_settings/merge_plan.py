@@ -11,8 +11,10 @@ renders it), or the long form earlier versions wrote, `<python> -I -S -c '<launc
 `why_not_ours`).
 No marker key is added to the entry: the command itself is the marker, so a file stays valid
 for any Claude Code version, and a hand-written `arcguard hook stop` is recognised (and
-replaced) as well. A command that only mentions arcguard (`X=1 arcguard hook stop`,
-`arcguard hook stop; other`) is the user's own: install leaves it in place and says so.
+replaced) as well. A command that starts arcguard's hook in any other words (`X=1 arcguard
+hook stop`, `arcguard hook stop; other`) is the user's own: install leaves it in place and says
+so; one that merely has arcguard in a path (`/src/arcguard/tools/notify.sh`) is not about
+arcguard at all.
 """
 
 from __future__ import annotations
@@ -23,13 +25,14 @@ import re
 import shlex
 from typing import TYPE_CHECKING
 
-from arcguard.claude_settings.launch_forms import LAUNCH_STUB
 from arcguard.claude_settings.launch_forms import PYTHON_NAME
 from arcguard.claude_settings.launch_forms import SHELL_SPECIAL
+from arcguard.claude_settings.launch_forms import STUBS
 from arcguard.claude_settings.launch_forms import hook_command
 from arcguard.claude_settings.launch_forms import is_long_form
 from arcguard.claude_settings.launch_forms import is_short_form
 from arcguard.claude_settings.launch_forms import launch_location
+from arcguard.claude_settings.launch_forms import meant_as_hook
 from arcguard.core.loop_guard.opkey import EDIT_TOOLS
 from arcguard.errors import ArcguardError
 from arcguard.hooks import BACKGROUND
@@ -48,7 +51,7 @@ if TYPE_CHECKING:
     from arcguard.claude_settings.hook_table import Handler
     from arcguard.claude_settings.hook_table import HooksTable
     from arcguard.claude_settings.hook_table import MatcherGroup
-    from arcguard.claude_settings.settings_files import Settings
+    from arcguard.claude_settings.hook_table import Settings
     from arcguard.jsonio import JSONObject
 
 
@@ -149,15 +152,17 @@ def is_ours(handler: object) -> bool:
 
 
 def looks_like_ours(handler: object) -> bool:
-    """A command handler that mentions arcguard without being an exact invocation of it.
+    """A command handler written to start one of arcguard's hooks without being an exact
+    invocation of it (`launch_forms.meant_as_hook`: by its words, not a mention of the name).
 
     install never replaces or removes such an entry (it may do something the user wants beyond
     starting arcguard); doctor reports it and does not run it.
     """
     if is_ours(handler) or not isinstance(handler, dict):
         return False
-    text = " ".join(str(handler.get(key, "")) for key in ("command", "args"))
-    return "arcguard" in text
+    args = handler.get("args")
+    words = [str(handler.get("command", "")), *(args if isinstance(args, list) else [])]
+    return meant_as_hook([str(word) for word in words])
 
 
 def argv(handler: object) -> list[str]:
@@ -182,14 +187,14 @@ def code_location(handler: object) -> str | None:
 def launcher_file(handler: object) -> str | None:
     """The launcher file one of our short-form handlers runs, else None."""
     words = argv(handler)
-    return words[5] if len(words) == 8 and words[4] == LAUNCH_STUB else None
+    return words[5] if len(words) == 8 and words[4] in STUBS else None
 
 
 def shown(handler: object) -> str:
     """How doctor names the launcher of one of our handlers: the short form's interpreter and
     launcher file, without the fixed stub between them; other forms word for word."""
     words = launcher(handler)
-    if len(words) == 6 and words[4] == LAUNCH_STUB:
+    if len(words) == 6 and words[4] in STUBS:
         return shlex.join([words[0], words[5]])
     return shlex.join(words)
 

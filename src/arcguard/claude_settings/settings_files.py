@@ -14,11 +14,8 @@ from arcguard.storage import atomic
 if TYPE_CHECKING:
     from collections.abc import Mapping
 
+    from arcguard.claude_settings.hook_table import Settings
     from arcguard.claude_settings.releases import Version
-    from arcguard.jsonio import JSONObject
-
-    # A settings file's document as parsed: every value is checked before it is used.
-    Settings = JSONObject
 
 SCOPES = ("user", "project", "local")
 BACKUP_SUFFIX = ".arcguard.bak"

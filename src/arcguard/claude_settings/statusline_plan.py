@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from collections.abc import Mapping
 
-    from arcguard.claude_settings.settings_files import Settings
+    from arcguard.claude_settings.hook_table import Settings
     from arcguard.jsonio import JSONObject
 
 KEY = "statusLine"

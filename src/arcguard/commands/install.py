@@ -20,7 +20,7 @@ from arcguard.commands.settings_edit import target
 
 
 if TYPE_CHECKING:
-    from arcguard.claude_settings.settings_files import Settings
+    from arcguard.claude_settings.hook_table import Settings
 
 
 def _version_option(text: str | None) -> tuple[int, int, int] | None:
@@ -263,7 +263,9 @@ def _write_launcher(home: str, path: str, text: str) -> None:
     paths.ensure_dir(home)
     try:
         with open(path, encoding="utf-8") as fh:
-            if fh.read() == text:
+            found = os.fstat(fh.fileno())
+            # The entries' stub refuses a file that is not this user's alone: rewrite that too.
+            if found.st_uid == os.getuid() and found.st_mode & 0o777 == 0o600 and fh.read() == text:
                 return
     except OSError:
         pass

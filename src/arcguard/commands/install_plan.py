@@ -14,8 +14,8 @@ if TYPE_CHECKING:
     from collections.abc import Collection
     from pathlib import Path
 
+    from arcguard.claude_settings.hook_table import Settings
     from arcguard.claude_settings.releases import Version
-    from arcguard.claude_settings.settings_files import Settings
     from arcguard.jsonio import JSONObject
 
 

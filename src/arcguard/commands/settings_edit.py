@@ -17,7 +17,7 @@ from arcguard.claude_settings import slash_command as slash
 if TYPE_CHECKING:
     from collections.abc import Callable
 
-    from arcguard.claude_settings.settings_files import Settings
+    from arcguard.claude_settings.hook_table import Settings
 
 
 def scope_options(command: Callable[..., None]) -> Callable[..., None]:

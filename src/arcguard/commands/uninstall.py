@@ -19,7 +19,7 @@ from arcguard.commands.settings_edit import target
 
 
 if TYPE_CHECKING:
-    from arcguard.claude_settings.settings_files import Settings
+    from arcguard.claude_settings.hook_table import Settings
 
 
 @click.command()

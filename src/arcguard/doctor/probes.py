@@ -186,6 +186,32 @@ def foreign_launcher(handler: JSONObject, environ: Mapping[str, str]) -> str | N
     )
 
 
+def unsafe_launcher(handler: JSONObject) -> str | None:
+    """Why the launcher file of a short entry does not run as it must, or None: the entry's
+    stub refuses a file or folder that is not this user's alone (so the hooks do nothing), and
+    the stub of earlier releases runs it without asking. Doctor runs neither."""
+    location = plan.launcher_file(handler)
+    if location is None:
+        return None
+    if plan.argv(handler)[4] == launch_forms.UNCHECKED_STUB:
+        return (
+            f"{NOT_RUN} an earlier install's entry, which runs {location} without checking "
+            "who owns it or who can write it"
+        )
+    for path in (location, os.path.dirname(location)):
+        try:
+            info = os.stat(path)
+        except OSError:
+            continue  # no launcher: the stub does nothing, and the run says what is missing
+        if info.st_uid != os.getuid() or info.st_mode & 0o022:
+            mode = info.st_mode & 0o777
+            return (
+                f"{NOT_RUN} {path} belongs to uid {info.st_uid} (mode {mode:o}): the hooks "
+                "refuse a launcher that is not yours alone, and do nothing"
+            )
+    return None
+
+
 def _payload(event: str, session_id: str, directory: str) -> JSONObject:
     base: JSONObject = {
         "session_id": session_id,
@@ -245,7 +271,7 @@ def run_hook(
     if words is None:
         return "exit 127: command not found"
     refused = refusal(words[0], plan.code_location(handler), project)
-    refused = refused or foreign_launcher(handler, environ)
+    refused = refused or foreign_launcher(handler, environ) or unsafe_launcher(handler)
     if refused:
         return refused
     done = run_words(

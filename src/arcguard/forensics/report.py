@@ -189,7 +189,8 @@ class Report:
             "handbacks": self._handbacks(),
         }
         if cfg_values is not None:
-            data["thresholds"] = [s.as_dict() for s in suggestions(self, cfg_values)]
+            found = suggestions(self.run_lengths, self.max_repeats, self.stretches, cfg_values)
+            data["thresholds"] = [s.as_dict() for s in found]
         return data
 
     def _stalls(self) -> Stalls:

@@ -14,10 +14,9 @@ from arcguard.values import value
 
 
 if TYPE_CHECKING:
+    from collections import Counter
     from collections.abc import Mapping
     from typing import TypedDict
-
-    from arcguard.forensics.report import Report
 
     class SuggestionDoc(TypedDict):
         name: str
@@ -76,14 +75,21 @@ def _make(
     return Suggestion(name, now, observed, derived, basis)
 
 
-def suggestions(report: Report, current: Mapping[str, object]) -> list[Suggestion]:
-    runs = sum(report.run_lengths.values())
-    stretches = sum(report.stretches.values())
-    identical = report.max_repeats[1] if runs else None
-    cycle = max(n for p, n in report.max_repeats.items() if p > 1) if runs else None
-    run_p99 = percentile(report.run_lengths, 99)
-    gap_p99 = percentile(report.stretches, 99)
-    gap_max = max(report.stretches) if report.stretches else None
+def suggestions(
+    run_lengths: Counter[int],
+    max_repeats: Mapping[int, int],
+    stretches: Counter[int],
+    current: Mapping[str, object],
+) -> list[Suggestion]:
+    """The thresholds the measured tool-only runs (their lengths, the longest repeat of each
+    period) and stretches between operator messages suggest, beside the `current` config."""
+    runs = sum(run_lengths.values())
+    stretch_count = sum(stretches.values())
+    identical = max_repeats[1] if runs else None
+    cycle = max(n for p, n in max_repeats.items() if p > 1) if runs else None
+    run_p99 = percentile(run_lengths, 99)
+    gap_p99 = percentile(stretches, 99)
+    gap_max = max(stretches) if stretches else None
     return [
         _make(
             "cycle_repeats_identical",
@@ -117,7 +123,7 @@ def suggestions(report: Report, current: Mapping[str, object]) -> list[Suggestio
             gap_p99,
             None if gap_p99 is None else max(2, _ceil_ratio(gap_p99, 3, 2)),
             "p99 turns since the operator + 50%",
-            stretches,
+            stretch_count,
         ),
         _make(
             "backstop_pause_turns",
@@ -125,6 +131,6 @@ def suggestions(report: Report, current: Mapping[str, object]) -> list[Suggestio
             gap_max,
             None if gap_max is None else max(4, _ceil_ratio(gap_max, 5, 4)),
             "longest stretch without the operator + 25%",
-            stretches,
+            stretch_count,
         ),
     ]

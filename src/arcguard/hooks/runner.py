@@ -164,14 +164,28 @@ def _log_grew(old: State | None, new: State | None) -> bool:
     return old is None or new["log"][-1:] != old["log"][-1:]
 
 
-def own_command(argv0: str, executable: str) -> str:
+# The folder that holds this arcguard package (runner.py is arcguard/hooks/runner.py).
+_LOCATION = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+
+def own_command(argv0: str, executable: str, location: str = _LOCATION) -> str:
     """How the model can call arcguard back, as this hook was called: a shell command line,
-    quoted, since the model pastes it into a shell and install paths may hold spaces."""
+    quoted, since the model pastes it into a shell and install paths may hold spaces.
+
+    Run through the interpreter (the fast entries, resident mode), the model runs it from the
+    project, which may hold a package named arcguard of its own: `-I` keeps the working
+    folder, PYTHONPATH and the user site off the path where the package (`location`) lies in
+    the interpreter's own tree (a virtualenv, pipx or uv tool environment, the system's
+    packages), and `-P` keeps at least the working folder off elsewhere (the user site, an
+    editable checkout), where `-I` could lose the package itself.
+    """
     if os.path.basename(argv0) == "arcguard":
         directory = os.path.dirname(os.path.abspath(argv0))
         on_path = directory in os.environ.get("PATH", "").split(os.pathsep)
         return "arcguard" if on_path else shell_join([os.path.abspath(argv0)])
-    return shell_join([executable, "-m", "arcguard"])
+    tree = os.path.dirname(os.path.dirname(executable))
+    isolated = location.startswith(tree.rstrip(os.sep) + os.sep) and tree != os.sep
+    return shell_join([executable, "-I" if isolated else "-P", "-m", "arcguard"])
 
 
 def dispatch(hook: str, raw: bytes, ctx: Context) -> str | None:
