@@ -249,6 +249,7 @@ SESSION_KEYS = {
     "arc",
     "guard",
     "limit_wait",
+    "switched_off",
 }
 ARC_KEYS = {
     "slug",
@@ -267,7 +268,7 @@ GUARD_KEYS = {"paused", "denials", "blocked_rounds", "last_pause"}
 
 def test_json_schema_is_stable(state_home: str) -> None:
     document = json.loads(arcguard("status", "--json").output)
-    assert set(document) == {"schema", "state_dir", "sessions"}
+    assert set(document) == {"schema", "state_dir", "sessions", "switch"}
     assert document["schema"] == 1 and document["state_dir"] == state_home
     loop, arc = document["sessions"]
     for session in (loop, arc):

@@ -68,6 +68,7 @@ if TYPE_CHECKING:
         arc: ArcSummary | None
         guard: GuardSummary
         limit_wait: LimitWaitSummary | None
+        switched_off: bool
 
     class UnreadableSummary(TypedDict):
         session_id: None
@@ -79,6 +80,7 @@ if TYPE_CHECKING:
         arc: None
         guard: None
         limit_wait: None
+        switched_off: bool
 
     SessionSummary = ReadSummary | UnreadableSummary
 
@@ -153,9 +155,16 @@ def limit_wait_summary(
 
 
 def summarise(
-    state: State, path: str, cfg: Config, at: float, *, waiter_alive: bool
+    state: State,
+    path: str,
+    cfg: Config,
+    at: float,
+    *,
+    waiter_alive: bool,
+    switched_off: bool = False,
 ) -> ReadSummary:
-    """`waiter_alive`: the process of the state's pending limit wait still runs."""
+    """`waiter_alive`: the process of the state's pending limit wait still runs;
+    `switched_off`: `arcguard off` holds the session's decisions back."""
     updated = state.get("updated")
     updated = float(updated) if updated is not None else None
     return {
@@ -168,6 +177,7 @@ def summarise(
         "arc": arc_summary(state.get("arc"), cfg, at, held_until=limits.held_until(state, cfg, at)),
         "guard": guard_summary(state),
         "limit_wait": limit_wait_summary(state, cfg, at, waiter_alive=waiter_alive),
+        "switched_off": switched_off,
     }
 
 
@@ -182,4 +192,5 @@ def unreadable(path: str, mtime: float, why: str) -> UnreadableSummary:
         "arc": None,
         "guard": None,
         "limit_wait": None,
+        "switched_off": False,
     }

@@ -22,6 +22,8 @@ if TYPE_CHECKING:
     from arcguard.core.state import State
 
 SEPARATOR = " | "
+# While `arcguard off` holds the session's decisions back, that is all there is to say.
+SWITCHED_OFF = "arcguard off (arcguard on turns it back on)"
 
 
 def segment(
