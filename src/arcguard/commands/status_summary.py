@@ -27,6 +27,7 @@ if TYPE_CHECKING:
     # The `--json` document's parts (see the docstring of `commands/status.py`).
     class ArcSummary(TypedDict):
         slug: str
+        name: str
         state: str
         milestones_done: int
         milestones_total: int
@@ -100,11 +101,14 @@ def arc_summary(
         state = "active"
     elif arc.get("active") is True:
         state = "stale"
+    elif arc.get("ended_by") == "stop":
+        state = "stopped"
     else:
         state = "complete" if arc.get("completed_at") else "inactive"
     done, total = arcs.milestone_counts(arc)
     return {
         "slug": arc.get("slug") or arcs.DEFAULT_SLUG,
+        "name": arcs.name_of(arc),
         "state": state,
         "milestones_done": done,
         "milestones_total": total,

@@ -87,7 +87,7 @@ def table_row(summary: SessionSummary, user_home: str = "") -> tuple[str, ...]:
     else:
         total = arc["milestones_total"]
         arc_cells = (
-            _short(arc["task"] or arc["slug"], TASK_WIDTH),
+            _short(arc["name"], TASK_WIDTH),
             arc["state"],
             f"{arc['milestones_done']}/{total}" if total else "-",
             # As the status line writes them: used/cap.
@@ -143,9 +143,7 @@ def render_session(summary: ReadSummary, log: list[LogEntry]) -> str:
         nxt = f", next: {arc['next_milestone']}" if arc["next_milestone"] else ""
         counts = f"{arc['milestones_done']}/{arc['milestones_total']}"
         milestones = f", milestones {counts}{nxt}" if arc["milestones_total"] else ""
-        out.append(f"arc       {arc['slug']} ({arc['state']}){milestones}")
-        if arc["task"]:
-            out.append(f"task      {arc['task']}")
+        out.append(f"arc       {arc['name']} ({arc['state']}){milestones}")
         out.append(
             f"continued {arc['consecutive']}/{arc['consecutive_cap']} in a row, "
             f"{arc['lifetime']}/{arc['lifetime_cap']} in this arc"

@@ -53,6 +53,29 @@ def posture_line(slug: str, next_milestone: str, command: str, session_id: str) 
     )
 
 
+def arc_stopped(name: str) -> str:
+    return (
+        f"[arcguard] The user ended the autonomous arc '{_clip(name, MAX_NAME_SHOWN)}' with"
+        " /autonomous stop. Stop working on it: say in one short line where the work stands,"
+        " and wait for the user."
+    )
+
+
+def arc_stop_without_arc() -> str:
+    return (
+        "[arcguard] /autonomous stop: no autonomous arc was active in this session, so nothing"
+        " changed. Say so in one short line."
+    )
+
+
+def arc_replaced(old: str) -> str:
+    return (
+        "[arcguard] This /autonomous starts a new arc for the task typed with it; the arc"
+        f" '{_clip(old, MAX_NAME_SHOWN)}' is over, and its continuations do not carry over."
+        " Leave its unfinished work unless the new task needs it."
+    )
+
+
 def stop_block_reason(
     slug: str,
     next_milestone: str,

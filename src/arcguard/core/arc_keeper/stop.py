@@ -207,7 +207,7 @@ def decide_stop(
     arc = state.get("arc")
     active = arc is not None and arcs.is_active(arc, cfg, now)
     if final is not None and final.resume_id and is_noop(final):
-        slug = (arc.get("slug") or arcs.DEFAULT_SLUG) if arc and active else ""
+        slug = arcs.name_of(arc) if arc and active else ""
         resumed = _dead_resume(
             state, final.resume_id, signals.background_running, now, slug=slug, command=command
         )
@@ -309,7 +309,7 @@ def _within_caps(
 
 def _block(state: State, arc: Arc, verdict: str, now: float, *, command: str) -> str:
     """The reason a stall is sent back to work with, logged."""
-    slug = arc.get("slug") or arcs.DEFAULT_SLUG
+    slug = arcs.name_of(arc)
     reason = messages.stop_block_reason(
         slug, arcs.next_milestone(arc), command, state["session_id"], seen=SEEN[verdict]
     )

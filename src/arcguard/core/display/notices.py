@@ -94,6 +94,10 @@ def _limit_wait(entry: LogEntry, cfg: Config) -> str:
     return f"arcguard will wake this session when the API limit resets{which}"
 
 
+def _arc_change(entry: LogEntry, cfg: Config) -> str:
+    return f"arcguard: {entry.get('reason', 'the arc ended')} (/autonomous stop ends an arc)"
+
+
 def _generic(entry: LogEntry, cfg: Config) -> str:
     reason = str(entry.get("reason", "")).removeprefix("[arcguard] ")
     return f"arcguard ({entry.get('kind', 'decision')}): {reason}"
@@ -108,6 +112,8 @@ TEXTS: dict[str, Callable[[LogEntry, Config], str]] = {
     "resume": _resume,
     "give-up": _give_up,
     "limit-wait": _limit_wait,
+    "arc-new": _arc_change,
+    "arc-stop": _arc_change,
 }
 
 
