@@ -55,7 +55,7 @@ def posture_line(slug: str, next_milestone: str, command: str, session_id: str) 
 
 def arc_stopped(name: str) -> str:
     return (
-        f"[arcguard] The user ended the autonomous arc '{_clip(name, MAX_NAME_SHOWN)}' with"
+        f"[arcguard] The user ended the autonomous arc '{clip(name, MAX_NAME_SHOWN)}' with"
         " /autonomous stop. Stop working on it: say in one short line where the work stands,"
         " and wait for the user."
     )
@@ -71,7 +71,7 @@ def arc_stop_without_arc() -> str:
 def arc_replaced(old: str) -> str:
     return (
         "[arcguard] This /autonomous starts a new arc for the task typed with it; the arc"
-        f" '{_clip(old, MAX_NAME_SHOWN)}' is over, and its continuations do not carry over."
+        f" '{clip(old, MAX_NAME_SHOWN)}' is over, and its continuations do not carry over."
         " Leave its unfinished work unless the new task needs it."
     )
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 from arcguard.core.arc_keeper import arc as arcs
 from arcguard.core.arc_keeper import handover
 from arcguard.core.arc_keeper import limits
+from arcguard.text import clip
 
 
 TYPE_CHECKING = False
@@ -57,7 +58,7 @@ def _arc_part(state: State, cfg: Config, now: float) -> str:
     arc = state.get("arc")
     if arc is None:
         return ""
-    name = _cut(arcs.name_of(arc), NAME_SHOWN)
+    name = clip(arcs.name_of(arc), NAME_SHOWN)
     if not limits.arc_active(state, cfg, now):
         if arc.get("ended_by") == "stop":
             return f"arc {name} stopped"
@@ -70,10 +71,6 @@ def _arc_part(state: State, cfg: Config, now: float) -> str:
         f" {consecutive}/{cfg.max_consecutive_continuations} in a row,"
         f" {lifetime}/{cfg.max_continuations_per_arc} in the arc"
     )
-
-
-def _cut(text: str, width: int) -> str:
-    return text if len(text) <= width else text[: width - 1] + "…"
 
 
 def _goal_part(state: State) -> str:
