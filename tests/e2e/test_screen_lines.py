@@ -6,7 +6,6 @@ once, not twice."""
 from __future__ import annotations
 
 import json
-import os
 import time
 from pathlib import Path
 from typing import Any
@@ -14,7 +13,6 @@ from typing import Any
 import pytest
 from interactive import Terminal
 from interactive import interactive_claude
-from interactive import tmux_available
 from interactive import wait_for
 from scripted_api import ScriptedAPI
 from scripted_api import text
@@ -23,6 +21,7 @@ from scripted_api import tool_use
 from conftest import ClaudeRelease
 from conftest import arcguard_settings_for
 from conftest import install_autonomous_command
+from conftest import log_kinds
 
 
 NOOP = "No response requested."
@@ -38,25 +37,17 @@ PAUSED = "arcguard paused this session: the model repeated a 2-call cycle 3 time
 PAUSE_ADJUST = "Send a message to resume. To change this: cycle_repeats"
 
 
-@pytest.fixture(autouse=True)
-def _needs_tmux() -> None:
-    if not tmux_available():
-        message = "tmux is not installed (the interactive CLI runs inside it)"
-        if os.environ.get("CI"):
-            pytest.fail(message, pytrace=False)
-        pytest.skip(message)
+pytestmark = pytest.mark.usefixtures("needs_tmux")
+
+
+def states(project: Any) -> list[dict[str, Any]]:
+    """The state of every session the project's runs left."""
+    sessions = Path(project.arcguard_home) / "sessions"
+    return [json.loads(f.read_text()) for f in sorted(sessions.glob("*.json"))]
 
 
 def kinds(project: Any) -> list[str]:
-    sessions = Path(project.arcguard_home) / "sessions"
-    files = sorted(sessions.glob("*.json")) if sessions.is_dir() else []
-    state = json.loads(files[0].read_text()) if files else {}
-    return [str(entry.get("kind")) for entry in state.get("log", [])]
-
-
-def session_ids(project: Any) -> list[str]:
-    sessions = Path(project.arcguard_home) / "sessions"
-    return [json.loads(f.read_text())["session_id"] for f in sessions.glob("*.json")]
+    return [kind for state in states(project) for kind in log_kinds(state)]
 
 
 def words(terminal: Terminal) -> str:
@@ -81,7 +72,7 @@ def test_a_continuation_reads_as_one_line_without_the_completion_command(
     # line that completes the arc: no interpreter path, no session id.
     assert "Autonomous arc 'ship the importer' is still active" in shown
     assert "-m arcguard" not in shown and "arc complete" not in shown.replace("`arc complete`", "")
-    [sid] = session_ids(project)
+    [sid] = [state["session_id"] for state in states(project)]
     assert sid not in shown
     assert "arcguard arc complete" in api.request_text(1)  # the model still has the command
 
