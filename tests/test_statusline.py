@@ -53,6 +53,24 @@ def test_an_arc_session_shows_its_arc_milestones_and_continuations():
     )
 
 
+def test_an_arc_is_named_after_its_task_and_says_when_it_was_stopped():
+    from arcguard.core.arc_keeper.posture import decide_posture
+
+    def prompt(state, text):
+        return decide_posture(state, text, CFG, NOW, session_id="sid", command="arcguard")[1]
+
+    state = prompt(None, "/autonomous fix the greeting script in bin/ and its tests")
+    assert segment(state, CFG, NOW, clock).startswith(
+        "arcguard arc fix the greeting script in bin/…, continued 0/2"
+    )
+    assert segment(prompt(state, "/autonomous stop"), CFG, NOW, clock) == (
+        "arcguard arc fix the greeting script in bin/… stopped"
+    )
+    done = arc_state()
+    done["arc"]["active"], done["arc"]["completed_at"] = False, "2027-01-15T08:00:00Z"
+    assert segment(done, CFG, NOW, clock) == "arcguard arc importer complete"
+
+
 def test_a_plain_session_shows_nothing():
     assert segment(fresh_state("sid", NOW), CFG, NOW, clock) == ""
     assert segment(None, CFG, NOW, clock) == ""
@@ -86,7 +104,7 @@ def test_the_command_prints_the_segment_of_an_arc_session_and_nothing_otherwise(
     assert run_hook("posture", {"session_id": SID, "prompt": "/autonomous go"}).returncode == 0
     done = statusline({"session_id": SID, "model": {"display_name": "x"}})
     assert done.returncode == 0
-    assert done.stdout.decode().startswith("arcguard arc autonomous, continued 0/2 in a row")
+    assert done.stdout.decode().startswith("arcguard arc go, continued 0/2 in a row")
     plain = statusline({"session_id": "never-seen"})
     assert (plain.returncode, plain.stdout) == (0, b"")
     for junk in (b"", b"not json", b"[1]"):

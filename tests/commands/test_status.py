@@ -214,7 +214,7 @@ def test_session_view_shows_arc_guard_and_decisions(state_home: str) -> None:
     ) in text
     assert "project   -" in text
     loop = arcguard("status", "--session", "loop-sess").output
-    assert "project   /srv/projects/shop" in loop and "task      tidy up" in loop
+    assert "project   /srv/projects/shop" in loop and "arc       tidy up (" in loop
     assert "paused    no" in text
     assert "decisions (4, oldest first):" in text
     lines = [line for line in text.splitlines() if line.startswith("  ")]
@@ -249,9 +249,11 @@ SESSION_KEYS = {
     "arc",
     "guard",
     "limit_wait",
+    "switched_off",
 }
 ARC_KEYS = {
     "slug",
+    "name",
     "state",
     "milestones_done",
     "milestones_total",
@@ -267,7 +269,7 @@ GUARD_KEYS = {"paused", "denials", "blocked_rounds", "last_pause"}
 
 def test_json_schema_is_stable(state_home: str) -> None:
     document = json.loads(arcguard("status", "--json").output)
-    assert set(document) == {"schema", "state_dir", "sessions"}
+    assert set(document) == {"schema", "state_dir", "sessions", "switch"}
     assert document["schema"] == 1 and document["state_dir"] == state_home
     loop, arc = document["sessions"]
     for session in (loop, arc):
@@ -276,6 +278,7 @@ def test_json_schema_is_stable(state_home: str) -> None:
         assert set(session["guard"]) == GUARD_KEYS
     assert arc["arc"] == {
         "slug": "importer",
+        "name": "importer",
         "state": "complete",
         "milestones_done": 1,
         "milestones_total": 3,

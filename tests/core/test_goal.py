@@ -66,7 +66,6 @@ def _stop(state, final, mark=None, *, resume_id=None):
         Signals(final, harness=Harness(goal=mark)),
         CFG,
         NOW,
-        command="arcguard",
     )
 
 

@@ -296,7 +296,7 @@ def test_an_operator_prompt_late_in_a_long_wait_finds_the_arc_still_active():
     state = long_wait()
     state["arc"]["reconcile_count"] = 2
     output, new = decide_posture(
-        state, "/autonomous again", LONG_CFG, NOW + 9 * HOURS, session_id="sid", command="x"
+        state, "/autonomous", LONG_CFG, NOW + 9 * HOURS, session_id="sid", command="x"
     )
     assert "limit_wait" not in new and new["log"][-1]["kind"] == "limit-cancel"
     # The same arc goes on (not replaced by a new one), its consecutive count reset.

@@ -21,7 +21,7 @@ def test_a_continuation_says_which_in_a_row_and_why():
     entry = {"kind": "block", "rule": "question", "consecutive": 1, "reason": "x"}
     assert notices.user_line([entry], CFG) == (
         "arcguard sent the model back to work (1 of 2 in a row):"
-        " it stopped to ask permission mid-arc"
+        " it stopped to ask permission mid-arc. To change this: stop_policy, or /autonomous stop"
     )
 
 
@@ -31,45 +31,59 @@ def test_the_stop_decision_logs_what_the_line_needs():
         Signals(Final.from_text("Want me to run the tests?")),
         CFG,
         NOW,
-        command="arcguard",
     )
     assert out is not None
     line = notices.user_line(state["log"], CFG)
-    assert line == (
+    assert line is not None
+    assert line.startswith(
         "arcguard sent the model back to work (1 of 2 in a row):"
-        " it stopped to ask permission mid-arc"
+        " it stopped to ask permission mid-arc."
     )
     assert line not in out["reason"]  # the model's text is another one
 
 
-@pytest.mark.parametrize(
-    ("entry", "start"),
-    [
-        ({"kind": "deny", "operation": "Bash: ls", "runs": 2}, "arcguard denied a repeated call"),
-        (
-            {"kind": "pause", "reason": "arcguard paused this session: x. Send a message."},
-            "arcguard paused this session: x.",
-        ),
-        ({"kind": "nudge", "reason": "[arcguard] 8 turns"}, "arcguard asked the model to check"),
-        ({"kind": "resume", "reason": "operator message"}, "arcguard: your message cleared"),
-        (
-            {"kind": "give-up", "reason": "no resume after the API limit: spent"},
-            "arcguard will not",
-        ),
-        ({"kind": "cap", "reason": "cap"}, "arcguard let the model stop mid-arc"),
-        ({"kind": "limit-wait", "attempt": 1, "of": 3}, "arcguard will wake this session"),
-        ({"kind": "block", "rule": "dead-resume"}, "arcguard sent the model back to work"),
-    ],
-)
-def test_each_acting_kind_has_its_own_line(entry, start):
-    assert notices.user_line([entry], CFG).startswith(start)
+ACTING = [
+    ({"kind": "deny", "operation": "Bash: cat /home/ada/x.yaml", "runs": 2}, "repeat_limit"),
+    ({"kind": "nudge", "reason": "[arcguard] 8 turns"}, "checkin_turns"),
+    ({"kind": "resume", "reason": "operator message"}, "arcguard off"),
+    ({"kind": "give-up", "reason": "no resume after the API limit: spent"}, "limit_resumes"),
+    ({"kind": "cap", "reason": "cap"}, "max_continuations_per_arc"),
+    ({"kind": "limit-wait", "attempt": 1, "of": 3}, "limit_resumes_per_arc"),
+    ({"kind": "block", "rule": "dead-resume"}, "stop_policy"),
+    ({"kind": "arc-stop", "reason": "the arc 'x' ended"}, "/autonomous stop"),
+    ({"kind": "arc-new", "reason": "a new arc"}, "/autonomous stop"),
+    ({"kind": "check-in-soon", "reason": "[arcguard] asked"}, "arcguard off"),
+]
+
+
+@pytest.mark.parametrize(("entry", "adjust"), ACTING)
+def test_each_acting_kind_has_one_plain_line_ending_with_what_changes_it(entry, adjust):
+    line = notices.user_line([entry], CFG)
+    assert line is not None and line.startswith("arcguard")
+    assert adjust in line.split(notices.ADJUST)[-1]
+    assert "/home" not in line  # no path: only the tool's name is said
+
+
+def test_a_denial_names_the_tool_not_the_call():
+    entry = {"kind": "deny", "operation": "Read: /home/ada/notes.md", "runs": 2}
+    assert notices.user_line([entry], CFG) == (
+        "arcguard stopped a repeated Read call: it ran 2 times with the same result and nothing"
+        " changed since. To change this: repeat_limit, loop_guard, or arcguard off"
+    )
 
 
 def test_a_kind_without_a_text_of_its_own_still_gets_one():
     entry = {"kind": "check-in-soon", "reason": "[arcguard] the model was asked\nto report"}
     assert notices.user_line([entry], CFG) == (
-        "arcguard (check-in-soon): the model was asked to report"
+        "arcguard (check-in-soon): the model was asked to report. To change this: arcguard off"
     )
+
+
+def test_a_pause_has_no_line_of_its_own_as_claude_code_shows_its_reason():
+    pause = {"kind": "pause", "reason": "arcguard paused this session: a cycle."}
+    deny = {"kind": "deny", "operation": "Bash: ls", "runs": 3}
+    assert notices.user_line([pause], CFG) is None
+    assert notices.user_line([deny, pause], CFG) is None
 
 
 @pytest.mark.parametrize("kind", sorted(notices.SILENT))
@@ -79,12 +93,12 @@ def test_what_arcguard_only_saw_says_nothing(kind):
 
 def test_of_several_decisions_the_weightiest_is_told():
     deny = {"kind": "deny", "operation": "Bash: ls", "runs": 3}
-    pause = {"kind": "pause", "reason": "arcguard paused this session: a cycle."}
-    assert notices.user_line([deny, pause], CFG) == "arcguard paused this session: a cycle."
+    cap = {"kind": "cap", "reason": "cap"}
+    assert notices.user_line([deny, cap], CFG).startswith("arcguard let the model stop")
 
 
 def test_the_line_is_one_bounded_line():
-    entry = {"kind": "pause", "reason": "arcguard paused\n" + "x" * 1000}
+    entry = {"kind": "give-up", "reason": "spent\n" + "x" * 1000}
     line = notices.user_line([entry], CFG)
     assert "\n" not in line and len(line) == notices.MAX_LINE
 

@@ -22,11 +22,16 @@ def context(out):
 
 
 def test_autonomous_bootstraps_an_arc_and_restates_the_posture():
-    out, state = posture(None, "/autonomous ship it")
-    assert state["arc"]["slug"] == "autonomous" and state["arc"]["active"] is True
+    out, state = posture(None, "/autonomous Ship it!")
+    assert state["arc"]["slug"] == "ship-it" and state["arc"]["active"] is True
     assert out["hookSpecificOutput"]["hookEventName"] == "UserPromptSubmit"
     text = context(out)
-    assert "'autonomous' is active" in text and "`arcguard arc complete sid`" in text
+    assert "'Ship it!' is active" in text and "`arcguard arc complete sid`" in text
+
+
+def test_autonomous_alone_names_its_arc_autonomous():
+    out, state = posture(None, "/autonomous")
+    assert state["arc"]["slug"] == "autonomous" and "'autonomous' is active" in context(out)
 
 
 def test_a_mid_prose_mention_starts_nothing():
@@ -34,11 +39,73 @@ def test_a_mid_prose_mention_starts_nothing():
     assert out is None and state["arc"] is None
 
 
-def test_retyping_autonomous_keeps_the_counters():
+def test_retyping_autonomous_or_its_task_keeps_the_arc_and_its_counters():
     _, state = posture(None, "/autonomous go")
     state["arc"]["total_blocks"] = 3
-    _, state = posture(state, "/autonomous go again")
-    assert state["arc"]["total_blocks"] == 3
+    for again in ("/autonomous go", "/autonomous", "  /AUTONOMOUS   go "):
+        out, state = posture(state, again)
+        assert state["arc"]["total_blocks"] == 3 and state["arc"]["task"] == "go"
+        assert "new arc" not in context(out)
+
+
+def test_autonomous_with_another_task_starts_a_new_arc_with_fresh_caps():
+    _, state = posture(None, "/autonomous ship the importer")
+    state["arc"]["total_blocks"] = 3
+    state["arc"]["reconcile_count"] = 2
+    out, state = posture(state, "/autonomous fix the greeting script")
+    arc = state["arc"]
+    assert (arc["task"], arc["total_blocks"], arc["reconcile_count"]) == (
+        "fix the greeting script",
+        0,
+        0,
+    )
+    text = context(out)
+    assert "new arc" in text and "'ship the importer' is over" in text
+    assert "'fix the greeting script' is active" in text
+    assert state["log"][-1]["kind"] == "arc-new"
+
+
+def test_autonomous_stop_ends_the_arc_and_says_so():
+    _, state = posture(None, "/autonomous ship the importer")
+    out, state = posture(state, "/autonomous stop")
+    assert state["arc"]["active"] is False and state["arc"]["ended_by"] == "stop"
+    assert "ended the autonomous arc 'ship the importer'" in context(out)
+    assert "is active" not in context(out)  # no posture for an arc that is over
+    assert state["log"][-1]["kind"] == "arc-stop"
+    out, state = posture(state, "what now?")
+    assert out is None  # nothing restated after the stop
+
+
+def test_autonomous_stop_without_an_arc_changes_nothing():
+    out, state = posture(None, "/autonomous Stop.")
+    assert state["arc"] is None and "no autonomous arc was active" in context(out)
+
+
+def test_a_checklist_in_the_prompt_becomes_the_milestones():
+    prompt = (
+        "/autonomous ship the importer\n"
+        "- [ ] parse the CSV\n"
+        "- [x] read the spec\n"
+        "* [ ] load it\n"
+        "1. report\n"
+        "- not a step\n"
+    )
+    _, state = posture(None, prompt)
+    arc = state["arc"]
+    assert arc["task"] == "ship the importer - not a step"
+    assert [(m["slice"], m["status"]) for m in arc["milestones"]] == [
+        ("parse the CSV", "todo"),
+        ("read the spec", "done"),
+        ("load it", "todo"),
+        ("report", "todo"),
+    ]
+    assert arcs.next_milestone(arc) == "parse the CSV"
+
+
+def test_a_numbered_list_becomes_the_milestones():
+    _, state = posture(None, "/autonomous tidy up:\n1) lint\n2) format\n10. commit")
+    assert [m["slice"] for m in state["arc"]["milestones"]] == ["lint", "format", "commit"]
+    assert state["arc"]["task"] == "tidy up:"
 
 
 def test_silent_when_no_arc_is_active():

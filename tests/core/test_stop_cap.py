@@ -60,7 +60,6 @@ def _stops(harness, n=3):
             Signals(Final.from_text(NOOP), stop_hook_active=i > 0, harness=harness),
             CFG,
             NOW,
-            command="arcguard",
         )
         outs.append(out)
         state = new or state

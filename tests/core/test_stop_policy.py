@@ -45,7 +45,6 @@ def stop(state, final, cfg, *, active=False, background=False):
         Signals(final, stop_hook_active=active, background_running=background),
         cfg,
         NOW,
-        command="arcguard",
     )
 
 

@@ -507,6 +507,15 @@ def _missing(message: str) -> None:
     pytest.skip(message)
 
 
+@pytest.fixture
+def needs_tmux() -> None:
+    """Skip (fail under CI) a test of the interactive CLI where tmux is missing."""
+    from interactive import tmux_available
+
+    if not tmux_available():
+        _missing("tmux is not installed (the interactive CLI runs inside it)")
+
+
 @pytest.fixture(scope="session", params=sorted(WINDOW_RELEASES))
 def claude_release(request: pytest.FixtureRequest) -> ClaudeRelease:
     """Each release of the window in turn; skipped locally when it is not installed."""

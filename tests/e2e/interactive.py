@@ -90,6 +90,10 @@ class Terminal:
     def screen(self) -> str:
         return self._tmux("capture-pane", "-p", "-t", "cli", check=False).stdout
 
+    def history(self) -> str:
+        """The screen and everything scrolled off it, as text."""
+        return self._tmux("capture-pane", "-p", "-S", "-", "-t", "cli", check=False).stdout
+
     def type(self, text: str) -> None:
         """Type a prompt and submit it."""
         self._tmux("send-keys", "-t", "cli", "-l", text)

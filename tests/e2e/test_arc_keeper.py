@@ -20,8 +20,8 @@ from conftest import payload_log
 
 
 NOOP = "No response requested."
-STALL_REASON = "[arcguard] Autonomous arc 'autonomous' is still active"
-POSTURE = "[arcguard] Autonomous arc 'autonomous' is active"
+STALL_REASON = "[arcguard] Autonomous arc 'ship the importer' is still active"
+POSTURE = "[arcguard] Autonomous arc 'ship the importer' is active"
 # What Claude Code itself says to the model after a reply with no visible text (2.1.328).
 NO_VISIBLE_OUTPUT = "[Your previous response had no visible output."
 # How 2.1.328 hands the model a Stop hook's additionalContext (a reminder, not an error).
@@ -304,3 +304,30 @@ def test_a_completion_after_a_question_releases_the_arc(claude_project, run_clau
     state = arcguard_state(project, run.session_id)
     assert state["arc"]["active"] is False
     assert log_kinds(state) == ["arc", "block", "release"]
+
+
+def test_autonomous_stop_and_a_new_task_from_inside_claude_code(claude_project, run_claude):
+    """`/autonomous stop` ends the arc (a no-op after it is left alone), and `/autonomous` with
+    another task starts a new arc, named after it, with its checklist as milestones."""
+    project = claude_project(all_arcguard_settings())
+    with ScriptedAPI([text("Started on the importer.")]) as api:
+        first = run_claude(project, api, "/autonomous ship the importer")
+        sid = first.session_id
+        assert first.result is not None and sid, first.describe()
+        api.add(text(NOOP))
+        stopped = run_claude(project, api, "/autonomous stop", extra_args=["--resume", sid])
+        assert stopped.result is not None, stopped.describe()
+        assert len(api.requests) == 2  # the no-op after the stop was not sent back
+        assert "ended the autonomous arc 'ship the importer'" in api.request_text(1)
+        assert arcguard_state(project, sid)["arc"]["ended_by"] == "stop"
+        api.add(text(NOOP), text("Working on the greeting."))
+        task = "/autonomous fix the greeting\n- [ ] find the bug\n- [ ] add a test"
+        renewed = run_claude(project, api, task, extra_args=["--resume", sid])
+
+    assert renewed.result is not None, renewed.describe()
+    assert len(api.requests) == 4  # the no-op in the new arc was sent back once
+    assert "Autonomous arc 'fix the greeting' is active" in api.request_text(2)
+    assert "Next milestone: find the bug." in api.request_text(2)
+    arc = arcguard_state(project, sid)["arc"]
+    assert arc["task"] == "fix the greeting" and arc["active"] is True
+    assert [m["slice"] for m in arc["milestones"]] == ["find the bug", "add a test"]

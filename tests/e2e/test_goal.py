@@ -20,7 +20,7 @@ from conftest import log_kinds
 
 NOOP = "No response requested."
 CONDITION = "the importer tests pass"
-STALL_REASON = "[arcguard] Autonomous arc 'autonomous' is still active"
+STALL_REASON = "[arcguard] Autonomous arc 'ship the importer' is still active"
 
 
 def verdict(ok: bool, reason: str) -> dict[str, object]:

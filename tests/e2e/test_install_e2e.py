@@ -71,7 +71,7 @@ def test_installed_hooks_fire_and_the_command_expands(claude_project, run_claude
     first = api.request_text(0)
     assert TEMPLATE_LINE in first and "ship the importer" in first
     assert NOT_AVAILABLE not in first
-    assert "[arcguard] Autonomous arc 'autonomous' is active" in first
+    assert "[arcguard] Autonomous arc 'ship the importer' is active" in first
     assert "Stop hook additional context: [arcguard]" in api.request_text(1)
 
     # The posture hook saw the raw prompt and started the arc; the stop hook decided.

@@ -131,7 +131,7 @@ def test_resident_hooks_send_a_noop_stall_back_like_the_command_hooks(
     )
 
     assert len(rapi.requests) == len(capi.requests) == 2
-    assert "[arcguard] Autonomous arc 'autonomous' is active" in rapi.request_text(0)
+    assert "[arcguard] Autonomous arc 'ship the importer' is active" in rapi.request_text(0)
     # 2.1.328 takes the continuation as additional context, from either kind of hook.
     assert "Stop hook additional context: [arcguard]" in rapi.request_text(1)
     assert "Stop hook additional context: [arcguard]" in capi.request_text(1)

@@ -53,10 +53,12 @@ def test_a_continuation_is_told_to_the_user_and_not_to_the_model(claude_project,
     assert len(api.requests) == 2
     line = (
         "arcguard sent the model back to work (1 of 2 in a row):"
-        " it stopped mid-arc with nothing done"
+        " it stopped mid-arc with nothing done. To change this: stop_policy, or /autonomous stop"
     )
     assert f"Stop says: {line}" in said(run), run.describe()
     never_sent(api, "arcguard sent the model back to work")
+    # The model's reason names the completion command; the posture before it spells it out.
+    assert f"arc complete {run.session_id}" in api.request_text(0)
 
 
 def test_a_deny_and_a_pause_are_told_where_a_headless_run_shows_them(claude_project, run_claude):
@@ -69,12 +71,13 @@ def test_a_deny_and_a_pause_are_told_where_a_headless_run_shows_them(claude_proj
     assert run.result is not None and run.result["terminal_reason"] == "hook_stopped"
     assert run.result["result"] == ""  # the pause's reason is not in the result...
     lines = said(run)
-    denied = [x for x in lines if x.startswith("PreToolUse:Bash says: arcguard denied")]
+    denied = [x for x in lines if x.startswith("PreToolUse:Bash says: arcguard stopped")]
     assert len(denied) == 2, lines
-    assert "(Bash: echo A >> runs.txt, already run 2 times" in denied[0]
-    # ... but it is in the stream, and in `arcguard status` (the state's guard.paused).
-    paused = [x for x in lines if x.startswith("PostToolBatch says: arcguard paused")]
-    assert paused and "a 2-call cycle 3 times" in paused[0], lines
+    assert "a repeated Bash call: it ran 2 times with the same result" in denied[0]
+    assert denied[0].endswith("To change this: repeat_limit, loop_guard, or arcguard off")
+    # The pause gets no line of its own (Claude Code prints its reason on the screen, see
+    # test_screen_lines.py); `arcguard status` has it (the state's guard.paused).
+    assert not [x for x in lines if "arcguard paused" in x], lines
     state = arcguard_state(project, run.session_id)
-    assert state["guard"]["paused"]["reason"] in paused[0]
-    never_sent(api, "arcguard denied a repeated call")
+    assert "a 2-call cycle 3 times" in state["guard"]["paused"]["reason"]
+    never_sent(api, "arcguard stopped a repeated")

@@ -32,7 +32,7 @@ from conftest import version_key
 
 
 NOOP = "No response requested."
-STALL_REASON = "[arcguard] Autonomous arc 'autonomous' is still active"
+STALL_REASON = "[arcguard] Autonomous arc 'ship the importer' is still active"
 DENIED = "[arcguard] Denied as a repeat"
 PAUSED = "arcguard paused this session"
 # The first release whose Stop hooks continue a session with additionalContext.

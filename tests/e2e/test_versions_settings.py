@@ -35,7 +35,7 @@ from conftest import release_bin
 # The oldest supported release predates PostToolBatch, which is what these tests need.
 OLD = WINDOW_RELEASES["oldest"]
 USER_DENY = {"permissions": {"deny": ["Bash(echo one)"]}}
-STALL_REASON = "[arcguard] Autonomous arc 'autonomous' is still active"
+STALL_REASON = "[arcguard] Autonomous arc 'ship the importer' is still active"
 
 
 @pytest.fixture(scope="module")

@@ -79,6 +79,6 @@ def test_the_user_is_told_in_a_line_the_model_does_not_get(tmp_path):
     out = hook_output(run_hook("stop", stop_payload(path, NOOP)))
     assert out["systemMessage"] == (
         "arcguard sent the model back to work (1 of 2 in a row):"
-        " it stopped mid-arc with nothing done"
+        " it stopped mid-arc with nothing done. To change this: stop_policy, or /autonomous stop"
     )
     assert out["systemMessage"] not in out["hookSpecificOutput"]["additionalContext"]

@@ -13,6 +13,7 @@ COMMAND_MARKER = "(arcguard)"
 # sha256 of earlier shipped templates: files still holding one of them are ours to replace.
 PRIOR_COMMAND_DIGESTS: tuple[str, ...] = (
     "4fb2dc71a6a4d19f652b14ece2f22847677815d68bf45983f2533c0459bd2f24",  # before DECISION NEEDED
+    "a848932dc7162f4ba8d59ab1c3155b0d282ca1d6e6982cf05be199a82383098e",  # before /autonomous stop
 )
 
 

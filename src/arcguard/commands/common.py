@@ -18,6 +18,7 @@ if TYPE_CHECKING:
 
     from arcguard.core.config import Config
     from arcguard.core.state import State
+    from arcguard.storage.switch import Switch
 
     T = TypeVar("T")
 
@@ -55,3 +56,22 @@ def locked_update(
 
 
 json_option = click.option("--json", "as_json", is_flag=True, help="Print JSON instead of text.")
+
+session_switch_option = click.option(
+    "--session",
+    "session_id",
+    metavar="ID",
+    help="Only this session: its full id, as `arcguard status` or the hook payload gives it.",
+)
+
+
+def turn_switch(session_id: str | None, *, off: bool) -> Switch:
+    """`arcguard off` (`off`) or `arcguard on`, for one session or every one."""
+    from arcguard.storage import switch
+
+    if session_id is not None and not session_id.strip():
+        raise click.BadParameter("give a session id", param_hint="--session")
+    try:
+        return switch.write(home(), session_id, off=off)
+    except OSError as exc:
+        raise click.ClickException(f"cannot write the switch: {exc}") from None

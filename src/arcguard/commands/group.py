@@ -17,6 +17,8 @@ COMMANDS = {
     "forensics": ("arcguard.commands.forensics", "forensics"),
     "hook": ("arcguard.commands.hook_help", "hook"),
     "install": ("arcguard.commands.install", "install"),
+    "off": ("arcguard.commands.off", "off"),
+    "on": ("arcguard.commands.on", "on"),
     "replay": ("arcguard.commands.replay", "replay"),
     "serve": ("arcguard.commands.serve", "serve"),
     "status": ("arcguard.commands.status", "status"),

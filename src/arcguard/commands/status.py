@@ -8,7 +8,8 @@ JSON schema (`--json`, `"schema": 1`; keys are only ever added):
     SESSION = {"session_id": str | null, "file": str, "updated": float | null (epoch seconds),
                "updated_iso": str | null, "error": str | null (the file cannot be read),
                "project": str | null (the folder the session first reported),
-               "arc": null | {"slug": str, "state": "active" | "stale" | "complete" | "inactive",
+               "arc": null | {"slug": str, "name": str (its task, else its slug),
+                              "state": "active" | "stale" | "complete" | "stopped" | "inactive",
                               "milestones_done": int, "milestones_total": int,
                               "next_milestone": str, "consecutive": int, "lifetime": int,
                               "task": str (typed after /autonomous; "" when none),
@@ -20,7 +21,11 @@ JSON schema (`--json`, `"schema": 1`; keys are only ever added):
                                      "attempt": int, "of": int, "waiter_alive": bool,
                                      "waiting": bool (alive and its time not come),
                                      "watching": bool (a watch on Claude Code's own resume,
-                                                       not a wait of arcguard's)}}
+                                                       not a wait of arcguard's)},
+               "switched_off": bool (`arcguard off` holds its decisions back)}
+    The listing also has "switch": {"every": bool, "off": [id, ...], "on": [id, ...],
+    "error": str | null}: what `arcguard off` switched off (every session, or those in "off";
+    those in "on" were switched back on one by one; an unreadable file means every session).
     With --session ID: {"schema": 1, "state_dir": str, "session": SESSION + {"log": [DECISION, ...],
     "events": {...}}} where DECISION = {"t": float, "hook": str, "kind": str, "reason": str, ...}
     as the hooks wrote it (oldest first, at most the last 50).
@@ -48,6 +53,7 @@ if TYPE_CHECKING:
     from arcguard.commands.status_summary import SessionSummary
     from arcguard.core.config import Config
     from arcguard.core.state import State
+    from arcguard.storage.switch import Switch
 
 SCHEMA = 1
 
@@ -55,18 +61,32 @@ SCHEMA = 1
 # --- reading -------------------------------------------------------------------------------
 
 
-def read_summary(state: State, path: str, cfg: Config, at: float) -> ReadSummary:
+def read_summary(
+    state: State, path: str, cfg: Config, at: float, *, switched_off: bool = False
+) -> ReadSummary:
     """The summary of a state as read, with whether its limit waiter still runs."""
     from arcguard.core.arc_keeper import limits
     from arcguard.hooks.limit_wait import waiter_alive
 
     wait = limits.pending(state)
     alive = wait is not None and waiter_alive(wait.get("pid"))
-    return summarise(state, path, cfg, at, waiter_alive=alive)
+    return summarise(state, path, cfg, at, waiter_alive=alive, switched_off=switched_off)
+
+
+def read_switch(state_dir: str) -> tuple[Switch, str | None]:
+    """What `arcguard off` switched off, and why the switch file cannot be read (then every
+    session is off: that is how the hooks read it)."""
+    from arcguard.storage import switch
+
+    try:
+        return switch.read(state_dir), None
+    except (store.Unreadable, OSError) as exc:
+        return switch.Switch(every=True), str(exc)
 
 
 def collect(state_dir: str, cfg: Config, at: float, limit: int) -> list[SessionSummary]:
     found: list[SessionSummary] = []
+    turned, _ = read_switch(state_dir)
     for path, mtime in store.list_sessions(state_dir)[:limit]:
         try:
             state = store.read_state(path)
@@ -74,7 +94,8 @@ def collect(state_dir: str, cfg: Config, at: float, limit: int) -> list[SessionS
             found.append(unreadable(path, mtime, str(exc)))
             continue
         if state is not None:
-            found.append(read_summary(state, path, cfg, at))
+            off = turned.is_off(state["session_id"])
+            found.append(read_summary(state, path, cfg, at, switched_off=off))
     found.sort(key=lambda s: s["updated"] or 0.0, reverse=True)
     return found
 
@@ -181,7 +202,8 @@ def _show_session(session_id: str, as_json: bool) -> None:
 
     state_dir, cfg, at = home(), config(), now()
     path, state = find_session(state_dir, session_id)
-    summary = read_summary(state, path, cfg, at)
+    turned, _ = read_switch(state_dir)
+    summary = read_summary(state, path, cfg, at, switched_off=turned.is_off(state["session_id"]))
     log = state["log"]
     if as_json:
         document = {**summary, "log": log, "events": state.get("events") or {}}
@@ -193,22 +215,33 @@ def _show_session(session_id: str, as_json: bool) -> None:
 def _show_sessions(limit: int, as_json: bool) -> None:
     from arcguard.commands.printable import printable
     from arcguard.commands.status_text import render_table
+    from arcguard.commands.status_text import switch_line
     from arcguard.commands.status_text import table_rows
     from arcguard.resident import files
 
     state_dir = home()
     sessions = collect(state_dir, config(), now(), limit)
     resident = files.describe(state_dir)
+    turned, problem = read_switch(state_dir)
     if as_json:
         listing: dict[str, object] = {
             "schema": SCHEMA,
             "state_dir": state_dir,
             "sessions": sessions,
+            "switch": {
+                "every": turned.every,
+                "off": list(turned.off),
+                "on": list(turned.on),
+                "error": problem,
+            },
         }
         if resident is not None:
             listing["resident"] = {"running": resident != files.NOT_RUNNING, "text": resident}
         _echo_json(listing)
         return
+    said = switch_line(turned.every, len(turned.off), problem)
+    if said:
+        click.echo(printable(said))
     if not sessions:
         click.echo(printable(f"no sessions yet in {state_dir}"))
     else:

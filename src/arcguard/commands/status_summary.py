@@ -27,6 +27,7 @@ if TYPE_CHECKING:
     # The `--json` document's parts (see the docstring of `commands/status.py`).
     class ArcSummary(TypedDict):
         slug: str
+        name: str
         state: str
         milestones_done: int
         milestones_total: int
@@ -68,6 +69,7 @@ if TYPE_CHECKING:
         arc: ArcSummary | None
         guard: GuardSummary
         limit_wait: LimitWaitSummary | None
+        switched_off: bool
 
     class UnreadableSummary(TypedDict):
         session_id: None
@@ -79,6 +81,7 @@ if TYPE_CHECKING:
         arc: None
         guard: None
         limit_wait: None
+        switched_off: bool
 
     SessionSummary = ReadSummary | UnreadableSummary
 
@@ -98,11 +101,14 @@ def arc_summary(
         state = "active"
     elif arc.get("active") is True:
         state = "stale"
+    elif arc.get("ended_by") == "stop":
+        state = "stopped"
     else:
         state = "complete" if arc.get("completed_at") else "inactive"
     done, total = arcs.milestone_counts(arc)
     return {
         "slug": arc.get("slug") or arcs.DEFAULT_SLUG,
+        "name": arcs.name_of(arc),
         "state": state,
         "milestones_done": done,
         "milestones_total": total,
@@ -153,9 +159,16 @@ def limit_wait_summary(
 
 
 def summarise(
-    state: State, path: str, cfg: Config, at: float, *, waiter_alive: bool
+    state: State,
+    path: str,
+    cfg: Config,
+    at: float,
+    *,
+    waiter_alive: bool,
+    switched_off: bool = False,
 ) -> ReadSummary:
-    """`waiter_alive`: the process of the state's pending limit wait still runs."""
+    """`waiter_alive`: the process of the state's pending limit wait still runs;
+    `switched_off`: `arcguard off` holds the session's decisions back."""
     updated = state.get("updated")
     updated = float(updated) if updated is not None else None
     return {
@@ -168,6 +181,7 @@ def summarise(
         "arc": arc_summary(state.get("arc"), cfg, at, held_until=limits.held_until(state, cfg, at)),
         "guard": guard_summary(state),
         "limit_wait": limit_wait_summary(state, cfg, at, waiter_alive=waiter_alive),
+        "switched_off": switched_off,
     }
 
 
@@ -182,4 +196,5 @@ def unreadable(path: str, mtime: float, why: str) -> UnreadableSummary:
         "arc": None,
         "guard": None,
         "limit_wait": None,
+        "switched_off": False,
     }

@@ -29,6 +29,7 @@ COLUMNS = (
     "PAUSE",
 )
 MILESTONES = COLUMNS.index("MILESTONES")
+OFF_CELL = "arcguard off"
 TASK_WIDTH = 40
 PROJECT_WIDTH = 24
 
@@ -79,12 +80,14 @@ def table_row(summary: SessionSummary, user_home: str = "") -> tuple[str, ...]:
     wait = summary["limit_wait"]
     if wait is not None and not paused:
         pause = limit_wait_text(wait)
+    if summary["switched_off"]:
+        pause = OFF_CELL if pause == "-" else f"{OFF_CELL}; {pause}"
     if arc is None:
         arc_cells: tuple[str, ...] = ("-",) * 5
     else:
         total = arc["milestones_total"]
         arc_cells = (
-            _short(arc["task"] or arc["slug"], TASK_WIDTH),
+            _short(arc["name"], TASK_WIDTH),
             arc["state"],
             f"{arc['milestones_done']}/{total}" if total else "-",
             # As the status line writes them: used/cap.
@@ -93,6 +96,23 @@ def table_row(summary: SessionSummary, user_home: str = "") -> tuple[str, ...]:
         )
     denials, blocked = str(guard["denials"]), str(guard["blocked_rounds"])
     return (when, sid, project, *arc_cells, denials, blocked, pause)
+
+
+def switch_line(every: bool, sessions_off: int, problem: str | None) -> str:
+    """What `arcguard off` holds back, in one line ("" while everything is on)."""
+    if problem is not None:
+        return (
+            f"arcguard is off for every session: its switch file cannot be read ({problem});"
+            " `arcguard on` rewrites it"
+        )
+    if every:
+        return "arcguard is off for every session: it decides nothing (`arcguard on` turns it on)"
+    if sessions_off:
+        return (
+            f"arcguard is off for {sessions_off} session{'s' if sessions_off != 1 else ''}"
+            " (`arcguard on --session ID` turns one back on)"
+        )
+    return ""
 
 
 def render_table(rows: list[tuple[str, ...]]) -> str:
@@ -111,6 +131,11 @@ def render_session(summary: ReadSummary, log: list[LogEntry]) -> str:
         f"updated   {summary['updated_iso']}",
         f"project   {summary['project'] or '-'}",
     ]
+    if summary["switched_off"]:
+        out.append(
+            f"switch    off: arcguard decides nothing here"
+            f" (arcguard on --session {summary['session_id']})"
+        )
     arc = summary["arc"]
     if arc is None:
         out.append("arc       none")
@@ -118,9 +143,7 @@ def render_session(summary: ReadSummary, log: list[LogEntry]) -> str:
         nxt = f", next: {arc['next_milestone']}" if arc["next_milestone"] else ""
         counts = f"{arc['milestones_done']}/{arc['milestones_total']}"
         milestones = f", milestones {counts}{nxt}" if arc["milestones_total"] else ""
-        out.append(f"arc       {arc['slug']} ({arc['state']}){milestones}")
-        if arc["task"]:
-            out.append(f"task      {arc['task']}")
+        out.append(f"arc       {arc['name']} ({arc['state']}){milestones}")
         out.append(
             f"continued {arc['consecutive']}/{arc['consecutive_cap']} in a row, "
             f"{arc['lifetime']}/{arc['lifetime_cap']} in this arc"

@@ -115,7 +115,14 @@ SETTINGS: tuple[Setting, ...] = (
         "permission questions and announced steps not taken; `strict` every stop that is "
         "neither a completion nor `DECISION NEEDED:`",
     ),
-    # loop guard: repeat guard
+    # loop guard: where it acts, then the repeat guard
+    _enum(
+        "loop_guard",
+        "always",
+        ("always", "arcs", "off"),
+        "where the loop guard acts: `always` in every session; `arcs` only while an arc or a"
+        " /goal is active; `off` nowhere (the arc keeper still acts)",
+    ),
     _int("repeat_limit", 2, 1, 100, "runs of a call with one outcome before the next is denied"),
     _int("repeat_window", 200, 1, 100_000, "how many calls back those runs count"),
     _int("max_operations", 200, 10, 2000, "distinct calls tracked per session"),
@@ -298,6 +305,7 @@ class Config:
     hook_budget_ms: int
     lock_timeout_ms: int
     stop_policy: str
+    loop_guard: str
     repeat_limit: int
     repeat_window: int
     max_operations: int

@@ -53,13 +53,40 @@ def posture_line(slug: str, next_milestone: str, command: str, session_id: str) 
     )
 
 
+def arc_stopped(name: str) -> str:
+    return (
+        f"[arcguard] The user ended the autonomous arc '{clip(name, MAX_NAME_SHOWN)}' with"
+        " /autonomous stop. Stop working on it: say in one short line where the work stands,"
+        " and wait for the user."
+    )
+
+
+def arc_stop_without_arc() -> str:
+    return (
+        "[arcguard] /autonomous stop: no autonomous arc was active in this session, so nothing"
+        " changed. Say so in one short line."
+    )
+
+
+def arc_replaced(old: str) -> str:
+    return (
+        "[arcguard] This /autonomous starts a new arc for the task typed with it; the arc"
+        f" '{clip(old, MAX_NAME_SHOWN)}' is over, and its continuations do not carry over."
+        " Leave its unfinished work unless the new task needs it."
+    )
+
+
+# Claude Code prints a Stop hook's reason on the screen as well as giving it to the model, so
+# a reason names the completion command instead of spelling it out (a path and a session id
+# mean nothing to the person watching): the posture note on every prompt holds the command.
+COMPLETE_BY_NOTE = (
+    "run the `arc complete` command from arcguard's note on your prompt (or make your whole"
+    " final reply exactly 'The arc is complete.')"
+)
+
+
 def stop_block_reason(
-    slug: str,
-    next_milestone: str,
-    command: str,
-    session_id: str,
-    *,
-    seen: str = "ended with nothing done",
+    slug: str, next_milestone: str, *, seen: str = "ended with nothing done"
 ) -> str:
     slug, next_milestone = clip(slug, MAX_NAME_SHOWN), clip(next_milestone, MAX_MILESTONE_SHOWN)
     nxt = (
@@ -70,16 +97,15 @@ def stop_block_reason(
     return (
         f"[arcguard] Autonomous arc '{slug}' is still active, and this turn {seen}: that is not"
         " a valid stop in the middle of an arc. Check where the work stands (files, tests,"
-        f" git).{nxt} {DECISION_HOWTO} If the arc is really finished, run"
-        f" {complete_hint(command, session_id)} so this stops."
+        f" git).{nxt} {DECISION_HOWTO} If the arc is really finished, {COMPLETE_BY_NOTE} so"
+        " this stops."
     )
 
 
-def resume_block_reason(slug: str, command: str, session_id: str) -> str:
+def resume_block_reason(slug: str) -> str:
     slug = clip(slug, MAX_NAME_SHOWN)
     arc = (
-        f" Autonomous arc '{slug}' is active; when it is really finished, run"
-        f" {complete_hint(command, session_id)}."
+        f" Autonomous arc '{slug}' is active; when it is really finished, {COMPLETE_BY_NOTE}."
         if slug
         else ""
     )
@@ -124,6 +150,9 @@ def _times(n: int) -> str:
     return f"{n} times"
 
 
+CYCLE_SETTINGS = "cycle_repeats, cycle_repeats_identical, loop_guard or arcguard off"
+
+
 def cycle_pause(
     period: int, repeats: int, labels: list[str], *, results_changed: bool = False
 ) -> str:
@@ -137,14 +166,15 @@ def cycle_pause(
     how = ", with changing results but no word to you" if results_changed else " without progress"
     return (
         f"arcguard paused this session: the model repeated {what} in a row{how}"
-        f" ({shown}). Send a message to resume."
+        f" ({shown}). Send a message to resume. To change this: {CYCLE_SETTINGS}"
     )
 
 
 def blocked_pause(rounds: int, label: str) -> str:
     return (
         f"arcguard paused this session: {rounds} turns in a row had calls denied as repeats and"
-        f" made no progress (last denied: {label}). Send a message to resume."
+        f" made no progress (last denied: {label}). Send a message to resume. To change this:"
+        " blocked_rounds_pause, loop_guard or arcguard off"
     )
 
 
@@ -152,14 +182,15 @@ def backstop_pause(turns: int, nudged_at: int) -> str:
     return (
         f"arcguard paused this session: {turns} turns without a message from you, the recent"
         f" ones without progress, and the progress-summary request at turn {nudged_at} did not"
-        " change that. Send a message to resume."
+        " change that. Send a message to resume. To change this: backstop_pause_turns"
     )
 
 
 def backstop_ceiling(turns: int) -> str:
     return (
         f"arcguard paused this session: {turns} turns without a message from you, the most it"
-        " runs unattended however busy it is (backstop_ceiling_turns). Send a message to resume."
+        " runs unattended however busy it is. Send a message to resume. To change this:"
+        " backstop_ceiling_turns"
     )
 
 
@@ -186,7 +217,8 @@ def stuck_pause(count: int, label: str, *, failing: bool) -> str:
     )
     return (
         f"arcguard paused this session: {what} (last: {label}), and the request to summarise"
-        " did not change that. Send a message to resume."
+        " did not change that. Send a message to resume. To change this:"
+        f" {'error_pause_repeats' if failing else 'shape_pause_repeats'}"
     )
 
 
@@ -201,5 +233,5 @@ def poll_checkin(minutes: int, label: str) -> str:
 def poll_pause(minutes: int, label: str) -> str:
     return (
         f"arcguard paused this session: a poll ({label}) showed the same result for {minutes}"
-        " minutes. Send a message to resume."
+        " minutes. Send a message to resume. To change this: poll_pause_seconds"
     )

@@ -60,6 +60,8 @@ if TYPE_CHECKING:
         "resume",
         "nudge",
         "arc",
+        "arc-new",
+        "arc-stop",
         "api-error",
         "limit-wait",
         "limit-resume",
@@ -89,6 +91,7 @@ if TYPE_CHECKING:
         completed_at: str
         limit_resumes: int
         task: str  # what the operator typed after /autonomous, clipped
+        ended_by: str  # "stop": the operator ended it with /autonomous stop
 
     class Run(TypedDict, total=False):
         seq: int

@@ -120,6 +120,7 @@ ARC_FIELDS = (
     "completed_at",
     "limit_resumes",
     "task",
+    "ended_by",
 )
 LIMIT_WAIT_FIELDS = ("token", "pid", "started", "until", "error", "source", "arc", "attempt")
 ARC = record(
@@ -135,6 +136,7 @@ ARC = record(
         "completed_at": STR,
         "limit_resumes": INT,
         "task": STR,
+        "ended_by": STR,
     }
 )
 RUN = record(

@@ -16,6 +16,7 @@ from arcguard.doctor.health import check_lock
 from arcguard.doctor.health import check_state_dir
 from arcguard.doctor.health import check_state_files
 from arcguard.doctor.health import check_stop_cap
+from arcguard.doctor.health import check_switch
 from arcguard.doctor.model import Check
 from arcguard.doctor.model import Setup
 from arcguard.doctor.model import gap
@@ -45,6 +46,7 @@ CHECKS: tuple[Callable[[Setup], list[Check]], ...] = (
     check_state_dir,
     check_lock,
     check_config,
+    check_switch,
     check_project_env,
     check_state_files,
     check_error_log,

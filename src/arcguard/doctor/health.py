@@ -99,6 +99,33 @@ def check_config(setup: Setup) -> list[Check]:
     return [ok("config", where)]
 
 
+def check_switch(setup: Setup) -> list[Check]:
+    """`arcguard off`, and where the loop guard acts (`loop_guard`): not faults, but a
+    session that seems unguarded is explained here first."""
+    from arcguard.storage import store
+    from arcguard.storage import switch
+    from arcguard.storage.config_file import load_config
+
+    try:
+        turned = switch.read(setup.home)
+    except (store.Unreadable, OSError) as exc:
+        detail = f"{paths.switch_path(setup.home)}: {exc}; hooks treat every session as off"
+        return [gap("switch", detail, "arcguard on (rewrites it)")]
+    scope = load_config(setup.environ)[0].loop_guard
+    acts = {
+        "always": "the loop guard acts in every session",
+        "arcs": "the loop guard acts only while an arc or a /goal is active",
+        "off": "the loop guard is off (the arc keeper still acts)",
+    }.get(scope, scope)
+    if turned.every:
+        back = f", except {len(turned.on)} session(s) switched back on" if turned.on else ""
+        return [warn("switch", f"arcguard is off for every session{back}", "arcguard on")]
+    if turned.off:
+        detail = f"arcguard is off for {len(turned.off)} session(s); {acts} in the others"
+        return [warn("switch", detail, "arcguard on --session ID, or arcguard on for all")]
+    return [ok("switch", f"on; {acts} (loop_guard = {scope})")]
+
+
 def check_state_files(setup: Setup) -> list[Check]:
     from arcguard.storage import atomic
     from arcguard.storage import store

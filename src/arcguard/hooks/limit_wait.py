@@ -207,6 +207,7 @@ def waiter_alive(pid: object) -> bool:
 # How wait() ended without its time running out.
 GONE = "the Claude Code process is gone"
 TAKEN = "cancelled or taken over"  # whoever did it already logged it
+SWITCHED_OFF = "arcguard was switched off (arcguard off)"
 # How long the waiter looks for Claude Code's own resume being armed: the transcript entry is
 # written as the limit ends the turn, and flushed within a moment.
 ARMED_SETTLE_S = 5.0
@@ -229,6 +230,8 @@ def wait(
             return GONE  # nobody is left to wake
         if not limits.still_pending(ctx.snapshot(sid), plan.token):
             return TAKEN
+        if store.switched_off(ctx.home, sid):
+            return SWITCHED_OFF
         if watching is not None:
             why = handover.why_not_wake(hook_reader.resume_mark(watching, MARK_TAIL_BYTES))
             if why is not None:
@@ -309,7 +312,7 @@ def run(raw: bytes, ctx: Context, watchdog: Budget) -> tuple[str | None, Output 
     print when there is no wake)"""
     payload = jsonio.loads(raw)
     given = read(payload) if isinstance(payload, dict) else None
-    if given is None:
+    if given is None or store.switched_off(ctx.home, given["session_id"]):
         return None, None
     parent = os.getppid()
     plan, output = claim(given, ctx)

@@ -68,7 +68,7 @@ class _NotOnDiskYet(ArcguardError):
 
 def handle(payload: JSONObject, ctx: Context) -> Output | None:
     given = read(payload)
-    if given is None:
+    if given is None or not ctx.loop_guard_acts(given["session_id"]):
         return None
     try:
         return _decide(given, _lookup(given, ctx, 0.0), ctx, may_wait=True)

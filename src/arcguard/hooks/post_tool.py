@@ -29,7 +29,7 @@ def read(payload: JSONObject) -> PostToolPayload | None:
 
 def handle(payload: JSONObject, ctx: Context) -> Output | None:
     given = read(payload)
-    if given is None:
+    if given is None or not ctx.loop_guard_acts(given["session_id"]):
         return None
     sid = given["session_id"]
     return ctx.update(

@@ -64,7 +64,7 @@ def read(payload: JSONObject) -> PreToolPayload | None:
 
 def handle(payload: JSONObject, ctx: Context) -> Output | None:
     given = read(payload)
-    if given is None:
+    if given is None or not ctx.loop_guard_acts(given["session_id"]):
         return None
     sid, call = given["session_id"], given["call"]
     seen = file_state(call)

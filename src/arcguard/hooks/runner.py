@@ -46,6 +46,9 @@ MAX_SESSION_ID = 4096
 DEFAULT_BUDGET_S = 2.0
 
 
+# Hooks that look at `arcguard off` themselves (the resident server's start is not a decision).
+SWITCH_ITSELF = ("serve-start",)
+
 # A wait inside a hook leaves this much of the wall budget for the locked update after it.
 UPDATE_RESERVE_S = 0.4
 
@@ -134,6 +137,17 @@ class Context:
         and never into the part of the wall budget the locked update needs."""
         return max(0.0, min(cap_s, self.deadline - time.monotonic() - UPDATE_RESERVE_S))
 
+    def loop_guard_acts(self, session_id: str) -> bool:
+        """Whether the loop guard acts in this session (`loop_guard`); the usual setting costs
+        nothing, `arcs` one lock-free read of the state."""
+        scope = self.cfg.loop_guard
+        if scope != "arcs":
+            return scope != "off"
+        from arcguard.core.arc_keeper import goal
+
+        state = self.snapshot(session_id)
+        return state is not None and goal.delegated(state, self.cfg, self.now)
+
     def snapshot(self, session_id: str) -> State | None:
         """The session's state without the lock (None when missing or unusable)."""
         return store.read_session(self.home, session_id)
@@ -199,6 +213,8 @@ def dispatch(hook: str, raw: bytes, ctx: Context) -> str | None:
         payload = jsonio.loads(raw)
         if not isinstance(payload, dict):
             return None
+        if hook not in SWITCH_ITSELF and store.switched_off(ctx.home, payload.get("session_id")):
+            return None  # `arcguard off`: no decision, and nothing recorded
         # `__import__` rather than `importlib.import_module`: importing importlib costs more
         # than the hook module itself.
         module = __import__(HOOKS[hook], fromlist=["handle"])

@@ -82,4 +82,10 @@ def handle(payload: JSONObject, ctx: Context) -> Output | None:
         from arcguard.storage import error_log
 
         error_log.log_line(ctx.home, "hook serve-start", f"server not started: {exc}")
+    from arcguard.storage import store
+
+    # The server runs even while `arcguard off` holds decisions back: it answers every hook
+    # of the session, and answers nothing while the switch is off.
+    if store.switched_off(ctx.home, payload.get("session_id")):
+        return None
     return session_start.handle(payload, ctx)

@@ -70,6 +70,10 @@ def line(payload: JSONObject, home: str, cfg: Config, now: float) -> str:
     if given is None:
         return ""
     sid, resets = given["session_id"], given["resets"]
+    if store.switched_off(home, sid):
+        from arcguard.core.display.statusline import SWITCHED_OFF
+
+        return SWITCHED_OFF
     state = store.read_session(home, sid)
     if state is not None and resets and resets != state.get("rate_limits"):
         record(home, cfg, sid, resets, now)  # only a change is worth the lock

@@ -204,14 +204,16 @@ def handle(payload: JSONObject, ctx: Context) -> Output | None:
         else None
     )
 
+    guarded = ctx.loop_guard_acts(given["session_id"])
+
     def change(state: State | None) -> tuple[Output | None, State | None]:
         # A turn left open (no PostToolBatch on this release) is over: its rules run first,
         # so a pause they bring is seen by the stop decision.
-        closed, closed_state = turn_fallback.at_stop(state, ctx, path or None)
-        signals = Signals(final, given["stop_hook_active"], given["background_running"], harness)
-        output, new = decide_stop(
-            closed_state or state, signals, ctx.cfg, ctx.now, command=ctx.command
+        closed, closed_state = (
+            turn_fallback.at_stop(state, ctx, path or None) if guarded else (None, None)
         )
+        signals = Signals(final, given["stop_hook_active"], given["background_running"], harness)
+        output, new = decide_stop(closed_state or state, signals, ctx.cfg, ctx.now)
         return render.merge(closed, output), new or closed_state
 
     return ctx.update(given["session_id"], change)

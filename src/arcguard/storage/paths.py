@@ -83,6 +83,11 @@ def error_log(home: str) -> str:
     return os.path.join(home, "arcguard.log")
 
 
+def switch_path(home: str) -> str:
+    """What `arcguard off` switched off (every session, or some); absent while all is on."""
+    return os.path.join(home, "switch.json")
+
+
 def session_file_name(session_id: str) -> str:
     """A file name for `session_id`, distinct for every id, that cannot leave `sessions/`.
 

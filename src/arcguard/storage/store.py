@@ -17,6 +17,7 @@ from arcguard.storage import paths
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Callable
+    from collections.abc import Sequence
     from typing import TypeVar
 
     from arcguard.core.state import State
@@ -137,6 +138,72 @@ def _read_legacy(home: str, session_id: str) -> State | None:
     except Unreadable:
         return None
     return state if state is not None and state.get("session_id") == session_id else None
+
+
+# `arcguard off` names at most this many sessions; the file is never read past this size.
+MAX_SWITCHED = 1000
+SWITCH_BYTES = 512 * 1024
+
+
+def read_switch(home: str) -> tuple[bool, list[str], list[str]]:
+    """(off for every session, sessions switched off, sessions switched back on while every
+    session is off). Raises Unreadable for a file that is there but cannot be used."""
+    data = _switch_bytes(paths.switch_path(home))
+    if data is None:
+        return False, [], []
+    try:
+        document = jsonio.loads(data)
+    except jsonio.JSONError as exc:
+        raise Unreadable(f"not JSON: {exc}") from None
+    if isinstance(document, dict):
+        every, off, on = document.get("every"), _names(document, "off"), _names(document, "on")
+        if isinstance(every, bool) and off is not None and on is not None:
+            return every, off, on
+    raise Unreadable('not {"every": true|false, "off": [ids], "on": [ids]}')
+
+
+def _names(document: dict[str, object], key: str) -> list[str] | None:
+    value = document.get(key)
+    if isinstance(value, list) and all(isinstance(item, str) for item in value):
+        return value
+    return None
+
+
+def _switch_bytes(path: str) -> bytes | None:
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_CLOEXEC | os.O_NONBLOCK)
+    except FileNotFoundError:
+        return None
+    except OSError as exc:
+        raise Unreadable(f"cannot open: {exc.strerror}") from None
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise Unreadable("not a regular file")
+        data = _read_all(fd, SWITCH_BYTES + 1)
+    finally:
+        os.close(fd)
+    if len(data) > SWITCH_BYTES:
+        raise Unreadable(f"over {SWITCH_BYTES} bytes")
+    return data
+
+
+def switched_off(home: str, session_id: object) -> bool:
+    """Whether `arcguard off` holds this session's decisions back. The usual answer costs one
+    failed open (no file while everything is on). A file that is there but unusable means off:
+    only `arcguard off` writes it, and a hook fails open, with no decision; `doctor` names it."""
+    try:
+        every, off, on = read_switch(home)
+    except (Unreadable, OSError):
+        return True
+    return off_for(session_id, every, off, on)
+
+
+def off_for(session_id: object, every: bool, off: Sequence[str], on: Sequence[str]) -> bool:
+    """The switch's one rule: a session switched back on is on; else every session or the
+    ones named are off."""
+    if session_id in on:
+        return False
+    return every or session_id in off
 
 
 def _exists(path: str | None) -> bool:

@@ -22,6 +22,8 @@ if TYPE_CHECKING:
     from arcguard.core.state import Arc
 
 DEFAULT_SLUG = "arc"
+# A slug made from a task is a few words: the name shown is the task itself.
+SLUG_CHARS = 40
 
 
 def new_arc(slug: str, milestones: list[str], now: float) -> Arc:
@@ -40,6 +42,24 @@ def new_arc(slug: str, milestones: list[str], now: float) -> Arc:
         "total_blocks": 0,
         "last_reconcile": None,
     }
+
+
+def name_of(arc: Arc) -> str:
+    """What the arc is called wherever it is shown: the task it was started for, else its slug
+    (an arc set by `arcguard arc set`, or started by `/autonomous` alone)."""
+    return arc.get("task") or arc.get("slug") or DEFAULT_SLUG
+
+
+def slug_of(task: str, fallback: str) -> str:
+    """A short slug from a task's words ("Ship the importer!" -> "ship-the-importer"), for the
+    scripts that print it (`arcguard arc status`); `fallback` when no word is left."""
+    words = "".join(c.lower() if c.isalnum() else " " for c in task).split()
+    slug = ""
+    for word in words:
+        if slug and len(slug) + 1 + len(word) > SLUG_CHARS:
+            break
+        slug = f"{slug}-{word}" if slug else word[:SLUG_CHARS]
+    return slug or fallback
 
 
 def last_activity(arc: Arc, now: float) -> float | None:

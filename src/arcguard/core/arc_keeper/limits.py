@@ -265,7 +265,7 @@ def decide_wake(
         },
     )
     return wake_message(
-        str(arc.get("slug") or arcs.DEFAULT_SLUG),
+        arcs.name_of(arc),
         arcs.next_milestone(arc),
         attempt,
         cfg.limit_resumes_per_arc,

@@ -189,7 +189,7 @@ def is_noop(final: Final) -> bool:
 
 
 def decide_stop(
-    state: State | None, signals: Signals, cfg: Config, now: float, *, command: str
+    state: State | None, signals: Signals, cfg: Config, now: float
 ) -> tuple[Output | None, State | None]:
     """(output for Claude Code, new state or None when nothing changed)."""
     if state is None:
@@ -207,23 +207,19 @@ def decide_stop(
     arc = state.get("arc")
     active = arc is not None and arcs.is_active(arc, cfg, now)
     if final is not None and final.resume_id and is_noop(final):
-        slug = (arc.get("slug") or arcs.DEFAULT_SLUG) if arc and active else ""
-        resumed = _dead_resume(
-            state, final.resume_id, signals.background_running, now, slug=slug, command=command
-        )
+        slug = arcs.name_of(arc) if arc and active else ""
+        resumed = _dead_resume(state, final.resume_id, signals.background_running, now, slug=slug)
         if resumed is not None:
             return render.continue_stop(resumed, via_context=via_context), state
     if not active or arc is None:
         return None, state
-    reason = _arc_stop(state, arc, signals, cfg, now, command=command)
+    reason = _arc_stop(state, arc, signals, cfg, now)
     return (
         None if reason is None else render.continue_stop(reason, via_context=via_context)
     ), state
 
 
-def _arc_stop(
-    state: State, arc: Arc, signals: Signals, cfg: Config, now: float, *, command: str
-) -> str | None:
+def _arc_stop(state: State, arc: Arc, signals: Signals, cfg: Config, now: float) -> str | None:
     """The reason to continue this stop with, or None to let it be (`state` is updated)."""
     final = signals.final
     arcs.touch(arc, now)
@@ -237,7 +233,7 @@ def _arc_stop(
         stop_cap = (signals.harness or Harness()).stop_cap
         if not _within_caps(state, arc, verdict, cfg, now, stop_cap=stop_cap):
             return None
-        return _block(state, arc, verdict, now, command=command)
+        return _block(state, arc, verdict, now)
     if verdict in STALLS:
         _log(state, now, "allow", f"{LOGGED[verdict]} stall left alone: {why}")
     elif verdict == COMPLETE:
@@ -252,7 +248,7 @@ def _arc_stop(
 
 
 def _dead_resume(
-    state: State, resume_id: str, background_running: bool, now: float, *, slug: str, command: str
+    state: State, resume_id: str, background_running: bool, now: float, *, slug: str
 ) -> str | None:
     """Continue, once per resume prompt, a session that answered it with nothing."""
     resumes = state["seen"].setdefault("resumes", [])
@@ -271,7 +267,7 @@ def _dead_resume(
             "rule": "dead-resume",
         },
     )
-    return messages.resume_block_reason(slug, command, state["session_id"])
+    return messages.resume_block_reason(slug)
 
 
 def _why_not_continue(state: State, final: Final | None, background_running: bool) -> str | None:
@@ -307,12 +303,10 @@ def _within_caps(
     return False
 
 
-def _block(state: State, arc: Arc, verdict: str, now: float, *, command: str) -> str:
+def _block(state: State, arc: Arc, verdict: str, now: float) -> str:
     """The reason a stall is sent back to work with, logged."""
-    slug = arc.get("slug") or arcs.DEFAULT_SLUG
-    reason = messages.stop_block_reason(
-        slug, arcs.next_milestone(arc), command, state["session_id"], seen=SEEN[verdict]
-    )
+    slug = arcs.name_of(arc)
+    reason = messages.stop_block_reason(slug, arcs.next_milestone(arc), seen=SEEN[verdict])
     add_log(
         state,
         {

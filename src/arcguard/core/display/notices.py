@@ -2,9 +2,12 @@
 
 Claude Code shows a hook's `systemMessage` on the screen ("Stop says: ...") and in
 stream-json output, and never sends it to the model. Every decision that acts on the session
-(a continuation, a deny, a pause, a check-in, a resume, a give-up, ...) gets one, built here
-from the new entries of the decision log, so no rule has to word it: a decision kind without
-a text of its own still gets a generic line, and only the kinds listed as silent get none.
+(a continuation, a deny, a check-in, a resume, a give-up, ...) gets one, built here from the
+new entries of the decision log, so no rule has to word it: a decision kind without a text of
+its own still gets a generic line, and only the kinds listed as silent get none (a pause is
+already on the screen: see SHOWN_BY_CLAUDE_CODE). Each is one short line in plain words, with
+no path and no id, ending with the setting or command that changes it; the model's own,
+longer instruction is in the hook's other fields.
 
 Pure.
 """
@@ -25,6 +28,10 @@ if TYPE_CHECKING:
 # Kinds that record what arcguard saw, not something it did to the session (`overridden` is
 # found a stop later, when Claude Code has long shown its own warning).
 SILENT = frozenset({"allow", "release", "decision", "untracked", "arc", "api-error", "overridden"})
+# A pause needs no line of its own: Claude Code prints the pause's reason (`stopReason`) on the
+# screen under "hook stopped Claude", and that reason already ends with what changes it. Lines
+# of the same hook run go unsaid with it.
+SHOWN_BY_CLAUDE_CODE = frozenset({"pause"})
 # When one hook run logs several decisions (a deny and the pause it brings), the user hears
 # about the one that matters most: earlier in this list wins; unknown kinds come last.
 PRIORITY = ("pause", "give-up", "cap", "block", "deny", "nudge", "resume", "limit-wait")
@@ -45,6 +52,10 @@ def _one_line(text: str) -> str:
     return clip(" ".join(text.split()), MAX_LINE)
 
 
+# How each line ends: what changes it, in a word the user can look up (a config key, a command).
+ADJUST = " To change this: "
+
+
 def _block(entry: LogEntry, cfg: Config) -> str:
     why = STALL_WHY.get(str(entry.get("rule", "")), "it stopped mid-arc")
     consecutive = entry.get("consecutive")
@@ -53,61 +64,76 @@ def _block(entry: LogEntry, cfg: Config) -> str:
         if isinstance(consecutive, int)
         else ""
     )
-    return f"arcguard sent the model back to work{count}: {why}"
+    adjust = "stop_policy, or /autonomous stop"
+    return f"arcguard sent the model back to work{count}: {why}.{ADJUST}{adjust}"
 
 
 def _cap(entry: LogEntry, cfg: Config) -> str:
     return (
-        "arcguard let the model stop mid-arc: a continuation cap is reached (at most"
-        f" {cfg.max_consecutive_continuations} in a row, {cfg.max_continuations_per_arc}"
-        " per arc)"
+        "arcguard let the model stop mid-arc: it was sent back as often as allowed"
+        f" ({cfg.max_consecutive_continuations} in a row, {cfg.max_continuations_per_arc} per"
+        f" arc).{ADJUST}max_consecutive_continuations, max_continuations_per_arc"
     )
 
 
 def _deny(entry: LogEntry, cfg: Config) -> str:
+    # The tool's name only: a call's label can hold paths, and Claude Code shows the call anyway.
+    tool = str(entry.get("operation", "")).split(":", 1)[0].strip() or "tool"
     runs = entry.get("runs")
-    ran = f", already run {runs} times with the same result" if isinstance(runs, int) else ""
-    return f"arcguard denied a repeated call ({entry.get('operation', 'a tool call')}{ran})"
-
-
-def _pause(entry: LogEntry, cfg: Config) -> str:
-    reason = str(entry.get("reason", ""))
-    return reason if reason.startswith("arcguard") else f"arcguard paused this session: {reason}"
+    ran = f"it ran {runs} times" if isinstance(runs, int) else "it ran before"
+    return (
+        f"arcguard stopped a repeated {tool} call: {ran} with the same result and nothing"
+        f" changed since.{ADJUST}repeat_limit, loop_guard, or arcguard off"
+    )
 
 
 def _nudge(entry: LogEntry, cfg: Config) -> str:
-    return "arcguard asked the model to check in: a summary of what is done and what is left"
+    return (
+        "arcguard asked the model to sum up what is done and what is left."
+        f"{ADJUST}checkin_turns, backstop_nudge_turns"
+    )
 
 
 def _resume(entry: LogEntry, cfg: Config) -> str:
-    return "arcguard: your message cleared the pause; the loop guard starts afresh"
+    return f"arcguard: your message lifted the pause.{ADJUST}loop_guard, or arcguard off"
 
 
 def _give_up(entry: LogEntry, cfg: Config) -> str:
     reason = str(entry.get("reason", "")).removeprefix("no resume after the API limit: ")
-    return f"arcguard will not resume this session after the API limit: {reason}"
+    return (
+        f"arcguard will not resume this session after the API limit: {reason}."
+        f"{ADJUST}limit_resumes_per_arc, limit_wait_max_seconds"
+    )
 
 
 def _limit_wait(entry: LogEntry, cfg: Config) -> str:
     attempt, of = entry.get("attempt"), entry.get("of")
     which = f" (resume {attempt} of {of})" if isinstance(attempt, int) else ""
-    return f"arcguard will wake this session when the API limit resets{which}"
+    return (
+        f"arcguard will wake this session when the API limit resets{which}."
+        f"{ADJUST}limit_resumes_per_arc (0: never wait)"
+    )
+
+
+def _arc_change(entry: LogEntry, cfg: Config) -> str:
+    return f"arcguard: {entry.get('reason', 'the arc ended')}.{ADJUST}/autonomous stop ends an arc"
 
 
 def _generic(entry: LogEntry, cfg: Config) -> str:
     reason = str(entry.get("reason", "")).removeprefix("[arcguard] ")
-    return f"arcguard ({entry.get('kind', 'decision')}): {reason}"
+    return f"arcguard ({entry.get('kind', 'decision')}): {reason}.{ADJUST}arcguard off"
 
 
 TEXTS: dict[str, Callable[[LogEntry, Config], str]] = {
     "block": _block,
     "cap": _cap,
     "deny": _deny,
-    "pause": _pause,
     "nudge": _nudge,
     "resume": _resume,
     "give-up": _give_up,
     "limit-wait": _limit_wait,
+    "arc-new": _arc_change,
+    "arc-stop": _arc_change,
 }
 
 
@@ -122,6 +148,8 @@ def user_line(entries: list[LogEntry], cfg: Config) -> str | None:
     if not acting:
         return None
     entry = min(acting, key=_rank)  # the first of the most important kind
+    if str(entry.get("kind", "")) in SHOWN_BY_CLAUDE_CODE:
+        return None
     text = TEXTS.get(str(entry.get("kind", "")), _generic)(entry, cfg)
     return _one_line(text)
 

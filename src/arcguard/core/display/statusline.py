@@ -10,6 +10,7 @@ from __future__ import annotations
 from arcguard.core.arc_keeper import arc as arcs
 from arcguard.core.arc_keeper import handover
 from arcguard.core.arc_keeper import limits
+from arcguard.text import clip
 
 
 TYPE_CHECKING = False
@@ -22,6 +23,10 @@ if TYPE_CHECKING:
     from arcguard.core.state import State
 
 SEPARATOR = " | "
+# An arc's name is its task: as much of it as a status line has room for.
+NAME_SHOWN = 32
+# While `arcguard off` holds the session's decisions back, that is all there is to say.
+SWITCHED_OFF = "arcguard off (arcguard on turns it back on)"
 
 
 def segment(
@@ -51,13 +56,18 @@ def segment(
 
 def _arc_part(state: State, cfg: Config, now: float) -> str:
     arc = state.get("arc")
-    if arc is None or not limits.arc_active(state, cfg, now):
+    if arc is None:
         return ""
+    name = clip(arcs.name_of(arc), NAME_SHOWN)
+    if not limits.arc_active(state, cfg, now):
+        if arc.get("ended_by") == "stop":
+            return f"arc {name} stopped"
+        return f"arc {name} complete" if arc.get("completed_at") else ""
     done, total = arcs.milestone_counts(arc)
     steps = f" {done}/{total}" if total else ""
     consecutive, lifetime = arc.get("reconcile_count", 0), arc.get("total_blocks", 0)
     return (
-        f"arc {str(arc.get('slug') or arcs.DEFAULT_SLUG)[:24]}{steps}, continued"
+        f"arc {name}{steps}, continued"
         f" {consecutive}/{cfg.max_consecutive_continuations} in a row,"
         f" {lifetime}/{cfg.max_continuations_per_arc} in the arc"
     )

@@ -1,0 +1,101 @@
+"""What the user reads on the screen of the interactive CLI (in tmux) for arcguard's
+decisions, on the oldest and the newest supported release: one short line per decision in
+plain words, ending with what changes it; no interpreter path or session id; a pause's reason
+once, not twice."""
+
+from __future__ import annotations
+
+import json
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+from interactive import Terminal
+from interactive import interactive_claude
+from interactive import wait_for
+from scripted_api import ScriptedAPI
+from scripted_api import text
+from scripted_api import tool_use
+
+from conftest import ClaudeRelease
+from conftest import arcguard_settings_for
+from conftest import install_autonomous_command
+from conftest import log_kinds
+
+
+NOOP = "No response requested."
+SENT_BACK = (
+    "Stop says: arcguard sent the model back to work (1 of 2 in a row): it stopped mid-arc with"
+    " nothing done. To change this: stop_policy, or /autonomous stop"
+)
+DENIED = (
+    "says: arcguard stopped a repeated Bash call: it ran 2 times with the same result and nothing"
+    " changed since. To change this: repeat_limit, loop_guard, or arcguard off"
+)
+PAUSED = "arcguard paused this session: the model repeated a 2-call cycle 3 times in a row"
+PAUSE_ADJUST = "Send a message to resume. To change this: cycle_repeats"
+
+
+pytestmark = pytest.mark.usefixtures("needs_tmux")
+
+
+def states(project: Any) -> list[dict[str, Any]]:
+    """The state of every session the project's runs left."""
+    sessions = Path(project.arcguard_home) / "sessions"
+    return [json.loads(f.read_text()) for f in sorted(sessions.glob("*.json"))]
+
+
+def kinds(project: Any) -> list[str]:
+    return [kind for state in states(project) for kind in log_kinds(state)]
+
+
+def words(terminal: Terminal) -> str:
+    """Everything the terminal showed, its wrapped lines joined: one space between words."""
+    return " ".join(terminal.history().split())
+
+
+def test_a_continuation_reads_as_one_line_without_the_completion_command(
+    claude_release: ClaudeRelease, claude_project: Any
+) -> None:
+    project = claude_project(arcguard_settings_for(claude_release.version))
+    install_autonomous_command(project)
+    script = [text(NOOP), text("Back on the importer.")]
+    with ScriptedAPI(script) as api, interactive_claude(claude_release.binary, project, api) as cli:
+        cli.type("/autonomous ship the importer")
+        wait_for(lambda: "Back on the importer." in cli.screen(), 90, "the reply", cli)
+        time.sleep(1)
+        shown = words(cli)
+
+    assert shown.count(SENT_BACK) == 1, shown
+    # The model's reason is on the screen too (Claude Code prints it), but not the command
+    # line that completes the arc: no interpreter path, no session id.
+    assert "Autonomous arc 'ship the importer' is still active" in shown
+    assert "-m arcguard" not in shown and "arc complete" not in shown.replace("`arc complete`", "")
+    [sid] = [state["session_id"] for state in states(project)]
+    assert sid not in shown
+    assert "arcguard arc complete" in api.request_text(1)  # the model still has the command
+
+
+def test_a_deny_and_a_pause_read_as_plain_lines_and_the_pause_is_said_once(
+    claude_release: ClaudeRelease, claude_project: Any
+) -> None:
+    project = claude_project(arcguard_settings_for(claude_release.version))
+    calls = ("echo A >> runs.txt", "echo B >> runs.txt")
+    script = [tool_use("Bash", {"command": c}) for _ in range(15) for c in calls]
+    with ScriptedAPI(script) as api, interactive_claude(claude_release.binary, project, api) as cli:
+        cli.type("get the build green")
+        wait_for(lambda: "pause" in kinds(project), 120, "the pause", cli)
+        wait_for(lambda: PAUSE_ADJUST in words(cli), 30, "the pause on the screen", cli)
+        time.sleep(2)
+        shown = words(cli)
+
+    assert DENIED in shown, shown
+    assert f"{PAUSED}" in shown and PAUSE_ADJUST in shown
+    # arcguard adds no line of its own for the pause: Claude Code prints its reason.
+    assert "says: arcguard paused" not in shown, shown
+    if claude_release.knows_post_tool_batch:
+        # The turn's batch pauses the session: its reason is printed once, under
+        # "hook stopped Claude".
+        assert shown.count(PAUSED) == 1, shown
+    assert len(api.requests) >= 6
