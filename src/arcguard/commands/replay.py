@@ -22,7 +22,13 @@ from arcguard.commands.common import json_option
     "--subprocess",
     "as_subprocess",
     is_flag=True,
-    help="Run each hook as a subprocess, exactly as Claude Code does (slower).",
+    help="Run each hook as a subprocess, exactly as Claude Code does (slower; on this"
+    " machine's clock, as --wall-clock).",
+)
+@click.option(
+    "--wall-clock",
+    is_flag=True,
+    help="Run the hooks on this machine's clock instead of the transcript's timestamps.",
 )
 @click.option(
     "--arc",
@@ -40,6 +46,7 @@ def replay(
     as_json: bool,
     config_path: str | None,
     as_subprocess: bool,
+    wall_clock: bool,
     arc: bool,
     force_summary: bool,
 ) -> None:
@@ -49,6 +56,10 @@ def replay(
     are rebuilt from each transcript and run through the real hooks with a throwaway state
     directory; nothing of yours is touched. Decisions that would have changed the session are
     reported while the recorded events keep coming; a pause ends that session's replay.
+
+    The hooks see each event at the time the transcript recorded for it, so the rules bounded
+    by time (a poll that waits too long, say) decide as they would have live; --wall-clock
+    (and --subprocess, whose hooks read the clock themselves) runs them on this machine's.
 
     PATHS are transcript files or folders (searched for *.jsonl); anything but a regular file
     (a FIFO, a device, a link to one) is skipped with a message. With more than one session
@@ -71,6 +82,7 @@ def replay(
     if not files:
         raise click.UsageError("no transcript (*.jsonl) under the given paths")
     executor = "subprocess" if as_subprocess else "in-process"
+    recorded_time = not (wall_clock or as_subprocess)
     # A bar on stderr for a run over several files, only on a terminal: piped, stderr stays
     # empty (click would still print the label).
     quiet = len(files) < 2 or not sys.stderr.isatty()
@@ -81,7 +93,13 @@ def replay(
         for path in bar:
             try:
                 results.append(
-                    run_replay(path, executor=executor, config_path=config_path, arc=arc)
+                    run_replay(
+                        path,
+                        executor=executor,
+                        config_path=config_path,
+                        arc=arc,
+                        recorded_time=recorded_time,
+                    )
                 )
             except regular_file.Refused as exc:  # replaced by something else since listed
                 click.echo(printable(f"skipped {exc}"), err=True)

@@ -46,6 +46,7 @@ if TYPE_CHECKING:
         transcript: str
         session_id: str
         executor: str
+        clock: str
         agent_id: str | None
         events: int
         turns: int
@@ -110,6 +111,7 @@ class Result:
     diverged_at: int | None = None
     paused_at: int | None = None
     agent_id: str | None = None
+    clock: str = "wall"
 
     @property
     def decisions(self) -> list[Decision]:
@@ -126,6 +128,7 @@ class Result:
             "transcript": self.path,
             "session_id": self.session_id,
             "executor": self.executor,
+            "clock": self.clock,
             "agent_id": self.agent_id,
             "events": len(self.steps),
             "turns": self.turns,
@@ -199,6 +202,12 @@ class Replayer:
         os.makedirs(os.path.dirname(transcript), exist_ok=True)
         handle = open(transcript, "xb")  # noqa: SIM115 (closed by `close`)
         return cls(session_id, executor, home, workdir, transcript, handle, {}, recorded_time)
+
+    @property
+    def clock(self) -> str:
+        """Whose clock the hooks run on: "recorded" (the transcript's) or "wall"."""
+        followed = self.recorded_time and isinstance(self.executor, InProcess)
+        return "recorded" if followed else "wall"
 
     def close(self) -> None:
         self.handle.close()
@@ -290,7 +299,7 @@ def replay(
         environ = hook_environment(home, config_path)
         chosen: Executor = EXECUTORS[executor](environ)
         runner = Replayer.start(sid, workdir, chosen, home, recorded_time=recorded_time)
-        result = Result(path, sid, executor, steps=[], subagents={})
+        result = Result(path, sid, executor, steps=[], subagents={}, clock=runner.clock)
         try:
             _run(path, runner, result, orjson.loads, on_step, EventBuilder.start(arc=arc))
         finally:
