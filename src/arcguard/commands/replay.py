@@ -3,10 +3,18 @@
 from __future__ import annotations
 
 import sys
+from typing import TYPE_CHECKING
 
 import click
 
 from arcguard.commands.common import json_option
+
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
+    from typing import TypeVar
+
+    T = TypeVar("T")
 
 
 @click.command()
@@ -66,12 +74,38 @@ def replay(
     (or --summary) a summary is printed: per file the tool calls, turns and decisions by kind,
     then the totals and the interventions per 1,000 tool calls.
     """
+    from functools import partial
+
     from arcguard import jsonio
-    from arcguard.commands import named_inputs
     from arcguard.commands.printable import printable
     from arcguard.replay import replay as run_replay
     from arcguard.replay import summary
     from arcguard.replay.timeline import render
+
+    executor = "subprocess" if as_subprocess else "in-process"
+    one = partial(
+        run_replay,
+        executor=executor,
+        config_path=config_path,
+        arc=arc,
+        recorded_time=not (wall_clock or as_subprocess),
+    )
+    results = replay_paths(paths, "replaying", one)
+    if len(results) == 1 and not force_summary:
+        only = results[0]
+        click.echo(jsonio.dumps_pretty(only.as_dict()) if as_json else printable(render(only)))
+        return
+    data = summary.summarise(results)
+    click.echo(jsonio.dumps_pretty(data) if as_json else printable(summary.render(data)))
+
+
+def replay_paths(paths: tuple[str, ...], label: str, replay_one: Callable[[str], T]) -> list[T]:
+    """Replay every transcript under `paths` (`replay_one` each), with a bar on stderr over
+    several; a path that is not a regular file is skipped with a message, and none at all is
+    a usage error."""
+    from arcguard.commands import named_inputs
+    from arcguard.commands.printable import printable
+    from arcguard.replay import summary
     from arcguard.storage import regular_file
 
     named_inputs.check(paths)
@@ -81,33 +115,16 @@ def replay(
         click.echo(printable(line), err=True)
     if not files:
         raise click.UsageError("no transcript (*.jsonl) under the given paths")
-    executor = "subprocess" if as_subprocess else "in-process"
-    recorded_time = not (wall_clock or as_subprocess)
     # A bar on stderr for a run over several files, only on a terminal: piped, stderr stays
     # empty (click would still print the label).
     quiet = len(files) < 2 or not sys.stderr.isatty()
-    results = []
-    with click.progressbar(
-        files, label="replaying", file=sys.stderr, show_pos=True, hidden=quiet
-    ) as bar:
+    results: list[T] = []
+    with click.progressbar(files, label=label, file=sys.stderr, show_pos=True, hidden=quiet) as bar:
         for path in bar:
             try:
-                results.append(
-                    run_replay(
-                        path,
-                        executor=executor,
-                        config_path=config_path,
-                        arc=arc,
-                        recorded_time=recorded_time,
-                    )
-                )
+                results.append(replay_one(path))
             except regular_file.Refused as exc:  # replaced by something else since listed
                 click.echo(printable(f"skipped {exc}"), err=True)
     if not results:
         raise click.UsageError("no readable transcript under the given paths")
-    if len(results) == 1 and not force_summary:
-        only = results[0]
-        click.echo(jsonio.dumps_pretty(only.as_dict()) if as_json else printable(render(only)))
-        return
-    data = summary.summarise(results)
-    click.echo(jsonio.dumps_pretty(data) if as_json else printable(summary.render(data)))
+    return results

@@ -172,7 +172,9 @@ def decisions_for(
         )
     specific = (output or {}).get("hookSpecificOutput")
     context = specific.get("additionalContext") if isinstance(specific, dict) else None
-    if context and not any(d.kind == "nudge" for d in found):
+    # A nudge's or a continuation's own text (a Stop continues with additionalContext on
+    # releases from 2.1.163) is that decision, not a posture besides it.
+    if context and not any(d.kind in ("nudge", "continue") for d in found):
         found.append(Decision(event.turn, event.hook, "posture", str(context), output))
     return found
 
