@@ -17,7 +17,6 @@ from scripted_api import ScriptedAPI
 from scripted_api import text
 from scripted_api import tool_use
 
-from conftest import DEFAULT_CLAUDE_BIN
 from conftest import WINDOW_RELEASES
 from conftest import ClaudeProject
 from conftest import _run
@@ -32,8 +31,11 @@ NOOP = "No response requested."
 RELEASES = {**WINDOW_RELEASES, "pinned": "2.1.328"}
 
 
-def _binary(version: str) -> Path:
-    path = DEFAULT_CLAUDE_BIN if version == RELEASES["pinned"] else release_bin(version)
+def _binary(version: str, request: pytest.FixtureRequest) -> Path:
+    if version == RELEASES["pinned"]:
+        pinned: Path = request.getfixturevalue("claude_bin")  # honours ARCGUARD_CLAUDE_BIN
+        return pinned
+    path = release_bin(version)
     if not (path.is_file() and os.access(path, os.X_OK)):
         if os.environ.get("CI"):
             pytest.fail(f"Claude Code {version} not installed at {path}", pytrace=False)
@@ -45,10 +47,9 @@ def bash(command: str) -> dict[str, Any]:
     return tool_use("Bash", {"command": command})
 
 
-def _record(claude_project: Any, version: str) -> tuple[Path, list[str]]:
+def _record(claude_project: Any, binary: Path, version: str) -> tuple[Path, list[str]]:
     """Run a session in which arcguard continues a stall, denies repeats and pauses a cycle;
     the transcript Claude Code wrote and the kinds of arcguard's logged decisions."""
-    binary = _binary(version)
     project: ClaudeProject = claude_project(arcguard_settings_for(version))
     install_autonomous_command(project)
     script = [
@@ -63,8 +64,8 @@ def _record(claude_project: Any, version: str) -> tuple[Path, list[str]]:
 
 
 @pytest.mark.parametrize("version", sorted(RELEASES.values()))
-def test_forensics_and_replay_read_what_arcguard_did(claude_project, version):
-    transcript, logged = _record(claude_project, version)
+def test_forensics_and_replay_read_what_arcguard_did(claude_project, version, request):
+    transcript, logged = _record(claude_project, _binary(version, request), version)
     assert {"block", "deny", "pause"} <= set(logged), logged
 
     # 2.1.163 and newer record the continuation as a `hook_additional_context` attachment,

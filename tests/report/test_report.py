@@ -64,7 +64,7 @@ def test_a_pause_is_one_item_in_either_recorded_form() -> None:
 
 
 def _event(name: str, turn: int, what: str, **fields: object) -> HookEvent:
-    return HookEvent("h", name, dict(fields), turn, what)  # type: ignore[arg-type]
+    return HookEvent("h", name, dict(fields), turn, what)
 
 
 def _decide(kind: str, hook: str, event: HookEvent) -> Step:
@@ -162,3 +162,17 @@ def test_a_missing_path_is_said_and_an_empty_folder_is_a_usage_error(tmp_path: P
     assert missing.exit_code == 1 and "no such file or folder" in missing.output
     empty = CliRunner().invoke(cli, ["report", str(tmp_path)])
     assert empty.exit_code == 2 and "no transcript" in empty.output
+
+
+def test_a_subagents_own_transcript_has_its_timeline() -> None:
+    t = Transcript().prompt("look for the config loader").bash("grep -r load_config", "a.py")
+    t.text("It is in a.py.").as_subagent("a1b2")
+    kinds = [i.kind for i in timeline_of(t).items]
+    assert kinds == [tl.TOOLS, tl.TEXT]  # a subagent's task is no operator prompt
+
+
+def test_colour_only_on_a_terminal_without_no_color() -> None:
+    from arcguard.commands.report import wants_colour
+
+    assert wants_colour(True, {}) and wants_colour(True, {"NO_COLOR": ""})
+    assert not wants_colour(True, {"NO_COLOR": "1"}) and not wants_colour(False, {})

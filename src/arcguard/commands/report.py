@@ -11,6 +11,8 @@ import click
 
 
 if TYPE_CHECKING:
+    from collections.abc import Mapping
+
     from arcguard.report.session import SessionReport
 
 
@@ -68,9 +70,14 @@ def report(
         click.echo("\n".join(text.total_lines(summed, text.plain)))
         click.echo(f"wrote {html_path}", err=True)
         return
-    colour = sys.stdout.isatty() and not os.environ.get("NO_COLOR")
+    colour = wants_colour(sys.stdout.isatty(), os.environ)
     paint = _paint if colour else text.plain
     click.echo(text.render(reports, summed, redacted=redact, paint=paint), color=colour)
+
+
+def wants_colour(tty: bool, environ: Mapping[str, str]) -> bool:
+    """Colour on a terminal only, and never with NO_COLOR set to anything but empty."""
+    return tty and not environ.get("NO_COLOR")
 
 
 def _session(path: str, *, config_path: str | None, arc: bool) -> SessionReport:

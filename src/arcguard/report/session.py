@@ -34,6 +34,7 @@ class SessionReport:
     calls: int
     paused_at: int | None
     clock: str
+    agent_id: str | None = None  # set for a subagent's own transcript
 
     @property
     def turns(self) -> int:
@@ -79,6 +80,7 @@ def build(path: str, result: Result, loads: Loads, *, arc: bool = False) -> Sess
         summary.tool_calls(result),
         result.paused_at,
         result.clock,
+        result.agent_id,
     )
 
 

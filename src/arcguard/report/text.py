@@ -87,8 +87,9 @@ def session(report: SessionReport, *, redacted: bool, paint: Paint) -> list[str]
     span = report.timeline.span
     start = span[0] if span else None
     began = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime(start)) if start else "time unknown"
+    who = "subagent " + shown(report.agent_id, False, 40) + " of " if report.agent_id else ""
     head = (
-        f"== {report.path} (session {shown(report.session_id, False, 40)}): {began},"
+        f"== {report.path} ({who}session {shown(report.session_id, False, 40)}): {began},"
         f" {duration(report.duration())}, {report.turns} turns, {report.calls} tool calls"
     )
     out = [paint(head, "bold")]

@@ -87,8 +87,8 @@ class Timeline:
     def feed(self, entry: Entry) -> None:
         fired = self.builder.feed(entry)
         self.events += fired
-        if entry.get("isSidechain") is True:
-            return  # a subagent's: counted in turns, not drawn
+        if entry.get("isSidechain") is True and self.builder.sidechain_file is False:
+            return  # a subagent's, in its parent's file: counted in turns, not drawn
         for event in fired:
             self._event(event)
             if event.event == "Stop":
@@ -99,7 +99,7 @@ class Timeline:
         fired = self.builder.finish()
         self.events += fired
         for event in fired:
-            if "agent_id" not in event.fields:
+            if self.builder.sidechain_file or "agent_id" not in event.fields:
                 self._event(event)
 
     # --- events --------------------------------------------------------------------------
