@@ -151,6 +151,10 @@ def test_the_html_page_is_self_contained(tmp_path: Path) -> None:
     for ident in ('id="totals"', 'id="s0"', 'id="s0-timeline"', 'id="s0-d', 'href="#s0-d'):
         assert ident in html
     assert page.stat().st_mode & 0o077 == 0  # the sessions' text: private like the state
+    invoke("report", "--arc", "--redact", "--html", str(page), str(_session(tmp_path)))
+    redacted = page.read_text(encoding="utf-8")
+    assert "deploy with key" not in redacted and "billing" not in redacted
+    assert 'id="s0-timeline"' in redacted and "Redacted report" in redacted
 
 
 def test_a_missing_path_is_said_and_an_empty_folder_is_a_usage_error(tmp_path: Path) -> None:

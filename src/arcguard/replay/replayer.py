@@ -193,6 +193,7 @@ class Replayer:
     others: dict[str, BinaryIO]
     recorded_time: bool = False
     agent_id: str | None = None
+    log: list[LogEntry] | None = None  # the decision log as the last event left it
 
     @classmethod
     def start(
@@ -257,10 +258,12 @@ class Replayer:
         }
         if self.recorded_time and isinstance(self.executor, InProcess):
             self.executor.at = event.at
-        before = _log(self.home, self.session_id)
+        # Only the hooks write the state: the log after one event is the log before the next.
+        before = self.log if self.log is not None else _log(self.home, self.session_id)
         text = self.executor.run(event.hook, jsonio.dumps(payload).encode("utf-8"))
         output = jsonio.loads(text) if text else None
-        logged = new_log_entries(before, _log(self.home, self.session_id))
+        self.log = _log(self.home, self.session_id)
+        logged = new_log_entries(before, self.log)
         return decisions_for(event, output if isinstance(output, dict) else None, logged)
 
 
