@@ -14,6 +14,7 @@ from arcguard.forensics import lines
 from arcguard.replay import summary
 from arcguard.report import decisions as judged
 from arcguard.report import timeline as tl
+from arcguard.text import clip
 from arcguard.values import value
 
 
@@ -92,9 +93,7 @@ def shown(text: str, redacted: bool, limit: int | None = None) -> str:
     from arcguard.commands.printable import printable
 
     body = printable(" ".join(redact.mask(text).split()))
-    if limit is not None and len(body) > limit:
-        body = body[: limit - 1] + "…"
-    return body
+    return body if limit is None else clip(body, limit)
 
 
 @value
