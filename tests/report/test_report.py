@@ -52,6 +52,15 @@ def test_the_timeline_holds_what_the_session_recorded() -> None:
     assert tl.COMPACTION in kinds and tl.LIMIT in kinds
     resume = next(i for i in timeline.items if i.kind == tl.RESUME)
     assert resume.seconds is not None and resume.seconds >= 3600
+    assert tl.WAIT not in kinds  # the hour at the limit is dead time, not a second wait
+
+
+def test_a_long_quiet_stretch_is_a_wait() -> None:
+    t = Transcript().prompt("run the migration").bash("sleep 5", "")
+    t.clock += 1800
+    t.bash("./migrate.sh", "done")
+    waits = [i for i in timeline_of(t).items if i.kind == tl.WAIT]
+    assert [round((w.seconds or 0) / 60) for w in waits] == [30]
 
 
 def test_a_pause_is_one_item_in_either_recorded_form() -> None:

@@ -27,6 +27,7 @@ LANE_OF = {
     tl.PAUSE: 3,
     tl.LIMIT: 3,
     tl.RESUME: 3,
+    tl.WAIT: 3,
 }
 
 STYLE = """
@@ -93,13 +94,15 @@ def timeline_svg(n: int, report: SessionReport) -> str:
         f'<text x="{WIDTH - 10}" y="{height - 4}" text-anchor="end">{duration(length)}</text>'
     )
     for item in report.timeline.items:
-        if item.kind == tl.RESUME and item.at is not None and item.seconds:
-            # The dead time as a bar that ends where the session came back.
+        if item.kind in (tl.RESUME, tl.WAIT) and item.at is not None and item.seconds:
+            # Dead time and long waits as bars that end where the session went on.
             left = x(item.at - item.seconds)
+            dead = item.kind == tl.RESUME
             marks.append(
-                f'<rect class="dead" x="{left}" y="{LANE * 3 + 8}"'
-                f' width="{x(item.at) - left + 1}" height="6" fill="#e0c060">'
-                f"<title>dead for {duration(item.seconds)}</title></rect>"
+                f'<rect class="{"dead" if dead else "wait"}" x="{left}" y="{LANE * 3 + 8}"'
+                f' width="{x(item.at) - left + 1}" height="6"'
+                f' fill="{"#e0c060" if dead else "#ccc"}"><title>'
+                f"{'dead' if dead else 'quiet'} for {duration(item.seconds)}</title></rect>"
             )
         elif item.at is not None:
             marks.append(_mark(n, item, x(item.at)))

@@ -151,6 +151,8 @@ def _body(item: tl.Item, redacted: bool) -> str:
         return calls_text(item.calls or [], redacted)
     if item.kind == tl.RESUME:
         return f"after {duration(item.seconds or 0.0)} of dead time"
+    if item.kind == tl.WAIT:
+        return f"{duration(item.seconds or 0.0)} without a new entry"
     if item.kind == tl.TEXT and not item.text:
         return "(an empty reply)"
     return shown(item.text, redacted, 600)

@@ -33,6 +33,7 @@ LABELS = {
     tl.INTERRUPT: "interrupt",
     tl.LIMIT: "API error",
     tl.RESUME: "resumed",
+    tl.WAIT: "waited",
 }
 COLOURS = {
     tl.PROMPT: "cyan",
@@ -117,6 +118,8 @@ def _item(item: tl.Item, start: float | None, redacted: bool, paint: Paint) -> s
         body = calls_text(item.calls or [], redacted)
     elif item.kind == tl.RESUME:
         body = f"after {duration(item.seconds or 0.0)} of dead time"
+    elif item.kind == tl.WAIT:
+        body = f"{duration(item.seconds or 0.0)} without a new entry"
     elif item.kind == tl.TEXT and not item.text:
         body = "(an empty reply)"
     else:

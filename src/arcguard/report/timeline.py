@@ -33,6 +33,9 @@ PAUSE = "pause"  # a hook ended the session (recorded)
 INTERRUPT = "interrupt"
 LIMIT = "limit"  # the turn ended on an API error
 RESUME = "resume"  # the first sign of life after one, with the dead time
+WAIT = "wait"  # a long quiet stretch otherwise: a long call, or nobody at the keyboard
+
+WAIT_SECONDS = 600  # shorter gaps are the session's ordinary pace
 
 OK, FAILED, DENIED, REJECTED_BY_USER = "ok", "failed", "denied", "rejected"
 
@@ -143,6 +146,10 @@ class Timeline:
         self.calls[ident] = call
 
     def _add(self, item: Item) -> None:
+        last = self.items[-1] if self.items else None
+        quiet = None if last is None or last.at is None or item.at is None else item.at - last.at
+        if quiet is not None and quiet >= WAIT_SECONDS and not self.limit_open:
+            self.items.append(Item(WAIT, item.turn, item.at, seconds=quiet))
         if self.limit_open and item.kind not in (LIMIT, COMPACTION):
             self.limit_open = False
             if item.at is not None and self.limit_at is not None:
