@@ -86,6 +86,14 @@ def test_forensics_and_replay_read_what_arcguard_did(claude_project, version, re
     kinds = [d["kind"] for d in replayed["decisions"] if d["kind"] != "posture"]
     assert kinds == [k.replace("block", "continue") for k in logged], (kinds, logged)
 
+    # The report's timeline shows each of them as recorded, whatever the form.
+    report = _arcguard("report", str(transcript))
+    rows = [line.split()[2:] for line in report.splitlines() if line.startswith("  +")]
+    shown = [row[0] for row in rows if row]
+    assert shown.count("continued") == logged.count("block"), report
+    assert shown.count("stopped") == logged.count("pause"), report
+    assert report.count("[denied]") >= logged.count("deny"), report
+
 
 def _arcguard(*args: str) -> str:
     done = subprocess.run(
