@@ -189,3 +189,14 @@ def test_colour_only_on_a_terminal_without_no_color() -> None:
 
     assert wants_colour(True, {}) and wants_colour(True, {"NO_COLOR": ""})
     assert not wants_colour(True, {"NO_COLOR": "1"}) and not wants_colour(False, {})
+
+
+def test_a_page_that_cannot_be_written_is_an_error_not_a_traceback(tmp_path: Path) -> None:
+    from click.testing import CliRunner
+
+    from arcguard.commands.group import cli
+
+    target = tmp_path / "no-such-folder" / "r.html"
+    done = CliRunner().invoke(cli, ["report", "--html", str(target), str(_session(tmp_path))])
+    assert done.exit_code == 1 and "Could not open file" in done.output
+    assert done.exception is None or isinstance(done.exception, SystemExit)

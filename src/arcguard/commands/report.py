@@ -65,8 +65,11 @@ def report(
         from arcguard.report import html
         from arcguard.storage.atomic import atomic_write
 
-        # Private like the state (0600): the page holds the sessions' text.
-        atomic_write(html_path, html.page(reports, summed, redacted=redact).encode("utf-8"))
+        page = html.page(reports, summed, redacted=redact).encode("utf-8")
+        try:
+            atomic_write(html_path, page)  # private like the state (0600): it holds their text
+        except OSError as exc:
+            raise click.FileError(html_path, hint=exc.strerror or str(exc)) from exc
         click.echo("\n".join(text.total_lines(summed, text.plain)))
         click.echo(f"wrote {html_path}", err=True)
         return
