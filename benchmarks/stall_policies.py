@@ -22,16 +22,16 @@ from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import Any
 
-from arcguard.core.final_words import is_task_notification
 from arcguard.forensics import handbacks as hb
 from arcguard.replay import replay
 from arcguard.replay import summary
+from arcguard.report import decisions
 
 
 REPO = Path(__file__).resolve().parents[1]
 DEFAULT_CORPUS = REPO.parent / "shared" / "fixtures" / "corpus"
 POLICIES = ("noop", "ask", "strict")
-NO_ANSWER = "no-answer"  # the session ended, or the harness spoke next
+NO_ANSWER = decisions.NO_ANSWER
 
 
 def steps_of(result: Any) -> list[tuple[Any, list[str]]]:
@@ -39,28 +39,9 @@ def steps_of(result: Any) -> list[tuple[Any, list[str]]]:
     return [(step.event, [d.kind for d in step.decisions]) for step in result.steps]
 
 
-def handbacks(steps: list[tuple[Any, list[str]]]) -> list[dict[str, Any]]:
-    """Each Stop with its decisions and the operator's next prompt (None when the model or
-    the harness went on instead)."""
-    found: list[dict[str, Any]] = []
-    open_stop: dict[str, Any] | None = None
-    for event, kinds in steps:
-        if event.event == "Stop":
-            open_stop = {
-                "turn": event.turn,
-                "text": event.fields["last_assistant_message"],
-                "kinds": kinds,
-                "reply": None,
-            }
-            found.append(open_stop)
-        elif event.event == "UserPromptSubmit" and open_stop is not None:
-            prompt = str(event.fields.get("prompt", ""))
-            if not is_task_notification(prompt):
-                open_stop["reply"] = prompt
-            open_stop = None
-        elif event.event == "PreToolUse":
-            open_stop = None
-    return found
+# The stops, what the operator answered each, and the listing are the report's own
+# (`arcguard report` shows each continuation beside the operator's reply).
+handbacks = decisions.handbacks
 
 
 def affirmed_questions(stops: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -75,8 +56,7 @@ def affirmed_questions(stops: list[dict[str, Any]]) -> list[dict[str, Any]]:
 
 
 def _answer(stop: dict[str, Any]) -> str:
-    reply = stop["reply"]
-    return NO_ANSWER if reply is None or reply.startswith("/") else hb.reply_class(reply)
+    return decisions.answer(stop["reply"])
 
 
 def _replay_one(job: tuple[str, str]) -> list[dict[str, Any]]:
@@ -137,9 +117,10 @@ def _listing(results: dict[str, dict[str, Any]]) -> str:
     for policy, r in results.items():
         lines.append(f"\n## {policy}")
         for s in r["continued"]:
-            tail = " ".join(str(s["text"]).split())[-160:]
-            reply = " ".join(str(s["reply"] or "").split())[:80]
-            lines.append(f"- {s['file']} turn {s['turn']} [{s['answer']}] ...{tail} => {reply}")
+            line = decisions.listing_line(
+                s["file"], s["turn"], s["answer"], str(s["text"]), s["reply"]
+            )
+            lines.append(line)
     return "\n".join(lines)
 
 

@@ -186,6 +186,27 @@ def cli_reference() -> str:
     return "\n".join(lines) + "\n"
 
 
+# The report's example: bundled sessions, as `arcguard report` prints them on a terminal
+# without colour (docs/forensics-and-replay.md shows it).
+REPORT_EXAMPLE = (
+    "src/arcguard/examples/1-stall-continued.jsonl",
+    "src/arcguard/examples/4-thrash-paused.jsonl",
+    "src/arcguard/examples/6-question-continued.jsonl",
+)
+
+
+def report_example() -> str:
+    import contextlib
+
+    from click.testing import CliRunner
+
+    with contextlib.chdir(REPO):
+        done = CliRunner().invoke(cli, ["report", "--arc", *REPORT_EXAMPLE], env={"NO_COLOR": "1"})
+    assert done.exit_code == 0, done.output
+    command = " ".join(["$ arcguard report --arc", *REPORT_EXAMPLE])
+    return f"{command}\n{done.output}"
+
+
 def artefacts() -> dict[str, str]:
     """Repository-relative path -> the content it must have."""
     return {
@@ -195,6 +216,7 @@ def artefacts() -> dict[str, str]:
         f"{PLUGIN}/.claude-plugin/plugin.json": plugin_manifest(),
         ".claude-plugin/marketplace.json": marketplace(),
         "docs/cli.md": cli_reference(),
+        "docs/report-example.txt": report_example(),
     }
 
 

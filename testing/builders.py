@@ -305,6 +305,20 @@ class Transcript:
         )
         return self
 
+    def stop_context(self, reason: str) -> Transcript:
+        """A Stop hook's continuation given as additionalContext, as 2.1.163 and newer record
+        it: the hook's success, then the context it added (no `user` entry)."""
+        self.attachment({"type": "hook_success", "hookName": "Stop", "hookEvent": "Stop"})
+        return self.attachment(
+            {"type": "hook_additional_context", "content": [reason], "hookEvent": "Stop"}
+        )
+
+    def hook_stopped(self, reason: str, event: str = "PostToolBatch") -> Transcript:
+        """A hook's `continue: false`, as current releases record the session's end."""
+        return self.attachment(
+            {"type": "hook_stopped_continuation", "message": reason, "hookEvent": event}
+        )
+
     def local_command(self, name: str, stdout: str) -> Transcript:
         """A local command (`/exit`, `/ide`) and the placeholder reply the harness writes."""
         self.prompt(

@@ -168,6 +168,33 @@ def test_arcguard_footprint(tmp_path: Path) -> None:
     assert report.stalls["followed_by_stop_hook"] == 1
 
 
+def test_arcguard_footprint_in_every_recorded_form(tmp_path: Path) -> None:
+    # 2.1.163 and newer: the continuation as an attachment, the pause as the session's end.
+    new = Transcript().prompt("/autonomous x").text("No response requested.")
+    new.stop_context("[arcguard] Autonomous arc 'x' is still active ...")
+    new.tools(
+        ("Bash", {"command": "make"}, "PreToolUse:Bash hook error: [arcguard] Denied"), error=True
+    )
+    new.hook_stopped("arcguard paused this session: the model repeated a 2-call cycle")
+    # 2.1.78: a deny without the hook's prefix, a pause held by denying every later call.
+    old = Transcript(session_id="old").prompt("/autonomous x").text("No response requested.")
+    old.feedback("[arcguard] Autonomous arc 'x' is still active ...")
+    old.tools(("Bash", {"command": "make"}, "[arcguard] Denied as a repeat: ..."), error=True)
+    for _ in range(3):
+        old.tools(("Bash", {"command": "ls"}, "arcguard paused this session: ..."), error=True)
+    for t, name in ((new, "new.jsonl"), (old, "old.jsonl")):
+        report = scan(t.write(tmp_path / name))
+        assert report.footprint == Counter({"stop_continuations": 1, "denials": 1, "pauses": 1})
+        assert report.stalls["followed_by_stop_hook"] == 1 and report.stop_feedback == 1
+
+
+def test_another_hooks_context_is_no_continuation(tmp_path: Path) -> None:
+    t = Transcript().prompt("/autonomous x").text("No response requested.")
+    t.attachment({"type": "hook_additional_context", "content": ["x"], "hookEvent": "PostToolUse"})
+    report = scan(t.write(tmp_path / "a.jsonl"))
+    assert report.stop_feedback == 0 and report.stalls["at_end_of_session"] == 1
+
+
 def test_skips_are_counted(tmp_path: Path) -> None:
     (tmp_path / "empty.jsonl").write_text("")
     (tmp_path / "notes.txt").write_text("x")

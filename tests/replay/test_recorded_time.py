@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import json
+
 from testing.builders import Transcript
+from testing.cli import invoke
 
 from arcguard.replay.events import EventBuilder
 from arcguard.transcript.records import parse_entry
@@ -45,3 +48,34 @@ def test_a_batch_with_a_call_a_hook_denied_still_gets_its_post_tool_batch():
     events = [e for e in _events(t) if e.event in ("PostToolUse", "PostToolBatch")]
     assert [e.event for e in events] == ["PostToolUse", "PostToolBatch", "PostToolBatch"]
     assert events[-1].fields["tool_calls"][0]["tool_response"] == denied
+
+
+def _never_ending_poll(polls: int = 40) -> Transcript:
+    """A CI poll that sleeps a minute and gets the same answer every time, for 40 minutes."""
+    t = Transcript(start=1_780_000_000).prompt("wait for CI, then merge")
+    for _ in range(polls):
+        t.clock += 60
+        t.bash("sleep 60; gh run view 4242 --json status", '{"status":"in_progress"}')
+    return t
+
+
+def test_the_replay_command_runs_on_the_recorded_clock(tmp_path):
+    path = _never_ending_poll().write(tmp_path / "poll.jsonl")
+    out = invoke("replay", "--json", str(path))
+    doc = json.loads(out.output)
+    kinds = [d["kind"] for d in doc["decisions"]]
+    # The check-in after 15 minutes of the same answer, the pause 30 minutes in; on the wall
+    # clock the whole replay takes a second and neither fires.
+    assert kinds == ["nudge", "pause"], kinds
+    checkin, pause = (d["reason"] for d in doc["decisions"])
+    assert "has shown the same result for 1" in checkin  # 15 minutes or a little more
+    assert "a poll" in pause and "same result for 3" in pause  # 30 minutes or a little more
+    assert doc["paused_at_turn"] is not None and doc["paused_at_turn"] < 40
+    assert doc["clock"] == "recorded"
+
+
+def test_the_wall_clock_is_still_there_when_asked(tmp_path):
+    path = _never_ending_poll().write(tmp_path / "poll.jsonl")
+    doc = json.loads(invoke("replay", "--json", "--wall-clock", str(path)).output)
+    assert doc["decisions"] == []
+    assert doc["clock"] == "wall"

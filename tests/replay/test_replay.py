@@ -38,6 +38,28 @@ def names(t: Transcript) -> list[str]:
     return [name for name, _ in events_of(t)]
 
 
+def test_a_continuation_given_as_additional_context_ends_the_turn() -> None:
+    # 2.1.163 and newer write no "Stop hook feedback:" entry: the attachment is the only sign
+    # that the turn ended and a Stop hook sent the model back; the next Stop is chained.
+    t = Transcript().prompt("go").text("No response requested.")
+    t.stop_context("[arcguard] keep going").text("Back at it.")
+    builder, stops = EventBuilder.start(), []
+    for entry in t.entries:
+        for event in builder.feed(parse_entry(entry)):
+            if event.event == "Stop":
+                stops.append(event.fields)
+                builder.after_stop(False)  # as the replay does: our hook did not block
+    stops += [e.fields for e in builder.finish() if e.event == "Stop"]
+    assert [s["last_assistant_message"] for s in stops] == ["No response requested.", "Back at it."]
+    assert [s["stop_hook_active"] for s in stops] == [False, True]
+
+
+def test_a_bare_arcguard_deny_of_an_older_release_is_no_failure() -> None:
+    t = Transcript().prompt("go")
+    t.tools(("Bash", {"command": "ls"}, "[arcguard] Denied as a repeat: ..."), error=True)
+    assert "PostToolUseFailure" not in names(t)
+
+
 def test_event_order_for_a_turn_with_parallel_calls() -> None:
     t = Transcript().prompt("go")
     t.tools(("Bash", {"command": "a"}, {"stdout": "1"}), ("Read", {"file_path": "/x"}, "x"))

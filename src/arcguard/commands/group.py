@@ -20,6 +20,7 @@ COMMANDS = {
     "off": ("arcguard.commands.off", "off"),
     "on": ("arcguard.commands.on", "on"),
     "replay": ("arcguard.commands.replay", "replay"),
+    "report": ("arcguard.commands.report", "report"),
     "serve": ("arcguard.commands.serve", "serve"),
     "status": ("arcguard.commands.status", "status"),
     "statusline": ("arcguard.commands.statusline", "statusline"),

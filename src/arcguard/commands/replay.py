@@ -3,10 +3,18 @@
 from __future__ import annotations
 
 import sys
+from typing import TYPE_CHECKING
 
 import click
 
 from arcguard.commands.common import json_option
+
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
+    from typing import TypeVar
+
+    T = TypeVar("T")
 
 
 @click.command()
@@ -22,7 +30,13 @@ from arcguard.commands.common import json_option
     "--subprocess",
     "as_subprocess",
     is_flag=True,
-    help="Run each hook as a subprocess, exactly as Claude Code does (slower).",
+    help="Run each hook as a subprocess, exactly as Claude Code does (slower; on this"
+    " machine's clock, as --wall-clock).",
+)
+@click.option(
+    "--wall-clock",
+    is_flag=True,
+    help="Run the hooks on this machine's clock instead of the transcript's timestamps.",
 )
 @click.option(
     "--arc",
@@ -40,6 +54,7 @@ def replay(
     as_json: bool,
     config_path: str | None,
     as_subprocess: bool,
+    wall_clock: bool,
     arc: bool,
     force_summary: bool,
 ) -> None:
@@ -50,17 +65,47 @@ def replay(
     directory; nothing of yours is touched. Decisions that would have changed the session are
     reported while the recorded events keep coming; a pause ends that session's replay.
 
+    The hooks see each event at the time the transcript recorded for it, so the rules bounded
+    by time (a poll that waits too long, say) decide as they would have live; --wall-clock
+    (and --subprocess, whose hooks read the clock themselves) runs them on this machine's.
+
     PATHS are transcript files or folders (searched for *.jsonl); anything but a regular file
     (a FIFO, a device, a link to one) is skipped with a message. With more than one session
     (or --summary) a summary is printed: per file the tool calls, turns and decisions by kind,
     then the totals and the interventions per 1,000 tool calls.
     """
+    from functools import partial
+
     from arcguard import jsonio
-    from arcguard.commands import named_inputs
     from arcguard.commands.printable import printable
     from arcguard.replay import replay as run_replay
     from arcguard.replay import summary
     from arcguard.replay.timeline import render
+
+    executor = "subprocess" if as_subprocess else "in-process"
+    one = partial(
+        run_replay,
+        executor=executor,
+        config_path=config_path,
+        arc=arc,
+        recorded_time=not (wall_clock or as_subprocess),
+    )
+    results = replay_paths(paths, "replaying", one)
+    if len(results) == 1 and not force_summary:
+        only = results[0]
+        click.echo(jsonio.dumps_pretty(only.as_dict()) if as_json else printable(render(only)))
+        return
+    data = summary.summarise(results)
+    click.echo(jsonio.dumps_pretty(data) if as_json else printable(summary.render(data)))
+
+
+def replay_paths(paths: tuple[str, ...], label: str, replay_one: Callable[[str], T]) -> list[T]:
+    """Replay every transcript under `paths` (`replay_one` each), with a bar on stderr over
+    several; a path that is not a regular file is skipped with a message, and none at all is
+    a usage error."""
+    from arcguard.commands import named_inputs
+    from arcguard.commands.printable import printable
+    from arcguard.replay import summary
     from arcguard.storage import regular_file
 
     named_inputs.check(paths)
@@ -70,26 +115,16 @@ def replay(
         click.echo(printable(line), err=True)
     if not files:
         raise click.UsageError("no transcript (*.jsonl) under the given paths")
-    executor = "subprocess" if as_subprocess else "in-process"
     # A bar on stderr for a run over several files, only on a terminal: piped, stderr stays
     # empty (click would still print the label).
     quiet = len(files) < 2 or not sys.stderr.isatty()
-    results = []
-    with click.progressbar(
-        files, label="replaying", file=sys.stderr, show_pos=True, hidden=quiet
-    ) as bar:
+    results: list[T] = []
+    with click.progressbar(files, label=label, file=sys.stderr, show_pos=True, hidden=quiet) as bar:
         for path in bar:
             try:
-                results.append(
-                    run_replay(path, executor=executor, config_path=config_path, arc=arc)
-                )
+                results.append(replay_one(path))
             except regular_file.Refused as exc:  # replaced by something else since listed
                 click.echo(printable(f"skipped {exc}"), err=True)
     if not results:
         raise click.UsageError("no readable transcript under the given paths")
-    if len(results) == 1 and not force_summary:
-        only = results[0]
-        click.echo(jsonio.dumps_pretty(only.as_dict()) if as_json else printable(render(only)))
-        return
-    data = summary.summarise(results)
-    click.echo(jsonio.dumps_pretty(data) if as_json else printable(summary.render(data)))
+    return results

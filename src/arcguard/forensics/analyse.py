@@ -62,9 +62,8 @@ KNOWN_TYPES = frozenset(
         "mode",
     }
 )
-ARCGUARD_MARK = "[arcguard]"
-PAUSE_MARK = "arcguard paused this session"
-DENY_MARK = "[arcguard] Denied as a repeat"
+ARCGUARD_MARK = kinds.ARCGUARD_TAG
+PAUSE_MARK = kinds.PAUSE_MARK
 
 
 @value
@@ -147,7 +146,7 @@ class SessionScan:
     entries older releases wrote into this, the parent's, file. `error_text`: what the harness
     wrote for the open ending (a reset time?). `system_error`: a failed attempt no reply has
     followed yet. `handback`: how the last final message handed the turn back, until the
-    operator answers it.
+    operator answers it. `paused`: arcguard's pause is counted, until the operator resumes.
     """
 
     report: Report
@@ -168,6 +167,7 @@ class SessionScan:
     after_local_command: bool = False
     messages: int = 0
     handback: str | None = None
+    paused: bool = False
 
     @classmethod
     def start(
@@ -191,13 +191,26 @@ class SessionScan:
             self._assistant(entry)
         elif kind == "user":
             self._user(entry)
-        elif kind == "attachment":
-            queued = kinds.classify_queued(entry)
-            if queued is not None and (entry.get("isSidechain") is not True or self.sidechain_file):
-                self._finish_message()  # it follows the results of the message before it
-                self._prompt(queued[0], queued[1], _at(entry))
+        elif kind == "attachment" and (entry.get("isSidechain") is not True or self.sidechain_file):
+            self._attachment(entry)
         elif kind == "system":
             self._system(entry)
+
+    def _attachment(self, entry: Entry) -> None:
+        queued = kinds.classify_queued(entry)
+        if queued is not None:
+            self._finish_message()  # it follows the results of the message before it
+            self._prompt(queued[0], queued[1], _at(entry))
+            return
+        context = kinds.stop_continuation(entry)
+        if context is not None:
+            self._finish_message()
+            self._failed_ending()
+            self._stop_feedback(context)
+            return
+        stopped = kinds.hook_stop(entry)
+        if stopped is not None and stopped.startswith(PAUSE_MARK):
+            self._paused()
 
     def _subagent(self, entry: Entry) -> SessionScan:
         key = entry.get("agentId", "")
@@ -262,10 +275,21 @@ class SessionScan:
         )
         self._prompt(kind, text, at)
         if kind == kinds.STOP_FEEDBACK:
-            self.report.stop_feedback += 1
-            if ARCGUARD_MARK in text:
-                self.report.footprint["stop_continuations"] += 1
-            self._close_stall("followed_by_stop_hook")
+            self._stop_feedback(text)
+
+    def _stop_feedback(self, text: str) -> None:
+        """A Stop hook sent the model back to work, in either form a release records."""
+        self.report.stop_feedback += 1
+        self.handback = None  # a Stop hook answered it, not the operator
+        self.after_local_command = False
+        if ARCGUARD_MARK in text:
+            self.report.footprint["stop_continuations"] += 1
+        self._close_stall("followed_by_stop_hook")
+
+    def _paused(self) -> None:
+        if not self.paused:
+            self.report.footprint["pauses"] += 1
+        self.paused = True
 
     def _prompt(self, kind: str, text: str, at: float | None) -> None:
         """A prompt typed or queued by the operator, or one the harness made."""
@@ -276,17 +300,23 @@ class SessionScan:
             self._resumed(at)
         elif kind == kinds.INTERRUPT:
             self._answered(handbacks.INTERRUPT)
-        elif kind == kinds.STOP_FEEDBACK:
-            self.handback = None  # a Stop hook answered it, not the operator
 
     def _tool_results(self, entry: Entry) -> None:
+        # A paused session denies every call after the pause (older releases end no session
+        # from a hook): one pause, however many calls it turned away.
         for block in kinds.tool_results(entry):
-            if block.get("is_error") is True and DENY_MARK in kinds.result_text(block):
+            reason = kinds.hook_denial(kinds.result_text(block)) if block.get("is_error") else None
+            if reason is None:
+                continue
+            if reason.startswith(PAUSE_MARK):
+                self._paused()
+            elif reason.startswith(ARCGUARD_MARK):
                 self.report.footprint["denials"] += 1
 
     def _operator(self, text: str, at: float | None) -> None:
         report = self.report
         report.operator_prompts += 1
+        self.paused = False  # the operator resumed it
         self._answered(handbacks.reply_class(text))
         nudge = kinds.is_continue_nudge(text)
         if nudge:

@@ -15,6 +15,7 @@ from arcguard.core.final_words import is_task_notification
 if TYPE_CHECKING:
     from collections.abc import Sequence
 
+    from arcguard.transcript.records import Attachment
     from arcguard.transcript.records import Block
     from arcguard.transcript.records import Entry
     from arcguard.transcript.records import ToolResultBlock
@@ -180,6 +181,46 @@ def system_error_kind(entry: Entry) -> str | None:
 
 
 QUEUED_COMMAND = "queued_command"
+HOOK_CONTEXT = "hook_additional_context"
+HOOK_STOPPED = "hook_stopped_continuation"
+ARCGUARD_TAG = "[arcguard]"
+PAUSE_MARK = "arcguard paused this session"
+HOOK_DENIED = "hook error:"
+
+
+def _hook_attachment(entry: Entry, kind: str) -> Attachment | None:
+    attachment = entry.get("attachment")
+    if entry.get("type") != "attachment" or attachment is None:
+        return None
+    return attachment if attachment.get("type") == kind else None
+
+
+def stop_continuation(entry: Entry) -> str | None:
+    """The text a Stop hook sent the model back to work with as `additionalContext` (releases
+    from 2.1.163 record it as a `hook_additional_context` attachment of the Stop event; a
+    `decision: block` is a `user` entry "Stop hook feedback:", see `classify_user`)."""
+    attachment = _hook_attachment(entry, HOOK_CONTEXT)
+    if attachment is None or attachment.get("hookEvent") != "Stop":
+        return None
+    return attachment.get("content", "")
+
+
+def hook_stop(entry: Entry) -> str | None:
+    """The reason a hook gave for ending the session (`continue: false`), from the
+    `hook_stopped_continuation` attachment current releases write for it."""
+    attachment = _hook_attachment(entry, HOOK_STOPPED)
+    return None if attachment is None else attachment.get("message", "")
+
+
+def hook_denial(text: str) -> str | None:
+    """The reason a PreToolUse hook denied a call, from the call's error result: "PreToolUse:Bash
+    hook error: R" on current releases, the bare R on older ones (2.1.78), where only
+    arcguard's own reasons can be told from a failure. None: the call ran and failed."""
+    if text.startswith("PreToolUse:") and HOOK_DENIED in text[:80]:
+        return text[text.index(HOOK_DENIED) + len(HOOK_DENIED) :].lstrip()
+    if text.startswith((ARCGUARD_TAG, PAUSE_MARK)):
+        return text
+    return None
 
 
 def classify_queued(entry: Entry) -> tuple[str, str] | None:

@@ -12,7 +12,6 @@ from typing import TYPE_CHECKING
 
 import arcguard.forensics.lines as lines
 from arcguard.forensics.analyse import KNOWN_TYPES
-from arcguard.forensics.analyse import PAUSE_MARK
 from arcguard.forensics.analyse import SessionScan
 from arcguard.forensics.report import Report
 from arcguard.storage import regular_file
@@ -29,7 +28,6 @@ if TYPE_CHECKING:
     Progress = Callable[[int, int], None]
 
 SUFFIX = lines.SUFFIX
-_PAUSE = PAUSE_MARK.encode()
 
 
 def discover(paths: Iterable[str], report: Report, since: float | None) -> list[tuple[str, int]]:
@@ -125,8 +123,6 @@ def _feed(scan: SessionScan, handle: BinaryIO, report: Report, loads: Loads) -> 
         elif line.status == lines.SKIPPED:
             _count_type(report, line.kind)
         elif line.status == lines.PARSED:
-            if raw is not None and _PAUSE in raw:
-                report.footprint["pause_notices"] += 1
             for entry in line.entries:
                 _count_type(report, entry.get("type", "(none)"))
                 scan.feed(entry)

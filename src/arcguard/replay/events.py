@@ -32,7 +32,6 @@ if TYPE_CHECKING:
     from arcguard.transcript.records import ToolUseBlock
 
 REJECTED = "The user doesn't want to proceed"
-HOOK_DENIED = "hook error:"
 ASYNC_AGENT = "Async agent launched"
 STOP_FAILURE_ERRORS = {kinds.RATE_LIMIT: "rate_limit", kinds.OVERLOAD: "overloaded"}
 
@@ -179,6 +178,14 @@ class EventBuilder:
                 )
 
     def _attachment(self, entry: Entry, out: list[HookEvent]) -> None:
+        if kinds.stop_continuation(entry) is not None:
+            # A Stop hook's additionalContext (2.1.163 and newer): the turn ended, its Stop
+            # fired and sent the model back to work, as "Stop hook feedback:" says on older.
+            self._finish_message(out)
+            self._close_turn(out, kinds.STOP_FEEDBACK)
+            self._failed_ending(out)
+            self.after_local_command = False
+            return
         queued = kinds.classify_queued(entry)
         if queued is None:
             return
@@ -343,7 +350,7 @@ class EventBuilder:
         )
         label = opkey.label(ToolCall(call["name"], call.get("input")))
         if block.get("is_error") is True:
-            if text.startswith("PreToolUse:") and (HOOK_DENIED in text[:80]):
+            if kinds.hook_denial(text) is not None:
                 # A hook denied it: no post event, but Claude Code still runs the batch's
                 # PostToolBatch, with the deny text as the call's response.
                 return

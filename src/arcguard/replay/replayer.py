@@ -46,6 +46,7 @@ if TYPE_CHECKING:
         transcript: str
         session_id: str
         executor: str
+        clock: str
         agent_id: str | None
         events: int
         turns: int
@@ -110,6 +111,7 @@ class Result:
     diverged_at: int | None = None
     paused_at: int | None = None
     agent_id: str | None = None
+    clock: str = "wall"
 
     @property
     def decisions(self) -> list[Decision]:
@@ -126,6 +128,7 @@ class Result:
             "transcript": self.path,
             "session_id": self.session_id,
             "executor": self.executor,
+            "clock": self.clock,
             "agent_id": self.agent_id,
             "events": len(self.steps),
             "turns": self.turns,
@@ -169,7 +172,9 @@ def decisions_for(
         )
     specific = (output or {}).get("hookSpecificOutput")
     context = specific.get("additionalContext") if isinstance(specific, dict) else None
-    if context and not any(d.kind == "nudge" for d in found):
+    # A nudge's or a continuation's own text (a Stop continues with additionalContext on
+    # releases from 2.1.163) is that decision, not a posture besides it.
+    if context and not any(d.kind in ("nudge", "continue") for d in found):
         found.append(Decision(event.turn, event.hook, "posture", str(context), output))
     return found
 
@@ -188,6 +193,7 @@ class Replayer:
     others: dict[str, BinaryIO]
     recorded_time: bool = False
     agent_id: str | None = None
+    log: list[LogEntry] | None = None  # the decision log as the last event left it
 
     @classmethod
     def start(
@@ -199,6 +205,12 @@ class Replayer:
         os.makedirs(os.path.dirname(transcript), exist_ok=True)
         handle = open(transcript, "xb")  # noqa: SIM115 (closed by `close`)
         return cls(session_id, executor, home, workdir, transcript, handle, {}, recorded_time)
+
+    @property
+    def clock(self) -> str:
+        """Whose clock the hooks run on: "recorded" (the transcript's) or "wall"."""
+        followed = self.recorded_time and isinstance(self.executor, InProcess)
+        return "recorded" if followed else "wall"
 
     def close(self) -> None:
         self.handle.close()
@@ -246,10 +258,12 @@ class Replayer:
         }
         if self.recorded_time and isinstance(self.executor, InProcess):
             self.executor.at = event.at
-        before = _log(self.home, self.session_id)
+        # Only the hooks write the state: the log after one event is the log before the next.
+        before = self.log if self.log is not None else _log(self.home, self.session_id)
         text = self.executor.run(event.hook, jsonio.dumps(payload).encode("utf-8"))
         output = jsonio.loads(text) if text else None
-        logged = new_log_entries(before, _log(self.home, self.session_id))
+        self.log = _log(self.home, self.session_id)
+        logged = new_log_entries(before, self.log)
         return decisions_for(event, output if isinstance(output, dict) else None, logged)
 
 
@@ -290,7 +304,7 @@ def replay(
         environ = hook_environment(home, config_path)
         chosen: Executor = EXECUTORS[executor](environ)
         runner = Replayer.start(sid, workdir, chosen, home, recorded_time=recorded_time)
-        result = Result(path, sid, executor, steps=[], subagents={})
+        result = Result(path, sid, executor, steps=[], subagents={}, clock=runner.clock)
         try:
             _run(path, runner, result, orjson.loads, on_step, EventBuilder.start(arc=arc))
         finally:

@@ -25,7 +25,8 @@ def short(text: str, limit: int = REASON_CHARS) -> str:
 def render(result: Result) -> str:
     lines = [
         f"Replay of {result.path} (session {result.session_id}): {len(result.steps)} hook"
-        f" events over {result.turns} turns, {result.executor}",
+        f" events over {result.turns} turns, {result.executor},"
+        f" {result.clock} clock",
         "",
     ]
     decisions = result.decisions

@@ -58,6 +58,9 @@ if TYPE_CHECKING:
         condition: str
         prompt: Content  # a `queued_command`'s
         commandMode: str
+        hookEvent: str  # a hook's attachment: the event whose hook wrote it
+        content: str  # `hook_additional_context`: its texts, one a line
+        message: str  # `hook_stopped_continuation`: the hook's stop reason
 
     class ApiError(TypedDict, total=False):
         status: int
@@ -159,18 +162,19 @@ def _message_body(raw: dict[str, object]) -> MessageBody:
 
 def _attachment(raw: dict[str, object]) -> Attachment:
     body: Attachment = {}
-    kind, met, condition = raw.get("type"), raw.get("met"), raw.get("condition")
-    mode, prompt = raw.get("commandMode"), _content(raw.get("prompt"))
-    if isinstance(kind, str):
-        body["type"] = kind
+    for name in ("type", "condition", "commandMode", "hookEvent", "message"):
+        text = raw.get(name)
+        if isinstance(text, str):
+            body[name] = text
+    met, prompt, content = raw.get("met"), _content(raw.get("prompt")), raw.get("content")
     if isinstance(met, bool):
         body["met"] = met
-    if isinstance(condition, str):
-        body["condition"] = condition
-    if isinstance(mode, str):
-        body["commandMode"] = mode
     if prompt is not None:
         body["prompt"] = prompt
+    if isinstance(content, list):  # a hook's added contexts, one a line
+        content = "\n".join(part for part in content if isinstance(part, str))
+    if isinstance(content, str):
+        body["content"] = content
     return body
 
 
