@@ -59,7 +59,8 @@ def test_the_readme_lists_what_each_quick_start_command_needs():
     needs = README.split("What each needs:", 1)[1].split("\n\n", 2)[1]
     demo, suite = [line for line in needs.splitlines() if line.startswith("| ") and "`" in line][:2]
     assert "Python 3.11 or newer" in demo
-    assert all(word in suite for word in ("Node.js 22 or newer", "npm", "tmux", "MB of disk"))
+    words = ("Node.js 20 or newer", "npm", "tmux", "chromium", "MB of disk")
+    assert all(word in suite for word in words)
 
 
 def test_the_node_release_the_readme_names_is_the_pinned_package_s():
@@ -67,9 +68,10 @@ def test_the_node_release_the_readme_names_is_the_pinned_package_s():
 
     if not PINNED.is_dir():
         pytest.skip("the pinned Claude Code is not installed in .cache/ (run .ci/run)")
+    # The README names the Node release the suite was run on (20) and the one the pinned
+    # package declares, which npm warns about on an older Node.
     engines = json.loads((PINNED / "package.json").read_text())["engines"]["node"]
-    [major] = re.findall(r"Node\.js (\d+) or newer", README)
-    assert engines == f">={major}.0.0"
+    assert re.findall(r"Node\.js (\d+) or newer", README) == ["20"]
     assert f"`node {engines}`" in README
 
 
