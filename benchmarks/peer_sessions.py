@@ -20,9 +20,14 @@ from arcguard.replay.events import EventBuilder
 from arcguard.replay.events import HookEvent
 
 
+# Claude Code delivers a background task's end as a prompt; it is not the user speaking, so it
+# resets no peer's counters.
+NOTIFICATION = "<task-notification>"
+
+
 @dataclass(frozen=True)
 class Prompt:
-    """The user's words (a typed prompt, or a background task's notification)."""
+    """The user's words."""
 
     turn: int
 
@@ -129,7 +134,8 @@ def _assemble(name: str, events: list[HookEvent], texts: _Texts) -> Session:
         agent = fields.get("agent_id")
         items = session.agents.setdefault(agent if isinstance(agent, str) else None, [])
         if event.event == "UserPromptSubmit":
-            items.append(Prompt(event.turn))
+            if not str(fields.get("prompt", "")).startswith(NOTIFICATION):
+                items.append(Prompt(event.turn))
         elif event.event == "Stop":
             items.append(Reply(event.turn, str(fields.get("last_assistant_message") or "")))
         elif event.event == "PreToolUse":
