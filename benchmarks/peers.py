@@ -25,9 +25,12 @@ warning and first stop.
 from __future__ import annotations
 
 import argparse
+import functools
+import inspect
 import json
 import sys
 import tempfile
+from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
@@ -39,6 +42,7 @@ from peer_rules import Detector
 from peer_rules import Hit
 from peer_sessions import read_session
 
+from arcguard.replay import Result
 from arcguard.replay import replay
 
 
@@ -84,7 +88,11 @@ def labels_of(folder: Path) -> dict[str, Label]:
 
 def arcguard_hits(path: Path, *, arc: bool, config: str) -> tuple[list[Hit], set[int]]:
     """arcguard's interventions as hits, and the turns whose Stop it continued."""
-    result = replay(str(path), config_path=config, arc=arc, recorded_time=True)
+    run_replay: Callable[..., Result] = replay
+    if "recorded_time" in inspect.signature(replay).parameters:
+        # Where the recorded clock is not yet replay's default, ask for it.
+        run_replay = functools.partial(run_replay, recorded_time=True)
+    result = run_replay(str(path), config_path=config, arc=arc)
     hits = [
         Hit(d.turn, ARCGUARD_KINDS[d.kind], d.kind)
         for d in result.decisions

@@ -62,3 +62,18 @@ def test_the_table_judges_a_labelled_suite_without_a_corpus(tmp_path: Path) -> N
     assert totals["opencode"]["loops: stopped in time"] == "0 of 1"
     assert totals["arcguard"]["legitimate runs untouched"] == "1 of 1"
     assert totals["gemini-cli"]["stalls sent back"] == "–"
+
+
+REAL = REPO / "tests" / "fixtures" / "real-sessions"
+
+
+def test_every_real_session_has_a_label_that_the_table_can_judge() -> None:
+    sessions = sorted(REAL.glob("*/*.jsonl"))
+    assert {p.parent.name for p in sessions} == {"tuning", "held-out"}
+    for path in sessions:
+        label = json.loads(path.with_name(path.stem + ".label.json").read_text("utf-8"))
+        assert label["kind"] in ("loop", "stall", "legit"), path.name
+        assert label["what"] and label["why"], path.name
+        if label["kind"] != "legit":
+            assert isinstance(label["by_turn"], int), path.name
+    assert len(list(REAL.glob("*/*.label.json"))) == len(sessions)
