@@ -213,7 +213,14 @@ def _error_run(events: list[tuple[str, str]]) -> int:
     return run
 
 
-def openhands_v1(items: list[Item]) -> list[Hit]:
+def _openhands(
+    items: list[Item],
+    action: Callable[[Call], str],
+    observation: Callable[[Call], str],
+    check: Callable[[_Events, int], Hit | None],
+) -> list[Hit]:
+    """Both versions keep actions, observations and messages since the user's last message,
+    and judge them before each step of the agent."""
     hits: list[Hit] = []
     log = _Events()
     for item in items:
@@ -223,14 +230,21 @@ def openhands_v1(items: list[Item]) -> list[Hit]:
         if isinstance(item, Reply):
             log.events.append(("msg", item.text))
         else:
-            log.events.append(("act", f"{item.thought}\n{item.key()}"))
-            log.events.append(("err" if _agent_error(item) else "obs", item.output or ""))
-        hit = _v1_check(log, item.turn)
+            log.events.append(("act", action(item)))
+            log.events.append(("err" if _agent_error(item) else "obs", observation(item)))
+        hit = check(log, item.turn)
         if hit is not None:
             hits.append(hit)
             if hit.kind == STOP:
                 break
     return hits
+
+
+def openhands_v1(items: list[Item]) -> list[Hit]:
+    """An action includes the text before it; observations compare whole outputs."""
+    return _openhands(
+        items, lambda c: f"{c.thought}\n{c.key()}", lambda c: c.output or "", _v1_check
+    )
 
 
 def _v1_check(log: _Events, turn: int) -> Hit | None:
@@ -254,20 +268,13 @@ def _v1_check(log: _Events, turn: int) -> Hit | None:
 
 
 def openhands_v0(items: list[Item]) -> list[Hit]:
-    log = _Events()
-    for item in items:
-        if isinstance(item, Prompt):
-            log = _Events()
-            continue
-        if isinstance(item, Reply):
-            log.events.append(("msg", item.text))
-        else:
-            log.events.append(("act", item.key()))
-            log.events.append(("err" if _agent_error(item) else "obs", _v0_observation(item)))
-        rule = _v0_check(log)
-        if rule is not None:
-            return [stop(item.turn, rule)]
-    return []
+    """A shell result compares only its command and exit code."""
+    return _openhands(items, lambda c: c.key(), _v0_observation, _v0_hit)
+
+
+def _v0_hit(log: _Events, turn: int) -> Hit | None:
+    rule = _v0_check(log)
+    return None if rule is None else stop(turn, rule)
 
 
 def _v0_check(log: _Events) -> str | None:
