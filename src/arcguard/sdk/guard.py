@@ -137,7 +137,7 @@ class Guard:
 
 
 def _with_context(output: JSONObject, event: str, context: str) -> JSONObject:
-    """`output` with `context` added for the model, after any context it already carries."""
+    """`output` with `context` added for the model, before any context it already carries."""
     specific = output.get("hookSpecificOutput")
     specific = dict(specific) if isinstance(specific, dict) else {"hookEventName": event}
     before = specific.get("additionalContext")
