@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 
 from arcguard.core.config import SETTING
+from arcguard.core.config_input import ConfigError
 from arcguard.core.config_input import build_config
 from arcguard.storage.config_file import ENV_PREFIX
 
@@ -22,16 +23,16 @@ if TYPE_CHECKING:
 def with_settings(
     environ: Mapping[str, str], settings: Mapping[str, Setting] | None
 ) -> dict[str, str]:
-    """`environ` with each setting as its environment entry. Raises ValueError, naming the
-    key, for an unknown key or a value the config refuses: an argument is never ignored."""
+    """`environ` with each setting as its environment entry. Raises ConfigError (a ValueError),
+    naming the key, for an unknown key or a refused value: an argument is never ignored."""
     found = dict(environ)
     for name, raw in (settings or {}).items():
         if name not in SETTING:
-            raise ValueError(f"arcguard: unknown setting {name!r}")
+            raise ConfigError(f"arcguard: unknown setting {name!r}")
         text = env_text(raw)
         _, problems = build_config({}, {name: text})
         if problems:
-            raise ValueError(f"arcguard: {'; '.join(problems)}")
+            raise ConfigError(f"arcguard: {'; '.join(problems)}")
         found[ENV_PREFIX + name.upper()] = text
     return found
 

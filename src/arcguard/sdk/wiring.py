@@ -14,6 +14,7 @@ from pathlib import Path
 
 from arcguard.claude_settings import merge_plan
 from arcguard.claude_settings import settings_files
+from arcguard.errors import ArcguardError
 
 
 TYPE_CHECKING = False
@@ -25,7 +26,7 @@ if TYPE_CHECKING:
 ALL_SOURCES = ("user", "project", "local")
 
 
-class DoubleWiring(RuntimeError):
+class DoubleWiring(ArcguardError, RuntimeError):
     """arcguard's hooks are in a settings file the SDK's CLI will load: two guards would act
     on one session. `found` lists (settings file, event) of each such hook."""
 
