@@ -62,6 +62,29 @@ def test_a_third_identical_call_with_the_same_outcome_is_denied(tmp_path):
     assert len(runs[cost.SDK, "pre-tool"]) == 3
 
 
+def _third_call_denied(hooks):
+    answers = []
+    for n in range(3):
+        call = _bash(n, "make test")
+        answers.append(_call(hooks, "PreToolUse", {"hook_event_name": "PreToolUse", **call}))
+        batch = [{**call, "tool_response": "3 failing"}]
+        _call(hooks, "PostToolBatch", {"hook_event_name": "PostToolBatch", "tool_calls": batch})
+    return "hookSpecificOutput" in answers[2]
+
+
+def test_settings_given_as_arguments_and_in_the_environment_govern_the_decisions(
+    tmp_path, monkeypatch
+):
+    # As in the CLI: the environment over the config file, the arguments over both.
+    assert not _third_call_denied(arcguard.sdk.hooks({"repeat_limit": 3}, cwd=tmp_path))
+    monkeypatch.setenv("ARCGUARD_REPEAT_LIMIT", "5")
+    state = Path(paths.session_path(os.environ["ARCGUARD_HOME"], SID))
+    state.unlink()
+    assert not _third_call_denied(arcguard.sdk.hooks(cwd=tmp_path))
+    state.unlink()
+    assert _third_call_denied(arcguard.sdk.hooks({"repeat_limit": 2}, cwd=tmp_path))
+
+
 def test_the_handler_runs_off_the_event_loop(tmp_path, monkeypatch):
     threads = []
     monkeypatch.setattr(

@@ -11,12 +11,14 @@ from __future__ import annotations
 import asyncio
 import json
 import os
+import sys
 import threading
 import time
 from typing import cast
 
 from arcguard.claude_settings import merge_plan
 from arcguard.hooks import EVENTS
+from arcguard.hooks import runner
 from arcguard.resident import server
 from arcguard.storage import cost
 from arcguard.storage import error_log
@@ -61,8 +63,13 @@ class Guard:
     def start(cls, environ: Mapping[str, str]) -> Guard:
         environ = dict(environ)
         home = os.path.abspath(paths.state_dir(environ))
-        # No secret: nothing listens; the callbacks are the only way in.
-        return cls(environ, home, server.resident(home, "", environ), set(), threading.Lock())
+        # Made here rather than by `server.resident`: a server is shared by every project's
+        # sessions, so it may not take settings from the environment that started it; an SDK
+        # application's hooks serve its own sessions only, so its environment and arguments
+        # are its settings. No secret: nothing listens, the callbacks are the only way in.
+        command = runner.own_command("-c", sys.executable)
+        resident = server.Resident(home, b"", environ, command, time.monotonic())
+        return cls(environ, home, resident, set(), threading.Lock())
 
     def matchers(self) -> dict[str, list[HookMatcher]]:
         """The hook matchers for `ClaudeAgentOptions(hooks=...)`, keyed by event name."""
