@@ -179,7 +179,7 @@ def test_sdk_hooks_send_a_noop_stall_inside_an_autonomous_arc_back_to_work(claud
 
     assert run.done.returncode == 0 and run.session_id, run.describe()
     assert len(api.requests) == 2
-    assert "[arcguard] Autonomous arc 'autonomous' is active" in api.request_text(0)
+    assert "[arcguard] Autonomous arc 'ship the importer' is active" in api.request_text(0)
     assert "[arcguard]" in api.request_text(1).split(NOOP, 1)[1]
     assert _decisions(project, run.session_id) == [("arc", "posture"), ("block", "stop")]
 
