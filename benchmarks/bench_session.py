@@ -23,7 +23,10 @@ The same session runs with four wirings of the settings file:
   cost of an http hook: the floor resident mode is measured against);
 - `resident`: the hooks exactly as `arcguard install --resident` writes them, with the
   resident server already running (started before the session, as it is after a session's
-  first SessionStart has started it).
+  first SessionStart has started it);
+- `sdk-none` and `sdk`: the session driven by a Claude Agent SDK application, without hooks
+  and with `arcguard.sdk`'s in-process hooks (`sdk_session.py`); the `sdk` figure is measured
+  against `sdk-none`.
 
 Every round runs each wiring once, in an order that rotates between rounds so background load
 hits them all alike; each run gets a fresh HOME, project and state directory. A wiring's figure
@@ -31,7 +34,8 @@ is its median wall time minus the `none` median, divided by N: the added millise
 call (the hooks that run once per session are spread over the N calls). The verdict compares
 arcguard to the `python` wiring of the same run: arcguard's whole wiring may add no more per
 tool call than three bare Python hooks, and the resident wiring no more than 1.5 times what
-the `true` wiring adds. Exit 1 if either is over, 2 if a run fails.
+the `true` wiring adds, and the SDK wiring no more than two `true` hooks (two thirds of the
+`true` wiring, which runs three per call). Exit 1 if any is over, 2 if a run fails.
 """
 
 from __future__ import annotations
@@ -58,7 +62,9 @@ from typing import Any
 
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO / "tests" / "e2e"))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+import sdk_session  # noqa: E402
 from cli_env import offline_env  # type: ignore[import-not-found]  # noqa: E402
 from scripted_api import ScriptedAPI  # type: ignore[import-not-found]  # noqa: E402
 from scripted_api import text  # noqa: E402
@@ -66,8 +72,9 @@ from scripted_api import tool_use  # noqa: E402
 
 
 DEFAULT_CLAUDE = REPO / ".cache" / "claude-code" / "node_modules" / ".bin" / "claude"
-WIRINGS = ("none", "true", "python", "arcguard", "one-liner", "http", "resident")
+WIRINGS = ("none", "true", "python", "arcguard", "one-liner", "http", "resident", "sdk-none", "sdk")
 RUN_TIMEOUT_S = 600.0
+HEADLESS = ["-p", "Run the scripted calls.", "--output-format", "json"]
 # Arcguard's wiring may cost at most this multiple of the bare-Python wiring, per tool call.
 BUDGET_RATIO = 1.0
 # The resident wiring may cost at most this multiple of the `true` wiring, per tool call.
@@ -134,7 +141,7 @@ def arcguard_settings(claude: Path = DEFAULT_CLAUDE) -> dict[str, Any]:
 
 def settings_for(wiring: str, claude: Path = DEFAULT_CLAUDE) -> dict[str, Any]:
     """The settings file of one wiring: install's events; the yardsticks run on every tool."""
-    if wiring == "none":
+    if wiring in ("none", *sdk_session.WIRINGS):
         return {}
     if wiring == "resident":
         return resident_settings(claude)
@@ -259,7 +266,7 @@ def _check(
         return f"claude exited {done.returncode}: {done.stderr.strip()[-300:]}"
     if answered != calls + 1:
         return f"{answered} model calls instead of {calls + 1}"
-    if wiring in ("arcguard", "one-liner", "resident") and not any(
+    if wiring in ("arcguard", "one-liner", "resident", "sdk") and not any(
         (root / "arcguard-home" / "sessions").rglob("*.json")
     ):
         return "arcguard's hooks wrote no session state: the wiring did not run"
@@ -279,15 +286,9 @@ def run_session(claude: Path, wiring: str, calls: int) -> tuple[float, float]:
         root = Path(scratch)
         project = _prepare(root, wiring, claude)
         with _resident_server(root, wiring), ScriptedAPI(script(calls)) as api:
-            args = [
-                str(claude),
-                "-p",
-                "Run the scripted calls.",
-                "--output-format",
-                "json",
-                "--permission-mode",
-                "bypassPermissions",
-            ]
+            args = [str(claude), *HEADLESS, "--permission-mode", "bypassPermissions"]
+            if wiring in sdk_session.WIRINGS:
+                args = sdk_session.argv(claude, wiring, project)
             cpu = _children_cpu()
             started = time.perf_counter()
             done = subprocess.run(
@@ -349,6 +350,7 @@ def summarise(wall: Samples, cpu: Samples, calls: int) -> dict[str, Any]:
     resident = summary["added_ms_per_call"]["resident"] / floor if floor > 0 else None
     within = ratio is not None and ratio <= BUDGET_RATIO
     resident_within = resident is not None and resident <= RESIDENT_BUDGET_RATIO
+    sdk = sdk_session.summary(summary["median_s"], floor, calls)
     return {
         **summary,
         "cpu": added_per_call(cpu, calls),
@@ -357,7 +359,8 @@ def summarise(wall: Samples, cpu: Samples, calls: int) -> dict[str, Any]:
         "resident_budget_ratio": RESIDENT_BUDGET_RATIO,
         "command_within_budget": within,
         "resident_within_budget": resident_within,
-        "within_budget": within and resident_within,
+        **sdk,
+        "within_budget": within and resident_within and sdk["sdk_within_budget"],
     }
 
 
@@ -400,6 +403,7 @@ def render(result: dict[str, Any]) -> str:
         f"resident arcguard vs true: {shown}, {verdict} budget "
         f"(<= {summary['resident_budget_ratio']:.1f}x)"
     )
+    lines.append(sdk_session.verdict(summary))
     return "\n".join(lines)
 
 

@@ -29,6 +29,8 @@ def test_the_quick_session_benchmark_runs_every_wiring(tmp_path):
         "one-liner",
         "http",
         "resident",
+        "sdk-none",
+        "sdk",
     }
     assert all(len(values) == 1 for values in result["wall_s"].values())
     assert set(result["summary"]["added_ms_per_call"]) == {
@@ -38,10 +40,13 @@ def test_the_quick_session_benchmark_runs_every_wiring(tmp_path):
         "one-liner",
         "http",
         "resident",
+        "sdk-none",
+        "sdk",
     }
     # One quick round may measure `true` as adding nothing (then no ratio): timing is the
     # benchmark's verdict, so only the key is checked here.
     assert "resident_ratio_to_true" in result["summary"]
+    assert "sdk_ratio_to_two_true" in result["summary"]
 
 
 def test_the_yardsticks_wire_the_events_install_writes_on_every_tool():

@@ -140,6 +140,28 @@ def test_resident_hooks_send_a_noop_stall_back_like_the_command_hooks(
     assert _decisions(rp, rrun.session_id) == [("arc", "posture"), ("block", "stop")]
 
 
+def test_resident_hooks_pause_an_alternating_pair_at_the_same_request_as_the_command_hooks(
+    claude_project, resident_project, run_claude
+):
+    # The server answers before Claude Code has written the turn's message to the transcript;
+    # the turn is still counted as the command hooks count it, so the pause comes at the
+    # sixth request in both modes, not one later.
+    script = [
+        tool_use("Bash", {"command": call})
+        for _ in range(15)
+        for call in ("echo A >> runs.txt", "echo B >> runs.txt")
+    ]
+    (cp, crun, capi), (rp, rrun, rapi) = _both(
+        claude_project, resident_project, run_claude, script, "get the build green"
+    )
+
+    assert rrun.result["terminal_reason"] == crun.result["terminal_reason"] == "hook_stopped"
+    assert len(rapi.requests) == len(capi.requests) == 6
+    assert _results(rapi) == _results(capi)
+    assert _decisions(rp, rrun.session_id) == _decisions(cp, crun.session_id)
+    assert arcguard_state(rp, rrun.session_id)["guard"]["paused"]["kind"] == "cycle"
+
+
 def test_with_the_server_down_tools_still_run_and_status_says_how_to_fix_it(
     resident_project, run_claude
 ):

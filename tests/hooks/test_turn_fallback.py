@@ -304,3 +304,25 @@ def test_without_the_batch_parallel_calls_of_a_late_message_stay_one_turn(tmp_pa
     assert track["turns"] == 0  # nothing closed: one message, one turn
     assert track["open_turn"]["message"] == both[0]["message"]["id"]
     assert len(track["open_turn"]["steps"]) == 2
+
+
+def test_a_cycle_pauses_at_the_same_turn_when_every_message_lands_only_after_its_batch(
+    tmp_path, monkeypatch
+):
+    # A hook that answers in milliseconds (resident mode, an in-process callback) can reach
+    # the next batch before the previous turn's message is written: each message lands only
+    # while a later hook waits. The A,B cycle must still pause at the sixth turn, as it does
+    # when every message is on disk in time (`_alternate` above).
+    path = write_transcript(tmp_path / "t.jsonl", [])
+    home = tmp_path / "home"
+    pending: list = []
+    _late_flush(monkeypatch, path, pending)
+    outputs = []
+    for n in range(6):
+        command = "echo A" if n % 2 == 0 else "echo B"
+        pending += _message(f"toolu_{n}", command)
+        payload = {**_batch(f"toolu_{n}", command), "transcript_path": str(path)}
+        outputs.append(_dispatch(home, "post-batch", payload))
+    assert outputs[:5] == [None] * 5
+    assert outputs[5] is not None and json.loads(outputs[5])["continue"] is False
+    assert support.read_state(home, SID)["guard"]["paused"]["kind"] == "cycle"

@@ -152,7 +152,7 @@ def _read(path: str) -> State | None:
     "show_cost",
     is_flag=True,
     help="Show what arcguard's hooks cost on this machine instead: median and 95th "
-    "percentile wall time per hook, for command and resident mode.",
+    "percentile wall time per hook, for command, resident and SDK mode.",
 )
 def status(as_json: bool, session_id: str | None, limit: int, show_cost: bool) -> None:
     """Show arcs and loop-guard state of recent sessions, newest first.

@@ -24,6 +24,7 @@ from arcguard.doctor.probes import check_command
 from arcguard.doctor.probes import check_executables
 from arcguard.doctor.probes import check_runs
 from arcguard.doctor.resident import check_resident
+from arcguard.doctor.sdk import check_sdk
 from arcguard.doctor.statusline import check_statusline
 from arcguard.doctor.trust import check_project_env
 from arcguard.doctor.wiring import check_background
@@ -55,6 +56,7 @@ CHECKS: tuple[Callable[[Setup], list[Check]], ...] = (
     check_command,
     check_statusline,
     check_resident,
+    check_sdk,
 )
 
 

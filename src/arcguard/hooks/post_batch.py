@@ -24,6 +24,7 @@ from arcguard.errors import ArcguardError
 from arcguard.hooks.runner import session_id
 from arcguard.transcript import hook_reader
 from arcguard.transcript.queued import queued_around
+from arcguard.values import value
 
 
 TYPE_CHECKING = False
@@ -63,37 +64,61 @@ def read(payload: JSONObject) -> BatchPayload | None:
 
 
 class _NotOnDiskYet(ArcguardError):
-    """The turn's rules would act, but its message, needed to be sure, is not on disk yet."""
+    """A message the decision needs is not on disk yet: the turn's own (its rules would act
+    on a guess) or an earlier turn's that was taken as tool-only (`ids`, to settle it)."""
+
+    def __init__(self, ids: tuple[str, ...] = ()) -> None:
+        super().__init__()
+        self.ids = ids
+
+
+# One wait for the turn's own message and one for the earlier turn it settles.
+_MAX_WAITS = 2
 
 
 def handle(payload: JSONObject, ctx: Context) -> Output | None:
     given = read(payload)
     if given is None or not ctx.loop_guard_acts(given["session_id"]):
         return None
-    try:
-        return _decide(given, _lookup(given, ctx, 0.0), ctx, may_wait=True)
-    except _NotOnDiskYet:
-        wait_s = ctx.wait_left(hook_reader.SETTLE_WAIT_S)
-        return _decide(given, _lookup(given, ctx, wait_s), ctx, may_wait=False)
+    own_ids = set(given["tool_use_ids"])
+    found = _Found(_lookup(given, own_ids, ctx, 0.0), earlier={})
+    for waits in range(_MAX_WAITS + 1):
+        try:
+            return _decide(given, found, ctx, may_wait=waits < _MAX_WAITS)
+        except _NotOnDiskYet as late:
+            # Waited for outside the session's lock; then the turn is decided again.
+            wait_s = ctx.wait_left(hook_reader.SETTLE_WAIT_S)
+            if late.ids:
+                found.earlier[late.ids] = _lookup(given, set(late.ids), ctx, wait_s)
+                # Flushed after the earlier one, the turn's own message may be there too.
+                found.own = found.own or _lookup(given, own_ids, ctx, 0.0)
+            else:
+                found.own = _lookup(given, own_ids, ctx, wait_s)
+                found.own_final = True
+    return None
 
 
-def _lookup(given: BatchPayload, ctx: Context, wait_s: float) -> Message | None:
+@value
+class _Found:
+    """The messages looked up so far: the turn's own, and earlier turns' by their ids. One
+    looked up after a wait is not waited for again."""
+
+    own: Message | None
+    earlier: dict[tuple[str, ...], Message | None]
+    own_final: bool = False
+
+
+def _lookup(given: BatchPayload, ids: set[str], ctx: Context, wait_s: float) -> Message | None:
     path = given["transcript_path"]
     if path is None:
         return None
-    ids = set(given["tool_use_ids"])
     return hook_reader.message_with_tool(path, ids, ctx.cfg.tail_bytes, wait_s=wait_s)
 
 
 def _turn_end(
-    given: BatchPayload, message: Message | None, ctx: Context, *, may_wait: bool
+    given: BatchPayload, message: Message | None, ctx: Context, *, unconfirmed: bool
 ) -> TurnEnd:
-    # Claude Code flushes its transcript on a timer, so the message of a quick turn is
-    # often not on disk yet. Waiting for it on every turn would add that delay to most
-    # tool calls; instead the turn is taken as tool-only for now (settled at the next
-    # batch), and the wait is paid only when that guess would pause or nudge.
     path, agent = given["transcript_path"], given["agent"]
-    unconfirmed = may_wait and message is None and path is not None
     # A turn whose message cannot be read (no transcript, or the message is beyond the
     # tail) is unknown, not tool-only: guessing "tool-only" would pause sessions that do
     # narrate.
@@ -114,17 +139,21 @@ def _turn_end(
     )
 
 
-def _decide(
-    given: BatchPayload, message: Message | None, ctx: Context, *, may_wait: bool
-) -> Output | None:
+def _decide(given: BatchPayload, found: _Found, ctx: Context, *, may_wait: bool) -> Output | None:
     sid, path, agent = given["session_id"], given["transcript_path"], given["agent"]
-    turn = _turn_end(given, message, ctx, may_wait=may_wait)
+    message = found.own
+    # Claude Code flushes its transcript on a timer, so the message of a quick turn is
+    # often not on disk yet. Waiting for it on every turn would add that delay to most
+    # tool calls; instead the turn is taken as tool-only for now (settled at the next
+    # batch), and the wait is paid only when that guess would pause or nudge.
+    unconfirmed = may_wait and not found.own_final and message is None and path is not None
+    turn = _turn_end(given, message, ctx, unconfirmed=unconfirmed)
 
     def change(state: State | None) -> tuple[Output | None, State | None]:
         state = state or fresh_state(sid, ctx.now)
         # Outcomes first: a result never seen before is the progress the turn rules look for.
         state = turns.record_batch_results(state, ctx.cfg, ctx.now, given["calls"])
-        state = _settle_unconfirmed(state, path, agent, ctx)
+        state = _settle_unconfirmed(state, given, found, ctx, may_wait=may_wait)
         arc_active = goal.delegated(state, ctx.cfg, ctx.now)
         output, new = decide_post_batch(state, ctx.cfg, ctx.now, turn, arc_active=arc_active)
         if turn.unconfirmed and output is not None:
@@ -138,19 +167,26 @@ def _decide(
 
 
 def _settle_unconfirmed(
-    state: State, path: str | None, agent_id: str | None, ctx: Context
+    state: State, given: BatchPayload, found: _Found, ctx: Context, *, may_wait: bool
 ) -> State:
-    """Settle the track's turn that was taken as tool-only before its message was on disk:
-    by the next batch it is (or it cannot be read at all)."""
+    """Settle the track's turn that was taken as tool-only before its message was on disk.
+
+    A hook that answers in milliseconds (resident mode, an in-process callback) can reach the
+    next batch before that message is written, so it is waited for here (outside the lock,
+    by the caller) as the turn's own would be: whether a turn counts toward a cycle must not
+    depend on how fast the hooks answered."""
+    agent_id = given["agent"]
     track = state["guard"].get("tracks", {}).get(track_key(agent_id))
     pending = track.get("unconfirmed") if isinstance(track, dict) else None
     if pending is None:
         return state
-    message = (
-        hook_reader.message_with_tool(path, set(pending["ids"]), ctx.cfg.tail_bytes)
-        if path
-        else None
-    )
+    ids = tuple(pending["ids"])
+    if ids in found.earlier:
+        message = found.earlier[ids]
+    else:
+        message = _lookup(given, set(ids), ctx, 0.0)
+        if message is None and may_wait and given["transcript_path"] is not None:
+            raise _NotOnDiskYet(ids)
     state = clone(state)
     confirm_turn(state, agent_id, narrated=None if message is None else bool(message.text))
     return state

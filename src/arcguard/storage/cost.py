@@ -11,7 +11,8 @@ so recording costs the hook path next to nothing. Past MAX_BYTES the file become
 A command hook measures from its process start, as the kernel recorded it (/proc/self/stat,
 in clock ticks: 10 ms at the usual 100 Hz, so a single figure is that coarse, while medians
 over many runs are not biased by more than half a tick), to its last output; a resident
-request from the accepted connection to the answer written.
+request from the accepted connection to the answer written; an SDK application's hook from
+the callback's start to its answer.
 """
 
 from __future__ import annotations
@@ -24,7 +25,9 @@ NAME = "cost.log"
 MAX_BYTES = 64 * 1024
 COMMAND = "command"
 RESIDENT = "resident"
-MODES = (COMMAND, RESIDENT)
+# In-process hooks of a Claude Agent SDK application (`arcguard.sdk`).
+SDK = "sdk"
+MODES = (COMMAND, RESIDENT, SDK)
 # No run is recorded as longer than this (a line must stay a few bytes long).
 MAX_MICROS = 10**9
 # Read no more than this of each file (a hostile or damaged file must not cost the verb).

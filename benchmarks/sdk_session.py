@@ -1,0 +1,68 @@
+"""The SDK wirings of `bench_session.py`: the same scripted session driven by a Claude Agent
+SDK application instead of `claude -p`.
+
+- `sdk-none`: the application with no hooks, the baseline the SDK wiring is measured against
+  (the SDK drives the CLI over its own pipes, which `claude -p` does not pay for);
+- `sdk`: the same application with `arcguard.sdk.options(...)`, arcguard's hooks in-process.
+
+Both run the CLI under test (`cli_path`) and load no settings files (`setting_sources=[]`).
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Any
+
+
+WIRINGS = ("sdk-none", "sdk")
+# The SDK wiring may cost at most this many `true` hooks per tool call (the `true` wiring runs
+# three: PreToolUse, PostToolUse and PostToolBatch).
+BUDGET_TRUE_HOOKS = 2
+
+# argv: PROJECT WIRING CLI
+DRIVER = """\
+import asyncio, sys
+from claude_agent_sdk import ClaudeAgentOptions, ResultMessage, query
+
+async def main():
+    options = ClaudeAgentOptions(
+        cwd=sys.argv[1], permission_mode="bypassPermissions", cli_path=sys.argv[3],
+        setting_sources=[],
+    )
+    if sys.argv[2] == "sdk":
+        import arcguard.sdk
+        options = arcguard.sdk.options(options)
+    async for message in query(prompt="Run the scripted calls.", options=options):
+        if isinstance(message, ResultMessage) and message.is_error:
+            sys.exit(f"the session failed: {message.result}")
+
+asyncio.run(main())
+"""
+
+
+def argv(claude: Path, wiring: str, project: Path) -> list[str]:
+    """The command line of one session of an SDK wiring (in place of `claude -p`)."""
+    return [sys.executable, "-c", DRIVER, str(project), wiring, str(claude)]
+
+
+def summary(medians: dict[str, float], true_added_ms: float, calls: int) -> dict[str, Any]:
+    """What the SDK hooks add per tool call over `sdk-none`, and against two `true` hooks."""
+    added = (medians["sdk"] - medians["sdk-none"]) * 1000 / calls
+    two_true = true_added_ms * BUDGET_TRUE_HOOKS / 3
+    ratio = added / two_true if two_true > 0 else None
+    return {
+        "sdk_added_ms_per_call": added,
+        "sdk_ratio_to_two_true": ratio,
+        "sdk_within_budget": ratio is not None and ratio <= 1.0,
+    }
+
+
+def verdict(summary: dict[str, Any]) -> str:
+    ratio = summary["sdk_ratio_to_two_true"]
+    shown = "n/a" if ratio is None else f"{ratio:.2f}x"
+    within = "within" if summary["sdk_within_budget"] else "OVER"
+    return (
+        f"sdk arcguard vs sdk-none: {summary['sdk_added_ms_per_call']:+.1f} ms per tool call, "
+        f"{shown} two true hooks, {within} budget (<= 1.0x)"
+    )
