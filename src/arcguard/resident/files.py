@@ -102,7 +102,9 @@ def _free_port() -> int:
 
 
 def prepare(home: str) -> tuple[int, str]:
-    """The port and secret for install, made once and kept: a second install changes nothing."""
+    """The port and a new secret for install: the port is chosen once and kept (the settings
+    of every scope name it), the secret is new each time, so a secret that was ever read is
+    void after the next install. Both files are private before a byte is written."""
     import json
     import secrets
 
@@ -114,10 +116,8 @@ def prepare(home: str) -> tuple[int, str]:
     if chosen is None:
         chosen = _free_port()
         atomic.atomic_write(_path(home, SETTINGS_NAME), json.dumps({"port": chosen}).encode())
-    token = secret(home)
-    if token is None:
-        token = secrets.token_hex(SECRET_BYTES)
-        atomic.atomic_write(_path(home, SECRET_NAME), token.encode())
+    token = secrets.token_hex(SECRET_BYTES)
+    atomic.atomic_write(_path(home, SECRET_NAME), token.encode())
     return chosen, token
 
 
@@ -154,6 +154,30 @@ def running(home: str) -> bool:
     finally:
         os.close(fd)  # also drops the shared lock, if it was had
     return False
+
+
+def stop(home: str, wait_s: float = 5.0) -> bool:
+    """Stop the server running for `home`, if one is (SIGTERM, then SIGKILL past `wait_s`);
+    True if one was running. The pid comes from the file the lock holder wrote, and is only
+    signalled while that lock is held, so it is the server's."""
+    import signal
+    import time
+
+    info = server_info(home)
+    pid = info.get("pid") if info else None
+    if not isinstance(pid, int) or isinstance(pid, bool) or pid <= 1:
+        return info is not None
+    for signum, wait in ((signal.SIGTERM, wait_s), (signal.SIGKILL, 2.0)):
+        try:
+            os.kill(pid, signum)
+        except OSError:
+            return True  # gone already
+        deadline = time.monotonic() + wait
+        while running(home) and time.monotonic() < deadline:
+            time.sleep(0.02)
+        if not running(home):
+            break
+    return True
 
 
 def server_info(home: str) -> JSONObject | None:
