@@ -30,7 +30,9 @@ def uninstall(scope: str, project: Path | None, dry_run: bool) -> None:
     Only arcguard's own entries go (an event left with no hook goes too); other hooks and
     keys stay as they were. A status line of your own that `install --statusline --force`
     replaced is put back as it was. The /autonomous command is deleted only if it is
-    arcguard's unchanged template. The state directory is left alone, unless it holds only
+    arcguard's unchanged template. Once no settings file in reach wires resident mode, its
+    server is stopped and its files (the secret included) are deleted, with a backup that
+    still holds the secret. The state directory is left alone otherwise, unless it holds only
     the hook launcher install wrote and no settings file in reach still runs it.
 
     \b
@@ -48,7 +50,39 @@ def uninstall(scope: str, project: Path | None, dry_run: bool) -> None:
     _uninstall_command(command_file, dry_run=dry_run)
     if not dry_run:
         _remove_empty_folders(command_file.parent, path.parent if scope != "user" else None)
-        _forget_launcher((project or Path.cwd()).absolute())
+        root = (project or Path.cwd()).absolute()
+        _forget_resident(root, path)
+        _forget_launcher(root)
+
+
+def _forget_resident(root: Path, path: Path) -> None:
+    """Once no settings file in reach wires resident mode: stop the server, delete its files
+    (the secret included), and a backup of `path` that still holds the secret."""
+    from arcguard.resident import files
+    from arcguard.storage import paths
+
+    try:
+        home = paths.state_dir(os.environ)
+        if files.port(home) is None and not files.running(home):
+            return
+        for scope in cc.SCOPES:
+            if _wires_resident(cc.load(cc.settings_path(scope, root, os.environ))[0]):
+                return
+    except (OSError, paths.UnusablePath, plan.SettingsError):
+        return
+    if files.forget(home):
+        click.echo(f"stopped resident mode: removed its server and secret from {home}")
+    backup = path.with_name(path.name + cc.BACKUP_SUFFIX)
+    try:
+        if files.SECRET_ENV.encode() in (cc.read_regular(backup) or b""):
+            backup.unlink()
+            click.echo(f"removed {backup}: it held the resident secret")
+    except (OSError, plan.SettingsError):
+        pass
+
+
+def _wires_resident(settings: Settings) -> bool:
+    return any(plan.resident_port(h) is not None for _, h in plan.all_entries(settings))
 
 
 def _forget_launcher(root: Path) -> None:

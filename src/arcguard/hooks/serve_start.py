@@ -39,8 +39,13 @@ def ensure_server(home: str, environ: dict[str, str] | os._Environ[str], wait_s:
     from arcguard.resident import files
 
     port = files.port(home)
-    if port is None or files.running(home):
+    if port is None:
         return False
+    if files.running(home):
+        info = files.server_info(home)  # None: it is starting and has not written it yet
+        if info is None or not files.stale(info):
+            return False
+        files.stop(home, wait_s)  # it runs other code: the installed code takes its place
     import subprocess
     import time
 

@@ -156,7 +156,7 @@ def running(home: str) -> bool:
     return False
 
 
-def stop(home: str, wait_s: float = 5.0) -> bool:
+def stop(home: str, wait_s: float = 3.0) -> bool:
     """Stop the server running for `home`, if one is (SIGTERM, then SIGKILL past `wait_s`);
     True if one was running. The pid comes from the file the lock holder wrote, and is only
     signalled while that lock is held, so it is the server's."""
@@ -167,17 +167,34 @@ def stop(home: str, wait_s: float = 5.0) -> bool:
     pid = info.get("pid") if info else None
     if not isinstance(pid, int) or isinstance(pid, bool) or pid <= 1:
         return info is not None
-    for signum, wait in ((signal.SIGTERM, wait_s), (signal.SIGKILL, 2.0)):
+    for signum in (signal.SIGTERM, signal.SIGKILL):
         try:
             os.kill(pid, signum)
         except OSError:
             return True  # gone already
-        deadline = time.monotonic() + wait
+        deadline = time.monotonic() + wait_s
         while running(home) and time.monotonic() < deadline:
             time.sleep(0.02)
         if not running(home):
             break
     return True
+
+
+# Every file resident mode makes in the state directory, for uninstall to take away.
+MADE = (SETTINGS_NAME, SECRET_NAME, SERVER_NAME, LOCK_NAME)
+
+
+def forget(home: str) -> list[str]:
+    """Stop the server and delete every file resident mode made in `home`; the names deleted."""
+    stop(home)
+    gone = []
+    for name in MADE:
+        try:
+            os.unlink(_path(home, name))
+            gone.append(name)
+        except OSError:
+            pass
+    return gone
 
 
 def server_info(home: str) -> JSONObject | None:
@@ -191,6 +208,41 @@ NOT_RUNNING = (
 )
 
 
+OLD_CODE = (
+    "resident mode: the running server (pid {pid}) runs code that is not the installed "
+    "arcguard (upgraded or removed since it started); the next Claude Code session replaces it"
+)
+
+
+def code_version(package: str | None = None) -> str:
+    """What identifies the arcguard code installed at `package` (default: this one): its
+    version, folder, and the count, total size and newest change of its Python files. An
+    upgrade or a removal changes it; a server compares it with the one it started with."""
+    import arcguard
+
+    folder = package or os.path.dirname(os.path.abspath(arcguard.__file__))
+    count = size = newest = 0
+    stack = [folder]
+    while stack:
+        try:
+            entries = list(os.scandir(stack.pop()))
+        except OSError:
+            continue
+        for entry in entries:
+            if entry.is_dir(follow_symlinks=False) and entry.name != "__pycache__":
+                stack.append(entry.path)
+            elif entry.name.endswith(".py"):
+                info = entry.stat(follow_symlinks=False)
+                count, size = count + 1, size + info.st_size
+                newest = max(newest, info.st_mtime_ns)
+    return f"{arcguard.__version__}:{folder}:{count}:{size}:{newest}"
+
+
+def stale(info: JSONObject) -> bool:
+    """Whether a running server (as `server_info` gives it) runs other code than is installed."""
+    return info.get("code") != code_version()
+
+
 def describe(home: str) -> str | None:
     """One line on resident mode for `status`, `doctor` and the status line; None when resident
     mode was never installed for this state directory."""
@@ -200,4 +252,6 @@ def describe(home: str) -> str | None:
     info = server_info(home)
     if info is None:
         return NOT_RUNNING
+    if stale(info):
+        return OLD_CODE.format(pid=info.get("pid"))
     return f"resident mode: server running (pid {info.get('pid')}, port {chosen})"

@@ -242,7 +242,7 @@ def _write_server_file(home: str, port: int) -> None:
 
     from arcguard.storage import atomic
 
-    info = {"port": port, "pid": os.getpid(), "created": time.time()}
+    info = {"port": port, "pid": os.getpid(), "created": time.time(), "code": _CODE[0]}
     atomic.atomic_write(files.server_path(home), json.dumps(info).encode())
 
 
@@ -266,12 +266,29 @@ class Running:
         self.loop.call_soon_threadsafe(self.stop.set)
 
 
-async def _watch_idle(shared: Resident, idle_s: float, stop: asyncio.Event) -> None:
+# The installed code's identity when the server started (`files.code_version`), and how often
+# it is compared with what is installed now.
+_CODE = [""]
+CODE_CHECK_S = 5.0
+
+
+async def _watch(shared: Resident, idle_s: float, stop: asyncio.Event) -> None:
+    """Stop when idle for `idle_s`, or once the installed code is not the code this server
+    runs (an upgrade or a removal): its handlers would import modules that are not there, or
+    not the ones it has. The next session start runs the installed code."""
+    checked = time.monotonic()
     while not stop.is_set():
-        left = shared.last_request + idle_s - time.monotonic()
+        now = time.monotonic()
+        left = shared.last_request + idle_s - now
         if left <= 0:
             stop.set()
             return
+        if now - checked >= CODE_CHECK_S:
+            checked = now
+            if files.code_version() != _CODE[0]:
+                error_log.log_line(shared.home, WHERE, "installed code changed; exiting")
+                stop.set()
+                return
         await asyncio.sleep(min(left, 1.0))
 
 
@@ -292,7 +309,7 @@ async def _run(shared: Resident, port: int, ready: Callable[[Running], None] | N
     _write_server_file(shared.home, port)
     try:
         idle_s = float(shared.config().resident_idle_seconds)
-        idle = loop.create_task(_watch_idle(shared, idle_s, stop))
+        idle = loop.create_task(_watch(shared, idle_s, stop))
         if ready is not None:
             ready(Running(loop, stop, port))
         await stop.wait()
@@ -321,6 +338,7 @@ def serve(
     try:
         port, token = files.installed(home)
         shared = resident(home, token, environ)
+        _CODE[0] = files.code_version()
         _load_handlers()
         asyncio.run(_run(shared, port, ready))
     finally:
