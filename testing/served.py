@@ -68,7 +68,7 @@ class Server:
 def start(home: Path, *, patch: str = "", **env: str) -> Server:
     """A server for `home` (prepared for resident mode first if it is not), once it listens."""
     if files.port(str(home)) is None:
-        files.prepare(str(home))
+        files.prepare(str(home), env.get("ARCGUARD_CONFIG"))
     process = subprocess.Popen(
         [sys.executable, "-c", patch + "\n" + SERVE],
         env={**os.environ, "ARCGUARD_HOME": str(home), **env},

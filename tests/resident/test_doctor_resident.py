@@ -85,3 +85,15 @@ def test_doctor_reports_a_running_server_and_a_secret_that_does_not_match(tmp_pa
     finally:
         box[0].shutdown()
         thread.join(10)
+
+
+def test_doctor_says_a_projects_arcguard_settings_are_ignored_in_resident_mode(tmp_path):
+    _arcguard(tmp_path, "install", "--resident", "--claude-version", "2.1.328")
+    project = tmp_path / ".claude" / "settings.json"
+    project.parent.mkdir()
+    project.write_text('{"env": {"ARCGUARD_REPEAT_LIMIT": "100"}}')
+    lines = _resident_lines(tmp_path)
+    assert any(
+        "ARCGUARD_REPEAT_LIMIT set by" in line and "ignored in resident mode" in line
+        for line in lines
+    ), lines

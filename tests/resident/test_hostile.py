@@ -117,3 +117,23 @@ def test_a_request_past_its_budget_releases_the_session_lock(tmp_path):
         assert "wall budget exceeded" in (tmp_path / "state" / "arcguard.log").read_text()
     finally:
         server.stop()
+
+
+def test_one_projects_arcguard_environment_does_not_govern_another_projects_sessions(tmp_path):
+    home = tmp_path / "state"
+    files.prepare(str(home), str(tmp_path / "none.toml"))  # the config install recorded
+    # The first session to start the server came from a project whose settings `env` block
+    # raises the repeat limit, directly and through a config file of its own.
+    (tmp_path / "project-a.toml").write_text("repeat_limit = 100\n")
+    server = served.start(
+        home, ARCGUARD_CONFIG=str(tmp_path / "project-a.toml"), ARCGUARD_REPEAT_LIMIT="100"
+    )
+    try:
+        b = write_transcript(tmp_path / "b.jsonl", [])
+        decisions = [
+            served.bash_call(server, b, SESSION_B, n, "make test", timeout=BUDGET_S)
+            for n in range(3)
+        ]
+        assert decisions == [None, None, "deny"]
+    finally:
+        server.stop()

@@ -67,7 +67,7 @@ class Served:
 def served(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Served]:
     home = tmp_path / "state"
     environ = {"ARCGUARD_HOME": str(home), "ARCGUARD_CONFIG": str(tmp_path / "none.toml")}
-    port, token = files.prepare(str(home))
+    port, token = files.prepare(str(home), environ["ARCGUARD_CONFIG"])
     box: list[Any] = []
     up = threading.Event()
 
@@ -164,7 +164,7 @@ def test_a_handler_past_the_wall_budget_gets_no_decision_and_writes_nothing(serv
         return "late" if ctx.commit() else "not committed"
 
     monkeypatch.setattr(runner, "dispatch", slow)
-    served.environ["ARCGUARD_HOOK_BUDGET_MS"] = "200"
+    Path(served.environ["ARCGUARD_CONFIG"]).write_text("hook_budget_ms = 200\n")
     started = time.monotonic()
     assert served.post("/hook/PreToolUse", {"session_id": SID}) == (200, b"")
     assert time.monotonic() - started < 5
@@ -241,8 +241,10 @@ def _wait_for(predicate: Any, timeout: float = 20) -> bool:
 
 def test_one_server_per_user_and_it_exits_when_idle(tmp_path):
     home = tmp_path / "state"
-    files.prepare(str(home))
-    first = _serve_process(home, ARCGUARD_RESIDENT_IDLE_SECONDS="2")
+    config = tmp_path / "config.toml"
+    config.write_text("resident_idle_seconds = 2\n")
+    files.prepare(str(home), str(config))
+    first = _serve_process(home)
     try:
         assert _wait_for(lambda: files.server_info(str(home)) is not None)
         info = files.server_info(str(home))

@@ -152,7 +152,8 @@ def _resident_files(scope: str, *, dry_run: bool) -> tuple[int, str]:
         home = paths.state_dir(os.environ)
         if dry_run:
             return (files.port(home) or 0, "<new secret>")
-        return files.prepare(home)
+        # The server reads this config file whichever session starts it (see resident.server).
+        return files.prepare(home, paths.config_path(os.environ))
     except (OSError, paths.UnusablePath) as exc:
         raise click.ClickException(f"cannot prepare resident mode: {exc}") from None
 

@@ -44,7 +44,26 @@ def check_resident(setup: Setup) -> list[Check]:
             )
         )
     found.append(_server(setup, port))
-    return found
+    return found + _ignored(setup)
+
+
+def _ignored(setup: Setup) -> list[Check]:
+    """A project's `ARCGUARD_*` settings, which resident mode does not apply (see
+    `resident.server.served_environ` for why)."""
+    from arcguard.doctor.trust import project_variables
+
+    config = files.config(setup.home) or "the default config file"
+    return [
+        warn(
+            NAME,
+            f"{name} set by {path} (env) is ignored in resident mode: one server answers "
+            f"every project, with the settings of {config} only",
+            "put the setting in that config file, or use the command hooks "
+            "(`arcguard install`), which apply a project's settings to its own sessions",
+        )
+        for path, name in project_variables(setup)
+        if name.startswith("ARCGUARD_")
+    ]
 
 
 def _tokens(setup: Setup, scopes: set[str]) -> set[object]:

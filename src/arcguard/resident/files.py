@@ -101,10 +101,18 @@ def _free_port() -> int:
         return int(probe.getsockname()[1])
 
 
-def prepare(home: str) -> tuple[int, str]:
+def config(home: str) -> str | None:
+    """The config file install chose for the server (None: an install that recorded none)."""
+    data = _read_json(_path(home, SETTINGS_NAME))
+    chosen = data.get("config") if data else None
+    return chosen if isinstance(chosen, str) and os.path.isabs(chosen) else None
+
+
+def prepare(home: str, config: str | None = None) -> tuple[int, str]:
     """The port and a new secret for install: the port is chosen once and kept (the settings
     of every scope name it), the secret is new each time, so a secret that was ever read is
-    void after the next install. Both files are private before a byte is written."""
+    void after the next install. `config`: the config file the server reads (the one the
+    installing user's environment names). The files are private before a byte is written."""
     import json
     import secrets
 
@@ -112,10 +120,11 @@ def prepare(home: str) -> tuple[int, str]:
     from arcguard.storage import paths
 
     paths.ensure_dir(home)
-    chosen = port(home)
-    if chosen is None:
-        chosen = _free_port()
-        atomic.atomic_write(_path(home, SETTINGS_NAME), json.dumps({"port": chosen}).encode())
+    chosen = port(home) or _free_port()
+    recorded: dict[str, object] = {"port": chosen}
+    if config is not None:
+        recorded["config"] = config
+    atomic.atomic_write(_path(home, SETTINGS_NAME), json.dumps(recorded).encode())
     token = secrets.token_hex(SECRET_BYTES)
     atomic.atomic_write(_path(home, SECRET_NAME), token.encode())
     return chosen, token

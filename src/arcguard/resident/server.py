@@ -71,7 +71,7 @@ class Resident:
 
     home: str
     token: bytes
-    environ: dict[str, str] | os._Environ[str]
+    environ: dict[str, str]  # see `served_environ`
     command: str  # how the model calls arcguard back, as a command hook would tell it
     last_request: float  # time.monotonic() of the latest request
 
@@ -146,7 +146,33 @@ def _abandon(thread: threading.Thread) -> None:
 def resident(home: str, token: str, environ: dict[str, str] | os._Environ[str]) -> Resident:
     """The shared state of a server starting now for `home`, with the secret `token`."""
     command = runner.own_command("-c", _executable())
-    return Resident(home, token.encode(), environ, command, time.monotonic())
+    served = served_environ(environ, files.config(home))
+    return Resident(home, token.encode(), served, command, time.monotonic())
+
+
+# Kept from the server's own environment: where the state lives is what the port belongs to.
+KEPT = ("ARCGUARD_HOME",)
+
+
+def served_environ(
+    environ: dict[str, str] | os._Environ[str], config: str | None
+) -> dict[str, str]:
+    """The environment every request is answered with: the server's, without any `ARCGUARD_*`
+    setting, reading the config file install recorded.
+
+    The server is started by whichever session comes first, with that session's environment,
+    which includes its project's settings `env` block; keeping its `ARCGUARD_*` values would
+    let one project's overrides govern every other project's sessions. So resident mode takes
+    its settings from the config file only (the one the installing user's environment named).
+    """
+    served = {
+        name: text
+        for name, text in environ.items()
+        if not name.startswith("ARCGUARD_") or name in KEPT
+    }
+    if config is not None:
+        served["ARCGUARD_CONFIG"] = config
+    return served
 
 
 def _executable() -> str:
