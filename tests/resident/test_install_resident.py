@@ -213,3 +213,19 @@ def test_another_user_polling_the_settings_file_never_reads_the_secret(tmp_path)
         import shutil
 
         shutil.rmtree(base, ignore_errors=True)
+
+
+def test_resident_install_refuses_a_settings_file_linked_into_a_git_checkout(tmp_path):
+    dotfiles = tmp_path / "dotfiles"
+    (dotfiles / ".git").mkdir(parents=True)
+    (dotfiles / "claude-settings.json").write_text('{"model": "opus"}')
+    path = tmp_path / "home" / ".claude" / "settings.json"
+    path.parent.mkdir(parents=True)
+    path.symlink_to(dotfiles / "claude-settings.json")
+    done = _arcguard(tmp_path, "install", "--resident", "--claude-version", "2.1.328")
+    assert done.returncode == 2
+    assert "git checkout" in done.stderr and "committed" in done.stderr
+    assert (dotfiles / "claude-settings.json").read_text() == '{"model": "opus"}'
+    assert files.secret(str(tmp_path / "state")) is None
+    # The command hooks hold no secret: they go in as before.
+    assert _arcguard(tmp_path, "install", "--claude-version", "2.1.328").returncode == 0

@@ -111,6 +111,8 @@ def install(
     _refuse_unsupported()
     path, command_file = target(scope, project)
     long_prefix = launch_forms.own_prefix(sys.executable, _package_location())
+    if resident:
+        _refuse_checkout(scope, path)
     served = _resident_files(scope, dry_run=dry_run) if resident else None
     events, notes, exec_form = _events_for(claude_version)
     prefix = _short_prefix(exec_form, dry_run=dry_run) or long_prefix
@@ -156,6 +158,23 @@ def _resident_files(scope: str, *, dry_run: bool) -> tuple[int, str]:
         return files.prepare(home, paths.config_path(os.environ))
     except (OSError, paths.UnusablePath) as exc:
         raise click.ClickException(f"cannot prepare resident mode: {exc}") from None
+
+
+def _refuse_checkout(scope: str, path: Path) -> None:
+    """Refuse --resident where the settings file is (or links to) a file in a git checkout, a
+    dotfiles repository say: the secret would be committed with it, as with project scope.
+    A local-scope file is Claude Code's own uncommitted file, inside a checkout by design."""
+    if scope == "local":
+        return
+    real = Path(os.path.realpath(path))
+    for folder in real.parents:
+        if (folder / ".git").exists():
+            link = f" (a link to {real})" if path.is_symlink() else ""
+            raise click.UsageError(
+                f"--resident writes the server's secret into {path}{link}, which is in the git "
+                f"checkout {folder}: it would be committed with it. Make {path} a plain file "
+                "outside any checkout, or use --scope local in a project"
+            )
 
 
 def _shared_mode(path: Path) -> bool:
