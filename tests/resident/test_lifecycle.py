@@ -102,3 +102,69 @@ def test_uninstall_stops_the_server_and_removes_every_file_resident_mode_made(tm
     assert settings.read_text() == '{"model": "opus"}'
     backup = settings.with_name("settings.json.arcguard.bak")
     assert not backup.exists() or files.SECRET_ENV not in backup.read_text()
+
+
+def _processes_of(home: Path) -> list[int]:
+    """Pids of every process whose environment has HOME=`home` (this test's user folder)."""
+    found = []
+    marker = f"HOME={home}".encode()
+    for pid in filter(str.isdigit, os.listdir("/proc")):
+        try:
+            environ = Path(f"/proc/{pid}/environ").read_bytes().split(b"\0")
+        except OSError:
+            continue
+        if marker in environ and int(pid) != os.getpid():
+            found.append(int(pid))
+    return found
+
+
+def test_full_removal_as_the_docs_give_it_leaves_nothing_of_arcguard(tmp_path):
+    docs = (Path(__file__).parents[2] / "docs" / "installing.md").read_text()
+    steps = docs.split("**Full removal**", 1)[1].split("\n\n", 2)[1]
+    for step in ("`arcguard uninstall`", "~/.local/state/arcguard", "~/.config/arcguard"):
+        assert step in steps
+    user = tmp_path / "home"
+    claude = user / ".claude"
+    claude.mkdir(parents=True)
+    (claude / "settings.json").write_text('{"model": "opus"}')
+    config = user / ".config" / "arcguard"
+    config.mkdir(parents=True)
+    (config / "config.toml").write_text("repeat_limit = 3\n")
+    env = {
+        name: text
+        for name, text in os.environ.items()
+        if not name.startswith(("ARCGUARD_", "XDG_", "CLAUDE_"))
+    }
+    env["HOME"] = str(user)
+
+    def run(*args: str, stdin: str = "") -> subprocess.CompletedProcess[str]:
+        return subprocess.run(
+            [sys.executable, "-m", "arcguard", *args],
+            input=stdin,
+            capture_output=True,
+            text=True,
+            env=env,
+            cwd=user,
+            timeout=120,
+        )
+
+    assert (
+        run("install", "--resident", "--statusline", "--claude-version", "2.1.328").returncode == 0
+    )
+    state = user / ".local" / "state" / "arcguard"
+    start = '{"session_id": "s-1", "hook_event_name": "SessionStart", "source": "startup"}'
+    assert run("hook", "serve-start", stdin=start).returncode == 0
+    assert files.running(str(state)) and _processes_of(user)
+    # 1. uninstall; 2. removing the package is left out (it is the code under test): what it
+    # would leave behind is the server, which must be gone after step 1 already.
+    done = run("uninstall")
+    assert done.returncode == 0, done.stderr
+    # 3. the state folder and the config folder; 4. any backup beside a settings file.
+    shutil.rmtree(state, ignore_errors=True)
+    shutil.rmtree(config)
+    for backup in claude.glob("*.arcguard.bak"):
+        backup.unlink()
+    assert _wait(lambda: not _processes_of(user), timeout=10), _processes_of(user)
+    left = sorted(str(p.relative_to(user)) for p in user.rglob("*"))
+    assert left == [".claude", ".claude/settings.json", ".config", ".local", ".local/state"]
+    assert (claude / "settings.json").read_text() == '{"model": "opus"}'

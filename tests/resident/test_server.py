@@ -239,7 +239,7 @@ def _wait_for(predicate: Any, timeout: float = 20) -> bool:
     return False
 
 
-def test_one_server_per_user_and_it_exits_when_idle(tmp_path):
+def test_one_server_per_user_it_says_what_it_serves_and_it_exits_when_idle(tmp_path):
     home = tmp_path / "state"
     config = tmp_path / "config.toml"
     config.write_text("resident_idle_seconds = 2\n")
@@ -249,6 +249,9 @@ def test_one_server_per_user_and_it_exits_when_idle(tmp_path):
         assert _wait_for(lambda: files.server_info(str(home)) is not None)
         info = files.server_info(str(home))
         assert info is not None and info["pid"] == first.pid
+        said = first.stdout.readline().decode() if first.stdout else ""
+        assert f"127.0.0.1:{info['port']}/hook/<event> (pid {first.pid})" in said
+        assert str(home / "arcguard.log") in said
         assert oct((home / files.SERVER_NAME).stat().st_mode & 0o777) == "0o600"
         assert oct((home / files.SECRET_NAME).stat().st_mode & 0o777) == "0o600"
         second = _serve_process(home)

@@ -286,6 +286,7 @@ class Running:
     loop: asyncio.AbstractEventLoop
     stop: asyncio.Event
     port: int
+    idle_s: float
 
     def shutdown(self) -> None:
         """Ask the server to stop (from any thread); `serve` returns once it has."""
@@ -337,7 +338,7 @@ async def _run(shared: Resident, port: int, ready: Callable[[Running], None] | N
         idle_s = float(shared.config().resident_idle_seconds)
         idle = loop.create_task(_watch(shared, idle_s, stop))
         if ready is not None:
-            ready(Running(loop, stop, port))
+            ready(Running(loop, stop, port, idle_s))
         await stop.wait()
         idle.cancel()
     finally:
