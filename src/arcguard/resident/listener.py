@@ -14,6 +14,7 @@ from __future__ import annotations
 import asyncio
 import collections
 
+from arcguard.errors import ArcguardError
 from arcguard.values import value
 
 
@@ -52,7 +53,7 @@ if TYPE_CHECKING:
     Respond = Callable[[Request, Callable[[int], Awaitable[bytes]]], Awaitable[Reply]]
 
 
-class BadRequest(Exception):
+class BadRequest(ArcguardError, ValueError):
     """Not an HTTP request this server reads."""
 
 

@@ -123,7 +123,8 @@ class Resident:
 
 
 class Abandoned(BaseException):
-    """Raised inside a request's thread once its budget is spent before it committed.
+    """Raised inside a request's thread once its budget is spent before it committed (a
+    BaseException, not an error: no `except Exception` on the way may stop it).
 
     A command hook past its budget is ended by its watchdog, and the kernel drops its locks.
     A thread cannot be ended, so it is made to unwind instead: its `with` blocks release the
