@@ -81,6 +81,10 @@ def test_plain_install_after_resident_puts_the_command_hooks_back_and_drops_the_
     assert "env" not in settings
     assert all(h["type"] == "command" for e in EVENTS for h in _handlers(settings, e))
     assert plan.hook_name(_handlers(settings, "SessionStart")[0]) == "session-start"
+    # Nothing wires resident mode any more: its secret goes, from the backup too.
+    assert files.secret(str(tmp_path / "state")) is None
+    backup = tmp_path / "home" / ".claude" / "settings.json.arcguard.bak"
+    assert not backup.exists() or files.SECRET_ENV not in backup.read_text()
 
 
 def test_uninstall_removes_the_resident_wiring_and_the_secret_only(tmp_path):

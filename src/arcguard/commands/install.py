@@ -136,8 +136,20 @@ def install(
     _install_command(command_file, dry_run=dry_run)
     if with_statusline:
         _install_statusline(path, long_prefix, force=force, dry_run=dry_run)
-    if served is not None and not dry_run:
+    if not dry_run:
+        _resident_after(path, served, was_shared=was_shared, project=project)
+
+
+def _resident_after(
+    path: Path, served: tuple[int, str] | None, *, was_shared: bool, project: Path | None
+) -> None:
+    """Resident mode installed: say so. Not (any more): take away what it leaves."""
+    if served is not None:
         _resident_written(path, served[0], was_shared=was_shared)
+        return
+    from arcguard.commands import resident_left
+
+    resident_left.forget((project or Path.cwd()).absolute(), path)
 
 
 def _resident_files(scope: str, *, dry_run: bool) -> tuple[int, str]:

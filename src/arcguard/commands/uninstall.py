@@ -13,6 +13,7 @@ from arcguard.claude_settings import launch_forms
 from arcguard.claude_settings import merge_plan as plan
 from arcguard.claude_settings import settings_files as cc
 from arcguard.claude_settings import slash_command as slash
+from arcguard.commands import resident_left
 from arcguard.commands.settings_edit import apply
 from arcguard.commands.settings_edit import scope_options
 from arcguard.commands.settings_edit import target
@@ -51,38 +52,8 @@ def uninstall(scope: str, project: Path | None, dry_run: bool) -> None:
     if not dry_run:
         _remove_empty_folders(command_file.parent, path.parent if scope != "user" else None)
         root = (project or Path.cwd()).absolute()
-        _forget_resident(root, path)
+        resident_left.forget(root, path)
         _forget_launcher(root)
-
-
-def _forget_resident(root: Path, path: Path) -> None:
-    """Once no settings file in reach wires resident mode: stop the server, delete its files
-    (the secret included), and a backup of `path` that still holds the secret."""
-    from arcguard.resident import files
-    from arcguard.storage import paths
-
-    try:
-        home = paths.state_dir(os.environ)
-        if files.port(home) is None and not files.running(home):
-            return
-        for scope in cc.SCOPES:
-            if _wires_resident(cc.load(cc.settings_path(scope, root, os.environ))[0]):
-                return
-    except (OSError, paths.UnusablePath, plan.SettingsError):
-        return
-    if files.forget(home):
-        click.echo(f"stopped resident mode: removed its server and secret from {home}")
-    backup = path.with_name(path.name + cc.BACKUP_SUFFIX)
-    try:
-        if files.SECRET_ENV.encode() in (cc.read_regular(backup) or b""):
-            backup.unlink()
-            click.echo(f"removed {backup}: it held the resident secret")
-    except (OSError, plan.SettingsError):
-        pass
-
-
-def _wires_resident(settings: Settings) -> bool:
-    return any(plan.resident_port(h) is not None for _, h in plan.all_entries(settings))
 
 
 def _forget_launcher(root: Path) -> None:
