@@ -13,6 +13,7 @@ import os
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -82,6 +83,16 @@ def start(home: Path, *, patch: str = "", **env: str) -> Server:
             raise AssertionError(f"the server did not start: {err.decode(errors='replace')}")
         time.sleep(0.02)
     return Server(home, process)
+
+
+def wait_for(predicate: Callable[[], object], timeout: float = 30) -> bool:
+    """Whether `predicate` came true within `timeout` seconds (polled)."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if predicate():
+            return True
+        time.sleep(0.05)
+    return False
 
 
 def bash_call(

@@ -8,7 +8,6 @@ import os
 import shutil
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 from testing import served
@@ -40,15 +39,6 @@ def _arcguard(home: Path, *args: str) -> subprocess.CompletedProcess[str]:
     )
 
 
-def _wait(predicate, timeout: float = 30) -> bool:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if predicate():
-            return True
-        time.sleep(0.05)
-    return False
-
-
 def test_a_server_running_old_code_is_named_so_and_replaced_at_the_next_session_start(tmp_path):
     home = tmp_path / "state"
     old = served.start(home, PYTHONPATH=str(_copy_of_arcguard(tmp_path)))
@@ -61,7 +51,7 @@ def test_a_server_running_old_code_is_named_so_and_replaced_at_the_next_session_
         payload = {"session_id": "s-1", "hook_event_name": "SessionStart", "source": "startup"}
         assert run_hook("serve-start", payload, home).returncode == 0
         assert old.process.wait(timeout=30) == 0  # stopped, cleanly
-        assert _wait(lambda: files.server_info(str(home)) is not None)
+        assert served.wait_for(lambda: files.server_info(str(home)) is not None)
         info = files.server_info(str(home))
         assert info is not None and not files.stale(info) and info["pid"] != old.process.pid
         assert "server running (pid" in _arcguard(home, "status").stdout
@@ -164,7 +154,7 @@ def test_full_removal_as_the_docs_give_it_leaves_nothing_of_arcguard(tmp_path):
     shutil.rmtree(config)
     for backup in claude.glob("*.arcguard.bak"):
         backup.unlink()
-    assert _wait(lambda: not _processes_of(user), timeout=10), _processes_of(user)
+    assert served.wait_for(lambda: not _processes_of(user), timeout=10), _processes_of(user)
     left = sorted(str(p.relative_to(user)) for p in user.rglob("*"))
     assert left == [".claude", ".claude/settings.json", ".config", ".local", ".local/state"]
     assert (claude / "settings.json").read_text() == '{"model": "opus"}'

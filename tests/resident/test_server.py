@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from testing import served as served_process
 from testing.builders import append_transcript
 from testing.builders import assistant_entries
 from testing.builders import hook_output
@@ -230,15 +231,6 @@ def _serve_process(home: Path, **env: str) -> subprocess.Popen[bytes]:
     )
 
 
-def _wait_for(predicate: Any, timeout: float = 20) -> bool:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if predicate():
-            return True
-        time.sleep(0.05)
-    return False
-
-
 def test_one_server_per_user_it_says_what_it_serves_and_it_exits_when_idle(tmp_path):
     home = tmp_path / "state"
     config = tmp_path / "config.toml"
@@ -246,7 +238,7 @@ def test_one_server_per_user_it_says_what_it_serves_and_it_exits_when_idle(tmp_p
     files.prepare(str(home), str(config))
     first = _serve_process(home)
     try:
-        assert _wait_for(lambda: files.server_info(str(home)) is not None)
+        assert served_process.wait_for(lambda: files.server_info(str(home)) is not None)
         info = files.server_info(str(home))
         assert info is not None and info["pid"] == first.pid
         said = first.stdout.readline().decode() if first.stdout else ""
