@@ -158,3 +158,13 @@ def test_full_removal_as_the_docs_give_it_leaves_nothing_of_arcguard(tmp_path):
     left = sorted(str(p.relative_to(user)) for p in user.rglob("*"))
     assert left == [".claude", ".claude/settings.json", ".config", ".local", ".local/state"]
     assert (claude / "settings.json").read_text() == '{"model": "opus"}'
+
+
+def test_a_server_whose_state_folder_was_removed_exits_by_itself(tmp_path):
+    home = tmp_path / "state"
+    server = served.start(home)
+    try:
+        shutil.rmtree(home)
+        assert server.process.wait(timeout=60) == 0
+    finally:
+        server.stop()

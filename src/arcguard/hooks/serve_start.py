@@ -62,7 +62,8 @@ def ensure_server(home: str, environ: dict[str, str] | os._Environ[str], wait_s:
         start_new_session=True,  # outlives the hook and the session's process group
     )
     deadline = time.monotonic() + wait_s
-    while time.monotonic() < deadline and not _listening(port):
+    # Listening, and its server.json written: `status` right after this hook tells the truth.
+    while time.monotonic() < deadline and not (_listening(port) and files.server_info(home)):
         time.sleep(READY_POLL_S)
     return True
 

@@ -301,9 +301,10 @@ CODE_CHECK_S = 5.0
 
 
 async def _watch(shared: Resident, idle_s: float, stop: asyncio.Event) -> None:
-    """Stop when idle for `idle_s`, or once the installed code is not the code this server
-    runs (an upgrade or a removal): its handlers would import modules that are not there, or
-    not the ones it has. The next session start runs the installed code."""
+    """Stop when idle for `idle_s`, once its state directory is gone, or once the installed
+    code is not the code this server runs (an upgrade or a removal): its handlers would import
+    modules that are not there, or not the ones it has. The next session start runs the
+    installed code."""
     checked = time.monotonic()
     while not stop.is_set():
         now = time.monotonic()
@@ -313,6 +314,9 @@ async def _watch(shared: Resident, idle_s: float, stop: asyncio.Event) -> None:
             return
         if now - checked >= CODE_CHECK_S:
             checked = now
+            if not os.path.exists(files.server_path(shared.home)):
+                stop.set()  # its state directory was removed: nothing is left to serve
+                return
             if files.code_version() != _CODE[0]:
                 error_log.log_line(shared.home, WHERE, "installed code changed; exiting")
                 stop.set()
