@@ -180,7 +180,7 @@ def test_with_the_server_down_tools_still_run_and_status_says_how_to_fix_it(
     assert "resident mode: server not running" in shown
     assert "arcguard serve" in shown
     doctor = arcguard(project, "doctor")
-    assert "gap   resident: resident mode: server not running" in doctor.stdout
+    assert "warn  resident: resident mode: server not running now" in doctor.stdout
     line = subprocess.run(
         [sys.executable, "-m", "arcguard", "statusline"],
         input=json.dumps({"session_id": run.session_id}),

@@ -39,13 +39,15 @@ def _resident_lines(tmp_path: Path) -> list[str]:
     return [line for line in out.splitlines() if "resident:" in line]
 
 
-def test_doctor_says_the_server_is_down_and_how_to_start_it(tmp_path):
+def test_install_resident_leaves_doctor_without_a_gap_saying_the_next_session_starts_it(tmp_path):
     assert (
         _arcguard(tmp_path, "install", "--resident", "--claude-version", "2.1.328").returncode == 0
     )
     [line] = _resident_lines(tmp_path)
-    assert line.startswith("gap   resident: resident mode: server not running")
-    assert "arcguard serve &" in _arcguard(tmp_path, "doctor").stdout
+    assert line.startswith("warn  resident: resident mode: server not running now; the next")
+    doctor = _arcguard(tmp_path, "doctor")
+    assert "arcguard serve &" in doctor.stdout
+    assert "gap   resident" not in doctor.stdout
 
 
 def test_doctor_names_another_listener_on_the_servers_port(tmp_path):
@@ -83,3 +85,15 @@ def test_doctor_reports_a_running_server_and_a_secret_that_does_not_match(tmp_pa
     finally:
         box[0].shutdown()
         thread.join(10)
+
+
+def test_doctor_says_a_projects_arcguard_settings_are_ignored_in_resident_mode(tmp_path):
+    _arcguard(tmp_path, "install", "--resident", "--claude-version", "2.1.328")
+    project = tmp_path / ".claude" / "settings.json"
+    project.parent.mkdir()
+    project.write_text('{"env": {"ARCGUARD_REPEAT_LIMIT": "100"}}')
+    lines = _resident_lines(tmp_path)
+    assert any(
+        "ARCGUARD_REPEAT_LIMIT set by" in line and "ignored in resident mode" in line
+        for line in lines
+    ), lines

@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from testing import served as served_process
 from testing.builders import append_transcript
 from testing.builders import assistant_entries
 from testing.builders import hook_output
@@ -67,7 +68,7 @@ class Served:
 def served(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Served]:
     home = tmp_path / "state"
     environ = {"ARCGUARD_HOME": str(home), "ARCGUARD_CONFIG": str(tmp_path / "none.toml")}
-    port, token = files.prepare(str(home))
+    port, token = files.prepare(str(home), environ["ARCGUARD_CONFIG"])
     box: list[Any] = []
     up = threading.Event()
 
@@ -164,7 +165,7 @@ def test_a_handler_past_the_wall_budget_gets_no_decision_and_writes_nothing(serv
         return "late" if ctx.commit() else "not committed"
 
     monkeypatch.setattr(runner, "dispatch", slow)
-    served.environ["ARCGUARD_HOOK_BUDGET_MS"] = "200"
+    Path(served.environ["ARCGUARD_CONFIG"]).write_text("hook_budget_ms = 200\n")
     started = time.monotonic()
     assert served.post("/hook/PreToolUse", {"session_id": SID}) == (200, b"")
     assert time.monotonic() - started < 5
@@ -230,23 +231,19 @@ def _serve_process(home: Path, **env: str) -> subprocess.Popen[bytes]:
     )
 
 
-def _wait_for(predicate: Any, timeout: float = 20) -> bool:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if predicate():
-            return True
-        time.sleep(0.05)
-    return False
-
-
-def test_one_server_per_user_and_it_exits_when_idle(tmp_path):
+def test_one_server_per_user_it_says_what_it_serves_and_it_exits_when_idle(tmp_path):
     home = tmp_path / "state"
-    files.prepare(str(home))
-    first = _serve_process(home, ARCGUARD_RESIDENT_IDLE_SECONDS="2")
+    config = tmp_path / "config.toml"
+    config.write_text("resident_idle_seconds = 2\n")
+    files.prepare(str(home), str(config))
+    first = _serve_process(home)
     try:
-        assert _wait_for(lambda: files.server_info(str(home)) is not None)
+        assert served_process.wait_for(lambda: files.server_info(str(home)) is not None)
         info = files.server_info(str(home))
         assert info is not None and info["pid"] == first.pid
+        said = first.stdout.readline().decode() if first.stdout else ""
+        assert f"127.0.0.1:{info['port']}/hook/<event> (pid {first.pid})" in said
+        assert str(home / "arcguard.log") in said
         assert oct((home / files.SERVER_NAME).stat().st_mode & 0o777) == "0o600"
         assert oct((home / files.SECRET_NAME).stat().st_mode & 0o777) == "0o600"
         second = _serve_process(home)

@@ -183,17 +183,23 @@ def write(path: Path, text: str) -> Path | None:
     return _write(path, text, None)
 
 
-def write_if_unchanged(path: Path, text: str, expected: str | None) -> Path | None:
+def write_if_unchanged(
+    path: Path, text: str, expected: str | None, *, private: bool = False
+) -> Path | None:
     """`write`, provided `path` still holds exactly `expected` (None: no file) right before
     the replace; otherwise raise Changed and write nothing.
 
     Claude Code rewrites its settings too (a permission approval, for one): replacing a file
-    that changed after it was read would lose that change.
+    that changed after it was read would lose that change. `private`: the new file, its
+    temporary file and the backup are readable by this user alone from the moment they are
+    created, before a byte is written (the text holds a secret).
     """
-    return _write(path, text, (expected,))
+    return _write(path, text, (expected,), private=private)
 
 
-def _write(path: Path, text: str, expected: tuple[str | None] | None) -> Path | None:
+def _write(
+    path: Path, text: str, expected: tuple[str | None] | None, *, private: bool = False
+) -> Path | None:
     target = Path(os.path.realpath(path))
     target.parent.mkdir(parents=True, exist_ok=True)
     backup: Path | None = None
@@ -203,6 +209,8 @@ def _write(path: Path, text: str, expected: tuple[str | None] | None) -> Path | 
     except FileNotFoundError:
         pass
     previous = read_regular(target) if mode is not None else None
+    if private:
+        mode = (NEW_FILE_MODE if mode is None else mode) & 0o700
     if previous is not None:
         backup = target.with_name(target.name + BACKUP_SUFFIX)
         _atomic_write(backup, previous, mode)

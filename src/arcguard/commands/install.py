@@ -75,7 +75,8 @@ def _events_for(given: str | None) -> tuple[list[str], list[str], bool]:
     "--resident",
     is_flag=True,
     help="Resident mode: http hooks to one loopback `arcguard serve` per user (started by "
-    "the SessionStart hook) instead of a process per hook. User or local scope only.",
+    "the SessionStart hook) instead of a process per hook. User or local scope only. "
+    "Each run makes a new secret.",
 )
 def install(
     scope: str,
@@ -91,7 +92,9 @@ def install(
     Merges one entry per hook event into the settings file of the chosen scope, keeping every
     other key and hook as it was, and writes the /autonomous slash command next to it. The
     hook commands use the absolute path of this arcguard, so they work whatever PATH Claude
-    Code runs with. Safe to re-run: a second run changes nothing. The previous settings file
+    Code runs with. Safe to re-run: a second run changes nothing, except that each
+    `--resident` run makes a new secret (run it again to rotate the secret; sessions already
+    open keep the old one until restarted). The previous settings file
     is kept as settings.json.arcguard.bak; a file that is not valid JSON is never touched.
 
     Claude Code ignores a whole settings file that names an event its release does not know,
@@ -108,6 +111,8 @@ def install(
     _refuse_unsupported()
     path, command_file = target(scope, project)
     long_prefix = launch_forms.own_prefix(sys.executable, _package_location())
+    if resident:
+        _refuse_checkout(scope, path)
     served = _resident_files(scope, dry_run=dry_run) if resident else None
     events, notes, exec_form = _events_for(claude_version)
     prefix = _short_prefix(exec_form, dry_run=dry_run) or long_prefix
@@ -117,24 +122,38 @@ def install(
         wired[0] = install_plan.wire(settings, prefix, events, served)
         return wired[0].settings
 
+    was_shared = _shared_mode(path) if served is not None else False
     apply(
         path,
         change,
         dry_run=dry_run,
         done="installed arcguard hooks in {path}",
         nothing="arcguard hooks already installed in {path}",
+        private=served is not None,
     )
     for line in install_plan.notices(path, wired[0], notes):
         click.echo(line)
     _install_command(command_file, dry_run=dry_run)
     if with_statusline:
         _install_statusline(path, long_prefix, force=force, dry_run=dry_run)
-    if served is not None and not dry_run:
-        _resident_written(path, served[0])
+    if not dry_run:
+        _resident_after(path, served, was_shared=was_shared, project=project)
+
+
+def _resident_after(
+    path: Path, served: tuple[int, str] | None, *, was_shared: bool, project: Path | None
+) -> None:
+    """Resident mode installed: say so. Not (any more): take away what it leaves."""
+    if served is not None:
+        _resident_written(path, served[0], was_shared=was_shared)
+        return
+    from arcguard.commands import resident_left
+
+    resident_left.forget((project or Path.cwd()).absolute(), path)
 
 
 def _resident_files(scope: str, *, dry_run: bool) -> tuple[int, str]:
-    """The resident port and secret (made once, kept in the state directory)."""
+    """The resident port (chosen once) and a new secret, both kept in the state directory."""
     from arcguard.resident import files
     from arcguard.storage import paths
 
@@ -146,32 +165,57 @@ def _resident_files(scope: str, *, dry_run: bool) -> tuple[int, str]:
     try:
         home = paths.state_dir(os.environ)
         if dry_run:
-            known = files.port(home), files.secret(home)
-            return (known[0] or 0, known[1] or "<new secret>")
-        return files.prepare(home)
+            return (files.port(home) or 0, "<new secret>")
+        # The server reads this config file whichever session starts it (see resident.server).
+        return files.prepare(home, paths.config_path(os.environ))
     except (OSError, paths.UnusablePath) as exc:
         raise click.ClickException(f"cannot prepare resident mode: {exc}") from None
 
 
-def _resident_written(path: Path, port: int) -> None:
-    _keep_private(path)
-    click.echo(
-        f"resident mode: hooks post to 127.0.0.1:{port}; the server starts with the "
-        "next Claude Code session (or run `arcguard serve &`)"
-    )
+def _refuse_checkout(scope: str, path: Path) -> None:
+    """Refuse --resident where the settings file is (or links to) a file in a git checkout, a
+    dotfiles repository say: the secret would be committed with it, as with project scope.
+    A local-scope file is Claude Code's own uncommitted file, inside a checkout by design."""
+    if scope == "local":
+        return
+    real = Path(os.path.realpath(path))
+    for folder in real.parents:
+        if (folder / ".git").exists():
+            link = f" (a link to {real})" if path.is_symlink() else ""
+            raise click.UsageError(
+                f"--resident writes the server's secret into {path}{link}, which is in the git "
+                f"checkout {folder}: it would be committed with it. Make {path} a plain file "
+                "outside any checkout, or use --scope local in a project"
+            )
 
 
-def _keep_private(path: Path) -> None:
-    """The settings file now holds the secret: readable by this user alone."""
-    import stat
-
+def _shared_mode(path: Path) -> bool:
+    """Whether the settings file is readable by others now (it will not be once written)."""
     try:
-        mode = stat.S_IMODE(os.stat(path).st_mode)
-        if mode & 0o077:
-            os.chmod(path, mode & 0o700)
-            click.echo(f"made {path} readable by you alone (it holds the resident secret)")
-    except OSError as exc:
-        click.echo(f"warning: could not restrict {path} to you alone: {exc}")
+        return bool(os.stat(path).st_mode & 0o077)
+    except OSError:
+        return False
+
+
+def _resident_written(path: Path, port: int, *, was_shared: bool) -> None:
+    from arcguard.resident import files
+    from arcguard.storage import paths
+
+    if was_shared:
+        click.echo(f"made {path} readable by you alone (it holds the resident secret)")
+    try:
+        stopped = files.stop(paths.state_dir(os.environ))
+    except (OSError, paths.UnusablePath):
+        stopped = False
+    if stopped:
+        click.echo(
+            "stopped the running server: it had the old secret (sessions already open keep "
+            "the old one: restart them)"
+        )
+    click.echo(
+        f"resident mode: hooks post to 127.0.0.1:{port} with a new secret; the server starts "
+        "with the next Claude Code session (or run `arcguard serve &`)"
+    )
 
 
 def _refuse_unsupported() -> None:

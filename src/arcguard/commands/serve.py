@@ -26,9 +26,19 @@ def serve() -> None:
     from arcguard.resident import server
     from arcguard.storage import paths
 
+    def say_where(running: server.Running) -> None:
+        # Started by hand, the user sees what runs and where to look; started by the
+        # SessionStart hook, this goes nowhere.
+        click.echo(
+            f"arcguard serve: answering Claude Code's http hooks for {home} at "
+            f"http://{files.HOST}:{running.port}/hook/<event> (pid {os.getpid()}); "
+            f"errors go to {paths.error_log(home)}; it exits after "
+            f"{running.idle_s:g} s without a request, or on Ctrl-C"
+        )
+
     try:
         home = paths.state_dir(os.environ)
-        server.serve(home, os.environ)
+        server.serve(home, os.environ, ready=say_where)
     except server.AlreadyRunning as exc:
         click.echo(f"arcguard serve: {exc}; nothing to do")
     except files.NotInstalled as exc:

@@ -62,13 +62,15 @@ def apply(
     nothing: str,
     finish: Callable[[str], str] | None = None,
     before_write: Callable[[Settings, str | None], None] | None = None,
+    private: bool = False,
 ) -> None:
     """Load `path`, apply `change`, then print the diff (dry run) or write it with a backup.
 
     `finish` may adjust the new text (without changing what it means); `before_write` runs
     with the settings and text being replaced, right before they are, never in a dry run.
     The merge is redone from the new content whenever the file changed between reading and
-    replacing it, a bounded number of times.
+    replacing it, a bounded number of times. `private`: the new text holds a secret, so the
+    file (and its backup) are written readable by this user alone.
     """
     from arcguard.claude_settings import json_text
 
@@ -86,7 +88,7 @@ def apply(
                 return
             if before_write is not None:
                 before_write(current, text)
-            backup = cc.write_if_unchanged(path, rendered, text)
+            backup = cc.write_if_unchanged(path, rendered, text, private=private)
         except cc.Changed:
             _pause(attempt)
             continue

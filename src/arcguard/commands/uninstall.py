@@ -13,6 +13,7 @@ from arcguard.claude_settings import launch_forms
 from arcguard.claude_settings import merge_plan as plan
 from arcguard.claude_settings import settings_files as cc
 from arcguard.claude_settings import slash_command as slash
+from arcguard.commands import resident_left
 from arcguard.commands.settings_edit import apply
 from arcguard.commands.settings_edit import scope_options
 from arcguard.commands.settings_edit import target
@@ -30,7 +31,9 @@ def uninstall(scope: str, project: Path | None, dry_run: bool) -> None:
     Only arcguard's own entries go (an event left with no hook goes too); other hooks and
     keys stay as they were. A status line of your own that `install --statusline --force`
     replaced is put back as it was. The /autonomous command is deleted only if it is
-    arcguard's unchanged template. The state directory is left alone, unless it holds only
+    arcguard's unchanged template. Once no settings file in reach wires resident mode, its
+    server is stopped and its files (the secret included) are deleted, with a backup that
+    still holds the secret. The state directory is left alone otherwise, unless it holds only
     the hook launcher install wrote and no settings file in reach still runs it.
 
     \b
@@ -48,7 +51,9 @@ def uninstall(scope: str, project: Path | None, dry_run: bool) -> None:
     _uninstall_command(command_file, dry_run=dry_run)
     if not dry_run:
         _remove_empty_folders(command_file.parent, path.parent if scope != "user" else None)
-        _forget_launcher((project or Path.cwd()).absolute())
+        root = (project or Path.cwd()).absolute()
+        resident_left.forget(root, path)
+        _forget_launcher(root)
 
 
 def _forget_launcher(root: Path) -> None:

@@ -9,6 +9,7 @@ from arcguard.doctor.model import Check
 from arcguard.doctor.model import Setup
 from arcguard.doctor.model import gap
 from arcguard.doctor.model import ok
+from arcguard.doctor.model import warn
 from arcguard.doctor.wiring import resident_entries
 from arcguard.resident import files
 
@@ -43,7 +44,26 @@ def check_resident(setup: Setup) -> list[Check]:
             )
         )
     found.append(_server(setup, port))
-    return found
+    return found + _ignored(setup)
+
+
+def _ignored(setup: Setup) -> list[Check]:
+    """A project's `ARCGUARD_*` settings, which resident mode does not apply (see
+    `resident.server.served_environ` for why)."""
+    from arcguard.doctor.trust import project_variables
+
+    config = files.config(setup.home) or "the default config file"
+    return [
+        warn(
+            NAME,
+            f"{name} set by {path} (env) is ignored in resident mode: one server answers "
+            f"every project, with the settings of {config} only",
+            "put the setting in that config file, or use the command hooks "
+            "(`arcguard install`), which apply a project's settings to its own sessions",
+        )
+        for path, name in project_variables(setup)
+        if name.startswith("ARCGUARD_")
+    ]
 
 
 def _tokens(setup: Setup, scopes: set[str]) -> set[object]:
@@ -56,8 +76,11 @@ def _tokens(setup: Setup, scopes: set[str]) -> set[object]:
 
 
 def _server(setup: Setup, port: int | None) -> Check:
+    info = files.server_info(setup.home)
     text = files.describe(setup.home) or files.NOT_RUNNING
-    if text != files.NOT_RUNNING:
+    if info is not None:
+        if files.stale(info):
+            return warn(NAME, text, "start a new Claude Code session: it starts the new server")
         return ok(NAME, text)
     if port is not None and _listening(port):
         return gap(
@@ -67,7 +90,15 @@ def _server(setup: Setup, port: int | None) -> Check:
             "find it (ss -ltnp), or take a new port: rm "
             f"{os.path.join(setup.home, files.SETTINGS_NAME)} && arcguard install --resident",
         )
-    return gap(NAME, text, "arcguard serve &  (or start a new session)")
+    # Not a gap: this is the state right after install, and after the idle exit; the next
+    # session's SessionStart hook starts it. Sessions open meanwhile run unguarded, hence warn.
+    return warn(NAME, WAITING, "arcguard serve &  (or start a new Claude Code session)")
+
+
+WAITING = (
+    "resident mode: server not running now; the next Claude Code session starts it (until "
+    "then, sessions already open run without arcguard)"
+)
 
 
 def _listening(port: int) -> bool:

@@ -39,8 +39,13 @@ def ensure_server(home: str, environ: dict[str, str] | os._Environ[str], wait_s:
     from arcguard.resident import files
 
     port = files.port(home)
-    if port is None or files.running(home):
+    if port is None:
         return False
+    if files.running(home):
+        info = files.server_info(home)  # None: it is starting and has not written it yet
+        if info is None or not files.stale(info):
+            return False
+        files.stop(home, wait_s)  # it runs other code: the installed code takes its place
     import subprocess
     import time
 
@@ -57,7 +62,8 @@ def ensure_server(home: str, environ: dict[str, str] | os._Environ[str], wait_s:
         start_new_session=True,  # outlives the hook and the session's process group
     )
     deadline = time.monotonic() + wait_s
-    while time.monotonic() < deadline and not _listening(port):
+    # Listening, and its server.json written: `status` right after this hook tells the truth.
+    while time.monotonic() < deadline and not (_listening(port) and files.server_info(home)):
         time.sleep(READY_POLL_S)
     return True
 

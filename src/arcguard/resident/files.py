@@ -101,8 +101,18 @@ def _free_port() -> int:
         return int(probe.getsockname()[1])
 
 
-def prepare(home: str) -> tuple[int, str]:
-    """The port and secret for install, made once and kept: a second install changes nothing."""
+def config(home: str) -> str | None:
+    """The config file install chose for the server (None: an install that recorded none)."""
+    data = _read_json(_path(home, SETTINGS_NAME))
+    chosen = data.get("config") if data else None
+    return chosen if isinstance(chosen, str) and os.path.isabs(chosen) else None
+
+
+def prepare(home: str, config: str | None = None) -> tuple[int, str]:
+    """The port and a new secret for install: the port is chosen once and kept (the settings
+    of every scope name it), the secret is new each time, so a secret that was ever read is
+    void after the next install. `config`: the config file the server reads (the one the
+    installing user's environment names). The files are private before a byte is written."""
     import json
     import secrets
 
@@ -110,14 +120,13 @@ def prepare(home: str) -> tuple[int, str]:
     from arcguard.storage import paths
 
     paths.ensure_dir(home)
-    chosen = port(home)
-    if chosen is None:
-        chosen = _free_port()
-        atomic.atomic_write(_path(home, SETTINGS_NAME), json.dumps({"port": chosen}).encode())
-    token = secret(home)
-    if token is None:
-        token = secrets.token_hex(SECRET_BYTES)
-        atomic.atomic_write(_path(home, SECRET_NAME), token.encode())
+    chosen = port(home) or _free_port()
+    recorded: dict[str, object] = {"port": chosen}
+    if config is not None:
+        recorded["config"] = config
+    atomic.atomic_write(_path(home, SETTINGS_NAME), json.dumps(recorded).encode())
+    token = secrets.token_hex(SECRET_BYTES)
+    atomic.atomic_write(_path(home, SECRET_NAME), token.encode())
     return chosen, token
 
 
@@ -156,6 +165,47 @@ def running(home: str) -> bool:
     return False
 
 
+def stop(home: str, wait_s: float = 3.0) -> bool:
+    """Stop the server running for `home`, if one is (SIGTERM, then SIGKILL past `wait_s`);
+    True if one was running. The pid comes from the file the lock holder wrote, and is only
+    signalled while that lock is held, so it is the server's."""
+    import signal
+    import time
+
+    info = server_info(home)
+    pid = info.get("pid") if info else None
+    if not isinstance(pid, int) or isinstance(pid, bool) or pid <= 1:
+        return info is not None
+    for signum in (signal.SIGTERM, signal.SIGKILL):
+        try:
+            os.kill(pid, signum)
+        except OSError:
+            return True  # gone already
+        deadline = time.monotonic() + wait_s
+        while running(home) and time.monotonic() < deadline:
+            time.sleep(0.02)
+        if not running(home):
+            break
+    return True
+
+
+# Every file resident mode makes in the state directory, for uninstall to take away.
+MADE = (SETTINGS_NAME, SECRET_NAME, SERVER_NAME, LOCK_NAME)
+
+
+def forget(home: str) -> list[str]:
+    """Stop the server and delete every file resident mode made in `home`; the names deleted."""
+    stop(home)
+    gone = []
+    for name in MADE:
+        try:
+            os.unlink(_path(home, name))
+            gone.append(name)
+        except OSError:
+            pass
+    return gone
+
+
 def server_info(home: str) -> JSONObject | None:
     """What the running server wrote about itself (port, pid, created), if it runs."""
     return _read_json(server_path(home)) if running(home) else None
@@ -167,6 +217,41 @@ NOT_RUNNING = (
 )
 
 
+OLD_CODE = (
+    "resident mode: the running server (pid {pid}) runs code that is not the installed "
+    "arcguard (upgraded or removed since it started); the next Claude Code session replaces it"
+)
+
+
+def code_version(package: str | None = None) -> str:
+    """What identifies the arcguard code installed at `package` (default: this one): its
+    version, folder, and the count, total size and newest change of its Python files. An
+    upgrade or a removal changes it; a server compares it with the one it started with."""
+    import arcguard
+
+    folder = package or os.path.dirname(os.path.abspath(arcguard.__file__))
+    count = size = newest = 0
+    stack = [folder]
+    while stack:
+        try:
+            entries = list(os.scandir(stack.pop()))
+        except OSError:
+            continue
+        for entry in entries:
+            if entry.is_dir(follow_symlinks=False) and entry.name != "__pycache__":
+                stack.append(entry.path)
+            elif entry.name.endswith(".py"):
+                info = entry.stat(follow_symlinks=False)
+                count, size = count + 1, size + info.st_size
+                newest = max(newest, info.st_mtime_ns)
+    return f"{arcguard.__version__}:{folder}:{count}:{size}:{newest}"
+
+
+def stale(info: JSONObject) -> bool:
+    """Whether a running server (as `server_info` gives it) runs other code than is installed."""
+    return info.get("code") != code_version()
+
+
 def describe(home: str) -> str | None:
     """One line on resident mode for `status`, `doctor` and the status line; None when resident
     mode was never installed for this state directory."""
@@ -176,4 +261,6 @@ def describe(home: str) -> str | None:
     info = server_info(home)
     if info is None:
         return NOT_RUNNING
+    if stale(info):
+        return OLD_CODE.format(pid=info.get("pid"))
     return f"resident mode: server running (pid {info.get('pid')}, port {chosen})"

@@ -9,34 +9,36 @@ an empty 200 (no decision) and one log line; the server goes on.
 
 from __future__ import annotations
 
+import asyncio
 import hmac
 import os
 import threading
 import time
-from http.server import BaseHTTPRequestHandler
-from http.server import ThreadingHTTPServer
 
 from arcguard.errors import ArcguardError
 from arcguard.hooks import EVENTS
 from arcguard.hooks import runner
 from arcguard.resident import files
+from arcguard.resident import listener
 from arcguard.storage import error_log
 from arcguard.values import value
 
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Awaitable
     from collections.abc import Callable
+    from concurrent.futures import Executor
 
     from arcguard.core.config import Config
 
+    BodyReader = Callable[[int], Awaitable[bytes]]
+
 PREFIX = "/hook/"
-# Requests answered at once; more wait for a slot (Claude Code runs at most a few hooks of
-# one session in parallel, and every request is bounded in time).
-MAX_WORKERS = 16
-SLOT_WAIT_S = 1.0
-# How long a client may take to send its request: the same order as a hook's wall budget.
-READ_TIMEOUT_S = 5.0
+# Authenticated requests answered at once; more wait for a thread (Claude Code runs at most a
+# few hooks of one session in parallel, and each one is bounded in time). Connections that
+# have not sent a whole request never take a thread: see `listener`.
+MAX_WORKERS = 32
 # After the budget, a handler that already committed its decision is writing the state file:
 # it gets this much longer to finish, so a decision that changed the state is answered.
 COMMIT_GRACE_S = 1.0
@@ -69,7 +71,7 @@ class Resident:
 
     home: str
     token: bytes
-    environ: dict[str, str] | os._Environ[str]
+    environ: dict[str, str]  # see `served_environ`
     command: str  # how the model calls arcguard back, as a command hook would tell it
     last_request: float  # time.monotonic() of the latest request
 
@@ -98,6 +100,8 @@ class Resident:
         def work() -> None:
             try:
                 box.append(runner.dispatch(hook, raw, ctx))
+            except Abandoned:
+                pass  # its budget ran out: already logged as such
             except BaseException as exc:
                 error_log.log_line(self.home, f"{WHERE} {hook}", f"{type(exc).__name__}: {exc}")
 
@@ -107,6 +111,7 @@ class Resident:
         worker.join(budget)
         if worker.is_alive():
             if gate.close():
+                _abandon(worker)
                 error_log.log_line(
                     self.home,
                     f"{WHERE} {hook}",
@@ -117,10 +122,58 @@ class Resident:
         return box[0] if box else None
 
 
+class Abandoned(BaseException):
+    """Raised inside a request's thread once its budget is spent before it committed (a
+    BaseException, not an error: no `except Exception` on the way may stop it).
+
+    A command hook past its budget is ended by its watchdog, and the kernel drops its locks.
+    A thread cannot be ended, so it is made to unwind instead: its `with` blocks release the
+    session lock on the way out, and it stops taking the interpreter from other requests.
+    Nothing is lost: a handler that did not commit writes nothing.
+    """
+
+
+def _abandon(thread: threading.Thread) -> None:
+    """Raise Abandoned in `thread` at its next Python instruction (a call into C that runs
+    long, if any, finishes first: the hook path bounds those by the size of its input)."""
+    import ctypes
+
+    if thread.ident is not None:
+        ctypes.pythonapi.PyThreadState_SetAsyncExc(
+            ctypes.c_ulong(thread.ident), ctypes.py_object(Abandoned)
+        )
+
+
 def resident(home: str, token: str, environ: dict[str, str] | os._Environ[str]) -> Resident:
     """The shared state of a server starting now for `home`, with the secret `token`."""
     command = runner.own_command("-c", _executable())
-    return Resident(home, token.encode(), environ, command, time.monotonic())
+    served = served_environ(environ, files.config(home))
+    return Resident(home, token.encode(), served, command, time.monotonic())
+
+
+# Kept from the server's own environment: where the state lives is what the port belongs to.
+KEPT = ("ARCGUARD_HOME",)
+
+
+def served_environ(
+    environ: dict[str, str] | os._Environ[str], config: str | None
+) -> dict[str, str]:
+    """The environment every request is answered with: the server's, without any `ARCGUARD_*`
+    setting, reading the config file install recorded.
+
+    The server is started by whichever session comes first, with that session's environment,
+    which includes its project's settings `env` block; keeping its `ARCGUARD_*` values would
+    let one project's overrides govern every other project's sessions. So resident mode takes
+    its settings from the config file only (the one the installing user's environment named).
+    """
+    served = {
+        name: text
+        for name, text in environ.items()
+        if not name.startswith("ARCGUARD_") or name in KEPT
+    }
+    if config is not None:
+        served["ARCGUARD_CONFIG"] = config
+    return served
 
 
 def _executable() -> str:
@@ -137,114 +190,52 @@ def event_of(path: str) -> str | None:
     return event if event in EVENTS else None
 
 
-class _Handler(BaseHTTPRequestHandler):
-    server: _Server
-    server_version = "arcguard"
-    sys_version = ""
-    timeout = READ_TIMEOUT_S
-    # The answer leaves in one segment: a buffered writer sends the status line, headers and
-    # body together at the end, and without Nagle's algorithm nothing waits for an ACK.
-    wbufsize = 1 << 16
-    disable_nagle_algorithm = True
-    answered: str | None = None
+async def _respond(
+    shared: Resident, pool: Executor, request: listener.Request, read_body: BodyReader
+) -> listener.Reply:
+    """404 for anything but `POST /hook/<event>`, then 403 without the secret (before the
+    body is read), 413 past the payload bound, else the hook's answer (empty: no decision)."""
+    event = event_of(request.path) if request.method == "POST" else None
+    if event is None:
+        return listener.Reply(404)
+    if not shared.authorised(request.headers.get(files.SECRET_HEADER.lower())):
+        return listener.Reply(403)
+    length = _length(request.headers.get("content-length"))
+    if length is None or length > runner.MAX_PAYLOAD:
+        error_log.log_line(
+            shared.home,
+            f"{WHERE} {EVENTS[event]}",
+            f"payload without a length or over {runner.MAX_PAYLOAD} bytes; no decision",
+        )
+        return listener.Reply(413)
+    raw = await read_body(length)
+    loop = asyncio.get_running_loop()
+    started = time.perf_counter()
+    try:
+        text = await loop.run_in_executor(pool, shared.answer, event, raw)
+    except Exception as exc:
+        # One request's failure must never take the server down, nor answer with a
+        # decision: no body is no decision.
+        error_log.log_line(shared.home, WHERE, f"{type(exc).__name__}: {exc}")
+        text = None
+    spent = time.perf_counter() - started
+    loop.run_in_executor(pool, _record_cost, shared.home, EVENTS[event], spent)
+    return listener.Reply(200, text.encode() if text else b"")
 
-    def handle(self) -> None:
-        started = time.perf_counter()
-        super().handle()
-        if self.answered is not None:
-            from arcguard.storage import cost
 
-            spent = time.perf_counter() - started
-            cost.record(self.server.resident.home, cost.RESIDENT, self.answered, spent)
+def _record_cost(home: str, hook: str, spent: float) -> None:
+    from arcguard.storage import cost
 
-    def do_POST(self) -> None:
-        try:
-            self._post()
-        except Exception as exc:
-            # One request's failure must never take the server down, nor answer with a
-            # decision: no body is no decision.
-            error_log.log_line(self.server.resident.home, WHERE, f"{type(exc).__name__}: {exc}")
-            self._reply(200, b"")
-
-    def _post(self) -> None:
-        resident = self.server.resident
-        event = event_of(self.path)
-        if event is None:
-            self._reply(404, b"")
-            return
-        if not resident.authorised(self.headers.get(files.SECRET_HEADER)):
-            self._reply(403, b"")
-            return
-        length = _length(self.headers.get("Content-Length"))
-        if length is None or length > runner.MAX_PAYLOAD:
-            error_log.log_line(
-                resident.home,
-                f"{WHERE} {EVENTS[event]}",
-                f"payload without a length or over {runner.MAX_PAYLOAD} bytes; no decision",
-            )
-            self._reply(413, b"")
-            return
-        raw = self.rfile.read(length)
-        text = resident.answer(event, raw)
-        self._reply(200, text.encode() if text else b"")
-        self.answered = EVENTS[event]
-
-    def _not_found(self) -> None:
-        self._reply(404, b"")
-
-    do_GET = do_HEAD = do_PUT = do_DELETE = do_PATCH = do_OPTIONS = _not_found
-
-    def _reply(self, status: int, body: bytes) -> None:
-        try:
-            self.send_response(status)
-            self.send_header("Content-Type", "application/json")
-            self.send_header("Content-Length", str(len(body)))
-            self.end_headers()
-            if body and self.command != "HEAD":
-                self.wfile.write(body)
-        except OSError:
-            pass  # the client went away: nothing to answer
-
-    def log_message(self, format: str, *args: object) -> None:
-        pass  # one line per failure goes to the error log; requests themselves are not news
+    try:
+        cost.record(home, cost.RESIDENT, hook, spent)
+    except Exception as exc:
+        error_log.log_line(home, WHERE, f"cost not recorded: {type(exc).__name__}: {exc}")
 
 
 def _length(value: str | None) -> int | None:
     if value is None or not value.isascii() or not value.isdigit() or len(value) > 12:
         return None
     return int(value)
-
-
-class _Server(ThreadingHTTPServer):
-    daemon_threads = True
-    request_queue_size = 64
-
-    def __init__(self, port: int, resident: Resident) -> None:
-        self.resident = resident
-        self.slots = threading.BoundedSemaphore(MAX_WORKERS)
-        super().__init__((files.HOST, port), _Handler)
-
-    def process_request(self, request: object, client_address: object) -> None:
-        if not self.slots.acquire(timeout=SLOT_WAIT_S):
-            self.shutdown_request(request)  # type: ignore[arg-type]
-            return
-        try:
-            super().process_request(request, client_address)  # type: ignore[arg-type]
-        except BaseException:
-            self.slots.release()
-            raise
-
-    def process_request_thread(self, request: object, client_address: object) -> None:
-        try:
-            super().process_request_thread(request, client_address)  # type: ignore[arg-type]
-        finally:
-            self.slots.release()
-
-    def handle_error(self, request: object, client_address: object) -> None:
-        import sys
-
-        exc = sys.exc_info()[1]
-        error_log.log_line(self.resident.home, WHERE, f"{type(exc).__name__}: {exc}")
 
 
 def _load_handlers() -> None:
@@ -278,7 +269,7 @@ def _write_server_file(home: str, port: int) -> None:
 
     from arcguard.storage import atomic
 
-    info = {"port": port, "pid": os.getpid(), "created": time.time()}
+    info = {"port": port, "pid": os.getpid(), "created": time.time(), "code": _CODE[0]}
     atomic.atomic_write(files.server_path(home), json.dumps(info).encode())
 
 
@@ -289,23 +280,86 @@ def _remove_server_file(home: str) -> None:
         pass
 
 
-def _watch_idle(server: _Server, idle_s: float) -> None:
-    while True:
-        left = server.resident.last_request + idle_s - time.monotonic()
+@value
+class Running:
+    """A listening server, as `serve` hands it to its `ready` callback."""
+
+    loop: asyncio.AbstractEventLoop
+    stop: asyncio.Event
+    port: int
+    idle_s: float
+
+    def shutdown(self) -> None:
+        """Ask the server to stop (from any thread); `serve` returns once it has."""
+        self.loop.call_soon_threadsafe(self.stop.set)
+
+
+# The installed code's identity when the server started (`files.code_version`), and how often
+# it is compared with what is installed now.
+_CODE = [""]
+CODE_CHECK_S = 5.0
+
+
+async def _watch(shared: Resident, idle_s: float, stop: asyncio.Event) -> None:
+    """Stop when idle for `idle_s`, once its state directory is gone, or once the installed
+    code is not the code this server runs (an upgrade or a removal): its handlers would import
+    modules that are not there, or not the ones it has. The next session start runs the
+    installed code."""
+    checked = time.monotonic()
+    while not stop.is_set():
+        now = time.monotonic()
+        left = shared.last_request + idle_s - now
         if left <= 0:
-            server.shutdown()
+            stop.set()
             return
-        time.sleep(min(left, 1.0))
+        if now - checked >= CODE_CHECK_S:
+            checked = now
+            if not os.path.exists(files.server_path(shared.home)):
+                stop.set()  # its state directory was removed: nothing is left to serve
+                return
+            if files.code_version() != _CODE[0]:
+                error_log.log_line(shared.home, WHERE, "installed code changed; exiting")
+                stop.set()
+                return
+        await asyncio.sleep(min(left, 1.0))
+
+
+async def _run(shared: Resident, port: int, ready: Callable[[Running], None] | None) -> None:
+    import functools
+    from concurrent.futures import ThreadPoolExecutor
+
+    loop = asyncio.get_running_loop()
+    stop = asyncio.Event()
+    if threading.current_thread() is threading.main_thread():
+        import signal
+
+        for signum in (signal.SIGTERM, signal.SIGINT):
+            loop.add_signal_handler(signum, stop.set)  # server.json goes with a clean exit
+    pool = ThreadPoolExecutor(MAX_WORKERS, thread_name_prefix="arcguard-serve")
+    respond = functools.partial(_respond, shared, pool)
+    listening = await listener.listen(files.HOST, port, respond)
+    _write_server_file(shared.home, port)
+    try:
+        idle_s = float(shared.config().resident_idle_seconds)
+        idle = loop.create_task(_watch(shared, idle_s, stop))
+        if ready is not None:
+            ready(Running(loop, stop, port, idle_s))
+        await stop.wait()
+        idle.cancel()
+    finally:
+        _remove_server_file(shared.home)
+        listening.close()
+        pool.shutdown(wait=False, cancel_futures=True)
 
 
 def serve(
     home: str,
     environ: dict[str, str] | os._Environ[str],
     *,
-    ready: Callable[[ThreadingHTTPServer], None] | None = None,
+    ready: Callable[[Running], None] | None = None,
 ) -> None:
-    """Run the server until it has been idle for `resident_idle_seconds` (or `ready`, given
-    the listening server, shuts it down).
+    """Run the server until it has been idle for `resident_idle_seconds`, or is told to stop
+    (SIGTERM, or `shutdown` on what `ready` is given once it listens).
 
     Raises AlreadyRunning, files.NotInstalled, or OSError when the port cannot be bound.
     """
@@ -316,16 +370,8 @@ def serve(
     try:
         port, token = files.installed(home)
         shared = resident(home, token, environ)
-        idle_s = float(shared.config().resident_idle_seconds)
+        _CODE[0] = files.code_version()
         _load_handlers()
-        with _Server(port, shared) as server:
-            _write_server_file(home, port)
-            try:
-                threading.Thread(target=_watch_idle, args=(server, idle_s), daemon=True).start()
-                if ready is not None:
-                    ready(server)
-                server.serve_forever(poll_interval=0.5)
-            finally:
-                _remove_server_file(home)
+        asyncio.run(_run(shared, port, ready))
     finally:
         os.close(fd)

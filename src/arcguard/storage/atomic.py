@@ -34,20 +34,27 @@ class _FlockLock:
     fd: int = -1  # open while the lock is held
 
     def __enter__(self) -> _FlockLock:
-        import fcntl
-
         flags = os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC
         self.fd = os.open(self.path, flags, FILE_MODE)
-        deadline = time.monotonic() + self.timeout
+        try:
+            self._wait(time.monotonic() + self.timeout)
+        except BaseException:
+            # Also an exception raised into the thread while it waits or right after it got
+            # the lock (the resident server abandons a request that way): the lock goes too.
+            self.__exit__()
+            raise
+        return self
+
+    def _wait(self, deadline: float) -> None:
+        import fcntl
+
         delay = 0.002
         while True:
             try:
                 fcntl.flock(self.fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-                return self
+                return
             except BlockingIOError:
                 if time.monotonic() >= deadline:
-                    os.close(self.fd)
-                    self.fd = -1
                     raise LockTimeout(f"lock {self.path} busy for {self.timeout:.2f}s") from None
                 time.sleep(delay)
                 delay = min(delay * 2, 0.05)
