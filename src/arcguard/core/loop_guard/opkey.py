@@ -62,6 +62,12 @@ EMPTY_OUTPUT = ("(", " completed with no output)")
 MAX_EMPTY_OUTPUT_CHARS = 160
 # How much of a command or path a label looks at (it shows at most SUBJECT_CHARS of it).
 MASKED_WINDOW = 4096
+# The latest masked subjects. Several rules ask for one call's label in one hook run (its
+# repeat record, its step in the turn, the stuck rule), each under the session's lock; the
+# masking is the costly part, so it is done once per subject. A memo, not state: the label is
+# the same with it or without it.
+_MASKED: dict[str, str] = {}
+MASKED_MEMO = 32
 
 
 def operation_key(call: ToolCall) -> str:
@@ -92,12 +98,24 @@ def subject(call: ToolCall) -> str:
 def label(call: ToolCall, limit: int = SUBJECT_CHARS) -> str:
     """Short human description of a call, for messages and logs (at most `LABEL_BYTES` in
     the state file)."""
-    # A window far wider than the label is masked, so a secret the clip would cut is masked
-    # whole first (`redact.mask`: an obvious one never reaches the state, a log or a reason).
-    what = mask(" ".join(subject(call)[:MASKED_WINDOW].split()))
-    what = clip(what, min(limit, SUBJECT_CHARS))
+    what = clip(masked_subject(call), min(limit, SUBJECT_CHARS))
     name = clip(call.name, TOOL_NAME_CHARS)
     return clip_json(f"{name}: {what}" if what else name, LABEL_BYTES)
+
+
+def masked_subject(call: ToolCall) -> str:
+    """The start of the call's command or path, on one line, its obvious secrets masked.
+
+    A window far wider than a label is masked, so a secret the label's clip would cut is
+    masked whole first (`redact.mask`: an obvious one never reaches the state, a log or a
+    reason), and a command of any size costs the same."""
+    window = " ".join(subject(call)[:MASKED_WINDOW].split())
+    masked = _MASKED.get(window)
+    if masked is None:
+        if len(_MASKED) >= MASKED_MEMO:
+            _MASKED.clear()
+        masked = _MASKED[window] = mask(window)
+    return masked
 
 
 def effective_timeout(call: ToolCall) -> int | None:
