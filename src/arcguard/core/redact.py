@@ -30,6 +30,9 @@ from arcguard.values import value
 
 
 MASK = "***"
+# How much of a text is masked before it is clipped to what is kept: far wider than anything
+# kept, so a clip never cuts a secret short enough to pass unmasked.
+WINDOW = 4096
 # Words that make an option's or assignment's value a secret (matched inside the name, case
 # and `-`/`_` ignored: `--api-key`, `GITHUB_TOKEN`, `client_secret`, `db_password`).
 SECRET_NAMES = (
@@ -262,7 +265,7 @@ class _Scan:
         if lowered in SEPARATORS or lowered.endswith(";"):
             self.program = ""  # the next simple command
             return None
-        name = lowered.rsplit("/", 1)[-1]
+        name = lowered.rsplit("/", 1)[-1].lstrip(_QUOTES + "$({[")
         if name in MYSQL or name == "curl" or name == "redis-cli" or name == "login":
             self.program = "mysql" if name in MYSQL else name
             return word
@@ -276,6 +279,11 @@ class _Scan:
         else:
             return None
         return word
+
+
+def masked_start(text: str, chars: int) -> str:
+    """The first `chars` characters of `text`, masked (a `WINDOW` of it masked first)."""
+    return mask(text[:WINDOW])[:chars]
 
 
 def _lower(text: str) -> str:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from arcguard import jsonio
 from arcguard.core.hashing import digest
+from arcguard.core.redact import WINDOW
 from arcguard.core.redact import mask
 from arcguard.core.schema import LABEL_BYTES
 from arcguard.core.schema import SUBJECT_CHARS
@@ -61,7 +62,7 @@ TOOL_USE_ERROR = ("<tool_use_error>", "</tool_use_error>")
 EMPTY_OUTPUT = ("(", " completed with no output)")
 MAX_EMPTY_OUTPUT_CHARS = 160
 # How much of a command or path a label looks at (it shows at most SUBJECT_CHARS of it).
-MASKED_WINDOW = 4096
+MASKED_WINDOW = WINDOW
 # The latest masked subjects. Several rules ask for one call's label in one hook run (its
 # repeat record, its step in the turn, the stuck rule), each under the session's lock; the
 # masking is the costly part, so it is done once per subject. A memo, not state: the label is
