@@ -61,6 +61,9 @@ TOOL_USE_ERROR = ("<tool_use_error>", "</tool_use_error>")
 # output)". A tool name is short, so a longer line is a command's own output.
 EMPTY_OUTPUT = ("(", " completed with no output)")
 MAX_EMPTY_OUTPUT_CHARS = 160
+# The largest file content an Edit's effect is worked out for (the hook payload, which holds
+# the original, is at most 4 MiB).
+EDIT_EFFECT_CHARS = 4 * 1024 * 1024
 # How much of a command or path a label looks at (it shows at most SUBJECT_CHARS of it).
 MASKED_WINDOW = WINDOW
 # The latest masked subjects. Several rules ask for one call's label in one hook run (its
@@ -257,7 +260,8 @@ def is_confirmed_edit(call: ToolCall, response: object) -> bool:
 def edited_contents(call: ToolCall, response: object) -> tuple[str, str | None, str] | None:
     """(path, content before or None, content after) of a confirmed edit, from its structured
     response: a Write's content, or an Edit's replacement applied to the original file.
-    None when the response does not say (a MultiEdit, a notebook, an older release)."""
+    None when the response does not say (a MultiEdit, a notebook, an older release) or the
+    content after would be over `EDIT_EFFECT_CHARS`."""
     if not isinstance(response, dict):
         return None
     path = response.get("filePath")
@@ -275,5 +279,11 @@ def edited_contents(call: ToolCall, response: object) -> tuple[str, str | None, 
         return None
     if old not in before:
         return None
-    count = -1 if response.get("replaceAll") is True else 1
-    return path, before, before.replace(old, new, count)
+    if response.get("replaceAll") is not True:
+        return path, before, before.replace(old, new, 1)
+    # Every occurrence replaced: the result may be far larger than the payload that asked for
+    # it (each of n occurrences grows by the new string), so it is built only when its size,
+    # known beforehand, stays within the bound; past it the effect is unknown (a new content).
+    if len(before) + before.count(old) * (len(new) - len(old)) > EDIT_EFFECT_CHARS:
+        return None
+    return path, before, before.replace(old, new)
