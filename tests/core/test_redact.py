@@ -129,6 +129,11 @@ def test_a_label_masks_a_secret_even_where_the_label_is_cut_short():
             "curl 'https://discord.com/api/webhooks/***'",
         ),
         ("git clone https://me:p@ss@github.com/o/r", "git clone https://me:***@github.com/o/r"),
+        (
+            "SLACK_URL=https://hooks.slack.com/services/T0/B0/XYZ make",
+            "SLACK_URL=https://hooks.slack.com/services/*** make",
+        ),
+        ("see discord.com/api/webhooks/1/abc", "see discord.com/api/webhooks/***"),
         # A key the model mentions in its narration.
         (
             "I found the key ghp_1234567890abcdefghijKLMN in the config.",

@@ -94,41 +94,6 @@ WEBHOOKS = (
 )
 _KEY_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-")
 _QUOTES = "\"'`"
-# Text with none of these (ASCII case ignored) holds nothing the rules below would mask: most
-# labels are such text, and are returned at once.
-_MARKS = (
-    "pass",
-    "pwd",
-    "secret",
-    "token",
-    "api",
-    "access",
-    "private",
-    "auth",
-    "credential",
-    "bearer",
-    "cookie",
-    "sk-",
-    "sk_",
-    "rk_",
-    "gh",
-    "glpat-",
-    "xox",
-    "xapp-",
-    "akia",
-    "asia",
-    "aiza",
-    "hf_",
-    "npm_",
-    "pypi-",
-    "@",
-    "webhooks",
-    "mysql",
-    "mariadb",
-    "login",
-    "redis-cli",
-    "curl",
-)
 # Words with none of these need no look inside: no secret's name, header, URL or `Bearer`.
 _NAME_MARKS = (
     "pass",
@@ -142,7 +107,21 @@ _NAME_MARKS = (
     "credential",
     "cookie",
 )
-_WORD_MARKS = (*_NAME_MARKS, "bearer", "://", "hooks.")
+_WORD_MARKS = (*_NAME_MARKS, "bearer", "://", "hooks")
+# Text with none of these (ASCII case ignored) holds nothing the rules below would mask: most
+# labels are such text, and are returned at once.
+_MARKS = (
+    *_NAME_MARKS,
+    "bearer",
+    "hooks",
+    "@",
+    *sorted({prefix.lower()[:4] for prefix, _ in PREFIXES}),
+    "mysql",
+    "mariadb",
+    "login",
+    "redis-cli",
+    "curl",
+)
 # ASCII-only lowering: unlike `str.lower`, it never changes a text's length, so a position
 # found in the lowered text is the same position in the original.
 _LOWER = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstuvwxyz")
@@ -231,7 +210,7 @@ class _Scan:
         if self.pending == COOKIE and word[0] in _QUOTES and word.count(word[0]) == 1:
             # `-H "Cookie: a=1; b=2"`: the header's value runs to the quote it opened in.
             self.pending, self.quote = "", word[0]
-        if "://" in masked or "hooks." in lowered:
+        if "://" in masked or "hooks" in lowered:
             masked = _urls(masked)
         return masked
 
