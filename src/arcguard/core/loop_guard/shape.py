@@ -40,6 +40,8 @@ FILTERS = frozenset(
     {"head", "tail", "grep", "egrep", "fgrep", "rg", "jq", "awk", "cut", "sort", "uniq", "wc"}
     | {"tr", "column", "cat", "less", "more", "nl", "sed"}
 )
+# How many trailing pipes are looked at for filters.
+MAX_FILTERS = 16
 
 
 def normalise(text: str) -> str:
@@ -118,9 +120,6 @@ def _squeeze_numbers(text: str) -> str:
 
 def of_text(text: str) -> str:
     return _squeeze_numbers(normalise(text))
-
-
-MAX_FILTERS = 16
 
 
 def observed_command(command: str) -> str:

@@ -257,7 +257,7 @@ def segments(command: str) -> list[list[str]] | None:
         text = text.replace(separator, "\n")
     lines = text.split("\n")
     if len(lines) > 4 * MAX_SEGMENTS:
-        return None  # (each operator ends a line, so a simple command may leave a few)
+        return None  # operators leave empty lines too (`(cd x)` leaves three lines)
     found = []
     for line in lines:
         words = line.split()
