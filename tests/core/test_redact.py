@@ -76,3 +76,92 @@ def test_a_label_masks_a_secret_even_where_the_label_is_cut_short():
     label = opkey.label(ToolCall("Bash", {"command": command}))
     assert label == "Bash: curl -sS -H 'Authorization: Bearer ***' https://x"
     assert opkey.label(ToolCall("Bash", {"command": "pytest -q"})) == "Bash: pytest -q"
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # Quoted values of the documented forms, to their closing quote.
+        ('export GITHUB_TOKEN="abc def"', 'export GITHUB_TOKEN="*** ***"'),
+        ('TOKEN="abc" ./deploy.sh', 'TOKEN="***" ./deploy.sh'),
+        ("mysqldump --password='a b' db", "mysqldump --password='*** ***' db"),
+        ("run --password='abc' x", "run --password='***' x"),
+        ("API_KEY=`cat key` make", "API_KEY=`*** ***` make"),
+        # Programs' own password options.
+        ("curl -u admin:hunter2 https://x", "curl -u admin:*** https://x"),
+        ("curl -uadmin:hunter2 https://x", "curl -uadmin:*** https://x"),
+        ("curl --user 'me:two words' x", "curl --user 'me:*** ***' x"),
+        ("mysql -uroot -phunter2 db", "mysql -uroot -p*** db"),
+        ("/usr/bin/mysql -phunter2", "/usr/bin/mysql -p***"),
+        ("docker login -u me -p hunter2 reg.io", "docker login -u me -p *** reg.io"),
+        ("podman login -phunter2 reg.io", "podman login -p*** reg.io"),
+        ("redis-cli -h h -a hunter2 ping", "redis-cli -h h -a *** ping"),
+        ("gpg --batch --passphrase hunter2 -d f", "gpg --batch --passphrase *** -d f"),
+        # Names as YAML and JSON write them.
+        ("auth_token: abc123", "auth_token: ***"),
+        ('{"pass": "hunter2"}', '{"pass": "***"}'),
+        ('{"user":"u","pass":"hunter2"}', '{"user":"u","pass":"***"}'),
+        ('curl -d \'{"password":"a b"}\' x', 'curl -d \'{"password":"*** ***"}\' x'),
+        ("DB_PASS=x MYSQL_PWD=y make", "DB_PASS=*** MYSQL_PWD=*** make"),
+        # Cookies.
+        ('curl -H "Cookie: sid=abc; theme=dark" x', 'curl -H "Cookie: *** ***" x'),
+        ("Cookie: sid=abc; theme=dark then", "Cookie: ***; *** then"),
+        ("curl -b 'sid=abc' x", "curl -b '***' x"),
+        ("curl --cookie sid=abc x", "curl --cookie *** x"),
+        # Keys by their prefixes.
+        ("stripe sk_live_4eC39HqLyjWDarjtT1zdp7dc", "stripe sk_live_***"),
+        ("rk_test_4eC39HqLyjWDarjtT1zdp7dc", "rk_test_***"),
+        ("key=AIzaSyDaGmWKa4JsXZ-HjGw7ISLn_3namBGewQe", "key=AIza***"),
+        ("maps AIzaSyDaGmWKa4JsXZ-HjGw7ISLn_3namBGewQe", "maps AIza***"),
+        (
+            "huggingface-cli login hf_abcdefghijklmnopqrstuvwxyzABCDEFGH",
+            "huggingface-cli login hf_***",
+        ),
+        ("slack xapp-1-A0123456789-1234567890123-abcdef", "slack xapp-***"),
+        ("npm_abcdefghijklmnopqrstuvwxyz0123456789", "npm_***"),
+        # Webhook URLs and URL passwords holding an `@`.
+        (
+            "curl -X POST https://hooks.slack.com/services/T000/B000/XXXXYYYY -d x",
+            "curl -X POST https://hooks.slack.com/services/*** -d x",
+        ),
+        (
+            "curl 'https://discord.com/api/webhooks/123/abcDEF'",
+            "curl 'https://discord.com/api/webhooks/***'",
+        ),
+        ("git clone https://me:p@ss@github.com/o/r", "git clone https://me:***@github.com/o/r"),
+        (
+            "SLACK_URL=https://hooks.slack.com/services/T0/B0/XYZ make",
+            "SLACK_URL=https://hooks.slack.com/services/*** make",
+        ),
+        ("see discord.com/api/webhooks/1/abc", "see discord.com/api/webhooks/***"),
+        # A key the model mentions in its narration.
+        (
+            "I found the key ghp_1234567890abcdefghijKLMN in the config.",
+            "I found the key ghp_*** in the config.",
+        ),
+        # Left alone: the same letters that are no secret.
+        ("mkdir -pv dir && cp -pr a b", "mkdir -pv dir && cp -pr a b"),
+        ("pytest -p no:cacheprovider -q", "pytest -p no:cacheprovider -q"),
+        ("git push -u origin main:main", "git push -u origin main:main"),
+        ("curl -u x:y x && git push -u o a:b", "curl -u x:*** x && git push -u o a:b"),
+        ("bypass=1 compass=n passes=3", "bypass=1 compass=n passes=3"),
+        (
+            "from huggingface_hub import hf_hub_download",
+            "from huggingface_hub import hf_hub_download",
+        ),
+        ("echo AIzaShort sk_live_", "echo AIzaShort sk_live_"),
+        ("https://example.com/a@b:c", "https://example.com/a@b:c"),
+    ],
+)
+def test_item7_quoted_values_program_options_and_more_key_shapes_are_masked(text, expected):
+    assert mask(text) == expected
+    assert mask(expected) == expected
+
+
+def test_item7_masking_touches_labels_only_never_the_fingerprints():
+    """Two calls that differ only in a masked secret read the same in a label, yet keep
+    their own operation ids: the repeat rule never takes them for one call."""
+    one = ToolCall("Bash", {"command": "curl -u admin:one https://x"})
+    two = ToolCall("Bash", {"command": "curl -u admin:two https://x"})
+    assert opkey.label(one) == opkey.label(two) == "Bash: curl -u admin:*** https://x"
+    assert opkey.operation_id(one) != opkey.operation_id(two)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import subprocess
 import time
 from pathlib import Path
 
@@ -100,3 +101,40 @@ def test_an_active_arc_keeps_its_file_past_the_retention_age_and_the_age_is_a_se
     start = {"session_id": SID, "hook_event_name": "SessionStart", "source": "startup"}
     assert run_hook("session-start", start, env=stale_month).returncode == 0
     assert active.exists() and not idle.exists()
+
+
+def test_item9_a_killed_writers_temp_file_is_pruned_though_its_session_never_writes_again():
+    """A `<file>.json.tmp-<pid>-<n>` is a full copy of a session's state. Its session is
+    within the retention age and never writes again, so only pruning can clear it: once its
+    writer is gone (past a short grace) or once it is old whatever its pid says."""
+    session = write_session("quiet-one", age_days=3)
+    current = write_session(SID, age_days=0)
+    gone = _finished_pid()
+    alive = os.getpid()
+    minutes, hours = 5 * 60, 2 * 3600
+
+    def temp(owner: Path, pid: int, n: int, age_s: float) -> Path:
+        path = Path(f"{owner}.tmp-{pid}-{n}")
+        path.write_text(owner.read_text())
+        os.utime(path, (time.time() - age_s,) * 2)
+        return path
+
+    orphaned = temp(session, gone, 1, minutes)
+    too_old = temp(session, alive, 2, hours)
+    young = temp(session, gone, 3, 5)
+    writing = temp(session, alive, 4, minutes)
+    lookalike = session.parent / "quiet-one.json.tmp-notapid-1"
+    lookalike.write_text("{}")
+    os.utime(lookalike, (time.time() - hours,) * 2)
+    start = {"session_id": SID, "hook_event_name": "SessionStart", "source": "startup"}
+    assert run_hook("session-start", start).returncode == 0
+    assert not orphaned.exists() and not too_old.exists()
+    assert young.exists() and writing.exists() and lookalike.exists()
+    assert session.exists() and current.exists()
+
+
+def _finished_pid() -> int:
+    """The pid of a process that has ended."""
+    child = subprocess.Popen(["true"])
+    child.wait()
+    return child.pid

@@ -161,6 +161,15 @@ def _is_temp_of(name: str, prefix: str) -> bool:
     return pid.isascii() and pid.isdigit() and ns.isascii() and ns.isdigit()
 
 
+def temp_writer(name: str) -> int | None:
+    """The pid in the name of a state file's temp file (`<name>.json.tmp-<pid>-<n>`, as
+    `atomic_write` names it), or None when `name` is any other file."""
+    stem, mark, _ = name.rpartition(TEMP_MARK)
+    if not mark or not stem.endswith(".json") or not _is_temp_of(name, stem + TEMP_MARK):
+        return None
+    return int(name[len(stem) + len(TEMP_MARK) :].partition("-")[0])
+
+
 def remove_orphan_temps(path: str) -> int:
     """Delete temp files of `path` left by writers that were killed mid-write.
 

@@ -4,7 +4,8 @@ Run at SessionStart, not on every tool call: a session starts rarely, and one lo
 directory then is enough. The work is bounded (a time budget and a number of files per run,
 the rest left for the next start), each state file is judged and removed under its own lock
 (taken without waiting: a busy session is in use, so it stays), and the current session's
-files are never touched.
+files are never touched. A temporary copy a killed writer left is removed by its age and
+whether its writer still runs (`retention.orphan_temp`), whatever its session's age.
 """
 
 from __future__ import annotations
@@ -46,9 +47,45 @@ def prune_sessions(home: str, cfg: Config, now: float, *, current: str, budget_s
         path = os.path.join(directory, name)
         if any(keep is not None and path.startswith(keep) for keep in spared):
             continue
-        if _expired(path, cfg, now) and _remove(home, path, cfg, now):
+        writer = atomic.temp_writer(name)
+        if writer is not None:
+            removed += _remove_orphan_temp(home, path, writer, now)
+        elif _expired(path, cfg, now) and _remove(home, path, cfg, now):
             removed += 1
     return removed
+
+
+def _remove_orphan_temp(home: str, path: str, writer: int, now: float) -> int:
+    """Remove a temp file its writer will never rename (see `retention.orphan_temp`): 1 if
+    it went. No lock is taken: a live writer's temp file is young, and is left alone."""
+    try:
+        info = os.lstat(path)
+        if not stat.S_ISREG(info.st_mode):
+            return 0
+        if not retention.orphan_temp(info.st_mtime, now, writer_running=_running(writer)):
+            return 0
+        os.unlink(path)
+    except FileNotFoundError:
+        return 0  # renamed or removed by its writer meanwhile
+    except OSError as exc:
+        error_log.log_line(home, "prune", f"cannot remove {path}: {exc}", now=now)
+        return 0
+    return 1
+
+
+def _running(pid: int) -> bool:
+    """`pid` is a live process (of any user)."""
+    if pid <= 0:
+        return False
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OverflowError:
+        return False  # no process has such a pid
+    except OSError:
+        return True  # exists, owned by someone else
+    return True
 
 
 def _expired(path: str, cfg: Config, now: float) -> bool:

@@ -6,6 +6,7 @@ Field names and verb semantics are a stable format that scripts read and write;
 
 from __future__ import annotations
 
+from arcguard.core.redact import masked_start
 from arcguard.core.schema import MAX_MILESTONES
 from arcguard.core.schema import MILESTONE_BYTES
 from arcguard.core.schema import SLUG_BYTES
@@ -31,11 +32,11 @@ def new_arc(slug: str, milestones: list[str], now: float) -> Arc:
     stamp = iso(now)
     return {
         "active": True,
-        "slug": clip_json(slug or DEFAULT_SLUG, SLUG_BYTES),
+        "slug": _kept(slug or DEFAULT_SLUG, SLUG_BYTES),
         "invoked_at": stamp,
         "last_activity": stamp,
         "milestones": [
-            {"slice": clip_json(m, MILESTONE_BYTES), "status": "todo"}
+            {"slice": _kept(m, MILESTONE_BYTES), "status": "todo"}
             for m in milestones[:MAX_MILESTONES]
         ],
         "reconcile_count": 0,
@@ -60,6 +61,11 @@ def slug_of(task: str, fallback: str) -> str:
             break
         slug = f"{slug}-{word}" if slug else word[:SLUG_CHARS]
     return slug or fallback
+
+
+def _kept(text: str, limit: int) -> str:
+    """Text the model or the operator typed, as the state keeps it: masked, then bounded."""
+    return clip_json(masked_start(text, limit), limit)
 
 
 def last_activity(arc: Arc, now: float) -> float | None:
@@ -122,7 +128,7 @@ def next_milestone(arc: Arc | None) -> str:
 def mark_done(arc: Arc, name: str) -> bool:
     """Mark milestone `name` done; False when the arc has no such milestone."""
     for milestone in arc.get("milestones", []):
-        if milestone.get("slice") == name:
+        if milestone.get("slice") in (name, _kept(name, MILESTONE_BYTES)):
             milestone["status"] = "done"
             return True
     return False

@@ -14,6 +14,8 @@ Pure.
 from __future__ import annotations
 
 from arcguard.core.arc_keeper import arc as arcs
+from arcguard.core.redact import WINDOW
+from arcguard.core.redact import masked_start
 from arcguard.core.state import GOAL_BYTES
 from arcguard.core.state import clip_json
 from arcguard.text import clip
@@ -73,6 +75,7 @@ def on_prompt(state: State, prompt: str) -> None:
 
 
 def _condition(text: str) -> str:
-    # The user's free text, shown in the status line: one line, nothing unprintable.
-    text = "".join(c for c in " ".join(text.split()) if c.isprintable()) or "goal"
-    return clip_json(clip(text, MAX_CONDITION), GOAL_BYTES)
+    # The user's free text, shown in the status line: one line, nothing unprintable, its
+    # obvious secrets masked.
+    text = "".join(c for c in " ".join(text[:WINDOW].split()) if c.isprintable()) or "goal"
+    return clip_json(clip(masked_start(text, MAX_CONDITION + 1), MAX_CONDITION), GOAL_BYTES)

@@ -16,6 +16,7 @@ from arcguard.core.final_words import PLUGIN_AUTONOMOUS
 from arcguard.core.final_words import is_harness_prompt
 from arcguard.core.final_words import starts_autonomous
 from arcguard.core.loop_guard import guard
+from arcguard.core.redact import masked_start
 from arcguard.core.schema import TASK_CHARS
 from arcguard.core.state import add_log
 from arcguard.core.state import clone
@@ -151,7 +152,8 @@ def read_autonomous(prompt: str) -> tuple[str, list[tuple[str, bool]]]:
             words.extend(line.split())
         else:
             steps.append(step)
-    return " ".join(words)[:TASK_CHARS], steps
+    # The task is kept in the state and shown: its obvious secrets are masked.
+    return masked_start(" ".join(words), TASK_CHARS), steps
 
 
 def task_of(prompt: str) -> str:

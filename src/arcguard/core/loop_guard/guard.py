@@ -39,6 +39,7 @@ from arcguard.core.loop_guard.tracks import new_track
 from arcguard.core.loop_guard.tracks import pause
 from arcguard.core.loop_guard.tracks import paused_output
 from arcguard.core.loop_guard.tracks import track_key
+from arcguard.core.redact import masked_start
 from arcguard.core.schema import MAX_CALLS
 from arcguard.core.state import add_log
 from arcguard.core.state import clone
@@ -178,10 +179,13 @@ def _moves(track: Track, narration: str) -> bool:
     whose narration only repeats a recent one is looked at as a tool-only turn."""
     if not narration.strip():
         return False
+    # What is kept is masked (a key the model quotes must not reach the state), and compared
+    # as it is kept.
+    narration = masked_start(narration, NARRATION_CHARS)
     pairs = _bigrams(narration)
     recent = track.setdefault("narrations", [])
     repeated = any(_similar(pairs, _bigrams(old)) for old in recent)
-    recent.append(narration[:NARRATION_CHARS])
+    recent.append(narration)
     del recent[:-MAX_NARRATIONS]
     return not repeated
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from arcguard import jsonio
 from arcguard.core.hashing import digest
+from arcguard.core.redact import WINDOW
 from arcguard.core.redact import mask
 from arcguard.core.schema import LABEL_BYTES
 from arcguard.core.schema import SUBJECT_CHARS
@@ -60,8 +61,17 @@ TOOL_USE_ERROR = ("<tool_use_error>", "</tool_use_error>")
 # output)". A tool name is short, so a longer line is a command's own output.
 EMPTY_OUTPUT = ("(", " completed with no output)")
 MAX_EMPTY_OUTPUT_CHARS = 160
+# The largest file content an Edit's effect is worked out for (the hook payload, which holds
+# the original, is at most 4 MiB).
+EDIT_EFFECT_CHARS = 4 * 1024 * 1024
 # How much of a command or path a label looks at (it shows at most SUBJECT_CHARS of it).
-MASKED_WINDOW = 4096
+MASKED_WINDOW = WINDOW
+# The latest masked subjects. Several rules ask for one call's label in one hook run (its
+# repeat record, its step in the turn, the stuck rule), each under the session's lock; the
+# masking is the costly part, so it is done once per subject. A memo, not state: the label is
+# the same with it or without it.
+_MASKED: dict[str, str] = {}
+MASKED_MEMO = 32
 
 
 def operation_key(call: ToolCall) -> str:
@@ -92,12 +102,24 @@ def subject(call: ToolCall) -> str:
 def label(call: ToolCall, limit: int = SUBJECT_CHARS) -> str:
     """Short human description of a call, for messages and logs (at most `LABEL_BYTES` in
     the state file)."""
-    # A window far wider than the label is masked, so a secret the clip would cut is masked
-    # whole first (`redact.mask`: an obvious one never reaches the state, a log or a reason).
-    what = mask(" ".join(subject(call)[:MASKED_WINDOW].split()))
-    what = clip(what, min(limit, SUBJECT_CHARS))
+    what = clip(masked_subject(call), min(limit, SUBJECT_CHARS))
     name = clip(call.name, TOOL_NAME_CHARS)
     return clip_json(f"{name}: {what}" if what else name, LABEL_BYTES)
+
+
+def masked_subject(call: ToolCall) -> str:
+    """The start of the call's command or path, on one line, its obvious secrets masked.
+
+    A window far wider than a label is masked, so a secret the label's clip would cut is
+    masked whole first (`redact.mask`: an obvious one never reaches the state, a log or a
+    reason), and a command of any size costs the same."""
+    window = " ".join(subject(call)[:MASKED_WINDOW].split())
+    masked = _MASKED.get(window)
+    if masked is None:
+        if len(_MASKED) >= MASKED_MEMO:
+            _MASKED.clear()
+        masked = _MASKED[window] = mask(window)
+    return masked
 
 
 def effective_timeout(call: ToolCall) -> int | None:
@@ -238,7 +260,8 @@ def is_confirmed_edit(call: ToolCall, response: object) -> bool:
 def edited_contents(call: ToolCall, response: object) -> tuple[str, str | None, str] | None:
     """(path, content before or None, content after) of a confirmed edit, from its structured
     response: a Write's content, or an Edit's replacement applied to the original file.
-    None when the response does not say (a MultiEdit, a notebook, an older release)."""
+    None when the response does not say (a MultiEdit, a notebook, an older release) or the
+    content after would be over `EDIT_EFFECT_CHARS`."""
     if not isinstance(response, dict):
         return None
     path = response.get("filePath")
@@ -256,5 +279,11 @@ def edited_contents(call: ToolCall, response: object) -> tuple[str, str | None, 
         return None
     if old not in before:
         return None
-    count = -1 if response.get("replaceAll") is True else 1
-    return path, before, before.replace(old, new, count)
+    if response.get("replaceAll") is not True:
+        return path, before, before.replace(old, new, 1)
+    # Every occurrence replaced: the result may be far larger than the payload that asked for
+    # it (each of n occurrences grows by the new string), so it is built only when its size,
+    # known beforehand, stays within the bound; past it the effect is unknown (a new content).
+    if len(before) + before.count(old) * (len(new) - len(old)) > EDIT_EFFECT_CHARS:
+        return None
+    return path, before, before.replace(old, new)

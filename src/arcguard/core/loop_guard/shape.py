@@ -40,6 +40,8 @@ FILTERS = frozenset(
     {"head", "tail", "grep", "egrep", "fgrep", "rg", "jq", "awk", "cut", "sort", "uniq", "wc"}
     | {"tr", "column", "cat", "less", "more", "nl", "sed"}
 )
+# How many trailing pipes are looked at for filters.
+MAX_FILTERS = 16
 
 
 def normalise(text: str) -> str:
@@ -88,12 +90,22 @@ def _word(word: str) -> str:
 def _without_temp_paths(text: str) -> str:
     for prefix in TEMP_PREFIXES:
         start = text.find(prefix)
+        if start < 0:
+            continue
+        # Built once from its pieces: replacing each path in place would copy the text once
+        # per path.
+        pieces: list[str] = []
+        done = 0
         while start >= 0:
             end = start + len(prefix)
             while end < len(text) and text[end] not in PATH_ENDS:
                 end += 1
-            text = text[:start] + TEMP + text[end:]
-            start = text.find(prefix, start + len(TEMP))
+            pieces.append(text[done:start])
+            pieces.append(TEMP)
+            done = end
+            start = text.find(prefix, end)
+        pieces.append(text[done:])
+        text = "".join(pieces)
     return text
 
 
@@ -114,7 +126,9 @@ def observed_command(command: str) -> str:
     """The command without trailing output filters (`| tail -n 3`, `| jq .status`)."""
     if "||" in command:
         return command
-    parts = command.split("|")
+    # Filters are looked for at the end only, and a few at most: a command of thousands of
+    # pipes is not split pipe by pipe.
+    parts = command.rsplit("|", MAX_FILTERS)
     while len(parts) > 1:
         words = parts[-1].split()
         if not words or words[0].rsplit("/", 1)[-1] not in FILTERS:

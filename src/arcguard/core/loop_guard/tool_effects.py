@@ -212,13 +212,18 @@ SEPARATORS = ("&&", "||", ";", "|", "&", "\n", "(", ")", "{", "}")
 WAIT_PROGRAMS = frozenset({"sleep", "wait", "watch"})
 WAIT_SUBCOMMANDS = frozenset({"wait", "watch"})
 WAIT_OPTIONS = ("--watch", "--wait")
+# A command is read word by word, simple command by simple command; one longer than this, or
+# of more simple commands, is not read at all (a change, not a wait: see the module's
+# docstring), so a megabyte command costs the guard no more than an ordinary one.
+COMMAND_CHARS = 16 * 1024
+MAX_SEGMENTS = 256
 
 
 def command_of(call: ToolCall) -> str | None:
     if call.name != BASH or not isinstance(call.input, dict):
         return None
     command = call.input.get("command")
-    return command if isinstance(command, str) else None
+    return command if isinstance(command, str) and len(command) <= COMMAND_CHARS else None
 
 
 def may_change_world(call: ToolCall) -> bool:
@@ -241,7 +246,8 @@ def _mcp_reads(tool_name: str) -> bool:
 
 def segments(command: str) -> list[list[str]] | None:
     """The simple commands of `command` as word lists; None when it writes through a
-    redirect or runs a substitution (both: assume a change)."""
+    redirect or runs a substitution (both: assume a change), or has more than
+    `MAX_SEGMENTS` of them (too many to read)."""
     text = command
     for safe in SAFE_REDIRECTS:
         text = text.replace(safe, " ")
@@ -249,13 +255,19 @@ def segments(command: str) -> list[list[str]] | None:
         return None
     for separator in SEPARATORS:
         text = text.replace(separator, "\n")
+    lines = text.split("\n")
+    if len(lines) > 4 * MAX_SEGMENTS:
+        return None  # operators leave empty lines too (`(cd x)` leaves three lines)
     found = []
-    for line in text.split("\n"):
+    for line in lines:
         words = line.split()
-        while words and "=" in words[0] and not words[0].startswith("="):
-            words = words[1:]  # VAR=value prefixes
-        if words and not words[0].startswith("#"):
-            found.append(words)
+        first = 0
+        while first < len(words) and "=" in words[first] and not words[first].startswith("="):
+            first += 1  # VAR=value prefixes
+        if first < len(words) and not words[first].startswith("#"):
+            found.append(words[first:])
+            if len(found) > MAX_SEGMENTS:
+                return None
     return found
 
 
@@ -265,18 +277,20 @@ def is_read_only_command(command: str) -> bool:
 
 
 def _unwrap(words: list[str]) -> list[str]:
-    """The command a wrapper (`timeout 60 ...`, `env X=1 ...`) or a keyword (`do ...`) runs."""
-    while words and words[0] in LEADING_KEYWORDS:
-        words = words[1:]
-    while words and _program(words[0]) in WRAPPERS:
-        words = words[1:]
-        while words and (
-            words[0].startswith("-")
-            or "=" in words[0]
-            or words[0].rstrip("smhd").replace(".", "").isdigit()
+    """The command a wrapper (`timeout 60 ...`, `env X=1 ...`) or a keyword (`do ...`) runs.
+    Walked by index and sliced once: a command of many wrappers costs its length, no more."""
+    first, count = 0, len(words)
+    while first < count and words[first] in LEADING_KEYWORDS:
+        first += 1
+    while first < count and _program(words[first]) in WRAPPERS:
+        first += 1
+        while first < count and (
+            words[first].startswith("-")
+            or "=" in words[first]
+            or words[first].rstrip("smhd").replace(".", "").isdigit()
         ):
-            words = words[1:]
-    return words
+            first += 1
+    return words[first:] if first else words
 
 
 def _program(word: str) -> str:
@@ -299,12 +313,13 @@ def _reads(words: list[str]) -> bool:
 
 
 def _git_reads(args: list[str]) -> bool:
-    while args and args[0].startswith("-"):
+    first = 0
+    while first < len(args) and args[first].startswith("-"):
         # Global options: `-C dir` and `-c key=value` take a value.
-        args = args[2:] if args[0] in ("-C", "-c") else args[1:]
-    if not args:
+        first += 2 if args[first] in ("-C", "-c") else 1
+    if first >= len(args):
         return True
-    sub, rest = args[0], args[1:]
+    sub, rest = args[first], args[first + 1 : first + 2]
     if sub in GIT_READ_ONLY:
         return True
     allowed = GIT_LISTING.get(sub)
