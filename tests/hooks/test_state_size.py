@@ -191,4 +191,4 @@ def test_a_state_that_would_pass_the_limit_is_written_without_its_history():
 
     store.update(home(), SID, grow, now=time.time(), lock_timeout=5.0)
     assert state_file().stat().st_size < 100_000
-    assert invoke("arc", "status", SID).output == "active autonomous\n"
+    assert invoke("arc", "status", SID).output == "active go\n"
