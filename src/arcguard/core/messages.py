@@ -131,6 +131,14 @@ def deny_reason(label: str, runs: int, *, timed_out: bool) -> str:
     )
 
 
+def deny_at_once(label: str, copies: int) -> str:
+    return (
+        f"[arcguard] Denied as a duplicate: this exact call ({label}) was issued {copies} times"
+        " at once in this turn, and none of those copies has a result yet. Wait for the ones"
+        " already running, then decide from their results whether another run is needed."
+    )
+
+
 def checkin_nudge(turns: int) -> str:
     return (
         f"[arcguard] {turns} turns in a row with tool calls and no word to the user, and the"

@@ -99,6 +99,7 @@ if TYPE_CHECKING:
         at: float
         outcome: str | None
         spent: str | None
+        turn: int  # the track's turn it was issued in: still waiting then means in flight
 
     class Operation(TypedDict):
         label: str

@@ -140,7 +140,14 @@ ARC = record(
     }
 )
 RUN = record(
-    {"seq": INT, "owner": STR, "at": NUMBER, "outcome": optional(STR), "spent": optional(STR)}
+    {
+        "seq": INT,
+        "owner": STR,
+        "at": NUMBER,
+        "outcome": optional(STR),
+        "spent": optional(STR),
+        "turn": INT,
+    }
 )
 OPERATION = record(
     {

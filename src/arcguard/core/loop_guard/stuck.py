@@ -67,6 +67,11 @@ def _progress(st: Stuck, *, failures: bool = True) -> None:
         st["fail"], st["fails"], st["fail_nudged"] = "", 0, False
 
 
+def heard(track: Track) -> None:
+    """The user spoke through a call's result: every counter starts again (mutates `track`)."""
+    _progress(_stuck(track))
+
+
 @value
 class Finished:
     """What the repeat guard made of one finished call."""
