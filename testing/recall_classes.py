@@ -165,7 +165,9 @@ def read_ranges() -> tuple[Session, dict[str, Any]]:
     for n in range(14):
         offset = 1 + 60 * n
         body = "\n".join(f"func step{n}_{i}() {{ route({n}, {i}) }}" for i in range(4))
-        result = {"type": "text", "file": {"filePath": path, "content": body}}
+        # As Claude Code reports a range: where it starts is part of the answer.
+        file = {"filePath": path, "content": body, "numLines": 60, "startLine": offset}
+        result = {"type": "text", "file": {**file, "totalLines": 840}}
         s.wait(9).calls(("Read", {"file_path": path, "offset": offset, "limit": 60}, result))
         if n % 4 == 3:
             s.wait(4).calls(bash_call(f"grep -n 'step{n}_' {path} | head -3", f"{offset}:func"))

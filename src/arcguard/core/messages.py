@@ -204,11 +204,12 @@ def backstop_ceiling(turns: int) -> str:
 
 def stuck_checkin(count: int, label: str, *, failing: bool) -> str:
     what = (
-        f"{count} calls in a row failed the same way ({label}, among others) with no file changed"
-        " in between"
+        f"{count} attempts failed the same way ({label}, among others), however they were"
+        " spelt, with no file changed in between"
         if failing
-        else f"{count} calls repeated ones made before ({label}) with results of the same shape"
-        " (only timestamps, counters or ids differed) and nothing else moved"
+        else f"{count} calls repeated ones made before ({label}, among others): their results"
+        " brought nothing new (only timestamps, counters or ids differed), however the calls"
+        " were spelt, and nothing else moved"
     )
     return (
         f"[arcguard] {what}. Stop and summarise: what you are checking for, what you have"
@@ -219,9 +220,9 @@ def stuck_checkin(count: int, label: str, *, failing: bool) -> str:
 
 def stuck_pause(count: int, label: str, *, failing: bool) -> str:
     what = (
-        f"{count} calls failed the same way with no file changed in between"
+        f"{count} attempts failed the same way with no file changed in between"
         if failing
-        else f"{count} calls repeated earlier ones with results of the same shape"
+        else f"{count} calls repeated earlier ones and brought nothing new"
     )
     return (
         f"arcguard paused this session: {what} (last: {label}), and the request to summarise"

@@ -190,6 +190,9 @@ STUCK = record(
     {
         "pairs": list_of(STR),
         "results": list_of(STR),
+        "runs": map_of(INT),
+        "marks": map_of(INT),
+        "news": INT,
         "repeats": INT,
         "fail": STR,
         "fails": INT,

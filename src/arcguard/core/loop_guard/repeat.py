@@ -328,7 +328,7 @@ def _finish(state: State, call: ToolCall, result: ToolResult) -> stuck.Finished:
     guard = state["guard"]
     outcome = opkey.outcome(call, result)
     finished = stuck.Finished(
-        outcome, shape.result_shape(outcome, result), empty=opkey.is_empty_result(result)
+        outcome, shape.result_shape(outcome, result, call), empty=opkey.is_empty_result(result)
     )
     if not result.failed and (
         opkey.is_confirmed_edit(call, result.response) or call.name == NOTEBOOK_EDIT
