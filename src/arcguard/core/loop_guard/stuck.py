@@ -1,25 +1,25 @@
-"""Staged rules on shapes: loops whose values change every time, errors under new spellings,
-polls that wait for nothing.
+"""Staged rules on what results add: loops whose calls bring nothing new, however they are
+spelt, and polls that wait for nothing.
 
-Three counters per track, fed by every finished call (`observe`) and acted on when a turn's
-calls are done (`decide`):
+Fed by every finished call (`observe`) and acted on when a turn's calls are done (`decide`):
 
-- Shape repeats: a call whose shape and result shape (`loop_guard.shape`) were both seen
-  before, since the last real progress. A probe whose output carries a fresh timestamp each
-  time is caught here. Real progress is a confirmed edit that leaves a file content it never
-  had, a result of a shape never seen, or a call that may have changed the world and is not
-  itself a shape repeat. `shape_checkin_repeats` asks for a summary, `shape_pause_repeats`
-  pauses.
-- Same failure: failing calls in a row with one result shape and no file changed between
-  them, whatever the calls were (the same test through its runner, a package script, extra
-  flags). A failed call changes nothing a retry could see, so it is never progress here.
-  `error_checkin_repeats`, then `error_pause_repeats`.
-- Polls: a call that waits (`tool_effects.is_poll`) is never denied for repeating; the same result
-  shape from it is bounded by wall time instead: a request at `poll_checkin_seconds` of
+- Nothing new: a result whose shape (`loop_guard.shape`: volatile values set aside, the
+  numbers that name the call's target kept, a failure read as its cause) the session has not
+  seen is news. A result seen again extends its run, whichever call brought it and whatever
+  one-off calls came between, until more than `GAP` new results arrived since its last
+  sighting. A failure's run is counted in attempts (parallel copies of one turn are one):
+  `error_checkin_repeats` asks for a summary, `error_pause_repeats` pauses. A completed call's
+  run is counted in repeats: `shape_checkin_repeats`, then `shape_pause_repeats`. Real
+  progress starts every run again: a confirmed edit that leaves a file content it never had,
+  the user's words (`heard`), or a call that may have changed the world whose result is new or
+  not itself the one repeating. A failed call changes nothing a retry could see, so it is never
+  progress.
+- Polls: a call that waits (`tool_effects.is_poll`) is never denied for repeating; the same
+  result shape from it is bounded by wall time instead: a request at `poll_checkin_seconds` of
   identical results, a pause at `poll_pause_seconds`. A result that changes is progress.
 
 Each stage's request comes once; the pause only after it, so the model always had one turn to
-explain itself first. Any real progress resets the counters.
+explain itself first.
 """
 
 from __future__ import annotations
