@@ -9,7 +9,7 @@ the real hooks in this process, the hooks' clock following the transcript's time
 judged against its label in `labels.json`:
 
 - a loop gets a word in time when it is denied, asked to check in or paused by the label's
-  `word_by` turn, and is stopped in time when it is paused by its `stop_by` turn (its last
+  `by_turn`, and is stopped in time when it is paused by its `stop_by` turn (its last
   looping turn); it counts as caught when both hold;
 - a stall is sent back when the Stop of the label's turn is continued (replayed with `--arc`);
 - a completion is released when the Stop of the label's turn releases the arc and nothing in
@@ -55,9 +55,8 @@ def judge(name: str, label: dict[str, Any], path: Path) -> dict[str, Any]:
     nudges = len(by_kind.get("nudge", []))
     word = min((first[k] for k in WORDS if k in first), default=None)
     if kind == "loop":
-        by_turn = label["word_by"]
         in_time = word is not None and word <= by_turn
-        ok = in_time and "pause" in first and first["pause"] <= label["stop_by"]
+        ok = in_time and "pause" in first and first["pause"] <= label.get("stop_by", by_turn)
     elif kind == "stall":
         ok = by_turn in by_kind.get("continue", [])
     elif kind == "release":

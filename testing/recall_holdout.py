@@ -32,8 +32,9 @@ def _open(s: Session, task: str) -> Session:
     return s
 
 
-def _loop(word_by: int, stop_by: int, what: str) -> dict[str, Any]:
-    return {"kind": LOOP, "word_by": word_by, "stop_by": stop_by, "what": what}
+def _loop(by_turn: int, stop_by: int, what: str) -> dict[str, Any]:
+    """A word (a deny, a check-in or a pause) by `by_turn`, a pause by `stop_by`."""
+    return {"kind": LOOP, "by_turn": by_turn, "stop_by": stop_by, "what": what}
 
 
 def missing_module() -> tuple[Session, dict[str, Any]]:

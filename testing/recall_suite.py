@@ -524,10 +524,9 @@ def build(
             entry["version"] = VERSION
         name = session.t.session_id.removeprefix("recall-") + ".jsonl"
         session.t.write(folder / name)
-        if label["kind"] == LOOP and "by_turn" in label:
+        if label["kind"] == LOOP and "stop_by" not in label:
             # A pause by that turn: the word and the stop both come by then.
-            turn = label.pop("by_turn")
-            label.update(word_by=turn, stop_by=turn)
+            label["stop_by"] = label["by_turn"]
         labels[name] = label
     text = json.dumps(labels, indent=2, sort_keys=True) + "\n"
     (folder / LABELS.name).write_text(text, encoding="utf-8")
