@@ -55,8 +55,10 @@ def judge(name: str, label: dict[str, Any], path: Path) -> dict[str, Any]:
     nudges = len(by_kind.get("nudge", []))
     word = min((first[k] for k in WORDS if k in first), default=None)
     if kind == "loop":
+        stop_by = label.get("stop_by", by_turn)
+        assert isinstance(by_turn, int) and isinstance(stop_by, int), name
         in_time = word is not None and word <= by_turn
-        ok = in_time and "pause" in first and first["pause"] <= label.get("stop_by", by_turn)
+        ok = in_time and "pause" in first and first["pause"] <= stop_by
     elif kind == "stall":
         ok = by_turn in by_kind.get("continue", [])
     elif kind == "release":
