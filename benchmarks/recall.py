@@ -1,21 +1,26 @@
 """Recall and precision of the loop guard and the arc keeper on the labelled suite.
 
-    .venv/bin/python benchmarks/recall.py [--suite DIR] [--json]
+    .venv/bin/python benchmarks/recall.py [--suite DIR] [--holdout DIR] [--json]
 
-Every session of the suite (tests/fixtures/recall/, written by `python -m testing.recall_suite`)
-is replayed through the real hooks in this process, the hooks' clock following the
-transcript's timestamps, and judged against its label in `labels.json`:
+Every session of the tuned suite (tests/fixtures/recall/, written by `python -m
+testing.recall_suite`) and of the held-out fold (tests/fixtures/recall-holdout/, written by
+`python -m testing.recall_holdout`, sessions never used to tune the rules) is replayed through
+the real hooks in this process, the hooks' clock following the transcript's timestamps, and
+judged against its label in `labels.json`:
 
-- a loop is stopped in time when the session is paused by the label's turn;
+- a loop gets a word in time when it is denied, asked to check in or paused by the label's
+  `by_turn`, and is stopped in time when it is paused by its `stop_by` turn (its last
+  looping turn); it counts as caught when both hold;
 - a stall is sent back when the Stop of the label's turn is continued (replayed with `--arc`);
 - a completion is released when the Stop of the label's turn releases the arc and nothing in
   that session is continued (replayed with `--arc`);
 - a legitimate run is untouched when nothing is denied or paused and it gets at most one
   nudge per 100 tool calls.
 
-It prints one line per session and the totals: recall (loops stopped in time, stalls sent
-back, completions released) and precision (legitimate runs untouched, nudges per 100 calls of
-the legitimate runs). Exit status 1 when any session misses its label.
+It prints one line per session and the totals of each fold apart: recall (loops stopped in
+time, stalls sent back, completions released) and precision (legitimate runs untouched,
+nudges per 100 calls of the legitimate runs). Exit status 1 when any session of the tuned
+suite misses its label.
 """
 
 from __future__ import annotations
@@ -31,6 +36,8 @@ from arcguard.replay import replay
 
 REPO = Path(__file__).resolve().parents[1]
 DEFAULT_SUITE = REPO / "tests" / "fixtures" / "recall"
+DEFAULT_HOLDOUT = REPO / "tests" / "fixtures" / "recall-holdout"
+WORDS = ("deny", "nudge", "pause")
 ARC_KINDS = ("stall", "release")
 NUDGES_PER_100 = 1.0
 
@@ -46,8 +53,12 @@ def judge(name: str, label: dict[str, Any], path: Path) -> dict[str, Any]:
     first = {k: min(turns) for k, turns in by_kind.items()}
     by_turn = label.get("by_turn")
     nudges = len(by_kind.get("nudge", []))
+    word = min((first[k] for k in WORDS if k in first), default=None)
     if kind == "loop":
-        ok = "pause" in first and by_turn is not None and first["pause"] <= by_turn
+        stop_by = label.get("stop_by", by_turn)
+        assert isinstance(by_turn, int) and isinstance(stop_by, int), name
+        in_time = word is not None and word <= by_turn
+        ok = in_time and "pause" in first and first["pause"] <= stop_by
     elif kind == "stall":
         ok = by_turn in by_kind.get("continue", [])
     elif kind == "release":
@@ -62,6 +73,7 @@ def judge(name: str, label: dict[str, Any], path: Path) -> dict[str, Any]:
         "file": name,
         "kind": kind,
         "by_turn": by_turn,
+        "stop_by": label.get("stop_by"),
         "ok": ok,
         "calls": calls,
         "first": first,
@@ -97,8 +109,10 @@ def _print(data: dict[str, Any]) -> None:
     for row in data["rows"]:
         mark = "ok  " if row["ok"] else "MISS"
         label = f"by turn {row['by_turn']}" if row["by_turn"] is not None else "untouched"
+        if row["stop_by"] is not None:
+            label = f"word {row['by_turn']}, stop {row['stop_by']}"
         first = ", ".join(f"{k} at {t}" for k, t in sorted(row["first"].items())) or "nothing"
-        print(f"{mark} {row['file']:<28} {row['kind']:<8} {label:<12} {first}")
+        print(f"{mark} {row['file']:<28} {row['kind']:<8} {label:<20} {first}")
     print()
     for key in ("loops_stopped", "stalls_sent_back", "completions_released", "legit_untouched"):
         done, total = data[key]
@@ -109,14 +123,21 @@ def _print(data: dict[str, Any]) -> None:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--suite", type=Path, default=DEFAULT_SUITE)
+    parser.add_argument("--holdout", type=Path, default=DEFAULT_HOLDOUT)
     parser.add_argument("--json", action="store_true", help="print the results as JSON")
     args = parser.parse_args()
-    data = run(args.suite)
+    folds = {"tuned": run(args.suite)}
+    if args.holdout.is_dir():
+        folds["held out"] = run(args.holdout)
     if args.json:
-        print(json.dumps(data, indent=2))
+        print(json.dumps(folds, indent=2))
     else:
-        _print(data)
-    return 0 if all(row["ok"] for row in data["rows"]) else 1
+        for name, data in folds.items():
+            print(f"== {name} ({args.suite if name == 'tuned' else args.holdout})")
+            _print(data)
+            print()
+    # The held-out fold is a measurement, never a gate: the status is the tuned suite's.
+    return 0 if all(row["ok"] for row in folds["tuned"]["rows"]) else 1
 
 
 if __name__ == "__main__":

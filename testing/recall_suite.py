@@ -14,6 +14,8 @@ from __future__ import annotations
 
 import json
 import time
+from collections.abc import Callable
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -510,20 +512,31 @@ BUILDERS = (
 )
 
 
-def build(folder: Path = SUITE) -> dict[str, dict[str, Any]]:
+def build(
+    folder: Path = SUITE, builders: Sequence[Callable[[], tuple[Session, dict[str, Any]]]] = ()
+) -> dict[str, dict[str, Any]]:
     """Write every session and the labels into `folder`; returns the labels."""
     folder.mkdir(parents=True, exist_ok=True)
     labels: dict[str, dict[str, Any]] = {}
-    for make in BUILDERS:
+    for make in builders or _tuned():
         session, label = make()
         for entry in session.t.entries:
             entry["version"] = VERSION
         name = session.t.session_id.removeprefix("recall-") + ".jsonl"
         session.t.write(folder / name)
+        if label["kind"] == LOOP and "stop_by" not in label:
+            # A pause by that turn: the word and the stop both come by then.
+            label["stop_by"] = label["by_turn"]
         labels[name] = label
     text = json.dumps(labels, indent=2, sort_keys=True) + "\n"
     (folder / LABELS.name).write_text(text, encoding="utf-8")
     return labels
+
+
+def _tuned() -> Sequence[Callable[[], tuple[Session, dict[str, Any]]]]:
+    from testing import recall_classes
+
+    return (*BUILDERS, *recall_classes.BUILDERS)
 
 
 if __name__ == "__main__":

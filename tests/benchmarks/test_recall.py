@@ -7,6 +7,7 @@ import json
 import sys
 
 import pytest
+from testing import recall_holdout
 from testing import recall_suite
 from testing.benchmarks import run_benchmark
 from testing.builders import REPO
@@ -28,6 +29,13 @@ def test_the_checked_in_suite_is_what_the_generator_writes(tmp_path):
     assert {p.name for p in tmp_path.iterdir()} == {
         p.name for p in recall_suite.SUITE.iterdir() if p.suffix in (".jsonl", ".json")
     }
+
+
+def test_the_held_out_fold_is_what_its_generator_writes(tmp_path):
+    recall_suite.build(tmp_path, recall_holdout.BUILDERS)
+    for path in sorted(tmp_path.iterdir()):
+        assert path.read_bytes() == (recall_holdout.SUITE / path.name).read_bytes(), path.name
+    assert {p.name for p in tmp_path.iterdir()} == {p.name for p in recall_holdout.SUITE.iterdir()}
 
 
 @pytest.mark.parametrize("name", sorted(LABELS))

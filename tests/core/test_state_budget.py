@@ -23,6 +23,7 @@ from arcguard.core.loop_guard.repeat import MAX_FILE_CONTENTS
 from arcguard.core.loop_guard.repeat import MAX_FILES
 from arcguard.core.loop_guard.repeat import MAX_RESOLVED_IDS
 from arcguard.core.loop_guard.repeat import MAX_RESULTS
+from arcguard.core.loop_guard.stuck import MAX_RUNS
 from arcguard.core.loop_guard.stuck import MAX_SHAPES
 from arcguard.core.loop_guard.tracks import MAX_TRACKS
 from arcguard.core.schema import TASK_CHARS
@@ -68,7 +69,14 @@ def fingerprint(n: int) -> str:
 
 
 def run(n: int) -> dict[str, Any]:
-    return {"seq": INT, "owner": ident(n), "at": NUMBER, "outcome": OUTCOME, "spent": SPENT}
+    return {
+        "seq": INT,
+        "owner": ident(n),
+        "at": NUMBER,
+        "outcome": OUTCOME,
+        "spent": SPENT,
+        "turn": INT,
+    }
 
 
 def operation(n: int, runs: int) -> dict[str, Any]:
@@ -118,8 +126,10 @@ def track(cfg: Any, base: int) -> dict[str, Any]:
             "counted": False,
         },
         "stuck": {
-            "pairs": [f"{base + n:016x}" for n in range(MAX_SHAPES)],
             "results": [f"completed:{base + n:016x}" for n in range(MAX_SHAPES)],
+            "runs": {f"completed:{base + n:016x}": INT for n in range(MAX_RUNS)},
+            "marks": {f"completed:{base + n:016x}": INT for n in range(MAX_RUNS)},
+            "news": INT,
             "repeats": INT,
             "fail": OUTCOME,
             "fails": INT,

@@ -189,8 +189,8 @@ SETTINGS: tuple[Setting, ...] = (
         8,
         3,
         1000,
-        "calls repeating an earlier call and result up to timestamps, counters and ids, with no"
-        " real progress, before a request to summarise",
+        "repeats of a result already seen, up to timestamps, counters and ids and whichever"
+        " calls brought it, with no real progress, before a request to summarise",
     ),
     _int(
         "shape_pause_repeats",
@@ -204,8 +204,8 @@ SETTINGS: tuple[Setting, ...] = (
         4,
         2,
         1000,
-        "failures in a row of the same shape, from any calls, with no file changed, before a"
-        " request to summarise",
+        "attempts failing the same way, from any calls and with one-off calls between, with no"
+        " file changed, before a request to summarise",
     ),
     _int(
         "error_pause_repeats",

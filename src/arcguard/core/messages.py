@@ -131,6 +131,14 @@ def deny_reason(label: str, runs: int, *, timed_out: bool) -> str:
     )
 
 
+def deny_at_once(label: str, copies: int) -> str:
+    return (
+        f"[arcguard] Denied as a duplicate: this exact call ({label}) was issued {copies} times"
+        " at once in this turn, and none of those copies has a result yet. Wait for the ones"
+        " already running, then decide from their results whether another run is needed."
+    )
+
+
 def checkin_nudge(turns: int) -> str:
     return (
         f"[arcguard] {turns} turns in a row with tool calls and no word to the user, and the"
@@ -196,11 +204,12 @@ def backstop_ceiling(turns: int) -> str:
 
 def stuck_checkin(count: int, label: str, *, failing: bool) -> str:
     what = (
-        f"{count} calls in a row failed the same way ({label}, among others) with no file changed"
-        " in between"
+        f"{count} attempts failed the same way ({label}, among others), however they were"
+        " spelt, with no file changed in between"
         if failing
-        else f"{count} calls repeated ones made before ({label}) with results of the same shape"
-        " (only timestamps, counters or ids differed) and nothing else moved"
+        else f"{count} calls repeated ones made before ({label}, among others): their results"
+        " brought nothing new (only timestamps, counters or ids differed), however the calls"
+        " were spelt, and nothing else moved"
     )
     return (
         f"[arcguard] {what}. Stop and summarise: what you are checking for, what you have"
@@ -211,9 +220,9 @@ def stuck_checkin(count: int, label: str, *, failing: bool) -> str:
 
 def stuck_pause(count: int, label: str, *, failing: bool) -> str:
     what = (
-        f"{count} calls failed the same way with no file changed in between"
+        f"{count} attempts failed the same way with no file changed in between"
         if failing
-        else f"{count} calls repeated earlier ones with results of the same shape"
+        else f"{count} calls repeated earlier ones and brought nothing new"
     )
     return (
         f"arcguard paused this session: {what} (last: {label}), and the request to summarise"

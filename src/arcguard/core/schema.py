@@ -99,6 +99,7 @@ if TYPE_CHECKING:
         at: float
         outcome: str | None
         spent: str | None
+        turn: int  # the track's turn it was issued in: still waiting then means in flight
 
     class Operation(TypedDict):
         label: str
@@ -145,9 +146,12 @@ if TYPE_CHECKING:
         label: str
 
     class Stuck(TypedDict, total=False):
-        pairs: list[str]  # call shape + result shape, seen since the operator spoke
+        pairs: list[str]  # no longer written: states from earlier releases may hold it
         results: list[str]  # result shapes seen
-        repeats: int  # shape repeats since the last real progress
+        runs: dict[str, int]  # result shape -> sightings in its current run
+        marks: dict[str, int]  # result shape -> `news` at its last sighting
+        news: int  # results never seen before, counted since the operator spoke
+        repeats: int  # the longest run of a completed call's result, less its first sighting
         fail: str  # the result shape of the current run of failures
         fails: int
         fail_turn: int  # the turn of the last failure counted
@@ -310,4 +314,4 @@ FILE_STATE_CHARS = 64
 # The largest state file these bounds allow with the default settings, in bytes: no input can
 # make one larger (a real one is a few tens of KB). More operations, runs or cycle history
 # in the settings allow more, up to the limit a state file is read with (`store`).
-STATE_BUDGET = 5_232_423
+STATE_BUDGET = 5_341_656

@@ -140,7 +140,14 @@ ARC = record(
     }
 )
 RUN = record(
-    {"seq": INT, "owner": STR, "at": NUMBER, "outcome": optional(STR), "spent": optional(STR)}
+    {
+        "seq": INT,
+        "owner": STR,
+        "at": NUMBER,
+        "outcome": optional(STR),
+        "spent": optional(STR),
+        "turn": INT,
+    }
 )
 OPERATION = record(
     {
@@ -183,6 +190,9 @@ STUCK = record(
     {
         "pairs": list_of(STR),
         "results": list_of(STR),
+        "runs": map_of(INT),
+        "marks": map_of(INT),
+        "news": INT,
         "repeats": INT,
         "fail": STR,
         "fails": INT,

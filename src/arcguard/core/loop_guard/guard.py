@@ -253,7 +253,8 @@ def turn_call(cfg: Config, call: ToolCall) -> TurnCall:
     return {
         "op": opkey.operation_id(call),
         "label": opkey.label(call, LABEL_SUBJECT),
-        "allowed": is_allowed(cfg, call),
+        # A user tool's turns are the user's answers, not a cycle (like an allow-listed call).
+        "allowed": is_allowed(cfg, call) or call.name in opkey.USER_TOOLS,
         "waits": tool_effects.is_wait(call),
         "polls": tool_effects.is_poll(call),
     }

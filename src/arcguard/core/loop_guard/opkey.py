@@ -29,6 +29,7 @@ BASH = "Bash"
 CONTROL_PARAMS = {BASH: ("timeout", "description")}
 EXPLICIT_DEFAULTS = {"Read": {"offset": 1, "limit": 2000}}
 EDIT_TOOLS = frozenset({"Write", "Edit", "MultiEdit", "NotebookEdit"})
+USER_TOOLS = frozenset({"AskUserQuestion", "ExitPlanMode"})  # their result is the user's answer
 # Claude Code's Bash: default and maximum timeout in milliseconds.
 BASH_DEFAULT_TIMEOUT_MS = 120_000
 BASH_MAX_TIMEOUT_MS = 600_000
@@ -54,7 +55,22 @@ NEVER_RAN_MARKS = (
 # frame, like the cancelled sibling above), and a permission check that refused or could not
 # ask (a line of its own).
 UNKNOWN_TOOL_MARK = "Error: No such tool available:"
-REFUSAL_PREFIXES = ("This command requires approval", "Permission for this tool use was denied")
+# The user refused the call in the permission prompt; with a reason, the reason follows the
+# words "the user said:" on the next lines.
+REJECTED = "The user doesn't want to proceed with this tool use."
+USER_SAID = "the user said:"
+# How an answered question or an approved plan opens: the rest is the user's choice.
+USER_ANSWERS = (
+    "User has answered your questions",
+    "Your questions have been answered",
+    "The user answered",
+    "User has approved",
+)
+REFUSAL_PREFIXES = (
+    "This command requires approval",
+    "Permission for this tool use was denied",
+    REJECTED,
+)
 PERMISSION_DENIED = ("Permission to ", " has been denied")
 TOOL_USE_ERROR = ("<tool_use_error>", "</tool_use_error>")
 # The harness's stand-in for a call that printed nothing: "(<tool name> completed with no
@@ -152,7 +168,25 @@ def outcome(call: ToolCall, result: ToolResult) -> str:
         return f"{FAILED}:{digest(error)}"
     if not result.responded:
         return UNKNOWN
-    return f"{COMPLETED}:{digest(jsonio.dumps(result.response))}"
+    response = result.response
+    if isinstance(response, str) and response.lstrip().startswith(REJECTED):
+        return NOT_RUN  # the batch's text for a call the user refused: it never ran
+    return f"{COMPLETED}:{digest(jsonio.dumps(response))}"
+
+
+def carries_user_words(call_name: str, result: ToolResult) -> bool:
+    """The result brings the user's own words: a refusal with a reason, a question answered,
+    a plan approved. New information by definition, whatever the call repeated."""
+    text = result.error if result.failed else result.response
+    if isinstance(text, str):
+        head = text.lstrip()[:400]
+        if head.startswith("<tool_use_error>"):
+            head = head[len("<tool_use_error>") :]
+        if head.startswith(REJECTED):
+            return USER_SAID in head
+        return head.startswith(USER_ANSWERS)
+    # A user tool's structured result (its answers, the approved plan) on PostToolUse.
+    return call_name in USER_TOOLS and not result.failed and isinstance(text, dict)
 
 
 def never_ran(error: object) -> bool:

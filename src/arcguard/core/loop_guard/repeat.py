@@ -66,6 +66,20 @@ def _run_outcome(run: Run) -> str:
     return opkey.UNKNOWN  # still running, or its result never came
 
 
+def _counts(run: Run, track: Track) -> bool:
+    """Whether a recorded execution counts as a run: one that never ran does not, nor one
+    whose result never came after its turn closed (refused, rejected: no event settles it)."""
+    if run.get("outcome") == opkey.NOT_RUN:
+        return False
+    turn = run.get("turn")
+    return run.get("outcome") is not None or turn is None or turn == track["turns"]
+
+
+def _in_flight(run: Run, track: Track) -> bool:
+    """Issued in this same turn, its result not in yet: a parallel copy."""
+    return run.get("outcome") is None and run.get("turn") == track["turns"]
+
+
 def _is_pending(run: Run, cfg: Config, now: float) -> bool:
     return run.get("outcome") is None and now - float(run.get("at", 0)) < cfg.inflight_stale_seconds
 
@@ -148,7 +162,8 @@ def decide_pre_tool(
         return paused, state
     track = get_track(state, track_key(call.agent), now)
     track["seq"] += 1
-    if is_allowed(cfg, call):
+    if is_allowed(cfg, call) or call.name in opkey.USER_TOOLS:
+        # A user tool's result is the user's answer: asking again is never a blind repeat.
         return None, state
     if tool_effects.is_wait(call) and background.waiting(
         state, cfg, now, own=track_key(call.agent)
@@ -160,18 +175,32 @@ def decide_pre_tool(
     window = [
         r
         for r in op["runs"]
-        if track["seq"] - r.get("seq", 0) <= cfg.repeat_window and r.get("outcome") != opkey.NOT_RUN
+        if track["seq"] - r.get("seq", 0) <= cfg.repeat_window and _counts(r, track)
     ]
     recent = window[-cfg.repeat_limit :]
     spent = None
     # A call that waits is how one waits: its repeats are bounded by time (`stuck`), not denied.
     poll = tool_effects.is_poll(call)
-    if not poll and len(recent) >= cfg.repeat_limit and len({_run_outcome(r) for r in recent}) == 1:
-        spent = _exception(op, state, cfg, call, file_state)
-        if spent is None:
-            remember(track.setdefault("denied_ids", []), call.id, MAX_RESOLVED_IDS)
-            return _deny(state, track, op, now, runs=len(window)), state
-    run: Run = {"seq": track["seq"], "owner": call.id, "at": now, "outcome": None, "spent": spent}
+    if not poll and len(recent) >= cfg.repeat_limit:
+        denied = track.setdefault("denied_ids", [])
+        at_once = sum(_in_flight(r, track) for r in recent)
+        if at_once == len(recent):
+            # Copies of one call issued together: none has a result, so say just that.
+            remember(denied, call.id, MAX_RESOLVED_IDS)
+            return _deny(state, track, op, now, runs=at_once + 1, at_once=True), state
+        if not at_once and len({_run_outcome(r) for r in recent}) == 1:
+            spent = _exception(op, state, cfg, call, file_state)
+            if spent is None:
+                remember(denied, call.id, MAX_RESOLVED_IDS)
+                return _deny(state, track, op, now, runs=len(window)), state
+    run: Run = {
+        "seq": track["seq"],
+        "owner": call.id,
+        "at": now,
+        "outcome": None,
+        "spent": spent,
+        "turn": track["turns"],
+    }
     _reserve(state, op, cfg, call, run)
     if file_state is not None:
         op["file_state"] = file_state
@@ -206,9 +235,16 @@ def _operation(
     return op
 
 
-def _deny(state: State, track: Track, op: Operation, now: float, *, runs: int) -> Output:
+def _deny(
+    state: State, track: Track, op: Operation, now: float, *, runs: int, at_once: bool = False
+) -> Output:
+    """`runs`: the runs with one result; with `at_once`, the copies issued in one turn."""
     timed_out = bool(op["runs"]) and op["runs"][-1].get("outcome") == opkey.TIMED_OUT
-    reason = messages.deny_reason(op["label"], runs, timed_out=timed_out)
+    reason = (
+        messages.deny_at_once(op["label"], runs)
+        if at_once
+        else messages.deny_reason(op["label"], runs, timed_out=timed_out)
+    )
     track["turn"]["denied"] += 1
     track["turn"]["label"] = op["label"]
     track["denials"] += 1
@@ -259,7 +295,9 @@ def decide_post_tool(
         # A result for a call we denied did not come from the live session (it never ran).
         return paused_output(state, deny=False), state
     finished = _finish(state, call, result)
-    progress = finished.edit == stuck.NEW or finished.changed
+    # The user's words (a reason for a refusal, an answer) are news whatever the call was.
+    heard = opkey.carries_user_words(call.name, result)
+    progress = heard or finished.edit == stuck.NEW or finished.changed
     background.observe_result(state, now, call, result)
     run = _owned_run(track, opkey.operation_id(call), call.id)
     if run is not None:
@@ -278,7 +316,9 @@ def decide_post_tool(
         remember(track["results"], finished.result, MAX_RESULTS)
     if progress:
         track["turn"]["progress"] = True
-    if not is_allowed(cfg, call):
+    if heard:
+        stuck.heard(track)
+    elif not is_allowed(cfg, call) and call.name not in opkey.USER_TOOLS:
         stuck.observe(track, now, call, finished)
     return paused_output(state, deny=False), state
 
@@ -288,7 +328,7 @@ def _finish(state: State, call: ToolCall, result: ToolResult) -> stuck.Finished:
     guard = state["guard"]
     outcome = opkey.outcome(call, result)
     finished = stuck.Finished(
-        outcome, shape.result_shape(outcome, result), empty=opkey.is_empty_result(result)
+        outcome, shape.result_shape(outcome, result, call), empty=opkey.is_empty_result(result)
     )
     if not result.failed and (
         opkey.is_confirmed_edit(call, result.response) or call.name == NOTEBOOK_EDIT

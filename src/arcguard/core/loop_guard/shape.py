@@ -33,6 +33,13 @@ DIGITS = frozenset("0123456789")
 NUMBER = "0"
 TEMP = "<tmp>"
 TEMP_PREFIXES = ("/tmp/", "/var/tmp/", "/var/folders/", "/private/var/folders/", "/dev/shm/")
+# File name endings a failure names (`codec.c`, `zstd.h`, `main.go`); `config.Load` is code.
+FILE_EXTENSIONS = frozenset(
+    {"c", "h", "cc", "cpp", "hpp", "go", "py", "pyc", "js", "mjs", "cjs", "ts", "tsx", "jsx"}
+    | {"rs", "java", "kt", "rb", "php", "cs", "swift", "ex", "exs", "erl", "zig", "lua", "sh"}
+    | {"o", "so", "a", "dll", "exe", "mod", "sum", "lock", "json", "yaml", "yml", "toml"}
+    | {"cfg", "ini", "xml", "html", "css", "scss", "vue", "md", "txt", "log", "sql"}
+)
 PATH_ENDS = frozenset(" \t\r\n\"'`,;:)]}>")
 # Programs that only filter what the command before them printed: `probe | tail -n 3` and
 # `probe | grep ok` observe the same thing as `probe`.
@@ -44,8 +51,9 @@ FILTERS = frozenset(
 MAX_FILTERS = 16
 
 
-def normalise(text: str) -> str:
-    """`text` with numbers, hex ids and temporary paths as placeholders, spaces collapsed."""
+def normalise(text: str, keep: frozenset[str] = frozenset()) -> str:
+    """`text` with numbers, hex ids and temporary paths as placeholders, spaces collapsed;
+    numbers in `keep` (a call's identity numbers, see `identity_numbers`) stay as they are."""
     if len(text) > HEAD_CHARS + TAIL_CHARS:
         text = text[:HEAD_CHARS] + "\n…\n" + text[-TAIL_CHARS:]
     text = _without_temp_paths(text)
@@ -57,7 +65,8 @@ def normalise(text: str) -> str:
             j = i
             while j < n and text[j] in WORD:
                 j += 1
-            out.append(_word(text[i:j]))
+            word = text[i:j]
+            out.append(word if word in keep else _word(word))
             i = j
         elif c == " " or c == "\t":
             while i < n and text[i] in " \t":
@@ -118,8 +127,83 @@ def _squeeze_numbers(text: str) -> str:
     return text
 
 
-def of_text(text: str) -> str:
-    return _squeeze_numbers(normalise(text))
+def of_text(text: str, keep: frozenset[str] = frozenset()) -> str:
+    return _squeeze_numbers(normalise(text, keep))
+
+
+# A number of this many digits or fewer can name what a call looks at: an issue, a pull
+# request, a port, a record, a line. Longer ones are timestamps and ids, which vary.
+IDENTITY_DIGITS = 6
+# Programs whose arguments are what they print, or how long they wait: their numbers are
+# values, not targets (`echo "check 7"` is a counter, not a seventh target).
+VALUE_PROGRAMS = frozenset({"echo", "printf", "sleep", "date", "seq", "timeout"})
+
+
+def identity_numbers(call: ToolCall) -> frozenset[str]:
+    """Numbers that name the target of the call: whole-word numbers of its command (outside
+    output filters and echoed text) or of its other parameters. `gh issue view 12` and
+    `gh issue view 13` look at two issues; what comes back names them, and that is news."""
+    if call.name == opkey.BASH and isinstance(call.input, dict):
+        command = call.input.get("command")
+        if not isinstance(command, str):
+            return frozenset()
+        text = " ".join(
+            part
+            for part in _split_simple(observed_command(command))
+            if part.split()[:1] and part.split()[0].rsplit("/", 1)[-1] not in VALUE_PROGRAMS
+        )
+    else:
+        text = jsonio.dumps(call.input)
+    return frozenset(_numbers(text))
+
+
+def _split_simple(command: str) -> list[str]:
+    for separator in ("&&", "||", ";", "|", "\n"):
+        command = command.replace(separator, "\0")
+    return [part for part in command.split("\0") if part.strip()]
+
+
+def _numbers(text: str) -> list[str]:
+    found, i, n = [], 0, len(text)
+    while i < n:
+        if text[i] in WORD:
+            j = i
+            while j < n and text[j] in WORD:
+                j += 1
+            word = text[i:j]
+            # A file descriptor of a redirect (`2>&1`) names no target.
+            redirect = text[j : j + 1] == ">" or text[i - 1 : i] in ("&", ">")
+            if len(word) <= IDENTITY_DIGITS and all(c in DIGITS for c in word) and not redirect:
+                found.append(word)
+            i = j
+        else:
+            i += 1
+    return found
+
+
+def failure_text(text: str) -> str:
+    """A failure as its cause reads, whatever program or path it surfaced through: each
+    line without a leading `program:` or `file:line:` prefix, and without the paths and
+    file names it names (`python3: No module named x` and `/usr/bin/python3: No module
+    named x` are one failure)."""
+    if len(text) > HEAD_CHARS + TAIL_CHARS:
+        text = text[:HEAD_CHARS] + "\n…\n" + text[-TAIL_CHARS:]
+    lines = []
+    for line in text.splitlines():
+        words = line.split()
+        if words and words[0].endswith(":"):
+            words = words[1:]
+        kept = [w for w in words if not _names_a_file(w)]
+        if kept:
+            lines.append(" ".join(kept))
+    return "\n".join(lines)
+
+
+def _names_a_file(word: str) -> bool:
+    if "/" in word:
+        return True
+    stem, dot, ext = word.strip("'\"`()[]<>,;:").rpartition(".")
+    return bool(dot and stem) and ext in FILE_EXTENSIONS
 
 
 def observed_command(command: str) -> str:
@@ -159,7 +243,13 @@ def result_text(result: ToolResult) -> str:
     return response if isinstance(response, str) else jsonio.dumps(response)
 
 
-def result_shape(outcome: str, result: ToolResult) -> str:
-    """`kind:digest` of a finished call's result shape (kind as in `opkey.outcome`)."""
+def result_shape(outcome: str, result: ToolResult, call: ToolCall | None = None) -> str:
+    """`kind:digest` of a finished call's result shape (kind as in `opkey.outcome`): its
+    volatile values set aside, the numbers naming the call's target kept, and a failure read
+    as its cause (`failure_text`)."""
     kind = outcome.partition(":")[0]
-    return f"{kind}:{hashing.digest(of_text(result_text(result)))}"
+    text = result_text(result)
+    if kind == opkey.FAILED:
+        text = failure_text(text)
+    keep = identity_numbers(call) if call is not None else frozenset()
+    return f"{kind}:{hashing.digest(of_text(text, keep))}"

@@ -1,30 +1,29 @@
-"""Staged rules on shapes: loops whose values change every time, errors under new spellings,
-polls that wait for nothing.
+"""Staged rules on what results add: loops whose calls bring nothing new, however they are
+spelt, and polls that wait for nothing.
 
-Three counters per track, fed by every finished call (`observe`) and acted on when a turn's
-calls are done (`decide`):
+Fed by every finished call (`observe`) and acted on when a turn's calls are done (`decide`):
 
-- Shape repeats: a call whose shape and result shape (`loop_guard.shape`) were both seen
-  before, since the last real progress. A probe whose output carries a fresh timestamp each
-  time is caught here. Real progress is a confirmed edit that leaves a file content it never
-  had, a result of a shape never seen, or a call that may have changed the world and is not
-  itself a shape repeat. `shape_checkin_repeats` asks for a summary, `shape_pause_repeats`
-  pauses.
-- Same failure: failing calls in a row with one result shape and no file changed between
-  them, whatever the calls were (the same test through its runner, a package script, extra
-  flags). A failed call changes nothing a retry could see, so it is never progress here.
-  `error_checkin_repeats`, then `error_pause_repeats`.
-- Polls: a call that waits (`tool_effects.is_poll`) is never denied for repeating; the same result
-  shape from it is bounded by wall time instead: a request at `poll_checkin_seconds` of
+- Nothing new: a result whose shape (`loop_guard.shape`: volatile values set aside, the
+  numbers that name the call's target kept, a failure read as its cause) the session has not
+  seen is news. A result seen again extends its run, whichever call brought it and whatever
+  one-off calls came between, until more than `GAP` new results arrived since its last
+  sighting. A failure's run is counted in attempts (parallel copies of one turn are one):
+  `error_checkin_repeats` asks for a summary, `error_pause_repeats` pauses. A completed call's
+  run is counted in repeats: `shape_checkin_repeats`, then `shape_pause_repeats`. Real
+  progress starts every run again: a confirmed edit that leaves a file content it never had,
+  the user's words (`heard`), or a call that may have changed the world whose result is new or
+  not itself the one repeating. A failed call changes nothing a retry could see, so it is never
+  progress.
+- Polls: a call that waits (`tool_effects.is_poll`) is never denied for repeating; the same
+  result shape from it is bounded by wall time instead: a request at `poll_checkin_seconds` of
   identical results, a pause at `poll_pause_seconds`. A result that changes is progress.
 
 Each stage's request comes once; the pause only after it, so the model always had one turn to
-explain itself first. Any real progress resets the counters.
+explain itself first.
 """
 
 from __future__ import annotations
 
-from arcguard.core import hashing
 from arcguard.core import messages
 from arcguard.core import render
 from arcguard.core.loop_guard import opkey
@@ -47,7 +46,11 @@ if TYPE_CHECKING:
 
 NEW = "new"  # a confirmed edit to a content the file never had
 REVISIT = "revisit"  # a confirmed edit back to a content it had before
-MAX_SHAPES = 128  # of each kind: enough for a loop's window, small in the state file
+MAX_SHAPES = 128  # results seen: enough for a loop's window, small in the state file
+MAX_RUNS = 16  # results being counted at once
+# New results that may come between two sightings of one result while it still counts as a
+# run: a one-off look elsewhere does not end a loop, a stretch of new findings does.
+GAP = 3
 LABEL_CHARS = 60
 
 
@@ -58,13 +61,18 @@ def _stuck(track: Track) -> Stuck:
     return track["stuck"]
 
 
-def _progress(st: Stuck, *, failures: bool = True) -> None:
-    st["repeats"] = 0
-    st["nudged"] = False
+def _progress(st: Stuck) -> None:
+    """Real progress: every run of results seen again starts over."""
+    st["runs"], st["marks"] = {}, {}
+    st["repeats"], st["fails"] = 0, 0
+    st["nudged"], st["fail_nudged"] = False, False
     st["poll"] = None
     st["poll_nudged"] = False
-    if failures:
-        st["fail"], st["fails"], st["fail_nudged"] = "", 0, False
+
+
+def heard(track: Track) -> None:
+    """The user spoke through a call's result: every counter starts again (mutates `track`)."""
+    _progress(_stuck(track))
 
 
 @value
@@ -81,50 +89,79 @@ class Finished:
 def observe(track: Track, now: float, call: ToolCall, finished: Finished) -> None:
     """Count one finished call (mutates `track`)."""
     st = _stuck(track)
-    outcome, result, edit = finished.outcome, finished.result, finished.edit
-    if edit == NEW:
+    outcome, result = finished.outcome, finished.result
+    if finished.edit == NEW:
         _progress(st)
         return
-    if edit == REVISIT or outcome in (opkey.UNKNOWN, opkey.NOT_RUN, opkey.TIMED_OUT):
+    if finished.edit == REVISIT or outcome in (opkey.UNKNOWN, opkey.NOT_RUN, opkey.TIMED_OUT):
         return  # back to a known content, or no result to compare: neither way
     poll = tool_effects.is_poll(call)
     if finished.empty and not poll:
         return  # it told nothing (a wait that prints nothing still waited, though)
-    shaped = shape.call_shape(call)
-    pair = hashing.digest(shaped + result)
-    pairs, results = st.setdefault("pairs", []), st.setdefault("results", [])
-    seen_pair, seen_result = pair in pairs, result in results
-    remember(pairs, pair, MAX_SHAPES)
+    results = st.setdefault("results", [])
+    fresh = result not in results
     remember(results, result, MAX_SHAPES)
     label = opkey.label(call, LABEL_CHARS)
     if poll:
-        _observe_poll(st, now, shaped, result, label, fresh=not seen_result)
+        _observe_poll(st, now, shape.call_shape(call), result, label, fresh=fresh)
         return
-    if outcome.startswith(opkey.FAILED):
+    if fresh:
+        st["news"] = st.get("news", 0) + 1
+        _forget_quiet_runs(st)
+    failed = outcome.startswith(opkey.FAILED)
+    if failed:
         # Parallel calls of one turn failing alike are one attempt, not several.
         again = st.get("fail_turn") == track["turns"] and result == st.get("fail")
-        st["fail_turn"] = track["turns"]
-        if not again:
-            _observe_failure(st, result, label, fresh=not seen_result, repeated=seen_pair)
+        st["fail"], st["fail_turn"] = result, track["turns"]
+        if again:
+            return
+    elif finished.changed and (fresh or not _active(st, result)):
+        # It may have changed the world, and it is not itself the run that repeats.
+        _progress(st)
         return
-    if seen_pair:
-        st["repeats"] = st.get("repeats", 0) + 1
+    _count(st, result, label)
+
+
+def _active(st: Stuck, result: str) -> bool:
+    """The result is in a run: seen again with at most `GAP` new results in between."""
+    mark = (st.get("marks") or {}).get(result)
+    return mark is not None and st.get("news", 0) - mark <= GAP
+
+
+def _count(st: Stuck, result: str, label: str) -> None:
+    runs, marks = st.setdefault("runs", {}), st.setdefault("marks", {})
+    count = runs.get(result, 0) + 1 if _active(st, result) else 1
+    runs.pop(result, None)
+    runs[result] = count
+    marks.pop(result, None)
+    marks[result] = st.get("news", 0)
+    for old in list(runs)[:-MAX_RUNS]:
+        del runs[old]
+        marks.pop(old, None)
+    kind = opkey.FAILED if result.startswith(opkey.FAILED) else ""
+    top = max((n for r, n in runs.items() if r.startswith(opkey.FAILED) == bool(kind)), default=0)
+    if count >= top:
         st["label"] = label
-    elif not seen_result or finished.changed:
-        # Something new was seen; only a change can make the same failure go away.
-        _progress(st, failures=finished.changed)
-
-
-def _observe_failure(st: Stuck, result: str, label: str, *, fresh: bool, repeated: bool) -> None:
-    if result == st.get("fail"):
-        st["fails"] = st.get("fails", 0) + 1
+    if kind:
+        st["fails"] = top
     else:
-        st["fail"], st["fails"], st["fail_nudged"] = result, 1, False
-    st["label"] = label
-    if fresh:
-        _progress(st, failures=False)
-    elif repeated:
-        st["repeats"] = st.get("repeats", 0) + 1
+        st["repeats"] = max(0, top - 1)  # the first sighting is not a repeat
+
+
+def _forget_quiet_runs(st: Stuck) -> None:
+    """New results arrived: a run they have left behind is over."""
+    runs, marks = st.get("runs") or {}, st.get("marks") or {}
+    for result in [r for r in runs if not _active(st, r)]:
+        del runs[result]
+        marks.pop(result, None)
+    st["fails"] = max((n for r, n in runs.items() if r.startswith(opkey.FAILED)), default=0)
+    st["repeats"] = max(
+        (n - 1 for r, n in runs.items() if not r.startswith(opkey.FAILED)), default=0
+    )
+    if not st["fails"]:
+        st["fail_nudged"] = False
+    if not st["repeats"]:
+        st["nudged"] = False
 
 
 def _observe_poll(

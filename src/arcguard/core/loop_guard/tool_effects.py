@@ -194,6 +194,22 @@ GIT_LISTING = {
     "worktree": ("list",),
     "config": ("--get", "--list", "-l", "--get-all"),
 }
+# Toolchains that build, install or deploy, and whose subcommands here only report.
+READ_ONLY_SUBCOMMANDS = {
+    "go": frozenset({"env", "version", "list", "doc", "vet"}),
+    "npm": frozenset({"ls", "list", "view", "outdated", "why", "explain", "config"}),
+    "pip": frozenset({"list", "show", "freeze", "check"}),
+    "pip3": frozenset({"list", "show", "freeze", "check"}),
+    "cargo": frozenset({"tree", "metadata", "version"}),
+    "kubectl": frozenset({"get", "describe", "logs", "top", "version", "explain"}),
+    "docker": frozenset({"ps", "images", "logs", "inspect", "version", "info", "stats"}),
+    "systemctl": frozenset({"status", "is-active", "is-enabled", "is-failed", "show"}),
+}
+# Any program asked only for its version or help reports and changes nothing.
+ONLY_ASKS = frozenset({"--version", "-V", "--help", "-h", "version"})
+# An HTTP fetch reads unless it sends data, picks a method or writes a file.
+CURL_WRITES = frozenset("dXFTOo")
+CURL_LONG_WRITES = ("--data", "--request", "--form", "--upload-file", "--output", "--remote")
 GH_READ_ONLY = frozenset({"view", "list", "diff", "checks", "status", "watch"})
 SAFE_REDIRECTS = (
     "2>&1",
@@ -306,10 +322,30 @@ def _reads(words: list[str]) -> bool:
         return _git_reads(words[1:])
     if program == "gh":
         return len(words) >= 3 and words[2] in GH_READ_ONLY
+    if len(words) == 2 and words[1] in ONLY_ASKS:
+        return True
+    if program in READ_ONLY_SUBCOMMANDS:
+        return len(words) >= 2 and words[1] in READ_ONLY_SUBCOMMANDS[program]
+    if program in ("curl", "wget"):
+        return _fetch_reads(program, words[1:])
     if program not in READ_ONLY_PROGRAMS:
         return False
     writing = WRITING_OPTIONS.get(program, ())
     return not any(w.startswith(writing) for w in words[1:]) if writing else True
+
+
+def _fetch_reads(program: str, args: list[str]) -> bool:
+    """`curl URL` and `wget -qO- URL` print what they fetch; sending data or saving a file
+    is a change (wget saves unless told to print)."""
+    if program == "wget":
+        return any(a.endswith("O-") or a in ("--spider", "--output-document=-") for a in args)
+    for arg in args:
+        if arg.startswith("--"):
+            if arg.startswith(CURL_LONG_WRITES):
+                return False
+        elif arg.startswith("-") and CURL_WRITES & set(arg[1:]):
+            return False
+    return True
 
 
 def _git_reads(args: list[str]) -> bool:

@@ -1,0 +1,187 @@
+"""Recall sessions for the classes of loops judged by what their results add, and for the
+look-alikes that must stay untouched (part of the tuned suite: `testing.recall_suite` writes
+them with its own sessions).
+
+Loops: one build failure re-run under new spellings while the failure names another program
+or path each time, with a one-off call among the attempts; a probe rotated through four
+spellings; a probe narrated with the time. Look-alikes: a triage of twenty issues (view, then
+edit, each number its own target); a plan resubmitted after each of the user's rejections; a
+question asked again after each answer; a long file read range by range.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from testing.recall_suite import LEGIT
+from testing.recall_suite import LOOP
+from testing.recall_suite import Session
+from testing.recall_suite import bash_call
+from testing.recall_suite import read_call
+from testing.recall_suite import stamp
+
+
+def _open(s: Session, task: str) -> Session:
+    s.prompt(task)
+    s.calls(read_call("/home/dev/svc/go.mod", "module example.com/svc\n\ngo 1.22\n"))
+    s.wait(12).bash("git status --short", " M cmd/server/main.go")
+    return s
+
+
+def _loop(by_turn: int, stop_by: int, what: str) -> dict[str, Any]:
+    """A word (a deny, a check-in or a pause) by `by_turn`, a pause by `stop_by`."""
+    return {"kind": LOOP, "by_turn": by_turn, "stop_by": stop_by, "what": what}
+
+
+def go_build_failure() -> tuple[Session, dict[str, Any]]:
+    s = _open(Session("go-build-failure"), "Get the server to build.")
+    spellings = (
+        ("go build ./...", "cmd/server/main.go"),
+        ("go build ./cmd/server 2>&1 | tail -20", "cmd/server/main.go"),
+        ("cd /home/dev/svc && go build ./cmd/server", "/home/dev/svc/cmd/server/main.go"),
+        ('go vet "./cmd/server"', "vet: cmd/server/main.go"),
+        ("/usr/local/go/bin/go build -v ./... | head -30", "./cmd/server/main.go"),
+    )
+    attempts: list[int] = []
+    for n in range(11):
+        command, where = spellings[n % len(spellings)]
+        s.wait(16 + n % 3).fail(
+            command,
+            f"# example.com/svc/cmd/server\n{where}:14:2: undefined: config.Load",
+            narration="Building again." if n % 5 == 0 else "",
+        )
+        attempts.append(s.turn)
+        if n == 1:
+            s.wait(5).bash("cat internal/config/doc.go", "// Package config reads settings.")
+        if n == 6:
+            s.wait(5).bash("go env GOPATH", "/home/dev/go")
+    return s, _loop(attempts[3], attempts[-1], "go build failure, five spellings")
+
+
+def _health(at: int, n: int) -> str:
+    return json.dumps({"ok": True, "at": f"{stamp(at)}Z", "served": 5000 + 17 * n})
+
+
+def rotated_curl() -> tuple[Session, dict[str, Any]]:
+    s = _open(Session("rotated-curl"), "Restart the API and watch that it stays healthy.")
+    spellings = (
+        "curl -s localhost:7000/healthz",
+        "curl -sS http://127.0.0.1:7000/healthz | jq .",
+        "curl --silent 'http://localhost:7000/healthz'",
+        "wget -qO- http://localhost:7000/healthz",
+    )
+    probes: list[int] = []
+    for n in range(26):
+        s.wait(6 + n % 4).bash(spellings[n % len(spellings)], _health(s.t.clock, n))
+        probes.append(s.turn)
+    return s, _loop(probes[9], probes[-1], "health probe, four spellings in rotation")
+
+
+def narrated_clock() -> tuple[Session, dict[str, Any]]:
+    s = _open(Session("narrated-clock"), "Reindex and tell me when search is back.")
+    probes: list[int] = []
+    for n in range(24):
+        s.wait(15 + n % 4)
+        at = stamp(s.t.clock)[11:16]
+        s.bash(
+            "curl -s localhost:9200/_cat/health",
+            f"{1786000000 + n * 17} {at}:0{n % 10} search yellow 1 1 {12 + n % 2} 6 0 0 6 0",
+            narration=f"[{at}] Index still yellow; checking again.",
+        )
+        probes.append(s.turn)
+    return s, _loop(probes[9], probes[-1], "narrated timestamped cluster probe")
+
+
+def issue_triage() -> tuple[Session, dict[str, Any]]:
+    s = _open(Session("issue-triage"), "Triage the twenty oldest issues: label each one.")
+    kinds = ("bug", "feature", "question", "docs", "chore")
+    for n in range(20):
+        number = 1200 + n
+        kind = kinds[n % len(kinds)]
+        body = {"number": number, "title": f"Report {number}: {kind} in module {n % 6}"}
+        s.wait(10).bash(f"gh issue view {number} --json number,title", json.dumps(body))
+        s.wait(8).bash(
+            f"gh issue edit {number} --add-label {kind}",
+            f"https://github.com/example/svc/issues/{number}",
+        )
+    s.wait(5).say("Twenty issues labelled.")
+    return s, {"kind": LEGIT, "what": "triage: view then edit over twenty issues"}
+
+
+PLAN = "## Plan\n1. Split the config loader.\n2. Add tests.\n3. Wire it into main."
+REJECTED = (
+    "The user doesn't want to proceed with this tool use. The tool use was rejected (eg. if it"
+    " was a file edit, the new_string was NOT written to the file). To tell you how to proceed,"
+    " the user said:\n"
+)
+FEEDBACK = (
+    "not yet, what about the env overrides?",
+    "why three steps? explain step 2",
+    "ok but keep the old loader for a release",
+    "still missing the migration note",
+    "what happens to the defaults file?",
+    "fine, but tests first",
+    "one more: name the package settings",
+)
+
+
+def plan_rejections() -> tuple[Session, dict[str, Any]]:
+    s = _open(Session("plan-rejections"), "Plan the config loader split; do not code yet.")
+    for said in FEEDBACK:
+        s.wait(40).calls(("ExitPlanMode", {"plan": PLAN}, REJECTED + said), error=True)
+        if "?" in said:
+            s.wait(20).say("Good question: the overrides stay, read after the file.")
+    s.wait(40).calls(
+        ("ExitPlanMode", {"plan": PLAN}, "User has approved your plan. You can now start coding.")
+    )
+    s.wait(5).say("Plan approved; starting with the tests.")
+    return s, {"kind": LEGIT, "what": "a plan resubmitted after each rejection with feedback"}
+
+
+QUESTION = {"questions": [{"question": "Which store?", "header": "Store", "options": []}]}
+
+
+def repeated_question() -> tuple[Session, dict[str, Any]]:
+    s = _open(Session("repeated-question"), "Set up the store; ask me what you need.")
+    answers = ("Postgres", "Actually SQLite", "Postgres after all", "SQLite, final answer")
+    for n, answer in enumerate(answers):
+        s.wait(30).calls(
+            (
+                "AskUserQuestion",
+                QUESTION,
+                f'User has answered your questions: "Which store?"="{answer}". You can now'
+                " continue with the user's answers in mind.",
+            )
+        )
+        if n < len(answers) - 1:
+            s.wait(10).say("Noted; let me confirm once more before I start.")
+    s.wait(5).say("Using SQLite.")
+    return s, {"kind": LEGIT, "what": "a question asked again after each answer"}
+
+
+def read_ranges() -> tuple[Session, dict[str, Any]]:
+    s = _open(Session("read-ranges"), "Walk me through the request handler.")
+    path = "/home/dev/svc/internal/http/handler.go"
+    for n in range(14):
+        offset = 1 + 60 * n
+        body = "\n".join(f"func step{n}_{i}() {{ route({n}, {i}) }}" for i in range(4))
+        # As Claude Code reports a range: where it starts is part of the answer.
+        file = {"filePath": path, "content": body, "numLines": 60, "startLine": offset}
+        result = {"type": "text", "file": {**file, "totalLines": 840}}
+        s.wait(9).calls(("Read", {"file_path": path, "offset": offset, "limit": 60}, result))
+        if n % 4 == 3:
+            s.wait(4).calls(bash_call(f"grep -n 'step{n}_' {path} | head -3", f"{offset}:func"))
+    s.wait(5).say("The handler routes in fourteen steps.")
+    return s, {"kind": LEGIT, "what": "one long file read range by range"}
+
+
+BUILDERS = (
+    go_build_failure,
+    rotated_curl,
+    narrated_clock,
+    issue_triage,
+    plan_rejections,
+    repeated_question,
+    read_ranges,
+)

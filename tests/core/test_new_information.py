@@ -1,0 +1,128 @@
+"""Progress is new information: a run of calls is judged by what its results add, not by how
+each call is spelt.
+
+Each case is a class of loop or look-alike: one failure re-run under new spellings while it
+names a different program or path each time, with a one-off call among the attempts; a probe
+rotated through four spellings; a triage where each number names its own target; a test re-run
+after each real edit.
+"""
+
+from __future__ import annotations
+
+from testing.guard_driver import Call
+from testing.guard_driver import Driver
+from testing.guard_driver import bash
+
+from arcguard.core.loop_guard import shape
+from arcguard.core.loop_guard import tool_effects
+from arcguard.core.tool_call import ToolCall
+
+
+def fail(command: str, text: str) -> Call:
+    return Call("Bash", {"command": command}, error=f"Exit code 1\n{text}")
+
+
+def _run(d: Driver, *calls: Call) -> int:
+    """Run each call as a turn of its own; the number of the first turn with a check-in."""
+    first = 0
+    for call in calls:
+        out = d.turn(call)
+        if out["context"] and not first:
+            first = d.turns
+    return first
+
+
+def test_one_failure_under_new_spellings_and_program_names_is_checked_in_then_paused():
+    d = Driver()
+    spellings = (
+        ("python -m pytest tests", "python"),
+        ("python3 -m pytest tests | tail -20", "python3"),
+        ("/usr/bin/python3 -m pytest tests 2>&1 | head -40", "/usr/bin/python3"),
+        ('"python3" -m pytest "tests"', "python3"),
+    )
+    attempts = []
+    for n in range(8):
+        command, program = spellings[n % 4]
+        out = d.turn(fail(command, f"{program}: No module named pytest"))
+        attempts.append(out)
+        if n == 1:
+            # A one-off look elsewhere brings something new; it does not end the loop.
+            d.turn(Call("Read", {"file_path": "/p/setup.cfg"}, response={"c": "[options]"}))
+    assert [bool(a["context"]) for a in attempts[:4]] == [False, False, False, True]
+    assert d.paused is not None and d.paused["kind"] == "stuck"
+    assert "attempts failed the same way" in d.paused["reason"]
+
+
+def test_the_failure_a_program_or_path_names_reads_as_one_cause():
+    one = shape.failure_text("cmd/server/main.go:14:2: undefined: config.Load")
+    assert one == shape.failure_text("vet: cmd/server/main.go:14:2: undefined: config.Load")
+    assert one == shape.failure_text(
+        "/home/dev/svc/cmd/server/main.go:14:2: undefined: config.Load"
+    )
+    assert one != shape.failure_text("main.go:14:2: undefined: config.Save")
+
+
+def test_a_probe_rotated_through_four_spellings_is_checked_in_on_by_its_tenth_sighting():
+    d = Driver()
+    spellings = (
+        "curl -s localhost:7000/healthz",
+        "curl -sS http://127.0.0.1:7000/healthz | jq .",
+        "curl --silent 'http://localhost:7000/healthz'",
+        "wget -qO- http://localhost:7000/healthz",
+    )
+    calls = [
+        bash(spellings[n % 4], f'{{"ok": true, "served": {5000 + 17 * n}}}') for n in range(30)
+    ]
+    first = _run(d, *calls)
+    assert 0 < first <= 10
+    assert d.paused is not None
+
+
+def test_a_triage_over_twenty_issue_numbers_is_left_alone():
+    d = Driver()
+    for n in range(20):
+        number = 1200 + n
+        kind = ("bug", "feature")[n % 2]
+        d.turn(bash(f"gh issue view {number}", f"#{number} Report: {kind} in module"))
+        d.turn(
+            bash(
+                f"gh issue edit {number} --add-label {kind}",
+                f"https://github.com/example/svc/issues/{number}",
+            )
+        )
+    assert d.denied == []
+    assert d.paused is None
+    assert not any(o.get("hookSpecificOutput", {}).get("additionalContext") for o in d.outputs)
+
+
+def test_numbers_that_name_a_target_are_kept_and_counters_are_not():
+    def numbers(command: str) -> frozenset[str]:
+        return shape.identity_numbers(ToolCall("Bash", {"command": command}))
+
+    assert numbers("gh pr view 310 --json title") == {"310"}
+    assert numbers('echo "check 7"; curl -s localhost:8080/status | tail -n 3') == {"8080"}
+    assert numbers("make test 2>&1 | tail -20") == frozenset()
+    assert numbers("sleep 30 && date +%s") == frozenset()
+
+
+def test_a_test_run_after_each_real_edit_is_left_alone_even_when_it_still_fails():
+    d = Driver()
+    for n in range(10):
+        edit = Call(
+            "Edit",
+            {"file_path": "/p/a.py", "old_string": f"a{n}", "new_string": f"a{n + 1}"},
+            response={"filePath": "/p/a.py", "structuredPatch": [{"lines": [f"+a{n + 1}"]}]},
+        )
+        d.turn(edit)
+        d.turn(fail("pytest -q", "E   assert cache.get('k') == 'v'\n1 failed in 0.12s"))
+    assert d.paused is None
+    assert not any(o.get("hookSpecificOutput", {}).get("additionalContext") for o in d.outputs)
+
+
+def test_fetching_and_asking_a_toolchain_what_it_has_change_nothing():
+    reads = tool_effects.is_read_only_command
+    assert reads("curl -s localhost:7000/healthz | jq .")
+    assert reads("wget -qO- http://localhost/x")
+    assert reads("go env GOPATH") and reads("kubectl get pods") and reads("node --version")
+    assert not reads("curl -X POST localhost/x") and not reads("curl -so out.html x")
+    assert not reads("wget http://x/file.tgz") and not reads("go build ./...")
