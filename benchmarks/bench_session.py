@@ -200,10 +200,24 @@ FLOOR_URL = f"http://127.0.0.1:{_FLOOR.server_address[1]}/hook"
 threading.Thread(target=_FLOOR.serve_forever, daemon=True).start()
 
 
+# Letters no volatile-token rule reads as a number or a hex id, so every call's output is new
+# to the loop guard: the session measures cost, and must be one arcguard lets run to its end.
+_LETTERS = "ghijklmnopqrstuvwxyz"
+
+
+def _word(n: int) -> str:
+    word = _LETTERS[n % len(_LETTERS)]
+    while n >= len(_LETTERS):
+        n = n // len(_LETTERS) - 1
+        word = _LETTERS[n % len(_LETTERS)] + word
+    return word
+
+
 def script(calls: int) -> list[Any]:
-    """N turns of one distinct Bash call each, then the final answer."""
+    """N turns of one distinct Bash call each (each printing a word of its own: a session of
+    `echo call-N` is a counter the loop guard rightly stops), then the final answer."""
     turns: list[Any] = [
-        tool_use("Bash", {"command": f"echo call-{n}", "description": f"Print call {n}"})
+        tool_use("Bash", {"command": f"echo {_word(n)}", "description": f"Print word {n}"})
         for n in range(calls)
     ]
     return [*turns, text("All calls are done.")]
