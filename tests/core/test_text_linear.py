@@ -135,6 +135,9 @@ WORK = {
 }
 
 
+PER_CHARACTER = 12
+
+
 @pytest.mark.parametrize("name", sorted(WORK))
 @settings(max_examples=25, deadline=None)
 @given(piece=PIECE, k=st.integers(min_value=50, max_value=150), head=st.sampled_from(PIECES))
@@ -142,10 +145,14 @@ def test_item6_text_work_on_the_hook_path_is_linear_in_adversarial_shapes(name, 
     work = WORK[name]
     base = steps(work, "token a" + head)
     small = steps(work, "token a" + head + piece * k) - base
-    large = steps(work, "token a" + head + piece * 4 * k) - base
+    text = "token a" + head + piece * 4 * k
+    large = steps(work, text) - base
     # Linear work on 4x the text runs about 4x the lines (5x leaves room for what shows only
-    # once a text is long enough); quadratic work, 16x.
-    assert large <= 5 * small + 2000, (small, large)
+    # once a text is long enough); quadratic work, 16x. A rule that reads a bounded tail can
+    # stop early on the short text (a quote it opened still in view) and read its whole window
+    # on the long one: a few lines per character of the text are allowed for that, far below
+    # what the quadratic shapes cost (millions of lines for a 4 KB word).
+    assert large <= 5 * small + 2000 + PER_CHARACTER * len(text), (small, large)
 
 
 def test_item6_one_long_adversarial_word_costs_about_what_an_ordinary_one_does():

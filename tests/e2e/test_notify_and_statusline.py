@@ -123,7 +123,7 @@ def test_the_status_line_shows_the_arc_segment(claude_bin: Path, claude_project:
     ):
         cli.type("/autonomous ship the importer")
         wait_for(
-            lambda: "arcguard arc autonomous, continued 0/2 in a row" in cli.screen(),
+            lambda: "arcguard arc ship the importer, continued 0/2 in a row" in cli.screen(),
             60,
             "arcguard's status line segment",
             cli,
