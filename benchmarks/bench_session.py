@@ -253,18 +253,21 @@ def _resident_server(root: Path, wiring: str) -> Iterator[None]:
 
     home = root / "arcguard-home"
     env = {**_environment(root, "http://127.0.0.1:9"), "ARCGUARD_RESIDENT_IDLE_SECONDS": "600"}
-    server = subprocess.Popen(
-        [sys.executable, "-m", "arcguard", "serve"],
-        env=env,
-        stdin=subprocess.DEVNULL,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
+    said = root / "serve.out"
+    with said.open("wb") as out:
+        server = subprocess.Popen(
+            [sys.executable, "-m", "arcguard", "serve"],
+            env=env,
+            stdin=subprocess.DEVNULL,
+            stdout=out,
+            stderr=subprocess.STDOUT,
+        )
     try:
         deadline = time.monotonic() + 30
         while files.server_info(str(home)) is None:
             if time.monotonic() > deadline or server.poll() is not None:
-                raise RuntimeError("resident: the server did not start")
+                why = said.read_text(errors="replace").strip()[-500:]
+                raise RuntimeError(f"resident: the server did not start ({server.poll()}): {why}")
             time.sleep(0.02)
         yield
     finally:
