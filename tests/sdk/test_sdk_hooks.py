@@ -50,26 +50,26 @@ def test_every_event_but_session_start_is_wired_with_the_matchers_install_writes
 
 def test_a_third_identical_call_with_the_same_outcome_is_denied(tmp_path):
     hooks = arcguard.sdk.hooks(cwd=tmp_path)
-    answers = []
-    for n in range(3):
-        call = _bash(n, "make test")
-        answers.append(_call(hooks, "PreToolUse", {"hook_event_name": "PreToolUse", **call}))
-        batch = [{**call, "tool_response": "3 failing"}]
-        _call(hooks, "PostToolBatch", {"hook_event_name": "PostToolBatch", "tool_calls": batch})
+    answers = _three_identical_calls(hooks)
     assert answers[:2] == [{}, {}]
     assert answers[2]["hookSpecificOutput"]["permissionDecision"] == "deny"
     runs = cost.read(os.environ["ARCGUARD_HOME"])
     assert len(runs[cost.SDK, "pre-tool"]) == 3
 
 
-def _third_call_denied(hooks):
+def _three_identical_calls(hooks):
+    """The PreToolUse answers to `make test` run three times, failing alike each time."""
     answers = []
     for n in range(3):
         call = _bash(n, "make test")
         answers.append(_call(hooks, "PreToolUse", {"hook_event_name": "PreToolUse", **call}))
         batch = [{**call, "tool_response": "3 failing"}]
         _call(hooks, "PostToolBatch", {"hook_event_name": "PostToolBatch", "tool_calls": batch})
-    return "hookSpecificOutput" in answers[2]
+    return answers
+
+
+def _third_call_denied(hooks):
+    return "hookSpecificOutput" in _three_identical_calls(hooks)[2]
 
 
 def test_settings_given_as_arguments_and_in_the_environment_govern_the_decisions(
