@@ -1,6 +1,7 @@
 """Write the generated files: from the install plan, the settings snippet, the plugin's hook
 wiring and the plugin's `/autonomous` command; the plugin's manifest and the marketplace that
-lists it; from the command line's own `--help`, the CLI reference (docs/cli.md).
+lists it; from the command line's own `--help`, the CLI reference (docs/cli.md); from the
+commands themselves, every example output a docs page shows (scripts/examples.py).
 
     python scripts/generate.py          # rewrite them
     python scripts/generate.py --check  # exit 1 and name the stale ones
@@ -207,6 +208,19 @@ def report_example() -> str:
     return f"{command}\n{done.output}"
 
 
+def example_pages() -> dict[str, str]:
+    """Each docs page with example outputs (scripts/examples.py) -> the page with them as the
+    code prints them now."""
+    if str(REPO) not in sys.path:
+        sys.path.insert(0, str(REPO))  # run as `python scripts/generate.py`
+    from scripts import examples
+
+    return {
+        str(page.relative_to(REPO)): examples.render(page.read_text(encoding="utf-8"))
+        for page in examples.pages()
+    }
+
+
 def artefacts() -> dict[str, str]:
     """Repository-relative path -> the content it must have."""
     return {
@@ -217,6 +231,7 @@ def artefacts() -> dict[str, str]:
         ".claude-plugin/marketplace.json": marketplace(),
         "docs/cli.md": cli_reference(),
         "docs/report-example.txt": report_example(),
+        **example_pages(),
     }
 
 

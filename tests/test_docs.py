@@ -3,10 +3,14 @@ option, and the CLI reference is the one the code prints."""
 
 from __future__ import annotations
 
+import re
+import tempfile
+
 import click
 import pytest
 from scripts import generate
 from testing.builders import REPO
+from testing.docs import doc_pages
 from testing.docs import user_docs
 
 from arcguard.core.config import DEFAULTS
@@ -112,3 +116,35 @@ def _mapped_paths() -> list[tuple[str, str]]:
 @pytest.mark.parametrize(("root", "name"), _mapped_paths())
 def test_every_path_in_the_behaviour_map_exists(root, name):
     assert (REPO / root / name).exists()
+
+
+def _fenced_blocks(page: str) -> list[tuple[str, str]]:
+    """(the line before the block, the block's body) of every fenced block of `page`."""
+    found = re.finditer(r"([^\n]*)\n```[a-z]*\n(.*?)```", page, flags=re.DOTALL)
+    return [(m[1], m[2]) for m in found]
+
+
+@pytest.mark.parametrize("page", doc_pages(generated=False), ids=lambda p: p.name)
+def test_every_arcguard_output_a_page_shows_is_generated(page):
+    # A block that shows an arcguard command's output is written by scripts/examples.py, so
+    # test_snippet.py's check that the generated files are current covers it.
+    for before, body in _fenced_blocks(page.read_text(encoding="utf-8")):
+        if re.match(r"\$ (?:cd \S+ && )?arcguard ", body):
+            assert before.startswith("<!-- example: "), body.split("\n", 1)[0]
+
+
+@pytest.mark.parametrize("page", doc_pages(), ids=lambda p: p.name)
+def test_no_page_names_this_machine_s_folders(page):
+    text = page.read_text(encoding="utf-8")
+    assert str(REPO) not in text
+    # A temporary folder of a run (the prose may say `/tmp/...`).
+    assert not re.search(re.escape(tempfile.gettempdir()) + r"/\w", text)
+
+
+def test_an_example_output_the_code_no_longer_prints_is_rewritten():
+    from scripts import examples
+
+    page = (REPO / "docs" / "installing.md").read_text(encoding="utf-8")
+    edited = page.replace("ok    lock: ", "ok    lock check: ", 1)
+    assert edited != page
+    assert examples.render(edited) == page
