@@ -124,11 +124,13 @@ def interactive_claude(
     env: dict[str, str] | None = None,
     *,
     unset: tuple[str, ...] = (),
+    size: tuple[int, int] = (160, 45),
 ) -> Iterator[Terminal]:
     """Start the CLI in tmux, wait for its prompt, and always tear the tmux server down.
 
     `unset`: variables of the test environment the CLI must not get (`ANTHROPIC_API_KEY`, for
-    a session logged in to claude.ai instead, see `claude_ai_login`)."""
+    a session logged in to claude.ai instead, see `claude_ai_login`). `size`: the terminal's
+    columns and rows."""
     prepare_home(project)
     full = project.base_env()
     full.update(ANTHROPIC_BASE_URL=api.base_url, TERM="xterm-256color", **(env or {}))
@@ -149,9 +151,9 @@ def interactive_claude(
             "-s",
             "cli",
             "-x",
-            "160",
+            str(size[0]),
             "-y",
-            "45",
+            str(size[1]),
             "-c",
             str(project.path),
             "read _ && " + command,

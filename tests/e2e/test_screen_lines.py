@@ -6,11 +6,13 @@ once, not twice."""
 from __future__ import annotations
 
 import json
+import os
 import time
 from pathlib import Path
 from typing import Any
 
 import pytest
+import screens
 from interactive import Terminal
 from interactive import interactive_claude
 from interactive import wait_for
@@ -18,10 +20,12 @@ from scripted_api import ScriptedAPI
 from scripted_api import text
 from scripted_api import tool_use
 
+from conftest import WINDOW_RELEASES
 from conftest import ClaudeRelease
 from conftest import arcguard_settings_for
 from conftest import install_autonomous_command
 from conftest import log_kinds
+from conftest import release_bin
 
 
 NOOP = "No response requested."
@@ -99,3 +103,31 @@ def test_a_deny_and_a_pause_read_as_plain_lines_and_the_pause_is_said_once(
         # "hook stopped Claude".
         assert shown.count(PAUSED) == 1, shown
     assert len(api.requests) >= 6
+
+
+# The release docs/what-you-will-see.md is captured on: the newest the project supports.
+PAGE_RELEASE = WINDOW_RELEASES["newest"]
+
+
+def in_order(wanted: list[str], rows: list[str]) -> bool:
+    """Whether `wanted` are among `rows`, in the same order."""
+    remaining = iter(rows)
+    return all(row in remaining for row in wanted)
+
+
+@pytest.mark.parametrize("name", sorted(screens.SCENARIOS))
+def test_the_screens_page_shows_what_the_cli_shows(name: str, claude_project: Any) -> None:
+    """Every arcguard row of the page's capture is on a fresh run's screen, row for row. With
+    WRITE_SCREENS=1 the run rewrites the page's capture instead."""
+    binary = release_bin(PAGE_RELEASE)
+    if not binary.is_file():
+        pytest.skip(f"Claude Code {PAGE_RELEASE} is not installed (run .ci/run)")
+    rows = screens.capture(binary, claude_project(), name)
+    page = screens.PAGE.read_text(encoding="utf-8")
+    if os.environ.get("WRITE_SCREENS") == "1":
+        screens.PAGE.write_text(screens.with_blocks(page, {name: rows}), encoding="utf-8")
+        return
+    shown = screens.arcguard_rows(screens.page_blocks(page)[name])
+    assert shown, f"the page's {name} screen has no arcguard row"
+    fresh = screens.arcguard_rows(rows)
+    assert in_order(shown, fresh), "\n".join(["page:", *shown, "", "fresh run:", *fresh])
