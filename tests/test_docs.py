@@ -148,3 +148,36 @@ def test_an_example_output_the_code_no_longer_prints_is_rewritten():
     edited = page.replace("ok    lock: ", "ok    lock check: ", 1)
     assert edited != page
     assert examples.render(edited) == page
+
+
+def _anchors(page: str) -> set[str]:
+    """The anchors GitHub gives the page's headings: lower case, punctuation dropped, spaces as
+    hyphens, a repeated one numbered."""
+    seen: dict[str, int] = {}
+    anchors = set()
+    body = re.sub(r"```.*?```", "", page, flags=re.DOTALL)
+    for heading in re.findall(r"^#{1,6} (.+)$", body, flags=re.MULTILINE):
+        slug = re.sub(r"[^\w\- ]", "", heading.strip().lower()).replace(" ", "-")
+        count = seen.get(slug, 0)
+        seen[slug] = count + 1
+        anchors.add(slug if count == 0 else f"{slug}-{count}")
+    return anchors
+
+
+def _links(page):
+    body = re.sub(r"```.*?```", "", page.read_text(encoding="utf-8"), flags=re.DOTALL)
+    return [
+        target
+        for target in re.findall(r"\]\(([^)\s]+)\)", body)
+        if not target.startswith(("http://", "https://", "mailto:"))
+    ]
+
+
+@pytest.mark.parametrize("page", doc_pages(), ids=lambda p: p.name)
+def test_every_link_of_a_page_leads_somewhere(page):
+    for target in _links(page):
+        path, _, anchor = target.partition("#")
+        goal = (page.parent / path).resolve() if path else page
+        assert goal.exists(), f"{page.name}: {target}"
+        if anchor and goal.suffix == ".md":
+            assert anchor in _anchors(goal.read_text(encoding="utf-8")), f"{page.name}: {target}"
