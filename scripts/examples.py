@@ -109,6 +109,16 @@ def install() -> str:
         return anonymous(text, home)
 
 
+def settings_entry() -> str:
+    """The Stop entry `install` writes, one member a line as a reader scans it."""
+    with fresh_home() as (home, env):
+        run("install", env=env)
+        settings = json.loads((home / ".claude" / "settings.json").read_text())
+        [entry] = settings["hooks"]["Stop"][0]["hooks"]
+        members = [f"  {json.dumps(key)}: {json.dumps(value)}" for key, value in entry.items()]
+        return anonymous("{\n" + ",\n".join(members) + "\n}\n", home)
+
+
 def install_dry_run() -> str:
     with fresh_home() as (home, env):
         settings = home / ".claude" / "settings.json"
@@ -249,6 +259,7 @@ EXAMPLES: dict[str, Callable[[], str]] = {
     "demo": lambda: clipped(run("demo"), 16, 1),
     "install": install,
     "install-dry-run": install_dry_run,
+    "settings-entry": settings_entry,
     "doctor": doctor,
     "doctor-gone-venv": doctor_gone_venv,
     "doctor-wired-twice": doctor_wired_twice,
