@@ -7,7 +7,7 @@ files holding such a stop are replayed, to keep the check well under a minute. T
 cap is lifted: it bounds continuations over an arc whatever their class, and a whole
 interactive session replayed as one arc spends it early, which would hide what the
 classifier recognises. What the cap costs at its default is measured by
-`benchmarks/stall_policies.py` and stated in the README.
+`benchmarks/stall_policies.py` and stated in docs/design-decisions.md.
 """
 
 from __future__ import annotations
