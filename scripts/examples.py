@@ -193,7 +193,7 @@ class Sessions:
         self.scratch = home / "transcripts"
         self.scratch.mkdir()
 
-    def fire(self, hook: str, session: str, **fields: object) -> None:
+    def fire(self, hook: str, session: str, **fields: object) -> str | None:
         from arcguard.hooks.runner import Context
         from arcguard.hooks.runner import dispatch
 
@@ -205,7 +205,7 @@ class Sessions:
             **fields,
         }
         ctx = Context.begin(hook, self.state, self.cfg, self.at, "arcguard", dict(os.environ))
-        dispatch(hook, json.dumps(payload).encode(), ctx)
+        return dispatch(hook, json.dumps(payload).encode(), ctx)
 
     def stop(self, session: str, message: str, *, active: bool = False) -> None:
         self.fire(
@@ -216,14 +216,16 @@ class Sessions:
             stop_hook_active=active,
         )
 
-    def bash(self, session: str, call_id: str, command: str, stdout: str) -> None:
+    def bash(self, session: str, call_id: str, command: str, stdout: str) -> str | None:
+        """One turn of one Bash call; what the PreToolUse hook printed."""
         call = {"tool_name": "Bash", "tool_input": {"command": command}, "tool_use_id": call_id}
-        self.fire("pre-tool", session, hook_event_name="PreToolUse", **call)
+        said = self.fire("pre-tool", session, hook_event_name="PreToolUse", **call)
         response = {"stdout": stdout, "stderr": ""}
         self.fire(
             "post-tool", session, hook_event_name="PostToolUse", tool_response=response, **call
         )
         self.fire("post-batch", session, hook_event_name="PostToolBatch", tool_calls=[call])
+        return said
 
 
 ARC = "a5e98cb9-d9a7-4c5b-bab2-5715c64f63c5"
@@ -252,6 +254,19 @@ def status() -> str:
         return anonymous(text.replace(sessions.state, f"{HOME}/.local/state/arcguard"), home)
 
 
+def deny_result() -> str:
+    """What the model gets for a denied call on 2.1.328: Claude Code's prefix, then arcguard's
+    reason (an A/B cycle of writes, as the end-to-end tests script it)."""
+    with fresh_home() as (home, _env):
+        sessions = Sessions(home)
+        said = None
+        for turn in range(5):
+            said = sessions.bash(LOOP, f"toolu_{turn}", f"echo {'AB'[turn % 2]} >> runs.txt", "")
+        assert said is not None, "the fifth call was not denied"
+        reason = json.loads(said)["hookSpecificOutput"]["permissionDecisionReason"]
+        return f"PreToolUse:Bash hook error: {reason}\n"
+
+
 EXAMPLES: dict[str, Callable[[], str]] = {
     "forensics": lambda: shown("forensics", "tests/fixtures/transcripts"),
     "replay-one": lambda: shown("replay", "src/arcguard/examples/4-thrash-paused.jsonl"),
@@ -264,6 +279,7 @@ EXAMPLES: dict[str, Callable[[], str]] = {
     "doctor-gone-venv": doctor_gone_venv,
     "doctor-wired-twice": doctor_wired_twice,
     "status": status,
+    "deny-result": deny_result,
 }
 
 
