@@ -267,6 +267,15 @@ def deny_result() -> str:
         return f"PreToolUse:Bash hook error: {reason}\n"
 
 
+def limit_wait_entry() -> str:
+    """The background StopFailure handler, as the snippet and the plugin wire it."""
+    from arcguard.claude_settings import merge_plan
+
+    group = merge_plan.desired_group("StopFailure", "arcguard")
+    [handler] = [h for h in group["hooks"] if h.get("async")]
+    return json.dumps(handler) + "\n"
+
+
 EXAMPLES: dict[str, Callable[[], str]] = {
     "forensics": lambda: shown("forensics", "tests/fixtures/transcripts"),
     "replay-one": lambda: shown("replay", "src/arcguard/examples/4-thrash-paused.jsonl"),
@@ -280,6 +289,7 @@ EXAMPLES: dict[str, Callable[[], str]] = {
     "doctor-wired-twice": doctor_wired_twice,
     "status": status,
     "deny-result": deny_result,
+    "limit-wait-entry": limit_wait_entry,
 }
 
 
