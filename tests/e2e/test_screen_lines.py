@@ -121,7 +121,10 @@ def test_the_screens_page_shows_what_the_cli_shows(name: str, claude_project: An
     WRITE_SCREENS=1 the run rewrites the page's capture instead."""
     binary = release_bin(PAGE_RELEASE)
     if not binary.is_file():
-        pytest.skip(f"Claude Code {PAGE_RELEASE} is not installed (run .ci/run)")
+        missing = f"Claude Code {PAGE_RELEASE} is not installed (run .ci/run)"
+        if os.environ.get("CI"):
+            pytest.fail(missing)
+        pytest.skip(missing)
     rows = screens.capture(binary, claude_project(), name)
     page = screens.PAGE.read_text(encoding="utf-8")
     if os.environ.get("WRITE_SCREENS") == "1":
