@@ -181,3 +181,13 @@ def test_every_link_of_a_page_leads_somewhere(page):
         assert goal.exists(), f"{page.name}: {target}"
         if anchor and goal.suffix == ".md":
             assert anchor in _anchors(goal.read_text(encoding="utf-8")), f"{page.name}: {target}"
+
+
+def test_the_status_lines_the_screens_page_names_are_in_its_captures():
+    # The captures are checked against the real CLI (tests/e2e/test_screen_lines.py); the
+    # rows the text quotes must be rows of those captures.
+    page = (REPO / "docs" / "what-you-will-see.md").read_text(encoding="utf-8")
+    captured = "\n".join(re.findall(r"```text\n(.*?)```", page, flags=re.DOTALL))
+    named = re.findall(r"^- `(arcguard [^`]+)`", page.split("## The status line", 1)[1], re.M)
+    assert named
+    assert all(f"  {row}\n" in captured for row in named), named
