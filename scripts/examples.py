@@ -277,6 +277,7 @@ def limit_wait_entry() -> str:
 
 
 EXAMPLES: dict[str, Callable[[], str]] = {
+    "version": lambda: shown("--version"),
     "forensics": lambda: shown("forensics", "tests/fixtures/transcripts"),
     "replay-one": lambda: shown("replay", "src/arcguard/examples/4-thrash-paused.jsonl"),
     "replay-many": lambda: shown("replay", "src/arcguard/examples"),

@@ -129,7 +129,7 @@ def test_every_arcguard_output_a_page_shows_is_generated(page):
     # A block that shows an arcguard command's output is written by scripts/examples.py, so
     # test_snippet.py's check that the generated files are current covers it.
     for before, body in _fenced_blocks(page.read_text(encoding="utf-8")):
-        if re.match(r"\$ (?:cd \S+ && )?arcguard ", body):
+        if re.search(r"^\$ (?:cd \S+ && )?arcguard ", body, flags=re.MULTILINE):
             assert before.startswith("<!-- example: "), body.split("\n", 1)[0]
 
 
