@@ -191,3 +191,7 @@ def test_the_status_lines_the_screens_page_names_are_in_its_captures():
     named = re.findall(r"^- `(arcguard [^`]+)`", page.split("## The status line", 1)[1], re.M)
     assert named
     assert all(f"  {row}\n" in captured for row in named), named
+
+
+def test_the_line_a_plugin_without_arcguard_shows_is_the_one_it_prints():
+    assert f"  ⎿  UserPromptSubmit says: {generate.MISSING}\n" in WRITTEN
