@@ -146,10 +146,7 @@ def _gaps(text: str) -> str:
 
 
 def _doctor_project(project: Path, env: dict[str, str]) -> str:
-    done = CliRunner().invoke(
-        cli, ["doctor", "--project", str(project)], env={"NO_COLOR": "1", **env}
-    )
-    return done.output
+    return run("doctor", "--project", str(project), env=env)
 
 
 def doctor_gone_venv() -> str:
