@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 import tempfile
 from concurrent.futures import ProcessPoolExecutor
@@ -28,7 +29,8 @@ from arcguard.replay.timeline import short
 
 
 REPO = Path(__file__).resolve().parents[1]
-DEFAULT_CORPUS = REPO.parent / "shared" / "fixtures" / "corpus"
+# A folder of real session transcripts (`*.jsonl`): `--corpus DIR`, else $CALIBRATION_CORPUS.
+DEFAULT_CORPUS = os.environ.get("CALIBRATION_CORPUS")
 MODES = {"as recorded": False, "with --arc": True}
 WINDOW_TURNS = 25  # the check-in window: long enough to show what the work was
 
@@ -104,7 +106,9 @@ def table(results: dict[str, dict[str, Any]]) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--corpus", type=Path, default=DEFAULT_CORPUS)
+    parser.add_argument(
+        "--corpus", type=Path, default=DEFAULT_CORPUS, required=DEFAULT_CORPUS is None
+    )
     parser.add_argument("--jobs", type=int, default=2, help="replays run in parallel")
     parser.add_argument("--out", type=Path, help="also write the results as JSON here")
     parser.add_argument(

@@ -28,6 +28,7 @@ import argparse
 import functools
 import inspect
 import json
+import os
 import sys
 import tempfile
 from collections.abc import Callable
@@ -53,7 +54,8 @@ SUITES = {
     "real, tuning fold": REAL / "tuning",
     "real, held-out fold": REAL / "held-out",
 }
-DEFAULT_CORPUS = REPO.parent / "shared" / "fixtures" / "corpus"
+# A folder of real session transcripts (`*.jsonl`): `--corpus DIR`, else $CALIBRATION_CORPUS.
+DEFAULT_CORPUS = os.environ.get("CALIBRATION_CORPUS")
 ARCGUARD = "arcguard"
 PEERS: dict[str, Detector] = {
     "gemini-cli": peer_rules.gemini,
@@ -207,8 +209,9 @@ def _totals(sessions: dict[str, dict[str, object]]) -> dict[str, dict[str, str]]
     return table
 
 
-def score_corpus(corpus: Path, jobs: int, config: str) -> dict[str, object] | None:
-    files = sorted(str(p) for p in corpus.glob("*.jsonl")) if corpus.is_dir() else []
+def score_corpus(corpus: Path | None, jobs: int, config: str) -> dict[str, object] | None:
+    found = corpus is not None and corpus.is_dir()
+    files = sorted(str(p) for p in corpus.glob("*.jsonl")) if corpus and found else []
     if not files:
         return None
     with ProcessPoolExecutor(max_workers=jobs) as pool:

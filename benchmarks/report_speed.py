@@ -11,6 +11,7 @@ wall time depends on what else the machine runs. Without the corpus it says so a
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 import time
 from pathlib import Path
@@ -25,7 +26,8 @@ from arcguard.report.session import totals
 
 
 REPO = Path(__file__).resolve().parents[1]
-DEFAULT_CORPUS = REPO.parent / "shared" / "fixtures" / "corpus"
+# A folder of real session transcripts (`*.jsonl`): `--corpus DIR`, else $CALIBRATION_CORPUS.
+DEFAULT_CORPUS = os.environ.get("CALIBRATION_CORPUS")
 
 
 def _timed(step: str, clocks: dict[str, tuple[float, float]], work):  # type: ignore[no-untyped-def]
@@ -37,7 +39,7 @@ def _timed(step: str, clocks: dict[str, tuple[float, float]], work):  # type: ig
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--corpus", default=str(DEFAULT_CORPUS))
+    parser.add_argument("--corpus", default=DEFAULT_CORPUS, required=DEFAULT_CORPUS is None)
     parser.add_argument("--file", help="a transcript of the corpus (default: the largest)")
     args = parser.parse_args(argv)
     corpus = Path(args.corpus)

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 import tempfile
 from concurrent.futures import ProcessPoolExecutor
@@ -29,7 +30,8 @@ from arcguard.report import decisions
 
 
 REPO = Path(__file__).resolve().parents[1]
-DEFAULT_CORPUS = REPO.parent / "shared" / "fixtures" / "corpus"
+# A folder of real session transcripts (`*.jsonl`): `--corpus DIR`, else $CALIBRATION_CORPUS.
+DEFAULT_CORPUS = os.environ.get("CALIBRATION_CORPUS")
 POLICIES = ("noop", "ask", "strict")
 NO_ANSWER = decisions.NO_ANSWER
 
@@ -126,7 +128,7 @@ def _listing(results: dict[str, dict[str, Any]]) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--corpus", default=str(DEFAULT_CORPUS))
+    parser.add_argument("--corpus", default=DEFAULT_CORPUS, required=DEFAULT_CORPUS is None)
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--list", action="store_true", help="list every continuation")
     parser.add_argument("--out", help="write the figures as JSON here")
