@@ -6,6 +6,7 @@ import itertools
 from typing import TYPE_CHECKING
 from typing import Any
 
+from arcguard.core import render
 from arcguard.core.config import Config
 from arcguard.core.config import default_config
 from arcguard.core.loop_guard import guard
@@ -16,7 +17,7 @@ from arcguard.core.tool_call import ToolResult
 
 
 if TYPE_CHECKING:
-    from arcguard.core.render import Output
+    from arcguard.core.render import Decisions
     from arcguard.core.schema import Pause
     from arcguard.core.schema import Track
     from arcguard.core.state import State
@@ -70,7 +71,7 @@ class Driver:
         self.state: State = fresh_state("sess", self.now)
         self.turns = 0
         self.denied: list[str] = []  # labels of denied calls, all turns
-        self.outputs: list[Output] = []
+        self.outputs: list[Decisions] = []
 
     def _tick(self) -> float:
         self.now += 1.0
@@ -107,7 +108,7 @@ class Driver:
             )
             if out:
                 outputs.append(out)
-            if out and out.get("hookSpecificOutput", {}).get("permissionDecision") == "deny":
+            if out and any(isinstance(d, render.Deny) for d in out):
                 denied.append(call)
                 continue
             if not call.ran:
@@ -146,11 +147,7 @@ class Driver:
             "denied": denied,
             "outputs": outputs,
             "paused": self.paused,
-            "context": [
-                o["hookSpecificOutput"]["additionalContext"]
-                for o in outputs
-                if "additionalContext" in o.get("hookSpecificOutput", {})
-            ],
+            "context": [text for o in outputs if (text := render.context_text(o))],
         }
 
     def settle(self, text: str | None, agent_id: str | None = None) -> None:

@@ -156,12 +156,12 @@ def test_every_decision_kind_is_in_the_log(state_home: str) -> None:
         document = json.loads(arcguard("status", "--json", "--session", session).output)
         for entry in document["session"]["log"]:
             kinds.setdefault(entry["kind"], entry)
-    assert {"block", "cap", "release", "arc", "deny", "nudge", "pause"} <= set(kinds)
+    assert {"continue", "cap", "release", "arc", "deny", "nudge", "pause"} <= set(kinds)
     for entry in kinds.values():
         assert isinstance(entry["t"], float) and entry["hook"] and entry["reason"]
     assert kinds["deny"]["operation"] == "Bash: ls"
     assert kinds["pause"]["rule"] == "cycle"
-    assert kinds["block"]["consecutive"] == 1
+    assert kinds["continue"]["consecutive"] == 1
 
 
 def test_table_lists_sessions_newest_first(state_home: str) -> None:
@@ -218,7 +218,7 @@ def test_session_view_shows_arc_guard_and_decisions(state_home: str) -> None:
     assert "paused    no" in text
     assert "decisions (4, oldest first):" in text
     lines = [line for line in text.splitlines() if line.startswith("  ")]
-    assert [line.split()[3] for line in lines] == ["block", "block", "cap", "release"]
+    assert [line.split()[3] for line in lines] == ["continue", "continue", "cap", "release"]
     assert "consecutive=2 lifetime=2 rule=no-op - no-op stop mid-arc sent back to work" in lines[1]
 
 
@@ -328,6 +328,28 @@ def test_stale_arc_is_shown_as_stale() -> None:
     assert session["arc"]["state"] == "stale"
 
 
+def test_a_log_an_earlier_version_wrote_shows_its_kinds_under_their_current_names() -> None:
+    from arcguard.core.state import add_log
+    from arcguard.core.state import fresh_state
+    from arcguard.storage import store
+
+    home = os.environ["ARCGUARD_HOME"]
+
+    def change(state: Any) -> tuple[Any, None]:
+        old = fresh_state("older", 1.0)
+        # `block` is what earlier versions logged for a stop sent back to work.
+        entry: Any = {"t": 1.0, "hook": "stop", "kind": "block", "reason": "r", "rule": "no-op"}
+        add_log(old, entry)
+        return old, None
+
+    store.update(home, "older", change, now=1.0, lock_timeout=5.0)
+    document = json.loads(arcguard("status", "--json", "--session", "older").output)
+    assert [e["kind"] for e in document["session"]["log"]] == ["continue"]
+    assert document["session"]["log"][0]["rule"] == "no-op"
+    lines = arcguard("status", "--session", "older").output.splitlines()
+    assert [line.split()[3] for line in lines if line.startswith("  ")] == ["continue"]
+
+
 def test_status_reads_consistently_while_hooks_write() -> None:
     from arcguard.core.state import add_log
     from arcguard.core.state import clone
@@ -345,7 +367,7 @@ def test_status_reads_consistently_while_hooks_write() -> None:
 
             def change(state: Any, n: int = n) -> tuple[Any, None]:
                 new = clone(state) if state else fresh_state("busy", float(n))
-                add_log(new, {"t": float(n), "hook": "stop", "kind": "block", "reason": "x" * 500})
+                add_log(new, {"t": float(n), "hook": "stop", "kind": "deny", "reason": "x" * 500})
                 return new, None
 
             store.update(home, "busy", change, now=float(n), lock_timeout=5.0)

@@ -6,6 +6,7 @@ import json
 
 import pytest
 
+from arcguard.core import render
 from arcguard.core.arc_keeper import goal
 from arcguard.core.arc_keeper.stop import Final
 from arcguard.core.arc_keeper.stop import Harness
@@ -81,7 +82,7 @@ def test_a_met_goal_gives_the_stop_back():
     state = with_arc()
     state["seen"]["goal"] = "c"
     out, state = _stop(state, Final.from_text("No response requested."), goal.Mark(True, "c"))
-    assert out is not None and out["decision"] == "block"
+    assert out is not None and isinstance(out[0], render.Continue)
 
 
 def test_a_dead_resume_under_an_active_goal_is_left_to_the_goal():

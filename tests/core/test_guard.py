@@ -13,6 +13,7 @@ from testing.guard_driver import Driver
 from testing.guard_driver import bash
 from testing.guard_driver import tag
 
+from arcguard.core import render
 from arcguard.core.config import default_config
 from arcguard.core.loop_guard import guard
 from arcguard.core.loop_guard import opkey
@@ -306,7 +307,7 @@ def test_third_identical_call_with_the_same_outcome_is_denied():
     assert not d.turn(bash("cat f"))["denied"]
     result = d.turn(bash("cat f"))
     assert result["denied"]
-    reason = result["outputs"][0]["hookSpecificOutput"]["permissionDecisionReason"]
+    reason = result["outputs"][0][0].reason
     assert "[arcguard] Denied as a repeat" in reason and "Bash: cat f" in reason
     assert "ran 2 times" in reason
 
@@ -529,8 +530,7 @@ def test_a_paused_session_denies_and_stops_at_the_next_call():
     out, after = repeat.decide_pre_tool(
         d.state, d.cfg, d.now, ToolCall("Bash", {"command": "new"}, "t")
     )
-    assert out["continue"] is False
-    assert out["hookSpecificOutput"]["permissionDecision"] == "deny"
+    assert out is not None and {type(d) for d in out} == {render.Deny, render.Pause}
     assert after["guard"]["paused"]["denied_since"] == 1
 
 

@@ -9,7 +9,6 @@ from arcguard.core.arc_keeper.stop import Signals
 from arcguard.core.arc_keeper.stop import decide_stop
 from arcguard.core.config import default_config
 from arcguard.core.display import notices
-from arcguard.core.state import fresh_state
 from tests.core.test_stop import NOW
 from tests.core.test_stop import with_arc
 
@@ -18,7 +17,7 @@ CFG = default_config()
 
 
 def test_a_continuation_says_which_in_a_row_and_why():
-    entry = {"kind": "block", "rule": "question", "consecutive": 1, "reason": "x"}
+    entry = {"kind": "continue", "rule": "question", "consecutive": 1, "reason": "x"}
     assert notices.user_line([entry], CFG) == (
         "arcguard sent the model back to work (1 of 2 in a row):"
         " it stopped to ask permission mid-arc. To change this: stop_policy, or /autonomous stop"
@@ -39,7 +38,7 @@ def test_the_stop_decision_logs_what_the_line_needs():
         "arcguard sent the model back to work (1 of 2 in a row):"
         " it stopped to ask permission mid-arc."
     )
-    assert line not in out["reason"]  # the model's text is another one
+    assert line not in out[0].reason  # the model's text is another one
 
 
 ACTING = [
@@ -49,7 +48,7 @@ ACTING = [
     ({"kind": "give-up", "reason": "no resume after the API limit: spent"}, "limit_resumes"),
     ({"kind": "cap", "reason": "cap"}, "max_continuations_per_arc"),
     ({"kind": "limit-wait", "attempt": 1, "of": 3}, "limit_resumes_per_arc"),
-    ({"kind": "block", "rule": "dead-resume"}, "stop_policy"),
+    ({"kind": "continue", "rule": "dead-resume"}, "stop_policy"),
     ({"kind": "arc-stop", "reason": "the arc 'x' ended"}, "/autonomous stop"),
     ({"kind": "arc-new", "reason": "a new arc"}, "/autonomous stop"),
     ({"kind": "check-in-soon", "reason": "[arcguard] asked"}, "arcguard off"),
@@ -101,17 +100,3 @@ def test_the_line_is_one_bounded_line():
     entry = {"kind": "give-up", "reason": "spent\n" + "x" * 1000}
     line = notices.user_line([entry], CFG)
     assert "\n" not in line and len(line) == notices.MAX_LINE
-
-
-def test_attach_adds_the_line_or_makes_an_output_of_it():
-    assert notices.attach(None, None) is None
-    assert notices.attach(None, "hi") == {"systemMessage": "hi"}
-    assert notices.attach({"decision": "block", "reason": "r"}, "hi") == {
-        "decision": "block",
-        "reason": "r",
-        "systemMessage": "hi",
-    }
-
-
-def test_a_fresh_state_has_nothing_to_tell():
-    assert notices.user_line(fresh_state("s", NOW)["log"], CFG) is None

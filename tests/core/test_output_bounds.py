@@ -33,10 +33,8 @@ def _state(slug: str, milestone: str) -> Any:
     ("slug", "milestone"), [("s" * 10_000, "m"), ("s", "m" * 20_000), ("é" * 12_000, "☃" * 12_000)]
 )
 def test_a_huge_slug_or_milestone_keeps_the_posture_context_under_the_cap(slug, milestone):
-    out = posture_context(
-        _state(slug, milestone), default_config(), NOW, command=COMMAND, event="UserPromptSubmit"
-    )
-    text = out["hookSpecificOutput"]["additionalContext"]
+    out = posture_context(_state(slug, milestone), default_config(), NOW, command=COMMAND)
+    text = render.output(out, "UserPromptSubmit")["hookSpecificOutput"]["additionalContext"]
     assert len(text) < CAP
     assert f"arc complete {SID}" in text[-200:]  # the way out is never cut off
 
@@ -49,18 +47,19 @@ def test_a_huge_slug_or_milestone_keeps_the_stop_reason_under_the_cap(slug, mile
         default_config(),
         NOW,
     )
-    assert out is not None and out["decision"] == "block"
-    assert len(out["reason"]) < CAP
-    assert "`arc complete` command" in out["reason"][-200:]
+    printed = render.output(out, "Stop")
+    assert printed is not None and printed["decision"] == "block"
+    assert len(printed["reason"]) < CAP
+    assert "`arc complete` command" in printed["reason"][-200:]
 
 
 def test_every_output_text_is_bounded_whatever_it_is_given():
     huge = "x" * 50_000
     outputs = [
-        render.block_stop(huge),
-        render.deny_tool(huge),
-        render.pause(huge),
-        render.add_context("PostToolBatch", huge),
+        render.output((render.Continue(huge),), "Stop"),
+        render.output((render.Deny(huge),), "PreToolUse"),
+        render.output((render.Pause(huge),), "PostToolBatch"),
+        render.output((render.Context(huge),), "PostToolBatch"),
     ]
     texts = [
         outputs[0]["reason"],
@@ -72,4 +71,7 @@ def test_every_output_text_is_bounded_whatever_it_is_given():
 
 
 def test_a_short_text_is_passed_on_unchanged():
-    assert render.block_stop("go on")["reason"] == "go on"
+    assert render.output((render.Continue("go on"),), "Stop") == {
+        "decision": "block",
+        "reason": "go on",
+    }

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from arcguard.core import render
 from arcguard.core.arc_keeper import arc as arcs
 from arcguard.core.arc_keeper.lifecycle import decide_session_start
 from arcguard.core.arc_keeper.posture import decide_posture
@@ -18,13 +19,12 @@ def posture(state, prompt, at=NOW):
 
 
 def context(out):
-    return out["hookSpecificOutput"]["additionalContext"]
+    return render.context_text(out)
 
 
 def test_autonomous_bootstraps_an_arc_and_restates_the_posture():
     out, state = posture(None, "/autonomous Ship it!")
     assert state["arc"]["slug"] == "ship-it" and state["arc"]["active"] is True
-    assert out["hookSpecificOutput"]["hookEventName"] == "UserPromptSubmit"
     text = context(out)
     assert "'Ship it!' is active" in text and "`arcguard arc complete sid`" in text
 
@@ -142,7 +142,7 @@ def test_compaction_resets_nothing_and_restates_the_posture():
     out, after = decide_session_start(state, "compact", CFG, NOW, command="arcguard")
     assert after["guard"]["tracks"] == state["guard"]["tracks"]
     assert after["arc"]["reconcile_count"] == 1
-    assert out["hookSpecificOutput"]["hookEventName"] == "SessionStart"
+    assert out is not None and "is active" in context(out)
     assert after["events"]["session_start:compact"] == 1
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from arcguard.core import render
 from arcguard.core.arc_keeper import arc as arcs
 from arcguard.core.arc_keeper.stop import COMPLETE
 from arcguard.core.arc_keeper.stop import PRODUCTIVE
@@ -29,12 +30,14 @@ def with_arc(milestones=("slice one",)):
 
 
 def stop(state, final, *, active=False, background=False, at=NOW):
-    return decide_stop(
+    """The Stop decision as the hook prints it on a release without Stop context."""
+    out, state = decide_stop(
         state,
         Signals(final, stop_hook_active=active, background_running=background),
         CFG,
         at,
     )
+    return render.output(out, "Stop"), state
 
 
 @pytest.mark.parametrize(
@@ -63,7 +66,7 @@ def test_a_stall_mid_arc_is_blocked_with_slug_next_milestone_and_the_way_to_comp
     assert "`arc complete` command from arcguard's note" in out["reason"]
     assert "sid" not in out["reason"]
     assert state["arc"]["reconcile_count"] == 1 and state["arc"]["total_blocks"] == 1
-    assert state["log"][-1]["kind"] == "block"
+    assert state["log"][-1]["kind"] == "continue"
 
 
 def test_a_release_that_takes_stop_context_is_continued_with_it_and_the_same_caps():
@@ -80,14 +83,14 @@ def test_a_release_that_takes_stop_context_is_continued_with_it_and_the_same_cap
             CFG,
             NOW,
         )
-        outs.append(out)
+        outs.append(render.output(out, "Stop", via_context=True))
         state = new or state
     first = outs[0]["hookSpecificOutput"]
     assert "decision" not in outs[0]
     assert first["hookEventName"] == "Stop" and "'demo'" in first["additionalContext"]
     assert "`arc complete` command from arcguard's note" in first["additionalContext"]
     assert outs[2] is None  # the consecutive cap counts these continuations too
-    assert [e["kind"] for e in state["log"]] == ["block", "block", "cap"]
+    assert [e["kind"] for e in state["log"]] == ["continue", "continue", "cap"]
 
 
 @pytest.mark.parametrize(

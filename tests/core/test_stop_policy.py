@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from arcguard.core import render
 from arcguard.core.arc_keeper import arc as arcs
 from arcguard.core.arc_keeper.stop import DECISION
 from arcguard.core.arc_keeper.stop import PRODUCTIVE
@@ -40,12 +41,14 @@ def with_arc():
 
 
 def stop(state, final, cfg, *, active=False, background=False):
-    return decide_stop(
+    """The Stop decision as the hook prints it on a release without Stop context."""
+    out, state = decide_stop(
         state,
         Signals(final, stop_hook_active=active, background_running=background),
         cfg,
         NOW,
     )
+    return render.output(out, "Stop"), state
 
 
 @pytest.mark.parametrize(

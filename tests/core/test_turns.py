@@ -7,6 +7,7 @@ from typing import Any
 
 import pytest
 
+from arcguard.core import render
 from arcguard.core.config import default_config
 from arcguard.core.loop_guard import guard
 from arcguard.core.loop_guard import opkey
@@ -58,7 +59,7 @@ class Session:
             )
             out, self.state = repeat.decide_pre_tool(self.state, self.cfg, self._tick(), call)
             self.outputs.append(closed)
-            if out and out.get("hookSpecificOutput", {}).get("permissionDecision") == "deny":
+            if out and any(isinstance(d, render.Deny) for d in out):
                 continue
             response = {"stdout": f"{command} {next(_results)}" if fresh else result or command}
             _, self.state = repeat.decide_post_tool(
@@ -88,7 +89,7 @@ def test_alternating_pair_without_batch_is_paused_when_the_next_call_arrives():
     assert s.paused is None  # the sixth turn is still open
     s.message("echo A")
     assert s.paused is not None and s.paused["kind"] == "cycle"
-    assert s.outputs[-1] is not None and s.outputs[-1]["continue"] is False
+    assert s.outputs[-1] is not None and isinstance(s.outputs[-1][0], render.Pause)
 
 
 def test_the_stop_closes_the_open_turn_and_passes_its_pause_on():
@@ -98,7 +99,7 @@ def test_the_stop_closes_the_open_turn_and_passes_its_pause_on():
     assert s.paused is None
     out = s.stop()
     assert s.paused is not None and s.paused["kind"] == "cycle"
-    assert out == {"continue": False, "stopReason": s.paused["reason"]}
+    assert out == (render.Pause(s.paused["reason"]),)
     assert s.stop() is None  # nothing is left open to close twice
 
 
@@ -111,15 +112,16 @@ def test_calls_of_one_message_are_one_turn():
     assert [c["label"] for c in s.main["open_turn"]["steps"]] == ["Bash: echo C"]
 
 
-def test_a_nudge_from_a_closed_turn_is_addressed_to_pre_tool_use():
+def test_a_nudge_from_a_closed_turn_comes_with_the_next_call():
     # Reads that keep showing the same thing: quiet turns, though no two are alike.
     s = Session(checkin_turns=3)
     for n in range(5):
         s.message(f"cat notes{n}.txt", result="unchanged")
-    context = [o for o in s.outputs if o and "hookSpecificOutput" in o]
+    context = [o for o in s.outputs if o and render.context_text(o)]
     assert len(context) == 1
-    assert context[0]["hookSpecificOutput"]["hookEventName"] == "PreToolUse"
-    assert "additionalContext" in context[0]["hookSpecificOutput"]
+    # The PreToolUse hook that closed the turn carries it, addressed to its own event.
+    printed = render.output(context[0], "PreToolUse")
+    assert printed is not None and printed["hookSpecificOutput"]["hookEventName"] == "PreToolUse"
 
 
 def test_a_call_whose_message_is_unknown_counts_no_turn():
@@ -198,7 +200,7 @@ def test_the_batch_resolves_parallel_identical_calls_each_by_its_own_id():
     assert [r["outcome"] is not None for r in op["runs"]] == [True, True]
     outputs, state = _batch_turn(state, cfg, 3.0, ["ls build"], "no such file")
     assert outputs[0] is not None
-    assert outputs[0]["hookSpecificOutput"]["permissionDecision"] == "deny"
+    assert isinstance(outputs[0][0], render.Deny)
 
 
 def test_a_denied_calls_text_in_the_batch_is_not_fresh_evidence():
@@ -272,7 +274,7 @@ def _turn_as_the_batch_reports_it(
     then the turn rules, which settle calls left without a result."""
     call = ToolCall("Bash", {"command": "make"}, tool_use_id)
     pre, state = repeat.decide_pre_tool(state, cfg, now, call)
-    if pre and pre.get("hookSpecificOutput", {}).get("permissionDecision") == "deny":
+    if pre and any(isinstance(d, render.Deny) for d in pre):
         return pre, state
     state = turns.record_batch_results(state, cfg, now, [(call, ToolResult(response=response))])
     turn = guard.TurnEnd(True, calls=[call], tool_use_ids=[tool_use_id])

@@ -11,6 +11,7 @@ from __future__ import annotations
 from testing.guard_driver import Call
 from testing.guard_driver import Driver
 
+from arcguard.core import render
 from arcguard.core.loop_guard import guard
 from arcguard.core.loop_guard import opkey
 from arcguard.core.loop_guard import repeat
@@ -27,8 +28,8 @@ PLAN = {"plan": "## Plan\n1. Split the loader.\n2. Test it."}
 
 
 def _reason(output: object) -> str:
-    assert isinstance(output, dict)
-    return str(output["hookSpecificOutput"]["permissionDecisionReason"])
+    assert isinstance(output, tuple)
+    return next(d.reason for d in output if isinstance(d, render.Deny))
 
 
 def test_a_plan_sent_back_with_feedback_eight_times_is_never_denied_or_paused():

@@ -49,7 +49,7 @@ def test_noop_stop_mid_arc_is_continued(claude_project, run_claude):
     arc = state["arc"]
     assert arc["active"] is True
     assert (arc["reconcile_count"], arc["total_blocks"]) == (1, 1)
-    assert log_kinds(state) == ["arc", "block"]
+    assert log_kinds(state) == ["arc", "continue"]
 
 
 def test_a_run_of_noops_gets_exactly_two_continuations(claude_project, run_claude):
@@ -72,7 +72,7 @@ def test_a_run_of_noops_gets_exactly_two_continuations(claude_project, run_claud
     state = arcguard_state(project, run.session_id)
     assert (state["arc"]["reconcile_count"], state["arc"]["total_blocks"]) == (2, 2)
     assert state["arc"]["active"] is True
-    assert log_kinds(state) == ["arc", "block", "block", "cap"]
+    assert log_kinds(state) == ["arc", "continue", "continue", "cap"]
 
 
 def test_completion_releases_the_arc_across_resumed_runs(claude_project, run_claude):
@@ -99,7 +99,7 @@ def test_completion_releases_the_arc_across_resumed_runs(claude_project, run_cla
     assert state["arc"]["active"] is False
     assert state["arc"]["completed_at"]
     assert state["arc"]["total_blocks"] == 1
-    assert log_kinds(state) == ["arc", "block", "release"]
+    assert log_kinds(state) == ["arc", "continue", "release"]
 
 
 def test_without_autonomous_nothing_is_blocked(claude_project, run_claude):
@@ -119,7 +119,7 @@ def test_without_autonomous_nothing_is_blocked(claude_project, run_claude):
     assert all("Stop hook feedback" not in api.request_text(i) for i in range(3))
     state = arcguard_state(project, run.session_id)
     assert state["arc"] is None
-    assert "block" not in log_kinds(state)
+    assert "continue" not in log_kinds(state)
 
 
 def test_tool_turns_then_a_summary_are_never_blocked(claude_project, run_claude):
@@ -180,7 +180,7 @@ def test_thinking_only_final_turn_is_not_blocked(claude_project, run_claude):
     assert "last_assistant_message" not in stop
     state = arcguard_state(project, run.session_id)
     assert state["arc"]["total_blocks"] == 0
-    assert "block" not in log_kinds(state)
+    assert "continue" not in log_kinds(state)
 
 
 def test_empty_final_turn_mid_arc_is_continued(claude_project, run_claude):
@@ -202,7 +202,7 @@ def test_empty_final_turn_mid_arc_is_continued(claude_project, run_claude):
     assert "last_assistant_message" not in stops[0]
     assert stops[1]["last_assistant_message"] == "Back on it: the header check is written."
     state = arcguard_state(project, run.session_id)
-    assert log_kinds(state) == ["arc", "block"]
+    assert log_kinds(state) == ["arc", "continue"]
 
 
 # --- stop policy and the DECISION NEEDED protocol ------------------------------------------
@@ -239,7 +239,7 @@ def test_a_permission_question_mid_arc_is_sent_back_and_the_model_carries_on(
     assert "DECISION NEEDED:" in api.request_text(0)  # the posture teaches the protocol
     state = arcguard_state(project, run.session_id)
     assert state["arc"]["total_blocks"] == 1
-    assert log_kinds(state) == ["arc", "block"]
+    assert log_kinds(state) == ["arc", "continue"]
 
 
 def test_a_decision_needed_stop_is_let_through(claude_project, run_claude):
@@ -264,7 +264,7 @@ def test_an_announced_step_not_taken_is_sent_back(claude_project, run_claude):
     assert run.result is not None and run.result["terminal_reason"] == "completed", run.describe()
     assert len(api.requests) == 2
     assert ANNOUNCED_SEEN in api.request_text(1)
-    assert log_kinds(arcguard_state(project, run.session_id)) == ["arc", "block"]
+    assert log_kinds(arcguard_state(project, run.session_id)) == ["arc", "continue"]
 
 
 def test_caps_hold_across_a_mix_of_stall_classes(claude_project, run_claude):
@@ -278,7 +278,7 @@ def test_caps_hold_across_a_mix_of_stall_classes(claude_project, run_claude):
     assert QUESTION_SEEN in api.request_text(1) and ANNOUNCED_SEEN in api.request_text(2)
     state = arcguard_state(project, run.session_id)
     assert (state["arc"]["reconcile_count"], state["arc"]["total_blocks"]) == (2, 2)
-    assert log_kinds(state) == ["arc", "block", "block", "cap"]
+    assert log_kinds(state) == ["arc", "continue", "continue", "cap"]
 
 
 def test_the_noop_policy_leaves_questions_alone(claude_project, run_claude):
@@ -303,7 +303,7 @@ def test_a_completion_after_a_question_releases_the_arc(claude_project, run_clau
     assert len(api.requests) == 2
     state = arcguard_state(project, run.session_id)
     assert state["arc"]["active"] is False
-    assert log_kinds(state) == ["arc", "block", "release"]
+    assert log_kinds(state) == ["arc", "continue", "release"]
 
 
 def test_autonomous_stop_and_a_new_task_from_inside_claude_code(claude_project, run_claude):

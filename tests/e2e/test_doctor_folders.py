@@ -72,7 +72,7 @@ def test_from_home_each_hook_fires_once_and_doctor_says_wired_once(
     assert run.returncode == 0, run.describe()
     assert len(api.requests) == 2, run.describe()
     assert log.events() == ["UserPromptSubmit", "Stop", "Stop"]
-    assert log_kinds(arcguard_state(project, run.session_id)) == ["arc", "block", "release"]
+    assert log_kinds(arcguard_state(project, run.session_id)) == ["arc", "continue", "release"]
 
     doctor = arcguard(at_home, project.home, "doctor", env=path)
     assert doctor.returncode == 0, doctor.stdout

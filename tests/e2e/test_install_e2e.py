@@ -77,7 +77,7 @@ def test_installed_hooks_fire_and_the_command_expands(claude_project, run_claude
     # The posture hook saw the raw prompt and started the arc; the stop hook decided.
     session = status(project, run.session_id)
     kinds = [entry["kind"] for entry in session["log"]]
-    assert kinds == ["arc", "block", "release"], session["log"]
+    assert kinds == ["arc", "continue", "release"], session["log"]
     assert [entry["hook"] for entry in session["log"]] == ["posture", "stop", "stop"]
     assert session["arc"]["state"] == "complete"
     assert session["arc"]["lifetime"] == 1
@@ -121,4 +121,4 @@ def test_the_repository_works_as_a_plugin(claude_project, run_claude):
     assert TEMPLATE_LINE in api.request_text(0)
     assert len(api.requests) == 2, run.describe()
     kinds = [entry["kind"] for entry in status(project, run.session_id)["log"]]
-    assert kinds == ["arc", "block", "release"]
+    assert kinds == ["arc", "continue", "release"]

@@ -73,7 +73,7 @@ def test_the_plugin_installs_from_the_repository_and_its_hooks_run(
     assert TEMPLATE_LINE in api.request_text(0)
     assert len(api.requests) == 2, run.describe()
     kinds = [entry["kind"] for entry in status(project, run.session_id)["log"]]
-    assert kinds == ["arc", "block", "release"]
+    assert kinds == ["arc", "continue", "release"]
 
 
 def test_without_arcguard_on_path_the_plugin_says_how_to_install_it(

@@ -64,4 +64,4 @@ def test_a_continuing_stop_mid_arc_is_sent_back(claude_project, run_claude):
     assert run.result is not None and run.result["terminal_reason"] == "completed", run.describe()
     assert len(api.requests) == 2
     assert "ended by announcing a next step without taking it" in api.request_text(1)
-    assert log_kinds(arcguard_state(project, run.session_id)) == ["arc", "block", "release"]
+    assert log_kinds(arcguard_state(project, run.session_id)) == ["arc", "continue", "release"]

@@ -66,31 +66,31 @@ def _record(claude_project: Any, binary: Path, version: str) -> tuple[Path, list
 @pytest.mark.parametrize("version", sorted(RELEASES.values()))
 def test_forensics_and_replay_read_what_arcguard_did(claude_project, version, request):
     transcript, logged = _record(claude_project, _binary(version, request), version)
-    assert {"block", "deny", "pause"} <= set(logged), logged
+    assert {"continue", "deny", "pause"} <= set(logged), logged
 
     # 2.1.163 and newer record the continuation as a `hook_additional_context` attachment,
     # older ones as "Stop hook feedback:"; 2.1.78 records a deny without the hook's prefix
     # and holds a pause by denying every later call; newer ones end the session and say so.
     forensics = json.loads(_arcguard("forensics", "--json", str(transcript)))
     assert forensics["arcguard_footprint"] == {
-        "stop_continuations": logged.count("block"),
+        "stop_continuations": logged.count("continue"),
         "denials": logged.count("deny"),
         "pauses": logged.count("pause"),
     }
     assert forensics["stalls"]["followed_by_stop_hook"] == 1
-    assert forensics["stop_hook_feedback"] == logged.count("block")
+    assert forensics["stop_hook_feedback"] == logged.count("continue")
 
     # Replayed, the recorded stall's Stop fires (the model's next message is the
     # continuation's answer, not more of the same turn) and is sent back once, as live.
     replayed = json.loads(_arcguard("replay", "--json", str(transcript)))
     kinds = [d["kind"] for d in replayed["decisions"] if d["kind"] != "posture"]
-    assert kinds == [k.replace("block", "continue") for k in logged], (kinds, logged)
+    assert kinds == logged, (kinds, logged)
 
     # The report's timeline shows each of them as recorded, whatever the form.
     report = _arcguard("report", str(transcript))
     rows = [line.split()[2:] for line in report.splitlines() if line.startswith("  +")]
     shown = [row[0] for row in rows if row]
-    assert shown.count("continued") == logged.count("block"), report
+    assert shown.count("continued") == logged.count("continue"), report
     assert shown.count("stopped") == logged.count("pause"), report
     assert report.count("[denied]") >= logged.count("deny"), report
 

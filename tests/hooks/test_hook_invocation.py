@@ -126,5 +126,6 @@ def test_a_runner_that_cannot_load_still_exits_0(monkeypatch: pytest.MonkeyPatch
 def test_output_to_a_broken_descriptor_is_dropped_quietly():
     read_end, write_end = os.pipe()
     os.close(read_end)
-    runner._write(write_end, json.dumps(render.block_stop("go on")))  # EPIPE: no raise
+    printed = render.output((render.Continue("go on"),), "Stop")
+    runner._write(write_end, json.dumps(printed))  # EPIPE: no raise
     os.close(write_end)

@@ -204,9 +204,13 @@ def _show_session(session_id: str, as_json: bool) -> None:
     path, state = find_session(state_dir, session_id)
     turned, _ = read_switch(state_dir)
     summary = read_summary(state, path, cfg, at, switched_off=turned.is_off(state["session_id"]))
+    from arcguard.core.vocabulary import kind_name
+
     log = state["log"]
     if as_json:
-        document = {**summary, "log": log, "events": state.get("events") or {}}
+        # Entries logged under a name since changed are shown under the current one.
+        current = [{**e, "kind": kind_name(e["kind"])} if "kind" in e else e for e in log]
+        document = {**summary, "log": current, "events": state.get("events") or {}}
         _echo_json({"schema": SCHEMA, "state_dir": state_dir, "session": document})
     else:
         click.echo(printable(render_session(summary, log)))

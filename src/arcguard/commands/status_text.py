@@ -6,6 +6,7 @@ import os
 from typing import TYPE_CHECKING
 
 from arcguard.core.state import iso
+from arcguard.core.vocabulary import kind_name
 from arcguard.text import clip
 
 
@@ -182,7 +183,7 @@ def decision_line(entry: LogEntry) -> str:
         for p in (
             when,
             str(entry.get("hook", "?")),
-            str(entry.get("kind", "?")),
+            kind_name(str(entry.get("kind", "?"))),
             details,
             "-",
             reason,

@@ -1,8 +1,17 @@
-"""Claude Code's hook output shapes: the only place that knows the wire format."""
+"""What a hook decided, and Claude Code's output for it: the only place that knows the wire
+format.
+
+The core decides in the records below (a deny, a pause, a continuation, added context, a line
+for the user, a terminal alert); a hook run's decisions are a tuple of them, empty when it
+decided nothing. `output` turns them into the JSON object Claude Code reads, for the event
+the hook answers and the release in use; `read` turns such an object back into records, for
+the tools that only see what a hook printed (replay's subprocesses, the SDK's callbacks).
+"""
 
 from __future__ import annotations
 
 from arcguard.text import clip
+from arcguard.values import value
 
 
 TYPE_CHECKING = False
@@ -10,10 +19,13 @@ if TYPE_CHECKING:
     from arcguard.core.schema import EventName
     from arcguard.core.schema import HookSpecificOutput
     from arcguard.core.schema import Output as Output
+    from arcguard.jsonio import JSONObject
 
 # Claude Code caps `additionalContext` at 10,000 characters and moves longer text to a file,
 # showing the model only a preview: every text arcguard sends stays below that, whole.
 MAX_TEXT = 9000
+# Several texts for the model in one hook run reach it as one, in this order.
+CONTEXT_JOIN = "\n\n"
 
 
 def bounded(text: str) -> str:
@@ -21,49 +33,139 @@ def bounded(text: str) -> str:
     return clip(text, MAX_TEXT)
 
 
-def block_stop(reason: str) -> Output:
-    """Stop: keep the session going, with `reason` as the model's next instruction."""
-    return {"decision": "block", "reason": bounded(reason)}
+@value
+class Deny:
+    """PreToolUse: the call does not run; the model gets `reason` as the call's error."""
+
+    reason: str
 
 
-def continue_stop(reason: str, *, via_context: bool) -> Output:
-    """Stop: one more turn with `reason` for the model. `via_context` (releases that support
-    it): as additional context, which neither the user nor the model reads as an error."""
-    return add_context("Stop", reason) if via_context else block_stop(reason)
-
-
-def deny_tool(reason: str) -> Output:
-    """PreToolUse: the call does not run; the model gets `reason` as an error tool result."""
-    return {
-        "hookSpecificOutput": {
-            "hookEventName": "PreToolUse",
-            "permissionDecision": "deny",
-            "permissionDecisionReason": bounded(reason),
-        }
-    }
-
-
-def add_context(event_name: EventName, text: str) -> Output:
-    """Text added to the model's context next to the event (Claude Code caps it at 10,000)."""
-    return {"hookSpecificOutput": {"hookEventName": event_name, "additionalContext": bounded(text)}}
-
-
-def pause(reason: str) -> Output:
+@value
+class Pause:
     """End the session now; `reason` is shown to the user."""
-    return {"continue": False, "stopReason": bounded(reason)}
+
+    reason: str
 
 
-def merge(*outputs: Output | None) -> Output | None:
-    """One object from several outputs (a pause with a deny, context with a pause, ...)."""
-    merged: Output = {}
-    for output in outputs:
-        if not output:
-            continue
-        specific: HookSpecificOutput = {
-            **merged.get("hookSpecificOutput", {}),
-            **output.get("hookSpecificOutput", {}),
-        }
-        merged.update(output)
-        if specific:
-            merged["hookSpecificOutput"] = specific
-    return merged or None
+@value
+class Continue:
+    """Stop: one more turn, with `reason` as the model's next instruction."""
+
+    reason: str
+
+
+@value
+class Context:
+    """Text added to the model's context beside the event."""
+
+    text: str
+
+
+@value
+class Notice:
+    """One line for the user about what arcguard did; the model never reads it."""
+
+    line: str
+
+
+@value
+class Alert:
+    """A terminal sequence (a bell, a window title) for Claude Code to emit."""
+
+    sequence: str
+
+
+if TYPE_CHECKING:
+    Decision = Deny | Pause | Continue | Context | Notice | Alert
+    # One hook run's decisions, in order.
+    Decisions = tuple[Decision, ...]
+
+
+def merge(*parts: Decisions | None) -> Decisions | None:
+    """The decisions of several steps of one hook run, in order (None: nothing decided)."""
+    joined = tuple(d for part in parts if part for d in part)
+    return joined or None
+
+
+def only_pauses(decisions: Decisions) -> Decisions:
+    """The pauses among `decisions` (an event with no channel for the rest)."""
+    return tuple(d for d in decisions if isinstance(d, Pause))
+
+
+def context_text(decisions: Decisions) -> str | None:
+    """The context `decisions` add for the model, as one text, or None."""
+    texts = [d.text for d in decisions if isinstance(d, Context)]
+    return CONTEXT_JOIN.join(texts) if texts else None
+
+
+def output(
+    decisions: Decisions | None, event: EventName, *, via_context: bool = False
+) -> Output | None:
+    """Claude Code's output for `decisions` on `event` (None: nothing to print).
+
+    `via_context` (Stop, releases that support it): a continuation goes as additional context,
+    which neither the user nor the model reads as an error; older releases get a block.
+    """
+    out: Output = {}
+    specific: HookSpecificOutput = {}
+    texts = []
+    for d in decisions or ():
+        if isinstance(d, Deny):
+            specific["permissionDecision"] = "deny"
+            specific["permissionDecisionReason"] = bounded(d.reason)
+        elif isinstance(d, Pause):
+            out["continue"] = False
+            out["stopReason"] = bounded(d.reason)
+        elif isinstance(d, Continue) and not via_context:
+            out["decision"] = "block"
+            out["reason"] = bounded(d.reason)
+        elif isinstance(d, Continue):
+            texts.append(d.reason)
+        elif isinstance(d, Context):
+            texts.append(d.text)
+        elif isinstance(d, Notice):
+            out["systemMessage"] = d.line
+        else:
+            out["terminalSequence"] = d.sequence
+    if texts:
+        specific["additionalContext"] = bounded(CONTEXT_JOIN.join(texts))
+    if specific:
+        out["hookSpecificOutput"] = {"hookEventName": event, **specific}
+    return out or None
+
+
+def read(printed: JSONObject | None) -> Decisions:
+    """The decisions a hook's printed output (parsed) carries, as far as it tells them: a Stop's
+    added context is its continuation."""
+    if not printed:
+        return ()
+    found: list[Decision] = []
+    raw = printed.get("hookSpecificOutput")
+    specific = raw if isinstance(raw, dict) else {}
+    if specific.get("permissionDecision") == "deny":
+        found.append(Deny(str(specific.get("permissionDecisionReason", ""))))
+    if printed.get("continue") is False:
+        found.append(Pause(str(printed.get("stopReason", ""))))
+    if printed.get("decision") == "block":
+        found.append(Continue(str(printed.get("reason", ""))))
+    text = specific.get("additionalContext")
+    if isinstance(text, str) and text:
+        found.append(Continue(text) if specific.get("hookEventName") == "Stop" else Context(text))
+    line = printed.get("systemMessage")
+    if isinstance(line, str):
+        found.append(Notice(line))
+    sequence = printed.get("terminalSequence")
+    if isinstance(sequence, str):
+        found.append(Alert(sequence))
+    return tuple(found)
+
+
+def with_context_first(printed: JSONObject, event: str, text: str) -> JSONObject:
+    """A printed output (parsed) with `text` added for the model before any context it carries
+    (for callers that hold only the printed form)."""
+    raw = printed.get("hookSpecificOutput")
+    specific = dict(raw) if isinstance(raw, dict) else {"hookEventName": event}
+    before = specific.get("additionalContext")
+    joined = f"{text}{CONTEXT_JOIN}{before}" if isinstance(before, str) else text
+    specific["additionalContext"] = joined
+    return {**printed, "hookSpecificOutput": specific}

@@ -42,14 +42,10 @@ if TYPE_CHECKING:
         "SessionStart",
         "StopFailure",
     ]
-    # What a logged decision did. Stop: block (sent back to work), allow (a stall left alone),
-    # release (the arc is complete), decision (the model asked for one), cap (a cap let the
-    # stop through). Loop guard: deny, untracked (no room to track a call), pause, resume,
-    # nudge. Others: arc (started by /autonomous), api-error. Waits for an API limit to reset:
-    # limit-wait (one begins), limit-resume (the session is woken), limit-cancel (a wait ends
-    # without a wake), give-up (no wait: the arc's resumes are spent or the reset is too far).
+    # What a logged decision did: the names and meanings are `core.vocabulary`'s (a log
+    # written by an earlier version may say block, read as continue).
     DecisionKind = Literal[
-        "block",
+        "continue",
         "allow",
         "release",
         "decision",

@@ -19,6 +19,7 @@ import sys
 import time
 
 from arcguard import jsonio
+from arcguard.core import render
 from arcguard.core.arc_keeper import handover
 from arcguard.core.arc_keeper import limits
 from arcguard.core.arc_keeper import reset_text
@@ -42,6 +43,7 @@ if TYPE_CHECKING:
     from typing import TypeVar
 
     from arcguard.core.notify import NotifyEvent
+    from arcguard.core.render import Decisions
     from arcguard.core.render import Output
     from arcguard.core.state import State
     from arcguard.hooks.payloads import LimitPayload
@@ -55,7 +57,7 @@ if TYPE_CHECKING:
 
         def set_budget(self, budget: float) -> None: ...
 
-    Claim = tuple[limits.Plan | None, Output | None]
+    Claim = tuple[limits.Plan | None, Decisions | None]
 
 NAME = "limit-wait"
 # How often the waiter looks for a cancellation: a prompt typed while it waits must not be
@@ -84,7 +86,7 @@ def handle(payload: JSONObject, ctx: Context) -> Output | None:
     """Claim the wait (the synchronous part; the waiting is `main`'s). Never a decision: at most
     the terminal sequence of a give-up, which `main` does not print (see there)."""
     given = read(payload)
-    return None if given is None else claim(given, ctx)[1]
+    return None if given is None else render.output(claim(given, ctx)[1], "StopFailure")
 
 
 def claim(given: LimitPayload, ctx: Context) -> Claim:
@@ -307,7 +309,7 @@ def _stop_on_signals() -> None:
             signal.signal(number, stopped)
 
 
-def run(raw: bytes, ctx: Context, watchdog: Budget) -> tuple[str | None, Output | None]:
+def run(raw: bytes, ctx: Context, watchdog: Budget) -> tuple[str | None, Decisions | None]:
     """(the wake message once the wait is over and still wanted, else None; the output to
     print when there is no wake)"""
     payload = jsonio.loads(raw)

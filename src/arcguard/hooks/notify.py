@@ -1,6 +1,6 @@
 """Tell the user when arcguard stops a session: a terminal sequence, and `notify_command`.
 
-`news` runs inside a hook's locked change: the terminal sequence goes into the hook's output
+`news` runs inside a hook's locked change: the terminal sequence goes into the hook's decisions
 (Claude Code emits it on the terminal). `tell` runs after the change is saved and the lock
 released, so only a decision that was kept is announced. The command runs detached, through
 a small helper process (`arcguard.hooks.notify`, an isolated Python started in the state
@@ -21,7 +21,7 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from arcguard.core.config import Config
     from arcguard.core.notify import NotifyEvent
-    from arcguard.core.render import Output
+    from arcguard.core.render import Decisions
     from arcguard.core.state import State
 
 # A notify command that has not finished by then is stopped and logged as failed.
@@ -30,10 +30,10 @@ MAX_EVENT_BYTES = 64 * 1024
 
 
 def news(
-    home: str, cfg: Config, old: State | None, new: State | None, output: Output | None
-) -> tuple[Output | None, list[NotifyEvent]]:
-    """`output` with the terminal sequence added when the change stopped the session, and the
-    events `notify_command` is to hear of; `output` as it was and no events otherwise.
+    home: str, cfg: Config, old: State | None, new: State | None, decided: Decisions | None
+) -> tuple[Decisions | None, list[NotifyEvent]]:
+    """`decided` with the terminal alert added when the change stopped the session, and the
+    events `notify_command` is to hear of; `decided` as it was and no events otherwise.
 
     Nothing is started here: the change is not saved yet. `tell` starts the command once it
     is, so a failed write never announces a decision that did not happen. Never raises.
@@ -44,15 +44,14 @@ def news(
 
         found = notify.events(old, new)
         if not found:
-            return output, []
+            return decided, []
         events = list(found) if cfg.notify_command else []
         sequence = notify.terminal_sequence(found) if cfg.notify_terminal else None
-        return (
-            render.merge(output, {"terminalSequence": sequence}) if sequence else output
-        ), events
+        alert = (render.Alert(sequence),) if sequence else None
+        return render.merge(decided, alert), events
     except Exception as exc:
         error_log.log_line(home, "notify", f"{type(exc).__name__}: {exc}")
-        return output, []
+        return decided, []
 
 
 def tell(home: str, cfg: Config, events: list[NotifyEvent]) -> None:

@@ -7,6 +7,7 @@ notifications.
 
 from __future__ import annotations
 
+from arcguard.core import render
 from arcguard.core.arc_keeper import goal
 from arcguard.core.loop_guard import turns
 from arcguard.core.loop_guard.guard import TurnEnd
@@ -29,6 +30,7 @@ from arcguard.values import value
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from arcguard.core.render import Decisions
     from arcguard.core.render import Output
     from arcguard.core.state import State
     from arcguard.core.tool_call import ToolCall
@@ -84,7 +86,8 @@ def handle(payload: JSONObject, ctx: Context) -> Output | None:
     found = _Found(_lookup(given, own_ids, ctx, 0.0), earlier={})
     for waits in range(_MAX_WAITS + 1):
         try:
-            return _decide(given, found, ctx, may_wait=waits < _MAX_WAITS)
+            decided = _decide(given, found, ctx, may_wait=waits < _MAX_WAITS)
+            return render.output(decided, "PostToolBatch")
         except _NotOnDiskYet as late:
             # Waited for outside the session's lock; then the turn is decided again.
             wait_s = ctx.wait_left(hook_reader.SETTLE_WAIT_S)
@@ -139,7 +142,9 @@ def _turn_end(
     )
 
 
-def _decide(given: BatchPayload, found: _Found, ctx: Context, *, may_wait: bool) -> Output | None:
+def _decide(
+    given: BatchPayload, found: _Found, ctx: Context, *, may_wait: bool
+) -> Decisions | None:
     sid, path, agent = given["session_id"], given["transcript_path"], given["agent"]
     message = found.own
     # Claude Code flushes its transcript on a timer, so the message of a quick turn is
@@ -149,7 +154,7 @@ def _decide(given: BatchPayload, found: _Found, ctx: Context, *, may_wait: bool)
     unconfirmed = may_wait and not found.own_final and message is None and path is not None
     turn = _turn_end(given, message, ctx, unconfirmed=unconfirmed)
 
-    def change(state: State | None) -> tuple[Output | None, State | None]:
+    def change(state: State | None) -> tuple[Decisions | None, State | None]:
         state = state or fresh_state(sid, ctx.now)
         # Outcomes first: a result never seen before is the progress the turn rules look for.
         state = turns.record_batch_results(state, ctx.cfg, ctx.now, given["calls"])

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from arcguard.core import render
 from arcguard.core.loop_guard.repeat import decide_post_tool
 from arcguard.core.state import fresh_state
 from arcguard.core.tool_call import read_agent
@@ -32,9 +33,11 @@ def handle(payload: JSONObject, ctx: Context) -> Output | None:
     if given is None or not ctx.loop_guard_acts(given["session_id"]):
         return None
     sid = given["session_id"]
-    return ctx.update(
+    decided = ctx.update(
         sid,
         lambda state: decide_post_tool(
             state or fresh_state(sid, ctx.now), ctx.cfg, ctx.now, given["call"], given["result"]
         ),
     )
+    failed = payload.get("hook_event_name") == "PostToolUseFailure"
+    return render.output(decided, "PostToolUseFailure" if failed else "PostToolUse")

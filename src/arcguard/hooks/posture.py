@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from arcguard.core import render
 from arcguard.core.arc_keeper.posture import decide_posture
 from arcguard.core.arc_keeper.posture import note_cwd
 from arcguard.core.final_words import is_task_notification
@@ -12,6 +13,7 @@ from arcguard.hooks.runner import session_id
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from arcguard.core.render import Decisions
     from arcguard.core.render import Output
     from arcguard.core.state import State
     from arcguard.hooks.payloads import PromptPayload
@@ -33,7 +35,7 @@ def handle(payload: JSONObject, ctx: Context) -> Output | None:
         return None
     sid, prompt, cwd = given["session_id"], given["prompt"], given["cwd"]
 
-    def change(state: State | None) -> tuple[Output | None, State | None]:
+    def change(state: State | None) -> tuple[Decisions | None, State | None]:
         output, new = decide_posture(
             state, prompt, ctx.cfg, ctx.now, session_id=sid, command=ctx.command
         )
@@ -43,4 +45,4 @@ def handle(payload: JSONObject, ctx: Context) -> Output | None:
             note_cwd(new, cwd)
         return output, new
 
-    return ctx.update(sid, change)
+    return render.output(ctx.update(sid, change), "UserPromptSubmit")

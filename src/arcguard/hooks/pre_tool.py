@@ -22,6 +22,7 @@ from arcguard.hooks.runner import session_id
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from arcguard.core.render import Decisions
     from arcguard.core.render import Output
     from arcguard.core.state import State
     from arcguard.core.tool_call import ToolCall
@@ -69,7 +70,7 @@ def handle(payload: JSONObject, ctx: Context) -> Output | None:
     sid, call = given["session_id"], given["call"]
     seen = file_state(call)
 
-    def change(state: State | None) -> tuple[Output | None, State | None]:
+    def change(state: State | None) -> tuple[Decisions | None, State | None]:
         state = state or fresh_state(sid, ctx.now)
         closed = None
         if not batch_fires(state):
@@ -81,4 +82,4 @@ def handle(payload: JSONObject, ctx: Context) -> Output | None:
         output, new = decide_pre_tool(state, ctx.cfg, ctx.now, call, file_state=seen)
         return render.merge(closed, output), new
 
-    return ctx.update(sid, change)
+    return render.output(ctx.update(sid, change), "PreToolUse")

@@ -31,11 +31,11 @@ if TYPE_CHECKING:
 
     from arcguard.core.config import Config
     from arcguard.core.notify import NotifyEvent
-    from arcguard.core.render import Output
+    from arcguard.core.render import Decisions
     from arcguard.core.state import State
     from arcguard.jsonio import JSONObject
 
-    Change = Callable[[State | None], tuple[Output | None, State | None]]
+    Change = Callable[[State | None], tuple[Decisions | None, State | None]]
 
 # Real payloads are small: the largest measured in real sessions (benchmarks/payload_sizes.py)
 # is about 175 KB, a PostToolUse carrying a big file read. Parsing tens of MB in C holds the
@@ -92,8 +92,8 @@ class Context:
         deadline = time.monotonic() + cfg.hook_budget_ms / 1000.0
         return cls(hook, home, cfg, now, command, environ, deadline)
 
-    def update(self, session_id: str, change: Change) -> Output | None:
-        """Run `change` on the session's state under its lock; return its output.
+    def update(self, session_id: str, change: Change) -> Decisions | None:
+        """Run `change` on the session's state under its lock; return its decisions.
 
         The decision is committed (the watchdog can no longer end the process) before the
         new state is written, so a spent continuation or recorded call always comes with its
@@ -102,24 +102,26 @@ class Context:
 
         later: list[NotifyEvent] = []
 
-        def swap(state: State | None) -> tuple[State | None, Output | None]:
-            output, new = change(state)
+        def swap(state: State | None) -> tuple[State | None, Decisions | None]:
+            decided, new = change(state)
             if not self.commit():
                 raise TooLate("the wall budget ran out before the decision was committed")
             if _log_grew(state, new):
                 # Most hook runs decide nothing, so only those that did load the notices.
+                from arcguard.core import render
                 from arcguard.core.display import notices
                 from arcguard.core.notify import new_entries
                 from arcguard.hooks import notify
 
-                output, events = notify.news(self.home, self.cfg, state, new, output)
+                decided, events = notify.news(self.home, self.cfg, state, new, decided)
                 later.extend(events)
-                # What the user reads about it; the model never sees a systemMessage.
+                # What the user reads about it; the model never sees a notice.
                 line = notices.user_line(new_entries(state, new), self.cfg)
-                output = notices.attach(output, line)
-            return new, output
+                if line is not None:
+                    decided = render.merge(decided, (render.Notice(line),))
+            return new, decided
 
-        output = store.update(
+        decided = store.update(
             self.home,
             session_id,
             swap,
@@ -130,7 +132,7 @@ class Context:
             from arcguard.hooks import notify
 
             notify.tell(self.home, self.cfg, later)
-        return output
+        return decided
 
     def wait_left(self, cap_s: float) -> float:
         """How long the handler may still wait (for the transcript, say): at most `cap_s`,

@@ -6,6 +6,7 @@ rarely, so the look at the directory costs no tool call anything.
 
 from __future__ import annotations
 
+from arcguard.core import render
 from arcguard.core.arc_keeper.lifecycle import decide_session_start
 from arcguard.core.arc_keeper.posture import note_cwd
 from arcguard.hooks.runner import path_of
@@ -15,6 +16,7 @@ from arcguard.storage import error_log
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from arcguard.core.render import Decisions
     from arcguard.core.render import Output
     from arcguard.core.state import State
     from arcguard.hooks.payloads import SessionStartPayload
@@ -41,13 +43,13 @@ def handle(payload: JSONObject, ctx: Context) -> Output | None:
     source, cwd = given["source"], given["cwd"]
     _prune(ctx, given["session_id"])
 
-    def change(state: State | None) -> tuple[Output | None, State | None]:
+    def change(state: State | None) -> tuple[Decisions | None, State | None]:
         output, new = decide_session_start(state, source, ctx.cfg, ctx.now, command=ctx.command)
         if new is not None:
             note_cwd(new, cwd)
         return output, new
 
-    return ctx.update(given["session_id"], change)
+    return render.output(ctx.update(given["session_id"], change), "SessionStart")
 
 
 # The pruning gets at most this much of the hook's wall time; what is left waits for the next.

@@ -36,6 +36,7 @@ from arcguard.transcript import hook_reader
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from arcguard.core.render import Decisions
     from arcguard.core.render import Output
     from arcguard.core.state import State
     from arcguard.hooks.payloads import StopPayload
@@ -206,7 +207,7 @@ def handle(payload: JSONObject, ctx: Context) -> Output | None:
 
     guarded = ctx.loop_guard_acts(given["session_id"])
 
-    def change(state: State | None) -> tuple[Output | None, State | None]:
+    def change(state: State | None) -> tuple[Decisions | None, State | None]:
         # A turn left open (no PostToolBatch on this release) is over: its rules run first,
         # so a pause they bring is seen by the stop decision.
         closed, closed_state = (
@@ -216,4 +217,5 @@ def handle(payload: JSONObject, ctx: Context) -> Output | None:
         output, new = decide_stop(closed_state or state, signals, ctx.cfg, ctx.now)
         return render.merge(closed, output), new or closed_state
 
-    return ctx.update(given["session_id"], change)
+    decided = ctx.update(given["session_id"], change)
+    return render.output(decided, "Stop", via_context=harness is not None and harness.via_context)

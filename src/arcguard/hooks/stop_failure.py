@@ -10,6 +10,7 @@ from arcguard.hooks.runner import session_id
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from arcguard.core.render import Decisions
     from arcguard.core.render import Output
     from arcguard.core.state import State
     from arcguard.hooks.payloads import FailurePayload
@@ -30,15 +31,16 @@ def handle(payload: JSONObject, ctx: Context) -> Output | None:
     if given is None:
         return None
     error = given["error"]
-    return ctx.update(given["session_id"], lambda state: _decide(state, error, ctx))
+    decided = ctx.update(given["session_id"], lambda state: _decide(state, error, ctx))
+    return render.output(decided, "StopFailure")
 
 
-def _decide(state: State | None, error: str, ctx: Context) -> tuple[Output | None, State | None]:
+def _decide(state: State | None, error: str, ctx: Context) -> tuple[Decisions | None, State | None]:
     output, new = decide_stop_failure(state, error, ctx.now)
     if ctx.cfg.notify_terminal and limits.resumes_spent(state, error, ctx.cfg, ctx.now):
         # `limit-wait` gives up on this one, from the background where no terminal sequence
         # is emitted: this synchronous handler rings for it.
         from arcguard.core import notify
 
-        output = render.merge(output, {"terminalSequence": notify.sequence_for("limit-give-up")})
+        output = render.merge(output, (render.Alert(notify.sequence_for("limit-give-up")),))
     return output, new

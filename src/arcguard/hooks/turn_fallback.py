@@ -14,13 +14,15 @@ from arcguard.transcript import hook_reader
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from arcguard.core.render import Output
+    from arcguard.core.render import Decisions
     from arcguard.core.state import State
     from arcguard.hooks.payloads import PreToolPayload
     from arcguard.hooks.runner import Context
 
 
-def before_call(state: State, given: PreToolPayload, ctx: Context) -> tuple[Output | None, State]:
+def before_call(
+    state: State, given: PreToolPayload, ctx: Context
+) -> tuple[Decisions | None, State]:
     """Close the open turn when this call belongs to a newer assistant message."""
     if batch_fires(state):
         return None, state
@@ -52,7 +54,7 @@ def before_call(state: State, given: PreToolPayload, ctx: Context) -> tuple[Outp
 
 def at_stop(
     state: State | None, ctx: Context, path: str | None
-) -> tuple[Output | None, State | None]:
+) -> tuple[Decisions | None, State | None]:
     """Close the main agent's open turn: a Stop's final message is never part of it."""
     if state is None:
         return None, None

@@ -13,6 +13,8 @@ import tempfile
 from typing import TYPE_CHECKING
 
 from arcguard import jsonio
+from arcguard.core import render
+from arcguard.core import vocabulary
 from arcguard.forensics import lines
 from arcguard.replay.events import EventBuilder
 from arcguard.replay.executors import EXECUTORS
@@ -64,8 +66,7 @@ if TYPE_CHECKING:
 
 
 # Decisions that change what the session does next (the recorded one did not have them).
-CHANGES = frozenset({"continue", "deny", "pause"})
-KIND_NAMES = {"block": "continue"}
+CHANGES = frozenset({vocabulary.CONTINUE, vocabulary.DENY, vocabulary.PAUSE})
 SCRATCH_TRANSCRIPT = "transcript.jsonl"
 _SIDE_CHAIN = b'"isSidechain":true'
 
@@ -165,17 +166,16 @@ def decisions_for(
             Decision(
                 event.turn,
                 entry.get("hook", event.hook),
-                KIND_NAMES.get(kind, kind),
+                vocabulary.kind_name(kind),
                 entry.get("reason", ""),
                 output,
             )
         )
-    specific = (output or {}).get("hookSpecificOutput")
-    context = specific.get("additionalContext") if isinstance(specific, dict) else None
-    # A nudge's or a continuation's own text (a Stop continues with additionalContext on
-    # releases from 2.1.163) is that decision, not a posture besides it.
-    if context and not any(d.kind in ("nudge", "continue") for d in found):
-        found.append(Decision(event.turn, event.hook, "posture", str(context), output))
+    context = render.context_text(render.read(output))
+    # A nudge's own text is that decision, not a posture besides it (a Stop's continuation is
+    # never read as context).
+    if context and not any(d.kind in (vocabulary.NUDGE, vocabulary.CONTINUE) for d in found):
+        found.append(Decision(event.turn, event.hook, vocabulary.POSTURE, context, output))
     return found
 
 
@@ -357,13 +357,13 @@ def _fire_all(
         result.steps.append(step)
         result.turns = max(result.turns, event.turn)
         if event.hook == "stop":
-            builder.after_stop(any(d.kind == "continue" for d in decisions))
+            builder.after_stop(any(d.kind == vocabulary.CONTINUE for d in decisions))
         if on_step is not None:
             on_step(step)
         changed = [d for d in decisions if d.kind in CHANGES]
         if changed and result.diverged_at is None:
             result.diverged_at = event.turn
-        if any(d.kind == "pause" for d in decisions):
+        if any(d.kind == vocabulary.PAUSE for d in decisions):
             result.paused_at = event.turn
             return True
     return False

@@ -17,6 +17,7 @@ import time
 from typing import cast
 
 from arcguard.claude_settings import merge_plan
+from arcguard.core import render
 from arcguard.hooks import EVENTS
 from arcguard.hooks import runner
 from arcguard.resident import server
@@ -111,7 +112,7 @@ class Guard:
             if not isinstance(output, dict):
                 return {}
             if opening and event in CONTEXT_EVENTS:
-                output = _with_context(output, event, opening)
+                output = render.with_context_first(output, event, opening)
             cost.record(self.home, cost.SDK, EVENTS[event], time.perf_counter() - started)
             return output
         except Exception as exc:
@@ -138,15 +139,4 @@ class Guard:
         }
         text = self.resident.answer("SessionStart", json.dumps(start).encode())
         output = json.loads(text) if text else None
-        specific = output.get("hookSpecificOutput") if isinstance(output, dict) else None
-        context = specific.get("additionalContext") if isinstance(specific, dict) else None
-        return context if isinstance(context, str) and context else None
-
-
-def _with_context(output: JSONObject, event: str, context: str) -> JSONObject:
-    """`output` with `context` added for the model, before any context it already carries."""
-    specific = output.get("hookSpecificOutput")
-    specific = dict(specific) if isinstance(specific, dict) else {"hookEventName": event}
-    before = specific.get("additionalContext")
-    specific["additionalContext"] = f"{context}\n\n{before}" if isinstance(before, str) else context
-    return {**output, "hookSpecificOutput": specific}
+        return render.context_text(render.read(output if isinstance(output, dict) else None))

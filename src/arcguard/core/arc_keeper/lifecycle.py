@@ -11,7 +11,7 @@ from arcguard.core.state import clone
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from arcguard.core.config import Config
-    from arcguard.core.render import Output
+    from arcguard.core.render import Decisions
     from arcguard.core.state import State
 
 
@@ -27,7 +27,7 @@ def _count(state: State, key: str) -> None:
 
 def decide_session_start(
     state: State | None, source: str, cfg: Config, now: float, *, command: str
-) -> tuple[Output | None, State | None]:
+) -> tuple[Decisions | None, State | None]:
     """Compaction and resume reset nothing; an active arc's posture is restated after them."""
     if state is None:
         return None, None
@@ -38,13 +38,13 @@ def decide_session_start(
         guard["compactions"] = guard.get("compactions", 0) + 1
     output = None
     if source in ("compact", "resume"):
-        output = posture_context(state, cfg, now, command=command, event="SessionStart")
+        output = posture_context(state, cfg, now, command=command)
     return output, state
 
 
 def decide_stop_failure(
     state: State | None, error: str, now: float
-) -> tuple[Output | None, State | None]:
+) -> tuple[Decisions | None, State | None]:
     if state is None:
         return None, None
     state = clone(state)

@@ -26,9 +26,8 @@ from arcguard.core.state import fresh_state
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from arcguard.core.config import Config
-    from arcguard.core.render import Output
+    from arcguard.core.render import Decisions
     from arcguard.core.schema import Arc
-    from arcguard.core.schema import EventName
     from arcguard.core.state import State
 
 BOOTSTRAP_SLUG = "autonomous"
@@ -48,7 +47,7 @@ def decide_posture(
     *,
     session_id: str,
     command: str,
-) -> tuple[Output | None, State | None]:
+) -> tuple[Decisions | None, State | None]:
     note = None
     if is_harness_prompt(prompt):
         # The harness, not the operator: restate the posture, reset nothing.
@@ -56,14 +55,14 @@ def decide_posture(
     else:
         state = clone(state) if state is not None else fresh_state(session_id, now)
         note = _on_operator(state, prompt, cfg, now)
-    output = posture_context(state, cfg, now, command=command, event="UserPromptSubmit")
+    output = posture_context(state, cfg, now, command=command)
     arc = None if state is None else state.get("arc")
     if arc is not None and output is not None:
         arcs.touch(arc, now)
     if note is not None:
         # One context: the change first, then the new arc's posture, if there is one.
-        posture = (output or {}).get("hookSpecificOutput", {}).get("additionalContext")
-        output = render.add_context("UserPromptSubmit", f"{note}\n{posture}" if posture else note)
+        posture = render.context_text(output or ())
+        output = (render.Context(f"{note}\n{posture}" if posture else note),)
     return output, state
 
 
@@ -184,13 +183,13 @@ def note_cwd(state: State, cwd: str | None) -> None:
 
 
 def posture_context(
-    state: State | None, cfg: Config, now: float, *, command: str, event: EventName
-) -> Output | None:
-    """The sticky posture line for an active arc, as context for `event`; else None."""
+    state: State | None, cfg: Config, now: float, *, command: str
+) -> Decisions | None:
+    """The sticky posture line for an active arc, as context for the model; else None."""
     arc = None if state is None else state.get("arc")
     if state is None or arc is None or not limits.arc_active(state, cfg, now):
         return None
     line = messages.posture_line(
         arcs.name_of(arc), arcs.next_milestone(arc), command, state["session_id"]
     )
-    return render.add_context(event, line)
+    return (render.Context(line),)

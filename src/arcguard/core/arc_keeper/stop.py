@@ -37,7 +37,7 @@ if TYPE_CHECKING:
 
     from arcguard.core.arc_keeper.goal import Mark as GoalMark
     from arcguard.core.config import Config
-    from arcguard.core.render import Output
+    from arcguard.core.render import Decisions
     from arcguard.core.schema import DecisionKind
     from arcguard.core.state import Arc
     from arcguard.core.state import State
@@ -105,8 +105,8 @@ def consecutive_cap(ours: int, claude: int) -> int:
 class Harness:
     """What the Stop decision knows of the Claude Code around it (defaults: nothing known).
 
-    `via_context`: the release continues a session with Stop `additionalContext` (see
-    `render.continue_stop`); `goal`: the transcript's newest `/goal` status, if read;
+    `via_context`: the release continues a session with a Stop's added context (see
+    `render.output`, which the hook calls); `goal`: the transcript's newest `/goal` status, if read;
     `overrides`: ids of Claude Code's Stop-cap override warnings in the transcript's tail;
     `stop_cap`: Claude Code's Stop-hook cap (0: none).
     """
@@ -190,13 +190,12 @@ def is_noop(final: Final) -> bool:
 
 def decide_stop(
     state: State | None, signals: Signals, cfg: Config, now: float
-) -> tuple[Output | None, State | None]:
+) -> tuple[Decisions | None, State | None]:
     """(output for Claude Code, new state or None when nothing changed)."""
     if state is None:
         return None, None
     final = signals.final
     around = signals.harness or Harness()
-    via_context = around.via_context
     state = clone(state)
     goal.observe(state, around.goal)
     _note_overrides(state, around.overrides, now)
@@ -210,13 +209,11 @@ def decide_stop(
         slug = arcs.name_of(arc) if arc and active else ""
         resumed = _dead_resume(state, final.resume_id, signals.background_running, now, slug=slug)
         if resumed is not None:
-            return render.continue_stop(resumed, via_context=via_context), state
+            return (render.Continue(resumed),), state
     if not active or arc is None:
         return None, state
     reason = _arc_stop(state, arc, signals, cfg, now)
-    return (
-        None if reason is None else render.continue_stop(reason, via_context=via_context)
-    ), state
+    return (None if reason is None else (render.Continue(reason),)), state
 
 
 def _arc_stop(state: State, arc: Arc, signals: Signals, cfg: Config, now: float) -> str | None:
@@ -262,7 +259,7 @@ def _dead_resume(
         {
             "t": now,
             "hook": "stop",
-            "kind": "block",
+            "kind": "continue",
             "reason": "a resumed session answered with nothing: sent back to work",
             "rule": "dead-resume",
         },
@@ -312,7 +309,7 @@ def _block(state: State, arc: Arc, verdict: str, now: float) -> str:
         {
             "t": now,
             "hook": "stop",
-            "kind": "block",
+            "kind": "continue",
             "reason": f"{LOGGED[verdict]} stop mid-arc sent back to work",
             "rule": LOGGED[verdict],
             "consecutive": arc.get("reconcile_count"),

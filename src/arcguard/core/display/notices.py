@@ -1,6 +1,6 @@
 """One line for the user about what arcguard just did, separate from what the model is told.
 
-Claude Code shows a hook's `systemMessage` on the screen ("Stop says: ...") and in
+Claude Code shows a hook's notice (`render.Notice`) on the screen ("Stop says: ...") and in
 stream-json output, and never sends it to the model. Every decision that acts on the session
 (a continuation, a deny, a check-in, a resume, a give-up, ...) gets one, built here from the
 new entries of the decision log, so no rule has to word it: a decision kind without a text of
@@ -22,19 +22,18 @@ if TYPE_CHECKING:
     from collections.abc import Callable
 
     from arcguard.core.config import Config
-    from arcguard.core.render import Output
     from arcguard.core.schema import LogEntry
 
 # Kinds that record what arcguard saw, not something it did to the session (`overridden` is
 # found a stop later, when Claude Code has long shown its own warning).
 SILENT = frozenset({"allow", "release", "decision", "untracked", "arc", "api-error", "overridden"})
-# A pause needs no line of its own: Claude Code prints the pause's reason (`stopReason`) on the
+# A pause needs no line of its own: Claude Code prints the pause's reason on the
 # screen under "hook stopped Claude", and that reason already ends with what changes it. Lines
 # of the same hook run go unsaid with it.
 SHOWN_BY_CLAUDE_CODE = frozenset({"pause"})
 # When one hook run logs several decisions (a deny and the pause it brings), the user hears
 # about the one that matters most: earlier in this list wins; unknown kinds come last.
-PRIORITY = ("pause", "give-up", "cap", "block", "deny", "nudge", "resume", "limit-wait")
+PRIORITY = ("pause", "give-up", "cap", "continue", "deny", "nudge", "resume", "limit-wait")
 MAX_LINE = 300
 
 # Stop block `rule` (the stall class) -> why the model was sent back, as the user reads it.
@@ -56,7 +55,7 @@ def _one_line(text: str) -> str:
 ADJUST = " To change this: "
 
 
-def _block(entry: LogEntry, cfg: Config) -> str:
+def _continue(entry: LogEntry, cfg: Config) -> str:
     why = STALL_WHY.get(str(entry.get("rule", "")), "it stopped mid-arc")
     consecutive = entry.get("consecutive")
     count = (
@@ -125,7 +124,7 @@ def _generic(entry: LogEntry, cfg: Config) -> str:
 
 
 TEXTS: dict[str, Callable[[LogEntry, Config], str]] = {
-    "block": _block,
+    "continue": _continue,
     "cap": _cap,
     "deny": _deny,
     "nudge": _nudge,
@@ -152,10 +151,3 @@ def user_line(entries: list[LogEntry], cfg: Config) -> str | None:
         return None
     text = TEXTS.get(str(entry.get("kind", "")), _generic)(entry, cfg)
     return _one_line(text)
-
-
-def attach(output: Output | None, line: str | None) -> Output | None:
-    """`output` with `line` as its `systemMessage` (an output of its own if there was none)."""
-    if line is None:
-        return output
-    return {**(output or {}), "systemMessage": line}

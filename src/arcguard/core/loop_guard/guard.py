@@ -53,7 +53,7 @@ if TYPE_CHECKING:
     from collections.abc import Sequence
 
     from arcguard.core.config import Config
-    from arcguard.core.render import Output
+    from arcguard.core.render import Decisions
     from arcguard.core.schema import Track
     from arcguard.core.schema import TurnCall
     from arcguard.core.state import State
@@ -132,7 +132,7 @@ class _Look:
 
 def decide_post_batch(
     state: State, cfg: Config, now: float, turn: TurnEnd, *, arc_active: bool
-) -> tuple[Output | None, State]:
+) -> tuple[Decisions | None, State]:
     """One assistant turn's calls are done: the turn rules' decision (`arc_active`: an arc
     is delegated, so the backstop allows it more turns)."""
     steps = turn.steps if turn.steps is not None else [turn_call(cfg, c) for c in turn.calls]
@@ -291,7 +291,7 @@ def _quiet_window(track: Track, cfg: Config) -> bool:
 
 def _close_turn(
     state: State, track: Track, cfg: Config, now: float, *, may_pause: bool
-) -> Output | None:
+) -> Decisions | None:
     turn = track["turn"]
     if turn["progress"]:
         track["blocked_rounds"] = 0
@@ -307,7 +307,7 @@ def _close_turn(
 
 def _observe_turn(
     state: State, track: Track, cfg: Config, now: float, look: _Look
-) -> tuple[Output | None, bool]:
+) -> tuple[Decisions | None, bool]:
     """The cycle rule's look at one closed turn: (a pause, whether the turn's fingerprint
     was added to the history). Narration that only repeats a recent one neither ends the
     cycle history nor counts as a tool-only turn: the calls still go on the history."""
@@ -356,7 +356,7 @@ def _observe_turn(
 
 def _backstop_pause(
     state: State, track: Track, cfg: Config, now: float, arc_active: bool
-) -> Output | None:
+) -> Decisions | None:
     turns = track["turns"]
     if turns >= cfg.backstop_ceiling_turns:
         reason = messages.backstop_ceiling(turns)
@@ -371,7 +371,7 @@ def _backstop_pause(
     return pause(state, now, "post-batch", "backstop", reason)
 
 
-def _nudge(state: State, track: Track, cfg: Config, now: float) -> Output | None:
+def _nudge(state: State, track: Track, cfg: Config, now: float) -> Decisions | None:
     text = None
     if not _quiet_window(track, cfg):
         return None  # the recent turns show progress: nothing to ask about
@@ -384,4 +384,4 @@ def _nudge(state: State, track: Track, cfg: Config, now: float) -> Output | None
     if text is None:
         return None
     add_log(state, {"t": now, "hook": "post-batch", "kind": "nudge", "reason": text})
-    return render.add_context("PostToolBatch", text)
+    return (render.Context(text),)

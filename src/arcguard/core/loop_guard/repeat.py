@@ -38,7 +38,7 @@ if TYPE_CHECKING:
     from collections.abc import Sequence
 
     from arcguard.core.config import Config
-    from arcguard.core.render import Output
+    from arcguard.core.render import Decisions
     from arcguard.core.schema import Operation
     from arcguard.core.schema import Run
     from arcguard.core.schema import Track
@@ -147,7 +147,7 @@ def _kept(call: ToolCall) -> ToolCall:
 
 def decide_pre_tool(
     state: State, cfg: Config, now: float, call: ToolCall, file_state: str | None = None
-) -> tuple[Output | None, State]:
+) -> tuple[Decisions | None, State]:
     """`file_state`: for a file read, the file's size and modification time as the hook saw
     them (`UNKNOWN_FILE` when it could not look); None when there is no file to look at."""
     call = _kept(call)
@@ -237,7 +237,7 @@ def _operation(
 
 def _deny(
     state: State, track: Track, op: Operation, now: float, *, runs: int, at_once: bool = False
-) -> Output:
+) -> Decisions:
     """`runs`: the runs with one result; with `at_once`, the copies issued in one turn."""
     timed_out = bool(op["runs"]) and op["runs"][-1].get("outcome") == opkey.TIMED_OUT
     reason = (
@@ -259,7 +259,7 @@ def _deny(
             "runs": runs,
         },
     )
-    return render.deny_tool(reason)
+    return (render.Deny(reason),)
 
 
 def _reserve(state: State, op: Operation, cfg: Config, call: ToolCall, run: Run) -> None:
@@ -282,7 +282,7 @@ def _reserve(state: State, op: Operation, cfg: Config, call: ToolCall, run: Run)
 
 def decide_post_tool(
     state: State, cfg: Config, now: float, call: ToolCall, result: ToolResult
-) -> tuple[Output | None, State]:
+) -> tuple[Decisions | None, State]:
     call = _kept(call)
     state = clone(state)
     resolved = state["guard"].setdefault("resolved", [])

@@ -38,7 +38,7 @@ from arcguard.values import value
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from arcguard.core.config import Config
-    from arcguard.core.render import Output
+    from arcguard.core.render import Decisions
     from arcguard.core.schema import Stuck
     from arcguard.core.schema import Track
     from arcguard.core.state import State
@@ -177,7 +177,7 @@ def _observe_poll(
     st["poll_nudged"] = False
 
 
-def decide(state: State, track: Track, cfg: Config, now: float) -> Output | None:
+def decide(state: State, track: Track, cfg: Config, now: float) -> Decisions | None:
     """A pause or a request to summarise, when a counter has reached its stage."""
     st = track.get("stuck")
     if not isinstance(st, dict):
@@ -209,4 +209,4 @@ def decide(state: State, track: Track, cfg: Config, now: float) -> Output | None
     if text is None:
         return None
     add_log(state, {"t": now, "hook": "post-batch", "kind": "nudge", "reason": text})
-    return render.add_context("PostToolBatch", text)
+    return (render.Context(text),)

@@ -17,7 +17,7 @@ from arcguard.core.state import short_id
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from arcguard.core.config import Config
-    from arcguard.core.render import Output
+    from arcguard.core.render import Decisions
     from arcguard.core.schema import PauseKind
     from arcguard.core.schema import Track
     from arcguard.core.state import State
@@ -90,15 +90,15 @@ def clear_run(track: Track) -> None:
     track["checkin_done"] = False
 
 
-def paused_output(state: State, *, deny: bool) -> Output | None:
+def paused_output(state: State, *, deny: bool) -> Decisions | None:
     paused = state["guard"].get("paused")
     if not paused:
         return None
     reason = str(paused.get("reason", "arcguard paused this session. Send a message to resume."))
-    return render.merge(render.deny_tool(reason) if deny else None, render.pause(reason))
+    return (render.Deny(reason), render.Pause(reason)) if deny else (render.Pause(reason),)
 
 
-def pause(state: State, now: float, hook: str, kind: PauseKind, reason: str) -> Output | None:
+def pause(state: State, now: float, hook: str, kind: PauseKind, reason: str) -> Decisions | None:
     state["guard"]["paused"] = {"kind": kind, "reason": clip_json(reason, REASON_BYTES), "at": now}
     add_log(state, {"t": now, "hook": hook, "kind": "pause", "reason": reason, "rule": kind})
-    return render.pause(reason)
+    return (render.Pause(reason),)

@@ -19,6 +19,7 @@ out of the way, so a release that has the event never counts a turn twice.
 
 from __future__ import annotations
 
+from arcguard.core import render
 from arcguard.core.loop_guard import opkey
 from arcguard.core.loop_guard.guard import TurnEnd
 from arcguard.core.loop_guard.guard import decide_post_batch
@@ -40,8 +41,7 @@ if TYPE_CHECKING:
     from collections.abc import Sequence
 
     from arcguard.core.config import Config
-    from arcguard.core.render import Output
-    from arcguard.core.schema import EventName
+    from arcguard.core.render import Decisions
     from arcguard.core.schema import OpenTurn
     from arcguard.core.schema import Track
     from arcguard.core.schema import TurnCall
@@ -125,7 +125,7 @@ def _tool_only(turn: OpenTurn) -> bool | None:
 
 def before_call(
     state: State, cfg: Config, now: float, call: ToolCall, message: MessageSeen, *, arc_active: bool
-) -> tuple[Output | None, State]:
+) -> tuple[Decisions | None, State]:
     """A call of assistant `message` is about to run: close the open turn first when it
     belongs to another message, then count the call in its own message's turn.
 
@@ -133,14 +133,14 @@ def before_call(
     to be named by `name_open_turn` when a later call needs it. An open turn still unnamed by
     then is closed as unknown.
 
-    The output (a pause, or a nudge re-addressed to PreToolUse) comes from closing the
+    The decisions (a pause, or a nudge the PreToolUse hook carries) come from closing the
     previous turn; a pause decided here also denies this call, through the repeat guard.
     """
     if batch_fires(state):
         return None, state
     agent_id = call.agent
     message_id = short_id(message.id) if message.id is not None else None
-    output: Output | None = None
+    output: Decisions | None = None
     turn = open_turn(state, agent_id)
     if turn is not None and message_id is None:
         return None, state  # an unknown message cannot be told apart from the open one
@@ -152,7 +152,6 @@ def before_call(
     else:
         if turn is not None:
             output, state = _close(state, cfg, now, turn, agent_id=agent_id, arc_active=arc_active)
-            output = _readdressed(output, "PreToolUse")
         else:
             state = clone(state)
         turn = None
@@ -174,37 +173,25 @@ def before_call(
 
 def at_stop(
     state: State, cfg: Config, now: float, *, arc_active: bool
-) -> tuple[Output | None, State | None]:
+) -> tuple[Decisions | None, State | None]:
     """The main agent stopped: its open turn is over. Returns (output, new state or None when
-    nothing was open). Only a pause is passed on: Stop has no channel for added context."""
+    nothing was open). Only a pause is passed on: a Stop's added context would continue it."""
     if batch_fires(state):
         return None, None
     turn = open_turn(state, None)
     if turn is None:
         return None, None
     output, new = _close(state, cfg, now, turn, agent_id=None, arc_active=arc_active)
-    pause: Output = {**(output or {})}
-    pause.pop("hookSpecificOutput", None)
-    return pause or None, new
+    return render.only_pauses(output or ()) or None, new
 
 
 def _close(
     state: State, cfg: Config, now: float, turn: OpenTurn, *, agent_id: str | None, arc_active: bool
-) -> tuple[Output | None, State]:
+) -> tuple[Decisions | None, State]:
     closed = TurnEnd(_tool_only(turn), agent=agent_id, steps=_steps(cfg, turn))
     output, new = decide_post_batch(state, cfg, now, closed, arc_active=arc_active)
     get_track(new, track_key(agent_id), now).pop("open_turn", None)
     return output, new
-
-
-def _readdressed(output: Output | None, event: EventName) -> Output | None:
-    """The turn rules address their added context to PostToolBatch; name the event that
-    carries it instead, or Claude Code ignores it."""
-    if not output or "hookSpecificOutput" not in output:
-        return output
-    readdressed: Output = {**output}
-    readdressed["hookSpecificOutput"] = {**output["hookSpecificOutput"], "hookEventName": event}
-    return readdressed
 
 
 def record_batch_results(
