@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING
 import click
 
 from arcguard.commands.printable import printable
+from arcguard.core import vocabulary
 from arcguard.text import clip
 
 
@@ -28,14 +29,14 @@ NEXT = (
     "them; then start a task with `/autonomous <task>`."
 )
 VERBS = {
-    "arc": "starts an arc",
-    "continue": "sends the model back to work",
-    "release": "releases the arc",
-    "pause": "pauses the session",
-    "nudge": "nudges the model",
-    "allow": "lets the stall through",
-    "decision": "lets the stop through (a decision is needed)",
-    "cap": "lets the stop through (cap reached)",
+    vocabulary.ARC: "starts an arc",
+    vocabulary.CONTINUE: "sends the model back to work",
+    vocabulary.RELEASE: "releases the arc",
+    vocabulary.PAUSE: "pauses the session",
+    vocabulary.NUDGE: "nudges the model",
+    vocabulary.ALLOW: "lets the stall through",
+    vocabulary.DECISION: "lets the stop through (a decision is needed)",
+    vocabulary.CAP: "lets the stop through (cap reached)",
 }
 
 
@@ -71,9 +72,9 @@ def narrate_step(step: object, denied: set[str] | None = None) -> list[str]:
     elif event.event == "PostToolUseFailure":
         lines.append(f"    The call failed: {_quote(str(event.fields.get('error', '')))}")
     for d in decisions:
-        if d.kind == "posture":
+        if d.kind == vocabulary.POSTURE:
             lines.append("    arcguard restates the arc's posture to the model.")
-        elif d.kind == "deny":
+        elif d.kind == vocabulary.DENY:
             denied.add(call_id)
             lines.append(
                 f"    arcguard denies the call, so it does not run: {short(d.reason, 160)}"
@@ -124,7 +125,9 @@ def demo() -> None:
                     str(path), executor="subprocess", config_path=config, on_step=_echo_steps()
                 )
             summary = (
-                ", ".join(f"{k} {n}" for k, n in result.summary().items() if k != "posture")
+                ", ".join(
+                    f"{k} {n}" for k, n in result.summary().items() if k != vocabulary.POSTURE
+                )
                 or "nothing"
             )
             click.echo(f"  Decisions: {summary}.")

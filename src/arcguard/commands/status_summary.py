@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from arcguard.core import vocabulary
 from arcguard.core.arc_keeper import arc as arcs
 from arcguard.core.arc_keeper import handover
 from arcguard.core.arc_keeper import limits
@@ -125,7 +126,7 @@ def guard_summary(state: State) -> GuardSummary:
     guard = state["guard"]
     tracks: list[Track] = list(guard.get("tracks", {}).values())
     paused: Pause | None = guard.get("paused")
-    pauses = [e for e in state["log"] if e.get("kind") == "pause"]
+    pauses = [e for e in state["log"] if e.get("kind") == vocabulary.PAUSE]
     last = pauses[-1] if pauses else None
     return {
         "paused": paused,

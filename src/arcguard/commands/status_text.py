@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 from typing import TYPE_CHECKING
 
+from arcguard.core import vocabulary
 from arcguard.core.state import iso
 from arcguard.core.vocabulary import kind_name
 from arcguard.text import clip
@@ -149,7 +150,7 @@ def render_session(summary: ReadSummary, log: list[LogEntry]) -> str:
             f"continued {arc['consecutive']}/{arc['consecutive_cap']} in a row, "
             f"{arc['lifetime']}/{arc['lifetime_cap']} in this arc"
         )
-    overridden = sum(1 for entry in log if entry.get("kind") == "overridden")
+    overridden = sum(1 for entry in log if entry.get("kind") == vocabulary.OVERRIDDEN)
     if overridden:
         # Such a turn ends as if it had completed (`-p` says "completed"): it did not.
         out.append(

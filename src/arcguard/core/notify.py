@@ -11,6 +11,8 @@ has to know about notifications, and they become:
 
 from __future__ import annotations
 
+from arcguard.core import vocabulary
+
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -32,12 +34,12 @@ if TYPE_CHECKING:
 
 # decision-log kind -> (event kind, window title)
 KINDS = {
-    "pause": ("paused", "arcguard: paused"),
-    "cap": ("cap", "arcguard: stopped at the continuation cap"),
-    "give-up": ("limit-give-up", "arcguard: not resuming after the API limit"),
+    vocabulary.PAUSE: ("paused", "arcguard: paused"),
+    vocabulary.CAP: ("cap", "arcguard: stopped at the continuation cap"),
+    vocabulary.GIVE_UP: ("limit-give-up", "arcguard: not resuming after the API limit"),
     # A wait that ends without a wake, however it ends (cancelled, refused at its end, its
     # waiter stopped or gone): a session the user expects to resume by itself will not.
-    "limit-cancel": ("limit-cancel", "arcguard: limit wait ended without a resume"),
+    vocabulary.LIMIT_CANCEL: ("limit-cancel", "arcguard: limit wait ended without a resume"),
 }
 BEL = "\a"
 # OSC 0 sets the window and icon title, one of the sequences Claude Code passes on; a title

@@ -5,41 +5,82 @@ the user's notices and the docs all use these, so one thing has one name everywh
 Names are part of what other tools read (the state file's log, `--json` outputs): a name
 that changes stays readable under its old spelling (`RENAMED`, `kind_name`).
 
-Pure: constants only.
+Pure: constants only. Each is `Final`, so mypy reads it as its literal: a constant passed where
+a `schema.DecisionKind` is expected is checked like the text itself.
 """
 
 from __future__ import annotations
 
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Final
+
+
 # --- decision kinds (a log entry's `kind`) -------------------------------------------------
 # The arc keeper at a stop.
-CONTINUE = "continue"  # the stop was sent back to work
-ALLOW = "allow"  # a stall left alone (paused, an API error, background work, a /goal)
-RELEASE = "release"  # the model said the arc is complete
-DECISION = "decision"  # the model stopped for a decision (DECISION NEEDED:)
-CAP = "cap"  # a continuation cap let the stop through
-OVERRIDDEN = "overridden"  # Claude Code's own Stop-hook cap ended a turn
+CONTINUE: Final = "continue"  # the stop was sent back to work
+ALLOW: Final = "allow"  # a stall left alone (paused, an API error, background work, a /goal)
+RELEASE: Final = "release"  # the model said the arc is complete
+DECISION: Final = "decision"  # the model stopped for a decision (DECISION NEEDED:)
+CAP: Final = "cap"  # a continuation cap let the stop through
+OVERRIDDEN: Final = "overridden"  # Claude Code's own Stop-hook cap ended a turn
 # The loop guard.
-DENY = "deny"
-UNTRACKED = "untracked"  # no room to track a new call
-PAUSE = "pause"
-RESUME = "resume"  # an operator message lifted a pause
-NUDGE = "nudge"  # a check-in or backstop request for a summary
+DENY: Final = "deny"
+UNTRACKED: Final = "untracked"  # no room to track a new call
+PAUSE: Final = "pause"
+RESUME: Final = "resume"  # an operator message lifted a pause
+NUDGE: Final = "nudge"  # a check-in or backstop request for a summary
 # The arc and the session.
-ARC = "arc"
-ARC_NEW = "arc-new"
-ARC_STOP = "arc-stop"
-API_ERROR = "api-error"
-LIMIT_WAIT = "limit-wait"
-LIMIT_WATCH = "limit-watch"
-LIMIT_RESUME = "limit-resume"
-LIMIT_CANCEL = "limit-cancel"
-GIVE_UP = "give-up"
+ARC: Final = "arc"
+ARC_NEW: Final = "arc-new"
+ARC_STOP: Final = "arc-stop"
+API_ERROR: Final = "api-error"
+LIMIT_WAIT: Final = "limit-wait"
+LIMIT_WATCH: Final = "limit-watch"
+LIMIT_RESUME: Final = "limit-resume"
+LIMIT_CANCEL: Final = "limit-cancel"
+GIVE_UP: Final = "give-up"
 # Replay only: the posture context a prompt got (never logged).
-POSTURE = "posture"
+POSTURE: Final = "posture"
+DECISION_KINDS = (
+    CONTINUE,
+    ALLOW,
+    RELEASE,
+    DECISION,
+    CAP,
+    OVERRIDDEN,
+    DENY,
+    UNTRACKED,
+    PAUSE,
+    RESUME,
+    NUDGE,
+    ARC,
+    ARC_NEW,
+    ARC_STOP,
+    API_ERROR,
+    LIMIT_WAIT,
+    LIMIT_WATCH,
+    LIMIT_RESUME,
+    LIMIT_CANCEL,
+    GIVE_UP,
+)
 
 # Names earlier releases logged -> the name now: old state files read under the new one.
 RENAMED = {"block": CONTINUE}
+
+
+# --- stop classes: how a final message handed the turn back ------------------------------
+# The arc keeper logs the class of a stall it acts on (a log entry's `rule`); forensics
+# counts every final message by class.
+NO_OP: Final = "no-op"  # an empty reply or "No response requested."
+QUESTION: Final = "question"  # asks the operator for permission or a choice
+ANNOUNCED_STEP: Final = "announced-step"  # says what it will do next, and stops without doing it
+COURTESY: Final = "courtesy"  # offers further help and names no step
+UNEXPLAINED: Final = "unexplained"  # any other text: neither a completion nor a decision request
+DECISION_NEEDED: Final = "decision-needed"  # starts with DECISION NEEDED:, the protocol's pause
+COMPLETION: Final = "completion"  # says the work is done
+DEAD_RESUME: Final = "dead-resume"  # Claude Code's resume prompt answered with nothing
 
 
 def kind_name(kind: str) -> str:

@@ -8,19 +8,20 @@ answered with a decision or a correction, which a continuation would have run ov
 
 from __future__ import annotations
 
+from arcguard.core import vocabulary
 from arcguard.core.arc_keeper import handback
 from arcguard.core.final_words import is_completion
 from arcguard.core.final_words import is_sentinel
 from arcguard.forensics.entries import is_continue_nudge
 
 
-# How a final message ended the turn.
-NOOP = "no-op"
-QUESTION = "question"
-ANNOUNCED = "announced-step"
-COMPLETION = "completion"
-DECISION = "decision-needed"
-OTHER = "other"
+# How a final message ended the turn: the stop classes the arc keeper logs.
+NOOP = vocabulary.NO_OP
+QUESTION = vocabulary.QUESTION
+ANNOUNCED = vocabulary.ANNOUNCED_STEP
+COMPLETION = vocabulary.COMPLETION
+DECISION = vocabulary.DECISION_NEEDED
+OTHER = vocabulary.UNEXPLAINED
 STOP_CLASSES = (NOOP, QUESTION, ANNOUNCED, COMPLETION, DECISION, OTHER)
 
 # What the operator answered.
@@ -148,11 +149,8 @@ def stop_class(text: str) -> str:
     if is_completion(text):
         return COMPLETION
     kind = handback.classify(text)
-    return {
-        handback.DECISION: DECISION,
-        handback.QUESTION: QUESTION,
-        handback.ANNOUNCED: ANNOUNCED,
-    }.get(kind, OTHER)
+    # A courtesy closing is a stall only with milestones left, which a transcript does not say.
+    return kind if kind in (DECISION, QUESTION, ANNOUNCED) else OTHER
 
 
 def reply_class(text: str) -> str:

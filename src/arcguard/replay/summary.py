@@ -10,6 +10,8 @@ from __future__ import annotations
 import os
 from typing import TYPE_CHECKING
 
+from arcguard.core import vocabulary
+
 
 if TYPE_CHECKING:
     from collections.abc import Iterable
@@ -38,7 +40,7 @@ if TYPE_CHECKING:
         files: list[FileRow]
 
 
-INTERVENTIONS = ("deny", "pause", "continue", "nudge")
+INTERVENTIONS = (vocabulary.DENY, vocabulary.PAUSE, vocabulary.CONTINUE, vocabulary.NUDGE)
 PER_CALLS = 1000
 
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from arcguard.core import vocabulary
 from arcguard.core.final_words import is_task_notification
 from arcguard.core.loop_guard import opkey
 from arcguard.core.tool_call import ToolCall
@@ -26,7 +27,7 @@ if TYPE_CHECKING:
     from arcguard.replay.replayer import Step
 
 RIGHT, COSTLY, UNCLEAR = "looks right", "costly", "unclear"
-NOT_SHOWN = frozenset({"posture"})  # standing context on every prompt, not a decision
+NOT_SHOWN = frozenset({vocabulary.POSTURE})  # standing context on every prompt, not a decision
 NO_ANSWER = "no-answer"  # the session ended, or the harness spoke next
 LOOK_AHEAD = 400  # events read for what happened next: the next prompt or move is near
 
@@ -132,15 +133,15 @@ def judge(
 ) -> tuple[str | None, str]:
     """(verdict, why) of one decision; no verdict for a decision that changes nothing.
     `recent`: what the events just before it were about (the calls a pause stopped)."""
-    if kind == "continue":
+    if kind == vocabulary.CONTINUE:
         return _continuation(event, reply)
-    if kind == "deny":
+    if kind == vocabulary.DENY:
         if move is None:
             return UNCLEAR, "the recorded session went no further"
         if move == event.what:
             return COSTLY, "the model made the same call again next"
         return RIGHT, "the model moved on to something else"
-    if kind in ("pause", "nudge"):
+    if kind in (vocabulary.PAUSE, vocabulary.NUDGE):
         if reply is not None:
             return RIGHT, "the operator stepped in next"
         if move is None:

@@ -8,6 +8,7 @@ question shown there (a prompt under test, a log line) is not the model asking a
 
 from __future__ import annotations
 
+from arcguard.core import vocabulary
 from arcguard.core.arc_keeper import handback_words as vocab
 from arcguard.core.sentences import has_words
 from arcguard.core.sentences import is_list
@@ -17,11 +18,12 @@ from arcguard.core.sentences import prose
 from arcguard.core.sentences import split
 
 
-DECISION = "decision"  # starts with DECISION NEEDED: the protocol's legitimate pause
-QUESTION = "question"  # asks the operator for permission or a choice
-ANNOUNCED = "announced"  # says what it will do next, and stops without doing it
-COURTESY = "courtesy"  # offers further help and names no step: the model thinks it is done
-OTHER = "other"
+# The closings it tells apart, under the stop classes' names.
+DECISION = vocabulary.DECISION_NEEDED  # the protocol's legitimate pause
+QUESTION = vocabulary.QUESTION
+ANNOUNCED = vocabulary.ANNOUNCED_STEP
+COURTESY = vocabulary.COURTESY  # the model thinks it is done
+OTHER = vocabulary.UNEXPLAINED
 
 # Only the end of a long message is read: the closing is all that counts, and a final message
 # can be a long report that a hook should not walk character by character.

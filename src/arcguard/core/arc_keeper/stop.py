@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from arcguard.core import messages
 from arcguard.core import render
+from arcguard.core import vocabulary
 from arcguard.core.arc_keeper import arc as arcs
 from arcguard.core.arc_keeper import goal
 from arcguard.core.arc_keeper import handback
@@ -56,12 +57,13 @@ STALLS = frozenset({STALL, STALL_QUESTION, STALL_ANNOUNCED, STALL_OTHER, STALL_C
 POLICY_NOOP = "noop"
 POLICY_ASK = "ask"
 POLICY_STRICT = "strict"
+# Each stall verdict's stop class, as logged (a log entry's `rule`).
 LOGGED = {
-    STALL: "no-op",
-    STALL_QUESTION: "question",
-    STALL_ANNOUNCED: "announced-step",
-    STALL_OTHER: "unexplained",
-    STALL_COURTESY: "courtesy",
+    STALL: vocabulary.NO_OP,
+    STALL_QUESTION: vocabulary.QUESTION,
+    STALL_ANNOUNCED: vocabulary.ANNOUNCED_STEP,
+    STALL_OTHER: vocabulary.UNEXPLAINED,
+    STALL_COURTESY: vocabulary.COURTESY,
 }
 # What each stall verdict saw, for the block reason.
 SEEN = {
@@ -232,12 +234,12 @@ def _arc_stop(state: State, arc: Arc, signals: Signals, cfg: Config, now: float)
             return None
         return _block(state, arc, verdict, now)
     if verdict in STALLS:
-        _log(state, now, "allow", f"{LOGGED[verdict]} stall left alone: {why}")
+        _log(state, now, vocabulary.ALLOW, f"{LOGGED[verdict]} stall left alone: {why}")
     elif verdict == COMPLETE:
         arcs.complete(arc, now)
-        _log(state, now, "release", "the model said the arc is complete")
+        _log(state, now, vocabulary.RELEASE, "the model said the arc is complete")
     elif verdict == DECISION:
-        _log(state, now, "decision", "the model stopped for a decision (DECISION NEEDED:)")
+        _log(state, now, vocabulary.DECISION, "the model stopped for a decision (DECISION NEEDED:)")
     elif verdict == PRODUCTIVE and not signals.stop_hook_active:
         # Inside a continuation chain a trivial turn must not re-arm the consecutive cap.
         arcs.reset_consecutive(arc)
@@ -259,9 +261,9 @@ def _dead_resume(
         {
             "t": now,
             "hook": "stop",
-            "kind": "continue",
+            "kind": vocabulary.CONTINUE,
             "reason": "a resumed session answered with nothing: sent back to work",
-            "rule": "dead-resume",
+            "rule": vocabulary.DEAD_RESUME,
         },
     )
     return messages.resume_block_reason(slug)
@@ -294,7 +296,7 @@ def _within_caps(
     _log(
         state,
         now,
-        "cap",
+        vocabulary.CAP,
         f"{LOGGED[verdict]} stop mid-arc: {which} reached; the stop is allowed",
     )
     return False
@@ -309,7 +311,7 @@ def _block(state: State, arc: Arc, verdict: str, now: float) -> str:
         {
             "t": now,
             "hook": "stop",
-            "kind": "continue",
+            "kind": vocabulary.CONTINUE,
             "reason": f"{LOGGED[verdict]} stop mid-arc sent back to work",
             "rule": LOGGED[verdict],
             "consecutive": arc.get("reconcile_count"),
@@ -330,7 +332,7 @@ def _note_overrides(state: State, overrides: Sequence[str], now: float) -> None:
         _log(
             state,
             now,
-            "overridden",
+            vocabulary.OVERRIDDEN,
             "Claude Code's Stop-hook cap ended a turn a Stop hook was sending back to work:"
             " the turn stopped there, it did not complete",
         )

@@ -14,6 +14,7 @@ Pure.
 
 from __future__ import annotations
 
+from arcguard.core import vocabulary
 from arcguard.text import clip
 
 
@@ -26,24 +27,44 @@ if TYPE_CHECKING:
 
 # Kinds that record what arcguard saw, not something it did to the session (`overridden` is
 # found a stop later, when Claude Code has long shown its own warning).
-SILENT = frozenset({"allow", "release", "decision", "untracked", "arc", "api-error", "overridden"})
+SILENT = frozenset(
+    {
+        vocabulary.ALLOW,
+        vocabulary.RELEASE,
+        vocabulary.DECISION,
+        vocabulary.UNTRACKED,
+        vocabulary.ARC,
+        vocabulary.API_ERROR,
+        vocabulary.OVERRIDDEN,
+    }
+)
 # A pause needs no line of its own: Claude Code prints the pause's reason on the
 # screen under "hook stopped Claude", and that reason already ends with what changes it. Lines
 # of the same hook run go unsaid with it.
-SHOWN_BY_CLAUDE_CODE = frozenset({"pause"})
+SHOWN_BY_CLAUDE_CODE = frozenset({vocabulary.PAUSE})
 # When one hook run logs several decisions (a deny and the pause it brings), the user hears
 # about the one that matters most: earlier in this list wins; unknown kinds come last.
-PRIORITY = ("pause", "give-up", "cap", "continue", "deny", "nudge", "resume", "limit-wait")
+PRIORITY = (
+    vocabulary.PAUSE,
+    vocabulary.GIVE_UP,
+    vocabulary.CAP,
+    vocabulary.CONTINUE,
+    vocabulary.DENY,
+    vocabulary.NUDGE,
+    vocabulary.RESUME,
+    vocabulary.LIMIT_WAIT,
+)
 MAX_LINE = 300
 
-# Stop block `rule` (the stall class) -> why the model was sent back, as the user reads it.
+# The stop class of a continuation (its log entry's `rule`) -> why the model was sent back,
+# as the user reads it.
 STALL_WHY = {
-    "no-op": "it stopped mid-arc with nothing done",
-    "question": "it stopped to ask permission mid-arc",
-    "announced-step": "it announced a step mid-arc without taking it",
-    "unexplained": "it stopped mid-arc without finishing or naming a decision it needs",
-    "courtesy": "it offered more help while the arc still has milestones to do",
-    "dead-resume": "the resumed session answered with nothing",
+    vocabulary.NO_OP: "it stopped mid-arc with nothing done",
+    vocabulary.QUESTION: "it stopped to ask permission mid-arc",
+    vocabulary.ANNOUNCED_STEP: "it announced a step mid-arc without taking it",
+    vocabulary.UNEXPLAINED: "it stopped mid-arc without finishing or naming a decision it needs",
+    vocabulary.COURTESY: "it offered more help while the arc still has milestones to do",
+    vocabulary.DEAD_RESUME: "the resumed session answered with nothing",
 }
 
 
@@ -124,15 +145,15 @@ def _generic(entry: LogEntry, cfg: Config) -> str:
 
 
 TEXTS: dict[str, Callable[[LogEntry, Config], str]] = {
-    "continue": _continue,
-    "cap": _cap,
-    "deny": _deny,
-    "nudge": _nudge,
-    "resume": _resume,
-    "give-up": _give_up,
-    "limit-wait": _limit_wait,
-    "arc-new": _arc_change,
-    "arc-stop": _arc_change,
+    vocabulary.CONTINUE: _continue,
+    vocabulary.CAP: _cap,
+    vocabulary.DENY: _deny,
+    vocabulary.NUDGE: _nudge,
+    vocabulary.RESUME: _resume,
+    vocabulary.GIVE_UP: _give_up,
+    vocabulary.LIMIT_WAIT: _limit_wait,
+    vocabulary.ARC_NEW: _arc_change,
+    vocabulary.ARC_STOP: _arc_change,
 }
 
 

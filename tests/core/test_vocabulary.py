@@ -1,0 +1,53 @@
+"""One name per decision kind and per stop class (`core.vocabulary`), wherever it is used."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+from arcguard.core import vocabulary
+from arcguard.core.arc_keeper import handback
+from arcguard.core.arc_keeper import stop
+from arcguard.core.display import notices
+from arcguard.forensics import handbacks
+
+
+SCHEMA = Path(__file__).parents[2] / "src" / "arcguard" / "core" / "schema.py"
+
+
+def _decision_kind_literal() -> list[str]:
+    """The texts of `schema.DecisionKind`, the type every logged kind is checked against."""
+    for node in ast.walk(ast.parse(SCHEMA.read_text())):
+        if isinstance(node, ast.Assign) and getattr(node.targets[0], "id", "") == "DecisionKind":
+            assert isinstance(node.value, ast.Subscript)
+            assert isinstance(node.value.slice, ast.Tuple)
+            return [ast.literal_eval(e) for e in node.value.slice.elts]
+    raise AssertionError("no DecisionKind in schema.py")
+
+
+def test_the_logged_kinds_are_the_vocabularys():
+    assert sorted(_decision_kind_literal()) == sorted(vocabulary.DECISION_KINDS)
+    assert len(set(vocabulary.DECISION_KINDS)) == len(vocabulary.DECISION_KINDS)
+
+
+def test_a_kind_an_earlier_version_logged_reads_under_its_current_name():
+    assert vocabulary.kind_name("block") == vocabulary.CONTINUE
+    assert vocabulary.kind_name("deny") == vocabulary.DENY
+    assert vocabulary.kind_name("something newer") == "something newer"
+
+
+def test_the_keeper_forensics_and_notices_name_stop_classes_alike():
+    logged = set(stop.LOGGED.values()) | {vocabulary.DEAD_RESUME}
+    assert set(notices.STALL_WHY) == logged
+    assert handbacks.OTHER == stop.LOGGED[stop.STALL_OTHER] == vocabulary.UNEXPLAINED
+    assert handbacks.DECISION == handback.DECISION == vocabulary.DECISION_NEEDED
+    assert handbacks.ANNOUNCED == handback.ANNOUNCED == stop.LOGGED[stop.STALL_ANNOUNCED]
+    assert set(handbacks.STOP_CLASSES) <= logged | {
+        vocabulary.COMPLETION,
+        vocabulary.DECISION_NEEDED,
+    }
+
+
+def test_every_kind_the_notices_word_or_silence_is_a_known_kind():
+    named = set(notices.TEXTS) | notices.SILENT | notices.SHOWN_BY_CLAUDE_CODE
+    assert named <= set(vocabulary.DECISION_KINDS)
