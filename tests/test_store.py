@@ -275,3 +275,23 @@ def test_session_state_is_written_without_a_disk_sync_but_user_files_are_synced(
     assert synced == []
     atomic.atomic_write(str(tmp_path / "settings.json"), b"{}")
     assert len(synced) == 2  # the file, then its directory
+
+
+def test_a_verb_waits_for_the_lock_a_hook_holds_and_never_imports_filelock(tmp_path):
+    from arcguard.storage import atomic
+
+    arcguard("arc", "set", "shared", "demo")
+    path = state_file("shared")
+    # Held as a hook holds it: the verb's update must wait, whatever holds the file.
+    with atomic.locked(path, 1.0):
+        waiting = subprocess.Popen(
+            [sys.executable, "-X", "importtime", "-m", "arcguard", "arc", "done", "shared", "x"],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        with pytest.raises(subprocess.TimeoutExpired):
+            waiting.wait(timeout=1.0)
+    _, stderr = waiting.communicate(timeout=30)
+    loaded = {line.split("|")[-1].strip() for line in stderr.splitlines()}
+    assert "click" in loaded and "filelock" not in loaded

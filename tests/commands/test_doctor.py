@@ -403,8 +403,7 @@ def test_a_lock_that_cannot_be_taken_is_a_gap(
 
     paths.ensure_sessions_dir(os.environ["ARCGUARD_HOME"])
 
-    def busy(path: str, timeout: float, *, use_filelock: bool = False) -> object:
-        assert use_filelock
+    def busy(path: str, timeout: float) -> object:
         raise atomic.LockTimeout("busy")
 
     monkeypatch.setattr(atomic, "locked", busy)

@@ -1,6 +1,7 @@
 """A lock held elsewhere for longer than the hook may wait: no decision, exit 0, one log line.
 
-The holder is another process using `filelock.FileLock` on `<state>.lock`, as the verbs do.
+The holder is another process using `filelock.FileLock` on `<state>.lock` (the same flock
+protocol arcguard's own writers use).
 Protections exercised:
 - the bounded lock wait (`atomic._FlockLock` gives up after ARCGUARD_LOCK_TIMEOUT_MS and the
   runner fails open with a `LockTimeout` line): without the bound the hook would wait until

@@ -94,7 +94,7 @@ def _change(environ: Mapping[str, str], edit: Callable[[JSONObject], JSONObject]
     path = record_path(environ)
     try:
         paths.ensure_dir(os.path.dirname(path))
-        with atomic.locked(path, LOCK_TIMEOUT_S, use_filelock=True):
+        with atomic.locked(path, LOCK_TIMEOUT_S):
             entries = _entries(path)
             new = edit(entries)
             if new == entries:

@@ -46,11 +46,9 @@ def now() -> float:
 def locked_update(
     session_id: str, change: Callable[[State | None], tuple[State | None, T]], *, at: float
 ) -> T:
-    """`store.update` for verbs: filelock, a generous wait, errors as click errors."""
+    """`store.update` for verbs: a generous wait, errors as click errors."""
     try:
-        return store.update(
-            home(), session_id, change, now=at, lock_timeout=10.0, use_filelock=True
-        )
+        return store.update(home(), session_id, change, now=at, lock_timeout=10.0)
     except OSError as exc:
         raise click.ClickException(f"cannot update the state of {session_id}: {exc}") from exc
 

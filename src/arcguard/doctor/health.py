@@ -66,7 +66,7 @@ def check_lock(setup: Setup) -> list[Check]:
         return [ok("lock", "not checked: no state directory yet")]
     probe = os.path.join(setup.home, "doctor")
     try:
-        with atomic.locked(probe, 2.0, use_filelock=True):
+        with atomic.locked(probe, 2.0):
             pass
     except OSError as exc:
         hint = "check the directory's permissions and free space"

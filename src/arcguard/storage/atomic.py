@@ -1,7 +1,10 @@
 """Atomic writes and the sidecar lock: the only places that create files in the state dir.
 
-The lock is `fcntl.flock` on `<file>.lock`, the protocol `filelock.FileLock` uses on Linux, so
-hooks (which cannot afford filelock's import) and verbs (which use filelock) exclude each other.
+The lock is `fcntl.flock` on `<file>.lock`, taken the same way by every writer (hooks, verbs,
+the resident server). flock is held by an open file, so two threads of one process exclude
+each other as two processes do, and the kernel drops it when its holder dies. It is also the
+protocol of `filelock.FileLock` on POSIX, so another tool locking the file that way is
+excluded too.
 """
 
 from __future__ import annotations
@@ -12,10 +15,6 @@ import time
 from arcguard.errors import ArcguardError
 from arcguard.values import value
 
-
-TYPE_CHECKING = False
-if TYPE_CHECKING:
-    from filelock import FileLock
 
 FILE_MODE = 0o600
 TEMP_MARK = ".tmp-"
@@ -65,37 +64,9 @@ class _FlockLock:
             self.fd = -1
 
 
-@value
-class _FileLockAdapter:
-    """`filelock.FileLock` for the verbs, with the same timeout error as the hook path."""
-
-    lock: FileLock
-
-    def __enter__(self) -> _FileLockAdapter:
-        from filelock import Timeout
-
-        try:
-            self.lock.acquire()
-        except Timeout:
-            raise LockTimeout(f"lock {self.lock.lock_file} busy") from None
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.lock.release()
-
-
-def locked(
-    path: str, timeout: float, *, use_filelock: bool = False
-) -> _FlockLock | _FileLockAdapter:
-    """Exclusive lock on `path + ".lock"`, waiting at most `timeout` seconds.
-
-    Hooks take the flock directly; verbs pass `use_filelock=True`. Both lock the same file the
-    same way, so they exclude each other.
-    """
-    if use_filelock:
-        from filelock import FileLock
-
-        return _FileLockAdapter(FileLock(path + ".lock", timeout=timeout, mode=FILE_MODE))
+def locked(path: str, timeout: float) -> _FlockLock:
+    """Exclusive lock on `path + ".lock"`, waiting at most `timeout` seconds: the one lock of
+    hooks, verbs and the resident server alike."""
     return _FlockLock(path + ".lock", timeout)
 
 

@@ -229,7 +229,6 @@ def update(
     *,
     now: float,
     lock_timeout: float,
-    use_filelock: bool = False,
 ) -> T:
     """Apply `change` to the session's state under its lock and save what it returns.
 
@@ -246,7 +245,7 @@ def update(
         if new is None:
             return result
     paths.ensure_sessions_dir(home)
-    with atomic.locked(path, lock_timeout, use_filelock=use_filelock):
+    with atomic.locked(path, lock_timeout):
         atomic.remove_orphan_temps(path)
         oversized = 0
         try:

@@ -54,7 +54,7 @@ def write(home: str, session_id: str | None, *, off: bool) -> Switch:
     unusable file is replaced by what was asked for."""
     path = paths.switch_path(home)
     paths.ensure_dir(home)
-    with atomic.locked(path, 10.0, use_filelock=True):
+    with atomic.locked(path, 10.0):
         try:
             current = read(home)
         except store.Unreadable:
