@@ -153,3 +153,11 @@ def test_setting_default_has_its_kinds_type(setting: config.Setting) -> None:
         assert all(isinstance(item, str) for item in default)
     else:
         assert type(default) is KIND_TYPES[setting.kind]
+
+
+def test_each_setting_is_declared_once_as_a_config_field_in_order() -> None:
+    fields = [name for name in vars(config.Config) if name in ANNOTATIONS]
+    assert fields == [setting.name for setting in config.SETTINGS]
+    # The declarations are gone once the class is made: each field holds its default.
+    assert not any(isinstance(held, config.Setting) for held in vars(config.Config).values())
+    assert config.default_config().as_dict() == config.DEFAULTS
