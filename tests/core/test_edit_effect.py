@@ -5,14 +5,12 @@ otherwise be built whole, its size the file's length times the new string's."""
 from __future__ import annotations
 
 import json
-import time
 import tracemalloc
 
-from arcguard.core.config import default_config
+from testing import hook_driver
+
 from arcguard.core.loop_guard import opkey
 from arcguard.core.tool_call import ToolCall
-from arcguard.hooks.runner import Context
-from arcguard.hooks.runner import dispatch
 
 
 PATH = "/home/dev/project/app/data.txt"
@@ -82,6 +80,5 @@ def test_item10_the_post_tool_hook_handles_the_blow_up_payload_within_a_memory_b
         "tool_use_id": "toolu_1",
         "tool_response": response,
     }
-    ctx = Context.begin("post-tool", str(tmp_path), default_config(), time.time(), "arcguard", {})
     raw = json.dumps(payload).encode()
-    assert peak_bytes(lambda: dispatch("post-tool", raw, ctx)) < 8 * MiB
+    assert peak_bytes(lambda: hook_driver.dispatch("post-tool", raw, tmp_path)) < 8 * MiB

@@ -16,6 +16,7 @@ import pytest
 from hypothesis import given
 from hypothesis import settings
 from hypothesis import strategies as st
+from testing import hook_driver
 from testing.builders import Transcript
 
 from arcguard.core.arc_keeper import limits
@@ -25,7 +26,6 @@ from arcguard.core.config import default_config
 from arcguard.core.state import fresh_state
 from arcguard.forensics import scan_paths
 from arcguard.hooks import limit_wait
-from arcguard.hooks.runner import Context
 from arcguard.storage import store
 
 
@@ -130,7 +130,7 @@ def test_limit_wait_falls_back_to_its_backoff_on_a_non_ascii_reset_time(tmp_path
     state = fresh_state(sid, now)
     state["arc"] = new_arc("importer", ["parse", "load"], now)
     store.update(home, sid, lambda _: (state, None), now=now, lock_timeout=5)
-    ctx = Context.begin("limit-wait", home, default_config(), now, "arcguard", {})
+    ctx = hook_driver.context("limit-wait", home, now=now)
     payload = {
         "session_id": sid,
         "hook_event_name": "StopFailure",

@@ -14,6 +14,7 @@ import pytest
 from hypothesis import given
 from hypothesis import settings
 from hypothesis import strategies as st
+from testing import hook_driver
 
 from arcguard.core import sentences
 from arcguard.core.arc_keeper import handback
@@ -26,7 +27,6 @@ from arcguard.core.loop_guard import tracks
 from arcguard.core.redact import mask
 from arcguard.core.tool_call import ToolCall
 from arcguard.hooks import pre_tool
-from arcguard.hooks.runner import Context
 
 
 # Pieces that make each rule do the most: separators with nothing between them, names and
@@ -183,7 +183,7 @@ def test_item6_a_call_is_masked_once_per_hook_run(tmp_path, monkeypatch):
         "tool_input": {"command": command},
         "tool_use_id": "toolu_1",
     }
-    ctx = Context.begin("pre-tool", str(tmp_path), CFG, 1_800_000_000.0, "arcguard", {})
+    ctx = hook_driver.context("pre-tool", tmp_path, CFG, now=1_800_000_000.0)
     pre_tool.handle(payload, ctx)
     assert masked == [command]
     state = ctx.snapshot("s-mask-once")

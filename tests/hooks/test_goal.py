@@ -3,11 +3,10 @@ active and not met, and the goal counts as delegated work for the loop guard's b
 
 from __future__ import annotations
 
-import json
 import os
-import time
 
 import pytest
+from testing import hook_driver
 from testing.builders import assistant_entries
 from testing.builders import hook_output
 from testing.builders import run_hook
@@ -15,7 +14,6 @@ from testing.builders import text
 from testing.builders import write_transcript
 
 from arcguard.core.config import default_config
-from arcguard.hooks import runner
 from tests.hooks.test_hook_commands import SID
 from tests.hooks.test_hook_commands import start_arc
 from tests.hooks.test_hook_commands import stop_payload
@@ -60,20 +58,15 @@ def test_a_goal_met_or_cleared_gives_the_stop_back_to_the_keeper(tmp_path, last)
     assert out is not None and "additionalContext" in out["hookSpecificOutput"]
 
 
-def _dispatch(home, cfg, hook, payload):
-    ctx = runner.Context.begin(hook, str(home), cfg, time.time(), "arcguard", {})
-    return runner.dispatch(hook, json.dumps(payload).encode(), ctx)
-
-
 def _backstop_pauses(home, *, prompt):
     cfg = default_config()
     cfg.backstop_nudge_turns, cfg.checkin_turns = 1, 1
     cfg.backstop_pause_turns, cfg.backstop_pause_turns_arc = 3, 1000
-    _dispatch(home, cfg, "posture", {"session_id": SID, "prompt": prompt})
+    hook_driver.dispatch("posture", {"session_id": SID, "prompt": prompt}, home, cfg)
     for n in range(8):
         call = {"tool_name": "Bash", "tool_input": {"command": f"true {n}"}, "tool_use_id": f"t{n}"}
         batch = {"session_id": SID, "tool_calls": [{**call, "tool_response": ""}]}
-        out = _dispatch(home, cfg, "post-batch", batch)
+        out = hook_driver.dispatch("post-batch", batch, home, cfg)
         if out and '"continue": false' in out.replace('"continue":false', '"continue": false'):
             return True
     return False

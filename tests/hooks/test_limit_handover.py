@@ -10,6 +10,8 @@ from __future__ import annotations
 import json
 import os
 
+from testing import hook_driver
+
 from arcguard.core.arc_keeper import handover
 from arcguard.hooks import limit_wait
 from arcguard.storage import paths
@@ -43,7 +45,6 @@ def append(path, *entries) -> None:
 
 
 def run(monkeypatch, tmp_path, clock, *entries, error="rate_limit"):
-    from arcguard.hooks.runner import Context
     from arcguard.storage.config_file import load_config
 
     transcript = tmp_path / "t.jsonl"
@@ -51,8 +52,8 @@ def run(monkeypatch, tmp_path, clock, *entries, error="rate_limit"):
     monkeypatch.setattr(limit_wait, "time", clock)
     monkeypatch.setattr(limit_wait, "POLL_SECONDS", 10.0)
     cfg, _ = load_config(os.environ)
-    ctx = Context.begin(
-        limit_wait.NAME, paths.state_dir(os.environ), cfg, clock.now, "x", os.environ
+    ctx = hook_driver.context(
+        limit_wait.NAME, paths.state_dir(os.environ), cfg, now=clock.now, environ=os.environ
     )
     payload = {
         **failure(error),

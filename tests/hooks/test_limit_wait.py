@@ -10,6 +10,7 @@ import sys
 import time
 
 import pytest
+from testing import hook_driver
 from testing.builders import run_hook
 from testing.cli import invoke
 
@@ -274,7 +275,6 @@ def edit(change) -> None:
 
 def run_in_process(monkeypatch, clock: FakeClock, reset_at: float, **settings: str):
     """`limit_wait.run` on this process's clock `clock`, as the hook would run it."""
-    from arcguard.hooks.runner import Context
     from arcguard.storage.config_file import load_config
 
     for name, value in settings.items():
@@ -282,8 +282,8 @@ def run_in_process(monkeypatch, clock: FakeClock, reset_at: float, **settings: s
     monkeypatch.setattr(limit_wait, "time", clock)
     monkeypatch.setattr(limit_wait, "POLL_SECONDS", 1800.0)  # a poll every half hour
     cfg, _ = load_config(os.environ)
-    ctx = Context.begin(
-        limit_wait.NAME, paths.state_dir(os.environ), cfg, clock.now, "x", os.environ
+    ctx = hook_driver.context(
+        limit_wait.NAME, paths.state_dir(os.environ), cfg, now=clock.now, environ=os.environ
     )
     payload = {
         **failure(),

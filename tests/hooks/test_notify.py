@@ -8,8 +8,11 @@ import sys
 import time
 from pathlib import Path
 
+from testing import hook_driver
 from testing.builders import hook_output
 from testing.builders import run_hook
+
+from arcguard.core.config import Config
 
 
 SID = "5b1f0c2e-0000-4000-8000-00000000bbbb"
@@ -103,30 +106,24 @@ def test_stop_failure_rings_when_the_limit_waiter_will_give_up():
     )
 
 
-def _stall_in_process(home: Path, cfg: object) -> str | None:
-    from arcguard.hooks import runner
-
+def _stall_in_process(home: Path, cfg: Config) -> str | None:
     payload = {
         "session_id": SID,
         "hook_event_name": "Stop",
         "stop_hook_active": False,
         "last_assistant_message": "No response requested.",
     }
-    ctx = runner.Context.begin("stop", str(home), cfg, time.time(), "arcguard", {})  # type: ignore[arg-type]
-    return runner.dispatch("stop", json.dumps(payload).encode(), ctx)
+    return hook_driver.dispatch("stop", payload, home, cfg)
 
 
 def _capped_arc(tmp_path: Path, monkeypatch) -> tuple[object, list[object]]:
     from arcguard.core.config import default_config
     from arcguard.hooks import notify
-    from arcguard.hooks import runner
 
     cfg = default_config()
     cfg.max_continuations_per_arc = 1
     cfg.notify_command = ("true",)
-    posture = json.dumps({"session_id": SID, "prompt": "/autonomous go"}).encode()
-    ctx = runner.Context.begin("posture", str(tmp_path), cfg, time.time(), "arcguard", {})
-    runner.dispatch("posture", posture, ctx)
+    hook_driver.dispatch("posture", {"session_id": SID, "prompt": "/autonomous go"}, tmp_path, cfg)
     _stall_in_process(tmp_path, cfg)  # the arc's one continuation
     told: list[object] = []
     monkeypatch.setattr(notify, "spawn", lambda _home, _argv, event: told.append(event))

@@ -5,9 +5,9 @@ narration, the operator's `/autonomous` task or `/goal`, an arc's milestones, an
 from __future__ import annotations
 
 import json
-import time
 from pathlib import Path
 
+from testing import hook_driver
 from testing.builders import assistant_entries
 from testing.builders import text
 from testing.builders import tool_use
@@ -15,9 +15,6 @@ from testing.builders import write_transcript
 
 from arcguard.core.arc_keeper.arc import mark_done
 from arcguard.core.arc_keeper.arc import new_arc
-from arcguard.core.config import default_config
-from arcguard.hooks.runner import Context
-from arcguard.hooks.runner import dispatch
 from arcguard.storage import error_log
 
 
@@ -49,8 +46,7 @@ PROMPT = f"/autonomous deploy with DEPLOY_TOKEN={S[19]}"
 
 
 def run(home: Path, hook: str, payload: dict) -> None:
-    ctx = Context.begin(hook, str(home), default_config(), time.time(), "arcguard", {})
-    dispatch(hook, json.dumps(payload).encode(), ctx)
+    hook_driver.dispatch(hook, payload, home)
 
 
 def test_item7_no_masked_shape_reaches_the_state_file_the_error_log_or_the_decision_log(

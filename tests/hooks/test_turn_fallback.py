@@ -4,9 +4,9 @@ PostToolBatch where it fires; without it, turns close at the next call or at the
 from __future__ import annotations
 
 import json
-import time
 from types import SimpleNamespace
 
+from testing import hook_driver
 from testing.builders import append_transcript
 from testing.builders import assistant_entries
 from testing.builders import hook_output
@@ -16,8 +16,6 @@ from testing.builders import tool_result
 from testing.builders import tool_use
 from testing.builders import write_transcript
 
-from arcguard.core.config import default_config
-from arcguard.hooks import runner
 from arcguard.transcript import hook_reader
 from tests.reliability import support
 
@@ -141,11 +139,6 @@ def _late_flush(monkeypatch, path, entries):
     monkeypatch.setattr(hook_reader.time, "sleep", sleep)
 
 
-def _dispatch(home, hook, payload):
-    ctx = runner.Context.begin(hook, str(home), default_config(), time.time(), "arcguard", {})
-    return runner.dispatch(hook, json.dumps(payload).encode(), ctx)
-
-
 def _main_track(home):
     return support.read_state(home, SID)["guard"]["tracks"]["main"]
 
@@ -176,7 +169,9 @@ def test_a_quick_turn_whose_message_is_not_on_disk_yet_costs_no_wait(tmp_path, m
     _never_sleeps(monkeypatch)
     home = tmp_path / "home"
     assert (
-        _dispatch(home, "post-batch", {**_batch("toolu_q", "ls"), "transcript_path": str(path)})
+        hook_driver.dispatch(
+            "post-batch", {**_batch("toolu_q", "ls"), "transcript_path": str(path)}, home
+        )
         is None
     )
     track = _main_track(home)
@@ -190,17 +185,21 @@ def test_the_next_batch_settles_a_late_turn_that_narrated(tmp_path, monkeypatch)
     home = tmp_path / "home"
     for n in range(3):
         append_transcript(path, _message(f"toolu_{n}", f"cat part{n}"))
-        _dispatch(
-            home,
+        hook_driver.dispatch(
             "post-batch",
             {**_batch(f"toolu_{n}", f"cat part{n}"), "transcript_path": str(path)},
+            home,
         )
-    _dispatch(home, "post-batch", {**_batch("toolu_q", "ls"), "transcript_path": str(path)})
+    hook_driver.dispatch(
+        "post-batch", {**_batch("toolu_q", "ls"), "transcript_path": str(path)}, home
+    )
     assert _main_track(home)["streak"] == 4
     # By the next batch the late message is on disk, and it said something: the run ends there.
     append_transcript(path, _message("toolu_q", "ls", said="Now the other module."))
     append_transcript(path, _message("toolu_r", "ls src"))
-    _dispatch(home, "post-batch", {**_batch("toolu_r", "ls src"), "transcript_path": str(path)})
+    hook_driver.dispatch(
+        "post-batch", {**_batch("toolu_r", "ls src"), "transcript_path": str(path)}, home
+    )
     track = _main_track(home)
     assert "unconfirmed" not in track
     assert track["streak"] == 1 and len(track["fingerprints"]) == 1
@@ -210,8 +209,8 @@ def _alternate(home, path, turns):
     for n in range(turns):
         command = "echo A" if n % 2 == 0 else "echo B"
         append_transcript(path, _message(f"toolu_{n}", command))
-        out = _dispatch(
-            home, "post-batch", {**_batch(f"toolu_{n}", command), "transcript_path": str(path)}
+        out = hook_driver.dispatch(
+            "post-batch", {**_batch(f"toolu_{n}", command), "transcript_path": str(path)}, home
         )
         assert out is None
     return "echo A" if turns % 2 == 0 else "echo B"
@@ -222,8 +221,8 @@ def test_a_late_turn_that_would_pause_waits_for_its_message_then_pauses(tmp_path
     home = tmp_path / "home"
     command = _alternate(home, path, 5)
     _late_flush(monkeypatch, path, _message("toolu_last", command))
-    out = _dispatch(
-        home, "post-batch", {**_batch("toolu_last", command), "transcript_path": str(path)}
+    out = hook_driver.dispatch(
+        "post-batch", {**_batch("toolu_last", command), "transcript_path": str(path)}, home
     )
     assert out is not None and json.loads(out)["continue"] is False
     assert support.read_state(home, SID)["guard"]["paused"]["kind"] == "cycle"
@@ -239,8 +238,8 @@ def test_a_late_turn_whose_message_never_lands_does_not_pause(tmp_path, monkeypa
         "time",
         SimpleNamespace(monotonic=lambda: next(clock) / 100, sleep=lambda _: None),
     )
-    out = _dispatch(
-        home, "post-batch", {**_batch("toolu_last", command), "transcript_path": str(path)}
+    out = hook_driver.dispatch(
+        "post-batch", {**_batch("toolu_last", command), "transcript_path": str(path)}, home
     )
     assert out is None  # unknown is not tool-only: no pause on a guess
     state = support.read_state(home, SID)
@@ -263,7 +262,7 @@ def test_without_the_batch_a_turns_first_call_is_counted_without_waiting(tmp_pat
     path = write_transcript(tmp_path / "t.jsonl", [])
     _never_sleeps(monkeypatch)
     home = tmp_path / "home"
-    _dispatch(home, "pre-tool", _pre("toolu_1", "ls", path))
+    hook_driver.dispatch("pre-tool", _pre("toolu_1", "ls", path), home)
     turn = _main_track(home)["open_turn"]
     assert turn["message"] is None and turn["ids"] == ["toolu_1"]
     assert [c["label"] for c in turn["steps"]] == ["Bash: ls"] and turn["calls"] == []
@@ -275,12 +274,12 @@ def test_without_the_batch_a_later_call_waits_for_its_entry_then_closes_the_turn
     path = write_transcript(tmp_path / "t.jsonl", [])
     home = tmp_path / "home"
     _never_sleeps(monkeypatch)
-    _dispatch(home, "pre-tool", _pre("toolu_1", "ls", path))
+    hook_driver.dispatch("pre-tool", _pre("toolu_1", "ls", path), home)
     first = _message("toolu_1", "ls")
     append_transcript(path, first)
     second = _message("toolu_2", "ls src")
     _late_flush(monkeypatch, path, second[:])
-    _dispatch(home, "pre-tool", _pre("toolu_2", "ls src", path))
+    hook_driver.dispatch("pre-tool", _pre("toolu_2", "ls src", path), home)
     track = _main_track(home)
     # The first turn was named from the transcript and closed as tool-only; the second is open.
     assert track["turns"] == 1 and track["streak"] == 1
@@ -292,14 +291,14 @@ def test_without_the_batch_parallel_calls_of_a_late_message_stay_one_turn(tmp_pa
     path = write_transcript(tmp_path / "t.jsonl", [])
     home = tmp_path / "home"
     _never_sleeps(monkeypatch)
-    _dispatch(home, "pre-tool", _pre("toolu_1", "ls", path))
+    hook_driver.dispatch("pre-tool", _pre("toolu_1", "ls", path), home)
     # Both calls' entries land together, while the second call waits for its own.
     both = assistant_entries(
         tool_use("Bash", {"command": "ls"}, tool_id="toolu_1"),
         tool_use("Bash", {"command": "ls src"}, tool_id="toolu_2"),
     )
     _late_flush(monkeypatch, path, both[:])
-    _dispatch(home, "pre-tool", _pre("toolu_2", "ls src", path))
+    hook_driver.dispatch("pre-tool", _pre("toolu_2", "ls src", path), home)
     track = _main_track(home)
     assert track["turns"] == 0  # nothing closed: one message, one turn
     assert track["open_turn"]["message"] == both[0]["message"]["id"]
@@ -322,7 +321,7 @@ def test_a_cycle_pauses_at_the_same_turn_when_every_message_lands_only_after_its
         command = "echo A" if n % 2 == 0 else "echo B"
         pending += _message(f"toolu_{n}", command)
         payload = {**_batch(f"toolu_{n}", command), "transcript_path": str(path)}
-        outputs.append(_dispatch(home, "post-batch", payload))
+        outputs.append(hook_driver.dispatch("post-batch", payload, home))
     assert outputs[:5] == [None] * 5
     assert outputs[5] is not None and json.loads(outputs[5])["continue"] is False
     assert support.read_state(home, SID)["guard"]["paused"]["kind"] == "cycle"

@@ -7,12 +7,11 @@ import json
 import os
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
+from testing import hook_driver
 
-from arcguard.core.config import default_config
 from arcguard.hooks import runner
 from arcguard.storage import paths
 from tests.reliability import support
@@ -85,7 +84,7 @@ def test_the_watchdog_exits_even_when_its_log_line_blocks_forever(tmp_path: Path
 
 
 def _context(home: Path) -> runner.Context:
-    return runner.Context.begin("stop", str(home), default_config(), time.time(), "arcguard", {})
+    return hook_driver.context("stop", home)
 
 
 def test_a_decision_is_committed_before_its_state_is_written(tmp_path: Path) -> None:

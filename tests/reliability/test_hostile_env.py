@@ -9,14 +9,13 @@ import errno
 import os
 import subprocess
 import threading
-import time
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from testing import hook_driver
 
 from arcguard.core.config_input import build_config
-from arcguard.hooks import runner
 from arcguard.storage import atomic
 from arcguard.storage import store
 from arcguard.storage.config_file import env_values
@@ -29,8 +28,7 @@ def _files(root: Path) -> set[Path]:
 
 def _dispatch(hook: str, payload: dict[str, object], home: Path, **environ: str) -> str | None:
     cfg, _ = build_config({}, env_values(environ))
-    ctx = runner.Context.begin(hook, str(home), cfg, time.time(), "arcguard", environ)
-    return runner.dispatch(hook, support.json_bytes(payload), ctx)
+    return hook_driver.dispatch(hook, support.json_bytes(payload), home, cfg, environ=environ)
 
 
 # --- session ids built to escape (protection: paths.session_file_name) ------------------------

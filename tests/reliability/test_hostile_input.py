@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import json
 import tempfile
-import time
 from pathlib import Path
 from typing import Any
 
@@ -22,10 +21,9 @@ from hypothesis import HealthCheck
 from hypothesis import given
 from hypothesis import settings
 from hypothesis import strategies as st
+from testing import hook_driver
 
-from arcguard.core.config import default_config
 from arcguard.hooks import HOOKS
-from arcguard.hooks import runner
 from tests.reliability import support
 
 
@@ -113,8 +111,7 @@ raw_inputs = (
 
 def _run(hook: str, raw: bytes, environ: dict[str, str]) -> str | None:
     with tempfile.TemporaryDirectory() as home:
-        ctx = runner.Context.begin(hook, home, default_config(), time.time(), "arcguard", environ)
-        text = runner.dispatch(hook, raw, ctx)
+        text = hook_driver.dispatch(hook, raw, home, environ=environ)
         log = Path(home, "arcguard.log")
         logged = log.read_text() if log.exists() else ""
     if text is not None:
