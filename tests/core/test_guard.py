@@ -307,7 +307,7 @@ def test_third_identical_call_with_the_same_outcome_is_denied():
     assert not d.turn(bash("cat f"))["denied"]
     result = d.turn(bash("cat f"))
     assert result["denied"]
-    reason = result["outputs"][0][0].reason
+    reason = result["outputs"][0][0].text
     assert "[arcguard] Denied as a repeat" in reason and "Bash: cat f" in reason
     assert "ran 2 times" in reason
 

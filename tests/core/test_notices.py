@@ -38,7 +38,7 @@ def test_the_stop_decision_logs_what_the_line_needs():
         "arcguard sent the model back to work (1 of 2 in a row):"
         " it stopped to ask permission mid-arc."
     )
-    assert line not in out[0].reason  # the model's text is another one
+    assert line not in out[0].text  # the model's text is another one
 
 
 ACTING = [

@@ -29,7 +29,7 @@ PLAN = {"plan": "## Plan\n1. Split the loader.\n2. Test it."}
 
 def _reason(output: object) -> str:
     assert isinstance(output, tuple)
-    return next(d.reason for d in output if isinstance(d, render.Deny))
+    return next(d.text for d in output if isinstance(d, render.Deny))
 
 
 def test_a_plan_sent_back_with_feedback_eight_times_is_never_denied_or_paused():

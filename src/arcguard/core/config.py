@@ -98,11 +98,8 @@ def declared(cls: type[T]) -> type[T]:
     fields, and put each one's default in its place (for `@value`, applied after this)."""
     for name, held in list(vars(cls).items()):
         if isinstance(held, Setting):
-            _DECLARED.append(
-                Setting(
-                    name, held.kind, held.default, held.low, held.high, held.meaning, held.choices
-                )
-            )
+            held.name = name
+            _DECLARED.append(held)
             setattr(cls, name, held.default)
     return cls
 

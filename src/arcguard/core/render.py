@@ -34,45 +34,35 @@ def bounded(text: str) -> str:
 
 
 @value
-class Deny:
-    """PreToolUse: the call does not run; the model gets `reason` as the call's error."""
-
-    reason: str
-
-
-@value
-class Pause:
-    """End the session now; `reason` is shown to the user."""
-
-    reason: str
-
-
-@value
-class Continue:
-    """Stop: one more turn, with `reason` as the model's next instruction."""
-
-    reason: str
-
-
-@value
-class Context:
-    """Text added to the model's context beside the event."""
+class Said:
+    """One decision and its text; each kind is a subclass (plain: a hook loads all six, and a
+    plain subclass costs a fraction of another value class)."""
 
     text: str
 
 
-@value
-class Notice:
+class Deny(Said):
+    """PreToolUse: the call does not run; the model gets the text as the call's error."""
+
+
+class Pause(Said):
+    """End the session now; the text is shown to the user."""
+
+
+class Continue(Said):
+    """Stop: one more turn, with the text as the model's next instruction."""
+
+
+class Context(Said):
+    """Text added to the model's context beside the event."""
+
+
+class Notice(Said):
     """One line for the user about what arcguard did; the model never reads it."""
 
-    line: str
 
-
-@value
-class Alert:
+class Alert(Said):
     """A terminal sequence (a bell, a window title) for Claude Code to emit."""
-
-    sequence: str
 
 
 if TYPE_CHECKING:
@@ -112,21 +102,19 @@ def output(
     for d in decisions or ():
         if isinstance(d, Deny):
             specific["permissionDecision"] = "deny"
-            specific["permissionDecisionReason"] = bounded(d.reason)
+            specific["permissionDecisionReason"] = bounded(d.text)
         elif isinstance(d, Pause):
             out["continue"] = False
-            out["stopReason"] = bounded(d.reason)
+            out["stopReason"] = bounded(d.text)
         elif isinstance(d, Continue) and not via_context:
             out["decision"] = "block"
-            out["reason"] = bounded(d.reason)
-        elif isinstance(d, Continue):
-            texts.append(d.reason)
-        elif isinstance(d, Context):
+            out["reason"] = bounded(d.text)
+        elif isinstance(d, Continue | Context):
             texts.append(d.text)
         elif isinstance(d, Notice):
-            out["systemMessage"] = d.line
+            out["systemMessage"] = d.text
         else:
-            out["terminalSequence"] = d.sequence
+            out["terminalSequence"] = d.text
     if texts:
         specific["additionalContext"] = bounded(CONTEXT_JOIN.join(texts))
     if specific:
