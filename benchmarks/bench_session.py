@@ -3,6 +3,7 @@
 Run with the project's own interpreter (the one arcguard is installed in):
 
     .venv/bin/python benchmarks/bench_session.py [--quick] [--calls N] [--rounds R] [--out FILE]
+        [--only WIRING[,WIRING...]]
 
 The real Claude Code CLI (`.cache/claude-code`, or $ARCGUARD_CLAUDE_BIN) runs headless against a
 scripted Messages API on loopback: N turns of one distinct Bash call each, then a final answer.
@@ -27,6 +28,10 @@ The same session runs with four wirings of the settings file:
 - `sdk-none` and `sdk`: the session driven by a Claude Agent SDK application, without hooks
   and with `arcguard.sdk`'s in-process hooks (`sdk_session.py`); the `sdk` figure is measured
   against `sdk-none`.
+
+`--only` runs some of the wirings (with `none`, and whatever each needs for its verdict:
+`true` for `resident`, `sdk-none` and `true` for `sdk`, `python` for `arcguard`), so one
+mode's work can be measured in less time; a verdict whose wirings did not run is not given.
 
 Every round runs each wiring once, in an order that rotates between rounds so background load
 hits them all alike; each run gets a fresh HOME, project and state directory. A wiring's figure
@@ -330,13 +335,40 @@ def run_session(claude: Path, wiring: str, calls: int) -> tuple[float, float]:
 Samples = dict[str, list[float]]
 
 
-def measure(claude: Path, calls: int, rounds: int) -> tuple[Samples, Samples]:
+# What each wiring's verdict compares it with.
+NEEDS = {
+    "arcguard": ("python",),
+    "one-liner": ("python",),
+    "resident": ("true",),
+    "http": ("true",),
+    "sdk": ("sdk-none", "true"),
+}
+
+
+def chosen(only: str | None) -> tuple[str, ...]:
+    """The wirings `--only` names, with `none` and what their verdicts need, in WIRINGS order;
+    ValueError for a name that is not a wiring."""
+    if only is None:
+        return WIRINGS
+    named = {name.strip() for name in only.split(",") if name.strip()}
+    unknown = sorted(named - set(WIRINGS))
+    if unknown:
+        raise ValueError(f"not a wiring: {', '.join(unknown)} (one of {', '.join(WIRINGS)})")
+    wanted = {"none", *named}
+    for name in named:
+        wanted.update(NEEDS.get(name, ()))
+    return tuple(wiring for wiring in WIRINGS if wiring in wanted)
+
+
+def measure(
+    claude: Path, calls: int, rounds: int, wirings: tuple[str, ...] = WIRINGS
+) -> tuple[Samples, Samples]:
     """Wall and CPU seconds per wiring, one run of each per round, the order rotating."""
-    wall: Samples = {wiring: [] for wiring in WIRINGS}
-    cpu: Samples = {wiring: [] for wiring in WIRINGS}
+    wall: Samples = {wiring: [] for wiring in wirings}
+    cpu: Samples = {wiring: [] for wiring in wirings}
     run_session(claude, "none", calls)  # warm-up: first start of node and the CLI's caches
     for round_ in range(rounds):
-        order = WIRINGS[round_ % len(WIRINGS) :] + WIRINGS[: round_ % len(WIRINGS)]
+        order = wirings[round_ % len(wirings) :] + wirings[: round_ % len(wirings)]
         for wiring in order:
             elapsed, used = run_session(claude, wiring, calls)
             wall[wiring].append(elapsed)
@@ -351,9 +383,9 @@ def added_per_call(samples: Samples, calls: int) -> dict[str, Any]:
     added = {
         wiring: (medians[wiring] - medians["none"]) * 1000 / calls
         for wiring in WIRINGS
-        if wiring != "none"
+        if wiring != "none" and wiring in medians
     }
-    python = added["python"]
+    python = added.get("python", 0.0)
     ratios = {wiring: (value / python if python > 0 else None) for wiring, value in added.items()}
     return {"median_s": medians, "added_ms_per_call": added, "ratio_to_python": ratios}
 
@@ -361,12 +393,16 @@ def added_per_call(samples: Samples, calls: int) -> dict[str, Any]:
 def summarise(wall: Samples, cpu: Samples, calls: int) -> dict[str, Any]:
     # The verdict is on wall time, what users wait for; CPU time is shown beside it because a
     # busy machine stretches wall times far more than it changes the work done.
+    # A verdict whose wirings did not run (`--only`) is not given, and does not fail the run.
     summary = added_per_call(wall, calls)
-    ratio = summary["ratio_to_python"]["arcguard"]
-    floor = summary["added_ms_per_call"]["true"]
-    resident = summary["added_ms_per_call"]["resident"] / floor if floor > 0 else None
-    within = ratio is not None and ratio <= BUDGET_RATIO
-    resident_within = resident is not None and resident <= RESIDENT_BUDGET_RATIO
+    added = summary["added_ms_per_call"]
+    ratio = summary["ratio_to_python"].get("arcguard")
+    floor = added.get("true", 0.0)
+    resident = added["resident"] / floor if "resident" in added and floor > 0 else None
+    within = (ratio is not None and ratio <= BUDGET_RATIO) or "arcguard" not in added
+    resident_within = (
+        resident is not None and resident <= RESIDENT_BUDGET_RATIO
+    ) or "resident" not in added
     sdk = sdk_session.summary(summary["median_s"], floor, calls)
     return {
         **summary,
@@ -411,15 +447,21 @@ def render(result: dict[str, Any]) -> str:
             f"| {wiring} | {added:+.1f} ms | {_ratio(summary, wiring)} | "
             f"{cpu['added_ms_per_call'][wiring]:+.1f} ms | {_ratio(cpu, wiring)} |"
         )
-    verdict = "within" if summary["command_within_budget"] else "OVER"
-    lines += ["", f"arcguard vs bare Python: {verdict} budget (<= {summary['budget_ratio']:.1f}x)"]
-    resident = summary["resident_ratio_to_true"]
-    shown = "n/a" if resident is None else f"{resident:.2f}x"
-    verdict = "within" if summary["resident_within_budget"] else "OVER"
-    lines.append(
-        f"resident arcguard vs true: {shown}, {verdict} budget "
-        f"(<= {summary['resident_budget_ratio']:.1f}x)"
-    )
+    ran = summary["added_ms_per_call"]
+    lines.append("")
+    if "arcguard" in ran:
+        verdict = "within" if summary["command_within_budget"] else "OVER"
+        lines.append(
+            f"arcguard vs bare Python: {verdict} budget (<= {summary['budget_ratio']:.1f}x)"
+        )
+    if "resident" in ran:
+        resident = summary["resident_ratio_to_true"]
+        shown = "n/a" if resident is None else f"{resident:.2f}x"
+        verdict = "within" if summary["resident_within_budget"] else "OVER"
+        lines.append(
+            f"resident arcguard vs true: {shown}, {verdict} budget "
+            f"(<= {summary['resident_budget_ratio']:.1f}x)"
+        )
     lines.append(sdk_session.verdict(summary))
     return "\n".join(lines)
 
@@ -438,11 +480,21 @@ def main(argv: list[str] | None = None) -> int:
         help="the Claude Code CLI (default: $ARCGUARD_CLAUDE_BIN or .cache)",
     )
     parser.add_argument("--out", default=None, help="also write the result as JSON here")
+    parser.add_argument(
+        "--only",
+        default=None,
+        metavar="WIRING[,WIRING]",
+        help="run only these wirings (with `none` and what their verdicts compare with)",
+    )
     args = parser.parse_args(argv)
+    try:
+        wirings = chosen(args.only)
+    except ValueError as exc:
+        parser.error(str(exc))
     calls, rounds = (3, 1) if args.quick else (args.calls, args.rounds)
     claude = args.claude or Path(os.environ.get("ARCGUARD_CLAUDE_BIN") or DEFAULT_CLAUDE)
     try:
-        wall, cpu = measure(claude, calls, rounds)
+        wall, cpu = measure(claude, calls, rounds, wirings)
     except (RuntimeError, OSError, subprocess.TimeoutExpired) as exc:
         print(f"bench_session: {exc}", file=sys.stderr)
         return 2

@@ -47,7 +47,14 @@ def argv(claude: Path, wiring: str, project: Path) -> list[str]:
 
 
 def summary(medians: dict[str, float], true_added_ms: float, calls: int) -> dict[str, Any]:
-    """What the SDK hooks add per tool call over `sdk-none`, and against two `true` hooks."""
+    """What the SDK hooks add per tool call over `sdk-none`, and against two `true` hooks
+    (no figure, and no failed verdict, when the SDK wirings did not run)."""
+    if "sdk" not in medians:
+        return {
+            "sdk_added_ms_per_call": None,
+            "sdk_ratio_to_two_true": None,
+            "sdk_within_budget": True,
+        }
     added = (medians["sdk"] - medians["sdk-none"]) * 1000 / calls
     two_true = true_added_ms * BUDGET_TRUE_HOOKS / 3
     ratio = added / two_true if two_true > 0 else None
@@ -59,6 +66,8 @@ def summary(medians: dict[str, float], true_added_ms: float, calls: int) -> dict
 
 
 def verdict(summary: dict[str, Any]) -> str:
+    if summary["sdk_added_ms_per_call"] is None:
+        return "sdk arcguard: not run"
     ratio = summary["sdk_ratio_to_two_true"]
     shown = "n/a" if ratio is None else f"{ratio:.2f}x"
     within = "within" if summary["sdk_within_budget"] else "OVER"

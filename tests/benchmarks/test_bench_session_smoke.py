@@ -97,3 +97,22 @@ def test_the_arcguard_wiring_has_every_event_of_the_cli_under_test():
         sys.path.remove(str(REPO / "benchmarks"))
     wired = set(bench_session.arcguard_settings()["hooks"])
     assert {"PreToolUse", "PostToolUse", "PostToolBatch"} <= wired
+
+
+def test_only_runs_the_named_wirings_with_what_their_verdicts_compare_with():
+    sys.path.insert(0, str(REPO / "benchmarks"))
+    try:
+        import bench_session
+    finally:
+        sys.path.remove(str(REPO / "benchmarks"))
+    assert bench_session.chosen(None) == bench_session.WIRINGS
+    assert bench_session.chosen("resident,sdk") == ("none", "true", "resident", "sdk-none", "sdk")
+    assert bench_session.chosen("true") == ("none", "true")
+    with pytest.raises(ValueError, match="not a wiring: bogus"):
+        bench_session.chosen("true,bogus")
+    # A verdict whose wirings did not run is not given and does not fail the run.
+    runs = {"none": [3.0], "true": [3.6], "resident": [3.9]}
+    summary = bench_session.summarise(runs, runs, 30)
+    assert summary["resident_ratio_to_true"] == pytest.approx(1.5)
+    assert summary["sdk_ratio_to_two_true"] is None
+    assert summary["within_budget"]
