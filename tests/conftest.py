@@ -34,3 +34,13 @@ def _isolated_home(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest
             monkeypatch.delenv(name)
     (root / "home").mkdir()
     return root
+
+
+@pytest.fixture(autouse=True)
+def _nothing_kept_across_tests():
+    """The resident server and the SDK hooks keep the state they write (process-wide); what a
+    test's server or guard kept must not follow the process into the next test."""
+    yield
+    from arcguard.storage import store
+
+    store.keep_written(0)

@@ -88,9 +88,9 @@ def test_settings_given_as_arguments_and_in_the_environment_govern_the_decisions
 def test_the_handler_runs_off_the_event_loop(tmp_path, monkeypatch):
     threads = []
     monkeypatch.setattr(
-        sdk_guard.Guard,
-        "answer",
-        lambda self, event, payload: threads.append(threading.get_ident()) or {},
+        sdk_guard.runner,
+        "dispatch",
+        lambda hook, raw, ctx: threads.append(threading.get_ident()) or None,
     )
     hooks = arcguard.sdk.hooks(cwd=tmp_path)
 

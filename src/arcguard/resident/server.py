@@ -5,10 +5,16 @@ payload a command hook reads on stdin, and it goes through the same `runner.disp
 the same wall budget, the same state files and the same locks; the response body is what the
 command hook would print (empty for no decision). Whatever goes wrong in one request, it gets
 an empty 200 (no decision) and one log line; the server goes on.
+
+A request's work runs on a thread of its own, started by the event loop, which waits for its
+answer or its deadline: one hand-off each way, since every one costs a tool call a wake-up.
+What does not change between requests is not redone: the config is read again only when its
+file changed, and the state a request wrote is kept for the next (`store.keep_written`).
 """
 
 from __future__ import annotations
 
+import _thread
 import asyncio
 import hmac
 import os
@@ -21,6 +27,7 @@ from arcguard.hooks import runner
 from arcguard.resident import files
 from arcguard.resident import listener
 from arcguard.storage import error_log
+from arcguard.storage.config_file import KeptConfig
 from arcguard.values import value
 
 
@@ -28,16 +35,15 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Awaitable
     from collections.abc import Callable
-    from concurrent.futures import Executor
 
     from arcguard.core.config import Config
 
     BodyReader = Callable[[int], Awaitable[bytes]]
 
 PREFIX = "/hook/"
-# Authenticated requests answered at once; more wait for a thread (Claude Code runs at most a
-# few hooks of one session in parallel, and each one is bounded in time). Connections that
-# have not sent a whole request never take a thread: see `listener`.
+# Authenticated requests answered at once; more wait for one of them to end (Claude Code runs
+# at most a few hooks of one session in parallel, and each one is bounded in time).
+# Connections that have not sent a whole request never take a thread: see `listener`.
 MAX_WORKERS = 32
 # After the budget, a handler that already committed its decision is writing the state file:
 # it gets this much longer to finish, so a decision that changed the state is answered.
@@ -49,10 +55,16 @@ WHERE = "serve"
 class _Gate:
     """The per-request stand-in for the command hook's watchdog: either the handler commits
     its decision (and may write the state) or the deadline closes the gate first (and the
-    request is answered with no decision); never both."""
+    request is answered with no decision); never both.
 
-    lock: threading.Lock  # a new one per request
+    It also knows the request's thread while that thread still runs its work (`running`,
+    under `alive`), so that one past its deadline is abandoned while it is still there: a
+    finished thread's number may already belong to another request's."""
+
+    lock: _thread.LockType  # a new one per request
+    alive: _thread.LockType  # a new one per request
     handler_has_it: bool = False
+    running: int | None = None  # the thread's ident from its start to its end
 
     def commit(self) -> bool:
         if not self.handler_has_it:
@@ -62,6 +74,12 @@ class _Gate:
     def close(self) -> bool:
         """True if the handler can no longer commit (it had not)."""
         return self.lock.acquire(blocking=False)
+
+    def abandon(self) -> None:
+        """Raise Abandoned in the request's thread, if it is still at its work."""
+        with self.alive:
+            if self.running is not None:
+                _abandon(self.running)
 
 
 @value
@@ -74,6 +92,8 @@ class Resident:
     environ: dict[str, str]  # see `served_environ`
     command: str  # how the model calls arcguard back, as a command hook would tell it
     last_request: float  # time.monotonic() of the latest request
+    mode: str = "resident"  # what `cost.log` calls its requests (`cost.RESIDENT`, `cost.SDK`)
+    kept: KeptConfig | None = None  # the config, read again only when its file changes
 
     def __repr__(self) -> str:
         return f"Resident(home={self.home!r})"  # never the secret
@@ -83,43 +103,61 @@ class Resident:
         return given is not None and hmac.compare_digest(given.encode(), self.token)
 
     def config(self) -> Config:
-        from arcguard.storage.config_file import load_config
+        if self.kept is None:
+            self.kept = KeptConfig(self.environ)
+        return self.kept.config()
 
-        return load_config(self.environ)[0]
-
-    def answer(self, event: str, raw: bytes) -> str | None:
-        """The hook's output text for one payload, within the hook's wall budget."""
+    async def answer(self, event: str, raw: bytes) -> str | None:
+        """The hook's output text for one payload, within the hook's wall budget. The work
+        runs on a thread of its own; the caller's event loop only waits."""
+        started = time.perf_counter()
         self.last_request = time.monotonic()
         hook = EVENTS[event]
         cfg = self.config()
-        gate = _Gate(threading.Lock())
+        gate = _Gate(_thread.allocate_lock(), _thread.allocate_lock())
         ctx = runner.Context.begin(hook, self.home, cfg, time.time(), self.command, self.environ)
         ctx.commit = gate.commit
-        box: list[str | None] = []
-
-        def work() -> None:
-            try:
-                box.append(runner.dispatch(hook, raw, ctx))
-            except Abandoned:
-                pass  # its budget ran out: already logged as such
-            except BaseException as exc:
-                error_log.log_line(self.home, f"{WHERE} {hook}", f"{type(exc).__name__}: {exc}")
-
-        worker = threading.Thread(target=work, daemon=True)
-        worker.start()
+        waiting = _Waiting(asyncio.get_running_loop())
+        _thread.start_new_thread(self._work, (hook, raw, ctx, gate, (waiting, started)))
         budget = cfg.hook_budget_ms / 1000.0
-        worker.join(budget)
-        if worker.is_alive():
-            if gate.close():
-                _abandon(worker)
-                error_log.log_line(
-                    self.home,
-                    f"{WHERE} {hook}",
-                    f"wall budget exceeded after {budget:.2f}s; no decision",
-                )
-                return None
-            worker.join(COMMIT_GRACE_S)
-        return box[0] if box else None
+        if await waiting.within(budget):
+            return waiting.text
+        if gate.close():
+            gate.abandon()
+            error_log.log_line(
+                self.home,
+                f"{WHERE} {hook}",
+                f"wall budget exceeded after {budget:.2f}s; no decision",
+            )
+            return None
+        # Committed: it is writing the state, and its decision is answered.
+        return waiting.text if await waiting.within(COMMIT_GRACE_S) else None
+
+    def _work(
+        self, hook: str, raw: bytes, ctx: runner.Context, gate: _Gate, reply: tuple[_Waiting, float]
+    ) -> None:
+        """One request's thread: dispatch, record the cost, hand the answer to the loop."""
+        try:
+            try:
+                with gate.alive:
+                    gate.running = _thread.get_ident()
+                text = None
+                try:
+                    text = runner.dispatch(hook, raw, ctx)
+                except Abandoned:
+                    raise
+                except BaseException as exc:
+                    error_log.log_line(self.home, f"{WHERE} {hook}", f"{type(exc).__name__}: {exc}")
+                waiting, started = reply
+                # Recorded before the answer goes: whoever reads `cost.log` once it came
+                # finds the request there.
+                _record_cost(self.home, self.mode, hook, time.perf_counter() - started)
+                waiting.give(text)
+            finally:
+                with gate.alive:
+                    gate.running = None
+        except Abandoned:
+            pass  # its budget ran out: already logged as such
 
 
 class Abandoned(BaseException):
@@ -133,15 +171,53 @@ class Abandoned(BaseException):
     """
 
 
-def _abandon(thread: threading.Thread) -> None:
-    """Raise Abandoned in `thread` at its next Python instruction (a call into C that runs
-    long, if any, finishes first: the hook path bounds those by the size of its input)."""
+def _abandon(ident: int) -> None:
+    """Raise Abandoned in the thread `ident` at its next Python instruction (a call into C
+    that runs long, if any, finishes first: the hook path bounds those by its input's size)."""
     import ctypes
 
-    if thread.ident is not None:
-        ctypes.pythonapi.PyThreadState_SetAsyncExc(
-            ctypes.c_ulong(thread.ident), ctypes.py_object(Abandoned)
-        )
+    ctypes.pythonapi.PyThreadState_SetAsyncExc(ctypes.c_ulong(ident), ctypes.py_object(Abandoned))
+
+
+@value
+class _Waiting:
+    """Where a request's thread leaves its answer for the event loop that waits for it.
+
+    A plain future and timer rather than `asyncio.wait_for`: the answer is one wake-up of the
+    loop away, where a task and a shield would take several turns of it."""
+
+    loop: asyncio.AbstractEventLoop
+    text: str | None = None
+    answered: bool = False
+    wake: asyncio.Future[None] | None = None
+
+    def give(self, text: str | None) -> None:
+        """From the request's thread: the answer (if the loop still runs)."""
+
+        def settle() -> None:
+            self.text, self.answered = text, True
+            _wake(self.wake)
+
+        try:
+            self.loop.call_soon_threadsafe(settle)
+        except RuntimeError:
+            pass  # the loop is closed: nobody waits any more
+
+    async def within(self, seconds: float) -> bool:
+        """Whether the answer has come, waiting for it at most `seconds` more."""
+        if not self.answered:
+            self.wake = self.loop.create_future()
+            timer = self.loop.call_later(seconds, _wake, self.wake)
+            try:
+                await self.wake
+            finally:
+                timer.cancel()
+        return self.answered
+
+
+def _wake(future: asyncio.Future[None] | None) -> None:
+    if future is not None and not future.done():
+        future.set_result(None)
 
 
 def resident(home: str, token: str, environ: dict[str, str] | os._Environ[str]) -> Resident:
@@ -191,7 +267,7 @@ def event_of(path: str) -> str | None:
 
 
 async def _respond(
-    shared: Resident, pool: Executor, request: listener.Request, read_body: BodyReader
+    shared: Resident, slots: asyncio.Semaphore, request: listener.Request, read_body: BodyReader
 ) -> listener.Reply:
     """404 for anything but `POST /hook/<event>`, then 403 without the secret (before the
     body is read), 413 past the payload bound, else the hook's answer (empty: no decision)."""
@@ -209,25 +285,22 @@ async def _respond(
         )
         return listener.Reply(413)
     raw = await read_body(length)
-    loop = asyncio.get_running_loop()
-    started = time.perf_counter()
     try:
-        text = await loop.run_in_executor(pool, shared.answer, event, raw)
+        async with slots:
+            text = await shared.answer(event, raw)
     except Exception as exc:
         # One request's failure must never take the server down, nor answer with a
         # decision: no body is no decision.
         error_log.log_line(shared.home, WHERE, f"{type(exc).__name__}: {exc}")
         text = None
-    spent = time.perf_counter() - started
-    loop.run_in_executor(pool, _record_cost, shared.home, EVENTS[event], spent)
     return listener.Reply(200, text.encode() if text else b"")
 
 
-def _record_cost(home: str, hook: str, spent: float) -> None:
+def _record_cost(home: str, mode: str, hook: str, spent: float) -> None:
     from arcguard.storage import cost
 
     try:
-        cost.record(home, cost.RESIDENT, hook, spent)
+        cost.record(home, mode, hook, spent)
     except Exception as exc:
         error_log.log_line(home, WHERE, f"cost not recorded: {type(exc).__name__}: {exc}")
 
@@ -326,7 +399,6 @@ async def _watch(shared: Resident, idle_s: float, stop: asyncio.Event) -> None:
 
 async def _run(shared: Resident, port: int, ready: Callable[[Running], None] | None) -> None:
     import functools
-    from concurrent.futures import ThreadPoolExecutor
 
     loop = asyncio.get_running_loop()
     stop = asyncio.Event()
@@ -335,8 +407,7 @@ async def _run(shared: Resident, port: int, ready: Callable[[Running], None] | N
 
         for signum in (signal.SIGTERM, signal.SIGINT):
             loop.add_signal_handler(signum, stop.set)  # server.json goes with a clean exit
-    pool = ThreadPoolExecutor(MAX_WORKERS, thread_name_prefix="arcguard-serve")
-    respond = functools.partial(_respond, shared, pool)
+    respond = functools.partial(_respond, shared, asyncio.Semaphore(MAX_WORKERS))
     listening = await listener.listen(files.HOST, port, respond)
     _write_server_file(shared.home, port)
     try:
@@ -349,7 +420,6 @@ async def _run(shared: Resident, port: int, ready: Callable[[Running], None] | N
     finally:
         _remove_server_file(shared.home)
         listening.close()
-        pool.shutdown(wait=False, cancel_futures=True)
 
 
 def serve(
@@ -372,6 +442,9 @@ def serve(
         shared = resident(home, token, environ)
         _CODE[0] = files.code_version()
         _load_handlers()
+        from arcguard.storage import store
+
+        store.keep_written()
         asyncio.run(_run(shared, port, ready))
     finally:
         os.close(fd)

@@ -1,9 +1,9 @@
 """The SDK hooks' per-request path: the resident server's, called in-process.
 
 Each callback hands its payload to `Resident.answer` (the same `runner.dispatch`, wall budget,
-state files and locks as a command hook or a resident request) on a worker thread, so the
-application's event loop never waits on a lock or a transcript read. Whatever goes wrong, the
-answer is `{}`: no decision, one log line.
+state files and locks as a command hook or a resident request), which runs it on a thread of
+its own, so the application's event loop never waits on a lock or a transcript read; the loop
+only awaits the answer. Whatever goes wrong, the answer is `{}`: no decision, one log line.
 """
 
 from __future__ import annotations
@@ -69,7 +69,8 @@ class Guard:
         # application's hooks serve its own sessions only, so its environment and arguments
         # are its settings. No secret: nothing listens, the callbacks are the only way in.
         command = runner.own_command("-c", sys.executable)
-        resident = server.Resident(home, b"", environ, command, time.monotonic())
+        resident = server.Resident(home, b"", environ, command, time.monotonic(), cost.SDK)
+        store.keep_written()  # this process answers every hook of its sessions
         return cls(environ, home, resident, set(), threading.Lock())
 
     def matchers(self) -> dict[str, list[HookMatcher]]:
@@ -93,33 +94,32 @@ class Guard:
         async def on_event(
             payload: HookInput, _tool_use_id: str | None, _ctx: HookContext
         ) -> HookJSONOutput:
-            output = await asyncio.to_thread(self.answer, event, payload)
+            output = await self.answer(event, payload)
             # arcguard's output is what a command hook prints, which the SDK passes on as is.
             return cast("HookJSONOutput", output)
 
         on_event.__name__ = f"arcguard_{event}"
         return on_event
 
-    def answer(self, event: str, payload: object) -> JSONObject:
-        """The hook's output for one payload: `{}` for no decision. Never raises."""
-        started = time.perf_counter()
+    async def answer(self, event: str, payload: object) -> JSONObject:
+        """The hook's output for one payload: `{}` for no decision. Never raises. Its cost
+        (`cost.log`, mode `sdk`) is recorded by the request's thread."""
         try:
             if not isinstance(payload, dict):
                 return {}
-            opening = self._session_start(payload)
-            text = self.resident.answer(event, json.dumps(payload).encode())
+            opening = await self._session_start(payload)
+            text = await self.resident.answer(event, json.dumps(payload).encode())
             output: object = json.loads(text) if text else {}
             if not isinstance(output, dict):
                 return {}
             if opening and event in CONTEXT_EVENTS:
                 output = render.with_context_first(output, event, opening)
-            cost.record(self.home, cost.SDK, EVENTS[event], time.perf_counter() - started)
             return output
         except Exception as exc:
             error_log.log_line(self.home, f"{WHERE} {event}", f"{type(exc).__name__}: {exc}")
             return {}
 
-    def _session_start(self, payload: JSONObject) -> str | None:
+    async def _session_start(self, payload: JSONObject) -> str | None:
         """SessionStart's work at a session's first event seen here: a session whose state
         exists already is a resumed one. Returns the context it would add for the model."""
         sid = payload.get("session_id")
@@ -129,7 +129,7 @@ class Guard:
             if sid in self.started:
                 return None
             self.started.add(sid)
-        known = store.read_session(self.home, sid) is not None
+        known = await asyncio.to_thread(store.read_session, self.home, sid) is not None
         start = {
             "session_id": sid,
             "hook_event_name": "SessionStart",
@@ -137,6 +137,6 @@ class Guard:
             "cwd": payload.get("cwd"),
             "transcript_path": payload.get("transcript_path"),
         }
-        text = self.resident.answer("SessionStart", json.dumps(start).encode())
+        text = await self.resident.answer("SessionStart", json.dumps(start).encode())
         output = json.loads(text) if text else None
         return render.context_text(render.read(output if isinstance(output, dict) else None))

@@ -9,6 +9,7 @@ from arcguard.core.config import Config
 from arcguard.core.config import default_config
 from arcguard.storage import paths
 from arcguard.storage import regular_file
+from arcguard.values import value
 
 
 TYPE_CHECKING = False
@@ -89,3 +90,36 @@ def load_config(
 
     config, more = build_config(values, env)
     return config, problems + more
+
+
+@value
+class KeptConfig:
+    """The config of a long-lived process whose environment does not change (the resident
+    server, an SDK application): loaded once, and again only once the config file's status
+    (one `stat` per call) says it changed, was created or was removed."""
+
+    environ: dict[str, str]
+    seen: tuple[tuple[int, ...], Config] | None = None
+
+    def config(self) -> Config:
+        path = paths.config_path(self.environ)
+        try:
+            info = os.stat(path)
+            mark: tuple[int, ...] = (
+                info.st_dev,
+                info.st_ino,
+                info.st_size,
+                info.st_mtime_ns,
+                info.st_ctime_ns,
+            )
+        except FileNotFoundError:
+            mark = ()
+        except (OSError, ValueError):
+            return load_config(self.environ, path)[0]  # cannot tell: read it each time
+        seen = self.seen
+        if seen is not None and seen[0] == mark:
+            return seen[1]
+        config = load_config(self.environ, path)[0]
+        # Changed again while it was read: the next call sees a new status and reads it again.
+        self.seen = (mark, config)
+        return config

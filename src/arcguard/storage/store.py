@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import _thread
 import os
 import stat
 
@@ -248,8 +249,10 @@ def update(
     with atomic.locked(path, lock_timeout):
         atomic.remove_orphan_temps(path)
         oversized = 0
+        current = _take_written(path)  # what this process wrote, while the file is that
         try:
-            current, oversized = _read(path)
+            if current is None:
+                current, oversized = _read(path)
         except Unreadable as exc:
             quarantine(home, path, str(exc), now=now)
             current = None
@@ -273,7 +276,9 @@ def update(
             # call milliseconds, and a power loss then costs at most the last updates (a file
             # left unreadable is moved aside and the session starts afresh, as for any
             # corrupt state). Readers and killed writers still only ever see a whole file.
-            atomic.atomic_write(path, _encoded(home, path, new, now), durable=False)
+            data = _encoded(home, path, new, now)
+            atomic.atomic_write(path, data, durable=False)
+            _put_written(path, data)
             if migrated and current is not None and legacy is not None:
                 _retire(home, legacy, now=now)
         return result
@@ -288,6 +293,90 @@ def _retire(home: str, legacy: str, *, now: float) -> None:
             pass
         except OSError as exc:
             error_log.log_line(home, "store", f"cannot remove {name}: {exc}", now=now)
+
+
+# --- what a long-lived process wrote last ---------------------------------------------------
+#
+# The resident server and an SDK application answer every hook of their sessions, so the state
+# a request reads is nearly always the one the previous request wrote. Reading it back costs
+# a file read and a check of the whole document against the schema. A process that opts in
+# (`keep_written`) keeps the bytes it wrote instead, and uses them while the file is still the
+# one it wrote: the same inode (held open, so that its number cannot go to another file
+# meanwhile), size, modification and change times, looked at under the session's lock, where
+# the read would be. They are parsed as the file would be (so the state is exactly what a read
+# gives, a new object each time) but not checked again: this process made them from a checked
+# state. Anything else (another process wrote the file: a command hook, `arc complete`, a verb;
+# it was moved aside, deleted, edited in place) is a miss, and the file is read and checked as
+# usual. A command hook makes one request per process: it never opts in.
+
+Identity = tuple[int, int, int, int, int]
+# path -> (a descriptor open on the file written, its identity then, the bytes written);
+# oldest first (dicts keep their order).
+_written: dict[str, tuple[int, Identity, bytes]] = {}
+_written_guard = _thread.allocate_lock()
+_kept = [0]
+KEEP_SESSIONS = 64
+
+
+def keep_written(limit: int = KEEP_SESSIONS) -> None:
+    """From now on keep the state last written for up to `limit` sessions (0: none)."""
+    _kept[0] = limit
+    _trim_written()
+
+
+def _identity(info: os.stat_result) -> Identity:
+    return (info.st_dev, info.st_ino, info.st_size, info.st_mtime_ns, info.st_ctime_ns)
+
+
+def _take_written(path: str) -> State | None:
+    """What this process last wrote to `path`, if the file there is still exactly that write;
+    else None (and the entry goes). Called holding the file's lock."""
+    entry = _written.get(path) if _written else None
+    if entry is None:
+        return None
+    try:
+        if _identity(os.lstat(path)) == entry[1]:
+            state = jsonio.loads(entry[2])
+            return state if isinstance(state, dict) else None  # type: ignore[return-value]
+    except (OSError, jsonio.JSONError):
+        pass
+    _forget_written(path)
+    return None
+
+
+def _forget_written(path: str) -> None:
+    with _written_guard:
+        entry = _written.pop(path, None)
+    if entry is not None:
+        os.close(entry[0])
+
+
+def _put_written(path: str, data: bytes) -> None:
+    """Remember `data` as just written to `path` (holding its lock), if this process keeps."""
+    if not _kept[0]:
+        return
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_CLOEXEC | os.O_NONBLOCK)
+    except OSError:
+        return
+    try:
+        identity = _identity(os.fstat(fd))
+    except OSError:
+        os.close(fd)
+        return
+    with _written_guard:
+        old = _written.pop(path, None)
+        _written[path] = (fd, identity, data)
+    if old is not None:
+        os.close(old[0])
+    _trim_written()
+
+
+def _trim_written() -> None:
+    with _written_guard:
+        gone = [_written.pop(next(iter(_written))) for _ in range(len(_written) - _kept[0])]
+    for fd, _, _ in gone:
+        os.close(fd)
 
 
 def list_sessions(home: str) -> list[tuple[str, float]]:
