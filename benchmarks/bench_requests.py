@@ -13,9 +13,9 @@ starts from the state of a session past its first turn, in an `/autonomous` arc.
 What this leaves out is the http exchange itself (the same for any server:
 `bench_session.py`'s `http` wiring measures it with Claude Code). Each session runs in a fresh
 interpreter; the figures are medians over every call of every session (the first 10 calls of
-each are a warm-up). `--python` adds other interpreters (another checkout's environment, say)
-whose sessions alternate with this one's, so that code versions are compared on the same
-machine at the same time.
+each are a warm-up). `--python` adds other interpreters (another checkout's environment, say):
+their sessions run at the same time as this one's, in lockstep, one tool call each in turn
+(the order alternating), so that code versions are compared under the same load, call by call.
 """
 
 from __future__ import annotations
@@ -34,7 +34,8 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 WARM_UP = 10
 
-# argv: BENCHMARKS_DIR ROOT MODE CALLS; prints {"pre": [s...], "batch": [s...]}
+# argv: BENCHMARKS_DIR ROOT MODE CALLS. Makes one tool call per line read from stdin and
+# prints its two requests' seconds, [pre, batch], as one line.
 CHILD = """
 import asyncio, inspect, json, os, sys, time
 from concurrent.futures import ThreadPoolExecutor
@@ -74,8 +75,9 @@ else:
 
 common = {"session_id": bench_data.SESSION, "transcript_path": str(transcript),
           "cwd": str(root), "permission_mode": "bypassPermissions"}
-times = {"pre": [], "batch": []}
 for n in range(calls):
+    sys.stdin.readline()
+    spent = []
     entries = bench_data._turn(1000 + 10 * n, 2000)
     call = entries[3]["message"]["content"][0]
     with transcript.open("a") as out:
@@ -85,45 +87,64 @@ for n in range(calls):
     batch = {**common, "hook_event_name": "PostToolBatch", "tool_calls": [
         {"tool_name": "Bash", "tool_input": call["input"], "tool_use_id": call["id"],
          "tool_response": "3 passed " + bench_data._letters(n)}]}
-    for key, event, payload in (("pre", "PreToolUse", pre), ("batch", "PostToolBatch", batch)):
+    for event, payload in (("PreToolUse", pre), ("PostToolBatch", batch)):
         started = time.perf_counter()
         answer = loop.run_until_complete(ask(event, payload))
-        times[key].append(time.perf_counter() - started)
+        spent.append(time.perf_counter() - started)
         said = answer if isinstance(answer, str) else json.dumps(answer or {})
         if any(word in said for word in ('"permissionDecision"', '"decision"', '"continue"')):
             sys.exit(f"call {n}: {event} decided {said}: the session must run unhindered")
-print(json.dumps(times))
+    print(json.dumps(spent), flush=True)
 """
 
 MODES = ("resident", "sdk")
 
 
-def session(python: str, mode: str, calls: int) -> dict[str, list[float]]:
-    """One session's seconds per request, past the warm-up, in a fresh `python`."""
-    with tempfile.TemporaryDirectory(prefix=f"bench-requests-{mode}-") as root:
-        done = subprocess.run(
-            [python, "-c", CHILD, str(HERE), root, mode, str(calls)],
-            capture_output=True,
-            text=True,
-            timeout=600,
-            check=False,
-        )
-    if done.returncode != 0:
-        raise RuntimeError(f"{python} {mode}: {done.stderr.strip()[-500:]}")
-    times: dict[str, list[float]] = json.loads(done.stdout)
-    return {key: values[WARM_UP:] for key, values in times.items()}
+Samples = dict[tuple[str, str], dict[str, list[float]]]
+
+
+def sessions_in_lockstep(pythons: list[str], mode: str, calls: int, samples: Samples) -> None:
+    """One session per interpreter, side by side, a tool call each in turn; adds the seconds
+    per request, past the warm-up, to `samples`."""
+    with tempfile.TemporaryDirectory(prefix=f"bench-requests-{mode}-") as scratch:
+        children = []
+        for n, python in enumerate(pythons):
+            root = Path(scratch) / str(n)
+            root.mkdir()
+            child = subprocess.Popen(
+                [python, "-c", CHILD, str(HERE), str(root), mode, str(calls)],
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE,
+                text=True,
+            )
+            children.append((python, child))
+        try:
+            for call in range(calls):
+                turn = children if call % 2 == 0 else children[::-1]
+                for python, child in turn:
+                    assert child.stdin is not None and child.stdout is not None
+                    child.stdin.write("\n")
+                    child.stdin.flush()
+                    line = child.stdout.readline()
+                    if not line:
+                        _, err = child.communicate(timeout=60)
+                        raise RuntimeError(f"{python} {mode}: {err.strip()[-500:]}")
+                    if call >= WARM_UP:
+                        pre, batch = json.loads(line)
+                        samples[python, mode]["pre"].append(pre)
+                        samples[python, mode]["batch"].append(batch)
+        finally:
+            for _, child in children:
+                child.kill()
+                child.communicate(timeout=60)
 
 
 def measure(pythons: list[str], calls: int, sessions: int) -> dict[str, dict[str, object]]:
-    samples: dict[tuple[str, str], dict[str, list[float]]] = {
-        (p, m): {"pre": [], "batch": []} for p in pythons for m in MODES
-    }
-    for round_ in range(sessions):
-        order = pythons if round_ % 2 == 0 else pythons[::-1]
+    samples: Samples = {(p, m): {"pre": [], "batch": []} for p in pythons for m in MODES}
+    for _ in range(sessions):
         for mode in MODES:
-            for python in order:
-                for key, values in session(python, mode, calls).items():
-                    samples[python, mode][key] += values
+            sessions_in_lockstep(pythons, mode, calls, samples)
     result: dict[str, dict[str, object]] = {}
     for (python, mode), times in samples.items():
         pre, batch = statistics.median(times["pre"]), statistics.median(times["batch"])

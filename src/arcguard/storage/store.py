@@ -19,6 +19,7 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Callable
     from collections.abc import Sequence
+    from queue import SimpleQueue
     from typing import TypeVar
 
     from arcguard.core.state import State
@@ -308,6 +309,11 @@ def _retire(home: str, legacy: str, *, now: float) -> None:
 # state. Anything else (another process wrote the file: a command hook, `arc complete`, a verb;
 # it was moved aside, deleted, edited in place) is a miss, and the file is read and checked as
 # usual. A command hook makes one request per process: it never opts in.
+#
+# Such a process also closes, on a thread of its own, the descriptor of each file its write
+# replaced: the last close of a replaced file is where the file system frees it, which waits
+# for its own earlier write-out to finish (most of what replacing a state file costs on a busy
+# disk, up to milliseconds), and nothing the request answers depends on it.
 
 Identity = tuple[int, int, int, int, int]
 # path -> (a descriptor open on the file written, its identity then, the bytes written);
@@ -316,12 +322,35 @@ _written: dict[str, tuple[int, Identity, bytes]] = {}
 _written_guard = _thread.allocate_lock()
 _kept = [0]
 KEEP_SESSIONS = 64
+# Descriptors to close off the request's path, once a process keeps (see above).
+_closing: list[SimpleQueue[int]] = []
 
 
 def keep_written(limit: int = KEEP_SESSIONS) -> None:
     """From now on keep the state last written for up to `limit` sessions (0: none)."""
     _kept[0] = limit
+    if limit and not _closing:
+        from queue import SimpleQueue
+
+        _closing.append(SimpleQueue())
+        _thread.start_new_thread(_close_each, (_closing[0],))
     _trim_written()
+
+
+def _close_each(queue: SimpleQueue[int]) -> None:
+    while True:
+        fd = queue.get()
+        try:
+            os.close(fd)
+        except OSError:
+            pass
+
+
+def _close_later(fd: int) -> None:
+    if _closing:
+        _closing[0].put(fd)
+    else:
+        os.close(fd)
 
 
 def _identity(info: os.stat_result) -> Identity:
@@ -348,7 +377,7 @@ def _forget_written(path: str) -> None:
     with _written_guard:
         entry = _written.pop(path, None)
     if entry is not None:
-        os.close(entry[0])
+        _close_later(entry[0])
 
 
 def _put_written(path: str, data: bytes) -> None:
@@ -368,7 +397,7 @@ def _put_written(path: str, data: bytes) -> None:
         old = _written.pop(path, None)
         _written[path] = (fd, identity, data)
     if old is not None:
-        os.close(old[0])
+        _close_later(old[0])
     _trim_written()
 
 
@@ -376,7 +405,7 @@ def _trim_written() -> None:
     with _written_guard:
         gone = [_written.pop(next(iter(_written))) for _ in range(len(_written) - _kept[0])]
     for fd, _, _ in gone:
-        os.close(fd)
+        _close_later(fd)
 
 
 def list_sessions(home: str) -> list[tuple[str, float]]:
