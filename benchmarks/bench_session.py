@@ -3,7 +3,7 @@
 Run with the project's own interpreter (the one arcguard is installed in):
 
     .venv/bin/python benchmarks/bench_session.py [--quick] [--calls N] [--rounds R] [--out FILE]
-        [--only WIRING[,WIRING...]]
+        [--only WIRING[,WIRING...]] [--baseline PYTHON]
 
 The real Claude Code CLI (`.cache/claude-code`, or $ARCGUARD_CLAUDE_BIN) runs headless against a
 scripted Messages API on loopback: N turns of one distinct Bash call each, then a final answer.
@@ -32,6 +32,11 @@ The same session runs with four wirings of the settings file:
 `--only` runs some of the wirings (with `none`, and whatever each needs for its verdict:
 `true` for `resident`, `sdk-none` and `true` for `sdk`, `python` for `arcguard`), so one
 mode's work can be measured in less time; a verdict whose wirings did not run is not given.
+
+`--baseline PYTHON` adds `resident-baseline` and `sdk-baseline`: the resident and SDK wirings
+with another interpreter's arcguard (another checkout's environment, say) installing the
+hooks, running the server and driving the SDK session, in the same rounds as this one's, so
+that two versions of the per-request code are compared under the same load.
 
 Every round runs each wiring once, in an order that rotates between rounds so background load
 hits them all alike; each run gets a fresh HOME, project and state directory. A wiring's figure
@@ -100,7 +105,23 @@ def _installed(claude: Path) -> str:
         return (root / ".claude" / "settings.json").read_text()
 
 
-def _install(claude: Path, root: Path, state: str, *args: str) -> None:
+# The interpreter whose arcguard the `-baseline` wirings run (`--baseline`).
+BASELINE = "-baseline"
+_BASELINE_PYTHON: list[str] = []
+
+
+def kind(wiring: str) -> str:
+    """The wiring a `-baseline` wiring runs with the other interpreter."""
+    return wiring.removesuffix(BASELINE)
+
+
+def python_of(wiring: str) -> str:
+    return _BASELINE_PYTHON[0] if wiring.endswith(BASELINE) else sys.executable
+
+
+def _install(
+    claude: Path, root: Path, state: str, *args: str, python: str = sys.executable
+) -> None:
     """`arcguard install ARGS` from `root`, with a home of its own under it, `state` as the
     state directory and the CLI under test on PATH (install wires the events its release
     knows)."""
@@ -108,7 +129,7 @@ def _install(claude: Path, root: Path, state: str, *args: str) -> None:
     path = f"{claude.parent}{os.pathsep}{os.environ.get('PATH', '')}"
     env = {**os.environ, "HOME": str(root / "home"), "PATH": path, "ARCGUARD_HOME": state}
     subprocess.run(
-        [sys.executable, "-m", "arcguard", "install", *args],
+        [python, "-m", "arcguard", "install", *args],
         env=env,
         cwd=root,
         capture_output=True,
@@ -118,13 +139,13 @@ def _install(claude: Path, root: Path, state: str, *args: str) -> None:
 
 
 @functools.cache
-def _installed_resident(claude: Path) -> tuple[str, dict[str, bytes]]:
+def _installed_resident(claude: Path, python: str = sys.executable) -> tuple[str, dict[str, bytes]]:
     """The settings `install --resident` writes (local scope) and the state files it makes."""
     from arcguard.resident import files
 
     with tempfile.TemporaryDirectory(prefix="bench-session-resident-") as scratch:
         root = Path(scratch)
-        _install(claude, root, str(root / "state"), "--resident", "--scope", "local")
+        _install(claude, root, str(root / "state"), "--resident", "--scope", "local", python=python)
         state = {
             name: (root / "state" / name).read_bytes()
             for name in (files.SETTINGS_NAME, files.SECRET_NAME)
@@ -132,8 +153,10 @@ def _installed_resident(claude: Path) -> tuple[str, dict[str, bytes]]:
         return (root / ".claude" / "settings.local.json").read_text(), state
 
 
-def resident_settings(claude: Path = DEFAULT_CLAUDE) -> dict[str, Any]:
-    settings: dict[str, Any] = json.loads(_installed_resident(claude)[0])
+def resident_settings(
+    claude: Path = DEFAULT_CLAUDE, python: str = sys.executable
+) -> dict[str, Any]:
+    settings: dict[str, Any] = json.loads(_installed_resident(claude, python)[0])
     return settings
 
 
@@ -146,10 +169,10 @@ def arcguard_settings(claude: Path = DEFAULT_CLAUDE) -> dict[str, Any]:
 
 def settings_for(wiring: str, claude: Path = DEFAULT_CLAUDE) -> dict[str, Any]:
     """The settings file of one wiring: install's events; the yardsticks run on every tool."""
-    if wiring in ("none", *sdk_session.WIRINGS):
+    if kind(wiring) in ("none", *sdk_session.WIRINGS):
         return {}
-    if wiring == "resident":
-        return resident_settings(claude)
+    if kind(wiring) == "resident":
+        return resident_settings(claude, python_of(wiring))
     settings = arcguard_settings(claude)
     if wiring == "arcguard":
         return settings
@@ -241,8 +264,8 @@ def _prepare(root: Path, wiring: str, claude: Path) -> Path:
     settings = settings_for(wiring, claude)
     if settings:
         (project / ".claude" / "settings.json").write_text(json.dumps(settings, indent=2))
-    if wiring == "resident":
-        for name, data in _installed_resident(claude)[1].items():
+    if kind(wiring) == "resident":
+        for name, data in _installed_resident(claude, python_of(wiring))[1].items():
             (root / "arcguard-home" / name).write_bytes(data)
             (root / "arcguard-home" / name).chmod(0o600)
     return project
@@ -251,7 +274,7 @@ def _prepare(root: Path, wiring: str, claude: Path) -> Path:
 @contextlib.contextmanager
 def _resident_server(root: Path, wiring: str) -> Iterator[None]:
     """For the resident wiring, a server already running on the run's state directory."""
-    if wiring != "resident":
+    if kind(wiring) != "resident":
         yield
         return
     from arcguard.resident import files
@@ -261,7 +284,7 @@ def _resident_server(root: Path, wiring: str) -> Iterator[None]:
     said = root / "serve.out"
     with said.open("wb") as out:
         server = subprocess.Popen(
-            [sys.executable, "-m", "arcguard", "serve"],
+            [python_of(wiring), "-m", "arcguard", "serve"],
             env=env,
             stdin=subprocess.DEVNULL,
             stdout=out,
@@ -288,7 +311,7 @@ def _check(
         return f"claude exited {done.returncode}: {done.stderr.strip()[-300:]}"
     if answered != calls + 1:
         return f"{answered} model calls instead of {calls + 1}"
-    if wiring in ("arcguard", "one-liner", "resident", "sdk") and not any(
+    if kind(wiring) in ("arcguard", "one-liner", "resident", "sdk") and not any(
         (root / "arcguard-home" / "sessions").rglob("*.json")
     ):
         return "arcguard's hooks wrote no session state: the wiring did not run"
@@ -309,8 +332,8 @@ def run_session(claude: Path, wiring: str, calls: int) -> tuple[float, float]:
         project = _prepare(root, wiring, claude)
         with _resident_server(root, wiring), ScriptedAPI(script(calls)) as api:
             args = [str(claude), *HEADLESS, "--permission-mode", "bypassPermissions"]
-            if wiring in sdk_session.WIRINGS:
-                args = sdk_session.argv(claude, wiring, project)
+            if kind(wiring) in sdk_session.WIRINGS:
+                args = sdk_session.argv(claude, kind(wiring), project, python_of(wiring))
             cpu = _children_cpu()
             started = time.perf_counter()
             done = subprocess.run(
@@ -382,8 +405,8 @@ def added_per_call(samples: Samples, calls: int) -> dict[str, Any]:
     medians = {wiring: statistics.median(values) for wiring, values in samples.items()}
     added = {
         wiring: (medians[wiring] - medians["none"]) * 1000 / calls
-        for wiring in WIRINGS
-        if wiring != "none" and wiring in medians
+        for wiring in medians
+        if wiring != "none"
     }
     python = added.get("python", 0.0)
     ratios = {wiring: (value / python if python > 0 else None) for wiring, value in added.items()}
@@ -404,6 +427,13 @@ def summarise(wall: Samples, cpu: Samples, calls: int) -> dict[str, Any]:
         resident is not None and resident <= RESIDENT_BUDGET_RATIO
     ) or "resident" not in added
     sdk = sdk_session.summary(summary["median_s"], floor, calls)
+    if "resident" + BASELINE in added and floor > 0:
+        sdk["resident_baseline_ratio_to_true"] = added["resident" + BASELINE] / floor
+    if "sdk" + BASELINE in added:
+        medians = {**summary["median_s"], "sdk": summary["median_s"]["sdk" + BASELINE]}
+        baseline = sdk_session.summary(medians, floor, calls)
+        sdk["sdk_baseline_ratio_to_two_true"] = baseline["sdk_ratio_to_two_true"]
+        sdk["sdk_baseline_added_ms_per_call"] = baseline["sdk_added_ms_per_call"]
     return {
         **summary,
         "cpu": added_per_call(cpu, calls),
@@ -463,6 +493,15 @@ def render(result: dict[str, Any]) -> str:
             f"(<= {summary['resident_budget_ratio']:.1f}x)"
         )
     lines.append(sdk_session.verdict(summary))
+    if "resident_baseline_ratio_to_true" in summary:
+        lines.append(
+            f"baseline resident vs true: {summary['resident_baseline_ratio_to_true']:.2f}x"
+        )
+    if summary.get("sdk_baseline_ratio_to_two_true") is not None:
+        lines.append(
+            f"baseline sdk vs sdk-none: {summary['sdk_baseline_added_ms_per_call']:+.1f} ms per "
+            f"tool call, {summary['sdk_baseline_ratio_to_two_true']:.2f}x two true hooks"
+        )
     return "\n".join(lines)
 
 
@@ -481,6 +520,12 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--out", default=None, help="also write the result as JSON here")
     parser.add_argument(
+        "--baseline",
+        default=None,
+        metavar="PYTHON",
+        help="also run the resident and SDK wirings with this interpreter's arcguard",
+    )
+    parser.add_argument(
         "--only",
         default=None,
         metavar="WIRING[,WIRING]",
@@ -491,6 +536,9 @@ def main(argv: list[str] | None = None) -> int:
         wirings = chosen(args.only)
     except ValueError as exc:
         parser.error(str(exc))
+    if args.baseline:
+        _BASELINE_PYTHON[:] = [args.baseline]
+        wirings += tuple(w + BASELINE for w in ("resident", "sdk") if w in wirings)
     calls, rounds = (3, 1) if args.quick else (args.calls, args.rounds)
     claude = args.claude or Path(os.environ.get("ARCGUARD_CLAUDE_BIN") or DEFAULT_CLAUDE)
     try:

@@ -41,9 +41,10 @@ asyncio.run(main())
 """
 
 
-def argv(claude: Path, wiring: str, project: Path) -> list[str]:
-    """The command line of one session of an SDK wiring (in place of `claude -p`)."""
-    return [sys.executable, "-c", DRIVER, str(project), wiring, str(claude)]
+def argv(claude: Path, wiring: str, project: Path, python: str = sys.executable) -> list[str]:
+    """The command line of one session of an SDK wiring (in place of `claude -p`), driven by
+    `python` (whose arcguard the `sdk` wiring runs)."""
+    return [python, "-c", DRIVER, str(project), wiring, str(claude)]
 
 
 def summary(medians: dict[str, float], true_added_ms: float, calls: int) -> dict[str, Any]:
