@@ -116,3 +116,23 @@ def test_only_runs_the_named_wirings_with_what_their_verdicts_compare_with():
     assert summary["resident_ratio_to_true"] == pytest.approx(1.5)
     assert summary["sdk_ratio_to_two_true"] is None
     assert summary["within_budget"]
+
+
+def test_a_baseline_wiring_runs_its_wiring_with_the_other_interpreter(monkeypatch):
+    sys.path.insert(0, str(REPO / "benchmarks"))
+    try:
+        import bench_session
+        import sdk_session
+    finally:
+        sys.path.remove(str(REPO / "benchmarks"))
+    monkeypatch.setattr(bench_session, "_BASELINE_PYTHON", ["/other/python"])
+    assert bench_session.kind("resident-baseline") == "resident"
+    assert bench_session.python_of("resident-baseline") == "/other/python"
+    assert bench_session.python_of("resident") == sys.executable
+    argv = sdk_session.argv(CLAUDE, "sdk", REPO, bench_session.python_of("sdk-baseline"))
+    assert argv[0] == "/other/python" and argv[4] == "sdk"
+    # Its figures sit beside the wiring's own, against the same `true` floor.
+    runs = {"none": [3.0], "true": [3.6], "resident": [3.9], "resident-baseline": [4.2]}
+    summary = bench_session.summarise(runs, runs, 30)
+    assert summary["resident_ratio_to_true"] == pytest.approx(1.5)
+    assert summary["resident_baseline_ratio_to_true"] == pytest.approx(2.0)
