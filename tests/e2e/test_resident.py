@@ -137,7 +137,7 @@ def test_resident_hooks_send_a_noop_stall_back_like_the_command_hooks(
     assert "Stop hook additional context: [arcguard]" in capi.request_text(1)
     assert rrun.result["result"] == crun.result["result"]
     assert _decisions(rp, rrun.session_id) == _decisions(cp, crun.session_id)
-    assert _decisions(rp, rrun.session_id) == [("arc", "posture"), ("block", "stop")]
+    assert _decisions(rp, rrun.session_id) == [("arc", "posture"), ("continue", "stop")]
 
 
 def test_resident_hooks_pause_an_alternating_pair_at_the_same_request_as_the_command_hooks(

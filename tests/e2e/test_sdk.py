@@ -181,7 +181,7 @@ def test_sdk_hooks_send_a_noop_stall_inside_an_autonomous_arc_back_to_work(claud
     assert len(api.requests) == 2
     assert "[arcguard] Autonomous arc 'ship the importer' is active" in api.request_text(0)
     assert "[arcguard]" in api.request_text(1).split(NOOP, 1)[1]
-    assert _decisions(project, run.session_id) == [("arc", "posture"), ("block", "stop")]
+    assert _decisions(project, run.session_id) == [("arc", "posture"), ("continue", "stop")]
 
 
 def test_an_app_refuses_to_start_when_the_user_settings_wire_arcguard_too(claude_project, cli):
