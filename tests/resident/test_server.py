@@ -30,6 +30,10 @@ from testing.builders import write_transcript
 from arcguard.hooks import runner
 from arcguard.resident import files
 from arcguard.resident import server as resident_server
+from arcguard.storage import cost
+
+
+RESIDENT_PRE = (cost.RESIDENT, "pre-tool")
 
 
 SID = "7c2d0b1e-0000-4000-8000-00000000beef"
@@ -171,6 +175,10 @@ def test_a_handler_past_the_wall_budget_gets_no_decision_and_writes_nothing(serv
     assert time.monotonic() - started < 5
     release.set()
     assert "wall budget exceeded" in (served.home / "arcguard.log").read_text()
+    # The run still counts in `status --cost`, at about its budget.
+    assert served_process.wait_for(lambda: cost.read(str(served.home)).get(RESIDENT_PRE))
+    [spent] = cost.read(str(served.home))[RESIDENT_PRE]
+    assert spent >= 200_000
 
 
 def _call(transport: str, served: Served, transcript: Path, n: int, command: str) -> Any:

@@ -129,6 +129,9 @@ class Resident:
                 f"{WHERE} {hook}",
                 f"wall budget exceeded after {budget:.2f}s; no decision",
             )
+            # Its thread records nothing now: the run is counted here, off the loop.
+            spent = time.perf_counter() - started
+            _thread.start_new_thread(_record_cost, (self.home, self.mode, hook, spent))
             return None
         # Committed: it is writing the state, and its decision is answered.
         return waiting.text if await waiting.within(COMMIT_GRACE_S) else None
