@@ -124,11 +124,8 @@ class Resident:
             return waiting.text
         if gate.close():
             gate.abandon()
-            error_log.log_line(
-                self.home,
-                f"{WHERE} {hook}",
-                f"wall budget exceeded after {budget:.2f}s; no decision",
-            )
+            late = f"wall budget exceeded after {budget:.2f}s; no decision"
+            error_log.log_line(self.home, f"{WHERE} {hook}", late)
             # Its thread records nothing now: the run is counted here, off the loop.
             spent = time.perf_counter() - started
             _thread.start_new_thread(_record_cost, (self.home, self.mode, hook, spent))
