@@ -66,7 +66,7 @@ def test_a_lower_claude_cap_clamps_arcguard_and_nothing_is_overridden(claude_pro
     assert len(api.requests) == 2  # one continuation, which Claude Code's cap allows
     assert warnings(run) == []  # arcguard stopped short: Claude Code had nothing to override
     state = arcguard_state(project, run.session_id)
-    assert log_kinds(state) == ["arc", "block", "cap"]
+    assert log_kinds(state) == ["arc", "continue", "cap"]
     assert "Claude Code's Stop-hook cap (1 in a row)" in state["log"][-1]["reason"]
 
 

@@ -82,7 +82,7 @@ def test_window_noop_stop_mid_arc_is_continued(claude_project, run_release, clau
         assert "Stop hook feedback:\n[arcguard]" in continued
     state = arcguard_state(project, run.session_id)
     assert state["arc"]["active"] is True
-    assert log_kinds(state) == ["arc", "block"]
+    assert log_kinds(state) == ["arc", "continue"]
 
 
 def test_window_completion_releases_the_arc(claude_project, run_release, claude_release):
@@ -96,7 +96,7 @@ def test_window_completion_releases_the_arc(claude_project, run_release, claude_
     state = arcguard_state(project, run.session_id)
     assert state["arc"]["active"] is False
     assert state["arc"]["completed_at"]
-    assert log_kinds(state) == ["arc", "block", "release"]
+    assert log_kinds(state) == ["arc", "continue", "release"]
 
 
 def test_window_third_identical_call_is_denied(claude_project, run_release, claude_release):
