@@ -317,20 +317,58 @@ def child_env(root: Path) -> dict[str, str]:
     return env
 
 
-def installed_launcher() -> list[str]:
-    """The command `arcguard install` writes for this interpreter, up to `hook NAME`."""
-    import shlex
-
+def _location() -> str:
     import arcguard
+
+    return os.path.dirname(os.path.dirname(os.path.abspath(arcguard.__file__)))
+
+
+def installed_launcher(root: Path) -> list[str]:
+    """The command `arcguard install` writes for this interpreter, up to `hook NAME`: the
+    stub, and the launcher file with the code image beside it, both in a private folder under
+    `root` (made on the first call)."""
+    from arcguard import hook_image
     from arcguard.claude_settings import launch_forms
 
-    location = os.path.dirname(os.path.dirname(os.path.abspath(arcguard.__file__)))
-    return shlex.split(launch_forms.own_prefix(PYTHON, location))
+    folder = root / "launcher"
+    launcher, image = folder / launch_forms.LAUNCHER_NAME, folder / hook_image.IMAGE_NAME
+    if not launcher.exists():
+        folder.mkdir(mode=0o700)
+        launcher.write_text(launch_forms.launcher_text(_location(), str(image)))
+        hook_image.write(str(image))
+    words = launch_forms.short_prefix(PYTHON, str(launcher))
+    assert words is not None
+    return list(words)
 
 
-def launchers() -> dict[str, list[str]]:
+def bare_launcher(root: Path) -> list[str]:
+    """The launcher file of the previous release: the same stub and launcher, no image."""
+    from arcguard.claude_settings import launch_forms
+
+    folder = root / "bare-launcher"
+    launcher = folder / launch_forms.LAUNCHER_NAME
+    if not launcher.exists():
+        folder.mkdir(mode=0o700)
+        launcher.write_text(launch_forms.launcher_text(_location()))
+    words = launch_forms.short_prefix(PYTHON, str(launcher))
+    assert words is not None
+    return list(words)
+
+
+def one_liner() -> list[str]:
+    """The long form install writes where no launcher file can be: launch code in `-c`."""
+    import shlex
+
+    from arcguard.claude_settings import launch_forms
+
+    return shlex.split(launch_forms.own_prefix(PYTHON, _location()))
+
+
+def launchers(root: Path) -> dict[str, list[str]]:
     found = {
-        "installed": [*installed_launcher(), "hook"],
+        "installed": [*installed_launcher(root), "hook"],
+        "no image": [*bare_launcher(root), "hook"],
+        "one-liner": [*one_liner(), "hook"],
         "module": [PYTHON, "-m", "arcguard", "hook"],
     }
     if os.path.exists(SCRIPT):
@@ -348,7 +386,7 @@ def bench_hooks(
     arc = arc_state(home)
     base = Variant("python -c pass", [PYTHON, "-c", "pass"])
     variants = [base]
-    for launcher, argv in launchers().items():
+    for launcher, argv in launchers(root).items():
         for name, payload in batch.items():
             variants.append(
                 Variant(

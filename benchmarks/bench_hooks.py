@@ -30,6 +30,7 @@ from bench_data import SESSION
 from bench_data import arc_state
 from bench_data import payloads
 from bench_harness import SCRIPT
+from bench_harness import bare_launcher
 from bench_harness import bench_forensics
 from bench_harness import bench_history
 from bench_harness import bench_hooks
@@ -92,7 +93,10 @@ def main(argv: list[str] | None = None) -> int:
         ).encode()
         arc_state(home)
         result["import_cost"] = {
-            "installed": import_cost([*installed_launcher()[1:], "hook", "pre-tool"], stdin, env),
+            "installed": import_cost(
+                [*installed_launcher(root)[1:], "hook", "pre-tool"], stdin, env
+            ),
+            "no image": import_cost([*bare_launcher(root)[1:], "hook", "pre-tool"], stdin, env),
             "module": import_cost(["-m", "arcguard", "hook", "pre-tool"], stdin, env),
             "script": import_cost([SCRIPT, "hook", "pre-tool"], stdin, env),
             "bare": import_cost(["-c", "pass"], b"", env),

@@ -92,7 +92,10 @@ def _hook(rest: list[str]) -> int:
 
             return run_waiter()
         if len(rest) == 1 and rest[0] in HOOKS:
-            return run_hook(rest[0])
+            done = run_hook(rest[0])
+            if rest[0] == "session-start":
+                _renew_image()
+            return done
         usage_error(rest)
     except Exception as exc:
         try:
@@ -100,3 +103,23 @@ def _hook(rest: list[str]) -> int:
         except (AttributeError, OSError, ValueError):
             pass  # no usable stderr; exit 0 all the same
     return 0
+
+
+def _renew_image() -> None:
+    """After the session-start hook has answered: a missing or stale code image of the hook
+    path is made anew in the background (`hook_image.renew`); a failure is one log line."""
+    import os
+
+    from arcguard.storage import error_log
+    from arcguard.storage import paths
+
+    try:
+        home = paths.state_dir(os.environ)
+    except paths.UnusablePath:
+        return
+    try:
+        from arcguard.hook_image import renew
+
+        renew(home)
+    except Exception as exc:
+        error_log.log_line(home, "hook image", f"not renewed: {type(exc).__name__}: {exc}")

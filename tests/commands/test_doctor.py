@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import os
 import shlex
+import shutil
 import sys
 import time
 from pathlib import Path
@@ -14,6 +15,7 @@ import pytest
 from testing.cli import invoke
 
 from arcguard import doctor as checks
+from arcguard import hook_image
 from arcguard.claude_settings import launch_forms
 from arcguard.claude_settings import merge_plan as plan
 from arcguard.claude_settings import settings_files as cc
@@ -842,3 +844,53 @@ def test_install_rewrites_a_launcher_others_can_write(healthy: Path) -> None:
     assert launcher.stat().st_mode & 0o777 == 0o600
     [check] = probes.check_runs(setup_for(healthy))
     assert check.status == "ok", check.detail
+
+
+# --- the code image beside the launcher -----------------------------------------------------
+
+
+def _image_check(project: Path) -> st.Check:
+    (found,) = health.check_hook_image(setup_for(project))
+    return found
+
+
+def test_a_current_hook_image_is_ok(healthy: Path) -> None:
+    found = _image_check(healthy)
+    assert found.status == st.OK and "is current" in found.detail
+
+
+@pytest.mark.parametrize(
+    ("spoil", "why"),
+    [
+        (lambda image: image.write_bytes(image.read_bytes() + b"\0"), "cut short or padded"),
+        (lambda image: image.unlink(), "not readable"),
+        (lambda image: image.chmod(0o664), "not this user's alone"),
+    ],
+)
+def test_a_hook_image_the_hooks_cannot_use_is_reported_with_the_fix(
+    healthy: Path, spoil: Any, why: str
+) -> None:
+    spoil(Path(paths.state_dir(os.environ)) / hook_image.IMAGE_NAME)
+    found = _image_check(healthy)
+    assert found.status == st.WARN and why in found.detail
+    assert "arcguard install" in found.hint
+
+
+def test_a_stale_hook_image_names_the_changed_file(tmp_path: Path) -> None:
+    copy = tmp_path / "site"
+    shutil.copytree(
+        Path(paths.__file__).parents[1],
+        copy / "arcguard",
+        ignore=shutil.ignore_patterns("__pycache__"),
+    )
+    image = tmp_path / "img" / hook_image.IMAGE_NAME
+    image.parent.mkdir(mode=0o700)
+    hook_image.write(str(image), str(copy))
+    assert hook_image.stale(str(image), str(copy)) is None
+    changed = copy / "arcguard" / "storage" / "paths.py"
+    changed.write_text(changed.read_text() + "# edited\n")
+    assert hook_image.stale(str(image), str(copy)) == f"{changed} changed since it was made"
+
+
+def test_without_a_launcher_file_there_is_no_image_to_check(project: Path) -> None:
+    assert health.check_hook_image(setup_for(project)) == []

@@ -15,6 +15,7 @@ from typing import Any
 import pytest
 from testing.cli import invoke
 
+from arcguard import hook_image
 from arcguard.claude_settings import launch_forms
 from arcguard.claude_settings import merge_plan as plan
 from arcguard.claude_settings import releases
@@ -200,10 +201,26 @@ def test_uninstall_keeps_the_launcher_another_scope_still_runs(
     install(project, "project")
     install(project, "local")
     launcher = Path(paths.state_dir(os.environ)) / launch_forms.LAUNCHER_NAME
+    image = launcher.with_name(hook_image.IMAGE_NAME)
     assert invoke("uninstall", "--scope", "local", "--project", str(project)).exit_code == 0
-    assert launcher.is_file()
+    assert launcher.is_file() and image.is_file()
     assert invoke("uninstall", "--scope", "project", "--project", str(project)).exit_code == 0
     assert not launcher.exists() and not launcher.parent.exists()
+
+
+def test_install_writes_the_code_image_the_launcher_loads(
+    project: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    with_claude(tmp_path, monkeypatch, "2.1.332")
+    install(project, "project")
+    launcher = Path(paths.state_dir(os.environ)) / launch_forms.LAUNCHER_NAME
+    image = launcher.with_name(hook_image.IMAGE_NAME)
+    assert image.stat().st_mode & 0o777 == 0o600
+    assert hook_image.stale(str(image)) is None
+    assert f"i = {json.dumps(str(image))}\n" in launcher.read_text()
+    image.write_bytes(b"")
+    install(project, "project")  # a second install makes it anew
+    assert hook_image.stale(str(image)) is None
 
 
 # --- the stub runs a launcher only when it is this user's alone ----------------------------

@@ -219,7 +219,29 @@ def test_a_message_behind_an_over_long_line_leaves_the_turn_uncounted(tmp_path):
     assert outputs == [None] * 6
 
 
-def test_the_hook_path_never_imports_click_orjson_or_filelock(tmp_path):
+def _installed_launcher(tmp_path):
+    """The stub and launcher install writes, with the code image beside the launcher."""
+    import os
+    import sys
+    from pathlib import Path
+
+    import arcguard
+    from arcguard import hook_image
+    from arcguard.claude_settings import launch_forms
+
+    folder = tmp_path / "launcher"
+    folder.mkdir(mode=0o700)
+    launcher, image = folder / launch_forms.LAUNCHER_NAME, folder / hook_image.IMAGE_NAME
+    location = str(Path(arcguard.__file__).parents[1])
+    launcher.write_text(launch_forms.launcher_text(location, str(image)))
+    hook_image.write(str(image))
+    assert hook_image.stale(str(image)) is None
+    assert os.stat(launcher).st_uid == os.getuid()
+    return list(launch_forms.short_prefix(sys.executable, str(launcher)))
+
+
+@pytest.mark.parametrize("launch", ["module", "installed"])
+def test_the_hook_path_never_imports_click_orjson_or_filelock(tmp_path, launch):
     import subprocess
     import sys
 
@@ -231,16 +253,23 @@ def test_the_hook_path_never_imports_click_orjson_or_filelock(tmp_path):
             "tool_input": {"command": "ls"},
             "tool_use_id": "t1",
             "last_assistant_message": "No response requested.",
+            "tool_calls": [],
         }
     ).encode()
-    for hook in ("pre-tool", "post-tool", "stop", "posture"):
+    if launch == "module":
+        start = [sys.executable, "-X", "importtime", "-m", "arcguard", "hook"]
+    else:  # through the code image: it holds no module the usual import would not load
+        words = _installed_launcher(tmp_path)
+        start = [words[0], "-X", "importtime", *words[1:], "hook"]
+    for hook in ("pre-tool", "post-tool", "post-batch", "stop", "posture"):
         result = subprocess.run(
-            [sys.executable, "-X", "importtime", "-m", "arcguard", "hook", hook],
+            [*start, hook],
             input=payload,
             capture_output=True,
             check=True,
         )
         loaded = {line.split("|")[-1].strip() for line in result.stderr.decode().splitlines()}
+        assert "arcguard.hooks.runner" in loaded, hook
         assert not loaded & {"click", "orjson", "filelock", "json", "typing", "hashlib", "re"}, hook
 
 

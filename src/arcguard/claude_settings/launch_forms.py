@@ -14,7 +14,9 @@ import os
 import re
 import shlex
 
+from arcguard import hook_image
 from arcguard.hooks import HOOKS
+from arcguard.image_loader import TAG
 
 
 # Characters a shell would act on. A command holding any of them could do more than start
@@ -107,12 +109,14 @@ LAUNCH_STUB = (
 # uninstall removes it), and doctor asks for a new install where it finds it.
 UNCHECKED_STUB = "import os,sys;os.path.isfile(f:=sys.argv.pop(1))and exec(open(f).read())"
 STUBS = (LAUNCH_STUB, UNCHECKED_STUB)
-LAUNCHER_NAME = "hook.py"
+LAUNCHER_NAME = hook_image.LAUNCHER_NAME
 
 
-def launcher_text(location: str) -> str:
+def launcher_text(location: str, image: str | None = None) -> str:
     """The launcher file for the package in folder `location`: the one-liner's code, and a
-    missing package is one line on stderr and exit 0 instead of a traceback."""
+    missing package is one line on stderr and exit 0 instead of a traceback. Given `image`
+    (install names the file beside the launcher), the modules come from that code image where
+    it can be trusted (`image_text`)."""
     return (
         "# arcguard's hook launcher, written by `arcguard install` (each install rewrites it).\n"
         "# Settings entries run it as: <python> -I -S -c <stub> <this file> hook <name>.\n"
@@ -120,12 +124,35 @@ def launcher_text(location: str) -> str:
         "if not os.path.isdir(os.path.join(d, 'arcguard')):\n"
         "    __import__('site').main()\n"
         "sys.path.append(d)\n"
+        f"{'' if image is None else image_text(image)}"
         "try:\n"
         "    from arcguard.main import main\n"
         "except ImportError as exc:\n"
         "    sys.stderr.write(f'arcguard: not installed any more ({exc}); hook skipped\\n')\n"
         "    sys.exit(0)\n"
         "sys.exit(main())\n"
+    )
+
+
+def image_text(image: str) -> str:
+    """The launcher's lines that hand the code image at `image` to the loader it carries
+    (`arcguard.image_loader`), once the file is this user's alone and was made by this Python
+    (code marshalled by another could crash it); whatever fails, modules import as usual.
+    Kept short: the launcher is compiled anew by every hook run."""
+    return (
+        f"i = {json.dumps(image)}\n"
+        "try:\n"
+        "    from _frozen_importlib_external import MAGIC_NUMBER\n"
+        "    with open(i, 'rb') as fh:\n"
+        "        s, b = os.fstat(fh.fileno()), fh.read()\n"
+        f"    h = len(t := {TAG!r} + MAGIC_NUMBER)\n"
+        "    if b[:h] == t and s.st_uid == os.getuid() and not s.st_mode & 0o22:\n"
+        "        n = h + 4 + int.from_bytes(b[h : h + 4], 'little')\n"
+        "        g = {'__name__': 'arcguard.image_loader'}\n"
+        "        exec(__import__('marshal').loads(b[h + 4 : n]), g)\n"
+        "        g['serve'](i, b, d)\n"
+        "except Exception:\n"
+        "    pass\n"
     )
 
 

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 
 import click
 
+from arcguard import hook_image
 from arcguard.claude_settings import launch_forms
 from arcguard.claude_settings import merge_plan as plan
 from arcguard.claude_settings import settings_files as cc
@@ -110,7 +111,7 @@ def install(
     """
     _refuse_unsupported()
     path, command_file = target(scope, project)
-    long_prefix = launch_forms.own_prefix(sys.executable, _package_location())
+    long_prefix = launch_forms.own_prefix(sys.executable, hook_image.package_location())
     if resident:
         _refuse_checkout(scope, path)
     served = _resident_files(scope, dry_run=dry_run) if resident else None
@@ -289,7 +290,10 @@ def _short_prefix(exec_form: bool, *, dry_run: bool) -> str | tuple[str, ...] | 
         if words is None:
             return None
         if not dry_run:
-            _write_launcher(home, launcher_file, launch_forms.launcher_text(_package_location()))
+            image = os.path.join(home, hook_image.IMAGE_NAME)
+            text = launch_forms.launcher_text(hook_image.package_location(), image)
+            _write_launcher(home, launcher_file, text)
+            _write_image(image)
     except (OSError, paths.UnusablePath) as exc:
         click.echo(f"note: the long entry form is written: no launcher file ({exc})")
         return None
@@ -325,12 +329,13 @@ def _write_launcher(home: str, path: str, text: str) -> None:
         raise
 
 
-def _package_location() -> str:
-    """The folder this arcguard package is imported from (what the hook command puts on
-    sys.path)."""
-    import arcguard
-
-    return os.path.dirname(os.path.dirname(os.path.abspath(arcguard.__file__)))
+def _write_image(path: str) -> None:
+    """The code image the launcher loads arcguard from (`hook_image`); without it the hooks
+    import module by module: slower, the same decisions."""
+    try:
+        hook_image.write(path)
+    except hook_image.ImageError as exc:
+        click.echo(f"note: {exc}; the hooks import arcguard module by module (slower)")
 
 
 def _install_command(path: Path, *, dry_run: bool) -> None:

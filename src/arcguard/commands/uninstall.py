@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 
 import click
 
+from arcguard import hook_image
 from arcguard.claude_settings import launch_forms
 from arcguard.claude_settings import merge_plan as plan
 from arcguard.claude_settings import settings_files as cc
@@ -56,19 +57,30 @@ def uninstall(scope: str, project: Path | None, dry_run: bool) -> None:
         _forget_launcher(root)
 
 
+# What install writes into the state directory: the launcher and the code image beside it.
+LAUNCHER = {launch_forms.LAUNCHER_NAME, hook_image.IMAGE_NAME}
+
+
 def _forget_launcher(root: Path) -> None:
-    """Delete the launcher file, and the state directory install made for it, when that
-    directory holds nothing else (no hook has run since) and no settings file in reach still
-    names the launcher: install then uninstall from nothing leaves nothing. Otherwise it stays:
-    another project's entries may run it, and the next install rewrites it anyway."""
+    """Delete the launcher file and its code image, and the state directory install made for
+    them, when that directory holds nothing else (no hook has run since) and no settings file
+    in reach still names the launcher: install then uninstall from nothing leaves nothing.
+    Otherwise they stay: another project's entries may run them, and the next install rewrites
+    them anyway."""
     from arcguard.storage import paths
 
     try:
         home = paths.state_dir(os.environ)
         launcher_file = os.path.join(home, launch_forms.LAUNCHER_NAME)
-        if os.listdir(home) != [launch_forms.LAUNCHER_NAME] or _still_named(root, launcher_file):
+        left = set(os.listdir(home))
+        if launch_forms.LAUNCHER_NAME not in left or left - LAUNCHER:
             return
-        os.unlink(launcher_file)
+        if _still_named(root, launcher_file):
+            return
+        # The image first: a launcher without its image still runs the hooks, not the reverse.
+        for name in (hook_image.IMAGE_NAME, launch_forms.LAUNCHER_NAME):
+            if name in left:
+                os.unlink(os.path.join(home, name))
         os.rmdir(home)
     except (OSError, paths.UnusablePath, plan.SettingsError):
         pass

@@ -12,6 +12,7 @@ from arcguard.doctor.health import check_claude
 from arcguard.doctor.health import check_config
 from arcguard.doctor.health import check_error_log
 from arcguard.doctor.health import check_event_support
+from arcguard.doctor.health import check_hook_image
 from arcguard.doctor.health import check_lock
 from arcguard.doctor.health import check_state_dir
 from arcguard.doctor.health import check_state_files
@@ -45,6 +46,7 @@ CHECKS: tuple[Callable[[Setup], list[Check]], ...] = (
     check_executables,
     check_runs,
     check_state_dir,
+    check_hook_image,
     check_lock,
     check_config,
     check_switch,

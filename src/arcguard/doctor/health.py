@@ -59,6 +59,23 @@ def check_state_dir(setup: Setup) -> list[Check]:
     return [ok("state dir", f"{home} (mode {mode:o})")]
 
 
+def check_hook_image(setup: Setup) -> list[Check]:
+    """The code image beside the launcher (`hook_image`): without a usable one the hooks still
+    decide the same, only each starts slower."""
+    from arcguard import hook_image
+
+    launcher = os.path.join(setup.home, hook_image.LAUNCHER_NAME)
+    if setup.home_problem or not os.path.isfile(launcher):
+        return []  # no launcher file: the entries do not use one
+    image = os.path.join(setup.home, hook_image.IMAGE_NAME)
+    why = hook_image.stale(image)
+    if why is None:
+        return [ok("hook image", f"{image} is current: hooks load arcguard's code from it")]
+    hint = "run `arcguard install` again (the next session start also makes a new one)"
+    detail = f"{image} is not used: {why}; hooks import arcguard module by module (slower)"
+    return [warn("hook image", detail, hint)]
+
+
 def check_lock(setup: Setup) -> list[Check]:
     from arcguard.storage import atomic
 

@@ -1,0 +1,197 @@
+"""The code image of the hook path, through the launcher as installed: its modules serve the
+hooks when it can be trusted, the usual import does otherwise, and the decisions are the same."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+from testing.builders import append_transcript
+from testing.builders import assistant_entries
+from testing.builders import tool_result
+from testing.builders import tool_use
+from testing.builders import write_transcript
+
+import arcguard
+from arcguard import hook_image
+from arcguard import image_loader
+from arcguard.claude_settings import launch_forms
+from arcguard.storage import paths
+
+
+SID = "5b1f0c2e-0000-4000-8000-00000000abcd"
+# The installed stub, after a line that reports, as the process exits, which loaders the
+# arcguard modules it imported came from (the stub's own checks still run).
+REPORT = (
+    "import atexit,sys;atexit.register(lambda:sys.stderr.write('loaders '+' '.join(sorted("
+    "{type(m.__spec__.loader).__name__ for n,m in list(sys.modules.items()) "
+    "if n.split('.')[0]=='arcguard'}))+'\\n'))\n"
+)
+FROM_IMAGE, FROM_SOURCE = {"Image"}, {"SourceFileLoader"}
+
+
+class Launcher:
+    """The launcher and its image, as install writes them, for a package copy that a test may
+    change; `run` starts one hook through it."""
+
+    def __init__(self, root: Path) -> None:
+        self.location = root / "site"
+        shutil.copytree(
+            Path(arcguard.__file__).parent,
+            self.location / "arcguard",
+            ignore=shutil.ignore_patterns("__pycache__"),
+        )
+        folder = Path(paths.state_dir(os.environ))  # where install puts them
+        folder.mkdir(mode=0o700, parents=True)
+        self.file = folder / launch_forms.LAUNCHER_NAME
+        self.image = folder / hook_image.IMAGE_NAME
+        self.file.write_text(launch_forms.launcher_text(str(self.location), str(self.image)))
+        self.file.chmod(0o600)
+        hook_image.write(str(self.image), str(self.location))
+
+    def run(self, hook: str, payload: dict[str, Any]) -> tuple[dict[str, Any] | None, set[str]]:
+        words = launch_forms.short_prefix(sys.executable, str(self.file))
+        assert words is not None
+        argv = [*words[:4], REPORT + words[4], *words[5:], "hook", hook]
+        done = subprocess.run(argv, input=json.dumps(payload).encode(), capture_output=True)
+        assert done.returncode == 0, done.stderr
+        lines = done.stderr.decode().splitlines()
+        loaders = {w for line in lines if line.startswith("loaders ") for w in line.split()[1:]}
+        return (json.loads(done.stdout) if done.stdout.strip() else None), loaders
+
+    def stale(self) -> str | None:
+        return hook_image.stale(str(self.image), str(self.location))
+
+
+@pytest.fixture
+def launcher(tmp_path: Path) -> Launcher:
+    return Launcher(tmp_path)
+
+
+def three_identical_calls(launcher: Launcher, path: Path) -> tuple[list[Any], set[str]]:
+    """Three identical failing calls, each with its batch: the third is the one denied."""
+    outputs, loaders = [], set()
+    for n in range(3):
+        call: dict[str, Any] = {"tool_name": "Bash", "tool_input": {"command": "make test"}}
+        call["tool_use_id"] = tool_id = f"toolu_{n}"
+        base = {"session_id": SID, "transcript_path": str(path)}
+        append_transcript(
+            path, assistant_entries(tool_use("Bash", call["tool_input"], tool_id=tool_id))
+        )
+        pre, used = launcher.run("pre-tool", {**base, "hook_event_name": "PreToolUse", **call})
+        outputs.append(pre)
+        loaders |= used
+        append_transcript(path, [tool_result(tool_id, "3 failing")])
+        batch: dict[str, Any] = {**base, "hook_event_name": "PostToolBatch"}
+        batch["tool_calls"] = [{**call, "tool_response": "3 failing"}]
+        loaders |= launcher.run("post-batch", batch)[1]
+    return outputs, loaders
+
+
+def assert_third_denied(outputs: list[Any]) -> None:
+    assert outputs[:2] == [None, None]
+    assert outputs[2]["hookSpecificOutput"]["permissionDecision"] == "deny"
+
+
+def test_a_current_image_serves_every_module_the_hooks_import(
+    launcher: Launcher, tmp_path: Path
+) -> None:
+    assert launcher.stale() is None
+    outputs, loaders = three_identical_calls(launcher, write_transcript(tmp_path / "t.jsonl", []))
+    assert_third_denied(outputs)
+    assert loaders == FROM_IMAGE
+    for hook in ("posture", "stop", "session-start", "post-tool", "stop-failure"):
+        payload = {"session_id": SID, "prompt": "/autonomous go", "source": "startup"}
+        assert launcher.run(hook, payload)[1] == FROM_IMAGE, hook
+
+
+def test_a_changed_source_file_sends_every_module_to_the_usual_import(
+    launcher: Launcher, tmp_path: Path
+) -> None:
+    source = launcher.location / "arcguard" / "core" / "messages.py"
+    source.write_text(source.read_text() + "\n# edited after the image was made\n")
+    assert "changed since it was made" in (launcher.stale() or "")
+    outputs, loaders = three_identical_calls(launcher, write_transcript(tmp_path / "t.jsonl", []))
+    assert_third_denied(outputs)
+    assert loaders == FROM_SOURCE  # decided once: no module of the old code beside the new
+
+
+@pytest.mark.parametrize(
+    "spoil",
+    [
+        pytest.param(lambda image: image.chmod(0o620), id="group-writable"),
+        pytest.param(lambda image: os.chown(image, 4242, -1), id="foreign-owned"),
+        pytest.param(lambda image: image.write_bytes(image.read_bytes()[:-1]), id="truncated"),
+        pytest.param(lambda image: image.write_bytes(image.read_bytes() + b"\0"), id="padded"),
+        pytest.param(
+            lambda image: image.write_bytes(image_loader.HEAD + os.urandom(4096)), id="garbage"
+        ),
+        pytest.param(lambda image: image.write_bytes(b""), id="empty"),
+        pytest.param(lambda image: image.unlink(), id="missing"),
+    ],
+)
+def test_an_image_that_cannot_be_trusted_is_not_used(
+    launcher: Launcher, tmp_path: Path, spoil: Any
+) -> None:
+    if "chown" in repr(spoil.__code__.co_names) and os.getuid() != 0:
+        pytest.skip("only root can give a file to another user")
+    spoil(launcher.image)
+    assert launcher.stale() is not None
+    outputs, loaders = three_identical_calls(launcher, write_transcript(tmp_path / "t.jsonl", []))
+    assert_third_denied(outputs)
+    assert loaders == FROM_SOURCE
+
+
+def test_a_module_whose_code_does_not_load_is_imported_from_its_source(
+    launcher: Launcher, tmp_path: Path
+) -> None:
+    data = bytearray(launcher.image.read_bytes())
+    found = image_loader.check(str(launcher.image), bytes(data), str(launcher.location))
+    assert not isinstance(found, str)
+    start, table = found
+    row = table["arcguard.core.loop_guard.guard"]
+    data[start + row[5] : start + row[6]] = bytes(row[6] - row[5])
+    launcher.image.write_bytes(bytes(data))
+    outputs, loaders = three_identical_calls(launcher, write_transcript(tmp_path / "t.jsonl", []))
+    assert_third_denied(outputs)
+    assert loaders == FROM_IMAGE | FROM_SOURCE
+
+
+def test_the_image_leaves_out_docstrings_but_keeps_asserts_and_lines(launcher: Launcher) -> None:
+    import marshal
+
+    source = "'''doc'''\ndef f(x):\n    '''doc'''\n    assert x, 'no x'\n    return x\n"
+    path = launcher.location / "sample.py"
+    path.write_text(source)
+    namespace: dict[str, Any] = {}
+    exec(marshal.loads(hook_image.compiled(str(path))), namespace)
+    assert namespace.get("__doc__") is None and namespace["f"].__doc__ is None
+    with pytest.raises(AssertionError, match="no x"):
+        namespace["f"](0)
+    assert namespace["f"].__code__.co_firstlineno == 2
+
+
+def test_session_start_remakes_a_stale_image_in_the_background(launcher: Launcher) -> None:
+    source = launcher.location / "arcguard" / "core" / "messages.py"
+    source.write_text(source.read_text() + "\n# edited after the image was made\n")
+    assert launcher.stale() is not None
+    _, loaders = launcher.run("session-start", {"session_id": SID, "source": "startup"})
+    assert loaders == FROM_SOURCE
+    deadline = time.monotonic() + 60
+    while launcher.stale() is not None and time.monotonic() < deadline:
+        time.sleep(0.2)
+    assert launcher.stale() is None
+    assert launcher.run("session-start", {"session_id": SID, "source": "resume"})[1] == FROM_IMAGE
+
+
+def test_another_installs_launcher_gets_no_image_from_this_package(launcher: Launcher) -> None:
+    launcher.image.unlink()
+    hook_image.remake(str(launcher.file.parent), str(Path(arcguard.__file__).parents[1]))
+    assert not launcher.image.exists()
