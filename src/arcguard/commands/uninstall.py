@@ -35,7 +35,8 @@ def uninstall(scope: str, project: Path | None, dry_run: bool) -> None:
     arcguard's unchanged template. Once no settings file in reach wires resident mode, its
     server is stopped and its files (the secret included) are deleted, with a backup that
     still holds the secret. The state directory is left alone otherwise, unless it holds only
-    the hook launcher install wrote and no settings file in reach still runs it.
+    the hook launcher and its code image install wrote and no settings file in reach still
+    runs the launcher.
 
     \b
     Examples:
