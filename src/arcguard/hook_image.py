@@ -133,6 +133,7 @@ def compiled(source: str) -> bytes:
     import ast
 
     tree = _parse(source)
+    flags = _future_flags(tree)
     for node in ast.walk(tree):
         if isinstance(node, ast.Module | ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef):
             body = node.body
@@ -144,8 +145,28 @@ def compiled(source: str) -> bytes:
             ):
                 # A body cannot be empty: a lone docstring becomes `pass` on its line.
                 body[0:1] = [] if len(body) > 1 else [ast.copy_location(ast.Pass(), first)]
-    code = compile(tree, source, "exec", dont_inherit=True, optimize=0)
+    code = compile(ast.fix_missing_locations(tree), source, "exec", flags, dont_inherit=True)
     return marshal.dumps(code)
+
+
+def _future_flags(tree: ast.Module) -> int:
+    """Take the module's `from __future__ import ...` statements out, and return the compiler
+    flags they stand for: compiled with those, the code is the same, and running it no longer
+    imports the `__future__` module (every hook did, for the one line each module starts with)."""
+    import __future__
+
+    import ast
+
+    flags = 0
+    kept: list[ast.stmt] = []
+    for node in tree.body:
+        if isinstance(node, ast.ImportFrom) and node.module == "__future__":
+            for alias in node.names:
+                flags |= getattr(__future__, alias.name).compiler_flag
+        else:
+            kept.append(node)
+    tree.body = kept or [ast.Pass()]
+    return flags
 
 
 def image_bytes(location: str) -> bytes:

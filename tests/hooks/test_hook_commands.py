@@ -271,6 +271,8 @@ def test_the_hook_path_never_imports_click_orjson_or_filelock(tmp_path, launch):
         loaded = {line.split("|")[-1].strip() for line in result.stderr.decode().splitlines()}
         assert "arcguard.hooks.runner" in loaded, hook
         assert not loaded & {"click", "orjson", "filelock", "json", "typing", "hashlib", "re"}, hook
+        # The image's code was compiled with the future imports as flags, not statements.
+        assert ("__future__" in loaded) is (launch == "module"), hook
 
 
 @pytest.mark.parametrize(

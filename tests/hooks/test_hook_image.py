@@ -167,7 +167,10 @@ def test_a_module_whose_code_does_not_load_is_imported_from_its_source(
 def test_the_image_leaves_out_docstrings_but_keeps_asserts_and_lines(launcher: Launcher) -> None:
     import marshal
 
-    source = "'''doc'''\ndef f(x):\n    '''doc'''\n    assert x, 'no x'\n    return x\n"
+    source = (
+        "'''doc'''\nfrom __future__ import annotations\n"
+        "def f(x: Undefined):\n    '''doc'''\n    assert x, 'no x'\n    return x\n"
+    )
     path = launcher.location / "sample.py"
     path.write_text(source)
     namespace: dict[str, Any] = {}
@@ -175,7 +178,11 @@ def test_the_image_leaves_out_docstrings_but_keeps_asserts_and_lines(launcher: L
     assert namespace.get("__doc__") is None and namespace["f"].__doc__ is None
     with pytest.raises(AssertionError, match="no x"):
         namespace["f"](0)
-    assert namespace["f"].__code__.co_firstlineno == 2
+    assert namespace["f"].__code__.co_firstlineno == 3
+    assert namespace["f"].__annotations__ == {"x": "Undefined"}  # the future import holds
+    only_future = launcher.location / "future.py"
+    only_future.write_text("from __future__ import annotations\n")
+    exec(marshal.loads(hook_image.compiled(str(only_future))), {})
 
 
 def test_session_start_remakes_a_stale_image_in_the_background(launcher: Launcher) -> None:
