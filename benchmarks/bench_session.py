@@ -17,6 +17,8 @@ The same session runs with four wirings of the settings file:
   PostToolBatch), the yardstick the budget is stated in;
 - `arcguard`: the hooks exactly as `arcguard install` writes them (PostToolUse only for the
   editing tools, so two processes per call of any other tool);
+- `no-image`: the same, with no code image beside the launcher (`arcguard.hook_image`): each
+  hook imports arcguard's modules one by one, as before install wrote the image;
 - `one-liner`: the same hooks in the long form earlier releases of arcguard wrote (the
   launcher code inline in every entry), to compare the two entry forms in one run;
 - `http`: the `true` wiring with every event Claude Code sends over http made an http hook to
@@ -82,7 +84,18 @@ from scripted_api import tool_use  # noqa: E402
 
 
 DEFAULT_CLAUDE = REPO / ".cache" / "claude-code" / "node_modules" / ".bin" / "claude"
-WIRINGS = ("none", "true", "python", "arcguard", "one-liner", "http", "resident", "sdk-none", "sdk")
+WIRINGS = (
+    "none",
+    "true",
+    "python",
+    "arcguard",
+    "no-image",
+    "one-liner",
+    "http",
+    "resident",
+    "sdk-none",
+    "sdk",
+)
 RUN_TIMEOUT_S = 600.0
 HEADLESS = ["-p", "Run the scripted calls.", "--output-format", "json"]
 # Arcguard's wiring may cost at most this multiple of the bare-Python wiring, per tool call.
@@ -102,6 +115,22 @@ def _installed(claude: Path) -> str:
     with tempfile.TemporaryDirectory(prefix="bench-session-install-") as scratch:
         root = Path(scratch)
         _install(claude, root, _LAUNCHER_HOME.name, "--scope", "project", "--project", str(root))
+        return (root / ".claude" / "settings.json").read_text()
+
+
+# The same launcher without its code image beside it: arcguard's modules import one by one,
+# as they did before install wrote the image.
+_BARE_HOME = tempfile.TemporaryDirectory(prefix="bench-session-bare-")
+
+
+@functools.cache
+def _installed_bare(claude: Path) -> str:
+    from arcguard import hook_image
+
+    with tempfile.TemporaryDirectory(prefix="bench-session-install-") as scratch:
+        root = Path(scratch)
+        _install(claude, root, _BARE_HOME.name, "--scope", "project", "--project", str(root))
+        (Path(_BARE_HOME.name) / hook_image.IMAGE_NAME).unlink()
         return (root / ".claude" / "settings.json").read_text()
 
 
@@ -173,6 +202,9 @@ def settings_for(wiring: str, claude: Path = DEFAULT_CLAUDE) -> dict[str, Any]:
         return {}
     if kind(wiring) == "resident":
         return resident_settings(claude, python_of(wiring))
+    if wiring == "no-image":
+        bare: dict[str, Any] = json.loads(_installed_bare(claude))
+        return bare
     settings = arcguard_settings(claude)
     if wiring == "arcguard":
         return settings
@@ -311,7 +343,7 @@ def _check(
         return f"claude exited {done.returncode}: {done.stderr.strip()[-300:]}"
     if answered != calls + 1:
         return f"{answered} model calls instead of {calls + 1}"
-    if kind(wiring) in ("arcguard", "one-liner", "resident", "sdk") and not any(
+    if kind(wiring) in ("arcguard", "no-image", "one-liner", "resident", "sdk") and not any(
         (root / "arcguard-home" / "sessions").rglob("*.json")
     ):
         return "arcguard's hooks wrote no session state: the wiring did not run"
@@ -361,6 +393,7 @@ Samples = dict[str, list[float]]
 # What each wiring's verdict compares it with.
 NEEDS = {
     "arcguard": ("python",),
+    "no-image": ("python",),
     "one-liner": ("python",),
     "resident": ("true",),
     "http": ("true",),

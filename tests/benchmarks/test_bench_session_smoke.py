@@ -26,6 +26,7 @@ def test_the_quick_session_benchmark_runs_every_wiring(tmp_path):
         "true",
         "python",
         "arcguard",
+        "no-image",
         "one-liner",
         "http",
         "resident",
@@ -37,6 +38,7 @@ def test_the_quick_session_benchmark_runs_every_wiring(tmp_path):
         "true",
         "python",
         "arcguard",
+        "no-image",
         "one-liner",
         "http",
         "resident",
@@ -47,6 +49,16 @@ def test_the_quick_session_benchmark_runs_every_wiring(tmp_path):
     # benchmark's verdict, so only the key is checked here.
     assert "resident_ratio_to_true" in result["summary"]
     assert "sdk_ratio_to_two_true" in result["summary"]
+
+
+@pytest.mark.skipif(not CLAUDE.is_file(), reason="the Claude Code CLI is not installed")
+def test_only_runs_the_wirings_named_besides_the_yardsticks(tmp_path):
+    out = tmp_path / "result.json"
+    done = run_benchmark("bench_session.py", "--quick", "--only", "arcguard", "--out", str(out))
+    assert done.returncode in (0, 1), done.stderr
+    result = json.loads(out.read_text())
+    assert set(result["wall_s"]) == {"none", "true", "python", "arcguard"}
+    assert "arcguard vs bare Python" in done.stdout and "resident" not in done.stdout
 
 
 def test_the_yardsticks_wire_the_events_install_writes_on_every_tool():
