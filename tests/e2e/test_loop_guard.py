@@ -317,3 +317,40 @@ def test_sleeping_while_a_background_command_runs_is_not_a_loop(claude_project, 
     state = arcguard_state(project, run.session_id)
     assert state["guard"]["paused"] is None
     assert log_kinds(state) == []
+
+
+def test_installed_with_its_code_image_a_third_identical_failing_call_is_denied(
+    claude_project, run_claude
+):
+    import os
+    import subprocess
+    import sys
+
+    from arcguard import hook_image
+
+    project = claude_project()
+    install = ["install", "--scope", "project", "--project", str(project.path)]
+    done = subprocess.run(
+        [sys.executable, "-m", "arcguard", *install],
+        capture_output=True,
+        text=True,
+        env={**os.environ, **project.base_env()},
+        timeout=120,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    image = project.arcguard_home / hook_image.IMAGE_NAME
+    assert hook_image.stale(str(image)) is None  # what the launcher loads the hooks from
+    say = "Let me look at the build output again."
+    script = [turn(text(say), bash("ls build-output")) for _ in range(3)] + [text("Stopping.")]
+    with ScriptedAPI(script) as api:
+        run = run_claude(project, api, "get the build green")
+
+    assert run.result is not None, run.describe()
+    for index in (1, 2):
+        [(is_error, content)] = result_texts(api, index)
+        assert is_error and "build-output" in content and "arcguard" not in content
+    [(is_error, content)] = result_texts(api, 3)
+    assert is_error and content.startswith(DENIED)
+    assert denials(arcguard_state(project, run.session_id)) == ["Bash: ls build-output"]
+    assert hook_image.stale(str(image)) is None

@@ -275,6 +275,22 @@ def test_the_hook_path_never_imports_click_orjson_or_filelock(tmp_path, launch):
         assert ("__future__" in loaded) is (launch == "module"), hook
 
 
+def test_a_stop_outside_an_arc_does_not_load_the_release_table(tmp_path):
+    import subprocess
+    import sys
+
+    path = write_transcript(tmp_path / "t.jsonl", assistant_entries(text("All done.")))
+    result = subprocess.run(
+        [sys.executable, "-X", "importtime", "-m", "arcguard", "hook", "stop"],
+        input=json.dumps(stop_payload(path, "All done.")).encode(),
+        capture_output=True,
+        check=True,
+    )
+    loaded = {line.split("|")[-1].strip() for line in result.stderr.decode().splitlines()}
+    assert "arcguard.hooks.stop" in loaded
+    assert "arcguard.claude_settings.releases" not in loaded  # only a stop to continue reads it
+
+
 @pytest.mark.parametrize(
     ("extra", "blocked"),
     [

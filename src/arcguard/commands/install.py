@@ -331,7 +331,9 @@ def _write_launcher(home: str, path: str, text: str) -> None:
 
 def _write_image(path: str) -> None:
     """The code image the launcher loads arcguard from (`hook_image`); without it the hooks
-    import module by module: slower, the same decisions."""
+    import module by module: slower, the same decisions. A current one is left as it is."""
+    if hook_image.stale(path) is None:
+        return
     try:
         hook_image.write(path)
     except hook_image.ImageError as exc:

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import time
 
-from arcguard.claude_settings import releases
 from arcguard.core import render
 from arcguard.core.arc_keeper import arc as arcs
 from arcguard.core.arc_keeper import goal
@@ -161,6 +160,9 @@ def _harness(path: str | None, ctx: Context, *, may_continue: bool) -> Harness:
     cap = claude_stop_cap(ctx.environ.get(CAP_ENV))
     if not path:
         return Harness(stop_cap=cap)
+    # Only a stop that may be continued (or that holds a goal) reads the release.
+    from arcguard.claude_settings import releases
+
     wait = ctx.wait_left(hook_reader.SETTLE_WAIT_S) if may_continue else 0.0
     marks = hook_reader.tail_marks(path, ctx.cfg.tail_bytes, wait_s=wait)
     version = releases.from_dotted(marks.version) if marks.version else None
