@@ -228,6 +228,48 @@ def import_cost(argv: list[str], stdin: bytes, env: dict[str, str]) -> dict[str,
     }
 
 
+# What a hook's own modules cost to import, timed inside the child (so the interpreter's
+# start, the same for every variant, is left out): the entry point, the runner and one hook
+# module, through the installed launcher's code with and without its image.
+IMPORT_TIMER = """
+import os, sys, time
+start = time.perf_counter()
+exec(compile(open(sys.argv[1]).read().replace("from arcguard.main import main", "pass")
+     .replace("sys.exit(main())", ""), sys.argv[1], "exec"))
+import arcguard.main, arcguard.hooks.runner
+__import__(sys.argv[2])
+spent = time.perf_counter() - start
+print(spent * 1000, sum(1 for m in sys.modules if m.split(".")[0] == "arcguard"))
+"""
+
+
+def import_time(root: Path, *, rounds: int) -> dict[str, Any]:
+    """Median milliseconds and modules of importing each hook's modules in a fresh
+    `python -I -S` process, through the launcher with its image and without, interleaved."""
+    launchers = {
+        "image": installed_launcher(root)[5],
+        "no image": bare_launcher(root)[5],
+    }
+    result: dict[str, Any] = {}
+    for hook in ("pre_tool", "post_batch"):
+        times: dict[str, list[float]] = {name: [] for name in launchers}
+        modules = {}
+        for i in range(rounds + 2):
+            order = list(launchers.items()) if i % 2 else list(reversed(launchers.items()))
+            for name, launcher in order:
+                argv = [PYTHON, "-I", "-S", "-c", IMPORT_TIMER, launcher, f"arcguard.hooks.{hook}"]
+                done = subprocess.run(argv, capture_output=True, text=True, check=True)
+                spent, count = done.stdout.split()
+                if i >= 2:  # two warm-up rounds
+                    times[name].append(float(spent))
+                modules[name] = int(count)
+        result[hook] = {
+            name: {"median_ms": round(statistics.median(v), 2), "modules": modules[name]}
+            for name, v in times.items()
+        }
+    return result
+
+
 # --- forensics ------------------------------------------------------------------------------
 
 BARE_LOOP = """

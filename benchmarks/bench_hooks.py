@@ -37,6 +37,7 @@ from bench_harness import bench_hooks
 from bench_harness import bench_sizes
 from bench_harness import child_env
 from bench_harness import import_cost
+from bench_harness import import_time
 from bench_harness import installed_launcher
 from bench_report import machine
 from bench_report import markdown
@@ -101,6 +102,8 @@ def main(argv: list[str] | None = None) -> int:
             "script": import_cost([SCRIPT, "hook", "pre-tool"], stdin, env),
             "bare": import_cost(["-c", "pass"], b"", env),
         }
+        print("import time ...", file=sys.stderr)
+        result["import_time"] = import_time(root, rounds=rounds * 3)
         print("forensics ...", file=sys.stderr)
         result["forensics"] = bench_forensics(
             root, env, total=(40 if args.quick else 200) * 2**20, rounds=2 if args.quick else 3

@@ -142,6 +142,11 @@ def markdown(result: dict[str, Any]) -> str:
         f"{imp['total_self_ms']} ms self time, {imp['arcguard_self_ms']} ms in arcguard; "
         f"absent: {', '.join(k for k, v in imp['heavy_absent'].items() if v)}"
     )
+    for hook, row in result.get("import_time", {}).items():
+        shown = ", ".join(
+            f"{name} {v['median_ms']} ms ({v['modules']} modules)" for name, v in row.items()
+        )
+        out.append(f"importing arcguard for {hook}, timed in the child: {shown}")
     out += [
         "",
         f"Budgets (launcher: {result['budget_launcher']}):",
