@@ -106,31 +106,23 @@ RESIDENT_BUDGET_RATIO = 1.5
 COMMAND_ONLY = frozenset({"SessionStart"})
 
 
-# Where install's launcher file stays for the whole run: every session's entries name it.
+# Where install's launcher file stays for the whole run: every session's entries name it. The
+# second holds the same launcher without its code image beside it (the `no-image` wiring):
+# arcguard's modules import one by one, as they did before install wrote the image.
 _LAUNCHER_HOME = tempfile.TemporaryDirectory(prefix="bench-session-launcher-")
-
-
-@functools.cache
-def _installed(claude: Path) -> str:
-    with tempfile.TemporaryDirectory(prefix="bench-session-install-") as scratch:
-        root = Path(scratch)
-        _install(claude, root, _LAUNCHER_HOME.name, "--scope", "project", "--project", str(root))
-        return (root / ".claude" / "settings.json").read_text()
-
-
-# The same launcher without its code image beside it: arcguard's modules import one by one,
-# as they did before install wrote the image.
 _BARE_HOME = tempfile.TemporaryDirectory(prefix="bench-session-bare-")
 
 
 @functools.cache
-def _installed_bare(claude: Path) -> str:
+def _installed(claude: Path, *, image: bool = True) -> str:
     from arcguard import hook_image
 
+    home = _LAUNCHER_HOME.name if image else _BARE_HOME.name
     with tempfile.TemporaryDirectory(prefix="bench-session-install-") as scratch:
         root = Path(scratch)
-        _install(claude, root, _BARE_HOME.name, "--scope", "project", "--project", str(root))
-        (Path(_BARE_HOME.name) / hook_image.IMAGE_NAME).unlink()
+        _install(claude, root, home, "--scope", "project", "--project", str(root))
+        if not image:
+            (Path(home) / hook_image.IMAGE_NAME).unlink()
         return (root / ".claude" / "settings.json").read_text()
 
 
@@ -203,7 +195,7 @@ def settings_for(wiring: str, claude: Path = DEFAULT_CLAUDE) -> dict[str, Any]:
     if kind(wiring) == "resident":
         return resident_settings(claude, python_of(wiring))
     if wiring == "no-image":
-        bare: dict[str, Any] = json.loads(_installed_bare(claude))
+        bare: dict[str, Any] = json.loads(_installed(claude, image=False))
         return bare
     settings = arcguard_settings(claude)
     if wiring == "arcguard":

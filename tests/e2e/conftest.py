@@ -389,6 +389,20 @@ def all_arcguard_settings(version: str | None = None) -> dict[str, Any]:
     return merge_plan.plan_install({}, launch_forms.own_prefix(sys.executable), events)
 
 
+def install_arcguard(project: ClaudeProject, *options: str) -> None:
+    """`arcguard install --scope project OPTIONS` into ``project``, as a user runs it."""
+    done = subprocess.run(
+        [sys.executable, "-m", "arcguard", "install", "--scope", "project"]
+        + ["--project", str(project.path), *options],
+        capture_output=True,
+        text=True,
+        env={**os.environ, **project.base_env()},
+        timeout=120,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+
+
 def add_handler(settings: dict[str, Any], event: str, command: str) -> dict[str, Any]:
     """Add one more command hook on ``event`` (a group of its own) and return ``settings``."""
     groups = settings.setdefault("hooks", {}).setdefault(event, [])

@@ -7,8 +7,6 @@ runs the installed arcguard from a project holding a package of that name."""
 from __future__ import annotations
 
 import json
-import os
-import subprocess
 import sys
 import uuid
 from pathlib import Path
@@ -25,6 +23,7 @@ from arcguard.hooks.runner import own_command
 from arcguard.storage import paths
 from conftest import ClaudeRelease
 from conftest import arcguard_state
+from conftest import install_arcguard
 from conftest import install_autonomous_command
 
 
@@ -53,26 +52,7 @@ def test_the_exec_form_runs_from_the_pinned_release_on(
 
 def install(project: Any, claude_release: ClaudeRelease) -> None:
     """`arcguard install --scope project` for `claude_release`, as a user runs it."""
-    done = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "arcguard",
-            "install",
-            "--scope",
-            "project",
-            "--project",
-            str(project.path),
-            "--claude-version",
-            claude_release.version,
-        ],
-        capture_output=True,
-        text=True,
-        env={**os.environ, **project.base_env()},
-        timeout=120,
-        check=False,
-    )
-    assert done.returncode == 0, done.stderr
+    install_arcguard(project, "--claude-version", claude_release.version)
 
 
 def test_installed_short_entries_fire(

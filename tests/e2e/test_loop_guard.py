@@ -21,6 +21,7 @@ from conftest import ClaudeRun
 from conftest import all_arcguard_settings
 from conftest import arcguard_state
 from conftest import hook_settings
+from conftest import install_arcguard
 from conftest import log_kinds
 from conftest import payload_log
 
@@ -322,23 +323,10 @@ def test_sleeping_while_a_background_command_runs_is_not_a_loop(claude_project, 
 def test_installed_with_its_code_image_a_third_identical_failing_call_is_denied(
     claude_project, run_claude
 ):
-    import os
-    import subprocess
-    import sys
-
     from arcguard import hook_image
 
     project = claude_project()
-    install = ["install", "--scope", "project", "--project", str(project.path)]
-    done = subprocess.run(
-        [sys.executable, "-m", "arcguard", *install],
-        capture_output=True,
-        text=True,
-        env={**os.environ, **project.base_env()},
-        timeout=120,
-        check=False,
-    )
-    assert done.returncode == 0, done.stderr
+    install_arcguard(project)
     image = project.arcguard_home / hook_image.IMAGE_NAME
     assert hook_image.stale(str(image)) is None  # what the launcher loads the hooks from
     say = "Let me look at the build output again."
