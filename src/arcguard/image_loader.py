@@ -3,9 +3,9 @@
 This module's own code travels inside the image: the hook launcher reads the image, and once
 the file is this user's alone and was made by this Python, runs that code and calls `serve`.
 `serve` decides, once and before any module comes from the image, whether the image can be
-trusted (`problem`); if so it puts an `Image` finder first on `sys.meta_path`, else it does
-nothing and every module is imported as usual. `arcguard doctor` asks `problem` the same
-question. It imports nothing beyond what the interpreter has already loaded.
+trusted (`check`); if so it puts an `Image` finder first on `sys.meta_path`, else it does
+nothing and every module is imported as usual. `arcguard doctor` asks the same question
+(`problem`). It imports nothing beyond what the interpreter has already loaded.
 """
 
 from __future__ import annotations
@@ -71,7 +71,10 @@ def check(path: str, data: bytes, location: str) -> tuple[int, Table] | str:
         return f"made for the package in {where}"
     if len(data) != start + size:
         return "cut short or padded"
-    return _changed(table) or (start, table)
+    try:
+        return _changed(table) or (start, table)
+    except (ValueError, TypeError):  # a row of another shape
+        return "not an image arcguard can read"
 
 
 def _changed(table: Table) -> str | None:

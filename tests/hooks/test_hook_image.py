@@ -202,3 +202,15 @@ def test_another_installs_launcher_gets_no_image_from_this_package(launcher: Lau
     launcher.image.unlink()
     hook_image.remake(str(launcher.file.parent), str(Path(arcguard.__file__).parents[1]))
     assert not launcher.image.exists()
+
+
+def test_a_table_of_another_shape_is_refused_not_raised(launcher: Launcher) -> None:
+    import marshal
+
+    def sized(blob: bytes) -> bytes:
+        return len(blob).to_bytes(4, "little") + blob
+
+    table = marshal.dumps((str(launcher.location), 0, {"arcguard": ("x",)}))
+    data = image_loader.HEAD + sized(b"") + sized(table)
+    launcher.image.write_bytes(data)
+    assert launcher.stale() == "not an image arcguard can read"
