@@ -12,6 +12,8 @@ import time
 from pathlib import Path
 from typing import Any
 
+from arcguard.core.schema import StateFile
+
 
 SESSION = "bench-0000-session"
 NOW = time.time()
@@ -191,9 +193,10 @@ def arc_state(home: str) -> bytes:
     from arcguard.core.state import fresh_state
 
     state = fresh_state(SESSION, NOW)
-    state["arc"] = arcs.new_arc("importer", ["parse", "load", "report"], NOW)
+    record = StateFile.view(state)
+    record.arc = arcs.new_arc("importer", ["parse", "load", "report"], NOW)
     # As in a session past its first turn on a release with PostToolBatch (the pinned one).
-    state["guard"]["batch_fires"] = True
+    record.guard.batch_fires = True
     return _store_state(home, state)
 
 
@@ -235,14 +238,15 @@ def max_history_state(home: str) -> tuple[bytes, dict[str, int]]:
             turn = TurnEnd(True, calls=[ToolCall("Bash", tool_input)])
             _, state = decide_post_batch(state, cfg, t, turn, arc_active=False)
     for _ in range(1000):  # denials fill the decision log; bounded, so a rule change cannot hang
-        if len(state["log"]) >= 50:
+        if len(StateFile.view(state).log) >= 50:
             break
         call(999_999, "git status --short")
-    track = state["guard"]["tracks"]["main"]
+    record = StateFile.view(state)
+    track = record.guard.tracks["main"]
     figures = {
-        "operations": len(track["ops"]),
-        "fingerprints": len(track["fingerprints"]),
-        "log": len(state["log"]),
+        "operations": len(track.ops),
+        "fingerprints": len(track.fingerprints),
+        "log": len(record.log),
     }
     return _store_state(home, state), figures
 

@@ -14,6 +14,7 @@ import os
 import subprocess
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 from typing import Any
 
 
@@ -21,6 +22,12 @@ _ids = itertools.count(1)
 REPO = Path(__file__).resolve().parents[1]
 # Small real transcripts kept in the repository (provenance and licences in their SOURCES.md).
 FIXTURES = REPO / "tests" / "fixtures" / "transcripts"
+
+
+if TYPE_CHECKING:
+    from arcguard.core.schema import Arc
+    from arcguard.core.schema import Guard
+    from arcguard.jsonio import JSONObject
 
 
 def new_id(prefix: str) -> str:
@@ -352,3 +359,19 @@ class Transcript:
             entry["isSidechain"] = True
             entry["agentId"] = agent_id
         return self
+
+
+def arc_of(state: JSONObject) -> Arc:
+    """The state's arc, through its record (a test that reads one expects it there)."""
+    from arcguard.core.schema import StateFile
+
+    arc = StateFile.view(state).arc
+    assert arc is not None, "the state has no arc"
+    return arc
+
+
+def guard_of(state: JSONObject) -> Guard:
+    """The state's loop-guard record."""
+    from arcguard.core.schema import StateFile
+
+    return StateFile.view(state).guard

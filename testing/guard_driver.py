@@ -11,6 +11,7 @@ from arcguard.core.config import Config
 from arcguard.core.config import default_config
 from arcguard.core.loop_guard import guard
 from arcguard.core.loop_guard import repeat
+from arcguard.core.schema import StateFile
 from arcguard.core.state import fresh_state
 from arcguard.core.tool_call import ToolCall
 from arcguard.core.tool_call import ToolResult
@@ -18,9 +19,8 @@ from arcguard.core.tool_call import ToolResult
 
 if TYPE_CHECKING:
     from arcguard.core.render import Decisions
-    from arcguard.core.schema import Pause
-    from arcguard.core.schema import Track
     from arcguard.core.state import State
+    from arcguard.jsonio import JSONObject
 
 
 _ids = itertools.count(1)
@@ -160,9 +160,12 @@ class Driver:
         guard.on_operator_message(self.state, self._tick())
 
     @property
-    def paused(self) -> Pause | None:
-        return self.state["guard"].get("paused")
+    def paused(self) -> JSONObject | None:
+        """The pause as the state file holds it."""
+        paused = StateFile.view(self.state).guard.paused
+        return paused.data if paused is not None else None
 
     @property
-    def main(self) -> Track:
-        return self.state["guard"]["tracks"]["main"]
+    def main(self) -> JSONObject:
+        """The main track as the state file holds it."""
+        return StateFile.view(self.state).guard.tracks["main"].data

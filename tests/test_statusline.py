@@ -34,7 +34,7 @@ def clock(ts: float) -> str:
 
 def arc_state():
     state = fresh_state("sid", NOW)
-    state["arc"] = new_arc("importer", ["parse", "load", "report"], NOW)
+    state["arc"] = new_arc("importer", ["parse", "load", "report"], NOW).data
     state["arc"]["milestones"][0]["status"] = "done"
     state["arc"]["reconcile_count"], state["arc"]["total_blocks"] = 1, 4
     return state
@@ -319,14 +319,15 @@ def test_item8_a_fifo_at_the_config_path_does_not_hang_the_status_line(tmp_path)
 
 def test_item9_a_wait_is_pending_only_while_its_waiter_runs_and_its_time_has_not_come():
     from arcguard.core.arc_keeper import limits
+    from arcguard.core.schema import LimitWait
 
-    wait = {"token": "t", "until": NOW + 60, "attempt": 1}
+    wait = LimitWait(token="t", until=NOW + 60, attempt=1)
     assert limits.waiting(wait, NOW, alive=True)
     assert not limits.waiting(wait, NOW, alive=False)
     assert not limits.waiting(wait, NOW + 60, alive=True)
-    assert not limits.waiting({"token": "t"}, NOW, alive=True)
+    assert not limits.waiting(LimitWait(token="t"), NOW, alive=True)
     state = arc_state()
-    state["limit_wait"] = wait
+    state["limit_wait"] = wait.data
     assert "waiting" in segment(state, CFG, NOW, clock, waiter_alive=True)
     assert "waiting" not in segment(state, CFG, NOW, clock, waiter_alive=False)
     assert "waiting" not in segment(state, CFG, NOW + 61, clock, waiter_alive=True)

@@ -351,6 +351,7 @@ def test_a_log_an_earlier_version_wrote_shows_its_kinds_under_their_current_name
 
 
 def test_status_reads_consistently_while_hooks_write() -> None:
+    from arcguard.core.schema import LogEntry
     from arcguard.core.state import add_log
     from arcguard.core.state import clone
     from arcguard.core.state import fresh_state
@@ -367,7 +368,7 @@ def test_status_reads_consistently_while_hooks_write() -> None:
 
             def change(state: Any, n: int = n) -> tuple[Any, None]:
                 new = clone(state) if state else fresh_state("busy", float(n))
-                add_log(new, {"t": float(n), "hook": "stop", "kind": "deny", "reason": "x" * 500})
+                add_log(new, LogEntry(t=float(n), hook="stop", kind="deny", reason="x" * 500))
                 return new, None
 
             store.update(home, "busy", change, now=float(n), lock_timeout=5.0)
@@ -388,13 +389,13 @@ def test_status_reads_consistently_while_hooks_write() -> None:
 
 
 def test_the_states_real_hook_runs_write_pass_the_schema(state_home: str) -> None:
-    from arcguard.core import validation
+    from arcguard.core import schema
     from arcguard.storage import store
 
     sessions = store.list_sessions(state_home)
     assert len(sessions) == 2
     for path, _ in sessions:
-        assert validation.problem(json.loads(Path(path).read_text())) is None, path
+        assert schema.problem(json.loads(Path(path).read_text())) is None, path
 
 
 def test_a_state_file_invalid_deep_inside_is_skipped_with_a_note_and_others_shown() -> None:

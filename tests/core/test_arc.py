@@ -9,7 +9,7 @@ from arcguard.core.state import iso
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from arcguard.core.state import Arc
+    from arcguard.core.schema import Arc
 
 
 NOW = 1_800_000_000.0
@@ -19,7 +19,7 @@ CFG = default_config()
 
 def _arc(invoked_at: float, last_activity: float) -> Arc:
     arc = arcs.new_arc("work", ["one"], NOW)
-    arc["invoked_at"], arc["last_activity"] = iso(invoked_at), iso(last_activity)
+    arc.invoked_at, arc.last_activity = iso(invoked_at), iso(last_activity)
     return arc
 
 

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import pytest
+from testing.builders import arc_of
+from testing.builders import guard_of
 
 from arcguard.core.arc_keeper import limits
 from arcguard.core.arc_keeper import reset_text
@@ -10,6 +12,8 @@ from arcguard.core.arc_keeper.arc import new_arc
 from arcguard.core.arc_keeper.posture import decide_posture
 from arcguard.core.config import default_config
 from arcguard.core.config_input import build_config
+from arcguard.core.schema import Pause
+from arcguard.core.schema import StateFile
 from arcguard.core.state import fresh_state
 
 
@@ -19,7 +23,7 @@ CFG = default_config()
 
 def arc_state(at=NOW):
     state = fresh_state("sid", at)
-    state["arc"] = new_arc("importer", ["parse", "load"], at)
+    StateFile.view(state).arc = new_arc("importer", ["parse", "load"], at)
     return state
 
 
@@ -99,14 +103,14 @@ def test_errors_that_do_not_pass_with_time_start_no_wait(error):
 def test_outside_an_active_arc_nothing_waits():
     assert start(fresh_state("sid", NOW))[0] is None
     state = arc_state()
-    state["arc"]["active"] = False
+    arc_of(state).active = False
     assert start(state)[0] is None
     assert start(None)[0] is None
 
 
 def test_a_paused_session_is_not_resumed():
     state = arc_state()
-    state["guard"]["paused"] = {"kind": "cycle", "reason": "loop", "at": NOW}
+    guard_of(state).paused = Pause(kind="cycle", reason="loop", at=NOW)
     assert start(state)[0] is None
 
 
@@ -124,7 +128,7 @@ def test_a_reset_already_past_resumes_at_once():
 def test_without_a_reset_time_the_backoff_doubles_with_each_resume_and_is_capped():
     state = arc_state()
     assert start(state)[0].until == NOW + 300
-    state["arc"]["limit_resumes"] = 2
+    arc_of(state).limit_resumes = 2
     assert start(state)[0].until == NOW + 1200
     assert start(state, "overloaded")[0].until == NOW + 240
     cfg, _ = build_config({"limit_wait_max_seconds": 100}, {})
@@ -148,7 +152,7 @@ def test_a_reset_beyond_the_longest_wait_gives_up():
 
 def test_past_the_resume_cap_no_wait_starts_and_the_give_up_is_logged():
     state = arc_state()
-    state["arc"]["limit_resumes"] = CFG.limit_resumes_per_arc
+    arc_of(state).limit_resumes = CFG.limit_resumes_per_arc
     plan, why, new = start(state, reset=NOW + 10)
     assert plan is None and "3 of 3" in why
     assert new["log"][-1]["kind"] == "give-up"
@@ -181,7 +185,7 @@ def test_the_wake_counts_a_resume_and_names_the_arc():
     message, new = limits.decide_wake(state, "t1", CFG, NOW + 41)
     assert message.startswith("[arcguard] The API limit that ended the last turn has reset")
     assert "(resume 1/3)" in message and "'importer'" in message and "parse" in message
-    assert new["arc"]["limit_resumes"] == 1 and "limit_wait" not in new
+    assert arc_of(new).limit_resumes == 1 and "limit_wait" not in new
     assert new["log"][-1]["kind"] == "limit-resume"
 
 
@@ -203,11 +207,11 @@ def test_a_wait_taken_over_by_another_waiter_does_not_wake():
 def test_no_wake_once_the_arc_is_over_paused_or_replaced(change):
     _, _, state = start(arc_state(), reset=NOW + 40)
     if change == "complete":
-        state["arc"]["active"] = False
+        arc_of(state).active = False
     elif change == "paused":
-        state["guard"]["paused"] = {"kind": "cycle", "reason": "loop", "at": NOW}
+        guard_of(state).paused = Pause(kind="cycle", reason="loop", at=NOW)
     else:
-        state["arc"] = new_arc("other", [], NOW + 20)
+        StateFile.view(state).arc = new_arc("other", [], NOW + 20)
     message, new = limits.decide_wake(state, "t1", CFG, NOW + 41)
     assert message is None and "limit_wait" not in new
     assert new["log"][-1]["kind"] == "limit-cancel"
@@ -257,7 +261,7 @@ def test_a_wait_longer_than_what_is_left_of_stale_seconds_still_wakes_the_arc():
     state = long_wait()
     message, new = limits.decide_wake(state, "t1", LONG_CFG, NOW + 10 * HOURS + 1)
     assert message is not None and "(resume 1/3)" in message
-    assert new["arc"]["limit_resumes"] == 1 and new["log"][-1]["kind"] == "limit-resume"
+    assert arc_of(new).limit_resumes == 1 and new["log"][-1]["kind"] == "limit-resume"
 
 
 def test_a_pending_wait_keeps_its_arc_active_until_the_wake_and_not_past_it():
@@ -294,13 +298,13 @@ def test_during_a_long_wait_the_status_line_and_status_show_the_arc_active():
 
 def test_an_operator_prompt_late_in_a_long_wait_finds_the_arc_still_active():
     state = long_wait()
-    state["arc"]["reconcile_count"] = 2
+    arc_of(state).reconcile_count = 2
     output, new = decide_posture(
         state, "/autonomous", LONG_CFG, NOW + 9 * HOURS, session_id="sid", command="x"
     )
     assert "limit_wait" not in new and new["log"][-1]["kind"] == "limit-cancel"
     # The same arc goes on (not replaced by a new one), its consecutive count reset.
-    assert new["arc"]["slug"] == "importer" and new["arc"]["reconcile_count"] == 0
+    assert arc_of(new).slug == "importer" and arc_of(new).reconcile_count == 0
     assert output is not None and "importer" in str(output)
 
 
@@ -315,6 +319,6 @@ def test_a_wait_whose_waiter_is_gone_is_ended_as_a_cancel_when_another_takes_ove
 
 def test_no_wake_once_the_arc_s_resumes_are_spent_by_the_wake_time():
     state = long_wait(reset_in=40)
-    state["arc"]["limit_resumes"] = CFG.limit_resumes_per_arc
+    arc_of(state).limit_resumes = CFG.limit_resumes_per_arc
     message, new = limits.decide_wake(state, "t1", CFG, NOW + 41)
     assert message is None and new["log"][-1]["kind"] == "limit-cancel"

@@ -9,6 +9,7 @@ from arcguard.core.arc_keeper.stop import Signals
 from arcguard.core.arc_keeper.stop import decide_stop
 from arcguard.core.config import default_config
 from arcguard.core.display import notices
+from arcguard.core.schema import LogEntry
 from tests.core.test_stop import NOW
 from tests.core.test_stop import with_arc
 
@@ -16,9 +17,14 @@ from tests.core.test_stop import with_arc
 CFG = default_config()
 
 
+def _user_line(entries, cfg):
+    """`notices.user_line` on log entries as the state file holds them."""
+    return notices.user_line([LogEntry.view(entry) for entry in entries], cfg)
+
+
 def test_a_continuation_says_which_in_a_row_and_why():
     entry = {"kind": "continue", "rule": "question", "consecutive": 1, "reason": "x"}
-    assert notices.user_line([entry], CFG) == (
+    assert _user_line([entry], CFG) == (
         "arcguard sent the model back to work (1 of 2 in a row):"
         " it stopped to ask permission mid-arc. To change this: stop_policy, or /autonomous stop"
     )
@@ -32,7 +38,7 @@ def test_the_stop_decision_logs_what_the_line_needs():
         NOW,
     )
     assert out is not None
-    line = notices.user_line(state["log"], CFG)
+    line = _user_line(state["log"], CFG)
     assert line is not None
     assert line.startswith(
         "arcguard sent the model back to work (1 of 2 in a row):"
@@ -57,7 +63,7 @@ ACTING = [
 
 @pytest.mark.parametrize(("entry", "adjust"), ACTING)
 def test_each_acting_kind_has_one_plain_line_ending_with_what_changes_it(entry, adjust):
-    line = notices.user_line([entry], CFG)
+    line = _user_line([entry], CFG)
     assert line is not None and line.startswith("arcguard")
     assert adjust in line.split(notices.ADJUST)[-1]
     assert "/home" not in line  # no path: only the tool's name is said
@@ -65,7 +71,7 @@ def test_each_acting_kind_has_one_plain_line_ending_with_what_changes_it(entry, 
 
 def test_a_denial_names_the_tool_not_the_call():
     entry = {"kind": "deny", "operation": "Read: /home/ada/notes.md", "runs": 2}
-    assert notices.user_line([entry], CFG) == (
+    assert _user_line([entry], CFG) == (
         "arcguard stopped a repeated Read call: it ran 2 times with the same result and nothing"
         " changed since. To change this: repeat_limit, loop_guard, or arcguard off"
     )
@@ -73,7 +79,7 @@ def test_a_denial_names_the_tool_not_the_call():
 
 def test_a_kind_without_a_text_of_its_own_still_gets_one():
     entry = {"kind": "check-in-soon", "reason": "[arcguard] the model was asked\nto report"}
-    assert notices.user_line([entry], CFG) == (
+    assert _user_line([entry], CFG) == (
         "arcguard (check-in-soon): the model was asked to report. To change this: arcguard off"
     )
 
@@ -81,22 +87,22 @@ def test_a_kind_without_a_text_of_its_own_still_gets_one():
 def test_a_pause_has_no_line_of_its_own_as_claude_code_shows_its_reason():
     pause = {"kind": "pause", "reason": "arcguard paused this session: a cycle."}
     deny = {"kind": "deny", "operation": "Bash: ls", "runs": 3}
-    assert notices.user_line([pause], CFG) is None
-    assert notices.user_line([deny, pause], CFG) is None
+    assert _user_line([pause], CFG) is None
+    assert _user_line([deny, pause], CFG) is None
 
 
 @pytest.mark.parametrize("kind", sorted(notices.SILENT))
 def test_what_arcguard_only_saw_says_nothing(kind):
-    assert notices.user_line([{"kind": kind, "reason": "r"}], CFG) is None
+    assert _user_line([{"kind": kind, "reason": "r"}], CFG) is None
 
 
 def test_of_several_decisions_the_weightiest_is_told():
     deny = {"kind": "deny", "operation": "Bash: ls", "runs": 3}
     cap = {"kind": "cap", "reason": "cap"}
-    assert notices.user_line([deny, cap], CFG).startswith("arcguard let the model stop")
+    assert _user_line([deny, cap], CFG).startswith("arcguard let the model stop")
 
 
 def test_the_line_is_one_bounded_line():
     entry = {"kind": "give-up", "reason": "spent\n" + "x" * 1000}
-    line = notices.user_line([entry], CFG)
+    line = _user_line([entry], CFG)
     assert "\n" not in line and len(line) == notices.MAX_LINE

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from arcguard.core import notify
+from arcguard.core.schema import LogEntry
 from arcguard.core.state import LOG_LIMIT
 from arcguard.core.state import add_log
 from arcguard.core.state import clone
@@ -17,13 +18,13 @@ def with_entries(state, *kinds):
     for i, kind in enumerate(kinds):
         add_log(
             state,
-            {
-                "t": NOW + i,
-                "hook": "post-batch",
-                "kind": kind,
-                "reason": f"why {kind}",
-                "rule": "cycle",
-            },
+            LogEntry(
+                t=NOW + i,
+                hook="post-batch",
+                kind=kind,
+                reason=f"why {kind}",
+                rule="cycle",
+            ),
         )
     return state
 

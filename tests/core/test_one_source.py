@@ -1,13 +1,11 @@
-"""Each record is written twice: a TypedDict for mypy (`core.schema`) and a validator for loading
-(`core.validation`); and the `Config` annotations beside the `SETTINGS` table. These tests
-compare the copies key by key, so that a field added to one copy only fails here instead of
-passing mypy, ruff and every test."""
+"""Each state record's fields are declared once (`core.schema`), and the check a loaded file
+must pass is derived from them; and the `Config` annotations beside the `SETTINGS` table. These
+tests hold what the declarations cannot: a default that its own check would refuse, a record
+whose check lost a field, and the `Config` copy of each setting."""
 
 from __future__ import annotations
 
-import ast
 import typing
-from pathlib import Path
 
 import pytest
 
@@ -16,113 +14,46 @@ from arcguard.core import schema
 from arcguard.core import validation
 
 
-SCHEMA_SOURCE = Path(schema.__file__)
-
-# TypedDict -> the validator of the same record.
-VALIDATED = {
-    "Milestone": validation.MILESTONE,
-    "Arc": validation.ARC,
-    "Run": validation.RUN,
-    "Operation": validation.OPERATION,
-    "Turn": validation.TURN,
-    "TurnCall": validation.TURN_CALL,
-    "OpenTurn": validation.OPEN_TURN,
-    "Unconfirmed": validation.UNCONFIRMED,
-    "Poll": validation.POLL,
-    "Stuck": validation.STUCK,
-    "Track": validation.TRACK,
-    "Pause": validation.PAUSE,
-    "Guard": validation.GUARD,
-    "Seen": validation.SEEN,
-    "LastApiError": validation.LAST_API_ERROR,
-    "LogEntry": validation.LOG_ENTRY,
-    "LimitWait": validation.LIMIT_WAIT,
-    "StateFile": validation.STATE,
-}
-# TypedDicts of what is never loaded from a file: the hook output arcguard builds.
-UNVALIDATED = {"HookSpecificOutput", "Output"}
-# Validators with no TypedDict: `Events` is a map of counters with one known key.
-MAPS = {validation.EVENTS}
+RECORDS = sorted(
+    (
+        kind
+        for kind in vars(schema).values()
+        if isinstance(kind, type)
+        and issubclass(kind, validation.Record)
+        and kind is not validation.Record
+    ),
+    key=lambda kind: kind.__name__,
+)
 
 
-def _is_typeddict(node: ast.ClassDef) -> bool:
-    return any(isinstance(base, ast.Name) and base.id == "TypedDict" for base in node.bases)
+def test_the_state_records_are_found() -> None:
+    assert {kind.__name__ for kind in RECORDS} >= {"StateFile", "Guard", "Track", "Run"}
 
 
-def _total(node: ast.ClassDef) -> bool:
-    for keyword in node.keywords:
-        if keyword.arg == "total" and isinstance(keyword.value, ast.Constant):
-            return bool(keyword.value.value)
-    return True
+@pytest.mark.parametrize("kind", RECORDS, ids=lambda kind: kind.__name__)
+def test_every_field_is_annotated(kind: type[validation.Record]) -> None:
+    assert list(kind.fields) == [name for name in kind.__annotations__ if not name.startswith("_")]
 
 
-def _wrapper(annotation: ast.expr) -> str | None:
-    if isinstance(annotation, ast.Subscript) and isinstance(annotation.value, ast.Name):
-        return annotation.value.id
-    return None
+@pytest.mark.parametrize("kind", RECORDS, ids=lambda kind: kind.__name__)
+def test_every_default_passes_its_fields_check(kind: type[validation.Record]) -> None:
+    for name, declared in kind.fields.items():
+        if declared.factory is not None:
+            assert declared.check(declared.factory()) is None, name
+        elif declared.default is not None and declared.default is not validation.MISSING:
+            assert declared.check(declared.default) is None, name
 
 
-def _fields(node: ast.ClassDef) -> tuple[set[str], set[str]]:
-    """(every field, the required ones) of a class-form TypedDict."""
-    names: set[str] = set()
-    required: set[str] = set()
-    for item in node.body:
-        if isinstance(item, ast.AnnAssign) and isinstance(item.target, ast.Name):
-            names.add(item.target.id)
-            wrapper = _wrapper(item.annotation)
-            if wrapper == "Required" or (wrapper != "NotRequired" and _total(node)):
-                required.add(item.target.id)
-    return names, required
+@pytest.mark.parametrize("kind", RECORDS, ids=lambda kind: kind.__name__)
+def test_a_field_of_the_wrong_type_fails_the_records_check(kind: type[validation.Record]) -> None:
+    for name in kind.fields:
+        assert kind.check({name: object()}) is not None, name
 
 
-def _typeddicts() -> dict[str, tuple[set[str], set[str]]]:
-    tree = ast.parse(SCHEMA_SOURCE.read_text(encoding="utf-8"))
-    found: dict[str, tuple[set[str], set[str]]] = {}
-    for node in ast.walk(tree):
-        if isinstance(node, ast.ClassDef) and _is_typeddict(node):
-            found[node.name] = _fields(node)
-        elif (
-            isinstance(node, ast.Assign)
-            and isinstance(node.value, ast.Call)
-            and isinstance(node.value.func, ast.Name)
-            and node.value.func.id == "TypedDict"
-        ):
-            # The functional form (`Output`): names only, it is never validated.
-            target = node.targets[0]
-            assert isinstance(target, ast.Name)
-            found[target.id] = (set(), set())
-    return found
-
-
-TYPEDDICTS = _typeddicts()
-
-
-def test_every_typeddict_is_classified() -> None:
-    assert set(TYPEDDICTS) == set(VALIDATED) | UNVALIDATED
-
-
-def test_every_validator_record_has_its_typeddict() -> None:
-    assert set(validation.SHAPES) == set(VALIDATED.values()) | MAPS
-
-
-@pytest.mark.parametrize("name", sorted(VALIDATED))
-def test_typeddict_and_validator_have_the_same_fields(name: str) -> None:
-    names, _ = TYPEDDICTS[name]
-    fields, _ = validation.SHAPES[VALIDATED[name]]
-    assert sorted(fields) == sorted(names)
-
-
-@pytest.mark.parametrize("name", sorted(VALIDATED))
-def test_typeddict_and_validator_require_the_same_fields(name: str) -> None:
-    _, required = TYPEDDICTS[name]
-    _, checked = validation.SHAPES[VALIDATED[name]]
-    assert sorted(checked) == sorted(required)
-
-
-def test_events_knows_the_last_api_error() -> None:
-    fields, required = validation.SHAPES[validation.EVENTS]
-    assert fields == {"last_api_error": validation.LAST_API_ERROR}
-    assert required == ()
+def test_events_counts_by_name_beside_the_last_api_error() -> None:
+    assert list(schema.Events.fields) == ["last_api_error"]
+    assert schema.Events.check({"Stop": 3, "last_api_error": {"error": "x", "at": 1.0}}) is None
+    assert schema.Events.check({"Stop": "3"}) == ".Stop: expected an integer"
 
 
 # A setting's kind -> the type its `Config` attribute holds.

@@ -25,7 +25,7 @@ SID = "s1"
 
 def _state(slug: str, milestone: str) -> Any:
     state = fresh_state(SID, NOW)
-    state["arc"] = arcs.new_arc(slug, [milestone], NOW)
+    state["arc"] = arcs.new_arc(slug, [milestone], NOW).data
     return state
 
 

@@ -7,6 +7,10 @@ from arcguard.core.arc_keeper import arc as arcs
 from arcguard.core.arc_keeper.lifecycle import decide_session_start
 from arcguard.core.arc_keeper.posture import decide_posture
 from arcguard.core.config import default_config
+from arcguard.core.schema import Arc
+from arcguard.core.schema import Guard
+from arcguard.core.schema import Pause
+from arcguard.core.schema import StateFile
 from arcguard.core.state import fresh_state
 
 
@@ -22,39 +26,48 @@ def context(out):
     return render.context_text(out)
 
 
+def _arc(state) -> Arc | None:
+    """The session's arc, read through its record."""
+    return StateFile.view(state).arc
+
+
+def _guard(state) -> Guard:
+    return StateFile.view(state).guard
+
+
 def test_autonomous_bootstraps_an_arc_and_restates_the_posture():
     out, state = posture(None, "/autonomous Ship it!")
-    assert state["arc"]["slug"] == "ship-it" and state["arc"]["active"] is True
+    assert _arc(state).slug == "ship-it" and _arc(state).active is True
     text = context(out)
     assert "'Ship it!' is active" in text and "`arcguard arc complete sid`" in text
 
 
 def test_autonomous_alone_names_its_arc_autonomous():
     out, state = posture(None, "/autonomous")
-    assert state["arc"]["slug"] == "autonomous" and "'autonomous' is active" in context(out)
+    assert _arc(state).slug == "autonomous" and "'autonomous' is active" in context(out)
 
 
 def test_a_mid_prose_mention_starts_nothing():
     out, state = posture(None, "please do not use /autonomous here")
-    assert out is None and state["arc"] is None
+    assert out is None and _arc(state) is None
 
 
 def test_retyping_autonomous_or_its_task_keeps_the_arc_and_its_counters():
     _, state = posture(None, "/autonomous go")
-    state["arc"]["total_blocks"] = 3
+    _arc(state).total_blocks = 3
     for again in ("/autonomous go", "/autonomous", "  /AUTONOMOUS   go "):
         out, state = posture(state, again)
-        assert state["arc"]["total_blocks"] == 3 and state["arc"]["task"] == "go"
+        assert _arc(state).total_blocks == 3 and _arc(state).task == "go"
         assert "new arc" not in context(out)
 
 
 def test_autonomous_with_another_task_starts_a_new_arc_with_fresh_caps():
     _, state = posture(None, "/autonomous ship the importer")
-    state["arc"]["total_blocks"] = 3
-    state["arc"]["reconcile_count"] = 2
+    _arc(state).total_blocks = 3
+    _arc(state).reconcile_count = 2
     out, state = posture(state, "/autonomous fix the greeting script")
-    arc = state["arc"]
-    assert (arc["task"], arc["total_blocks"], arc["reconcile_count"]) == (
+    arc = _arc(state)
+    assert (arc.task, arc.total_blocks, arc.reconcile_count) == (
         "fix the greeting script",
         0,
         0,
@@ -68,7 +81,7 @@ def test_autonomous_with_another_task_starts_a_new_arc_with_fresh_caps():
 def test_autonomous_stop_ends_the_arc_and_says_so():
     _, state = posture(None, "/autonomous ship the importer")
     out, state = posture(state, "/autonomous stop")
-    assert state["arc"]["active"] is False and state["arc"]["ended_by"] == "stop"
+    assert _arc(state).active is False and _arc(state).ended_by == "stop"
     assert "ended the autonomous arc 'ship the importer'" in context(out)
     assert "is active" not in context(out)  # no posture for an arc that is over
     assert state["log"][-1]["kind"] == "arc-stop"
@@ -78,7 +91,7 @@ def test_autonomous_stop_ends_the_arc_and_says_so():
 
 def test_autonomous_stop_without_an_arc_changes_nothing():
     out, state = posture(None, "/autonomous Stop.")
-    assert state["arc"] is None and "no autonomous arc was active" in context(out)
+    assert _arc(state) is None and "no autonomous arc was active" in context(out)
 
 
 def test_a_checklist_in_the_prompt_becomes_the_milestones():
@@ -91,9 +104,9 @@ def test_a_checklist_in_the_prompt_becomes_the_milestones():
         "- not a step\n"
     )
     _, state = posture(None, prompt)
-    arc = state["arc"]
-    assert arc["task"] == "ship the importer - not a step"
-    assert [(m["slice"], m["status"]) for m in arc["milestones"]] == [
+    arc = _arc(state)
+    assert arc.task == "ship the importer - not a step"
+    assert [(m.slice, m.status) for m in arc.milestones] == [
         ("parse the CSV", "todo"),
         ("read the spec", "done"),
         ("load it", "todo"),
@@ -104,8 +117,8 @@ def test_a_checklist_in_the_prompt_becomes_the_milestones():
 
 def test_a_numbered_list_becomes_the_milestones():
     _, state = posture(None, "/autonomous tidy up:\n1) lint\n2) format\n10. commit")
-    assert [m["slice"] for m in state["arc"]["milestones"]] == ["lint", "format", "commit"]
-    assert state["arc"]["task"] == "tidy up:"
+    assert [m.slice for m in _arc(state).milestones] == ["lint", "format", "commit"]
+    assert _arc(state).task == "tidy up:"
 
 
 def test_silent_when_no_arc_is_active():
@@ -115,33 +128,33 @@ def test_silent_when_no_arc_is_active():
 
 def test_the_posture_names_the_next_milestone():
     state = fresh_state("sid", NOW)
-    state["arc"] = arcs.new_arc("importer", ["parse", "load"], NOW)
-    arcs.mark_done(state["arc"], "parse")
+    state["arc"] = arcs.new_arc("importer", ["parse", "load"], NOW).data
+    arcs.mark_done(Arc.view(state["arc"]), "parse")
     out, _ = posture(state, "how is it going?")
     assert "Next milestone: load." in context(out)
 
 
 def test_an_operator_prompt_resets_the_consecutive_counter_but_a_notification_does_not():
     _, state = posture(None, "/autonomous go")
-    state["arc"]["reconcile_count"] = 2
-    state["guard"]["paused"] = {"kind": "cycle", "reason": "r", "at": NOW}
+    _arc(state).reconcile_count = 2
+    _guard(state).paused = Pause(kind="cycle", reason="r", at=NOW)
     note = "<task-notification>\n<task-id>x</task-id>\n<status>completed</status>"
     out, after_note = posture(state, note)
-    assert after_note["arc"]["reconcile_count"] == 2
-    assert after_note["guard"]["paused"] is not None
+    assert _arc(after_note).reconcile_count == 2
+    assert _guard(after_note).paused is not None
     assert out is not None  # the posture is still restated to the model
     _, after_person = posture(state, "keep going")
-    assert after_person["arc"]["reconcile_count"] == 0
-    assert after_person["guard"]["paused"] is None
+    assert _arc(after_person).reconcile_count == 0
+    assert _guard(after_person).paused is None
 
 
 def test_compaction_resets_nothing_and_restates_the_posture():
     _, state = posture(None, "/autonomous go")
-    state["arc"]["reconcile_count"] = 1
+    _arc(state).reconcile_count = 1
     state["guard"]["tracks"] = {"main": {"turns": 150, "fingerprints": ["a"]}}
     out, after = decide_session_start(state, "compact", CFG, NOW, command="arcguard")
     assert after["guard"]["tracks"] == state["guard"]["tracks"]
-    assert after["arc"]["reconcile_count"] == 1
+    assert _arc(after).reconcile_count == 1
     assert out is not None and "is active" in context(out)
     assert after["events"]["session_start:compact"] == 1
 

@@ -128,7 +128,7 @@ def test_valid_reset_texts_still_resolve_as_before():
 def test_limit_wait_falls_back_to_its_backoff_on_a_non_ascii_reset_time(tmp_path):
     home, sid, now = str(tmp_path / "state"), "5b1f0c2e-0000-4000-8000-00000000eeee", time.time()
     state = fresh_state(sid, now)
-    state["arc"] = new_arc("importer", ["parse", "load"], now)
+    state["arc"] = new_arc("importer", ["parse", "load"], now).data
     store.update(home, sid, lambda _: (state, None), now=now, lock_timeout=5)
     ctx = hook_driver.context("limit-wait", home, now=now)
     payload = {

@@ -278,9 +278,9 @@ def test_reading_something_new_between_failures_does_not_reset_the_failure_count
     ],
 )
 def test_a_corrupt_shape_record_is_caught_on_load(corrupt):
-    from arcguard.core import validation
+    from arcguard.core import schema
 
     d = Driver()
     d.turn(probe(1))
     d.main.update(corrupt)
-    assert validation.problem(d.state) is not None
+    assert schema.problem(d.state) is not None

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import pytest
+from testing.builders import arc_of
+from testing.builders import guard_of
 
 from arcguard.core import render
 from arcguard.core.arc_keeper import arc as arcs
@@ -16,6 +18,8 @@ from arcguard.core.arc_keeper.stop import Signals
 from arcguard.core.arc_keeper.stop import classify
 from arcguard.core.arc_keeper.stop import decide_stop
 from arcguard.core.config import default_config
+from arcguard.core.schema import Pause
+from arcguard.core.schema import StateFile
 from arcguard.core.state import fresh_state
 
 
@@ -25,7 +29,7 @@ CFG = default_config()
 
 def with_arc(milestones=("slice one",)):
     state = fresh_state("sid", NOW)
-    state["arc"] = arcs.new_arc("demo", list(milestones), NOW)
+    StateFile.view(state).arc = arcs.new_arc("demo", list(milestones), NOW)
     return state
 
 
@@ -65,7 +69,7 @@ def test_a_stall_mid_arc_is_blocked_with_slug_next_milestone_and_the_way_to_comp
     # Claude Code prints the reason on the screen: it names the command, the posture holds it.
     assert "`arc complete` command from arcguard's note" in out["reason"]
     assert "sid" not in out["reason"]
-    assert state["arc"]["reconcile_count"] == 1 and state["arc"]["total_blocks"] == 1
+    assert arc_of(state).reconcile_count == 1 and arc_of(state).total_blocks == 1
     assert state["log"][-1]["kind"] == "continue"
 
 
@@ -106,12 +110,12 @@ def test_a_release_that_takes_stop_context_is_continued_with_it_and_the_same_cap
 def test_anything_but_the_two_no_ops_is_left_alone(text):
     out, state = stop(with_arc(), Final.from_text(text))
     assert out is None
-    assert state["arc"]["total_blocks"] == 0
+    assert arc_of(state).total_blocks == 0
 
 
 def test_an_inactive_arc_is_never_blocked():
     state = with_arc()
-    arcs.complete(state["arc"], NOW)
+    arcs.complete(arc_of(state), NOW)
     assert stop(state, Final.from_text("No response requested."))[0] is None
     assert stop(fresh_state("sid", NOW), Final.from_text(""))[0] is None
     assert stop(None, Final.from_text(""))[0] is None
@@ -124,7 +128,7 @@ def test_a_stale_arc_is_never_blocked():
 
 def test_staleness_counts_from_the_last_activity_not_from_set():
     state = with_arc()
-    arcs.touch(state["arc"], NOW + 7 * 3600)
+    arcs.touch(arc_of(state), NOW + 7 * 3600)
     out, _ = stop(state, Final.from_text(""), at=NOW + 9 * 3600)
     assert out is not None
 
@@ -135,15 +139,15 @@ def test_staleness_counts_from_the_last_activity_not_from_set():
 def test_a_completion_claim_releases_the_arc(text):
     out, state = stop(with_arc(), Final.from_text(text), active=True)
     assert out is None
-    assert state["arc"]["active"] is False and "completed_at" in state["arc"]
+    assert arc_of(state).active is False and arc_of(state).has("completed_at")
     assert state["log"][-1]["kind"] == "release"
 
 
 def test_productive_turn_outside_a_chain_resets_the_consecutive_counter():
     state = with_arc()
-    state["arc"]["reconcile_count"] = 2
+    arc_of(state).reconcile_count = 2
     _, state = stop(state, Final("tool_use"), active=False)
-    assert state["arc"]["reconcile_count"] == 0
+    assert arc_of(state).reconcile_count == 0
 
 
 def test_trivial_turns_inside_a_chain_do_not_reset_the_cap():
@@ -187,10 +191,10 @@ def test_caps_are_configurable_but_stay_under_claude_codes_block_cap():
 def test_never_continued_api_errors_background_waits_and_paused_sessions(final, background, paused):
     state = with_arc()
     if paused:
-        state["guard"]["paused"] = {"kind": "cycle", "reason": "r", "at": NOW}
+        guard_of(state).paused = Pause(kind="cycle", reason="r", at=NOW)
     out, new = stop(state, final, background=background)
     assert out is None
-    assert new["arc"]["total_blocks"] == 0
+    assert arc_of(new).total_blocks == 0
     assert new["log"][-1]["kind"] == "allow"
 
 

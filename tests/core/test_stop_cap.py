@@ -21,6 +21,7 @@ from arcguard.core.arc_keeper.stop import consecutive_cap
 from arcguard.core.arc_keeper.stop import decide_stop
 from arcguard.core.config import default_config
 from arcguard.core.display import notices
+from arcguard.core.schema import LogEntry
 from arcguard.forensics import scan_paths
 from tests.core.test_stop import NOW
 from tests.core.test_stop import with_arc
@@ -77,7 +78,7 @@ def test_an_override_in_the_transcript_is_logged_once_as_not_a_completion():
     kinds = [e["kind"] for e in state["log"]]
     assert kinds.count("overridden") == 2 and state["seen"]["overrides"] == ["w1", "w2"]
     assert "it did not complete" in state["log"][0]["reason"]
-    assert notices.user_line([state["log"][0]], CFG) is None  # recorded, not an action
+    assert _user_line([state["log"][0]], CFG) is None  # recorded, not an action
 
 
 def test_the_stop_hook_reads_the_cap_from_the_environment(tmp_path):
@@ -124,3 +125,8 @@ def test_forensics_counts_turns_the_cap_ended(tmp_path):
     report = scan_paths([str(t.write(tmp_path / "a.jsonl"))], CFG)
     assert report.stop_cap_overrides == 1
     assert json.loads(json.dumps(report.as_dict()))["stop_cap_overrides"] == 1
+
+
+def _user_line(entries, cfg):
+    """`notices.user_line` on log entries as the state file holds them."""
+    return notices.user_line([LogEntry.view(entry) for entry in entries], cfg)

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import pytest
+from testing.builders import arc_of
+from testing.builders import guard_of
 
 from arcguard.core import render
 from arcguard.core.arc_keeper import arc as arcs
@@ -18,6 +20,8 @@ from arcguard.core.arc_keeper.stop import classify
 from arcguard.core.arc_keeper.stop import decide_stop
 from arcguard.core.config import default_config
 from arcguard.core.config_input import build_config
+from arcguard.core.schema import Pause
+from arcguard.core.schema import StateFile
 from arcguard.core.state import fresh_state
 
 
@@ -36,7 +40,7 @@ def policy(name):
 
 def with_arc():
     state = fresh_state("sid", NOW)
-    state["arc"] = arcs.new_arc("demo", ["slice one"], NOW)
+    StateFile.view(state).arc = arcs.new_arc("demo", ["slice one"], NOW)
     return state
 
 
@@ -91,7 +95,7 @@ def test_a_question_or_announced_step_mid_arc_is_sent_back_with_the_protocol(tex
     assert seen in out["reason"]
     assert "start" in out["reason"] and "DECISION NEEDED:" in out["reason"]
     assert "proceed with your own recommendation" in out["reason"]
-    assert state["arc"]["total_blocks"] == 1
+    assert arc_of(state).total_blocks == 1
 
 
 def test_strict_sends_back_any_other_text_mid_arc():
@@ -103,21 +107,21 @@ def test_strict_sends_back_any_other_text_mid_arc():
 def test_decision_needed_is_always_let_through_and_logged(name):
     out, state = stop(with_arc(), Final.from_text(DECIDE), policy(name))
     assert out is None
-    assert state["arc"]["active"] is True and state["arc"]["total_blocks"] == 0
+    assert arc_of(state).active is True and arc_of(state).total_blocks == 0
     assert state["log"][-1]["kind"] == "decision"
 
 
 @pytest.mark.parametrize("name", ["noop", "ask", "strict"])
 def test_a_completion_is_released_under_every_policy(name):
     out, state = stop(with_arc(), Final.from_text("The arc is complete."), policy(name))
-    assert out is None and state["arc"]["active"] is False
+    assert out is None and arc_of(state).active is False
 
 
 def test_noop_policy_leaves_questions_alone():
     out, state = stop(
         with_arc(), Final.from_text("Do you want the cleanup included?"), policy("noop")
     )
-    assert out is None and state["arc"]["total_blocks"] == 0
+    assert out is None and arc_of(state).total_blocks == 0
 
 
 def test_caps_hold_across_a_mix_of_classes():
@@ -141,10 +145,10 @@ def test_caps_hold_across_a_mix_of_classes():
 def test_questions_are_never_continued_where_no_op_stops_are_not(background, paused, synthetic):
     state = with_arc()
     if paused:
-        state["guard"]["paused"] = {"kind": "cycle", "reason": "r", "at": NOW}
+        guard_of(state).paused = Pause(kind="cycle", reason="r", at=NOW)
     final = Final("text", QUESTION, synthetic=synthetic)
     out, new = stop(state, final, policy("ask"), background=background)
-    assert out is None and new["arc"]["total_blocks"] == 0
+    assert out is None and arc_of(new).total_blocks == 0
 
 
 @pytest.mark.parametrize("name", ["noop", "ask"])
@@ -162,7 +166,7 @@ def test_questions_are_never_continued_where_no_op_stops_are_not(background, pau
 )
 def test_earlier_near_misses_stay_left_alone_under_noop_and_ask(name, text):
     out, state = stop(with_arc(), Final.from_text(text), policy(name))
-    assert out is None and state["arc"]["total_blocks"] == 0
+    assert out is None and arc_of(state).total_blocks == 0
 
 
 # --- dead resumes ------------------------------------------------------------------------
@@ -206,7 +210,7 @@ def test_a_real_answer_to_a_resume_is_left_alone():
 def test_a_dead_resume_is_not_continued_while_paused_or_waiting(background, paused):
     state = fresh_state("sid", NOW)
     if paused:
-        state["guard"]["paused"] = {"kind": "cycle", "reason": "r", "at": NOW}
+        guard_of(state).paused = Pause(kind="cycle", reason="r", at=NOW)
     out, _ = stop(state, resumed(), default_config(), background=background)
     assert out is None
 
@@ -230,7 +234,7 @@ def test_a_courtesy_closing_with_milestones_left_is_sent_back_under_ask():
 
 def test_a_courtesy_closing_with_no_milestone_left_is_let_through_under_ask():
     state = fresh_state("sid", NOW)
-    state["arc"] = arcs.new_arc("demo", [], NOW)  # an arc of one task, no milestones
+    StateFile.view(state).arc = arcs.new_arc("demo", [], NOW)  # an arc of one task, no milestones
     out, _ = stop(state, Final.from_text(COURTESY), policy("ask"))
     assert out is None
 
@@ -238,6 +242,6 @@ def test_a_courtesy_closing_with_no_milestone_left_is_let_through_under_ask():
 @pytest.mark.parametrize(("name", "blocked"), [("noop", False), ("strict", True)])
 def test_a_courtesy_closing_under_noop_and_strict(name, blocked):
     state = fresh_state("sid", NOW)
-    state["arc"] = arcs.new_arc("demo", [], NOW)
+    StateFile.view(state).arc = arcs.new_arc("demo", [], NOW)
     out, _ = stop(state, Final.from_text(COURTESY), policy(name))
     assert (out is not None) is blocked

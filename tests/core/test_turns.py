@@ -13,6 +13,7 @@ from arcguard.core.loop_guard import guard
 from arcguard.core.loop_guard import opkey
 from arcguard.core.loop_guard import repeat
 from arcguard.core.loop_guard import turns
+from arcguard.core.schema import StateFile
 from arcguard.core.state import fresh_state
 from arcguard.core.tool_call import ToolCall
 from arcguard.core.tool_call import ToolResult
@@ -289,10 +290,10 @@ def test_calls_that_never_ran_per_the_batch_are_not_runs(text: str) -> None:
     for n in range(cfg.repeat_limit + 2):
         pre, state = _turn_as_the_batch_reports_it(state, cfg, 2.0 + n, f"t{n}", text)
         assert pre is None, f"call {n} was denied as a repeat"
-    track = state["guard"]["tracks"]["main"]
-    [op] = track["ops"].values()
-    assert {r["outcome"] for r in op["runs"]} == {opkey.NOT_RUN}
-    assert track["results"] == []  # the refusal text taught nothing new
+    track = StateFile.view(state).guard.tracks["main"]
+    [op] = track.ops.values()
+    assert {r.outcome for r in op.runs} == {opkey.NOT_RUN}
+    assert track.results == []  # the refusal text taught nothing new
 
 
 def test_a_call_that_ran_per_the_batch_still_counts_as_a_run() -> None:

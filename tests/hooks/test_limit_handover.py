@@ -13,6 +13,7 @@ import os
 from testing import hook_driver
 
 from arcguard.core.arc_keeper import handover
+from arcguard.core.schema import StateFile
 from arcguard.hooks import limit_wait
 from arcguard.storage import paths
 from tests.hooks.test_limit_wait import T0
@@ -64,7 +65,7 @@ def run(monkeypatch, tmp_path, clock, *entries, error="rate_limit"):
 
 
 def kinds() -> list[str]:
-    return [e["kind"] for e in state()["log"]]
+    return [e.kind for e in StateFile.view(state()).log]
 
 
 def test_an_armed_resume_that_comes_is_left_to_claude_code(monkeypatch, tmp_path):
@@ -160,7 +161,8 @@ def test_the_watch_is_shown_in_the_state_as_the_built_in_resume_being_watched(
     seen = {}
 
     def look(now: float) -> None:
-        seen.setdefault("wait", dict(state().get("limit_wait", {})))
+        wait = StateFile.view(state()).limit_wait
+        seen.setdefault("wait", dict(wait.data) if wait is not None else {})
 
     clock = FakeClock(T0, look)
     run(monkeypatch, tmp_path, clock, system(ARMED))

@@ -258,7 +258,7 @@ def write_arc(at: float) -> None:
 
     def put(_state):
         new = fresh_state(SID, at)
-        new["arc"] = new_arc("importer", ["parse"], at)
+        new["arc"] = new_arc("importer", ["parse"], at).data
         return new, None
 
     store.update(paths.state_dir(os.environ), SID, put, now=at, lock_timeout=5.0)

@@ -55,9 +55,9 @@ def write_session(sid: str, *, age_days: float, arc_age_days: float | None = Non
     now = time.time()
     state = fresh_state(sid, now - age_days * DAY)
     if arc_age_days is not None:
-        state["arc"] = new_arc("work", [], now - arc_age_days * DAY)
+        state["arc"] = new_arc("work", [], now - arc_age_days * DAY).data
     if wait:
-        arc = state["arc"] = new_arc("work", [], now - age_days * DAY)
+        arc = state["arc"] = new_arc("work", [], now - age_days * DAY).data
         state["limit_wait"] = {
             "token": "t",
             "pid": 0,

@@ -149,10 +149,10 @@ def old_oversized_state() -> dict[str, Any]:
 
     now = time.time()
     state: Any = fresh_state(SID, now)
-    state["arc"] = new_arc("importer", ["parse", "load"], now)
+    state["arc"] = new_arc("importer", ["parse", "load"], now).data
     state["arc"].update(reconcile_count=1, total_blocks=4, limit_resumes=2)
     state["guard"]["edit_seq"] = 7
-    track = new_track(now)
+    track = new_track(now).data
     body = MARK + "x" * 1_000_000
     track["open_turn"] = {
         "message": "msg_1",

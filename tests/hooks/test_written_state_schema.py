@@ -20,7 +20,7 @@ from testing.builders import tool_use
 from testing.builders import write_transcript
 from testing.cli import invoke
 
-from arcguard.core import validation
+from arcguard.core import schema
 from arcguard.storage import paths
 from arcguard.storage import store
 
@@ -49,7 +49,7 @@ def leaves(value: object, path: str = "") -> list[tuple[str, tuple[object, ...]]
 
 
 def assert_valid_and_every_field_checked(document: dict[str, Any]) -> None:
-    assert validation.problem(document) is None
+    assert schema.problem(document) is None
     for printed, keys in leaves(document):
         if keys == ("schema",):
             continue  # the version number: checked before anything else
@@ -58,7 +58,7 @@ def assert_valid_and_every_field_checked(document: dict[str, Any]) -> None:
         for key in keys[:-1]:
             target = target[key]
         target[keys[-1]] = object()  # no checker accepts this
-        wrong = validation.problem(broken)
+        wrong = schema.problem(broken)
         assert wrong is not None and wrong.startswith(f"state{printed}:"), (printed, wrong)
 
 

@@ -14,6 +14,7 @@ from testing import builders
 from testing.builders import run_hook as run_hook  # the suites call support.run_hook
 
 from arcguard.core.arc_keeper import arc as arcs
+from arcguard.core.schema import StateFile
 from arcguard.core.state import fresh_state
 from arcguard.storage import paths
 from arcguard.storage import store
@@ -57,9 +58,9 @@ def put_state(
     now = time.time()
     state = fresh_state(session_id, now)
     if arc:
-        state["arc"] = arcs.new_arc("work", ["one", "two"], now)
+        state["arc"] = arcs.new_arc("work", ["one", "two"], now).data
     if seen:
-        state["seen"]["messages"] = list(seen)
+        StateFile.view(state).seen.messages = list(seen)
     store.update(str(home), session_id, lambda _old: (state, None), now=now, lock_timeout=5.0)
     return state
 

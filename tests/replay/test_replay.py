@@ -2,7 +2,6 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import TYPE_CHECKING
 from typing import Any
 
 import pytest
@@ -10,16 +9,13 @@ from click.testing import CliRunner
 from testing.builders import FIXTURES
 from testing.builders import Transcript
 
+from arcguard.core.schema import LogEntry
 from arcguard.forensics import entries as kinds
 from arcguard.replay import replay
 from arcguard.replay.events import EventBuilder
 from arcguard.replay.replayer import new_log_entries
 from arcguard.transcript.records import parse_entry
 from tests.replay import examples_spec
-
-
-if TYPE_CHECKING:
-    from arcguard.core.schema import LogEntry
 
 
 EXAMPLES = examples_spec.EXAMPLES
@@ -154,11 +150,11 @@ def test_slash_command_is_replayed_as_typed() -> None:
 
 
 def test_new_log_entries_with_a_bounded_log() -> None:
-    before: list[LogEntry] = [{"t": i} for i in range(50)]
-    after: list[LogEntry] = [*before[2:], {"t": 50}, {"t": 51}]
-    assert new_log_entries(before, after) == [{"t": 50}, {"t": 51}]
+    before = [LogEntry(t=i) for i in range(50)]
+    after = [*before[2:], LogEntry(t=50), LogEntry(t=51)]
+    assert new_log_entries(before, after) == [LogEntry(t=50), LogEntry(t=51)]
     assert new_log_entries(before, before) == []
-    assert new_log_entries([], [{"t": 1}]) == [{"t": 1}]
+    assert new_log_entries([], [LogEntry(t=1)]) == [LogEntry(t=1)]
 
 
 # --- the bundled examples -------------------------------------------------------------------

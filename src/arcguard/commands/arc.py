@@ -15,6 +15,7 @@ from arcguard.commands.group import SuggestingGroup
 from arcguard.commands.printable import printable
 from arcguard.core.arc_keeper import arc as arcs
 from arcguard.core.config_input import parse_int
+from arcguard.core.schema import StateFile
 from arcguard.core.state import clone
 from arcguard.core.state import fresh_state
 
@@ -23,7 +24,7 @@ if TYPE_CHECKING:
     from collections.abc import Callable
 
     from arcguard.core.notify import NotifyEvent
-    from arcguard.core.state import Arc
+    from arcguard.core.schema import Arc
     from arcguard.core.state import State
 
 COUNTER = "reconcile_count"
@@ -54,7 +55,7 @@ def _apply(session_id: str, verb: Callable[[Arc | None, float], tuple[bool, str]
 
     def change(state: State | None) -> tuple[State | None, str]:
         new = clone(state) if state is not None else fresh_state(session_id, at)
-        changed, text = verb(new.get("arc"), at)
+        changed, text = verb(StateFile.view(new).arc, at)
         return (new if changed else None), text
 
     return locked_update(session_id, change, at=at)
@@ -72,7 +73,7 @@ def _apply_live(
         from arcguard.core.arc_keeper import limits
 
         new = clone(state) if state is not None else fresh_state(session_id, at)
-        changed, text = verb(new.get("arc"), at, limits.held_until(new, cfg, at))
+        changed, text = verb(StateFile.view(new).arc, at, limits.held_until(new, cfg, at))
         return (new if changed else None), text
 
     return locked_update(session_id, change, at=at)
@@ -99,8 +100,9 @@ def set_(session_id: str, slug: str, milestones: tuple[str, ...]) -> None:
 
     def change(state: State | None) -> tuple[State | None, str]:
         new: State = clone(state) if state is not None else fresh_state(session_id, at)
-        arc = new["arc"] = arcs.new_arc(slug, list(milestones), at)
-        return new, f"active {arc['slug']}"
+        arc = arcs.new_arc(slug, list(milestones), at)
+        StateFile.view(new).arc = arc
+        return new, f"active {arc.slug}"
 
     _say(locked_update(session_id, change, at=at))
 
@@ -152,7 +154,7 @@ def status(session_id: str) -> None:
 
     def verb(current: Arc | None, at: float, held: float | None) -> tuple[bool, str]:
         if current is not None and _touch_if_active(current, at, held):
-            return True, f"active {current.get('slug', arcs.DEFAULT_SLUG)}"
+            return True, f"active {current.slug if current.has('slug') else arcs.DEFAULT_SLUG}"
         return False, "inactive"
 
     _say(_apply_live(session_id, verb))
@@ -167,7 +169,7 @@ def active(ctx: click.Context, session_id: str) -> None:
         session_id,
         lambda a, at, held: (
             _touch_if_active(a, at, held),
-            "yes" if a and _active(a, at, held) else "",
+            "yes" if a is not None and _active(a, at, held) else "",
         ),
     )
     ctx.exit(0 if text else 1)
@@ -180,7 +182,7 @@ def get(session_id: str, field: str) -> None:
     """Print one field of the arc (strings as they are, other values as JSON), or ""."""
 
     def verb(current: Arc | None, at: float) -> tuple[bool, str]:
-        value = (current or {}).get(field, "")
+        value = current.data.get(field, "") if current is not None else ""
         return False, value if isinstance(value, str) else jsonio.dumps(value)
 
     _say(_apply(session_id, verb))

@@ -44,6 +44,7 @@ from arcguard.commands.common import json_option
 from arcguard.commands.common import now
 from arcguard.commands.status_summary import summarise
 from arcguard.commands.status_summary import unreadable
+from arcguard.core.schema import StateFile
 from arcguard.storage import paths
 from arcguard.storage import store
 
@@ -69,7 +70,7 @@ def read_summary(
     from arcguard.hooks.limit_wait import waiter_alive
 
     wait = limits.pending(state)
-    alive = wait is not None and waiter_alive(wait.get("pid"))
+    alive = wait is not None and waiter_alive(wait.pid)
     return summarise(state, path, cfg, at, waiter_alive=alive, switched_off=switched_off)
 
 
@@ -94,7 +95,7 @@ def collect(state_dir: str, cfg: Config, at: float, limit: int) -> list[SessionS
             found.append(unreadable(path, mtime, str(exc)))
             continue
         if state is not None:
-            off = turned.is_off(state["session_id"])
+            off = turned.is_off(StateFile.view(state).session_id)
             found.append(read_summary(state, path, cfg, at, switched_off=off))
     found.sort(key=lambda s: s["updated"] or 0.0, reverse=True)
     return found
@@ -109,7 +110,7 @@ def find_session(state_dir: str, session_id: str) -> tuple[str, State]:
     matches = []
     for candidate, _ in store.list_sessions(state_dir):
         other = _read(candidate)
-        if other is not None and other["session_id"].startswith(session_id):
+        if other is not None and StateFile.view(other).session_id.startswith(session_id):
             matches.append((candidate, other))
     if len(matches) == 1:
         return matches[0]
@@ -203,14 +204,15 @@ def _show_session(session_id: str, as_json: bool) -> None:
     state_dir, cfg, at = home(), config(), now()
     path, state = find_session(state_dir, session_id)
     turned, _ = read_switch(state_dir)
-    summary = read_summary(state, path, cfg, at, switched_off=turned.is_off(state["session_id"]))
+    record = StateFile.view(state)
+    summary = read_summary(state, path, cfg, at, switched_off=turned.is_off(record.session_id))
     from arcguard.core.vocabulary import kind_name
 
-    log = state["log"]
+    log = list(record.log)
     if as_json:
         # Entries logged under a name since changed are shown under the current one.
-        current = [{**e, "kind": kind_name(e["kind"])} if "kind" in e else e for e in log]
-        document = {**summary, "log": current, "events": state.get("events") or {}}
+        current = [{**e.data, "kind": kind_name(e.kind)} if e.has("kind") else e.data for e in log]
+        document = {**summary, "log": current, "events": record.events.data}
         _echo_json({"schema": SCHEMA, "state_dir": state_dir, "session": document})
     else:
         click.echo(printable(render_session(summary, log)))

@@ -13,6 +13,7 @@ from arcguard.core import vocabulary
 from arcguard.core.arc_keeper import arc as arcs
 from arcguard.core.arc_keeper import handover
 from arcguard.core.arc_keeper import limits
+from arcguard.core.schema import StateFile
 from arcguard.core.state import iso
 
 
@@ -21,9 +22,8 @@ if TYPE_CHECKING:
 
     from arcguard.core.config import Config
     from arcguard.core.schema import Arc
-    from arcguard.core.schema import Pause
-    from arcguard.core.schema import Track
     from arcguard.core.state import State
+    from arcguard.jsonio import JSONObject
 
     # The `--json` document's parts (see the docstring of `commands/status.py`).
     class ArcSummary(TypedDict):
@@ -45,7 +45,7 @@ if TYPE_CHECKING:
         t: float | None
 
     class GuardSummary(TypedDict):
-        paused: Pause | None
+        paused: JSONObject | None  # the pause as the state file holds it
         denials: int
         blocked_rounds: int
         last_pause: LastPause | None
@@ -100,41 +100,42 @@ def arc_summary(
         return None
     if arcs.is_active(arc, cfg, at, held_until=held_until):
         state = "active"
-    elif arc.get("active") is True:
+    elif arc.active is True:
         state = "stale"
-    elif arc.get("ended_by") == "stop":
+    elif arc.ended_by == "stop":
         state = "stopped"
     else:
-        state = "complete" if arc.get("completed_at") else "inactive"
+        state = "complete" if arc.completed_at else "inactive"
     done, total = arcs.milestone_counts(arc)
     return {
-        "slug": arc.get("slug") or arcs.DEFAULT_SLUG,
+        "slug": arc.slug or arcs.DEFAULT_SLUG,
         "name": arcs.name_of(arc),
         "state": state,
         "milestones_done": done,
         "milestones_total": total,
         "next_milestone": arcs.next_milestone(arc),
-        "consecutive": arc.get("reconcile_count", 0),
-        "lifetime": arc.get("total_blocks", 0),
-        "task": arc.get("task", ""),
+        "consecutive": arc.reconcile_count,
+        "lifetime": arc.total_blocks,
+        "task": arc.task,
         "consecutive_cap": cfg.max_consecutive_continuations,
         "lifetime_cap": cfg.max_continuations_per_arc,
     }
 
 
 def guard_summary(state: State) -> GuardSummary:
-    guard = state["guard"]
-    tracks: list[Track] = list(guard.get("tracks", {}).values())
-    paused: Pause | None = guard.get("paused")
-    pauses = [e for e in state["log"] if e.get("kind") == vocabulary.PAUSE]
+    record = StateFile.view(state)
+    guard = record.guard
+    tracks = list(guard.tracks.values())
+    paused = guard.paused
+    pauses = [e for e in record.log if e.kind == vocabulary.PAUSE]
     last = pauses[-1] if pauses else None
     return {
-        "paused": paused,
-        "denials": sum(t["denials"] for t in tracks),
-        "blocked_rounds": max((t["blocked_rounds"] for t in tracks), default=0),
+        "paused": paused.data if paused is not None else None,
+        "denials": sum(t.denials for t in tracks),
+        "blocked_rounds": max((t.blocked_rounds for t in tracks), default=0),
         "last_pause": None
         if last is None
-        else {"rule": last.get("rule", ""), "reason": last.get("reason", ""), "t": last.get("t")},
+        else {"rule": last.rule or "", "reason": last.reason, "t": last.t},
     }
 
 
@@ -144,18 +145,18 @@ def limit_wait_summary(
     """A recorded wait for an API limit to reset, as `arcguard hook limit-wait` recorded it;
     `waiting` is the rule the status line uses too (`core.arc_keeper.limits.waiting`)."""
     wait = limits.pending(state)
-    until = wait.get("until") if wait is not None else None
+    until = wait.until if wait is not None else None
     if wait is None or until is None:
         return None
     return {
         "until": float(until),
         "until_iso": iso(float(until)),
-        "error": wait.get("error", ""),
-        "attempt": wait.get("attempt", 0),
+        "error": wait.error,
+        "attempt": wait.attempt,
         "of": cfg.limit_resumes_per_arc,
         "waiter_alive": waiter_alive,
         "waiting": limits.waiting(wait, at, alive=waiter_alive),
-        "watching": wait.get("source") == handover.SOURCE,
+        "watching": wait.source == handover.SOURCE,
     }
 
 
@@ -170,16 +171,16 @@ def summarise(
 ) -> ReadSummary:
     """`waiter_alive`: the process of the state's pending limit wait still runs;
     `switched_off`: `arcguard off` holds the session's decisions back."""
-    updated = state.get("updated")
-    updated = float(updated) if updated is not None else None
+    record = StateFile.view(state)
+    updated = float(record.updated) if record.has("updated") else None
     return {
-        "session_id": state["session_id"],
+        "session_id": record.session_id,
         "file": path,
         "updated": updated,
         "updated_iso": iso(updated) if updated is not None else None,
         "error": None,
-        "project": state.get("cwd"),
-        "arc": arc_summary(state.get("arc"), cfg, at, held_until=limits.held_until(state, cfg, at)),
+        "project": record.cwd if record.has("cwd") else None,
+        "arc": arc_summary(record.arc, cfg, at, held_until=limits.held_until(state, cfg, at)),
         "guard": guard_summary(state),
         "limit_wait": limit_wait_summary(state, cfg, at, waiter_alive=waiter_alive),
         "switched_off": switched_off,

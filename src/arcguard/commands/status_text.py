@@ -150,7 +150,7 @@ def render_session(summary: ReadSummary, log: list[LogEntry]) -> str:
             f"continued {arc['consecutive']}/{arc['consecutive_cap']} in a row, "
             f"{arc['lifetime']}/{arc['lifetime_cap']} in this arc"
         )
-    overridden = sum(1 for entry in log if entry.get("kind") == vocabulary.OVERRIDDEN)
+    overridden = sum(1 for entry in log if entry.kind == vocabulary.OVERRIDDEN)
     if overridden:
         # Such a turn ends as if it had completed (`-p` says "completed"): it did not.
         out.append(
@@ -174,17 +174,17 @@ def render_session(summary: ReadSummary, log: list[LogEntry]) -> str:
 
 
 def decision_line(entry: LogEntry) -> str:
-    t = entry.get("t")
-    when = iso(float(t)).replace("T", " ").rstrip("Z") if isinstance(t, (int, float)) else "-"
-    extra = {k: v for k, v in entry.items() if k not in ("t", "hook", "kind", "reason")}
+    t = entry.t
+    when = iso(float(t)).replace("T", " ").rstrip("Z") if t is not None else "-"
+    extra = {k: v for k, v in entry.data.items() if k not in ("t", "hook", "kind", "reason")}
     details = " ".join(f"{k}={v}" for k, v in extra.items())
-    reason = _short(str(entry.get("reason", "")), 160)
+    reason = _short(entry.reason, 160)
     return " ".join(
         p
         for p in (
             when,
-            str(entry.get("hook", "?")),
-            kind_name(str(entry.get("kind", "?"))),
+            entry.hook if entry.hook is not None else "?",
+            kind_name(entry.kind if entry.has("kind") else "?"),
             details,
             "-",
             reason,

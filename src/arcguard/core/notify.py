@@ -12,6 +12,7 @@ has to know about notifications, and they become:
 from __future__ import annotations
 
 from arcguard.core import vocabulary
+from arcguard.core.schema import StateFile
 
 
 TYPE_CHECKING = False
@@ -48,7 +49,7 @@ _OSC_TITLE = "\x1b]0;{}\a"
 
 
 def _log(state: State | None) -> list[LogEntry]:
-    return state["log"] if state is not None else []
+    return list(StateFile.view(state).log) if state is not None else []
 
 
 def new_entries(old: State | None, new: State | None) -> list[LogEntry]:
@@ -65,20 +66,20 @@ def new_entries(old: State | None, new: State | None) -> list[LogEntry]:
 
 def events(old: State | None, new: State | None) -> list[NotifyEvent]:
     """The decisions in this change the user should hear about, as event documents."""
-    sid = new["session_id"] if new is not None else None
+    sid = StateFile.view(new).session_id if new is not None else None
     found: list[NotifyEvent] = []
     for entry in new_entries(old, new):
-        kind = KINDS.get(str(entry.get("kind")))
+        kind = KINDS.get(entry.kind)
         if kind is None:
             continue
         found.append(
             {
                 "session_id": sid,
                 "kind": kind[0],
-                "reason": str(entry.get("reason", "")),
-                "rule": entry.get("rule"),
-                "time": entry.get("t"),
-                "hook": entry.get("hook"),
+                "reason": entry.reason,
+                "rule": entry.rule,
+                "time": entry.t,
+                "hook": entry.hook,
             }
         )
     return found

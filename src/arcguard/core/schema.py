@@ -1,22 +1,38 @@
-"""The state file's schema: its bounds, and TypedDicts of its records for mypy.
+"""The state file's schema: its records, each field declared once, and its bounds.
 
-Each record is written down twice: here for the type checker, and in `core.validation` as the
-checker a loaded file must pass (`tests/core/test_one_source.py` compares the two key by key).
-Most fields may be absent (the code has a default for them); the few it indexes directly are
-required. The hook output is typed here too; the payloads a hook
-has read are in `arcguard.hooks.payloads`.
+Each record (`core.validation.Record`) declares its fields with their type, their check and
+their default; the check a loaded file must pass is derived from them. Most fields may be
+absent (they read as their default); the few without a default are required. The hook output
+is typed here too (TypedDicts, for mypy only); the payloads a hook has read are in
+`arcguard.hooks.payloads`.
 
-Pure: no I/O. The TypedDicts exist for mypy only and cost nothing at run time.
+Pure: no I/O.
 """
 
 from __future__ import annotations
+
+from arcguard.core.validation import BOOL
+from arcguard.core.validation import INT
+from arcguard.core.validation import LIST
+from arcguard.core.validation import NUMBER
+from arcguard.core.validation import STR
+from arcguard.core.validation import Keyed
+from arcguard.core.validation import Many
+from arcguard.core.validation import Record
+from arcguard.core.validation import field
+from arcguard.core.validation import keyed
+from arcguard.core.validation import list_of
+from arcguard.core.validation import many
+from arcguard.core.validation import map_of
+from arcguard.core.validation import maybe
+from arcguard.core.validation import opt
+from arcguard.core.validation import optional
+from arcguard.core.validation import sub
 
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Literal
-    from typing import NotRequired
-    from typing import TypedDict
 
     # --- names -------------------------------------------------------------------------------
 
@@ -69,187 +85,230 @@ if TYPE_CHECKING:
     # Which loop-guard rule paused the session.
     PauseKind = Literal["blocked", "cycle", "backstop", "stuck", "poll"]
 
-    # --- the state file ----------------------------------------------------------------------
 
-    class Milestone(TypedDict, total=False):
-        slice: str
-        status: str  # "todo" or "done"
+# --- the state file --------------------------------------------------------------------------
+# Each record's fields, declared once: the annotation is its type, `field(CHECK, default=...)`
+# its check and what it reads as when absent (see `core.validation`). A field with no default
+# is required: a loaded file without it is set aside. Comments say what a field holds.
 
-    class Arc(TypedDict, total=False):
-        active: bool
-        slug: str
-        invoked_at: str
-        last_activity: str
-        milestones: list[Milestone]
-        reconcile_count: int
-        total_blocks: int
-        last_reconcile: str | None
-        completed_at: str
-        limit_resumes: int
-        task: str  # what the operator typed after /autonomous, clipped
-        ended_by: str  # "stop": the operator ended it with /autonomous stop
 
-    class Run(TypedDict, total=False):
-        seq: int
-        owner: str
-        at: float
-        outcome: str | None
-        spent: str | None
-        turn: int  # the track's turn it was issued in: still waiting then means in flight
+class Milestone(Record):
+    slice: str = field(STR, default="")
+    status: str = field(STR, default="")  # "todo" or "done"
 
-    class Operation(TypedDict):
-        label: str
-        runs: list[Run]
-        edit_seq: NotRequired[int]
-        compactions: NotRequired[int]
-        max_timeout: NotRequired[float]
-        recovery_used: NotRequired[bool]
-        validated_seq: NotRequired[int]
-        change_seq: NotRequired[int]
-        file_state: NotRequired[str]
 
-    class Turn(TypedDict):
-        denied: int
-        progress: bool
-        label: str
-        new_result: NotRequired[bool]
+class Arc(Record):
+    active: bool = field(BOOL, default=False)
+    slug: str = field(STR, default="")
+    invoked_at: str | None = opt(STR, default=None)
+    last_activity: str | None = opt(STR, default=None)
+    milestones: Many[Milestone] = many(Milestone, default_factory=list)
+    reconcile_count: int = field(INT, default=0)
+    total_blocks: int = field(INT, default=0)
+    last_reconcile: str | None = field(optional(STR), default=None)
+    completed_at: str = field(STR, default="")
+    limit_resumes: int = field(INT, default=0)
+    task: str = field(STR, default="")  # what the operator typed after /autonomous, clipped
+    ended_by: str = field(STR, default="")  # "stop": the operator ended it with /autonomous stop
 
-    class TurnCall(TypedDict):
-        """One call of an open turn, as the turn rules need it (never its input)."""
 
-        op: str  # the operation id
-        label: str  # its readable label, clipped
-        allowed: bool  # exempted by the `allow` setting
-        waits: bool  # a wait for background work
-        polls: NotRequired[bool]  # a wait that polls (sleep, watch, --wait...)
+class Run(Record):
+    """One execution of an operation, owned by its tool-use id."""
 
-    class OpenTurn(TypedDict):
-        message: str | None
-        tool_only: NotRequired[bool | None]  # always written; a loaded file may lack it
-        calls: list[list[object]]  # kept empty by this version: `steps` replaced it
-        ids: NotRequired[list[str]]
-        steps: NotRequired[list[TurnCall]]
+    seq: int = field(INT, default=0)
+    owner: str | None = opt(STR, default=None)
+    at: float = field(NUMBER, default=0)
+    outcome: str | None = field(optional(STR), default=None)  # None: no result yet
+    spent: str | None = field(optional(STR), default=None)  # the exception it used, if any
+    turn: int | None = opt(INT, default=None)  # the track's turn it was issued in
 
-    class Unconfirmed(TypedDict):
-        ids: list[str]
-        counted: bool
 
-    class Poll(TypedDict):
-        call: str  # call shape
-        result: str  # result shape
-        since: float  # when this result was first seen
-        count: int
-        label: str
+class Operation(Record):
+    label: str = field(STR)
+    runs: Many[Run] = many(Run)
+    edit_seq: int = field(INT, default=0)
+    compactions: int = field(INT, default=0)
+    max_timeout: float = field(NUMBER, default=0)
+    recovery_used: bool = field(BOOL, default=False)
+    validated_seq: int = field(INT, default=-1)
+    change_seq: int = field(INT, default=0)
+    file_state: str | None = opt(STR, default=None)  # a read file's size and mtime
 
-    class Stuck(TypedDict, total=False):
-        pairs: list[str]  # no longer written: states from earlier releases may hold it
-        results: list[str]  # result shapes seen
-        runs: dict[str, int]  # result shape -> sightings in its current run
-        marks: dict[str, int]  # result shape -> `news` at its last sighting
-        news: int  # results never seen before, counted since the operator spoke
-        repeats: int  # the longest run of a completed call's result, less its first sighting
-        fail: str  # the result shape of the current run of failures
-        fails: int
-        fail_turn: int  # the turn of the last failure counted
-        label: str
-        nudged: bool
-        fail_nudged: bool
-        poll: Poll | None
-        poll_nudged: bool
 
-    class Track(TypedDict):
-        open_turn: NotRequired[OpenTurn]
-        stuck: NotRequired[Stuck]
-        narrations: NotRequired[list[str]]  # the latest turns' narration, for near-repeats
-        unconfirmed: NotRequired[Unconfirmed]
-        seq: int
-        ops: dict[str, Operation]
-        results: list[str]
-        turn: Turn
-        blocked_rounds: int
-        fingerprints: list[str]
-        fresh: NotRequired[list[bool]]
-        streak: int
-        checkin_done: bool
-        turns: int
-        backstop_nudged_at: NotRequired[float | None]
-        denials: int
-        updated: NotRequired[float]
-        labels: NotRequired[dict[str, str]]
-        quiet: NotRequired[int]
-        denied_ids: NotRequired[list[str]]
+class Turn(Record):
+    denied: int = field(INT)
+    progress: bool = field(BOOL)
+    label: str = field(STR)
+    new_result: bool = field(BOOL, default=False)
 
-    class Pause(TypedDict, total=False):
-        kind: PauseKind
-        reason: str
-        at: float
-        denied_since: int
 
-    class Guard(TypedDict, total=False):
-        paused: Pause | None
-        edit_seq: int
-        compactions: int
-        tracks: dict[str, Track]
-        resolved: list[str]
-        change_seq: int
-        background: dict[str, float]
-        wait_since: float
-        batch_fires: bool
-        files: dict[str, list[str]]  # file digest -> content digests it had, oldest first
+class TurnCall(Record):
+    """One call of an open turn, as the turn rules need it (never its input)."""
 
-    class Seen(TypedDict, total=False):
-        messages: list[str]
-        tools: list[str]
-        resumes: list[str]
-        queued: list[str]
-        goal: str  # the condition of Claude Code's active /goal (core.arc_keeper.goal)
-        overrides: list[str]  # Claude Code's Stop-cap override warnings already logged
+    op: str = field(STR)  # the operation id
+    label: str = field(STR)  # its readable label, clipped
+    allowed: bool = field(BOOL)  # exempted by the `allow` setting
+    waits: bool = field(BOOL)  # a wait for background work
+    polls: bool = field(BOOL, default=False)  # a wait that polls (sleep, watch, --wait...)
 
-    class LastApiError(TypedDict, total=False):
-        error: str
-        at: float
 
-    # Counters by event name (ints), plus `last_api_error`.
-    Events = dict[str, "int | LastApiError"]
+class OpenTurn(Record):
+    message: str | None = field(optional(STR))
+    tool_only: bool | None = field(optional(BOOL), default=None)  # a loaded file may lack it
+    calls: list[list[object]] = field(list_of(LIST))  # kept empty: `steps` replaced it
+    ids: list[str] = field(list_of(STR), default_factory=list)
+    steps: Many[TurnCall] = many(TurnCall, default_factory=list)
 
-    class LogEntry(TypedDict, total=False):
-        t: float
-        hook: str  # a HookName; plain text so that callers may pass the hook they serve
-        kind: DecisionKind
-        reason: str
-        rule: (
-            str  # pauses: the PauseKind; stop blocks: the stall class (core.arc_keeper.stop.LOGGED)
-        )
-        operation: str  # denials: the operation's label
-        runs: int  # denials: runs of it in the window
-        consecutive: int | None  # stop blocks: the arc's counters after this block
-        lifetime: int | None
-        attempt: int  # limit-wait, limit-resume: which resume of the arc this is
-        of: int  # ... and how many the arc may have
 
-    class LimitWait(TypedDict, total=False):
-        token: str
-        pid: int
-        started: float
-        until: float
-        error: str
-        source: str
-        arc: str | None
-        attempt: int
+class Unconfirmed(Record):
+    ids: list[str] = field(list_of(STR))
+    counted: bool = field(BOOL)
 
-    class StateFile(TypedDict):
-        schema: int
-        session_id: str
-        created: NotRequired[float]
-        updated: NotRequired[float]
-        arc: NotRequired[Arc | None]
-        guard: Guard
-        seen: Seen
-        events: NotRequired[Events]
-        log: list[LogEntry]
-        rate_limits: NotRequired[dict[str, float]]
-        limit_wait: NotRequired[LimitWait]
-        cwd: NotRequired[str]  # the folder the session first reported
+
+class Poll(Record):
+    call: str = field(STR)  # call shape
+    result: str = field(STR)  # result shape
+    since: float = field(NUMBER)  # when this result was first seen
+    count: int = field(INT)
+    label: str = field(STR)
+
+
+class Stuck(Record):
+    pairs: list[str] = field(list_of(STR), default_factory=list)  # no longer written
+    results: list[str] = field(list_of(STR), default_factory=list)  # result shapes seen
+    runs: dict[str, int] = field(map_of(INT), default_factory=dict)  # shape -> current run
+    marks: dict[str, int] = field(map_of(INT), default_factory=dict)  # shape -> `news` then
+    news: int = field(INT, default=0)  # results never seen before, since the operator spoke
+    repeats: int = field(INT, default=0)  # the longest run of a completed call's result, less 1
+    fail: str | None = opt(STR, default=None)  # the result shape of the current failures
+    fails: int = field(INT, default=0)
+    fail_turn: int | None = opt(INT, default=None)  # the turn of the last failure counted
+    label: str = field(STR, default="")
+    nudged: bool = field(BOOL, default=False)
+    fail_nudged: bool = field(BOOL, default=False)
+    poll: Poll | None = maybe(Poll, default=None)
+    poll_nudged: bool = field(BOOL, default=False)
+
+
+class Track(Record):
+    """The main agent's or one subagent's loop-guard record."""
+
+    seq: int = field(INT)  # calls seen since the operator's last message
+    ops: Keyed[Operation] = keyed(Operation)
+    results: list[str] = field(list_of(STR))  # outcomes seen: a new one is fresh evidence
+    turn: Turn = sub(Turn)
+    blocked_rounds: int = field(INT)
+    fingerprints: list[str] = field(list_of(STR))
+    fresh: list[bool] = field(list_of(BOOL), default_factory=list)  # per fingerprint: news
+    streak: int = field(INT)  # consecutive tool-only turns
+    checkin_done: bool = field(BOOL)
+    turns: int = field(INT)  # turns since the operator's last message
+    backstop_nudged_at: float | None = field(optional(NUMBER), default=None)
+    denials: int = field(INT)  # lifetime, for status
+    updated: float = field(NUMBER, default=0)
+    labels: dict[str, str] = field(map_of(STR), default_factory=dict)
+    quiet: int = field(INT, default=0)  # consecutive turns without progress
+    denied_ids: list[str] = field(list_of(STR), default_factory=list)
+    open_turn: OpenTurn | None = maybe(OpenTurn, default=None, null=False)
+    unconfirmed: Unconfirmed | None = maybe(Unconfirmed, default=None, null=False)
+    stuck: Stuck = sub(Stuck, default_factory=dict)
+    narrations: list[str] = field(list_of(STR), default_factory=list)  # for near-repeats
+
+
+class Pause(Record):
+    kind: str = field(STR, default="")  # a PauseKind
+    reason: str = field(STR, default="")
+    at: float = field(NUMBER, default=0)
+    denied_since: int = field(INT, default=0)
+
+
+class Guard(Record):
+    paused: Pause | None = maybe(Pause, default=None)
+    edit_seq: int = field(INT, default=0)
+    compactions: int = field(INT, default=0)
+    tracks: Keyed[Track] = keyed(Track, default_factory=dict)
+    resolved: list[str] = field(list_of(STR), default_factory=list)
+    change_seq: int = field(INT, default=0)
+    background: dict[str, float] = field(map_of(NUMBER), default_factory=dict)
+    wait_since: float | None = opt(NUMBER, default=None)
+    batch_fires: bool = field(BOOL, default=False)
+    files: dict[str, list[str]] = field(map_of(list_of(STR)), default_factory=dict)
+
+
+class Seen(Record):
+    messages: list[str] = field(list_of(STR), default_factory=list)
+    tools: list[str] = field(list_of(STR), default_factory=list)
+    resumes: list[str] = field(list_of(STR), default_factory=list)
+    queued: list[str] = field(list_of(STR), default_factory=list)
+    goal: str = field(STR, default="")  # the condition of Claude Code's active /goal
+    overrides: list[str] = field(list_of(STR), default_factory=list)  # Stop-cap warnings seen
+
+
+class LastApiError(Record):
+    error: str = field(STR, default="")
+    at: float = field(NUMBER, default=0)
+
+
+class Events(Record, other=INT):
+    """Counters by event name (`Events.count`), plus the last API error."""
+
+    last_api_error: LastApiError | None = maybe(LastApiError, default=None, null=False)
+
+    def count(self, name: str) -> int:
+        found = self.data.get(name, 0)
+        return found if isinstance(found, int) else 0
+
+    def bump(self, name: str) -> None:
+        self.data[name] = self.count(name) + 1
+
+
+class LogEntry(Record):
+    t: float | None = opt(NUMBER, default=None)
+    hook: str | None = opt(STR, default=None)  # a HookName; plain text: callers pass theirs
+    kind: str = field(STR, default="")  # a DecisionKind
+    reason: str = field(STR, default="")
+    rule: str | None = opt(STR, default=None)  # pauses: the PauseKind; blocks: the class
+    operation: str | None = opt(STR, default=None)  # denials: the operation's label
+    runs: int | None = opt(INT, default=None)  # denials: runs of it in the window
+    consecutive: int | None = field(optional(INT), default=None)  # stop blocks: the counters
+    lifetime: int | None = field(optional(INT), default=None)
+    attempt: int | None = opt(INT, default=None)  # limit waits: which resume this is
+    of: int | None = opt(INT, default=None)  # ... and how many the arc may have
+
+
+class LimitWait(Record):
+    token: str = field(STR, default="")
+    pid: int | None = opt(INT, default=None)
+    started: float | None = opt(NUMBER, default=None)
+    until: float | None = opt(NUMBER, default=None)
+    error: str = field(STR, default="")
+    source: str = field(STR, default="")
+    arc: str | None = field(optional(STR), default=None)
+    attempt: int = field(INT, default=0)
+
+
+class StateFile(Record):
+    """The whole document of one session."""
+
+    schema: int = field(INT)  # checked against SCHEMA first, by `validation.problem`
+    session_id: str = field(STR)
+    created: float = field(NUMBER, default=0)
+    updated: float = field(NUMBER, default=0)
+    arc: Arc | None = maybe(Arc, default=None)
+    guard: Guard = sub(Guard)
+    seen: Seen = sub(Seen)
+    events: Events = sub(Events, default_factory=dict)
+    log: Many[LogEntry] = many(LogEntry)
+    rate_limits: dict[str, float] = field(map_of(NUMBER), default_factory=dict)
+    limit_wait: LimitWait | None = maybe(LimitWait, default=None, null=False)
+    cwd: str = field(STR, default="")  # the folder the session first reported
+
+
+if TYPE_CHECKING:
+    from typing import TypedDict
+    from typing import TypeGuard
+
+    from arcguard.jsonio import JSONObject
 
     # --- hook output (Claude Code's wire format, built in core.render) -----------------------
 
@@ -311,3 +370,15 @@ FILE_STATE_CHARS = 64
 # make one larger (a real one is a few tens of KB). More operations, runs or cycle history
 # in the settings allow more, up to the limit a state file is read with (`store`).
 STATE_BUDGET = 5_341_656
+
+
+def problem(document: object) -> str | None:
+    """Why `document` is not a state file this version can use, or None when it is."""
+    if isinstance(document, dict) and document.get("schema") != SCHEMA:
+        return f"schema: expected {SCHEMA}"
+    wrong = StateFile.check(document)
+    return None if wrong is None else "state" + wrong
+
+
+def is_state(document: object) -> TypeGuard[JSONObject]:
+    return problem(document) is None

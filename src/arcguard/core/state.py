@@ -1,13 +1,12 @@
 """The per-session state document: a fresh one, cheap copies, time stamps, the bounded log.
 
 The state is plain JSON data (dicts, lists, strings, numbers) so that it serialises with no
-conversion step; its shape is written down in `core.schema`, and checked on load by
-`core.validation`.
+conversion step; the core reads and writes it through the records of `core.schema`
+(`StateFile.view(state)`), whose fields are its shape, and whose checks a loaded file passes.
 """
 
 from __future__ import annotations
 
-from arcguard.core import validation
 from arcguard.core.schema import ID_CHARS
 from arcguard.core.schema import MAX_MILESTONES
 from arcguard.core.schema import MILESTONE_BYTES
@@ -15,6 +14,15 @@ from arcguard.core.schema import REASON_BYTES
 from arcguard.core.schema import SCHEMA as SCHEMA
 from arcguard.core.schema import SLUG_BYTES
 from arcguard.core.schema import TASK_CHARS
+from arcguard.core.schema import Arc
+from arcguard.core.schema import Guard
+from arcguard.core.schema import LimitWait
+from arcguard.core.schema import Milestone
+from arcguard.core.schema import Pause
+from arcguard.core.schema import Seen
+from arcguard.core.schema import StateFile
+from arcguard.core.schema import is_state
+from arcguard.core.validation import Many
 from arcguard.text import ELLIPSIS
 
 
@@ -25,23 +33,28 @@ if TYPE_CHECKING:
     from typing import Any
     from typing import TypeVar
 
-    from arcguard.core.schema import Arc as Arc
-    from arcguard.core.schema import Guard
     from arcguard.core.schema import LogEntry
-    from arcguard.core.schema import Milestone as Milestone
-    from arcguard.core.schema import Seen
-    from arcguard.core.schema import StateFile
-    from arcguard.core.schema import Track as Track
     from arcguard.jsonio import JSONObject
 
-    # The name the core's functions take; the shape is the state file's.
-    State = StateFile
+    # The document the core's functions take and return, as parsed: they read and write it
+    # through its records (`StateFile.view(state)`).
+    State = JSONObject
     T = TypeVar("T")
+
+
+def current_pause(guard: Guard) -> Pause | None:
+    """The session's pause, None when it is not paused (an empty pause is none)."""
+    paused = guard.paused
+    return paused if paused is not None and paused.data else None
+
+
+def is_paused(state: State) -> bool:
+    return current_pause(StateFile.view(state).guard) is not None
 
 
 def batch_fires(state: State) -> bool:
     """PostToolBatch has fired in this session: it closes every turn from now on."""
-    return state["guard"].get("batch_fires") is True
+    return StateFile.view(state).guard.batch_fires is True
 
 
 def fresh_state(session_id: str, now: float) -> State:
@@ -108,12 +121,11 @@ def _days_from_civil(year: int, month: int, day: int) -> int:
 
 def add_log(state: State, entry: LogEntry) -> None:
     """Append to the bounded decision log kept in the state."""
-    reason = entry.get("reason")
-    if reason is not None:
-        entry["reason"] = clip_json(reason, REASON_BYTES)
-    log = state["log"]
+    if entry.has("reason"):
+        entry.reason = clip_json(entry.reason, REASON_BYTES)
+    log = StateFile.view(state).log
     log.append(entry)
-    del log[:-LOG_LIMIT]
+    log.keep_last(LOG_LIMIT)
 
 
 # The most bytes one character can take in the state file: an astral one, escaped as a
@@ -175,84 +187,88 @@ def essentials(document: JSONObject, session_id: str, now: float) -> State:
     counters the repeat guard's exceptions compare with, and the ids already judged. The rest
     (tracks, the log, events, reset times) is history, and goes.
 
-    `document` is any parsed JSON object: each part is kept only if it has its type."""
-    created = document.get("created")
-    if not isinstance(created, int | float) or isinstance(created, bool):
-        created = now
-    fresh = fresh_state(session_id, created)
-    kept: JSONObject = {**fresh}
-    arc = document.get("arc")
-    if isinstance(arc, dict) and validation.ARC(arc) is None:
-        kept["arc"] = _bounded_arc(arc)
-    kept["guard"] = _kept_guard(fresh["guard"], document.get("guard"))
-    wait = document.get("limit_wait")
-    if isinstance(wait, dict) and validation.LIMIT_WAIT(wait) is None:
-        kept["limit_wait"] = {
-            k: (v[:ID_CHARS] if isinstance(v, str) else v)
-            for k, v in wait.items()
-            if k in validation.LIMIT_WAIT_FIELDS
-        }
-    kept["seen"] = _kept_seen(fresh["seen"], document.get("seen"))
+    `document` is any parsed JSON object: each part is kept only if it passes its check."""
+    old = StateFile.view(document)
+    fresh = fresh_state(session_id, old.created if old.valid("created") else now)
+    kept = StateFile.view({**fresh})
+    if old.valid("arc") and old.arc is not None:
+        kept.arc = _bounded_arc(old.arc)
+    kept.guard = _kept_guard(StateFile.view(fresh).guard, old)
+    if old.valid("limit_wait") and old.limit_wait is not None:
+        wait = old.limit_wait.data
+        kept.limit_wait = LimitWait.view(
+            {
+                k: (v[:ID_CHARS] if isinstance(v, str) else v)
+                for k, v in wait.items()
+                if k in LimitWait.fields
+            }
+        )
+    seen = StateFile.view(fresh).seen
+    kept.seen = _kept_seen(seen, old.seen) if old.valid("seen") else seen
     # Each part was checked above, so this holds; the check is what makes it a `State`. Were
     # it ever not to, a fresh state is what any file that fails its check gets.
-    return kept if validation.is_state(kept) else fresh
+    return kept.data if is_state(kept.data) else fresh
 
 
-def _kept_guard(fresh: Guard, raw: object) -> JSONObject:
-    guard = raw if isinstance(raw, dict) else {}
-    kept: JSONObject = {**fresh}
-    for name in ("edit_seq", "compactions", "change_seq"):
-        if validation.INT(guard.get(name)) is None:
-            kept[name] = guard[name]
-    if guard.get("batch_fires") is True:
-        kept["batch_fires"] = True
-    paused = guard.get("paused")
-    if isinstance(paused, dict) and validation.PAUSE(paused) is None:
-        reason = clip_json(str(paused.get("reason", "")), REASON_BYTES)
-        kept["paused"] = {**paused, "reason": reason}
-    return kept
-
-
-def _kept_seen(fresh: Seen, raw: object) -> JSONObject:
-    kept: JSONObject = {**fresh}
-    if not isinstance(raw, dict) or validation.SEEN(raw) is not None:
+def _kept_guard(fresh: Guard, document: StateFile) -> Guard:
+    kept = Guard.view({**fresh.data})
+    raw = document.raw("guard")
+    if not isinstance(raw, dict):
         return kept
-    for name, limit in (("messages", 16), ("resumes", 16), ("queued", 32), ("overrides", 16)):
-        ids: list[str] = []
-        for value in raw.get(name, [])[-limit:]:
-            remember(ids, value, limit)
-        kept[name] = ids
-    goal = raw.get("goal")
-    if isinstance(goal, str) and goal:
-        # An active /goal is delegated work, like the arc: it is not history.
-        kept["goal"] = clip_json(goal, GOAL_BYTES)
+    old = Guard.view(raw)
+    if old.valid("edit_seq"):
+        kept.edit_seq = old.edit_seq
+    if old.valid("compactions"):
+        kept.compactions = old.compactions
+    if old.valid("change_seq"):
+        kept.change_seq = old.change_seq
+    if old.valid("batch_fires") and old.batch_fires:
+        kept.batch_fires = True
+    if old.valid("paused") and old.paused is not None:
+        paused = Pause.view({**old.paused.data})
+        paused.reason = clip_json(old.paused.reason, REASON_BYTES)
+        kept.paused = paused
     return kept
 
 
-def _bounded_arc(arc: JSONObject) -> JSONObject:
-    bounded = {k: v for k, v in arc.items() if k in validation.ARC_FIELDS}
+def _kept_seen(fresh: Seen, old: Seen) -> Seen:
+    kept = Seen.view({**fresh.data})
+    kept.messages = _kept_ids(old.messages, 16)
+    kept.resumes = _kept_ids(old.resumes, 16)
+    kept.queued = _kept_ids(old.queued, 32)
+    kept.overrides = _kept_ids(old.overrides, 16)
+    if old.goal:
+        # An active /goal is delegated work, like the arc: it is not history.
+        kept.goal = clip_json(old.goal, GOAL_BYTES)
+    return kept
+
+
+def _kept_ids(values: list[str], limit: int) -> list[str]:
+    ids: list[str] = []
+    for value in values[-limit:]:
+        remember(ids, value, limit)
+    return ids
+
+
+def _bounded_arc(arc: Arc) -> Arc:
+    bounded = Arc.view({k: v for k, v in arc.data.items() if k in Arc.fields})
     for name in ("invoked_at", "last_activity", "last_reconcile", "completed_at"):
-        value = bounded.get(name)
+        value = bounded.data.get(name)
         if isinstance(value, str):
-            bounded[name] = value[:ID_CHARS]
-    slug = bounded.get("slug")
-    if isinstance(slug, str):
-        bounded["slug"] = clip_json(slug, SLUG_BYTES)
-    task = bounded.get("task")
-    if isinstance(task, str):
-        bounded["task"] = task[:TASK_CHARS]
-    milestones = arc.get("milestones")
-    kept = milestones[:MAX_MILESTONES] if isinstance(milestones, list) else []
-    bounded["milestones"] = [_bounded_milestone(m) for m in kept]
+            bounded.data[name] = value[:ID_CHARS]
+    if bounded.has("slug"):
+        bounded.slug = clip_json(bounded.slug, SLUG_BYTES)
+    if bounded.has("task"):
+        bounded.task = bounded.task[:TASK_CHARS]
+    kept = list(arc.milestones)[:MAX_MILESTONES]
+    bounded.milestones = Many.over(Milestone, [_bounded_milestone(m).data for m in kept])
     return bounded
 
 
-def _bounded_milestone(milestone: JSONObject) -> JSONObject:
-    bounded: JSONObject = {}
-    text = milestone.get("slice")
-    if isinstance(text, str):
-        bounded["slice"] = clip_json(text, MILESTONE_BYTES)
-    status = milestone.get("status")
-    if isinstance(status, str):
-        bounded["status"] = status[:ID_CHARS]
+def _bounded_milestone(milestone: Milestone) -> Milestone:
+    bounded = Milestone()
+    if milestone.has("slice"):
+        bounded.slice = clip_json(milestone.slice, MILESTONE_BYTES)
+    if milestone.has("status"):
+        bounded.status = milestone.status[:ID_CHARS]
     return bounded

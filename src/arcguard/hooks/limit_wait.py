@@ -101,7 +101,7 @@ def claim(given: LimitPayload, ctx: Context) -> Claim:
 
     def change(state: State | None) -> tuple[State | None, Claim]:
         held = limits.pending(state)
-        alive = held is not None and waiter_alive(held.get("pid"))
+        alive = held is not None and waiter_alive(held.pid)
         claimant = limits.Claimant(token, os.getpid(), other_alive=alive)
         plan, _, new = limits.decide_wait(state, error, reset, ctx.cfg, ctx.now, claimant)
         # A give-up is news: the session stays idle until someone looks.

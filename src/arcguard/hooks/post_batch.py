@@ -14,6 +14,7 @@ from arcguard.core.loop_guard.guard import TurnEnd
 from arcguard.core.loop_guard.guard import confirm_turn
 from arcguard.core.loop_guard.guard import decide_post_batch
 from arcguard.core.loop_guard.tracks import track_key
+from arcguard.core.schema import StateFile
 from arcguard.core.state import clone
 from arcguard.core.state import fresh_state
 from arcguard.core.state import remember
@@ -165,7 +166,10 @@ def _decide(
             raise _NotOnDiskYet
         turns.on_batch(new)
         if message is not None and agent is None:
-            remember(new["seen"].setdefault("messages", []), message.id, 16)
+            seen = StateFile.view(new).seen
+            ids = seen.messages
+            seen.messages = ids
+            remember(ids, message.id, 16)
         return output, new
 
     return ctx.update(sid, change)
@@ -181,11 +185,11 @@ def _settle_unconfirmed(
     by the caller) as the turn's own would be: whether a turn counts toward a cycle must not
     depend on how fast the hooks answered."""
     agent_id = given["agent"]
-    track = state["guard"].get("tracks", {}).get(track_key(agent_id))
-    pending = track.get("unconfirmed") if isinstance(track, dict) else None
+    track = StateFile.view(state).guard.tracks.get(track_key(agent_id))
+    pending = track.unconfirmed if track is not None else None
     if pending is None:
         return state
-    ids = tuple(pending["ids"])
+    ids = tuple(pending.ids)
     if ids in found.earlier:
         message = found.earlier[ids]
     else:

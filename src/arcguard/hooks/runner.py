@@ -16,6 +16,7 @@ import time
 
 from arcguard import jsonio
 from arcguard.core.messages import shell_join
+from arcguard.core.schema import StateFile
 from arcguard.errors import ArcguardError
 from arcguard.hooks import HOOKS
 from arcguard.storage import error_log
@@ -175,9 +176,10 @@ def path_of(payload: JSONObject, key: str) -> str | None:
 
 def _log_grew(old: State | None, new: State | None) -> bool:
     """Cheap test that a change added decisions worth a look."""
-    if new is None or not new["log"]:
+    if new is None:
         return False
-    return old is None or new["log"][-1:] != old["log"][-1:]
+    after = StateFile.view(new).log.items
+    return bool(after) and (old is None or after[-1:] != StateFile.view(old).log.items[-1:])
 
 
 # The folder that holds this arcguard package (runner.py is arcguard/hooks/runner.py).

@@ -89,7 +89,7 @@ def _waiter_alive(state: State | None) -> bool:
     # Only a session with a recorded wait pays for the waiter module's import.
     from arcguard.hooks.limit_wait import waiter_alive
 
-    return waiter_alive(wait.get("pid"))
+    return waiter_alive(wait.pid)
 
 
 # What the status line says while resident mode is installed but its server is down (every

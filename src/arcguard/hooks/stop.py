@@ -26,6 +26,7 @@ from arcguard.core.arc_keeper.stop import claude_stop_cap
 from arcguard.core.arc_keeper.stop import decide_stop
 from arcguard.core.arc_keeper.stop import is_noop
 from arcguard.core.final_words import is_resume_prompt
+from arcguard.core.schema import StateFile
 from arcguard.hooks import turn_fallback
 from arcguard.hooks.runner import path_of
 from arcguard.hooks.runner import session_id
@@ -187,8 +188,8 @@ def handle(payload: JSONObject, ctx: Context) -> Output | None:
     text = given["last_assistant_message"]
     if text is not None and text.strip():
         final: Final | None = _from_payload(text, path, ctx)
-    elif path and arcs.is_active(snapshot.get("arc"), ctx.cfg, ctx.now):
-        seen = set(snapshot["seen"].get("messages", []))
+    elif path and arcs.is_active(StateFile.view(snapshot).arc, ctx.cfg, ctx.now):
+        seen = set(StateFile.view(snapshot).seen.messages)
         final = _drain(path, seen, ctx, final_known=given["newer_release"])
     elif path:
         # No arc: only a dead resume could be continued, and its entries are already written.
@@ -198,7 +199,7 @@ def handle(payload: JSONObject, ctx: Context) -> Output | None:
     # Only a stop that may be continued needs to know how (a continuation is worded per
     # release): the others pay no transcript read.
     may_continue = final is not None and (
-        arcs.is_active(snapshot.get("arc"), ctx.cfg, ctx.now) or bool(final.resume_id)
+        arcs.is_active(StateFile.view(snapshot).arc, ctx.cfg, ctx.now) or bool(final.resume_id)
     )
     # Read also while the state holds a goal, so that one met or cleared stops counting.
     harness = (

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 from arcguard import jsonio
 from arcguard.core import render
 from arcguard.core import vocabulary
+from arcguard.core.schema import StateFile
 from arcguard.forensics import lines
 from arcguard.replay.events import EventBuilder
 from arcguard.replay.executors import EXECUTORS
@@ -152,7 +153,7 @@ def new_log_entries(before: list[LogEntry], after: list[LogEntry]) -> list[LogEn
 
 def _log(home: str, session_id: str) -> list[LogEntry]:
     state = store.read_session(home, session_id)
-    return list(state["log"]) if state else []
+    return list(StateFile.view(state).log) if state else []
 
 
 def decisions_for(
@@ -161,13 +162,13 @@ def decisions_for(
     # `output` is the hook's stdout parsed back, as a tool reading it would see it.
     found = []
     for entry in logged:
-        kind: str = entry.get("kind", "?")
+        kind = entry.kind if entry.has("kind") else "?"
         found.append(
             Decision(
                 event.turn,
-                entry.get("hook", event.hook),
+                entry.hook if entry.hook is not None else event.hook,
                 vocabulary.kind_name(kind),
-                entry.get("reason", ""),
+                entry.reason,
                 output,
             )
         )

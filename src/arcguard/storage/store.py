@@ -8,7 +8,6 @@ import stat
 
 from arcguard import jsonio
 from arcguard.core import schema
-from arcguard.core import validation
 from arcguard.errors import ArcguardError
 from arcguard.storage import atomic
 from arcguard.storage import error_log
@@ -73,8 +72,8 @@ def _read(path: str) -> tuple[State | None, int]:
         raise Unreadable(f"not JSON: {exc}") from None
     if len(data) > MAX_STATE_BYTES:
         return _salvaged(document), len(data)
-    if not validation.is_state(document):
-        wrong = validation.problem(document)
+    if not schema.is_state(document):
+        wrong = schema.problem(document)
         raise Unreadable(f"not an arcguard state document of schema {schema.SCHEMA}: {wrong}")
     return document, 0
 
@@ -109,7 +108,7 @@ def _encoded(home: str, path: str, new: State, now: float) -> bytes:
         return data
     from arcguard.core.state import essentials
 
-    kept = essentials(dict(new), new["session_id"], now)
+    kept = essentials(dict(new), schema.StateFile.view(new).session_id, now)
     kept["updated"] = now
     error_log.log_line(
         home,

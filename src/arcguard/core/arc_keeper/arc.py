@@ -10,17 +10,17 @@ from arcguard.core.redact import masked_start
 from arcguard.core.schema import MAX_MILESTONES
 from arcguard.core.schema import MILESTONE_BYTES
 from arcguard.core.schema import SLUG_BYTES
+from arcguard.core.schema import Arc
+from arcguard.core.schema import Milestone
 from arcguard.core.state import clip_json
 from arcguard.core.state import iso
 from arcguard.core.state import parse_iso
+from arcguard.core.validation import Many
 
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from typing import Literal
-
     from arcguard.core.config import Config
-    from arcguard.core.state import Arc
 
 DEFAULT_SLUG = "arc"
 # A slug made from a task is a few words: the name shown is the task itself.
@@ -30,25 +30,28 @@ SLUG_CHARS = 40
 def new_arc(slug: str, milestones: list[str], now: float) -> Arc:
     """A fresh arc; its slug and milestones are bounded like everything the state keeps."""
     stamp = iso(now)
-    return {
-        "active": True,
-        "slug": _kept(slug or DEFAULT_SLUG, SLUG_BYTES),
-        "invoked_at": stamp,
-        "last_activity": stamp,
-        "milestones": [
-            {"slice": _kept(m, MILESTONE_BYTES), "status": "todo"}
-            for m in milestones[:MAX_MILESTONES]
-        ],
-        "reconcile_count": 0,
-        "total_blocks": 0,
-        "last_reconcile": None,
-    }
+    return Arc(
+        active=True,
+        slug=_kept(slug or DEFAULT_SLUG, SLUG_BYTES),
+        invoked_at=stamp,
+        last_activity=stamp,
+        milestones=Many.of(
+            Milestone,
+            (
+                Milestone(slice=_kept(m, MILESTONE_BYTES), status="todo")
+                for m in milestones[:MAX_MILESTONES]
+            ),
+        ),
+        reconcile_count=0,
+        total_blocks=0,
+        last_reconcile=None,
+    )
 
 
 def name_of(arc: Arc) -> str:
     """What the arc is called wherever it is shown: the task it was started for, else its slug
     (an arc set by `arcguard arc set`, or started by `/autonomous` alone)."""
-    return arc.get("task") or arc.get("slug") or DEFAULT_SLUG
+    return arc.task or arc.slug or DEFAULT_SLUG
 
 
 def slug_of(task: str, fallback: str) -> str:
@@ -79,7 +82,7 @@ def last_activity(arc: Arc, now: float) -> float | None:
 
 
 def _stamps(arc: Arc) -> tuple[float | None, float | None]:
-    return parse_iso(arc.get("invoked_at")), parse_iso(arc.get("last_activity"))
+    return parse_iso(arc.invoked_at), parse_iso(arc.last_activity)
 
 
 def is_stale(arc: Arc, cfg: Config, now: float, *, held_until: float | None = None) -> bool:
@@ -100,9 +103,9 @@ def is_stale(arc: Arc, cfg: Config, now: float, *, held_until: float | None = No
 
 def is_active(arc: Arc | None, cfg: Config, now: float, *, held_until: float | None = None) -> bool:
     """The arc exists, is not complete, and is not stale (see `is_stale` for `held_until`)."""
-    if not arc:
+    if arc is None:
         return False
-    return arc.get("active") is True and not is_stale(arc, cfg, now, held_until=held_until)
+    return arc.active is True and not is_stale(arc, cfg, now, held_until=held_until)
 
 
 def touch(arc: Arc, now: float) -> None:
@@ -113,59 +116,55 @@ def touch(arc: Arc, now: float) -> None:
     """
     invoked, _ = _stamps(arc)
     if invoked is not None and invoked > now:
-        arc["invoked_at"] = iso(now)
-    arc["last_activity"] = iso(now)
+        arc.invoked_at = iso(now)
+    arc.last_activity = iso(now)
 
 
 def next_milestone(arc: Arc | None) -> str:
     """The first milestone not done, or "" (what `arcguard arc next` prints)."""
-    for milestone in arc.get("milestones", []) if arc else []:
-        if milestone.get("status") != "done":
-            return milestone.get("slice", "")
+    for milestone in arc.milestones if arc is not None else ():
+        if milestone.status != "done":
+            return milestone.slice
     return ""
 
 
 def mark_done(arc: Arc, name: str) -> bool:
     """Mark milestone `name` done; False when the arc has no such milestone."""
-    for milestone in arc.get("milestones", []):
-        if milestone.get("slice") in (name, _kept(name, MILESTONE_BYTES)):
-            milestone["status"] = "done"
+    for milestone in arc.milestones:
+        if milestone.has("slice") and milestone.slice in (name, _kept(name, MILESTONE_BYTES)):
+            milestone.status = "done"
             return True
     return False
 
 
 def complete(arc: Arc, now: float) -> None:
-    arc["active"] = False
-    arc["completed_at"] = iso(now)
-
-
-def _count(arc: Arc, field: Literal["reconcile_count", "total_blocks"]) -> int:
-    return arc.get(field, 0)
+    arc.active = False
+    arc.completed_at = iso(now)
 
 
 def try_block(arc: Arc, consecutive_max: int, lifetime_max: int, now: float) -> bool:
     """Spend one continuation if both caps allow it (`arcguard arc try-block`)."""
-    if _count(arc, "reconcile_count") >= consecutive_max:
+    if arc.reconcile_count >= consecutive_max:
         return False
-    if _count(arc, "total_blocks") >= lifetime_max:
+    if arc.total_blocks >= lifetime_max:
         return False
-    arc["reconcile_count"] = _count(arc, "reconcile_count") + 1
-    arc["total_blocks"] = _count(arc, "total_blocks") + 1
-    arc["last_reconcile"] = iso(now)
+    arc.reconcile_count += 1
+    arc.total_blocks += 1
+    arc.last_reconcile = iso(now)
     return True
 
 
 def bump(arc: Arc, now: float) -> int:
-    arc["reconcile_count"] = _count(arc, "reconcile_count") + 1
-    arc["last_reconcile"] = iso(now)
-    return arc["reconcile_count"]
+    arc.reconcile_count += 1
+    arc.last_reconcile = iso(now)
+    return arc.reconcile_count
 
 
 def reset_consecutive(arc: Arc) -> None:
-    arc["reconcile_count"] = 0
+    arc.reconcile_count = 0
 
 
 def milestone_counts(arc: Arc | None) -> tuple[int, int]:
     """(done, total) milestones."""
-    items = arc.get("milestones", []) if arc else []
-    return sum(1 for m in items if m.get("status") == "done"), len(items)
+    items = list(arc.milestones) if arc is not None else []
+    return sum(1 for m in items if m.status == "done"), len(items)

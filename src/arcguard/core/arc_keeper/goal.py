@@ -16,6 +16,7 @@ from __future__ import annotations
 from arcguard.core.arc_keeper import arc as arcs
 from arcguard.core.redact import WINDOW
 from arcguard.core.redact import masked_start
+from arcguard.core.schema import StateFile
 from arcguard.core.state import GOAL_BYTES
 from arcguard.core.state import clip_json
 from arcguard.text import clip
@@ -43,22 +44,23 @@ class Mark:
 
 def active(state: State | None) -> bool:
     """A goal is active and not met (as far as the state knows)."""
-    return state is not None and bool(state["seen"].get("goal"))
+    return state is not None and bool(StateFile.view(state).seen.goal)
 
 
 def delegated(state: State, cfg: Config, now: float) -> bool:
     """Work handed over to run unattended: an active arc, or an active goal."""
-    return arcs.is_active(state.get("arc"), cfg, now) or active(state)
+    return arcs.is_active(StateFile.view(state).arc, cfg, now) or active(state)
 
 
 def observe(state: State, mark: Mark | None) -> None:
     """What the transcript says (None: nothing in the part read; the state's word stands)."""
     if mark is None:
         return
+    seen = StateFile.view(state).seen
     if mark.met:
-        state["seen"].pop("goal", None)
+        del seen.goal
     else:
-        state["seen"]["goal"] = _condition(mark.condition)
+        seen.goal = _condition(mark.condition)
 
 
 def on_prompt(state: State, prompt: str) -> None:
@@ -68,10 +70,11 @@ def on_prompt(state: State, prompt: str) -> None:
     if head != COMMAND:
         return
     rest = rest.strip()
+    seen = StateFile.view(state).seen
     if rest == CLEAR:
-        state["seen"].pop("goal", None)
+        del seen.goal
     elif rest:
-        state["seen"]["goal"] = _condition(rest)
+        seen.goal = _condition(rest)
 
 
 def _condition(text: str) -> str:

@@ -15,6 +15,8 @@ Pure: what the transcript says is read by the shell (`transcript.marks.resume_ma
 
 from __future__ import annotations
 
+from arcguard.core.schema import LogEntry
+from arcguard.core.schema import StateFile
 from arcguard.core.state import add_log
 from arcguard.core.state import clone
 
@@ -44,23 +46,24 @@ def watch(state: State | None, token: str, now: float) -> tuple[float | None, St
     """The wait `token` becomes a watch on Claude Code's armed resume: (its new end, state).
 
     (None, None) when the wait is no longer this waiter's."""
-    wait = state.get("limit_wait") if state is not None else None
-    if state is None or wait is None or wait.get("token") != token or "until" not in wait:
+    wait = StateFile.view(state).limit_wait if state is not None else None
+    if state is None or wait is None or wait.token != token or wait.until is None:
         return None, None
     state = clone(state)
-    held = state["limit_wait"]
-    until = watch_until(float(held["until"]))
-    held["until"] = until
-    held["source"] = SOURCE
+    held = StateFile.view(state).limit_wait
+    assert held is not None and held.until is not None  # as in the state it was cloned from
+    until = watch_until(float(held.until))
+    held.until = until
+    held.source = SOURCE
     add_log(
         state,
-        {
-            "t": now,
-            "hook": "limit-wait",
-            "kind": "limit-watch",
-            "reason": "Claude Code's own resume is armed for this limit: arcguard wakes the"
+        LogEntry(
+            t=now,
+            hook="limit-wait",
+            kind="limit-watch",
+            reason="Claude Code's own resume is armed for this limit: arcguard wakes the"
             f" session at {until:.0f} only if that resume has not come by then",
-        },
+        ),
     )
     return until, state
 

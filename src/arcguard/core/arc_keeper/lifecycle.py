@@ -4,6 +4,9 @@ from __future__ import annotations
 
 from arcguard.core.arc_keeper.posture import posture_context
 from arcguard.core.schema import MAX_EVENT_KEYS
+from arcguard.core.schema import LastApiError
+from arcguard.core.schema import LogEntry
+from arcguard.core.schema import StateFile
 from arcguard.core.state import add_log
 from arcguard.core.state import clone
 
@@ -16,13 +19,13 @@ if TYPE_CHECKING:
 
 
 def _count(state: State, key: str) -> None:
-    events = state.setdefault("events", {})
-    counters = len(events) - ("last_api_error" in events)
-    if key not in events and counters >= MAX_EVENT_KEYS - 1:
+    record = StateFile.view(state)
+    events = record.events
+    record.events = events
+    counters = len(events.data) - events.has("last_api_error")
+    if key not in events.data and counters >= MAX_EVENT_KEYS - 1:
         key = "other"  # a bound on how many counters a stream of odd sources can add
-    count = events.get(key, 0)
-    # Counter keys hold integers (the schema checks it); only `last_api_error` holds an object.
-    events[key] = (count if isinstance(count, int) else 0) + 1
+    events.bump(key)
 
 
 def decide_session_start(
@@ -34,8 +37,7 @@ def decide_session_start(
     state = clone(state)
     _count(state, f"session_start:{source[:20]}")
     if source == "compact":
-        guard = state["guard"]
-        guard["compactions"] = guard.get("compactions", 0) + 1
+        StateFile.view(state).guard.compactions += 1
     output = None
     if source in ("compact", "resume"):
         output = posture_context(state, cfg, now, command=command)
@@ -49,6 +51,6 @@ def decide_stop_failure(
         return None, None
     state = clone(state)
     _count(state, "api_error")
-    state["events"]["last_api_error"] = {"error": error[:40], "at": now}
-    add_log(state, {"t": now, "hook": "stop-failure", "kind": "api-error", "reason": error[:40]})
+    StateFile.view(state).events.last_api_error = LastApiError(error=error[:40], at=now)
+    add_log(state, LogEntry(t=now, hook="stop-failure", kind="api-error", reason=error[:40]))
     return None, state

@@ -17,8 +17,12 @@ from __future__ import annotations
 from arcguard.core.arc_keeper import arc as arcs
 from arcguard.core.arc_keeper.reset_text import WallTime
 from arcguard.core.schema import MAX_WINDOWS
+from arcguard.core.schema import LimitWait
+from arcguard.core.schema import LogEntry
+from arcguard.core.schema import StateFile
 from arcguard.core.state import add_log
 from arcguard.core.state import clone
+from arcguard.core.state import is_paused
 from arcguard.core.state import parse_iso
 from arcguard.values import value
 
@@ -27,7 +31,6 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from arcguard.core.config import Config
     from arcguard.core.schema import Arc
-    from arcguard.core.schema import LimitWait
     from arcguard.core.state import State
 
 # StopFailure `error` values that pass with time. Authentication, billing, an invalid request,
@@ -71,21 +74,21 @@ class Claimant:
 
 
 def resumes(arc: Arc | None) -> int:
-    return arc.get("limit_resumes", 0) if arc is not None else 0
+    return arc.limit_resumes if arc is not None else 0
 
 
 def pending(state: State | None) -> LimitWait | None:
     """The wait recorded in the state, if any (whatever became of its process)."""
-    wait = state.get("limit_wait") if state is not None else None
+    wait = StateFile.view(state).limit_wait if state is not None else None
     # A wait without a token cannot be told apart from another: it is nobody's.
-    return wait if wait is not None and "token" in wait else None
+    return wait if wait is not None and wait.has("token") else None
 
 
 def waiting(wait: LimitWait, now: float, *, alive: bool) -> bool:
     """A recorded wait is still under way, as `status` and the status line report it: its
     waiter runs and its time has not come. A waiter that was killed, or a time that has
     passed, leaves a record that no longer means the session is waiting."""
-    until = wait.get("until")
+    until = wait.until
     return alive and until is not None and now < until
 
 
@@ -98,13 +101,13 @@ def held_until(state: State | None, cfg: Config, now: float) -> float | None:
     whose waiter died, or a hand-edited one, cannot keep an arc alive for longer than that.
     """
     wait = pending(state)
-    arc = state.get("arc") if state is not None else None
-    if wait is None or arc is None or wait.get("arc") != arc.get("invoked_at"):
+    arc = StateFile.view(state).arc if state is not None else None
+    if wait is None or arc is None or wait.arc != arc.invoked_at:
         return None
-    until = wait.get("until")
+    until = wait.until
     if until is None:
         return None
-    started = min(wait.get("started", now), now)
+    started = min(wait.started if wait.started is not None else now, now)
     return min(float(until), started + cfg.limit_wait_max_seconds)
 
 
@@ -112,12 +115,13 @@ def arc_active(state: State | None, cfg: Config, now: float) -> bool:
     """The state's arc is active, a wait pending for it keeping it so until its wake."""
     if state is None:
         return False
-    return arcs.is_active(state.get("arc"), cfg, now, held_until=held_until(state, cfg, now))
+    arc = StateFile.view(state).arc
+    return arcs.is_active(arc, cfg, now, held_until=held_until(state, cfg, now))
 
 
 def holds(wait: LimitWait, now: float, *, alive: bool) -> bool:
     """A recorded wait still belongs to a live waiter (a crashed one does not block another)."""
-    until = wait.get("until")
+    until = wait.until
     return alive and until is not None and now < until + STALE_AFTER
 
 
@@ -134,7 +138,7 @@ def decide_wait(
         return None, f"the error {error[:40]!r} does not pass with time", None
     if state is None or not arc_active(state, cfg, now):
         return None, "no active arc", None
-    if state["guard"].get("paused"):
+    if is_paused(state):
         return None, "the session is paused", None
     held = pending(state)
     if held is not None and holds(held, now, alive=claimant.other_alive):
@@ -142,7 +146,8 @@ def decide_wait(
     state = clone(state)
     # A wait whose waiter is gone ended without a wake: that is news, like any such ending.
     drop(state, now, "its waiter is gone")
-    arc = state.get("arc")
+    record = StateFile.view(state)
+    arc = record.arc
     assert arc is not None  # is_active above
     used = resumes(arc)
     if used >= cfg.limit_resumes_per_arc:
@@ -155,26 +160,26 @@ def decide_wait(
             f" ({cfg.limit_wait_max_seconds})"
         )
         return None, why, _give_up(state, now, why)
-    state["limit_wait"] = {
-        "token": claimant.token,
-        "pid": claimant.pid,
-        "started": now,
-        "until": until,
-        "error": error[:40],
-        "source": source,
-        "arc": arc.get("invoked_at"),
-        "attempt": used + 1,
-    }
+    record.limit_wait = LimitWait(
+        token=claimant.token,
+        pid=claimant.pid,
+        started=now,
+        until=until,
+        error=error[:40],
+        source=source,
+        arc=arc.invoked_at,
+        attempt=used + 1,
+    )
     add_log(
         state,
-        {
-            "t": now,
-            "hook": "limit-wait",
-            "kind": "limit-wait",
-            "reason": f"{error} ends the turn; resume at {until:.0f} ({source})",
-            "attempt": used + 1,
-            "of": cfg.limit_resumes_per_arc,
-        },
+        LogEntry(
+            t=now,
+            hook="limit-wait",
+            kind="limit-wait",
+            reason=f"{error} ends the turn; resume at {until:.0f} ({source})",
+            attempt=used + 1,
+            of=cfg.limit_resumes_per_arc,
+        ),
     )
     return Plan(claimant.token, until, used + 1, source), "waiting", state
 
@@ -185,9 +190,10 @@ def resumes_spent(state: State | None, error: str, cfg: Config, now: float) -> b
     The waiter runs in the background, where Claude Code emits no terminal sequence; the
     synchronous StopFailure hook uses this to ring the bell for it.
     """
-    if error not in TRANSIENT or state is None or state["guard"].get("paused"):
+    if error not in TRANSIENT or state is None or is_paused(state):
         return False
-    return arc_active(state, cfg, now) and resumes(state.get("arc")) >= cfg.limit_resumes_per_arc
+    used = resumes(StateFile.view(state).arc)
+    return arc_active(state, cfg, now) and used >= cfg.limit_resumes_per_arc
 
 
 def _resume_time(
@@ -212,12 +218,12 @@ def backoff_seconds(error: str, used: int, cfg: Config) -> float:
 def _give_up(state: State, now: float, why: str) -> State:
     add_log(
         state,
-        {
-            "t": now,
-            "hook": "limit-wait",
-            "kind": "give-up",
-            "reason": f"no resume after the API limit: {why}",
-        },
+        LogEntry(
+            t=now,
+            hook="limit-wait",
+            kind="give-up",
+            reason=f"no resume after the API limit: {why}",
+        ),
     )
     return state
 
@@ -225,7 +231,7 @@ def _give_up(state: State, now: float, why: str) -> State:
 def still_pending(state: State | None, token: str) -> bool:
     """The wait `token` has not been cancelled or taken over (a lock-free poll)."""
     wait = pending(state)
-    return wait is not None and wait.get("token") == token
+    return wait is not None and wait.token == token
 
 
 def decide_wake(
@@ -233,36 +239,37 @@ def decide_wake(
 ) -> tuple[str | None, State | None]:
     """At the end of a wait: the wake message (None: stay asleep) and the new state."""
     wait = pending(state)
-    if state is None or wait is None or wait.get("token") != token:
+    if state is None or wait is None or wait.token != token:
         return None, None  # cancelled or taken over: the state is someone else's now
     why = _why_not_wake(state, wait, cfg, now)
     state = clone(state)
-    del state["limit_wait"]
-    arc = state.get("arc")
+    record = StateFile.view(state)
+    del record.limit_wait
+    arc = record.arc
     if why is not None:
         add_log(
             state,
-            {
-                "t": now,
-                "hook": "limit-wait",
-                "kind": "limit-cancel",
-                "reason": f"limit wait ended without a resume: {why}",
-            },
+            LogEntry(
+                t=now,
+                hook="limit-wait",
+                kind="limit-cancel",
+                reason=f"limit wait ended without a resume: {why}",
+            ),
         )
         return None, state
     assert arc is not None
-    attempt = arc["limit_resumes"] = resumes(arc) + 1
+    attempt = arc.limit_resumes = resumes(arc) + 1
     arcs.touch(arc, now)
     add_log(
         state,
-        {
-            "t": now,
-            "hook": "limit-wait",
-            "kind": "limit-resume",
-            "reason": "the API limit has reset; the session is woken",
-            "attempt": attempt,
-            "of": cfg.limit_resumes_per_arc,
-        },
+        LogEntry(
+            t=now,
+            hook="limit-wait",
+            kind="limit-resume",
+            reason="the API limit has reset; the session is woken",
+            attempt=attempt,
+            of=cfg.limit_resumes_per_arc,
+        ),
     )
     return wake_message(
         arcs.name_of(arc),
@@ -274,15 +281,15 @@ def decide_wake(
 
 def _why_not_wake(state: State, wait: LimitWait, cfg: Config, now: float) -> str | None:
     """Why the wait `wait`, still recorded in `state`, must not wake the session (or None)."""
-    arc = state.get("arc")
+    arc = StateFile.view(state).arc
     if not arc_active(state, cfg, now):
         return "the arc is no longer active"
     assert arc is not None
-    if arc.get("invoked_at") != wait.get("arc"):
+    if arc.invoked_at != wait.arc:
         return "a new arc was started"
     if resumes(arc) >= cfg.limit_resumes_per_arc:
         return f"the arc's {cfg.limit_resumes_per_arc} limit resumes are spent"
-    if state["guard"].get("paused"):
+    if is_paused(state):
         return "the session is paused"
     return None
 
@@ -306,15 +313,17 @@ def cancel(state: State | None, now: float, why: str) -> tuple[bool, State | Non
 
 def drop(state: State, now: float, why: str) -> None:
     """`cancel` on a state the caller already owns (a clone)."""
-    if state.pop("limit_wait", None) is not None:
+    record = StateFile.view(state)
+    if record.has("limit_wait"):
+        del record.limit_wait
         add_log(
             state,
-            {
-                "t": now,
-                "hook": "limit-wait",
-                "kind": "limit-cancel",
-                "reason": f"limit wait cancelled: {why}",
-            },
+            LogEntry(
+                t=now,
+                hook="limit-wait",
+                kind="limit-cancel",
+                reason=f"limit wait cancelled: {why}",
+            ),
         )
 
 
@@ -323,9 +332,10 @@ def drop(state: State, now: float, why: str) -> None:
 
 def record_resets(state: State, found: dict[str, float]) -> bool:
     """Keep a status line payload's reset times (`reset_times`); True if they changed."""
-    if not found or state.get("rate_limits") == found:
+    record = StateFile.view(state)
+    if not found or record.rate_limits == found:
         return False
-    state["rate_limits"] = found
+    record.rate_limits = found
     return True
 
 
@@ -353,6 +363,6 @@ def _reset_seconds(value: object) -> float | None:
 
 def recorded_reset(state: State | None, now: float) -> float | None:
     """The soonest recorded window reset still ahead, or None."""
-    windows = state.get("rate_limits", {}) if state is not None else {}
+    windows = StateFile.view(state).rate_limits if state is not None else {}
     ahead = [v for v in windows.values() if v > now]
     return min(ahead) if ahead else None

@@ -18,6 +18,8 @@ from arcguard.core.final_words import starts_autonomous
 from arcguard.core.loop_guard import guard
 from arcguard.core.redact import masked_start
 from arcguard.core.schema import TASK_CHARS
+from arcguard.core.schema import LogEntry
+from arcguard.core.schema import StateFile
 from arcguard.core.state import add_log
 from arcguard.core.state import clone
 from arcguard.core.state import fresh_state
@@ -56,7 +58,7 @@ def decide_posture(
         state = clone(state) if state is not None else fresh_state(session_id, now)
         note = _on_operator(state, prompt, cfg, now)
     output = posture_context(state, cfg, now, command=command)
-    arc = None if state is None else state.get("arc")
+    arc = None if state is None else StateFile.view(state).arc
     if arc is not None and output is not None:
         arcs.touch(arc, now)
     if note is not None:
@@ -75,7 +77,7 @@ def _on_operator(state: State, prompt: str, cfg: Config, now: float) -> str | No
     active = limits.arc_active(state, cfg, now)
     # A person is back: a wake queued for an unattended session would now talk over them.
     limits.drop(state, now, "the operator sent a prompt")
-    arc = state.get("arc")
+    arc = StateFile.view(state).arc
     current = arc if arc is not None and active else None
     if starts_autonomous(prompt):
         task, milestones = read_autonomous(prompt)
@@ -83,7 +85,7 @@ def _on_operator(state: State, prompt: str, cfg: Config, now: float) -> str | No
             return _stop(state, current, now)
         # Re-typing /autonomous, or its task, during an arc keeps the arc and its counters;
         # another task is another arc, with caps of its own.
-        if current is None or (task and task != current.get("task", "")):
+        if current is None or (task and task != current.task):
             return _start(state, task, milestones, current, now)
     if current is not None:
         # The prompt is the arc's activity (the posture below is restated from it).
@@ -96,24 +98,24 @@ def _start(
     state: State, task: str, milestones: list[tuple[str, bool]], replaced: Arc | None, now: float
 ) -> str | None:
     started = arcs.new_arc(arcs.slug_of(task, BOOTSTRAP_SLUG), [m for m, _ in milestones], now)
-    for (_, done), milestone in zip(milestones, started["milestones"], strict=False):
+    for (_, done), milestone in zip(milestones, started.milestones, strict=False):
         if done:
-            milestone["status"] = "done"
+            milestone.status = "done"
     if task:
-        started["task"] = task
-    state["arc"] = started
+        started.task = task
+    StateFile.view(state).arc = started
     if replaced is None:
-        add_log(state, {"t": now, "hook": "posture", "kind": "arc", "reason": STARTED})
+        add_log(state, LogEntry(t=now, hook="posture", kind="arc", reason=STARTED))
         return None
     old = arcs.name_of(replaced)
     add_log(
         state,
-        {
-            "t": now,
-            "hook": "posture",
-            "kind": "arc-new",
-            "reason": f"a new arc for a new task, '{arcs.name_of(started)}'; the arc '{old}' ended",
-        },
+        LogEntry(
+            t=now,
+            hook="posture",
+            kind="arc-new",
+            reason=f"a new arc for a new task, '{arcs.name_of(started)}'; the arc '{old}' ended",
+        ),
     )
     return messages.arc_replaced(old)
 
@@ -122,11 +124,11 @@ def _stop(state: State, current: Arc | None, now: float) -> str:
     if current is None:
         return messages.arc_stop_without_arc()
     arcs.complete(current, now)
-    current["ended_by"] = STOP
+    current.ended_by = STOP
     name = arcs.name_of(current)
     add_log(
         state,
-        {"t": now, "hook": "posture", "kind": "arc-stop", "reason": f"the arc '{name}' ended"},
+        LogEntry(t=now, hook="posture", kind="arc-stop", reason=f"the arc '{name}' ended"),
     )
     return messages.arc_stopped(name)
 
@@ -178,18 +180,20 @@ def checklist_item(line: str) -> tuple[str, bool] | None:
 
 def note_cwd(state: State, cwd: str | None) -> None:
     """Keep the folder the session first reported (a hook payload's `cwd`), for `status`."""
-    if "cwd" not in state and cwd:
-        state["cwd"] = cwd[:CWD_CHARS]
+    record = StateFile.view(state)
+    if not record.has("cwd") and cwd:
+        record.cwd = cwd[:CWD_CHARS]
 
 
 def posture_context(
     state: State | None, cfg: Config, now: float, *, command: str
 ) -> Decisions | None:
     """The sticky posture line for an active arc, as context for the model; else None."""
-    arc = None if state is None else state.get("arc")
-    if state is None or arc is None or not limits.arc_active(state, cfg, now):
+    record = None if state is None else StateFile.view(state)
+    arc = None if record is None else record.arc
+    if state is None or record is None or arc is None or not limits.arc_active(state, cfg, now):
         return None
     line = messages.posture_line(
-        arcs.name_of(arc), arcs.next_milestone(arc), command, state["session_id"]
+        arcs.name_of(arc), arcs.next_milestone(arc), command, record.session_id
     )
     return (render.Context(line),)

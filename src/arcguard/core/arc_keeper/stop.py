@@ -26,8 +26,11 @@ from arcguard.core.arc_keeper import handback
 from arcguard.core.final_words import is_completion
 from arcguard.core.final_words import is_sentinel
 from arcguard.core.loop_guard import guard
+from arcguard.core.schema import LogEntry
+from arcguard.core.schema import StateFile
 from arcguard.core.state import add_log
 from arcguard.core.state import clone
+from arcguard.core.state import is_paused
 from arcguard.core.state import remember
 from arcguard.values import value
 
@@ -39,8 +42,8 @@ if TYPE_CHECKING:
     from arcguard.core.arc_keeper.goal import Mark as GoalMark
     from arcguard.core.config import Config
     from arcguard.core.render import Decisions
+    from arcguard.core.schema import Arc
     from arcguard.core.schema import DecisionKind
-    from arcguard.core.state import Arc
     from arcguard.core.state import State
 
 PRODUCTIVE = "productive"
@@ -202,13 +205,16 @@ def decide_stop(
     goal.observe(state, around.goal)
     _note_overrides(state, around.overrides, now)
     if final is not None and final.message_id:
-        remember(state["seen"].setdefault("messages", []), final.message_id, 16)
+        seen = StateFile.view(state).seen
+        ids = seen.messages
+        seen.messages = ids
+        remember(ids, final.message_id, 16)
     if final is not None and final.kind == KIND_TEXT and not is_noop(final):
         guard.on_narration(state)
-    arc = state.get("arc")
+    arc = StateFile.view(state).arc
     active = arc is not None and arcs.is_active(arc, cfg, now)
     if final is not None and final.resume_id and is_noop(final):
-        slug = arcs.name_of(arc) if arc and active else ""
+        slug = arcs.name_of(arc) if arc is not None and active else ""
         resumed = _dead_resume(state, final.resume_id, signals.background_running, now, slug=slug)
         if resumed is not None:
             return (render.Continue(resumed),), state
@@ -250,27 +256,29 @@ def _dead_resume(
     state: State, resume_id: str, background_running: bool, now: float, *, slug: str
 ) -> str | None:
     """Continue, once per resume prompt, a session that answered it with nothing."""
-    resumes = state["seen"].setdefault("resumes", [])
-    if resume_id in resumes or state["guard"].get("paused") or background_running:
+    seen = StateFile.view(state).seen
+    resumes = seen.resumes
+    seen.resumes = resumes
+    if resume_id in resumes or is_paused(state) or background_running:
         return None
     if goal.active(state):
         return None  # the goal's own Stop hook continues a session that has one
     remember(resumes, resume_id, 16)
     add_log(
         state,
-        {
-            "t": now,
-            "hook": "stop",
-            "kind": vocabulary.CONTINUE,
-            "reason": "a resumed session answered with nothing: sent back to work",
-            "rule": vocabulary.DEAD_RESUME,
-        },
+        LogEntry(
+            t=now,
+            hook="stop",
+            kind=vocabulary.CONTINUE,
+            reason="a resumed session answered with nothing: sent back to work",
+            rule=vocabulary.DEAD_RESUME,
+        ),
     )
     return messages.resume_block_reason(slug)
 
 
 def _why_not_continue(state: State, final: Final | None, background_running: bool) -> str | None:
-    if state["guard"].get("paused"):
+    if is_paused(state):
         return "the session is paused by arcguard"
     if final is not None and final.synthetic:
         return "the final message is an API error"
@@ -308,15 +316,15 @@ def _block(state: State, arc: Arc, verdict: str, now: float) -> str:
     reason = messages.stop_block_reason(slug, arcs.next_milestone(arc), seen=SEEN[verdict])
     add_log(
         state,
-        {
-            "t": now,
-            "hook": "stop",
-            "kind": vocabulary.CONTINUE,
-            "reason": f"{LOGGED[verdict]} stop mid-arc sent back to work",
-            "rule": LOGGED[verdict],
-            "consecutive": arc.get("reconcile_count"),
-            "lifetime": arc.get("total_blocks"),
-        },
+        LogEntry(
+            t=now,
+            hook="stop",
+            kind=vocabulary.CONTINUE,
+            reason=f"{LOGGED[verdict]} stop mid-arc sent back to work",
+            rule=LOGGED[verdict],
+            consecutive=arc.reconcile_count,
+            lifetime=arc.total_blocks,
+        ),
     )
     return reason
 
@@ -324,7 +332,9 @@ def _block(state: State, arc: Arc, verdict: str, now: float) -> str:
 def _note_overrides(state: State, overrides: Sequence[str], now: float) -> None:
     """Log, once each, the turns Claude Code's Stop-hook cap ended although a Stop hook was
     still sending the model back: such a turn ends as if complete, and is not one."""
-    seen = state["seen"].setdefault("overrides", [])
+    record = StateFile.view(state).seen
+    seen = record.overrides
+    record.overrides = seen
     for override in reversed(overrides):  # oldest first, as they happened
         if override in seen:
             continue
@@ -339,4 +349,4 @@ def _note_overrides(state: State, overrides: Sequence[str], now: float) -> None:
 
 
 def _log(state: State, now: float, kind: DecisionKind, reason: str) -> None:
-    add_log(state, {"t": now, "hook": "stop", "kind": kind, "reason": reason})
+    add_log(state, LogEntry(t=now, hook="stop", kind=kind, reason=reason))

@@ -77,8 +77,8 @@ ADJUST = " To change this: "
 
 
 def _continue(entry: LogEntry, cfg: Config) -> str:
-    why = STALL_WHY.get(str(entry.get("rule", "")), "it stopped mid-arc")
-    consecutive = entry.get("consecutive")
+    why = STALL_WHY.get(entry.rule or "", "it stopped mid-arc")
+    consecutive = entry.consecutive
     count = (
         f" ({consecutive} of {cfg.max_consecutive_continuations} in a row)"
         if isinstance(consecutive, int)
@@ -98,8 +98,8 @@ def _cap(entry: LogEntry, cfg: Config) -> str:
 
 def _deny(entry: LogEntry, cfg: Config) -> str:
     # The tool's name only: a call's label can hold paths, and Claude Code shows the call anyway.
-    tool = str(entry.get("operation", "")).split(":", 1)[0].strip() or "tool"
-    runs = entry.get("runs")
+    tool = (entry.operation or "").split(":", 1)[0].strip() or "tool"
+    runs = entry.runs
     ran = f"it ran {runs} times" if isinstance(runs, int) else "it ran before"
     return (
         f"arcguard stopped a repeated {tool} call: {ran} with the same result and nothing"
@@ -119,7 +119,7 @@ def _resume(entry: LogEntry, cfg: Config) -> str:
 
 
 def _give_up(entry: LogEntry, cfg: Config) -> str:
-    reason = str(entry.get("reason", "")).removeprefix("no resume after the API limit: ")
+    reason = entry.reason.removeprefix("no resume after the API limit: ")
     return (
         f"arcguard will not resume this session after the API limit: {reason}."
         f"{ADJUST}limit_resumes_per_arc, limit_wait_max_seconds"
@@ -127,7 +127,7 @@ def _give_up(entry: LogEntry, cfg: Config) -> str:
 
 
 def _limit_wait(entry: LogEntry, cfg: Config) -> str:
-    attempt, of = entry.get("attempt"), entry.get("of")
+    attempt, of = entry.attempt, entry.of
     which = f" (resume {attempt} of {of})" if isinstance(attempt, int) else ""
     return (
         f"arcguard will wake this session when the API limit resets{which}."
@@ -136,12 +136,14 @@ def _limit_wait(entry: LogEntry, cfg: Config) -> str:
 
 
 def _arc_change(entry: LogEntry, cfg: Config) -> str:
-    return f"arcguard: {entry.get('reason', 'the arc ended')}.{ADJUST}/autonomous stop ends an arc"
+    reason = entry.reason if entry.has("reason") else "the arc ended"
+    return f"arcguard: {reason}.{ADJUST}/autonomous stop ends an arc"
 
 
 def _generic(entry: LogEntry, cfg: Config) -> str:
-    reason = str(entry.get("reason", "")).removeprefix("[arcguard] ")
-    return f"arcguard ({entry.get('kind', 'decision')}): {reason}.{ADJUST}arcguard off"
+    reason = entry.reason.removeprefix("[arcguard] ")
+    kind = entry.kind if entry.has("kind") else "decision"
+    return f"arcguard ({kind}): {reason}.{ADJUST}arcguard off"
 
 
 TEXTS: dict[str, Callable[[LogEntry, Config], str]] = {
@@ -158,17 +160,17 @@ TEXTS: dict[str, Callable[[LogEntry, Config], str]] = {
 
 
 def _rank(entry: LogEntry) -> int:
-    kind = str(entry.get("kind", ""))
+    kind = entry.kind
     return PRIORITY.index(kind) if kind in PRIORITY else len(PRIORITY)
 
 
 def user_line(entries: list[LogEntry], cfg: Config) -> str | None:
     """The line for the decisions in `entries` (one hook run's), or None if all are silent."""
-    acting = [e for e in entries if str(e.get("kind", "")) not in SILENT]
+    acting = [e for e in entries if e.kind not in SILENT]
     if not acting:
         return None
     entry = min(acting, key=_rank)  # the first of the most important kind
-    if str(entry.get("kind", "")) in SHOWN_BY_CLAUDE_CODE:
+    if entry.kind in SHOWN_BY_CLAUDE_CODE:
         return None
-    text = TEXTS.get(str(entry.get("kind", "")), _generic)(entry, cfg)
+    text = TEXTS.get(entry.kind, _generic)(entry, cfg)
     return _one_line(text)

@@ -10,6 +10,7 @@ from __future__ import annotations
 from arcguard.core.arc_keeper import arc as arcs
 from arcguard.core.arc_keeper import handover
 from arcguard.core.arc_keeper import limits
+from arcguard.core.schema import StateFile
 from arcguard.text import clip
 
 
@@ -18,8 +19,6 @@ if TYPE_CHECKING:
     from collections.abc import Callable
 
     from arcguard.core.config import Config
-    from arcguard.core.schema import Pause
-    from arcguard.core.schema import Track
     from arcguard.core.state import State
 
 SEPARATOR = " | "
@@ -55,17 +54,17 @@ def segment(
 
 
 def _arc_part(state: State, cfg: Config, now: float) -> str:
-    arc = state.get("arc")
+    arc = StateFile.view(state).arc
     if arc is None:
         return ""
     name = clip(arcs.name_of(arc), NAME_SHOWN)
     if not limits.arc_active(state, cfg, now):
-        if arc.get("ended_by") == "stop":
+        if arc.ended_by == "stop":
             return f"arc {name} stopped"
-        return f"arc {name} complete" if arc.get("completed_at") else ""
+        return f"arc {name} complete" if arc.completed_at else ""
     done, total = arcs.milestone_counts(arc)
     steps = f" {done}/{total}" if total else ""
-    consecutive, lifetime = arc.get("reconcile_count", 0), arc.get("total_blocks", 0)
+    consecutive, lifetime = arc.reconcile_count, arc.total_blocks
     return (
         f"arc {name}{steps}, continued"
         f" {consecutive}/{cfg.max_consecutive_continuations} in a row,"
@@ -75,17 +74,17 @@ def _arc_part(state: State, cfg: Config, now: float) -> str:
 
 def _goal_part(state: State) -> str:
     """Claude Code's /goal: delegated work like an arc (its own judge continues the stops)."""
-    condition = state["seen"].get("goal")
+    condition = StateFile.view(state).seen.goal
     return f"goal {condition[:24]}" if condition else ""
 
 
 def _guard_part(state: State) -> str:
-    guard = state["guard"]
-    paused: Pause | None = guard.get("paused")
+    guard = StateFile.view(state).guard
+    paused = guard.paused
     if paused is not None:
-        return f"PAUSED ({str(paused.get('kind', '?'))[:16]}): send a message to resume"
-    tracks: dict[str, Track] = guard.get("tracks", {})
-    denials = sum(t["denials"] for t in tracks.values())
+        kind = paused.kind if paused.has("kind") else "?"
+        return f"PAUSED ({kind[:16]}): send a message to resume"
+    denials = sum(t.denials for t in guard.tracks.values())
     return f"{denials} repeat{'s' if denials != 1 else ''} denied" if denials else ""
 
 
@@ -93,15 +92,12 @@ def _wait_part(
     state: State, cfg: Config, now: float, clock: Callable[[float], str], *, alive: bool
 ) -> str:
     wait = limits.pending(state)
-    until = wait.get("until") if wait is not None else None
+    until = wait.until if wait is not None else None
     if wait is None or until is None or not limits.waiting(wait, now, alive=alive):
         return ""
     what = (
         "watching Claude Code's own resume"
-        if wait.get("source") == handover.SOURCE
+        if wait.source == handover.SOURCE
         else "waiting for the API limit to reset"
     )
-    return (
-        f"{what} until {clock(float(until))}"
-        f" (resume {wait.get('attempt', 0)}/{cfg.limit_resumes_per_arc})"
-    )
+    return f"{what} until {clock(float(until))} (resume {wait.attempt}/{cfg.limit_resumes_per_arc})"

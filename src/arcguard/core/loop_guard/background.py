@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from arcguard import jsonio
 from arcguard.core.loop_guard.tool_effects import STATUS_TOOLS
+from arcguard.core.schema import StateFile
 from arcguard.core.state import short_id
 
 
@@ -36,7 +37,10 @@ SUBAGENT_ACTIVE_SECONDS = 120.0
 
 
 def _tasks(state: State) -> dict[str, float]:
-    return state["guard"].setdefault("background", {})
+    guard = StateFile.view(state).guard
+    tasks = guard.background
+    guard.background = tasks
+    return tasks
 
 
 def _text(response: object) -> str:
@@ -117,25 +121,26 @@ def observe_notification(state: State, text: str) -> None:
 
 def running(state: State, cfg: Config, now: float, *, own: str = "main") -> bool:
     """Work other than the caller's own is running (`own`: the caller's track key)."""
-    tasks = state["guard"].get("background", {})
-    if any(now - at < cfg.wait_max_seconds for at in tasks.values()):
+    guard = StateFile.view(state).guard
+    if any(now - at < cfg.wait_max_seconds for at in guard.background.values()):
         return True
-    tracks = state["guard"].get("tracks", {})
     return any(
-        key not in ("main", own) and now - track.get("updated", 0) < SUBAGENT_ACTIVE_SECONDS
-        for key, track in tracks.items()
+        key not in ("main", own) and now - track.updated < SUBAGENT_ACTIVE_SECONDS
+        for key, track in guard.tracks.pairs()
     )
 
 
 def waiting(state: State, cfg: Config, now: float, *, own: str = "main") -> bool:
     """A wait now is patience: work is running and the wait has not outlasted its bound."""
+    guard = StateFile.view(state).guard
     if not running(state, cfg, now, own=own):
-        state["guard"].pop("wait_since", None)
+        del guard.wait_since
         return False
-    since = state["guard"].setdefault("wait_since", now)
-    return now - since < cfg.wait_max_seconds
+    if guard.wait_since is None:
+        guard.wait_since = now
+    return now - guard.wait_since < cfg.wait_max_seconds
 
 
 def stop_waiting(state: State) -> None:
     """The agent did something besides waiting: a later wait starts its own time bound."""
-    state["guard"].pop("wait_since", None)
+    del StateFile.view(state).guard.wait_since

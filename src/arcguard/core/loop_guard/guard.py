@@ -36,15 +36,23 @@ from arcguard.core.loop_guard.tracks import clear_run
 from arcguard.core.loop_guard.tracks import get_track
 from arcguard.core.loop_guard.tracks import is_allowed
 from arcguard.core.loop_guard.tracks import new_track
+from arcguard.core.loop_guard.tracks import new_turn
 from arcguard.core.loop_guard.tracks import pause
 from arcguard.core.loop_guard.tracks import paused_output
 from arcguard.core.loop_guard.tracks import track_key
 from arcguard.core.redact import masked_start
 from arcguard.core.schema import MAX_CALLS
+from arcguard.core.schema import LogEntry
+from arcguard.core.schema import StateFile
+from arcguard.core.schema import Track
+from arcguard.core.schema import TurnCall
+from arcguard.core.schema import Unconfirmed
 from arcguard.core.state import add_log
 from arcguard.core.state import clone
+from arcguard.core.state import current_pause
 from arcguard.core.state import remember
 from arcguard.core.state import short_id
+from arcguard.core.validation import Keyed
 from arcguard.values import value
 
 
@@ -54,8 +62,6 @@ if TYPE_CHECKING:
 
     from arcguard.core.config import Config
     from arcguard.core.render import Decisions
-    from arcguard.core.schema import Track
-    from arcguard.core.schema import TurnCall
     from arcguard.core.state import State
     from arcguard.core.tool_call import ToolCall
 
@@ -66,28 +72,33 @@ LABEL_SUBJECT = 60
 
 def on_operator_message(state: State, now: float) -> None:
     """A person spoke: clear the pause and every loop counter (lifetime totals stay)."""
-    guard = state["guard"]
-    if guard.get("paused"):
+    guard = StateFile.view(state).guard
+    if current_pause(guard):
         add_log(
             state,
-            {
-                "t": now,
-                "hook": "posture",
-                "kind": "resume",
-                "reason": "operator message cleared the pause",
-            },
+            LogEntry(
+                t=now,
+                hook="posture",
+                kind="resume",
+                reason="operator message cleared the pause",
+            ),
         )
-    guard["paused"] = None
-    main = guard.get("tracks", {}).get(MAIN)
-    guard["tracks"] = {MAIN: new_track(now, denials=main["denials"] if main else 0)}
+    guard.paused = None
+    main = guard.tracks.get(MAIN)
+    tracks = Keyed.over(Track, {})
+    tracks[MAIN] = new_track(now, denials=main.denials if main else 0)
+    guard.tracks = tracks
 
 
 def on_narration(state: State) -> None:
     """The main agent said something: a turn, and the end of a tool-only run."""
-    track = state["guard"].setdefault("tracks", {}).get(MAIN)
-    if not isinstance(track, dict):
+    guard = StateFile.view(state).guard
+    tracks = guard.tracks
+    guard.tracks = tracks
+    track = tracks.get(MAIN)
+    if track is None:
         return
-    track["turns"] += 1
+    track.turns += 1
     clear_run(track)
 
 
@@ -140,12 +151,12 @@ def decide_post_batch(
     key = track_key(turn.agent)
     if turn.queued and key == MAIN:
         _note_queued(state, now, turn.queued)
-    if state["guard"].get("paused"):
+    if current_pause(StateFile.view(state).guard):
         return paused_output(state, deny=False), state
     track = get_track(state, key, now)
     settle_batch(track, turn.tool_use_ids)
-    track["turns"] += 1
-    fresh = bool(track["turn"]["progress"])
+    track.turns += 1
+    fresh = bool(track.turn.progress)
     waited = _only_waits(state, cfg, now, steps, key)
     _count_quiet(track, fresh=fresh, waited=waited)
     # The cycle is looked at first: when both rules come due on one turn, the cycle names
@@ -153,14 +164,14 @@ def decide_post_batch(
     look = _Look(
         steps,
         turn.tool_only,
-        fresh=bool(track["turn"].get("new_result")),
+        fresh=bool(track.turn.new_result),
         waited=waited,
         said_nothing_new=turn.narration is not None and not _moves(track, turn.narration),
     )
     cycle_pause, counted = _observe_turn(state, track, cfg, now, look)
     if turn.unconfirmed:
         ids = [short_id(i) for i in turn.tool_use_ids[:MAX_CALLS]]
-        track["unconfirmed"] = {"ids": ids, "counted": counted}
+        track.unconfirmed = Unconfirmed(ids=ids, counted=counted)
     rounds_pause = _close_turn(state, track, cfg, now, may_pause=cycle_pause is None)
     pause = cycle_pause or rounds_pause or _backstop_pause(state, track, cfg, now, arc_active)
     if pause:
@@ -183,7 +194,8 @@ def _moves(track: Track, narration: str) -> bool:
     # as it is kept.
     narration = masked_start(narration, NARRATION_CHARS)
     pairs = _bigrams(narration)
-    recent = track.setdefault("narrations", [])
+    recent = track.narrations
+    track.narrations = recent
     repeated = any(_similar(pairs, _bigrams(old)) for old in recent)
     recent.append(narration)
     del recent[:-MAX_NARRATIONS]
@@ -212,22 +224,23 @@ def confirm_turn(state: State, agent_id: str | None, *, narrated: bool | None) -
     Taken as tool-only when it could not be read, the turn is put right as if its message had
     been known then: narration ends the tool-only run, as it would have; a message that is
     still unknown takes back what the turn added to the run (unknown is not tool-only)."""
-    track = state["guard"].get("tracks", {}).get(track_key(agent_id))
-    if not isinstance(track, dict):
+    track = StateFile.view(state).guard.tracks.get(track_key(agent_id))
+    if track is None:
         return
-    pending = track.pop("unconfirmed", None)
+    pending = track.unconfirmed
+    del track.unconfirmed
     if pending is None or narrated is False:
         return
-    history = track["fingerprints"]
-    if pending["counted"] and history and history[-1] not in history[:-1]:
-        track.get("labels", {}).pop(history[-1], None)  # the label came with the turn
+    history = track.fingerprints
+    if pending.counted and history and history[-1] not in history[:-1]:
+        track.labels.pop(history[-1], None)  # the label came with the turn
     if narrated:
         clear_run(track)
         return
-    track["streak"] = max(0, track["streak"] - 1)
-    if pending["counted"] and history:
+    track.streak = max(0, track.streak - 1)
+    if pending.counted and history:
         history.pop()
-        freshness = track.get("fresh")
+        freshness = track.fresh
         if freshness and len(freshness) > len(history):
             freshness.pop()
 
@@ -236,7 +249,9 @@ def _note_queued(state: State, now: float, queued: Sequence[tuple[str, str, bool
     """A prompt the operator typed while the model worked is the operator speaking, as a
     submitted prompt is; a queued task notification says background work ended. Each is
     acted on once, however many turns' transcript windows show it."""
-    seen = state["seen"].setdefault("queued", [])
+    record = StateFile.view(state).seen
+    seen = record.queued
+    record.queued = seen
     for queued_id, text, typed in queued:
         if short_id(queued_id) in seen:
             continue
@@ -250,29 +265,27 @@ def _note_queued(state: State, now: float, queued: Sequence[tuple[str, str, bool
 def turn_call(cfg: Config, call: ToolCall) -> TurnCall:
     """What the turn rules need of one call, and nothing of its input itself: the fallback
     keeps these in the state while a turn is open, and an input may be megabytes."""
-    return {
-        "op": opkey.operation_id(call),
-        "label": opkey.label(call, LABEL_SUBJECT),
+    return TurnCall(
+        op=opkey.operation_id(call),
+        label=opkey.label(call, LABEL_SUBJECT),
         # A user tool's turns are the user's answers, not a cycle (like an allow-listed call).
-        "allowed": is_allowed(cfg, call) or call.name in opkey.USER_TOOLS,
-        "waits": tool_effects.is_wait(call),
-        "polls": tool_effects.is_poll(call),
-    }
+        allowed=is_allowed(cfg, call) or call.name in opkey.USER_TOOLS,
+        waits=tool_effects.is_wait(call),
+        polls=tool_effects.is_poll(call),
+    )
 
 
 def _fingerprint(tracked: list[TurnCall]) -> str:
     """A turn's sorted operation ids; a digest of them for a turn of very many calls."""
-    joined = "|".join(sorted(step["op"] for step in tracked))
+    joined = "|".join(sorted(step.op for step in tracked))
     return joined if len(tracked) <= MAX_CALLS else "#" + hashing.digest(joined)
 
 
 def _only_waits(state: State, cfg: Config, now: float, steps: Sequence[TurnCall], key: str) -> bool:
     """Every call of the turn waits, and waiting is what the situation calls for: background
     work runs, or the calls are polls (bounded by wall time in `stuck`, not by the cycle)."""
-    if steps and all(step["waits"] for step in steps):
-        return background.waiting(state, cfg, now, own=key) or all(
-            step.get("polls", False) for step in steps
-        )
+    if steps and all(step.waits for step in steps):
+        return background.waiting(state, cfg, now, own=key) or all(step.polls for step in steps)
     background.stop_waiting(state)
     return False
 
@@ -280,27 +293,27 @@ def _only_waits(state: State, cfg: Config, now: float, steps: Sequence[TurnCall]
 def _count_quiet(track: Track, *, fresh: bool, waited: bool) -> None:
     """Turns in a row that showed no progress; a patient wait neither adds nor resets."""
     if fresh:
-        track["quiet"] = 0
+        track.quiet = 0
     elif not waited:
-        track["quiet"] = int(track.get("quiet", 0)) + 1
+        track.quiet += 1
 
 
 def _quiet_window(track: Track, cfg: Config) -> bool:
-    return int(track.get("quiet", 0)) >= cfg.checkin_turns
+    return track.quiet >= cfg.checkin_turns
 
 
 def _close_turn(
     state: State, track: Track, cfg: Config, now: float, *, may_pause: bool
 ) -> Decisions | None:
-    turn = track["turn"]
-    if turn["progress"]:
-        track["blocked_rounds"] = 0
-    elif turn["denied"]:
-        track["blocked_rounds"] += 1
-    label = turn.get("label", "")
-    track["turn"] = {"denied": 0, "progress": False, "label": ""}
-    if may_pause and track["blocked_rounds"] >= cfg.blocked_rounds_pause:
-        reason = messages.blocked_pause(track["blocked_rounds"], label)
+    turn = track.turn
+    if turn.progress:
+        track.blocked_rounds = 0
+    elif turn.denied:
+        track.blocked_rounds += 1
+    label = turn.label
+    track.turn = new_turn()
+    if may_pause and track.blocked_rounds >= cfg.blocked_rounds_pause:
+        reason = messages.blocked_pause(track.blocked_rounds, label)
         return pause(state, now, "post-batch", "blocked", reason)
     return None
 
@@ -311,30 +324,32 @@ def _observe_turn(
     """The cycle rule's look at one closed turn: (a pause, whether the turn's fingerprint
     was added to the history). Narration that only repeats a recent one neither ends the
     cycle history nor counts as a tool-only turn: the calls still go on the history."""
-    tracked = [step for step in look.steps if not step["allowed"]]
+    tracked = [step for step in look.steps if not step.allowed]
     if look.tool_only is None:
         return None, False  # unknown: counting it could pause a narrating session (fail open)
     if not look.tool_only and not look.said_nothing_new:
         clear_run(track)
         return None, False
     if look.tool_only:
-        track["streak"] += 1
+        track.streak += 1
     else:  # it spoke to the user, if only to repeat itself: the tool-only run ends
-        track["streak"] = 0
-        track["checkin_done"] = False
+        track.streak = 0
+        track.checkin_done = False
     if not tracked or look.waited:
         # An allow-listed poll or a patient wait neither extends nor breaks a cycle.
         return None, False
     fingerprint = _fingerprint(tracked)
-    history = track["fingerprints"]
+    history = track.fingerprints
     history.append(fingerprint)
     del history[: -cfg.cycle_history]
     # Whether each turn in the history brought a result never seen before, for the wording.
-    freshness = track.setdefault("fresh", [])
+    freshness = track.fresh
+    track.fresh = freshness
     freshness.append(look.fresh)
     del freshness[: -len(history)]
-    labels = track.setdefault("labels", {})
-    labels[fingerprint] = ", ".join(step["label"] for step in tracked[:2])
+    labels = track.labels
+    track.labels = labels
+    labels[fingerprint] = ", ".join(step.label for step in tracked[:2])
     for stale in [fp for fp in labels if fp not in history]:
         del labels[stale]
     found = detect_period(
@@ -357,12 +372,12 @@ def _observe_turn(
 def _backstop_pause(
     state: State, track: Track, cfg: Config, now: float, arc_active: bool
 ) -> Decisions | None:
-    turns = track["turns"]
+    turns = track.turns
     if turns >= cfg.backstop_ceiling_turns:
         reason = messages.backstop_ceiling(turns)
         return pause(state, now, "post-batch", "backstop", reason)
     limit = cfg.backstop_pause_turns_arc if arc_active else cfg.backstop_pause_turns
-    nudged_at = track.get("backstop_nudged_at")
+    nudged_at = track.backstop_nudged_at
     if nudged_at is None or turns < limit or not _quiet_window(track, cfg):
         return None
     if turns - nudged_at < cfg.checkin_turns:
@@ -375,13 +390,13 @@ def _nudge(state: State, track: Track, cfg: Config, now: float) -> Decisions | N
     text = None
     if not _quiet_window(track, cfg):
         return None  # the recent turns show progress: nothing to ask about
-    if track.get("backstop_nudged_at") is None and track["turns"] >= cfg.backstop_nudge_turns:
-        track["backstop_nudged_at"] = track["turns"]
-        text = messages.backstop_nudge(track["turns"])
-    elif track["streak"] >= cfg.checkin_turns and not track["checkin_done"]:
-        track["checkin_done"] = True
-        text = messages.checkin_nudge(track["streak"])
+    if track.backstop_nudged_at is None and track.turns >= cfg.backstop_nudge_turns:
+        track.backstop_nudged_at = track.turns
+        text = messages.backstop_nudge(track.turns)
+    elif track.streak >= cfg.checkin_turns and not track.checkin_done:
+        track.checkin_done = True
+        text = messages.checkin_nudge(track.streak)
     if text is None:
         return None
-    add_log(state, {"t": now, "hook": "post-batch", "kind": "nudge", "reason": text})
+    add_log(state, LogEntry(t=now, hook="post-batch", kind="nudge", reason=text))
     return (render.Context(text),)

@@ -26,11 +26,16 @@ from arcguard.core.loop_guard.tracks import is_allowed
 from arcguard.core.loop_guard.tracks import paused_output
 from arcguard.core.loop_guard.tracks import track_key
 from arcguard.core.schema import FILE_STATE_CHARS
+from arcguard.core.schema import LogEntry
+from arcguard.core.schema import Operation
+from arcguard.core.schema import Run
+from arcguard.core.schema import StateFile
 from arcguard.core.state import add_log
 from arcguard.core.state import clone
 from arcguard.core.state import remember
 from arcguard.core.state import short_id
 from arcguard.core.tool_call import ToolCall
+from arcguard.core.validation import Many
 
 
 TYPE_CHECKING = False
@@ -39,8 +44,7 @@ if TYPE_CHECKING:
 
     from arcguard.core.config import Config
     from arcguard.core.render import Decisions
-    from arcguard.core.schema import Operation
-    from arcguard.core.schema import Run
+    from arcguard.core.schema import Guard
     from arcguard.core.schema import Track
     from arcguard.core.state import State
     from arcguard.core.tool_call import ToolResult
@@ -60,65 +64,56 @@ MAX_FILE_CONTENTS = 8  # contents kept per file
 
 
 def _run_outcome(run: Run) -> str:
-    outcome = run.get("outcome")
-    if isinstance(outcome, str):
-        return outcome
-    return opkey.UNKNOWN  # still running, or its result never came
+    return run.outcome if run.outcome is not None else opkey.UNKNOWN  # still running, or lost
 
 
 def _counts(run: Run, track: Track) -> bool:
     """Whether a recorded execution counts as a run: one that never ran does not, nor one
     whose result never came after its turn closed (refused, rejected: no event settles it)."""
-    if run.get("outcome") == opkey.NOT_RUN:
+    if run.outcome == opkey.NOT_RUN:
         return False
-    turn = run.get("turn")
-    return run.get("outcome") is not None or turn is None or turn == track["turns"]
+    return run.outcome is not None or run.turn is None or run.turn == track.turns
 
 
 def _in_flight(run: Run, track: Track) -> bool:
     """Issued in this same turn, its result not in yet: a parallel copy."""
-    return run.get("outcome") is None and run.get("turn") == track["turns"]
+    return run.outcome is None and run.turn == track.turns
 
 
 def _is_pending(run: Run, cfg: Config, now: float) -> bool:
-    return run.get("outcome") is None and now - float(run.get("at", 0)) < cfg.inflight_stale_seconds
+    return run.outcome is None and now - float(run.at) < cfg.inflight_stale_seconds
 
 
 def _exception(
-    op: Operation, state: State, cfg: Config, call: ToolCall, file_state: str | None
+    op: Operation, guard: Guard, cfg: Config, call: ToolCall, file_state: str | None
 ) -> str | None:
     """Which one-time exception lets a repeat run, if any."""
-    if state["guard"].get("compactions", 0) > op.get("compactions", 0):
+    if guard.compactions > op.compactions:
         # Compaction dropped what the model had seen: one re-run to see it again.
         return AFTER_COMPACTION
     if file_state is not None and (
-        file_state == UNKNOWN_FILE or file_state != op.get("file_state", file_state)
+        file_state == UNKNOWN_FILE or op.file_state not in (None, file_state)
     ):
         return FILE_CHANGED  # the file itself moved since it was last read
-    edit_seq = state["guard"].get("edit_seq", 0)
-    if (
-        call.name in cfg.observing_tools
-        and edit_seq > op.get("edit_seq", 0)
-        and op.get("validated_seq", -1) < edit_seq
-    ):
+    edit_seq = guard.edit_seq
+    if call.name in cfg.observing_tools and edit_seq > op.edit_seq and op.validated_seq < edit_seq:
         return VALIDATION
     # A change by a shell command or a tool is weaker evidence than a confirmed edit: it
     # re-opens reads (what they see may be new), not commands that act on the world.
-    change_seq = state["guard"].get("change_seq", 0)
     if (
         call.name in cfg.observing_tools
-        and change_seq > op.get("change_seq", 0)
+        and guard.change_seq > op.change_seq
         and not tool_effects.may_change_world(call)
     ):
         return AFTER_CHANGE
-    runs = op.get("runs") or []
+    runs = op.runs
     timeout = opkey.effective_timeout(call)
     if (
         timeout is not None
         and runs
-        and runs[-1].get("outcome") == opkey.TIMED_OUT
-        and timeout > op.get("max_timeout", 0)
-        and not op.get("recovery_used")
+        and runs[-1].outcome == opkey.TIMED_OUT
+        and timeout > op.max_timeout
+        and not op.recovery_used
     ):
         return RECOVERY
     return None
@@ -126,13 +121,13 @@ def _exception(
 
 def _make_room(track: Track, cfg: Config, now: float) -> bool:
     """Evict a resolved record so a new operation fits; False when every record is in use."""
-    ops: dict[str, Operation] = track["ops"]
+    ops = track.ops
     if len(ops) < cfg.max_operations:
         return True
     idle = [
-        (max((r.get("seq", 0) for r in op.get("runs") or []), default=0), oid)
-        for oid, op in ops.items()
-        if not any(_is_pending(r, cfg, now) for r in op.get("runs") or [])
+        (max((r.seq for r in op.runs), default=0), oid)
+        for oid, op in ops.pairs()
+        if not any(_is_pending(r, cfg, now) for r in op.runs)
     ]
     if not idle:
         return False
@@ -153,15 +148,16 @@ def decide_pre_tool(
     call = _kept(call)
     file_state = file_state[:FILE_STATE_CHARS] if file_state is not None else None
     state = clone(state)
+    guard = StateFile.view(state).guard
     paused = paused_output(state, deny=True)
     if paused:
         # Counted, not logged one by one: the bounded log keeps the decisions that matter.
-        pause = state["guard"].get("paused")
+        pause = guard.paused
         if pause is not None:
-            pause["denied_since"] = pause.get("denied_since", 0) + 1
+            pause.denied_since += 1
         return paused, state
     track = get_track(state, track_key(call.agent), now)
-    track["seq"] += 1
+    track.seq += 1
     if is_allowed(cfg, call) or call.name in opkey.USER_TOOLS:
         # A user tool's result is the user's answer: asking again is never a blind repeat.
         return None, state
@@ -172,38 +168,28 @@ def decide_pre_tool(
     op = _operation(state, track, cfg, now, call)
     if op is None:
         return None, state
-    window = [
-        r
-        for r in op["runs"]
-        if track["seq"] - r.get("seq", 0) <= cfg.repeat_window and _counts(r, track)
-    ]
+    window = [r for r in op.runs if track.seq - r.seq <= cfg.repeat_window and _counts(r, track)]
     recent = window[-cfg.repeat_limit :]
     spent = None
     # A call that waits is how one waits: its repeats are bounded by time (`stuck`), not denied.
     poll = tool_effects.is_poll(call)
     if not poll and len(recent) >= cfg.repeat_limit:
-        denied = track.setdefault("denied_ids", [])
+        denied = track.denied_ids
+        track.denied_ids = denied
         at_once = sum(_in_flight(r, track) for r in recent)
         if at_once == len(recent):
             # Copies of one call issued together: none has a result, so say just that.
             remember(denied, call.id, MAX_RESOLVED_IDS)
             return _deny(state, track, op, now, runs=at_once + 1, at_once=True), state
         if not at_once and len({_run_outcome(r) for r in recent}) == 1:
-            spent = _exception(op, state, cfg, call, file_state)
+            spent = _exception(op, guard, cfg, call, file_state)
             if spent is None:
                 remember(denied, call.id, MAX_RESOLVED_IDS)
                 return _deny(state, track, op, now, runs=len(window)), state
-    run: Run = {
-        "seq": track["seq"],
-        "owner": call.id,
-        "at": now,
-        "outcome": None,
-        "spent": spent,
-        "turn": track["turns"],
-    }
-    _reserve(state, op, cfg, call, run)
+    run = Run(seq=track.seq, owner=call.id, at=now, outcome=None, spent=spent, turn=track.turns)
+    _reserve(guard, op, cfg, call, run)
     if file_state is not None:
-        op["file_state"] = file_state
+        op.file_state = file_state
     return None, state
 
 
@@ -212,26 +198,28 @@ def _operation(
 ) -> Operation | None:
     """The call's operation record, new if need be; None when there is no room for one."""
     oid = opkey.operation_id(call)
-    op = track["ops"].get(oid)
+    op = track.ops.get(oid)
     if op is not None:
         return op
     if not _make_room(track, cfg, now):
         add_log(
             state,
-            {
-                "t": now,
-                "hook": "pre-tool",
-                "kind": "untracked",
-                "reason": "every operation record is in use; call not tracked",
-            },
+            LogEntry(
+                t=now,
+                hook="pre-tool",
+                kind="untracked",
+                reason="every operation record is in use; call not tracked",
+            ),
         )
         return None
-    op = track["ops"][oid] = {
-        "label": opkey.label(call),
-        "runs": [],
-        "edit_seq": state["guard"].get("edit_seq", 0),
-        "compactions": state["guard"].get("compactions", 0),
-    }
+    guard = StateFile.view(state).guard
+    op = Operation(
+        label=opkey.label(call),
+        runs=Many.over(Run, []),
+        edit_seq=guard.edit_seq,
+        compactions=guard.compactions,
+    )
+    track.ops[oid] = op
     return op
 
 
@@ -239,45 +227,47 @@ def _deny(
     state: State, track: Track, op: Operation, now: float, *, runs: int, at_once: bool = False
 ) -> Decisions:
     """`runs`: the runs with one result; with `at_once`, the copies issued in one turn."""
-    timed_out = bool(op["runs"]) and op["runs"][-1].get("outcome") == opkey.TIMED_OUT
+    timed_out = bool(op.runs) and op.runs[-1].outcome == opkey.TIMED_OUT
     reason = (
-        messages.deny_at_once(op["label"], runs)
+        messages.deny_at_once(op.label, runs)
         if at_once
-        else messages.deny_reason(op["label"], runs, timed_out=timed_out)
+        else messages.deny_reason(op.label, runs, timed_out=timed_out)
     )
-    track["turn"]["denied"] += 1
-    track["turn"]["label"] = op["label"]
-    track["denials"] += 1
+    turn = track.turn
+    turn.denied += 1
+    turn.label = op.label
+    track.denials += 1
     add_log(
         state,
-        {
-            "t": now,
-            "hook": "pre-tool",
-            "kind": "deny",
-            "reason": reason,
-            "operation": op["label"],
-            "runs": runs,
-        },
+        LogEntry(
+            t=now,
+            hook="pre-tool",
+            kind="deny",
+            reason=reason,
+            operation=op.label,
+            runs=runs,
+        ),
     )
     return (render.Deny(reason),)
 
 
-def _reserve(state: State, op: Operation, cfg: Config, call: ToolCall, run: Run) -> None:
+def _reserve(guard: Guard, op: Operation, cfg: Config, call: ToolCall, run: Run) -> None:
     """Record the execution (`run`, owned by its tool_use_id) before it is allowed."""
-    edit_seq = state["guard"].get("edit_seq", 0)
-    spent = run.get("spent")
-    op["runs"].append(run)
-    del op["runs"][: -max(cfg.repeat_limit, 2)]
-    op["edit_seq"] = edit_seq
-    op["change_seq"] = state["guard"].get("change_seq", 0)
-    op["compactions"] = state["guard"].get("compactions", 0)
+    edit_seq = guard.edit_seq
+    spent = run.spent
+    runs = op.runs
+    runs.append(run)
+    runs.keep_last(max(cfg.repeat_limit, 2))
+    op.edit_seq = edit_seq
+    op.change_seq = guard.change_seq
+    op.compactions = guard.compactions
     if spent == VALIDATION:
-        op["validated_seq"] = edit_seq
+        op.validated_seq = edit_seq
     timeout = opkey.effective_timeout(call)
     if timeout is not None:
-        op["max_timeout"] = max(op.get("max_timeout", 0), timeout)
+        op.max_timeout = max(op.max_timeout, timeout)
     if spent == RECOVERY:
-        op["recovery_used"] = True
+        op.recovery_used = True
 
 
 def decide_post_tool(
@@ -285,37 +275,39 @@ def decide_post_tool(
 ) -> tuple[Decisions | None, State]:
     call = _kept(call)
     state = clone(state)
-    resolved = state["guard"].setdefault("resolved", [])
+    guard = StateFile.view(state).guard
+    resolved = guard.resolved
+    guard.resolved = resolved
     if call.id and call.id in resolved:
         return paused_output(state, deny=False), state  # a duplicate result changes nothing
     if call.id:
         remember(resolved, call.id, MAX_RESOLVED_IDS)
     track = get_track(state, track_key(call.agent), now)
-    if call.id and call.id in (track.get("denied_ids") or []):
+    if call.id and call.id in track.denied_ids:
         # A result for a call we denied did not come from the live session (it never ran).
         return paused_output(state, deny=False), state
-    finished = _finish(state, call, result)
+    finished = _finish(guard, call, result)
     # The user's words (a reason for a refusal, an answer) are news whatever the call was.
     heard = opkey.carries_user_words(call.name, result)
     progress = heard or finished.edit == stuck.NEW or finished.changed
     background.observe_result(state, now, call, result)
     run = _owned_run(track, opkey.operation_id(call), call.id)
     if run is not None:
-        run["outcome"] = finished.outcome
+        run.outcome = finished.outcome
         completed = finished.outcome.startswith(opkey.COMPLETED)
-        progress = progress or (completed and run.get("spent") is not None)
+        progress = progress or (completed and run.spent is not None)
     # Fresh evidence is a result of a shape this track never saw: a new timestamp or counter
     # in the same output is not news.
     if (
         finished.outcome not in (opkey.UNKNOWN, opkey.NOT_RUN)
-        and finished.result not in track["results"]
+        and finished.result not in track.results
         and not finished.empty
     ):
         progress = True
-        track["turn"]["new_result"] = True
-        remember(track["results"], finished.result, MAX_RESULTS)
+        track.turn.new_result = True
+        remember(track.results, finished.result, MAX_RESULTS)
     if progress:
-        track["turn"]["progress"] = True
+        track.turn.progress = True
     if heard:
         stuck.heard(track)
     elif not is_allowed(cfg, call) and call.name not in opkey.USER_TOOLS:
@@ -323,9 +315,8 @@ def decide_post_tool(
     return paused_output(state, deny=False), state
 
 
-def _finish(state: State, call: ToolCall, result: ToolResult) -> stuck.Finished:
-    """What the finished call proves (mutates `state`'s edit and change counters)."""
-    guard = state["guard"]
+def _finish(guard: Guard, call: ToolCall, result: ToolResult) -> stuck.Finished:
+    """What the finished call proves (mutates the guard's edit and change counters)."""
     outcome = opkey.outcome(call, result)
     finished = stuck.Finished(
         outcome, shape.result_shape(outcome, result, call), empty=opkey.is_empty_result(result)
@@ -333,26 +324,27 @@ def _finish(state: State, call: ToolCall, result: ToolResult) -> stuck.Finished:
     if not result.failed and (
         opkey.is_confirmed_edit(call, result.response) or call.name == NOTEBOOK_EDIT
     ):
-        finished.edit = _file_visit(state, call, result.response)
+        finished.edit = _file_visit(guard, call, result.response)
         if finished.edit == stuck.NEW:
             # Back to a content the file had before is no change: what depends on it was
             # already seen that way.
-            guard["edit_seq"] = guard.get("edit_seq", 0) + 1
+            guard.edit_seq += 1
     elif outcome != opkey.NOT_RUN and tool_effects.may_change_world(call):
         # It ran (even a failed command may have changed things): assume it changed them.
-        guard["change_seq"] = guard.get("change_seq", 0) + 1
+        guard.change_seq += 1
         finished.changed = True
     return finished
 
 
-def _file_visit(state: State, call: ToolCall, response: object) -> str:
+def _file_visit(guard: Guard, call: ToolCall, response: object) -> str:
     """NEW or REVISIT: whether a confirmed edit left the file with a content it had before
     (a short history of content digests per file; unknown contents count as new)."""
     found = opkey.edited_contents(call, response)
     if found is None:
         return stuck.NEW
     path, before, after = found
-    files = state["guard"].setdefault("files", {})
+    files = guard.files
+    guard.files = files
     key = hashing.digest(path)
     history = files.pop(key, None) or []
     if before is not None and not history:
@@ -370,9 +362,9 @@ def _file_visit(state: State, call: ToolCall, response: object) -> str:
 
 def _owned_run(track: Track, oid: str, tool_use_id: str) -> Run | None:
     """The pending execution this result belongs to; a late or foreign result gets None."""
-    op = track["ops"].get(oid)
-    for run in op["runs"] if op is not None else []:
-        if run.get("owner") == tool_use_id and run.get("outcome") is None:
+    op = track.ops.get(oid)
+    for run in op.runs if op is not None else ():
+        if run.owner == tool_use_id and run.outcome is None:
             return run
     return None
 
@@ -383,7 +375,7 @@ def settle_batch(track: Track, tool_use_ids: Sequence[str]) -> None:
     owners = {short_id(i) for i in tool_use_ids}
     if not owners:
         return
-    for op in track["ops"].values():
-        for run in op.get("runs") or []:
-            if run.get("outcome") is None and run.get("owner") in owners:
-                run["outcome"] = opkey.NOT_RUN
+    for op in track.ops.values():
+        for run in op.runs:
+            if run.outcome is None and run.owner in owners:
+                run.outcome = opkey.NOT_RUN

@@ -30,6 +30,8 @@ from arcguard.core.loop_guard import opkey
 from arcguard.core.loop_guard import shape
 from arcguard.core.loop_guard import tool_effects
 from arcguard.core.loop_guard.tracks import pause
+from arcguard.core.schema import LogEntry
+from arcguard.core.schema import Poll
 from arcguard.core.state import add_log
 from arcguard.core.state import remember
 from arcguard.values import value
@@ -55,19 +57,18 @@ LABEL_CHARS = 60
 
 
 def _stuck(track: Track) -> Stuck:
-    found: object = track.get("stuck")
-    if not isinstance(found, dict):
-        track["stuck"] = {}
-    return track["stuck"]
+    st = track.stuck
+    track.stuck = st  # kept in the track from now on, when it was not there yet
+    return st
 
 
 def _progress(st: Stuck) -> None:
     """Real progress: every run of results seen again starts over."""
-    st["runs"], st["marks"] = {}, {}
-    st["repeats"], st["fails"] = 0, 0
-    st["nudged"], st["fail_nudged"] = False, False
-    st["poll"] = None
-    st["poll_nudged"] = False
+    st.runs, st.marks = {}, {}
+    st.repeats, st.fails = 0, 0
+    st.nudged, st.fail_nudged = False, False
+    st.poll = None
+    st.poll_nudged = False
 
 
 def heard(track: Track) -> None:
@@ -98,7 +99,8 @@ def observe(track: Track, now: float, call: ToolCall, finished: Finished) -> Non
     poll = tool_effects.is_poll(call)
     if finished.empty and not poll:
         return  # it told nothing (a wait that prints nothing still waited, though)
-    results = st.setdefault("results", [])
+    results = st.results
+    st.results = results
     fresh = result not in results
     remember(results, result, MAX_SHAPES)
     label = opkey.label(call, LABEL_CHARS)
@@ -106,13 +108,13 @@ def observe(track: Track, now: float, call: ToolCall, finished: Finished) -> Non
         _observe_poll(st, now, shape.call_shape(call), result, label, fresh=fresh)
         return
     if fresh:
-        st["news"] = st.get("news", 0) + 1
+        st.news += 1
         _forget_quiet_runs(st)
     failed = outcome.startswith(opkey.FAILED)
     if failed:
         # Parallel calls of one turn failing alike are one attempt, not several.
-        again = st.get("fail_turn") == track["turns"] and result == st.get("fail")
-        st["fail"], st["fail_turn"] = result, track["turns"]
+        again = st.fail_turn == track.turns and result == st.fail
+        st.fail, st.fail_turn = result, track.turns
         if again:
             return
     elif finished.changed and (fresh or not _active(st, result)):
@@ -124,44 +126,43 @@ def observe(track: Track, now: float, call: ToolCall, finished: Finished) -> Non
 
 def _active(st: Stuck, result: str) -> bool:
     """The result is in a run: seen again with at most `GAP` new results in between."""
-    mark = (st.get("marks") or {}).get(result)
-    return mark is not None and st.get("news", 0) - mark <= GAP
+    mark = st.marks.get(result)
+    return mark is not None and st.news - mark <= GAP
 
 
 def _count(st: Stuck, result: str, label: str) -> None:
-    runs, marks = st.setdefault("runs", {}), st.setdefault("marks", {})
+    runs, marks = st.runs, st.marks
+    st.runs, st.marks = runs, marks
     count = runs.get(result, 0) + 1 if _active(st, result) else 1
     runs.pop(result, None)
     runs[result] = count
     marks.pop(result, None)
-    marks[result] = st.get("news", 0)
+    marks[result] = st.news
     for old in list(runs)[:-MAX_RUNS]:
         del runs[old]
         marks.pop(old, None)
     kind = opkey.FAILED if result.startswith(opkey.FAILED) else ""
     top = max((n for r, n in runs.items() if r.startswith(opkey.FAILED) == bool(kind)), default=0)
     if count >= top:
-        st["label"] = label
+        st.label = label
     if kind:
-        st["fails"] = top
+        st.fails = top
     else:
-        st["repeats"] = max(0, top - 1)  # the first sighting is not a repeat
+        st.repeats = max(0, top - 1)  # the first sighting is not a repeat
 
 
 def _forget_quiet_runs(st: Stuck) -> None:
     """New results arrived: a run they have left behind is over."""
-    runs, marks = st.get("runs") or {}, st.get("marks") or {}
+    runs, marks = st.runs, st.marks
     for result in [r for r in runs if not _active(st, r)]:
         del runs[result]
         marks.pop(result, None)
-    st["fails"] = max((n for r, n in runs.items() if r.startswith(opkey.FAILED)), default=0)
-    st["repeats"] = max(
-        (n - 1 for r, n in runs.items() if not r.startswith(opkey.FAILED)), default=0
-    )
-    if not st["fails"]:
-        st["fail_nudged"] = False
-    if not st["repeats"]:
-        st["nudged"] = False
+    st.fails = max((n for r, n in runs.items() if r.startswith(opkey.FAILED)), default=0)
+    st.repeats = max((n - 1 for r, n in runs.items() if not r.startswith(opkey.FAILED)), default=0)
+    if not st.fails:
+        st.fail_nudged = False
+    if not st.repeats:
+        st.nudged = False
 
 
 def _observe_poll(
@@ -169,44 +170,44 @@ def _observe_poll(
 ) -> None:
     if fresh:
         _progress(st)  # the poll's answer changed: what it waited for moved
-    current = st.get("poll")
-    if current and current["call"] == call and current["result"] == result:
-        current["count"] += 1
+    current = st.poll
+    if current and current.call == call and current.result == result:
+        current.count += 1
         return
-    st["poll"] = {"call": call, "result": result, "since": now, "count": 1, "label": label}
-    st["poll_nudged"] = False
+    st.poll = Poll(call=call, result=result, since=now, count=1, label=label)
+    st.poll_nudged = False
 
 
 def decide(state: State, track: Track, cfg: Config, now: float) -> Decisions | None:
     """A pause or a request to summarise, when a counter has reached its stage."""
-    st = track.get("stuck")
-    if not isinstance(st, dict):
+    if not track.has("stuck"):
         return None
-    label = st.get("label", "")
-    fails, repeats = st.get("fails", 0), st.get("repeats", 0)
-    poll = st.get("poll")
-    waited = int(now - poll["since"]) if poll and poll["count"] >= cfg.poll_checkin_repeats else 0
-    if st.get("fail_nudged") and fails >= cfg.error_pause_repeats:
+    st = track.stuck
+    label = st.label
+    fails, repeats = st.fails, st.repeats
+    poll = st.poll
+    waited = int(now - poll.since) if poll and poll.count >= cfg.poll_checkin_repeats else 0
+    if st.fail_nudged and fails >= cfg.error_pause_repeats:
         reason = messages.stuck_pause(fails, label, failing=True)
         return pause(state, now, "post-batch", "stuck", reason)
-    if st.get("nudged") and repeats >= cfg.shape_pause_repeats:
+    if st.nudged and repeats >= cfg.shape_pause_repeats:
         reason = messages.stuck_pause(repeats, label, failing=False)
         return pause(state, now, "post-batch", "stuck", reason)
-    if poll and st.get("poll_nudged") and waited >= cfg.poll_pause_seconds:
+    if poll and st.poll_nudged and waited >= cfg.poll_pause_seconds:
         return pause(
-            state, now, "post-batch", "poll", messages.poll_pause(waited // 60, poll["label"])
+            state, now, "post-batch", "poll", messages.poll_pause(waited // 60, poll.label)
         )
     text = None
-    if fails >= cfg.error_checkin_repeats and not st.get("fail_nudged"):
-        st["fail_nudged"] = True
+    if fails >= cfg.error_checkin_repeats and not st.fail_nudged:
+        st.fail_nudged = True
         text = messages.stuck_checkin(fails, label, failing=True)
-    elif repeats >= cfg.shape_checkin_repeats and not st.get("nudged"):
-        st["nudged"] = True
+    elif repeats >= cfg.shape_checkin_repeats and not st.nudged:
+        st.nudged = True
         text = messages.stuck_checkin(repeats, label, failing=False)
-    elif poll and waited >= cfg.poll_checkin_seconds and not st.get("poll_nudged"):
-        st["poll_nudged"] = True
-        text = messages.poll_checkin(waited // 60, poll["label"])
+    elif poll and waited >= cfg.poll_checkin_seconds and not st.poll_nudged:
+        st.poll_nudged = True
+        text = messages.poll_checkin(waited // 60, poll.label)
     if text is None:
         return None
-    add_log(state, {"t": now, "hook": "post-batch", "kind": "nudge", "reason": text})
+    add_log(state, LogEntry(t=now, hook="post-batch", kind="nudge", reason=text))
     return (render.Context(text),)

@@ -9,9 +9,17 @@ from __future__ import annotations
 from arcguard.core import render
 from arcguard.core.loop_guard import opkey
 from arcguard.core.schema import REASON_BYTES
+from arcguard.core.schema import LogEntry
+from arcguard.core.schema import Operation
+from arcguard.core.schema import Pause
+from arcguard.core.schema import StateFile
+from arcguard.core.schema import Track
+from arcguard.core.schema import Turn
 from arcguard.core.state import add_log
 from arcguard.core.state import clip_json
+from arcguard.core.state import current_pause
 from arcguard.core.state import short_id
+from arcguard.core.validation import Keyed
 
 
 TYPE_CHECKING = False
@@ -19,11 +27,11 @@ if TYPE_CHECKING:
     from arcguard.core.config import Config
     from arcguard.core.render import Decisions
     from arcguard.core.schema import PauseKind
-    from arcguard.core.schema import Track
     from arcguard.core.state import State
     from arcguard.core.tool_call import ToolCall
 
 MAIN = "main"
+PAUSED = "arcguard paused this session. Send a message to resume."
 MAX_TRACKS = 8
 
 
@@ -32,33 +40,40 @@ def track_key(agent_id: str | None) -> str:
 
 
 def new_track(now: float, *, denials: int = 0) -> Track:
-    return {
-        "seq": 0,  # calls seen since the operator's last message
-        "ops": {},
-        "results": [],  # outcomes seen on this track: a new one is fresh evidence
-        "turn": {"denied": 0, "progress": False, "label": ""},
-        "blocked_rounds": 0,
-        "fingerprints": [],
-        "fresh": [],  # per fingerprint: did that turn bring a result never seen before
-        "streak": 0,  # consecutive tool-only turns
-        "quiet": 0,  # consecutive turns without progress (a patient wait is not counted)
-        "checkin_done": False,
-        "turns": 0,  # turns since the operator's last message
-        "backstop_nudged_at": None,
-        "denials": denials,  # lifetime, for status
-        "updated": now,
-    }
+    return Track(
+        seq=0,
+        ops=Keyed.over(Operation, {}),
+        results=[],
+        turn=new_turn(),
+        blocked_rounds=0,
+        fingerprints=[],
+        fresh=[],
+        streak=0,
+        quiet=0,
+        checkin_done=False,
+        turns=0,
+        backstop_nudged_at=None,
+        denials=denials,
+        updated=now,
+    )
+
+
+def new_turn() -> Turn:
+    return Turn(denied=0, progress=False, label="")
 
 
 def get_track(state: State, key: str, now: float) -> Track:
-    tracks: dict[str, Track] = state["guard"].setdefault("tracks", {})
+    guard = StateFile.view(state).guard
+    tracks = guard.tracks
+    guard.tracks = tracks
     track = tracks.get(key)
-    if not isinstance(track, dict):
-        track = tracks[key] = new_track(now)
-        agents = sorted((t.get("updated", 0), k) for k, t in tracks.items() if k != MAIN)
+    if track is None:
+        track = new_track(now)
+        tracks[key] = track
+        agents = sorted((t.updated, k) for k, t in tracks.pairs() if k != MAIN)
         for _, old in agents[: max(0, len(agents) - MAX_TRACKS)]:
             del tracks[old]
-    track["updated"] = now
+    track.updated = now
     return track
 
 
@@ -84,21 +99,23 @@ def is_allowed(cfg: Config, call: ToolCall) -> bool:
 
 
 def clear_run(track: Track) -> None:
-    track["fingerprints"] = []
-    track["fresh"] = []
-    track["streak"] = 0
-    track["checkin_done"] = False
+    track.fingerprints = []
+    track.fresh = []
+    track.streak = 0
+    track.checkin_done = False
 
 
 def paused_output(state: State, *, deny: bool) -> Decisions | None:
-    paused = state["guard"].get("paused")
-    if not paused:
+    paused = current_pause(StateFile.view(state).guard)
+    if paused is None:
         return None
-    reason = str(paused.get("reason", "arcguard paused this session. Send a message to resume."))
+    reason = paused.reason if paused.has("reason") else PAUSED
     return (render.Deny(reason), render.Pause(reason)) if deny else (render.Pause(reason),)
 
 
 def pause(state: State, now: float, hook: str, kind: PauseKind, reason: str) -> Decisions | None:
-    state["guard"]["paused"] = {"kind": kind, "reason": clip_json(reason, REASON_BYTES), "at": now}
-    add_log(state, {"t": now, "hook": hook, "kind": "pause", "reason": reason, "rule": kind})
+    StateFile.view(state).guard.paused = Pause(
+        kind=kind, reason=clip_json(reason, REASON_BYTES), at=now
+    )
+    add_log(state, LogEntry(t=now, hook=hook, kind="pause", reason=reason, rule=kind))
     return (render.Pause(reason),)

@@ -29,10 +29,14 @@ from arcguard.core.loop_guard.tracks import get_track
 from arcguard.core.loop_guard.tracks import is_allowed
 from arcguard.core.loop_guard.tracks import track_key
 from arcguard.core.schema import MAX_CALLS
+from arcguard.core.schema import OpenTurn
+from arcguard.core.schema import StateFile
+from arcguard.core.schema import TurnCall
 from arcguard.core.state import batch_fires
 from arcguard.core.state import clone
 from arcguard.core.state import short_id
 from arcguard.core.tool_call import ToolCall
+from arcguard.core.validation import Many
 from arcguard.values import value
 
 
@@ -42,9 +46,7 @@ if TYPE_CHECKING:
 
     from arcguard.core.config import Config
     from arcguard.core.render import Decisions
-    from arcguard.core.schema import OpenTurn
     from arcguard.core.schema import Track
-    from arcguard.core.schema import TurnCall
     from arcguard.core.state import State
     from arcguard.core.tool_call import ToolResult
 
@@ -53,28 +55,21 @@ if TYPE_CHECKING:
 
 def on_batch(state: State) -> None:
     """PostToolBatch fired (mutates `state`): it closes turns from now on, so no turn is open."""
-    state["guard"]["batch_fires"] = True
-    for track in (state["guard"].get("tracks") or {}).values():
-        if isinstance(track, dict):
-            track.pop("open_turn", None)
-
-
-def _open_turn(track: Track) -> OpenTurn | None:
-    """The track's open turn, or None (a malformed record counts as none: fail open)."""
-    turn: object = track.get("open_turn")
-    if (
-        not isinstance(turn, dict)
-        or not isinstance(turn.get("message"), str | None)
-        or not isinstance(turn.get("calls"), list)
-    ):
-        return None
-    return track.get("open_turn")
+    guard = StateFile.view(state).guard
+    guard.batch_fires = True
+    for track in guard.tracks.values():
+        del track.open_turn
 
 
 def open_turn(state: State, agent_id: str | None) -> OpenTurn | None:
     """The open turn of the caller's track, or None."""
-    track = (state["guard"].get("tracks") or {}).get(track_key(agent_id))
-    return _open_turn(track) if isinstance(track, dict) else None
+    track = StateFile.view(state).guard.tracks.get(track_key(agent_id))
+    return _open_turn(track) if track is not None else None
+
+
+def _open_turn(track: Track) -> OpenTurn | None:
+    """The track's open turn, or None (a malformed record counts as none: fail open)."""
+    return track.open_turn if track.valid("open_turn") else None
 
 
 def unnamed_open_turn(state: State, agent_id: str | None) -> list[str] | None:
@@ -83,9 +78,9 @@ def unnamed_open_turn(state: State, agent_id: str | None) -> list[str] | None:
     The first call of a turn is counted without knowing its message (nothing has to be told
     apart from it yet); the message is looked up by these ids once a later call needs it."""
     turn = open_turn(state, agent_id)
-    if turn is None or turn["message"] is not None:
+    if turn is None or turn.message is not None:
         return None
-    return [i for i in turn.get("ids", []) if isinstance(i, str)]
+    return list(turn.ids)
 
 
 @value
@@ -103,8 +98,8 @@ def name_open_turn(
     state = clone(state)
     turn = _open_turn(get_track(state, track_key(agent_id), now))
     if turn is not None:
-        turn["message"] = short_id(message_id)
-        turn["tool_only"] = tool_only
+        turn.message = short_id(message_id)
+        turn.tool_only = tool_only
     return state
 
 
@@ -113,14 +108,14 @@ def _steps(cfg: Config, turn: OpenTurn) -> list[TurnCall]:
     such a turn, found in a state it wrote, is summed up here like a new one."""
     written_before = [
         turn_call(cfg, ToolCall(c[0], c[1]))
-        for c in turn["calls"]
+        for c in turn.calls
         if isinstance(c, list) and len(c) == 2 and isinstance(c[0], str)
     ]
-    return (written_before + turn.get("steps", []))[:MAX_CALLS]
+    return (written_before + list(turn.steps))[:MAX_CALLS]
 
 
 def _tool_only(turn: OpenTurn) -> bool | None:
-    return None if turn["message"] is None else turn.get("tool_only")
+    return None if turn.message is None else turn.tool_only
 
 
 def before_call(
@@ -144,11 +139,11 @@ def before_call(
     turn = open_turn(state, agent_id)
     if turn is not None and message_id is None:
         return None, state  # an unknown message cannot be told apart from the open one
-    if turn is not None and turn["message"] == message_id:
+    if turn is not None and turn.message == message_id:
         state = clone(state)
         turn = _open_turn(get_track(state, track_key(agent_id), now))
-        if turn is not None and turn["calls"]:
-            turn["steps"], turn["calls"] = _steps(cfg, turn), []
+        if turn is not None and turn.calls:
+            turn.steps, turn.calls = Many.of(TurnCall, _steps(cfg, turn)), []
     else:
         if turn is not None:
             output, state = _close(state, cfg, now, turn, agent_id=agent_id, arc_active=arc_active)
@@ -157,17 +152,21 @@ def before_call(
         turn = None
     track = get_track(state, track_key(agent_id), now)
     if turn is None:
-        turn = track["open_turn"] = {
-            "message": message_id,
-            "tool_only": message.tool_only,
-            "calls": [],
-            "ids": [],
-            "steps": [],
-        }
-    steps = turn.setdefault("steps", [])
+        turn = OpenTurn(
+            message=message_id,
+            tool_only=message.tool_only,
+            calls=[],
+            ids=[],
+            steps=Many.over(TurnCall, []),
+        )
+        track.open_turn = turn
+    steps = turn.steps
+    turn.steps = steps
     if len(steps) < MAX_CALLS:
         steps.append(turn_call(cfg, call))
-        turn.setdefault("ids", []).append(short_id(call.id))
+        ids = turn.ids
+        ids.append(short_id(call.id))
+        turn.ids = ids
     return output, state
 
 
@@ -190,7 +189,7 @@ def _close(
 ) -> tuple[Decisions | None, State]:
     closed = TurnEnd(_tool_only(turn), agent=agent_id, steps=_steps(cfg, turn))
     output, new = decide_post_batch(state, cfg, now, closed, arc_active=arc_active)
-    get_track(new, track_key(agent_id), now).pop("open_turn", None)
+    del get_track(new, track_key(agent_id), now).open_turn
     return output, new
 
 
@@ -217,11 +216,7 @@ def record_batch_results(
 
 
 def _waiting(state: State, call: ToolCall) -> bool:
-    track = (state["guard"].get("tracks") or {}).get(track_key(call.agent))
-    ops = track.get("ops") if isinstance(track, dict) else None
-    op = ops.get(opkey.operation_id(call)) if isinstance(ops, dict) else None
-    runs = op.get("runs") if isinstance(op, dict) else None
-    return any(
-        isinstance(r, dict) and r.get("owner") == short_id(call.id) and r.get("outcome") is None
-        for r in (runs if isinstance(runs, list) else [])
-    )
+    track = StateFile.view(state).guard.tracks.get(track_key(call.agent))
+    op = track.ops.get(opkey.operation_id(call)) if track is not None else None
+    owner = short_id(call.id)
+    return op is not None and any(r.owner == owner and r.outcome is None for r in op.runs)
