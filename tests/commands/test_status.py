@@ -329,6 +329,7 @@ def test_stale_arc_is_shown_as_stale() -> None:
 
 
 def test_a_log_an_earlier_version_wrote_shows_its_kinds_under_their_current_names() -> None:
+    from arcguard.core.schema import LogEntry
     from arcguard.core.state import add_log
     from arcguard.core.state import fresh_state
     from arcguard.storage import store
@@ -339,7 +340,7 @@ def test_a_log_an_earlier_version_wrote_shows_its_kinds_under_their_current_name
         old = fresh_state("older", 1.0)
         # `block` is what earlier versions logged for a stop sent back to work.
         entry: Any = {"t": 1.0, "hook": "stop", "kind": "block", "reason": "r", "rule": "no-op"}
-        add_log(old, entry)
+        add_log(old, LogEntry.view(entry))
         return old, None
 
     store.update(home, "older", change, now=1.0, lock_timeout=5.0)

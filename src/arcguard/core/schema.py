@@ -34,6 +34,8 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Literal
 
+    from arcguard.core.validation import Check
+
     # --- names -------------------------------------------------------------------------------
 
     # arcguard's hook subcommands (`arcguard hook NAME`), as the log's `hook` field names them.
@@ -262,10 +264,14 @@ class Events(Record, other=INT):
         self.data[name] = self.count(name) + 1
 
 
+# A decision's kind is plain text in the file (the check), one of `DecisionKind` in the code.
+DECISION_KIND: Check[DecisionKind | Literal[""]] = STR  # type: ignore[assignment]
+
+
 class LogEntry(Record):
     t: float | None = opt(NUMBER, default=None)
     hook: str | None = opt(STR, default=None)  # a HookName; plain text: callers pass theirs
-    kind: str = field(STR, default="")  # a DecisionKind
+    kind: DecisionKind | Literal[""] = field(DECISION_KIND, default="")
     reason: str = field(STR, default="")
     rule: str | None = opt(STR, default=None)  # pauses: the PauseKind; blocks: the class
     operation: str | None = opt(STR, default=None)  # denials: the operation's label
