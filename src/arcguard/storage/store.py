@@ -365,7 +365,7 @@ def _take_written(path: str) -> State | None:
     try:
         if _identity(os.lstat(path)) == entry[1]:
             state = jsonio.loads(entry[2])
-            return state if isinstance(state, dict) else None  # type: ignore[return-value]
+            return state if isinstance(state, dict) else None
     except (OSError, jsonio.JSONError):
         pass
     _forget_written(path)
