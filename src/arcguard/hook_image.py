@@ -236,13 +236,6 @@ def in_use() -> bool:
     return any(getattr(f, "arcguard_image", None) is not None for f in sys.meta_path)
 
 
-# The background process `renew` starts: the package folder on the path, as the launcher puts it.
-_REMAKE = (
-    "import sys;sys.path.append(sys.argv[2]);"
-    "from arcguard.hook_image import remake;remake(*sys.argv[1:])"
-)
-
-
 def renew(home: str) -> None:
     """At session start (once per session): when this process did not load arcguard from an
     image, and the launcher in `home` has none it could use, a process of its own makes a new
@@ -250,12 +243,19 @@ def renew(home: str) -> None:
     launcher = os.path.join(home, LAUNCHER_NAME)
     if in_use() or not os.path.isfile(launcher) or stale(os.path.join(home, IMAGE_NAME)) is None:
         return
-    null = [(os.POSIX_SPAWN_OPEN, fd, os.devnull, os.O_RDWR, 0) for fd in (0, 1, 2)]
-    argv = [sys.executable, "-I", "-S", "-c", _REMAKE, home, package_location()]
-    try:
-        os.posix_spawn(sys.executable, argv, os.environ, file_actions=null, setsid=True)
-    except NotImplementedError:  # no new session here: it still outlives the hook
-        os.posix_spawn(sys.executable, argv, os.environ, file_actions=null)
+    import subprocess
+
+    from arcguard import child
+
+    subprocess.Popen(
+        child.python_argv("arcguard.hook_image", home, package_location()),
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        cwd=child.working_directory(home),
+        close_fds=True,
+        start_new_session=True,  # outlives the hook and the session's process group
+    )
 
 
 def remake(home: str, location: str) -> None:
@@ -270,3 +270,7 @@ def remake(home: str, location: str) -> None:
         return
     if stale(image, location) is not None:
         write(image, location)
+
+
+if __name__ == "__main__":  # the process `renew` starts
+    remake(*sys.argv[1:3])
