@@ -21,7 +21,7 @@ from pathlib import Path
 
 from arcguard.core.config import default_config
 from arcguard.core.loop_guard import opkey
-from arcguard.core.redact import mask
+from arcguard.core.words.redact import mask
 from arcguard.hooks.runner import Context
 from arcguard.hooks.runner import dispatch
 

@@ -124,6 +124,7 @@ def test_no_module_imports_itself_through_others() -> None:
 
 
 # The core's floors, lowest first: a module may import its own floor and the ones below it.
+# The flat modules and words/ are the ground floor.
 CORE_FLOORS = ("", "loop_guard", "arc_keeper", "display")
 
 

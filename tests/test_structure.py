@@ -9,6 +9,7 @@ once. Raise a bound only with a reason the next reader would accept.
 from __future__ import annotations
 
 import ast
+import re
 from pathlib import Path
 
 import arcguard
@@ -20,6 +21,14 @@ MAX_FUNCTION_LINES = 60
 MAX_CORE_PARAMETERS = 6
 MAX_UNTYPED_DICTS = 25
 MAX_UNTYPED_DICTS_IN_HOOKS_AND_CORE = 4
+# Modules directly in core/ (its __init__ aside): the rest live in the feature folders.
+MAX_FLAT_CORE_MODULES = 10
+# String-keyed reads and writes of dicts in core/: the state goes through its records, so
+# what is left is payloads and transcripts read at the edge.
+MAX_CORE_STRING_KEYS = 60
+STRING_KEY = re.compile(r'\.(get|setdefault|pop)\("[a-z_]+"|\["[a-z_]+"\]')
+# Claude Code's output keys: only the render step and the typed output schema name them.
+OUTPUT_KEYS = ("hookSpecificOutput", "permissionDecision", "additionalContext", "systemMessage")
 
 
 def _sources() -> dict[str, str]:
@@ -82,6 +91,21 @@ def test_no_core_function_takes_more_than_six_parameters() -> None:
         if _parameters(f) > MAX_CORE_PARAMETERS
     ]
     assert wide == []
+
+
+def test_the_core_keeps_few_flat_modules() -> None:
+    flat = [n for n in SOURCES if n.startswith("core/") and n.count("/") == 1]
+    assert len(flat) - ("core/__init__.py" in flat) <= MAX_FLAT_CORE_MODULES, sorted(flat)
+
+
+def test_the_core_reads_the_state_through_records_not_string_keys() -> None:
+    core = [text for name, text in SOURCES.items() if name.startswith("core/")]
+    assert sum(len(STRING_KEY.findall(text)) for text in core) <= MAX_CORE_STRING_KEYS
+
+
+def test_only_the_render_step_and_the_output_schema_name_claude_codes_output_keys() -> None:
+    naming = {n for n, text in SOURCES.items() if any(f'"{key}"' in text for key in OUTPUT_KEYS)}
+    assert naming <= {"core/render.py", "core/schema.py"}, sorted(naming)
 
 
 def test_untyped_dicts_stay_within_their_budget() -> None:

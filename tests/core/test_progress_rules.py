@@ -16,7 +16,6 @@ from testing.guard_driver import bash
 from testing.guard_driver import tag
 
 from arcguard.core.arc_keeper.posture import decide_posture
-from arcguard.core.final_words import queued_prompt
 from arcguard.core.loop_guard import opkey
 from arcguard.core.loop_guard import repeat
 from arcguard.core.loop_guard import tool_effects
@@ -24,6 +23,7 @@ from arcguard.core.loop_guard.repeat import UNKNOWN_FILE
 from arcguard.core.tool_call import ToolCall
 from arcguard.core.tool_call import ToolResult
 from arcguard.core.tool_call import read_result
+from arcguard.core.words.final_words import queued_prompt
 
 
 SIBLING = "<tool_use_error>Sibling tool call errored</tool_use_error>"

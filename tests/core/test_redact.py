@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from arcguard.core.loop_guard import opkey
-from arcguard.core.redact import mask
 from arcguard.core.tool_call import ToolCall
+from arcguard.core.words.redact import mask
 
 
 @pytest.mark.parametrize(

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from arcguard.core.final_words import is_completion
-from arcguard.core.final_words import is_sentinel
-from arcguard.core.final_words import is_task_notification
-from arcguard.core.final_words import starts_autonomous
+from arcguard.core.words.final_words import is_completion
+from arcguard.core.words.final_words import is_sentinel
+from arcguard.core.words.final_words import is_task_notification
+from arcguard.core.words.final_words import starts_autonomous
 
 
 @pytest.mark.parametrize(

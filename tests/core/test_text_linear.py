@@ -16,7 +16,6 @@ from hypothesis import settings
 from hypothesis import strategies as st
 from testing import hook_driver
 
-from arcguard.core import sentences
 from arcguard.core.arc_keeper import handback
 from arcguard.core.config import default_config
 from arcguard.core.loop_guard import guard
@@ -24,8 +23,9 @@ from arcguard.core.loop_guard import opkey
 from arcguard.core.loop_guard import shape
 from arcguard.core.loop_guard import tool_effects
 from arcguard.core.loop_guard import tracks
-from arcguard.core.redact import mask
 from arcguard.core.tool_call import ToolCall
+from arcguard.core.words import sentences
+from arcguard.core.words.redact import mask
 from arcguard.hooks import pre_tool
 
 

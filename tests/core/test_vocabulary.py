@@ -1,14 +1,14 @@
-"""One name per decision kind and per stop class (`core.vocabulary`), wherever it is used."""
+"""One name per decision kind and per stop class (`core.words.vocabulary`), wherever it is used."""
 
 from __future__ import annotations
 
 import ast
 from pathlib import Path
 
-from arcguard.core import vocabulary
 from arcguard.core.arc_keeper import handback
 from arcguard.core.arc_keeper import stop
 from arcguard.core.display import notices
+from arcguard.core.words import vocabulary
 from arcguard.forensics import handbacks
 
 

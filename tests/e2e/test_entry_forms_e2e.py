@@ -18,7 +18,7 @@ from scripted_api import tool_use
 
 from arcguard.claude_settings import merge_plan as plan
 from arcguard.claude_settings import releases
-from arcguard.core import messages
+from arcguard.core.words import messages
 from arcguard.hooks.runner import own_command
 from arcguard.storage import paths
 from conftest import ClaudeRelease

@@ -7,7 +7,7 @@ import shlex
 
 import pytest
 
-from arcguard.core import messages
+from arcguard.core.words import messages
 from arcguard.hooks.runner import own_command
 
 

@@ -115,7 +115,7 @@ def test_a_current_image_serves_every_module_the_hooks_import(
 def test_a_changed_source_file_sends_every_module_to_the_usual_import(
     launcher: Launcher, tmp_path: Path
 ) -> None:
-    source = launcher.location / "arcguard" / "core" / "messages.py"
+    source = launcher.location / "arcguard" / "core" / "words" / "messages.py"
     source.write_text(source.read_text() + "\n# edited after the image was made\n")
     assert "changed since it was made" in (launcher.stale() or "")
     outputs, loaders = three_identical_calls(launcher, write_transcript(tmp_path / "t.jsonl", []))
@@ -186,7 +186,7 @@ def test_the_image_leaves_out_docstrings_but_keeps_asserts_and_lines(launcher: L
 
 
 def test_session_start_remakes_a_stale_image_in_the_background(launcher: Launcher) -> None:
-    source = launcher.location / "arcguard" / "core" / "messages.py"
+    source = launcher.location / "arcguard" / "core" / "words" / "messages.py"
     source.write_text(source.read_text() + "\n# edited after the image was made\n")
     assert launcher.stale() is not None
     _, loaders = launcher.run("session-start", {"session_id": SID, "source": "startup"})

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 import click
 
 from arcguard.commands.printable import printable
-from arcguard.core import vocabulary
+from arcguard.core.words import vocabulary
 from arcguard.text import clip
 
 

@@ -206,7 +206,7 @@ def _show_session(session_id: str, as_json: bool) -> None:
     turned, _ = read_switch(state_dir)
     record = StateFile.view(state)
     summary = read_summary(state, path, cfg, at, switched_off=turned.is_off(record.session_id))
-    from arcguard.core.vocabulary import kind_name
+    from arcguard.core.words.vocabulary import kind_name
 
     log = list(record.log)
     if as_json:

@@ -9,12 +9,12 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from arcguard.core import vocabulary
 from arcguard.core.arc_keeper import arc as arcs
 from arcguard.core.arc_keeper import handover
 from arcguard.core.arc_keeper import limits
 from arcguard.core.schema import StateFile
 from arcguard.core.state import iso
+from arcguard.core.words import vocabulary
 
 
 if TYPE_CHECKING:

@@ -5,9 +5,9 @@ from __future__ import annotations
 import os
 from typing import TYPE_CHECKING
 
-from arcguard.core import vocabulary
 from arcguard.core.state import iso
-from arcguard.core.vocabulary import kind_name
+from arcguard.core.words import vocabulary
+from arcguard.core.words.vocabulary import kind_name
 from arcguard.text import clip
 
 

@@ -11,8 +11,8 @@ has to know about notifications, and they become:
 
 from __future__ import annotations
 
-from arcguard.core import vocabulary
 from arcguard.core.schema import StateFile
+from arcguard.core.words import vocabulary
 
 
 TYPE_CHECKING = False

@@ -60,7 +60,7 @@ if TYPE_CHECKING:
         "SessionStart",
         "StopFailure",
     ]
-    # What a logged decision did: the names and meanings are `core.vocabulary`'s (a log
+    # What a logged decision did: the names and meanings are `core.words.vocabulary`'s (a log
     # written by an earlier version may say block, read as continue).
     DecisionKind = Literal[
         "continue",

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from arcguard.core.final_words import is_task_notification
+from arcguard.core.words.final_words import is_task_notification
 
 
 if TYPE_CHECKING:

@@ -8,10 +8,10 @@ answered with a decision or a correction, which a continuation would have run ov
 
 from __future__ import annotations
 
-from arcguard.core import vocabulary
 from arcguard.core.arc_keeper import handback
-from arcguard.core.final_words import is_completion
-from arcguard.core.final_words import is_sentinel
+from arcguard.core.words import vocabulary
+from arcguard.core.words.final_words import is_completion
+from arcguard.core.words.final_words import is_sentinel
 from arcguard.forensics.entries import is_continue_nudge
 
 

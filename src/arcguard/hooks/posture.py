@@ -5,8 +5,8 @@ from __future__ import annotations
 from arcguard.core import render
 from arcguard.core.arc_keeper.posture import decide_posture
 from arcguard.core.arc_keeper.posture import note_cwd
-from arcguard.core.final_words import is_task_notification
 from arcguard.core.loop_guard.background import observe_notification
+from arcguard.core.words.final_words import is_task_notification
 from arcguard.hooks.runner import path_of
 from arcguard.hooks.runner import session_id
 

@@ -15,8 +15,8 @@ import sys
 import time
 
 from arcguard import jsonio
-from arcguard.core.messages import shell_join
 from arcguard.core.schema import StateFile
+from arcguard.core.words.messages import shell_join
 from arcguard.errors import ArcguardError
 from arcguard.hooks import HOOKS
 from arcguard.storage import error_log

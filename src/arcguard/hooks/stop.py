@@ -25,8 +25,8 @@ from arcguard.core.arc_keeper.stop import Signals
 from arcguard.core.arc_keeper.stop import claude_stop_cap
 from arcguard.core.arc_keeper.stop import decide_stop
 from arcguard.core.arc_keeper.stop import is_noop
-from arcguard.core.final_words import is_resume_prompt
 from arcguard.core.schema import StateFile
+from arcguard.core.words.final_words import is_resume_prompt
 from arcguard.hooks import turn_fallback
 from arcguard.hooks.runner import path_of
 from arcguard.hooks.runner import session_id

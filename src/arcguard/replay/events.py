@@ -15,10 +15,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from arcguard.core.final_words import AUTONOMOUS
-from arcguard.core.final_words import starts_autonomous
 from arcguard.core.loop_guard import opkey
 from arcguard.core.tool_call import ToolCall
+from arcguard.core.words.final_words import AUTONOMOUS
+from arcguard.core.words.final_words import starts_autonomous
 from arcguard.forensics import entries as kinds
 from arcguard.storage.paths import SAFE_CHARS
 from arcguard.transcript import records

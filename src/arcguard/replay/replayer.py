@@ -14,8 +14,8 @@ from typing import TYPE_CHECKING
 
 from arcguard import jsonio
 from arcguard.core import render
-from arcguard.core import vocabulary
 from arcguard.core.schema import StateFile
+from arcguard.core.words import vocabulary
 from arcguard.forensics import lines
 from arcguard.replay.events import EventBuilder
 from arcguard.replay.executors import EXECUTORS

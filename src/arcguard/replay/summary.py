@@ -10,7 +10,7 @@ from __future__ import annotations
 import os
 from typing import TYPE_CHECKING
 
-from arcguard.core import vocabulary
+from arcguard.core.words import vocabulary
 
 
 if TYPE_CHECKING:

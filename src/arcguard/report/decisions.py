@@ -12,10 +12,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from arcguard.core import vocabulary
-from arcguard.core.final_words import is_task_notification
 from arcguard.core.loop_guard import opkey
 from arcguard.core.tool_call import ToolCall
+from arcguard.core.words import vocabulary
+from arcguard.core.words.final_words import is_task_notification
 from arcguard.forensics import handbacks as hb
 from arcguard.values import value
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from arcguard.core import redact
+from arcguard.core.words import redact
 from arcguard.forensics import lines
 from arcguard.replay import summary
 from arcguard.report import decisions as judged

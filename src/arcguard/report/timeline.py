@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from arcguard.core.final_words import is_task_notification
+from arcguard.core.words.final_words import is_task_notification
 from arcguard.forensics import entries as kinds
 from arcguard.replay.events import REJECTED
 from arcguard.replay.events import EventBuilder

@@ -16,7 +16,7 @@ MAX_LOG_BYTES = 512 * 1024
 def log_line(home: str, where: str, message: str, *, now: float | None = None) -> None:
     """Append one line to `arcguard.log`; rotate it to `.1` past MAX_LOG_BYTES. Never raises."""
     stamp = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(time.time() if now is None else now))
-    from arcguard.core.redact import mask
+    from arcguard.core.words.redact import mask
 
     # A message may quote input (an exception naming a value): obvious secrets never land here.
     text = mask(" ".join(message[:8000].split()))[:2000]

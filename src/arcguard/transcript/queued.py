@@ -8,8 +8,8 @@ background work ended).
 from __future__ import annotations
 
 from arcguard import jsonio
-from arcguard.core.final_words import QUEUED_COMMAND
-from arcguard.core.final_words import queued_prompt
+from arcguard.core.words.final_words import QUEUED_COMMAND
+from arcguard.core.words.final_words import queued_prompt
 from arcguard.transcript import records
 from arcguard.transcript.tail import NotReadable
 from arcguard.transcript.tail import lines_newest_first

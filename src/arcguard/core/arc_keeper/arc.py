@@ -6,7 +6,6 @@ Field names and verb semantics are a stable format that scripts read and write;
 
 from __future__ import annotations
 
-from arcguard.core.redact import masked_start
 from arcguard.core.schema import MAX_MILESTONES
 from arcguard.core.schema import MILESTONE_BYTES
 from arcguard.core.schema import SLUG_BYTES
@@ -16,6 +15,7 @@ from arcguard.core.state import clip_json
 from arcguard.core.state import iso
 from arcguard.core.state import parse_iso
 from arcguard.core.validation import Many
+from arcguard.core.words.redact import masked_start
 
 
 TYPE_CHECKING = False

@@ -14,11 +14,11 @@ Pure.
 from __future__ import annotations
 
 from arcguard.core.arc_keeper import arc as arcs
-from arcguard.core.redact import WINDOW
-from arcguard.core.redact import masked_start
 from arcguard.core.schema import StateFile
 from arcguard.core.state import GOAL_BYTES
 from arcguard.core.state import clip_json
+from arcguard.core.words.redact import WINDOW
+from arcguard.core.words.redact import masked_start
 from arcguard.text import clip
 from arcguard.values import value
 

@@ -8,14 +8,14 @@ question shown there (a prompt under test, a log line) is not the model asking a
 
 from __future__ import annotations
 
-from arcguard.core import vocabulary
 from arcguard.core.arc_keeper import handback_words as vocab
-from arcguard.core.sentences import has_words
-from arcguard.core.sentences import is_list
-from arcguard.core.sentences import normal
-from arcguard.core.sentences import paragraphs
-from arcguard.core.sentences import prose
-from arcguard.core.sentences import split
+from arcguard.core.words import vocabulary
+from arcguard.core.words.sentences import has_words
+from arcguard.core.words.sentences import is_list
+from arcguard.core.words.sentences import normal
+from arcguard.core.words.sentences import paragraphs
+from arcguard.core.words.sentences import prose
+from arcguard.core.words.sentences import split
 
 
 # The closings it tells apart, under the stop classes' names.

@@ -6,23 +6,23 @@ waking the session when a background task ended, and changes no counter.
 
 from __future__ import annotations
 
-from arcguard.core import messages
 from arcguard.core import render
 from arcguard.core.arc_keeper import arc as arcs
 from arcguard.core.arc_keeper import goal
 from arcguard.core.arc_keeper import limits
-from arcguard.core.final_words import AUTONOMOUS
-from arcguard.core.final_words import PLUGIN_AUTONOMOUS
-from arcguard.core.final_words import is_harness_prompt
-from arcguard.core.final_words import starts_autonomous
 from arcguard.core.loop_guard import guard
-from arcguard.core.redact import masked_start
 from arcguard.core.schema import TASK_CHARS
 from arcguard.core.schema import LogEntry
 from arcguard.core.schema import StateFile
 from arcguard.core.state import add_log
 from arcguard.core.state import clone
 from arcguard.core.state import fresh_state
+from arcguard.core.words import messages
+from arcguard.core.words.final_words import AUTONOMOUS
+from arcguard.core.words.final_words import PLUGIN_AUTONOMOUS
+from arcguard.core.words.final_words import is_harness_prompt
+from arcguard.core.words.final_words import starts_autonomous
+from arcguard.core.words.redact import masked_start
 
 
 TYPE_CHECKING = False

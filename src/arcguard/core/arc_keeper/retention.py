@@ -1,7 +1,7 @@
 """How long session state files are kept: the rule, without the files.
 
 A state file holds labels of the commands a session ran (masked and clipped, see
-`core.redact`), its decisions and its arc. Nothing needs them once the session is long over,
+`core.words.redact`), its decisions and its arc. Nothing needs them once the session is long over,
 so a file untouched for `state_retention_days` is removed, except where removing it would
 change what arcguard does: a session whose arc is still active (a pending wait for an API limit
 keeps it so until its wake) or that has a wait pending. The current session is never a

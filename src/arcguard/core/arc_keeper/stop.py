@@ -17,14 +17,10 @@ dead after a crash or reconnect with nobody having asked it to stop.
 
 from __future__ import annotations
 
-from arcguard.core import messages
 from arcguard.core import render
-from arcguard.core import vocabulary
 from arcguard.core.arc_keeper import arc as arcs
 from arcguard.core.arc_keeper import goal
 from arcguard.core.arc_keeper import handback
-from arcguard.core.final_words import is_completion
-from arcguard.core.final_words import is_sentinel
 from arcguard.core.loop_guard import guard
 from arcguard.core.schema import LogEntry
 from arcguard.core.schema import StateFile
@@ -32,6 +28,10 @@ from arcguard.core.state import add_log
 from arcguard.core.state import clone
 from arcguard.core.state import is_paused
 from arcguard.core.state import remember
+from arcguard.core.words import messages
+from arcguard.core.words import vocabulary
+from arcguard.core.words.final_words import is_completion
+from arcguard.core.words.final_words import is_sentinel
 from arcguard.values import value
 
 

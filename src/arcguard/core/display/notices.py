@@ -14,7 +14,7 @@ Pure.
 
 from __future__ import annotations
 
-from arcguard.core import vocabulary
+from arcguard.core.words import vocabulary
 from arcguard.text import clip
 
 

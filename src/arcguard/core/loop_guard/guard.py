@@ -21,9 +21,7 @@ neither extends nor breaks a cycle (see `arcguard.core.loop_guard.background`).
 from __future__ import annotations
 
 from arcguard.core import hashing
-from arcguard.core import messages
 from arcguard.core import render
-from arcguard.core.final_words import is_task_notification
 from arcguard.core.loop_guard import background
 from arcguard.core.loop_guard import opkey
 from arcguard.core.loop_guard import shape
@@ -40,7 +38,6 @@ from arcguard.core.loop_guard.tracks import new_turn
 from arcguard.core.loop_guard.tracks import pause
 from arcguard.core.loop_guard.tracks import paused_output
 from arcguard.core.loop_guard.tracks import track_key
-from arcguard.core.redact import masked_start
 from arcguard.core.schema import MAX_CALLS
 from arcguard.core.schema import LogEntry
 from arcguard.core.schema import StateFile
@@ -53,6 +50,9 @@ from arcguard.core.state import current_pause
 from arcguard.core.state import remember
 from arcguard.core.state import short_id
 from arcguard.core.validation import Keyed
+from arcguard.core.words import messages
+from arcguard.core.words.final_words import is_task_notification
+from arcguard.core.words.redact import masked_start
 from arcguard.values import value
 
 

@@ -11,12 +11,12 @@ from __future__ import annotations
 
 from arcguard import jsonio
 from arcguard.core.hashing import digest
-from arcguard.core.redact import WINDOW
-from arcguard.core.redact import mask
 from arcguard.core.schema import LABEL_BYTES
 from arcguard.core.schema import SUBJECT_CHARS
 from arcguard.core.schema import TOOL_NAME_CHARS
 from arcguard.core.state import clip_json
+from arcguard.core.words.redact import WINDOW
+from arcguard.core.words.redact import mask
 from arcguard.text import clip
 
 

@@ -14,7 +14,6 @@ executed (cancelled, interrupted, refused, denied by a hook) is not an execution
 from __future__ import annotations
 
 from arcguard.core import hashing
-from arcguard.core import messages
 from arcguard.core import render
 from arcguard.core.loop_guard import background
 from arcguard.core.loop_guard import opkey
@@ -36,6 +35,7 @@ from arcguard.core.state import remember
 from arcguard.core.state import short_id
 from arcguard.core.tool_call import ToolCall
 from arcguard.core.validation import Many
+from arcguard.core.words import messages
 
 
 TYPE_CHECKING = False

@@ -24,7 +24,6 @@ explain itself first.
 
 from __future__ import annotations
 
-from arcguard.core import messages
 from arcguard.core import render
 from arcguard.core.loop_guard import opkey
 from arcguard.core.loop_guard import shape
@@ -34,6 +33,7 @@ from arcguard.core.schema import LogEntry
 from arcguard.core.schema import Poll
 from arcguard.core.state import add_log
 from arcguard.core.state import remember
+from arcguard.core.words import messages
 from arcguard.values import value
 
 
