@@ -288,7 +288,8 @@ def main(argv: list[str] | None = None) -> int:
         if args.sessions:
             print("\n".join(["", *session_lines(sessions)]))
     if corpus is None:
-        print(f"\nNo corpus of real sessions at {args.corpus}: interventions not measured.")
+        where = "given (--corpus DIR)" if args.corpus is None else f"at {args.corpus}"
+        print(f"\nNo corpus of real sessions {where}: interventions not measured.")
     else:
         print(
             f"\nreal corpus ({corpus['sessions']} sessions, {corpus['tool_calls']} tool calls),"
