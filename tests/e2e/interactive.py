@@ -94,11 +94,34 @@ class Terminal:
         """The screen and everything scrolled off it, as text."""
         return self._tmux("capture-pane", "-p", "-S", "-", "-t", "cli", check=False).stdout
 
+    def input_box(self) -> str:
+        """What the input box at the foot of the screen holds, on one line and without its
+        prompt sign: the text between the box's two rules."""
+        lines = self.screen().splitlines()
+        rules = [i for i, line in enumerate(lines) if line.startswith("\u2500" * 20)]
+        if len(rules) < 2:
+            return ""
+        held = " ".join(" ".join(lines[rules[-2] + 1 : rules[-1]]).split())
+        return held.lstrip("\u276f>").strip()
+
+    def holds(self, text: str) -> bool:
+        return self.input_box().startswith(text)
+
     def type(self, text: str) -> None:
-        """Type a prompt and submit it."""
+        """Type a prompt and submit it.
+
+        On a loaded machine the CLI can take the keys late: Enter is sent only once the box
+        shows the text, and sent again while the text is still sitting there (an Enter that
+        arrives while a slash command's menu opens only closes the menu)."""
         self._tmux("send-keys", "-t", "cli", "-l", text)
-        time.sleep(0.3)  # let the input box take the text before Enter
-        self._tmux("send-keys", "-t", "cli", "Enter")
+        wait_for(lambda: self.holds(text), 30, "the input box to take the text", self)
+        for _ in range(5):
+            self._tmux("send-keys", "-t", "cli", "Enter")
+            end = time.monotonic() + 3
+            while time.monotonic() < end:
+                if not self.holds(text):
+                    return
+                time.sleep(0.25)
 
     def kill(self) -> None:
         self._tmux("kill-server", check=False)
