@@ -136,6 +136,50 @@ def test_a_missing_launcher_or_package_exits_0(tmp_path: Path) -> None:
     assert done.returncode == 0 and b"arcguard: not installed any more" in done.stderr
 
 
+@pytest.mark.parametrize(
+    ("package_main", "output"),
+    [
+        # The package's own `leave` ends the process...
+        (
+            "def main():\n    return 3\ndef leave(code):\n    print('left', code)\n"
+            "    raise SystemExit(code)\n",
+            b"left 3\n",
+        ),
+        # ...and a package older than the launcher, without one, ends it as before.
+        ("def main():\n    return 3\n", b""),
+    ],
+)
+def test_the_launcher_ends_the_process_through_the_packages_leave(
+    tmp_path: Path, package_main: str, output: bytes
+) -> None:
+    package = tmp_path / "lib" / "arcguard"
+    package.mkdir(parents=True)
+    (package / "__init__.py").write_text("")
+    (package / "main.py").write_text(package_main)
+    launcher = tmp_path / "state" / "hook.py"
+    launcher.parent.mkdir(mode=0o700)
+    launcher.write_text(launch_forms.launcher_text(str(package.parent)))
+    words = launch_forms.short_prefix(sys.executable, str(launcher))
+    assert words is not None
+    done = run({"command": words[0], "args": [*words[1:], "hook", "stop"]}, tmp_path, b"{}")
+    assert (done.returncode, done.stdout) == (3, output), done.stderr
+
+
+def test_leave_skips_the_teardown_and_keeps_the_exit_code_and_what_was_buffered() -> None:
+    code = (
+        "import atexit, sys\n"
+        "from arcguard.main import leave\n"
+        "atexit.register(lambda: print('torn down'))\n"
+        "sys.stdout.write('buffered out')\n"
+        "sys.stderr.write('buffered err')\n"
+        "leave(2)\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, timeout=60, check=False
+    )
+    assert (done.returncode, done.stdout, done.stderr) == (2, b"buffered out", b"buffered err")
+
+
 def test_the_launcher_imports_nothing_from_the_working_directory(tmp_path: Path) -> None:
     (tmp_path / "arcguard").mkdir()
     (tmp_path / "arcguard" / "__init__.py").write_text("raise SystemExit(9)\n")

@@ -66,6 +66,15 @@ def test_a_full_state_passes_and_unknown_fields_are_allowed():
         (("arc", "reconcile_count"), "2", "state.arc.reconcile_count: expected an integer"),
         (("seen", "messages"), [1], "state.seen.messages[0]: expected a string"),
         (("events", "compact"), "x", "state.events.compact: expected an integer"),
+        # A bool is an int to Python, never to the schema, in a field or inside a container.
+        (("events", "compact"), True, "state.events.compact: expected an integer"),
+        (("guard", "background"), {"x": False}, "state.guard.background.x: expected a number"),
+        (
+            ("guard", "tracks", "main", "fresh"),
+            [True, 1],
+            "state.guard.tracks.main.fresh[1]: expected true or false",
+        ),
+        (("guard", "wait_since"), True, "state.guard.wait_since: expected a number"),
         (("log",), [1], "state.log[0]: expected an object"),
         (("log", 0, "t"), "now", "state.log[0].t: expected a number"),
     ],

@@ -27,12 +27,13 @@ from arcguard.storage import paths
 
 
 SID = "5b1f0c2e-0000-4000-8000-00000000abcd"
-# The installed stub, after a line that reports, as the process exits, which loaders the
-# arcguard modules it imported came from (the stub's own checks still run).
+# The installed stub, after a line that reports, as the process ends (through `os._exit`, as
+# the launcher ends it), which loaders the arcguard modules it imported came from (the stub's
+# own checks still run).
 REPORT = (
-    "import atexit,sys;atexit.register(lambda:sys.stderr.write('loaders '+' '.join(sorted("
+    "import os,sys;e=os._exit;os._exit=lambda c:(sys.stderr.write('loaders '+' '.join(sorted("
     "{type(m.__spec__.loader).__name__ for n,m in list(sys.modules.items()) "
-    "if n.split('.')[0]=='arcguard'}))+'\\n'))\n"
+    "if n.split('.')[0]=='arcguard'}))+'\\n'),sys.stderr.flush(),e(c))\n"
 )
 FROM_IMAGE, FROM_SOURCE = {"Image"}, {"SourceFileLoader"}
 

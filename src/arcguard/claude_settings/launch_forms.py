@@ -116,7 +116,9 @@ def launcher_text(location: str, image: str | None = None) -> str:
     """The launcher file for the package in folder `location`: the one-liner's code, and a
     missing package is one line on stderr and exit 0 instead of a traceback. Given `image`
     (install names the file beside the launcher), the modules come from that code image where
-    it can be trusted (`image_text`)."""
+    it can be trusted (`image_text`). The process ends through `arcguard.main.leave`, without
+    the interpreter's teardown (through `sys.exit` where the package is older than this
+    launcher)."""
     return (
         "# arcguard's hook launcher, written by `arcguard install` (each install rewrites it).\n"
         "# Settings entries run it as: <python> -I -S -c <stub> <this file> hook <name>.\n"
@@ -130,7 +132,7 @@ def launcher_text(location: str, image: str | None = None) -> str:
         "except ImportError as exc:\n"
         "    sys.stderr.write(f'arcguard: not installed any more ({exc}); hook skipped\\n')\n"
         "    sys.exit(0)\n"
-        "sys.exit(main())\n"
+        "getattr(sys.modules['arcguard.main'], 'leave', sys.exit)(main())\n"
     )
 
 

@@ -71,27 +71,45 @@ def _is_number(value: object) -> bool:
     return isinstance(value, int | float) and not isinstance(value, bool)
 
 
-def _scalar(test: Callable[[object], bool], what: str) -> Check[T]:
+# The exact types that pass a check, for the checks that are a test of type alone: a value of
+# one of them passes without the check being called. A file's values are exactly the types the
+# JSON parser makes, so a load of a good file checks its scalars, and lists and maps of them,
+# in C; any other value goes through the check itself, which says what is wrong and where.
+_EXACT: dict[object, frozenset[type]] = {}
+
+
+def _exactly(check: Check[T], types: frozenset[type]) -> Check[T]:
+    _EXACT[check] = types
+    return check
+
+
+def _scalar(test: Callable[[object], bool], what: str, *types: type) -> Check[T]:
     problem = f": expected {what}"
-    return lambda value: None if test(value) else problem
+    return _exactly(lambda value: None if test(value) else problem, frozenset(types))
 
 
-INT: Check[int] = _scalar(_is_int, "an integer")
-NUMBER: Check[float] = _scalar(_is_number, "a number")
-STR: Check[str] = _scalar(lambda v: isinstance(v, str), "a string")
-BOOL: Check[bool] = _scalar(lambda v: isinstance(v, bool), "true or false")
-LIST: Check[list[object]] = _scalar(lambda v: isinstance(v, list), "a list")
+INT: Check[int] = _scalar(_is_int, "an integer", int)
+NUMBER: Check[float] = _scalar(_is_number, "a number", int, float)
+STR: Check[str] = _scalar(lambda v: isinstance(v, str), "a string", str)
+BOOL: Check[bool] = _scalar(lambda v: isinstance(v, bool), "true or false", bool)
+LIST: Check[list[object]] = _scalar(lambda v: isinstance(v, list), "a list", list)
 
 
 def optional(check: Check[T]) -> Check[T | None]:
     """`check`, or null."""
-    return lambda value: None if value is None else check(value)
+    checked: Check[T | None] = lambda value: None if value is None else check(value)  # noqa: E731
+    exact = _EXACT.get(check)
+    return checked if exact is None else _exactly(checked, exact | {type(None)})
 
 
 def list_of(check: Check[T]) -> Check[list[T]]:
+    exact = _EXACT.get(check)
+
     def checked(value: object) -> str | None:
         if not isinstance(value, list):
             return ": expected a list"
+        if exact is not None and exact.issuperset(map(type, value)):
+            return None
         for n, item in enumerate(value):
             wrong = check(item)
             if wrong is not None:
@@ -102,9 +120,13 @@ def list_of(check: Check[T]) -> Check[list[T]]:
 
 
 def map_of(check: Check[T]) -> Check[dict[str, T]]:
+    exact = _EXACT.get(check)
+
     def checked(value: object) -> str | None:
         if not isinstance(value, dict):
             return ": expected an object"
+        if exact is not None and exact.issuperset(map(type, value.values())):
+            return None
         for key, item in value.items():
             wrong = check(item)
             if wrong is not None:
@@ -119,6 +141,8 @@ def record_check(
 ) -> Check[JSONObject]:
     """An object: `required` keys present, known keys of their type, others checked by `other`
     (anything goes when it is None)."""
+    exact = {key: _EXACT[check] for key, check in fields.items() if check in _EXACT}
+    other_exact = _EXACT.get(other) if other is not None else None
 
     def checked(value: object) -> str | None:
         if not isinstance(value, dict):
@@ -127,6 +151,9 @@ def record_check(
             if key not in value:
                 return f": missing {key}"
         for key, item in value.items():
+            types = exact.get(key, other_exact)
+            if types is not None and type(item) in types:
+                continue
             check = fields.get(key, other)
             wrong = None if check is None else check(item)
             if wrong is not None:
