@@ -230,12 +230,13 @@ def import_cost(argv: list[str], stdin: bytes, env: dict[str, str]) -> dict[str,
 
 # What a hook's own modules cost to import, timed inside the child (so the interpreter's
 # start, the same for every variant, is left out): the entry point, the runner and one hook
-# module, through the installed launcher's code with and without its image.
+# module, through the installed launcher's code with and without its image (the launcher up to
+# where it imports the entry point and runs it).
 IMPORT_TIMER = """
 import os, sys, time
 start = time.perf_counter()
-exec(compile(open(sys.argv[1]).read().replace("from arcguard.main import main", "pass")
-     .replace("sys.exit(main())", ""), sys.argv[1], "exec"))
+exec(compile(open(sys.argv[1]).read().split("try:\\n    from arcguard.main")[0], sys.argv[1],
+     "exec"))
 import arcguard.main, arcguard.hooks.runner
 __import__(sys.argv[2])
 spent = time.perf_counter() - start

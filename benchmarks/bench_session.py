@@ -373,6 +373,7 @@ def run_session(claude: Path, wiring: str, calls: int) -> tuple[float, float]:
             elapsed = time.perf_counter() - started
             cpu = _children_cpu() - cpu
             answered = len(api.requests)
+            _note_hook_times(wiring, root / "arcguard-home")
         problem = _check(wiring, root, done, answered, calls)
     if problem:
         raise RuntimeError(f"{wiring}: {problem}")
@@ -380,6 +381,36 @@ def run_session(claude: Path, wiring: str, calls: int) -> tuple[float, float]:
 
 
 Samples = dict[str, list[float]]
+
+# wiring -> hook -> milliseconds of each of its runs, as arcguard recorded them in its
+# `cost.log` (what `arcguard status --cost` reads): for a command hook, from the process's
+# start to its answer; for a request to the resident server or an SDK hook, from the request
+# to its answer. Where the wiring's added time goes, hook by hook.
+HOOK_TIMES: dict[str, dict[str, list[float]]] = {}
+
+
+def _note_hook_times(wiring: str, home: Path) -> None:
+    from arcguard.storage import cost
+
+    for (_, hook), micros in cost.read(str(home)).items():
+        HOOK_TIMES.setdefault(wiring, {}).setdefault(hook, []).extend(m / 1000 for m in micros)
+
+
+def hook_table(times: dict[str, dict[str, list[float]]]) -> list[str]:
+    """The per-hook table of `render`: runs, median, 90th percentile and slowest, in ms."""
+    lines = [
+        "| wiring | hook | runs | median | 90th percentile | slowest |",
+        "|---|---|---|---|---|---|",
+    ]
+    for wiring, hooks in times.items():
+        for hook, values in sorted(hooks.items()):
+            ranked = sorted(values)
+            p90 = ranked[min(len(ranked) - 1, int(0.9 * len(ranked)))]
+            lines.append(
+                f"| {wiring} | {hook} | {len(ranked)} | {statistics.median(ranked):.1f} ms | "
+                f"{p90:.1f} ms | {ranked[-1]:.1f} ms |"
+            )
+    return lines
 
 
 # What each wiring's verdict compares it with.
@@ -518,6 +549,9 @@ def render(result: dict[str, Any]) -> str:
             f"(<= {summary['resident_budget_ratio']:.1f}x)"
         )
     lines.append(sdk_session.verdict(summary))
+    if result.get("hook_ms"):
+        lines += ["", "Each hook as arcguard recorded it (`arcguard status --cost`):", ""]
+        lines += hook_table(result["hook_ms"])
     if "resident_baseline_ratio_to_true" in summary:
         lines.append(
             f"baseline resident vs true: {summary['resident_baseline_ratio_to_true']:.2f}x"
@@ -580,6 +614,7 @@ def main(argv: list[str] | None = None) -> int:
         "wall_s": wall,
         "cpu_s": cpu,
         "summary": summarise(wall, cpu, calls),
+        "hook_ms": HOOK_TIMES,
     }
     print(render(result))
     if args.out:

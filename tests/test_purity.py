@@ -40,6 +40,7 @@ ALLOWED_STDLIB = {
     "hashlib",
     "heapq",
     "itertools",
+    "marshal",  # `state.clone` copies through it: bytes in memory, no file
     "math",
     "operator",
     "re",

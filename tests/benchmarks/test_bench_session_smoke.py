@@ -59,6 +59,10 @@ def test_only_runs_the_wirings_named_with_the_baseline_and_their_yardstick(tmp_p
     result = json.loads(out.read_text())
     assert set(result["wall_s"]) == {"none", "python", "arcguard"}
     assert "arcguard vs bare Python" in done.stdout and "resident" not in done.stdout
+    # Each hook's own time, as arcguard recorded it, for the wirings that run arcguard.
+    assert set(result["hook_ms"]) == {"arcguard"}
+    assert {"pre-tool", "post-batch"} <= set(result["hook_ms"]["arcguard"])
+    assert "| arcguard | pre-tool | 3 |" in done.stdout
 
 
 def test_the_yardsticks_wire_the_events_install_writes_on_every_tool():
