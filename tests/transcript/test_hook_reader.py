@@ -93,3 +93,42 @@ def test_no_version_costs_at_most_the_wait(tmp_path, clock):
     path = write_transcript(tmp_path / "t.jsonl", assistant_entries(text("hi")))
     assert hook_reader.tail_marks(str(path), 1 << 20, wait_s=0.3).version is None
     assert clock.now <= 0.3
+
+
+def _parses(monkeypatch) -> list[bytes]:
+    seen: list[bytes] = []
+    real = hook_reader.jsonio.loads
+
+    def counted(line):
+        seen.append(line)
+        return real(line)
+
+    monkeypatch.setattr(hook_reader.jsonio, "loads", counted)
+    return seen
+
+
+def test_a_tail_that_never_names_the_call_is_not_parsed(tmp_path, monkeypatch):
+    # The turn's message is often not on disk yet: finding that out must not parse the tail.
+    path = write_transcript(tmp_path / "t.jsonl", [e for n in range(50) for e in _call(f"t{n}")])
+    parsed = _parses(monkeypatch)
+    assert hook_reader.message_with_tool(str(path), {"toolu_not_yet"}, 1 << 20) is None
+    assert parsed == []
+
+
+def test_entries_newer_than_the_call_of_its_own_message_are_still_merged(tmp_path):
+    entries = assistant_entries(
+        text("Two at once."),
+        tool_use("Bash", {"command": "ls"}, tool_id="toolu_first"),
+        tool_use("Bash", {"command": "pwd"}, tool_id="toolu_second"),
+    )
+    path = write_transcript(tmp_path / "t.jsonl", [*_call("toolu_before"), *entries])
+    message = hook_reader.message_with_tool(str(path), {"toolu_first"}, 1 << 20)
+    assert message is not None and message.text == "Two at once."
+    assert set(message.tool_ids) == {"toolu_first", "toolu_second"}
+
+
+def test_an_id_that_json_could_escape_is_looked_for_by_parsing(tmp_path, monkeypatch):
+    path = write_transcript(tmp_path / "t.jsonl", _call('odd"id/é'))
+    parsed = _parses(monkeypatch)
+    message = hook_reader.message_with_tool(str(path), {'odd"id/é'}, 1 << 20)
+    assert message is not None and parsed

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import os
 import time
 
@@ -14,6 +15,8 @@ from arcguard.transcript.tail import lines_newest_first
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Iterator
+
     from arcguard.transcript import marks
 
 
@@ -37,6 +40,9 @@ def path_for(main: object, agent: object) -> str | None:
 SETTLE_POLL_S = 0.01
 SETTLE_WAIT_S = 0.3
 
+# The characters of a tool id looked for as bytes (see `_from_first_mention`).
+_PLAIN = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_")
+
 
 def message_with_tool(
     path: str, tool_ids: set[str], max_bytes: int, *, wait_s: float = 0.0
@@ -47,15 +53,35 @@ def message_with_tool(
     deadline = time.monotonic() + wait_s
     while True:
         try:
-            lines = lines_newest_first(path, max_bytes)
-            found = records.message_with_tool(
-                records.assistant_entries(lines, jsonio.loads), tool_ids
-            )
+            lines = _from_first_mention(lines_newest_first(path, max_bytes), tool_ids)
+            found = None
+            if lines is not None:
+                found = records.message_with_tool(
+                    records.assistant_entries(lines, jsonio.loads), tool_ids
+                )
         except NotReadable:
             return None
         if found is not None or time.monotonic() + SETTLE_POLL_S > deadline:
             return found
         time.sleep(SETTLE_POLL_S)
+
+
+def _from_first_mention(lines: Iterator[bytes], ids: set[str]) -> Iterator[bytes] | None:
+    """`lines` (newest first) whole, or None when none of them names one of `ids`.
+
+    The message looked for is often not on disk yet, and parsing a whole tail of a long
+    session to find that out costs milliseconds; looking for the ids' bytes costs a fraction
+    of it. Only plain ids are looked for as bytes (JSON writes them as they are); with any
+    other, every line is kept."""
+    if not ids or not all(_PLAIN.issuperset(i) for i in ids):
+        return lines
+    marks = [i.encode("ascii") for i in ids]
+    newer: list[bytes] = []
+    for line in lines:
+        if any(mark in line for mark in marks):
+            return itertools.chain(newer, (line,), lines)
+        newer.append(line)
+    return None
 
 
 def last_message(path: str, max_bytes: int) -> records.Message | None:
