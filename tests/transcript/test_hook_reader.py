@@ -11,6 +11,7 @@ from testing.builders import text
 from testing.builders import tool_use
 from testing.builders import write_transcript
 
+from arcguard import jsonio
 from arcguard.transcript import hook_reader
 
 
@@ -97,13 +98,13 @@ def test_no_version_costs_at_most_the_wait(tmp_path, clock):
 
 def _parses(monkeypatch) -> list[bytes]:
     seen: list[bytes] = []
-    real = hook_reader.jsonio.loads
+    real = jsonio.loads
 
     def counted(line):
         seen.append(line)
         return real(line)
 
-    monkeypatch.setattr(hook_reader.jsonio, "loads", counted)
+    monkeypatch.setattr(jsonio, "loads", counted)
     return seen
 
 
