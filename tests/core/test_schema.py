@@ -75,6 +75,8 @@ def test_a_full_state_passes_and_unknown_fields_are_allowed():
             "state.guard.tracks.main.fresh[1]: expected true or false",
         ),
         (("guard", "wait_since"), True, "state.guard.wait_since: expected a number"),
+        # A record field of a record whose other keys are integers is still a record.
+        (("events", "last_api_error"), 5, "state.events.last_api_error: expected an object"),
         (("log",), [1], "state.log[0]: expected an object"),
         (("log", 0, "t"), "now", "state.log[0].t: expected a number"),
     ],

@@ -141,7 +141,9 @@ def record_check(
 ) -> Check[JSONObject]:
     """An object: `required` keys present, known keys of their type, others checked by `other`
     (anything goes when it is None)."""
-    exact = {key: _EXACT[check] for key, check in fields.items() if check in _EXACT}
+    # A known field's own exact types, or None when its check is more than a type test;
+    # only keys the record does not know go by `other`'s.
+    exact = {key: _EXACT.get(check) for key, check in fields.items()}
     other_exact = _EXACT.get(other) if other is not None else None
 
     def checked(value: object) -> str | None:
