@@ -34,11 +34,11 @@ def leave(code: int) -> NoReturn:
     """End a hook process with `code` at once, skipping the interpreter's teardown.
 
     The hook launcher calls it with `main()`'s exit code. Tearing down the modules and every
-    object a hook made costs it about two milliseconds, on each of the two or three hook
-    processes of every tool call, and does nothing the hook needs: its output goes out with
-    `os.write`, its files are closed when written, and the processes it starts (a notify
-    helper, the resident server) are on their own. What is still buffered in sys.stdout or
-    sys.stderr goes out first."""
+    object a hook made is a sizeable part of a hook process's life, paid on each of the two or
+    three hook processes of every tool call, and does nothing the hook needs: its output goes
+    out with `os.write`, its files are closed when written, and the processes it starts (a
+    notify helper, the resident server) are on their own. What is still buffered in sys.stdout
+    or sys.stderr goes out first."""
     import os
 
     for stream in (sys.stdout, sys.stderr):
