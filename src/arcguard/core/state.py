@@ -155,15 +155,18 @@ def clip_json(text: str, max_bytes: int) -> str:
     return text[:low] + ELLIPSIS
 
 
-# What an id from a payload or transcript is kept as when it is short and plain.
-_ID_CHARACTERS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_.:")
+# The characters of a plain id: one from a payload or transcript made only of these is kept
+# as it is when short (and JSON writes it as it is).
+PLAIN_ID_CHARACTERS = frozenset(
+    "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_.:"
+)
 
 
 def short_id(value: str) -> str:
     """An id as the state keeps it: itself when at most `ID_CHARS` plain characters (real
     ids always are), else a digest of it, so that no id can make the state large. Every place
     that stores or compares an id passes it through this, so one id always maps to one key."""
-    if len(value) <= ID_CHARS and _ID_CHARACTERS.issuperset(value):
+    if len(value) <= ID_CHARS and PLAIN_ID_CHARACTERS.issuperset(value):
         return value
     from arcguard.core.hashing import digest
 

@@ -7,6 +7,7 @@ import os
 import time
 
 from arcguard import jsonio
+from arcguard.core.state import PLAIN_ID_CHARACTERS
 from arcguard.storage.paths import SAFE_CHARS
 from arcguard.transcript import records
 from arcguard.transcript.tail import NotReadable
@@ -40,9 +41,6 @@ def path_for(main: object, agent: object) -> str | None:
 SETTLE_POLL_S = 0.01
 SETTLE_WAIT_S = 0.3
 
-# The characters of a tool id looked for as bytes (see `_from_first_mention`).
-_PLAIN = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_")
-
 
 def message_with_tool(
     path: str, tool_ids: set[str], max_bytes: int, *, wait_s: float = 0.0
@@ -73,7 +71,7 @@ def _from_first_mention(lines: Iterator[bytes], ids: set[str]) -> Iterator[bytes
     session to find that out costs milliseconds; looking for the ids' bytes costs a fraction
     of it. Only plain ids are looked for as bytes (JSON writes them as they are); with any
     other, every line is kept."""
-    if not ids or not all(_PLAIN.issuperset(i) for i in ids):
+    if not ids or not all(PLAIN_ID_CHARACTERS.issuperset(i) for i in ids):
         return lines
     marks = [i.encode("ascii") for i in ids]
     newer: list[bytes] = []
