@@ -150,11 +150,16 @@ class Driver:
             "context": [text for o in outputs if (text := render.context_text(o))],
         }
 
-    def settle(self, text: str | None, agent_id: str | None = None) -> None:
-        """The late turn's message, read at last: `text=None` if it still cannot be."""
-        guard.confirm_turn(
-            self.state, agent_id, narrated=None if text is None else bool(text.strip())
-        )
+    def settle(self, *texts: str | None, agent_id: str | None = None) -> None:
+        """The oldest late turns' messages, read at last, in order: a text each, None for
+        one that never can be."""
+        readings = [
+            guard.Reading(None)
+            if text is None
+            else guard.Reading(not text.strip(), text if text.strip() else None)
+            for text in texts
+        ]
+        guard.settle_pending(self.state, self.cfg, agent_id, readings)
 
     def operator(self, prompt: str = "carry on") -> None:
         guard.on_operator_message(self.state, self._tick())

@@ -86,29 +86,54 @@ def _run(driver):
     [("Checking the other module.", "narrated"), ("", "tool-only"), (None, "unreadable")],
 )
 def test_a_turn_settled_late_ends_as_if_its_message_had_been_known(text, meaning):
-    # The message of a quick turn is often not on disk when its batch runs: the turn is taken
-    # as tool-only, and settled at the next batch. Settled, it leaves the run as knowing the
+    # The message of a quick turn is often not on disk when its batch runs: the turn is kept
+    # pending, and settled at a later batch. Settled, it leaves the run as knowing the
     # message at once would have.
     known, late = Driver(), Driver()
     for d in (known, late):
         d.turn(idle("a"))
         d.turn(idle("b"))
     known.turn(idle("c"), text=text)
+    before = _run(late)
     late.turn(idle("c"), late=True)
-    assert late.main["unconfirmed"]["counted"] is True
+    assert len(late.main["pending"]) == 1 and _run(late) == before
     late.settle(text)
-    assert "unconfirmed" not in late.main
+    assert "pending" not in late.main
     assert _run(late) == _run(known), meaning
 
 
-def test_a_late_turn_whose_guess_would_pause_says_so_without_being_confirmed():
+def test_turns_settled_several_at_once_end_as_if_each_had_been_known():
+    texts = ["", "Now the tests.", "", "", "Now the tests.", None]
+    known, late = Driver(), Driver()
+    for n, text in enumerate(texts):
+        known.turn(idle("ab"[n % 2]), text=text)
+        late.turn(idle("ab"[n % 2]), late=True)
+    assert len(late.main["pending"]) == len(texts)
+    late.settle(*texts[:2])
+    assert len(late.main["pending"]) == len(texts) - 2
+    late.settle(*texts[2:])
+    assert _run(late) == _run(known)
+    assert late.main["narrations"] == known.main["narrations"]
+
+
+def test_a_late_turns_decision_takes_every_pending_turn_as_tool_only():
     d = Driver()
     for n in range(5):
-        d.turn(idle("a" if n % 2 == 0 else "b"))
+        result = d.turn(idle("ab"[n % 2]), late=n >= 3)
+        assert result["paused"] is None
     result = d.turn(idle("b"), late=True)
-    # The core reports the pause the guess leads to; the hook then waits for the message
+    # The core reports the pause the guesses lead to; the hook then waits for the messages
     # rather than act on a guess (tests/hooks/test_turn_fallback.py).
-    assert result["paused"] is not None and d.main["unconfirmed"]["counted"] is True
+    assert result["paused"] is not None and len(d.main["pending"]) == 3
+
+
+def test_a_turn_read_at_its_batch_settles_every_earlier_one_still_missing_as_unknown():
+    d = Driver()
+    d.turn(idle("a"))
+    d.turn(idle("b"), late=True)
+    d.turn(idle("a"), text="")
+    assert "pending" not in d.main
+    assert d.main["streak"] == 2 and len(d.main["fingerprints"]) == 2
 
 
 def test_turns_whose_message_cannot_be_read_count_toward_no_cycle_or_run():

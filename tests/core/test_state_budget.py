@@ -124,6 +124,15 @@ def track(cfg: Any, base: int) -> dict[str, Any]:
             "ids": [ident(base + n) for n in range(schema.MAX_CALLS)],
             "counted": False,
         },
+        "pending": [
+            {
+                "ids": [ident(base + n) for n in range(schema.PENDING_IDS)],
+                "fingerprint": history[n],
+                "label": text(2 * schema.LABEL_BYTES) + ", ",
+                "fresh": False,
+            }
+            for n in range(schema.MAX_PENDING)
+        ],
         "stuck": {
             "results": [f"completed:{base + n:016x}" for n in range(MAX_SHAPES)],
             "runs": {f"completed:{base + n:016x}": INT for n in range(MAX_RUNS)},

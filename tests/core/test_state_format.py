@@ -14,6 +14,8 @@ from pathlib import Path
 
 import pytest
 from testing import state_samples
+from testing.guard_driver import Driver
+from testing.guard_driver import bash
 
 from arcguard.core import schema
 from arcguard.core.validation import Keyed
@@ -81,3 +83,17 @@ def test_this_version_writes_what_the_previous_release_wrote(path):
     for n, (ours, theirs) in enumerate(zip(replayed, states, strict=True)):
         # Key order too: the same document, byte for byte.
         assert json.dumps(ours) == json.dumps(theirs), f"state {n} differs"
+
+
+def test_a_late_turn_kept_the_earlier_way_loads_and_stays_counted():
+    # Releases up to 0.1 counted a late turn as tool-only at once and kept its ids in
+    # `unconfirmed`; this version keeps such a turn pending instead. A file written the
+    # earlier way still loads, and the next batch drops the field and keeps the count.
+    d = Driver()
+    d.turn(bash("echo A"))
+    track = schema.StateFile.view(d.state).guard.tracks["main"]
+    track.unconfirmed = schema.Unconfirmed(ids=["toolu_x"], counted=True)
+    assert schema.problem(d.state) is None
+    d.turn(bash("echo B"))
+    assert "unconfirmed" not in d.main and "pending" not in d.main
+    assert d.main["streak"] == 2

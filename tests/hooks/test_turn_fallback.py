@@ -6,6 +6,9 @@ from __future__ import annotations
 import json
 from types import SimpleNamespace
 
+from hypothesis import given
+from hypothesis import settings
+from hypothesis import strategies as st
 from testing import hook_driver
 from testing.builders import append_transcript
 from testing.builders import assistant_entries
@@ -175,8 +178,22 @@ def test_a_quick_turn_whose_message_is_not_on_disk_yet_costs_no_wait(tmp_path, m
         is None
     )
     track = _main_track(home)
-    assert track["unconfirmed"]["ids"] == ["toolu_q"]
-    assert track["streak"] == 1  # taken as tool-only for now
+    assert track["pending"][0]["ids"] == ["toolu_q"]
+    assert track["streak"] == 0  # counted once its message is read
+
+
+def test_turns_whose_messages_are_not_on_disk_yet_cost_no_wait_while_nothing_would_act(
+    tmp_path, monkeypatch
+):
+    # Claude Code writes its transcript on a timer: a hook that answers in milliseconds
+    # meets several turns in a row whose messages are not written yet.
+    path = write_transcript(tmp_path / "t.jsonl", [])
+    _never_sleeps(monkeypatch)
+    home = tmp_path / "home"
+    for n, command in enumerate(["echo A", "echo B", "echo A", "echo B"]):
+        payload = {**_batch(f"toolu_{n}", command), "transcript_path": str(path)}
+        assert hook_driver.dispatch("post-batch", payload, home) is None
+    assert len(_main_track(home)["pending"]) == 4
 
 
 def test_the_next_batch_settles_a_late_turn_that_narrated(tmp_path, monkeypatch):
@@ -193,7 +210,7 @@ def test_the_next_batch_settles_a_late_turn_that_narrated(tmp_path, monkeypatch)
     hook_driver.dispatch(
         "post-batch", {**_batch("toolu_q", "ls"), "transcript_path": str(path)}, home
     )
-    assert _main_track(home)["streak"] == 4
+    assert _main_track(home)["streak"] == 3 and _main_track(home)["pending"]
     # By the next batch the late message is on disk, and it said something: the run ends there.
     append_transcript(path, _message("toolu_q", "ls", said="Now the other module."))
     append_transcript(path, _message("toolu_r", "ls src"))
@@ -201,7 +218,7 @@ def test_the_next_batch_settles_a_late_turn_that_narrated(tmp_path, monkeypatch)
         "post-batch", {**_batch("toolu_r", "ls src"), "transcript_path": str(path)}, home
     )
     track = _main_track(home)
-    assert "unconfirmed" not in track
+    assert "pending" not in track
     assert track["streak"] == 1 and len(track["fingerprints"]) == 1
 
 
@@ -244,7 +261,7 @@ def test_a_late_turn_whose_message_never_lands_does_not_pause(tmp_path, monkeypa
     assert out is None  # unknown is not tool-only: no pause on a guess
     state = support.read_state(home, SID)
     assert state["guard"]["paused"] is None
-    assert "unconfirmed" not in state["guard"]["tracks"]["main"]
+    assert "pending" not in state["guard"]["tracks"]["main"]
 
 
 def _pre(tool_id, command, path):
@@ -325,3 +342,59 @@ def test_a_cycle_pauses_at_the_same_turn_when_every_message_lands_only_after_its
     assert outputs[:5] == [None] * 5
     assert outputs[5] is not None and json.loads(outputs[5])["continue"] is False
     assert support.read_state(home, SID)["guard"]["paused"]["kind"] == "cycle"
+
+
+# A turn: which call it makes (a few, so cycles form) and what its message says: nothing,
+# something, or a repeat of something said before.
+_TURN = st.tuples(
+    st.sampled_from(["echo A", "echo B", "echo C"]), st.sampled_from(["", "", "x", "y"])
+)
+_SAID = {"": None, "x": "Checking the build once more.", "y": "Now the other module."}
+
+
+def _session(tmp_path, turns, lag, name):
+    """Run `turns` through the batch hook with each message landing `lag` batches late (or
+    as soon as a hook waits for it): the outputs, and the run as the state holds it."""
+    path = write_transcript(tmp_path / f"{name}.jsonl", [])
+    home = tmp_path / name
+    unwritten: list = []
+    outputs = []
+    for n, (command, said) in enumerate(turns):
+        unwritten.append(_message(f"toolu_{n}", command, said=_SAID[said]))
+        if len(unwritten) > lag:
+            append_transcript(path, [e for m in unwritten for e in m])
+            unwritten.clear()
+
+        def sleep(_seconds, unwritten=unwritten):
+            if unwritten:
+                append_transcript(path, [e for m in unwritten for e in m])
+                unwritten.clear()
+
+        hook_reader.time.sleep = sleep
+        payload = {**_batch(f"toolu_{n}", command), "transcript_path": str(path)}
+        outputs.append(hook_driver.dispatch("post-batch", payload, home))
+    # One more turn, with every message on disk by then, settles what is still pending.
+    append_transcript(path, [e for m in unwritten for e in m] + _message("toolu_end", "echo D"))
+    payload = {**_batch("toolu_end", "echo D"), "transcript_path": str(path)}
+    outputs.append(hook_driver.dispatch("post-batch", payload, home))
+    state = support.read_state(home, SID)
+    track = state["guard"]["tracks"]["main"]
+    run = {key: track.get(key) for key in ("fingerprints", "fresh", "streak", "labels", "pending")}
+    paused = state["guard"]["paused"]
+    return outputs, run, paused and {k: v for k, v in paused.items() if k != "at"}
+
+
+@settings(max_examples=20, deadline=None)
+@given(turns=st.lists(_TURN, min_size=4, max_size=12), lag=st.integers(1, 6))
+def test_decisions_do_not_depend_on_how_late_the_messages_land(tmp_path_factory, turns, lag):
+    # What a hook decides must not depend on whether Claude Code had written the turn's
+    # message (and the earlier ones) when the hook ran: a hook that answers in milliseconds
+    # runs ahead of the transcript, a slow one does not.
+    tmp_path = tmp_path_factory.mktemp("lag")
+    sleep = hook_reader.time.sleep
+    try:
+        in_time = _session(tmp_path, turns, 0, "in-time")
+        late = _session(tmp_path, turns, lag, "late")
+    finally:
+        hook_reader.time.sleep = sleep
+    assert late == in_time

@@ -163,8 +163,21 @@ class OpenTurn(Record):
 
 
 class Unconfirmed(Record):
+    """A turn taken as tool-only before its message was on disk, as releases up to 0.1 kept
+    it; still read, and dropped at the next batch (the turn stays counted as tool-only)."""
+
     ids: list[str] = field(list_of(STR))
     counted: bool = field(BOOL)
+
+
+class PendingTurn(Record):
+    """A closed turn whose message was not on disk yet at its batch: what the cycle rule
+    needs of it once the message can be read (`guard.settle_pending`)."""
+
+    ids: list[str] = field(list_of(STR))  # a few of its tool-use ids, to find the message by
+    fingerprint: str = field(STR)  # "" when the turn adds nothing to the cycle history
+    label: str = field(STR)
+    fresh: bool = field(BOOL)  # it brought a result never seen before
 
 
 class Poll(Record):
@@ -213,6 +226,7 @@ class Track(Record):
     denied_ids: list[str] = field(list_of(STR), default_factory=list)
     open_turn: OpenTurn | None = maybe(OpenTurn, default=None, null=False)
     unconfirmed: Unconfirmed | None = maybe(Unconfirmed, default=None, null=False)
+    pending: Many[PendingTurn] = many(PendingTurn, default_factory=list)
     stuck: Stuck = sub(Stuck, default_factory=dict)
     narrations: list[str] = field(list_of(STR), default_factory=list)  # for near-repeats
 
@@ -359,6 +373,10 @@ LABEL_BYTES = 2 * (TOOL_NAME_CHARS + 2 + SUBJECT_CHARS)
 # A turn's calls as the fallback keeps them, the ids of an unconfirmed turn, and the calls a
 # fingerprint names; a turn with more is still closed, its fingerprint made a digest.
 MAX_CALLS = 64
+# Turns kept pending while their messages are not on disk (more wait for theirs), and the
+# tool-use ids each keeps: one finds the message, whose other entries are merged with it.
+MAX_PENDING = 4
+PENDING_IDS = 4
 # A decision's reason (log, pause): fixed texts and a few labels, never near this.
 REASON_BYTES = 4000
 # Counters of lifecycle events, and the usage windows recorded from the status line.
@@ -375,7 +393,7 @@ FILE_STATE_CHARS = 64
 # The largest state file these bounds allow with the default settings, in bytes: no input can
 # make one larger (a real one is a few tens of KB). More operations, runs or cycle history
 # in the settings allow more, up to the limit a state file is read with (`store`).
-STATE_BUDGET = 5_341_656
+STATE_BUDGET = 5_413_512
 
 
 def problem(document: object) -> str | None:

@@ -10,10 +10,12 @@ from __future__ import annotations
 from arcguard.core import render
 from arcguard.core.arc_keeper import goal
 from arcguard.core.loop_guard import turns
+from arcguard.core.loop_guard.guard import Reading
 from arcguard.core.loop_guard.guard import TurnEnd
-from arcguard.core.loop_guard.guard import confirm_turn
 from arcguard.core.loop_guard.guard import decide_post_batch
-from arcguard.core.loop_guard.tracks import track_key
+from arcguard.core.loop_guard.guard import provisional
+from arcguard.core.loop_guard.guard import settle_pending
+from arcguard.core.schema import MAX_PENDING
 from arcguard.core.schema import StateFile
 from arcguard.core.state import clone
 from arcguard.core.state import fresh_state
@@ -67,52 +69,43 @@ def read(payload: JSONObject) -> BatchPayload | None:
 
 
 class _NotOnDiskYet(ArcguardError):
-    """A message the decision needs is not on disk yet: the turn's own (its rules would act
-    on a guess) or an earlier turn's that was taken as tool-only (`ids`, to settle it)."""
+    """The decision was taken on turns whose messages are not on disk yet, and would act:
+    their tool-use ids (`pending`, oldest first) say what to wait for before deciding again."""
 
-    def __init__(self, ids: tuple[str, ...] = ()) -> None:
+    def __init__(self, pending: list[list[str]]) -> None:
         super().__init__()
-        self.ids = ids
-
-
-# One wait for the turn's own message and one for the earlier turn it settles.
-_MAX_WAITS = 2
+        self.pending = pending
 
 
 def handle(payload: JSONObject, ctx: Context) -> Output | None:
     given = read(payload)
     if given is None or not ctx.loop_guard_acts(given["session_id"]):
         return None
-    own_ids = set(given["tool_use_ids"])
-    found = _Found(_lookup(given, own_ids, ctx, 0.0), earlier={})
-    for waits in range(_MAX_WAITS + 1):
-        try:
-            decided = _decide(given, found, ctx, may_wait=waits < _MAX_WAITS)
-            return render.output(decided, "PostToolBatch")
-        except _NotOnDiskYet as late:
-            # Waited for outside the session's lock; then the turn is decided again.
-            wait_s = ctx.wait_left(hook_reader.SETTLE_WAIT_S)
-            if late.ids:
-                found.earlier[late.ids] = _lookup(given, set(late.ids), ctx, wait_s)
-                # Flushed after the earlier one, the turn's own message may be there too.
-                found.own = found.own or _lookup(given, own_ids, ctx, 0.0)
-            else:
-                found.own = _lookup(given, own_ids, ctx, wait_s)
-                found.own_final = True
-    return None
+    found = _Found(_lookup(given, set(given["tool_use_ids"]), 0.0, ctx), final={})
+    try:
+        return render.output(_decide(given, found, ctx), "PostToolBatch")
+    except _NotOnDiskYet as late:
+        # Waited for outside the session's lock, then the turn is decided again on what the
+        # transcript says: messages are written in order, so one wait for the newest will do.
+        wait_s = ctx.wait_left(hook_reader.SETTLE_WAIT_S)
+        for n, ids in enumerate(reversed(late.pending)):
+            found.final[tuple(ids)] = _lookup(given, set(ids), wait_s if n == 0 else 0.0, ctx)
+        found.own = found.own or _lookup(given, set(given["tool_use_ids"]), 0.0, ctx)
+        found.waited = True
+        return render.output(_decide(given, found, ctx), "PostToolBatch")
 
 
 @value
 class _Found:
-    """The messages looked up so far: the turn's own, and earlier turns' by their ids. One
-    looked up after a wait is not waited for again."""
+    """The messages looked up so far: the turn's own, and pending turns' after the wait
+    (`final`, by their ids). After the wait, a message not found is taken as never to be."""
 
     own: Message | None
-    earlier: dict[tuple[str, ...], Message | None]
-    own_final: bool = False
+    final: dict[tuple[str, ...], Message | None]
+    waited: bool = False
 
 
-def _lookup(given: BatchPayload, ids: set[str], ctx: Context, wait_s: float) -> Message | None:
+def _lookup(given: BatchPayload, ids: set[str], wait_s: float, ctx: Context) -> Message | None:
     path = given["transcript_path"]
     if path is None:
         return None
@@ -143,27 +136,26 @@ def _turn_end(
     )
 
 
-def _decide(
-    given: BatchPayload, found: _Found, ctx: Context, *, may_wait: bool
-) -> Decisions | None:
+def _decide(given: BatchPayload, found: _Found, ctx: Context) -> Decisions | None:
     sid, path, agent = given["session_id"], given["transcript_path"], given["agent"]
     message = found.own
     # Claude Code flushes its transcript on a timer, so the message of a quick turn is
     # often not on disk yet. Waiting for it on every turn would add that delay to most
-    # tool calls; instead the turn is taken as tool-only for now (settled at the next
-    # batch), and the wait is paid only when that guess would pause or nudge.
-    unconfirmed = may_wait and not found.own_final and message is None and path is not None
+    # tool calls; instead the turn is kept pending, and the wait is paid only when the
+    # decision taken on its guess would act.
+    unconfirmed = not found.waited and message is None and path is not None
     turn = _turn_end(given, message, ctx, unconfirmed=unconfirmed)
 
     def change(state: State | None) -> tuple[Decisions | None, State | None]:
         state = state or fresh_state(sid, ctx.now)
         # Outcomes first: a result never seen before is the progress the turn rules look for.
         state = turns.record_batch_results(state, ctx.cfg, ctx.now, given["calls"])
-        state = _settle_unconfirmed(state, given, found, ctx, may_wait=may_wait)
+        state = _settle_pending(state, given, found, ctx)
         arc_active = goal.delegated(state, ctx.cfg, ctx.now)
         output, new = decide_post_batch(state, ctx.cfg, ctx.now, turn, arc_active=arc_active)
-        if turn.unconfirmed and output is not None:
-            raise _NotOnDiskYet
+        pending = provisional(new, agent)
+        if pending and (output is not None or len(pending) > MAX_PENDING):
+            raise _NotOnDiskYet(pending)
         turns.on_batch(new)
         if message is not None and agent is None:
             seen = StateFile.view(new).seen
@@ -175,27 +167,30 @@ def _decide(
     return ctx.update(sid, change)
 
 
-def _settle_unconfirmed(
-    state: State, given: BatchPayload, found: _Found, ctx: Context, *, may_wait: bool
-) -> State:
-    """Settle the track's turn that was taken as tool-only before its message was on disk.
+def _settle_pending(state: State, given: BatchPayload, found: _Found, ctx: Context) -> State:
+    """Count the earlier turns that were kept pending, as far as their messages are on disk.
 
     A hook that answers in milliseconds (resident mode, an in-process callback) can reach the
-    next batch before that message is written, so it is waited for here (outside the lock,
-    by the caller) as the turn's own would be: whether a turn counts toward a cycle must not
-    depend on how fast the hooks answered."""
-    agent_id = given["agent"]
-    track = StateFile.view(state).guard.tracks.get(track_key(agent_id))
-    pending = track.unconfirmed if track is not None else None
-    if pending is None:
+    next batch before Claude Code writes the previous turn's message: whether a turn counts
+    toward a cycle must not depend on how fast the hooks answered."""
+    agent = given["agent"]
+    pending = provisional(state, agent)
+    if not pending:
         return state
-    ids = tuple(pending.ids)
-    if ids in found.earlier:
-        message = found.earlier[ids]
-    else:
-        message = _lookup(given, set(ids), ctx, 0.0)
-        if message is None and may_wait and given["transcript_path"] is not None:
-            raise _NotOnDiskYet(ids)
+    readings: list[Reading | None] = []
+    for ids in pending:
+        key = tuple(ids)
+        final = key in found.final
+        message = found.final[key] if final else _lookup(given, set(ids), 0.0, ctx)
+        if message is None and not final and given["transcript_path"] is not None:
+            break  # not on disk yet: it and the turns after it stay pending
+        readings.append(_reading(message))
     state = clone(state)
-    confirm_turn(state, agent_id, narrated=None if message is None else bool(message.text))
+    settle_pending(state, ctx.cfg, agent, readings)
     return state
+
+
+def _reading(message: Message | None) -> Reading:
+    if message is None:
+        return Reading(None)
+    return Reading(not message.text, message.text or None)

@@ -39,17 +39,19 @@ from arcguard.core.loop_guard.tracks import pause
 from arcguard.core.loop_guard.tracks import paused_output
 from arcguard.core.loop_guard.tracks import track_key
 from arcguard.core.schema import MAX_CALLS
+from arcguard.core.schema import PENDING_IDS
 from arcguard.core.schema import LogEntry
+from arcguard.core.schema import PendingTurn
 from arcguard.core.schema import StateFile
 from arcguard.core.schema import Track
 from arcguard.core.schema import TurnCall
-from arcguard.core.schema import Unconfirmed
 from arcguard.core.state import add_log
 from arcguard.core.state import clone
 from arcguard.core.state import current_pause
 from arcguard.core.state import remember
 from arcguard.core.state import short_id
 from arcguard.core.validation import Keyed
+from arcguard.core.validation import Many
 from arcguard.core.words import messages
 from arcguard.core.words.final_words import is_task_notification
 from arcguard.core.words.redact import masked_start
@@ -112,10 +114,11 @@ class TurnEnd:
     `queued`: (id, text, typed by the operator) of the commands the transcript shows were
     queued around the turn; see `_note_queued`.
 
-    `unconfirmed`: the turn's message is not in the transcript yet. The turn is taken as
-    tool-only and its `tool_use_ids` kept, for `confirm_turn` to settle once the message can be
-    read. The caller must not act on such a decision's output: only one that confirmed the
-    message may pause or nudge.
+    `unconfirmed`: the turn's message is not in the transcript yet. The turn is kept pending
+    (its `tool_use_ids` find the message later, `settle_pending`) and taken as tool-only for
+    this decision only, as every earlier pending turn is. Tool-only is the most a turn can
+    count, so a decision of None holds whatever the messages say; any other is provisional
+    (`provisional`): the caller must wait for the messages and decide again.
 
     `steps`: the turn's calls as `turn_call` sums them up, in place of `calls` (the fallback
     keeps those, never the inputs, while a turn is open)."""
@@ -159,8 +162,10 @@ def decide_post_batch(
     fresh = bool(track.turn.progress)
     waited = _only_waits(state, cfg, now, steps, key)
     _count_quiet(track, fresh=fresh, waited=waited)
-    # The cycle is looked at first: when both rules come due on one turn, the cycle names
-    # what looped, and the session is paused (and the user told) once, not twice.
+    del track.unconfirmed  # kept by an earlier release: that turn stays counted as tool-only
+    if not turn.unconfirmed:
+        # The turn's own message is on disk, so an earlier one not found never will be.
+        settle_pending(state, cfg, turn.agent, [Reading(None)] * len(track.pending))
     look = _Look(
         steps,
         turn.tool_only,
@@ -168,15 +173,68 @@ def decide_post_batch(
         waited=waited,
         said_nothing_new=turn.narration is not None and not _moves(track, turn.narration),
     )
-    cycle_pause, counted = _observe_turn(state, track, cfg, now, look)
-    if turn.unconfirmed:
-        ids = [short_id(i) for i in turn.tool_use_ids[:MAX_CALLS]]
-        track.unconfirmed = Unconfirmed(ids=ids, counted=counted)
+    settled = _run_of(track) if turn.unconfirmed else None
+    for earlier in track.pending:
+        _extend_run(track, cfg, earlier.fingerprint, earlier.label, True, fresh=earlier.fresh)
+    # The cycle is looked at first: when both rules come due on one turn, the cycle names
+    # what looped, and the session is paused (and the user told) once, not twice.
+    cycle_pause = _observe_turn(state, track, cfg, now, look)
     rounds_pause = _close_turn(state, track, cfg, now, may_pause=cycle_pause is None)
     pause = cycle_pause or rounds_pause or _backstop_pause(state, track, cfg, now, arc_active)
-    if pause:
-        return pause, state
-    return stuck.decide(state, track, cfg, now) or _nudge(state, track, cfg, now), state
+    output = pause or stuck.decide(state, track, cfg, now) or _nudge(state, track, cfg, now)
+    if settled is not None:
+        # The guesses were for this decision only: what is kept is what the messages read so
+        # far say, and the turns still to be read.
+        _restore_run(track, settled)
+        _keep_pending(track, look, turn.tool_use_ids)
+    return output, state
+
+
+def provisional(state: State, agent_id: str | None) -> list[list[str]]:
+    """The tool-use ids of the track's pending turns, oldest first: a decision taken with any
+    pending is provisional unless it is None."""
+    track = StateFile.view(state).guard.tracks.get(track_key(agent_id))
+    return [list(p.ids) for p in track.pending] if track is not None else []
+
+
+@value
+class Reading:
+    """A pending turn's message as looked up again: `tool_only` as `TurnEnd` has it (None:
+    it cannot be read, and never will be), `narration` its text if it has some."""
+
+    tool_only: bool | None
+    narration: str | None = None
+
+
+def settle_pending(
+    state: State, cfg: Config, agent_id: str | None, readings: Sequence[Reading | None]
+) -> None:
+    """Count the track's oldest pending turns (mutates `state`) as their messages say, in
+    order, as if each had been known at its batch; `readings[i]` is None while the i-th is
+    still not on disk, and it and every later one stay pending."""
+    track = StateFile.view(state).guard.tracks.get(track_key(agent_id))
+    if track is None or not track.pending:
+        return
+    pending = list(track.pending)
+    done = 0
+    for turn, reading in zip(pending, readings, strict=False):
+        if reading is None:
+            break
+        repeats = reading.narration is not None and not _moves(track, reading.narration)
+        _extend_run(
+            track,
+            cfg,
+            turn.fingerprint,
+            turn.label,
+            reading.tool_only,
+            fresh=turn.fresh,
+            said_nothing_new=repeats,
+        )
+        done += 1
+    if done == len(pending):
+        del track.pending
+    elif done:
+        track.pending = Many.over(PendingTurn, [t.data for t in pending[done:]])
 
 
 # Narration this close to a recent one says nothing new ("Checking again." / "Checking once
@@ -215,34 +273,6 @@ def _similar(a: set[str], b: set[str]) -> bool:
     if not a or not b:
         return a == b
     return 2 * len(a & b) / (len(a) + len(b)) >= NEAR_REPEAT
-
-
-def confirm_turn(state: State, agent_id: str | None, *, narrated: bool | None) -> None:
-    """Settle the track's unconfirmed turn (mutates `state`) now that its message was looked
-    for again: `narrated` is whether it had text, None when it still cannot be read.
-
-    Taken as tool-only when it could not be read, the turn is put right as if its message had
-    been known then: narration ends the tool-only run, as it would have; a message that is
-    still unknown takes back what the turn added to the run (unknown is not tool-only)."""
-    track = StateFile.view(state).guard.tracks.get(track_key(agent_id))
-    if track is None:
-        return
-    pending = track.unconfirmed
-    del track.unconfirmed
-    if pending is None or narrated is False:
-        return
-    history = track.fingerprints
-    if pending.counted and history and history[-1] not in history[:-1]:
-        track.labels.pop(history[-1], None)  # the label came with the turn
-    if narrated:
-        clear_run(track)
-        return
-    track.streak = max(0, track.streak - 1)
-    if pending.counted and history:
-        history.pop()
-        freshness = track.fresh
-        if freshness and len(freshness) > len(history):
-            freshness.pop()
 
 
 def _note_queued(state: State, now: float, queued: Sequence[tuple[str, str, bool]]) -> None:
@@ -320,38 +350,24 @@ def _close_turn(
 
 def _observe_turn(
     state: State, track: Track, cfg: Config, now: float, look: _Look
-) -> tuple[Decisions | None, bool]:
-    """The cycle rule's look at one closed turn: (a pause, whether the turn's fingerprint
-    was added to the history). Narration that only repeats a recent one neither ends the
-    cycle history nor counts as a tool-only turn: the calls still go on the history."""
+) -> Decisions | None:
+    """The cycle rule's look at one closed turn: a pause when the history now repeats."""
     tracked = [step for step in look.steps if not step.allowed]
-    if look.tool_only is None:
-        return None, False  # unknown: counting it could pause a narrating session (fail open)
-    if not look.tool_only and not look.said_nothing_new:
-        clear_run(track)
-        return None, False
-    if look.tool_only:
-        track.streak += 1
-    else:  # it spoke to the user, if only to repeat itself: the tool-only run ends
-        track.streak = 0
-        track.checkin_done = False
-    if not tracked or look.waited:
-        # An allow-listed poll or a patient wait neither extends nor breaks a cycle.
-        return None, False
-    fingerprint = _fingerprint(tracked)
-    history = track.fingerprints
-    history.append(fingerprint)
-    del history[: -cfg.cycle_history]
-    # Whether each turn in the history brought a result never seen before, for the wording.
-    freshness = track.fresh
-    track.fresh = freshness
-    freshness.append(look.fresh)
-    del freshness[: -len(history)]
-    labels = track.labels
-    track.labels = labels
-    labels[fingerprint] = ", ".join(step.label for step in tracked[:2])
-    for stale in [fp for fp in labels if fp not in history]:
-        del labels[stale]
+    # An allow-listed poll or a patient wait neither extends nor breaks a cycle.
+    fingerprint = _fingerprint(tracked) if tracked and not look.waited else ""
+    label = ", ".join(step.label for step in tracked[:2])
+    added = _extend_run(
+        track,
+        cfg,
+        fingerprint,
+        label,
+        look.tool_only,
+        fresh=look.fresh,
+        said_nothing_new=look.said_nothing_new,
+    )
+    if not added:
+        return None
+    history, freshness, labels = track.fingerprints, track.fresh, track.labels
     found = detect_period(
         history,
         max_period=cfg.cycle_max_period,
@@ -359,14 +375,95 @@ def _observe_turn(
         repeats_cycle=cfg.cycle_repeats,
     )
     if found is None:
-        return None, True
+        return None
     period, repeats = found
     shown = [labels.get(fp, "?") for fp in history[-period:]]
     # The first pass through the cycle always sees its results for the first time; any
     # later pass that saw a new one means the results kept changing.
     changed = any(freshness[-period * repeats :][period:])
     reason = messages.cycle_pause(period, repeats, shown, results_changed=changed)
-    return pause(state, now, "post-batch", "cycle", reason), True
+    return pause(state, now, "post-batch", "cycle", reason)
+
+
+def _extend_run(
+    track: Track,
+    cfg: Config,
+    fingerprint: str,
+    label: str,
+    tool_only: bool | None,
+    *,
+    fresh: bool,
+    said_nothing_new: bool = False,
+) -> bool:
+    """One closed turn extends or ends the tool-only run (mutates `track`): whether its
+    `fingerprint` ("" for none) went on the cycle history. Narration that only repeats a
+    recent one neither ends the history nor counts as a tool-only turn."""
+    if tool_only is None:
+        return False  # unknown: counting it could pause a narrating session (fail open)
+    if not tool_only and not said_nothing_new:
+        clear_run(track)
+        return False
+    if tool_only:
+        track.streak += 1
+    else:  # it spoke to the user, if only to repeat itself: the tool-only run ends
+        track.streak = 0
+        track.checkin_done = False
+    if not fingerprint:
+        return False
+    history = track.fingerprints
+    history.append(fingerprint)
+    del history[: -cfg.cycle_history]
+    # Whether each turn in the history brought a result never seen before, for the wording.
+    freshness = track.fresh
+    track.fresh = freshness
+    freshness.append(fresh)
+    del freshness[: -len(history)]
+    labels = track.labels
+    track.labels = labels
+    labels[fingerprint] = label
+    for stale in [fp for fp in labels if fp not in history]:
+        del labels[stale]
+    return True
+
+
+@value
+class _Run:
+    """What of a track the tool-only run is (`_extend_run` changes nothing else)."""
+
+    fingerprints: list[str]
+    fresh: list[bool]
+    streak: int
+    checkin_done: bool
+    labels: dict[str, str]
+
+
+def _run_of(track: Track) -> _Run:
+    return _Run(
+        list(track.fingerprints),
+        list(track.fresh),
+        track.streak,
+        track.checkin_done,
+        dict(track.labels),
+    )
+
+
+def _restore_run(track: Track, run: _Run) -> None:
+    track.fingerprints = run.fingerprints
+    track.fresh = run.fresh
+    track.streak = run.streak
+    track.checkin_done = run.checkin_done
+    track.labels = run.labels
+
+
+def _keep_pending(track: Track, look: _Look, tool_use_ids: Sequence[str]) -> None:
+    tracked = [step for step in look.steps if not step.allowed]
+    turn = PendingTurn(
+        ids=[short_id(i) for i in tool_use_ids[:PENDING_IDS]],
+        fingerprint=_fingerprint(tracked) if tracked and not look.waited else "",
+        label=", ".join(step.label for step in tracked[:2]),
+        fresh=look.fresh,
+    )
+    track.pending = Many.over(PendingTurn, [*(t.data for t in track.pending), turn.data])
 
 
 def _backstop_pause(
