@@ -133,3 +133,18 @@ def test_an_id_that_json_could_escape_is_looked_for_by_parsing(tmp_path, monkeyp
     parsed = _parses(monkeypatch)
     message = hook_reader.message_with_tool(str(path), {'odd"id/é'}, 1 << 20)
     assert message is not None and parsed
+
+
+def test_a_mark_across_two_blocks_is_found(tmp_path):
+    from arcguard.transcript.tail import mentions
+
+    path = tmp_path / "t.jsonl"
+    mark = b"toolu_0123456789"
+    for cut in range(1, len(mark)):
+        # The first block read is the last 100 bytes: the mark starts `cut` bytes before it.
+        body = b"x" * 50 + mark + b"y" * (100 + cut - len(mark))
+        path.write_bytes(body)
+        assert mentions(str(path), 10_000, [mark], block=100), cut
+    assert not mentions(str(path), 10_000, [b"toolu_absent"], block=100)
+    # Only the last `max_bytes` are looked at.
+    assert not mentions(str(path), 40, [mark], block=16)

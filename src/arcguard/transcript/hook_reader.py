@@ -12,6 +12,7 @@ from arcguard.storage.paths import SAFE_CHARS
 from arcguard.transcript import records
 from arcguard.transcript.tail import NotReadable
 from arcguard.transcript.tail import lines_newest_first
+from arcguard.transcript.tail import mentions
 
 
 TYPE_CHECKING = False
@@ -51,7 +52,9 @@ def message_with_tool(
     deadline = time.monotonic() + wait_s
     while True:
         try:
-            lines = _from_first_mention(lines_newest_first(path, max_bytes), tool_ids)
+            lines = _from_first_mention(
+                lines_newest_first(path, max_bytes), tool_ids, path, max_bytes
+            )
             found = None
             if lines is not None:
                 found = records.message_with_tool(
@@ -64,16 +67,20 @@ def message_with_tool(
         time.sleep(SETTLE_POLL_S)
 
 
-def _from_first_mention(lines: Iterator[bytes], ids: set[str]) -> Iterator[bytes] | None:
+def _from_first_mention(
+    lines: Iterator[bytes], ids: set[str], path: str, max_bytes: int
+) -> Iterator[bytes] | None:
     """`lines` (newest first) whole, or None when none of them names one of `ids`.
 
     The message looked for is often not on disk yet, and parsing a whole tail of a long
-    session to find that out costs milliseconds; looking for the ids' bytes costs a fraction
-    of it. Only plain ids are looked for as bytes (JSON writes them as they are); with any
-    other, every line is kept."""
+    session to find that out costs milliseconds; looking for the ids' bytes in the tail of
+    the file at `path` costs a fraction of it. Only plain ids are looked for as bytes (JSON
+    writes them as they are); with any other, every line is kept."""
     if not ids or not all(PLAIN_ID_CHARACTERS.issuperset(i) for i in ids):
         return lines
     marks = [i.encode("ascii") for i in ids]
+    if not mentions(path, max_bytes, marks):
+        return None
     newer: list[bytes] = []
     for line in lines:
         if any(mark in line for mark in marks):
