@@ -9,6 +9,7 @@ from typing import Any
 from arcguard.core import render
 from arcguard.core.config import Config
 from arcguard.core.config import default_config
+from arcguard.core.loop_guard import cycle_run
 from arcguard.core.loop_guard import guard
 from arcguard.core.loop_guard import repeat
 from arcguard.core.schema import StateFile
@@ -154,12 +155,12 @@ class Driver:
         """The oldest late turns' messages, read at last, in order: a text each, None for
         one that never can be."""
         readings = [
-            guard.Reading(None)
+            cycle_run.Reading(None)
             if text is None
-            else guard.Reading(not text.strip(), text if text.strip() else None)
+            else cycle_run.Reading(not text.strip(), text if text.strip() else None)
             for text in texts
         ]
-        guard.settle_pending(self.state, self.cfg, agent_id, readings)
+        cycle_run.settle(self.state, self.cfg, agent_id, readings)
 
     def operator(self, prompt: str = "carry on") -> None:
         guard.on_operator_message(self.state, self._tick())

@@ -15,9 +15,9 @@ from arcguard import jsonio
 from arcguard.core import schema
 from arcguard.core.config import default_config
 from arcguard.core.loop_guard.background import MAX_TASKS
-from arcguard.core.loop_guard.guard import MAX_NARRATIONS
+from arcguard.core.loop_guard.cycle_run import MAX_NARRATIONS
+from arcguard.core.loop_guard.cycle_run import NARRATION_CHARS
 from arcguard.core.loop_guard.guard import MAX_QUEUED_IDS
-from arcguard.core.loop_guard.guard import NARRATION_CHARS
 from arcguard.core.loop_guard.repeat import MAX_FILE_CONTENTS
 from arcguard.core.loop_guard.repeat import MAX_FILES
 from arcguard.core.loop_guard.repeat import MAX_RESOLVED_IDS

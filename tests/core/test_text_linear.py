@@ -18,6 +18,7 @@ from testing import hook_driver
 
 from arcguard.core.arc_keeper import handback
 from arcguard.core.config import default_config
+from arcguard.core.loop_guard import cycle_run
 from arcguard.core.loop_guard import guard
 from arcguard.core.loop_guard import opkey
 from arcguard.core.loop_guard import shape
@@ -115,8 +116,8 @@ def fresh_label(text: str) -> str:
 
 def narration(text: str) -> None:
     track = tracks.new_track(0.0)
-    guard._moves(track, text)
-    guard._moves(track, text + " again")
+    cycle_run.moves(track, text)
+    cycle_run.moves(track, text + " again")
 
 
 WORK = {

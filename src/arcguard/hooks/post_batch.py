@@ -9,13 +9,10 @@ from __future__ import annotations
 
 from arcguard.core import render
 from arcguard.core.arc_keeper import goal
+from arcguard.core.loop_guard import cycle_run
 from arcguard.core.loop_guard import turns
-from arcguard.core.loop_guard.guard import Reading
 from arcguard.core.loop_guard.guard import TurnEnd
 from arcguard.core.loop_guard.guard import decide_post_batch
-from arcguard.core.loop_guard.guard import provisional
-from arcguard.core.loop_guard.guard import settle_pending
-from arcguard.core.schema import MAX_PENDING
 from arcguard.core.schema import StateFile
 from arcguard.core.state import clone
 from arcguard.core.state import fresh_state
@@ -153,8 +150,8 @@ def _decide(given: BatchPayload, found: _Found, ctx: Context) -> Decisions | Non
         state = _settle_pending(state, given, found, ctx)
         arc_active = goal.delegated(state, ctx.cfg, ctx.now)
         output, new = decide_post_batch(state, ctx.cfg, ctx.now, turn, arc_active=arc_active)
-        pending = provisional(new, agent)
-        if pending and (output is not None or len(pending) > MAX_PENDING):
+        pending = cycle_run.pending_ids(new, agent)
+        if pending and (output is not None or cycle_run.too_many(pending)):
             raise _NotOnDiskYet(pending)
         turns.on_batch(new)
         if message is not None and agent is None:
@@ -174,10 +171,10 @@ def _settle_pending(state: State, given: BatchPayload, found: _Found, ctx: Conte
     next batch before Claude Code writes the previous turn's message: whether a turn counts
     toward a cycle must not depend on how fast the hooks answered."""
     agent = given["agent"]
-    pending = provisional(state, agent)
+    pending = cycle_run.pending_ids(state, agent)
     if not pending:
         return state
-    readings: list[Reading | None] = []
+    readings: list[cycle_run.Reading | None] = []
     for ids in pending:
         key = tuple(ids)
         final = key in found.final
@@ -186,11 +183,11 @@ def _settle_pending(state: State, given: BatchPayload, found: _Found, ctx: Conte
             break  # not on disk yet: it and the turns after it stay pending
         readings.append(_reading(message))
     state = clone(state)
-    settle_pending(state, ctx.cfg, agent, readings)
+    cycle_run.settle(state, ctx.cfg, agent, readings)
     return state
 
 
-def _reading(message: Message | None) -> Reading:
+def _reading(message: Message | None) -> cycle_run.Reading:
     if message is None:
-        return Reading(None)
-    return Reading(not message.text, message.text or None)
+        return cycle_run.Reading(None)
+    return cycle_run.Reading(not message.text, message.text or None)

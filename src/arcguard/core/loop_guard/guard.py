@@ -23,8 +23,8 @@ from __future__ import annotations
 from arcguard.core import hashing
 from arcguard.core import render
 from arcguard.core.loop_guard import background
+from arcguard.core.loop_guard import cycle_run
 from arcguard.core.loop_guard import opkey
-from arcguard.core.loop_guard import shape
 from arcguard.core.loop_guard import stuck
 from arcguard.core.loop_guard import tool_effects
 from arcguard.core.loop_guard.period import detect_period
@@ -51,10 +51,8 @@ from arcguard.core.state import current_pause
 from arcguard.core.state import remember
 from arcguard.core.state import short_id
 from arcguard.core.validation import Keyed
-from arcguard.core.validation import Many
 from arcguard.core.words import messages
 from arcguard.core.words.final_words import is_task_notification
-from arcguard.core.words.redact import masked_start
 from arcguard.values import value
 
 
@@ -110,12 +108,12 @@ class TurnEnd:
 
     `tool_only` is None when the turn's message could not be read: such a turn neither counts
     toward a run or cycle nor ends one. `narration`: the text of a turn that has some, when
-    known; a near-repeat of recent narration does not end a cycle (see `_moves`).
+    known; a near-repeat of recent narration does not end a cycle (see `cycle_run.moves`).
     `queued`: (id, text, typed by the operator) of the commands the transcript shows were
     queued around the turn; see `_note_queued`.
 
     `unconfirmed`: the turn's message is not in the transcript yet. The turn is kept pending
-    (its `tool_use_ids` find the message later, `settle_pending`) and taken as tool-only for
+    (its `tool_use_ids` find the message later, `cycle_run.settle`) and taken as tool-only for
     this decision only, as every earlier pending turn is. Tool-only is the most a turn can
     count, so a decision of None holds whatever the messages say; any other is provisional
     (`provisional`): the caller must wait for the messages and decide again.
@@ -165,17 +163,16 @@ def decide_post_batch(
     del track.unconfirmed  # kept by an earlier release: that turn stays counted as tool-only
     if not turn.unconfirmed:
         # The turn's own message is on disk, so an earlier one not found never will be.
-        settle_pending(state, cfg, turn.agent, [Reading(None)] * len(track.pending))
+        cycle_run.settle(state, cfg, turn.agent, [cycle_run.Reading(None)] * len(track.pending))
     look = _Look(
         steps,
         turn.tool_only,
         fresh=bool(track.turn.new_result),
         waited=waited,
-        said_nothing_new=turn.narration is not None and not _moves(track, turn.narration),
+        said_nothing_new=turn.narration is not None and not cycle_run.moves(track, turn.narration),
     )
-    settled = _run_of(track) if turn.unconfirmed else None
-    for earlier in track.pending:
-        _extend_run(track, cfg, earlier.fingerprint, earlier.label, True, fresh=earlier.fresh)
+    settled = cycle_run.Run.of(track) if turn.unconfirmed else None
+    cycle_run.guess(track, cfg)
     # The cycle is looked at first: when both rules come due on one turn, the cycle names
     # what looped, and the session is paused (and the user told) once, not twice.
     cycle_pause = _observe_turn(state, track, cfg, now, look)
@@ -185,94 +182,9 @@ def decide_post_batch(
     if settled is not None:
         # The guesses were for this decision only: what is kept is what the messages read so
         # far say, and the turns still to be read.
-        _restore_run(track, settled)
-        _keep_pending(track, look, turn.tool_use_ids)
+        settled.restore(track)
+        cycle_run.keep(track, _run_turn(look, turn.tool_use_ids))
     return output, state
-
-
-def provisional(state: State, agent_id: str | None) -> list[list[str]]:
-    """The tool-use ids of the track's pending turns, oldest first: a decision taken with any
-    pending is provisional unless it is None."""
-    track = StateFile.view(state).guard.tracks.get(track_key(agent_id))
-    return [list(p.ids) for p in track.pending] if track is not None else []
-
-
-@value
-class Reading:
-    """A pending turn's message as looked up again: `tool_only` as `TurnEnd` has it (None:
-    it cannot be read, and never will be), `narration` its text if it has some."""
-
-    tool_only: bool | None
-    narration: str | None = None
-
-
-def settle_pending(
-    state: State, cfg: Config, agent_id: str | None, readings: Sequence[Reading | None]
-) -> None:
-    """Count the track's oldest pending turns (mutates `state`) as their messages say, in
-    order, as if each had been known at its batch; `readings[i]` is None while the i-th is
-    still not on disk, and it and every later one stay pending."""
-    track = StateFile.view(state).guard.tracks.get(track_key(agent_id))
-    if track is None or not track.pending:
-        return
-    pending = list(track.pending)
-    done = 0
-    for turn, reading in zip(pending, readings, strict=False):
-        if reading is None:
-            break
-        repeats = reading.narration is not None and not _moves(track, reading.narration)
-        _extend_run(
-            track,
-            cfg,
-            turn.fingerprint,
-            turn.label,
-            reading.tool_only,
-            fresh=turn.fresh,
-            said_nothing_new=repeats,
-        )
-        done += 1
-    if done == len(pending):
-        del track.pending
-    elif done:
-        track.pending = Many.over(PendingTurn, [t.data for t in pending[done:]])
-
-
-# Narration this close to a recent one says nothing new ("Checking again." / "Checking once
-# more."): character-bigram similarity, as near-duplicate detectors measure it.
-NEAR_REPEAT = 0.8
-MAX_NARRATIONS = 8
-
-
-def _moves(track: Track, narration: str) -> bool:
-    """The turn's narration says something new (mutates `track`'s recent narrations). A turn
-    whose narration only repeats a recent one is looked at as a tool-only turn."""
-    if not narration.strip():
-        return False
-    # What is kept is masked (a key the model quotes must not reach the state), and compared
-    # as it is kept.
-    narration = masked_start(narration, NARRATION_CHARS)
-    pairs = _bigrams(narration)
-    recent = track.narrations
-    track.narrations = recent
-    repeated = any(_similar(pairs, _bigrams(old)) for old in recent)
-    recent.append(narration)
-    del recent[:-MAX_NARRATIONS]
-    return not repeated
-
-
-NARRATION_CHARS = 200
-
-
-def _bigrams(text: str) -> set[str]:
-    words = "".join(c.lower() if c.isalnum() else " " for c in text[:NARRATION_CHARS]).split()
-    flat = " ".join(shape.of_text(w) for w in words)
-    return {flat[i : i + 2] for i in range(len(flat) - 1)}
-
-
-def _similar(a: set[str], b: set[str]) -> bool:
-    if not a or not b:
-        return a == b
-    return 2 * len(a & b) / (len(a) + len(b)) >= NEAR_REPEAT
 
 
 def _note_queued(state: State, now: float, queued: Sequence[tuple[str, str, bool]]) -> None:
@@ -352,18 +264,8 @@ def _observe_turn(
     state: State, track: Track, cfg: Config, now: float, look: _Look
 ) -> Decisions | None:
     """The cycle rule's look at one closed turn: a pause when the history now repeats."""
-    tracked = [step for step in look.steps if not step.allowed]
-    # An allow-listed poll or a patient wait neither extends nor breaks a cycle.
-    fingerprint = _fingerprint(tracked) if tracked and not look.waited else ""
-    label = ", ".join(step.label for step in tracked[:2])
-    added = _extend_run(
-        track,
-        cfg,
-        fingerprint,
-        label,
-        look.tool_only,
-        fresh=look.fresh,
-        said_nothing_new=look.said_nothing_new,
+    added = cycle_run.extend(
+        track, cfg, _run_turn(look, ()), look.tool_only, repeats=look.said_nothing_new
     )
     if not added:
         return None
@@ -385,85 +287,17 @@ def _observe_turn(
     return pause(state, now, "post-batch", "cycle", reason)
 
 
-def _extend_run(
-    track: Track,
-    cfg: Config,
-    fingerprint: str,
-    label: str,
-    tool_only: bool | None,
-    *,
-    fresh: bool,
-    said_nothing_new: bool = False,
-) -> bool:
-    """One closed turn extends or ends the tool-only run (mutates `track`): whether its
-    `fingerprint` ("" for none) went on the cycle history. Narration that only repeats a
-    recent one neither ends the history nor counts as a tool-only turn."""
-    if tool_only is None:
-        return False  # unknown: counting it could pause a narrating session (fail open)
-    if not tool_only and not said_nothing_new:
-        clear_run(track)
-        return False
-    if tool_only:
-        track.streak += 1
-    else:  # it spoke to the user, if only to repeat itself: the tool-only run ends
-        track.streak = 0
-        track.checkin_done = False
-    if not fingerprint:
-        return False
-    history = track.fingerprints
-    history.append(fingerprint)
-    del history[: -cfg.cycle_history]
-    # Whether each turn in the history brought a result never seen before, for the wording.
-    freshness = track.fresh
-    track.fresh = freshness
-    freshness.append(fresh)
-    del freshness[: -len(history)]
-    labels = track.labels
-    track.labels = labels
-    labels[fingerprint] = label
-    for stale in [fp for fp in labels if fp not in history]:
-        del labels[stale]
-    return True
-
-
-@value
-class _Run:
-    """What of a track the tool-only run is (`_extend_run` changes nothing else)."""
-
-    fingerprints: list[str]
-    fresh: list[bool]
-    streak: int
-    checkin_done: bool
-    labels: dict[str, str]
-
-
-def _run_of(track: Track) -> _Run:
-    return _Run(
-        list(track.fingerprints),
-        list(track.fresh),
-        track.streak,
-        track.checkin_done,
-        dict(track.labels),
-    )
-
-
-def _restore_run(track: Track, run: _Run) -> None:
-    track.fingerprints = run.fingerprints
-    track.fresh = run.fresh
-    track.streak = run.streak
-    track.checkin_done = run.checkin_done
-    track.labels = run.labels
-
-
-def _keep_pending(track: Track, look: _Look, tool_use_ids: Sequence[str]) -> None:
+def _run_turn(look: _Look, tool_use_ids: Sequence[str]) -> PendingTurn:
+    """What the tool-only run needs of a closed turn (and a few of its ids, to find its
+    message while it is pending)."""
     tracked = [step for step in look.steps if not step.allowed]
-    turn = PendingTurn(
+    return PendingTurn(
         ids=[short_id(i) for i in tool_use_ids[:PENDING_IDS]],
+        # An allow-listed poll or a patient wait neither extends nor breaks a cycle.
         fingerprint=_fingerprint(tracked) if tracked and not look.waited else "",
         label=", ".join(step.label for step in tracked[:2]),
         fresh=look.fresh,
     )
-    track.pending = Many.over(PendingTurn, [*(t.data for t in track.pending), turn.data])
 
 
 def _backstop_pause(
