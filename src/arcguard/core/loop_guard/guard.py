@@ -116,7 +116,7 @@ class TurnEnd:
     (its `tool_use_ids` find the message later, `cycle_run.settle`) and taken as tool-only for
     this decision only, as every earlier pending turn is. Tool-only is the most a turn can
     count, so a decision of None holds whatever the messages say; any other is provisional
-    (`provisional`): the caller must wait for the messages and decide again.
+    (`cycle_run.pending_ids`): the caller must wait for the messages and decide again.
 
     `steps`: the turn's calls as `turn_call` sums them up, in place of `calls` (the fallback
     keeps those, never the inputs, while a turn is open)."""
