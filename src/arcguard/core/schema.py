@@ -172,7 +172,7 @@ class Unconfirmed(Record):
 
 class PendingTurn(Record):
     """A closed turn whose message was not on disk yet at its batch: what the cycle rule
-    needs of it once the message can be read (`guard.settle_pending`)."""
+    needs of it once the message can be read (`cycle_run.settle`)."""
 
     ids: list[str] = field(list_of(STR))  # a few of its tool-use ids, to find the message by
     fingerprint: str = field(STR)  # "" when the turn adds nothing to the cycle history

@@ -182,6 +182,8 @@ def _settle_pending(state: State, given: BatchPayload, found: _Found, ctx: Conte
         if message is None and not final and given["transcript_path"] is not None:
             break  # not on disk yet: it and the turns after it stay pending
         readings.append(_reading(message))
+    if not readings:
+        return state
     state = clone(state)
     cycle_run.settle(state, ctx.cfg, agent, readings)
     return state

@@ -30,10 +30,7 @@ def lines_newest_first(path: str, max_bytes: int, *, block: int = BLOCK) -> Iter
     The last line is yielded even without a trailing newline (it may be a partial write; the
     caller's parser decides). A line that starts before the byte bound is not yielded.
     """
-    try:
-        fd, size = regular_file.open_fd(path)
-    except regular_file.Refused as exc:
-        raise NotReadable(str(exc)) from None
+    fd, size = _open(path)
     try:
         yield from _reverse_lines(fd, size, max_bytes, block)
     finally:
@@ -62,10 +59,7 @@ def _reverse_lines(fd: int, size: int, max_bytes: int, block: int) -> Iterator[b
 def mentions(path: str, max_bytes: int, marks: list[bytes], *, block: int = 4 * BLOCK) -> bool:
     """Whether any of `marks` occurs in the file's last `max_bytes`: one search in C per
     block, where looking line by line costs a Python step per line."""
-    try:
-        fd, size = regular_file.open_fd(path)
-    except regular_file.Refused as exc:
-        raise NotReadable(str(exc)) from None
+    fd, size = _open(path)
     try:
         floor = max(0, size - max_bytes)
         overlap = max((len(mark) for mark in marks), default=1) - 1
@@ -80,3 +74,10 @@ def mentions(path: str, max_bytes: int, marks: list[bytes], *, block: int = 4 * 
         return False
     finally:
         os.close(fd)
+
+
+def _open(path: str) -> tuple[int, int]:
+    try:
+        return regular_file.open_fd(path)
+    except regular_file.Refused as exc:
+        raise NotReadable(str(exc)) from None
