@@ -6,7 +6,8 @@ Loops: one build failure re-run under new spellings while the failure names anot
 or path each time, with a one-off call among the attempts; a probe rotated through four
 spellings; a probe narrated with the time. Look-alikes: a triage of twenty issues (view, then
 edit, each number its own target); a plan resubmitted after each of the user's rejections; a
-question asked again after each answer; a long file read range by range.
+question asked again after each answer; a long file read range by range; numbered files
+read one after another (each number names another file).
 """
 
 from __future__ import annotations
@@ -176,6 +177,17 @@ def read_ranges() -> tuple[Session, dict[str, Any]]:
     return s, {"kind": LEGIT, "what": "one long file read range by range"}
 
 
+def numbered_files() -> tuple[Session, dict[str, Any]]:
+    s = _open(Session("numbered-files"), "Summarise the user guide's chapters.")
+    for n in range(1, 15):
+        body = f"# Chapter {n}\n\nSee section {n}.1 and figure {n}.2.\n"
+        s.wait(7).calls(read_call(f"/home/dev/svc/docs/guide/chapter{n:02d}.md", body))
+    for n in range(1, 6):
+        s.wait(5).bash(f"head -2 logs/worker-{n}.log", f"worker {n} up\nworker {n} ready")
+    s.wait(5).say("Fourteen chapters, one per feature; every worker starts cleanly.")
+    return s, {"kind": LEGIT, "what": "numbered files read one after another"}
+
+
 BUILDERS = (
     go_build_failure,
     rotated_curl,
@@ -184,4 +196,5 @@ BUILDERS = (
     plan_rejections,
     repeated_question,
     read_ranges,
+    numbered_files,
 )

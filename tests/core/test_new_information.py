@@ -105,6 +105,37 @@ def test_numbers_that_name_a_target_are_kept_and_counters_are_not():
     assert numbers("sleep 30 && date +%s") == frozenset()
 
 
+def test_numbers_in_the_names_of_the_files_a_call_names_are_kept():
+    def numbers(name: str, given: dict[str, str]) -> frozenset[str]:
+        return shape.identity_numbers(ToolCall(name, given))
+
+    assert numbers("Read", {"file_path": "/srv/app/cache/part7.py"}) >= {"7"}
+    assert numbers("Bash", {"command": "cat docs/chapter01.md"}) >= {"01", "1"}
+    # A program's version is not a file it names, nor is a counter it prints.
+    assert numbers("Bash", {"command": "python3 -m pytest -q"}) == frozenset()
+    assert numbers("Bash", {"command": 'echo "step7.py done"'}) == frozenset()
+
+
+def test_numbered_files_whose_contents_differ_only_in_their_number_are_news():
+    d = Driver()
+    for n in range(1, 15):
+        path = f"/p/docs/chapter{n:02d}.md"
+        content = f"# Chapter {n}\n\nSee section {n}.1.\n"
+        d.turn(Call("Read", {"file_path": path}, response={"filePath": path, "content": content}))
+    assert d.denied == [] and d.paused is None
+    assert not any(o.get("hookSpecificOutput", {}).get("additionalContext") for o in d.outputs)
+
+
+def test_one_numbered_file_read_again_and_again_is_still_nothing_new():
+    d = Driver()
+    path = "/p/out/run3.log"
+    for n in range(16):
+        # The same file, a new timestamp each time: the file's number does not make it news.
+        content = f"run 3 waiting since 12:{n:02d}:00\n"
+        d.turn(Call("Read", {"file_path": path}, response={"filePath": path, "content": content}))
+    assert d.paused is not None
+
+
 def test_a_test_run_after_each_real_edit_is_left_alone_even_when_it_still_fails():
     d = Driver()
     for n in range(10):

@@ -66,7 +66,7 @@ def normalise(text: str, keep: frozenset[str] = frozenset()) -> str:
             while j < n and text[j] in WORD:
                 j += 1
             word = text[i:j]
-            out.append(word if word in keep else _word(word))
+            out.append(word if word in keep else _word(word, keep))
             i = j
         elif c == " " or c == "\t":
             while i < n and text[i] in " \t":
@@ -78,21 +78,25 @@ def normalise(text: str, keep: frozenset[str] = frozenset()) -> str:
     return "".join(out)
 
 
-def _word(word: str) -> str:
+def _word(word: str, keep: frozenset[str] = frozenset()) -> str:
     if not any(c in DIGITS for c in word):
         return word
     if all(c in HEX for c in word):
         return NUMBER  # a number or a hex id: `2026`, `41d4`, `3f2a1b9`
     # A number with a unit or a name around it (`12ms`, `v2`, `pid48211`): each run of
-    # digits becomes one placeholder, the letters stay.
-    out, previous = [], False
-    for c in word:
-        digit = c in DIGITS
-        if not digit:
-            out.append(c)
-        elif not previous:
-            out.append(NUMBER)
-        previous = digit
+    # digits becomes one placeholder, the letters stay; a run in `keep` stays as it is
+    # (`part7` where the call read `part7.py`).
+    out: list[str] = []
+    run: list[str] = []
+    for c in [*word, ""]:
+        if c and c in DIGITS:
+            run.append(c)
+            continue
+        if run:
+            number = "".join(run)
+            out.append(number if number in keep else NUMBER)
+            run = []
+        out.append(c)
     return "".join(out)
 
 
@@ -154,7 +158,30 @@ def identity_numbers(call: ToolCall) -> frozenset[str]:
         )
     else:
         text = jsonio.dumps(call.input)
-    return frozenset(_numbers(text))
+    return frozenset(_numbers(text)) | _file_name_numbers(text)
+
+
+# What separates the words of a command or of a JSON input; a path has none of them.
+_NOT_IN_PATHS = str.maketrans(dict.fromkeys("\"'`=,;{}[]()<>|&", " "))
+
+
+def _file_name_numbers(text: str) -> frozenset[str]:
+    """The numbers inside the names of the files a call names (`part7.py`, `chapter01.md`):
+    reading `part7.py` and `part8.py` looks at two files, and what comes back names each."""
+    found: set[str] = set()
+    for token in text.translate(_NOT_IN_PATHS).split():
+        if not _names_a_file(token):
+            continue
+        run: list[str] = []
+        for c in [*token, ""]:
+            if c and c in DIGITS:
+                run.append(c)
+                continue
+            if run and len(run) <= IDENTITY_DIGITS:
+                number = "".join(run)
+                found.update((number, number.lstrip("0") or "0"))
+            run = []
+    return frozenset(found)
 
 
 def _split_simple(command: str) -> list[str]:
