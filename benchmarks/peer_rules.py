@@ -4,7 +4,7 @@
 Each detector returns its interventions: a `warn` (the peer tells the model, the run goes on)
 or a `stop` (the peer halts the run, asks the user, or refuses the call). `halts`: the run
 would have ended there, so the detector reads no further, as arcguard's replay stops at a
-pause. The constants are the peers' defaults; docs/design-decisions.md names each rule's
+pause. The constants are the peers' defaults; docs/loop-guard.md names each rule's
 source and the choices made to map it onto Claude Code's records.
 """
 

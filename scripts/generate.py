@@ -155,8 +155,7 @@ def _walk(ctx: click.Context) -> Iterator[tuple[str, click.Context]]:
 
 
 INTERNAL = (
-    "Internal: Claude Code runs it as a hook (or a hook you script yourself does), so the "
-    "`--help` of its group does not list it."
+    "Internal: hooks run it, so its group's `--help` does not list it."
 )
 
 
@@ -170,9 +169,7 @@ def cli_reference() -> str:
     lines = [
         "# CLI reference",
         "",
-        "Every command's `--help`, generated from the code: "
-        "`python scripts/generate.py` rewrites this page, and a test fails while it is "
-        "out of date.",
+        "Every command's `--help`.",
         "",
     ]
     lines += [

@@ -293,6 +293,16 @@ def test_uninstall_from_user_scope_leaves_no_file_and_no_commands_folder(
     assert config.is_dir()  # the user's own folder stays
 
 
+def test_uninstall_keeps_the_switch_arcguard_off_wrote(project: Path) -> None:
+    # `arcguard off` is the user's choice, and another project's entries may still run
+    # arcguard: switching it back on there would be a surprise. Full removal deletes it.
+    switch = Path(paths.switch_path(os.environ["ARCGUARD_HOME"]))
+    assert install(project).exit_code == 0
+    assert invoke("off").exit_code == 0
+    assert uninstall(project).exit_code == 0
+    assert json.loads(switch.read_text())["every"] is True
+
+
 def test_a_settings_file_that_was_an_empty_object_is_given_back(project: Path) -> None:
     path = settings_file(project)
     text = write_json(path, {})

@@ -228,10 +228,8 @@ def _cap(text: str, default: int, name: str) -> int:
 @click.argument("consecutive_max", required=False, default="")
 @click.argument("lifetime_max", required=False, default="")
 def try_block(session_id: str, consecutive_max: str, lifetime_max: str) -> None:
-    """Spend one continuation if both caps allow: print BLOCK, else CAP.
-
-    Caps default to the configured ones; a cap given must be a whole number.
-    """
+    """Spend one continuation if both caps allow (default: the configured ones): print BLOCK,
+    else CAP."""
     cfg = config()
     consecutive = _cap(consecutive_max, cfg.max_consecutive_continuations, "CONSECUTIVE_MAX")
     lifetime = _cap(lifetime_max, cfg.max_continuations_per_arc, "LIFETIME_MAX")
@@ -249,8 +247,7 @@ def try_block(session_id: str, consecutive_max: str, lifetime_max: str) -> None:
 def cancel_wait(session_id: str) -> None:
     """Cancel a pending wait for an API limit: the session is not woken when it resets.
 
-    Prints `cancelled`, or `no wait` when none is pending. The waiter notices within a second
-    and exits without waking the session.
+    Prints `cancelled`, or `no wait` when none is pending.
     """
     from arcguard.core.arc_keeper import limits
     from arcguard.hooks import notify

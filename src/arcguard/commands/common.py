@@ -59,7 +59,7 @@ session_switch_option = click.option(
     "--session",
     "session_id",
     metavar="ID",
-    help="Only this session: its full id, as `arcguard status` or the hook payload gives it.",
+    help="Only this session (its full id).",
 )
 
 

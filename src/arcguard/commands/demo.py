@@ -99,9 +99,8 @@ def _echo_steps() -> Callable[[object], None]:
 def demo() -> None:
     """Replay the bundled example sessions through the real hooks and narrate each decision.
 
-    Each example is a short recorded Claude Code session. Its hook events are sent to
-    `arcguard hook ...` subprocesses, exactly as Claude Code would, against a temporary state
-    directory (nothing of yours is read or changed).
+    The hooks run as Claude Code runs them, against a temporary state directory: nothing of
+    yours is read or changed.
     """
     import tempfile
     from importlib import resources

@@ -37,9 +37,9 @@ def doctor(ctx: click.Context, as_json: bool, project: Path | None) -> None:
     """Check that arcguard is wired into Claude Code, runs, and has healthy state.
 
     One line per check: ok, warn (worth knowing), skip (a command it chose not to run) or gap
-    (arcguard is not doing its job here), with a hint for each problem. It runs every wired
-    hook command once with a test payload against a throwaway state directory, except one
-    whose code lies inside the project being checked. Exits 1 when there is any gap.
+    (arcguard is not doing its job here), with a hint for each problem. It runs each wired
+    hook once on a test payload (not one whose code lies inside the project). Exits 1 when
+    there is any gap.
 
     \b
     Examples:

@@ -62,9 +62,8 @@ def _progress() -> Callable[[int, int], None] | None:
 def forensics(paths: tuple[str, ...], as_json: bool, since: str | None) -> None:
     """Measure stalls and loops in Claude Code transcripts and suggest thresholds.
 
-    PATHS are transcript files or folders (default: ~/.claude/projects). Every number comes
-    from the transcripts scanned; suggested thresholds are printed next to the current config
-    and never applied. --json prints aggregates only, no transcript content.
+    PATHS are transcript files or folders (default: ~/.claude/projects). Suggested thresholds
+    are printed next to the current config and never applied. --json prints aggregates only.
     """
     from arcguard import jsonio
     from arcguard.commands import named_inputs

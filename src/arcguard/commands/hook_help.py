@@ -40,14 +40,12 @@ def _listing() -> str:
 def hook(name: str) -> int:
     """Run hook NAME: read a Claude Code hook payload on stdin, print nothing or one JSON object.
 
-    Claude Code runs these; `arcguard install` wires them. A hook always exits 0 and fails
-    open: bad input, a locked or corrupt state file or any error means no decision. The one
-    exception is limit-wait, whose exit 2 wakes a session once an API limit has reset.
+    A hook exits 0 and fails open: any error means no decision. The one exception is
+    limit-wait, whose exit 2 wakes a session once an API limit has reset.
 
     \b
     Examples:
       echo '{"session_id": "s1", "prompt": "hi"}' | arcguard hook posture
-      arcguard hook --help
     """
     from arcguard.hooks import runner
 

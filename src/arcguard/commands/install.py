@@ -56,8 +56,7 @@ def _events_for(given: str | None) -> tuple[list[str], list[str], bool]:
     "claude_version",
     default=None,
     metavar="X.Y.Z",
-    help="The Claude Code release to write for (default: ask `claude --version`). "
-    "Events it does not know are left out: it would ignore the whole file.",
+    help="The Claude Code release to write for (default: ask `claude --version`).",
 )
 @click.option(
     "--statusline",
@@ -75,9 +74,8 @@ def _events_for(given: str | None) -> tuple[list[str], list[str], bool]:
 @click.option(
     "--resident",
     is_flag=True,
-    help="Resident mode: http hooks to one loopback `arcguard serve` per user (started by "
-    "the SessionStart hook) instead of a process per hook. User or local scope only. "
-    "Each run makes a new secret.",
+    help="Resident mode: http hooks to one loopback `arcguard serve` per user instead of a "
+    "process per hook. User or local scope only. Each run makes a new secret.",
 )
 def install(
     scope: str,
@@ -91,16 +89,10 @@ def install(
     """Wire arcguard's hooks and the /autonomous command into Claude Code.
 
     Merges one entry per hook event into the settings file of the chosen scope, keeping every
-    other key and hook as it was, and writes the /autonomous slash command next to it. The
-    hook commands use the absolute path of this arcguard, so they work whatever PATH Claude
-    Code runs with. Safe to re-run: a second run changes nothing, except that each
-    `--resident` run makes a new secret (run it again to rotate the secret; sessions already
-    open keep the old one until restarted). The previous settings file
-    is kept as settings.json.arcguard.bak; a file that is not valid JSON is never touched.
-
-    Claude Code ignores a whole settings file that names an event its release does not know,
-    so only the events of the installed release (`claude --version`, or --claude-version) are
-    written; without a version, only those every supported release knows.
+    other key and hook, and writes the /autonomous command next to it; the previous file is
+    kept as settings.json.arcguard.bak, and one that is not valid JSON is never touched. Safe
+    to re-run. Only the events the installed Claude Code release knows are written: it ignores
+    a whole settings file that names one it does not.
 
     \b
     Examples:

@@ -15,11 +15,8 @@ from arcguard.storage import switch
 def off(session_id: str | None) -> None:
     """Switch arcguard's decisions off, for every session or for one.
 
-    While it is off, the hooks stay wired but decide and record nothing: no stop is sent back
-    to work, no call is denied, no session is paused, no arc's posture is restated, no wait for
-    an API limit wakes a session. `arcguard on` switches it back on; `status`, `doctor` and the
-    status line say while it is off. To keep the arc keeper and switch only the loop guard
-    off, or keep it to arcs, set `loop_guard` instead (see the configuration page).
+    The hooks stay wired but decide and record nothing until `arcguard on`. To switch only
+    the loop guard off, set `loop_guard` instead.
 
     \b
     Examples:

@@ -15,8 +15,7 @@ from arcguard.storage import switch
 def on(session_id: str | None) -> None:
     """Switch arcguard's decisions back on, for every session or for one.
 
-    Without --session, every session is on again, those switched off one by one included.
-    With it, that session is on again (even while every other one stays off).
+    Without --session, every session is on again; with it, only that one.
 
     \b
     Examples:

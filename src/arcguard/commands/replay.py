@@ -30,8 +30,8 @@ if TYPE_CHECKING:
     "--subprocess",
     "as_subprocess",
     is_flag=True,
-    help="Run each hook as a subprocess, exactly as Claude Code does (slower; on this"
-    " machine's clock, as --wall-clock).",
+    help="Run each hook as a subprocess, as Claude Code does (slower; on this machine's"
+    " clock).",
 )
 @click.option(
     "--wall-clock",
@@ -60,19 +60,12 @@ def replay(
 ) -> None:
     """Show what arcguard would have done on recorded sessions, before you enable it.
 
-    The hook events Claude Code would have sent (prompts, tool calls and results, turn ends)
-    are rebuilt from each transcript and run through the real hooks with a throwaway state
-    directory; nothing of yours is touched. Decisions that would have changed the session are
-    reported while the recorded events keep coming; a pause ends that session's replay.
-
-    The hooks see each event at the time the transcript recorded for it, so the rules bounded
-    by time (a poll that waits too long, say) decide as they would have live; --wall-clock
-    (and --subprocess, whose hooks read the clock themselves) runs them on this machine's.
-
-    PATHS are transcript files or folders (searched for *.jsonl); anything but a regular file
-    (a FIFO, a device, a link to one) is skipped with a message. With more than one session
-    (or --summary) a summary is printed: per file the tool calls, turns and decisions by kind,
-    then the totals and the interventions per 1,000 tool calls.
+    The hook events Claude Code would have sent are rebuilt from each transcript and run
+    through the real hooks, on the transcript's clock, with a throwaway state directory;
+    nothing of yours is touched. PATHS are transcript files or folders (searched for
+    *.jsonl). With more than one session (or --summary) a summary follows: per file the tool
+    calls, turns and decisions by kind, then the totals and the interventions per 1,000 tool
+    calls.
     """
     from functools import partial
 

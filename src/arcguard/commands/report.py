@@ -42,13 +42,9 @@ def report(
     """Show each session as a timeline, with what arcguard decided (or would have) on it.
 
     PATHS are transcript files or folders (default: ~/.claude/projects). Per session: the
-    operator's prompts, the model's words, its tool calls grouped by turn with their outcome,
-    compactions, continuations, denials, pauses and API-error endings as recorded; beside them,
-    arcguard's decisions from a replay on the session's own clock, each with the message it
-    was taken on, what happened next (the operator's reply, the model's next move), and
-    whether it looks right or costly. Then the totals over all sessions.
-
-    The report shows the sessions' text, with secrets masked; --redact leaves every message
+    prompts, the model's words and tool calls by turn, with what happened as recorded; beside
+    them, arcguard's decisions from a replay, each with what happened next and whether it
+    looks right or costly. Then the totals. Secrets are masked; --redact leaves every message
     text out. Colour only on a terminal, and never with NO_COLOR set.
     """
     from functools import partial

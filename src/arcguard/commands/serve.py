@@ -12,15 +12,13 @@ def serve() -> None:
     """Answer Claude Code's http hooks from one resident process (resident mode).
 
     Listens on 127.0.0.1 at the port `arcguard install --resident` chose, answers only
-    `POST /hook/<event>` requests that carry this user's secret (403 without it), and runs
-    the same handlers, state files and locks as the command hooks. One server per user: a
-    second `serve` exits at once. It exits by itself after `resident_idle_seconds` without a
-    request; the SessionStart hook of a resident install starts it again.
+    requests that carry this user's secret, and runs the same code and state as the command
+    hooks. One server per user; it exits after `resident_idle_seconds` without a request, and
+    the SessionStart hook starts it again.
 
     \b
     Examples:
       arcguard serve &            # start it by hand
-      arcguard status             # says whether it runs
     """
     from arcguard.resident import files
     from arcguard.resident import server

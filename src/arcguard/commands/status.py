@@ -152,23 +152,20 @@ def _read(path: str) -> State | None:
     "--cost",
     "show_cost",
     is_flag=True,
-    help="Show what arcguard's hooks cost on this machine instead: median and 95th "
-    "percentile wall time per hook, for command, resident and SDK mode.",
+    help="Show what arcguard's hooks cost on this machine instead (median and 95th "
+    "percentile per hook and mode).",
 )
 def status(as_json: bool, session_id: str | None, limit: int, show_cost: bool) -> None:
     """Show arcs and loop-guard state of recent sessions, newest first.
 
-    One line per session: its project folder, its arc (the task typed after /autonomous, or
-    the arc's name; its state; milestones done/total when it has any; continuations used/cap
-    in a row and in the arc, as the status line writes them), the loop guard (denials, worst
-    run of blocked rounds) and a pause with its reason. --session shows one session with the
-    decisions arcguard made in it.
+    One line per session: its project folder, its arc (name, state, milestones, continuations
+    used/cap in a row and in the arc), the loop guard (denials, worst run of blocked rounds)
+    and a pause with its reason.
 
     \b
     Examples:
       arcguard status
       arcguard status --session 3f2a9c1e
-      arcguard status --json
       arcguard status --cost
     """
     if show_cost:

@@ -9,10 +9,9 @@ import click
 def statusline() -> int:
     """Print arcguard's segment of Claude Code's status line for the payload on stdin.
 
-    One short line: the arc and its milestones done/total, continuations spent in a row and
-    in the arc, a pause or repeated calls denied, a pending wait for an API limit; nothing
-    for a session with no arc and nothing to report. It also keeps the payload's rate-limit
-    reset times for `hook limit-wait`. `arcguard install --statusline` wires it.
+    One short line (the arc, its milestones and continuations, a pause, denials, a wait for
+    an API limit), or nothing. It also keeps the payload's rate-limit reset times for
+    `hook limit-wait`.
 
     \b
     Examples:

@@ -29,14 +29,11 @@ if TYPE_CHECKING:
 def uninstall(scope: str, project: Path | None, dry_run: bool) -> None:
     """Remove arcguard's hooks and /autonomous command from Claude Code.
 
-    Only arcguard's own entries go (an event left with no hook goes too); other hooks and
-    keys stay as they were. A status line of your own that `install --statusline --force`
-    replaced is put back as it was. The /autonomous command is deleted only if it is
-    arcguard's unchanged template. Once no settings file in reach wires resident mode, its
-    server is stopped and its files (the secret included) are deleted, with a backup that
-    still holds the secret. The state directory is left alone otherwise, unless it holds only
-    the hook launcher and its code image install wrote and no settings file in reach still
-    runs the launcher.
+    Only arcguard's own entries go; other hooks and keys stay, and a status line that
+    `install --statusline --force` replaced is put back. The /autonomous command goes only
+    if unchanged. Once nothing wires resident mode, its server is stopped and its files are
+    deleted. The state directory stays, unless it holds only the hook launcher install wrote
+    and nothing runs it any more.
 
     \b
     Examples:
