@@ -154,9 +154,7 @@ def _walk(ctx: click.Context) -> Iterator[tuple[str, click.Context]]:
                 yield from _walk(sub.make_context(name, [], parent=ctx, resilient_parsing=True))
 
 
-INTERNAL = (
-    "Internal: hooks run it, so its group's `--help` does not list it."
-)
+INTERNAL = "Internal: hooks run it, so its group's `--help` does not list it."
 
 
 def _anchor(path: str) -> str:

@@ -30,8 +30,7 @@ if TYPE_CHECKING:
     "--subprocess",
     "as_subprocess",
     is_flag=True,
-    help="Run each hook as a subprocess, as Claude Code does (slower; on this machine's"
-    " clock).",
+    help="Run each hook as a subprocess, as Claude Code does (slower; on this machine's clock).",
 )
 @click.option(
     "--wall-clock",
