@@ -195,3 +195,16 @@ def test_the_status_lines_the_screens_page_names_are_in_its_captures():
 
 def test_the_line_a_plugin_without_arcguard_shows_is_the_one_it_prints():
     assert f"  ⎿  UserPromptSubmit says: {generate.MISSING}\n" in WRITTEN
+
+
+# What the documentation may grow to before someone reads it again for what a user needs:
+# the README is read in about two minutes, and the whole set stays below the size at which
+# new users reported giving up on it.
+README_WORDS = 500
+ALL_WORDS = 31_000
+
+
+def test_the_documentation_stays_short_enough_to_finish():
+    words = {page.name: len(page.read_text(encoding="utf-8").split()) for page in doc_pages()}
+    assert words["README.md"] <= README_WORDS
+    assert sum(words.values()) <= ALL_WORDS, sorted(words.items(), key=lambda kv: -kv[1])
