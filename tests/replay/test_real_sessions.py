@@ -1,6 +1,7 @@
 """The real labelled sessions (tests/fixtures/real-sessions/, both folds): arcguard replayed on
-each legitimate one, plain and as an arc, neither denies, pauses nor asks for a summary. An
-intervention in productive work is the expensive error, and these are real people's sessions."""
+each legitimate one, plain and as an arc, neither denies, pauses nor asks for a summary (an
+intervention in productive work is the expensive error, and these are real people's sessions),
+and each real stall, replayed as an arc, is sent back to work at the turn its label names."""
 
 from __future__ import annotations
 
@@ -13,11 +14,14 @@ from arcguard.replay.replayer import replay
 
 
 REAL = REPO / "tests" / "fixtures" / "real-sessions"
-LEGIT = sorted(
-    path
-    for path in REAL.glob("*/*.jsonl")
-    if json.loads(path.with_name(path.stem + ".label.json").read_text("utf-8"))["kind"] == "legit"
-)
+
+
+def _label(path):
+    return json.loads(path.with_name(path.stem + ".label.json").read_text("utf-8"))
+
+
+LEGIT = sorted(path for path in REAL.glob("*/*.jsonl") if _label(path)["kind"] == "legit")
+STALLS = sorted(path for path in REAL.glob("*/*.jsonl") if _label(path)["kind"] == "stall")
 
 
 def test_there_are_legitimate_real_sessions_in_both_folds():
@@ -32,3 +36,12 @@ def test_a_legitimate_real_session_is_left_alone(path, arc, tmp_path):
     result = replay(str(path), config_path=str(config), arc=arc, recorded_time=True)
     acted = [(d.turn, d.kind) for d in result.decisions if d.kind in ("deny", "pause", "nudge")]
     assert acted == []
+
+
+@pytest.mark.parametrize("path", STALLS, ids=lambda p: f"{p.parent.name}/{p.stem}")
+def test_a_real_stall_is_sent_back_at_its_turn_and_nothing_else_is(path, tmp_path):
+    config = tmp_path / "none.toml"
+    config.write_text("")
+    result = replay(str(path), config_path=str(config), arc=True, recorded_time=True)
+    acted = [(d.turn, d.kind) for d in result.decisions if d.kind in ("continue", "deny", "pause")]
+    assert acted == [(_label(path)["by_turn"], "continue")]
