@@ -289,6 +289,10 @@ CONTINUING = [
     "The build is still running, so I am waiting for it before moving on.",
     "I will wait for CI and then continue.",
     "Waiting on the deploy to finish, then proceeding.",
+    "The loader is in. Let me continue.",
+    "Let's keep going with the exporter.",
+    "I'll keep going.",
+    "Let me proceed to the report.",
 ]
 NOT_CONTINUING = [
     "Waiting for CI to complete.",
