@@ -39,9 +39,12 @@ def test_a_legitimate_real_session_is_left_alone(path, arc, tmp_path):
 
 
 @pytest.mark.parametrize("path", STALLS, ids=lambda p: f"{p.parent.name}/{p.stem}")
-def test_a_real_stall_is_sent_back_at_its_turn_and_nothing_else_is(path, tmp_path):
+def test_a_real_stall_is_sent_back_at_its_turn_and_nothing_is_denied_or_paused(path, tmp_path):
+    # The window is replayed as one arc from its first prompt, which was not written as a task:
+    # an earlier question of the model's may be continued too, and is not judged here.
     config = tmp_path / "none.toml"
     config.write_text("")
     result = replay(str(path), config_path=str(config), arc=True, recorded_time=True)
-    acted = [(d.turn, d.kind) for d in result.decisions if d.kind in ("continue", "deny", "pause")]
-    assert acted == [(_label(path)["by_turn"], "continue")]
+    kinds = {(d.turn, d.kind) for d in result.decisions}
+    assert (_label(path)["by_turn"], "continue") in kinds
+    assert not {kind for _, kind in kinds} & {"deny", "pause", "nudge"}
