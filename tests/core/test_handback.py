@@ -450,3 +450,49 @@ def test_an_offer_of_further_help_after_finished_work_is_a_courtesy_closing(text
 )
 def test_a_courtesy_line_next_to_a_concrete_offer_is_still_a_question(text):
     assert handback.classify(text) == handback.QUESTION
+
+
+# Handing the turn back without a question mark, and naming the step to come as "next".
+HANDED_BACK = [
+    "The parser is in. Over to you.",
+    "Back to you.",
+    "Your turn.",
+    "Tests pass. Ready when you are.",
+    "Standing by.",
+    "Awaiting instructions.",
+    "I'll wait here until you confirm.",
+    "Ping me when you want the loader done.",
+    "I can pick up the loader next if that works for you.",
+    "Paused. Say 'go' to continue.",
+    "Do you want me to proceed",
+    "Shall I run the migration",
+]
+NAMED_NEXT = [
+    "The parser is in. The loader is next.",
+    "Working on the loader next.",
+    "Up next: the loader.",
+    "The loader and the report come next.",
+    "I'll pick this up in the next turn.",
+]
+STILL_NOTHING_HANDED_BACK = [
+    "The next step would be up to the team.",
+    "Next time, run it with --fast.",
+    "Your tests were right: the parser dropped quoted commas.",
+    "Standing orders in the README now say how to release.",
+    "The turn order is fixed; the loader runs after the parser.",
+]
+
+
+@pytest.mark.parametrize("text", HANDED_BACK)
+def test_a_turn_handed_back_without_a_question_mark_is_a_question(text):
+    assert handback.classify(text) == handback.QUESTION
+
+
+@pytest.mark.parametrize("text", NAMED_NEXT)
+def test_a_step_named_as_the_next_one_is_announced(text):
+    assert handback.classify(text) == handback.ANNOUNCED
+
+
+@pytest.mark.parametrize("text", STILL_NOTHING_HANDED_BACK)
+def test_the_same_words_in_a_report_hand_nothing_back(text):
+    assert handback.classify(text) == handback.OTHER

@@ -118,6 +118,8 @@ def is_asking(sentence: str) -> bool:
         or any(p in body for p in vocab.ASKING_PARTS)
     ):
         return True
+    if any(s.rstrip(".!").startswith(vocab.ASKING_UNMARKED) for s in starts):
+        return True
     return any(s.startswith(vocab.HANDBACK_STARTS) for s in starts) or any(
         p in body for p in vocab.HANDBACK_PARTS
     )
@@ -140,6 +142,8 @@ def is_announcing(sentence: str) -> bool:
     if sentence.startswith(("next time", "now that", "next to", "next week", "now is")):
         return False
     if sentence.startswith(vocab.ANNOUNCING_STARTS):
+        return True
+    if sentence.rstrip(".!…").endswith(vocab.ANNOUNCING_ENDS):
         return True
     if announces_continuing(_without_openers(sentence)):
         return True

@@ -157,6 +157,20 @@ HANDBACK_STARTS = (
     "holding off",
     "ready for feedback",
     "ready for your",
+    "ready when you are",
+    "over to you",
+    "back to you",
+    "your turn",
+    "your call",
+    "standing by",
+    "i'll stand by",
+    "i will stand by",
+    "awaiting instructions",
+    "awaiting further instructions",
+    "i'll wait here",
+    "i will wait here",
+    "ping me",
+    "say q ",  # "Say 'go' to continue.": a quoted word reads as q
 )
 HANDBACK_PARTS = (
     "if you'd like",
@@ -175,7 +189,15 @@ HANDBACK_PARTS = (
     "your input",
     "your decision on",
     "let me know",
+    "if that works for you",
+    "when you are ready",
+    "until you confirm",
+    "until you say",
+    "if you're ok with",
+    "if you are ok with",
 )
+# A sentence that opens like this asks the operator even when the question mark is missing.
+ASKING_UNMARKED = ("do you want me to", "would you like me to", "want me to", "shall i ")
 
 # A final sentence that opens like this announces an action it did not take.
 ANNOUNCING_STARTS = (
@@ -239,7 +261,13 @@ ANNOUNCING_STARTS = (
     "i'll start",
     "i will start",
     "i'll begin",
+    "up next:",
+    "up next is",
+    "up next,",
+    "next on the list",
 )
+# A final sentence that ends like this names the step to come ("The loader is next.").
+ANNOUNCING_ENDS = (" next",)
 # "Let me <verb>" / "I'll <verb>" / "Let's <verb>" with a verb of doing: the commonest
 # announcement. Verbs of waiting, leaving or saying are not an action the model skipped.
 ANNOUNCING_SUBJECTS = ("let me ", "let's ", "i'll ", "i will ", "i'm going to ", "i am going to ")
@@ -343,6 +371,7 @@ ACTION_VERBS = frozenset(
         "launch",
         "spin",
         "re-enable",
+        "pick",
         "go",
     }
 )
