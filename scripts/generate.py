@@ -154,7 +154,10 @@ def _walk(ctx: click.Context) -> Iterator[tuple[str, click.Context]]:
                 yield from _walk(sub.make_context(name, [], parent=ctx, resilient_parsing=True))
 
 
-INTERNAL = "Internal: hooks run it, so its group's `--help` does not list it."
+INTERNAL = (
+    "Internal: Claude Code runs it as a hook (or a hook you script yourself does), so the "
+    "`--help` of its group does not list it."
+)
 
 
 def _anchor(path: str) -> str:
@@ -167,7 +170,9 @@ def cli_reference() -> str:
     lines = [
         "# CLI reference",
         "",
-        "Every command's `--help`.",
+        "Every command's `--help`, generated from the code: "
+        "`python scripts/generate.py` rewrites this page, and a test fails while it is "
+        "out of date.",
         "",
     ]
     lines += [

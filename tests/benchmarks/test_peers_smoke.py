@@ -12,6 +12,8 @@ from testing.benchmarks import EXAMPLES
 from testing.benchmarks import run_benchmark
 from testing.builders import REPO
 from testing.builders import Transcript
+from testing.real_sessions import REAL
+from testing.real_sessions import labelled
 
 
 sys.path.insert(0, str(REPO / "benchmarks"))
@@ -64,14 +66,10 @@ def test_the_table_judges_a_labelled_suite_without_a_corpus(tmp_path: Path) -> N
     assert totals["gemini-cli"]["stalls sent back"] == "–"
 
 
-REAL = REPO / "tests" / "fixtures" / "real-sessions"
-
-
 def test_every_real_session_has_a_label_that_the_table_can_judge() -> None:
-    sessions = sorted(REAL.glob("*/*.jsonl"))
-    assert {p.parent.name for p in sessions} == {"tuning", "held-out"}
-    for path in sessions:
-        label = json.loads(path.with_name(path.stem + ".label.json").read_text("utf-8"))
+    sessions = labelled()
+    assert {p.parent.name for p, _ in sessions} == {"tuning", "held-out"}
+    for path, label in sessions:
         assert label["kind"] in ("loop", "stall", "legit"), path.name
         assert label["what"] and label["why"], path.name
         if label["kind"] != "legit":

@@ -245,3 +245,11 @@ def test_a_courtesy_closing_under_noop_and_strict(name, blocked):
     StateFile.view(state).arc = arcs.new_arc("demo", [], NOW)
     out, _ = stop(state, Final.from_text(COURTESY), policy(name))
     assert (out is not None) is blocked
+
+
+@pytest.mark.parametrize("milestones", [["slice one"], []])
+def test_a_hand_back_that_names_no_step_is_a_stall_only_with_milestones_left(milestones):
+    state = fresh_state("sid", NOW)
+    StateFile.view(state).arc = arcs.new_arc("demo", milestones, NOW)
+    out, _ = stop(state, Final.from_text("The parser is in. Over to you."), policy("ask"))
+    assert (out is not None) is bool(milestones)

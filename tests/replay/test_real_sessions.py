@@ -5,23 +5,14 @@ and each real stall, replayed as an arc, is sent back to work at the turn its la
 
 from __future__ import annotations
 
-import json
-
 import pytest
-from testing.builders import REPO
+from testing.real_sessions import labelled
 
 from arcguard.replay.replayer import replay
 
 
-REAL = REPO / "tests" / "fixtures" / "real-sessions"
-
-
-def _label(path):
-    return json.loads(path.with_name(path.stem + ".label.json").read_text("utf-8"))
-
-
-LEGIT = sorted(path for path in REAL.glob("*/*.jsonl") if _label(path)["kind"] == "legit")
-STALLS = sorted(path for path in REAL.glob("*/*.jsonl") if _label(path)["kind"] == "stall")
+LEGIT = [path for path, label in labelled() if label["kind"] == "legit"]
+STALLS = [(path, label["by_turn"]) for path, label in labelled() if label["kind"] == "stall"]
 
 
 def test_there_are_legitimate_real_sessions_in_both_folds():
@@ -38,13 +29,17 @@ def test_a_legitimate_real_session_is_left_alone(path, arc, tmp_path):
     assert acted == []
 
 
-@pytest.mark.parametrize("path", STALLS, ids=lambda p: f"{p.parent.name}/{p.stem}")
-def test_a_real_stall_is_sent_back_at_its_turn_and_nothing_is_denied_or_paused(path, tmp_path):
+@pytest.mark.parametrize(
+    ("path", "turn"), STALLS, ids=[f"{p.parent.name}/{p.stem}" for p, _ in STALLS]
+)
+def test_a_real_stall_is_sent_back_at_its_turn_and_nothing_is_denied_or_paused(
+    path, turn, tmp_path
+):
     # The window is replayed as one arc from its first prompt, which was not written as a task:
     # an earlier question of the model's may be continued too, and is not judged here.
     config = tmp_path / "none.toml"
     config.write_text("")
     result = replay(str(path), config_path=str(config), arc=True, recorded_time=True)
     kinds = {(d.turn, d.kind) for d in result.decisions}
-    assert (_label(path)["by_turn"], "continue") in kinds
+    assert (turn, "continue") in kinds
     assert not {kind for _, kind in kinds} & {"deny", "pause", "nudge"}

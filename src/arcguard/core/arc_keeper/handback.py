@@ -41,7 +41,7 @@ def classify(text: str) -> str:
     sentences = closing_sentences(text)
     if not sentences:
         return OTHER
-    if is_courtesy(sentences[-1]):
+    if is_courtesy(sentences[-1]) or is_handed_back_alone(sentences[-1]):
         # "Want me to push it? Let me know if you need anything else." still asks.
         asked = len(sentences) > 1 and is_asking(sentences[-2]) and not is_courtesy(sentences[-2])
         return QUESTION if asked else COURTESY
@@ -110,6 +110,11 @@ def is_courtesy(sentence: str) -> bool:
     )
 
 
+def is_handed_back_alone(sentence: str) -> bool:
+    """The whole sentence hands the turn back and names no step ("Over to you.")."""
+    return _without_openers(sentence).rstrip(".! ") in vocab.HANDED_BACK_ALONE
+
+
 def is_asking(sentence: str) -> bool:
     body = _without_openers(sentence)
     starts = (sentence, body)
@@ -118,7 +123,7 @@ def is_asking(sentence: str) -> bool:
         or any(p in body for p in vocab.ASKING_PARTS)
     ):
         return True
-    if any(s.rstrip(".!").startswith(vocab.ASKING_UNMARKED) for s in starts):
+    if any(s.startswith(vocab.ASKING_UNMARKED) for s in starts):
         return True
     return any(s.startswith(vocab.HANDBACK_STARTS) for s in starts) or any(
         p in body for p in vocab.HANDBACK_PARTS
@@ -143,7 +148,9 @@ def is_announcing(sentence: str) -> bool:
         return False
     if sentence.startswith(vocab.ANNOUNCING_STARTS):
         return True
-    if sentence.rstrip(".!…").endswith(vocab.ANNOUNCING_ENDS):
+    if sentence.rstrip(".!").endswith(vocab.ANNOUNCING_ENDS) and not any(
+        word in sentence for word in vocab.NOTHING_NEXT
+    ):
         return True
     if announces_continuing(_without_openers(sentence)):
         return True

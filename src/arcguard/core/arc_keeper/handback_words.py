@@ -9,6 +9,8 @@ Stop hook runs at every turn's end.
 
 from __future__ import annotations
 
+from arcguard.core.words.sentences import QUOTED
+
 
 # Words that open a sentence without changing what it asks ("So, shall I ...?").
 OPENERS = (
@@ -157,20 +159,24 @@ HANDBACK_STARTS = (
     "holding off",
     "ready for feedback",
     "ready for your",
-    "ready when you are",
-    "over to you",
-    "back to you",
-    "your turn",
-    "your call",
-    "standing by",
-    "i'll stand by",
-    "i will stand by",
-    "awaiting instructions",
-    "awaiting further instructions",
-    "i'll wait here",
-    "i will wait here",
-    "ping me",
-    "say q ",  # "Say 'go' to continue.": a quoted word reads as q
+)
+# A whole closing sentence like these hands the turn back without naming a step: after finished
+# work it is a courtesy, with milestones left a stall (as "Let me know if you need anything").
+HANDED_BACK_ALONE = frozenset(
+    {
+        "ready when you are",
+        "over to you",
+        "back to you",
+        "your turn",
+        "your call",
+        "standing by",
+        "i'll stand by",
+        "i will stand by",
+        "awaiting instructions",
+        "awaiting further instructions",
+        "i'll wait here",
+        "i will wait here",
+    }
 )
 HANDBACK_PARTS = (
     "if you'd like",
@@ -190,11 +196,10 @@ HANDBACK_PARTS = (
     "your decision on",
     "let me know",
     "if that works for you",
-    "when you are ready",
-    "until you confirm",
-    "until you say",
     "if you're ok with",
     "if you are ok with",
+    f"say {QUOTED.lower()} to continue",  # "Say 'go' to continue."
+    f"say {QUOTED.lower()} to proceed",
 )
 # A sentence that opens like this asks the operator even when the question mark is missing.
 ASKING_UNMARKED = ("do you want me to", "would you like me to", "want me to", "shall i ")
@@ -263,117 +268,26 @@ ANNOUNCING_STARTS = (
     "i'll begin",
     "up next:",
     "up next is",
-    "up next,",
-    "next on the list",
 )
-# A final sentence that ends like this names the step to come ("The loader is next.").
-ANNOUNCING_ENDS = (" next",)
+# A final sentence that ends like this names the step to come ("The loader is next."), unless
+# it says there is none ("Nothing is next.").
+ANNOUNCING_ENDS = (" is next", " are next")
+NOTHING_NEXT = ("nothing", "no ")
 # "Let me <verb>" / "I'll <verb>" / "Let's <verb>" with a verb of doing: the commonest
 # announcement. Verbs of waiting, leaving or saying are not an action the model skipped.
 ANNOUNCING_SUBJECTS = ("let me ", "let's ", "i'll ", "i will ", "i'm going to ", "i am going to ")
 ACTION_VERBS = frozenset(
-    {
-        "run",
-        "rerun",
-        "re-run",
-        "check",
-        "verify",
-        "fix",
-        "update",
-        "add",
-        "implement",
-        "write",
-        "create",
-        "build",
-        "test",
-        "look",
-        "read",
-        "open",
-        "inspect",
-        "examine",
-        "investigate",
-        "search",
-        "find",
-        "grep",
-        "edit",
-        "change",
-        "modify",
-        "refactor",
-        "rename",
-        "move",
-        "remove",
-        "delete",
-        "clean",
-        "install",
-        "commit",
-        "push",
-        "apply",
-        "try",
-        "debug",
-        "trace",
-        "profile",
-        "measure",
-        "benchmark",
-        "deploy",
-        "migrate",
-        "wire",
-        "hook",
-        "patch",
-        "rewrite",
-        "review",
-        "compile",
-        "lint",
-        "format",
-        "regenerate",
-        "generate",
-        "scaffold",
-        "set",
-        "start",
-        "tackle",
-        "address",
-        "handle",
-        "finish",
-        "complete",
-        "dig",
-        "explore",
-        "port",
-        "split",
-        "merge",
-        "rebase",
-        "bump",
-        "pin",
-        "draft",
-        "document",
-        "extract",
-        "replace",
-        "re-check",
-        "recheck",
-        "double-check",
-        "confirm",
-        "validate",
-        "reproduce",
-        "make",
-        "get",
-        "pull",
-        "fetch",
-        "query",
-        "compare",
-        "switch",
-        "configure",
-        "enable",
-        "disable",
-        "restore",
-        "revert",
-        "narrow",
-        "isolate",
-        "wrap",
-        "kick",
-        "launch",
-        "spin",
-        "re-enable",
-        "pick",
-        "go",
-    }
+    (  # noqa: SIM905 (a hundred verbs read better as one text)
+        "run rerun re-run check verify fix update add implement write create build test look "
+        "read open inspect examine investigate search find grep edit change modify refactor "
+        "rename move remove delete clean install commit push apply try debug trace profile "
+        "measure benchmark deploy migrate wire hook patch rewrite review compile lint format "
+        "regenerate generate scaffold set start tackle address handle finish complete dig "
+        "explore port split merge rebase bump pin draft document extract replace re-check "
+        "recheck double-check confirm validate reproduce make get pull fetch query compare "
+        "switch configure enable disable restore revert narrow isolate wrap kick launch spin "
+        "re-enable go"
+    ).split()
 )
 
 

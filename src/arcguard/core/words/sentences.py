@@ -10,6 +10,10 @@ markdown emphasis, single spaces.
 from __future__ import annotations
 
 
+# What a quoted string reads as once set aside ("Say 'go' to continue." reads "say q to continue").
+QUOTED = "Q"
+
+
 def prose(text: str) -> str:
     """The text without fenced code, block-quote lines, inline code and quoted strings."""
     kept: list[str] = []
@@ -41,9 +45,9 @@ def unquoted(line: str) -> str:
             if c == closer and (c != "'" or not after.isalnum()):
                 closer = ""
             continue
-        if c in '`"“' or (c == "'" and not before.isalnum() and after.isalnum()):
-            closer = "”" if c == "“" else c
-            out.append("Q")  # a word in its place, so "`x`'s" keeps its apostrophe
+        if c in '`"“‘' or (c == "'" and not before.isalnum() and after.isalnum()):
+            closer = {"“": "”", "‘": "’"}.get(c, c)
+            out.append(QUOTED)  # a word in its place, so "`x`'s" keeps its apostrophe
             continue
         out.append(c)
     return "".join(out)
