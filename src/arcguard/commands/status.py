@@ -160,7 +160,7 @@ def status(as_json: bool, session_id: str | None, limit: int, show_cost: bool) -
 
     One line per session: its project folder, its arc (name, state, milestones, continuations
     used/cap in a row and in the arc), the loop guard (denials, worst run of blocked rounds)
-    and a pause with its reason.
+    and a pause with its reason. --session shows one session with the decisions made in it.
 
     \b
     Examples:
