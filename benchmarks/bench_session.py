@@ -27,9 +27,10 @@ The same session runs with four wirings of the settings file:
 - `resident`: the hooks exactly as `arcguard install --resident` writes them, with the
   resident server already running (started before the session, as it is after a session's
   first SessionStart has started it);
-- `sdk-none` and `sdk`: the session driven by a Claude Agent SDK application, without hooks
-  and with `arcguard.sdk`'s in-process hooks (`sdk_session.py`); the `sdk` figure is measured
-  against `sdk-none`.
+- `sdk-none`, `sdk-noop` and `sdk`: the session driven by a Claude Agent SDK application,
+  without hooks, with callbacks that do nothing for arcguard's events, and with
+  `arcguard.sdk`'s in-process hooks (`sdk_session.py`); the `sdk` figure is measured against
+  `sdk-none`, and `sdk-noop` shows how much of it is the SDK's own round trip to a hook.
 
 `--only` runs some of the wirings (with `none`, and whatever each needs for its verdict:
 `true` for `resident`, `sdk-none` and `true` for `sdk`, `python` for `arcguard`), so one
@@ -94,6 +95,7 @@ WIRINGS = (
     "http",
     "resident",
     "sdk-none",
+    "sdk-noop",
     "sdk",
 )
 RUN_TIMEOUT_S = 600.0

@@ -31,6 +31,7 @@ def test_the_quick_session_benchmark_runs_every_wiring(tmp_path):
         "http",
         "resident",
         "sdk-none",
+        "sdk-noop",
         "sdk",
     }
     assert all(len(values) == 1 for values in result["wall_s"].values())
@@ -43,12 +44,14 @@ def test_the_quick_session_benchmark_runs_every_wiring(tmp_path):
         "http",
         "resident",
         "sdk-none",
+        "sdk-noop",
         "sdk",
     }
     # One quick round may measure `true` as adding nothing (then no ratio): timing is the
     # benchmark's verdict, so only the key is checked here.
     assert "resident_ratio_to_true" in result["summary"]
     assert "sdk_ratio_to_two_true" in result["summary"]
+    assert "sdk_round_trip_ms_per_call" in result["summary"]
 
 
 @pytest.mark.skipif(not CLAUDE.is_file(), reason="the Claude Code CLI is not installed")
