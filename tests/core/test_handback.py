@@ -244,6 +244,48 @@ DECISIONS = [
 ]
 
 
+# Handing the turn back without a question mark, and naming the step to come as next.
+HANDED_BACK = [
+    "Do you want me to proceed",
+    "Shall I run the migration",
+    "Paused. Say 'go' to continue.",
+    "Paused. Say ‘go’ to continue.",
+    "I can pick up the loader next if that works for you.",
+    "Want me to push it? Over to you.",
+]
+NAMED_NEXT = [
+    "The parser is in. The loader is next.",
+    "Up next: the loader.",
+    "The loader and the report are next.",
+    "Let me continue.",
+]
+# Completion reports that use the same words: nothing handed back, nothing announced.
+STILL_NOTHING_HANDED_BACK = [
+    "Step 3 of 3 done; nothing is next.",
+    "All milestones are done; there is nothing left to do next.",
+    "All 52 tests pass, and the wizard no longer skips step 3 when you click Next.",
+    "Shipped: the iterator now returns None instead of raising when there is no next.",
+    "All five steps are done, and the release notes list what could come next.",
+    "Migrated the frontend from Create React App to Next.",
+    "Your callback handler now retries on 503.",
+    "Your call sites are all migrated to the new API.",
+    "Ping metrics are now exported to Prometheus.",
+    "Back to your original question: the leak was in the cache, and it is fixed.",
+    "Standing by the earlier decision, I kept the v1 API and documented why.",
+    "Your turn-based game now saves state.",
+    "The delete dialog now stays open until you confirm.",
+    "The bot keeps replying until you say stop.",
+    "Say 'deploy' in Slack and the bot ships it.",
+    "All three tasks are done and committed. I'll pick this up again if the nightly run fails.",
+    "The next step would be up to the team.",
+    "Next time, run it with --fast.",
+]
+
+QUESTIONS += HANDED_BACK
+ANNOUNCED += NAMED_NEXT
+OTHER += STILL_NOTHING_HANDED_BACK
+
+
 @pytest.mark.parametrize("text", QUESTIONS)
 def test_permission_and_choice_questions(text):
     assert handback.classify(text) == handback.QUESTION
@@ -430,6 +472,18 @@ _OFFERS = (
 )
 COURTESY += [report + offer for report in _REPORTS for offer in _OFFERS]
 
+# A whole sentence that hands back and names no step: a courtesy (a stall only with work left).
+HANDED_BACK_ALONE = [
+    "The parser is in. Over to you.",
+    "Back to you.",
+    "Your turn.",
+    "Tests pass. Ready when you are.",
+    "Standing by.",
+    "Awaiting instructions.",
+    "Release 2.0 is tagged and the changelog is updated. Over to you.",
+]
+COURTESY += HANDED_BACK_ALONE
+
 
 def test_the_courtesy_table_is_large_enough():
     assert len(COURTESY) >= 60
@@ -450,71 +504,3 @@ def test_an_offer_of_further_help_after_finished_work_is_a_courtesy_closing(text
 )
 def test_a_courtesy_line_next_to_a_concrete_offer_is_still_a_question(text):
     assert handback.classify(text) == handback.QUESTION
-
-
-# Handing the turn back without a question mark, and naming the step to come as next.
-HANDED_BACK = [
-    "Do you want me to proceed",
-    "Shall I run the migration",
-    "Paused. Say 'go' to continue.",
-    "Paused. Say ‘go’ to continue.",
-    "I can pick up the loader next if that works for you.",
-    "Want me to push it? Over to you.",
-]
-# A whole sentence that hands back and names no step: a courtesy (a stall only with work left).
-HANDED_BACK_ALONE = [
-    "The parser is in. Over to you.",
-    "Back to you.",
-    "Your turn.",
-    "Tests pass. Ready when you are.",
-    "Standing by.",
-    "Awaiting instructions.",
-    "Release 2.0 is tagged and the changelog is updated. Over to you.",
-]
-NAMED_NEXT = [
-    "The parser is in. The loader is next.",
-    "Up next: the loader.",
-    "The loader and the report are next.",
-    "Let me continue.",
-]
-# Completion reports that use the same words: nothing handed back, nothing announced.
-STILL_NOTHING_HANDED_BACK = [
-    "Step 3 of 3 done; nothing is next.",
-    "All milestones are done; there is nothing left to do next.",
-    "All 52 tests pass, and the wizard no longer skips step 3 when you click Next.",
-    "Shipped: the iterator now returns None instead of raising when there is no next.",
-    "All five steps are done, and the release notes list what could come next.",
-    "Migrated the frontend from Create React App to Next.",
-    "Your callback handler now retries on 503.",
-    "Your call sites are all migrated to the new API.",
-    "Ping metrics are now exported to Prometheus.",
-    "Back to your original question: the leak was in the cache, and it is fixed.",
-    "Standing by the earlier decision, I kept the v1 API and documented why.",
-    "Your turn-based game now saves state.",
-    "The delete dialog now stays open until you confirm.",
-    "The bot keeps replying until you say stop.",
-    "Say 'deploy' in Slack and the bot ships it.",
-    "All three tasks are done and committed. I'll pick this up again if the nightly run fails.",
-    "The next step would be up to the team.",
-    "Next time, run it with --fast.",
-]
-
-
-@pytest.mark.parametrize("text", HANDED_BACK)
-def test_a_turn_handed_back_without_a_question_mark_is_a_question(text):
-    assert handback.classify(text) == handback.QUESTION
-
-
-@pytest.mark.parametrize("text", HANDED_BACK_ALONE)
-def test_a_hand_back_that_names_no_step_is_a_courtesy_closing(text):
-    assert handback.classify(text) == handback.COURTESY
-
-
-@pytest.mark.parametrize("text", NAMED_NEXT)
-def test_a_step_named_as_the_next_one_is_announced(text):
-    assert handback.classify(text) == handback.ANNOUNCED
-
-
-@pytest.mark.parametrize("text", STILL_NOTHING_HANDED_BACK)
-def test_the_same_words_in_a_report_hand_nothing_back(text):
-    assert handback.classify(text) == handback.OTHER
