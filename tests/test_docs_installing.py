@@ -91,3 +91,15 @@ def test_the_disk_figure_the_readme_gives_is_what_du_measures():
     measured = int(du.splitlines()[-1].split()[0])
     [written] = re.findall(r"about (\d+) MB of disk", README)
     assert abs(int(written) - measured) <= 0.1 * measured
+
+
+def test_the_numbers_the_readme_gives_are_the_default_config():
+    from arcguard.core.config import default_config
+
+    cfg = default_config()
+    words = " ".join(README.split())
+    assert f"after {cfg.stale_seconds // 3600} idle hours" in words
+    assert (
+        f"at most {cfg.max_consecutive_continuations} times in a row and "
+        f"{cfg.max_continuations_per_arc} per arc" in words
+    )
