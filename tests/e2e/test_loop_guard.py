@@ -12,6 +12,7 @@ import shlex
 from pathlib import Path
 from typing import Any
 
+import pytest
 from scripted_api import ScriptedAPI
 from scripted_api import text
 from scripted_api import tool_use
@@ -19,6 +20,7 @@ from scripted_api import turn
 
 from conftest import ClaudeRun
 from conftest import all_arcguard_settings
+from conftest import arcguard_settings_for
 from conftest import arcguard_state
 from conftest import hook_settings
 from conftest import install_arcguard
@@ -185,6 +187,72 @@ def test_checkin_nudge_reaches_the_model(claude_project, run_claude):
     nudge = "PostToolBatch hook additional context: [arcguard] 3 turns in a row"
     assert [nudge in api.request_text(i) for i in range(5)] == [False, False, False, True, True]
     assert log_kinds(arcguard_state(project, run.session_id)) == ["nudge"]
+
+
+GO_IMPORT = 'package main\n\nimport "github.com/go-git/go-git"\n'
+SEARCH_WORD = "[arcguard] 2 searches in a row found nothing"
+
+
+def heard_at(api: ScriptedAPI, release: Any) -> None:
+    """The word comes after the second empty search's batch; a release without PostToolBatch
+    settles that batch at the next call, so the word comes with the third call's result."""
+    second = release.knows_post_tool_batch
+    assert [SEARCH_WORD in api.request_text(i) for i in (1, 2, 3)] == [False, second, True]
+
+
+def _search_loop(project: Any, run: Any, calls: list[dict[str, Any]], fix: dict[str, Any]):
+    """Three searches that cannot match, then the fixed one; the API and the session."""
+    (project.path / "main.go").write_text(GO_IMPORT)
+    with ScriptedAPI([*calls, fix, text("Found it.")]) as api:
+        done = run(project, api, "where is go-git imported?")
+    assert done.result is not None, done.describe()
+    # Older releases print no terminal_reason; where they do, it must match.
+    assert done.result.get("terminal_reason", "completed") == "completed", done.describe()
+    return api, done
+
+
+def test_grep_spelt_with_a_bare_pipe_is_named_then_denied(
+    claude_project, run_release, claude_release
+):
+    # grep without -E reads `|` as a literal pipe: the word is there, the search finds nothing.
+    project = claude_project(arcguard_settings_for(claude_release.version))
+    calls = [bash(f'grep -rn "{word}" .') for word in ("go-git|billy", "go-git|gcfg", "git|go")]
+    api, run = _search_loop(project, run_release, calls, bash('grep -rnE "go-git|billy" .'))
+    # The newest release offers no Grep or Glob tool (the oldest does): searches go through Bash.
+    tools = {tool["name"] for tool in api.requests[0].get("tools", [])}
+    assert (
+        {"Grep", "Glob"} <= tools
+        if claude_release.role == "oldest"
+        else not {"Grep", "Glob"} & tools
+    )
+    heard_at(api, claude_release)
+    [(is_error, content)] = result_texts(api, 3)
+    assert is_error and "cannot match as spelt" in content and "grep -E" in content
+    [(is_error, content)] = result_texts(api, 4)
+    assert not is_error and "main.go" in content
+    assert log_kinds(arcguard_state(project, run.session_id)) == ["nudge", "deny"]
+
+
+@pytest.mark.parametrize("claude_release", ["oldest"], indirect=True)
+def test_a_grep_tool_glob_in_quotes_is_named_then_denied(
+    claude_project, run_release, claude_release
+):
+    # The oldest release still has the Grep tool. It runs no shell, so quotes in its glob are
+    # part of the glob: it finds nothing even though the word is there.
+    project = claude_project(arcguard_settings_for(claude_release.version))
+    calls = [
+        tool_use("Grep", {"pattern": word, "glob": '"*.go"', "output_mode": "content"})
+        for word in ("go-git/go-git", "go-git", "github.com/go-git")
+    ]
+    fix = tool_use("Grep", {"pattern": "go-git", "glob": "*.go", "output_mode": "content"})
+    api, run = _search_loop(project, run_release, calls, fix)
+    assert [result_texts(api, i) for i in (1, 2)] == [[(False, "No matches found")]] * 2
+    heard_at(api, claude_release)
+    [(is_error, content)] = result_texts(api, 3)
+    assert is_error and "cannot match as spelt" in content and "drop the quotes" in content
+    [(is_error, content)] = result_texts(api, 4)
+    assert not is_error and "go-git" in content
+    assert log_kinds(arcguard_state(project, run.session_id)) == ["nudge", "deny"]
 
 
 # --------------------------------------------------------------------------- Claude Code facts

@@ -203,6 +203,11 @@ class Stuck(Record):
     fail_nudged: bool = field(BOOL, default=False)
     poll: Poll | None = maybe(Poll, default=None)
     poll_nudged: bool = field(BOOL, default=False)
+    searches: int = field(INT, default=0)  # searches in a row that found nothing
+    slips: int = field(INT, default=0)  # of them, spelt so that they cannot match
+    slip: str = field(STR, default="")  # the last of those slips
+    search_seq: int = field(INT, default=0)  # the track's `seq` at the last of them
+    search_nudged: bool = field(BOOL, default=False)
 
 
 class Track(Record):

@@ -17,6 +17,7 @@ from arcguard.core import hashing
 from arcguard.core import render
 from arcguard.core.loop_guard import background
 from arcguard.core.loop_guard import opkey
+from arcguard.core.loop_guard import searches
 from arcguard.core.loop_guard import shape
 from arcguard.core.loop_guard import stuck
 from arcguard.core.loop_guard import tool_effects
@@ -165,6 +166,9 @@ def decide_pre_tool(
         state, cfg, now, own=track_key(call.agent)
     ):
         return None, state  # bounded by time and by the work ending, not by count
+    cannot_match = _cannot_match(state, track, now, call)
+    if cannot_match:
+        return cannot_match, state
     op = _operation(state, track, cfg, now, call)
     if op is None:
         return None, state
@@ -180,17 +184,31 @@ def decide_pre_tool(
         if at_once == len(recent):
             # Copies of one call issued together: none has a result, so say just that.
             remember(denied, call.id, MAX_RESOLVED_IDS)
-            return _deny(state, track, op, now, runs=at_once + 1, at_once=True), state
+            return _deny_repeat(state, track, op, now, runs=at_once + 1, at_once=True), state
         if not at_once and len({_run_outcome(r) for r in recent}) == 1:
             spent = _exception(op, guard, cfg, call, file_state)
             if spent is None:
                 remember(denied, call.id, MAX_RESOLVED_IDS)
-                return _deny(state, track, op, now, runs=len(window)), state
+                return _deny_repeat(state, track, op, now, runs=len(window)), state
     run = Run(seq=track.seq, owner=call.id, at=now, outcome=None, spent=spent, turn=track.turns)
     _reserve(guard, op, cfg, call, run)
     if file_state is not None:
         op.file_state = file_state
     return None, state
+
+
+def _cannot_match(state: State, track: Track, now: float, call: ToolCall) -> Decisions | None:
+    """A deny for a search spelt so that it cannot match, once its run was asked about."""
+    slip = searches.denies(track.stuck, track.seq, call) if track.has("stuck") else None
+    if not slip:
+        return None
+    denied = track.denied_ids
+    track.denied_ids = denied
+    remember(denied, call.id, MAX_RESOLVED_IDS)
+    label, empty = opkey.label(call), track.stuck.searches
+    return _deny(
+        state, track, now, label, messages.deny_cannot_match(label, slip, empty), runs=empty
+    )
 
 
 def _operation(
@@ -223,7 +241,7 @@ def _operation(
     return op
 
 
-def _deny(
+def _deny_repeat(
     state: State, track: Track, op: Operation, now: float, *, runs: int, at_once: bool = False
 ) -> Decisions:
     """`runs`: the runs with one result; with `at_once`, the copies issued in one turn."""
@@ -233,20 +251,19 @@ def _deny(
         if at_once
         else messages.deny_reason(op.label, runs, timed_out=timed_out)
     )
+    return _deny(state, track, now, op.label, reason, runs=runs)
+
+
+def _deny(
+    state: State, track: Track, now: float, label: str, reason: str, *, runs: int
+) -> Decisions:
     turn = track.turn
     turn.denied += 1
-    turn.label = op.label
+    turn.label = label
     track.denials += 1
     add_log(
         state,
-        LogEntry(
-            t=now,
-            hook="pre-tool",
-            kind="deny",
-            reason=reason,
-            operation=op.label,
-            runs=runs,
-        ),
+        LogEntry(t=now, hook="pre-tool", kind="deny", reason=reason, operation=label, runs=runs),
     )
     return (render.Deny(reason),)
 
@@ -319,7 +336,10 @@ def _finish(guard: Guard, call: ToolCall, result: ToolResult) -> stuck.Finished:
     """What the finished call proves (mutates the guard's edit and change counters)."""
     outcome = opkey.outcome(call, result)
     finished = stuck.Finished(
-        outcome, shape.result_shape(outcome, result, call), empty=opkey.is_empty_result(result)
+        outcome,
+        shape.result_shape(outcome, result, call),
+        empty=opkey.is_empty_result(result),
+        found=searches.found(call, result),
     )
     if not result.failed and (
         opkey.is_confirmed_edit(call, result.response) or call.name == NOTEBOOK_EDIT

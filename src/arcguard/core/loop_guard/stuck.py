@@ -26,6 +26,7 @@ from __future__ import annotations
 
 from arcguard.core import render
 from arcguard.core.loop_guard import opkey
+from arcguard.core.loop_guard import searches
 from arcguard.core.loop_guard import shape
 from arcguard.core.loop_guard import tool_effects
 from arcguard.core.loop_guard.tracks import pause
@@ -69,6 +70,7 @@ def _progress(st: Stuck) -> None:
     st.nudged, st.fail_nudged = False, False
     st.poll = None
     st.poll_nudged = False
+    searches.end(st)
 
 
 def heard(track: Track) -> None:
@@ -85,6 +87,7 @@ class Finished:
     empty: bool = False  # a completed call that printed nothing (`opkey.is_empty_result`)
     edit: str | None = None  # NEW or REVISIT: a confirmed edit, and to which content
     changed: bool = False  # it ran and may have changed the world
+    found: bool | None = None  # a search: whether it found anything (`searches.found`)
 
 
 def observe(track: Track, now: float, call: ToolCall, finished: Finished) -> None:
@@ -94,6 +97,8 @@ def observe(track: Track, now: float, call: ToolCall, finished: Finished) -> Non
     if finished.edit == NEW:
         _progress(st)
         return
+    if finished.found is not None:
+        searches.observe(st, track.seq, call, finished.found)
     if finished.edit == REVISIT or outcome in (opkey.UNKNOWN, opkey.NOT_RUN, opkey.TIMED_OUT):
         return  # back to a known content, or no result to compare: neither way
     poll = tool_effects.is_poll(call)
@@ -207,6 +212,9 @@ def decide(state: State, track: Track, cfg: Config, now: float) -> Decisions | N
     elif poll and waited >= cfg.poll_checkin_seconds and not st.poll_nudged:
         st.poll_nudged = True
         text = messages.poll_checkin(waited // 60, poll.label)
+    elif searches.word_due(st):
+        st.search_nudged = True
+        text = messages.searches_checkin(st.searches, st.slip)
     if text is None:
         return None
     add_log(state, LogEntry(t=now, hook="post-batch", kind="nudge", reason=text))

@@ -289,10 +289,10 @@ def segments(command: str) -> list[list[str]] | None:
 
 def is_read_only_command(command: str) -> bool:
     parts = segments(command)
-    return parts is not None and all(_reads(words) for words in parts)
+    return parts is not None and all(reads(words) for words in parts)
 
 
-def _unwrap(words: list[str]) -> list[str]:
+def unwrap(words: list[str]) -> list[str]:
     """The command a wrapper (`timeout 60 ...`, `env X=1 ...`) or a keyword (`do ...`) runs.
     Walked by index and sliced once: a command of many wrappers costs its length, no more."""
     first, count = 0, len(words)
@@ -313,8 +313,8 @@ def _program(word: str) -> str:
     return word.rsplit("/", 1)[-1]
 
 
-def _reads(words: list[str]) -> bool:
-    words = _unwrap(words)
+def reads(words: list[str]) -> bool:
+    words = unwrap(words)
     if not words:
         return True
     program = _program(words[0])
@@ -371,7 +371,7 @@ def is_wait(call: ToolCall) -> bool:
         return False
     parts = segments(command) or [command.split()]
     for words in parts:
-        words = _unwrap(words)
+        words = unwrap(words)
         if not words:
             continue
         if _program(words[0]) in WAIT_PROGRAMS:

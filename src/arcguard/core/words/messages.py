@@ -244,3 +244,32 @@ def poll_pause(minutes: int, label: str) -> str:
         f"arcguard paused this session: a poll ({label}) showed the same result for {minutes}"
         " minutes. Send a message to resume. To change this: poll_pause_seconds"
     )
+
+
+# What each slip is, in words a model can act on (`loop_guard.searches`).
+SLIPS = {
+    "alternation": "ripgrep, and the Grep tool with it, reads `\\|` as a literal pipe; alternation"
+    " is a bare `|`",
+    "bre-pipe": "grep without -E reads `|` as a literal pipe; use `\\|`, or grep -E",
+    "quoted-glob": "the glob carries quote characters, which the tool takes literally (it runs no"
+    " shell), so no file name matches; drop the quotes",
+    "stray-quote": 'the pattern ends in a lone `"`, which the tool takes literally (it runs no'
+    " shell); drop it",
+}
+
+
+def searches_checkin(count: int, slip: str) -> str:
+    cause = f" One of them cannot match as spelt: {SLIPS[slip]}." if slip in SLIPS else ""
+    return (
+        f"[arcguard] {count} searches in a row found nothing, with nothing changed in between."
+        f"{cause} Before another spelling, check the search itself (the pattern's syntax, the"
+        " glob, the path), or look for something you know is there. If what you look for is"
+        " really absent, say so and go on from that."
+    )
+
+
+def deny_cannot_match(label: str, slip: str, count: int) -> str:
+    return (
+        f"[arcguard] Denied: this search ({label}) cannot match as spelt: {SLIPS[slip]}. The"
+        f" last {count} searches found nothing. Fix the spelling and search again."
+    )

@@ -1,0 +1,246 @@
+"""Searches that find nothing, and searches spelt so that they cannot match.
+
+An empty search is usually an answer (the name is unused, the file is gone), so finding
+nothing is never counted as a repeat. What goes wrong in real sessions is narrower: a search
+re-spelt again and again, always empty, because of a slip in how it is written (ripgrep reading
+grep's `\\|` as a literal pipe, quote characters inside a `Grep` glob, which no file name has).
+The model blames the word and tries another; the slip stays. So:
+
+- a run of searches that find nothing (`RUN_WORD` in a row, or two when one carries a slip)
+  earns one request to check the search itself, naming the slip when there is one;
+- after that request, a search that still carries a slip is denied before it runs, its reason
+  saying which slip: it cannot find anything, and it tells the model what to fix.
+
+A search that finds something, a confirmed edit, the user's words or a call that may have
+changed the world ends the run; so do more than `GAP` other calls since the last empty search.
+Pure functions of the call and its result; the counters live in the track's `Stuck` record.
+"""
+
+from __future__ import annotations
+
+from arcguard.core.loop_guard import opkey
+from arcguard.core.loop_guard import tool_effects
+
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from arcguard.core.schema import Stuck
+    from arcguard.core.tool_call import ToolCall
+    from arcguard.core.tool_call import ToolResult
+
+GREP, GLOB = "Grep", "Glob"
+SEARCH_PROGRAMS = frozenset({"rg", "grep", "egrep", "fgrep", "ag", "ack", "find", "fd", "fdfind"})
+# How the tools word an empty answer when the result comes as the text the model saw.
+NOTHING_FOUND = frozenset({"No matches found", "No files found", "Found 0 files"})
+RUN_WORD = 4  # searches in a row that found nothing before a word
+GAP = 5  # other calls that may come between two of them while they still count as a run
+MAX_COMMAND_CHARS = 4096  # a search is one line or a few; a longer command is something else
+OPERATORS = frozenset("|&;()\n")
+SPACE = frozenset(" \t\r")
+ESCAPED_IN_DOUBLE_QUOTES = frozenset('"\\$`')
+
+# Slips: spellings that cannot match, each with what to tell the model.
+ALTERNATION = "alternation"  # ripgrep (and the Grep tool) read `\|` as a literal pipe
+BRE_PIPE = "bre-pipe"  # grep without -E reads `|` as a literal pipe
+QUOTED_GLOB = "quoted-glob"  # the Grep and Glob tools take quotes in a glob literally
+STRAY_QUOTE = "stray-quote"  # a lone `"` closing a Grep pattern, as if for a shell
+
+GREP_DIALECT_FLAGS = frozenset("EFP")
+GREP_DIALECT_OPTIONS = frozenset(
+    {"--extended-regexp", "--fixed-strings", "--perl-regexp", "--basic-regexp"}
+)
+
+
+def found(call: ToolCall, result: ToolResult) -> bool | None:
+    """Whether a search found something; None for any other call, or a search that failed."""
+    if result.failed or not result.responded:
+        return None
+    response = result.response
+    if call.name in (GREP, GLOB):
+        if isinstance(response, str):
+            return response.strip() not in NOTHING_FOUND
+        if isinstance(response, dict):
+            content = response.get("content")
+            return bool(response.get("filenames")) or bool(
+                isinstance(content, str) and content.strip()
+            )
+        return None
+    if _programs(call) is None:
+        return None
+    return not opkey.is_empty_result(result)
+
+
+def _programs(call: ToolCall) -> list[list[str]] | None:
+    """A Bash search's simple commands that run a search program, as the shell splits their
+    words (quotes removed, a `|` inside quotes kept); None when the call is not a read-only
+    command running one."""
+    command = tool_effects.command_of(call)
+    if (
+        command is None
+        or len(command) > MAX_COMMAND_CHARS
+        or not any(program in command for program in SEARCH_PROGRAMS)
+    ):
+        return None  # read char by char below: only what can be a search is
+    for safe in tool_effects.SAFE_REDIRECTS:
+        command = command.replace(safe, " ")
+    if ">" in command or "$(" in command or "`" in command:
+        return None  # it writes, or runs what we cannot see
+    split = _shell_commands(command)
+    if split is None:
+        return None
+    commands = [tool_effects.unwrap(c) for c in split]
+    if not commands or not all(tool_effects.reads(c) for c in commands):
+        return None
+    return [c for c in commands if c and _is_search(c)] or None
+
+
+def _shell_commands(command: str) -> list[list[str]] | None:
+    """The simple commands of `command`, each a list of words as a POSIX shell reads them
+    (quotes removed, `\\` outside quotes escaping the next character); None when a quote is
+    left open. Operators (`|`, `&&`, `;`, parentheses, a new line) end a command."""
+    commands: list[list[str]] = [[]]
+    word: list[str] = []
+    started = False  # a word is open, even if it is empty (`""`)
+    quote = ""
+    i, end = 0, len(command)
+    while i < end:
+        char = command[i]
+        i += 1
+        if quote == "'":
+            if char == "'":
+                quote = ""
+            else:
+                word.append(char)
+        elif quote == '"':
+            if char == '"':
+                quote = ""
+            elif char == "\\" and i < end and command[i] in ESCAPED_IN_DOUBLE_QUOTES:
+                word.append(command[i])
+                i += 1
+            else:
+                word.append(char)
+        elif char in "'\"":
+            quote, started = char, True
+        elif char == "\\" and i < end:
+            word.append(command[i])
+            started = True
+            i += 1
+        elif char in SPACE or char in OPERATORS:
+            if started:
+                commands[-1].append("".join(word))
+                word, started = [], False
+            if char in OPERATORS and commands[-1]:
+                commands.append([])
+        else:
+            word.append(char)
+            started = True
+    if quote:
+        return None
+    if started:
+        commands[-1].append("".join(word))
+    return [c for c in commands if c]
+
+
+def _is_search(words: list[str]) -> bool:
+    program = words[0].rsplit("/", 1)[-1]
+    return program in SEARCH_PROGRAMS or (program == "git" and words[1:2] == ["grep"])
+
+
+def slip(call: ToolCall) -> str | None:
+    """The slip that keeps this search from matching anything, if it has one."""
+    fields = call.input if isinstance(call.input, dict) else {}
+    if call.name == GREP:
+        pattern, glob = fields.get("pattern"), fields.get("glob")
+        if isinstance(glob, str) and _quoted(glob):
+            return QUOTED_GLOB
+        if isinstance(pattern, str):
+            if _joins(pattern, "\\|"):
+                return ALTERNATION
+            if pattern.count('"') % 2 and pattern.endswith('"') and _word_char(pattern[-2:-1]):
+                return STRAY_QUOTE
+        return None
+    if call.name == GLOB:
+        pattern = fields.get("pattern")
+        return QUOTED_GLOB if isinstance(pattern, str) and _quoted(pattern) else None
+    for words in _programs(call) or ():
+        found_slip = _command_slip(words)
+        if found_slip:
+            return found_slip
+    return None
+
+
+def _quoted(glob: str) -> bool:
+    return '"' in glob or "'" in glob
+
+
+def _command_slip(words: list[str]) -> str | None:
+    program = words[0].rsplit("/", 1)[-1]
+    options = [w for w in words[1:] if w.startswith("-")]
+    values = [w for w in words[1:] if not w.startswith("-")]
+    if program == "rg":
+        if "-F" in options or "--fixed-strings" in options:
+            return None
+        return ALTERNATION if any(_joins(v, "\\|") for v in values) else None
+    if program == "grep" or (program == "git" and words[1:2] == ["grep"]):
+        if any(_names_dialect(o) for o in options):
+            return None
+        bare = any(_joins(v, "|") and "\\|" not in v for v in values)
+        return BRE_PIPE if bare else None
+    return None
+
+
+def _joins(text: str, bar: str) -> bool:
+    """`bar` stands between two words (`a\\|b`, `(x)|(y)`), as alternation does; a table's
+    `\\| a \\|` or a lone `|` does not."""
+    at = text.find(bar)
+    while at != -1:
+        before, after = text[at - 1 : at], text[at + len(bar) : at + len(bar) + 1]
+        if (_word_char(before) or before == ")") and (_word_char(after) or after == "("):
+            return True
+        at = text.find(bar, at + 1)
+    return False
+
+
+def _word_char(char: str) -> bool:
+    return char.isalnum() or char == "_"
+
+
+def _names_dialect(option: str) -> bool:
+    if option.startswith("--"):
+        return option in GREP_DIALECT_OPTIONS
+    return bool(GREP_DIALECT_FLAGS & set(option[1:]))
+
+
+def observe(st: Stuck, seq: int, call: ToolCall, found_any: bool) -> None:
+    """Count one finished search (mutates `st`); `seq` is the track's call count."""
+    if found_any:
+        end(st)
+        return
+    if st.searches and seq - st.search_seq > GAP + 1:
+        end(st)
+    st.searches += 1
+    st.search_seq = seq
+    kind = slip(call)
+    if kind:
+        st.slips += 1
+        st.slip = kind
+
+
+def end(st: Stuck) -> None:
+    if st.searches or st.search_nudged:  # a state that never ran one keeps none of its fields
+        st.searches, st.slips, st.slip = 0, 0, ""
+        st.search_nudged = False
+
+
+def word_due(st: Stuck) -> bool:
+    """The run of empty searches has earned its one request."""
+    if st.search_nudged:
+        return False
+    return st.searches >= RUN_WORD or (st.searches >= 2 and st.slips > 0)
+
+
+def denies(st: Stuck, seq: int, call: ToolCall) -> str | None:
+    """The slip to deny this search for: the run was already asked about, and it carries one."""
+    if not st.search_nudged or st.searches < 2 or seq - st.search_seq > GAP + 1:
+        return None
+    return slip(call)
