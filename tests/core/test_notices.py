@@ -50,6 +50,11 @@ def test_the_stop_decision_logs_what_the_line_needs():
 ACTING = [
     ({"kind": "deny", "operation": "Bash: cat /home/ada/x.yaml", "runs": 2}, "repeat_limit"),
     ({"kind": "nudge", "reason": "[arcguard] 8 turns"}, "checkin_turns"),
+    ({"kind": "nudge", "rule": "searches", "reason": "[arcguard] 2 searches"}, "loop_guard"),
+    (
+        {"kind": "deny", "rule": "cannot-match", "operation": "Grep: /home/ada/src", "runs": 2},
+        "loop_guard",
+    ),
     ({"kind": "resume", "reason": "operator message"}, "arcguard off"),
     ({"kind": "give-up", "reason": "no resume after the API limit: spent"}, "limit_resumes"),
     ({"kind": "cap", "reason": "cap"}, "max_continuations_per_arc"),
@@ -75,6 +80,13 @@ def test_a_denial_names_the_tool_not_the_call():
         "arcguard stopped a repeated Read call: it ran 2 times with the same result and nothing"
         " changed since. To change this: repeat_limit, loop_guard, or arcguard off"
     )
+
+
+def test_a_denied_search_is_not_called_a_repeat():
+    # It was never run before: what is true is that it cannot match, after empty searches.
+    entry = {"kind": "deny", "rule": "cannot-match", "operation": "Grep: /home/ada", "runs": 2}
+    line = _user_line([entry], CFG)
+    assert line is not None and "cannot match" in line and "repeat" not in line
 
 
 def test_a_kind_without_a_text_of_its_own_still_gets_one():

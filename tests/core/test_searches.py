@@ -61,6 +61,7 @@ CAN_MATCH = [
     ("Bash", {"command": 'grep -rnE "load|save" src/'}),
     ("Bash", {"command": "grep --perl-regexp 'load|save' src/"}),
     ("Bash", {"command": 'rg -n foo | grep -v "test\\|spec"'}),
+    ("Bash", {"command": 'rg -n foo | grep -iv "test|spec"'}),  # a loose filter, not an empty one
     ("Bash", {"command": "echo 'a|b' > out.txt; grep a out.txt"}),  # it writes: no search
     ("Bash", {"command": 'grep "open quote'}),
     ("Read", {"file_path": "a\\|b"}),
@@ -138,13 +139,19 @@ def test_ripgrep_probes_with_grep_alternation_are_named_within_the_first_turn():
     assert "ripgrep" in _deny_reasons(out)[0]
 
 
-def test_empty_searches_without_a_slip_earn_one_word_and_are_never_stopped():
-    # Looking for what is absent is ordinary work (is the old name still used anywhere?).
+def test_empty_searches_without_a_slip_are_staged_like_results_seen_again_and_never_denied():
+    # Looking for what is absent is ordinary work (is the old name still used anywhere?), so
+    # only a long run of empty answers, however spelt, is asked about, then paused.
     d = Driver()
-    words = [bool(d.turn(grep(f"oldName{n}"))["context"]) for n in range(8)]
-    assert words == [False, False, False, True] + [False] * 4
-    assert d.denied == []
+    calls = [
+        grep(f"oldName{n}") if n % 2 else bash(f"rg -n old_name_{n} src/", "") for n in range(20)
+    ]
+    words = [bool(d.turn(call)["context"]) for call in calls[:15]]
+    assert words == [False] * 7 + [True] + [False] * 7
     assert d.paused is None
+    d.turn(calls[15])
+    assert d.paused is not None and "16 searches in a row found nothing" in d.paused["reason"]
+    assert d.denied == []
 
 
 def test_a_slip_after_a_search_that_found_something_starts_a_new_run():

@@ -196,7 +196,8 @@ class Config:
         3,
         1000,
         "repeats of a result already seen, up to timestamps, counters and ids and whichever calls "
-        "brought it, with no real progress, before a request to summarise",
+        "brought it (or searches in a row that found nothing), with no real progress, before a "
+        "request to summarise",
     )
     shape_pause_repeats: int = whole(
         16, 4, 1000, "the same, before a pause (only after the request)"

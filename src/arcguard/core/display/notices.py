@@ -99,6 +99,11 @@ def _cap(entry: LogEntry, cfg: Config) -> str:
 def _deny(entry: LogEntry, cfg: Config) -> str:
     # The tool's name only: a call's label can hold paths, and Claude Code shows the call anyway.
     tool = (entry.operation or "").split(":", 1)[0].strip() or "tool"
+    if entry.rule == vocabulary.CANNOT_MATCH:
+        return (
+            f"arcguard stopped a {tool} search that cannot match as written, after searches"
+            f" that found nothing; the model was told the fix.{ADJUST}loop_guard, or arcguard off"
+        )
     runs = entry.runs
     ran = f"it ran {runs} times" if isinstance(runs, int) else "it ran before"
     return (
@@ -108,6 +113,11 @@ def _deny(entry: LogEntry, cfg: Config) -> str:
 
 
 def _nudge(entry: LogEntry, cfg: Config) -> str:
+    if entry.rule == vocabulary.EMPTY_SEARCHES:
+        return (
+            "arcguard asked the model to check its search: several in a row found nothing."
+            f"{ADJUST}shape_checkin_repeats, loop_guard"
+        )
     return (
         "arcguard asked the model to sum up what is done and what is left."
         f"{ADJUST}checkin_turns, backstop_nudge_turns"

@@ -37,6 +37,7 @@ from arcguard.core.state import short_id
 from arcguard.core.tool_call import ToolCall
 from arcguard.core.validation import Many
 from arcguard.core.words import messages
+from arcguard.core.words import vocabulary
 
 
 TYPE_CHECKING = False
@@ -206,9 +207,8 @@ def _cannot_match(state: State, track: Track, now: float, call: ToolCall) -> Dec
     track.denied_ids = denied
     remember(denied, call.id, MAX_RESOLVED_IDS)
     label, empty = opkey.label(call), track.stuck.searches
-    return _deny(
-        state, track, now, label, messages.deny_cannot_match(label, slip, empty), runs=empty
-    )
+    reason = messages.deny_cannot_match(label, slip, empty)
+    return _deny(state, track, now, label, reason, runs=empty, rule=vocabulary.CANNOT_MATCH)
 
 
 def _operation(
@@ -255,16 +255,23 @@ def _deny_repeat(
 
 
 def _deny(
-    state: State, track: Track, now: float, label: str, reason: str, *, runs: int
+    state: State,
+    track: Track,
+    now: float,
+    label: str,
+    reason: str,
+    *,
+    runs: int,
+    rule: str | None = None,
 ) -> Decisions:
     turn = track.turn
     turn.denied += 1
     turn.label = label
     track.denials += 1
-    add_log(
-        state,
-        LogEntry(t=now, hook="pre-tool", kind="deny", reason=reason, operation=label, runs=runs),
-    )
+    entry = LogEntry(t=now, hook="pre-tool", kind="deny", reason=reason, operation=label, runs=runs)
+    if rule:
+        entry.rule = rule
+    add_log(state, entry)
     return (render.Deny(reason),)
 
 
@@ -335,11 +342,13 @@ def decide_post_tool(
 def _finish(guard: Guard, call: ToolCall, result: ToolResult) -> stuck.Finished:
     """What the finished call proves (mutates the guard's edit and change counters)."""
     outcome = opkey.outcome(call, result)
+    found = searches.found(call, result)
     finished = stuck.Finished(
         outcome,
         shape.result_shape(outcome, result, call),
-        empty=opkey.is_empty_result(result),
-        found=searches.found(call, result),
+        # A search that found nothing told nothing new either: its run is counted apart.
+        empty=found is False or opkey.is_empty_result(result),
+        found=found,
     )
     if not result.failed and (
         opkey.is_confirmed_edit(call, result.response) or call.name == NOTEBOOK_EDIT

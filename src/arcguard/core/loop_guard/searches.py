@@ -6,8 +6,10 @@ re-spelt again and again, always empty, because of a slip in how it is written (
 grep's `\\|` as a literal pipe, quote characters inside a `Grep` glob, which no file name has).
 The model blames the word and tries another; the slip stays. So:
 
-- a run of searches that find nothing (`RUN_WORD` in a row, or two when one carries a slip)
-  earns one request to check the search itself, naming the slip when there is one;
+- a run of searches that find nothing is a run of results that bring nothing new, and is staged
+  as those are (`shape_checkin_repeats`, then `shape_pause_repeats`), except that two are
+  enough for the request when one of them carries a slip; the request asks the model to check
+  the search itself, naming the slip when there is one;
 - after that request, a search that still carries a slip is denied before it runs, its reason
   saying which slip: it cannot find anything, and it tells the model what to fix.
 
@@ -32,7 +34,6 @@ GREP, GLOB = "Grep", "Glob"
 SEARCH_PROGRAMS = frozenset({"rg", "grep", "egrep", "fgrep", "ag", "ack", "find", "fd", "fdfind"})
 # How the tools word an empty answer when the result comes as the text the model saw.
 NOTHING_FOUND = frozenset({"No matches found", "No files found", "Found 0 files"})
-RUN_WORD = 4  # searches in a row that found nothing before a word
 GAP = 5  # other calls that may come between two of them while they still count as a run
 MAX_COMMAND_CHARS = 4096  # a search is one line or a few; a longer command is something else
 OPERATORS = frozenset("|&;()\n")
@@ -182,8 +183,8 @@ def _command_slip(words: list[str]) -> str | None:
             return None
         return ALTERNATION if any(_joins(v, "\\|") for v in values) else None
     if program == "grep" or (program == "git" and words[1:2] == ["grep"]):
-        if any(_names_dialect(o) for o in options):
-            return None
+        if any(_names_dialect(o) or _inverts(o) for o in options):
+            return None  # another dialect; or a filter, which a slip leaves loose, not empty
         bare = any(_joins(v, "|") and "\\|" not in v for v in values)
         return BRE_PIPE if bare else None
     return None
@@ -203,6 +204,10 @@ def _joins(text: str, bar: str) -> bool:
 
 def _word_char(char: str) -> bool:
     return char.isalnum() or char == "_"
+
+
+def _inverts(option: str) -> bool:
+    return option == "--invert-match" or (not option.startswith("--") and "v" in option)
 
 
 def _names_dialect(option: str) -> bool:
@@ -232,11 +237,17 @@ def end(st: Stuck) -> None:
         st.search_nudged = False
 
 
-def word_due(st: Stuck) -> bool:
-    """The run of empty searches has earned its one request."""
+def word_due(st: Stuck, checkin: int) -> bool:
+    """The run of empty searches has earned its one request: at `checkin` of them, as a
+    result seen again does, or at two when one of them cannot match."""
     if st.search_nudged:
         return False
-    return st.searches >= RUN_WORD or (st.searches >= 2 and st.slips > 0)
+    return st.searches >= checkin or (st.searches >= 2 and st.slips > 0)
+
+
+def pause_due(st: Stuck, pause: int) -> bool:
+    """Still finding nothing `pause` searches on, after the request."""
+    return st.search_nudged and st.searches >= pause
 
 
 def denies(st: Stuck, seq: int, call: ToolCall) -> str | None:

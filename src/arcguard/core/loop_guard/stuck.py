@@ -35,6 +35,7 @@ from arcguard.core.schema import Poll
 from arcguard.core.state import add_log
 from arcguard.core.state import remember
 from arcguard.core.words import messages
+from arcguard.core.words import vocabulary
 from arcguard.values import value
 
 
@@ -198,11 +199,14 @@ def decide(state: State, track: Track, cfg: Config, now: float) -> Decisions | N
     if st.nudged and repeats >= cfg.shape_pause_repeats:
         reason = messages.stuck_pause(repeats, label, failing=False)
         return pause(state, now, "post-batch", "stuck", reason)
+    if searches.pause_due(st, cfg.shape_pause_repeats):
+        reason = messages.searches_pause(st.searches)
+        return pause(state, now, "post-batch", "stuck", reason)
     if poll and st.poll_nudged and waited >= cfg.poll_pause_seconds:
         return pause(
             state, now, "post-batch", "poll", messages.poll_pause(waited // 60, poll.label)
         )
-    text = None
+    text, rule = None, None
     if fails >= cfg.error_checkin_repeats and not st.fail_nudged:
         st.fail_nudged = True
         text = messages.stuck_checkin(fails, label, failing=True)
@@ -212,10 +216,13 @@ def decide(state: State, track: Track, cfg: Config, now: float) -> Decisions | N
     elif poll and waited >= cfg.poll_checkin_seconds and not st.poll_nudged:
         st.poll_nudged = True
         text = messages.poll_checkin(waited // 60, poll.label)
-    elif searches.word_due(st):
+    elif searches.word_due(st, cfg.shape_checkin_repeats):
         st.search_nudged = True
-        text = messages.searches_checkin(st.searches, st.slip)
+        text, rule = messages.searches_checkin(st.searches, st.slip), vocabulary.EMPTY_SEARCHES
     if text is None:
         return None
-    add_log(state, LogEntry(t=now, hook="post-batch", kind="nudge", reason=text))
+    entry = LogEntry(t=now, hook="post-batch", kind="nudge", reason=text)
+    if rule:
+        entry.rule = rule
+    add_log(state, entry)
     return (render.Context(text),)

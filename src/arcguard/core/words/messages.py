@@ -268,6 +268,14 @@ def searches_checkin(count: int, slip: str) -> str:
     )
 
 
+def searches_pause(count: int) -> str:
+    return (
+        f"arcguard paused this session: {count} searches in a row found nothing, and the request"
+        " to check the search did not change that. Send a message to resume. To change this:"
+        " shape_pause_repeats"
+    )
+
+
 def deny_cannot_match(label: str, slip: str, count: int) -> str:
     return (
         f"[arcguard] Denied: this search ({label}) cannot match as spelt: {SLIPS[slip]}. The"

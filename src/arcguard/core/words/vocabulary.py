@@ -31,6 +31,9 @@ UNTRACKED: Final = "untracked"  # no room to track a new call
 PAUSE: Final = "pause"
 RESUME: Final = "resume"  # an operator message lifted a pause
 NUDGE: Final = "nudge"  # a check-in or backstop request for a summary
+# The rule of a deny or a nudge about searches (`loop_guard.searches`), in the entry's `rule`.
+CANNOT_MATCH: Final = "cannot-match"  # a search spelt so that it cannot match was denied
+EMPTY_SEARCHES: Final = "searches"  # a run of searches that found nothing was asked about
 # The arc and the session.
 ARC: Final = "arc"
 ARC_NEW: Final = "arc-new"
