@@ -208,7 +208,16 @@ def _cannot_match(state: State, track: Track, now: float, call: ToolCall) -> Dec
     remember(denied, call.id, MAX_RESOLVED_IDS)
     label, empty = opkey.label(call), track.stuck.searches
     reason = messages.deny_cannot_match(label, slip, empty)
-    return _deny(state, track, now, label, reason, runs=empty, rule=vocabulary.CANNOT_MATCH)
+    entry = LogEntry(
+        t=now,
+        hook="pre-tool",
+        kind="deny",
+        reason=reason,
+        rule=vocabulary.CANNOT_MATCH,
+        operation=label,
+        runs=empty,
+    )
+    return _deny(state, track, entry)
 
 
 def _operation(
@@ -251,28 +260,20 @@ def _deny_repeat(
         if at_once
         else messages.deny_reason(op.label, runs, timed_out=timed_out)
     )
-    return _deny(state, track, now, op.label, reason, runs=runs)
+    entry = LogEntry(
+        t=now, hook="pre-tool", kind="deny", reason=reason, operation=op.label, runs=runs
+    )
+    return _deny(state, track, entry)
 
 
-def _deny(
-    state: State,
-    track: Track,
-    now: float,
-    label: str,
-    reason: str,
-    *,
-    runs: int,
-    rule: str | None = None,
-) -> Decisions:
+def _deny(state: State, track: Track, entry: LogEntry) -> Decisions:
+    """Log the deny `entry` describes, count it, and give its reason to the model."""
     turn = track.turn
     turn.denied += 1
-    turn.label = label
+    turn.label = entry.operation or ""
     track.denials += 1
-    entry = LogEntry(t=now, hook="pre-tool", kind="deny", reason=reason, operation=label, runs=runs)
-    if rule:
-        entry.rule = rule
     add_log(state, entry)
-    return (render.Deny(reason),)
+    return (render.Deny(entry.reason),)
 
 
 def _reserve(guard: Guard, op: Operation, cfg: Config, call: ToolCall, run: Run) -> None:

@@ -14,6 +14,9 @@ Fed by every finished call (`observe`) and acted on when a turn's calls are done
   the user's words (`heard`), or a call that may have changed the world whose result is new or
   not itself the one repeating. A failed call changes nothing a retry could see, so it is never
   progress.
+- Searches that find nothing: told nothing, so they join no run above; they are counted in a
+  run of their own, staged the same way (`loop_guard.searches`), sooner when one of them
+  cannot match as spelt.
 - Polls: a call that waits (`tool_effects.is_poll`) is never denied for repeating; the same
   result shape from it is bounded by wall time instead: a request at `poll_checkin_seconds` of
   identical results, a pause at `poll_pause_seconds`. A result that changes is progress.
@@ -223,6 +226,6 @@ def decide(state: State, track: Track, cfg: Config, now: float) -> Decisions | N
         return None
     entry = LogEntry(t=now, hook="post-batch", kind="nudge", reason=text)
     if rule:
-        entry.rule = rule
+        entry.rule = rule  # only then: other nudges' entries stay as they were written before
     add_log(state, entry)
     return (render.Context(text),)
