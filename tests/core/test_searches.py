@@ -39,6 +39,8 @@ CANNOT_MATCH = [
     ("Grep", {"pattern": "(load)\\|(save)", "path": "src"}, searches.ALTERNATION),
     ("Bash", {"command": 'rg -n "FastMCP\\|fastmcp" tests/ 2>/dev/null'}, searches.ALTERNATION),
     ("Bash", {"command": "cd app && rg -rn 'init\\|setup' --type py"}, searches.ALTERNATION),
+    ("Bash", {"command": 'ag "load\\|save" lib/'}, searches.ALTERNATION),
+    ("Bash", {"command": "grep -rPn 'load\\|save' src/"}, searches.ALTERNATION),
     ("Bash", {"command": 'grep -rn "load|save" src/'}, searches.BRE_PIPE),
     ("Bash", {"command": "git grep -n 'Load|Save' | head"}, searches.BRE_PIPE),
     ("Bash", {"command": "grep -rn load\\|save src/"}, searches.BRE_PIPE),  # the shell eats `\`
@@ -59,6 +61,9 @@ CAN_MATCH = [
     ("Bash", {"command": 'rg -F "a\\|b" docs/'}),
     ("Bash", {"command": 'grep -rn "load\\|save" src/ | head -20'}),
     ("Bash", {"command": 'grep -rnE "load|save" src/'}),
+    ("Bash", {"command": 'egrep -rn "load|save" src/'}),
+    ("Bash", {"command": "ag 'load|save' lib/"}),
+    ("Bash", {"command": "grep -rP 'load|save' src/"}),
     ("Bash", {"command": "grep --perl-regexp 'load|save' src/"}),
     ("Bash", {"command": 'rg -n foo | grep -v "test\\|spec"'}),
     ("Bash", {"command": 'rg -n foo | grep -iv "test|spec"'}),  # a loose filter, not an empty one

@@ -41,15 +41,12 @@ SPACE = frozenset(" \t\r")
 ESCAPED_IN_DOUBLE_QUOTES = frozenset('"\\$`')
 
 # Slips: spellings that cannot match, each with what to tell the model.
-ALTERNATION = "alternation"  # ripgrep (and the Grep tool) read `\|` as a literal pipe
+ALTERNATION = "alternation"  # `\|` read as a literal pipe: ripgrep, the Grep tool, ag, ack, grep -P
 BRE_PIPE = "bre-pipe"  # grep without -E reads `|` as a literal pipe
 QUOTED_GLOB = "quoted-glob"  # the Grep and Glob tools take quotes in a glob literally
 STRAY_QUOTE = "stray-quote"  # a lone `"` closing a Grep pattern, as if for a shell
 
-GREP_DIALECT_FLAGS = frozenset("EFP")
-GREP_DIALECT_OPTIONS = frozenset(
-    {"--extended-regexp", "--fixed-strings", "--perl-regexp", "--basic-regexp"}
-)
+PERL_STYLE = frozenset({"rg", "ag", "ack"})  # their regexes read `\|` as a literal pipe
 
 
 def found(call: ToolCall, result: ToolResult) -> bool | None:
@@ -178,16 +175,22 @@ def _command_slip(words: list[str]) -> str | None:
     program = words[0].rsplit("/", 1)[-1]
     options = [w for w in words[1:] if w.startswith("-")]
     values = [w for w in words[1:] if not w.startswith("-")]
-    if program == "rg":
-        if "-F" in options or "--fixed-strings" in options:
-            return None
+    grep = program == "grep" or (program == "git" and words[1:2] == ["grep"])
+    if any(_flag(o, "v", "--invert-match") or _flag(o, "F", "--fixed-strings") for o in options):
+        return None  # a filter, which a slip leaves loose, not empty; or no regex at all
+    if program in PERL_STYLE or (grep and any(_flag(o, "P", "--perl-regexp") for o in options)):
         return ALTERNATION if any(_joins(v, "\\|") for v in values) else None
-    if program == "grep" or (program == "git" and words[1:2] == ["grep"]):
-        if any(_names_dialect(o) or _inverts(o) for o in options):
-            return None  # another dialect; or a filter, which a slip leaves loose, not empty
+    if grep and not any(_flag(o, "E", "--extended-regexp") for o in options):
         bare = any(_joins(v, "|") and "\\|" not in v for v in values)
         return BRE_PIPE if bare else None
     return None
+
+
+def _flag(option: str, short: str, long: str) -> bool:
+    """`option` is `long`, or a bundle of short flags holding `short` (`-rnE`)."""
+    if option.startswith("--"):
+        return option == long
+    return short in option[1:]
 
 
 def _joins(text: str, bar: str) -> bool:
@@ -204,16 +207,6 @@ def _joins(text: str, bar: str) -> bool:
 
 def _word_char(char: str) -> bool:
     return char.isalnum() or char == "_"
-
-
-def _inverts(option: str) -> bool:
-    return option == "--invert-match" or (not option.startswith("--") and "v" in option)
-
-
-def _names_dialect(option: str) -> bool:
-    if option.startswith("--"):
-        return option in GREP_DIALECT_OPTIONS
-    return bool(GREP_DIALECT_FLAGS & set(option[1:]))
 
 
 def observe(st: Stuck, seq: int, call: ToolCall, found_any: bool) -> None:

@@ -248,8 +248,8 @@ def poll_pause(minutes: int, label: str) -> str:
 
 # What each slip is, in words a model can act on (`loop_guard.searches`).
 SLIPS = {
-    "alternation": "ripgrep, and the Grep tool with it, reads `\\|` as a literal pipe; alternation"
-    " is a bare `|`",
+    "alternation": "ripgrep (and the Grep tool with it), ag, ack and grep -P read `\\|` as a"
+    " literal pipe; alternation there is a bare `|`",
     "bre-pipe": "grep without -E reads `|` as a literal pipe; use `\\|`, or grep -E",
     "quoted-glob": "the glob carries quote characters, which the tool takes literally (it runs no"
     " shell), so no file name matches; drop the quotes",
