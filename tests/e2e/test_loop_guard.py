@@ -193,11 +193,16 @@ GO_IMPORT = 'package main\n\nimport "github.com/go-git/go-git"\n'
 SEARCH_WORD = "[arcguard] 2 searches in a row found nothing"
 
 
-def heard_at(api: ScriptedAPI, release: Any) -> None:
-    """The word comes after the second empty search's batch; a release without PostToolBatch
-    settles that batch at the next call, so the word comes with the third call's result."""
+def named_then_denied(api: ScriptedAPI, release: Any, *, fix: str, found: str) -> None:
+    """The word comes after the second empty search's batch (a release without PostToolBatch
+    settles that batch at the next call, so there it comes with the third call's result); the
+    third search is denied with `fix` in its reason, and the fixed fourth finds `found`."""
     second = release.knows_post_tool_batch
     assert [SEARCH_WORD in api.request_text(i) for i in (1, 2, 3)] == [False, second, True]
+    [(is_error, content)] = result_texts(api, 3)
+    assert is_error and "cannot match as spelt" in content and fix in content
+    [(is_error, content)] = result_texts(api, 4)
+    assert not is_error and found in content
 
 
 def _search_loop(project: Any, run: Any, calls: list[dict[str, Any]], fix: dict[str, Any]):
@@ -225,11 +230,7 @@ def test_grep_spelt_with_a_bare_pipe_is_named_then_denied(
         if claude_release.role == "oldest"
         else not {"Grep", "Glob"} & tools
     )
-    heard_at(api, claude_release)
-    [(is_error, content)] = result_texts(api, 3)
-    assert is_error and "cannot match as spelt" in content and "grep -E" in content
-    [(is_error, content)] = result_texts(api, 4)
-    assert not is_error and "main.go" in content
+    named_then_denied(api, claude_release, fix="grep -E", found="main.go")
     assert log_kinds(arcguard_state(project, run.session_id)) == ["nudge", "deny"]
 
 
@@ -247,11 +248,7 @@ def test_a_grep_tool_glob_in_quotes_is_named_then_denied(
     fix = tool_use("Grep", {"pattern": "go-git", "glob": "*.go", "output_mode": "content"})
     api, run = _search_loop(project, run_release, calls, fix)
     assert [result_texts(api, i) for i in (1, 2)] == [[(False, "No matches found")]] * 2
-    heard_at(api, claude_release)
-    [(is_error, content)] = result_texts(api, 3)
-    assert is_error and "cannot match as spelt" in content and "drop the quotes" in content
-    [(is_error, content)] = result_texts(api, 4)
-    assert not is_error and "go-git" in content
+    named_then_denied(api, claude_release, fix="drop the quotes", found="go-git")
     assert log_kinds(arcguard_state(project, run.session_id)) == ["nudge", "deny"]
 
 

@@ -79,11 +79,10 @@ def _programs(call: ToolCall) -> list[list[str]] | None:
         or not any(program in command for program in SEARCH_PROGRAMS)
     ):
         return None  # read char by char below: only what can be a search is
-    for safe in tool_effects.SAFE_REDIRECTS:
-        command = command.replace(safe, " ")
-    if ">" in command or "$(" in command or "`" in command:
+    text = tool_effects.harmless(command)
+    if text is None:
         return None  # it writes, or runs what we cannot see
-    split = _shell_commands(command)
+    split = _shell_commands(text)
     if split is None:
         return None
     commands = [tool_effects.unwrap(c) for c in split]
@@ -140,7 +139,7 @@ def _shell_commands(command: str) -> list[list[str]] | None:
 
 
 def _is_search(words: list[str]) -> bool:
-    program = words[0].rsplit("/", 1)[-1]
+    program = tool_effects.program_name(words[0])
     return program in SEARCH_PROGRAMS or (program == "git" and words[1:2] == ["grep"])
 
 
@@ -172,7 +171,7 @@ def _quoted(glob: str) -> bool:
 
 
 def _command_slip(words: list[str]) -> str | None:
-    program = words[0].rsplit("/", 1)[-1]
+    program = tool_effects.program_name(words[0])
     options = [w for w in words[1:] if w.startswith("-")]
     values = [w for w in words[1:] if not w.startswith("-")]
     grep = program == "grep" or (program == "git" and words[1:2] == ["grep"])

@@ -260,14 +260,22 @@ def _mcp_reads(tool_name: str) -> bool:
     return bool(words) and words[0] in MCP_READ_WORDS
 
 
-def segments(command: str) -> list[list[str]] | None:
-    """The simple commands of `command` as word lists; None when it writes through a
-    redirect or runs a substitution (both: assume a change), or has more than
-    `MAX_SEGMENTS` of them (too many to read)."""
+def harmless(command: str) -> str | None:
+    """`command` with its harmless redirects (`2>&1`, `> /dev/null`, ...) blanked out; None
+    when it writes through another redirect or runs a substitution (both: assume a change)."""
     text = command
     for safe in SAFE_REDIRECTS:
         text = text.replace(safe, " ")
     if ">" in text or "$(" in text or "`" in text:
+        return None
+    return text
+
+
+def segments(command: str) -> list[list[str]] | None:
+    """The simple commands of `command` as word lists; None when it is not `harmless`, or has
+    more than `MAX_SEGMENTS` of them (too many to read)."""
+    text = harmless(command)
+    if text is None:
         return None
     for separator in SEPARATORS:
         text = text.replace(separator, "\n")
@@ -298,7 +306,7 @@ def unwrap(words: list[str]) -> list[str]:
     first, count = 0, len(words)
     while first < count and words[first] in LEADING_KEYWORDS:
         first += 1
-    while first < count and _program(words[first]) in WRAPPERS:
+    while first < count and program_name(words[first]) in WRAPPERS:
         first += 1
         while first < count and (
             words[first].startswith("-")
@@ -309,7 +317,8 @@ def unwrap(words: list[str]) -> list[str]:
     return words[first:] if first else words
 
 
-def _program(word: str) -> str:
+def program_name(word: str) -> str:
+    """The program a command word runs, without its directory (`/usr/bin/grep`: `grep`)."""
     return word.rsplit("/", 1)[-1]
 
 
@@ -317,7 +326,7 @@ def reads(words: list[str]) -> bool:
     words = unwrap(words)
     if not words:
         return True
-    program = _program(words[0])
+    program = program_name(words[0])
     if program == "git":
         return _git_reads(words[1:])
     if program == "gh":
@@ -374,7 +383,7 @@ def is_wait(call: ToolCall) -> bool:
         words = unwrap(words)
         if not words:
             continue
-        if _program(words[0]) in WAIT_PROGRAMS:
+        if program_name(words[0]) in WAIT_PROGRAMS:
             return True
         if any(w in WAIT_SUBCOMMANDS for w in words[1:3]) or any(
             w.startswith(WAIT_OPTIONS) for w in words[1:]
