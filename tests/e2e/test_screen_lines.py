@@ -105,6 +105,42 @@ def test_a_deny_and_a_pause_read_as_plain_lines_and_the_pause_is_said_once(
     assert len(api.requests) >= 6
 
 
+SEARCH_ASKED = (
+    "says: arcguard asked the model to check its search: several in a row found nothing. To"
+    " change this: shape_checkin_repeats, loop_guard"
+)
+SEARCH_DENIED = (
+    "says: arcguard stopped a Bash search that cannot match as written, after searches that found"
+    " nothing; the model was told the fix. To change this: loop_guard, or arcguard off"
+)
+
+
+def test_a_search_that_cannot_match_is_named_for_what_it_is_not_called_a_repeat(
+    claude_release: ClaudeRelease, claude_project: Any
+) -> None:
+    project = claude_project(arcguard_settings_for(claude_release.version))
+    (project.path / "main.go").write_text('import "github.com/go-git/go-git"\n')
+    greps = [f'grep -rn "{w}" .' for w in ("go-git|billy", "go-git|gcfg", "git|go")]
+    script = [
+        *(tool_use("Bash", {"command": g}) for g in greps),
+        tool_use("Bash", {"command": 'grep -rnE "go-git|billy" .'}),
+        text("Found it in main.go."),
+    ]
+    with ScriptedAPI(script) as api, interactive_claude(claude_release.binary, project, api) as cli:
+        cli.type("where is go-git imported?")
+        wait_for(lambda: "Found it in main.go." in cli.screen(), 90, "the reply", cli)
+        time.sleep(1)
+        shown = words(cli)
+
+    assert SEARCH_DENIED in shown, shown
+    # Without PostToolBatch the request is decided in the deny's own hook run, and one hook run
+    # gets one line: the deny's.
+    assert (SEARCH_ASKED in shown) is claude_release.knows_post_tool_batch, shown
+    assert "stopped a repeated" not in shown, shown
+    assert kinds(project) == ["nudge", "deny"]
+    assert len(api.requests) >= 5  # the interactive CLI may send more of its own
+
+
 # The release docs/what-you-will-see.md is captured on: the newest the project supports.
 PAGE_RELEASE = WINDOW_RELEASES["newest"]
 
