@@ -79,6 +79,19 @@ def test_calls_refused_before_they_ran_are_not_runs_of_the_operation():
     assert not d.turn(read())["denied"]
 
 
+def test_a_write_refused_until_the_file_is_read_is_not_denied_once_it_is_read():
+    # Claude Code refuses a write to a file the session has not read, before any hook runs: the
+    # refusals are not runs, so the write after the read goes through.
+    d = Driver()
+    write = {"file_path": "/p/GEMINI.md", "content": "@./skills/search/SKILL.md\n"}
+    unread = "<tool_use_error>File has not been read yet. Read it first before writing to it."
+    for _ in range(2):
+        d.turn(Call("Write", write, error=f"{unread}</tool_use_error>"))
+    d.turn(Call("Bash", {"command": "git checkout main -- GEMINI.md"}, response=""))
+    d.turn(read("/p/GEMINI.md"))
+    assert not d.turn(Call("Write", write, response={"type": "update"}))["denied"]
+
+
 @pytest.mark.parametrize(
     "payload",
     [
@@ -86,6 +99,7 @@ def test_calls_refused_before_they_ran_are_not_runs_of_the_operation():
         {"error": SIBLING},
         {"error": "The user doesn't want to proceed with this tool use."},
         {"error": "PreToolUse:Read hook error: blocked by policy"},
+        {"error": "<tool_use_error>InputValidationError: bad offset</tool_use_error>"},
     ],
 )
 def test_an_interrupted_cancelled_or_refused_call_did_not_run(payload):
@@ -93,8 +107,14 @@ def test_an_interrupted_cancelled_or_refused_call_did_not_run(payload):
     assert opkey.outcome(ToolCall("Read", {}), failure) == opkey.NOT_RUN
 
 
-def test_a_failure_that_merely_prints_the_words_still_ran():
-    error = "Exit code 1\nSibling tool call errored"
+@pytest.mark.parametrize(
+    "error",
+    [
+        "Exit code 1\nSibling tool call errored",
+        "<tool_use_error>Error calling tool (Fetch): socket hang up</tool_use_error>",
+    ],
+)
+def test_a_failure_that_merely_prints_the_words_still_ran(error):
     failure = ToolResult(failed=True, error=error)
     assert opkey.outcome(ToolCall("Bash", {}), failure) != opkey.NOT_RUN
 

@@ -233,14 +233,21 @@ def test_a_record_resolved_by_post_tool_use_keeps_its_outcome():
 
 # What the model saw for calls that never ran, measured with Claude Code 2.1.328: a Bash call
 # with no rule to allow it in headless mode, a deny rule, an unknown tool, a sibling cancelled
-# by a failing parallel call, and a PreToolUse deny (arcguard's own or another hook's).
+# by a failing parallel call, and a PreToolUse deny (arcguard's own or another hook's); and
+# Claude Code's input checks, which refuse a call before any hook runs (tests/e2e).
 NEVER_RAN_TEXTS = [
     "This command requires approval",
     "Permission to use Bash with command echo denied has been denied.",
     "<tool_use_error>Error: No such tool available: GetTask. GetTask is not a tool you can "
     "call.</tool_use_error>",
     "<tool_use_error>Sibling tool call errored</tool_use_error>",
+    "<tool_use_error>Cancelled: parallel tool call Bash(make) errored</tool_use_error>",
     "PreToolUse:Bash hook error: [arcguard] another hook said no\nsecond line",
+    "<tool_use_error>File has not been read yet. Read it first before writing to it."
+    "</tool_use_error>",
+    "<tool_use_error>String to replace not found in file.\nString: \tbar()</tool_use_error>",
+    "<tool_use_error>InputValidationError: Read failed due to the following issue:\nThe "
+    "parameter `offset` type is expected as `number` but provided as `string`</tool_use_error>",
 ]
 
 
@@ -256,7 +263,7 @@ def test_a_batch_text_of_a_call_that_never_ran_is_recognised(text: str) -> None:
         "Permission to use the printer has been denied.\nretrying",
         "<tool_use_error>Sibling tool call errored</tool_use_error>\ntrailing output",
         "Exit code 1\n<tool_use_error>Sibling tool call errored</tool_use_error>",
-        "<tool_use_error>InputValidationError: bad</tool_use_error>",
+        "<tool_use_error>Error calling tool (Fetch): socket hang up</tool_use_error>",  # it ran
         "ok",
     ],
 )

@@ -50,11 +50,13 @@ NEVER_RAN_MARKS = (
     "The user doesn't want to proceed",
     "[Request interrupted by user",
 )
-# PostToolBatch gives only the text the model saw, with no flag for a call that never ran.
-# These are the harness's own texts for such a call: an unknown tool (inside a tool_use_error
-# frame, like the cancelled sibling above), and a permission check that refused or could not
-# ask (a line of its own).
-UNKNOWN_TOOL_MARK = "Error: No such tool available:"
+# Claude Code frames in a tool_use_error the calls it refused before they ran: its input checks
+# (a file not read yet, a string to replace not found, a bad parameter), an unknown tool, a
+# cancelled parallel call, a permission check. No hook runs for an input check's refusal, so
+# the live hooks never see one. The one framed text of a call that did run is a tool that threw.
+# PostToolBatch gives only the text the model saw, with no flag for a call that never ran: the
+# frame tells it, and so do the permission texts (a line of their own).
+RAN_AND_THREW = "Error calling tool"
 # The user refused the call in the permission prompt; with a reason, the reason follows the
 # words "the user said:" on the next lines.
 REJECTED = "The user doesn't want to proceed with this tool use."
@@ -198,8 +200,9 @@ def never_ran(error: object) -> bool:
     if not isinstance(error, str):
         return False
     head = error.lstrip()[:200]
-    if head.startswith("<tool_use_error>"):
-        head = head[len("<tool_use_error>") :]
+    opening = TOOL_USE_ERROR[0]
+    if head.startswith(opening):
+        return not head[len(opening) :].startswith(RAN_AND_THREW)
     return any(head.startswith(mark) for mark in NEVER_RAN_MARKS) or (
         head.startswith("PreToolUse:") and "hook error:" in head[:80]
     )
@@ -217,8 +220,7 @@ def batch_never_ran(response: object) -> bool:
     text = response.strip()
     opening, closing = TOOL_USE_ERROR
     if text.startswith(opening) and text.endswith(closing):
-        inner = text[len(opening) : -len(closing)]
-        return inner.startswith((*NEVER_RAN_MARKS, UNKNOWN_TOOL_MARK))
+        return not text[len(opening) :].startswith(RAN_AND_THREW)
     if text.startswith("PreToolUse:") and "hook error:" in text[:80]:
         return True  # a PreToolUse hook's deny, arcguard's own or another's: any reason
     if "\n" in text:
