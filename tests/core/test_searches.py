@@ -44,6 +44,7 @@ CANNOT_MATCH = [
     ("Bash", {"command": 'grep -rn "load|save" src/'}, searches.BRE_PIPE),
     ("Bash", {"command": "git grep -n 'Load|Save' | head"}, searches.BRE_PIPE),
     ("Bash", {"command": "grep -rn load\\|save src/"}, searches.BRE_PIPE),  # the shell eats `\`
+    ("Bash", {"command": 'LC_ALL=C grep -rn "load|save" src/'}, searches.BRE_PIPE),
     ("Grep", {"pattern": "go-git", "glob": '"*.go"'}, searches.QUOTED_GLOB),
     ("Grep", {"pattern": "x", "glob": "*hooks*gemini*'"}, searches.QUOTED_GLOB),
     ("Glob", {"pattern": "'src/**/*.ts'"}, searches.QUOTED_GLOB),

@@ -301,10 +301,13 @@ def is_read_only_command(command: str) -> bool:
 
 
 def unwrap(words: list[str]) -> list[str]:
-    """The command a wrapper (`timeout 60 ...`, `env X=1 ...`) or a keyword (`do ...`) runs.
-    Walked by index and sliced once: a command of many wrappers costs its length, no more."""
+    """The command a wrapper (`timeout 60 ...`, `env X=1 ...`), a keyword (`do ...`) or a
+    variable set for it (`LC_ALL=C ...`) runs. Walked by index and sliced once: a command of
+    many wrappers costs its length, no more."""
     first, count = 0, len(words)
-    while first < count and words[first] in LEADING_KEYWORDS:
+    while first < count and (
+        words[first] in LEADING_KEYWORDS or ("=" in words[first] and words[first][0] != "=")
+    ):
         first += 1
     while first < count and program_name(words[first]) in WRAPPERS:
         first += 1
