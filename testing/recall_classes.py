@@ -19,6 +19,7 @@ from testing.recall_suite import LEGIT
 from testing.recall_suite import LOOP
 from testing.recall_suite import Session
 from testing.recall_suite import bash_call
+from testing.recall_suite import edit_call
 from testing.recall_suite import read_call
 from testing.recall_suite import stamp
 
@@ -58,6 +59,53 @@ def go_build_failure() -> tuple[Session, dict[str, Any]]:
         if n == 6:
             s.wait(5).bash("go env GOPATH", "/home/dev/go")
     return s, _loop(attempts[3], attempts[-1], "go build failure, five spellings")
+
+
+TSC_ERROR = (
+    "> web@1.4.0 build\n> tsc -p tsconfig.json\n\n"
+    "src/api/client.ts(42,7): error TS2322: Type 'string' is not assignable to type 'number'."
+)
+
+
+def filtered_build_failure() -> tuple[Session, dict[str, Any]]:
+    # Piped through a filter, a failing build exits with the filter's code: Claude Code reports
+    # those attempts as completed, though each shows the same compiler error.
+    s = _open(Session("filtered-build-failure"), "Fix the web build.")
+    spellings = (
+        ("npm run build", True, TSC_ERROR),
+        ("npm run build 2>&1 | tail -20", False, TSC_ERROR),
+        ("npm run build --silent 2>&1 | grep -A3 error", False, TSC_ERROR.split("\n")[-1]),
+        ("npx tsc -p tsconfig.json", True, TSC_ERROR.split("\n")[-1]),
+        ("npm run build 2>&1; echo exit=$?", False, f"{TSC_ERROR}\nexit=2"),
+    )
+    attempts: list[int] = []
+    for n in range(9):
+        command, failed, output = spellings[n % len(spellings)]
+        narration = "Rebuilding." if n % 4 == 0 else ""
+        if failed:
+            s.wait(15).fail(command, output, narration=narration)
+        else:
+            s.wait(15).bash(command, output, narration=narration)
+        attempts.append(s.turn)
+        if n == 2:
+            s.wait(5).calls(read_call("/home/dev/web/tsconfig.json", '{"strict": true}'))
+    return s, _loop(attempts[3], attempts[-1], "build failure, shown through output filters")
+
+
+def failure_views_then_fix() -> tuple[Session, dict[str, Any]]:
+    s = _open(Session("failure-views-then-fix"), "Fix the web build.")
+    s.wait(15).fail("npm run build", TSC_ERROR)
+    s.wait(10).bash("npm run build 2>&1 | tail -5", TSC_ERROR)
+    s.wait(10).bash("npm run build 2>&1 | grep -B2 -A2 error", TSC_ERROR.split("\n")[-1])
+    client = "export const limit: number = '10';\n"
+    s.wait(20).calls(
+        edit_call("/home/dev/web/src/api/client.ts", client, "= '10'", "= 10"),
+        narration="The limit is a string; it must be a number.",
+    )
+    s.wait(15).bash("npm run build 2>&1 | tail -5", "> web@1.4.0 build\n> tsc -p tsconfig.json")
+    s.wait(15).bash("npm test 2>&1 | tail -3", "Tests: 48 passed, 48 total")
+    s.wait(5).say("The build passes, and so do the tests.")
+    return s, {"kind": LEGIT, "what": "a build failure looked at three ways, fixed, checked"}
 
 
 def _health(at: int, n: int) -> str:
@@ -190,6 +238,8 @@ def numbered_files() -> tuple[Session, dict[str, Any]]:
 
 BUILDERS = (
     go_build_failure,
+    filtered_build_failure,
+    failure_views_then_fix,
     rotated_curl,
     narrated_clock,
     issue_triage,

@@ -53,6 +53,57 @@ def test_one_failure_under_new_spellings_and_program_names_is_checked_in_then_pa
     assert "attempts failed the same way" in d.paused["reason"]
 
 
+BUILD_ERROR = "# example.com/app\n./main.go:3:2: undefined: foo"
+
+
+def test_a_failure_seen_through_output_filters_is_one_failure_whatever_the_exit_code():
+    # `cmd | tail` exits with the filter's code: Claude Code reports it completed, though it
+    # shows the same failure, with a line more or less around it.
+    d = Driver()
+    attempts = [
+        fail("go build ./...", BUILD_ERROR),
+        bash("go build ./... 2>&1 | tail -20", BUILD_ERROR),
+        bash("go build -v ./... 2>&1 | head -30", f"example.com/app\n{BUILD_ERROR}"),
+        fail("go vet ./...", "# example.com/app\nvet: ./main.go:3:2: undefined: foo"),
+        bash("go build ./... 2>&1; echo exit=$?", f"{BUILD_ERROR}\nexit=1"),
+        bash("cd /src/app && go build ./... 2>&1 | grep -v warning", BUILD_ERROR),
+        bash("go build -x ./... 2>&1 | tail -3", f"WORK=/tmp/go-build1\n{BUILD_ERROR}"),
+    ]
+    assert _run(d, *attempts) == 4
+    assert d.paused is not None and "7 attempts failed the same way" in d.paused["reason"]
+
+
+def test_a_result_showing_only_lines_of_the_failure_is_that_failure():
+    d = Driver()
+    d.turn(fail("go build ./...", BUILD_ERROR))
+    line = "main.go:3:2: undefined: foo"
+    views = ("grep undefined", "tail -1", "grep -A1 main.go")
+    assert _run(d, *(bash(f"go build ./... 2>&1 | {v}", line) for v in views)) == 4
+
+
+def test_a_result_that_misses_a_line_of_the_failure_and_adds_its_own_is_something_else():
+    d = Driver()
+    d.turn(fail("go build ./...", f"{BUILD_ERROR}\n./main.go:9:1: undefined: bar"))
+    other = f"{BUILD_ERROR}\n./main.go:9:1: undefined: baz"
+    assert _run(d, *(bash(f"go build ./... 2>&1 | tail -{n}", other) for n in range(6))) == 0
+    assert d.paused is None
+
+
+def test_after_an_edit_the_failure_seen_again_starts_a_new_count():
+    d = Driver()
+    for _ in range(3):
+        d.turn(fail("go build ./...", BUILD_ERROR))
+    d.turn(
+        Call(
+            "Edit",
+            {"file_path": "/src/app/main.go", "old_string": "foo()", "new_string": "Foo()"},
+            response={"filePath": "/src/app/main.go", "structuredPatch": [{"lines": ["+x"]}]},
+        )
+    )
+    first = _run(d, *(bash(f"go build ./... 2>&1 | tail -{n}", BUILD_ERROR) for n in (5, 9, 20)))
+    assert first == 0 and d.main["stuck"]["fails"] == 3
+
+
 def test_the_failure_a_program_or_path_names_reads_as_one_cause():
     one = shape.failure_text("cmd/server/main.go:14:2: undefined: config.Load")
     assert one == shape.failure_text("vet: cmd/server/main.go:14:2: undefined: config.Load")

@@ -189,6 +189,42 @@ def test_checkin_nudge_reaches_the_model(claude_project, run_claude):
     assert log_kinds(arcguard_state(project, run.session_id)) == ["nudge"]
 
 
+TSC_ERROR = "src/client.ts(42,7): error TS2322: Type 'string' is not assignable to type 'number'."
+BUILD = f"#!/bin/sh\necho 'web@1.4.0 build'\necho \"{TSC_ERROR}\" >&2\nexit 2\n"
+FAILED_ALIKE = "[arcguard] 4 attempts failed the same way"
+
+
+def test_a_failing_build_seen_through_filters_is_one_failure_checked_in_on_then_paused(
+    claude_project, run_release, claude_release
+):
+    # Piped through a filter, a failing build exits with the filter's code: Claude Code reports
+    # the call as completed, though its output shows the same failure.
+    project = claude_project(arcguard_settings_for(claude_release.version))
+    (project.path / "build.sh").write_text(BUILD)
+    spellings = [
+        "sh build.sh",
+        "sh build.sh 2>&1 | tail -5",
+        "sh ./build.sh 2>&1 | grep -A2 error",
+        "bash build.sh",
+        "sh build.sh 2>&1; echo exit=$?",
+        "bash ./build.sh 2>&1 | head -20",
+        "sh build.sh 2>&1 | cat",
+    ]
+    with ScriptedAPI([bash(c) for c in spellings * 2]) as api:
+        run = run_release(project, api, "fix the web build")
+
+    assert run.result is not None, run.describe()
+    errors = [result_texts(api, i)[0][0] for i in range(1, 7)]
+    assert errors == [True, False, False, True, False, False]
+    word = [FAILED_ALIKE in api.request_text(i) for i in range(1, 7)]
+    # Where the batch hook fires the word follows the 4th attempt's batch; without it, the
+    # turn closes at the next call, and the word comes with that call's result.
+    assert word.index(True) == (3 if claude_release.knows_post_tool_batch else 4)
+    state = arcguard_state(project, run.session_id)
+    assert log_kinds(state) == ["nudge", "pause"]
+    assert "7 attempts failed the same way" in state["guard"]["paused"]["reason"]
+
+
 GO_IMPORT = 'package main\n\nimport "github.com/go-git/go-git"\n'
 SEARCH_WORD = "[arcguard] 2 searches in a row found nothing"
 

@@ -11,15 +11,14 @@ from typing import Any
 from scripted_api import ScriptedAPI
 from scripted_api import text
 from scripted_api import tool_use
+from test_loop_guard import result_texts
 
+from arcguard.replay.replayer import replay
 from conftest import arcguard_settings_for
 from conftest import arcguard_state
 from conftest import hook_settings
 from conftest import log_kinds
 from conftest import payload_log
-from test_loop_guard import result_texts
-
-from arcguard.replay.replayer import replay
 
 
 FRAME = "<tool_use_error>"
@@ -55,7 +54,8 @@ def test_an_input_check_refusal_runs_no_hook(claude_project, run_release, claude
     per_call = [e for e in events if e != "PostToolBatch"]
     assert [p["tool_name"] for e in per_call for p in log.payloads(e)] == ["Read", "Read"]
     if claude_release.knows_post_tool_batch:
-        batched = [c["tool_response"] for p in log.payloads("PostToolBatch") for c in p["tool_calls"]]
+        batches = log.payloads("PostToolBatch")
+        batched = [c["tool_response"] for p in batches for c in p["tool_calls"]]
         assert [r.startswith(FRAME) for r in batched] == [False, True, True, True]
 
 

@@ -198,6 +198,7 @@ class Stuck(Record):
     fail: str | None = opt(STR, default=None)  # the result shape of the current failures
     fails: int = field(INT, default=0)
     fail_turn: int | None = opt(INT, default=None)  # the turn of the last failure counted
+    fail_lines: list[str] = field(list_of(STR), default_factory=list)  # its cause, line by line
     label: str = field(STR, default="")
     nudged: bool = field(BOOL, default=False)
     fail_nudged: bool = field(BOOL, default=False)

@@ -312,6 +312,7 @@ def decide_post_tool(
         # A result for a call we denied did not come from the live session (it never ran).
         return paused_output(state, deny=False), state
     finished = _finish(guard, call, result)
+    stuck.recognise(track, call, result, finished)
     # The user's words (a reason for a refusal, an answer) are news whatever the call was.
     heard = opkey.carries_user_words(call.name, result)
     progress = heard or finished.edit == stuck.NEW or finished.changed
@@ -351,6 +352,8 @@ def _finish(guard: Guard, call: ToolCall, result: ToolResult) -> stuck.Finished:
         empty=found is False or opkey.is_empty_result(result),
         found=found,
     )
+    if outcome.startswith(opkey.FAILED):
+        finished.lines = shape.cause_lines(result, call, shape.MAX_CAUSE_LINES)
     if not result.failed and (
         opkey.is_confirmed_edit(call, result.response) or call.name == NOTEBOOK_EDIT
     ):

@@ -49,6 +49,7 @@ FILTERS = frozenset(
 )
 # How many trailing pipes are looked at for filters.
 MAX_FILTERS = 16
+EXIT_CODE = "Exit code "  # the line Claude Code opens a failed command's output with
 
 
 def normalise(text: str, keep: frozenset[str] = frozenset()) -> str:
@@ -224,6 +225,30 @@ def failure_text(text: str) -> str:
         if kept:
             lines.append(" ".join(kept))
     return "\n".join(lines)
+
+
+# A failure's lines that are remembered to recognise it in later results: enough to name it.
+MAX_CAUSE_LINES = 24
+# A line with fewer letters than this says nothing of a cause (`}`, `---`, `0`).
+CAUSE_LETTERS = 4
+
+
+def cause_lines(result: ToolResult, call: ToolCall, limit: int | None = None) -> list[str]:
+    """Digests of the distinct lines of what the model saw, each read as a failure's cause is
+    (`failure_text`) with its volatile values set aside, the exit code line and lines of too
+    few letters left out, at most `limit` of them: what `stuck.recognise` compares."""
+    keep = identity_numbers(call)
+    found: list[str] = []
+    for line in failure_text(result_text(result)).splitlines():
+        line = of_text(line, keep)
+        if line.startswith(EXIT_CODE) or sum(c.isalpha() for c in line) < CAUSE_LETTERS:
+            continue
+        digest = hashing.digest(line)
+        if digest not in found:
+            found.append(digest)
+            if len(found) == limit:
+                break
+    return found
 
 
 def _names_a_file(word: str) -> bool:

@@ -50,6 +50,7 @@ if TYPE_CHECKING:
     from arcguard.core.schema import Track
     from arcguard.core.state import State
     from arcguard.core.tool_call import ToolCall
+    from arcguard.core.tool_call import ToolResult
 
 NEW = "new"  # a confirmed edit to a content the file never had
 REVISIT = "revisit"  # a confirmed edit back to a content it had before
@@ -92,6 +93,23 @@ class Finished:
     edit: str | None = None  # NEW or REVISIT: a confirmed edit, and to which content
     changed: bool = False  # it ran and may have changed the world
     found: bool | None = None  # a search: whether it found anything (`searches.found`)
+    lines: list[str] | None = None  # a failure's `shape.cause_lines`
+
+
+def recognise(track: Track, call: ToolCall, result: ToolResult, finished: Finished) -> None:
+    """A command's result that shows every line of the last failure's cause, whatever else it
+    prints, or only lines of it (`go build ./... 2>&1 | tail`, which exits with the filter's
+    code), is that failure seen again: `finished` takes its shape (mutates `finished`)."""
+    st = track.stuck if track.has("stuck") else None
+    if st is None or not st.fail_lines or finished.result == st.fail or finished.empty:
+        return
+    if call.name != opkey.BASH or finished.found is not None or tool_effects.is_poll(call):
+        return  # a search's or a poll's result is judged by their own rules
+    if not finished.outcome.startswith((opkey.FAILED, opkey.COMPLETED)):
+        return
+    cause, shown = set(st.fail_lines), set(shape.cause_lines(result, call))
+    if cause <= shown or (shown and shown <= cause):
+        finished.result = st.fail or finished.result
 
 
 def observe(track: Track, now: float, call: ToolCall, finished: Finished) -> None:
@@ -119,10 +137,11 @@ def observe(track: Track, now: float, call: ToolCall, finished: Finished) -> Non
     if fresh:
         st.news += 1
         _forget_quiet_runs(st)
-    failed = outcome.startswith(opkey.FAILED)
-    if failed:
+    if result.startswith(opkey.FAILED):
         # Parallel calls of one turn failing alike are one attempt, not several.
         again = st.fail_turn == track.turns and result == st.fail
+        if result != st.fail:
+            st.fail_lines = finished.lines or []
         st.fail, st.fail_turn = result, track.turns
         if again:
             return
