@@ -7,13 +7,14 @@ Fed by every finished call (`observe`) and acted on when a turn's calls are done
   numbers that name the call's target kept, a failure read as its cause) the session has not
   seen is news. A result seen again extends its run, whichever call brought it and whatever
   one-off calls came between, until more than `GAP` new results arrived since its last
-  sighting. A failure's run is counted in attempts (parallel copies of one turn are one):
-  `error_checkin_repeats` asks for a summary, `error_pause_repeats` pauses. A completed call's
-  run is counted in repeats: `shape_checkin_repeats`, then `shape_pause_repeats`. Real
-  progress starts every run again: a confirmed edit that leaves a file content it never had,
-  the user's words (`heard`), or a call that may have changed the world whose result is new or
-  not itself the one repeating. A failed call changes nothing a retry could see, so it is never
-  progress.
+  sighting. A command's result that shows the last failure's lines, or only some of them, is
+  that failure seen again, whatever its exit code (`recognise`). A failure's run is counted
+  in attempts (parallel copies of one turn are one): `error_checkin_repeats` asks for a
+  summary, `error_pause_repeats` pauses. A completed call's run is counted in repeats:
+  `shape_checkin_repeats`, then `shape_pause_repeats`. Real progress starts every run again: a
+  confirmed edit that leaves a file content it never had, the user's words (`heard`), or a
+  call that may have changed the world whose result is new or not itself the one repeating. A
+  failed call changes nothing a retry could see, so it is never progress.
 - Searches that find nothing: told nothing, so they join no run above; they are counted in a
   run of their own, staged the same way (`loop_guard.searches`), sooner when one of them
   cannot match as spelt.
