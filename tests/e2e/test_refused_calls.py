@@ -28,7 +28,9 @@ def _edit(path: Any, old: str) -> dict[str, Any]:
     return tool_use("Edit", {"file_path": str(path), "old_string": old, "new_string": "\t\tbar()"})
 
 
-def test_an_input_check_refusal_runs_no_hook(claude_project, run_release, claude_release):
+def test_an_input_check_refusal_runs_no_hook_live_or_in_replay(
+    claude_project, run_release, claude_release, tmp_path
+):
     project = claude_project()
     log = payload_log(project)
     events = ["PreToolUse", "PostToolUse", "PostToolUseFailure"]
@@ -53,6 +55,12 @@ def test_an_input_check_refusal_runs_no_hook(claude_project, run_release, claude
     # Only the first Read reached the per-call hooks.
     per_call = [e for e in events if e != "PostToolBatch"]
     assert [p["tool_name"] for e in per_call for p in log.payloads(e)] == ["Read", "Read"]
+    assert run.transcript is not None, run.describe()
+    config = tmp_path / "none.toml"
+    config.write_text("")
+    replayed = replay(str(run.transcript), config_path=str(config), recorded_time=True)
+    fired = [s.event.fields.get("tool_name") for s in replayed.steps if s.event.event in per_call]
+    assert fired == ["Read", "Read"]
     if claude_release.knows_post_tool_batch:
         batches = log.payloads("PostToolBatch")
         batched = [c["tool_response"] for p in batches for c in p["tool_calls"]]

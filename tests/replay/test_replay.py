@@ -4,14 +4,17 @@ import json
 from pathlib import Path
 from typing import Any
 
+import orjson
 import pytest
 from click.testing import CliRunner
 from testing.builders import FIXTURES
 from testing.builders import Transcript
 
+from arcguard.core.loop_guard import opkey
 from arcguard.core.schema import LogEntry
 from arcguard.forensics import entries as kinds
 from arcguard.replay import replay
+from arcguard.replay import replayer as replay_module
 from arcguard.replay.events import EventBuilder
 from arcguard.replay.replayer import new_log_entries
 from arcguard.transcript.records import parse_entry
@@ -87,6 +90,55 @@ def test_failed_call_gives_post_tool_use_failure_with_its_text() -> None:
     )
     failure = [f for n, f in events_of(t) if n == "PostToolUseFailure"]
     assert failure and failure[0]["error"] == "Exit code 2\nboom"
+
+
+NOT_FOUND = "<tool_use_error>String to replace not found in file.\nString: x</tool_use_error>"
+
+
+def test_a_call_refused_by_the_input_check_fires_no_hook_but_is_in_its_batch(
+    tmp_path: Path,
+) -> None:
+    # Claude Code refuses it before any hook runs (tests/e2e/test_refused_calls.py).
+    t = Transcript().prompt("go")
+    edit = {"file_path": "/p/a.go", "old_string": "x", "new_string": "y"}
+    t.tools(("Edit", edit, NOT_FOUND), ("Bash", {"command": "false"}, "Exit code 1"), error=True)
+    t.text("done")
+    path = t.write(tmp_path / "refused.jsonl")
+    refused = replay_module.refused_ids(str(path), orjson.loads)
+    uses = [
+        block
+        for entry in t.entries
+        if entry.get("type") == "assistant"
+        for block in entry["message"]["content"]
+        if block.get("type") == "tool_use"
+    ]
+    assert refused == {b["id"] for b in uses if b["name"] == "Edit"}
+    builder = EventBuilder.start(refused=refused)
+    events = [e for entry in t.entries for e in builder.feed(parse_entry(entry))]
+    per_call = [(e.event, e.fields["tool_name"]) for e in events if "tool_name" in e.fields]
+    assert per_call == [("PreToolUse", "Bash"), ("PostToolUseFailure", "Bash")]
+    [batch] = [e.fields for e in events if e.event == "PostToolBatch"]
+    assert [c["tool_name"] for c in batch["tool_calls"]] == ["Edit", "Bash"]
+
+
+@pytest.mark.parametrize(
+    ("text", "refused"),
+    [
+        (NOT_FOUND, True),
+        ("<tool_use_error>InputValidationError: bad offset</tool_use_error>", True),
+        ("<tool_use_error>Error: No such tool available: X</tool_use_error>", True),
+        ("<tool_use_error>Error calling tool (Fetch): boom</tool_use_error>", False),
+        (
+            "<tool_use_error>Cancelled: parallel tool call Bash(x) errored</tool_use_error>",
+            False,
+        ),
+        ("<tool_use_error>Sibling tool call errored</tool_use_error>", False),
+        ("PreToolUse:Edit hook error: no", False),
+        ("Exit code 1\n<tool_use_error>x</tool_use_error>", False),
+    ],
+)
+def test_which_texts_are_the_input_checks(text: str, refused: bool) -> None:
+    assert opkey.refused_before_hooks(text) is refused
 
 
 def test_only_real_prompts_are_user_prompt_submit() -> None:

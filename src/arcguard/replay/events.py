@@ -63,6 +63,8 @@ class _Batch:
 class EventBuilder:
     """Start one with `EventBuilder.start()`.
 
+    `refused`: the ids of calls Claude Code's input check refused, for which no hook ran
+    (`opkey.refused_before_hooks`); they appear only in their turn's batch.
     `start_arc`: replay as if the first operator prompt had been `/autonomous <prompt>` (cleared
     once it has been). `subagents`: those whose entries older releases wrote into this, the
     parent's, file. `held_results`: results written inside their message. `system_error`: a
@@ -72,6 +74,7 @@ class EventBuilder:
     """
 
     subagents: dict[str, EventBuilder]
+    refused: frozenset[str] = frozenset()
     start_arc: bool = False
     turn: int = 0
     started: bool = False
@@ -90,8 +93,8 @@ class EventBuilder:
     clock: float | None = None
 
     @classmethod
-    def start(cls, *, arc: bool = False) -> EventBuilder:
-        return cls({}, start_arc=arc)
+    def start(cls, *, arc: bool = False, refused: frozenset[str] = frozenset()) -> EventBuilder:
+        return cls({}, refused, start_arc=arc)
 
     @property
     def total_turns(self) -> int:
@@ -145,7 +148,7 @@ class EventBuilder:
         key = _agent_key(entry)
         sub = self.subagents.get(key)
         if sub is None:
-            sub = self.subagents[key] = EventBuilder.start()
+            sub = self.subagents[key] = EventBuilder.start(refused=self.refused)
         return sub
 
     def _begin(self, first: Entry, out: list[HookEvent]) -> None:
@@ -244,7 +247,7 @@ class EventBuilder:
             return
         calls = [c for c in message.tool_uses if "name" in c]
         self.batch = _Batch(calls, {})
-        for call in calls:
+        for call in [c for c in calls if c.get("id") not in self.refused]:
             out.append(
                 self._event(
                     "pre-tool",
@@ -349,6 +352,8 @@ class EventBuilder:
             }
         )
         label = opkey.label(ToolCall(call["name"], call.get("input")))
+        if call.get("id") in self.refused:
+            return
         if block.get("is_error") is True:
             if kinds.hook_denial(text) is not None:
                 # A hook denied it: no post event, but Claude Code still runs the batch's

@@ -14,8 +14,10 @@ from typing import TYPE_CHECKING
 
 from arcguard import jsonio
 from arcguard.core import render
+from arcguard.core.loop_guard import opkey
 from arcguard.core.schema import StateFile
 from arcguard.core.words import vocabulary
+from arcguard.forensics import entries as kinds
 from arcguard.forensics import lines
 from arcguard.replay.events import EventBuilder
 from arcguard.replay.executors import EXECUTORS
@@ -284,6 +286,23 @@ def _first_entry(path: str, loads: Loads) -> Entry | None:
     return None
 
 
+def refused_ids(path: str, loads: Loads) -> frozenset[str]:
+    """The ids of the calls Claude Code's input check refused in the transcript at `path`: no
+    hook ran for them, so the replay fires none (`EventBuilder.refused`). Only the few lines
+    that carry a tool_use_error frame are parsed."""
+    found: set[str] = set()
+    with lines.open_transcript(path) as handle:
+        for raw in lines.read_lines(handle):
+            if raw is None or opkey.TOOL_USE_ERROR[0].encode() not in raw:
+                continue
+            for entry in lines.judge(raw, loads).entries:
+                for block in kinds.tool_results(entry):
+                    text = kinds.result_text(block)
+                    if block.get("is_error") is True and opkey.refused_before_hooks(text):
+                        found.add(str(block.get("tool_use_id")))
+    return frozenset(found)
+
+
 def replay(
     path: str,
     *,
@@ -307,7 +326,8 @@ def replay(
         runner = Replayer.start(sid, workdir, chosen, home, recorded_time=recorded_time)
         result = Result(path, sid, executor, steps=[], subagents={}, clock=runner.clock)
         try:
-            _run(path, runner, result, orjson.loads, on_step, EventBuilder.start(arc=arc))
+            builder = EventBuilder.start(arc=arc, refused=refused_ids(path, orjson.loads))
+            _run(path, runner, result, orjson.loads, on_step, builder)
         finally:
             runner.close()
     return result

@@ -208,6 +208,20 @@ def never_ran(error: object) -> bool:
     )
 
 
+# Framed texts of calls refused after the hooks had their say, or cancelled mid-batch.
+AFTER_HOOKS_MARKS = (*NEVER_RAN_MARKS, "Cancelled:", "Error: Streaming fallback", "PreToolUse:")
+
+
+def refused_before_hooks(text: str) -> bool:
+    """The whole text is Claude Code's input check refusing the call (a string to replace not
+    in the file, a file not read yet, a wrongly typed parameter, an unknown tool): no hook ran
+    for such a call, so `replay` fires none either."""
+    opening, closing = TOOL_USE_ERROR
+    if not (text.startswith(opening) and text.rstrip().endswith(closing)):
+        return False
+    return not text[len(opening) :].startswith((RAN_AND_THREW, *AFTER_HOOKS_MARKS))
+
+
 def batch_never_ran(response: object) -> bool:
     """A PostToolBatch result is the harness's text for a call that never ran.
 
