@@ -330,7 +330,8 @@ class EventBuilder:
                 continue
             text = kinds.result_text(block)
             batch.responses[call["id"]] = text
-            self._post(call, block, text, structured, out)
+            if call["id"] not in self.refused:  # only the batch shows it
+                self._post(call, block, text, structured, out)
         if len(batch.responses) == len(batch.calls):
             self.batch = None
             if not batch.broken:
@@ -352,8 +353,6 @@ class EventBuilder:
             }
         )
         label = opkey.label(ToolCall(call["name"], call.get("input")))
-        if call.get("id") in self.refused:
-            return
         if block.get("is_error") is True:
             if kinds.hook_denial(text) is not None:
                 # A hook denied it: no post event, but Claude Code still runs the batch's
