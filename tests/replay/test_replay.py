@@ -118,7 +118,8 @@ def test_a_call_refused_by_the_input_check_fires_no_hook_but_is_in_its_batch(
     per_call = [(e.event, e.fields["tool_name"]) for e in events if "tool_name" in e.fields]
     assert per_call == [("PreToolUse", "Bash"), ("PostToolUseFailure", "Bash")]
     [batch] = [e.fields for e in events if e.event == "PostToolBatch"]
-    assert [c["tool_name"] for c in batch["tool_calls"]] == ["Edit", "Bash"]
+    calls = batch["tool_calls"]
+    assert isinstance(calls, list) and [c["tool_name"] for c in calls] == ["Edit", "Bash"]
 
 
 @pytest.mark.parametrize(
