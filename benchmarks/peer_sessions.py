@@ -17,6 +17,7 @@ from pathlib import Path
 from arcguard.forensics import entries as kinds
 from arcguard.forensics import lines
 from arcguard.replay.events import EventBuilder
+from arcguard.replay.replayer import refused_ids
 from arcguard.replay.events import HookEvent
 
 
@@ -114,7 +115,7 @@ def read_session(path: Path) -> Session:
     """Rebuild the session's items from the transcript at `path`."""
     import orjson
 
-    builder = EventBuilder.start()
+    builder = EventBuilder.start(refused=refused_ids(str(path), orjson.loads))
     texts = _Texts()
     events: list[HookEvent] = []
     with lines.open_transcript(str(path)) as handle:

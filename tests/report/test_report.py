@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+import orjson
 from testing.builders import REPO
 from testing.builders import Transcript
 from testing.cli import invoke
@@ -13,7 +14,9 @@ from testing.cli import invoke
 from arcguard.replay.events import HookEvent
 from arcguard.replay.replayer import Decision
 from arcguard.replay.replayer import Step
+from arcguard.replay.replayer import replay
 from arcguard.report import decisions as judged
+from arcguard.report import session
 from arcguard.report import timeline as tl
 from arcguard.transcript.records import parse_entry
 
@@ -116,6 +119,25 @@ def test_what_happened_next_is_read_past_the_replays_pause() -> None:
     steps = [Step(recorded[0], []), pause]
     [shown] = judged.decisions(steps, recorded)
     assert (shown.verdict, shown.next_move) == (judged.RIGHT, "Bash: npm test")
+
+
+def test_a_refused_call_keeps_the_timeline_in_step_with_the_replay(tmp_path: Path) -> None:
+    # Claude Code's input check refused the Edit, so neither the replay nor the timeline has
+    # hook events for it, and what followed the pause is still found.
+    t = Transcript().prompt("go")
+    refused = "<tool_use_error>String to replace not found in file.\nString: x</tool_use_error>"
+    edit = {"file_path": "/p/a.go", "old_string": "x", "new_string": "y"}
+    t.tools(("Edit", edit, refused), error=True)
+    for _ in range(8):
+        t.bash("curl -s localhost:8080/health", '{"ok": false}')
+    t.text("done")
+    path = t.write(tmp_path / "refused.jsonl")
+    config = tmp_path / "none.toml"
+    config.write_text("")
+    result = replay(str(path), config_path=str(config))
+    report = session.build(str(path), result, orjson.loads)
+    assert [s.event for s in result.steps] == report.timeline.events[: len(result.steps)]
+    assert all(d.next_move for d in report.decisions if d.kind in ("deny", "pause"))
 
 
 def test_the_text_form_is_the_generated_example() -> None:

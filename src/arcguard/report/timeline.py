@@ -75,8 +75,9 @@ class Timeline:
     error_at: float | None = None  # the first failed attempt of the turn, as recorded
 
     @classmethod
-    def start(cls, *, arc: bool = False) -> Timeline:
-        return cls([], {}, EventBuilder.start(arc=arc), [], {})
+    def start(cls, *, arc: bool = False, refused: frozenset[str] = frozenset()) -> Timeline:
+        """`refused`: as `EventBuilder.refused`, so the events are the replay's own."""
+        return cls([], {}, EventBuilder.start(arc=arc, refused=refused), [], {})
 
     @property
     def turns(self) -> int:
