@@ -17,8 +17,8 @@ from pathlib import Path
 from arcguard.forensics import entries as kinds
 from arcguard.forensics import lines
 from arcguard.replay.events import EventBuilder
-from arcguard.replay.replayer import refused_ids
 from arcguard.replay.events import HookEvent
+from arcguard.replay.replayer import refused_ids
 
 
 # Claude Code delivers a background task's end as a prompt; it is not the user speaking, so it

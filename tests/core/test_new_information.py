@@ -81,6 +81,38 @@ def test_a_result_showing_only_lines_of_the_failure_is_that_failure():
     assert _run(d, *(bash(f"go build ./... 2>&1 | {v}", line) for v in views)) == 4
 
 
+def test_a_failure_not_seen_for_ten_turns_is_no_longer_the_one_retried():
+    d = Driver()
+    d.turn(fail("go build ./...", BUILD_ERROR))
+    for n in range(11):
+        d.turn(Call("Read", {"file_path": f"/src/app/f{n}.go"}, response={"n": f"file {n}"}))
+    views = (bash(f"go build ./... 2>&1 | tail -{n}", BUILD_ERROR) for n in (5, 9, 20, 30))
+    assert _run(d, *views) == 0
+
+
+def test_a_green_build_that_prints_the_failed_builds_first_lines_is_not_that_failure():
+    # A build prints the same steps when it passes, without the error at the end.
+    steps = "> web@1.4.0 build\n> tsc -p tsconfig.json"
+    d = Driver()
+    d.turn(fail("npm run build", f"{steps}\n\nsrc/a.ts(4,7): error TS2322: Type 'string'"))
+    renames = (
+        bash(f"sed -i 's/getUser/fetchUser/g' src/{name}.ts && npm run build", steps)
+        for name in ("api", "auth", "cart", "user", "shop", "list", "item")
+    )
+    assert _run(d, *renames) == 0
+    assert d.paused is None
+
+
+def test_failures_that_share_a_long_preamble_but_not_their_error_are_different():
+    # Progress lines first, the error last: the error is what names the failure.
+    crates = "\n".join(f"   Compiling crate{chr(97 + n)}{chr(98 + n)} v0.1.0" for n in range(26))
+    errors = [f"error[E0425]: cannot find value `{name}` in this scope" for name in "uvwxyz"]
+    d = Driver()
+    for n, error in enumerate(errors):
+        d.turn(fail(f"cargo build{' -q' * n}", f"{crates}\n{error}"))
+    assert d.paused is None and d.main["stuck"]["fails"] == 1
+
+
 def test_a_result_that_misses_a_line_of_the_failure_and_adds_its_own_is_something_else():
     d = Driver()
     d.turn(fail("go build ./...", f"{BUILD_ERROR}\n./main.go:9:1: undefined: bar"))

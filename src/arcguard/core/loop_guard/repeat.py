@@ -353,7 +353,7 @@ def _finish(guard: Guard, call: ToolCall, result: ToolResult) -> stuck.Finished:
         found=found,
     )
     if outcome.startswith(opkey.FAILED):
-        finished.lines = shape.cause_lines(result, call, shape.MAX_CAUSE_LINES)
+        finished.lines = shape.cause_lines(result, call, last=shape.MAX_CAUSE_LINES)
     if not result.failed and (
         opkey.is_confirmed_edit(call, result.response) or call.name == NOTEBOOK_EDIT
     ):

@@ -227,28 +227,28 @@ def failure_text(text: str) -> str:
     return "\n".join(lines)
 
 
-# A failure's lines that are remembered to recognise it in later results: enough to name it.
+# A failure's lines that are remembered to recognise it in later results, its last ones: a
+# build prints its progress first and its error last.
 MAX_CAUSE_LINES = 24
 # A line with fewer letters than this says nothing of a cause (`}`, `---`, `0`).
 CAUSE_LETTERS = 4
 
 
-def cause_lines(result: ToolResult, call: ToolCall, limit: int | None = None) -> list[str]:
-    """Digests of the distinct lines of what the model saw, each read as a failure's cause is
-    (`failure_text`) with its volatile values set aside, the exit code line and lines of too
-    few letters left out, at most `limit` of them: what `stuck.recognise` compares."""
+def cause_lines(result: ToolResult, call: ToolCall, last: int | None = None) -> list[str]:
+    """Digests of the distinct lines of what the model saw, in order, each read as a failure's
+    cause is (`failure_text`) with its volatile values set aside, the exit code line and lines
+    of too few letters left out; only the `last` ones when given: what `stuck.recognise`
+    compares."""
     keep = identity_numbers(call)
-    found: list[str] = []
+    found: dict[str, None] = {}
     for line in failure_text(result_text(result)).splitlines():
         line = of_text(line, keep)
         if line.startswith(EXIT_CODE) or sum(c.isalpha() for c in line) < CAUSE_LETTERS:
             continue
         digest = hashing.digest(line)
-        if digest not in found:
-            found.append(digest)
-            if len(found) == limit:
-                break
-    return found
+        found.pop(digest, None)  # kept where it was last seen
+        found[digest] = None
+    return list(found)[-last:] if last else list(found)
 
 
 def _names_a_file(word: str) -> bool:

@@ -61,6 +61,8 @@ MAX_RUNS = 16  # results being counted at once
 # run: a one-off look elsewhere does not end a loop, a stretch of new findings does.
 GAP = 3
 LABEL_CHARS = 60
+# Turns after which a failure not seen again is no longer the one a result may show again.
+FAIL_MEMORY_TURNS = 10
 
 
 def _stuck(track: Track) -> Stuck:
@@ -99,17 +101,21 @@ class Finished:
 
 def recognise(track: Track, call: ToolCall, result: ToolResult, finished: Finished) -> None:
     """A command's result that shows every line of the last failure's cause, whatever else it
-    prints, or only lines of it (`go build ./... 2>&1 | tail`, which exits with the filter's
-    code), is that failure seen again: `finished` takes its shape (mutates `finished`)."""
+    prints, or only lines of it down to its last (`go build ./... 2>&1 | tail`, which exits
+    with the filter's code), is that failure seen again: `finished` takes its shape (mutates
+    `finished`). Only a failure seen within `FAIL_MEMORY_TURNS` is the one being retried; a
+    result with its first lines and not its last (a build's progress, then success) is not."""
     st = track.stuck if track.has("stuck") else None
     if st is None or not st.fail_lines or finished.result == st.fail or finished.empty:
+        return
+    if track.turns - (st.fail_turn or 0) > FAIL_MEMORY_TURNS:
         return
     if call.name != opkey.BASH or finished.found is not None or tool_effects.is_poll(call):
         return  # a search's or a poll's result is judged by their own rules
     if not finished.outcome.startswith((opkey.FAILED, opkey.COMPLETED)):
         return
     cause, shown = set(st.fail_lines), set(shape.cause_lines(result, call))
-    if cause <= shown or (shown and shown <= cause):
+    if cause <= shown or (st.fail_lines[-1] in shown and shown <= cause):
         finished.result = st.fail or finished.result
 
 
