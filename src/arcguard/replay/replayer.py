@@ -103,7 +103,7 @@ class Step:
 @value
 class Result:
     """One replay. `agent_id`: set when the transcript is a subagent's own; `subagents`:
-    agent id -> turns, of those stored in the parent's file."""
+    agent id -> turns, of those stored in the parent's file; `refused`: `refused_ids`."""
 
     path: str
     session_id: str
@@ -116,6 +116,7 @@ class Result:
     paused_at: int | None = None
     agent_id: str | None = None
     clock: str = "wall"
+    refused: frozenset[str] = frozenset()
 
     @property
     def decisions(self) -> list[Decision]:
@@ -324,9 +325,10 @@ def replay(
         environ = hook_environment(home, config_path)
         chosen: Executor = EXECUTORS[executor](environ)
         runner = Replayer.start(sid, workdir, chosen, home, recorded_time=recorded_time)
-        result = Result(path, sid, executor, steps=[], subagents={}, clock=runner.clock)
+        refused = refused_ids(path, orjson.loads)
+        result = Result(path, sid, executor, [], {}, clock=runner.clock, refused=refused)
         try:
-            builder = EventBuilder.start(arc=arc, refused=refused_ids(path, orjson.loads))
+            builder = EventBuilder.start(arc=arc, refused=refused)
             _run(path, runner, result, orjson.loads, on_step, builder)
         finally:
             runner.close()

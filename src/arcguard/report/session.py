@@ -12,7 +12,6 @@ from typing import TYPE_CHECKING
 from arcguard.core.words import redact
 from arcguard.forensics import lines
 from arcguard.replay import summary
-from arcguard.replay.replayer import refused_ids
 from arcguard.report import decisions as judged
 from arcguard.report import timeline as tl
 from arcguard.text import clip
@@ -68,7 +67,8 @@ class SessionReport:
 
 
 def build(path: str, result: Result, loads: Loads, *, arc: bool = False) -> SessionReport:
-    timeline = tl.Timeline.start(arc=arc, refused=refused_ids(path, loads))
+    # The replay's own refused calls, so that the timeline's events are the replay's.
+    timeline = tl.Timeline.start(arc=arc, refused=result.refused)
     with lines.open_transcript(path) as handle:
         for raw in lines.read_lines(handle):
             for entry in lines.judge(raw, loads).entries:
