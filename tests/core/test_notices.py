@@ -2,7 +2,12 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
+from testing.guard_driver import Call
+from testing.guard_driver import Driver
+from testing.guard_driver import bash
 
 from arcguard.core.arc_keeper.stop import Final
 from arcguard.core.arc_keeper.stop import Signals
@@ -10,6 +15,7 @@ from arcguard.core.arc_keeper.stop import decide_stop
 from arcguard.core.config import default_config
 from arcguard.core.display import notices
 from arcguard.core.schema import LogEntry
+from arcguard.core.schema import StateFile
 from tests.core.test_stop import NOW
 from tests.core.test_stop import with_arc
 
@@ -50,6 +56,11 @@ def test_the_stop_decision_logs_what_the_line_needs():
 ACTING = [
     ({"kind": "deny", "operation": "Bash: cat /home/ada/x.yaml", "runs": 2}, "repeat_limit"),
     ({"kind": "nudge", "reason": "[arcguard] 8 turns"}, "checkin_turns"),
+    ({"kind": "nudge", "rule": "same-failure", "runs": 4}, "error_checkin_repeats"),
+    ({"kind": "nudge", "rule": "nothing-new", "runs": 8}, "shape_checkin_repeats"),
+    ({"kind": "nudge", "rule": "poll"}, "poll_checkin_seconds"),
+    ({"kind": "nudge", "rule": "check-in"}, "checkin_turns"),
+    ({"kind": "nudge", "rule": "backstop"}, "backstop_nudge_turns"),
     ({"kind": "nudge", "rule": "searches", "reason": "[arcguard] 2 searches"}, "loop_guard"),
     (
         {"kind": "deny", "rule": "cannot-match", "operation": "Grep: /home/ada/src", "runs": 2},
@@ -118,3 +129,59 @@ def test_the_line_is_one_bounded_line():
     entry = {"kind": "give-up", "reason": "spent\n" + "x" * 1000}
     line = _user_line([entry], CFG)
     assert "\n" not in line and len(line) == notices.MAX_LINE
+
+
+# --- each request to the model is said as its own rule, with that rule's settings ----------
+
+
+def _same_failure(d: Driver) -> None:
+    for n in range(4):
+        d.turn(Call("Bash", {"command": f"make test{' ' * n}"}, error="Exit code 2\nno rule"))
+
+
+def _nothing_new(d: Driver) -> None:
+    spellings = (
+        "curl -s localhost:7000/healthz",
+        "curl -sS http://127.0.0.1:7000/healthz | jq .",
+        "curl --silent 'http://localhost:7000/healthz'",
+        "wget -qO- http://localhost:7000/healthz",
+    )
+    for n in range(9):  # a probe rotated through spellings, only a counter changing
+        d.turn(bash(spellings[n % 4], f'{{"ok": true, "served": {5000 + 17 * n}}}'))
+
+
+def _poll(d: Driver) -> None:
+    status = json.dumps([{"status": "in_progress"}])
+    for _ in range(16):
+        d.wait(60)
+        d.turn(bash("sleep 50; gh run list --limit 1 --json status", response=status))
+
+
+def _check_in(d: Driver) -> None:
+    for n in range(25):
+        d.turn(bash(f"true # {n}", response=""))
+
+
+def _backstop(d: Driver) -> None:
+    for n in range(100):  # narration keeps every tool-only run short of a check-in
+        d.turn(bash(f"true # {n}", response=""), text="a note" if n % 3 == 0 else "")
+
+
+@pytest.mark.parametrize(
+    ("drive", "said", "adjust"),
+    [
+        (_same_failure, "4 attempts failed the same way", "error_checkin_repeats"),
+        (_nothing_new, "8 calls in a row brought nothing new", "shape_checkin_repeats"),
+        (_poll, "what it is waiting for", "poll_checkin_seconds"),
+        (_check_in, "many tool calls in a row without progress", "checkin_turns"),
+        (_backstop, "many turns since your last message", "backstop_nudge_turns"),
+    ],
+)
+def test_each_request_to_the_model_names_its_own_rule_and_settings(drive, said, adjust):
+    d = Driver()
+    drive(d)
+    nudges = [e for e in StateFile.view(d.state).log if e.kind == "nudge"]
+    assert len(nudges) == 1
+    line = notices.user_line(nudges, CFG)
+    assert line is not None and said in line
+    assert line.split(notices.ADJUST)[-1].startswith(adjust)

@@ -18,6 +18,7 @@ from arcguard.core.loop_guard.background import MAX_TASKS
 from arcguard.core.loop_guard.cycle_run import MAX_NARRATIONS
 from arcguard.core.loop_guard.cycle_run import NARRATION_CHARS
 from arcguard.core.loop_guard.guard import MAX_QUEUED_IDS
+from arcguard.core.loop_guard.held import MAX_HELD
 from arcguard.core.loop_guard.repeat import MAX_FILE_CONTENTS
 from arcguard.core.loop_guard.repeat import MAX_FILES
 from arcguard.core.loop_guard.repeat import MAX_RESOLVED_IDS
@@ -156,6 +157,7 @@ def track(cfg: Any, base: int) -> dict[str, Any]:
         },
         # Model text, each character taking the most bytes it can once escaped.
         "narrations": [chars(NARRATION_CHARS) for _ in range(MAX_NARRATIONS)],
+        "held": [log_entry() for _ in range(MAX_HELD)],
         "open_turn": {
             "message": ident(base),
             "tool_only": False,

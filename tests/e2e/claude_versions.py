@@ -90,15 +90,20 @@ BEHAVIOURS: dict[str, str] = {
         "interactive, claude.ai login: a 429 with the unified rate-limit headers arms"
         " Claude Code's own resume ('Usage limit reached · ... automatically at ...')"
     ),
+    "additionalContext from PreToolUse of a failing call": (
+        "PreToolUse context is in the next request body when the call fails"
+    ),
 }
 
 STOP_MARK = "stop-context-5d2b"
+FAILING_PRE_MARK = "failing-pre-context-3e8d"
 # Probes added after the first bisection: a release probed before them gets only these.
 LATER_PROBES = (
     "Stop additionalContext",
     "Stop block cap",
     "/goal",
     "built-in resume at a usage limit",
+    "additionalContext from PreToolUse of a failing call",
 )
 
 _LOGGER = """\
@@ -355,9 +360,12 @@ def probe_empty_reply(binary: Path) -> dict[str, bool]:
 
 
 def probe_unknown_command(binary: Path) -> dict[str, bool]:
+    """Only a conversation turn counts (it lends the model tools), not the session-title
+    request (no tools) that 2.1.108-2.1.109 send for an unknown command."""
     with session() as s, ScriptedAPI([text("done")]) as api:
         s.run(binary, api, prompt="/autonomous ship it")
-        return {"unknown /autonomous reaches the model in -p": bool(api.requests)}
+        turns = [r for r in api.requests if r.get("tools")]
+        return {"unknown /autonomous reaches the model in -p": bool(turns)}
 
 
 def probe_stop_context(binary: Path) -> dict[str, bool]:
@@ -430,19 +438,37 @@ def probe_builtin_resume(binary: Path) -> dict[str, bool]:
         return {key: _armed(s.project)} if asked else {}
 
 
+def probe_failing_pre_context(binary: Path) -> dict[str, bool]:
+    """A PreToolUse hook answers additionalContext for the turn's only call, which fails."""
+    with session() as s:
+        reply = _context("PreToolUse", FAILING_PRE_MARK)
+        s.project.write_settings(hook_settings({"PreToolUse": s.command(reply)}))
+        script = [tool_use("Bash", {"command": "exit 3"}), text("done")]
+        with ScriptedAPI(script) as api:
+            s.run(binary, api)
+            second = json.dumps(api.requests[1]) if len(api.requests) > 1 else ""
+        return {"additionalContext from PreToolUse of a failing call": FAILING_PRE_MARK in second}
+
+
 def _armed(project: ClaudeProject) -> bool:
     from arcguard.transcript import hook_reader
 
     return any(hook_reader.resume_mark(str(p), 1 << 20) == "armed" for p in project.transcripts())
 
 
-def later_probes(binary: Path) -> dict[str, bool]:
-    return {
-        **probe_stop_context(binary),
-        **probe_stop_cap(binary),
-        **probe_goal(binary),
-        **probe_builtin_resume(binary),
+def later_probes(binary: Path, keys: Sequence[str] = LATER_PROBES) -> dict[str, bool]:
+    """The later probes answering ``keys`` (all of them by default)."""
+    probes: dict[str, Callable[[Path], dict[str, bool]]] = {
+        "Stop additionalContext": probe_stop_context,
+        "Stop block cap": probe_stop_cap,
+        "/goal": probe_goal,
+        "built-in resume at a usage limit": probe_builtin_resume,
+        "additionalContext from PreToolUse of a failing call": probe_failing_pre_context,
     }
+    found: dict[str, bool] = {}
+    for key in keys:
+        found.update(probes[key](binary))
+    return found
 
 
 def runs_offline(binary: Path) -> bool:
@@ -484,14 +510,16 @@ def load_results() -> dict[str, dict[str, bool]]:
 
 def cached_probe(version: str, drop: bool) -> dict[str, bool]:
     """The release's probe results, probing what is not kept yet (a release kept from before a
-    probe was added gets only the later probes). `drop`: delete a release this call installed."""
+    probe was added gets only the later probes it lacks). `drop`: delete a release this call
+    installed."""
     results = load_results()
-    if version in results and all(key in results[version] for key in LATER_PROBES):
+    missing = [key for key in LATER_PROBES if key not in results.get(version, {})]
+    if version in results and not missing:
         return results[version]
     was_there = installed_version(claude_bin(version)) == version
     started = time.monotonic()
     if version in results:
-        results[version] = {**results[version], **later_probes(install(version))}
+        results[version] = {**results[version], **later_probes(install(version), missing)}
     else:
         results[version] = probe(version)
     RESULTS.parent.mkdir(parents=True, exist_ok=True)

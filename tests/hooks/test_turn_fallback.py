@@ -398,3 +398,47 @@ def test_decisions_do_not_depend_on_how_late_the_messages_land(tmp_path_factory,
     finally:
         hook_reader.time.sleep = sleep
     assert late == in_time
+
+
+def _failing_call(home, path, n, command, error):
+    """One tool-only message with one Bash call that fails: (PreToolUse's, PostToolUseFailure's
+    output)."""
+    tool_id = f"toolu_{n}"
+    append_transcript(
+        path, assistant_entries(tool_use("Bash", {"command": command}, tool_id=tool_id))
+    )
+    base = {
+        "session_id": SID,
+        "transcript_path": str(path),
+        "tool_name": "Bash",
+        "tool_input": {"command": command},
+        "tool_use_id": tool_id,
+    }
+    pre = hook_output(run_hook("pre-tool", {**base, "hook_event_name": "PreToolUse"}, home))
+    post = hook_output(
+        run_hook(
+            "post-tool", {**base, "hook_event_name": "PostToolUseFailure", "error": error}, home
+        )
+    )
+    append_transcript(path, [tool_result(tool_id, error, is_error=True)])
+    return pre, post
+
+
+def test_without_the_batch_a_request_waits_for_the_calls_result_which_a_failure_keeps(tmp_path):
+    # Releases without PostToolBatch close a turn at the next call's PreToolUse; the oldest of
+    # them drop that hook's context when the call fails, but deliver its failure hook's.
+    home, path = tmp_path / "home", write_transcript(tmp_path / "t.jsonl", [])
+    spellings = ("make", "make all", "make -k", "make all -k", "make  all")
+    outputs = [
+        _failing_call(home, path, n, c, "Exit code 2\nmake: *** No rule to make target 'all'.")
+        for n, c in enumerate(spellings)
+    ]
+    assert [pre for pre, _ in outputs] == [None] * 5
+    assert [post is not None for _, post in outputs] == [False] * 4 + [True]
+    last = outputs[4][1]
+    assert last["hookSpecificOutput"]["hookEventName"] == "PostToolUseFailure"
+    assert "4 attempts failed the same way" in last["hookSpecificOutput"]["additionalContext"]
+    assert "error_checkin_repeats" in last["systemMessage"]
+    state = support.read_state(home, SID)
+    assert [e["kind"] for e in state["log"]] == ["nudge"]
+    assert state["guard"]["tracks"]["main"].get("held", []) == []

@@ -211,6 +211,25 @@ class Stuck(Record):
     search_nudged: bool = field(BOOL, default=False)
 
 
+# A decision's kind is plain text in the file (the check), one of `DecisionKind` in the code.
+DECISION_KIND: Check[DecisionKind | Literal[""]] = STR  # type: ignore[assignment]
+
+
+class LogEntry(Record):
+    t: float | None = opt(NUMBER, default=None)
+    hook: str | None = opt(STR, default=None)  # a HookName; plain text: callers pass theirs
+    kind: DecisionKind | Literal[""] = field(DECISION_KIND, default="")
+    reason: str = field(STR, default="")
+    rule: str | None = opt(STR, default=None)  # pauses: the PauseKind; blocks: the class;
+    # denials and requests: the rule (`vocabulary`)
+    operation: str | None = opt(STR, default=None)  # denials: the operation's label
+    runs: int | None = opt(INT, default=None)  # denials: runs in the window; requests: count
+    consecutive: int | None = field(optional(INT), default=None)  # stop blocks: the counters
+    lifetime: int | None = field(optional(INT), default=None)
+    attempt: int | None = opt(INT, default=None)  # limit waits: which resume this is
+    of: int | None = opt(INT, default=None)  # ... and how many the arc may have
+
+
 class Track(Record):
     """The main agent's or one subagent's loop-guard record."""
 
@@ -235,6 +254,7 @@ class Track(Record):
     pending: Many[PendingTurn] = many(PendingTurn, default_factory=list)
     stuck: Stuck = sub(Stuck, default_factory=dict)
     narrations: list[str] = field(list_of(STR), default_factory=list)  # for near-repeats
+    held: Many[LogEntry] = many(LogEntry, default_factory=list)  # requests awaiting a result
 
 
 class Pause(Record):
@@ -282,24 +302,6 @@ class Events(Record, other=INT):
 
     def bump(self, name: str) -> None:
         self.data[name] = self.count(name) + 1
-
-
-# A decision's kind is plain text in the file (the check), one of `DecisionKind` in the code.
-DECISION_KIND: Check[DecisionKind | Literal[""]] = STR  # type: ignore[assignment]
-
-
-class LogEntry(Record):
-    t: float | None = opt(NUMBER, default=None)
-    hook: str | None = opt(STR, default=None)  # a HookName; plain text: callers pass theirs
-    kind: DecisionKind | Literal[""] = field(DECISION_KIND, default="")
-    reason: str = field(STR, default="")
-    rule: str | None = opt(STR, default=None)  # pauses: the PauseKind; blocks: the class
-    operation: str | None = opt(STR, default=None)  # denials: the operation's label
-    runs: int | None = opt(INT, default=None)  # denials: runs of it in the window
-    consecutive: int | None = field(optional(INT), default=None)  # stop blocks: the counters
-    lifetime: int | None = field(optional(INT), default=None)
-    attempt: int | None = opt(INT, default=None)  # limit waits: which resume this is
-    of: int | None = opt(INT, default=None)  # ... and how many the arc may have
 
 
 class LimitWait(Record):
@@ -399,7 +401,7 @@ FILE_STATE_CHARS = 64
 # The largest state file these bounds allow with the default settings, in bytes: no input can
 # make one larger (a real one is a few tens of KB). More operations, runs or cycle history
 # in the settings allow more, up to the limit a state file is read with (`store`).
-STATE_BUDGET = 5_413_512
+STATE_BUDGET = 5_496_231
 
 
 def problem(document: object) -> str | None:

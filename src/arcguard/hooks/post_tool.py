@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from arcguard.core import render
 from arcguard.core.loop_guard.repeat import decide_post_tool
+from arcguard.core.state import batch_fires
 from arcguard.core.state import fresh_state
 from arcguard.core.tool_call import read_agent
 from arcguard.core.tool_call import read_call
@@ -13,7 +14,9 @@ from arcguard.hooks.runner import session_id
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from arcguard.core.render import Decisions
     from arcguard.core.render import Output
+    from arcguard.core.state import State
     from arcguard.hooks.payloads import PostToolPayload
     from arcguard.hooks.runner import Context
     from arcguard.jsonio import JSONObject
@@ -32,12 +35,19 @@ def handle(payload: JSONObject, ctx: Context) -> Output | None:
     given = read(payload)
     if given is None or not ctx.loop_guard_acts(given["session_id"]):
         return None
-    sid = given["session_id"]
-    decided = ctx.update(
-        sid,
-        lambda state: decide_post_tool(
-            state or fresh_state(sid, ctx.now), ctx.cfg, ctx.now, given["call"], given["result"]
-        ),
-    )
+    sid, call = given["session_id"], given["call"]
+
+    def change(state: State | None) -> tuple[Decisions | None, State | None]:
+        state = state or fresh_state(sid, ctx.now)
+        output, new = decide_post_tool(state, ctx.cfg, ctx.now, call, given["result"])
+        if not batch_fires(new):
+            from arcguard.core.loop_guard import held
+
+            # A request held back at this call's PreToolUse (releases without PostToolBatch).
+            words, new = held.give(new, call.agent, ctx.now)
+            output = render.merge(words, output)
+        return output, new
+
+    decided = ctx.update(sid, change)
     failed = payload.get("hook_event_name") == "PostToolUseFailure"
     return render.output(decided, "PostToolUseFailure" if failed else "PostToolUse")

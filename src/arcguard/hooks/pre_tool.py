@@ -80,6 +80,12 @@ def handle(payload: JSONObject, ctx: Context) -> Output | None:
             # The previous turn closes first, so a pause it brings denies this call as well.
             closed, state = turn_fallback.before_call(state, given, ctx)
         output, new = decide_pre_tool(state, ctx.cfg, ctx.now, call, file_state=seen)
-        return render.merge(closed, output), new
+        decided = render.merge(closed, output)
+        if closed:
+            from arcguard.core.loop_guard import held
+
+            # A request would be lost with the call's failure: it waits for the call's result.
+            decided, new = held.hold(new, decided, call.agent, ctx.now)
+        return decided, new
 
     return render.output(ctx.update(sid, change), "PreToolUse")

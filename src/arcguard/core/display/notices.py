@@ -112,16 +112,45 @@ def _deny(entry: LogEntry, cfg: Config) -> str:
     )
 
 
+# The rule of a request to the model (its log entry's `rule`) -> what it was asked, why, and
+# the settings of that rule. `{n}` is the count the rule reached, where the entry has it.
+NUDGE_WHY = {
+    vocabulary.EMPTY_SEARCHES: (
+        "to check its search: several in a row found nothing",
+        "shape_checkin_repeats, loop_guard",
+    ),
+    vocabulary.SAME_FAILURE: (
+        "to step back: {n}attempts failed the same way with no file changed",
+        "error_checkin_repeats, error_pause_repeats, loop_guard",
+    ),
+    vocabulary.NOTHING_NEW: (
+        "to step back: {n}calls in a row brought nothing new",
+        "shape_checkin_repeats, shape_pause_repeats, loop_guard",
+    ),
+    vocabulary.POLL: (
+        "what it is waiting for: its poll has shown the same result for minutes",
+        "poll_checkin_seconds, poll_pause_seconds",
+    ),
+    vocabulary.CHECK_IN: (
+        "to sum up what is done and what is left: many tool calls in a row without progress",
+        "checkin_turns",
+    ),
+    vocabulary.BACKSTOP: (
+        "to sum up what is done and what is left: many turns since your last message",
+        "backstop_nudge_turns",
+    ),
+}
+
+
 def _nudge(entry: LogEntry, cfg: Config) -> str:
-    if entry.rule == vocabulary.EMPTY_SEARCHES:
-        return (
-            "arcguard asked the model to check its search: several in a row found nothing."
-            f"{ADJUST}shape_checkin_repeats, loop_guard"
-        )
-    return (
-        "arcguard asked the model to sum up what is done and what is left."
-        f"{ADJUST}checkin_turns, backstop_nudge_turns"
+    # Entries logged before nudges carried a rule name one of the two summary requests.
+    why, adjust = NUDGE_WHY.get(
+        entry.rule or "",
+        ("to sum up what is done and what is left", "checkin_turns, backstop_nudge_turns"),
     )
+    runs = entry.runs
+    count = f"{runs} " if isinstance(runs, int) else ""
+    return f"arcguard asked the model {why.format(n=count)}.{ADJUST}{adjust}"
 
 
 def _resume(entry: LogEntry, cfg: Config) -> str:

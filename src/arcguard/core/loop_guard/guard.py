@@ -52,6 +52,7 @@ from arcguard.core.state import remember
 from arcguard.core.state import short_id
 from arcguard.core.validation import Keyed
 from arcguard.core.words import messages
+from arcguard.core.words import vocabulary
 from arcguard.core.words.final_words import is_task_notification
 from arcguard.values import value
 
@@ -318,16 +319,16 @@ def _backstop_pause(
 
 
 def _nudge(state: State, track: Track, cfg: Config, now: float) -> Decisions | None:
-    text = None
+    text, rule = None, ""
     if not _quiet_window(track, cfg):
         return None  # the recent turns show progress: nothing to ask about
     if track.backstop_nudged_at is None and track.turns >= cfg.backstop_nudge_turns:
         track.backstop_nudged_at = track.turns
-        text = messages.backstop_nudge(track.turns)
+        text, rule = messages.backstop_nudge(track.turns), vocabulary.BACKSTOP
     elif track.streak >= cfg.checkin_turns and not track.checkin_done:
         track.checkin_done = True
-        text = messages.checkin_nudge(track.streak)
+        text, rule = messages.checkin_nudge(track.streak), vocabulary.CHECK_IN
     if text is None:
         return None
-    add_log(state, LogEntry(t=now, hook="post-batch", kind="nudge", reason=text))
+    add_log(state, LogEntry(t=now, hook="post-batch", kind="nudge", reason=text, rule=rule))
     return (render.Context(text),)

@@ -235,23 +235,25 @@ def decide(state: State, track: Track, cfg: Config, now: float) -> Decisions | N
         return pause(
             state, now, "post-batch", "poll", messages.poll_pause(waited // 60, poll.label)
         )
-    text, rule = None, None
+    text, rule, count = None, "", 0
     if fails >= cfg.error_checkin_repeats and not st.fail_nudged:
         st.fail_nudged = True
         text = messages.stuck_checkin(fails, label, failing=True)
+        rule, count = vocabulary.SAME_FAILURE, fails
     elif repeats >= cfg.shape_checkin_repeats and not st.nudged:
         st.nudged = True
         text = messages.stuck_checkin(repeats, label, failing=False)
+        rule, count = vocabulary.NOTHING_NEW, repeats
     elif poll and waited >= cfg.poll_checkin_seconds and not st.poll_nudged:
         st.poll_nudged = True
-        text = messages.poll_checkin(waited // 60, poll.label)
+        text, rule = messages.poll_checkin(waited // 60, poll.label), vocabulary.POLL
     elif searches.word_due(st, cfg.shape_checkin_repeats):
         st.search_nudged = True
         text, rule = messages.searches_checkin(st.searches, st.slip), vocabulary.EMPTY_SEARCHES
     if text is None:
         return None
-    entry = LogEntry(t=now, hook="post-batch", kind="nudge", reason=text)
-    if rule:
-        entry.rule = rule  # only then: other nudges' entries stay as they were written before
+    entry = LogEntry(t=now, hook="post-batch", kind="nudge", reason=text, rule=rule)
+    if count:
+        entry.runs = count  # the user's line says how many attempts or repeats it counted
     add_log(state, entry)
     return (render.Context(text),)

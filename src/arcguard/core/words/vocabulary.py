@@ -31,9 +31,14 @@ UNTRACKED: Final = "untracked"  # no room to track a new call
 PAUSE: Final = "pause"
 RESUME: Final = "resume"  # an operator message lifted a pause
 NUDGE: Final = "nudge"  # a check-in or backstop request for a summary
-# The rule of a deny or a nudge about searches (`loop_guard.searches`), in the entry's `rule`.
+# The rule of a deny or a nudge (the entry's `rule`): what the model was told about.
 CANNOT_MATCH: Final = "cannot-match"  # a search spelt so that it cannot match was denied
 EMPTY_SEARCHES: Final = "searches"  # a run of searches that found nothing was asked about
+SAME_FAILURE: Final = "same-failure"  # attempts failing the same way
+NOTHING_NEW: Final = "nothing-new"  # calls whose results brought nothing new
+POLL: Final = "poll"  # a waiting call showing the same result for long
+CHECK_IN: Final = "check-in"  # tool-only turns in a row without progress
+BACKSTOP: Final = "backstop"  # turns since the user's last message
 # The arc and the session.
 ARC: Final = "arc"
 ARC_NEW: Final = "arc-new"
