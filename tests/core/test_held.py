@@ -48,7 +48,7 @@ def test_a_request_is_given_with_its_own_agents_result_only():
     assert held.give(state, None, s.now)[0] == closed
 
 
-def test_only_the_latest_requests_are_held():
+def test_only_the_latest_requests_are_held_and_only_the_newest_of_alike_ones_moves():
     s, closed = _asked()
     state = s.state
     [entry] = _nudges(state)

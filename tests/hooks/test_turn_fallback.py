@@ -26,19 +26,25 @@ from tests.reliability import support
 SID = "5b1f0c2e-0000-4000-8000-00000000f00d"
 
 
-def _call(path, n, command, *, result):
-    """One tool-only message with one Bash call: PreToolUse, then PostToolUse unless denied."""
+def _bash_payload(path, n, command):
+    """A tool-only message with one Bash call, written to the transcript: its hook payload."""
     tool_id = f"toolu_{n}"
     append_transcript(
         path, assistant_entries(tool_use("Bash", {"command": command}, tool_id=tool_id))
     )
-    base = {
+    return {
         "session_id": SID,
         "transcript_path": str(path),
         "tool_name": "Bash",
         "tool_input": {"command": command},
         "tool_use_id": tool_id,
     }
+
+
+def _call(path, n, command, *, result):
+    """One tool-only message with one Bash call: PreToolUse, then PostToolUse unless denied."""
+    base = _bash_payload(path, n, command)
+    tool_id = base["tool_use_id"]
     pre = hook_output(run_hook("pre-tool", {**base, "hook_event_name": "PreToolUse"}))
     if pre and pre.get("hookSpecificOutput", {}).get("permissionDecision") == "deny":
         return pre
@@ -403,24 +409,14 @@ def test_decisions_do_not_depend_on_how_late_the_messages_land(tmp_path_factory,
 def _failing_call(home, path, n, command, error):
     """One tool-only message with one Bash call that fails: (PreToolUse's, PostToolUseFailure's
     output)."""
-    tool_id = f"toolu_{n}"
-    append_transcript(
-        path, assistant_entries(tool_use("Bash", {"command": command}, tool_id=tool_id))
-    )
-    base = {
-        "session_id": SID,
-        "transcript_path": str(path),
-        "tool_name": "Bash",
-        "tool_input": {"command": command},
-        "tool_use_id": tool_id,
-    }
+    base = _bash_payload(path, n, command)
     pre = hook_output(run_hook("pre-tool", {**base, "hook_event_name": "PreToolUse"}, home))
     post = hook_output(
         run_hook(
             "post-tool", {**base, "hook_event_name": "PostToolUseFailure", "error": error}, home
         )
     )
-    append_transcript(path, [tool_result(tool_id, error, is_error=True)])
+    append_transcript(path, [tool_result(base["tool_use_id"], error, is_error=True)])
     return pre, post
 
 

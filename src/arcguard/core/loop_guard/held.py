@@ -29,6 +29,7 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from arcguard.core.render import Decisions
     from arcguard.core.state import State
+    from arcguard.jsonio import JSONObject
 
 # One turn's close asks at most twice (a rule of its own and a summary); older ones give way.
 MAX_HELD = 2
@@ -41,11 +42,11 @@ def hold(
     if not decided or any(isinstance(d, render.Deny | render.Pause) for d in decided):
         return decided, state
     texts = {d.text for d in decided if isinstance(d, render.Context)}
-    if not any(e.kind == vocabulary.NUDGE and e.reason in texts for e in _log(state)):
+    if not _logged(_log(state), texts):
         return decided, state  # not a request of the loop guard's: nothing to wait for
     state = clone(state)
-    log = StateFile.view(state).log
-    moved = [e.data for e in log if e.kind == vocabulary.NUDGE and e.reason in texts]
+    log = _log(state)
+    moved = _logged(log, texts)
     log.items[:] = [item for item in log.items if all(item is not m for m in moved)]
     track = get_track(state, track_key(agent_id), now)
     track.held = Many.over(LogEntry, [*track.held.items, *moved][-MAX_HELD:])
@@ -70,3 +71,13 @@ def give(state: State, agent_id: str | None, now: float) -> tuple[Decisions | No
 
 def _log(state: State) -> Many[LogEntry]:
     return StateFile.view(state).log
+
+
+def _logged(log: Many[LogEntry], texts: set[str]) -> list[JSONObject]:
+    """The newest request logged with each of `texts`, oldest first (an older request worded
+    alike stays where it is)."""
+    found: dict[str, JSONObject] = {}
+    for entry in reversed(list(log)):
+        if entry.kind == vocabulary.NUDGE and entry.reason in texts:
+            found.setdefault(entry.reason, entry.data)
+    return list(reversed(found.values()))
