@@ -56,3 +56,12 @@ def test_only_the_latest_requests_are_held_and_only_the_newest_of_alike_ones_mov
         state["log"].append({**entry, "t": n})
         _, state = held.hold(state, closed, None, s.now)
     assert [e["t"] for e in state["guard"]["tracks"]["main"]["held"]] == [0, 1, 2][-held.MAX_HELD :]
+
+
+def test_a_request_decided_as_the_model_stops_waits_as_a_stop_cannot_carry_it():
+    # Added context on a Stop would send the model back to work: it is not sent there.
+    s = Session(checkin_turns=3)
+    for n in range(4):  # the check-in comes as the 4th turn closes, at the stop
+        s.message(f"cat notes{n}.txt", result="unchanged")
+    assert s.stop() is None
+    assert _nudges(s.state) == [] and len(s.state["guard"]["tracks"]["main"]["held"]) == 1

@@ -6,8 +6,9 @@ request the closed turn brings (a check-in) rides on that hook's output. Release
 fails: in a loop of failures, the common case. So, unless the call is denied (a deny's output
 always reaches the model), the request is held on the agent's track and given by the call's
 PostToolUse or PostToolUseFailure, whose context every release delivers; both reach the model
-in the same request. Its log entry is written when it is given, so the user's line comes
-with it.
+in the same request. A request decided as the model stops waits the same way, for the next
+call's result: context added at a Stop would send the model back to work. Its log entry is
+written when it is given, so the user's line comes with it.
 
 Pure.
 """

@@ -20,6 +20,7 @@ out of the way, so a release that has the event never counts a turn twice.
 from __future__ import annotations
 
 from arcguard.core import render
+from arcguard.core.loop_guard import held
 from arcguard.core.loop_guard import opkey
 from arcguard.core.loop_guard.guard import TurnEnd
 from arcguard.core.loop_guard.guard import decide_post_batch
@@ -174,13 +175,15 @@ def at_stop(
     state: State, cfg: Config, now: float, *, arc_active: bool
 ) -> tuple[Decisions | None, State | None]:
     """The main agent stopped: its open turn is over. Returns (output, new state or None when
-    nothing was open). Only a pause is passed on: a Stop's added context would continue it."""
+    nothing was open). Only a pause is passed on: a Stop's added context would continue it, so
+    a request waits for the next call's result, as one decided at a PreToolUse does."""
     if batch_fires(state):
         return None, None
     turn = open_turn(state, None)
     if turn is None:
         return None, None
     output, new = _close(state, cfg, now, turn, agent_id=None, arc_active=arc_active)
+    output, new = held.hold(new, output, None, now)
     return render.only_pauses(output or ()) or None, new
 
 
