@@ -30,7 +30,6 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from arcguard.core.render import Decisions
     from arcguard.core.state import State
-    from arcguard.jsonio import JSONObject
 
 # One turn's close asks at most twice (a rule of its own and a summary); older ones give way.
 MAX_HELD = 2
@@ -43,12 +42,13 @@ def hold(
     if not decided or any(isinstance(d, render.Deny | render.Pause) for d in decided):
         return decided, state
     texts = {d.text for d in decided if isinstance(d, render.Context)}
-    if not _logged(_log(state), texts):
+    at = _logged_at(_log(state), texts)
+    if not at:
         return decided, state  # not a request of the loop guard's: nothing to wait for
     state = clone(state)
     log = _log(state)
-    moved = _logged(log, texts)
-    log.items[:] = [item for item in log.items if all(item is not m for m in moved)]
+    moved = [log.items[i] for i in at]
+    log.items[:] = [item for i, item in enumerate(log.items) if i not in at]
     track = get_track(state, track_key(agent_id), now)
     track.held = Many.over(LogEntry, [*track.held.items, *moved][-MAX_HELD:])
     held = {LogEntry.view(m).reason for m in moved}
@@ -74,11 +74,12 @@ def _log(state: State) -> Many[LogEntry]:
     return StateFile.view(state).log
 
 
-def _logged(log: Many[LogEntry], texts: set[str]) -> list[JSONObject]:
-    """The newest request logged with each of `texts`, oldest first (an older request worded
-    alike stays where it is)."""
-    found: dict[str, JSONObject] = {}
-    for entry in reversed(list(log)):
+def _logged_at(log: Many[LogEntry], texts: set[str]) -> list[int]:
+    """Where the newest request logged with each of `texts` is, oldest first (an older request
+    worded alike stays where it is)."""
+    found: dict[str, int] = {}
+    for i in range(len(log) - 1, -1, -1):
+        entry = log[i]
         if entry.kind == vocabulary.NUDGE and entry.reason in texts:
-            found.setdefault(entry.reason, entry.data)
-    return list(reversed(found.values()))
+            found.setdefault(entry.reason, i)
+    return sorted(found.values())
