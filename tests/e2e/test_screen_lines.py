@@ -59,17 +59,27 @@ def words(terminal: Terminal) -> str:
     return " ".join(terminal.history().split())
 
 
+def run_until(
+    release: ClaudeRelease, project: Any, script: list[Any], prompt: str, reply: str
+) -> tuple[ScriptedAPI, str]:
+    """Type `prompt` in the interactive CLI and wait for the model's `reply`: the scripted API
+    and everything the terminal showed."""
+    with ScriptedAPI(script) as api, interactive_claude(release.binary, project, api) as cli:
+        cli.type(prompt)
+        wait_for(lambda: reply in cli.screen(), 90, "the reply", cli)
+        time.sleep(1)
+        return api, words(cli)
+
+
 def test_a_continuation_reads_as_one_line_without_the_completion_command(
     claude_release: ClaudeRelease, claude_project: Any
 ) -> None:
     project = claude_project(arcguard_settings_for(claude_release.version))
     install_autonomous_command(project)
     script = [text(NOOP), text("Back on the importer.")]
-    with ScriptedAPI(script) as api, interactive_claude(claude_release.binary, project, api) as cli:
-        cli.type("/autonomous ship the importer")
-        wait_for(lambda: "Back on the importer." in cli.screen(), 90, "the reply", cli)
-        time.sleep(1)
-        shown = words(cli)
+    api, shown = run_until(
+        claude_release, project, script, "/autonomous ship the importer", "Back on the importer."
+    )
 
     assert shown.count(SENT_BACK) == 1, shown
     # The model's reason is on the screen too (Claude Code prints it), but not the command
@@ -126,11 +136,9 @@ def test_a_search_that_cannot_match_is_named_for_what_it_is_not_called_a_repeat(
         tool_use("Bash", {"command": 'grep -rnE "go-git|billy" .'}),
         text("Found it in main.go."),
     ]
-    with ScriptedAPI(script) as api, interactive_claude(claude_release.binary, project, api) as cli:
-        cli.type("where is go-git imported?")
-        wait_for(lambda: "Found it in main.go." in cli.screen(), 90, "the reply", cli)
-        time.sleep(1)
-        shown = words(cli)
+    api, shown = run_until(
+        claude_release, project, script, "where is go-git imported?", "Found it in main.go."
+    )
 
     assert SEARCH_DENIED in shown, shown
     # Without PostToolBatch the request is decided in the deny's own hook run, and one hook run
@@ -160,11 +168,7 @@ def test_a_failure_retried_under_new_spellings_is_asked_about_in_its_own_words(
         *(tool_use("Bash", {"command": c}) for c in (*spellings, "bash ./build.sh 2>&1")),
         text("The build fails on one type error."),
     ]
-    with ScriptedAPI(script) as api, interactive_claude(claude_release.binary, project, api) as cli:
-        cli.type("fix the web build")
-        wait_for(lambda: "one type error." in cli.screen(), 90, "the reply", cli)
-        time.sleep(1)
-        shown = words(cli)
+    api, shown = run_until(claude_release, project, script, "fix the web build", "one type error.")
 
     # Not the tool-only turns' summary request, and with the settings of its own rule; on the
     # oldest release too, where the 5th attempt fails again (see test_held_requests.py).
