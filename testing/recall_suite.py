@@ -497,6 +497,11 @@ BUILDERS = (
     lambda: stall(
         "stall-waiting", "The build is still running, so I am waiting for it before moving on."
     ),
+    lambda: stall(
+        "stall-pausing",
+        "Trimming is done and tested. This is a good place to pause: rejecting empty lines"
+        " is still to do.",
+    ),
     completion,
     benchmark_reruns,
     git_status_commits,

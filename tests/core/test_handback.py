@@ -356,6 +356,50 @@ def test_the_same_words_doing_other_work_are_not_an_announcement(text):
     assert handback.classify(text) != handback.ANNOUNCED
 
 
+PAUSED = [
+    "I'll stop here for now. The remaining milestones are loading and the report.",
+    "Stopping here. The parser works; loading into the database is still to do.",
+    "This is a good stopping point.",
+    "Trimming is done and tested. This is a good place to pause.",
+    "I've finished the parser.\n\nRemaining work:\n- load into the database\n- write the report",
+    "I've finished the parser.\n\nRemaining:\n\n- load into the database\n- write the report",
+    "Let me pause here so you can review the changes so far.",
+    "I'll leave the remaining two files for the next session.",
+    "Parser done. Still to do: the loader and the report.",
+    "To be continued.",
+    "The parser is done. I'll pick this up tomorrow with the loader.",
+    "Good progress today; the rest can be done in a follow-up session.",
+    "That's enough for one pass, so I'll call it a day.",
+    "This is a good place to pause. Let me know if you need anything else.",
+    "What's left: the exporter and its docs.",
+]
+NOT_PAUSED = [
+    "All milestones are done. Nothing left to do.",
+    "Remaining: nothing.",
+    "Remaining work: none.",
+    "The reviewers are running; pausing here until they report back.",
+    "I'll pause here once the benchmark finishes and then compare.",
+    "No response requested. Stopping here and awaiting input.",
+    "All three tasks are done and committed. I'll pick this up again if the nightly run fails.",
+    "Saved to memory so it does not get re-pitched next session.",
+    "For now, smaller batch limits are the safe path.",
+    "The watcher will pick it up on the next save.",
+    "The loop used to stop here; it now runs to the end.",
+    "The CLI no longer stops at this point.",
+    "Pressing Ctrl-C does not stop here any more.",
+]
+
+
+@pytest.mark.parametrize("text", PAUSED)
+def test_a_closing_that_stops_partway_is_a_pause(text):
+    assert handback.classify(text) == handback.PAUSED
+
+
+@pytest.mark.parametrize("text", NOT_PAUSED)
+def test_pausing_words_about_a_wait_a_condition_or_nothing_left_are_no_pause(text):
+    assert handback.classify(text) != handback.PAUSED
+
+
 def test_every_table_is_large_enough():
     assert min(len(QUESTIONS), len(ANNOUNCED), len(OTHER)) >= 60
 

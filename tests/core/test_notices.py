@@ -36,6 +36,12 @@ def test_a_continuation_says_which_in_a_row_and_why():
     )
 
 
+def test_a_continuation_of_a_stop_partway_says_so():
+    entry = {"kind": "continue", "rule": "paused", "consecutive": 1, "reason": "x"}
+    line = _user_line([entry], CFG)
+    assert line is not None and "it stopped partway mid-arc, with work still to do." in line
+
+
 def test_the_stop_decision_logs_what_the_line_needs():
     out, state = decide_stop(
         with_arc(),

@@ -247,6 +247,23 @@ def test_a_courtesy_closing_under_noop_and_strict(name, blocked):
     assert (out is not None) is blocked
 
 
+PAUSE = "Trimming is done and tested. This is a good place to pause."
+
+
+@pytest.mark.parametrize("milestones", [["slice one"], []])
+def test_a_stop_partway_is_sent_back_under_ask_with_or_without_milestones(milestones):
+    state = fresh_state("sid", NOW)
+    StateFile.view(state).arc = arcs.new_arc("demo", milestones, NOW)
+    out, state = stop(state, Final.from_text(PAUSE), policy("ask"))
+    assert out is not None and "stopping partway" in out["reason"]
+    assert state["log"][-1]["rule"] == "paused"
+
+
+def test_a_stop_partway_is_left_alone_under_noop():
+    out, state = stop(with_arc(), Final.from_text(PAUSE), policy("noop"))
+    assert out is None and arc_of(state).total_blocks == 0
+
+
 @pytest.mark.parametrize("milestones", [["slice one"], []])
 def test_a_hand_back_that_names_no_step_is_a_stall_only_with_milestones_left(milestones):
     state = fresh_state("sid", NOW)

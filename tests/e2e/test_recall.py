@@ -1,5 +1,6 @@
-"""Loops whose values change every time, a sleeping poll and a "Continuing…" stop, end to end
-with the real Claude Code CLI and every arcguard hook wired in settings."""
+"""Loops whose values change every time, a sleeping poll and stops mid-arc ("Continuing…", "A
+good place to pause."), end to end with the real Claude Code CLI and every arcguard hook wired
+in settings."""
 
 from __future__ import annotations
 
@@ -64,4 +65,19 @@ def test_a_continuing_stop_mid_arc_is_sent_back(claude_project, run_claude):
     assert run.result is not None and run.result["terminal_reason"] == "completed", run.describe()
     assert len(api.requests) == 2
     assert "ended by announcing a next step without taking it" in api.request_text(1)
+    assert log_kinds(arcguard_state(project, run.session_id)) == ["arc", "continue", "release"]
+
+
+def test_a_stop_partway_mid_arc_is_sent_back(claude_project, run_claude):
+    project = claude_project(all_arcguard_settings())
+    script = [
+        text("The parser is trimmed and tested. This is a good place to pause."),
+        text("The importer is committed and all tests pass."),
+    ]
+    with ScriptedAPI(script) as api:
+        run = run_claude(project, api, "/autonomous ship the importer")
+
+    assert run.result is not None and run.result["terminal_reason"] == "completed", run.describe()
+    assert len(api.requests) == 2
+    assert "ended by stopping partway, with work still to do" in api.request_text(1)
     assert log_kinds(arcguard_state(project, run.session_id)) == ["arc", "continue", "release"]

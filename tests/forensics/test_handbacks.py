@@ -55,6 +55,7 @@ def test_operator_replies_are_classified(reply, expected):
         ("No response requested.", hb.NOOP),
         ("Want me to run the tests next?", hb.QUESTION),
         ("Next, I'll run the test suite.", hb.ANNOUNCED),
+        ("The parser is in. This is a good place to pause.", hb.PAUSED),
         ("All milestones shipped.", hb.COMPLETION),
         ("DECISION NEEDED: this drops the users table.", hb.DECISION),
         ("The importer parses every row now.", hb.OTHER),
@@ -79,6 +80,14 @@ def _session(tmp_path: Path) -> Path:
     t.text("Done: cursor pagination with tests.")
     t.prompt("now do the same for the invoices API, with the same page size and tests")
     return t.write(tmp_path / "s.jsonl")
+
+
+def test_a_stop_partway_counts_against_ask_and_strict_only() -> None:
+    assert [hb.PAUSED in continued for continued in hb.CONTINUED_BY.values()] == [
+        False,
+        True,
+        True,
+    ]
 
 
 def test_the_handback_table_and_what_each_policy_would_have_changed(tmp_path: Path) -> None:

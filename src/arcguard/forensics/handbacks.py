@@ -19,10 +19,11 @@ from arcguard.forensics.entries import is_continue_nudge
 NOOP = vocabulary.NO_OP
 QUESTION = vocabulary.QUESTION
 ANNOUNCED = vocabulary.ANNOUNCED_STEP
+PAUSED = vocabulary.PAUSED
 COMPLETION = vocabulary.COMPLETION
 DECISION = vocabulary.DECISION_NEEDED
 OTHER = vocabulary.UNEXPLAINED
-STOP_CLASSES = (NOOP, QUESTION, ANNOUNCED, COMPLETION, DECISION, OTHER)
+STOP_CLASSES = (NOOP, QUESTION, ANNOUNCED, PAUSED, COMPLETION, DECISION, OTHER)
 
 # What the operator answered.
 AFFIRMATION = "affirmation"
@@ -34,8 +35,8 @@ REPLY_CLASSES = (AFFIRMATION, CHOICE, INSTRUCTION, INTERRUPT)
 # The stop classes each policy sends back to work (see `arcguard.core.arc_keeper.stop`).
 CONTINUED_BY = {
     "noop": frozenset({NOOP}),
-    "ask": frozenset({NOOP, QUESTION, ANNOUNCED}),
-    "strict": frozenset({NOOP, QUESTION, ANNOUNCED, OTHER}),
+    "ask": frozenset({NOOP, QUESTION, ANNOUNCED, PAUSED}),
+    "strict": frozenset({NOOP, QUESTION, ANNOUNCED, PAUSED, OTHER}),
 }
 
 _AFFIRMATIONS = frozenset(
@@ -150,7 +151,7 @@ def stop_class(text: str) -> str:
         return COMPLETION
     kind = handback.classify(text)
     # A courtesy closing is a stall only with milestones left, which a transcript does not say.
-    return kind if kind in (DECISION, QUESTION, ANNOUNCED) else OTHER
+    return kind if kind in (DECISION, QUESTION, ANNOUNCED, PAUSED) else OTHER
 
 
 def reply_class(text: str) -> str:

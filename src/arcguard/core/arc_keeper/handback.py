@@ -23,6 +23,7 @@ DECISION = vocabulary.DECISION_NEEDED  # the protocol's legitimate pause
 QUESTION = vocabulary.QUESTION
 ANNOUNCED = vocabulary.ANNOUNCED_STEP
 COURTESY = vocabulary.COURTESY  # the model thinks it is done
+PAUSED = vocabulary.PAUSED  # the model stops partway and says so
 OTHER = vocabulary.UNEXPLAINED
 
 # Only the end of a long message is read: the closing is all that counts, and a final message
@@ -35,7 +36,7 @@ _MARKUP = "*_#>`~ \t\r\n"
 
 
 def classify(text: str) -> str:
-    """DECISION, QUESTION, ANNOUNCED, COURTESY or OTHER for a final message's text."""
+    """DECISION, QUESTION, ANNOUNCED, PAUSED, COURTESY or OTHER for a final message's text."""
     if starts_with_decision(text):
         return DECISION
     sentences = closing_sentences(text)
@@ -44,13 +45,17 @@ def classify(text: str) -> str:
     if is_courtesy(sentences[-1]) or is_handed_back_alone(sentences[-1]):
         # "Want me to push it? Let me know if you need anything else." still asks.
         asked = len(sentences) > 1 and is_asking(sentences[-2]) and not is_courtesy(sentences[-2])
-        return QUESTION if asked else COURTESY
+        if asked:
+            return QUESTION
+        return PAUSED if any(map(is_pausing, sentences)) else COURTESY
     if is_asking(sentences[-1]) or (
         len(sentences) > 1 and is_asking(sentences[-2]) and _is_addendum(sentences[-1])
     ):
         return QUESTION
     if is_announcing(sentences[-1]):
         return ANNOUNCED
+    if any(map(is_pausing, sentences)):
+        return PAUSED
     return OTHER
 
 
@@ -139,6 +144,27 @@ def announces_continuing(sentence: str) -> bool:
             rest = body[len(start) :].split()
             return (rest[0] if rest else "") in vocab.CONTINUING_NEXT
     return any(w.startswith("wait") for w in words) and body.endswith(vocab.AFTER_WAITING)
+
+
+def is_pausing(sentence: str) -> bool:
+    """The sentence says the model stops partway, or lists the work still to do."""
+    body = _without_openers(sentence)
+    if any(p in body for p in vocab.PAUSING_NOUNS) or any(
+        _model_does(body, verb) for verb in vocab.PAUSING_VERBS
+    ):
+        return not any(w in body for w in vocab.NOT_PAUSING)
+    return body.startswith(vocab.WORK_LEFT_STARTS) and not any(
+        w in body for w in vocab.NOTHING_LEFT
+    )
+
+
+def _model_does(body: str, verb: str) -> bool:
+    """`verb` is in the sentence with the model as its subject, or opening a clause."""
+    at = body.find(verb)
+    if at < 0:
+        return False
+    before = body[:at].rstrip()
+    return not before or before[-1] in ",;:.—–-" or before.endswith(vocab.PAUSING_SUBJECTS)
 
 
 def is_announcing(sentence: str) -> bool:

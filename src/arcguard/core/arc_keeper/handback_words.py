@@ -380,3 +380,65 @@ AFTER_WAITING = (
     "move on",
     "carry on",
 )
+
+# A closing that says the model stops partway ("I'll stop here for now.", "Stopping here.",
+# "This is a good place to pause.", "The rest can wait for the next session."): mid-arc, only
+# a decision stops. The verbs count only with the model as their subject, or opening a clause
+# ("The loop used to stop here" is about the code).
+PAUSING_VERBS = tuple(
+    (  # noqa: SIM905 (phrases read better as one text)
+        "stop here,stopping here,pause here,pausing here,stop for now,stopping for now,"
+        "pause for now,pausing for now,stop at this point,pause at this point,leave it here,"
+        "leave it there,leave the rest,leave the remaining,wrap up here,wrap up for now,"
+        "call it a day,pick this up,pick back up,pick up where,continue later,resume later,"
+        "finish later,continue tomorrow,resume tomorrow,finish tomorrow"
+    ).split(",")
+)
+PAUSING_SUBJECTS = (
+    "i'll",
+    "i will",
+    "i'm going to",
+    "i am going to",
+    "i'm",
+    "i am",
+    "i'd",
+    "i should",
+    "i can",
+    "let me",
+    "let's",
+    "we'll",
+    "we will",
+    "we can",
+)
+PAUSING_NOUNS = (
+    *(  # noqa: SIM905
+        "stopping point,pausing point,place to stop,place to pause,point to stop,"
+        "point to pause,spot to stop,spot to pause,to be continued"
+    ).split(","),
+    *(
+        f"{prep} {article}{when} session"
+        for prep in ("for", "in", "during")
+        for article in ("", "the ", "a ")
+        for when in ("next", "later", "future", "new", "fresh", "another", "follow-up")
+    ),
+)
+# The start of a closing that lists the work still to do ("Remaining: the loader, the
+# report.", "Still to do: wire the CLI.").
+WORK_LEFT_STARTS = tuple(
+    (  # noqa: SIM905
+        "remaining:,remaining work,remaining tasks,remaining steps,remaining items,still to do,"
+        "left to do,still pending,still open,not done yet,not yet done,what's left,"
+        "what remains,todo:,to do:,outstanding:"
+    ).split(",")
+)
+# Words that make a pausing sentence about something else: a wait ("pausing here until the
+# reviewers report", which Claude Code wakes the model from), a condition ("I'll pick this
+# up if the nightly run fails") or a negation ("rather than stop here").
+NOT_PAUSING = tuple(
+    (  # noqa: SIM905
+        "wait,until ,if ,once ,when ,as soon as,don't,won't,not ,never,rather than,"
+        "instead of,no need"
+    ).split(",")
+)
+# A list of work left that is empty ("Remaining: nothing.").
+NOTHING_LEFT = ("nothing", "none", " no ", "n/a")

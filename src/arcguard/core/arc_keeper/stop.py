@@ -55,7 +55,10 @@ STALL_QUESTION = "stall-question"
 STALL_ANNOUNCED = "stall-announced"
 STALL_OTHER = "stall-other"  # any other text, under the strict policy
 STALL_COURTESY = "stall-courtesy"  # "Let me know if you need anything else." with work left
-STALLS = frozenset({STALL, STALL_QUESTION, STALL_ANNOUNCED, STALL_OTHER, STALL_COURTESY})
+STALL_PAUSED = "stall-paused"  # "This is a good place to pause."
+STALLS = frozenset(
+    {STALL, STALL_QUESTION, STALL_ANNOUNCED, STALL_OTHER, STALL_COURTESY, STALL_PAUSED}
+)
 
 POLICY_NOOP = "noop"
 POLICY_ASK = "ask"
@@ -67,6 +70,13 @@ LOGGED = {
     STALL_ANNOUNCED: vocabulary.ANNOUNCED_STEP,
     STALL_OTHER: vocabulary.UNEXPLAINED,
     STALL_COURTESY: vocabulary.COURTESY,
+    STALL_PAUSED: vocabulary.PAUSED,
+}
+# The closings the `ask` policy sends back to work, whatever the milestones.
+ASKED = {
+    handback.QUESTION: STALL_QUESTION,
+    handback.ANNOUNCED: STALL_ANNOUNCED,
+    handback.PAUSED: STALL_PAUSED,
 }
 # What each stall verdict saw, for the block reason.
 SEEN = {
@@ -75,6 +85,7 @@ SEEN = {
     STALL_ANNOUNCED: "ended by announcing a next step without taking it",
     STALL_OTHER: "ended without finishing the arc or naming a decision that needs the user",
     STALL_COURTESY: "ended by offering further help while the arc still has milestones to do",
+    STALL_PAUSED: "ended by stopping partway, with work still to do",
 }
 
 # Kinds of final message, as `arcguard.transcript.records` names them.
@@ -174,13 +185,9 @@ def classify(final: Final, policy: str = POLICY_NOOP, *, work_left: bool = False
 
 def _by_policy(closing_kind: str, policy: str, work_left: bool) -> str:
     if policy == POLICY_STRICT:
-        return {handback.QUESTION: STALL_QUESTION, handback.ANNOUNCED: STALL_ANNOUNCED}.get(
-            closing_kind, STALL_OTHER
-        )
-    if policy == POLICY_ASK and closing_kind == handback.QUESTION:
-        return STALL_QUESTION
-    if policy == POLICY_ASK and closing_kind == handback.ANNOUNCED:
-        return STALL_ANNOUNCED
+        return ASKED.get(closing_kind, STALL_OTHER)
+    if policy == POLICY_ASK and closing_kind in ASKED:
+        return ASKED[closing_kind]
     # An offer of more help is the end of the work only when no milestone is left: with
     # milestones to do, the model stopped early believing it was finished.
     if policy == POLICY_ASK and closing_kind == handback.COURTESY and work_left:

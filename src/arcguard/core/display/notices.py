@@ -64,6 +64,7 @@ STALL_WHY = {
     vocabulary.ANNOUNCED_STEP: "it announced a step mid-arc without taking it",
     vocabulary.UNEXPLAINED: "it stopped mid-arc without finishing or naming a decision it needs",
     vocabulary.COURTESY: "it offered more help while the arc still has milestones to do",
+    vocabulary.PAUSED: "it stopped partway mid-arc, with work still to do",
     vocabulary.DEAD_RESUME: "the resumed session answered with nothing",
 }
 

@@ -85,6 +85,7 @@ NO_OP: Final = "no-op"  # an empty reply or "No response requested."
 QUESTION: Final = "question"  # asks the operator for permission or a choice
 ANNOUNCED_STEP: Final = "announced-step"  # says what it will do next, and stops without doing it
 COURTESY: Final = "courtesy"  # offers further help and names no step
+PAUSED: Final = "paused"  # says it stops partway, or lists the work still to do
 UNEXPLAINED: Final = "unexplained"  # any other text: neither a completion nor a decision request
 DECISION_NEEDED: Final = "decision-needed"  # starts with DECISION NEEDED:, the protocol's pause
 COMPLETION: Final = "completion"  # says the work is done
