@@ -498,6 +498,11 @@ BUILDERS = (
         "stall-waiting", "The build is still running, so I am waiting for it before moving on."
     ),
     lambda: stall(
+        "stall-approval",
+        "Trimming is done and tested. Rejecting empty lines will raise on a blank line."
+        " Does this look right?",
+    ),
+    lambda: stall(
         "stall-pausing",
         "Trimming is done and tested. This is a good place to pause: rejecting empty lines"
         " is still to do.",

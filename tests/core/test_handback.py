@@ -356,6 +356,49 @@ def test_the_same_words_doing_other_work_are_not_an_announcement(text):
     assert handback.classify(text) != handback.ANNOUNCED
 
 
+# Asking the operator to approve what was shown, or two questions in a row (shapes seen in real
+# final messages).
+APPROVAL = [
+    "Here is the design.\n\nDoes this look right? Anything you'd add or cut?",
+    "Does this revised lifecycle look right?",
+    "Same pattern for the other two. Looks good?",
+    "No automated tests: the output is not deterministic. Good?",
+    "OK so far?",
+    "OK on structure and deps?",
+    "Are (a), (b), (c) all correct? Flag anything to tweak.",
+    "Ack to commit?",
+    "Which structure do you prefer? Or a different split?",
+    "Sound right? If yes I'll implement it.",
+    "Is this what you had in mind?",
+    "Make sense?",
+    "Does that match what you were picturing, or were you thinking of a banner?",
+    "If both yes, I'll proceed.",
+    "If you'd rather pin 0.54.0, just say so and I'll amend the PR.",
+    "Give it a playtest; if the send-off lands, I'll commit both.",
+]
+NOT_APPROVAL = [
+    "Is this a bug in Go? No: the spec allows it.",
+    "Does it matter? Only on Windows, which we do not ship.",
+    "Why did it fail? The fixture was stale.",
+    "The handler now checks whether the token looks right before use.",
+    "Is it fast? Yes: 3 ms per call.",
+    "Looks good: all 40 tests pass.",
+    "Does the cache work? It does: the second run took 2 ms.",
+    "If yes is passed, the flag is set.",
+    "Give it a name and the CLI picks it up.",
+]
+
+
+@pytest.mark.parametrize("text", APPROVAL)
+def test_asking_for_approval_is_a_question(text):
+    assert handback.classify(text) == handback.QUESTION
+
+
+@pytest.mark.parametrize("text", NOT_APPROVAL)
+def test_a_question_the_message_answers_itself_is_not_one(text):
+    assert handback.classify(text) != handback.QUESTION
+
+
 PAUSED = [
     "I'll stop here for now. The remaining milestones are loading and the report.",
     "Stopping here. The parser works; loading into the database is still to do.",

@@ -49,7 +49,10 @@ def classify(text: str) -> str:
             return QUESTION
         return PAUSED if any(map(is_pausing, sentences)) else COURTESY
     if is_asking(sentences[-1]) or (
-        len(sentences) > 1 and is_asking(sentences[-2]) and _is_addendum(sentences[-1])
+        # "Which do you prefer? Or a third way?": a second question or an addendum still asks.
+        len(sentences) > 1
+        and is_asking(sentences[-2])
+        and (_is_addendum(sentences[-1]) or sentences[-1].endswith("?"))
     ):
         return QUESTION
     if is_announcing(sentences[-1]):
@@ -126,12 +129,22 @@ def is_asking(sentence: str) -> bool:
     if sentence.endswith("?") and (
         any(s.startswith(vocab.ASKING_STARTS) for s in starts)
         or any(p in body for p in vocab.ASKING_PARTS)
+        or any(_asks_approval(s) for s in starts)
     ):
         return True
     if any(s.startswith(vocab.ASKING_UNMARKED) for s in starts):
         return True
     return any(s.startswith(vocab.HANDBACK_STARTS) for s in starts) or any(
         p in body for p in vocab.HANDBACK_PARTS
+    )
+
+
+def _asks_approval(body: str) -> bool:
+    """A short question asking the operator to approve what was shown ("Looks good?")."""
+    return (
+        len(body.split()) <= vocab.APPROVAL_MAX_WORDS
+        and body.startswith(vocab.APPROVAL_STARTS)
+        and any(w in body for w in vocab.APPROVAL_WORDS)
     )
 
 

@@ -33,73 +33,37 @@ OPENERS = (
 )
 
 # A question (ends in "?") that starts like this asks the operator for leave or a choice.
-ASKING_STARTS = (
-    "want me to",
-    "do you want",
-    "would you like",
-    "would you prefer",
-    "would you rather",
-    "do you prefer",
-    "shall i",
-    "shall we",
-    "should i",
-    "should we",
-    "can i",
-    "could i",
-    "may i",
-    "is it ok",
-    "is it okay",
-    "is that ok",
-    "is that okay",
-    "is this ok",
-    "is this okay",
-    "ok to",
-    "okay to",
-    "ready to",
-    "ready for",
-    "good to go",
-    "proceed",
-    "go ahead",
-    "continue",
-    "sound good",
-    "sounds good",
-    "does that work",
-    "does this work",
-    "does that sound",
-    "does this sound",
-    "does that look",
-    "does this look",
-    "any preference",
-    "any objection",
-    "anything else",
-    "which would you",
-    "which do you",
-    "which one",
-    "which option",
-    "which approach",
-    "which of",
-    "what would you",
-    "how would you",
-    "how do you want",
-    "what do you want",
-    "do you also want",
-    "want to",
-    "happy for me to",
-    "are you ok",
-    "are you okay",
-    "are you happy",
-    "mind if i",
-    "would it help if",
-    "what do you think",
-    "thoughts",
-    "any thoughts",
-    "your thoughts",
-    "what's your",
-    "what is your",
-    "agreed",
-    "ok?",
-    "okay?",
+ASKING_STARTS = tuple(
+    (  # noqa: SIM905
+        "want me to,do you want,would you like,would you prefer,would you rather,do you prefer,"
+        "shall i,shall we,should i,should we,can i,could i,may i,is it ok,is it okay,"
+        "is that ok,is that okay,is this ok,is this okay,ok to,okay to,ack to,ready to,"
+        "ready for,good to go,proceed,go ahead,continue,sound good,sounds good,does that work,"
+        "does this work,does that sound,does this sound,does that look,does this look,"
+        "any preference,any objection,anything else,which would you,which do you,which one,"
+        "which option,which approach,which of,what would you,how would you,how do you want,"
+        "what do you want,do you also want,want to,happy for me to,are you ok,are you okay,"
+        "are you happy,mind if i,would it help if,what do you think,thoughts,any thoughts,"
+        "your thoughts,what's your,what is your,agreed,ok?,okay?"
+    ).split(",")
 )
+# A short question that opens like this and holds one of `APPROVAL_WORDS` asks the operator
+# to approve what was shown ("Does this look right?", "Looks good?", "OK so far?").
+APPROVAL_STARTS = tuple(
+    (  # noqa: SIM905
+        "does this,does that,does it,do these,do those,does the,is this,is that,is it,are ,"
+        "look,looks,sound,sounds,seem,seems,make sense,makes sense,good,all good,ok,"
+        "okay,correct,right,ack,agree,worth,fine,happy with,anything you'd,anything to,"
+        "any changes,any feedback,any concerns,anything missing,did i miss,am i missing"
+    ).split(",")
+)
+APPROVAL_WORDS = tuple(
+    (  # noqa: SIM905
+        "right,good,ok,okay,fine,correct,sense,sound,look,seem,work,agree,match,what you,"
+        "in mind,picturing,expected,worth,add,change,cut,tweak,feedback,concern,miss"
+    ).split(",")
+)
+APPROVAL_MAX_WORDS = 12
 # A question that contains one of these is addressed to the operator wherever it appears.
 ASKING_PARTS = (
     "want me to",
@@ -131,6 +95,10 @@ ASKING_PARTS = (
     "thoughts?",
     "what do you think",
     "or should ",  # "Should X, or should Y?" offers the operator a choice
+    "you had in mind",
+    "you were picturing",
+    "you were thinking",
+    "you expected",
 )
 # A statement that still hands the turn back for an answer ("Let me know if ...").
 HANDBACK_STARTS = (
@@ -159,6 +127,20 @@ HANDBACK_STARTS = (
     "holding off",
     "ready for feedback",
     "ready for your",
+    "if yes,",
+    "if yes i'll",
+    "if yes i will",
+    "if both yes",
+    "if so, i'll",
+    "if you agree",
+    "give it a try",
+    "give it a spin",
+    "give it a go",
+    "give it a look",
+    "give it a test",
+    "give it a playtest",
+    "flag anything",
+    "flag any ",
 )
 # A whole closing sentence like these hands the turn back without naming a step: after finished
 # work it is a courtesy, with milestones left a stall (as "Let me know if you need anything").
@@ -196,6 +178,7 @@ HANDBACK_PARTS = (
     "your decision on",
     "let me know",
     "if that works for you",
+    "just say so",
     "if you're ok with",
     "if you are ok with",
     f"say {QUOTED.lower()} to continue",  # "Say 'go' to continue."
