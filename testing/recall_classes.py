@@ -3,8 +3,9 @@ look-alikes that must stay untouched (part of the tuned suite: `testing.recall_s
 them with its own sessions).
 
 Loops: one build failure re-run under new spellings while the failure names another program
-or path each time, with a one-off call among the attempts; a probe rotated through four
-spellings; a probe narrated with the time. Look-alikes: a triage of twenty issues (view, then
+or path each time, with a one-off call among the attempts; one failure after each reinstall
+that finds everything in place; a probe rotated through four spellings; a probe narrated with
+the time. Look-alikes: a triage of twenty issues (view, then
 edit, each number its own target); a plan resubmitted after each of the user's rejections; a
 question asked again after each answer; a long file read range by range; numbered files
 read one after another (each number names another file).
@@ -236,8 +237,35 @@ def numbered_files() -> tuple[Session, dict[str, Any]]:
     return s, {"kind": LEGIT, "what": "numbered files read one after another"}
 
 
+def reinstall_then_fail() -> tuple[Session, dict[str, Any]]:
+    """A package reinstalled under new spellings before each test run, every install finding it
+    in place and every run failing alike: the install changes nothing the failure could see."""
+    s = _open(Session("reinstall-then-fail"), "Get the tests running.")
+    installs = (
+        "pip install requests",
+        "python -m pip install requests",
+        "pip3 install --user requests",
+        "pip install -U requests",
+    )
+    runs = ("python -m pytest -q", "pytest -q tests/", "python3 -m pytest tests -x", "pytest")
+    satisfied = "Requirement already satisfied: requests in /usr/lib/python3/dist-packages (2.31.0)"
+    attempts: list[int] = []
+    for n in range(8):
+        s.wait(14).bash(installs[n % 4], satisfied)
+        s.wait(9).fail(
+            runs[n % 4],
+            "ImportError while loading conftest '/home/dev/svc/tests/conftest.py'.\n"
+            "E   ModuleNotFoundError: No module named 'requests'",
+        )
+        attempts.append(s.turn)
+    return s, _loop(
+        attempts[3], attempts[6], "one failure after each reinstall that changes nothing"
+    )
+
+
 BUILDERS = (
     go_build_failure,
+    reinstall_then_fail,
     filtered_build_failure,
     failure_views_then_fix,
     rotated_curl,

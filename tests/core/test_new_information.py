@@ -240,3 +240,35 @@ def test_fetching_and_asking_a_toolchain_what_it_has_change_nothing():
     assert reads("go env GOPATH") and reads("kubectl get pods") and reads("node --version")
     assert not reads("curl -X POST localhost/x") and not reads("curl -so out.html x")
     assert not reads("wget http://x/file.tgz") and not reads("go build ./...")
+
+
+SATISFIED = "Requirement already satisfied: requests in /usr/lib/python3/dist-packages (2.31.0)"
+NO_REQUESTS = "E   ModuleNotFoundError: No module named 'requests'"
+
+
+def test_a_reinstall_that_answers_as_before_does_not_end_a_failures_run():
+    d = Driver()
+    installs = (
+        "pip install requests",
+        "python -m pip install requests",
+        "pip3 install requests",
+        "pip install -U requests",
+    )
+    tests = ("python -m pytest -q", "pytest -q tests/", "python3 -m pytest tests -x", "pytest")
+    attempts = []
+    for n in range(7):
+        # The first install prints something new, and is progress; the others find it all in
+        # place, so the same failure after each of them is the same attempt again.
+        d.turn(bash(installs[n % 4], response=SATISFIED))
+        attempts.append(d.turn(fail(tests[n % 4], NO_REQUESTS)))
+    assert [bool(a["context"]) for a in attempts[:4]] == [False, False, False, True]
+    assert d.paused is not None and "attempts failed the same way" in d.paused["reason"]
+
+
+def test_a_batch_job_that_answers_alike_each_time_still_ends_a_checks_run():
+    d = Driver()
+    for n in range(12):
+        d.turn(bash(f"python migrate.py --batch {n}", response="migrated 100 rows"))
+        out = d.turn(bash("psql -c 'select count(*) from orders'", response=f"count {n * 100}"))
+        assert not out["context"] and not out["denied"]
+    assert d.paused is None

@@ -13,8 +13,10 @@ Fed by every finished call (`observe`) and acted on when a turn's calls are done
   summary, `error_pause_repeats` pauses. A completed call's run is counted in repeats:
   `shape_checkin_repeats`, then `shape_pause_repeats`. Real progress starts every run again: a
   confirmed edit that leaves a file content it never had, the user's words (`heard`), or a
-  call that may have changed the world whose result is new or not itself the one repeating. A
-  failed call changes nothing a retry could see, so it is never progress.
+  call that may have changed the world whose result is new or not itself the one repeating;
+  when that call's result is one seen before (a reinstall that finds everything in place), a
+  failure's run goes on. A failed call changes nothing a retry could see, so it is never
+  progress.
 - Searches that find nothing: told nothing, so they join no run above; they are counted in a
   run of their own, staged the same way (`loop_guard.searches`), sooner when one of them
   cannot match as spelt.
@@ -71,11 +73,17 @@ def _stuck(track: Track) -> Stuck:
     return st
 
 
-def _progress(st: Stuck) -> None:
-    """Real progress: every run of results seen again starts over."""
-    st.runs, st.marks = {}, {}
-    st.repeats, st.fails = 0, 0
-    st.nudged, st.fail_nudged = False, False
+def _progress(st: Stuck, *, failures: bool = True) -> None:
+    """Real progress: every run of results seen again starts over (with `failures` false,
+    every run but a failure's)."""
+    if failures:
+        st.runs, st.marks = {}, {}
+        st.fails, st.fail_nudged = 0, False
+    else:
+        st.runs = {r: n for r, n in st.runs.items() if r.startswith(opkey.FAILED)}
+        st.marks = {r: n for r, n in st.marks.items() if r in st.runs}
+    st.repeats = 0
+    st.nudged = False
     st.poll = None
     st.poll_nudged = False
     searches.end(st)
@@ -153,8 +161,9 @@ def observe(track: Track, now: float, call: ToolCall, finished: Finished) -> Non
         if again:
             return
     elif finished.changed and (fresh or not _active(st, result)):
-        # It may have changed the world, and it is not itself the run that repeats.
-        _progress(st)
+        # It may have changed the world, and it is not itself the run that repeats. One that
+        # answers as it did before ("Requirement already satisfied") did not move a failure.
+        _progress(st, failures=fresh)
         return
     _count(st, result, label)
 
