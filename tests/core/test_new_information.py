@@ -186,6 +186,17 @@ def test_numbers_that_name_a_target_are_kept_and_counters_are_not():
     assert numbers('echo "check 7"; curl -s localhost:8080/status | tail -n 3') == {"8080"}
     assert numbers("make test 2>&1 | tail -20") == frozenset()
     assert numbers("sleep 30 && date +%s") == frozenset()
+    # A variable set for the command or a wrapper's limit says how it runs, not what it runs on.
+    assert numbers("DOCKER_BUILDKIT=1 docker build -t app .") == frozenset()
+    assert numbers("timeout 60 gh issue view 12") == {"12"}
+
+
+def test_a_switch_set_for_one_spelling_does_not_make_its_failure_another():
+    d = Driver()
+    failed = "Exit code 1\nERROR: failed to solve: exit code: 1"
+    for command in ("docker build .", "DOCKER_BUILDKIT=1 docker build .", "docker build -q ."):
+        d.turn(Call("Bash", {"command": command}, error=failed))
+    assert d.main["stuck"]["fails"] == 3
 
 
 def test_numbers_in_the_names_of_the_files_a_call_names_are_kept():

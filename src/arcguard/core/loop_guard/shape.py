@@ -16,6 +16,7 @@ from __future__ import annotations
 from arcguard import jsonio
 from arcguard.core import hashing
 from arcguard.core.loop_guard import opkey
+from arcguard.core.loop_guard import tool_effects
 
 
 TYPE_CHECKING = False
@@ -146,16 +147,18 @@ VALUE_PROGRAMS = frozenset({"echo", "printf", "sleep", "date", "seq", "timeout"}
 
 def identity_numbers(call: ToolCall) -> frozenset[str]:
     """Numbers that name the target of the call: whole-word numbers of its command (outside
-    output filters and echoed text) or of its other parameters. `gh issue view 12` and
+    output filters, echoed text, wrappers and the variables set for it: `CI=1` says how, not
+    what) or of its other parameters. `gh issue view 12` and
     `gh issue view 13` look at two issues; what comes back names them, and that is news."""
     if call.name == opkey.BASH and isinstance(call.input, dict):
         command = call.input.get("command")
         if not isinstance(command, str):
             return frozenset()
         text = " ".join(
-            part
+            " ".join(words)
             for part in _split_simple(observed_command(command))
-            if part.split()[:1] and part.split()[0].rsplit("/", 1)[-1] not in VALUE_PROGRAMS
+            if (words := tool_effects.unwrap(part.split()))
+            and words[0].rsplit("/", 1)[-1] not in VALUE_PROGRAMS
         )
     else:
         text = jsonio.dumps(call.input)
