@@ -189,12 +189,16 @@ def test_numbers_that_name_a_target_are_kept_and_counters_are_not():
     # A variable set for the command or a wrapper's limit says how it runs, not what it runs on.
     assert numbers("DOCKER_BUILDKIT=1 docker build -t app .") == frozenset()
     assert numbers("timeout 60 gh issue view 12") == {"12"}
+    # So does a small value set on an option; a port or a number apart from its option stays.
+    assert numbers("go test -count=1 -p 1 -j8 ./... && git log -20") == frozenset()
+    assert numbers("curl --max-time 5 localhost:8080/health") == {"8080"}
+    assert numbers("psql -p 5432 && gh pr checks --watch 12") == {"5432", "12"}
 
 
 def test_a_switch_set_for_one_spelling_does_not_make_its_failure_another():
     d = Driver()
     failed = "Exit code 1\nERROR: failed to solve: exit code: 1"
-    for command in ("docker build .", "DOCKER_BUILDKIT=1 docker build .", "docker build -q ."):
+    for command in ("docker build .", "DOCKER_BUILDKIT=1 docker build .", "docker build -q=1 ."):
         d.turn(Call("Bash", {"command": command}, error=failed))
     assert d.main["stuck"]["fails"] == 3
 

@@ -140,6 +140,9 @@ def of_text(text: str, keep: frozenset[str] = frozenset()) -> str:
 # A number of this many digits or fewer can name what a call looks at: an issue, a pull
 # request, a port, a record, a line. Longer ones are timestamps and ids, which vary.
 IDENTITY_DIGITS = 6
+# An option's value of this many digits or fewer, attached to it (`-count=1`, `-j8`), is a
+# setting; apart from it (`--depth 1`), only a single digit is.
+OPTION_DIGITS = 2
 # Programs whose arguments are what they print, or how long they wait: their numbers are
 # values, not targets (`echo "check 7"` is a counter, not a seventh target).
 VALUE_PROGRAMS = frozenset({"echo", "printf", "sleep", "date", "seq", "timeout"})
@@ -147,22 +150,39 @@ VALUE_PROGRAMS = frozenset({"echo", "printf", "sleep", "date", "seq", "timeout"}
 
 def identity_numbers(call: ToolCall) -> frozenset[str]:
     """Numbers that name the target of the call: whole-word numbers of its command (outside
-    output filters, echoed text, wrappers and the variables set for it: `CI=1` says how, not
-    what) or of its other parameters. `gh issue view 12` and
+    output filters, echoed text, wrappers, the variables set for it and small option values:
+    `CI=1 go test -count=1` says how, not what) or of its other parameters. `gh issue view 12` and
     `gh issue view 13` look at two issues; what comes back names them, and that is news."""
     if call.name == opkey.BASH and isinstance(call.input, dict):
         command = call.input.get("command")
         if not isinstance(command, str):
             return frozenset()
-        text = " ".join(
-            " ".join(words)
+        words = [
+            word
             for part in _split_simple(observed_command(command))
-            if (words := tool_effects.unwrap(part.split()))
-            and words[0].rsplit("/", 1)[-1] not in VALUE_PROGRAMS
-        )
-    else:
-        text = jsonio.dumps(call.input)
+            if (run := tool_effects.unwrap(part.split()))
+            and run[0].rsplit("/", 1)[-1] not in VALUE_PROGRAMS
+            for word in run
+        ]
+        text = " ".join(words)
+        return frozenset(_target_numbers(words)) | _file_name_numbers(text)
+    text = jsonio.dumps(call.input)
     return frozenset(_numbers(text)) | _file_name_numbers(text)
+
+
+def _target_numbers(words: list[str]) -> list[str]:
+    """The numbers of a command's words, less the small values set on an option
+    (`-count=1`, `-j8`, `-20`, `--depth 1`): they tune how it runs, and such small numbers are
+    in most outputs, so keeping them would set one failure apart from itself."""
+    found: list[str] = []
+    for before, word in zip(["", *words], words, strict=False):
+        numbers = _numbers(word)
+        if word.startswith("-"):
+            numbers = [n for n in numbers if len(n) > OPTION_DIGITS]
+        elif before.startswith("-") and "=" not in before and word.isdigit():
+            numbers = [n for n in numbers if len(n) > 1]
+        found += numbers
+    return found
 
 
 # What separates the words of a command or of a JSON input; a path has none of them.
