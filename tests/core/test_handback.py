@@ -427,6 +427,7 @@ NOT_PAUSED = [
     "Saved to memory so it does not get re-pitched next session.",
     "For now, smaller batch limits are the safe path.",
     "The watcher will pick it up on the next save.",
+    "Done. The hook takes effect in a new session.",
     "The loop used to stop here; it now runs to the end.",
     "The CLI no longer stops at this point.",
     "Pressing Ctrl-C does not stop here any more.",

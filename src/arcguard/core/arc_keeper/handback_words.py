@@ -402,7 +402,7 @@ PAUSING_NOUNS = (
         f"{prep} {article}{when} session"
         for prep in ("for", "in", "during")
         for article in ("", "the ", "a ")
-        for when in ("next", "later", "future", "new", "fresh", "another", "follow-up")
+        for when in ("next", "later", "future", "follow-up")
     ),
 )
 # The start of a closing that lists the work still to do ("Remaining: the loader, the
