@@ -82,7 +82,7 @@ def test_a_probe_whose_output_changes_every_time_is_checked_in_on_then_paused():
             break
     # The first probe is new; each later one repeats its shape.
     assert asked == 8
-    assert paused == 16
+    assert paused == 12  # a few repeats after the request, as a failure's pause comes
     assert d.paused is not None and d.paused["kind"] == "stuck"
 
 

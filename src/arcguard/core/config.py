@@ -200,7 +200,7 @@ class Config:
         "request to summarise",
     )
     shape_pause_repeats: int = whole(
-        16, 4, 1000, "the same, before a pause (only after the request)"
+        12, 4, 1000, "the same, before a pause (only after the request)"
     )
     error_checkin_repeats: int = whole(
         4,
