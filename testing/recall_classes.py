@@ -4,11 +4,11 @@ them with its own sessions).
 
 Loops: one build failure re-run under new spellings while the failure names another program
 or path each time, with a one-off call among the attempts; one failure after each reinstall
-that finds everything in place; a probe rotated through four spellings; a probe narrated with
-the time. Look-alikes: a triage of twenty issues (view, then
-edit, each number its own target); a plan resubmitted after each of the user's rejections; a
-question asked again after each answer; a long file read range by range; numbered files
-read one after another (each number names another file).
+that finds everything in place; a probe rotated through four spellings; a probe whose answer
+flaps between two errors; a probe narrated with the time. Look-alikes: a triage of twenty
+issues (view, then edit, each number its own target); a plan resubmitted after each of the
+user's rejections; a question asked again after each answer; a long file read range by
+range; numbered files read one after another (each number names another file).
 """
 
 from __future__ import annotations
@@ -126,6 +126,26 @@ def rotated_curl() -> tuple[Session, dict[str, Any]]:
         s.wait(6 + n % 4).bash(spellings[n % len(spellings)], _health(s.t.clock, n))
         probes.append(s.turn)
     return s, _loop(probes[9], probes[-1], "health probe, four spellings in rotation")
+
+
+def flapping_probe() -> tuple[Session, dict[str, Any]]:
+    """A probe spelt five ways whose answer flaps between two errors, in no fixed order: after
+    the first of each, every answer was seen before."""
+    s = _open(Session("flapping-probe"), "Bring the gateway back and check it answers.")
+    spellings = (
+        "curl -s localhost:8443/status",
+        "curl -sS http://127.0.0.1:8443/status",
+        "curl --silent 'http://localhost:8443/status' | head -5",
+        "wget -qO- http://localhost:8443/status",
+        "curl -s -m 5 localhost:8443/status",
+    )
+    answers = ("502 Bad Gateway", "503 Service Unavailable: upstream connect error")
+    order = "0100101101001100111010"
+    probes: list[int] = []
+    for n, flap in enumerate(order):
+        s.wait(7 + n % 5).bash(spellings[(n * 3 + n // 5) % 5], answers[int(flap)])
+        probes.append(s.turn)
+    return s, _loop(probes[9], probes[-1], "a probe whose answer flaps between two errors")
 
 
 def narrated_clock() -> tuple[Session, dict[str, Any]]:
@@ -269,6 +289,7 @@ BUILDERS = (
     filtered_build_failure,
     failure_views_then_fix,
     rotated_curl,
+    flapping_probe,
     narrated_clock,
     issue_triage,
     plan_rejections,

@@ -161,6 +161,22 @@ def test_a_probe_rotated_through_four_spellings_is_checked_in_on_by_its_tenth_si
     assert d.paused is not None
 
 
+def test_answers_that_alternate_between_two_seen_ones_are_counted_together():
+    # A flapping service answers 502 and 503 in turn: neither answer is news after its first
+    # sighting, so the run is every repeat of either, not the longer of the two alone. (The
+    # rotation of spellings is a cycle too; that rule is set aside to see this one.)
+    d = Driver(cycle_repeats_identical=1000, cycle_repeats=1000)
+    spellings = (
+        "curl -s localhost:7000/healthz",
+        "curl -sS http://127.0.0.1:7000/healthz",
+        "curl --silent 'http://localhost:7000/healthz'",
+    )
+    answers = ("502 Bad Gateway", "503 Service Unavailable")
+    calls = [bash(spellings[n % 3], answers[n % 2]) for n in range(20)]
+    assert _run(d, *calls) == 10  # 8 repeats: 4 of each answer
+    assert d.paused is not None and "brought nothing new" in d.paused["reason"]
+
+
 def test_a_triage_over_twenty_issue_numbers_is_left_alone():
     d = Driver()
     for n in range(20):

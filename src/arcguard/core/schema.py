@@ -194,7 +194,7 @@ class Stuck(Record):
     runs: dict[str, int] = field(map_of(INT), default_factory=dict)  # shape -> current run
     marks: dict[str, int] = field(map_of(INT), default_factory=dict)  # shape -> `news` then
     news: int = field(INT, default=0)  # results never seen before, since the operator spoke
-    repeats: int = field(INT, default=0)  # the longest run of a completed call's result, less 1
+    repeats: int = field(INT, default=0)  # completed calls' results seen again, over all runs
     fail: str | None = opt(STR, default=None)  # the result shape of the current failures
     fails: int = field(INT, default=0)
     fail_turn: int | None = opt(INT, default=None)  # the turn of the last failure counted

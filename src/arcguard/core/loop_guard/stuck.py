@@ -10,13 +10,13 @@ Fed by every finished call (`observe`) and acted on when a turn's calls are done
   sighting. A command's result that shows the last failure's lines, or only some of them, is
   that failure seen again, whatever its exit code (`recognise`). A failure's run is counted
   in attempts (parallel copies of one turn are one): `error_checkin_repeats` asks for a
-  summary, `error_pause_repeats` pauses. A completed call's run is counted in repeats:
-  `shape_checkin_repeats`, then `shape_pause_repeats`. Real progress starts every run again: a
-  confirmed edit that leaves a file content it never had, the user's words (`heard`), or a
-  call that may have changed the world whose result is new or not itself the one repeating;
-  when that call's result is one seen before (a reinstall that finds everything in place), a
-  failure's run goes on. A failed call changes nothing a retry could see, so it is never
-  progress.
+  summary, `error_pause_repeats` pauses. Completed calls' runs are counted together, in
+  repeats (a first sighting is none): `shape_checkin_repeats`, then `shape_pause_repeats`.
+  Real progress starts every run again: a confirmed edit that leaves a file content it never
+  had, the user's words (`heard`), or a call that may have changed the world whose result is
+  new or not itself the one repeating; when that call's result is one seen before (a
+  reinstall that finds everything in place), a failure's run goes on. A failed call changes
+  nothing a retry could see, so it is never progress.
 - Searches that find nothing: told nothing, so they join no run above; they are counted in a
   run of their own, staged the same way (`loop_guard.searches`), sooner when one of them
   cannot match as spelt.
@@ -192,7 +192,14 @@ def _count(st: Stuck, result: str, label: str) -> None:
     if kind:
         st.fails = top
     else:
-        st.repeats = max(0, top - 1)  # the first sighting is not a repeat
+        st.repeats = _repeats(st)
+
+
+def _repeats(st: Stuck) -> int:
+    """Completed calls whose results were all seen before, over every run going on: answers
+    that alternate (the same links in two orders, two states of one probe) bring nothing new
+    either. The first sighting of each is not a repeat."""
+    return sum(n - 1 for r, n in st.runs.items() if not r.startswith(opkey.FAILED))
 
 
 def _forget_quiet_runs(st: Stuck) -> None:
@@ -202,7 +209,7 @@ def _forget_quiet_runs(st: Stuck) -> None:
         del runs[result]
         marks.pop(result, None)
     st.fails = max((n for r, n in runs.items() if r.startswith(opkey.FAILED)), default=0)
-    st.repeats = max((n - 1 for r, n in runs.items() if not r.startswith(opkey.FAILED)), default=0)
+    st.repeats = _repeats(st)
     if not st.fails:
         st.fail_nudged = False
     if not st.repeats:
