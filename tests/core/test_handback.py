@@ -257,6 +257,8 @@ NAMED_NEXT = [
     "The parser is in. The loader is next.",
     "Up next: the loader.",
     "The loader and the report are next.",
+    "Tests for the 429 path come after this, then the README.",
+    "The parser is in; the loader comes after this.",
     "Let me continue.",
 ]
 # Completion reports that use the same words: nothing handed back, nothing announced.
@@ -279,6 +281,9 @@ STILL_NOTHING_HANDED_BACK = [
     "All three tasks are done and committed. I'll pick this up again if the nightly run fails.",
     "The next step would be up to the team.",
     "Next time, run it with --fast.",
+    "Done. Nothing comes after this.",
+    "The release notes come after this section.",
+    "I wrote down what comes next.",
 ]
 
 QUESTIONS += HANDED_BACK

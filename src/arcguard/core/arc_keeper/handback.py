@@ -187,7 +187,8 @@ def is_announcing(sentence: str) -> bool:
         return False
     if sentence.startswith(vocab.ANNOUNCING_STARTS):
         return True
-    if sentence.rstrip(".!").endswith(vocab.ANNOUNCING_ENDS) and not any(
+    ends = (sentence.rstrip(".!"), sentence.partition(vocab.THEN)[0])
+    if any(e.endswith(vocab.ANNOUNCING_ENDS) for e in ends) and not any(
         word in sentence for word in vocab.NOTHING_NEXT
     ):
         return True

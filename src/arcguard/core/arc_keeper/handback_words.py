@@ -252,9 +252,11 @@ ANNOUNCING_STARTS = (
     "up next:",
     "up next is",
 )
-# A final sentence that ends like this names the step to come ("The loader is next."), unless
-# it says there is none ("Nothing is next.").
-ANNOUNCING_ENDS = (" is next", " are next")
+# A final sentence (or its part before ", then ...") that ends like this names the step to come
+# ("The loader is next.", "Tests come after this, then the README."), unless it says there is
+# none ("Nothing is next.").
+ANNOUNCING_ENDS = (" is next", " are next", " come after this", " comes after this")
+THEN = ", then "
 NOTHING_NEXT = ("nothing", "no ")
 # "Let me <verb>" / "I'll <verb>" / "Let's <verb>" with a verb of doing: the commonest
 # announcement. Verbs of waiting, leaving or saying are not an action the model skipped.
