@@ -586,3 +586,31 @@ def test_after_a_compaction_each_operation_may_run_once_more():
     assert d.main["turns"] == turns_before  # compaction resets nothing
     assert not d.turn(read)["denied"]  # but what the model saw is gone: one re-read
     assert d.turn(read)["denied"]
+
+
+def test_a_change_that_answers_as_before_between_denied_retries_keeps_the_blocked_count():
+    # Reformatting that reformats nothing, between retries of a denied failing lint, moved
+    # nothing: the rounds of denials add up to a pause. Without it, each reformat looked like
+    # progress and the denials went on for ever.
+    d = Driver()
+    d.turn(bash("make fmt", response="0 files reformatted"))
+    lint = Call("Bash", {"command": "make lint"}, error="Exit code 1\napp.go:3:2: undefined: foo")
+    d.turn(lint)
+    d.turn(lint)
+    for spelling in ("make format", "gofmt -l -w ."):
+        assert d.turn(lint)["denied"]
+        d.turn(bash(spelling, response="0 files reformatted"))
+    d.turn(lint)
+    assert d.paused is not None and d.paused["kind"] == "blocked"
+
+
+def test_a_change_that_prints_something_new_between_denied_retries_resets_the_count():
+    d = Driver()
+    lint = Call("Bash", {"command": "make lint"}, error="Exit code 1\napp.go:3:2: undefined: foo")
+    d.turn(lint)
+    d.turn(lint)
+    for n in range(4):
+        assert d.turn(lint)["denied"]
+        d.turn(bash(f"go get example.com/dep@v1.{n}", response=f"go: added example.com/dep v1.{n}"))
+        assert d.main["blocked_rounds"] == 0
+    assert d.paused is None

@@ -12,8 +12,9 @@ Rules (thresholds in `Config`; the repeat guard itself is `arcguard.core.loop_gu
    a nudge, then a pause (a higher threshold while an arc is active), each only when the last
    `checkin_turns` turns showed no progress; at `backstop_ceiling_turns` a pause regardless,
    a bound on cost.
-Progress is a confirmed edit, a call that may have changed the world, or a result never seen
-before. Nudges and the backstop are for unattended runs going nowhere; steady work is left alone.
+Progress is a confirmed edit, a call that may have changed the world (unless it answered as it
+did before: nothing moved), or a result never seen before. Nudges and the backstop are for
+unattended runs going nowhere; steady work is left alone.
 A turn that only waits while background work runs is neither progress nor a quiet turn, and
 neither extends nor breaks a cycle (see `arcguard.core.loop_guard.background`).
 """

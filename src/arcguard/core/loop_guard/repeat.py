@@ -315,7 +315,10 @@ def decide_post_tool(
     stuck.recognise(track, call, result, finished)
     # The user's words (a reason for a refusal, an answer) are news whatever the call was.
     heard = opkey.carries_user_words(call.name, result)
-    progress = heard or finished.edit == stuck.NEW or finished.changed
+    # A change that answers as it did before (`prettier --write`: "unchanged", a failure seen
+    # before) shows nothing moved; one that prints nothing cannot tell, so it counts.
+    answered_before = finished.result in track.results and not finished.empty
+    progress = heard or finished.edit == stuck.NEW or (finished.changed and not answered_before)
     background.observe_result(state, now, call, result)
     run = _owned_run(track, opkey.operation_id(call), call.id)
     if run is not None:
