@@ -11,6 +11,7 @@ from __future__ import annotations
 import sys
 
 import pytest
+from hypothesis import example
 from hypothesis import given
 from hypothesis import settings
 from hypothesis import strategies as st
@@ -142,6 +143,9 @@ PER_CHARACTER = 12
 @pytest.mark.parametrize("name", sorted(WORK))
 @settings(max_examples=25, deadline=None)
 @given(piece=PIECE, k=st.integers(min_value=50, max_value=150), head=st.sampled_from(PIECES))
+# An open quote hides every sentence of the short text; the long one's tail drops it, and each
+# of its hundreds of sentences used to be read for a stop partway.
+@example(piece="x|tail Done. ", k=77, head='"Cookie: ')
 def test_item6_text_work_on_the_hook_path_is_linear_in_adversarial_shapes(name, piece, k, head):
     work = WORK[name]
     base = steps(work, "token a" + head)

@@ -29,6 +29,9 @@ OTHER = vocabulary.UNEXPLAINED
 # Only the end of a long message is read: the closing is all that counts, and a final message
 # can be a long report that a hook should not walk character by character.
 CLOSING_CHARS = 4000
+# A stop partway is said at the end ("All three parsers pass. I'll stop here for now."): only the
+# last few sentences are read for it, so a paragraph of hundreds costs no more than a short one.
+PAUSING_SENTENCES = 3
 
 DECISION_MARK = "decision needed:"
 # Markdown a model may wrap the marker in ("**DECISION NEEDED:**", "## Decision needed:").
@@ -47,7 +50,7 @@ def classify(text: str) -> str:
         asked = len(sentences) > 1 and is_asking(sentences[-2]) and not is_courtesy(sentences[-2])
         if asked:
             return QUESTION
-        return PAUSED if any(map(is_pausing, sentences)) else COURTESY
+        return PAUSED if _pauses(sentences) else COURTESY
     if is_asking(sentences[-1]) or (
         # "Which do you prefer? Or a third way?": a second question or an addendum still asks.
         len(sentences) > 1
@@ -57,9 +60,13 @@ def classify(text: str) -> str:
         return QUESTION
     if is_announcing(sentences[-1]):
         return ANNOUNCED
-    if any(map(is_pausing, sentences)):
+    if _pauses(sentences):
         return PAUSED
     return OTHER
+
+
+def _pauses(sentences: list[str]) -> bool:
+    return any(map(is_pausing, sentences[-PAUSING_SENTENCES:]))
 
 
 def starts_with_decision(text: str) -> bool:
