@@ -5,10 +5,11 @@ them with its own sessions).
 Loops: one build failure re-run under new spellings while the failure names another program
 or path each time, with a one-off call among the attempts; one failure after each reinstall
 that finds everything in place; a probe rotated through four spellings; a probe whose answer
-flaps between two errors; a probe narrated with the time. Look-alikes: a triage of twenty
-issues (view, then edit, each number its own target); a plan resubmitted after each of the
-user's rejections; a question asked again after each answer; a long file read range by
-range; numbered files read one after another (each number names another file).
+flaps between two errors; restarts each followed by the same answer; a probe narrated with
+the time. Look-alikes: a triage of twenty issues (view, then edit, each number its own
+target); a plan resubmitted after each of the user's rejections; a question asked again after
+each answer; a long file read range by range; numbered files read one after another (each
+number names another file).
 """
 
 from __future__ import annotations
@@ -146,6 +147,30 @@ def flapping_probe() -> tuple[Session, dict[str, Any]]:
         s.wait(7 + n % 5).bash(spellings[(n * 3 + n // 5) % 5], answers[int(flap)])
         probes.append(s.turn)
     return s, _loop(probes[9], probes[-1], "a probe whose answer flaps between two errors")
+
+
+def restart_same_answer() -> tuple[Session, dict[str, Any]]:
+    """A service restarted under four spellings, each restart followed by a look that shows
+    the same 502, word for word: the restarts change nothing a look can see."""
+    s = _open(Session("restart-same-answer"), "The API returns 502; get it serving again.")
+    restarts = (
+        "systemctl restart api",
+        "sudo systemctl restart api.service",
+        "service api restart",
+        "systemctl --no-block restart api",
+    )
+    looks = (
+        "curl -s localhost:7000/v1/ping",
+        "curl -sS http://127.0.0.1:7000/v1/ping",
+        "curl --silent 'http://localhost:7000/v1/ping'",
+    )
+    bad = "<html><head><title>502 Bad Gateway</title></head><body>nginx/1.24.0</body></html>"
+    checked: list[int] = []
+    for n in range(10):
+        s.wait(8 + n % 3).bash(restarts[n % 4], "")
+        s.wait(4).bash(looks[n % 3], bad)
+        checked.append(s.turn)
+    return s, _loop(checked[4], checked[-1], "restarts, each followed by the same answer")
 
 
 def narrated_clock() -> tuple[Session, dict[str, Any]]:
@@ -290,6 +315,7 @@ BUILDERS = (
     failure_views_then_fix,
     rotated_curl,
     flapping_probe,
+    restart_same_answer,
     narrated_clock,
     issue_triage,
     plan_rejections,

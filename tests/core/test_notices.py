@@ -64,6 +64,7 @@ ACTING = [
     ({"kind": "nudge", "reason": "[arcguard] 8 turns"}, "checkin_turns"),
     ({"kind": "nudge", "rule": "same-failure", "runs": 4}, "error_checkin_repeats"),
     ({"kind": "nudge", "rule": "nothing-new", "runs": 8}, "shape_checkin_repeats"),
+    ({"kind": "nudge", "rule": "no-effect", "runs": 4}, "error_checkin_repeats"),
     ({"kind": "nudge", "rule": "poll"}, "poll_checkin_seconds"),
     ({"kind": "nudge", "rule": "check-in"}, "checkin_turns"),
     ({"kind": "nudge", "rule": "backstop"}, "backstop_nudge_turns"),
@@ -156,6 +157,12 @@ def _nothing_new(d: Driver) -> None:
         d.turn(bash(spellings[n % 4], f'{{"ok": true, "served": {5000 + 17 * n}}}'))
 
 
+def _no_effect(d: Driver) -> None:
+    for unit in ("app", "app.service", "app --no-block", "app --no-ask-password", "app -q"):
+        d.turn(bash(f"systemctl restart {unit}", response=""))  # then the same answer again
+        d.turn(bash("curl -s localhost:8080/health", response="502 Bad Gateway"))
+
+
 def _poll(d: Driver) -> None:
     status = json.dumps([{"status": "in_progress"}])
     for _ in range(16):
@@ -178,6 +185,7 @@ def _backstop(d: Driver) -> None:
     [
         (_same_failure, "4 attempts failed the same way", "error_checkin_repeats"),
         (_nothing_new, "8 calls in a row brought nothing new", "shape_checkin_repeats"),
+        (_no_effect, "4 changes in a row left what a look shows as it was", "error_checkin"),
         (_poll, "what it is waiting for", "poll_checkin_seconds"),
         (_check_in, "many tool calls in a row without progress", "checkin_turns"),
         (_backstop, "many turns since your last message", "backstop_nudge_turns"),

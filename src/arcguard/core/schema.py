@@ -209,6 +209,11 @@ class Stuck(Record):
     slip: str = field(STR, default="")  # the last of those slips
     search_seq: int = field(INT, default=0)  # the track's `seq` at the last of them
     search_nudged: bool = field(BOOL, default=False)
+    answers: list[str] = field(list_of(STR), default_factory=list)  # looks' whole answers seen
+    change: str = field(STR, default="")  # the last change no look has checked yet: its label
+    futile: int = field(INT, default=0)  # changes in a row whose look answered as before
+    futile_label: str = field(STR, default="")  # the last of them, then its look
+    futile_nudged: bool = field(BOOL, default=False)
 
 
 # A decision's kind is plain text in the file (the check), one of `DecisionKind` in the code.

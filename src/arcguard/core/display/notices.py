@@ -124,6 +124,10 @@ NUDGE_WHY = {
         "to step back: {n}attempts failed the same way with no file changed",
         "error_checkin_repeats, error_pause_repeats, loop_guard",
     ),
+    vocabulary.NO_EFFECT: (
+        "to step back: {n}changes in a row left what a look shows as it was",
+        "error_checkin_repeats, error_pause_repeats, loop_guard",
+    ),
     vocabulary.NOTHING_NEW: (
         "to step back: {n}calls in a row brought nothing new",
         "shape_checkin_repeats, shape_pause_repeats, loop_guard",

@@ -17,6 +17,9 @@ Fed by every finished call (`observe`) and acted on when a turn's calls are done
   new or not itself the one repeating; when that call's result is one seen before (a
   reinstall that finds everything in place), a failure's run goes on. A failed call changes
   nothing a retry could see, so it is never progress.
+- Changes that change nothing: a command that may change the world, then a look answering
+  word for word as before, is an attempt that failed, staged as failures are
+  (`loop_guard.checks`).
 - Searches that find nothing: told nothing, so they join no run above; they are counted in a
   run of their own, staged the same way (`loop_guard.searches`), sooner when one of them
   cannot match as spelt.
@@ -31,6 +34,7 @@ explain itself first.
 from __future__ import annotations
 
 from arcguard.core import render
+from arcguard.core.loop_guard import checks
 from arcguard.core.loop_guard import opkey
 from arcguard.core.loop_guard import searches
 from arcguard.core.loop_guard import shape
@@ -87,6 +91,7 @@ def _progress(st: Stuck, *, failures: bool = True) -> None:
     st.poll = None
     st.poll_nudged = False
     searches.end(st)
+    checks.end(st)
 
 
 def heard(track: Track) -> None:
@@ -139,6 +144,10 @@ def observe(track: Track, now: float, call: ToolCall, finished: Finished) -> Non
     if finished.edit == REVISIT or outcome in (opkey.UNKNOWN, opkey.NOT_RUN, opkey.TIMED_OUT):
         return  # back to a known content, or no result to compare: neither way
     poll = tool_effects.is_poll(call)
+    if finished.changed and outcome.startswith(opkey.COMPLETED):
+        checks.changed(st, opkey.label(call, LABEL_CHARS))
+    elif checks.is_look(outcome, finished.changed) and not finished.empty and not poll:
+        checks.looked(st, outcome, opkey.label(call, LABEL_CHARS))
     if finished.empty and not poll:
         return  # it told nothing (a wait that prints nothing still waited, though)
     results = st.results
@@ -241,6 +250,9 @@ def decide(state: State, track: Track, cfg: Config, now: float) -> Decisions | N
     if st.fail_nudged and fails >= cfg.error_pause_repeats:
         reason = messages.stuck_pause(fails, label, failing=True)
         return pause(state, now, "post-batch", "stuck", reason)
+    if st.futile_nudged and st.futile >= cfg.error_pause_repeats:
+        reason = messages.futile_pause(st.futile, st.futile_label)
+        return pause(state, now, "post-batch", "stuck", reason)
     if st.nudged and repeats >= cfg.shape_pause_repeats:
         reason = messages.stuck_pause(repeats, label, failing=False)
         return pause(state, now, "post-batch", "stuck", reason)
@@ -256,6 +268,10 @@ def decide(state: State, track: Track, cfg: Config, now: float) -> Decisions | N
         st.fail_nudged = True
         text = messages.stuck_checkin(fails, label, failing=True)
         rule, count = vocabulary.SAME_FAILURE, fails
+    elif st.futile >= cfg.error_checkin_repeats and not st.futile_nudged:
+        st.futile_nudged = True
+        text = messages.futile_checkin(st.futile, st.futile_label)
+        rule, count = vocabulary.NO_EFFECT, st.futile
     elif repeats >= cfg.shape_checkin_repeats and not st.nudged:
         st.nudged = True
         text = messages.stuck_checkin(repeats, label, failing=False)

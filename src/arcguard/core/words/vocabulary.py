@@ -36,6 +36,7 @@ CANNOT_MATCH: Final = "cannot-match"  # a search spelt so that it cannot match w
 EMPTY_SEARCHES: Final = "searches"  # a run of searches that found nothing was asked about
 SAME_FAILURE: Final = "same-failure"  # attempts failing the same way
 NOTHING_NEW: Final = "nothing-new"  # calls whose results brought nothing new
+NO_EFFECT: Final = "no-effect"  # changes whose look showed what it showed before
 POLL: Final = "poll"  # a waiting call showing the same result for long
 CHECK_IN: Final = "check-in"  # tool-only turns in a row without progress
 BACKSTOP: Final = "backstop"  # turns since the user's last message

@@ -1,0 +1,103 @@
+"""Changes that change nothing: a command meant to change the world, then a look that shows,
+word for word, what it showed before. Each case is a class: a restart and the same 502 under
+new spellings; a substitution that misses and the line still there; and the look-alikes, a
+batch whose count moves and a look that was not after a change."""
+
+from __future__ import annotations
+
+from testing.guard_driver import Call
+from testing.guard_driver import Driver
+from testing.guard_driver import bash
+
+from arcguard.core.schema import StateFile
+
+
+RESTARTS = (
+    "systemctl restart app",
+    "sudo systemctl restart app.service",
+    "service app restart",
+    "systemctl --no-block restart app",
+)
+LOOKS = (
+    "curl -s localhost:8080/health",
+    "curl -sS http://127.0.0.1:8080/health",
+    "curl --silent 'http://localhost:8080/health'",
+)
+
+
+def _changes_then_looks(d: Driver, count: int, answer: str = "502 Bad Gateway") -> list[bool]:
+    """Whether each look was followed by a request to the model."""
+    words = []
+    for n in range(count):
+        d.turn(bash(RESTARTS[n % 4], response=""))
+        out = d.turn(bash(LOOKS[n % 3], response=answer))
+        words.append(bool(out["context"]))
+        if d.paused:
+            break
+    return words
+
+
+def test_a_restart_that_leaves_the_same_answer_is_asked_about_then_paused():
+    # The first look is news; each later restart is followed by a look answering as before.
+    d = Driver()
+    words = _changes_then_looks(d, 12)
+    assert words.index(True) == 4  # the 4th restart that changed nothing
+    assert d.paused is not None and d.paused["kind"] == "stuck"
+    assert "7 changes in a row" in d.paused["reason"]
+    assert len(words) == 8
+    nudge = next(e for e in StateFile.view(d.state).log if e.kind == "nudge")
+    assert nudge.rule == "no-effect" and nudge.runs == 4
+
+
+def test_a_look_with_a_new_answer_ends_the_run():
+    d = Driver()
+    _changes_then_looks(d, 3)
+    d.turn(bash("systemctl restart app", response=""))
+    d.turn(bash("curl -s localhost:8080/health", response='{"ok": true}'))
+    assert d.main["stuck"]["futile"] == 0
+    assert _changes_then_looks(d, 3) == [False] * 3
+
+
+def test_a_batch_whose_count_moves_is_left_alone():
+    # Its shape is the same every time ("count 0"), but the whole answer is new: it moved.
+    d = Driver()
+    for n in range(12):
+        d.turn(bash(f"python load.py --part {n}", response=""))
+        out = d.turn(bash("psql -c 'select count(*) from items'", response=f"count {n * 50}"))
+        assert not out["context"] and not out["denied"]
+    assert d.paused is None
+
+
+def test_only_the_first_look_after_a_change_counts():
+    d = Driver()
+    d.turn(bash("curl -s localhost:8080/health", response="502 Bad Gateway"))
+    for n in range(3):
+        d.turn(bash(RESTARTS[n], response=""))
+        for look in LOOKS:
+            d.turn(bash(look, response="502 Bad Gateway"))
+    assert d.main["stuck"]["futile"] == 3
+
+
+def test_an_edit_is_not_such_a_change():
+    # What an edit changed is on record; a look showing the same after it is the other rules'
+    # to judge (a test still failing after a real edit is ordinary work).
+    d = Driver()
+    for n in range(6):
+        old, new = f"retries = {n}", f"retries = {n + 1}"
+        response = {
+            "filePath": "/p/app.cfg",
+            "oldString": old,
+            "newString": new,
+            "originalFile": old,
+            "structuredPatch": [{"lines": [f"-{old}", f"+{new}"]}],
+        }
+        d.turn(
+            Call(
+                "Edit",
+                {"file_path": "/p/app.cfg", "old_string": old, "new_string": new},
+                response=response,
+            )
+        )
+        d.turn(bash("curl -s localhost:8080/health", response="502 Bad Gateway"))
+    assert d.main["stuck"].get("futile", 0) == 0
+    assert d.paused is None
