@@ -33,11 +33,14 @@ PATIENT = {
 def _worker(home: Path, worker: int, rounds: int) -> list[tuple[str, int, bytes]]:
     results = []
     for r in range(rounds):
-        command = f"grep -rn token_{worker}_{r} src"
+        # Letters, not digits, tell the workers' tokens apart: a result differing only in its
+        # numbers reads as one result seen again, and many of them would pause the session.
+        token = f"token_{chr(97 + worker)}{chr(97 + r)}"
+        command = f"grep -rn {token} src"
         tid = f"toolu_{worker}_{r}"
         for name, payload in (
             ("pre-tool", support.pre_tool(SESSION, command, tid)),
-            ("post-tool", support.post_tool(SESSION, command, tid, stdout=f"hit {worker} {r}")),
+            ("post-tool", support.post_tool(SESSION, command, tid, stdout=f"hit {token}")),
             (
                 "post-batch",
                 {
