@@ -17,7 +17,6 @@ the track's `Stuck` record.
 
 from __future__ import annotations
 
-from arcguard.core.loop_guard import opkey
 from arcguard.core.state import remember
 
 
@@ -52,7 +51,3 @@ def looked(st: Stuck, answer: str, label: str) -> None:
 def end(st: Stuck) -> None:
     """Something moved: the run of changes that changed nothing is over (mutates `st`)."""
     st.futile, st.futile_nudged, st.change = 0, False, ""
-
-
-def is_look(outcome: str, changed_world: bool) -> bool:
-    return outcome.startswith(opkey.COMPLETED) and not changed_world

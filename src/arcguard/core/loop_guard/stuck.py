@@ -144,10 +144,11 @@ def observe(track: Track, now: float, call: ToolCall, finished: Finished) -> Non
     if finished.edit == REVISIT or outcome in (opkey.UNKNOWN, opkey.NOT_RUN, opkey.TIMED_OUT):
         return  # back to a known content, or no result to compare: neither way
     poll = tool_effects.is_poll(call)
-    if finished.changed and outcome.startswith(opkey.COMPLETED):
-        checks.changed(st, opkey.label(call, LABEL_CHARS))
-    elif checks.is_look(outcome, finished.changed) and not finished.empty and not poll:
-        checks.looked(st, outcome, opkey.label(call, LABEL_CHARS))
+    if outcome.startswith(opkey.COMPLETED):
+        if finished.changed:
+            checks.changed(st, opkey.label(call, LABEL_CHARS))
+        elif not finished.empty and not poll:  # a look with something to show
+            checks.looked(st, outcome, opkey.label(call, LABEL_CHARS))
     if finished.empty and not poll:
         return  # it told nothing (a wait that prints nothing still waited, though)
     results = st.results
