@@ -27,10 +27,10 @@ def test_a_timestamped_probe_loop_is_checked_in_on_then_paused(claude_project, r
         run.describe()
     )
     # The first probe is new; the 9th is the 8th shape repeat, so the 10th request carries
-    # the check-in; the 17th is the 16th repeat, and its batch pauses: no 18th request.
-    assert len(api.requests) == 17
+    # the check-in; the 13th is the 12th repeat, and its batch pauses: no 14th request.
+    assert len(api.requests) == 13
     assert [CHECK_IN in api.request_text(i) for i in (8, 9)] == [False, True]
-    assert not any(r.get("is_error") for i in range(1, 17) for r in api.tool_results(i))
+    assert not any(r.get("is_error") for i in range(1, 13) for r in api.tool_results(i))
     state = arcguard_state(project, run.session_id)
     assert state["guard"]["paused"]["kind"] == "stuck"
     assert log_kinds(state) == ["nudge", "pause"]
