@@ -5,11 +5,11 @@ them with its own sessions).
 Loops: one build failure re-run under new spellings while the failure names another program
 or path each time, with a one-off call among the attempts; one failure after each reinstall
 that finds everything in place; a probe rotated through four spellings; a probe whose answer
-flaps between two errors; restarts each followed by the same answer; a probe narrated with
-the time. Look-alikes: a triage of twenty issues (view, then edit, each number its own
-target); a plan resubmitted after each of the user's rejections; a question asked again after
-each answer; a long file read range by range; numbered files read one after another (each
-number names another file).
+flaps between two errors; restarts each followed by the same answer; a web search reworded
+around the same links; a probe narrated with the time. Look-alikes: a triage of twenty issues
+(view, then edit, each number its own target); a plan resubmitted after each of the user's
+rejections; a question asked again after each answer; a long file read range by range;
+numbered files read one after another (each number names another file).
 """
 
 from __future__ import annotations
@@ -173,6 +173,32 @@ def restart_same_answer() -> tuple[Session, dict[str, Any]]:
     return s, _loop(checked[4], checked[-1], "restarts, each followed by the same answer")
 
 
+def reworded_search() -> tuple[Session, dict[str, Any]]:
+    """A web search reworded again and again, each answer its own query above the same links
+    (in one of two orders): the links are all it learns, and they never change."""
+    s = _open(Session("reworded-search"), "HMR does not connect behind our nginx; find the fix.")
+    pages = ("troubleshooting", "server-options", "backend-integration", "features", "ssr")
+    links = [
+        {
+            "title": f"{page.replace('-', ' ').title()} | Vite",
+            "url": f"https://vite.dev/guide/{page}",
+        }
+        for page in pages
+    ]
+    topics = ("websocket", "reverse proxy", "hmr port", "clientPort", "upgrade header", "wss")
+    searched: list[int] = []
+    for n in range(16):
+        query = f"vite {topics[n % 6]} nginx {('fix', 'not working', 'config')[n % 3]}"
+        answer = {
+            "query": query,
+            "results": [{"tool_use_id": f"srvtoolu_{n:02d}", "content": links[:: 1 - 2 * (n % 2)]}],
+            "durationSeconds": 1.2 + n % 5 / 10,
+        }
+        s.wait(9 + n % 4).calls(("WebSearch", {"query": query}, answer))
+        searched.append(s.turn)
+    return s, _loop(searched[9], searched[-1], "a web search reworded around the same links")
+
+
 def narrated_clock() -> tuple[Session, dict[str, Any]]:
     s = _open(Session("narrated-clock"), "Reindex and tell me when search is back.")
     probes: list[int] = []
@@ -316,6 +342,7 @@ BUILDERS = (
     rotated_curl,
     flapping_probe,
     restart_same_answer,
+    reworded_search,
     narrated_clock,
     issue_triage,
     plan_rejections,

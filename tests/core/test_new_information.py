@@ -177,6 +177,48 @@ def test_answers_that_alternate_between_two_seen_ones_are_counted_together():
     assert d.paused is not None and "brought nothing new" in d.paused["reason"]
 
 
+LINKS = [
+    {"title": f"{name} | Vite", "url": f"https://vite.dev/guide/{name.lower()}"}
+    for name in ("Troubleshooting", "Server Options", "Backend Integration", "Features")
+]
+
+
+def test_a_search_reworded_around_the_same_links_brings_nothing_new():
+    # Each answer repeats its own query above the links; the links are what it learned.
+    d = Driver()
+    calls = [
+        Call(
+            "WebSearch",
+            {"query": f"vite hmr websocket behind nginx, try {word}"},
+            response={
+                "query": f"vite hmr websocket behind nginx, try {word}",
+                "results": [{"tool_use_id": "srvtoolu_1", "content": LINKS}],
+            },
+        )
+        for word in "abcdefghijklmnop"
+    ]
+    first = _run(d, *calls)
+    assert 0 < first <= 10
+    assert d.paused is not None
+
+
+def test_tasks_created_one_after_another_are_each_their_own():
+    # An acknowledgement that is little more than what was asked is kept whole: sixteen tasks
+    # with sixteen subjects are sixteen pieces of work.
+    d = Driver()
+    for n in range(16):
+        subject = f"Port the {'abcdefghijklmnop'[n]} handler to the new router"
+        out = d.turn(
+            Call(
+                "TaskCreate",
+                {"subject": subject, "description": f"{subject}, with its tests"},
+                response={"task": {"id": str(n + 1), "subject": subject}},
+            )
+        )
+        assert not out["context"] and not out["denied"]
+    assert d.paused is None
+
+
 def test_a_triage_over_twenty_issue_numbers_is_left_alone():
     d = Driver()
     for n in range(20):

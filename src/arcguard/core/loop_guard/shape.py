@@ -264,7 +264,7 @@ def cause_lines(result: ToolResult, call: ToolCall, last: int | None = None) -> 
     compares."""
     keep = identity_numbers(call)
     found: dict[str, None] = {}
-    for line in failure_text(result_text(result)).splitlines():
+    for line in failure_text(learned_text(result, call)).splitlines():
         line = of_text(line, keep)
         if line.startswith(EXIT_CODE) or sum(c.isalpha() for c in line) < CAUSE_LETTERS:
             continue
@@ -318,12 +318,41 @@ def result_text(result: ToolResult) -> str:
     return response if isinstance(response, str) else jsonio.dumps(response)
 
 
+# A parameter's value this long, repeated in a result that says much more besides, is the
+# call's own words sent back (a search's query above its links): not something it learned. A
+# result that is little more than the echo is an acknowledgement of what was asked (a task
+# created with its subject), and different asks are different work: it is kept whole.
+ECHO_CHARS = 12
+ECHO_REST_CHARS = 200
+ECHO = "<echo>"
+# Parameters naming the file a call looks at: that name is what sets two reads apart.
+TARGET_KEYS = frozenset({"file_path", "path", "notebook_path"})
+
+
+def learned_text(result: ToolResult, call: ToolCall | None) -> str:
+    """`result_text` without the call's own parameter values it repeats (as sent or as JSON
+    writes them), when `ECHO_REST_CHARS` or more are left: six rewordings of one web search
+    that bring back the same links are one answer."""
+    text = result_text(result)
+    if call is None or not isinstance(call.input, dict):
+        return text
+    rest = text
+    for key, value in call.input.items():
+        if key in TARGET_KEYS or not isinstance(value, str) or len(value) < ECHO_CHARS:
+            continue
+        rest = rest.replace(value, ECHO)
+        escaped = jsonio.dumps(value)[1:-1]
+        if escaped != value:
+            rest = rest.replace(escaped, ECHO)
+    return rest if len(rest) - rest.count(ECHO) * len(ECHO) >= ECHO_REST_CHARS else text
+
+
 def result_shape(outcome: str, result: ToolResult, call: ToolCall | None = None) -> str:
     """`kind:digest` of a finished call's result shape (kind as in `opkey.outcome`): its
-    volatile values set aside, the numbers naming the call's target kept, and a failure read
-    as its cause (`failure_text`)."""
+    volatile values and the call's words it echoes set aside (`learned_text`), the numbers
+    naming the call's target kept, and a failure read as its cause (`failure_text`)."""
     kind = outcome.partition(":")[0]
-    text = result_text(result)
+    text = learned_text(result, call)
     if kind == opkey.FAILED:
         text = failure_text(text)
     keep = identity_numbers(call) if call is not None else frozenset()
