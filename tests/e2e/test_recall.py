@@ -81,3 +81,31 @@ def test_a_stop_partway_mid_arc_is_sent_back(claude_project, run_claude):
     assert len(api.requests) == 2
     assert "ended by stopping partway, with work still to do" in api.request_text(1)
     assert log_kinds(arcguard_state(project, run.session_id)) == ["arc", "continue", "release"]
+
+
+NO_EFFECT = "PostToolBatch hook additional context: [arcguard] 4 changes in a row were followed"
+
+
+def test_changes_whose_look_answers_as_before_are_checked_in_on_then_paused(
+    claude_project, run_claude
+):
+    project = claude_project(all_arcguard_settings())
+    (project.path / "status.txt").write_text("502 Bad Gateway\n")
+    script = []
+    for n in range(1, 11):  # a change (each its own file), then the same look
+        script.append(tool_use("Bash", {"command": f"touch restarted-{n}.flag"}))
+        script.append(tool_use("Bash", {"command": "cat status.txt"}))
+    with ScriptedAPI(script) as api:
+        run = run_claude(project, api, "get the service serving again")
+
+    assert run.result is not None and run.result["terminal_reason"] == "hook_stopped", (
+        run.describe()
+    )
+    # The 1st look is new; looks 2 to 5 follow changes that changed nothing: the 10th call's
+    # batch asks, so the 11th request carries it; the 8th such look (the 16th call) pauses.
+    assert [NO_EFFECT in api.request_text(i) for i in (9, 10)] == [False, True]
+    assert len(api.requests) == 16
+    state = arcguard_state(project, run.session_id)
+    assert state["guard"]["paused"]["kind"] == "stuck"
+    assert "7 changes in a row" in state["guard"]["paused"]["reason"]
+    assert log_kinds(state) == ["nudge", "pause"]
