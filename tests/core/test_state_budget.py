@@ -15,6 +15,7 @@ from arcguard import jsonio
 from arcguard.core import schema
 from arcguard.core.config import default_config
 from arcguard.core.loop_guard.background import MAX_TASKS
+from arcguard.core.loop_guard.checks import MAX_ANSWERS
 from arcguard.core.loop_guard.cycle_run import MAX_NARRATIONS
 from arcguard.core.loop_guard.cycle_run import NARRATION_CHARS
 from arcguard.core.loop_guard.guard import MAX_QUEUED_IDS
@@ -45,6 +46,7 @@ HOOK = "session-start"
 # The longest rule a log entry names: a stop block's stall class (a pause's kind is shorter).
 RULE = "announced-step"
 PAUSE_KIND = "backstop"
+SLIP = "alternation"  # the longest name of a search's slip
 SOURCE = "status line"
 
 
@@ -154,6 +156,16 @@ def track(cfg: Any, base: int) -> dict[str, Any]:
                 "label": text(schema.LABEL_BYTES),
             },
             "poll_nudged": False,
+            "searches": INT,
+            "slips": INT,
+            "slip": SLIP,
+            "search_seq": INT,
+            "search_nudged": False,
+            "answers": [f"completed:{base + n:016x}" for n in range(MAX_ANSWERS)],
+            "change": text(schema.LABEL_BYTES),
+            "futile": INT,
+            "futile_label": text(2 * schema.LABEL_BYTES) + ", then ",
+            "futile_nudged": False,
         },
         # Model text, each character taking the most bytes it can once escaped.
         "narrations": [chars(NARRATION_CHARS) for _ in range(MAX_NARRATIONS)],
