@@ -420,6 +420,8 @@ PAUSED = [
     "That's enough for one pass, so I'll call it a day.",
     "This is a good place to pause. Let me know if you need anything else.",
     "What's left: the exporter and its docs.",
+    "The limiter is wired in. That leaves its own tests and the README, both quick follow-ups.",
+    "The parser is in. That leaves the docs to write.",
 ]
 NOT_PAUSED = [
     "All milestones are done. Nothing left to do.",
@@ -436,6 +438,10 @@ NOT_PAUSED = [
     "The loop used to stop here; it now runs to the end.",
     "The CLI no longer stops at this point.",
     "Pressing Ctrl-C does not stop here any more.",
+    "Done. That leaves the codebase in a clean state.",
+    "All green. That leaves nothing to do.",
+    "That leaves the follow-up PR to you.",
+    "Fixed. That leaves the next release free of the bug.",
 ]
 
 

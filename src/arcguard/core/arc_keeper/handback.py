@@ -173,9 +173,12 @@ def is_pausing(sentence: str) -> bool:
         _model_does(body, verb) for verb in vocab.PAUSING_VERBS
     ):
         return not any(w in body for w in vocab.NOT_PAUSING)
-    return body.startswith(vocab.WORK_LEFT_STARTS) and not any(
-        w in body for w in vocab.NOTHING_LEFT
+    lists_work = body.startswith(vocab.WORK_LEFT_STARTS) or (
+        body.startswith(vocab.LEAVES_STARTS)
+        and any(w in body for w in vocab.WORK_TO_COME)
+        and " you" not in body  # left to the operator: a hand-back, not a stop partway
     )
+    return lists_work and not any(w in body for w in vocab.NOTHING_LEFT)
 
 
 def _model_does(body: str, verb: str) -> bool:

@@ -416,6 +416,10 @@ WORK_LEFT_STARTS = tuple(
         "what remains,todo:,to do:,outstanding:"
     ).split(",")
 )
+# "That leaves ..." lists work left only when it says the work is to come ("That leaves the
+# tests and the README, both quick follow-ups."), not a state ("That leaves the tree clean.").
+LEAVES_STARTS = ("that leaves", "this leaves", "which leaves")
+WORK_TO_COME = ("follow-up", "to do", "to write", "to add", "to wire", "for later")
 # Words that make a pausing sentence about something else: a wait ("pausing here until the
 # reviewers report", which Claude Code wakes the model from), a condition ("I'll pick this
 # up if the nightly run fails") or a negation ("rather than stop here").
