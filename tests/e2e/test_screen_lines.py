@@ -178,6 +178,33 @@ def test_a_failure_retried_under_new_spellings_is_asked_about_in_its_own_words(
     assert len(api.requests) >= 6
 
 
+NO_EFFECT_ASKED = (
+    "says: arcguard asked the model to step back: 4 changes in a row left what a look shows as it"
+    " was. To change this: error_checkin_repeats, error_pause_repeats, loop_guard"
+)
+
+
+def test_changes_that_change_nothing_are_asked_about_in_their_own_words(
+    claude_release: ClaudeRelease, claude_project: Any
+) -> None:
+    project = claude_project(arcguard_settings_for(claude_release.version))
+    (project.path / "status.txt").write_text("502 Bad Gateway\n")
+    script = []
+    for n in range(1, 6):  # a change (each its own file), then the same look
+        script.append(tool_use("Bash", {"command": f"touch restarted-{n}.flag"}))
+        script.append(tool_use("Bash", {"command": "cat status.txt"}))
+    # One more change: without PostToolBatch, the 5th look's turn closes as the next call starts
+    # (a request decided at a stop waits for a call that never comes).
+    script.append(tool_use("Bash", {"command": "touch restarted-6.flag"}))
+    script.append(text("The service still answers 502."))
+    api, shown = run_until(claude_release, project, script, "get it serving", "answers 502.")
+
+    assert shown.count(NO_EFFECT_ASKED) == 1, shown
+    assert "checkin_turns" not in shown, shown
+    assert kinds(project) == ["nudge"]
+    assert len(api.requests) >= 12  # the oldest release sends one request more
+
+
 # The release docs/what-you-will-see.md is captured on: the newest the project supports.
 PAGE_RELEASE = WINDOW_RELEASES["newest"]
 
