@@ -317,7 +317,8 @@ def decide_post_tool(
     heard = opkey.carries_user_words(call.name, result)
     # A change that answers as it did before (`prettier --write`: "unchanged", a failure seen
     # before) shows nothing moved; one that prints nothing cannot tell, so it counts.
-    answered_before = finished.result in track.results and not finished.empty
+    seen = finished.result in track.results
+    answered_before = seen and not finished.empty
     progress = heard or finished.edit == stuck.NEW or (finished.changed and not answered_before)
     background.observe_result(state, now, call, result)
     run = _owned_run(track, opkey.operation_id(call), call.id)
@@ -327,11 +328,7 @@ def decide_post_tool(
         progress = progress or (completed and run.spent is not None)
     # Fresh evidence is a result of a shape this track never saw: a new timestamp or counter
     # in the same output is not news.
-    if (
-        finished.outcome not in (opkey.UNKNOWN, opkey.NOT_RUN)
-        and finished.result not in track.results
-        and not finished.empty
-    ):
+    if finished.outcome not in (opkey.UNKNOWN, opkey.NOT_RUN) and not seen and not finished.empty:
         progress = True
         track.turn.new_result = True
         remember(track.results, finished.result, MAX_RESULTS)

@@ -144,18 +144,18 @@ def observe(track: Track, now: float, call: ToolCall, finished: Finished) -> Non
     if finished.edit == REVISIT or outcome in (opkey.UNKNOWN, opkey.NOT_RUN, opkey.TIMED_OUT):
         return  # back to a known content, or no result to compare: neither way
     poll = tool_effects.is_poll(call)
+    label = opkey.label(call, LABEL_CHARS)
     if outcome.startswith(opkey.COMPLETED):
         if finished.changed:
-            checks.changed(st, opkey.label(call, LABEL_CHARS))
+            checks.changed(st, label)
         elif not finished.empty and not poll:  # a look with something to show
-            checks.looked(st, outcome, opkey.label(call, LABEL_CHARS))
+            checks.looked(st, outcome, label)
     if finished.empty and not poll:
         return  # it told nothing (a wait that prints nothing still waited, though)
     results = st.results
     st.results = results
     fresh = result not in results
     remember(results, result, MAX_SHAPES)
-    label = opkey.label(call, LABEL_CHARS)
     if poll:
         _observe_poll(st, now, shape.call_shape(call), result, label, fresh=fresh)
         return
