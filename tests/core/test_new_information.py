@@ -338,6 +338,33 @@ def test_a_reinstall_that_answers_as_before_does_not_end_a_failures_run():
     assert d.paused is not None and "attempts failed the same way" in d.paused["reason"]
 
 
+MULTIPLE_HEADS = "ERROR [alembic.util.messaging] Multiple head revisions are present"
+
+
+def test_commands_between_alike_failures_that_print_something_new_do_not_end_their_run():
+    # Each command between the attempts may change the world and tells something new, but the
+    # attempt after it fails word for word as before: it moved nothing the failure depends on.
+    d = Driver()
+    between = (
+        ("alembic heads", "3f9c21ab7d44 (head)\nb81e0d5a2c19 (head)"),
+        ("alembic current", "7a2e44c09f13"),
+        ("alembic history -r-3:", "7a2e44c09f13 -> 3f9c21ab7d44 (head), add invoice status"),
+        ("alembic branches", "7a2e44c09f13 (branchpoint)"),
+    )
+    upgrades = (
+        "alembic upgrade head",
+        "poetry run alembic upgrade head",
+        "alembic -c alembic.ini upgrade head",
+        "python -m alembic upgrade head",
+    )
+    attempts = []
+    for n in range(7):
+        attempts.append(d.turn(fail(upgrades[n % 4], MULTIPLE_HEADS)))
+        d.turn(bash(*between[n % 4]))
+    assert [bool(a["context"]) for a in attempts[:4]] == [False, False, False, True]
+    assert d.paused is not None and "attempts failed the same way" in d.paused["reason"]
+
+
 def test_a_batch_job_that_answers_alike_each_time_still_ends_a_checks_run():
     d = Driver()
     for n in range(12):

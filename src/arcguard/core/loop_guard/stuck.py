@@ -13,10 +13,11 @@ Fed by every finished call (`observe`) and acted on when a turn's calls are done
   summary, `error_pause_repeats` pauses. Completed calls' runs are counted together, in
   repeats (a first sighting is none): `shape_checkin_repeats`, then `shape_pause_repeats`.
   Real progress starts every run again: a confirmed edit that leaves a file content it never
-  had, the user's words (`heard`), or a call that may have changed the world whose result is
-  new or not itself the one repeating; when that call's result is one seen before (a
-  reinstall that finds everything in place), a failure's run goes on. A failed call changes
-  nothing a retry could see, so it is never progress.
+  had, or the user's words (`heard`). A call that may have changed the world, whose result is
+  new or not itself the one repeating, starts every run but a failure's: whatever it did or
+  printed (a reinstall, a restart, a command that only looks), the attempt after it that
+  fails word for word as before shows it moved nothing the failure depends on. A failed call
+  changes nothing a retry could see, so it is never progress.
 - Changes that change nothing: a command that may change the world, then a look answering
   word for word as before, is an attempt that failed, staged as failures are
   (`loop_guard.checks`).
@@ -171,9 +172,9 @@ def observe(track: Track, now: float, call: ToolCall, finished: Finished) -> Non
         if again:
             return
     elif finished.changed and (fresh or not _active(st, result)):
-        # It may have changed the world, and it is not itself the run that repeats. One that
-        # answers as it did before ("Requirement already satisfied") did not move a failure.
-        _progress(st, failures=fresh)
+        # It may have changed the world, and it is not itself the run that repeats; a failure
+        # that comes back word for word after it says whether it moved that failure.
+        _progress(st, failures=False)
         return
     _count(st, result, label)
 
