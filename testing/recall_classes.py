@@ -170,7 +170,7 @@ def restart_same_answer() -> tuple[Session, dict[str, Any]]:
         s.wait(8 + n % 3).bash(restarts[n % 4], "")
         s.wait(4).bash(looks[n % 3], bad)
         checked.append(s.turn)
-    return s, _loop(checked[4], checked[-1], "restarts, each followed by the same answer")
+    return s, _loop(checked[3], checked[-1], "restarts, each followed by the same answer")
 
 
 def reworded_search() -> tuple[Session, dict[str, Any]]:

@@ -338,6 +338,7 @@ def test_a_reinstall_that_answers_as_before_does_not_end_a_failures_run():
     assert d.paused is not None and "attempts failed the same way" in d.paused["reason"]
 
 
+LINK_ERROR = "/usr/bin/ld: build/crc.o: undefined reference to `crc32'"
 MULTIPLE_HEADS = "ERROR [alembic.util.messaging] Multiple head revisions are present"
 
 
@@ -363,6 +364,17 @@ def test_commands_between_alike_failures_that_print_something_new_do_not_end_the
         d.turn(bash(*between[n % 4]))
     assert [bool(a["context"]) for a in attempts[:4]] == [False, False, False, True]
     assert d.paused is not None and "attempts failed the same way" in d.paused["reason"]
+
+
+def test_a_wait_that_prints_nothing_does_not_end_a_failures_run():
+    # `sleep 10` told nothing on its first run as on its later ones: only a wait whose answer
+    # changed says that what it waited for moved.
+    d = Driver()
+    attempts = []
+    for n in range(4):
+        attempts.append(d.turn(fail(("make", "make all", "make -B", "make build")[n], LINK_ERROR)))
+        d.turn(bash("sleep 10", response=""))
+    assert [bool(a["context"]) for a in attempts] == [False, False, False, True]
 
 
 def test_a_batch_job_that_answers_alike_each_time_still_ends_a_checks_run():

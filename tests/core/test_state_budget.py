@@ -166,6 +166,7 @@ def track(cfg: Any, base: int) -> dict[str, Any]:
             "futile": INT,
             "futile_label": text(2 * schema.LABEL_BYTES) + ", then ",
             "futile_nudged": False,
+            "futile_first": f"completed:{base:016x}",
         },
         # Model text, each character taking the most bytes it can once escaped.
         "narrations": [chars(NARRATION_CHARS) for _ in range(MAX_NARRATIONS)],

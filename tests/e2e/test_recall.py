@@ -83,7 +83,7 @@ def test_a_stop_partway_mid_arc_is_sent_back(claude_project, run_claude):
     assert log_kinds(arcguard_state(project, run.session_id)) == ["arc", "continue", "release"]
 
 
-NO_EFFECT = "PostToolBatch hook additional context: [arcguard] 4 changes in a row were followed"
+NO_EFFECT = "PostToolBatch hook additional context: [arcguard] 4 changes in a row were each"
 
 
 def test_changes_whose_look_answers_as_before_are_checked_in_on_then_paused(
@@ -101,10 +101,11 @@ def test_changes_whose_look_answers_as_before_are_checked_in_on_then_paused(
     assert run.result is not None and run.result["terminal_reason"] == "hook_stopped", (
         run.describe()
     )
-    # The 1st look is new; looks 2 to 5 follow changes that changed nothing: the 10th call's
-    # batch asks, so the 11th request carries it; the 8th such look (the 16th call) pauses.
-    assert [NO_EFFECT in api.request_text(i) for i in (9, 10)] == [False, True]
-    assert len(api.requests) == 16
+    # The 1st look is new, and every later one answers the same, so the 1st change was the
+    # first that did nothing: the 4th look (the 8th call) asks, and the 9th request carries
+    # it; the 7th look (the 14th call) pauses.
+    assert [NO_EFFECT in api.request_text(i) for i in (7, 8)] == [False, True]
+    assert len(api.requests) == 14
     state = arcguard_state(project, run.session_id)
     assert state["guard"]["paused"]["kind"] == "stuck"
     assert "7 changes in a row" in state["guard"]["paused"]["reason"]

@@ -214,6 +214,7 @@ class Stuck(Record):
     futile: int = field(INT, default=0)  # changes in a row whose look answered as before
     futile_label: str = field(STR, default="")  # the last of them, then its look
     futile_nudged: bool = field(BOOL, default=False)
+    futile_first: str = field(STR, default="")  # a new answer after a change: a run's first?
 
 
 # A decision's kind is plain text in the file (the check), one of `DecisionKind` in the code.
@@ -406,7 +407,7 @@ FILE_STATE_CHARS = 64
 # The largest state file these bounds allow with the default settings, in bytes: no input can
 # make one larger (a real one is a few tens of KB). More operations, runs or cycle history
 # in the settings allow more, up to the limit a state file is read with (`store`).
-STATE_BUDGET = 5_523_114
+STATE_BUDGET = 5_523_510
 
 
 def problem(document: object) -> str | None:

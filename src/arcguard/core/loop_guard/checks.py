@@ -10,7 +10,10 @@ repeating, even when every command exits 0, so it is staged as failures are
 Only the first look after a change counts, and only a look (a call that changes nothing) with
 something to show; it answers as before when its whole answer, not only its shape, was seen
 before: a count that went from 100 to 200 moved. A look whose answer is new ends the run, and
-so does real progress (`stuck._progress`). An edit is not one of these changes: what it changed
+so does real progress (`stuck._progress`); the change before that new answer counts as the
+first of the next run if the next change's look gives the same answer (a restart, then a 502
+not seen before, then the same 502 after the next restart: two restarts that did nothing), as
+a failure's first attempt counts. An edit is not one of these changes: what it changed
 is on record, and the loop guard's other rules judge it. Pure functions; the counters live in
 the track's `Stuck` record.
 """
@@ -41,13 +44,17 @@ def looked(st: Stuck, answer: str, label: str) -> None:
     if not st.change:
         return
     if seen:
-        st.futile += 1
+        # The change before a new answer was the first of this run if it got the same answer.
+        first = st.futile == 0 and st.futile_first == answer
+        st.futile += 2 if first else 1
         st.futile_label = f"{st.change}, then {label}"
+        st.futile_first = ""
     else:
         end(st)
+        st.futile_first = answer
     st.change = ""
 
 
 def end(st: Stuck) -> None:
     """Something moved: the run of changes that changed nothing is over (mutates `st`)."""
-    st.futile, st.futile_nudged, st.change = 0, False, ""
+    st.futile, st.futile_nudged, st.change, st.futile_first = 0, False, "", ""

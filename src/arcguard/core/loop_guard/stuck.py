@@ -26,7 +26,8 @@ Fed by every finished call (`observe`) and acted on when a turn's calls are done
   cannot match as spelt.
 - Polls: a call that waits (`tool_effects.is_poll`) is never denied for repeating; the same
   result shape from it is bounded by wall time instead: a request at `poll_checkin_seconds` of
-  identical results, a pause at `poll_pause_seconds`. A result that changes is progress.
+  identical results, a pause at `poll_pause_seconds`. A result that changes is progress; a
+  wait that prints nothing told nothing, so it is none.
 
 Each stage's request comes once; the pause only after it, so the model always had one turn to
 explain itself first.
@@ -158,7 +159,9 @@ def observe(track: Track, now: float, call: ToolCall, finished: Finished) -> Non
     fresh = result not in results
     remember(results, result, MAX_SHAPES)
     if poll:
-        _observe_poll(st, now, shape.call_shape(call), result, label, fresh=fresh)
+        # A wait that printed nothing told nothing: only an answer that changed is progress.
+        news = fresh and not finished.empty
+        _observe_poll(st, now, shape.call_shape(call), result, label, fresh=news)
         return
     if fresh:
         st.news += 1
