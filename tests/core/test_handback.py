@@ -188,7 +188,7 @@ OTHER = [
     "Pushed. All checks pass — fmt, lint, and the full test suite.",
     "Fixed. Removed the duplicate comment line.",
     "The truncation is working now. The long prompt is cut off with an ellipsis.",
-    "Waiting for CI to complete.",
+    "The PR is open and the bot found nothing to flag.",
     "Just one caller: `handleSessionEnd()` at line 43.",
     "The PR is ready for re-review.",
     "Summary of changes:\n\n- parser: quoted fields\n- writer: streaming\n- tests: 12 new",
@@ -422,6 +422,11 @@ PAUSED = [
     "What's left: the exporter and its docs.",
     "The limiter is wired in. That leaves its own tests and the README, both quick follow-ups.",
     "The parser is in. That leaves the docs to write.",
+    # A wait on work no person does: nothing running will wake the session when it ends.
+    "All feedback is addressed and pushed. Waiting for CI to complete.",
+    "I'll wait for the build to finish.",
+    "Now waiting on the deploy pipeline.",
+    "Let me wait for the migration job.",
 ]
 NOT_PAUSED = [
     "All milestones are done. Nothing left to do.",
@@ -442,6 +447,11 @@ NOT_PAUSED = [
     "All green. That leaves nothing to do.",
     "That leaves the follow-up PR to you.",
     "Fixed. That leaves the next release free of the bug.",
+    "Waiting on the reviewers.",
+    "Waiting for the three agents to report.",
+    "Waiting for the PR to be merged.",
+    "Just waiting on Copilot review and then merge.",
+    "Waiting for you to choose.",
 ]
 
 

@@ -16,10 +16,12 @@ from testing.guard_driver import bash
 from testing.guard_driver import tag
 
 from arcguard.core.arc_keeper.posture import decide_posture
+from arcguard.core.loop_guard import background
 from arcguard.core.loop_guard import opkey
 from arcguard.core.loop_guard import repeat
 from arcguard.core.loop_guard import tool_effects
 from arcguard.core.loop_guard.repeat import UNKNOWN_FILE
+from arcguard.core.state import short_id
 from arcguard.core.tool_call import ToolCall
 from arcguard.core.tool_call import ToolResult
 from arcguard.core.tool_call import read_result
@@ -467,3 +469,14 @@ def test_sleeping_on_an_async_subagent_is_waiting_until_its_notification():
         d.wait(60)
         d.turn(bash("sleep 30", response=""))
     assert d.paused is not None and d.paused["kind"] == "poll"
+
+
+def test_a_monitor_is_running_work_until_its_stream_ends():
+    tasks: dict[str, float] = {}
+    monitor = {"taskId": "bmon1", "timeoutMs": 3_600_000, "persistent": True}
+    tasks[short_id(background.launched_by(monitor, "toolu_1", "Monitor") or "")] = 1.0
+    event = "<task-notification><task-id>bmon1</task-id><summary>Monitor event</summary>"
+    background.notified(tasks, event + "<event>build: running</event></task-notification>")
+    assert list(tasks) == [short_id("bmon1")]
+    background.notified(tasks, "<task-notification><task-id>bmon1</task-id><status>completed")
+    assert tasks == {}

@@ -4,6 +4,7 @@ in settings."""
 
 from __future__ import annotations
 
+import pytest
 from scripted_api import ScriptedAPI
 from scripted_api import text
 from scripted_api import tool_use
@@ -68,10 +69,19 @@ def test_a_continuing_stop_mid_arc_is_sent_back(claude_project, run_claude):
     assert log_kinds(arcguard_state(project, run.session_id)) == ["arc", "continue", "release"]
 
 
-def test_a_stop_partway_mid_arc_is_sent_back(claude_project, run_claude):
+@pytest.mark.parametrize(
+    "closing",
+    [
+        "The parser is trimmed and tested. This is a good place to pause.",
+        # Nothing runs in the background: nothing would wake the session when CI ends.
+        "The parser is pushed. Waiting for CI to complete.",
+    ],
+    ids=["pause", "wait-on-nothing-running"],
+)
+def test_a_stop_partway_mid_arc_is_sent_back(claude_project, run_claude, closing):
     project = claude_project(all_arcguard_settings())
     script = [
-        text("The parser is trimmed and tested. This is a good place to pause."),
+        text(closing),
         text("The importer is committed and all tests pass."),
     ]
     with ScriptedAPI(script) as api:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from testing.builders import Transcript
 from testing.builders import assistant_entries
 from testing.builders import text
 from testing.builders import user_prompt
@@ -62,3 +63,20 @@ def test_the_timeline_names_a_dead_resume(tmp_path: Path) -> None:
     path = write_transcript(tmp_path / "resumed.jsonl", entries)
     lines = stop_lines(render(replay(str(path))))
     assert any("continue" in line and "resumed session" in line for line in lines), lines
+
+
+def test_a_wait_on_a_running_agent_is_let_through_and_one_on_nothing_sent_back(
+    tmp_path: Path,
+) -> None:
+    # While an agent runs, Claude Code wakes the session when it reports. Once it has, a wait
+    # on CI has nothing running that would wake the session: mid-arc, a stop partway.
+    t = Transcript()
+    t.prompt("/autonomous get the release pipeline green")
+    launched = "Async agent launched successfully. agentId: a1 (the agent works in the background)"
+    t.tools(("Task", {"description": "triage", "prompt": "triage the failures"}, launched))
+    t.text("Waiting for the pipeline to finish.")
+    t.prompt("<task-notification><task-id>a1</task-id><status>completed</status>")
+    t.text("The agent is done. Waiting for CI to complete.")
+    result = replay(str(t.write(tmp_path / "s.jsonl")))
+    stops = [(d.turn, d.kind) for d in result.decisions if d.hook == "stop"]
+    assert stops == [(2, "allow"), (3, "continue")]

@@ -167,8 +167,11 @@ def announces_continuing(sentence: str) -> bool:
 
 
 def is_pausing(sentence: str) -> bool:
-    """The sentence says the model stops partway, or lists the work still to do."""
+    """The sentence says the model stops partway, waits on work no person does, or lists the
+    work still to do."""
     body = _without_openers(sentence)
+    if body.startswith(vocab.WAITING_STARTS):
+        return not any(w in body + " " for w in vocab.WAITED_ON_BY_SOMEONE)
     if any(p in body for p in vocab.PAUSING_NOUNS) or any(
         _model_does(body, verb) for verb in vocab.PAUSING_VERBS
     ):

@@ -1,10 +1,11 @@
 """Background work the session is waiting on, so waiting is not mistaken for looping.
 
 Work counts as running from the moment the harness says it started it (a background command's
-task id, an async subagent's launch) or a status tool reports it running, until the harness
-reports it ended (a task notification, a finished status) or `wait_max_seconds` passed since
-it was last seen running. A wait repeated while work runs is allowed for as long as that lasts;
-the repeat and cycle rules apply again as soon as nothing runs or the time is up.
+task id, an async subagent's launch, a monitor) or a status tool reports it running, until the
+harness reports it ended (a task notification, a finished status; a monitor's events do not end
+it) or `wait_max_seconds` passed since it was last seen running. A wait repeated while work runs
+is allowed for as long as that lasts; the repeat and cycle rules apply again as soon as nothing
+runs or the time is up.
 """
 
 from __future__ import annotations
@@ -23,7 +24,8 @@ if TYPE_CHECKING:
     from arcguard.core.tool_call import ToolResult
 
 MAX_TASKS = 32
-LAUNCH_MARKS = ("Command running in background with ID", "Async agent launched")
+MONITOR = "Monitor"  # a tool that watches a command and reports each of its events
+LAUNCH_MARKS = ("Command running in background with ID", "Async agent launched", "Monitor started")
 RUNNING_MARKS = (
     "<status>running</status>",
     "<status>pending</status>",
@@ -63,7 +65,7 @@ def observe_result(state: State, now: float, call: ToolCall, result: ToolResult)
         return
     response = result.response
     tasks = _tasks(state)
-    launched = _launched(response, call.id)
+    launched = launched_by(response, call.id, call.name)
     if launched is not None:
         tasks[short_id(launched)] = now
     if call.name in STATUS_TOOLS:
@@ -71,12 +73,14 @@ def observe_result(state: State, now: float, call: ToolCall, result: ToolResult)
     _bound(tasks)
 
 
-def _launched(response: object, tool_use_id: str) -> str | None:
+def launched_by(response: object, tool_use_id: str, tool: str = "") -> str | None:
     """The id of the background work this response says was started, if any."""
     if isinstance(response, dict):
         task = response.get("backgroundTaskId")
+        if tool == MONITOR:
+            task = response.get("taskId")
         if isinstance(task, str) and task:
-            return task  # a background command
+            return task  # a background command, or a monitor
         if response.get("isAsync") is True or response.get("status") == "async_launched":
             agent = response.get("agentId")  # an async subagent
             return agent if isinstance(agent, str) and agent else tool_use_id
@@ -105,8 +109,14 @@ def _bound(tasks: dict[str, float]) -> None:
 
 def observe_notification(state: State, text: str) -> None:
     """A task notification: the task it names ended (or, unnamed, the oldest one)."""
-    tasks = _tasks(state)
-    if not tasks:
+    notified(_tasks(state), text)
+
+
+def notified(tasks: dict[str, float], text: str) -> None:
+    """The task a notification reports ended leaves `tasks` (mutates `tasks`): the one it
+    names, or the oldest. A monitor's event (`<event>`, no status) reports a task that runs on:
+    it stops only when its stream ends."""
+    if not tasks or "<event>" in text:
         return
     for tag in ("task-id", "tool-use-id"):
         start = text.find(f"<{tag}>")
