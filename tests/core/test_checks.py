@@ -26,11 +26,14 @@ LOOKS = (
 )
 
 
-def _changes_then_looks(d: Driver, count: int, answer: str = "502 Bad Gateway") -> list[bool]:
-    """Whether each look was followed by a request to the model."""
+def _changes_then_looks(
+    d: Driver, count: int, answer: str = "502 Bad Gateway", printed: str = ""
+) -> list[bool]:
+    """Whether each look was followed by a request to the model (`printed`: what each change
+    prints)."""
     words = []
     for n in range(count):
-        d.turn(bash(RESTARTS[n % 4], response=""))
+        d.turn(bash(RESTARTS[n % 4], response=printed))
         out = d.turn(bash(LOOKS[n % 3], response=answer))
         words.append(bool(out["context"]))
         if d.paused:
@@ -49,6 +52,14 @@ def test_a_restart_that_leaves_the_same_answer_is_asked_about_then_paused():
     assert len(words) == 7
     nudge = next(e for e in StateFile.view(d.state).log if e.kind == "nudge")
     assert nudge.rule == "no-effect" and nudge.runs == 4
+
+
+def test_a_change_that_prints_something_is_judged_by_the_look_after_it():
+    # `docker restart web` prints "web" each time: its own output says nothing of the 502.
+    d = Driver()
+    words = _changes_then_looks(d, 12, printed="web")
+    assert words.index(True) == 3
+    assert d.paused is not None and "7 changes in a row" in d.paused["reason"]
 
 
 def test_a_look_with_a_new_answer_ends_the_run():

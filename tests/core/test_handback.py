@@ -427,6 +427,8 @@ PAUSED = [
     "I'll wait for the build to finish.",
     "Now waiting on the deploy pipeline.",
     "Let me wait for the migration job.",
+    "Waiting for CI before merging.",
+    "Waiting on the user-service build.",
 ]
 NOT_PAUSED = [
     "All milestones are done. Nothing left to do.",
@@ -452,6 +454,11 @@ NOT_PAUSED = [
     "Waiting for the PR to be merged.",
     "Just waiting on Copilot review and then merge.",
     "Waiting for you to choose.",
+    # A wait that names no work, or only someone's, and a wait that is over.
+    "I'll wait here.",
+    "Still waiting.",
+    "Waiting for Alice to test it.",
+    "Waiting for CI: green. All milestones done.",
 ]
 
 

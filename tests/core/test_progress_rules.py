@@ -480,3 +480,6 @@ def test_a_monitor_is_running_work_until_its_stream_ends():
     assert list(tasks) == [short_id("bmon1")]
     background.notified(tasks, "<task-notification><task-id>bmon1</task-id><status>completed")
     assert tasks == {}
+    # A text reply names the task its notifications name.
+    started = "Monitor started (task bmon2, persistent). You will be notified on each event."
+    assert background.launched_by(started, "toolu_2") == "bmon2"

@@ -259,6 +259,19 @@ def test_a_stop_partway_is_sent_back_under_ask_with_or_without_milestones(milest
     assert state["log"][-1]["rule"] == "paused"
 
 
+@pytest.mark.parametrize(
+    ("background", "sent_back"),
+    [(False, True), (True, False), (None, False)],
+    ids=["nothing-running", "a-task-running", "release-does-not-say"],
+)
+def test_a_wait_on_ci_is_sent_back_only_when_nothing_is_known_to_run(background, sent_back):
+    # Before 2.1.145 the payload has no `background_tasks`: the wait may be on work that runs.
+    final = Final.from_text("The fix is pushed. Waiting for CI to complete.")
+    out, state = stop(with_arc(), final, policy("ask"), background=background)
+    assert (out is not None) is sent_back
+    assert state["log"][-1]["kind"] == ("continue" if sent_back else "allow")
+
+
 def test_a_stop_partway_is_left_alone_under_noop():
     out, state = stop(with_arc(), Final.from_text(PAUSE), policy("noop"))
     assert out is None and arc_of(state).total_blocks == 0

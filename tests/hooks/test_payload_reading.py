@@ -45,7 +45,7 @@ def test_a_stop_payload_keeps_only_fields_of_the_expected_type():
         "transcript_path": None,
         "last_assistant_message": None,
         "stop_hook_active": False,
-        "background_running": False,
+        "background_running": None,  # no list of tasks: the payload does not say
         "newer_release": True,
     }
 
@@ -63,7 +63,9 @@ def test_a_stop_payload_sees_a_running_background_task_and_an_older_release():
     assert given["transcript_path"] == "/t.jsonl"
     assert given["stop_hook_active"] is True
     assert given["background_running"] is True
-    assert stop.read({"session_id": "s"})["newer_release"] is False
+    older = stop.read({"session_id": "s"})
+    assert older["newer_release"] is False and older["background_running"] is None
+    assert stop.read({"session_id": "s", "background_tasks": []})["background_running"] is False
 
 
 def test_the_folder_is_read_only_when_it_is_a_non_empty_text():

@@ -214,7 +214,7 @@ class Stuck(Record):
     futile: int = field(INT, default=0)  # changes in a row whose look answered as before
     futile_label: str = field(STR, default="")  # the last of them, then its look
     futile_nudged: bool = field(BOOL, default=False)
-    futile_first: str = field(STR, default="")  # a new answer after a change: a run's first?
+    futile_first: str = field(STR, default="")  # a change's new answer (is it the run's 1st?)
 
 
 # A decision's kind is plain text in the file (the check), one of `DecisionKind` in the code.

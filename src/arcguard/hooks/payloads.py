@@ -31,7 +31,7 @@ if TYPE_CHECKING:
         transcript_path: str | None  # None when missing, empty or not text
         last_assistant_message: str | None  # None when missing or not text
         stop_hook_active: bool  # only a literal `true` counts
-        background_running: bool  # `background_tasks` lists one with status "running"
+        background_running: bool | None  # `background_tasks` lists one running (None: no list)
         # The payload has a field only releases that leave `last_assistant_message` out for a
         # final message without text send: its absence then means "no text".
         newer_release: bool

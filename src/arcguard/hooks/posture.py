@@ -40,7 +40,7 @@ def handle(payload: JSONObject, ctx: Context) -> Output | None:
             state, prompt, ctx.cfg, ctx.now, session_id=sid, command=ctx.command
         )
         if new is not None and is_task_notification(prompt):
-            observe_notification(new, prompt)  # the work it reports on has ended
+            observe_notification(new, prompt)  # the work it reports on may have ended
         if new is not None:
             note_cwd(new, cwd)
         return output, new

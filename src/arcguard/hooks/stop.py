@@ -47,10 +47,11 @@ if TYPE_CHECKING:
 POLL_S = 0.05
 
 
-def _background_running(tasks: object) -> bool:
-    """`background_tasks` lists a task whose status is "running"."""
+def _background_running(tasks: object) -> bool | None:
+    """`background_tasks` lists a task whose status is "running" (None: no such list, as from
+    releases before 2.1.145)."""
     if not isinstance(tasks, list):
-        return False
+        return None
     return any(isinstance(t, dict) and t.get("status") == "running" for t in tasks)
 
 

@@ -66,7 +66,22 @@ def classify(text: str) -> str:
 
 
 def _pauses(sentences: list[str]) -> bool:
-    return any(map(is_pausing, sentences[-PAUSING_SENTENCES:]))
+    return any(map(is_pausing, sentences[-PAUSING_SENTENCES:])) or is_waiting(sentences[-1])
+
+
+def waits(text: str) -> bool:
+    """The final message's closing says the model waits on work no person does."""
+    sentences = closing_sentences(text)
+    return bool(sentences) and is_waiting(sentences[-1])
+
+
+def is_waiting(sentence: str) -> bool:
+    """The sentence says the model waits on work no person does (`vocab.MACHINE_WORK`)."""
+    body = _without_openers(sentence)
+    if not body.startswith(vocab.WAITING_STARTS):
+        return False
+    words = set("".join(c if c.isalnum() or c in "'-" else " " for c in body).split())
+    return bool(words & vocab.MACHINE_WORK) and not words & vocab.BY_SOMEONE
 
 
 def starts_with_decision(text: str) -> bool:
@@ -167,11 +182,8 @@ def announces_continuing(sentence: str) -> bool:
 
 
 def is_pausing(sentence: str) -> bool:
-    """The sentence says the model stops partway, waits on work no person does, or lists the
-    work still to do."""
+    """The sentence says the model stops partway, or lists the work still to do."""
     body = _without_openers(sentence)
-    if body.startswith(vocab.WAITING_STARTS):
-        return not any(w in body + " " for w in vocab.WAITED_ON_BY_SOMEONE)
     if any(p in body for p in vocab.PAUSING_NOUNS) or any(
         _model_does(body, verb) for verb in vocab.PAUSING_VERBS
     ):

@@ -420,22 +420,22 @@ WORK_LEFT_STARTS = tuple(
 # tests and the README, both quick follow-ups."), not a state ("That leaves the tree clean.").
 LEAVES_STARTS = ("that leaves", "this leaves", "which leaves")
 WORK_TO_COME = ("follow-up", "to do", "to write", "to add", "to wire", "for later")
-# A closing that says the model waits on work no person does ("Waiting for CI to finish."):
-# the Stop hook never sends back a stop while a background task runs, so nothing would wake
-# the model when that work ends, and mid-arc it is a stop partway. A wait on someone (you, a
-# review, an approval, a merge) or on the model's own agents is not.
+# A final "Waiting for CI to finish.": the Stop hook never sends back a stop while a background
+# task runs, so nothing would wake the model when that work ends; mid-arc it is a stop partway.
+# Only a wait that names work no person does counts, and not one naming someone (you, an agent).
 WAITING_STARTS = tuple(
     (  # noqa: SIM905
-        "waiting for,waiting on,waiting until,awaiting,i'll wait,i will wait,let me wait,"
-        "let's wait,i'm waiting,i am waiting,just waiting,still waiting,i'll check back,"
-        "i will check back,i'll come back to,i will come back to"
+        "waiting for,waiting on,awaiting,i'll wait for,i will wait for,let me wait for,"
+        "let's wait for,i'm waiting,i am waiting,just waiting,still waiting"
     ).split(",")
 )
-WAITED_ON_BY_SOMEONE = tuple(
-    (  # noqa: SIM905
-        " you, you ,your,review,approv,feedback,user,operator,maintainer,team,someone,reply,"
-        "response,answer,confirm,go-ahead,sign-off,decision,input,instruction,agent,merg,human"
-    ).split(",")
+MACHINE_WORK = frozenset(
+    "ci build builds pipeline pipelines deploy deploys deployment deployments "  # noqa: SIM905
+    "job jobs checks workflow workflows migration migrations tests rollout run runs".split()
+)
+BY_SOMEONE = frozenset(
+    "you your review reviews reviewer reviewers approval feedback user operator "  # noqa: SIM905
+    "agent agents subagent subagents someone merged".split()
 )
 # Words that make a pausing sentence about something else: a wait ("pausing here until the
 # reviewers report", which Claude Code wakes the model from), a condition ("I'll pick this

@@ -155,11 +155,12 @@ class Final:
 @value
 class Signals:
     """What the Stop hook gathered about this stop: the final message (None: unknown), the
-    payload's `stop_hook_active` and running background task, and the harness around it."""
+    payload's `stop_hook_active` and running background task (None: the release does not
+    say), and the harness around it."""
 
     final: Final | None
     stop_hook_active: bool = False
-    background_running: bool = False
+    background_running: bool | None = False
     harness: Harness | None = None
 
 
@@ -260,7 +261,7 @@ def _arc_stop(state: State, arc: Arc, signals: Signals, cfg: Config, now: float)
 
 
 def _dead_resume(
-    state: State, resume_id: str, background_running: bool, now: float, *, slug: str
+    state: State, resume_id: str, background_running: bool | None, now: float, *, slug: str
 ) -> str | None:
     """Continue, once per resume prompt, a session that answered it with nothing."""
     seen = StateFile.view(state).seen
@@ -284,13 +285,17 @@ def _dead_resume(
     return messages.resume_block_reason(slug)
 
 
-def _why_not_continue(state: State, final: Final | None, background_running: bool) -> str | None:
+def _why_not_continue(
+    state: State, final: Final | None, background_running: bool | None
+) -> str | None:
     if is_paused(state):
         return "the session is paused by arcguard"
     if final is not None and final.synthetic:
         return "the final message is an API error"
     if background_running:
         return "a background task is running; Claude Code wakes the session when it ends"
+    if background_running is None and final is not None and handback.waits(final.text):
+        return "it waits on work, and this release does not say whether a background task runs"
     if goal.active(state):
         # Both would send the model back for the same stop; the goal's judge knows its
         # condition, arcguard does not.

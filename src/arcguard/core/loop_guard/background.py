@@ -25,7 +25,8 @@ if TYPE_CHECKING:
 
 MAX_TASKS = 32
 MONITOR = "Monitor"  # a tool that watches a command and reports each of its events
-LAUNCH_MARKS = ("Command running in background with ID", "Async agent launched", "Monitor started")
+MONITOR_STARTED = "Monitor started (task "
+LAUNCH_MARKS = ("Command running in background with ID", "Async agent launched", MONITOR_STARTED)
 RUNNING_MARKS = (
     "<status>running</status>",
     "<status>pending</status>",
@@ -76,9 +77,7 @@ def observe_result(state: State, now: float, call: ToolCall, result: ToolResult)
 def launched_by(response: object, tool_use_id: str, tool: str = "") -> str | None:
     """The id of the background work this response says was started, if any."""
     if isinstance(response, dict):
-        task = response.get("backgroundTaskId")
-        if tool == MONITOR:
-            task = response.get("taskId")
+        task = response.get("taskId" if tool == MONITOR else "backgroundTaskId")
         if isinstance(task, str) and task:
             return task  # a background command, or a monitor
         if response.get("isAsync") is True or response.get("status") == "async_launched":
@@ -86,8 +85,19 @@ def launched_by(response: object, tool_use_id: str, tool: str = "") -> str | Non
             return agent if isinstance(agent, str) and agent else tool_use_id
         return None
     if isinstance(response, str) and any(mark in response[:400] for mark in LAUNCH_MARKS):
-        return tool_use_id
+        return _monitor_task(response) or tool_use_id
     return None
+
+
+def _monitor_task(text: str) -> str | None:
+    """The task id in a monitor's text reply ("Monitor started (task b1x, persistent ...")),
+    which its notifications name."""
+    start = text.find(MONITOR_STARTED)
+    if start < 0:
+        return None
+    rest = text[start + len(MONITOR_STARTED) :]
+    task = rest[: min((i for i in (rest.find(","), rest.find(")")) if i >= 0), default=0)]
+    return task.strip() or None
 
 
 def _observe_status(tasks: dict[str, float], now: float, call: ToolCall, response: object) -> None:
@@ -116,7 +126,7 @@ def notified(tasks: dict[str, float], text: str) -> None:
     """The task a notification reports ended leaves `tasks` (mutates `tasks`): the one it
     names, or the oldest. A monitor's event (`<event>`, no status) reports a task that runs on:
     it stops only when its stream ends."""
-    if not tasks or "<event>" in text:
+    if not tasks or ("<event>" in text and "<status>" not in text):
         return
     for tag in ("task-id", "tool-use-id"):
         start = text.find(f"<{tag}>")

@@ -14,10 +14,11 @@ Fed by every finished call (`observe`) and acted on when a turn's calls are done
   repeats (a first sighting is none): `shape_checkin_repeats`, then `shape_pause_repeats`.
   Real progress starts every run again: a confirmed edit that leaves a file content it never
   had, or the user's words (`heard`). A call that may have changed the world, whose result is
-  new or not itself the one repeating, starts every run but a failure's: whatever it did or
-  printed (a reinstall, a restart, a command that only looks), the attempt after it that
-  fails word for word as before shows it moved nothing the failure depends on. A failed call
-  changes nothing a retry could see, so it is never progress.
+  new or not itself the one repeating, starts every run but a failure's and a run of changes
+  that changed nothing: whatever it did or printed (a reinstall, a restart, `alembic heads`,
+  which may only look), the attempt after it that fails word for word as before shows it moved
+  nothing the failure depends on. A failed call changes nothing a retry could see, so it is
+  never progress.
 - Changes that change nothing: a command that may change the world, then a look answering
   word for word as before, is an attempt that failed, staged as failures are
   (`loop_guard.checks`).
@@ -80,11 +81,13 @@ def _stuck(track: Track) -> Stuck:
 
 
 def _progress(st: Stuck, *, failures: bool = True) -> None:
-    """Real progress: every run of results seen again starts over (with `failures` false,
-    every run but a failure's)."""
+    """Real progress: every run of results seen again starts over. With `failures` false (a
+    change's own output), every run but a failure's and a run of changes that changed
+    nothing: the next attempt, or the look after the change, tells whether it moved them."""
     if failures:
         st.runs, st.marks = {}, {}
         st.fails, st.fail_nudged = 0, False
+        checks.end(st)
     else:
         st.runs = {r: n for r, n in st.runs.items() if r.startswith(opkey.FAILED)}
         st.marks = {r: n for r, n in st.marks.items() if r in st.runs}
@@ -93,7 +96,6 @@ def _progress(st: Stuck, *, failures: bool = True) -> None:
     st.poll = None
     st.poll_nudged = False
     searches.end(st)
-    checks.end(st)
 
 
 def heard(track: Track) -> None:
