@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from testing.builders import Transcript
 from testing.builders import assistant_entries
 from testing.builders import text
@@ -65,18 +66,38 @@ def test_the_timeline_names_a_dead_resume(tmp_path: Path) -> None:
     assert any("continue" in line and "resumed session" in line for line in lines), lines
 
 
-def test_a_wait_on_a_running_agent_is_let_through_and_one_on_nothing_sent_back(
-    tmp_path: Path,
+STARTS = {
+    "agent": (
+        "Task",
+        {"description": "triage", "prompt": "triage the failures"},
+        "Async agent launched successfully. agentId: a1 (the agent works in the background)",
+    ),
+    "shell": (
+        "Bash",
+        {"command": "make build", "run_in_background": True},
+        "Command running in background with ID: a1. Output is being written to: /tmp/a1.output",
+    ),
+    "monitor": (
+        "Monitor",
+        {"description": "the build", "command": "make build"},
+        "Monitor started (task a1, expires in 5m unless the source ends first).",
+    ),
+}
+
+
+@pytest.mark.parametrize("work", sorted(STARTS))
+def test_a_wait_on_running_work_is_let_through_and_one_on_nothing_sent_back(
+    tmp_path: Path, work: str
 ) -> None:
-    # While an agent runs, Claude Code wakes the session when it reports. Once it has, a wait
-    # on CI has nothing running that would wake the session: mid-arc, a stop partway.
+    # While background work runs, Claude Code lists it in the Stop's `background_tasks` and
+    # wakes the session when it reports. Once it has, a wait on CI has nothing running that
+    # would wake the session: mid-arc, a stop partway.
     t = Transcript()
     t.prompt("/autonomous get the release pipeline green")
-    launched = "Async agent launched successfully. agentId: a1 (the agent works in the background)"
-    t.tools(("Task", {"description": "triage", "prompt": "triage the failures"}, launched))
+    t.tools(STARTS[work])
     t.text("Waiting for the pipeline to finish.")
     t.prompt("<task-notification><task-id>a1</task-id><status>completed</status>")
-    t.text("The agent is done. Waiting for CI to complete.")
+    t.text("The build is done. Waiting for CI to complete.")
     result = replay(str(t.write(tmp_path / "s.jsonl")))
     stops = [(d.turn, d.kind) for d in result.decisions if d.hook == "stop"]
     assert stops == [(2, "allow"), (3, "continue")]

@@ -15,7 +15,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from arcguard.core.loop_guard import background
 from arcguard.core.loop_guard import opkey
+from arcguard.core.state import short_id
 from arcguard.core.tool_call import ToolCall
 from arcguard.core.words.final_words import AUTONOMOUS
 from arcguard.core.words.final_words import starts_autonomous
@@ -32,7 +34,6 @@ if TYPE_CHECKING:
     from arcguard.transcript.records import ToolUseBlock
 
 REJECTED = "The user doesn't want to proceed"
-ASYNC_AGENT = "Async agent launched"
 STOP_FAILURE_ERRORS = {kinds.RATE_LIMIT: "rate_limit", kinds.OVERLOAD: "overloaded"}
 
 
@@ -87,7 +88,7 @@ class EventBuilder:
     batch: _Batch | None = None
     chain_active: bool = False
     last_stop_fed_back: bool = False
-    background: int = 0
+    background: tuple[str, ...] = ()  # the ids of background work running, oldest first
     sidechain_file: bool | None = None
     agent_id: str | None = None
     clock: float | None = None
@@ -315,7 +316,7 @@ class EventBuilder:
                 if not starts_autonomous(text):
                     text = f"{AUTONOMOUS} {text}"
         else:
-            self.background = max(0, self.background - 1)
+            self.background = background.still_running(self.background, text)
         out.append(self._event("posture", "UserPromptSubmit", {"prompt": text}, text))
 
     def _results(self, entry: Entry, out: list[HookEvent]) -> None:
@@ -368,9 +369,10 @@ class EventBuilder:
                 )
             )
             return
-        if ASYNC_AGENT in text[:200]:
-            self.background += 1
         response = structured if structured is not None else text
+        task = background.launched_by(response, call.get("id") or "", call["name"])
+        if task is not None:  # Claude Code lists it in the Stop's `background_tasks`
+            self.background = (*self.background, short_id(task))
         out.append(
             self._event(
                 "post-tool", "PostToolUse", {**base, "tool_response": response}, f"{label} finished"
@@ -406,10 +408,7 @@ class EventBuilder:
         if self.sidechain_file:
             return  # a subagent's turn end is SubagentStop, which arcguard does not handle
         self.last_stop_fed_back = next_kind == kinds.STOP_FEEDBACK
-        tasks = [
-            {"id": f"task-{i}", "type": "subagent", "status": "running"}
-            for i in range(self.background)
-        ]
+        tasks = [{"id": task, "status": "running"} for task in self.background]
         out.append(
             self._event(
                 "stop",

@@ -139,6 +139,13 @@ def notified(tasks: dict[str, float], text: str) -> None:
     del tasks[min(tasks, key=lambda k: tasks[k])]
 
 
+def still_running(tasks: tuple[str, ...], text: str) -> tuple[str, ...]:
+    """`tasks` (ids, oldest first) once a task notification has reported on them."""
+    by_age = {task: float(n) for n, task in enumerate(tasks)}
+    notified(by_age, text)
+    return tuple(by_age)
+
+
 def running(state: State, cfg: Config, now: float, *, own: str = "main") -> bool:
     """Work other than the caller's own is running (`own`: the caller's track key)."""
     guard = StateFile.view(state).guard
