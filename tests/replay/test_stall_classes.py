@@ -4,6 +4,7 @@ was seen to do, whether it was continued, let through or refused at a cap."""
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
 from testing.builders import Transcript
@@ -66,7 +67,7 @@ def test_the_timeline_names_a_dead_resume(tmp_path: Path) -> None:
     assert any("continue" in line and "resumed session" in line for line in lines), lines
 
 
-STARTS = {
+STARTS: dict[str, tuple[str, dict[str, Any], str]] = {
     "agent": (
         "Task",
         {"description": "triage", "prompt": "triage the failures"},
