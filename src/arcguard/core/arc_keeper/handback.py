@@ -80,8 +80,13 @@ def is_waiting(sentence: str) -> bool:
     body = _without_openers(sentence)
     if not body.startswith(vocab.WAITING_STARTS):
         return False
-    words = set("".join(c if c.isalnum() or c in "'-" else " " for c in body).split())
+    words = set(_words(body, keep="'-"))  # "user-service" names a service, not a user
     return bool(words & vocab.MACHINE_WORK) and not words & vocab.BY_SOMEONE
+
+
+def _words(text: str, *, keep: str) -> list[str]:
+    """The runs of letters, digits and `keep` characters in `text`."""
+    return "".join(c if c.isalnum() or c in keep else " " for c in text).split()
 
 
 def starts_with_decision(text: str) -> bool:
@@ -172,7 +177,7 @@ def _asks_approval(body: str) -> bool:
 
 def announces_continuing(sentence: str) -> bool:
     """The sentence says the model carries on, or waits and then carries on."""
-    words = "".join(c if c.isalnum() or c in "' " else " " for c in sentence).split()
+    words = _words(sentence, keep="'")
     body = " ".join(words)
     for start in vocab.CONTINUING:
         if body == start or body.startswith(start + " "):

@@ -241,7 +241,8 @@ def _arc_stop(state: State, arc: Arc, signals: Signals, cfg: Config, now: float)
         if final is None
         else classify(final, cfg.stop_policy, work_left=bool(arcs.next_milestone(arc)))
     )
-    why = _why_not_continue(state, final, signals.background_running)
+    # Only a stall needs a reason to be left alone (and the wait test reads its closing again).
+    why = _why_not_continue(state, final, signals.background_running) if verdict in STALLS else None
     if verdict in STALLS and why is None:
         stop_cap = (signals.harness or Harness()).stop_cap
         if not _within_caps(state, arc, verdict, cfg, now, stop_cap=stop_cap):

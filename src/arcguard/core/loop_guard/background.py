@@ -96,8 +96,8 @@ def _monitor_task(text: str) -> str | None:
     if start < 0:
         return None
     rest = text[start + len(MONITOR_STARTED) :]
-    task = rest[: min((i for i in (rest.find(","), rest.find(")")) if i >= 0), default=0)]
-    return task.strip() or None
+    ends = [i for i in (rest.find(","), rest.find(")")) if i >= 0]
+    return (rest[: min(ends)].strip() or None) if ends else None
 
 
 def _observe_status(tasks: dict[str, float], now: float, call: ToolCall, response: object) -> None:
