@@ -26,6 +26,7 @@ from conftest import arcguard_settings_for
 from conftest import install_autonomous_command
 from conftest import log_kinds
 from conftest import release_bin
+from conftest import version_key
 
 
 NOOP = "No response requested."
@@ -89,6 +90,29 @@ def test_a_continuation_reads_as_one_line_without_the_completion_command(
     [sid] = [state["session_id"] for state in states(project)]
     assert sid not in shown
     assert "arcguard arc complete" in api.request_text(1)  # the model still has the command
+
+
+WAIT_SENT_BACK = (
+    "arcguard sent the model back to work (1 of 2 in a row): it stopped partway mid-arc, with work"
+    " still to do. To change this: stop_policy, or /autonomous stop"
+)
+
+
+def test_a_wait_on_ci_is_sent_back_only_where_the_release_says_nothing_runs(
+    claude_release: ClaudeRelease, claude_project: Any
+) -> None:
+    # From 2.1.145 the Stop payload lists running background work; before, it does not say,
+    # and a wait may be on work that runs, so it is left alone.
+    project = claude_project(arcguard_settings_for(claude_release.version))
+    install_autonomous_command(project)
+    says = version_key(claude_release.version) >= version_key("2.1.145")
+    closing = "The fix is pushed. Waiting for CI to complete."
+    script = [text(closing), text("CI passed and the fix is merged.")]
+    reply = "CI passed and the fix is merged." if says else closing
+    _, shown = run_until(claude_release, project, script, "/autonomous ship the fix", reply)
+
+    assert (WAIT_SENT_BACK in shown) is says, shown
+    assert kinds(project)[:2] == ["arc", "continue" if says else "allow"]
 
 
 def test_a_deny_and_a_pause_read_as_plain_lines_and_the_pause_is_said_once(
