@@ -260,6 +260,12 @@ NAMED_NEXT = [
     "Tests for the 429 path come after this, then the README.",
     "The parser is in; the loader comes after this.",
     "Let me continue.",
+    # A step named in its -ing form, or as work the model still needs to do, and not taken.
+    "Implementing the loader now.",
+    "Now running the full test suite.",
+    "Writing the migration next.",
+    "Now I need to wire the flag into the CLI.",
+    "I still need to update the docs.",
 ]
 # Completion reports that use the same words: nothing handed back, nothing announced.
 STILL_NOTHING_HANDED_BACK = [
@@ -284,6 +290,11 @@ STILL_NOTHING_HANDED_BACK = [
     "Done. Nothing comes after this.",
     "The release notes come after this section.",
     "I wrote down what comes next.",
+    "Looking good now.",
+    "Now linting passes on every file.",
+    "Testing is done now.",
+    "Everything is working now.",
+    "I need to say the fix only covers Linux: Windows paths never reach this code.",
 ]
 
 QUESTIONS += HANDED_BACK
@@ -429,6 +440,15 @@ PAUSED = [
     "Let me wait for the migration job.",
     "Waiting for CI before merging.",
     "Waiting on the user-service build.",
+    # Work said to be left at the end, in a heading, a count or a closing phrase.
+    "Both fixes have unit tests. Task 4 (the reset cleanup) remains pending.",
+    "The remaining work is to write the loader and the report.",
+    "I've implemented the parser. Next steps:\n\n1. Add the loader\n2. Write the report",
+    "The loader and the report are still to do.",
+    "The parser is trimmed and tested. The loader remains to be done.",
+    "Not done yet: the loader.",
+    "Milestone 1 of 3 done.",
+    "Progress: 2/5 tasks complete.",
 ]
 NOT_PAUSED = [
     "All milestones are done. Nothing left to do.",
@@ -459,6 +479,13 @@ NOT_PAUSED = [
     "Still waiting.",
     "Waiting for Alice to test it.",
     "Waiting for CI: green. All milestones done.",
+    # A state, a finished count or an empty list, in the same words.
+    "The old aliases remain.",
+    "The remaining tasks are done.",
+    "Next steps: none.",
+    "No failures remain open.",
+    "All 3 of 3 milestones done.",
+    "Fixed 2 of 3 warnings; the third is a false positive.",
 ]
 
 
@@ -597,6 +624,7 @@ HANDED_BACK_ALONE = [
     "Standing by.",
     "Awaiting instructions.",
     "Release 2.0 is tagged and the changelog is updated. Over to you.",
+    "The parser is in. Ready for the next step.",
 ]
 COURTESY += HANDED_BACK_ALONE
 

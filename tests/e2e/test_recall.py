@@ -75,8 +75,9 @@ def test_a_continuing_stop_mid_arc_is_sent_back(claude_project, run_claude):
         "The parser is trimmed and tested. This is a good place to pause.",
         # Nothing runs in the background: nothing would wake the session when CI ends.
         "The parser is pushed. Waiting for CI to complete.",
+        "The parser is trimmed and tested. The loader remains to be done.",
     ],
-    ids=["pause", "wait-on-nothing-running"],
+    ids=["pause", "wait-on-nothing-running", "work-left"],
 )
 def test_a_stop_partway_mid_arc_is_sent_back(claude_project, run_claude, closing):
     project = claude_project(all_arcguard_settings())

@@ -193,12 +193,27 @@ def is_pausing(sentence: str) -> bool:
         _model_does(body, verb) for verb in vocab.PAUSING_VERBS
     ):
         return not any(w in body for w in vocab.NOT_PAUSING)
-    lists_work = body.startswith(vocab.WORK_LEFT_STARTS) or (
-        body.startswith(vocab.LEAVES_STARTS)
-        and any(w in body for w in vocab.WORK_TO_COME)
-        and " you" not in body  # left to the operator: a hand-back, not a stop partway
-    )
-    return lists_work and not any(w in body for w in vocab.NOTHING_LEFT)
+    if body.startswith(vocab.NO_WORK_LEFT) or any(w in body for w in vocab.NOTHING_LEFT):
+        return False
+    if body.startswith(vocab.LEAVES_STARTS):
+        # Left to the operator ("That leaves the follow-up to you.") is a hand-back instead.
+        return any(w in body for w in vocab.WORK_TO_COME) and " you" not in body
+    if _counts_parts_left(body):
+        return True
+    lists_work = any(
+        b.removeprefix("the ").startswith(vocab.WORK_LEFT_STARTS) for b in (sentence, body)
+    ) or body.rstrip(".!").endswith(vocab.WORK_LEFT_ENDS)
+    return lists_work and not any(d in body for d in vocab.SAID_DONE)
+
+
+def _counts_parts_left(body: str) -> bool:
+    """"Milestone 1 of 3 done.", "2/5 tasks complete.": fewer parts done than there are."""
+    words = _words(body, keep="/")
+    if not (vocab.PARTS & set(words) and vocab.DONE & set(words)):
+        return False
+    pairs = [w.split("/") for w in words if w.count("/") == 1]
+    pairs += [[a, c] for a, b, c in zip(words, words[1:], words[2:]) if b == "of"]
+    return any(a.isdigit() and b.isdigit() and int(a) < int(b) for a, b in pairs)
 
 
 def _model_does(body: str, verb: str) -> bool:
@@ -222,9 +237,9 @@ def is_announcing(sentence: str) -> bool:
         word in sentence for word in vocab.NOTHING_NEXT
     ):
         return True
-    if announces_continuing(_without_openers(sentence)):
-        return True
     body = _without_openers(sentence)
+    if announces_continuing(body) or _names_doing_now(sentence, body):
+        return True
     for subject in vocab.ANNOUNCING_SUBJECTS:
         if body.startswith(subject):
             rest = body[len(subject) :].split()
@@ -233,6 +248,18 @@ def is_announcing(sentence: str) -> bool:
                 verb = rest[1].strip(",:;.") if len(rest) > 1 else ""
             return verb in vocab.ACTION_VERBS
     return False
+
+
+def _names_doing_now(sentence: str, body: str) -> bool:
+    """"Implementing the loader now.", "Now running the tests.": a step named, not taken."""
+    if not (sentence.startswith("now ") or sentence.rstrip(".!").endswith(vocab.NOW_ENDS)):
+        return False
+    words = _words(body, keep="'-")
+    if len(words) < 2 or words[1] in vocab.HOW_IT_GOES or not words[0].endswith("ing"):
+        return False
+    stem = words[0][:-3]
+    doubled = stem[:-1] if len(stem) > 2 and stem[-1] == stem[-2] else stem
+    return bool({stem, stem + "e", doubled} & vocab.ACTION_VERBS)
 
 
 def _without_openers(sentence: str) -> str:

@@ -158,6 +158,9 @@ HANDED_BACK_ALONE = frozenset(
         "awaiting further instructions",
         "i'll wait here",
         "i will wait here",
+        "ready for the next step",
+        "ready to continue",
+        "ready to proceed",
     }
 )
 HANDBACK_PARTS = (
@@ -188,79 +191,43 @@ HANDBACK_PARTS = (
 ASKING_UNMARKED = ("do you want me to", "would you like me to", "want me to", "shall i ")
 
 # A final sentence that opens like this announces an action it did not take.
+_ANNOUNCERS = ("i'll", "i will", "let me", "let's", "i'm going to")
 ANNOUNCING_STARTS = (
-    "next, i'll",
-    "next i'll",
-    "next, i will",
-    "next i will",
-    "next, let me",
-    "next let me",
-    "next, let's",
-    "next let's",
-    "next, i'm going to",
-    "next i'm going to",
-    "now i'll",
-    "now, i'll",
-    "now i will",
-    "now, i will",
-    "now let me",
-    "now, let me",
-    "now let's",
-    "now, let's",
-    "now i'm going to",
-    "now, i'm going to",
-    "i'll now",
-    "i will now",
-    "let me now",
-    "let's now",
-    "i'm now going to",
-    "i am now going to",
-    "then i'll",
+    *(
+        f"{lead}{comma} {who}"
+        for lead in ("next", "now")
+        for comma in (",", "")
+        for who in _ANNOUNCERS
+    ),
+    *(f"{who} now" for who in ("i'll", "i will", "let me", "let's")),
+    *(f"{who} {verb}" for who in _ANNOUNCERS[:4] for verb in ("proceed", "continue", "resume")),
+    *(f"{who} {verb}" for who in _ANNOUNCERS[:4] for verb in ("keep going", "go ahead", "move on")),
+    *(
+        "i'm now going to,i am now going to,then i'll,after that i'll,moving on to,"
+        "moving on:,next step:,next up:,next:,now:,up next:,up next is,proceeding to,proceeding with,"
+        "starting on,starting with,on to ,i'll start,i will start,i'll begin"
+    ).split(","),  # noqa: SIM905
     "after that, i'll",
-    "after that i'll",
-    "moving on to",
-    "moving on:",
-    "next step:",
-    "next up:",
-    "next:",
-    "now:",
-    "proceeding to",
-    "proceeding with",
-    "starting on",
-    "starting with",
-    "on to ",
-    "i'll proceed",
-    "i will proceed",
-    "i'll continue",
-    "i will continue",
-    "let me continue",
-    "let's continue",
-    "let me proceed",
-    "let's proceed",
-    "let me keep going",
-    "let's keep going",
-    "i'll keep going",
-    "i will keep going",
-    "let me resume",
-    "i'll resume",
-    "i'll move on",
-    "i'll go ahead",
-    "i will go ahead",
-    "i'll start",
-    "i will start",
-    "i'll begin",
-    "up next:",
-    "up next is",
 )
 # A final sentence (or its part before ", then ...") that ends like this names the step to come
 # ("The loader is next.", "Tests come after this, then the README."), unless it says there is
 # none ("Nothing is next.").
 ANNOUNCING_ENDS = (" is next", " are next", " come after this", " comes after this")
 THEN = ", then "
+# "Implementing the loader now.", "Now running the tests.": a step named with its verb's -ing
+# form, not taken. Not when the word after it says how things go ("Looking good now.").
+NOW_ENDS = (" now", " next")
+HOW_IT_GOES = frozenset(
+    "good well fine great better ok okay smoothly correctly green clean close closer progress "  # noqa: SIM905
+    "there now is are was pass passes work works run runs succeeds fails".split()
+)
 NOTHING_NEXT = ("nothing", "no ")
 # "Let me <verb>" / "I'll <verb>" / "Let's <verb>" with a verb of doing: the commonest
 # announcement. Verbs of waiting, leaving or saying are not an action the model skipped.
-ANNOUNCING_SUBJECTS = ("let me ", "let's ", "i'll ", "i will ", "i'm going to ", "i am going to ")
+ANNOUNCING_SUBJECTS = (
+    *("let me ", "let's ", "i'll ", "i will ", "i'm going to ", "i am going to "),
+    *("i need to ", "i still need to ", "we still need to "),
+)
 ACTION_VERBS = frozenset(
     (  # noqa: SIM905 (a hundred verbs read better as one text)
         "run rerun re-run check verify fix update add implement write create build test look "
@@ -413,9 +380,24 @@ WORK_LEFT_STARTS = tuple(
     (  # noqa: SIM905
         "remaining:,remaining work,remaining tasks,remaining steps,remaining items,still to do,"
         "left to do,still pending,still open,not done yet,not yet done,what's left,"
-        "what remains,todo:,to do:,outstanding:"
+        "what remains,todo:,to do:,outstanding:,next steps:,work left:,still needed:"
     ).split(",")
 )
+# The end of a closing that says work is still to do ("Task 4 remains pending.", "Parts two and
+# three are still to do."). A bare "remain" is not enough: "The old aliases remain." is a state.
+WORK_LEFT_ENDS = tuple(
+    f" {end}"
+    for end in (  # noqa: SIM905
+        "remain pending,remains pending,remain open,remains open,remain to be done,"
+        "remains to be done,still pending,still outstanding,still to do,still to be done,"
+        "yet to be done,not started yet,not yet started"
+    ).split(",")
+)
+# "Milestone 1 of 3 done.", "2/5 tasks complete.": a count of parts done that says some are not.
+PARTS = frozenset("milestone milestones step steps task tasks phase phases part parts".split())
+DONE = frozenset("done complete completed finished shipped".split())
+# "The remaining tasks are done.": work said to be finished, not left.
+SAID_DONE = tuple(f"{be} {done}" for be in ("is", "are", "all", "now") for done in DONE)
 # "That leaves ..." lists work left only when it says the work is to come ("That leaves the
 # tests and the README, both quick follow-ups."), not a state ("That leaves the tree clean.").
 LEAVES_STARTS = ("that leaves", "this leaves", "which leaves")
@@ -448,3 +430,5 @@ NOT_PAUSING = tuple(
 )
 # A list of work left that is empty ("Remaining: nothing.").
 NOTHING_LEFT = ("nothing", "none", " no ", "n/a")
+# A closing that opens like this says no work is left ("No errors remain.").
+NO_WORK_LEFT = ("no ", "zero ")
