@@ -207,12 +207,12 @@ def is_pausing(sentence: str) -> bool:
 
 
 def _counts_parts_left(body: str) -> bool:
-    """"Milestone 1 of 3 done.", "2/5 tasks complete.": fewer parts done than there are."""
+    """ "Milestone 1 of 3 done.", "2/5 tasks complete.": fewer parts done than there are."""
     words = _words(body, keep="/")
     if not (vocab.PARTS & set(words) and vocab.DONE & set(words)):
         return False
     pairs = [w.split("/") for w in words if w.count("/") == 1]
-    pairs += [[a, c] for a, b, c in zip(words, words[1:], words[2:]) if b == "of"]
+    pairs += [[a, c] for a, b, c in zip(words, words[1:], words[2:], strict=False) if b == "of"]
     return any(a.isdigit() and b.isdigit() and int(a) < int(b) for a, b in pairs)
 
 
@@ -251,7 +251,7 @@ def is_announcing(sentence: str) -> bool:
 
 
 def _names_doing_now(sentence: str, body: str) -> bool:
-    """"Implementing the loader now.", "Now running the tests.": a step named, not taken."""
+    """ "Implementing the loader now.", "Now running the tests.": a step named, not taken."""
     if not (sentence.startswith("now ") or sentence.rstrip(".!").endswith(vocab.NOW_ENDS)):
         return False
     words = _words(body, keep="'-")

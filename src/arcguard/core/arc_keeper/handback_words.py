@@ -202,11 +202,11 @@ ANNOUNCING_STARTS = (
     *(f"{who} now" for who in ("i'll", "i will", "let me", "let's")),
     *(f"{who} {verb}" for who in _ANNOUNCERS[:4] for verb in ("proceed", "continue", "resume")),
     *(f"{who} {verb}" for who in _ANNOUNCERS[:4] for verb in ("keep going", "go ahead", "move on")),
-    *(
-        "i'm now going to,i am now going to,then i'll,after that i'll,moving on to,"
-        "moving on:,next step:,next up:,next:,now:,up next:,up next is,proceeding to,proceeding with,"
+    *(  # noqa: SIM905
+        "i'm now going to,i am now going to,then i'll,after that i'll,moving on to,moving on:,"
+        "next step:,next up:,next:,now:,up next:,up next is,proceeding to,proceeding with,"
         "starting on,starting with,on to ,i'll start,i will start,i'll begin"
-    ).split(","),  # noqa: SIM905
+    ).split(","),
     "after that, i'll",
 )
 # A final sentence (or its part before ", then ...") that ends like this names the step to come
@@ -394,8 +394,8 @@ WORK_LEFT_ENDS = tuple(
     ).split(",")
 )
 # "Milestone 1 of 3 done.", "2/5 tasks complete.": a count of parts done that says some are not.
-PARTS = frozenset("milestone milestones step steps task tasks phase phases part parts".split())
-DONE = frozenset("done complete completed finished shipped".split())
+PARTS = frozenset("milestone milestones step steps task tasks phase phases part parts".split())  # noqa: SIM905
+DONE = frozenset("done complete completed finished shipped".split())  # noqa: SIM905
 # "The remaining tasks are done.": work said to be finished, not left.
 SAID_DONE = tuple(f"{be} {done}" for be in ("is", "are", "all", "now") for done in DONE)
 # "That leaves ..." lists work left only when it says the work is to come ("That leaves the
