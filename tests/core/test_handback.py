@@ -241,6 +241,8 @@ DECISIONS = [
     "DECISION NEEDED:the migration deletes orphaned rows; proceed?",
     "_DECISION NEEDED:_ removing the v1 endpoint breaks two known clients.",
     "DECISION  NEEDED: which repository owns the shared schema?",
+    "⚠️ DECISION NEEDED: the cleanup drops the `audit_2019` table.",
+    "🛑 **Decision needed:** the new flag renames a public CLI option.",
 ]
 
 
@@ -252,6 +254,8 @@ HANDED_BACK = [
     "Paused. Say ‘go’ to continue.",
     "I can pick up the loader next if that works for you.",
     "Want me to push it? Over to you.",
+    "Over to you for a look before I start on the writer.",
+    "The parser is merged; I can start on the loader whenever you are.",
 ]
 NAMED_NEXT = [
     "The parser is in. The loader is next.",
@@ -266,6 +270,16 @@ NAMED_NEXT = [
     "Writing the migration next.",
     "Now I need to wire the flag into the CLI.",
     "I still need to update the docs.",
+    "Now to wire the parser into the CLI.",
+    "Time to tidy up the fixtures.",
+    "Going to rewrite the retry loop next.",
+    "Will finish the exporter shortly.",
+    "Let me take a look at the flaky test.",
+    "Onto the exporter.",
+    "The next step is to port the handlers.",
+    "The CSV writer is up next.",
+    "Schema validation is the next step.",
+    "The exporter comes after this, followed by its docs.",
 ]
 # Completion reports that use the same words: nothing handed back, nothing announced.
 STILL_NOTHING_HANDED_BACK = [
@@ -295,6 +309,10 @@ STILL_NOTHING_HANDED_BACK = [
     "Testing is done now.",
     "Everything is working now.",
     "I need to say the fix only covers Linux: Windows paths never reach this code.",
+    "To fix the import cycle, I moved the helpers into `util.py`.",
+    "Time to first byte dropped from 900 ms to 120 ms.",
+    "Going to production needs no extra step: the image is the same.",
+    "Will the cache survive a restart? Yes: it is on disk now.",
 ]
 
 QUESTIONS += HANDED_BACK
@@ -449,6 +467,15 @@ PAUSED = [
     "Not done yet: the loader.",
     "Milestone 1 of 3 done.",
     "Progress: 2/5 tasks complete.",
+    "The parser is in. I'll pick up the loader in the next turn.",
+    "The routes compile. The handlers still need to be updated.",
+    "The `export` command is still unimplemented.",
+    "I wrote the migration but haven't run it yet.",
+    "Migrated 5 of 9 endpoints to the new client.",
+    "The only thing left is the changelog entry.",
+    "All that remains is to bump the version.",
+    "Waiting for the test suite to finish.",
+    "Once the CI run passes, I'll merge and start on the docs.",
 ]
 NOT_PAUSED = [
     "All milestones are done. Nothing left to do.",
@@ -486,6 +513,10 @@ NOT_PAUSED = [
     "No failures remain open.",
     "All 3 of 3 milestones done.",
     "Fixed 2 of 3 warnings; the third is a false positive.",
+    "I haven't seen a single failure yet in 200 runs.",
+    "The docs still need to be reviewed by you before the release.",
+    "Once the reviewers approve, I'll merge.",
+    "Once the build is green the release job publishes the wheel.",
 ]
 
 

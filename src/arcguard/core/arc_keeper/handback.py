@@ -78,10 +78,12 @@ def waits(text: str) -> bool:
 def is_waiting(sentence: str) -> bool:
     """The sentence says the model waits on work no person does (`vocab.MACHINE_WORK`)."""
     body = _without_openers(sentence)
-    if not body.startswith(vocab.WAITING_STARTS):
-        return False
     words = set(_words(body, keep="'-"))  # "user-service" names a service, not a user
-    return bool(words & vocab.MACHINE_WORK) and not words & vocab.BY_SOMEONE
+    if body.startswith(vocab.AFTER_STARTS):
+        waits_first = "i'll" in words and bool(words & vocab.FINISHES)
+    else:
+        waits_first = body.startswith(vocab.WAITING_STARTS)
+    return waits_first and bool(words & vocab.MACHINE_WORK) and not words & vocab.BY_SOMEONE
 
 
 def _words(text: str, *, keep: str) -> list[str]:
@@ -91,7 +93,9 @@ def _words(text: str, *, keep: str) -> list[str]:
 
 def starts_with_decision(text: str) -> bool:
     """The first non-blank text is `DECISION NEEDED:` (any case, markdown emphasis allowed)."""
+    # Markup or an emoji before it ("⚠️ DECISION NEEDED:") does not hide the marker.
     head = text.lstrip(_MARKUP)[:64].lower()
+    head = head[next((i for i, c in enumerate(head) if c.isalnum()), len(head)) :]
     head = "".join(c for c in head if c not in "*_`")
     return " ".join(head.split()).startswith(DECISION_MARK)
 
@@ -198,12 +202,22 @@ def is_pausing(sentence: str) -> bool:
     if body.startswith(vocab.LEAVES_STARTS):
         # Left to the operator ("That leaves the follow-up to you.") is a hand-back instead.
         return any(w in body for w in vocab.WORK_TO_COME) and " you" not in body
-    if _counts_parts_left(body):
+    if _counts_parts_left(body) or _says_not_done(body):
         return True
     lists_work = any(
         b.removeprefix("the ").startswith(vocab.WORK_LEFT_STARTS) for b in (sentence, body)
     ) or body.rstrip(".!").endswith(vocab.WORK_LEFT_ENDS)
     return lists_work and not any(d in body for d in vocab.SAID_DONE)
+
+
+def _says_not_done(body: str) -> bool:
+    """ "The handlers still need to be updated.", "I haven't run them yet.": work not done."""
+    if " you" in body:  # left to the operator: a hand-back instead
+        return False
+    if any(p in body for p in vocab.STILL_MISSING):
+        return True
+    words = set(_words(body, keep="'"))
+    return "yet" in words and bool(words & vocab.NEGATIONS and words & vocab.NOT_YET_DONE)
 
 
 def _counts_parts_left(body: str) -> bool:
@@ -232,7 +246,7 @@ def is_announcing(sentence: str) -> bool:
         return False
     if sentence.startswith(vocab.ANNOUNCING_STARTS):
         return True
-    ends = (sentence.rstrip(".!"), sentence.partition(vocab.THEN)[0])
+    ends = (sentence.rstrip(".!"), *(sentence.partition(then)[0] for then in vocab.THENS))
     if any(e.endswith(vocab.ANNOUNCING_ENDS) for e in ends) and not any(
         word in sentence for word in vocab.NOTHING_NEXT
     ):
@@ -240,6 +254,12 @@ def is_announcing(sentence: str) -> bool:
     body = _without_openers(sentence)
     if announces_continuing(body) or _names_doing_now(sentence, body):
         return True
+    # "Now to fix ..." is read whole: "to fix" alone may open a sentence about a fix made.
+    return any(_subject_does(text) for text in (body, sentence))
+
+
+def _subject_does(body: str) -> bool:
+    """The sentence opens with an announcing subject and a verb of doing ("Let me run ...")."""
     for subject in vocab.ANNOUNCING_SUBJECTS:
         if body.startswith(subject):
             rest = body[len(subject) :].split()

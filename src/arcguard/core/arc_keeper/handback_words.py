@@ -102,45 +102,18 @@ ASKING_PARTS = (
 )
 # A statement that still hands the turn back for an answer ("Let me know if ...").
 HANDBACK_STARTS = (
-    "let me know",
-    "please let me know",
-    "tell me",
-    "please tell me",
-    "please confirm",
-    "confirm ",
-    "just say",
-    "say the word",
-    "give me the go-ahead",
-    "let me know whether",
-    "happy to",
-    "i can also",
-    "i'd be happy to",
-    "i'm happy to",
-    "i would be happy to",
-    "waiting for your",
-    "awaiting your",
-    "i'll wait for your",
-    "i will wait for your",
-    "i'll wait for you",
-    "i'll hold off",
-    "i will hold off",
-    "holding off",
-    "ready for feedback",
-    "ready for your",
+    *(  # noqa: SIM905
+        "let me know,please let me know,tell me,please tell me,please confirm,confirm ,"
+        "just say,say the word,give me the go-ahead,let me know whether,happy to,i can also,"
+        "i'd be happy to,i'm happy to,i would be happy to,waiting for your,awaiting your,"
+        "over to you ,i'll wait for your,i will wait for your,i'll wait for you,"
+        "i'll hold off,i will hold off,holding off,ready for feedback,ready for your,"
+        "if yes i'll,if yes i will,if both yes,if you agree,give it a try,give it a spin,"
+        "give it a go,give it a look,give it a test,give it a playtest,flag anything,"
+        "flag any "
+    ).split(","),
     "if yes,",
-    "if yes i'll",
-    "if yes i will",
-    "if both yes",
     "if so, i'll",
-    "if you agree",
-    "give it a try",
-    "give it a spin",
-    "give it a go",
-    "give it a look",
-    "give it a test",
-    "give it a playtest",
-    "flag anything",
-    "flag any ",
 )
 # A whole closing sentence like these hands the turn back without naming a step: after finished
 # work it is a courtesy, with milestones left a stall (as "Let me know if you need anything").
@@ -186,6 +159,7 @@ HANDBACK_PARTS = (
     "if you are ok with",
     f"say {QUOTED.lower()} to continue",  # "Say 'go' to continue."
     f"say {QUOTED.lower()} to proceed",
+    "whenever you are",
 )
 # A sentence that opens like this asks the operator even when the question mark is missing.
 ASKING_UNMARKED = ("do you want me to", "would you like me to", "want me to", "shall i ")
@@ -205,15 +179,19 @@ ANNOUNCING_STARTS = (
     *(  # noqa: SIM905
         "i'm now going to,i am now going to,then i'll,after that i'll,moving on to,moving on:,"
         "next step:,next up:,next:,now:,up next:,up next is,proceeding to,proceeding with,"
-        "starting on,starting with,on to ,i'll start,i will start,i'll begin"
+        "starting on,starting with,on to ,onto ,i'll start,i will start,i'll begin,"
+        "the next thing to do,next thing to do,the next step is,next step is"
     ).split(","),
     "after that, i'll",
 )
 # A final sentence (or its part before ", then ...") that ends like this names the step to come
 # ("The loader is next.", "Tests come after this, then the README."), unless it says there is
 # none ("Nothing is next.").
-ANNOUNCING_ENDS = (" is next", " are next", " come after this", " comes after this")
-THEN = ", then "
+ANNOUNCING_ENDS = (
+    *(" is next", " are next", " come after this", " comes after this", " is up next"),
+    *(" are up next", " is the next step", " are the next steps"),
+)
+THENS = (", then ", ", followed by ")
 # "Implementing the loader now.", "Now running the tests.": a step named with its verb's -ing
 # form, not taken. Not when the word after it says how things go ("Looking good now.").
 NOW_ENDS = (" now", " next")
@@ -227,6 +205,7 @@ NOTHING_NEXT = ("nothing", "no ")
 ANNOUNCING_SUBJECTS = (
     *("let me ", "let's ", "i'll ", "i will ", "i'm going to ", "i am going to "),
     *("i need to ", "i still need to ", "we still need to "),
+    *("now to ", "time to ", "going to ", "will "),  # "Now to fix the types.", "Will do it next."
 )
 ACTION_VERBS = frozenset(
     (  # noqa: SIM905 (a hundred verbs read better as one text)
@@ -238,7 +217,7 @@ ACTION_VERBS = frozenset(
         "explore port split merge rebase bump pin draft document extract replace re-check "
         "recheck double-check confirm validate reproduce make get pull fetch query compare "
         "switch configure enable disable restore revert narrow isolate wrap kick launch spin "
-        "re-enable go"
+        "re-enable go take tidy polish fill organise organize"
     ).split()
 )
 
@@ -365,7 +344,8 @@ PAUSING_SUBJECTS = (
 PAUSING_NOUNS = (
     *(  # noqa: SIM905
         "stopping point,pausing point,place to stop,place to pause,point to stop,"
-        "point to pause,spot to stop,spot to pause,to be continued"
+        "point to pause,spot to stop,spot to pause,to be continued,in the next turn,"
+        "in my next turn,in my next response,in my next message,in the next response"
     ).split(","),
     *(
         f"{prep} {article}{when} session"
@@ -380,7 +360,8 @@ WORK_LEFT_STARTS = tuple(
     (  # noqa: SIM905
         "remaining:,remaining work,remaining tasks,remaining steps,remaining items,still to do,"
         "left to do,still pending,still open,not done yet,not yet done,what's left,"
-        "what remains,todo:,to do:,outstanding:,next steps:,work left:,still needed:"
+        "what remains,todo:,to do:,outstanding:,next steps:,work left:,still needed:,"
+        "only thing left,only thing remaining,last thing left,all that's left,all that remains"
     ).split(",")
 )
 # The end of a closing that says work is still to do ("Task 4 remains pending.", "Parts two and
@@ -394,8 +375,25 @@ WORK_LEFT_ENDS = tuple(
     ).split(",")
 )
 # "Milestone 1 of 3 done.", "2/5 tasks complete.": a count of parts done that says some are not.
-PARTS = frozenset("milestone milestones step steps task tasks phase phases part parts".split())  # noqa: SIM905
-DONE = frozenset("done complete completed finished shipped".split())  # noqa: SIM905
+PARTS = frozenset(
+    "milestone milestones step steps task tasks phase phases part parts endpoints files tests "  # noqa: SIM905
+    "modules services routes".split()
+)
+DONE = frozenset(
+    "done complete completed finished shipped migrated converted ported fixed updated".split()  # noqa: SIM905
+)
+# Work said to be missing still ("The handlers still need to be updated.", "The export command
+# is still unimplemented."), and work the model says it has not done ("I haven't run them
+# yet.": a negation, "yet" and one of `NOT_YET_DONE`).
+STILL_MISSING = (
+    *(" still need to be ", " still needs to be ", "still unimplemented", "still missing"),
+    *("not yet implemented", "not implemented yet", "not yet wired", "not wired up yet"),
+)
+NOT_YET_DONE = frozenset(
+    "run touched started written implemented tested wired updated added pushed committed "  # noqa: SIM905
+    "deployed migrated built".split()
+)
+NEGATIONS = frozenset(("haven't", "hasn't", "not"))
 # "The remaining tasks are done.": work said to be finished, not left.
 SAID_DONE = tuple(f"{be} {done}" for be in ("is", "are", "all", "now") for done in DONE)
 # "That leaves ..." lists work left only when it says the work is to come ("That leaves the
@@ -413,7 +411,8 @@ WAITING_STARTS = tuple(
 )
 MACHINE_WORK = frozenset(
     "ci build builds pipeline pipelines deploy deploys deployment deployments "  # noqa: SIM905
-    "job jobs checks workflow workflows migration migrations tests rollout run runs".split()
+    "job jobs checks workflow workflows migration migrations tests rollout run runs suite "
+    "docker image container benchmark benchmarks e2e install compile".split()
 )
 BY_SOMEONE = frozenset(
     "you your review reviews reviewer reviewers approval feedback user operator "  # noqa: SIM905
@@ -430,5 +429,8 @@ NOT_PAUSING = tuple(
 )
 # A list of work left that is empty ("Remaining: nothing.").
 NOTHING_LEFT = ("nothing", "none", " no ", "n/a")
+# "Once the CI run finishes, I'll merge.": a wait said as what comes after it.
+AFTER_STARTS = ("once the ", "when the ", "as soon as the ", "after the ")
+FINISHES = frozenset("finishes completes passes lands ends succeeds is are".split())  # noqa: SIM905
 # A closing that opens like this says no work is left ("No errors remain.").
 NO_WORK_LEFT = ("no ", "zero ")
