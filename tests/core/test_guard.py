@@ -367,6 +367,34 @@ def test_edit_then_retest_is_allowed_once():
     assert not d.turn(bash("pytest", response="1 failed"))["denied"]
 
 
+def test_a_file_written_from_the_shell_lets_a_test_check_it_once():
+    d = Driver()
+    d.turn(bash("pytest", response="1 failed"))
+    d.turn(bash("pytest", response="1 failed"))
+    for n in range(3):
+        d.turn(bash(f"sed -i 's/TTL = {n}/TTL = {n + 1}/' app/cache.py"))
+        assert not d.turn(bash("pytest", response="1 failed"))["denied"], n
+    assert d.turn(bash("pytest", response="1 failed"))["denied"]  # no write since
+
+
+def test_a_command_that_only_may_change_things_lets_no_test_run_again():
+    d = Driver()
+    d.turn(bash("pytest", response="1 failed"))
+    d.turn(bash("pytest", response="1 failed"))
+    d.turn(bash("pip install -e ."))
+    assert d.turn(bash("pytest", response="1 failed"))["denied"]
+
+
+def test_writes_from_the_shell_excuse_no_other_write_from_the_shell():
+    d = Driver()
+    calls = [bash("echo A >> runs.txt"), bash("echo B >> runs.txt")] * 2
+    for call in calls:
+        d.turn(call)
+    assert d.turn(bash("echo A >> runs.txt"))["denied"]
+    d.turn(edit())  # an edit tool's edit may be checked by any command, a writer too
+    assert not d.turn(bash("echo A >> runs.txt"))["denied"]
+
+
 def test_an_identical_content_overwrite_earns_nothing():
     d = Driver()
     for _ in range(2):

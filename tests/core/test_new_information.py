@@ -9,6 +9,7 @@ after each real edit.
 
 from __future__ import annotations
 
+import pytest
 from testing.guard_driver import Call
 from testing.guard_driver import Driver
 from testing.guard_driver import bash
@@ -364,6 +365,38 @@ def test_commands_between_alike_failures_that_print_something_new_do_not_end_the
         d.turn(bash(*between[n % 4]))
     assert [bool(a["context"]) for a in attempts[:4]] == [False, False, False, True]
     assert d.paused is not None and "attempts failed the same way" in d.paused["reason"]
+
+
+def test_a_failure_seen_again_after_git_checks_out_other_code_is_news():
+    # A bisect: each step checks out another commit, and a bad one fails as the last did.
+    # That is what the bisect asks, not a retry: other code gave the same answer.
+    d = Driver()
+    said = ("Still bad.", "The cache test fails here too.", "Bad again, narrowing.")
+    said += ("Same failure at this commit.", "This one is bad as well.", "Failing still.")
+    turns = []
+    for n in range(6):
+        turns.append(d.turn(fail("pytest tests/test_cache.py -q", "1 failed: test_ttl")))
+        step = f"Bisecting: {20 >> n} revisions left to test after this\n[{n}abc] commit {n}"
+        d.turn(bash("git bisect bad", step), text=said[n])
+    assert not any(t["context"] for t in turns) and d.paused is None
+
+
+@pytest.mark.parametrize(
+    ("command", "moves"),
+    [
+        ("git checkout main", True),
+        ("git -C /p switch -c fix", True),
+        ("git bisect good", True),
+        ("git stash && pytest -q", True),
+        ("git reset --hard HEAD~1", True),
+        ("git status", False),
+        ("git log --oneline -3", False),
+        ("git commit -am wip", False),
+        ("pip install -e .", False),
+    ],
+)
+def test_git_commands_that_check_out_other_code(command, moves):
+    assert tool_effects.moves_checkout(ToolCall("Bash", {"command": command})) is moves
 
 
 def test_a_wait_that_prints_nothing_does_not_end_a_failures_run():

@@ -228,6 +228,32 @@ def test_read_only_commands_do_not(command):
 
 
 @pytest.mark.parametrize(
+    ("command", "writes"),
+    [
+        ("sed -i 's/a/b/' f.py", True),
+        ("sed -i.bak -e 's/a/b/' f.py", True),
+        ("sed --in-place 's/a/b/' f.py", True),
+        ("perl -pi -e 's/a/b/' f.py", True),
+        ("echo x >> notes.txt", True),
+        ("cat > f.py <<'EOF'\nprint(1)\nEOF", True),
+        ("printf x | tee out.txt", True),
+        ("patch -p1 < fix.diff", True),
+        ("cd /p && git apply fix.diff", True),
+        ("git checkout main", True),
+        ("sed -n 1,20p f.py", False),
+        ("perl -ne 'print if /x/' f", False),
+        ("pytest -q 2>&1", False),
+        ("make > /dev/null", False),
+        ("pip install -e .", False),
+        ("tee", False),
+        ("git status", False),
+    ],
+)
+def test_commands_that_write_files_from_the_shell(command, writes):
+    assert tool_effects.edits_files(ToolCall("Bash", {"command": command})) is writes
+
+
+@pytest.mark.parametrize(
     ("tool", "changes"),
     [
         ("NotebookEdit", True),

@@ -249,6 +249,7 @@ def largest_state() -> dict[str, Any]:
                 f"{n:016x}": [f"{n * 100 + c:016x}" for c in range(MAX_FILE_CONTENTS)]
                 for n in range(MAX_FILES)
             },
+            "tool_edit_seq": INT,
         },
         "seen": {
             "messages": [ident(n) for n in range(16)],

@@ -281,6 +281,7 @@ class Guard(Record):
     wait_since: float | None = opt(NUMBER, default=None)
     batch_fires: bool = field(BOOL, default=False)
     files: dict[str, list[str]] = field(map_of(list_of(STR)), default_factory=dict)
+    tool_edit_seq: int = field(INT, default=0)  # `edit_seq` at the last edit by an edit tool
 
 
 class Seen(Record):
@@ -407,7 +408,7 @@ FILE_STATE_CHARS = 64
 # The largest state file these bounds allow with the default settings, in bytes: no input can
 # make one larger (a real one is a few tens of KB). More operations, runs or cycle history
 # in the settings allow more, up to the limit a state file is read with (`store`).
-STATE_BUDGET = 5_523_510
+STATE_BUDGET = 5_523_551
 
 
 def problem(document: object) -> str | None:

@@ -98,7 +98,14 @@ def _exception(
     ):
         return FILE_CHANGED  # the file itself moved since it was last read
     edit_seq = guard.edit_seq
-    if call.name in cfg.observing_tools and edit_seq > op.edit_seq and op.validated_seq < edit_seq:
+    if (
+        call.name in cfg.observing_tools
+        and edit_seq > op.edit_seq
+        and op.validated_seq < edit_seq
+        # After edits made only from the shell, a command writing files is no check of them:
+        # `echo A >> f` and `echo B >> f` would otherwise excuse each other for ever.
+        and (guard.tool_edit_seq > op.edit_seq or not tool_effects.edits_files(call))
+    ):
         return VALIDATION
     # A change by a shell command or a tool is weaker evidence than a confirmed edit: it
     # re-opens reads (what they see may be new), not commands that act on the world.
@@ -362,10 +369,16 @@ def _finish(guard: Guard, call: ToolCall, result: ToolResult) -> stuck.Finished:
             # Back to a content the file had before is no change: what depends on it was
             # already seen that way.
             guard.edit_seq += 1
+            guard.tool_edit_seq = guard.edit_seq
     elif outcome != opkey.NOT_RUN and tool_effects.may_change_world(call):
         # It ran (even a failed command may have changed things): assume it changed them.
         guard.change_seq += 1
         finished.changed = True
+        finished.moved = not result.failed and tool_effects.moves_checkout(call)
+        if not result.failed and tool_effects.edits_files(call):
+            # A file written from the shell (`sed -i`): a test after it may check it, as after
+            # an edit, though its content is not seen.
+            guard.edit_seq += 1
     return finished
 
 

@@ -114,6 +114,7 @@ class Finished:
     changed: bool = False  # it ran and may have changed the world
     found: bool | None = None  # a search: whether it found anything (`searches.found`)
     lines: list[str] | None = None  # a failure's `shape.cause_lines`
+    moved: bool = False  # it put other code in the working tree (`git checkout`)
 
 
 def recognise(track: Track, call: ToolCall, result: ToolResult, finished: Finished) -> None:
@@ -140,7 +141,8 @@ def observe(track: Track, now: float, call: ToolCall, finished: Finished) -> Non
     """Count one finished call (mutates `track`)."""
     st = _stuck(track)
     outcome, result = finished.outcome, finished.result
-    if finished.edit == NEW:
+    if finished.edit == NEW or finished.moved:
+        # Other code: a failure seen again after it is news (a bisect's next bad commit).
         _progress(st)
         return
     if finished.found is not None:

@@ -126,8 +126,8 @@ def deny_reason(label: str, runs: int, *, timed_out: bool) -> str:
     )
     return (
         f"[arcguard] Denied as a repeat: this exact call ({label}) already ran {runs} times with"
-        " the same result, and nothing it depends on has changed since, so running it again"
-        f" cannot tell you anything new. To run it again, {unlock}."
+        " the same result, and running it again is unlikely to tell you anything new. To run"
+        f" it again, {unlock}."
     )
 
 
@@ -205,7 +205,7 @@ def backstop_ceiling(turns: int) -> str:
 def stuck_checkin(count: int, label: str, *, failing: bool) -> str:
     what = (
         f"{count} attempts failed the same way ({label}, among others), however they were"
-        " spelt, with no file changed in between"
+        " spelt and whatever ran in between"
         if failing
         else f"{count} calls repeated ones made before ({label}, among others): their results"
         " brought nothing new (only timestamps, counters or ids differed), however the calls"
@@ -220,7 +220,7 @@ def stuck_checkin(count: int, label: str, *, failing: bool) -> str:
 
 def stuck_pause(count: int, label: str, *, failing: bool) -> str:
     what = (
-        f"{count} attempts failed the same way with no file changed in between"
+        f"{count} attempts failed the same way, whatever ran in between"
         if failing
         else f"{count} calls repeated earlier ones and brought nothing new"
     )
