@@ -289,8 +289,8 @@ def is_read_only_command(command: str) -> bool:
 
 def edits_files(call: ToolCall) -> bool:
     """A shell command that writes files: a redirect into one, `sed -i`, `perl -pi`, `tee`,
-    `patch`, `git apply` or a git command that checks out other code. Quoted text is not told apart, so a `>` in it counts too: the
-    error is toward letting a check run."""
+    `patch`, `git apply` or a git command that checks out other code. Quoted text is not told
+    apart, so a `>` in it counts too: the error is toward letting a check run."""
     command = command_of(call)
     if command is None:
         return False
