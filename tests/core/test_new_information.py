@@ -54,6 +54,18 @@ def test_one_failure_under_new_spellings_and_program_names_is_checked_in_then_pa
     assert "attempts failed the same way" in d.paused["reason"]
 
 
+def test_a_failure_reads_the_same_whether_or_not_the_command_names_its_port():
+    d = Driver()
+    in_use = "Error: listen EADDRINUSE: address already in use :::3000"
+    starts = (
+        "npm run dev",
+        "npm run dev -- -p 3000",
+        "PORT=3000 npm run dev",
+        "npx next dev -p 3000",
+    )
+    assert _run(d, *(fail(command, in_use) for command in starts)) == 4
+
+
 BUILD_ERROR = "# example.com/app\n./main.go:3:2: undefined: foo"
 
 

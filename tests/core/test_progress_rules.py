@@ -194,6 +194,8 @@ def test_commands_that_change_the_world_do_not_excuse_each_other():
         "FOO=1 go generate ./...",
         "for f in *.go; do gofmt -w $f; done",
         "if true; then rm -f x; fi",
+        "docker compose up -d",
+        "kubectl -n staging delete pod api-0",
     ],
 )
 def test_mutating_or_unknown_commands_count_as_changes(command):
@@ -221,6 +223,11 @@ def test_mutating_or_unknown_commands_count_as_changes(command):
         "true # note",
         "timeout 10 cat log",
         "while true; do sleep 5; done",
+        "kubectl -n staging get pods",
+        "kubectl --context prod describe pod api-0",
+        "docker compose ps",
+        "docker compose -f dev.yml logs --tail 50 api",
+        "docker-compose logs web",
     ],
 )
 def test_read_only_commands_do_not(command):

@@ -27,6 +27,13 @@ from arcguard.core.tool_call import ToolCall
         ("commit 3f2a1b9c0d", "commit 77e0aa14f1"),
         ("wrote /tmp/tmp.Xa8fQ2/out.json", "wrote /tmp/tmp.Pq01zz/out.json"),
         ("uptime_s   9", "uptime_s 1234"),
+        # An age that crosses a unit boundary is still an age.
+        (
+            "api-7d9 0/1 CrashLoopBackOff 5 (51s ago) 3m",
+            "api-7d9 0/1 CrashLoopBackOff 6 (2m1s ago) 4m12s",
+        ),
+        ("build took 850ms", "build took 1m2s"),
+        ("idle 2h", "idle 3d4h"),
     ],
 )
 def test_volatile_values_share_a_shape(a, b):

@@ -32,6 +32,10 @@ HEX = frozenset("0123456789abcdefABCDEF")
 WORD = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_")
 DIGITS = frozenset("0123456789")
 NUMBER = "0"
+# A duration in one word is one placeholder whatever its units: an age that crosses a minute
+# (`59s`, then `1m2s`) is the same kind of value.
+DURATION = "0s"
+DURATION_UNITS = frozenset({"ns", "us", "ms", "s", "m", "min", "h", "d"})
 TEMP = "<tmp>"
 TEMP_PREFIXES = ("/tmp/", "/var/tmp/", "/var/folders/", "/private/var/folders/", "/dev/shm/")
 # File name endings a failure names (`codec.c`, `zstd.h`, `main.go`); `config.Load` is code.
@@ -83,6 +87,8 @@ def normalise(text: str, keep: frozenset[str] = frozenset()) -> str:
 def _word(word: str, keep: frozenset[str] = frozenset()) -> str:
     if not any(c in DIGITS for c in word):
         return word
+    if _is_duration(word):
+        return DURATION
     if all(c in HEX for c in word):
         return NUMBER  # a number or a hex id: `2026`, `41d4`, `3f2a1b9`
     # A number with a unit or a name around it (`12ms`, `v2`, `pid48211`): each run of
@@ -100,6 +106,14 @@ def _word(word: str, keep: frozenset[str] = frozenset()) -> str:
             run = []
         out.append(c)
     return "".join(out)
+
+
+def _is_duration(word: str) -> bool:
+    """`51s`, `2m51s`, `1h5m`, `12ms`, `3d4h` (a lone `4d` may be hex): a time in one word."""
+    if word[0] not in DIGITS or word[-1] in DIGITS:
+        return False
+    units = "".join(" " if c in DIGITS else c for c in word).split()
+    return all(u in DURATION_UNITS for u in units) and units != ["d"]
 
 
 def _without_temp_paths(text: str) -> str:
@@ -261,11 +275,11 @@ def cause_lines(result: ToolResult, call: ToolCall, last: int | None = None) -> 
     """Digests of the distinct lines of what the model saw, in order, each read as a failure's
     cause is (`failure_text`) with its volatile values set aside, the exit code line and lines
     of too few letters left out; only the `last` ones when given: what `stuck.recognise`
-    compares."""
-    keep = identity_numbers(call)
+    compares. The numbers naming the call's target are not kept: a failure's cause reads the
+    same whichever port or record it names (`EADDRINUSE :::3000`, with or without `-p 3000`)."""
     found: dict[str, None] = {}
     for line in failure_text(learned_text(result, call)).splitlines():
-        line = of_text(line, keep)
+        line = of_text(line)
         if line.startswith(EXIT_CODE) or sum(c.isalpha() for c in line) < CAUSE_LETTERS:
             continue
         digest = hashing.digest(line)
@@ -350,10 +364,13 @@ def learned_text(result: ToolResult, call: ToolCall | None) -> str:
 def result_shape(outcome: str, result: ToolResult, call: ToolCall | None = None) -> str:
     """`kind:digest` of a finished call's result shape (kind as in `opkey.outcome`): its
     volatile values and the call's words it echoes set aside (`learned_text`), the numbers
-    naming the call's target kept, and a failure read as its cause (`failure_text`)."""
+    naming the call's target kept, and a failure read as its cause (`failure_text`, target
+    numbers and all: see `cause_lines`)."""
     kind = outcome.partition(":")[0]
     text = learned_text(result, call)
+    keep: frozenset[str] = frozenset()
     if kind == opkey.FAILED:
         text = failure_text(text)
-    keep = identity_numbers(call) if call is not None else frozenset()
+    elif call is not None:
+        keep = identity_numbers(call)
     return f"{kind}:{hashing.digest(of_text(text, keep))}"

@@ -190,8 +190,14 @@ READ_ONLY_SUBCOMMANDS = {
     "cargo": frozenset({"tree", "metadata", "version"}),
     "kubectl": frozenset({"get", "describe", "logs", "top", "version", "explain"}),
     "docker": frozenset({"ps", "images", "logs", "inspect", "version", "info", "stats"}),
+    "docker-compose": frozenset({"ps", "logs", "config", "images", "ls", "top", "version", "port"}),
     "systemctl": frozenset({"status", "is-active", "is-enabled", "is-failed", "show"}),
 }
+# Options before a subcommand that take the next word (`kubectl -n staging get pods`).
+VALUED_OPTIONS = frozenset(
+    "-n -f -p -H --namespace --context --kubeconfig --cluster --file --project-name "  # noqa: SIM905
+    "--env-file --profile --host".split()
+)
 # Any program asked only for its version or help reports and changes nothing.
 ONLY_ASKS = frozenset({"--version", "-V", "--help", "-h", "version"})
 # An HTTP fetch reads unless it sends data, picks a method or writes a file.
@@ -199,16 +205,8 @@ CURL_WRITES = frozenset("dXFTOo")
 CURL_LONG_WRITES = ("--data", "--request", "--form", "--upload-file", "--output", "--remote")
 GH_READ_ONLY = frozenset({"view", "list", "diff", "checks", "status", "watch"})
 SAFE_REDIRECTS = (
-    "2>&1",
-    "1>&2",
-    ">&2",
-    "2>/dev/null",
-    ">/dev/null",
-    "&>/dev/null",
-    "1>/dev/null",
-    "> /dev/null",
-    "2> /dev/null",
-    "&> /dev/null",
+    *("2>&1", "1>&2", ">&2", "2>/dev/null", ">/dev/null", "&>/dev/null", "1>/dev/null"),
+    *("> /dev/null", "2> /dev/null", "&> /dev/null"),
 )
 SEPARATORS = ("&&", "||", ";", "|", "&", "\n", "(", ")", "{", "}")
 # Words that make a command a wait for something else to finish.
@@ -354,7 +352,12 @@ def reads(words: list[str]) -> bool:
     if len(words) == 2 and words[1] in ONLY_ASKS:
         return True
     if program in READ_ONLY_SUBCOMMANDS:
-        return len(words) >= 2 and words[1] in READ_ONLY_SUBCOMMANDS[program]
+        args = words[1:]
+        at = _subcommand_at(args)
+        if program == "docker" and args[at : at + 1] == ["compose"]:
+            program, args = "docker-compose", args[at + 1 :]
+            at = _subcommand_at(args)
+        return at < len(args) and args[at] in READ_ONLY_SUBCOMMANDS[program]
     if program in ("curl", "wget"):
         return _fetch_reads(program, words[1:])
     if program not in READ_ONLY_PROGRAMS:
@@ -375,6 +378,14 @@ def _fetch_reads(program: str, args: list[str]) -> bool:
         elif arg.startswith("-") and CURL_WRITES & set(arg[1:]):
             return False
     return True
+
+
+def _subcommand_at(args: list[str]) -> int:
+    """Where the subcommand is in a program's `args`, past the options before it."""
+    at = 0
+    while at < len(args) and args[at].startswith("-"):
+        at += 2 if args[at] in VALUED_OPTIONS else 1
+    return at
 
 
 def _git_sub(args: list[str]) -> tuple[str, str]:
