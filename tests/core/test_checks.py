@@ -104,3 +104,37 @@ def test_an_edit_is_not_such_a_change():
         d.turn(bash("curl -s localhost:8080/health", response="502 Bad Gateway"))
     assert d.main["stuck"].get("futile", 0) == 0
     assert d.paused is None
+
+
+def _logs(minute: int, pid: int) -> str:
+    return (
+        f"api-1  | 2026-08-08T00:{minute:02d}:13.000Z info: starting api on :8080 (pid {pid})\n"
+        f"api-1  | 2026-08-08T00:{minute:02d}:14.512Z error: connect ECONNREFUSED 127.0.0.1:5432"
+    )
+
+
+def test_the_same_crash_in_timestamped_logs_after_each_restart_is_the_same_answer():
+    # Only a clock moved between the looks: the restart changed nothing the logs can show.
+    d = Driver()
+    words = []
+    for n in range(8):
+        change = ("docker compose restart api", "docker compose up -d --build", "make restart")
+        change += ("docker compose up -d --force-recreate api",)
+        look = ("docker compose logs --tail 20 api", "docker logs shop-api-1 --tail 20")
+        d.turn(bash(change[n % 4]))
+        out = d.turn(bash(look[n % 2], response=_logs(10 + n, 7 + n)))
+        words.append(bool(out["context"]))
+        if d.paused:
+            break
+    assert words.index(True) == 3
+    assert d.paused is not None and "7 changes in a row" in d.paused["reason"]
+
+
+def test_a_count_that_moved_is_a_new_answer():
+    # A load, then a count: 100, 200, 300 rows moved, whatever else the look prints.
+    d = Driver()
+    for n in range(1, 9):
+        d.turn(bash(f"./load.sh batch-{n}"))
+        out = d.turn(bash("curl -s localhost:8080/count", response=f"rows: {n}00 at 10:0{n}:00"))
+        assert not out["context"], n
+    assert d.paused is None

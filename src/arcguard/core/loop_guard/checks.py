@@ -9,7 +9,8 @@ repeating, even when every command exits 0, so it is staged as failures are
 
 Only the first look after a change counts, and only a look (a call that changes nothing) with
 something to show; it answers as before when its whole answer, not only its shape, was seen
-before: a count that went from 100 to 200 moved. A look whose answer is new ends the run, and
+before, the values only a clock moves set aside (`answers`): a count that went from 100 to 200
+moved, a log line's timestamp did not. A look whose answer is new ends the run, and
 so does real progress (`stuck._progress`); the change before that new answer counts as the
 first of the next run if the next change's look gives the same answer (a restart, then a 502
 not seen before, then the same 502 after the next restart: two restarts that did nothing), as

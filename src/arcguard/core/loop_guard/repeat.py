@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from arcguard.core import hashing
 from arcguard.core import render
+from arcguard.core.loop_guard import answers
 from arcguard.core.loop_guard import background
 from arcguard.core.loop_guard import opkey
 from arcguard.core.loop_guard import searches
@@ -361,6 +362,8 @@ def _finish(guard: Guard, call: ToolCall, result: ToolResult) -> stuck.Finished:
     )
     if outcome.startswith(opkey.FAILED):
         finished.lines = shape.cause_lines(result, call, last=shape.MAX_CAUSE_LINES)
+    elif outcome.startswith(opkey.COMPLETED):
+        finished.answer = answers.digest(opkey.COMPLETED, shape.result_text(result))
     if not result.failed and (
         opkey.is_confirmed_edit(call, result.response) or call.name == NOTEBOOK_EDIT
     ):

@@ -87,7 +87,7 @@ def normalise(text: str, keep: frozenset[str] = frozenset()) -> str:
 def _word(word: str, keep: frozenset[str] = frozenset()) -> str:
     if not any(c in DIGITS for c in word):
         return word
-    if _is_duration(word):
+    if is_duration(word):
         return DURATION
     if all(c in HEX for c in word):
         return NUMBER  # a number or a hex id: `2026`, `41d4`, `3f2a1b9`
@@ -108,7 +108,7 @@ def _word(word: str, keep: frozenset[str] = frozenset()) -> str:
     return "".join(out)
 
 
-def _is_duration(word: str) -> bool:
+def is_duration(word: str) -> bool:
     """`51s`, `2m51s`, `1h5m`, `12ms`, `3d4h` (a lone `4d` may be hex): a time in one word."""
     if word[0] not in DIGITS or word[-1] in DIGITS:
         return False

@@ -115,6 +115,7 @@ class Finished:
     found: bool | None = None  # a search: whether it found anything (`searches.found`)
     lines: list[str] | None = None  # a failure's `shape.cause_lines`
     moved: bool = False  # it put other code in the working tree (`git checkout`)
+    answer: str = ""  # a completed call's whole answer, clock values aside (`answers`)
 
 
 def recognise(track: Track, call: ToolCall, result: ToolResult, finished: Finished) -> None:
@@ -155,7 +156,7 @@ def observe(track: Track, now: float, call: ToolCall, finished: Finished) -> Non
         if finished.changed:
             checks.changed(st, label)
         elif not finished.empty and not poll:  # a look with something to show
-            checks.looked(st, outcome, label)
+            checks.looked(st, finished.answer or outcome, label)
     if finished.empty and not poll:
         return  # it told nothing (a wait that prints nothing still waited, though)
     results = st.results

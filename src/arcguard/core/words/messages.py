@@ -234,7 +234,8 @@ def stuck_pause(count: int, label: str, *, failing: bool) -> str:
 def futile_checkin(count: int, label: str) -> str:
     return (
         f"[arcguard] {count} changes in a row were each followed by a look that gave, word for"
-        f" word, the answer an earlier one got (last: {label}): whatever they did, nothing a"
+        f" word but for times and ids, the answer an earlier one got (last: {label}): whatever"
+        " they did, nothing a"
         " look can see moved. Stop and summarise: what you expected each change to do, what"
         " the look shows, and why the change does not reach it. If the answer is already"
         " known, act on it or tell the user."
@@ -244,7 +245,8 @@ def futile_checkin(count: int, label: str) -> str:
 def futile_pause(count: int, label: str) -> str:
     return (
         f"arcguard paused this session: {count} changes in a row were each followed by a look"
-        f" that gave, word for word, the answer an earlier one got (last: {label}), and the"
+        " that gave, word for word but for times and ids, the answer an earlier one got"
+        f" (last: {label}), and the"
         " request to summarise did not change that. Send a message to resume. To change this:"
         " error_pause_repeats"
     )

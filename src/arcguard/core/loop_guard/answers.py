@@ -1,0 +1,112 @@
+"""A look's whole answer, with only the values a clock moves set aside.
+
+`checks` asks whether the look after a change answered word for word as it did before. Its
+counts must stay as they are (a row count that went from 100 to 200 moved), but what only a
+clock moves says nothing of the change: a log line's timestamp, a clock time, a duration, an
+age ("5 seconds ago", "Up 3 minutes"), a process id, a number too long to be a count (an
+epoch time, a request id) and a hex id (a commit, a container). Those are set aside, so a
+restart followed by the same crash in the logs reads as the same answer. One linear pass, no
+`re`: a hook runs this on every look.
+"""
+
+from __future__ import annotations
+
+from arcguard.core import hashing
+from arcguard.core.loop_guard import shape
+
+
+CLOCK = "<t>"
+# The characters of a timestamp or clock time (`2026-08-08T00:47:13.000Z`, `10:42:01`).
+CLOCK_CHARS = frozenset("0123456789-:.,TZ")
+# A number followed by a word that starts like this is an age or a duration ("3 minutes").
+TIME_WORDS = ("sec", "min", "hour", "hr", "day", "week", "ms")
+# More digits than a count a look shows: epoch times, ids.
+LONG_DIGITS = 7
+# A hex word this long with a letter and a digit is an id (`a716`, `3f2a1b9c`), not a word.
+HEX_ID_CHARS = 4
+
+
+def digest(kind: str, text: str) -> str:
+    """`kind:digest` of `text` with its clock values set aside."""
+    return f"{kind}:{hashing.digest(clock_free(text))}"
+
+
+def clock_free(text: str) -> str:
+    if len(text) > shape.HEAD_CHARS + shape.TAIL_CHARS:
+        text = text[: shape.HEAD_CHARS] + "\n…\n" + text[-shape.TAIL_CHARS :]
+    tokens = _tokens(_without_clock_times(text))
+    out = []
+    previous = ""  # the last word seen, lower case
+    for at, token in enumerate(tokens):
+        if token[0] in shape.WORD and any(c in shape.DIGITS for c in token):
+            token = (
+                CLOCK if _moves_with_the_clock(token, previous, _next_word(tokens, at)) else token
+            )
+        if token[0] in shape.WORD:
+            previous = token.lower()
+        out.append(token)
+    return "".join(out)
+
+
+def _moves_with_the_clock(word: str, previous: str, following: str) -> bool:
+    if shape.is_duration(word) or previous == "pid" or word.lower().startswith("pid"):
+        return True
+    if word.isdigit():
+        return len(word) >= LONG_DIGITS or following.startswith(TIME_WORDS)
+    return (
+        len(word) >= HEX_ID_CHARS
+        and all(c in shape.HEX for c in word)
+        and any(c.isalpha() for c in word)
+    )
+
+
+def _next_word(tokens: list[str], at: int) -> str:
+    """The word after `tokens[at]` when only spaces come between, lower case; else ""."""
+    if at + 2 < len(tokens) and tokens[at + 1].isspace() and tokens[at + 2][0] in shape.WORD:
+        return tokens[at + 2].lower()
+    return ""
+
+
+def _tokens(text: str) -> list[str]:
+    """`text` as runs of word characters, runs of spaces, and single other characters."""
+    tokens: list[str] = []
+    i, n = 0, len(text)
+    while i < n:
+        j = i + 1
+        if text[i] in shape.WORD:
+            while j < n and text[j] in shape.WORD:
+                j += 1
+        elif text[i].isspace():
+            while j < n and text[j].isspace():
+                j += 1
+        tokens.append(text[i:j])
+        i = j
+    return tokens
+
+
+def _without_clock_times(text: str) -> str:
+    """Each run of `CLOCK_CHARS` that starts with a digit and holds a digit, a colon and a digit
+    (a clock time, or a timestamp around one) as `CLOCK`."""
+    out: list[str] = []
+    i, n = 0, len(text)
+    while i < n:
+        if text[i] not in shape.DIGITS or (i and text[i - 1] in shape.WORD):
+            out.append(text[i])
+            i += 1
+            continue
+        j = i
+        while j < n and text[j] in CLOCK_CHARS:
+            j += 1
+        run = text[i:j]
+        out.append(CLOCK if _is_clock_time(run) else run)
+        i = j
+    return "".join(out)
+
+
+def _is_clock_time(run: str) -> bool:
+    colon = run.find(":")
+    while 0 < colon < len(run) - 1:
+        if run[colon - 1] in shape.DIGITS and run[colon + 1] in shape.DIGITS:
+            return True
+        colon = run.find(":", colon + 1)
+    return False
