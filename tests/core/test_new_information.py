@@ -66,6 +66,23 @@ def test_a_failure_reads_the_same_whether_or_not_the_command_names_its_port():
     assert _run(d, *(fail(command, in_use) for command in starts)) == 4
 
 
+def test_a_failure_retried_among_other_failures_is_still_recognised_in_part():
+    # `npm run dev` echoes the script before failing, `npx next dev` does not: the second
+    # shows only lines of the first, and a `kill` failing its own way came between them.
+    d = Driver()
+    in_use = "Error: listen EADDRINUSE: address already in use :::3000\n    at Server.listen"
+    npm = f"> web@2.3.0 dev\n> next dev -p 3000\n\n{in_use}"
+    calls = (
+        fail("npm run dev", npm),
+        fail("kill 48213", "bash: kill: (48213) - No such process"),
+        fail("npx next dev -p 3000", in_use),
+        fail("fuser -k 3000/tcp", ""),
+        fail("PORT=3000 npm run dev", npm),
+        fail("npx next dev --port 3000", in_use),
+    )
+    assert _run(d, *calls) == 6
+
+
 BUILD_ERROR = "# example.com/app\n./main.go:3:2: undefined: foo"
 
 

@@ -24,6 +24,8 @@ from arcguard.core.loop_guard.repeat import MAX_FILE_CONTENTS
 from arcguard.core.loop_guard.repeat import MAX_FILES
 from arcguard.core.loop_guard.repeat import MAX_RESOLVED_IDS
 from arcguard.core.loop_guard.repeat import MAX_RESULTS
+from arcguard.core.loop_guard.shape import MAX_CAUSE_LINES
+from arcguard.core.loop_guard.stuck import MAX_CAUSES
 from arcguard.core.loop_guard.stuck import MAX_RUNS
 from arcguard.core.loop_guard.stuck import MAX_SHAPES
 from arcguard.core.loop_guard.tracks import MAX_TRACKS
@@ -145,6 +147,11 @@ def track(cfg: Any, base: int) -> dict[str, Any]:
             "fail": OUTCOME,
             "fails": INT,
             "fail_turn": INT,
+            "causes": {
+                f"failed:{base + n:016x}": [f"{base + c:016x}" for c in range(MAX_CAUSE_LINES)]
+                for n in range(MAX_CAUSES)
+            },
+            "cause_turns": {f"failed:{base + n:016x}": INT for n in range(MAX_CAUSES)},
             "label": text(schema.LABEL_BYTES),
             "nudged": False,
             "fail_nudged": False,

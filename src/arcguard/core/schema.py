@@ -198,7 +198,10 @@ class Stuck(Record):
     fail: str | None = opt(STR, default=None)  # the result shape of the current failures
     fails: int = field(INT, default=0)
     fail_turn: int | None = opt(INT, default=None)  # the turn of the last failure counted
-    fail_lines: list[str] = field(list_of(STR), default_factory=list)  # its cause, line by line
+    fail_lines: list[str] = field(list_of(STR), default_factory=list)  # no longer written
+    # The last failures' causes, line by line, and the turns they were last seen in.
+    causes: dict[str, list[str]] = field(map_of(list_of(STR)), default_factory=dict)
+    cause_turns: dict[str, int] = field(map_of(INT), default_factory=dict)
     label: str = field(STR, default="")
     nudged: bool = field(BOOL, default=False)
     fail_nudged: bool = field(BOOL, default=False)
@@ -408,7 +411,7 @@ FILE_STATE_CHARS = 64
 # The largest state file these bounds allow with the default settings, in bytes: no input can
 # make one larger (a real one is a few tens of KB). More operations, runs or cycle history
 # in the settings allow more, up to the limit a state file is read with (`store`).
-STATE_BUDGET = 5_523_551
+STATE_BUDGET = 5_543_054
 
 
 def problem(document: object) -> str | None:

@@ -78,12 +78,13 @@ def waits(text: str) -> bool:
 def is_waiting(sentence: str) -> bool:
     """The sentence says the model waits on work no person does (`vocab.MACHINE_WORK`)."""
     body = _without_openers(sentence)
+    after = body.startswith(vocab.AFTER_STARTS)
+    if not (after or body.startswith(vocab.WAITING_STARTS)):
+        return False
     words = set(_words(body, keep="'-"))  # "user-service" names a service, not a user
-    if body.startswith(vocab.AFTER_STARTS):
-        waits_first = "i'll" in words and bool(words & vocab.FINISHES)
-    else:
-        waits_first = body.startswith(vocab.WAITING_STARTS)
-    return waits_first and bool(words & vocab.MACHINE_WORK) and not words & vocab.BY_SOMEONE
+    if after and not ("i'll" in words and words & vocab.FINISHES):
+        return False
+    return bool(words & vocab.MACHINE_WORK) and not words & vocab.BY_SOMEONE
 
 
 def _words(text: str, *, keep: str) -> list[str]:
@@ -216,12 +217,16 @@ def _says_not_done(body: str) -> bool:
         return False
     if any(p in body for p in vocab.STILL_MISSING):
         return True
+    if "yet" not in body:
+        return False
     words = set(_words(body, keep="'"))
     return "yet" in words and bool(words & vocab.NEGATIONS and words & vocab.NOT_YET_DONE)
 
 
 def _counts_parts_left(body: str) -> bool:
     """ "Milestone 1 of 3 done.", "2/5 tasks complete.": fewer parts done than there are."""
+    if not (" of " in body or "/" in body) or not any(d in body for d in vocab.DONE):
+        return False
     words = _words(body, keep="/")
     if not (vocab.PARTS & set(words) and vocab.DONE & set(words)):
         return False

@@ -72,6 +72,9 @@ GAP = 3
 LABEL_CHARS = 60
 # Turns after which a failure not seen again is no longer the one a result may show again.
 FAIL_MEMORY_TURNS = 10
+# Failures whose causes are kept to recognise: one retried among others (`kill` failing
+# between two starts that fail on the port) is still recognised.
+MAX_CAUSES = 4
 
 
 def _stuck(track: Track) -> Stuck:
@@ -119,23 +122,38 @@ class Finished:
 
 
 def recognise(track: Track, call: ToolCall, result: ToolResult, finished: Finished) -> None:
-    """A command's result that shows every line of the last failure's cause, whatever else it
+    """A command's result that shows every line of a recent failure's cause, whatever else it
     prints, or only lines of it down to its last (`go build ./... 2>&1 | tail`, which exits
     with the filter's code), is that failure seen again: `finished` takes its shape (mutates
-    `finished`). Only a failure seen within `FAIL_MEMORY_TURNS` is the one being retried; a
+    `finished`). Only a failure seen within `FAIL_MEMORY_TURNS` is one being retried; a
     result with its first lines and not its last (a build's progress, then success) is not."""
     st = track.stuck if track.has("stuck") else None
-    if st is None or not st.fail_lines or finished.result == st.fail or finished.empty:
-        return
-    if track.turns - (st.fail_turn or 0) > FAIL_MEMORY_TURNS:
+    if st is None or not st.causes or finished.result in st.causes or finished.empty:
         return
     if call.name != opkey.BASH or finished.found is not None or tool_effects.is_poll(call):
         return  # a search's or a poll's result is judged by their own rules
     if not finished.outcome.startswith((opkey.FAILED, opkey.COMPLETED)):
         return
-    cause, shown = set(st.fail_lines), set(shape.cause_lines(result, call))
-    if cause <= shown or (st.fail_lines[-1] in shown and shown <= cause):
-        finished.result = st.fail or finished.result
+    shown = set(shape.cause_lines(result, call))
+    for failure in reversed(st.causes):  # the latest first
+        lines = st.causes[failure]
+        if track.turns - st.cause_turns.get(failure, 0) > FAIL_MEMORY_TURNS or not lines:
+            continue
+        if set(lines) <= shown or (lines[-1] in shown and shown <= set(lines)):
+            finished.result = failure
+            return
+
+
+def _remember_cause(st: Stuck, failure: str, lines: list[str], turn: int) -> None:
+    """Keep `failure`'s cause as first seen, and the turn it was last seen in (mutates `st`)."""
+    causes, turns = st.causes, st.cause_turns
+    st.causes, st.cause_turns = causes, turns
+    causes[failure] = causes.pop(failure, []) or lines
+    turns.pop(failure, None)
+    turns[failure] = turn
+    for old in list(causes)[:-MAX_CAUSES]:
+        del causes[old]
+        turns.pop(old, None)
 
 
 def observe(track: Track, now: float, call: ToolCall, finished: Finished) -> None:
@@ -174,8 +192,7 @@ def observe(track: Track, now: float, call: ToolCall, finished: Finished) -> Non
     if result.startswith(opkey.FAILED):
         # Parallel calls of one turn failing alike are one attempt, not several.
         again = st.fail_turn == track.turns and result == st.fail
-        if result != st.fail:
-            st.fail_lines = finished.lines or []
+        _remember_cause(st, result, finished.lines or [], track.turns)
         st.fail, st.fail_turn = result, track.turns
         if again:
             return
