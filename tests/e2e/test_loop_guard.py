@@ -174,6 +174,31 @@ def test_read_edit_reread_is_never_denied(claude_project, run_claude):
     assert "deny" not in log_kinds(state)
 
 
+def test_a_test_after_each_sed_edit_runs_and_one_with_no_write_since_is_denied(
+    claude_project, run_claude
+):
+    project = claude_project(all_arcguard_settings())
+    (project.path / "cache.py").write_text("TTL = 0\n")
+    check = "grep -q 'TTL = 9' cache.py || { echo 'expected TTL 9'; exit 1; }"
+    script = [bash(check), bash(check)]
+    for n in range(3):  # a value tried from the shell, then the same check
+        script += [bash(f"sed -i 's/TTL = {n}/TTL = {n + 1}/' cache.py"), bash(check)]
+    script += [bash(check), text("TTL 9 is still out of reach.")]
+    with ScriptedAPI(script) as api:
+        run = run_claude(project, api, "make the cache check pass")
+
+    ended_by(run, "completed")
+    assert (project.path / "cache.py").read_text() == "TTL = 3\n"
+    # Each check after a write ran (and failed as before); the one after no write is denied.
+    for index in (4, 6, 8):
+        [(is_error, content)] = result_texts(api, index)
+        assert is_error and "expected TTL 9" in content, content
+    [(is_error, content)] = result_texts(api, 9)
+    assert is_error and content.startswith(DENIED), content
+    state = arcguard_state(project, run.session_id)
+    assert state["guard"]["edit_seq"] == 3 and not state["guard"].get("tool_edit_seq")
+
+
 def test_checkin_nudge_reaches_the_model(claude_project, run_claude):
     project = claude_project(all_arcguard_settings())
     # Calls that change nothing and print nothing: a run without progress.
