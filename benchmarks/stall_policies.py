@@ -8,8 +8,8 @@ session shows what the operator typed after that stop: a bare affirmation means 
 continuation saved a round trip; a choice, decision, instruction or correction means it would
 have run over the operator (the cost side). It also counts the stops that ended with a
 permission question the operator only affirmed, and how many of them each policy continued or
-refused at a cap. The corpus is the folder kept next to the repository unless given; when it is
-absent the script says so and exits 0.
+refused at a cap. The corpus is `--corpus DIR` or $CALIBRATION_CORPUS (one is required); when
+that folder is absent the script says so and exits 0.
 """
 
 from __future__ import annotations

@@ -18,6 +18,7 @@ from arcguard.core.loop_guard import answers
         ("starting (pid 48211)", "starting (pid 50321)"),
         ("request 1786000000123 done", "request 1786000042999 done"),
         ("image 3f2a1b9c0d built", "image 77e0aa14f1 built"),
+        ("ran at 9:05", "ran at 11:52"),
     ],
 )
 def test_what_a_clock_moves_is_set_aside(a, b):
@@ -32,6 +33,14 @@ def test_what_a_clock_moves_is_set_aside(a, b):
         ("3 passed, 1 failed", "4 passed"),
         ("version 1.2.3", "version 1.2.4"),
         ("replicas: 2/3", "replicas: 3/3"),
+        # Addresses, port maps, file positions, lint codes and counts of other things.
+        ("listening on 127.0.0.1:5432", "listening on 127.0.0.1:5433"),
+        ("0.0.0.0:8080->80/tcp", "0.0.0.0:8081->80/tcp"),
+        ("nodePort 80:30080", "nodePort 80:30081"),
+        ("app.py:12:5: E501 line too long", "app.py:14:5: E501 line too long"),
+        ("app.py: E501", "app.py: F401"),
+        ("3 secrets found", "5 secrets found"),
+        ("2 minor issues", "4 minor issues"),
     ],
 )
 def test_counts_and_words_stay(a, b):

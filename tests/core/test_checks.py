@@ -130,6 +130,17 @@ def test_the_same_crash_in_timestamped_logs_after_each_restart_is_the_same_answe
     assert d.paused is not None and "7 changes in a row" in d.paused["reason"]
 
 
+def test_a_change_deep_inside_a_long_answer_is_a_new_answer():
+    # Line 300 of a long file, changed by each `sed -i` and shown whole by `cat`.
+    d = Driver()
+    for n in range(8):
+        d.turn(bash(f"sed -i '300s/.*/limit = {n}/' settings.py"))
+        lines = [f"option_{k} = True" for k in range(600)]
+        lines[299] = f"limit = {n}"
+        out = d.turn(bash("cat settings.py", response="\n".join(lines)))
+        assert not out["context"], n
+
+
 def test_a_count_that_moved_is_a_new_answer():
     # A load, then a count: 100, 200, 300 rows moved, whatever else the look prints.
     d = Driver()

@@ -15,6 +15,7 @@ from testing.guard_driver import Driver
 from testing.guard_driver import bash
 
 from arcguard.core.loop_guard import shape
+from arcguard.core.loop_guard import shell_writes
 from arcguard.core.loop_guard import tool_effects
 from arcguard.core.tool_call import ToolCall
 
@@ -64,6 +65,18 @@ def test_a_failure_reads_the_same_whether_or_not_the_command_names_its_port():
         "npx next dev -p 3000",
     )
     assert _run(d, *(fail(command, in_use) for command in starts)) == 4
+
+
+def test_the_same_failure_on_each_port_tried_is_a_failure_per_port():
+    # Looking for the port a service listens on: each refusal names the port the call named.
+    d = Driver()
+    said = ("Not on 3000.", "Nothing at 3001 either.", "Vite's default, then.", "Maybe 8000.")
+    said += ("Trying 8080.", "And 8081.", "Perhaps 4000.", "Last guess: 5000.")
+    for n, port in enumerate((3000, 3001, 5173, 8000, 8080, 8081, 4000, 5000)):
+        refused = f"curl: (7) Failed to connect to localhost port {port}: Couldn't connect"
+        out = d.turn(fail(f"curl -sf http://localhost:{port}/health", refused), text=said[n])
+        assert not out["context"], port
+    assert d.paused is None
 
 
 def test_a_failure_retried_among_other_failures_is_still_recognised_in_part():
@@ -414,7 +427,7 @@ def test_a_failure_seen_again_after_git_checks_out_other_code_is_news():
     ("command", "moves"),
     [
         ("git checkout main", True),
-        ("git -C /p switch -c fix", True),
+        ("git -C /p switch fix", True),
         ("git bisect good", True),
         ("git stash && pytest -q", True),
         ("git reset --hard HEAD~1", True),
@@ -422,10 +435,31 @@ def test_a_failure_seen_again_after_git_checks_out_other_code_is_news():
         ("git log --oneline -3", False),
         ("git commit -am wip", False),
         ("pip install -e .", False),
+        # Options and subcommands that leave the working tree as it was.
+        ("git checkout -b fix", False),
+        ("git switch -c fix", False),
+        ("git reset HEAD app.py", False),
+        ("git reset --soft HEAD~1", False),
+        ("git restore --staged app.py", False),
+        ("git merge --abort", False),
+        ("git bisect log", False),
+        ("git stash list", False),
     ],
 )
 def test_git_commands_that_check_out_other_code(command, moves):
-    assert tool_effects.moves_checkout(ToolCall("Bash", {"command": command})) is moves
+    assert shell_writes.moves_checkout(ToolCall("Bash", {"command": command}), "") is moves
+
+
+def test_a_git_command_that_answers_that_nothing_moved_is_no_progress():
+    # Waiting on a teammate's fix: each pull brings nothing, and the test fails as before.
+    d = Driver()
+    pulls = ("git pull", "git pull --rebase", "git pull origin main", "git pull -q")
+    tests = ("npm test", "npm run test", "npx jest", "npm test -- --ci")
+    attempts = []
+    for n in range(4):
+        d.turn(bash(pulls[n], "Already up to date."))
+        attempts.append(d.turn(fail(tests[n], "FAIL src/cart.test.ts\n  Expected: 30")))
+    assert [bool(a["context"]) for a in attempts] == [False, False, False, True]
 
 
 def test_a_wait_that_prints_nothing_does_not_end_a_failures_run():

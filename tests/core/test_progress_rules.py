@@ -19,6 +19,7 @@ from arcguard.core.arc_keeper.posture import decide_posture
 from arcguard.core.loop_guard import background
 from arcguard.core.loop_guard import opkey
 from arcguard.core.loop_guard import repeat
+from arcguard.core.loop_guard import shell_writes
 from arcguard.core.loop_guard import tool_effects
 from arcguard.core.loop_guard.repeat import UNKNOWN_FILE
 from arcguard.core.state import short_id
@@ -253,11 +254,15 @@ def test_read_only_commands_do_not(command):
         ("make > /dev/null", False),
         ("pip install -e .", False),
         ("tee", False),
+        ("perl -Ilib t/basic.t", False),
+        ("perl -Mwarnings -ne 'print if /x/' f", False),
+        ("patch --dry-run -p1 < fix.diff", False),
+        ("make 2>&1 | tee /dev/stderr", False),
         ("git status", False),
     ],
 )
 def test_commands_that_write_files_from_the_shell(command, writes):
-    assert tool_effects.edits_files(ToolCall("Bash", {"command": command})) is writes
+    assert shell_writes.edits_files(ToolCall("Bash", {"command": command})) is writes
 
 
 @pytest.mark.parametrize(

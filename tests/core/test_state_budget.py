@@ -28,6 +28,7 @@ from arcguard.core.loop_guard.shape import MAX_CAUSE_LINES
 from arcguard.core.loop_guard.stuck import MAX_CAUSES
 from arcguard.core.loop_guard.stuck import MAX_RUNS
 from arcguard.core.loop_guard.stuck import MAX_SHAPES
+from arcguard.core.loop_guard.stuck import MAX_TARGETS
 from arcguard.core.loop_guard.tracks import MAX_TRACKS
 from arcguard.core.schema import TASK_CHARS
 from arcguard.core.state import GOAL_BYTES
@@ -152,6 +153,10 @@ def track(cfg: Any, base: int) -> dict[str, Any]:
                 for n in range(MAX_CAUSES)
             },
             "cause_turns": {f"failed:{base + n:016x}": INT for n in range(MAX_CAUSES)},
+            "cause_targets": {
+                f"failed:{base + n:016x}": [str(999_999 - t) for t in range(MAX_TARGETS)]
+                for n in range(MAX_CAUSES)
+            },
             "label": text(schema.LABEL_BYTES),
             "nudged": False,
             "fail_nudged": False,

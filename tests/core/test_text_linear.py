@@ -19,10 +19,12 @@ from testing import hook_driver
 
 from arcguard.core.arc_keeper import handback
 from arcguard.core.config import default_config
+from arcguard.core.loop_guard import answers
 from arcguard.core.loop_guard import cycle_run
 from arcguard.core.loop_guard import guard
 from arcguard.core.loop_guard import opkey
 from arcguard.core.loop_guard import shape
+from arcguard.core.loop_guard import shell_writes
 from arcguard.core.loop_guard import tool_effects
 from arcguard.core.loop_guard import tracks
 from arcguard.core.tool_call import ToolCall
@@ -133,6 +135,9 @@ WORK = {
     "turn step": lambda text: guard.turn_call(CFG, bash(text)),
     "narration": narration,
     "stop words": handback.classify,
+    "clock values": answers.clock_free,
+    "shell writes": lambda text: shell_writes.edits_files(bash(text)),
+    "checkout": lambda text: shell_writes.moves_checkout(bash(text), text),
     "sentences": sentences.split,
 }
 

@@ -199,9 +199,11 @@ class Stuck(Record):
     fails: int = field(INT, default=0)
     fail_turn: int | None = opt(INT, default=None)  # the turn of the last failure counted
     fail_lines: list[str] = field(list_of(STR), default_factory=list)  # no longer written
-    # The last failures' causes, line by line, and the turns they were last seen in.
+    # The last failures' causes, line by line, the turns they were last seen in, and the
+    # numbers their calls named (`shape.identity_numbers`).
     causes: dict[str, list[str]] = field(map_of(list_of(STR)), default_factory=dict)
     cause_turns: dict[str, int] = field(map_of(INT), default_factory=dict)
+    cause_targets: dict[str, list[str]] = field(map_of(list_of(STR)), default_factory=dict)
     label: str = field(STR, default="")
     nudged: bool = field(BOOL, default=False)
     fail_nudged: bool = field(BOOL, default=False)
@@ -411,7 +413,7 @@ FILE_STATE_CHARS = 64
 # The largest state file these bounds allow with the default settings, in bytes: no input can
 # make one larger (a real one is a few tens of KB). More operations, runs or cycle history
 # in the settings allow more, up to the limit a state file is read with (`store`).
-STATE_BUDGET = 5_543_054
+STATE_BUDGET = 5_546_816
 
 
 def problem(document: object) -> str | None:

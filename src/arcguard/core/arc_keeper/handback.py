@@ -208,12 +208,13 @@ def is_pausing(sentence: str) -> bool:
     lists_work = any(
         b.removeprefix("the ").startswith(vocab.WORK_LEFT_STARTS) for b in (sentence, body)
     ) or body.rstrip(".!").endswith(vocab.WORK_LEFT_ENDS)
-    return lists_work and not any(d in body for d in vocab.SAID_DONE)
+    # Work said to be finished, or left to the operator, is no stop partway.
+    return lists_work and not any(d in body for d in vocab.SAID_DONE) and " you" not in body
 
 
 def _says_not_done(body: str) -> bool:
     """ "The handlers still need to be updated.", "I haven't run them yet.": work not done."""
-    if " you" in body:  # left to the operator: a hand-back instead
+    if " you" in body or " by " in body:  # left to the operator or to someone else
         return False
     if any(p in body for p in vocab.STILL_MISSING):
         return True
@@ -232,7 +233,12 @@ def _counts_parts_left(body: str) -> bool:
         return False
     pairs = [w.split("/") for w in words if w.count("/") == 1]
     pairs += [[a, c] for a, b, c in zip(words, words[1:], words[2:], strict=False) if b == "of"]
-    return any(a.isdigit() and b.isdigit() and int(a) < int(b) for a, b in pairs)
+    return any(_count(a) < _count(b) for a, b in pairs)
+
+
+def _count(word: str) -> float:
+    """A count in ASCII digits, else infinity: "²" is a digit to `isdigit`, not a count."""
+    return int(word) if word.isascii() and word.isdecimal() and len(word) < 10 else float("inf")
 
 
 def _model_does(body: str, verb: str) -> bool:
@@ -280,7 +286,8 @@ def _names_doing_now(sentence: str, body: str) -> bool:
     if not (sentence.startswith("now ") or sentence.rstrip(".!").endswith(vocab.NOW_ENDS)):
         return False
     words = _words(body, keep="'-")
-    if len(words) < 2 or words[1] in vocab.HOW_IT_GOES or not words[0].endswith("ing"):
+    # "Building with -O2 works now." says how things go, not what comes.
+    if len(words) < 2 or set(words[1:]) & vocab.HOW_IT_GOES or not words[0].endswith("ing"):
         return False
     stem = words[0][:-3]
     doubled = stem[:-1] if len(stem) > 2 and stem[-1] == stem[-2] else stem

@@ -165,7 +165,8 @@ HANDBACK_PARTS = (
 ASKING_UNMARKED = ("do you want me to", "would you like me to", "want me to", "shall i ")
 
 # A final sentence that opens like this announces an action it did not take.
-_ANNOUNCERS = ("i'll", "i will", "let me", "let's", "i'm going to")
+_SUBJECTS = ("i'll", "i will", "let me", "let's")  # they take a bare verb: "let me resume"
+_ANNOUNCERS = (*_SUBJECTS, "i'm going to")
 ANNOUNCING_STARTS = (
     *(
         f"{lead}{comma} {who}"
@@ -173,9 +174,9 @@ ANNOUNCING_STARTS = (
         for comma in (",", "")
         for who in _ANNOUNCERS
     ),
-    *(f"{who} now" for who in ("i'll", "i will", "let me", "let's")),
-    *(f"{who} {verb}" for who in _ANNOUNCERS[:4] for verb in ("proceed", "continue", "resume")),
-    *(f"{who} {verb}" for who in _ANNOUNCERS[:4] for verb in ("keep going", "go ahead", "move on")),
+    *(f"{who} now" for who in _SUBJECTS),
+    *(f"{who} {verb}" for who in _SUBJECTS for verb in ("proceed", "continue", "resume")),
+    *(f"{who} {verb}" for who in _SUBJECTS for verb in ("keep going", "go ahead", "move on")),
     *(  # noqa: SIM905
         "i'm now going to,i am now going to,then i'll,after that i'll,moving on to,moving on:,"
         "next step:,next up:,next:,now:,up next:,up next is,proceeding to,proceeding with,"
@@ -197,7 +198,7 @@ THENS = (", then ", ", followed by ")
 NOW_ENDS = (" now", " next")
 HOW_IT_GOES = frozenset(
     "good well fine great better ok okay smoothly correctly green clean close closer progress "  # noqa: SIM905
-    "there now is are was pass passes work works run runs succeeds fails".split()
+    "there is are was pass passes work works run runs succeeds fails".split()
 )
 NOTHING_NEXT = ("nothing", "no ")
 # "Let me <verb>" / "I'll <verb>" / "Let's <verb>" with a verb of doing: the commonest
@@ -205,7 +206,7 @@ NOTHING_NEXT = ("nothing", "no ")
 ANNOUNCING_SUBJECTS = (
     *("let me ", "let's ", "i'll ", "i will ", "i'm going to ", "i am going to "),
     *("i need to ", "i still need to ", "we still need to "),
-    *("now to ", "time to ", "going to ", "will "),  # "Now to fix the types.", "Will do it next."
+    *("now to ", "going to "),  # "Now to fix the types.", "Going to rewrite the loop next."
 )
 ACTION_VERBS = frozenset(
     (  # noqa: SIM905 (a hundred verbs read better as one text)
@@ -344,8 +345,8 @@ PAUSING_SUBJECTS = (
 PAUSING_NOUNS = (
     *(  # noqa: SIM905
         "stopping point,pausing point,place to stop,place to pause,point to stop,"
-        "point to pause,spot to stop,spot to pause,to be continued,in the next turn,"
-        "in my next turn,in my next response,in my next message,in the next response"
+        "point to pause,spot to stop,spot to pause,to be continued,in my next turn,"
+        "in my next response,in my next message"
     ).split(","),
     *(
         f"{prep} {article}{when} session"
@@ -361,7 +362,8 @@ WORK_LEFT_STARTS = tuple(
         "remaining:,remaining work,remaining tasks,remaining steps,remaining items,still to do,"
         "left to do,still pending,still open,not done yet,not yet done,what's left,"
         "what remains,todo:,to do:,outstanding:,next steps:,work left:,still needed:,"
-        "only thing left,only thing remaining,last thing left,all that's left,all that remains"
+        "only thing left is,only thing left:,only thing remaining is,last thing left is,"
+        "all that's left is,all that remains is"
     ).split(",")
 )
 # The end of a closing that says work is still to do ("Task 4 remains pending.", "Parts two and
@@ -375,13 +377,8 @@ WORK_LEFT_ENDS = tuple(
     ).split(",")
 )
 # "Milestone 1 of 3 done.", "2/5 tasks complete.": a count of parts done that says some are not.
-PARTS = frozenset(
-    "milestone milestones step steps task tasks phase phases part parts endpoints files tests "  # noqa: SIM905
-    "modules services routes".split()
-)
-DONE = frozenset(
-    "done complete completed finished shipped migrated converted ported fixed updated".split()  # noqa: SIM905
-)
+PARTS = frozenset("milestone milestones step steps task tasks phase phases part parts".split())  # noqa: SIM905
+DONE = frozenset("done complete completed finished shipped".split())  # noqa: SIM905
 # Work said to be missing still ("The handlers still need to be updated.", "The export command
 # is still unimplemented."), and work the model says it has not done ("I haven't run them
 # yet.": a negation, "yet" and one of `NOT_YET_DONE`).

@@ -16,14 +16,17 @@ from arcguard.core.loop_guard import shape
 
 
 CLOCK = "<t>"
-# The characters of a timestamp or clock time (`2026-08-08T00:47:13.000Z`, `10:42:01`).
+# The characters of a timestamp around a clock time (`2026-08-08T00:47:13.000Z`).
 CLOCK_CHARS = frozenset("0123456789-:.,TZ")
-# A number followed by a word that starts like this is an age or a duration ("3 minutes").
-TIME_WORDS = ("sec", "min", "hour", "hr", "day", "week", "ms")
+# A number followed by one of these words is an age or a duration ("3 minutes ago").
+TIME_WORDS = frozenset(
+    "ms s sec secs second seconds min mins minute minutes h hr hrs hour hours "  # noqa: SIM905
+    "d day days week weeks".split()
+)
 # More digits than a count a look shows: epoch times, ids.
 LONG_DIGITS = 7
-# A hex word this long with a letter and a digit is an id (`a716`, `3f2a1b9c`), not a word.
-HEX_ID_CHARS = 4
+# A hex word this long with a letter and a digit is an id (`3f2a1b9`), not a code (`E501`).
+HEX_ID_CHARS = 7
 
 
 def digest(kind: str, text: str) -> str:
@@ -32,8 +35,7 @@ def digest(kind: str, text: str) -> str:
 
 
 def clock_free(text: str) -> str:
-    if len(text) > shape.HEAD_CHARS + shape.TAIL_CHARS:
-        text = text[: shape.HEAD_CHARS] + "\n…\n" + text[-shape.TAIL_CHARS :]
+    """`text` whole (a change may show in its middle), with what a clock moves as `CLOCK`."""
     tokens = _tokens(_without_clock_times(text))
     out = []
     previous = ""  # the last word seen, lower case
@@ -52,7 +54,7 @@ def _moves_with_the_clock(word: str, previous: str, following: str) -> bool:
     if shape.is_duration(word) or previous == "pid" or word.lower().startswith("pid"):
         return True
     if word.isdigit():
-        return len(word) >= LONG_DIGITS or following.startswith(TIME_WORDS)
+        return len(word) >= LONG_DIGITS or following in TIME_WORDS
     return (
         len(word) >= HEX_ID_CHARS
         and all(c in shape.HEX for c in word)
@@ -85,8 +87,9 @@ def _tokens(text: str) -> list[str]:
 
 
 def _without_clock_times(text: str) -> str:
-    """Each run of `CLOCK_CHARS` that starts with a digit and holds a digit, a colon and a digit
-    (a clock time, or a timestamp around one) as `CLOCK`."""
+    """Each run of `CLOCK_CHARS` that starts with a digit and holds a clock time (a timestamp
+    around one too) as `CLOCK`; an address (`127.0.0.1:5432`) or a port map (`80:30080`) is
+    none."""
     out: list[str] = []
     i, n = 0, len(text)
     while i < n:
@@ -104,9 +107,20 @@ def _without_clock_times(text: str) -> str:
 
 
 def _is_clock_time(run: str) -> bool:
+    """`run` holds one or two digits, a colon and two digits (`9:05`, `10:42:01`), the hour
+    not after a dot (an address) and the minutes not followed by a third digit (a port)."""
     colon = run.find(":")
-    while 0 < colon < len(run) - 1:
-        if run[colon - 1] in shape.DIGITS and run[colon + 1] in shape.DIGITS:
+    while colon > 0:
+        hour = colon
+        while hour > 0 and run[hour - 1] in shape.DIGITS:
+            hour -= 1
+        minutes = run[colon + 1 : colon + 4]
+        if (
+            1 <= colon - hour <= 2
+            and (hour == 0 or run[hour - 1] != ".")
+            and minutes[:2].isdigit()
+            and not minutes[2:].isdigit()
+        ):
             return True
         colon = run.find(":", colon + 1)
     return False

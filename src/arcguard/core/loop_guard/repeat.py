@@ -20,6 +20,7 @@ from arcguard.core.loop_guard import background
 from arcguard.core.loop_guard import opkey
 from arcguard.core.loop_guard import searches
 from arcguard.core.loop_guard import shape
+from arcguard.core.loop_guard import shell_writes
 from arcguard.core.loop_guard import stuck
 from arcguard.core.loop_guard import tool_effects
 from arcguard.core.loop_guard.tracks import get_track
@@ -105,7 +106,7 @@ def _exception(
         and op.validated_seq < edit_seq
         # After edits made only from the shell, a command writing files is no check of them:
         # `echo A >> f` and `echo B >> f` would otherwise excuse each other for ever.
-        and (guard.tool_edit_seq > op.edit_seq or not tool_effects.edits_files(call))
+        and (guard.tool_edit_seq > op.edit_seq or not shell_writes.edits_files(call))
     ):
         return VALIDATION
     # A change by a shell command or a tool is weaker evidence than a confirmed edit: it
@@ -377,11 +378,11 @@ def _finish(guard: Guard, call: ToolCall, result: ToolResult) -> stuck.Finished:
         # It ran (even a failed command may have changed things): assume it changed them.
         guard.change_seq += 1
         finished.changed = True
-        finished.moved = not result.failed and tool_effects.moves_checkout(call)
-        if not result.failed and tool_effects.edits_files(call):
+        if not result.failed and shell_writes.edits_files(call):
             # A file written from the shell (`sed -i`): a test after it may check it, as after
             # an edit, though its content is not seen.
             guard.edit_seq += 1
+            finished.moved = shell_writes.moves_checkout(call, shape.result_text(result))
     return finished
 
 

@@ -275,8 +275,8 @@ def cause_lines(result: ToolResult, call: ToolCall, last: int | None = None) -> 
     """Digests of the distinct lines of what the model saw, in order, each read as a failure's
     cause is (`failure_text`) with its volatile values set aside, the exit code line and lines
     of too few letters left out; only the `last` ones when given: what `stuck.recognise`
-    compares. The numbers naming the call's target are not kept: a failure's cause reads the
-    same whichever port or record it names (`EADDRINUSE :::3000`, with or without `-p 3000`)."""
+    compares. The numbers naming the call's target are not kept here: `EADDRINUSE :::3000`
+    is one cause with or without `-p 3000` (`stuck.recognise` tells two targets apart)."""
     found: dict[str, None] = {}
     for line in failure_text(learned_text(result, call)).splitlines():
         line = of_text(line)
@@ -364,13 +364,10 @@ def learned_text(result: ToolResult, call: ToolCall | None) -> str:
 def result_shape(outcome: str, result: ToolResult, call: ToolCall | None = None) -> str:
     """`kind:digest` of a finished call's result shape (kind as in `opkey.outcome`): its
     volatile values and the call's words it echoes set aside (`learned_text`), the numbers
-    naming the call's target kept, and a failure read as its cause (`failure_text`, target
-    numbers and all: see `cause_lines`)."""
+    naming the call's target kept, and a failure read as its cause (`failure_text`)."""
     kind = outcome.partition(":")[0]
     text = learned_text(result, call)
-    keep: frozenset[str] = frozenset()
     if kind == opkey.FAILED:
         text = failure_text(text)
-    elif call is not None:
-        keep = identity_numbers(call)
+    keep = identity_numbers(call) if call is not None else frozenset()
     return f"{kind}:{hashing.digest(of_text(text, keep))}"

@@ -75,6 +75,7 @@ FAIL_MEMORY_TURNS = 10
 # Failures whose causes are kept to recognise: one retried among others (`kill` failing
 # between two starts that fail on the port) is still recognised.
 MAX_CAUSES = 4
+MAX_TARGETS = 8  # numbers kept of those a failed call named
 
 
 def _stuck(track: Track) -> Stuck:
@@ -135,25 +136,38 @@ def recognise(track: Track, call: ToolCall, result: ToolResult, finished: Finish
     if not finished.outcome.startswith((opkey.FAILED, opkey.COMPLETED)):
         return
     shown = set(shape.cause_lines(result, call))
+    targets = _targets(call)
     for failure in reversed(st.causes):  # the latest first
         lines = st.causes[failure]
         if track.turns - st.cause_turns.get(failure, 0) > FAIL_MEMORY_TURNS or not lines:
             continue
+        named = st.cause_targets.get(failure)
+        if targets and named and named != targets:
+            continue  # `curl :3001` refused is not `curl :3000` refused again
         if set(lines) <= shown or (lines[-1] in shown and shown <= set(lines)):
             finished.result = failure
             return
 
 
-def _remember_cause(st: Stuck, failure: str, lines: list[str], turn: int) -> None:
-    """Keep `failure`'s cause as first seen, and the turn it was last seen in (mutates `st`)."""
-    causes, turns = st.causes, st.cause_turns
-    st.causes, st.cause_turns = causes, turns
+def _targets(call: ToolCall) -> list[str]:
+    return sorted(shape.identity_numbers(call))[:MAX_TARGETS]
+
+
+def _remember_cause(st: Stuck, failure: str, call: ToolCall, lines: list[str], turn: int) -> None:
+    """Keep `failure`'s cause and targets as first seen, and the turn it was last seen in
+    (mutates `st`)."""
+    causes, turns, targets = st.causes, st.cause_turns, st.cause_targets
+    # Assigned back: a record's default container is only kept once it is set.
+    st.causes, st.cause_turns, st.cause_targets = causes, turns, targets
+    if failure not in causes:
+        targets[failure] = _targets(call)
     causes[failure] = causes.pop(failure, []) or lines
     turns.pop(failure, None)
     turns[failure] = turn
     for old in list(causes)[:-MAX_CAUSES]:
         del causes[old]
         turns.pop(old, None)
+        targets.pop(old, None)
 
 
 def observe(track: Track, now: float, call: ToolCall, finished: Finished) -> None:
@@ -192,7 +206,7 @@ def observe(track: Track, now: float, call: ToolCall, finished: Finished) -> Non
     if result.startswith(opkey.FAILED):
         # Parallel calls of one turn failing alike are one attempt, not several.
         again = st.fail_turn == track.turns and result == st.fail
-        _remember_cause(st, result, finished.lines or [], track.turns)
+        _remember_cause(st, result, call, finished.lines or [], track.turns)
         st.fail, st.fail_turn = result, track.turns
         if again:
             return

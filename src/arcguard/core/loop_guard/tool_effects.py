@@ -158,19 +158,12 @@ WRITING_OPTIONS = {
     "sort": ("-o", "--output"),
     "find": ("-delete", "-exec", "-execdir", "-ok", "-fprint", "-fprintf"),
 }
-# Programs that edit the files they are given, with an option (`sed -i`) or always (`tee f`).
-IN_PLACE_EDITORS = frozenset({"sed", "perl"})
-FILE_WRITERS = frozenset({"tee", "patch"})
 # Prefixes that run the rest of the command: judge what they run.
 WRAPPERS = frozenset({"timeout", "time", "nice", "nohup", "command", "builtin", "exec", "env"})
 GIT_READ_ONLY = frozenset(
     "status log diff show blame rev-parse ls-files ls-tree grep describe shortlog cat-file "  # noqa: SIM905
     "merge-base rev-list name-rev check-ignore for-each-ref count-objects help version "
     "whatchanged".split()
-)
-# `git SUB` that puts other contents in the working tree: what it checks out is other code.
-GIT_TREE_MOVERS = frozenset(
-    "checkout switch bisect reset pull merge rebase cherry-pick revert stash restore am".split()  # noqa: SIM905
 )
 # `git SUB` read-only only when followed by one of these (or nothing).
 GIT_LISTING = {
@@ -198,6 +191,8 @@ VALUED_OPTIONS = frozenset(
     "-n -f -p -H --namespace --context --kubeconfig --cluster --file --project-name "  # noqa: SIM905
     "--env-file --profile --host".split()
 )
+# git's own options before its subcommand that take a value (`-C dir`, `-c key=value`).
+GIT_VALUED_OPTIONS = frozenset({"-C", "-c"})
 # Any program asked only for its version or help reports and changes nothing.
 ONLY_ASKS = frozenset({"--version", "-V", "--help", "-h", "version"})
 # An HTTP fetch reads unless it sends data, picks a method or writes a file.
@@ -285,36 +280,6 @@ def is_read_only_command(command: str) -> bool:
     return parts is not None and all(reads(words) for words in parts)
 
 
-def edits_files(call: ToolCall) -> bool:
-    """A shell command that writes files: a redirect into one, `sed -i`, `perl -pi`, `tee`,
-    `patch`, `git apply` or a git command that checks out other code. Quoted text is not told
-    apart, so a `>` in it counts too: the error is toward letting a check run."""
-    command = command_of(call)
-    if command is None:
-        return False
-    text = command
-    for safe in SAFE_REDIRECTS:
-        text = text.replace(safe, " ")
-    if ">" in text:
-        return True
-    for separator in SEPARATORS:
-        text = text.replace(separator, "\n")
-    return any(_writes_in_place(unwrap(line.split())) for line in text.split("\n"))
-
-
-def _writes_in_place(words: list[str]) -> bool:
-    if not words:
-        return False
-    program, args = program_name(words[0]), words[1:]
-    if program in IN_PLACE_EDITORS:
-        short = (w[1:] for w in args if w.startswith("-") and not w.startswith("--"))
-        return "--in-place" in args or any("i" in letters for letters in short)
-    if program == "git":
-        sub = _git_sub(args)[0]
-        return sub == "apply" or sub in GIT_TREE_MOVERS
-    return program in FILE_WRITERS and bool(args)
-
-
 def unwrap(words: list[str]) -> list[str]:
     """The command a wrapper (`timeout 60 ...`, `env X=1 ...`), a keyword (`do ...`) or a
     variable set for it (`LC_ALL=C ...`) runs. Walked by index and sliced once: a command of
@@ -353,10 +318,10 @@ def reads(words: list[str]) -> bool:
         return True
     if program in READ_ONLY_SUBCOMMANDS:
         args = words[1:]
-        at = _subcommand_at(args)
+        at = subcommand_at(args)
         if program == "docker" and args[at : at + 1] == ["compose"]:
             program, args = "docker-compose", args[at + 1 :]
-            at = _subcommand_at(args)
+            at = subcommand_at(args)
         return at < len(args) and args[at] in READ_ONLY_SUBCOMMANDS[program]
     if program in ("curl", "wget"):
         return _fetch_reads(program, words[1:])
@@ -380,41 +345,26 @@ def _fetch_reads(program: str, args: list[str]) -> bool:
     return True
 
 
-def _subcommand_at(args: list[str]) -> int:
-    """Where the subcommand is in a program's `args`, past the options before it."""
+def subcommand_at(args: list[str], valued: frozenset[str] = VALUED_OPTIONS) -> int:
+    """Where the subcommand is in a program's `args`, past the options before it (`valued`:
+    those that take the next word)."""
     at = 0
     while at < len(args) and args[at].startswith("-"):
-        at += 2 if args[at] in VALUED_OPTIONS else 1
+        at += 2 if args[at] in valued else 1
     return at
 
 
-def _git_sub(args: list[str]) -> tuple[str, str]:
-    """The subcommand of `git ARGS` and the word after it ("" for none)."""
-    first = 0
-    while first < len(args) and args[first].startswith("-"):
-        # Global options: `-C dir` and `-c key=value` take a value.
-        first += 2 if args[first] in ("-C", "-c") else 1
-    rest = [*args[first : first + 2], "", ""]
-    return rest[0], rest[1]
+def git_sub(args: list[str]) -> list[str]:
+    """The subcommand of `git ARGS` and what follows it."""
+    return args[subcommand_at(args, GIT_VALUED_OPTIONS) :]
 
 
 def _git_reads(args: list[str]) -> bool:
-    sub, then = _git_sub(args)
+    sub, then = [*git_sub(args)[:2], "", ""][:2]
     if not sub or sub in GIT_READ_ONLY:
         return True
     allowed = GIT_LISTING.get(sub)
     return allowed is not None and then in allowed
-
-
-def moves_checkout(call: ToolCall) -> bool:
-    """A git command that puts other contents in the working tree (`git checkout main`,
-    `git bisect bad`, `git stash`): a change of code, though arcguard does not see it."""
-    command = command_of(call)
-    parts = segments(command) if command is not None else None
-    return any(
-        words and program_name(words[0]) == "git" and _git_sub(words[1:])[0] in GIT_TREE_MOVERS
-        for words in map(unwrap, parts or [])
-    )
 
 
 def is_wait(call: ToolCall) -> bool:

@@ -1,0 +1,114 @@
+"""What a shell command is known to have done to the code, though arcguard cannot see it.
+
+An edit tool's new content is on record; a shell command's never is. Two kinds are still
+known to change code:
+
+- one that writes files (`sed -i`, a redirect into a file, `tee`, `patch`, `git apply`): a
+  test may run again once after it to check it, as after an edit (`repeat`);
+- a git command that puts other code in the working tree (`git checkout main`, a bisect
+  step, `git stash`): a failure seen again after it is news, not a retry (`stuck`). Its
+  options that leave the tree as it was (`checkout -b`, `reset --soft`, `merge --abort`) and
+  an answer saying nothing moved ("Already up to date.") do not count.
+
+Quoted text is not told apart, so a `>` inside quotes counts as a redirect: the error is
+toward letting a check run.
+"""
+
+from __future__ import annotations
+
+from arcguard.core.loop_guard import tool_effects as fx
+
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from arcguard.core.tool_call import ToolCall
+
+# Programs that edit the files they are given with an option (`sed -i`, `perl -pi`), and the
+# letters that end a cluster of short options because they take a value (`perl -Ilib`).
+IN_PLACE_EDITORS = {"sed": "efl", "perl": "IMmeExl0CdD"}
+FILE_WRITERS = frozenset({"tee", "patch"})
+# Arguments that make a writer write nothing (`patch --dry-run`, `tee /dev/stderr`).
+WRITES_NOTHING = ("--dry-run", "/dev/")
+# `git SUB` that puts other code in the working tree, and the arguments with which it does not.
+GIT_TREE_MOVERS = {
+    "checkout": ("-b", "-B", "--orphan"),
+    "switch": ("-c", "-C", "--create", "--force-create"),
+    "restore": ("--staged",),
+    "stash": ("list", "show", "create", "store"),
+    "bisect": ("log", "visualize", "view", "terms"),
+    "pull": (),
+    "merge": ("--abort", "--quit"),
+    "rebase": ("--abort", "--quit"),
+    "cherry-pick": ("--abort", "--quit"),
+    "revert": ("--abort", "--quit"),
+    "am": ("--abort", "--quit"),
+}
+# `git reset` moves the working tree only in these modes.
+RESET_MOVES = ("--hard", "--keep", "--merge")
+# What git answers when the command moved nothing.
+NOTHING_MOVED = ("already up to date", "already up-to-date", "already on ", "no local changes")
+
+
+def edits_files(call: ToolCall) -> bool:
+    """The shell command writes files: through a redirect, in place, or with a writer."""
+    command = fx.command_of(call)
+    if command is None:
+        return False
+    text = command
+    for safe in fx.SAFE_REDIRECTS:
+        text = text.replace(safe, " ")
+    if ">" in text:
+        return True
+    for separator in fx.SEPARATORS:
+        text = text.replace(separator, "\n")
+    return any(_writes(fx.unwrap(line.split())) for line in text.split("\n"))
+
+
+def moves_checkout(call: ToolCall, answer: str) -> bool:
+    """A git command put other code in the working tree (`answer`: what it printed)."""
+    command = fx.command_of(call)
+    parts = fx.segments(command) if command is not None else None
+    if not any(_moves(fx.unwrap(words)) for words in parts or []):
+        return False
+    lowered = answer.lower()
+    return not any(phrase in lowered for phrase in NOTHING_MOVED)
+
+
+def _writes(words: list[str]) -> bool:
+    if not words:
+        return False
+    program, args = fx.program_name(words[0]), words[1:]
+    if any(a.startswith(WRITES_NOTHING) for a in args):
+        return False
+    if program in IN_PLACE_EDITORS:
+        return "--in-place" in args or any(_in_place(a, program) for a in args)
+    if program == "git":
+        sub = fx.git_sub(args)
+        return sub[:1] == ["apply"] or _moves(words)
+    return program in FILE_WRITERS and bool(args)
+
+
+def _in_place(arg: str, program: str) -> bool:
+    """`-i` among a cluster of short options, before any letter that takes a value."""
+    if not arg.startswith("-") or arg.startswith("--"):
+        return False
+    for letter in arg[1:]:
+        if letter == "i":
+            return True
+        if letter in IN_PLACE_EDITORS[program]:
+            return False
+    return False
+
+
+def _moves(words: list[str]) -> bool:
+    if not words or fx.program_name(words[0]) != "git":
+        return False
+    sub = fx.git_sub(words[1:])
+    if not sub:
+        return False
+    if sub[0] == "reset":
+        return any(a in RESET_MOVES for a in sub[1:])
+    keeps = GIT_TREE_MOVERS.get(sub[0])
+    if keeps is None or any(a in keeps for a in sub[1:]):
+        return False
+    return not (sub[0] == "bisect" and sub[1:] in ([], ["start"]))
