@@ -56,6 +56,18 @@ def tag(n: int) -> str:
     return "".join("abcdefghij"[int(c)] for c in str(n))
 
 
+_ticks = itertools.count(1)
+
+
+def ticking(command: str) -> Call:
+    """A call whose output differs every time only in a clock time: never a repeat by
+    outcome, yet its answer never moves (`loop_guard.answers`)."""
+    n = next(_ticks)
+    return bash(
+        command, response=f"{command} at {10 + n // 3600 % 14}:{n // 60 % 60:02d}:{n % 60:02d}"
+    )
+
+
 def bash(command: str, response: Any = None, **kw: Any) -> Call:
     out = {"stdout": command if response is None else response, "stderr": "", "interrupted": False}
     return Call("Bash", {"command": command, **kw.pop("input", {})}, response=out, **kw)

@@ -149,3 +149,15 @@ def test_a_count_that_moved_is_a_new_answer():
         out = d.turn(bash("curl -s localhost:8080/count", response=f"rows: {n}00 at 10:0{n}:00"))
         assert not out["context"], n
     assert d.paused is None
+
+
+def test_restarting_one_service_after_another_is_no_loop():
+    # Each restart names its own service, and each status reads "active": a routine round.
+    d = Driver()
+    for name in ("acme-api", "acme-auth", "acme-billing", "acme-catalog", "acme-mailer"):
+        d.turn(bash(f"sudo systemctl restart {name}"))
+        d.turn(bash(f"systemctl is-active {name}", response="active"))
+    d.turn(bash("sudo systemctl restart acme-search"))
+    out = d.turn(bash("systemctl is-active acme-search", response="active"))
+    assert not out["context"] and d.paused is None
+    assert d.main["stuck"]["futile"] <= 1

@@ -12,6 +12,7 @@ from testing.guard_driver import Call
 from testing.guard_driver import Driver
 from testing.guard_driver import bash
 from testing.guard_driver import tag
+from testing.guard_driver import ticking
 
 from arcguard.core import render
 from arcguard.core.config import default_config
@@ -67,7 +68,7 @@ def timeout_call(command: str, timeout: int, *, timed_out: bool = True) -> Call:
 def test_five_identical_tool_only_turns_pause_as_the_same_call():
     d = Driver()
     for n in range(1, 6):
-        result = d.turn(fresh("poll"))
+        result = d.turn(ticking("poll"))
         assert (result["paused"] is not None) == (n == 5)
     assert d.paused["kind"] == "cycle"
     assert "the same call 5 times" in d.paused["reason"]
@@ -148,20 +149,39 @@ def test_turns_whose_message_cannot_be_read_count_toward_no_cycle_or_run():
 def test_an_unreadable_turn_does_not_end_a_run_either():
     d = Driver()
     for _ in range(4):
-        d.turn(fresh("poll"))
-    d.turn(fresh("poll"), text=None)
+        d.turn(ticking("poll"))
+    d.turn(ticking("poll"), text=None)
     assert d.paused is None
-    d.turn(fresh("poll"))
+    d.turn(ticking("poll"))
     assert d.paused["kind"] == "cycle"
 
 
 def test_a_cycle_with_changing_results_is_never_called_without_progress():
+    # Two answers in turn: the second pass brings one never seen, the later ones do not.
     d = Driver()
-    for _ in range(5):
-        d.turn(fresh("poll"))
+    for n in range(5):
+        d.turn(bash("poll", response=f"poll {tag(n % 2)}"))
     assert d.paused["kind"] == "cycle"
     assert "without progress" not in d.paused["reason"]
     assert "changing results" in d.paused["reason"]
+
+
+def test_a_cycle_whose_every_pass_brings_a_new_answer_is_work_not_a_loop():
+    # A batch job and the count after it, the same two calls each time: the count moves.
+    d = Driver()
+    for n in range(12):
+        done = f"Backfilled 5000 rows (last id {8880 + 5030 * n})"
+        d.turn(bash("./manage.py backfill --batch-size 5000", response=done))
+        d.turn(bash("psql -Atc 'select count(*) from todo'", response=str(48_211 - 5000 * n)))
+    assert d.paused is None
+
+
+def test_a_probe_showing_a_new_pid_each_time_still_pauses_as_a_cycle():
+    # A look's new answer alone is no news for the cycle rule: `ps` prints a new pid.
+    d = Driver()
+    for n in range(5):
+        d.turn(bash("ps aux | grep worker", response=f"dev {48001 + 2 * n} python worker.py"))
+    assert d.paused is not None and d.paused["kind"] == "cycle"
 
 
 def test_a_cycle_with_the_same_results_says_without_progress():
@@ -184,7 +204,7 @@ def test_four_identical_polls_then_varied_work_never_pause():
 def test_alternating_pair_pauses_at_turn_six_with_cycle_wording():
     d = Driver()
     for n in range(1, 201):
-        d.turn(fresh("A") if n % 2 else fresh("B"))
+        d.turn(ticking("A") if n % 2 else ticking("B"))
         if d.paused:
             break
     assert n == 6
@@ -206,7 +226,7 @@ def test_a_cycle_and_blocked_rounds_due_on_one_turn_pause_once_as_the_cycle():
 def test_three_call_rotation_pauses_by_turn_nine():
     d = Driver()
     for n in range(1, 13):
-        d.turn(fresh("ABC"[n % 3]))
+        d.turn(ticking("ABC"[n % 3]))
         if d.paused:
             break
     assert n == 9
@@ -246,7 +266,7 @@ def test_history_holds_at_most_forty_fingerprints_and_still_detects():
         d.turn(fresh(f"u{n}"))
     assert len(d.main["fingerprints"]) == 40
     for n in range(6):
-        d.turn(fresh("AB"[n % 2]))
+        d.turn(ticking("AB"[n % 2]))
     assert d.paused["kind"] == "cycle"
 
 
@@ -316,7 +336,7 @@ def test_operator_message_resets_backstop_pause_and_history():
         d.operator()
     assert d.paused is None
     for _ in range(5):
-        d.turn(fresh("poll"))
+        d.turn(ticking("poll"))
     assert d.paused["kind"] == "cycle"
     d.operator()
     assert d.paused is None
@@ -579,7 +599,7 @@ def test_allow_listed_polls_are_never_denied_nor_form_cycles():
 def test_a_paused_session_denies_and_stops_at_the_next_call():
     d = Driver()
     for _ in range(5):
-        d.turn(fresh("poll"))
+        d.turn(ticking("poll"))
     out, after = repeat.decide_pre_tool(
         d.state, d.cfg, d.now, ToolCall("Bash", {"command": "new"}, "t")
     )

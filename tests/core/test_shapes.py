@@ -10,6 +10,7 @@ from testing.guard_driver import Call
 from testing.guard_driver import Driver
 from testing.guard_driver import bash
 from testing.guard_driver import tag
+from testing.guard_driver import ticking
 
 from arcguard.core.loop_guard import shape
 from arcguard.core.tool_call import ToolCall
@@ -242,7 +243,7 @@ def test_narration_that_only_repeats_itself_does_not_end_a_cycle():
     d = Driver()
     say = ("Checking again.", "Still fine, checking again.", "Checking once more.")
     for n in range(12):
-        call = bash("git status --short" if n % 2 else "cat service.log", response=f"@{tag(n)}")
+        call = ticking("git status --short" if n % 2 else "cat service.log")
         d.turn(call, text=say[n % 3] if n % 2 else "")
         if d.paused:
             break
@@ -260,7 +261,7 @@ def test_narration_that_says_something_new_still_ends_a_cycle():
         "The retry counter stayed at zero.",
     )
     for n in range(12):
-        call = bash("git status --short" if n % 2 else "cat service.log", response=f"@{tag(n)}")
+        call = ticking("git status --short" if n % 2 else "cat service.log")
         d.turn(call, text=say[n // 2] if n % 2 else "")
     assert d.paused is None
 

@@ -16,6 +16,8 @@ from arcguard.core import schema
 from arcguard.core.config import default_config
 from arcguard.core.loop_guard.background import MAX_TASKS
 from arcguard.core.loop_guard.checks import MAX_ANSWERS
+from arcguard.core.loop_guard.checks import MAX_NAMES
+from arcguard.core.loop_guard.checks import NAME_CHARS
 from arcguard.core.loop_guard.cycle_run import MAX_NARRATIONS
 from arcguard.core.loop_guard.cycle_run import NARRATION_CHARS
 from arcguard.core.loop_guard.guard import MAX_QUEUED_IDS
@@ -112,6 +114,7 @@ def track(cfg: Any, base: int) -> dict[str, Any]:
             "progress": False,
             "label": text(schema.LABEL_BYTES),
             "new_result": False,
+            "new_answer": False,
         },
         "blocked_rounds": INT,
         "fingerprints": history,
@@ -179,6 +182,7 @@ def track(cfg: Any, base: int) -> dict[str, Any]:
             "futile_label": text(2 * schema.LABEL_BYTES) + ", then ",
             "futile_nudged": False,
             "futile_first": f"completed:{base:016x}",
+            "futile_names": [chars(NAME_CHARS) for _ in range(MAX_NAMES)],
         },
         # Model text, each character taking the most bytes it can once escaped.
         "narrations": [chars(NARRATION_CHARS) for _ in range(MAX_NARRATIONS)],

@@ -142,6 +142,7 @@ class Turn(Record):
     progress: bool = field(BOOL)
     label: str = field(STR)
     new_result: bool = field(BOOL, default=False)
+    new_answer: bool = field(BOOL, default=False)  # a change's answer, or its look's, never seen
 
 
 class TurnCall(Record):
@@ -220,6 +221,7 @@ class Stuck(Record):
     futile_label: str = field(STR, default="")  # the last of them, then its look
     futile_nudged: bool = field(BOOL, default=False)
     futile_first: str = field(STR, default="")  # a change's new answer (is it the run's 1st?)
+    futile_names: list[str] = field(list_of(STR), default_factory=list)  # what the run changes
 
 
 # A decision's kind is plain text in the file (the check), one of `DecisionKind` in the code.
@@ -413,7 +415,7 @@ FILE_STATE_CHARS = 64
 # The largest state file these bounds allow with the default settings, in bytes: no input can
 # make one larger (a real one is a few tens of KB). More operations, runs or cycle history
 # in the settings allow more, up to the limit a state file is read with (`store`).
-STATE_BUDGET = 5_546_816
+STATE_BUDGET = 5_575_004
 
 
 def problem(document: object) -> str | None:

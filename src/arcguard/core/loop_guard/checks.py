@@ -29,19 +29,59 @@ if TYPE_CHECKING:
     from arcguard.core.schema import Stuck
 
 MAX_ANSWERS = 64  # looks' whole answers seen: enough for a loop's window, small in the state
+# The words of a change command that name no target of their own: programs, verbs, filler.
+GENERIC_WORDS = frozenset(
+    "sudo env service services systemctl docker compose kubectl helm npm npx pnpm yarn pip pip3 "  # noqa: SIM905
+    "uv poetry python python3 node make go cargo brew apt restart start stop reload up down run "
+    "exec install reinstall uninstall apply build rebuild deploy redeploy rollout sync update "
+    "upgrade create delete remove rm kill reset force recreate all then and sleep true echo cd "
+    "sh bash".split()
+)
+MAX_NAMES = 8
+NAME_CHARS = 32
 
 
-def changed(st: Stuck, label: str) -> None:
-    """A call that may have changed the world ran (mutates `st`): the next look checks it."""
+def changed(st: Stuck, label: str, command: str = "") -> None:
+    """A call that may have changed the world ran (mutates `st`): the next look checks it. A
+    change that names other targets than the run's (`restart redis` after `restart nginx`)
+    starts a run of its own: a status that reads alike for each service is no loop."""
+    names = _names(command)
+    if names and st.futile_names and not set(names) & set(st.futile_names):
+        end(st)
+    if names:
+        st.futile_names = names
     st.change = label
 
 
-def looked(st: Stuck, answer: str, label: str) -> None:
-    """A look answered `answer` (an `opkey.outcome`, the whole answer's digest; mutates `st`)."""
+def _names(command: str) -> list[str]:
+    """The words of `command` that may name what it changes (`app` in `systemctl restart
+    app.service`), options and `GENERIC_WORDS` left out."""
+    found: list[str] = []
+    for token in command.split():
+        if token.startswith("-"):
+            continue
+        # `acme-api` and `acme-auth` are two services: a name keeps its dashes.
+        for word in "".join(c.lower() if c.isalnum() or c in "-_" else " " for c in token).split():
+            if len(word) > 1 and not word.isdigit() and word not in GENERIC_WORDS:
+                if word[:NAME_CHARS] not in found:
+                    found.append(word[:NAME_CHARS])
+                if len(found) == MAX_NAMES:
+                    return found
+    return found
+
+
+def noted(st: Stuck, answer: str) -> bool:
+    """Whether a completed call's whole answer (`answers.digest`) was seen before; it is
+    remembered now (mutates `st`)."""
     answers = st.answers
     st.answers = answers
     seen = answer in answers
     remember(answers, answer, MAX_ANSWERS)
+    return seen
+
+
+def looked(st: Stuck, answer: str, label: str, *, seen: bool) -> None:
+    """A look answered `answer`, `seen` before or not (mutates `st`)."""
     if not st.change:
         return
     if seen:
@@ -59,3 +99,4 @@ def looked(st: Stuck, answer: str, label: str) -> None:
 def end(st: Stuck) -> None:
     """Something moved: the run of changes that changed nothing is over (mutates `st`)."""
     st.futile, st.futile_nudged, st.change, st.futile_first = 0, False, "", ""
+    st.futile_names = []
