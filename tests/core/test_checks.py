@@ -6,6 +6,7 @@ not)."""
 
 from __future__ import annotations
 
+import pytest
 from testing.guard_driver import Call
 from testing.guard_driver import Driver
 from testing.guard_driver import bash
@@ -151,13 +152,32 @@ def test_a_count_that_moved_is_a_new_answer():
     assert d.paused is None
 
 
-def test_restarting_one_service_after_another_is_no_loop():
-    # Each restart names its own service, and each status reads "active": a routine round.
+@pytest.mark.parametrize(
+    ("change", "look"),
+    [
+        ("sudo systemctl restart acme-{}", "systemctl is-active acme-{}"),
+        ("kubectl rollout restart deploy/{} -n prod", "kubectl -n prod get deploy {} -o name"),
+        ("docker-compose restart {}", "docker-compose ps {}"),
+    ],
+)
+def test_restarting_one_service_after_another_is_no_loop(change, look):
+    # Each restart names its own service, and each status reads alike: a routine round.
     d = Driver()
-    for name in ("acme-api", "acme-auth", "acme-billing", "acme-catalog", "acme-mailer"):
-        d.turn(bash(f"sudo systemctl restart {name}"))
-        d.turn(bash(f"systemctl is-active {name}", response="active"))
-    d.turn(bash("sudo systemctl restart acme-search"))
-    out = d.turn(bash("systemctl is-active acme-search", response="active"))
-    assert not out["context"] and d.paused is None
-    assert d.main["stuck"]["futile"] <= 1
+    for name in ("api", "auth", "billing", "catalog", "mailer", "search"):
+        d.turn(bash(change.format(name)))
+        out = d.turn(bash(look.format(name), response="active"))
+        assert not out["context"], name
+    assert d.paused is None and d.main["stuck"]["futile"] <= 1
+
+
+def test_a_restart_and_a_pod_deleted_for_one_service_are_one_run():
+    # Two ways at the same service: the pod's generated suffix names nothing else.
+    d = Driver()
+    words = []
+    for n in range(4):
+        change = ("kubectl rollout restart deploy/api", f"kubectl delete pod api-6c8f7d9b4-{n}x9p")
+        d.turn(bash(change[n % 2]))
+        words.append(
+            bool(d.turn(bash("kubectl logs deploy/api --tail 5", response="panic"))["context"])
+        )
+    assert words == [False, False, False, True]

@@ -114,7 +114,6 @@ def track(cfg: Any, base: int) -> dict[str, Any]:
             "progress": False,
             "label": text(schema.LABEL_BYTES),
             "new_result": False,
-            "new_answer": False,
         },
         "blocked_rounds": INT,
         "fingerprints": history,

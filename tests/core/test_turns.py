@@ -62,9 +62,7 @@ class Session:
             self.outputs.append(closed)
             if out and any(isinstance(d, render.Deny) for d in out):
                 continue
-            # `fresh`: a new clock time each run, never a repeat by outcome.
-            at = f"at 10:{next(_results) % 60:02d}"
-            response = {"stdout": f"{command} {at}" if fresh else result or command}
+            response = {"stdout": f"{command} {next(_results)}" if fresh else result or command}
             _, self.state = repeat.decide_post_tool(
                 self.state, self.cfg, self._tick(), call, ToolResult(response=response)
             )

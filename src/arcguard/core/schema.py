@@ -142,7 +142,6 @@ class Turn(Record):
     progress: bool = field(BOOL)
     label: str = field(STR)
     new_result: bool = field(BOOL, default=False)
-    new_answer: bool = field(BOOL, default=False)  # a change's answer, or its look's, never seen
 
 
 class TurnCall(Record):
@@ -415,7 +414,7 @@ FILE_STATE_CHARS = 64
 # The largest state file these bounds allow with the default settings, in bytes: no input can
 # make one larger (a real one is a few tens of KB). More operations, runs or cycle history
 # in the settings allow more, up to the limit a state file is read with (`store`).
-STATE_BUDGET = 5_575_004
+STATE_BUDGET = 5_574_833
 
 
 def problem(document: object) -> str | None:

@@ -21,6 +21,7 @@ the track's `Stuck` record.
 
 from __future__ import annotations
 
+from arcguard.core.loop_guard import tool_effects as fx
 from arcguard.core.state import remember
 
 
@@ -35,10 +36,11 @@ GENERIC_WORDS = frozenset(
     "uv poetry python python3 node make go cargo brew apt restart start stop reload up down run "
     "exec install reinstall uninstall apply build rebuild deploy redeploy rollout sync update "
     "upgrade create delete remove rm kill reset force recreate all then and sleep true echo cd "
-    "sh bash".split()
+    "sh bash pod pods deployment deployments svc".split()
 )
 MAX_NAMES = 8
 NAME_CHARS = 32
+SEGMENT_ENDS = ("&&", "||", ";", "|")
 
 
 def changed(st: Stuck, label: str, command: str = "") -> None:
@@ -55,33 +57,32 @@ def changed(st: Stuck, label: str, command: str = "") -> None:
 
 def _names(command: str) -> list[str]:
     """The words of `command` that may name what it changes (`app` in `systemctl restart
-    app.service`), options and `GENERIC_WORDS` left out."""
+    app.service`): not a segment's program, an option or its value (`-n prod`), a part with
+    digits in it (`api-6c8f7d9b4-k2x9p` is `api`), nor one of `GENERIC_WORDS`."""
     found: list[str] = []
-    for token in command.split():
+    tokens = command.split()
+    for at, token in enumerate(tokens):
+        before = tokens[at - 1] if at else ""
+        if at == 0 or before.endswith(SEGMENT_ENDS) or before in fx.VALUED_OPTIONS:
+            continue  # a program, or an option's value
         if token.startswith("-"):
             continue
-        # `acme-api` and `acme-auth` are two services: a name keeps its dashes.
         for word in "".join(c.lower() if c.isalnum() or c in "-_" else " " for c in token).split():
-            if len(word) > 1 and not word.isdigit() and word not in GENERIC_WORDS:
-                if word[:NAME_CHARS] not in found:
-                    found.append(word[:NAME_CHARS])
+            # `acme-api` and `acme-auth` are two services: a name keeps its dashes.
+            name = "-".join(p for p in word.split("-") if p and not any(c.isdigit() for c in p))
+            if len(name) > 1 and name not in GENERIC_WORDS and name[:NAME_CHARS] not in found:
+                found.append(name[:NAME_CHARS])
                 if len(found) == MAX_NAMES:
                     return found
     return found
 
 
-def noted(st: Stuck, answer: str) -> bool:
-    """Whether a completed call's whole answer (`answers.digest`) was seen before; it is
-    remembered now (mutates `st`)."""
+def looked(st: Stuck, answer: str, label: str) -> None:
+    """A look answered `answer` (its whole answer's digest, `answers.digest`; mutates `st`)."""
     answers = st.answers
     st.answers = answers
     seen = answer in answers
     remember(answers, answer, MAX_ANSWERS)
-    return seen
-
-
-def looked(st: Stuck, answer: str, label: str, *, seen: bool) -> None:
-    """A look answered `answer`, `seen` before or not (mutates `st`)."""
     if not st.change:
         return
     if seen:

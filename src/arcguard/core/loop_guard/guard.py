@@ -139,7 +139,7 @@ class _Look:
 
     steps: Sequence[TurnCall]
     tool_only: bool | None
-    fresh: bool  # it brought an answer never seen before (`Turn.new_answer`)
+    fresh: bool  # it brought a result never seen before
     waited: bool  # it only waited, patiently
     said_nothing_new: bool = False  # its narration only repeats a recent one
 
@@ -169,7 +169,7 @@ def decide_post_batch(
     look = _Look(
         steps,
         turn.tool_only,
-        fresh=bool(track.turn.new_answer),
+        fresh=bool(track.turn.new_result),
         waited=waited,
         said_nothing_new=turn.narration is not None and not cycle_run.moves(track, turn.narration),
     )
@@ -282,13 +282,9 @@ def _observe_turn(
         return None
     period, repeats = found
     shown = [labels.get(fp, "?") for fp in history[-period:]]
-    # The first pass through the cycle always sees its answers for the first time; a later
-    # pass that saw a new one moved something (a batch job's count).
-    later = freshness[-period * repeats :][period:]
-    passes = [later[at : at + period] for at in range(0, len(later), period)]
-    if passes and all(any(moved) for moved in passes):
-        return None  # every pass brought news: work repeating its steps, not a loop
-    changed = any(later)
+    # The first pass through the cycle always sees its results for the first time; any
+    # later pass that saw a new one means the results kept changing.
+    changed = any(freshness[-period * repeats :][period:])
     reason = messages.cycle_pause(period, repeats, shown, results_changed=changed)
     return pause(state, now, "post-batch", "cycle", reason)
 

@@ -341,11 +341,6 @@ def decide_post_tool(
         progress = True
         track.turn.new_result = True
         remember(track.results, finished.result, MAX_RESULTS)
-    # An answer never seen, counts and all, from a change or the look after one: a batch job
-    # whose count moves is no cycle. A probe's alone is not enough (`ps` shows a new pid).
-    after_change = finished.changed or (track.has("stuck") and bool(track.stuck.change))
-    if finished.answer and not finished.empty and stuck.note_answer(track, finished):
-        track.turn.new_answer = track.turn.new_answer or after_change
     if progress:
         track.turn.progress = True
     if heard:

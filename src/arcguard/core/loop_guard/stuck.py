@@ -102,12 +102,6 @@ def _progress(st: Stuck, *, failures: bool = True) -> None:
     searches.end(st)
 
 
-def note_answer(track: Track, finished: Finished) -> bool:
-    """A completed call's answer: whether it is one never seen (mutates `track`, `finished`)."""
-    finished.answer_seen = checks.noted(_stuck(track), finished.answer)
-    return not finished.answer_seen
-
-
 def heard(track: Track) -> None:
     """The user spoke through a call's result: every counter starts again (mutates `track`)."""
     _progress(_stuck(track))
@@ -126,7 +120,6 @@ class Finished:
     lines: list[str] | None = None  # a failure's `shape.cause_lines`
     moved: bool = False  # it put other code in the working tree (`git checkout`)
     answer: str = ""  # a completed call's whole answer, clock values aside (`answers`)
-    answer_seen: bool = False  # that answer came before (`checks.noted`)
 
 
 def recognise(track: Track, call: ToolCall, result: ToolResult, finished: Finished) -> None:
@@ -195,7 +188,7 @@ def observe(track: Track, now: float, call: ToolCall, finished: Finished) -> Non
         if finished.changed:
             checks.changed(st, label, tool_effects.command_of(call) or "")
         elif not finished.empty and not poll:  # a look with something to show
-            checks.looked(st, finished.answer, label, seen=finished.answer_seen)
+            checks.looked(st, finished.answer or outcome, label)
     if finished.empty and not poll:
         return  # it told nothing (a wait that prints nothing still waited, though)
     results = st.results
