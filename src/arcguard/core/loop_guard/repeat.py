@@ -363,8 +363,6 @@ def _finish(guard: Guard, call: ToolCall, result: ToolResult) -> stuck.Finished:
     )
     if outcome.startswith(opkey.FAILED):
         finished.lines = shape.cause_lines(result, call, last=shape.MAX_CAUSE_LINES)
-    elif outcome.startswith(opkey.COMPLETED):
-        finished.answer = answers.digest(opkey.COMPLETED, shape.result_text(result))
     if not result.failed and (
         opkey.is_confirmed_edit(call, result.response) or call.name == NOTEBOOK_EDIT
     ):
@@ -383,6 +381,10 @@ def _finish(guard: Guard, call: ToolCall, result: ToolResult) -> stuck.Finished:
             # an edit, though its content is not seen.
             guard.edit_seq += 1
             finished.moved = shell_writes.moves_checkout(call, shape.result_text(result))
+    elif outcome.startswith(opkey.COMPLETED) and not finished.empty:
+        # Only a look's whole answer is compared (`checks.looked`): an edit's or a change's
+        # output (an edit's response holds the whole file) is not read twice.
+        finished.answer = answers.digest(opkey.COMPLETED, shape.result_text(result))
     return finished
 
 

@@ -54,14 +54,10 @@ def edits_files(call: ToolCall) -> bool:
     command = fx.command_of(call)
     if command is None:
         return False
-    text = command
-    for safe in fx.SAFE_REDIRECTS:
-        text = text.replace(safe, " ")
+    text = fx.without_safe_redirects(command)
     if ">" in text:
         return True
-    for separator in fx.SEPARATORS:
-        text = text.replace(separator, "\n")
-    return any(_writes(fx.unwrap(line.split())) for line in text.split("\n"))
+    return any(_writes(fx.unwrap(line.split())) for line in fx.split_commands(text))
 
 
 def moves_checkout(call: ToolCall, answer: str) -> bool:

@@ -240,15 +240,28 @@ def _mcp_reads(tool_name: str) -> bool:
     return bool(words) and words[0] in MCP_READ_WORDS
 
 
-def harmless(command: str) -> str | None:
-    """`command` with its harmless redirects (`2>&1`, `> /dev/null`, ...) blanked out; None
-    when it writes through another redirect or runs a substitution (both: assume a change)."""
+def without_safe_redirects(command: str) -> str:
+    """`command` with its harmless redirects (`2>&1`, `> /dev/null`, ...) blanked out."""
     text = command
     for safe in SAFE_REDIRECTS:
         text = text.replace(safe, " ")
+    return text
+
+
+def harmless(command: str) -> str | None:
+    """`command` `without_safe_redirects`; None when it writes through another redirect or
+    runs a substitution (both: assume a change)."""
+    text = without_safe_redirects(command)
     if ">" in text or "$(" in text or "`" in text:
         return None
     return text
+
+
+def split_commands(text: str) -> list[str]:
+    """`text` cut at its command separators (`&&`, `;`, `|`, ...), one simple command a line."""
+    for separator in SEPARATORS:
+        text = text.replace(separator, "\n")
+    return text.split("\n")
 
 
 def segments(command: str) -> list[list[str]] | None:
@@ -257,9 +270,7 @@ def segments(command: str) -> list[list[str]] | None:
     text = harmless(command)
     if text is None:
         return None
-    for separator in SEPARATORS:
-        text = text.replace(separator, "\n")
-    lines = text.split("\n")
+    lines = split_commands(text)
     if len(lines) > 4 * MAX_SEGMENTS:
         return None  # operators leave empty lines too (`(cd x)` leaves three lines)
     found = []
