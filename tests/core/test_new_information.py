@@ -9,6 +9,8 @@ after each real edit.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import pytest
 from testing.guard_driver import Call
 from testing.guard_driver import Driver
@@ -18,6 +20,7 @@ from arcguard.core.loop_guard import shape
 from arcguard.core.loop_guard import shell_writes
 from arcguard.core.loop_guard import tool_effects
 from arcguard.core.tool_call import ToolCall
+from arcguard.core.tool_call import ToolResult
 
 
 def fail(command: str, text: str) -> Call:
@@ -480,3 +483,138 @@ def test_a_batch_job_that_answers_alike_each_time_still_ends_a_checks_run():
         out = d.turn(bash("psql -c 'select count(*) from orders'", response=f"count {n * 100}"))
         assert not out["context"] and not out["denied"]
     assert d.paused is None
+
+
+def _migration_failure(entry: str) -> str:
+    """A migration failing on one database error, through a tool's own entry point."""
+    return "\n".join(
+        (
+            "INFO  [alembic.runtime.migration] Running upgrade 9f3a -> 4b1e, add archived_at",
+            "Traceback (most recent call last):",
+            entry,
+            '  File "/venv/site-packages/sqlalchemy/engine/base.py", line 1967',
+            "    self.dialect.do_execute(",
+            '  File "/venv/site-packages/sqlalchemy/engine/default.py", line 941',
+            "    cursor.execute(statement, parameters)",
+            'sqlalchemy.exc.ProgrammingError: column "archived_at" of relation "projects" already'
+            " exists",
+        )
+    )
+
+
+MIGRATIONS = (
+    ("alembic upgrade head", "    CommandLine(prog=prog).main(argv=argv)"),
+    ("flask db upgrade", "    cli.main(args=sys.argv[1:])"),
+    ("python -m alembic upgrade head", "    main(prog='alembic')"),
+    (
+        "make db-upgrade",
+        "    CommandLine(prog=prog).main(argv=argv)\nmake: *** [db-upgrade] Error 1",
+    ),
+    ("FLASK_APP=tracker.app flask db upgrade", "    cli.main(args=sys.argv[1:])"),
+    ("docker compose exec api alembic upgrade head", "    command.upgrade(config, 'head')"),
+    ("alembic -x env=dev upgrade head", "    CommandLine(prog=prog).main(argv=argv)"),
+)
+
+
+def test_a_failure_told_through_other_entry_points_is_one_failure_while_no_file_changes():
+    # Each spelling prints its own entry frames (or make's line) around the same error.
+    d = Driver()
+    attempts = (fail(command, _migration_failure(entry)) for command, entry in MIGRATIONS)
+    assert _run(d, *attempts) == 4
+    assert d.paused is not None and "7 attempts failed the same way" in d.paused["reason"]
+
+
+def _sed_rounds(errors_left: Callable[[int], tuple[str, ...]]) -> Driver:
+    """Seven rounds of a `sed -i` on one call site, then a build failing on the names left."""
+    d = Driver()
+    for n, name in enumerate(NAMES[:7]):
+        d.turn(bash(f"sed -i 's/{name}/fetch/' src/api.ts", ""))
+        errors = "\n".join(
+            f"src/api.ts(4,7): error TS2304: Cannot find name '{left}'." for left in errors_left(n)
+        )
+        d.turn(fail("npm run build", f"> web@1.4.0 build\n> tsc -p .\n{errors}\nFound errors."))
+    return d
+
+
+NAMES = ("getUser", "getOrder", "getCart", "getItem", "getShop", "getList", "getTax", "getVat")
+
+
+def test_a_failure_that_moves_a_little_after_each_write_from_the_shell_is_news():
+    # Each fix shows the next error: most lines and the end are as before, but a file changed.
+    d = _sed_rounds(lambda n: NAMES[n + 1 : n + 3])
+    assert d.paused is None and d.main["stuck"]["fails"] == 1
+
+
+def test_a_failure_that_shrinks_after_each_write_from_the_shell_is_news():
+    # The errors left are lines of the last failure: after a write, that is what it fixed.
+    d = _sed_rounds(lambda n: NAMES[n + 1 :])
+    assert d.paused is None and d.main["stuck"]["fails"] == 1
+
+
+def _pytest_failure(test: str, asserted: str) -> str:
+    return "\n".join(
+        (
+            "============================= test session starts ==============================",
+            "platform linux -- Python 3.12.1, pytest-8.2.0, pluggy-1.5.0",
+            "collected 13 items / 12 deselected / 1 selected",
+            "tests/test_cart.py F",
+            "=================================== FAILURES ===================================",
+            f"_________________________________ {test} _________________________________",
+            f"    def {test}():",
+            f">       {asserted}",
+            "E       assert 3 == 4",
+            "tests/test_cart.py:5: AssertionError",
+            "=========================== short test summary info ============================",
+            f"FAILED tests/test_cart.py::{test} - assert 3 == 4",
+            "======================= 1 failed, 12 deselected in 0.05s =======================",
+        )
+    )
+
+
+def test_tests_run_one_at_a_time_that_each_fail_are_each_their_own_failure():
+    # Nothing changes between the runs, and the outputs are mostly alike; but each names the
+    # test its call asked for: a triage, not a retry.
+    d = Driver()
+    tests = ("test_total", "test_tax", "test_discount", "test_empty", "test_refund", "test_vat")
+    for test in tests + ("test_rounding",):
+        d.turn(fail(f"pytest -k {test}", _pytest_failure(test, f"assert {test}_of(cart) == 4")))
+    assert d.paused is None
+    assert not any(o.get("hookSpecificOutput", {}).get("additionalContext") for o in d.outputs)
+
+
+def test_a_failure_line_that_repeats_the_calls_own_words_is_no_part_of_its_cause():
+    # `psql` shows the statement it could not run: each rewording would be a new failure.
+    def attempt(sql: str) -> Call:
+        caret = " " * (len(sql) // 3) + "^"
+        missing = f'ERROR:  relation "orders" does not exist\nLINE 1: {sql[:72]}...\n{caret}'
+        return fail(f'psql "$REPLICA_URL" -c "{sql}"', missing)
+
+    d = Driver()
+    statements = (
+        "SELECT count(*) FROM orders WHERE created_at >= current_date - 1",
+        "select count(*) from orders where created_at::date = current_date - 1",
+        'SELECT COUNT(*) FROM "orders" WHERE created_at::date = current_date - 1',
+        "SELECT count(id) FROM orders WHERE created_at BETWEEN current_date - 1 AND now()",
+    )
+    assert _run(d, *(attempt(sql) for sql in statements)) == 4
+
+
+def test_packages_checked_one_at_a_time_that_fail_alike_are_each_their_own_failure():
+    # Each package fails its own way, inside the same lines of npm's; only npm's paths name
+    # the package the call asked for, and they read alike once paths are set aside.
+    d = Driver()
+    wrong = ("string", "number", "boolean", "Date", "bigint", "symbol", "object")
+    packages = ("api", "web", "admin", "billing", "mobile", "search", "docs")
+    for package, type_name in zip(packages, wrong, strict=True):
+        error = f"src/index.ts(3,7): error TS2322: Type '{type_name}' is not assignable."
+        npm = f"npm error workspace @acme/{package}@1.0.0\nnpm error location /r/packages/{package}"
+        out = f"> typecheck\n> tsc --noEmit\n{error}\n{npm}\nnpm error code 2"
+        d.turn(fail(f"npm run typecheck -w @acme/{package}", out))
+    assert d.paused is None
+    assert not any(o.get("hookSpecificOutput", {}).get("additionalContext") for o in d.outputs)
+
+
+def test_a_short_line_naming_the_calls_target_is_its_answer_not_an_echo():
+    call = ToolCall(name="Bash", input={"command": "ansible db-stg-2 -m ping"}, id="t")
+    answer = ToolResult(failed=True, error="Exit code 4\ndb-stg-2 | UNREACHABLE! => {")
+    assert len(shape.cause_lines(answer, call)) == 1

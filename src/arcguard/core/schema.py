@@ -200,10 +200,12 @@ class Stuck(Record):
     fail_turn: int | None = opt(INT, default=None)  # the turn of the last failure counted
     fail_lines: list[str] = field(list_of(STR), default_factory=list)  # no longer written
     # The last failures' causes, line by line, the turns they were last seen in, and the
-    # numbers their calls named (`shape.identity_numbers`).
+    # numbers and words their calls named (`shape.identity_numbers`, `shape.asked_words`).
     causes: dict[str, list[str]] = field(map_of(list_of(STR)), default_factory=dict)
     cause_turns: dict[str, int] = field(map_of(INT), default_factory=dict)
     cause_targets: dict[str, list[str]] = field(map_of(list_of(STR)), default_factory=dict)
+    cause_words: dict[str, list[str]] = field(map_of(list_of(STR)), default_factory=dict)
+    changed_turn: int = field(INT, default=-1)  # the turn of the last file written
     label: str = field(STR, default="")
     nudged: bool = field(BOOL, default=False)
     fail_nudged: bool = field(BOOL, default=False)

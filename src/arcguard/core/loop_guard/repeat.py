@@ -380,6 +380,7 @@ def _finish(guard: Guard, call: ToolCall, result: ToolResult) -> stuck.Finished:
             # A file written from the shell (`sed -i`): a test after it may check it, as after
             # an edit, though its content is not seen.
             guard.edit_seq += 1
+            finished.wrote = True
             finished.moved = shell_writes.moves_checkout(call, shape.result_text(result))
     elif outcome.startswith(opkey.COMPLETED) and not finished.empty:
         # Only a look's whole answer is compared (`checks.looked`): an edit's or a change's

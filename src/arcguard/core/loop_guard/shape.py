@@ -275,17 +275,80 @@ def cause_lines(result: ToolResult, call: ToolCall, last: int | None = None) -> 
     """Digests of the distinct lines of what the model saw, in order, each read as a failure's
     cause is (`failure_text`) with its volatile values set aside, the exit code line and lines
     of too few letters left out; only the `last` ones when given: what `stuck.recognise`
-    compares. The numbers naming the call's target are not kept here: `EADDRINUSE :::3000`
-    is one cause with or without `-p 3000` (`stuck.recognise` tells two targets apart)."""
-    found: dict[str, None] = {}
-    for line in failure_text(learned_text(result, call)).splitlines():
+    compares. Lines that repeat the call's own words are left out too (`_echoes`). The
+    numbers naming the call's target are not kept here: `EADDRINUSE :::3000` is one cause
+    with or without `-p 3000` (`stuck.recognise` tells two targets apart)."""
+    found = list(cause_pairs(result, call))
+    return found[-last:] if last else found
+
+
+def cause_pairs(result: ToolResult, call: ToolCall) -> dict[str, str]:
+    """`cause_lines`' digests, each with the line it was last read from, as the model saw it."""
+    found: dict[str, str] = {}
+    asked = set(words_of(_call_text(call)))
+    text = learned_text(result, call)
+    if len(text) > HEAD_CHARS + TAIL_CHARS:
+        text = text[:HEAD_CHARS] + "\n…\n" + text[-TAIL_CHARS:]
+    for raw in text.splitlines():
+        line = failure_text(raw)
+        if not line or _echoes(line, asked):
+            continue
         line = of_text(line)
         if line.startswith(EXIT_CODE) or sum(c.isalpha() for c in line) < CAUSE_LETTERS:
             continue
         digest = hashing.digest(line)
         found.pop(digest, None)  # kept where it was last seen
-        found[digest] = None
-    return list(found)[-last:] if last else list(found)
+        found[digest] = raw
+    return found
+
+
+# Words of a command that say what it runs, not how: of this many characters or more and not
+# all digits (numbers are `identity_numbers`' part).
+ASKED_CHARS = 3
+MAX_ASKED = 32
+
+
+def asked_words(call: ToolCall, *, how: bool = False) -> list[str]:
+    """The words of a command's arguments and options' values, split at punctuation, without
+    its programs and options' names unless `how`: `pytest -k test_total` and `pytest
+    tests/test_cart.py` ask for `test_total`, and `tests`, `test_cart`. A failure that names
+    what only one of two calls asked for is that call's own (`stuck.recognise`)."""
+    command = tool_effects.command_of(call)
+    if command is None:
+        return []
+    found: dict[str, None] = {}
+    for part in _split_simple(observed_command(command)):
+        for n, word in enumerate(tool_effects.unwrap(part.split())):
+            if not how and (n == 0 or word.startswith("-")):
+                word = word.partition("=")[2] if n else ""
+            for token in words_of(word):
+                if len(token) >= ASKED_CHARS and not token.isdigit():
+                    found[token] = None
+    return list(found)[:MAX_ASKED]
+
+
+# A failure's line made of this many of the call's own words, and little else, repeats what
+# was asked (`psql`'s `LINE 1: SELECT ...`): each rewording of the call would make the same
+# failure read as another. A short line naming the call's target (`db-2 | UNREACHABLE!`) is
+# the answer about that target, and stays.
+ECHO_WORDS = 6
+ECHO_SHARE = 2 / 3
+
+
+def _echoes(line: str, asked: set[str]) -> bool:
+    words = words_of(line)
+    shared = sum(w in asked for w in words)
+    return shared >= ECHO_WORDS and shared >= ECHO_SHARE * len(words)
+
+
+def words_of(text: str) -> list[str]:
+    """The runs of word characters of `text` (`tests/test_cart.py`: `tests`, `test_cart`,
+    `py`)."""
+    return "".join(c if c in WORD else " " for c in text).split()
+
+
+def _call_text(call: ToolCall) -> str:
+    return tool_effects.command_of(call) or jsonio.dumps(call.input)
 
 
 def _names_a_file(word: str) -> bool:

@@ -7,8 +7,9 @@ Fed by every finished call (`observe`) and acted on when a turn's calls are done
   numbers that name the call's target kept, a failure read as its cause) the session has not
   seen is news. A result seen again extends its run, whichever call brought it and whatever
   one-off calls came between, until more than `GAP` new results arrived since its last
-  sighting. A command's result that shows the last failure's lines, or only some of them, is
-  that failure seen again, whatever its exit code (`recognise`). A failure's run is counted
+  sighting. A command's result that shows one of the last failures again, all its lines or,
+  with no file written since, some or most of them, is that failure seen again, whatever its
+  exit code (`recognise`). A failure's run is counted
   in attempts (parallel copies of one turn are one): `error_checkin_repeats` asks for a
   summary, `error_pause_repeats` pauses. Completed calls' runs are counted together, in
   repeats (a first sighting is none): `shape_checkin_repeats`, then `shape_pause_repeats`.
@@ -76,6 +77,9 @@ FAIL_MEMORY_TURNS = 10
 # between two starts that fail on the port) is still recognised.
 MAX_CAUSES = 4
 MAX_TARGETS = 8  # numbers kept of those a failed call named
+# The share of two failures' lines (of all the distinct lines either has) that they must
+# have in common, ending the same way, to read as one failure when nothing changed between.
+ALIKE = 1 / 2
 
 
 def _stuck(track: Track) -> Stuck:
@@ -119,15 +123,15 @@ class Finished:
     found: bool | None = None  # a search: whether it found anything (`searches.found`)
     lines: list[str] | None = None  # a failure's `shape.cause_lines`
     moved: bool = False  # it put other code in the working tree (`git checkout`)
+    wrote: bool = False  # it wrote files from the shell (`shell_writes.edits_files`)
     answer: str = ""  # a completed call's whole answer, clock values aside (`answers`)
 
 
 def recognise(track: Track, call: ToolCall, result: ToolResult, finished: Finished) -> None:
-    """A command's result that shows every line of a recent failure's cause, whatever else it
-    prints, or only lines of it down to its last (`go build ./... 2>&1 | tail`, which exits
-    with the filter's code), is that failure seen again: `finished` takes its shape (mutates
-    `finished`). Only a failure seen within `FAIL_MEMORY_TURNS` is one being retried; a
-    result with its first lines and not its last (a build's progress, then success) is not."""
+    """A command's result that shows a recent failure again (`_shows`), whatever else it
+    prints and however it exits (`go build ./... 2>&1 | tail` exits with the filter's code),
+    is that failure seen again: `finished` takes its shape (mutates `finished`). Only a
+    failure seen within `FAIL_MEMORY_TURNS` is one being retried."""
     st = track.stuck if track.has("stuck") else None
     if st is None or not st.causes or finished.result in st.causes or finished.empty:
         return
@@ -135,18 +139,48 @@ def recognise(track: Track, call: ToolCall, result: ToolResult, finished: Finish
         return  # a search's or a poll's result is judged by their own rules
     if not finished.outcome.startswith((opkey.FAILED, opkey.COMPLETED)):
         return
-    shown = set(shape.cause_lines(result, call))
+    pairs = shape.cause_pairs(result, call)
     targets = _targets(call)
     for failure in reversed(st.causes):  # the latest first
-        lines = st.causes[failure]
-        if track.turns - st.cause_turns.get(failure, 0) > FAIL_MEMORY_TURNS or not lines:
+        seen = st.cause_turns.get(failure, 0)
+        if track.turns - seen > FAIL_MEMORY_TURNS or not st.causes[failure]:
             continue
         named = st.cause_targets.get(failure)
         if targets and named and named != targets:
             continue  # `curl :3001` refused is not `curl :3000` refused again
-        if set(lines) <= shown or (lines[-1] in shown and shown <= set(lines)):
+        if _shows(st, failure, call, pairs):
             finished.result = failure
             return
+
+
+def _shows(st: Stuck, failure: str, call: ToolCall, pairs: dict[str, str]) -> bool:
+    """The result (its `shape.cause_pairs`) shows every line of the failure. Or, with no file
+    written since the failure was last seen, it ends as the failure did and shows only lines of
+    it (a filtered view) or most of them (`_alike`), and names nothing that only this call asked
+    for, even in a path (`tsc` failing alike in `packages/web` after `packages/api`: a triage
+    of packages, not a retry). After a write, what differs is what the write did: fewer
+    errors after a fix are news. A result with the failure's first lines and not its last (a
+    build's progress, then success) is not the failure."""
+    lines = st.causes[failure]
+    shown = set(pairs)
+    if set(lines) <= shown:
+        return True
+    if st.changed_turn >= st.cause_turns.get(failure, 0) or lines[-1] not in shown:
+        return False
+    if shown <= set(lines):
+        return True
+    last = set(list(pairs)[-shape.MAX_CAUSE_LINES :])
+    if not _alike(set(lines), last):
+        return False
+    own = set(shape.asked_words(call)) - set(st.cause_words.get(failure, ()))
+    return not any(own.intersection(shape.words_of(line)) for line in pairs.values())
+
+
+def _alike(lines: set[str], shown: set[str]) -> bool:
+    """Most lines of the two are the same (`ALIKE`): with no file written since the failure,
+    what differs is the spelling (`--no-cache`, `flask db upgrade` for `alembic upgrade`) or
+    noise (a judge's scores), not something an attempt moved."""
+    return len(lines & shown) >= ALIKE * len(lines | shown)
 
 
 def _targets(call: ToolCall) -> list[str]:
@@ -156,11 +190,13 @@ def _targets(call: ToolCall) -> list[str]:
 def _remember_cause(st: Stuck, failure: str, call: ToolCall, lines: list[str], turn: int) -> None:
     """Keep `failure`'s cause and targets as first seen, and the turn it was last seen in
     (mutates `st`)."""
-    causes, turns, targets = st.causes, st.cause_turns, st.cause_targets
+    causes, turns, targets, words = st.causes, st.cause_turns, st.cause_targets, st.cause_words
     # Assigned back: a record's default container is only kept once it is set.
     st.causes, st.cause_turns, st.cause_targets = causes, turns, targets
+    st.cause_words = words
     if failure not in causes:
         targets[failure] = _targets(call)
+        words[failure] = shape.asked_words(call, how=True)
     causes[failure] = causes.pop(failure, []) or lines
     turns.pop(failure, None)
     turns[failure] = turn
@@ -168,12 +204,15 @@ def _remember_cause(st: Stuck, failure: str, call: ToolCall, lines: list[str], t
         del causes[old]
         turns.pop(old, None)
         targets.pop(old, None)
+        words.pop(old, None)
 
 
 def observe(track: Track, now: float, call: ToolCall, finished: Finished) -> None:
     """Count one finished call (mutates `track`)."""
     st = _stuck(track)
     outcome, result = finished.outcome, finished.result
+    if finished.edit or finished.wrote:
+        st.changed_turn = track.turns
     if finished.edit == NEW or finished.moved:
         # Other code: a failure seen again after it is news (a bisect's next bad commit).
         _progress(st)
