@@ -618,3 +618,36 @@ def test_a_short_line_naming_the_calls_target_is_its_answer_not_an_echo():
     call = ToolCall(name="Bash", input={"command": "ansible db-stg-2 -m ping"}, id="t")
     answer = ToolResult(failed=True, error="Exit code 4\ndb-stg-2 | UNREACHABLE! => {")
     assert len(shape.cause_lines(answer, call)) == 1
+
+
+NOT_PROTECTED = (
+    '{"message":"Branch not protected","status":"404"}\ngh: Branch not protected (HTTP 404)'
+)
+REPOS = ("api", "web", "admin", "billing", "mobile", "search", "docs", "infra", "auth")
+
+
+def _protection(repo: str, view: str = "") -> Call:
+    return fail(f"gh api repos/acme/{repo}/branches/main/protection{view}", NOT_PROTECTED)
+
+
+def test_a_sweep_of_one_command_over_targets_that_each_answer_alike_is_no_retry():
+    # Auditing branch protection repo by repo: nine alike refusals are the finding.
+    d = Driver()
+    assert _run(d, *(_protection(repo) for repo in REPOS)) == 0
+    assert d.paused is None
+
+
+def test_a_target_of_a_sweep_tried_again_is_a_retry_of_its_own():
+    d = Driver()
+    for repo in REPOS[:3]:
+        d.turn(_protection(repo))
+    views = (" | jq .message", " 2>&1 | head -5", " | cat")
+    assert _run(d, *(_protection("web", view) for view in views)) == 6  # its 4th attempt
+
+
+def test_a_retry_under_another_subcommand_is_no_sweep():
+    # `cargo check` for `cargo build`: another way to reach the same error, not a new target.
+    error = "error[E0432]: unresolved import `crate::storage::blob`"
+    d = Driver()
+    spellings = ("cargo build", "cargo check", "cargo clippy", "cargo test")
+    assert _run(d, *(fail(command, error) for command in spellings)) == 4

@@ -302,29 +302,40 @@ def cause_pairs(result: ToolResult, call: ToolCall) -> dict[str, str]:
     return found
 
 
-# Words of a command that say what it runs, not how: of this many characters or more and not
-# all digits (numbers are `identity_numbers`' part).
+# Words of a command that say what it acts on, not how: of this many characters or more and
+# not all digits (numbers are `identity_numbers`' part).
 ASKED_CHARS = 3
 MAX_ASKED = 32
 
 
-def asked_words(call: ToolCall, *, how: bool = False) -> list[str]:
+def asked_words(call: ToolCall) -> list[str]:
     """The words of a command's arguments and options' values, split at punctuation, without
-    its programs and options' names unless `how`: `pytest -k test_total` and `pytest
-    tests/test_cart.py` ask for `test_total`, and `tests`, `test_cart`. A failure that names
-    what only one of two calls asked for is that call's own (`stuck.recognise`)."""
+    its programs and options' names: `pytest -k test_total` and `pytest tests/test_cart.py`
+    ask for `test_total`, and `tests`, `test_cart`."""
     command = tool_effects.command_of(call)
     if command is None:
         return []
-    found: dict[str, None] = {}
+    found: list[str] = []
     for part in _split_simple(observed_command(command)):
-        for n, word in enumerate(tool_effects.unwrap(part.split())):
-            if not how and (n == 0 or word.startswith("-")):
-                word = word.partition("=")[2] if n else ""
-            for token in words_of(word):
-                if len(token) >= ASKED_CHARS and not token.isdigit():
-                    found[token] = None
-    return list(found)[:MAX_ASKED]
+        for word in tool_effects.unwrap(part.split())[1:]:
+            if word.startswith("-"):
+                word = word.partition("=")[2]
+            found += (t for t in words_of(word) if len(t) >= ASKED_CHARS and not t.isdigit())
+    return found[:MAX_ASKED]
+
+
+def named_words(call: ToolCall) -> list[str]:
+    """The program a command runs first, the first word of what follows it unless that is an
+    option (its subcommand: `build` of `cargo build`), then `asked_words`: what `stuck` keeps
+    of a failed call to tell a retry (`flask db upgrade` for `alembic upgrade head`, `cargo
+    check` for `cargo build`) from the same command aimed at another target (`gh api
+    repos/acme/web/...` after `repos/acme/api/...`)."""
+    command = tool_effects.command_of(call)
+    words = tool_effects.unwrap(command.split()) if command else []
+    if not words:
+        return []
+    sub = words_of(words[1])[:1] if len(words) > 1 and not words[1].startswith("-") else []
+    return [tool_effects.program_name(words[0]), *(sub or [""]), *asked_words(call)]
 
 
 # A failure's line made of this many of the call's own words, and little else, repeats what

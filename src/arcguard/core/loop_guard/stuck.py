@@ -37,6 +37,7 @@ explain itself first.
 
 from __future__ import annotations
 
+from arcguard.core import hashing
 from arcguard.core import render
 from arcguard.core.loop_guard import checks
 from arcguard.core.loop_guard import opkey
@@ -77,6 +78,9 @@ FAIL_MEMORY_TURNS = 10
 # between two starts that fail on the port) is still recognised.
 MAX_CAUSES = 4
 MAX_TARGETS = 8  # numbers kept of those a failed call named
+# Words of a command that may differ from the one that first failed for it to be the same
+# command aimed elsewhere (`us-east-1`: `us`, `east`).
+MAX_SWAPS = 2
 # The share of two failures' lines (of all the distinct lines either has) that they must
 # have in common, ending the same way, to read as one failure when nothing changed between.
 ALIKE = 1 / 2
@@ -196,7 +200,7 @@ def _remember_cause(st: Stuck, failure: str, call: ToolCall, lines: list[str], t
     st.cause_words = words
     if failure not in causes:
         targets[failure] = _targets(call)
-        words[failure] = shape.asked_words(call, how=True)
+        words[failure] = shape.named_words(call)
     causes[failure] = causes.pop(failure, []) or lines
     turns.pop(failure, None)
     turns[failure] = turn
@@ -247,14 +251,33 @@ def observe(track: Track, now: float, call: ToolCall, finished: Finished) -> Non
         again = st.fail_turn == track.turns and result == st.fail
         _remember_cause(st, result, call, finished.lines or [], track.turns)
         st.fail, st.fail_turn = result, track.turns
-        if again:
-            return
-    elif finished.changed and (fresh or not _active(st, result)):
+        if not again:
+            _count(st, _aimed(st, result, call), label)
+        return
+    if finished.changed and (fresh or not _active(st, result)):
         # It may have changed the world, and it is not itself the run that repeats; a failure
         # that comes back word for word after it says whether it moved that failure.
         _progress(st, failures=False)
         return
     _count(st, result, label)
+
+
+def _aimed(st: Stuck, failure: str, call: ToolCall) -> str:
+    """The run a failure from this call extends: the failure's own, unless the call is the one
+    that first failed this way aimed at another target (the same program and subcommand, the
+    same words but for one or two swapped: `--region eu-west-1` for `us-east-1`, repo after
+    repo). Then it is that target's run: answering alike for each target is what a sweep
+    finds, not a retry, and only a target tried again counts. A swap of how it runs
+    (`--browser=firefox`) reads the same and is counted apart too: a retry counted late costs
+    less than a sweep paused."""
+    first = st.cause_words.get(failure) or []
+    words = shape.named_words(call)
+    if len(first) != len(words) or len(words) < 2 or first[:2] != words[:2]:
+        return failure
+    swapped = [b for a, b in zip(first, words, strict=True) if a != b]
+    if not 0 < len(swapped) <= MAX_SWAPS:
+        return failure
+    return f"{failure}@{hashing.digest(' '.join(swapped))}"
 
 
 def _active(st: Stuck, result: str) -> bool:
