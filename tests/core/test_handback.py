@@ -474,6 +474,8 @@ PAUSED = [
     "All that remains is to bump the version.",
     "Waiting for the test suite to finish.",
     "Once the CI run passes, I'll merge and start on the docs.",
+    "I've fixed the first failing test. There are still 3 more failing in `test_export.py`.",
+    "The parser builds. The exporter is still broken.",
 ]
 NOT_PAUSED = [
     "All milestones are done. Nothing left to do.",
@@ -528,6 +530,10 @@ NOT_PAUSED = [
     "The server sends the new token in the next response.",
     "Task 4 still needs to be scheduled by the team.",
     "Milestone ² of 3 done.",
+    # Still failing, but not the work's own, or asked about.
+    "Two tests are still failing, unrelated to this change (they fail on main too).",
+    "The flaky upload test is still failing on CI now and then.",
+    "Is the staging build still broken?",
 ]
 
 

@@ -213,14 +213,19 @@ def is_pausing(sentence: str) -> bool:
 
 
 def _says_not_done(body: str) -> bool:
-    """ "The handlers still need to be updated.", "I haven't run them yet.": work not done."""
+    """ "The handlers still need to be updated.", "I haven't run them yet.", "There are still 3
+    more failing.": work not done."""
     if " you" in body or " by " in body:  # left to the operator or to someone else
         return False
     if any(p in body for p in vocab.STILL_MISSING):
         return True
-    if "yet" not in body:
+    if "yet" not in body and "still" not in body:
         return False
     words = set(_words(body, keep="'"))
+    if "still" in words and words & vocab.STILL_BAD:
+        # "3 tests are still failing." unless asked, or said not to be the work's ("...,
+        # unrelated").
+        return not body.endswith("?") and not any(w in body for w in vocab.NOT_OURS)
     return "yet" in words and bool(words & vocab.NEGATIONS and words & vocab.NOT_YET_DONE)
 
 

@@ -391,6 +391,9 @@ NOT_YET_DONE = frozenset(
     "deployed migrated built".split()
 )
 NEGATIONS = frozenset(("haven't", "hasn't", "not"))
+# What is "still failing" is work left, unless the closing says it is not the work's own.
+STILL_BAD = frozenset(("failing", "broken", "erroring"))
+NOT_OURS = ("unrelated", "pre-existing", "preexisting", "flaky", "expected", "already failing")
 # "The remaining tasks are done.": work said to be finished, not left.
 SAID_DONE = tuple(f"{be} {done}" for be in ("is", "are", "all", "now") for done in DONE)
 # "That leaves ..." lists work left only when it says the work is to come ("That leaves the
