@@ -16,6 +16,7 @@ from testing.guard_driver import Call
 from testing.guard_driver import Driver
 from testing.guard_driver import bash
 
+from arcguard.core.loop_guard import command_words
 from arcguard.core.loop_guard import shape
 from arcguard.core.loop_guard import shell_writes
 from arcguard.core.loop_guard import tool_effects
@@ -651,3 +652,85 @@ def test_a_retry_under_another_subcommand_is_no_sweep():
     d = Driver()
     spellings = ("cargo build", "cargo check", "cargo clippy", "cargo test")
     assert _run(d, *(fail(command, error) for command in spellings)) == 4
+
+
+def test_a_retry_behind_a_cd_under_another_subcommand_is_no_sweep():
+    error = "error[E0432]: unresolved import `crate::storage::blob`"
+    d = Driver()
+    subcommands = ("build", "check", "clippy", "test", "run", "bench", "doc")
+    assert _run(d, *(fail(f"cd /work/app && cargo {sub}", error) for sub in subcommands)) == 4
+    assert d.paused is not None
+
+
+def test_a_commit_retried_under_new_messages_is_a_retry():
+    # A message's plain words are no target: the hook fails the same way each time.
+    hook = "ruff....................................Failed\n- hook id: ruff\n- exit code: 1"
+    d = Driver()
+    messages = ("fix lint", "fix typing", "fix types", "fix style")
+    assert _run(d, *(fail(f'git commit -am "{m}"', hook) for m in messages)) == 4
+
+
+def test_the_same_failure_from_calls_differing_in_three_names_is_a_retry():
+    d = Driver()
+    denied = "AccessDenied: not authorized to perform s3:GetObject"
+    paths = ("alpha/bravo/charlie", "delta/echo/foxtrot", "golf/hotel/india", "juliet/kilo/lima")
+    attempts = (fail(f"aws s3 cp s3://bkt/{path}.csv .", denied) for path in paths)
+    assert _run(d, *attempts) == 4
+
+
+def test_tests_spelt_two_ways_one_at_a_time_are_each_their_own_failure():
+    # Not the same command aimed elsewhere (the program differs), but each result names the
+    # test its own call asked for.
+    d = Driver()
+    tests = ("test_total", "test_tax", "test_discount", "test_empty", "test_refund", "test_vat")
+    for n, test in enumerate((*tests, "test_rounding")):
+        runner = "pytest" if n % 2 else "python -m pytest"
+        d.turn(fail(f"{runner} -k {test}", _pytest_failure(test, f"assert {test}_of(cart) == 4")))
+    assert d.paused is None
+    assert not any(o.get("hookSpecificOutput", {}).get("additionalContext") for o in d.outputs)
+
+
+def test_a_filtered_view_of_a_long_failure_is_that_failure():
+    # One line of five, the last: too few in common to be alike, but a view of the failure.
+    errors = "\n".join(f"src/{n}.ts(1,1): error TS2304: Cannot find name '{n}'." for n in "abcd")
+    d = Driver()
+    d.turn(fail("npm run build", f"{errors}\nFound 4 errors in 4 files."))
+    views = ("tail -1", "tail -n 1", "grep Found")
+    assert (
+        _run(d, *(bash(f"npm run build 2>&1 | {v}", "Found 4 errors in 4 files.") for v in views))
+        == 4
+    )
+
+
+def test_a_failure_that_changes_after_an_install_that_answered_is_news():
+    # Each install lets the suite get one module further: most lines alike, but it moved.
+    modules = ("requests", "yaml", "toml", "attrs", "click", "rich", "httpx", "jinja2", "idna")
+    d = Driver()
+    for n, module in enumerate(modules[:7]):
+        missing = "\n".join(
+            f"E   ModuleNotFoundError: No module named '{m}'" for m in modules[n : n + 3]
+        )
+        d.turn(fail("python -m pytest -q", f"ERROR collecting tests\n{missing}\n3 errors in 0.2s"))
+        d.turn(bash(f"pip install {module}", f"Successfully installed {module}-1.0"))
+    assert d.paused is None and d.main["stuck"]["fails"] == 1
+
+
+def test_a_write_chained_before_a_failing_build_counts_as_a_write():
+    d = Driver()
+    options = ("", " --silent", " --quiet", " --if-present", " --no-color", " --no-audit", " -s")
+    for n, option in enumerate(options):
+        errors = "\n".join(
+            f"src/api.ts(4,7): error TS2304: Cannot find name '{left}'." for left in NAMES[n + 1 :]
+        )
+        command = f"sed -i -f fixes.sed src/api.ts && npm run build{option}"  # a fix a run
+        d.turn(fail(command, f"> tsc -p .\n{errors}\nFound errors."))
+    assert d.paused is None
+
+
+def test_a_command_is_named_by_its_program_and_subcommand_past_a_cd():
+    def named(command: str) -> list[str]:
+        return command_words.named_words(ToolCall(name="Bash", input={"command": command}, id="t"))
+
+    assert named("cd /work/app && cargo build -p server")[:2] == ["cargo", "build"]
+    assert named("export CI=1; pytest -k test_tax")[:3] == ["pytest", "", "test_tax"]
+    assert named("gh api repos/acme/web/branches | jq .name")[:2] == ["gh", "api"]

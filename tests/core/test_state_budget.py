@@ -18,6 +18,8 @@ from arcguard.core.loop_guard.background import MAX_TASKS
 from arcguard.core.loop_guard.checks import MAX_ANSWERS
 from arcguard.core.loop_guard.checks import MAX_NAMES
 from arcguard.core.loop_guard.checks import NAME_CHARS
+from arcguard.core.loop_guard.command_words import ASKED_CLIP
+from arcguard.core.loop_guard.command_words import MAX_ASKED
 from arcguard.core.loop_guard.cycle_run import MAX_NARRATIONS
 from arcguard.core.loop_guard.cycle_run import NARRATION_CHARS
 from arcguard.core.loop_guard.guard import MAX_QUEUED_IDS
@@ -143,8 +145,9 @@ def track(cfg: Any, base: int) -> dict[str, Any]:
         ],
         "stuck": {
             "results": [f"completed:{base + n:016x}" for n in range(MAX_SHAPES)],
-            "runs": {f"completed:{base + n:016x}": INT for n in range(MAX_RUNS)},
-            "marks": {f"completed:{base + n:016x}": INT for n in range(MAX_RUNS)},
+            # A failure's run at one target of a sweep has the longest key (`stuck._aimed`).
+            "runs": {f"failed:{base + n:016x}@{base:016x}": INT for n in range(MAX_RUNS)},
+            "marks": {f"failed:{base + n:016x}@{base:016x}": INT for n in range(MAX_RUNS)},
             "news": INT,
             "repeats": INT,
             "fail": OUTCOME,
@@ -159,6 +162,13 @@ def track(cfg: Any, base: int) -> dict[str, Any]:
                 f"failed:{base + n:016x}": [str(999_999 - t) for t in range(MAX_TARGETS)]
                 for n in range(MAX_CAUSES)
             },
+            "cause_words": {
+                # Word characters only (`shape.words_of`): one byte each.
+                f"failed:{base + n:016x}": ["w" * ASKED_CLIP for _ in range(2 + MAX_ASKED)]
+                for n in range(MAX_CAUSES)
+            },
+            "changed_turn": INT,
+            "wrote_turn": INT,
             "label": text(schema.LABEL_BYTES),
             "nudged": False,
             "fail_nudged": False,

@@ -200,12 +200,14 @@ class Stuck(Record):
     fail_turn: int | None = opt(INT, default=None)  # the turn of the last failure counted
     fail_lines: list[str] = field(list_of(STR), default_factory=list)  # no longer written
     # The last failures' causes, line by line, the turns they were last seen in, and the
-    # numbers and words their calls named (`shape.identity_numbers`, `shape.asked_words`).
+    # numbers and words their calls named (`shape.identity_numbers`, `command_words.named_words`).
     causes: dict[str, list[str]] = field(map_of(list_of(STR)), default_factory=dict)
     cause_turns: dict[str, int] = field(map_of(INT), default_factory=dict)
     cause_targets: dict[str, list[str]] = field(map_of(list_of(STR)), default_factory=dict)
     cause_words: dict[str, list[str]] = field(map_of(list_of(STR)), default_factory=dict)
-    changed_turn: int = field(INT, default=-1)  # the turn of the last file written
+    changed_turn: int = field(INT, default=-1)  # the last turn a file was written or a change
+    # answered something new
+    wrote_turn: int = field(INT, default=-1)  # the last turn a file was written
     label: str = field(STR, default="")
     nudged: bool = field(BOOL, default=False)
     fail_nudged: bool = field(BOOL, default=False)
@@ -416,7 +418,7 @@ FILE_STATE_CHARS = 64
 # The largest state file these bounds allow with the default settings, in bytes: no input can
 # make one larger (a real one is a few tens of KB). More operations, runs or cycle history
 # in the settings allow more, up to the limit a state file is read with (`store`).
-STATE_BUDGET = 5_574_833
+STATE_BUDGET = 5_598_215
 
 
 def problem(document: object) -> str | None:

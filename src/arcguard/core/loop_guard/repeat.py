@@ -362,7 +362,8 @@ def _finish(guard: Guard, call: ToolCall, result: ToolResult) -> stuck.Finished:
         found=found,
     )
     if outcome.startswith(opkey.FAILED):
-        finished.lines = shape.cause_lines(result, call, last=shape.MAX_CAUSE_LINES)
+        finished.pairs = shape.cause_pairs(result, call)
+        finished.lines = list(finished.pairs)[-shape.MAX_CAUSE_LINES :]
     if not result.failed and (
         opkey.is_confirmed_edit(call, result.response) or call.name == NOTEBOOK_EDIT
     ):
@@ -376,11 +377,12 @@ def _finish(guard: Guard, call: ToolCall, result: ToolResult) -> stuck.Finished:
         # It ran (even a failed command may have changed things): assume it changed them.
         guard.change_seq += 1
         finished.changed = True
-        if not result.failed and shell_writes.edits_files(call):
+        # Even when the command fails (`sed -i ... && npm run build`), the write ran first.
+        finished.wrote = shell_writes.edits_files(call)
+        if not result.failed and finished.wrote:
             # A file written from the shell (`sed -i`): a test after it may check it, as after
             # an edit, though its content is not seen.
             guard.edit_seq += 1
-            finished.wrote = True
             finished.moved = shell_writes.moves_checkout(call, shape.result_text(result))
     elif outcome.startswith(opkey.COMPLETED) and not finished.empty:
         # Only a look's whole answer is compared (`checks.looked`): an edit's or a change's

@@ -62,7 +62,7 @@ def normalise(text: str, keep: frozenset[str] = frozenset()) -> str:
     numbers in `keep` (a call's identity numbers, see `identity_numbers`) stay as they are."""
     if len(text) > HEAD_CHARS + TAIL_CHARS:
         text = text[:HEAD_CHARS] + "\n…\n" + text[-TAIL_CHARS:]
-    text = _without_temp_paths(text)
+    text = without_temp_paths(text)
     out: list[str] = []
     i, n = 0, len(text)
     while i < n:
@@ -116,7 +116,7 @@ def is_duration(word: str) -> bool:
     return all(u in DURATION_UNITS for u in units) and units != ["d"]
 
 
-def _without_temp_paths(text: str) -> str:
+def without_temp_paths(text: str) -> str:
     for prefix in TEMP_PREFIXES:
         start = text.find(prefix)
         if start < 0:
@@ -173,7 +173,7 @@ def identity_numbers(call: ToolCall) -> frozenset[str]:
             return frozenset()
         words = [
             word
-            for part in _split_simple(observed_command(command))
+            for part in split_simple(observed_command(command))
             if (run := tool_effects.unwrap(part.split()))
             and run[0].rsplit("/", 1)[-1] not in VALUE_PROGRAMS
             for word in run
@@ -222,7 +222,7 @@ def _file_name_numbers(text: str) -> frozenset[str]:
     return frozenset(found)
 
 
-def _split_simple(command: str) -> list[str]:
+def split_simple(command: str) -> list[str]:
     for separator in ("&&", "||", ";", "|", "\n"):
         command = command.replace(separator, "\0")
     return [part for part in command.split("\0") if part.strip()]
@@ -300,42 +300,6 @@ def cause_pairs(result: ToolResult, call: ToolCall) -> dict[str, str]:
         found.pop(digest, None)  # kept where it was last seen
         found[digest] = raw
     return found
-
-
-# Words of a command that say what it acts on, not how: of this many characters or more and
-# not all digits (numbers are `identity_numbers`' part).
-ASKED_CHARS = 3
-MAX_ASKED = 32
-
-
-def asked_words(call: ToolCall) -> list[str]:
-    """The words of a command's arguments and options' values, split at punctuation, without
-    its programs and options' names: `pytest -k test_total` and `pytest tests/test_cart.py`
-    ask for `test_total`, and `tests`, `test_cart`."""
-    command = tool_effects.command_of(call)
-    if command is None:
-        return []
-    found: list[str] = []
-    for part in _split_simple(observed_command(command)):
-        for word in tool_effects.unwrap(part.split())[1:]:
-            if word.startswith("-"):
-                word = word.partition("=")[2]
-            found += (t for t in words_of(word) if len(t) >= ASKED_CHARS and not t.isdigit())
-    return found[:MAX_ASKED]
-
-
-def named_words(call: ToolCall) -> list[str]:
-    """The program a command runs first, the first word of what follows it unless that is an
-    option (its subcommand: `build` of `cargo build`), then `asked_words`: what `stuck` keeps
-    of a failed call to tell a retry (`flask db upgrade` for `alembic upgrade head`, `cargo
-    check` for `cargo build`) from the same command aimed at another target (`gh api
-    repos/acme/web/...` after `repos/acme/api/...`)."""
-    command = tool_effects.command_of(call)
-    words = tool_effects.unwrap(command.split()) if command else []
-    if not words:
-        return []
-    sub = words_of(words[1])[:1] if len(words) > 1 and not words[1].startswith("-") else []
-    return [tool_effects.program_name(words[0]), *(sub or [""]), *asked_words(call)]
 
 
 # A failure's line made of this many of the call's own words, and little else, repeats what

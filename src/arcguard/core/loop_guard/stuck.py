@@ -40,6 +40,7 @@ from __future__ import annotations
 from arcguard.core import hashing
 from arcguard.core import render
 from arcguard.core.loop_guard import checks
+from arcguard.core.loop_guard import command_words
 from arcguard.core.loop_guard import opkey
 from arcguard.core.loop_guard import searches
 from arcguard.core.loop_guard import shape
@@ -126,6 +127,7 @@ class Finished:
     changed: bool = False  # it ran and may have changed the world
     found: bool | None = None  # a search: whether it found anything (`searches.found`)
     lines: list[str] | None = None  # a failure's `shape.cause_lines`
+    pairs: dict[str, str] | None = None  # a failure's `shape.cause_pairs`, read once
     moved: bool = False  # it put other code in the working tree (`git checkout`)
     wrote: bool = False  # it wrote files from the shell (`shell_writes.edits_files`)
     answer: str = ""  # a completed call's whole answer, clock values aside (`answers`)
@@ -143,41 +145,56 @@ def recognise(track: Track, call: ToolCall, result: ToolResult, finished: Finish
         return  # a search's or a poll's result is judged by their own rules
     if not finished.outcome.startswith((opkey.FAILED, opkey.COMPLETED)):
         return
-    pairs = shape.cause_pairs(result, call)
+    pairs = finished.pairs if finished.pairs is not None else shape.cause_pairs(result, call)
+    seen = _seen(pairs, call)
     targets = _targets(call)
     for failure in reversed(st.causes):  # the latest first
-        seen = st.cause_turns.get(failure, 0)
-        if track.turns - seen > FAIL_MEMORY_TURNS or not st.causes[failure]:
+        turn = st.cause_turns.get(failure, 0)
+        if track.turns - turn > FAIL_MEMORY_TURNS or not st.causes[failure]:
             continue
         named = st.cause_targets.get(failure)
         if targets and named and named != targets:
             continue  # `curl :3001` refused is not `curl :3000` refused again
-        if _shows(st, failure, call, pairs):
+        if _shows(st, failure, seen):
             finished.result = failure
             return
 
 
-def _shows(st: Stuck, failure: str, call: ToolCall, pairs: dict[str, str]) -> bool:
-    """The result (its `shape.cause_pairs`) shows every line of the failure. Or, with no file
-    written since the failure was last seen, it ends as the failure did and shows only lines of
-    it (a filtered view) or most of them (`_alike`), and names nothing that only this call asked
-    for, even in a path (`tsc` failing alike in `packages/web` after `packages/api`: a triage
-    of packages, not a retry). After a write, what differs is what the write did: fewer
-    errors after a fix are news. A result with the failure's first lines and not its last (a
-    build's progress, then success) is not the failure."""
-    lines = st.causes[failure]
-    shown = set(pairs)
-    if set(lines) <= shown:
-        return True
-    if st.changed_turn >= st.cause_turns.get(failure, 0) or lines[-1] not in shown:
-        return False
-    if shown <= set(lines):
-        return True
+@value
+class Seen:
+    """A result as `_shows` compares it, read once for every failure it is compared with."""
+
+    lines: set[str]  # its cause lines' digests
+    last: set[str]  # the last `shape.MAX_CAUSE_LINES` of them
+    named: set[str]  # the words its call asked for that it shows (`asked_words`)
+
+
+def _seen(pairs: dict[str, str], call: ToolCall) -> Seen:
+    shown: set[str] = set().union(*(shape.words_of(line) for line in pairs.values()))
     last = set(list(pairs)[-shape.MAX_CAUSE_LINES :])
-    if not _alike(set(lines), last):
+    return Seen(set(pairs), last, shown.intersection(command_words.asked_words(call)))
+
+
+def _shows(st: Stuck, failure: str, seen: Seen) -> bool:
+    """The result shows every line of the failure. Or it shows the failure's last line and:
+    only lines of it (`| tail -8`), with no file written since; or most of them (`_alike`),
+    with nothing changed since (no file written, no change answering something new) and
+    naming nothing that only its own call asked for, even in a path (`tsc` failing alike in
+    `packages/web` after `packages/api`: a triage of packages, not a retry). After a write,
+    fewer errors are what it fixed; after an install, another missing module is what it did.
+    A result with the failure's first lines and not its last (a build's progress, then
+    success) is not the failure."""
+    lines = st.causes[failure]
+    if set(lines) <= seen.lines:
+        return True
+    if lines[-1] not in seen.lines:
         return False
-    own = set(shape.asked_words(call)) - set(st.cause_words.get(failure, ()))
-    return not any(own.intersection(shape.words_of(line)) for line in pairs.values())
+    turn = st.cause_turns.get(failure, 0)
+    if seen.lines <= set(lines):
+        return st.wrote_turn < turn
+    if st.changed_turn >= turn or not _alike(set(lines), seen.last):
+        return False
+    return not seen.named.difference(st.cause_words.get(failure, ()))
 
 
 def _alike(lines: set[str], shown: set[str]) -> bool:
@@ -200,7 +217,7 @@ def _remember_cause(st: Stuck, failure: str, call: ToolCall, lines: list[str], t
     st.cause_words = words
     if failure not in causes:
         targets[failure] = _targets(call)
-        words[failure] = shape.named_words(call)
+        words[failure] = command_words.named_words(call)
     causes[failure] = causes.pop(failure, []) or lines
     turns.pop(failure, None)
     turns[failure] = turn
@@ -216,6 +233,8 @@ def observe(track: Track, now: float, call: ToolCall, finished: Finished) -> Non
     st = _stuck(track)
     outcome, result = finished.outcome, finished.result
     if finished.edit or finished.wrote:
+        st.wrote_turn = st.changed_turn = track.turns
+    elif _acted(st, finished):
         st.changed_turn = track.turns
     if finished.edit == NEW or finished.moved:
         # Other code: a failure seen again after it is news (a bisect's next bad commit).
@@ -262,20 +281,30 @@ def observe(track: Track, now: float, call: ToolCall, finished: Finished) -> Non
     _count(st, result, label)
 
 
+def _acted(st: Stuck, finished: Finished) -> bool:
+    """A change that ran and answered something new (`pip install requests`): what fails
+    after it may differ because of it. One that answers as before (`prettier --write`:
+    "unchanged") did nothing a failure could show, and one that prints nothing cannot tell."""
+    if not finished.changed or not finished.outcome.startswith(opkey.COMPLETED):
+        return False
+    return not finished.empty and finished.result not in st.results
+
+
 def _aimed(st: Stuck, failure: str, call: ToolCall) -> str:
     """The run a failure from this call extends: the failure's own, unless the call is the one
     that first failed this way aimed at another target (the same program and subcommand, the
     same words but for one or two swapped: `--region eu-west-1` for `us-east-1`, repo after
     repo). Then it is that target's run: answering alike for each target is what a sweep
     finds, not a retry, and only a target tried again counts. A swap of how it runs
-    (`--browser=firefox`) reads the same and is counted apart too: a retry counted late costs
-    less than a sweep paused."""
+    (`--browser-name=firefox-esr`) reads the same and is counted apart too: a retry counted
+    late costs less than a sweep paused. Only words that read as names are targets: a commit
+    retried under a new message (`-m "fix typing"`) is a retry."""
     first = st.cause_words.get(failure) or []
-    words = shape.named_words(call)
+    words = command_words.named_words(call)
     if len(first) != len(words) or len(words) < 2 or first[:2] != words[:2]:
         return failure
     swapped = [b for a, b in zip(first, words, strict=True) if a != b]
-    if not 0 < len(swapped) <= MAX_SWAPS:
+    if not 0 < len(swapped) <= MAX_SWAPS or not command_words.name_words(call).issuperset(swapped):
         return failure
     return f"{failure}@{hashing.digest(' '.join(swapped))}"
 
