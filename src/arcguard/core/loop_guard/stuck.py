@@ -7,12 +7,13 @@ Fed by every finished call (`observe`) and acted on when a turn's calls are done
   numbers that name the call's target kept, a failure read as its cause) the session has not
   seen is news. A result seen again extends its run, whichever call brought it and whatever
   one-off calls came between, until more than `GAP` new results arrived since its last
-  sighting. A command's result that shows one of the last failures again, all its lines or,
-  with no file written since, some or most of them, is that failure seen again, whatever its
-  exit code (`recognise`). A failure's run is counted
-  in attempts (parallel copies of one turn are one): `error_checkin_repeats` asks for a
-  summary, `error_pause_repeats` pauses. Completed calls' runs are counted together, in
-  repeats (a first sighting is none): `shape_checkin_repeats`, then `shape_pause_repeats`.
+  sighting. A command's result that shows one of the last failures again (all its lines; some
+  of them with no file written since; most of them with nothing changed since) is that
+  failure seen again, whatever its exit code (`recognise`). A failure's run is counted in
+  attempts (parallel copies of one turn are one), at each target of a sweep apart (`_aimed`):
+  `error_checkin_repeats` asks for a summary, `error_pause_repeats` pauses. Completed calls'
+  runs are counted together, in repeats (a first sighting is none): `shape_checkin_repeats`,
+  then `shape_pause_repeats`.
   Real progress starts every run again: a confirmed edit that leaves a file content it never
   had, or the user's words (`heard`). A call that may have changed the world, whose result is
   new or not itself the one repeating, starts every run but a failure's and a run of changes
@@ -166,7 +167,7 @@ class Seen:
 
     lines: set[str]  # its cause lines' digests
     last: set[str]  # the last `shape.MAX_CAUSE_LINES` of them
-    named: set[str]  # the words its call asked for that it shows (`asked_words`)
+    named: set[str]  # the words its call asked for that it shows (`command_words`)
 
 
 def _seen(pairs: dict[str, str], call: ToolCall) -> Seen:
@@ -198,7 +199,7 @@ def _shows(st: Stuck, failure: str, seen: Seen) -> bool:
 
 
 def _alike(lines: set[str], shown: set[str]) -> bool:
-    """Most lines of the two are the same (`ALIKE`): with no file written since the failure,
+    """Most lines of the two are the same (`ALIKE`): with nothing changed since the failure,
     what differs is the spelling (`--no-cache`, `flask db upgrade` for `alembic upgrade`) or
     noise (a judge's scores), not something an attempt moved."""
     return len(lines & shown) >= ALIKE * len(lines | shown)
