@@ -618,7 +618,7 @@ def test_packages_checked_one_at_a_time_that_fail_alike_are_each_their_own_failu
 def test_a_short_line_naming_the_calls_target_is_its_answer_not_an_echo():
     call = ToolCall(name="Bash", input={"command": "ansible db-stg-2 -m ping"}, id="t")
     answer = ToolResult(failed=True, error="Exit code 4\ndb-stg-2 | UNREACHABLE! => {")
-    assert len(shape.cause_lines(answer, call)) == 1
+    assert len(shape.cause_pairs(answer, call)) == 1
 
 
 NOT_PROTECTED = (

@@ -56,8 +56,11 @@ def asked_words(call: ToolCall) -> list[str]:
     """The words of a command's arguments and options' values, split at punctuation, without
     its programs and options' names: `pytest -k test_total` and `pytest tests/test_cart.py`
     ask for `test_total`, and `tests`, `test_cart`."""
-    found = [t for run in _segments(call) for word in _values(run) for t in _kept(word)]
-    return found[:MAX_ASKED]
+    return _asked(_segments(call))
+
+
+def _asked(runs: list[list[str]]) -> list[str]:
+    return [t for run in runs for word in _values(run) for t in _kept(word)][:MAX_ASKED]
 
 
 def named_words(call: ToolCall) -> list[str]:
@@ -72,7 +75,7 @@ def named_words(call: ToolCall) -> list[str]:
     first = runs[0]
     sub = _kept(first[1])[:1] if len(first) > 1 and not first[1].startswith("-") else []
     program = tool_effects.program_name(first[0])[:ASKED_CLIP]
-    return [program, *(sub or [""])][:2] + asked_words(call)
+    return [program, *(sub or [""])][:2] + _asked(runs)
 
 
 def name_words(call: ToolCall) -> set[str]:

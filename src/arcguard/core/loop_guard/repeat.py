@@ -363,7 +363,6 @@ def _finish(guard: Guard, call: ToolCall, result: ToolResult) -> stuck.Finished:
     )
     if outcome.startswith(opkey.FAILED):
         finished.pairs = shape.cause_pairs(result, call)
-        finished.lines = list(finished.pairs)[-shape.MAX_CAUSE_LINES :]
     if not result.failed and (
         opkey.is_confirmed_edit(call, result.response) or call.name == NOTEBOOK_EDIT
     ):

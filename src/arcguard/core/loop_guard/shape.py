@@ -271,19 +271,13 @@ MAX_CAUSE_LINES = 24
 CAUSE_LETTERS = 4
 
 
-def cause_lines(result: ToolResult, call: ToolCall, last: int | None = None) -> list[str]:
+def cause_pairs(result: ToolResult, call: ToolCall) -> dict[str, str]:
     """Digests of the distinct lines of what the model saw, in order, each read as a failure's
     cause is (`failure_text`) with its volatile values set aside, the exit code line and lines
-    of too few letters left out; only the `last` ones when given: what `stuck.recognise`
-    compares. Lines that repeat the call's own words are left out too (`_echoes`). The
-    numbers naming the call's target are not kept here: `EADDRINUSE :::3000` is one cause
-    with or without `-p 3000` (`stuck.recognise` tells two targets apart)."""
-    found = list(cause_pairs(result, call))
-    return found[-last:] if last else found
-
-
-def cause_pairs(result: ToolResult, call: ToolCall) -> dict[str, str]:
-    """`cause_lines`' digests, each with the line it was last read from, as the model saw it."""
+    of too few letters left out, each with the line it was last read from: what
+    `stuck.recognise` compares. Lines that repeat the call's own words are left out too
+    (`_echoes`). The numbers naming the call's target are not kept here: `EADDRINUSE :::3000`
+    is one cause with or without `-p 3000` (`stuck.recognise` tells two targets apart)."""
     found: dict[str, str] = {}
     asked = set(words_of(_call_text(call)))
     text = learned_text(result, call)

@@ -127,7 +127,6 @@ class Finished:
     edit: str | None = None  # NEW or REVISIT: a confirmed edit, and to which content
     changed: bool = False  # it ran and may have changed the world
     found: bool | None = None  # a search: whether it found anything (`searches.found`)
-    lines: list[str] | None = None  # a failure's `shape.cause_lines`
     pairs: dict[str, str] | None = None  # a failure's `shape.cause_pairs`, read once
     moved: bool = False  # it put other code in the working tree (`git checkout`)
     wrote: bool = False  # it wrote files from the shell (`shell_writes.edits_files`)
@@ -269,7 +268,8 @@ def observe(track: Track, now: float, call: ToolCall, finished: Finished) -> Non
     if result.startswith(opkey.FAILED):
         # Parallel calls of one turn failing alike are one attempt, not several.
         again = st.fail_turn == track.turns and result == st.fail
-        _remember_cause(st, result, call, finished.lines or [], track.turns)
+        lines = list(finished.pairs or ())[-shape.MAX_CAUSE_LINES :]
+        _remember_cause(st, result, call, lines, track.turns)
         st.fail, st.fail_turn = result, track.turns
         if not again:
             _count(st, _aimed(st, result, call), label)
