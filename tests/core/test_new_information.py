@@ -734,3 +734,67 @@ def test_a_command_is_named_by_its_program_and_subcommand_past_a_cd():
     assert named("cd /work/app && cargo build -p server")[:2] == ["cargo", "build"]
     assert named("export CI=1; pytest -k test_tax")[:3] == ["pytest", "", "test_tax"]
     assert named("gh api repos/acme/web/branches | jq .name")[:2] == ["gh", "api"]
+
+
+GO_FAILURE = (
+    "--- FAIL: TestParseDuration (0.00s)",
+    "    --- FAIL: TestParseDuration/days (0.00s)",
+    '        config_test.go:41: ParseDuration("7d") error = time: unknown unit "d" in duration',
+    "FAIL",
+    "FAIL\texample.com/relay/internal/config\t0.012s",
+)
+GO_PASSING = (
+    "?   \texample.com/relay/cmd/relay\t[no test files]",
+    *(f"ok  \texample.com/relay/internal/{p}\t0.031s" for p in ("auth", "proxy")),
+)
+
+
+def test_a_run_that_tells_more_about_a_failure_is_that_failure_while_nothing_changes():
+    # `-v` adds the passing tests' lines: fewer than half of all lines are shared, but most of
+    # the failure's are.
+    verbose = [
+        line
+        for test in ("TestLoadDefaults", "TestEnvOverrides", "TestMerge", "TestValidate")
+        for line in (f"=== RUN   {test}", f"--- PASS: {test} (0.00s)")
+    ]
+    d = Driver()
+    d.turn(fail("go test ./...", "\n".join((*GO_PASSING, *GO_FAILURE))))
+    again = "\n".join((*verbose, *GO_FAILURE))
+    assert _run(d, *(fail(f"go test -v -count={n} ./...", again) for n in (1, 2, 3))) == 4
+
+
+def test_a_run_narrowed_to_the_test_a_failure_showed_is_that_failure():
+    d = Driver()
+    d.turn(fail("go test ./...", "\n".join((*GO_PASSING, *GO_FAILURE))))
+    narrowed = "\n".join(("=== RUN   TestParseDuration", *GO_FAILURE))
+    spellings = ("-run TestParseDuration", "-run 'TestParseDuration$'", "-run ^TestParseDuration")
+    assert _run(d, *(fail(f"go test {s} ./...", narrowed) for s in spellings)) == 4
+
+
+def test_failures_sharing_only_their_closing_line_are_not_one_failure():
+    # A flaky suite failing on another test each run, all ending in go's lone `FAIL`.
+    d = Driver()
+    tests = ("TestDial", "TestRetry", "TestBackoff", "TestJitter", "TestClose", "TestDrain")
+    assert _run(d, *(fail("go test ./...", f"--- FAIL: {t} (0.02s)\nFAIL") for t in tests)) == 0
+
+
+def test_a_failure_passed_on_through_other_commands_is_one_failure_by_its_clauses():
+    # Each command puts its own words in front of the webhook's: no line is the same, its
+    # clauses are.
+    denied = (
+        'admission webhook "validation.gatekeeper.sh" denied the request: '
+        "[require-limits] container <api> has no resource limits"
+    )
+    forbidden = "Error from server (Forbidden)"
+    d = Driver()
+    first = f'configmap/api created\n{forbidden}: error when creating "k8s/d.yaml": {denied}'
+    d.turn(fail("kubectl apply -f k8s/", first))
+    others = (
+        (
+            "kubectl apply -f k8s/ --server-side",
+            f"configmap/api serverside-applied\n{forbidden}: {denied}",
+        ),
+        ("kubectl create -f k8s/d.yaml", f"{forbidden}: error creating: {denied}"),
+        ("kubectl replace --force -f k8s/d.yaml", f"Error from server: {denied}"),
+    )
+    assert _run(d, *(fail(c, text) for c, text in others)) == 4

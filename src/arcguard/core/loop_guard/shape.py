@@ -269,6 +269,14 @@ def failure_text(text: str) -> str:
 MAX_CAUSE_LINES = 24
 # A line with fewer letters than this says nothing of a cause (`}`, `---`, `0`).
 CAUSE_LETTERS = 4
+# Where a line of a failure is cut into the clauses compared one by one: each program that
+# passes a failure on puts its own context in front (`Error from server (Forbidden): error
+# when creating "x": admission webhook denied the request`), so one cause read through
+# another tool shares its clauses, not its lines.
+# A clause of fewer letters is kept with its neighbour: a label names what follows it
+# (`"msg": ...`), a short value what precedes it (`undefined: foo`).
+CLAUSE_BREAK = ": "
+CLAUSE_LETTERS = 12
 
 
 def cause_pairs(result: ToolResult, call: ToolCall) -> dict[str, str]:
@@ -284,15 +292,16 @@ def cause_pairs(result: ToolResult, call: ToolCall) -> dict[str, str]:
     if len(text) > HEAD_CHARS + TAIL_CHARS:
         text = text[:HEAD_CHARS] + "\n…\n" + text[-TAIL_CHARS:]
     for raw in text.splitlines():
-        line = failure_text(raw)
-        if not line or _echoes(line, asked):
-            continue
-        line = of_text(line)
-        if line.startswith(EXIT_CODE) or sum(c.isalpha() for c in line) < CAUSE_LETTERS:
-            continue
-        digest = hashing.digest(line)
-        found.pop(digest, None)  # kept where it was last seen
-        found[digest] = raw
+        for part in _clauses(raw):
+            clause = failure_text(part)
+            if not clause or _echoes(clause, asked):
+                continue
+            clause = of_text(clause)
+            if clause.startswith(EXIT_CODE) or _letters(clause) < CAUSE_LETTERS:
+                continue
+            digest = hashing.digest(clause)
+            found.pop(digest, None)  # kept where it was last seen
+            found[digest] = raw
     return found
 
 
@@ -302,6 +311,20 @@ def cause_pairs(result: ToolResult, call: ToolCall) -> dict[str, str]:
 # the answer about that target, and stays.
 ECHO_WORDS = 6
 ECHO_SHARE = 2 / 3
+
+
+def _clauses(line: str) -> list[str]:
+    clauses: list[str] = []
+    for part in line.split(CLAUSE_BREAK):
+        if clauses and min(_letters(clauses[-1]), _letters(part)) < CLAUSE_LETTERS:
+            clauses[-1] += CLAUSE_BREAK + part
+        else:
+            clauses.append(part)
+    return clauses
+
+
+def _letters(text: str) -> int:
+    return sum(c.isalpha() for c in text)
 
 
 def _echoes(line: str, asked: set[str]) -> bool:

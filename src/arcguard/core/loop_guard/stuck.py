@@ -58,6 +58,8 @@ from arcguard.values import value
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Iterable
+
     from arcguard.core.config import Config
     from arcguard.core.render import Decisions
     from arcguard.core.schema import Stuck
@@ -86,6 +88,7 @@ MAX_SWAPS = 2
 # The share of two failures' lines (of all the distinct lines either has) that they must
 # have in common, ending the same way, to read as one failure when nothing changed between.
 ALIKE = 1 / 2
+MIN_SHARED = 2
 
 
 def _stuck(track: Track) -> Stuck:
@@ -166,13 +169,23 @@ class Seen:
 
     lines: set[str]  # its cause lines' digests
     last: set[str]  # the last `shape.MAX_CAUSE_LINES` of them
-    named: set[str]  # the words its call asked for that it shows (`command_words`)
+    # By line, the words its call asked for that it shows, even in a path, and those of them
+    # its cause keeps (`shape.failure_text`: not in a path): only these a failure that has the
+    # line showed too.
+    named: dict[str, set[str]]
+    told: dict[str, set[str]]
 
 
 def _seen(pairs: dict[str, str], call: ToolCall) -> Seen:
-    shown: set[str] = set().union(*(shape.words_of(line) for line in pairs.values()))
+    asked = set(command_words.asked_words(call))
+    shown = {d: asked.intersection(shape.words_of(line)) for d, line in pairs.items()}
+    named = {d: words for d, words in shown.items() if words}
+    told = {
+        d: words.intersection(shape.words_of(shape.failure_text(pairs[d])))
+        for d, words in named.items()
+    }
     last = set(list(pairs)[-shape.MAX_CAUSE_LINES :])
-    return Seen(set(pairs), last, shown.intersection(command_words.asked_words(call)))
+    return Seen(set(pairs), last, named, told)
 
 
 def _shows(st: Stuck, failure: str, seen: Seen) -> bool:
@@ -194,14 +207,26 @@ def _shows(st: Stuck, failure: str, seen: Seen) -> bool:
         return st.wrote_turn < turn
     if st.changed_turn >= turn or not _alike(set(lines), seen.last):
         return False
-    return not seen.named.difference(st.cause_words.get(failure, ()))
+    return not _names_more(seen, set(lines), st.cause_words.get(failure, ()))
 
 
 def _alike(lines: set[str], shown: set[str]) -> bool:
-    """Most lines of the two are the same (`ALIKE`): with nothing changed since the failure,
-    what differs is the spelling (`--no-cache`, `flask db upgrade` for `alembic upgrade`) or
-    noise (a judge's scores), not something an attempt moved."""
-    return len(lines & shown) >= ALIKE * len(lines | shown)
+    """Most lines of the shorter of the two are in the other (`ALIKE`, and at least
+    `MIN_SHARED`): with nothing changed since the failure, what differs is the spelling
+    (`--no-cache`, `flask db upgrade` for `alembic upgrade`), how much it tells (`-v` adds the
+    passing tests, a filter keeps the failing one) or noise (a judge's scores), not something
+    an attempt moved."""
+    shared = len(lines & shown)
+    return shared >= MIN_SHARED and shared >= ALIKE * min(len(lines), len(shown))
+
+
+def _names_more(seen: Seen, lines: set[str], words: Iterable[str]) -> bool:
+    """The result names, in lines the failure does not have, something its call asked for that
+    neither the failure's call nor the lines the two share name: `-k test_tax` answering
+    about `test_tax` after `-k test_total` is a triage; `-run TestParseDuration` answering
+    about the test `./...` failed on is that failure narrowed."""
+    known = set(words).union(*(told for d, told in seen.told.items() if d in lines))
+    return any(not named <= known for d, named in seen.named.items() if d not in lines)
 
 
 def _targets(call: ToolCall) -> list[str]:
