@@ -798,3 +798,30 @@ def test_a_failure_passed_on_through_other_commands_is_one_failure_by_its_clause
         ("kubectl replace --force -f k8s/d.yaml", f"Error from server: {denied}"),
     )
     assert _run(d, *(fail(c, text) for c, text in others)) == 4
+
+
+def test_a_failure_whose_closing_tally_moves_with_the_selection_is_that_failure():
+    # `-k` tallies the deselected tests, a path does not: the line before the tally tells.
+    by_name = _pytest_failure("test_total", "assert total(cart) == 4")
+    by_path = by_name.replace("13 items / 12 deselected / 1 selected", "1 item").replace(
+        "1 failed, 12 deselected in", "1 failed in"
+    )
+    d = Driver()
+    d.turn(fail("pytest -k test_total", by_name))
+    path = "pytest tests/test_cart.py::test_total"
+    attempts = (fail(path, by_path), fail(f"{path} -p no:randomly", by_path), fail(path, by_path))
+    assert _run(d, *attempts) == 4
+
+
+def test_a_result_showing_two_failures_counts_where_the_longer_run_is():
+    # The verbose run ends another way, so it is recorded apart; a run showing both is the one
+    # failure retried, however many of its attempts each record holds.
+    cause = "\n".join(f"step {s}: checking the {s} settings" for s in ("fetch", "parse", "merge"))
+    quiet = f"{cause}\nKeyError: 'region' is not set in any profile"
+    verbose = f"{cause}\nDEBUG profiles read: default, staging\nDEBUG the run ends without a region"
+    d = Driver()
+    for runner in ("./", "bash ", "sh ./"):
+        d.turn(fail(f"{runner}deploy.sh --check", quiet))
+    d.turn(fail("./deploy.sh --check --verbose", verbose))
+    both = f"{verbose}\nKeyError: 'region' is not set in any profile"
+    assert _run(d, fail("./deploy.sh --check --verbose --trace", both)) == 5

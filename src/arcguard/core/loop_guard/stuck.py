@@ -89,6 +89,9 @@ MAX_SWAPS = 2
 # have in common, ending the same way, to read as one failure when nothing changed between.
 ALIKE = 1 / 2
 MIN_SHARED = 2
+# A line of at most this many words, one of them a number, is a tally (`1 failed in 0.12s`,
+# `Found 4 errors in 4 files.`), not a cause.
+TALLY_WORDS = 5
 
 
 def _stuck(track: Track) -> Stuck:
@@ -149,18 +152,21 @@ def recognise(track: Track, call: ToolCall, result: ToolResult, finished: Finish
     if not finished.outcome.startswith((opkey.FAILED, opkey.COMPLETED)):
         return
     pairs = finished.pairs if finished.pairs is not None else shape.cause_pairs(result, call)
-    seen = _seen(pairs, call)
+    seen = _seen(pairs, call, failed=finished.outcome.startswith(opkey.FAILED))
     targets = _targets(call)
-    for failure in reversed(st.causes):  # the latest first
-        turn = st.cause_turns.get(failure, 0)
-        if track.turns - turn > FAIL_MEMORY_TURNS or not st.causes[failure]:
-            continue
-        named = st.cause_targets.get(failure)
-        if targets and named and named != targets:
-            continue  # `curl :3001` refused is not `curl :3000` refused again
-        if _shows(st, failure, seen):
-            finished.result = failure
-            return
+    shown = [
+        failure
+        for failure in reversed(st.causes)  # the latest first
+        if track.turns - st.cause_turns.get(failure, 0) <= FAIL_MEMORY_TURNS
+        and st.causes[failure]
+        # `curl :3001` refused is not `curl :3000` refused again
+        and not (targets and st.cause_targets.get(failure) not in (None, [], targets))
+        and _shows(st, failure, seen)
+    ]
+    if shown:
+        # Two failures it shows were one seen two ways (`-vv` and not): it counts where the
+        # longer run of attempts is, not where the latest began.
+        finished.result = max(shown, key=lambda failure: _run_of(st, failure))
 
 
 @value
@@ -174,9 +180,10 @@ class Seen:
     # line showed too.
     named: dict[str, set[str]]
     told: dict[str, set[str]]
+    tallied: bool  # its call failed, and its last line is a tally (`_tally`)
 
 
-def _seen(pairs: dict[str, str], call: ToolCall) -> Seen:
+def _seen(pairs: dict[str, str], call: ToolCall, *, failed: bool) -> Seen:
     asked = set(command_words.asked_words(call))
     shown = {d: asked.intersection(shape.words_of(line)) for d, line in pairs.items()}
     named = {d: words for d, words in shown.items() if words}
@@ -185,7 +192,8 @@ def _seen(pairs: dict[str, str], call: ToolCall) -> Seen:
         for d, words in named.items()
     }
     last = set(list(pairs)[-shape.MAX_CAUSE_LINES :])
-    return Seen(set(pairs), last, named, told)
+    tallied = failed and bool(pairs) and _tally(list(pairs.values())[-1])
+    return Seen(set(pairs), last, named, told, tallied)
 
 
 def _shows(st: Stuck, failure: str, seen: Seen) -> bool:
@@ -196,15 +204,29 @@ def _shows(st: Stuck, failure: str, seen: Seen) -> bool:
     `packages/web` after `packages/api`: a triage of packages, not a retry). After a write,
     fewer errors are what it fixed; after an install, another missing module is what it did.
     A result with the failure's first lines and not its last (a build's progress, then
-    success) is not the failure."""
+    success) is not the failure, unless it failed ending in another tally (`_tally`) after
+    the line before the failure's last."""
     lines = st.causes[failure]
     if set(lines) <= seen.lines:
         return True
     if lines[-1] not in seen.lines:
-        return False
-    turn = st.cause_turns.get(failure, 0)
+        # A failing run's closing tally moves with how it was chosen (`1 failed, 211
+        # deselected` after `-k`, `1 failed` after a path): the line before it tells.
+        return (
+            seen.tallied
+            and len(lines) > 1
+            and lines[-2] in seen.lines
+            and _alike_since(st, failure, seen)
+        )
     if seen.lines <= set(lines):
-        return st.wrote_turn < turn
+        return st.wrote_turn < st.cause_turns.get(failure, 0)
+    return _alike_since(st, failure, seen)
+
+
+def _alike_since(st: Stuck, failure: str, seen: Seen) -> bool:
+    """Most lines alike, nothing changed since the failure, nothing new named."""
+    lines = st.causes[failure]
+    turn = st.cause_turns.get(failure, 0)
     if st.changed_turn >= turn or not _alike(set(lines), seen.last):
         return False
     return not _names_more(seen, set(lines), st.cause_words.get(failure, ()))
@@ -333,6 +355,17 @@ def _aimed(st: Stuck, failure: str, call: ToolCall) -> str:
     if not 0 < len(swapped) <= MAX_SWAPS or not command_words.name_words(call).issuperset(swapped):
         return failure
     return f"{failure}@{hashing.digest(' '.join(swapped))}"
+
+
+def _tally(line: str) -> bool:
+    words = shape.words_of(line)
+    return len([w for w in words if not w.isdigit()]) <= TALLY_WORDS and any(
+        c.isdigit() for c in line
+    )
+
+
+def _run_of(st: Stuck, result: str) -> int:
+    return st.runs.get(result, 0) if _active(st, result) else 0
 
 
 def _active(st: Stuck, result: str) -> bool:
