@@ -795,7 +795,7 @@ def test_a_failure_passed_on_through_other_commands_is_one_failure_by_its_clause
             f"configmap/api serverside-applied\n{forbidden}: {denied}",
         ),
         ("kubectl create -f k8s/d.yaml", f"{forbidden}: error creating: {denied}"),
-        ("kubectl replace --force -f k8s/d.yaml", f"Error from server: {denied}"),
+        ("kubectl replace --force -f k8s/d.yaml", f"{forbidden}: {denied}"),
     )
     assert _run(d, *(fail(c, text) for c, text in others)) == 4
 
@@ -825,3 +825,15 @@ def test_a_result_showing_two_failures_counts_where_the_longer_run_is():
     d.turn(fail("./deploy.sh --check --verbose", verbose))
     both = f"{verbose}\nKeyError: 'region' is not set in any profile"
     assert _run(d, fail("./deploy.sh --check --verbose --trace", both)) == 5
+
+
+def test_a_clause_about_a_file_is_kept_with_the_file():
+    # `No such file or directory` alone would make every missing file the one `ls` missed.
+    d = Driver()
+    d.turn(fail("ls crates/tauri/", "ls: crates/tauri/: No such file or directory"))
+    build = (
+        "Running beforeBuildCommand `cd ../../apps/web && pnpm build`\n"
+        "sh: line 0: cd: ../../apps/web: No such file or directory\n"
+        "beforeBuildCommand failed with exit code 1"
+    )
+    assert _run(d, *(fail(f"mise run tauri:build{' -v' * n}", build) for n in range(3))) == 0

@@ -28,6 +28,7 @@ from arcguard.core.loop_guard import shell_writes
 from arcguard.core.loop_guard import tool_effects
 from arcguard.core.loop_guard import tracks
 from arcguard.core.tool_call import ToolCall
+from arcguard.core.tool_call import ToolResult
 from arcguard.core.words import sentences
 from arcguard.core.words.redact import mask
 from arcguard.hooks import pre_tool
@@ -139,6 +140,9 @@ WORK = {
     "shell writes": lambda text: shell_writes.edits_files(bash(text)),
     "checkout": lambda text: shell_writes.moves_checkout(bash(text), text),
     "sentences": sentences.split,
+    "failure clauses": lambda text: shape.cause_pairs(
+        ToolResult(failed=True, error=text), bash("x")
+    ),
 }
 
 

@@ -314,13 +314,23 @@ ECHO_SHARE = 2 / 3
 
 
 def _clauses(line: str) -> list[str]:
-    clauses: list[str] = []
+    """`line` cut at `CLAUSE_BREAK`, short clauses kept with their neighbour, and a clause
+    after a file kept with it: the file is what it is about (`cd: ../web: No such file or
+    directory` is not any file missing)."""
+    clauses: list[list[str]] = []
+    letters = 0  # of the clause being made
+    after_file = False
     for part in line.split(CLAUSE_BREAK):
-        if clauses and min(_letters(clauses[-1]), _letters(part)) < CLAUSE_LETTERS:
-            clauses[-1] += CLAUSE_BREAK + part
+        count = _letters(part)
+        if clauses and (after_file or min(letters, count) < CLAUSE_LETTERS):
+            clauses[-1].append(part)
+            letters += count
         else:
-            clauses.append(part)
-    return clauses
+            clauses.append([part])
+            letters = count
+        words = part.split()
+        after_file = bool(words) and _names_a_file(words[-1])
+    return [CLAUSE_BREAK.join(parts) for parts in clauses]
 
 
 def _letters(text: str) -> int:
