@@ -22,6 +22,8 @@ from arcguard.core.loop_guard.command_words import ASKED_CLIP
 from arcguard.core.loop_guard.command_words import MAX_ASKED
 from arcguard.core.loop_guard.cycle_run import MAX_NARRATIONS
 from arcguard.core.loop_guard.cycle_run import NARRATION_CHARS
+from arcguard.core.loop_guard.failures import MAX_CAUSES
+from arcguard.core.loop_guard.failures import MAX_TARGETS
 from arcguard.core.loop_guard.guard import MAX_QUEUED_IDS
 from arcguard.core.loop_guard.held import MAX_HELD
 from arcguard.core.loop_guard.repeat import MAX_FILE_CONTENTS
@@ -29,10 +31,8 @@ from arcguard.core.loop_guard.repeat import MAX_FILES
 from arcguard.core.loop_guard.repeat import MAX_RESOLVED_IDS
 from arcguard.core.loop_guard.repeat import MAX_RESULTS
 from arcguard.core.loop_guard.shape import MAX_CAUSE_LINES
-from arcguard.core.loop_guard.stuck import MAX_CAUSES
 from arcguard.core.loop_guard.stuck import MAX_RUNS
 from arcguard.core.loop_guard.stuck import MAX_SHAPES
-from arcguard.core.loop_guard.stuck import MAX_TARGETS
 from arcguard.core.loop_guard.tracks import MAX_TRACKS
 from arcguard.core.schema import TASK_CHARS
 from arcguard.core.state import GOAL_BYTES
@@ -145,7 +145,7 @@ def track(cfg: Any, base: int) -> dict[str, Any]:
         ],
         "stuck": {
             "results": [f"completed:{base + n:016x}" for n in range(MAX_SHAPES)],
-            # A failure's run at one target of a sweep has the longest key (`stuck._aimed`).
+            # A failure's run at one target of a sweep has the longest key (`failures.aimed`).
             "runs": {f"failed:{base + n:016x}@{base:016x}": INT for n in range(MAX_RUNS)},
             "marks": {f"failed:{base + n:016x}@{base:016x}": INT for n in range(MAX_RUNS)},
             "news": INT,

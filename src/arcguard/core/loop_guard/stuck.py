@@ -7,11 +7,11 @@ Fed by every finished call (`observe`) and acted on when a turn's calls are done
   numbers that name the call's target kept, a failure read as its cause) the session has not
   seen is news. A result seen again extends its run, whichever call brought it and whatever
   one-off calls came between, until more than `GAP` new results arrived since its last
-  sighting. A command's result that shows one of the last failures again (all its lines; some
-  of them with no file written since; most of them with nothing changed since) is that
-  failure seen again, whatever its exit code (`recognise`). A failure's run is counted in
-  attempts (parallel copies of one turn are one), at each target of a sweep apart (`_aimed`):
-  `error_checkin_repeats` asks for a summary, `error_pause_repeats` pauses. Completed calls'
+  sighting. A command's result that shows one of the last failures again (`failures.shown`)
+  is that failure seen again, whatever its exit code (`recognise`). A failure's run is
+  counted in attempts (parallel copies of one turn are one), at each target of a sweep apart
+  (`failures.aimed`): `error_checkin_repeats` asks for a summary, `error_pause_repeats`
+  pauses. Completed calls'
   runs are counted together, in repeats (a first sighting is none): `shape_checkin_repeats`,
   then `shape_pause_repeats`.
   Real progress starts every run again: a confirmed edit that leaves a file content it never
@@ -38,10 +38,9 @@ explain itself first.
 
 from __future__ import annotations
 
-from arcguard.core import hashing
 from arcguard.core import render
 from arcguard.core.loop_guard import checks
-from arcguard.core.loop_guard import command_words
+from arcguard.core.loop_guard import failures
 from arcguard.core.loop_guard import opkey
 from arcguard.core.loop_guard import searches
 from arcguard.core.loop_guard import shape
@@ -58,8 +57,6 @@ from arcguard.values import value
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Iterable
-
     from arcguard.core.config import Config
     from arcguard.core.render import Decisions
     from arcguard.core.schema import Stuck
@@ -76,22 +73,6 @@ MAX_RUNS = 16  # results being counted at once
 # run: a one-off look elsewhere does not end a loop, a stretch of new findings does.
 GAP = 3
 LABEL_CHARS = 60
-# Turns after which a failure not seen again is no longer the one a result may show again.
-FAIL_MEMORY_TURNS = 10
-# Failures whose causes are kept to recognise: one retried among others (`kill` failing
-# between two starts that fail on the port) is still recognised.
-MAX_CAUSES = 4
-MAX_TARGETS = 8  # numbers kept of those a failed call named
-# Words of a command that may differ from the one that first failed for it to be the same
-# command aimed elsewhere (`us-east-1`: `us`, `east`).
-MAX_SWAPS = 2
-# The share of two failures' lines (of all the distinct lines either has) that they must
-# have in common, ending the same way, to read as one failure when nothing changed between.
-ALIKE = 1 / 2
-MIN_SHARED = 2
-# A line of at most this many words, one of them a number, is a tally (`1 failed in 0.12s`,
-# `Found 4 errors in 4 files.`), not a cause.
-TALLY_WORDS = 5
 
 
 def _stuck(track: Track) -> Stuck:
@@ -140,10 +121,9 @@ class Finished:
 
 
 def recognise(track: Track, call: ToolCall, result: ToolResult, finished: Finished) -> None:
-    """A command's result that shows a recent failure again (`_shows`), whatever else it
-    prints and however it exits (`go build ./... 2>&1 | tail` exits with the filter's code),
-    is that failure seen again: `finished` takes its shape (mutates `finished`). Only a
-    failure seen within `FAIL_MEMORY_TURNS` is one being retried."""
+    """A command's result that shows a recent failure again (`failures.shown`), whatever else
+    it prints and however it exits (`go build ./... 2>&1 | tail` exits with the filter's code),
+    is that failure seen again: `finished` takes its shape (mutates `finished`)."""
     st = track.stuck if track.has("stuck") else None
     if st is None or not st.causes or finished.result in st.causes or finished.empty:
         return
@@ -152,127 +132,12 @@ def recognise(track: Track, call: ToolCall, result: ToolResult, finished: Finish
     if not finished.outcome.startswith((opkey.FAILED, opkey.COMPLETED)):
         return
     pairs = finished.pairs if finished.pairs is not None else shape.cause_pairs(result, call)
-    seen = _seen(pairs, call, failed=finished.outcome.startswith(opkey.FAILED))
-    targets = _targets(call)
-    shown = [
-        failure
-        for failure in reversed(st.causes)  # the latest first
-        if track.turns - st.cause_turns.get(failure, 0) <= FAIL_MEMORY_TURNS
-        and st.causes[failure]
-        # `curl :3001` refused is not `curl :3000` refused again
-        and not (targets and st.cause_targets.get(failure) not in (None, [], targets))
-        and _shows(st, failure, seen)
-    ]
+    failed = finished.outcome.startswith(opkey.FAILED)
+    shown = failures.shown(st, track.turns, call, pairs, failed=failed)
     if shown:
         # Two failures it shows were one seen two ways (`-vv` and not): it counts where the
         # longer run of attempts is, not where the latest began.
         finished.result = max(shown, key=lambda failure: _run_of(st, failure))
-
-
-@value
-class Seen:
-    """A result as `_shows` compares it, read once for every failure it is compared with."""
-
-    lines: set[str]  # its cause lines' digests
-    last: set[str]  # the last `shape.MAX_CAUSE_LINES` of them
-    # By line, the words its call asked for that it shows, even in a path, and those of them
-    # its cause keeps (`shape.failure_text`: not in a path): only these a failure that has the
-    # line showed too.
-    named: dict[str, set[str]]
-    told: dict[str, set[str]]
-    tallied: bool  # its call failed, and its last line is a tally (`_tally`)
-
-
-def _seen(pairs: dict[str, str], call: ToolCall, *, failed: bool) -> Seen:
-    asked = set(command_words.asked_words(call))
-    shown = {d: asked.intersection(shape.words_of(line)) for d, line in pairs.items()}
-    named = {d: words for d, words in shown.items() if words}
-    told = {
-        d: words.intersection(shape.words_of(shape.failure_text(pairs[d])))
-        for d, words in named.items()
-    }
-    last = set(list(pairs)[-shape.MAX_CAUSE_LINES :])
-    tallied = failed and bool(pairs) and _tally(list(pairs.values())[-1])
-    return Seen(set(pairs), last, named, told, tallied)
-
-
-def _shows(st: Stuck, failure: str, seen: Seen) -> bool:
-    """The result shows every line of the failure. Or it shows the failure's last line and:
-    only lines of it (`| tail -8`), with no file written since; or most of them (`_alike`),
-    with nothing changed since (no file written, no change answering something new) and
-    naming nothing that only its own call asked for, even in a path (`tsc` failing alike in
-    `packages/web` after `packages/api`: a triage of packages, not a retry). After a write,
-    fewer errors are what it fixed; after an install, another missing module is what it did.
-    A result with the failure's first lines and not its last (a build's progress, then
-    success) is not the failure, unless it failed ending in another tally (`_tally`) after
-    the line before the failure's last."""
-    lines = st.causes[failure]
-    if set(lines) <= seen.lines:
-        return True
-    if lines[-1] not in seen.lines:
-        # A failing run's closing tally moves with how it was chosen (`1 failed, 211
-        # deselected` after `-k`, `1 failed` after a path): the line before it tells.
-        return (
-            seen.tallied
-            and len(lines) > 1
-            and lines[-2] in seen.lines
-            and _alike_since(st, failure, seen)
-        )
-    if seen.lines <= set(lines):
-        return st.wrote_turn < st.cause_turns.get(failure, 0)
-    return _alike_since(st, failure, seen)
-
-
-def _alike_since(st: Stuck, failure: str, seen: Seen) -> bool:
-    """Most lines alike, nothing changed since the failure, nothing new named."""
-    lines = st.causes[failure]
-    turn = st.cause_turns.get(failure, 0)
-    if st.changed_turn >= turn or not _alike(set(lines), seen.last):
-        return False
-    return not _names_more(seen, set(lines), st.cause_words.get(failure, ()))
-
-
-def _alike(lines: set[str], shown: set[str]) -> bool:
-    """Most lines of the shorter of the two are in the other (`ALIKE`, and at least
-    `MIN_SHARED`): with nothing changed since the failure, what differs is the spelling
-    (`--no-cache`, `flask db upgrade` for `alembic upgrade`), how much it tells (`-v` adds the
-    passing tests, a filter keeps the failing one) or noise (a judge's scores), not something
-    an attempt moved."""
-    shared = len(lines & shown)
-    return shared >= MIN_SHARED and shared >= ALIKE * min(len(lines), len(shown))
-
-
-def _names_more(seen: Seen, lines: set[str], words: Iterable[str]) -> bool:
-    """The result names, in lines the failure does not have, something its call asked for that
-    neither the failure's call nor the lines the two share name: `-k test_tax` answering
-    about `test_tax` after `-k test_total` is a triage; `-run TestParseDuration` answering
-    about the test `./...` failed on is that failure narrowed."""
-    known = set(words).union(*(told for d, told in seen.told.items() if d in lines))
-    return any(not named <= known for d, named in seen.named.items() if d not in lines)
-
-
-def _targets(call: ToolCall) -> list[str]:
-    return sorted(shape.identity_numbers(call))[:MAX_TARGETS]
-
-
-def _remember_cause(st: Stuck, failure: str, call: ToolCall, lines: list[str], turn: int) -> None:
-    """Keep `failure`'s cause and targets as first seen, and the turn it was last seen in
-    (mutates `st`)."""
-    causes, turns, targets, words = st.causes, st.cause_turns, st.cause_targets, st.cause_words
-    # Assigned back: a record's default container is only kept once it is set.
-    st.causes, st.cause_turns, st.cause_targets = causes, turns, targets
-    st.cause_words = words
-    if failure not in causes:
-        targets[failure] = _targets(call)
-        words[failure] = command_words.named_words(call)
-    causes[failure] = causes.pop(failure, []) or lines
-    turns.pop(failure, None)
-    turns[failure] = turn
-    for old in list(causes)[:-MAX_CAUSES]:
-        del causes[old]
-        turns.pop(old, None)
-        targets.pop(old, None)
-        words.pop(old, None)
 
 
 def observe(track: Track, now: float, call: ToolCall, finished: Finished) -> None:
@@ -316,10 +181,10 @@ def observe(track: Track, now: float, call: ToolCall, finished: Finished) -> Non
         # Parallel calls of one turn failing alike are one attempt, not several.
         again = st.fail_turn == track.turns and result == st.fail
         lines = list(finished.pairs or ())[-shape.MAX_CAUSE_LINES :]
-        _remember_cause(st, result, call, lines, track.turns)
+        failures.remember(st, result, call, lines, track.turns)
         st.fail, st.fail_turn = result, track.turns
         if not again:
-            _count(st, _aimed(st, result, call), label)
+            _count(st, failures.aimed(st, result, call), label)
         return
     if finished.changed and (fresh or not _active(st, result)):
         # It may have changed the world, and it is not itself the run that repeats; a failure
@@ -336,32 +201,6 @@ def _acted(st: Stuck, finished: Finished) -> bool:
     if not finished.changed or not finished.outcome.startswith(opkey.COMPLETED):
         return False
     return not finished.empty and finished.result not in st.results
-
-
-def _aimed(st: Stuck, failure: str, call: ToolCall) -> str:
-    """The run a failure from this call extends: the failure's own, unless the call is the one
-    that first failed this way aimed at another target (the same program and subcommand, the
-    same words but for one or two swapped: `--region eu-west-1` for `us-east-1`, repo after
-    repo). Then it is that target's run: answering alike for each target is what a sweep
-    finds, not a retry, and only a target tried again counts. A swap of how it runs
-    (`--browser-name=firefox-esr`) reads the same and is counted apart too: a retry counted
-    late costs less than a sweep paused. Only words that read as names are targets: a commit
-    retried under a new message (`-m "fix typing"`) is a retry."""
-    first = st.cause_words.get(failure) or []
-    words = command_words.named_words(call)
-    if len(first) != len(words) or len(words) < 2 or first[:2] != words[:2]:
-        return failure
-    swapped = [b for a, b in zip(first, words, strict=True) if a != b]
-    if not 0 < len(swapped) <= MAX_SWAPS or not command_words.name_words(call).issuperset(swapped):
-        return failure
-    return f"{failure}@{hashing.digest(' '.join(swapped))}"
-
-
-def _tally(line: str) -> bool:
-    words = shape.words_of(line)
-    return len([w for w in words if not w.isdigit()]) <= TALLY_WORDS and any(
-        c.isdigit() for c in line
-    )
 
 
 def _run_of(st: Stuck, result: str) -> int:
