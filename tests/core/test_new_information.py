@@ -837,3 +837,23 @@ def test_a_clause_about_a_file_is_kept_with_the_file():
         "beforeBuildCommand failed with exit code 1"
     )
     assert _run(d, *(fail(f"mise run tauri:build{' -v' * n}", build) for n in range(3))) == 0
+
+
+def test_a_failure_without_its_wrappers_closing_note_is_that_failure():
+    # `pnpm build` adds its own last line to vite's error; vite run directly stops before it.
+    error = "\n".join(
+        (
+            "x Build failed in 850ms",
+            "error during build:",
+            '[vite]: Rollup failed to resolve import "./components/Header" from "src/App.tsx".',
+            "This is most likely unintended because it can break your application at runtime.",
+        )
+    )
+    d = Driver()
+    d.turn(fail("pnpm build", f"{error}\n ELIFECYCLE  Command failed with exit code 1."))
+    direct = (
+        "npx vite build",
+        "npx vite build --debug 2>&1 | tail -25",
+        "./node_modules/.bin/vite build",
+    )
+    assert _run(d, *(fail(c, error) for c in direct)) == 4

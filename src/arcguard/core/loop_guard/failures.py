@@ -74,7 +74,9 @@ class Seen:
     # line showed too.
     named: dict[str, set[str]]
     told: dict[str, set[str]]
-    tallied: bool  # its call failed, and its last line is a tally (`_tally`)
+    # Its call failed, and it ends with a tally (`_tally`), or with the line `final`.
+    tallied: bool = False
+    final: str | None = None
 
 
 def _seen(pairs: dict[str, str], call: ToolCall, *, failed: bool) -> Seen:
@@ -86,8 +88,11 @@ def _seen(pairs: dict[str, str], call: ToolCall, *, failed: bool) -> Seen:
         for d, words in named.items()
     }
     last = set(list(pairs)[-shape.MAX_CAUSE_LINES :])
-    tallied = failed and bool(pairs) and _tally(list(pairs.values())[-1])
-    return Seen(set(pairs), last, named, told, tallied)
+    seen = Seen(set(pairs), last, named, told)
+    if failed and pairs:
+        final = next(reversed(pairs))
+        seen.final, seen.tallied = final, _tally(pairs[final])
+    return seen
 
 
 def _shows(st: Stuck, failure: str, seen: Seen) -> bool:
@@ -98,20 +103,18 @@ def _shows(st: Stuck, failure: str, seen: Seen) -> bool:
     `packages/web` after `packages/api`: a triage of packages, not a retry). After a write,
     fewer errors are what it fixed; after an install, another missing module is what it did.
     A result with the failure's first lines and not its last (a build's progress, then
-    success) is not the failure, unless it failed ending in another tally (`_tally`) after
-    the line before the failure's last."""
+    success) is not the failure, unless it failed closing where the failure closed but for
+    its trailer: ending at the line before it, or in a tally after that line."""
     lines = st.causes[failure]
     if set(lines) <= seen.lines:
         return True
     if lines[-1] not in seen.lines:
-        # A failing run's closing tally moves with how it was chosen (`1 failed, 211
-        # deselected` after `-k`, `1 failed` after a path): the line before it tells.
-        return (
-            seen.tallied
-            and len(lines) > 1
-            and lines[-2] in seen.lines
-            and _alike_since(st, failure, seen)
-        )
+        # A failing run's trailer moves with how it was started: a tally (`1 failed, 211
+        # deselected` after `-k`, `1 failed` after a path), a wrapper's exit note (pnpm's
+        # `ELIFECYCLE Command failed`, none from `vite build` run directly).
+        before = lines[-2] if len(lines) > 1 else None
+        closed = before in seen.lines and (seen.tallied or seen.final == before)
+        return closed and _alike_since(st, failure, seen)
     if seen.lines <= set(lines):
         return st.wrote_turn < st.cause_turns.get(failure, 0)
     return _alike_since(st, failure, seen)
