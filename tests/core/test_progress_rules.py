@@ -197,6 +197,10 @@ def test_commands_that_change_the_world_do_not_excuse_each_other():
         "if true; then rm -f x; fi",
         "docker compose up -d",
         "kubectl -n staging delete pod api-0",
+        "aws sqs receive-message --queue-url https://sqs.example/q",
+        "aws s3 cp site/index.html s3://acme-docs/",
+        "gcloud compute instances delete list-builder",
+        "aws --profile ops ecs update-service --service api --force-new-deployment",
     ],
 )
 def test_mutating_or_unknown_commands_count_as_changes(command):
@@ -225,6 +229,11 @@ def test_mutating_or_unknown_commands_count_as_changes(command):
         "timeout 10 cat log",
         "while true; do sleep 5; done",
         "kubectl -n staging get pods",
+        "aws --region eu-west-1 sts get-caller-identity",
+        "aws s3 ls s3://acme-docs/",
+        "aws acm describe-certificate --certificate-arn arn:aws:acm:x",
+        "gcloud compute instances list --format=json",
+        "az vm show -g web -n api-1",
         "kubectl --context prod describe pod api-0",
         "docker compose ps",
         "docker compose -f dev.yml logs --tail 50 api",

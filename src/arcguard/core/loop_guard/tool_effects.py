@@ -199,6 +199,23 @@ ONLY_ASKS = frozenset({"--version", "-V", "--help", "-h", "version"})
 CURL_WRITES = frozenset("dXFTOo")
 CURL_LONG_WRITES = ("--data", "--request", "--form", "--upload-file", "--output", "--remote")
 GH_READ_ONLY = frozenset({"view", "list", "diff", "checks", "status", "watch"})
+# Cloud CLIs name their action among their first words (`aws sts get-caller-identity`, `gcloud
+# compute instances list`, `az vm show`): an action starting with a reading verb reads, unless
+# a word there also starts with one that acts (`aws sqs receive-message` takes the message).
+CLOUD_CLIS = frozenset({"aws", "gcloud", "az"})
+CLOUD_READ_VERBS = frozenset({*MCP_READ_WORDS, "ls", "tail"})
+CLOUD_ACT_VERBS = frozenset(
+    "create delete update put set start stop run deploy apply rm cp mv sync remove add reboot "  # noqa: SIM905
+    "terminate invoke send publish receive purge restore modify import attach detach enable "
+    "disable reset rotate register deregister upload download login logout submit cancel "
+    "execute".split()
+)
+CLOUD_ACTION_WORDS = 4  # the leading words among which a cloud CLI names its action
+# Options of the cloud CLIs, before or after the action, that take the next word.
+CLOUD_VALUED_OPTIONS = frozenset(
+    "--region --output --query --endpoint-url --project --format --resource-group -g "  # noqa: SIM905
+    "--subscription --zone --profile".split()
+)
 SAFE_REDIRECTS = (
     *("2>&1", "1>&2", ">&2", "2>/dev/null", ">/dev/null", "&>/dev/null", "1>/dev/null"),
     *("> /dev/null", "2> /dev/null", "&> /dev/null"),
@@ -336,10 +353,24 @@ def reads(words: list[str]) -> bool:
         return at < len(args) and args[at] in READ_ONLY_SUBCOMMANDS[program]
     if program in ("curl", "wget"):
         return _fetch_reads(program, words[1:])
+    if program in CLOUD_CLIS:
+        return _cloud_reads(words[1:])
     if program not in READ_ONLY_PROGRAMS:
         return False
     writing = WRITING_OPTIONS.get(program, ())
     return not any(w.startswith(writing) for w in words[1:]) if writing else True
+
+
+def _cloud_reads(args: list[str]) -> bool:
+    verbs: list[str] = []
+    after_option = False
+    for arg in args:
+        if len(verbs) == CLOUD_ACTION_WORDS:
+            break
+        if not arg.startswith("-") and not after_option:
+            verbs.append(arg.partition("-")[0])
+        after_option = arg in CLOUD_VALUED_OPTIONS
+    return bool(CLOUD_READ_VERBS.intersection(verbs)) and not CLOUD_ACT_VERBS.intersection(verbs)
 
 
 def _fetch_reads(program: str, args: list[str]) -> bool:
