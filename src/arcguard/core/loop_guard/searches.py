@@ -21,6 +21,7 @@ Pure functions of the call and its result; the counters live in the track's `Stu
 from __future__ import annotations
 
 from arcguard.core.loop_guard import opkey
+from arcguard.core.loop_guard import shell_words
 from arcguard.core.loop_guard import tool_effects
 
 
@@ -36,9 +37,6 @@ SEARCH_PROGRAMS = frozenset({"rg", "grep", "egrep", "fgrep", "ag", "ack", "find"
 NOTHING_FOUND = frozenset({"No matches found", "No files found", "Found 0 files"})
 GAP = 5  # other calls that may come between two of them while they still count as a run
 MAX_COMMAND_CHARS = 4096  # a search is one line or a few; a longer command is something else
-OPERATORS = frozenset("|&;()\n")
-SPACE = frozenset(" \t\r")
-ESCAPED_IN_DOUBLE_QUOTES = frozenset('"\\$`')
 
 # Slips: spellings that cannot match, each with what to tell the model.
 ALTERNATION = "alternation"  # `\|` read as a literal pipe: ripgrep, the Grep tool, ag, ack, grep -P
@@ -82,60 +80,13 @@ def _programs(call: ToolCall) -> list[list[str]] | None:
     text = tool_effects.harmless(command)
     if text is None:
         return None  # it writes, or runs what we cannot see
-    split = _shell_commands(text)
+    split = shell_words.commands(text)
     if split is None:
         return None
     commands = [tool_effects.unwrap(c) for c in split]
     if not commands or not all(tool_effects.reads(c) for c in commands):
         return None
     return [c for c in commands if c and _is_search(c)] or None
-
-
-def _shell_commands(command: str) -> list[list[str]] | None:
-    """The simple commands of `command`, each a list of words as a POSIX shell reads them
-    (quotes removed, `\\` outside quotes escaping the next character); None when a quote is
-    left open. Operators (`|`, `&&`, `;`, parentheses, a new line) end a command."""
-    commands: list[list[str]] = [[]]
-    word: list[str] = []
-    started = False  # a word is open, even if it is empty (`""`)
-    quote = ""
-    i, end = 0, len(command)
-    while i < end:
-        char = command[i]
-        i += 1
-        if quote == "'":
-            if char == "'":
-                quote = ""
-            else:
-                word.append(char)
-        elif quote == '"':
-            if char == '"':
-                quote = ""
-            elif char == "\\" and i < end and command[i] in ESCAPED_IN_DOUBLE_QUOTES:
-                word.append(command[i])
-                i += 1
-            else:
-                word.append(char)
-        elif char in "'\"":
-            quote, started = char, True
-        elif char == "\\" and i < end:
-            word.append(command[i])
-            started = True
-            i += 1
-        elif char in SPACE or char in OPERATORS:
-            if started:
-                commands[-1].append("".join(word))
-                word, started = [], False
-            if char in OPERATORS and commands[-1]:
-                commands.append([])
-        else:
-            word.append(char)
-            started = True
-    if quote:
-        return None
-    if started:
-        commands[-1].append("".join(word))
-    return [c for c in commands if c]
 
 
 def _is_search(words: list[str]) -> bool:

@@ -16,6 +16,7 @@ toward letting a check run.
 
 from __future__ import annotations
 
+from arcguard.core.loop_guard import shell_words
 from arcguard.core.loop_guard import tool_effects as fx
 
 
@@ -55,9 +56,12 @@ def edits_files(call: ToolCall) -> bool:
     if command is None:
         return False
     text = fx.without_safe_redirects(command)
-    if ">" in text:
+    if ">" in shell_words.outside_quotes(text):
         return True
-    return any(_writes(fx.unwrap(line.split())) for line in fx.split_commands(text))
+    split = shell_words.commands(text)
+    if split is None:
+        return any(_writes(fx.unwrap(line.split())) for line in fx.split_commands(text))
+    return any(_writes(fx.unwrap(words)) for words in split)
 
 
 def moves_checkout(call: ToolCall, answer: str) -> bool:

@@ -4,11 +4,13 @@ The loop guard asks two questions of a finished call. May it have changed someth
 read would see? Then a read that looked stale may be news again. Did it only wait for work
 running elsewhere? Then its repeats are patience, not a loop. When a command cannot be read
 with confidence, it counts as a change: treating a change as none is what denies real work.
-Commands are split on a few shell operators, never evaluated; quoted operators therefore make
-a command look busier than it is, which errs on the side of "changed".
+Commands are split into simple commands as the shell reads them (`shell_words`), never
+evaluated; a quote left open makes the whole command a change.
 """
 
 from __future__ import annotations
+
+from arcguard.core.loop_guard import shell_words
 
 
 TYPE_CHECKING = False
@@ -221,6 +223,7 @@ SAFE_REDIRECTS = (
     *("> /dev/null", "2> /dev/null", "&> /dev/null"),
 )
 SEPARATORS = ("&&", "||", ";", "|", "&", "\n", "(", ")", "{", "}")
+GROUP_WORDS = frozenset({"{", "}"})
 # Words that make a command a wait for something else to finish.
 WAIT_PROGRAMS = frozenset({"sleep", "wait", "watch"})
 WAIT_SUBCOMMANDS = frozenset({"wait", "watch"})
@@ -269,7 +272,10 @@ def harmless(command: str) -> str | None:
     """`command` `without_safe_redirects`; None when it writes through another redirect or
     runs a substitution (both: assume a change)."""
     text = without_safe_redirects(command)
-    if ">" in text or "$(" in text or "`" in text:
+    if ">" in shell_words.outside_quotes(text):
+        return None
+    bare = shell_words.outside_quotes(text, double=False)
+    if "$(" in bare or "`" in bare:
         return None
     return text
 
@@ -282,24 +288,23 @@ def split_commands(text: str) -> list[str]:
 
 
 def segments(command: str) -> list[list[str]] | None:
-    """The simple commands of `command` as word lists; None when it is not `harmless`, or has
-    more than `MAX_SEGMENTS` of them (too many to read)."""
+    """The simple commands of `command` as the shell splits their words (`shell_words`), the
+    variables set for each and a group's braces aside; None when it is not `harmless`, leaves
+    a quote open, or has more than `MAX_SEGMENTS` of them (too many to read)."""
     text = harmless(command)
-    if text is None:
+    split = shell_words.commands(text) if text is not None else None
+    if split is None or len(split) > MAX_SEGMENTS:
         return None
-    lines = split_commands(text)
-    if len(lines) > 4 * MAX_SEGMENTS:
-        return None  # operators leave empty lines too (`(cd x)` leaves three lines)
     found = []
-    for line in lines:
-        words = line.split()
+    for words in split:
         first = 0
-        while first < len(words) and "=" in words[first] and not words[first].startswith("="):
-            first += 1  # VAR=value prefixes
+        while first < len(words) and (
+            words[first] in GROUP_WORDS
+            or ("=" in words[first] and not words[first].startswith("="))
+        ):
+            first += 1  # `{ ...; }`, and VAR=value prefixes
         if first < len(words) and not words[first].startswith("#"):
             found.append(words[first:])
-            if len(found) > MAX_SEGMENTS:
-                return None
     return found
 
 
