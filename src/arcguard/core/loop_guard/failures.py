@@ -4,8 +4,9 @@ A failed call's cause (`shape.cause_pairs`: its clauses, read as a cause is) is 
 turns, with the numbers and words its call named. A later command's result that shows one
 again (`shown`) is that failure seen again, whatever its exit code: one showing every clause;
 one showing only clauses of it, with no file written since; one alike to it (most clauses of the
-shorter of the two, the failure's last clause or the line before a moved tally), with nothing
-changed since and naming nothing new that only its call asked for. A failure from the command
+shorter of the two, and the failure's last clause, or the one before when a failing run's
+closing note moved), with nothing changed since and naming nothing new that only its call
+asked for. A failure from the command
 that first failed that way, aimed at another target, counts for that target (`aimed`): a
 sweep's alike answers are findings. Pure functions of the track's `Stuck` record.
 """
@@ -35,8 +36,10 @@ MAX_TARGETS = 8  # numbers kept of those a failed call named
 # Words of a command that may differ from the one that first failed for it to be the same
 # command aimed elsewhere (`us-east-1`: `us`, `east`).
 MAX_SWAPS = 2
-# The share of two failures' lines (of all the distinct lines either has) that they must
-# have in common, ending the same way, to read as one failure when nothing changed between.
+# The share of the shorter failure's clauses that two failures must have in common, and
+# how many at least, ending the same way, to read as one failure when nothing changed between:
+# one tool's `-v` adds lines, a filter keeps a few, and one shared closing line (go's `FAIL`)
+# is not enough.
 ALIKE = 1 / 2
 MIN_SHARED = 2
 # A line of at most this many words, one of them a number, is a tally (`1 failed in 0.12s`,
@@ -67,7 +70,7 @@ def shown(
 class Seen:
     """A result as `_shows` compares it, read once for every failure it is compared with."""
 
-    lines: set[str]  # its cause lines' digests
+    lines: set[str]  # its cause clauses' digests (`shape.cause_pairs`)
     last: set[str]  # the last `shape.MAX_CAUSE_LINES` of them
     # By line, the words its call asked for that it shows, even in a path, and those of them
     # its cause keeps (`shape.failure_text`: not in a path): only these a failure that has the
@@ -88,11 +91,9 @@ def _seen(pairs: dict[str, str], call: ToolCall, *, failed: bool) -> Seen:
         for d, words in named.items()
     }
     last = set(list(pairs)[-shape.MAX_CAUSE_LINES :])
-    seen = Seen(set(pairs), last, named, told)
-    if failed and pairs:
-        final = next(reversed(pairs))
-        seen.final, seen.tallied = final, _tally(pairs[final])
-    return seen
+    final = next(reversed(pairs), None) if failed else None
+    tallied = final is not None and _tally(pairs[final])
+    return Seen(set(pairs), last, named, told, tallied, final)
 
 
 def _shows(st: Stuck, failure: str, seen: Seen) -> bool:
@@ -192,7 +193,5 @@ def aimed(st: Stuck, failure: str, call: ToolCall) -> str:
 
 
 def _tally(line: str) -> bool:
-    words = shape.words_of(line)
-    return len([w for w in words if not w.isdigit()]) <= TALLY_WORDS and any(
-        c.isdigit() for c in line
-    )
+    words = [word for word in shape.words_of(line) if not word.isdigit()]
+    return len(words) <= TALLY_WORDS and any(c.isdigit() for c in line)

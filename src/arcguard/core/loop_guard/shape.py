@@ -273,9 +273,9 @@ CAUSE_LETTERS = 4
 # passes a failure on puts its own context in front (`Error from server (Forbidden): error
 # when creating "x": admission webhook denied the request`), so one cause read through
 # another tool shares its clauses, not its lines.
+CLAUSE_BREAK = ": "
 # A clause of fewer letters is kept with its neighbour: a label names what follows it
 # (`"msg": ...`), a short value what precedes it (`undefined: foo`).
-CLAUSE_BREAK = ": "
 CLAUSE_LETTERS = 12
 
 
@@ -284,9 +284,9 @@ def cause_pairs(result: ToolResult, call: ToolCall) -> dict[str, str]:
     order, each read as a failure's cause is (`failure_text`) with its volatile values set
     aside, the exit code line and clauses of too few letters left out, each with the line it
     was last read from: what `failures.shown` compares. Clauses that repeat the call's own
-    words are left out too
-    (`_echoes`). The numbers naming the call's target are not kept here: `EADDRINUSE :::3000`
-    is one cause with or without `-p 3000` (`failures.shown` tells two targets apart)."""
+    words are left out too (`_echoes`). The numbers naming the call's target are not kept
+    here: `EADDRINUSE :::3000` is one cause with or without `-p 3000` (`failures.shown` tells
+    two targets apart)."""
     found: dict[str, str] = {}
     asked = set(words_of(_call_text(call)))
     text = learned_text(result, call)

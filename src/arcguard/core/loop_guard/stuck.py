@@ -11,9 +11,8 @@ Fed by every finished call (`observe`) and acted on when a turn's calls are done
   is that failure seen again, whatever its exit code (`recognise`). A failure's run is
   counted in attempts (parallel copies of one turn are one), at each target of a sweep apart
   (`failures.aimed`): `error_checkin_repeats` asks for a summary, `error_pause_repeats`
-  pauses. Completed calls'
-  runs are counted together, in repeats (a first sighting is none): `shape_checkin_repeats`,
-  then `shape_pause_repeats`.
+  pauses. Completed calls' runs are counted together, in repeats (a first sighting is none):
+  `shape_checkin_repeats`, then `shape_pause_repeats`.
   Real progress starts every run again: a confirmed edit that leaves a file content it never
   had, or the user's words (`heard`). A call that may have changed the world, whose result is
   new or not itself the one repeating, starts every run but a failure's and a run of changes
