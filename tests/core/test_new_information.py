@@ -17,6 +17,7 @@ from testing.guard_driver import Driver
 from testing.guard_driver import bash
 
 from arcguard.core.loop_guard import command_words
+from arcguard.core.loop_guard import failures
 from arcguard.core.loop_guard import shape
 from arcguard.core.loop_guard import shell_writes
 from arcguard.core.loop_guard import tool_effects
@@ -794,7 +795,10 @@ def test_a_failure_passed_on_through_other_commands_is_one_failure_by_its_clause
             "kubectl apply -f k8s/ --server-side",
             f"configmap/api serverside-applied\n{forbidden}: {denied}",
         ),
-        ("kubectl create -f k8s/d.yaml", f"{forbidden}: error creating: {denied}"),
+        (
+            "kubectl create -f k8s/d.yaml",
+            f'{forbidden}: error when creating "k8s/d.yaml": {denied}',
+        ),
         ("kubectl replace --force -f k8s/d.yaml", f"{forbidden}: {denied}"),
     )
     assert _run(d, *(fail(c, text) for c, text in others)) == 4
@@ -857,3 +861,51 @@ def test_a_failure_without_its_wrappers_closing_note_is_that_failure():
         "./node_modules/.bin/vite build",
     )
     assert _run(d, *(fail(c, error) for c in direct)) == 4
+
+
+def test_checks_through_one_wrapper_failing_each_on_its_own_error_are_not_one_failure():
+    # yarn's own lines (its banner, its closing notes) are shared; the failures are not.
+    errors = {
+        "build": ("tsc -p .", "src/app.ts(3,7): error TS2322: Type 'string' is not assignable"),
+        "lint": ("eslint .", "src/app.ts 3:7 error 'total' is assigned a value but never used"),
+        "verify": ("node verify.js", "Error: STRIPE_SECRET_KEY is required for the checkout"),
+        "typecheck": ("vue-tsc --noEmit", "src/Cart.vue:12:5 - error TS2339: no 'items' there"),
+        "test": ("jest", "FAIL src/cart.test.ts: cart totals: expected 4, received 3"),
+        "e2e": ("playwright test", "1) checkout.spec.ts:8:3 pays with a card: timed out"),
+    }
+    d = Driver()
+    for script, (runs, error) in errors.items():
+        out = (
+            f"yarn run v1.22.19\n$ {runs}\n{error}\nerror Command failed with exit code 2.\n"
+            "info Visit https://yarnpkg.com/en/docs/cli/run for documentation about this command."
+        )
+        d.turn(fail(f"yarn {script}", out))
+    assert not any(o.get("hookSpecificOutput", {}).get("additionalContext") for o in d.outputs)
+
+
+def test_a_release_named_in_a_clause_beside_a_shared_one_is_another_target():
+    # Each failure names its release in the same line as the shared timeout: a rollout of
+    # four releases, each answering alike, is findings.
+    d = Driver()
+    for n, release in enumerate(("api", "worker", "billing", "gateway")):
+        out = (
+            f"Error: UPGRADE FAILED: release {release} failed, and has been rolled back due to "
+            "atomic being set: timed out waiting for the condition"
+        )
+        options = " --atomic" + " --set image.tag=v2" * n  # never the same words but one
+        d.turn(fail(f"helm upgrade --install {release} ./charts/{release}{options}", out))
+    assert not any(o.get("hookSpecificOutput", {}).get("additionalContext") for o in d.outputs)
+
+
+def test_a_place_in_a_file_is_no_clause_of_its_own():
+    # `handlers_test.go:41` names where, not what: the clause after it is read with it.
+    call = ToolCall("Bash", {"command": "go test ./..."})
+    line = "handlers_test.go:41: expected status 200, the handler answered 500"
+    answer = ToolResult(failed=True, error=f"Exit code 1\n{line}")
+    assert list(shape.cause_pairs(answer, call).values()) == [line]
+
+
+def test_a_tally_is_counts_and_a_few_words():
+    assert failures._tally("===== 1 failed, 5 passed, 1 skipped, 2 warnings in 0.35s =====")
+    assert failures._tally("Found 4 errors in 4 files (checked 12 source files)")
+    assert not failures._tally("error TS2304: Cannot find name")

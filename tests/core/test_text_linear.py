@@ -24,6 +24,7 @@ from arcguard.core.loop_guard import cycle_run
 from arcguard.core.loop_guard import guard
 from arcguard.core.loop_guard import opkey
 from arcguard.core.loop_guard import shape
+from arcguard.core.loop_guard import shell_words
 from arcguard.core.loop_guard import shell_writes
 from arcguard.core.loop_guard import tool_effects
 from arcguard.core.loop_guard import tracks
@@ -93,7 +94,11 @@ CFG = default_config()
 
 
 def steps(work, text: str) -> int:
-    """Python lines run by `work(text)`."""
+    """Python lines run by `work(text)`, with nothing read before (the memos would hide the
+    work)."""
+    for memo in (shell_words._scan, shell_words.commands, shell_words.outside_quotes):
+        memo.cache_clear()
+    tool_effects.segments.cache_clear()
     count = 0
 
     def trace(frame, event, arg):

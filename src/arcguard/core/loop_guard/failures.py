@@ -41,10 +41,11 @@ MAX_SWAPS = 2
 # one tool's `-v` adds lines, a filter keeps a few, and one shared closing line (go's `FAIL`)
 # is not enough.
 ALIKE = 1 / 2
+ALIKE_ELSEWHERE = 2 / 3  # through another command, whose own lines may be shared too
 MIN_SHARED = 2
-# A line of at most this many words, one of them a number, is a tally (`1 failed in 0.12s`,
-# `Found 4 errors in 4 files.`), not a cause.
-TALLY_WORDS = 5
+# A line of numbers and at most this many other words is a tally (`1 failed, 5 passed, 2
+# warnings in 0.35s`, `Found 4 errors in 4 files.`), not a cause.
+TALLY_WORDS = 7
 
 
 def shown(
@@ -80,6 +81,7 @@ class Seen:
     # Its call failed, and it ends with a tally (`_tally`), or with the line `final`.
     tallied: bool = False
     final: str | None = None
+    head: tuple[str, ...] = ()  # its call's program and subcommand (`command_words`)
 
 
 def _seen(pairs: dict[str, str], call: ToolCall, *, failed: bool) -> Seen:
@@ -93,7 +95,8 @@ def _seen(pairs: dict[str, str], call: ToolCall, *, failed: bool) -> Seen:
     last = set(list(pairs)[-shape.MAX_CAUSE_LINES :])
     final = next(reversed(pairs), None) if failed else None
     tallied = final is not None and _tally(pairs[final])
-    return Seen(set(pairs), last, named, told, tallied, final)
+    head = tuple(command_words.named_words(call)[:2])
+    return Seen(set(pairs), last, named, told, tallied, final, head)
 
 
 def _shows(st: Stuck, failure: str, seen: Seen) -> bool:
@@ -125,19 +128,23 @@ def _alike_since(st: Stuck, failure: str, seen: Seen) -> bool:
     """Most lines alike, nothing changed since the failure, nothing new named."""
     lines = st.causes[failure]
     turn = st.cause_turns.get(failure, 0)
-    if st.changed_turn >= turn or not _alike(set(lines), seen.last):
+    same_command = tuple(st.cause_words.get(failure, ())[:2]) == seen.head
+    if st.changed_turn >= turn or not _alike(set(lines), seen.last, same_command=same_command):
         return False
     return not _names_more(seen, set(lines), st.cause_words.get(failure, ()))
 
 
-def _alike(lines: set[str], shown: set[str]) -> bool:
-    """Most lines of the shorter of the two are in the other (`ALIKE`, and at least
-    `MIN_SHARED`): with nothing changed since the failure, what differs is the spelling
-    (`--no-cache`, `flask db upgrade` for `alembic upgrade`), how much it tells (`-v` adds the
-    passing tests, a filter keeps the failing one) or noise (a judge's scores), not something
-    an attempt moved."""
+def _alike(lines: set[str], shown: set[str], *, same_command: bool) -> bool:
+    """Most clauses of the two are the same (`ALIKE`, and at least `MIN_SHARED`): with nothing
+    changed since the failure, what differs is the spelling (`--no-cache`, `flask db upgrade`
+    for `alembic upgrade`) or noise (a judge's scores), not something an attempt moved. The
+    same command (program and subcommand) may tell more or less of the failure (`-v` adds the
+    passing tests, a narrower selection drops them): half of the shorter's clauses are enough.
+    Another command needs two thirds: `yarn build` and `yarn lint` failing on two errors share
+    yarn's own lines, not the failure."""
     shared = len(lines & shown)
-    return shared >= MIN_SHARED and shared >= ALIKE * min(len(lines), len(shown))
+    share = ALIKE if same_command else ALIKE_ELSEWHERE
+    return shared >= MIN_SHARED and shared >= share * min(len(lines), len(shown))
 
 
 def _names_more(seen: Seen, lines: set[str], words: Iterable[str]) -> bool:
@@ -193,5 +200,6 @@ def aimed(st: Stuck, failure: str, call: ToolCall) -> str:
 
 
 def _tally(line: str) -> bool:
-    words = [word for word in shape.words_of(line) if not word.isdigit()]
-    return len(words) <= TALLY_WORDS and any(c.isdigit() for c in line)
+    words = shape.words_of(line)
+    counts = [word for word in words if word.isdigit()]
+    return bool(counts) and len(words) - len(counts) <= TALLY_WORDS

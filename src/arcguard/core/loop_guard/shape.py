@@ -282,8 +282,8 @@ CLAUSE_LETTERS = 12
 def cause_pairs(result: ToolResult, call: ToolCall) -> dict[str, str]:
     """Digests of the distinct clauses (`_clauses`) of the lines of what the model saw, in
     order, each read as a failure's cause is (`failure_text`) with its volatile values set
-    aside, the exit code line and clauses of too few letters left out, each with the line it
-    was last read from: what `failures.shown` compares. Clauses that repeat the call's own
+    aside, the exit code line and clauses of too few letters left out, each with the clause
+    as it was last read, paths and all: what `failures.shown` compares. Clauses that repeat the call's own
     words are left out too (`_echoes`). The numbers naming the call's target are not kept
     here: `EADDRINUSE :::3000` is one cause with or without `-p 3000` (`failures.shown` tells
     two targets apart)."""
@@ -302,7 +302,7 @@ def cause_pairs(result: ToolResult, call: ToolCall) -> dict[str, str]:
                 continue
             digest = hashing.digest(clause)
             found.pop(digest, None)  # kept where it was last seen
-            found[digest] = raw
+            found[digest] = part
     return found
 
 
@@ -358,7 +358,9 @@ def _names_a_file(word: str) -> bool:
     if "/" in word:
         return True
     stem, dot, ext = word.strip("'\"`()[]<>,;:").rpartition(".")
-    return bool(dot and stem) and ext in FILE_EXTENSIONS
+    ext, _, place = ext.partition(":")  # `main.go:41:2`: a place in the file
+    in_file = not place or place.replace(":", "").isdigit()
+    return bool(dot and stem) and ext in FILE_EXTENSIONS and in_file
 
 
 def observed_command(command: str) -> str:

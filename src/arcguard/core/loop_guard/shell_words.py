@@ -1,93 +1,155 @@
 """A shell command as the shell reads it: its simple commands and their words, quotes
-removed, and its text with what quotes hold set aside.
+removed, and its text with what quotes and comments hold set aside.
 
 A separator or a redirect inside quotes is an argument (`grep -E 'a|b'`, `awk '$3 > 5'`,
 `jq '.jobs[] | .name'`), not the shell's: reading them as the shell's would take a search for a
-pipeline into an unknown program, or a filter for a write.
+pipeline into an unknown program, or a filter for a write. An apostrophe in a comment (`# it's
+a fix`) opens no quote. Both readers walk the command once (`_scan`); a quote left open makes
+it unreadable (None), which callers take as a change.
 """
 
 from __future__ import annotations
 
+import functools
+
 
 OPERATORS = frozenset("|&;()\n")
 SPACE = frozenset(" \t\r")
-ESCAPED_IN_DOUBLE_QUOTES = frozenset('"\\$`')
+ESCAPED_IN_DOUBLE_QUOTES = frozenset('"\\$`\n')
+BREAKS = SPACE | OPERATORS
+
+# What each piece of a command is to the shell (`_scan`).
+CODE = "code"  # read by the shell: words, operators, redirects, substitutions
+LITERAL = "literal"  # taken as it is: in single quotes, `$'...'`, or escaped by `\`
+DOUBLE = "double"  # in double quotes, where `$(...)` and backticks still run
+COMMENT = "comment"  # from a `#` that starts a word to the end of its line
+# Characters outside quotes that end a run of plain ones; marked once (`str.translate`) so
+# that each run is found at C speed, not character by character.
+SPECIAL = "'\"\\$#" + "".join(SPACE) + "".join(OPERATORS)
+MARK = "\0"
+MARKED = str.maketrans(dict.fromkeys(SPECIAL, MARK))
 
 
+# Each hook reads one command through several rules: it is read once. What comes back is
+# shared, so callers never change it.
+READ_ONCE = functools.lru_cache(maxsize=8)
+
+
+@READ_ONCE
+def _scan(command: str) -> tuple[tuple[str, str], ...] | None:
+    """`command` cut into (text, kind) pieces, in order, a quote's content one piece (or a few,
+    around escapes); None when a quote is left open."""
+    pieces: list[tuple[str, str]] = []
+    marked = command.translate(MARKED)
+    word_start = True
+    i, end = 0, len(command)
+    while i < end:
+        stop = marked.find(MARK, i)
+        if stop < 0:
+            stop = end
+        if stop > i:  # a run of plain characters
+            pieces.append((command[i:stop], CODE))
+            i, word_start = stop, False
+            continue
+        char = command[i]
+        if char in BREAKS:  # spaces and operators, the commonest, read here at the least cost
+            pieces.append((char, CODE))
+            i, word_start = i + 1, True
+            continue
+        if char == "'":
+            stop = command.find("'", i + 1)
+            if stop < 0:
+                return None
+            pieces.append((command[i + 1 : stop], LITERAL))
+            i, word_start = stop + 1, False
+            continue
+        if char == "#" and word_start:
+            stop = command.find("\n", i)
+            stop = end if stop < 0 else stop
+            pieces.append((command[i:stop], COMMENT))
+            i = stop
+            continue
+        i = _special(command, i, pieces)
+        if i < 0:
+            return None
+        word_start = False
+    return tuple(pieces)
+
+
+def _special(command: str, i: int, pieces: list[tuple[str, str]]) -> int:
+    """Read the special character at `i` (and the quote it opens, whole): where reading goes
+    on, or -1 when the quote is left open."""
+    char, after = command[i], i + 1
+    if char == "$" and command[after : after + 1] == "'":
+        return _quoted(command, after + 1, "'", pieces)
+    if char == '"':
+        return _quoted(command, after, '"', pieces)
+    if char == "\\" and after < len(command):
+        if command[after] != "\n":  # a backslash before a new line joins the lines
+            pieces.append((command[after], LITERAL))
+        return after + 1
+    pieces.append((char, CODE))
+    return after
+
+
+def _quoted(command: str, i: int, close: str, pieces: list[tuple[str, str]]) -> int:
+    r"""Read the content of a double quote or a `$'...'` (`close`: its closing quote), where `\`
+    escapes, from `i`: where reading goes on, or -1 when it is left open."""
+    kind = DOUBLE if close == '"' else LITERAL
+    pieces.append(("", kind))  # an empty quote is still a word (`""`)
+    end = len(command)
+    while i < end:
+        stop = command.find(close, i)
+        slash = command.find("\\", i, stop if stop >= 0 else end)
+        if slash < 0:
+            if stop < 0:
+                return -1
+            pieces.append((command[i:stop], kind))
+            return stop + 1
+        pieces.append((command[i:slash], kind))
+        escaped = command[slash + 1 : slash + 2]
+        if close == '"' and escaped not in ESCAPED_IN_DOUBLE_QUOTES:
+            pieces.append(("\\", kind))  # kept as it is: `"a\\b"` is `a\\b`
+            i = slash + 1
+        else:
+            pieces.append((escaped, LITERAL))
+            i = slash + 2
+    return -1
+
+
+@READ_ONCE
 def commands(command: str) -> list[list[str]] | None:
     """The simple commands of `command`, each a list of words as a POSIX shell reads them
-    (quotes removed, `\\` outside quotes escaping the next character); None when a quote is
-    left open. Operators (`|`, `&&`, `;`, parentheses, a new line) end a command."""
-    commands: list[list[str]] = [[]]
+    (quotes removed, `\\` escaping the next character, comments left out); None when a quote
+    is left open. Operators (`|`, `&&`, `;`, parentheses, a new line) end a command."""
+    pieces = _scan(command)
+    if pieces is None:
+        return None
+    found: list[list[str]] = [[]]
     word: list[str] = []
     started = False  # a word is open, even if it is empty (`""`)
-    quote = ""
-    i, end = 0, len(command)
-    while i < end:
-        char = command[i]
-        i += 1
-        if quote == "'":
-            if char == "'":
-                quote = ""
-            else:
-                word.append(char)
-        elif quote == '"':
-            if char == '"':
-                quote = ""
-            elif char == "\\" and i < end and command[i] in ESCAPED_IN_DOUBLE_QUOTES:
-                word.append(command[i])
-                i += 1
-            else:
-                word.append(char)
-        elif char in "'\"":
-            quote, started = char, True
-        elif char == "\\" and i < end:
-            word.append(command[i])
-            started = True
-            i += 1
-        elif char in SPACE or char in OPERATORS:
+    for text, kind in pieces:
+        if kind == CODE and text in BREAKS:
             if started:
-                commands[-1].append("".join(word))
+                found[-1].append("".join(word))
                 word, started = [], False
-            if char in OPERATORS and commands[-1]:
-                commands.append([])
-        else:
-            word.append(char)
+            if text in OPERATORS and found[-1]:
+                found.append([])
+        elif kind != COMMENT:
+            word.append(text)
             started = True
-    if quote:
-        return None
     if started:
-        commands[-1].append("".join(word))
-    return [c for c in commands if c]
+        found[-1].append("".join(word))
+    return [c for c in found if c]
 
 
-def outside_quotes(command: str, *, double: bool = True) -> str:
-    """`command` with what its single quotes hold, and its double quotes' too when `double`,
-    blanked (each character a space), the quotes kept: a `$(` in double quotes still runs.
-    A quote left open holds the rest."""
-    out: list[str] = []
-    quote = ""
-    i, end = 0, len(command)
-    while i < end:
-        char = command[i]
-        i += 1
-        if quote:
-            if char == quote:
-                quote = ""
-                out.append(char)
-            elif quote == '"' and not double:
-                out.append(char)
-            else:
-                if quote == '"' and char == "\\" and i < end:
-                    out.append(" ")
-                    i += 1
-                out.append(" ")
-        elif char in "'\"":
-            quote = char
-            out.append(char)
-        elif char == "\\" and i < end:
-            out.append(char + command[i])
-            i += 1
-        else:
-            out.append(char)
-    return "".join(out)
+@READ_ONCE
+def outside_quotes(command: str, *, double: bool = True) -> str | None:
+    """`command` with what its single quotes, escapes and comments hold blanked, and what its
+    double quotes hold too when `double` (a `$(` in double quotes still runs); None when a
+    quote is left open."""
+    pieces = _scan(command)
+    if pieces is None:
+        return None
+    blank = {LITERAL, COMMENT, DOUBLE} if double else {LITERAL, COMMENT}
+    return "".join(" " if kind in blank else text for text, kind in pieces)

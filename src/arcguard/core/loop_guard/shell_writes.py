@@ -56,12 +56,10 @@ def edits_files(call: ToolCall) -> bool:
     if command is None:
         return False
     text = fx.without_safe_redirects(command)
-    if ">" in shell_words.outside_quotes(text):
-        return True
-    split = shell_words.commands(text)
-    if split is None:
-        return any(_writes(fx.unwrap(line.split())) for line in fx.split_commands(text))
-    return any(_writes(fx.unwrap(words)) for words in split)
+    bare = shell_words.outside_quotes(text)
+    if bare is None or ">" in bare:
+        return True  # a redirect, or a quote left open: unreadable, so taken as a write
+    return any(_writes(fx.unwrap(words)) for words in shell_words.commands(text) or [])
 
 
 def moves_checkout(call: ToolCall, answer: str) -> bool:
@@ -85,6 +83,8 @@ def _writes(words: list[str]) -> bool:
     if program == "git":
         sub = fx.git_sub(args)
         return sub[:1] == ["apply"] or _moves(words)
+    if program in fx.AWK_PROGRAMS:
+        return fx.awk_writes(args)
     return program in FILE_WRITERS and bool(args)
 
 

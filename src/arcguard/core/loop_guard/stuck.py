@@ -136,7 +136,7 @@ def recognise(track: Track, call: ToolCall, result: ToolResult, finished: Finish
     if shown:
         # Two failures it shows were one seen two ways (`-vv` and not): it counts where the
         # longer run of attempts is, not where the latest began.
-        finished.result = max(shown, key=lambda failure: _run_of(st, failure))
+        finished.result = max(shown, key=lambda f: _run_of(st, failures.aimed(st, f, call)))
 
 
 def observe(track: Track, now: float, call: ToolCall, finished: Finished) -> None:

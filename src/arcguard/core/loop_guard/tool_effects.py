@@ -10,6 +10,7 @@ evaluated; a quote left open makes the whole command a change.
 
 from __future__ import annotations
 
+from arcguard.core.loop_guard import cloud_clis
 from arcguard.core.loop_guard import shell_words
 
 
@@ -138,7 +139,6 @@ READ_ONLY_PROGRAMS = frozenset(
         "pgrep",
         "uptime",
         "free",
-        "awk",
         "fd",
         "bat",
         "exa",
@@ -154,6 +154,9 @@ READ_ONLY_PROGRAMS = frozenset(
 )
 # Shell keywords that start the command they precede: `do rm x` runs `rm`.
 LEADING_KEYWORDS = frozenset({"do", "then", "else", "elif", "if", "while", "until", "!"})
+# awk prints into a file or a command from inside its program (`print > "out"`, `print |
+# "sort"`), or runs one (`system(...)`); a comparison before its `print` (`$3 > 5`) is none.
+AWK_PROGRAMS = frozenset({"awk", "gawk", "mawk", "nawk"})
 # Options that make an otherwise read-only program write.
 WRITING_OPTIONS = {
     "sed": ("-i", "--in-place"),
@@ -201,28 +204,10 @@ ONLY_ASKS = frozenset({"--version", "-V", "--help", "-h", "version"})
 CURL_WRITES = frozenset("dXFTOo")
 CURL_LONG_WRITES = ("--data", "--request", "--form", "--upload-file", "--output", "--remote")
 GH_READ_ONLY = frozenset({"view", "list", "diff", "checks", "status", "watch"})
-# Cloud CLIs name their action among their first words (`aws sts get-caller-identity`, `gcloud
-# compute instances list`, `az vm show`): an action starting with a reading verb reads, unless
-# a word there also starts with one that acts (`aws sqs receive-message` takes the message).
-CLOUD_CLIS = frozenset({"aws", "gcloud", "az"})
-CLOUD_READ_VERBS = frozenset({*MCP_READ_WORDS, "ls", "tail"})
-CLOUD_ACT_VERBS = frozenset(
-    "create delete update put set start stop run deploy apply rm cp mv sync remove add reboot "  # noqa: SIM905
-    "terminate invoke send publish receive purge restore modify import attach detach enable "
-    "disable reset rotate register deregister upload download login logout submit cancel "
-    "execute".split()
-)
-CLOUD_ACTION_WORDS = 4  # the leading words among which a cloud CLI names its action
-# Options of the cloud CLIs, before or after the action, that take the next word.
-CLOUD_VALUED_OPTIONS = frozenset(
-    "--region --output --query --endpoint-url --project --format --resource-group -g "  # noqa: SIM905
-    "--subscription --zone --profile".split()
-)
 SAFE_REDIRECTS = (
     *("2>&1", "1>&2", ">&2", "2>/dev/null", ">/dev/null", "&>/dev/null", "1>/dev/null"),
     *("> /dev/null", "2> /dev/null", "&> /dev/null"),
 )
-SEPARATORS = ("&&", "||", ";", "|", "&", "\n", "(", ")", "{", "}")
 GROUP_WORDS = frozenset({"{", "}"})
 # Words that make a command a wait for something else to finish.
 WAIT_PROGRAMS = frozenset({"sleep", "wait", "watch"})
@@ -232,7 +217,7 @@ WAIT_OPTIONS = ("--watch", "--wait")
 # of more simple commands, is not read at all (a change, not a wait: see the module's
 # docstring), so a megabyte command costs the guard no more than an ordinary one.
 COMMAND_CHARS = 16 * 1024
-MAX_SEGMENTS = 256
+MAX_SEGMENTS = 64
 
 
 def command_of(call: ToolCall) -> str | None:
@@ -272,21 +257,16 @@ def harmless(command: str) -> str | None:
     """`command` `without_safe_redirects`; None when it writes through another redirect or
     runs a substitution (both: assume a change)."""
     text = without_safe_redirects(command)
-    if ">" in shell_words.outside_quotes(text):
+    bare = shell_words.outside_quotes(text)
+    if bare is None or ">" in bare:
         return None
-    bare = shell_words.outside_quotes(text, double=False)
-    if "$(" in bare or "`" in bare:
+    code = shell_words.outside_quotes(text, double=False) or ""
+    if "$(" in code or "`" in code:
         return None
     return text
 
 
-def split_commands(text: str) -> list[str]:
-    """`text` cut at its command separators (`&&`, `;`, `|`, ...), one simple command a line."""
-    for separator in SEPARATORS:
-        text = text.replace(separator, "\n")
-    return text.split("\n")
-
-
+@shell_words.READ_ONCE
 def segments(command: str) -> list[list[str]] | None:
     """The simple commands of `command` as the shell splits their words (`shell_words`), the
     variables set for each and a group's braces aside; None when it is not `harmless`, leaves
@@ -358,24 +338,23 @@ def reads(words: list[str]) -> bool:
         return at < len(args) and args[at] in READ_ONLY_SUBCOMMANDS[program]
     if program in ("curl", "wget"):
         return _fetch_reads(program, words[1:])
-    if program in CLOUD_CLIS:
-        return _cloud_reads(words[1:])
+    if program in cloud_clis.CLIS:
+        return cloud_clis.reads(program, words[1:])
+    if program in AWK_PROGRAMS:
+        return not awk_writes(words[1:])
     if program not in READ_ONLY_PROGRAMS:
         return False
     writing = WRITING_OPTIONS.get(program, ())
     return not any(w.startswith(writing) for w in words[1:]) if writing else True
 
 
-def _cloud_reads(args: list[str]) -> bool:
-    verbs: list[str] = []
-    after_option = False
+def awk_writes(args: list[str]) -> bool:
+    """An awk program among `args` writes a file or runs a command."""
     for arg in args:
-        if len(verbs) == CLOUD_ACTION_WORDS:
-            break
-        if not arg.startswith("-") and not after_option:
-            verbs.append(arg.partition("-")[0])
-        after_option = arg in CLOUD_VALUED_OPTIONS
-    return bool(CLOUD_READ_VERBS.intersection(verbs)) and not CLOUD_ACT_VERBS.intersection(verbs)
+        printing = arg.find("print")
+        if "system(" in arg or (printing >= 0 and any(c in arg[printing:] for c in ">|")):
+            return True
+    return False
 
 
 def _fetch_reads(program: str, args: list[str]) -> bool:
