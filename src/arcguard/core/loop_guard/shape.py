@@ -282,11 +282,11 @@ CLAUSE_LETTERS = 12
 def cause_pairs(result: ToolResult, call: ToolCall) -> dict[str, str]:
     """Digests of the distinct clauses (`_clauses`) of the lines of what the model saw, in
     order, each read as a failure's cause is (`failure_text`) with its volatile values set
-    aside, the exit code line and clauses of too few letters left out, each with the clause
-    as it was last read, paths and all: what `failures.shown` compares. Clauses that repeat
-    the call's own words are left out too (`_echoes`). The numbers naming the call's target are not kept
-    here: `EADDRINUSE :::3000` is one cause with or without `-p 3000` (`failures.shown` tells
-    two targets apart)."""
+    aside, the exit code line and clauses of too few letters left out, each with the clause as
+    it was last read, paths and all: what `failures.shown` compares. Clauses that repeat the
+    call's own words are left out too (`_echoes`). The numbers naming the call's target are not
+    kept here: `EADDRINUSE :::3000` is one cause with or without `-p 3000` (`failures.shown`
+    tells two targets apart)."""
     found: dict[str, str] = {}
     asked = set(words_of(_call_text(call)))
     text = learned_text(result, call)
