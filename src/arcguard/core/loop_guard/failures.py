@@ -73,12 +73,12 @@ class Seen:
 
     lines: set[str]  # its cause clauses' digests (`shape.cause_pairs`)
     last: set[str]  # the last `shape.MAX_CAUSE_LINES` of them
-    # By line, the words its call asked for that it shows, even in a path, and those of them
-    # its cause keeps (`shape.failure_text`: not in a path): only these a failure that has the
-    # line showed too.
+    # By clause, the words its call asked for that it shows, even in a path (`named`), and
+    # those of them its cause keeps, outside paths (`told`): only these did a failure that has
+    # the clause show too.
     named: dict[str, set[str]]
     told: dict[str, set[str]]
-    # Its call failed, and it ends with a tally (`_tally`), or with the line `final`.
+    # Its call failed, and it ends with a tally (`_tally`), or with the clause `final`.
     tallied: bool = False
     final: str | None = None
     head: tuple[str, ...] = ()  # its call's program and subcommand (`command_words`)
@@ -100,17 +100,18 @@ def _seen(pairs: dict[str, str], call: ToolCall, *, failed: bool) -> Seen:
 
 
 def _shows(st: Stuck, failure: str, seen: Seen) -> bool:
-    """The result shows every line of the failure. Or it shows the failure's last line and:
-    only lines of it (`| tail -8`), with no file written since; or most of them (`_alike`),
+    """The result shows every clause of the failure (`lines`: its clauses' digests). Or it
+    shows the failure's last clause and: only clauses of it (`| tail -8`), with no file
+    written since; or most of them (`_alike`),
     with nothing changed since (no file written, no change answering something new) and
     naming nothing that only its own call asked for, even in a path (`tsc` failing alike in
     `packages/web` after `packages/api`: a triage of packages, not a retry). After a write,
     fewer errors are what it fixed; after an install, another missing module is what it did.
-    A result with the failure's first lines and not its last (a build's progress, then
+    A result with the failure's first clauses and not its last (a build's progress, then
     success) is not the failure, unless it failed closing where the failure closed but for
-    its trailer: ending at the line before it, or in a tally after that line."""
+    its trailer: ending at the clause before it, or in a tally after that clause."""
     lines = st.causes[failure]
-    if set(lines) <= seen.lines:
+    if seen.lines.issuperset(lines):
         return True
     if lines[-1] not in seen.lines:
         # A failing run's trailer moves with how it was started: a tally (`1 failed, 211
@@ -148,8 +149,8 @@ def _alike(lines: set[str], shown: set[str], *, same_command: bool) -> bool:
 
 
 def _names_more(seen: Seen, lines: set[str], words: Iterable[str]) -> bool:
-    """The result names, in lines the failure does not have, something its call asked for that
-    neither the failure's call nor the lines the two share name: `-k test_tax` answering
+    """The result names, in clauses the failure does not have, something its call asked for
+    that neither the failure's call nor the clauses the two share name: `-k test_tax` answering
     about `test_tax` after `-k test_total` is a triage; `-run TestParseDuration` answering
     about the test `./...` failed on is that failure narrowed."""
     known = set(words).union(*(told for d, told in seen.told.items() if d in lines))
