@@ -96,9 +96,7 @@ CFG = default_config()
 def steps(work, text: str) -> int:
     """Python lines run by `work(text)`, with nothing read before (the memos would hide the
     work)."""
-    for memo in (shell_words._scan, shell_words.commands, shell_words.outside_quotes):
-        memo.cache_clear()
-    tool_effects.segments.cache_clear()
+    shell_words.forget()
     count = 0
 
     def trace(frame, event, arg):

@@ -10,7 +10,13 @@ it unreadable (None), which callers take as a change.
 
 from __future__ import annotations
 
-import functools
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import TypeVar
+
+    K = TypeVar("K")
+    V = TypeVar("V")
 
 
 OPERATORS = frozenset("|&;()\n")
@@ -30,15 +36,48 @@ MARK = "\0"
 MARKED = str.maketrans(dict.fromkeys(SPECIAL, MARK))
 
 
-# Each hook reads one command through several rules: it is read once. What comes back is
-# shared, so callers never change it.
-READ_ONCE = functools.lru_cache(maxsize=8)
+# Each hook reads one command through several rules: it is read once, and what comes back is
+# shared, so callers never change it. A few are kept (a hook reads few commands); a hand-made
+# memo, since `functools` would cost every hook its import.
+MEMO_SIZE = 8
+MEMOS: list[dict[object, object]] = []
 
 
-@READ_ONCE
+def new_memo() -> dict[K, V]:
+    """A memo `remembered` keeps values in, and `forget` empties."""
+    memo: dict[K, V] = {}
+    MEMOS.append(memo)  # type: ignore[arg-type]
+    return memo
+
+
+def remembered(memo: dict[K, V], key: K, value: V) -> V:
+    """`value`, kept in `memo` for `key`."""
+    if len(memo) >= MEMO_SIZE:
+        memo.clear()
+    memo[key] = value
+    return value
+
+
+def forget() -> None:
+    """Empty every memo (for measuring the work a first read costs)."""
+    for memo in MEMOS:
+        memo.clear()
+
+
+_SCANS: dict[str, tuple[tuple[str, str], ...] | None] = new_memo()
+_COMMANDS: dict[str, list[list[str]] | None] = new_memo()
+_BARE: dict[tuple[str, bool], str | None] = new_memo()
+
+
 def _scan(command: str) -> tuple[tuple[str, str], ...] | None:
     """`command` cut into (text, kind) pieces, in order, a quote's content one piece (or a few,
     around escapes); None when a quote is left open."""
+    if command in _SCANS:
+        return _SCANS[command]
+    return remembered(_SCANS, command, _pieces(command))
+
+
+def _pieces(command: str) -> tuple[tuple[str, str], ...] | None:
     pieces: list[tuple[str, str]] = []
     marked = command.translate(MARKED)
     word_start = True
@@ -117,14 +156,15 @@ def _quoted(command: str, i: int, close: str, pieces: list[tuple[str, str]]) -> 
     return -1
 
 
-@READ_ONCE
 def commands(command: str) -> list[list[str]] | None:
     """The simple commands of `command`, each a list of words as a POSIX shell reads them
     (quotes removed, `\\` escaping the next character, comments left out); None when a quote
     is left open. Operators (`|`, `&&`, `;`, parentheses, a new line) end a command."""
+    if command in _COMMANDS:
+        return _COMMANDS[command]
     pieces = _scan(command)
     if pieces is None:
-        return None
+        return remembered(_COMMANDS, command, None)
     found: list[list[str]] = [[]]
     word: list[str] = []
     started = False  # a word is open, even if it is empty (`""`)
@@ -140,16 +180,16 @@ def commands(command: str) -> list[list[str]] | None:
             started = True
     if started:
         found[-1].append("".join(word))
-    return [c for c in found if c]
+    return remembered(_COMMANDS, command, [c for c in found if c])
 
 
-@READ_ONCE
 def outside_quotes(command: str, *, double: bool = True) -> str | None:
     """`command` with what its single quotes, escapes and comments hold blanked, and what its
     double quotes hold too when `double` (a `$(` in double quotes still runs); None when a
     quote is left open."""
+    if (command, double) in _BARE:
+        return _BARE[command, double]
     pieces = _scan(command)
-    if pieces is None:
-        return None
     blank = {LITERAL, COMMENT, DOUBLE} if double else {LITERAL, COMMENT}
-    return "".join(" " if kind in blank else text for text, kind in pieces)
+    bare = None if pieces is None else "".join(" " if k in blank else t for t, k in pieces)
+    return remembered(_BARE, (command, double), bare)

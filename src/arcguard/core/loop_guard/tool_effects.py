@@ -266,11 +266,19 @@ def harmless(command: str) -> str | None:
     return text
 
 
-@shell_words.READ_ONCE
+_SEGMENTS: dict[str, list[list[str]] | None] = shell_words.new_memo()
+
+
 def segments(command: str) -> list[list[str]] | None:
     """The simple commands of `command` as the shell splits their words (`shell_words`), the
     variables set for each and a group's braces aside; None when it is not `harmless`, leaves
     a quote open, or has more than `MAX_SEGMENTS` of them (too many to read)."""
+    if command in _SEGMENTS:
+        return _SEGMENTS[command]
+    return shell_words.remembered(_SEGMENTS, command, _segments(command))
+
+
+def _segments(command: str) -> list[list[str]] | None:
     text = harmless(command)
     split = shell_words.commands(text) if text is not None else None
     if split is None or len(split) > MAX_SEGMENTS:
