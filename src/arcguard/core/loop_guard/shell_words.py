@@ -38,23 +38,24 @@ MARKED = str.maketrans(dict.fromkeys(SPECIAL, MARK))
 
 # Each hook reads one command through several rules: it is read once, and what comes back is
 # shared, so callers never change it. A few are kept (a hook reads few commands); a hand-made
-# memo, since `functools` would cost every hook its import.
+# memo, since `functools` would cost every hook its import. Each value is kept in a 1-tuple and
+# looked up with one `get`: the resident server's threads may empty a memo at any moment.
 MEMO_SIZE = 8
 MEMOS: list[dict[object, object]] = []
 
 
-def new_memo() -> dict[K, V]:
+def new_memo() -> dict[K, tuple[V]]:
     """A memo `remembered` keeps values in, and `forget` empties."""
-    memo: dict[K, V] = {}
+    memo: dict[K, tuple[V]] = {}
     MEMOS.append(memo)  # type: ignore[arg-type]
     return memo
 
 
-def remembered(memo: dict[K, V], key: K, value: V) -> V:
+def remembered(memo: dict[K, tuple[V]], key: K, value: V) -> V:
     """`value`, kept in `memo` for `key`."""
     if len(memo) >= MEMO_SIZE:
         memo.clear()
-    memo[key] = value
+    memo[key] = (value,)
     return value
 
 
@@ -64,16 +65,17 @@ def forget() -> None:
         memo.clear()
 
 
-_SCANS: dict[str, tuple[tuple[str, str], ...] | None] = new_memo()
-_COMMANDS: dict[str, list[list[str]] | None] = new_memo()
-_BARE: dict[tuple[str, bool], str | None] = new_memo()
+_SCANS: dict[str, tuple[tuple[tuple[str, str], ...] | None]] = new_memo()
+_COMMANDS: dict[str, tuple[list[list[str]] | None]] = new_memo()
+_BARE: dict[tuple[str, bool], tuple[str | None]] = new_memo()
 
 
 def _scan(command: str) -> tuple[tuple[str, str], ...] | None:
     """`command` cut into (text, kind) pieces, in order, a quote's content one piece (or a few,
     around escapes); None when a quote is left open."""
-    if command in _SCANS:
-        return _SCANS[command]
+    hit = _SCANS.get(command)
+    if hit:
+        return hit[0]
     return remembered(_SCANS, command, _pieces(command))
 
 
@@ -160,8 +162,9 @@ def commands(command: str) -> list[list[str]] | None:
     """The simple commands of `command`, each a list of words as a POSIX shell reads them
     (quotes removed, `\\` escaping the next character, comments left out); None when a quote
     is left open. Operators (`|`, `&&`, `;`, parentheses, a new line) end a command."""
-    if command in _COMMANDS:
-        return _COMMANDS[command]
+    hit = _COMMANDS.get(command)
+    if hit:
+        return hit[0]
     pieces = _scan(command)
     if pieces is None:
         return remembered(_COMMANDS, command, None)
@@ -187,8 +190,9 @@ def outside_quotes(command: str, *, double: bool = True) -> str | None:
     """`command` with what its single quotes, escapes and comments hold blanked, and what its
     double quotes hold too when `double` (a `$(` in double quotes still runs); None when a
     quote is left open."""
-    if (command, double) in _BARE:
-        return _BARE[command, double]
+    hit = _BARE.get((command, double))
+    if hit:
+        return hit[0]
     pieces = _scan(command)
     blank = {LITERAL, COMMENT, DOUBLE} if double else {LITERAL, COMMENT}
     bare = None if pieces is None else "".join(" " if k in blank else t for t, k in pieces)

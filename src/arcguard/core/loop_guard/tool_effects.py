@@ -266,15 +266,16 @@ def harmless(command: str) -> str | None:
     return text
 
 
-_SEGMENTS: dict[str, list[list[str]] | None] = shell_words.new_memo()
+_SEGMENTS: dict[str, tuple[list[list[str]] | None]] = shell_words.new_memo()
 
 
 def segments(command: str) -> list[list[str]] | None:
     """The simple commands of `command` as the shell splits their words (`shell_words`), the
     variables set for each and a group's braces aside; None when it is not `harmless`, leaves
     a quote open, or has more than `MAX_SEGMENTS` of them (too many to read)."""
-    if command in _SEGMENTS:
-        return _SEGMENTS[command]
+    hit = _SEGMENTS.get(command)
+    if hit:
+        return hit[0]
     return shell_words.remembered(_SEGMENTS, command, _segments(command))
 
 
