@@ -1,7 +1,7 @@
 """What a command names: the words of its arguments, its program and subcommand, and those
 that read as names.
 
-`stuck` keeps a failed call's words to tell a retry under another spelling from the same
+`failures` keeps a failed call's words to tell a retry under another spelling from the same
 command aimed at another target (a sweep), and a result that names what only its own call
 asked for.
 """
@@ -52,23 +52,19 @@ def _kept(word: str) -> list[str]:
     ]
 
 
-def asked_words(call: ToolCall) -> list[str]:
+def _asked(runs: list[list[str]]) -> list[str]:
     """The words of a command's arguments and options' values, split at punctuation, without
     its programs and options' names: `pytest -k test_total` and `pytest tests/test_cart.py`
     ask for `test_total`, and `tests`, `test_cart`."""
-    return _asked(_segments(call))
-
-
-def _asked(runs: list[list[str]]) -> list[str]:
     return [t for run in runs for word in _values(run) for t in _kept(word)][:MAX_ASKED]
 
 
 def named_words(call: ToolCall) -> list[str]:
-    """The program a command runs first (past a `cd`), the first word of what follows it
-    unless that is an option (its subcommand: `build` of `cargo build`), then `asked_words`:
-    what `stuck` keeps of a failed call to tell a retry (`flask db upgrade` for `alembic
-    upgrade head`, `cargo check` for `cargo build`) from the same command aimed at another
-    target (`gh api repos/acme/web/...` after `repos/acme/api/...`)."""
+    """The program a command runs first (past a `cd`), the first word of what follows it unless
+    that is an option (its subcommand: `build` of `cargo build`), then what it asks for
+    (`_asked`): what `failures` keeps of a failed call to tell a retry (`flask db upgrade` for
+    `alembic upgrade head`, `cargo check` for `cargo build`) from the same command aimed at
+    another target (`gh api repos/acme/web/...` after `repos/acme/api/...`)."""
     runs = _segments(call)
     if not runs:
         return []
@@ -79,7 +75,7 @@ def named_words(call: ToolCall) -> list[str]:
 
 
 def name_words(call: ToolCall) -> set[str]:
-    """`asked_words` of the words that read as names (`NAME_MARKS`): `web` of
+    """What a command asks for (`_asked`), of the words that read as names (`NAME_MARKS`): `web` of
     `repos/acme/web`, `east` of `us-east-1`, not `typing` of `-m "fix typing"`."""
     return {
         t

@@ -1,14 +1,14 @@
 """Recent failures, and the results that show one of them again.
 
 A failed call's cause (`shape.cause_pairs`: its clauses, read as a cause is) is kept for a few
-turns, with the numbers and words its call named. A later command's result that shows one
-again (`shown`) is that failure seen again, whatever its exit code: one showing every clause;
-one showing only clauses of it, with no file written since; one alike to it (most clauses of the
+turns, with the numbers and words its call named. A later command's result that shows one again
+(`shown`) is that failure seen again, whatever its exit code: one showing every clause; one
+showing only clauses of it, with no file written since; one alike to it (most clauses of the
 shorter of the two, and the failure's last clause, or the one before when a failing run's
-closing note moved), with nothing changed since and naming nothing new that only its call
-asked for. A failure from the command
-that first failed that way, aimed at another target, counts for that target (`aimed`): a
-sweep's alike answers are findings. Pure functions of the track's `Stuck` record.
+closing note moved), with nothing changed since and naming nothing new that only its call asked
+for. A failure from the command that first failed that way, aimed at another target, counts for
+that target (`aimed`): a sweep's alike answers are findings. Pure functions of the track's
+`Stuck` record.
 """
 
 from __future__ import annotations
@@ -85,7 +85,8 @@ class Seen:
 
 
 def _seen(pairs: dict[str, str], call: ToolCall, *, failed: bool) -> Seen:
-    asked = set(command_words.asked_words(call))
+    named_words = command_words.named_words(call)  # its program, subcommand, then what it asks
+    asked = set(named_words[2:])
     shown = {d: asked.intersection(shape.words_of(line)) for d, line in pairs.items()}
     named = {d: words for d, words in shown.items() if words}
     told = {
@@ -95,20 +96,19 @@ def _seen(pairs: dict[str, str], call: ToolCall, *, failed: bool) -> Seen:
     last = set(list(pairs)[-shape.MAX_CAUSE_LINES :])
     final = next(reversed(pairs), None) if failed else None
     tallied = final is not None and _tally(pairs[final])
-    head = tuple(command_words.named_words(call)[:2])
+    head = tuple(named_words[:2])
     return Seen(set(pairs), last, named, told, tallied, final, head)
 
 
 def _shows(st: Stuck, failure: str, seen: Seen) -> bool:
-    """The result shows every clause of the failure (`lines`: its clauses' digests). Or it
-    shows the failure's last clause and: only clauses of it (`| tail -8`), with no file
-    written since; or most of them (`_alike`),
-    with nothing changed since (no file written, no change answering something new) and
-    naming nothing that only its own call asked for, even in a path (`tsc` failing alike in
-    `packages/web` after `packages/api`: a triage of packages, not a retry). After a write,
-    fewer errors are what it fixed; after an install, another missing module is what it did.
-    A result with the failure's first clauses and not its last (a build's progress, then
-    success) is not the failure, unless it failed closing where the failure closed but for
+    """The result shows every clause of the failure (`lines`: its clauses' digests). Or it shows
+    the failure's last clause and: only clauses of it (`| tail -8`), with no file written since;
+    or most of them (`_alike`), with nothing changed since (no file written, no change answering
+    something new) and naming nothing that only its own call asked for, even in a path (`tsc`
+    failing alike in `packages/web` after `packages/api`: a triage of packages, not a retry).
+    After a write, fewer errors are what it fixed; after an install, another missing module is
+    what it did. A result with the failure's first clauses and not its last (a build's progress,
+    then success) is not the failure, unless it failed closing where the failure closed but for
     its trailer: ending at the clause before it, or in a tally after that clause."""
     lines = st.causes[failure]
     if seen.lines.issuperset(lines):
@@ -126,13 +126,13 @@ def _shows(st: Stuck, failure: str, seen: Seen) -> bool:
 
 
 def _alike_since(st: Stuck, failure: str, seen: Seen) -> bool:
-    """Most lines alike, nothing changed since the failure, nothing new named."""
-    lines = st.causes[failure]
+    """Most clauses alike, nothing changed since the failure, nothing new named."""
+    lines = set(st.causes[failure])
     turn = st.cause_turns.get(failure, 0)
     same_command = tuple(st.cause_words.get(failure, ())[:2]) == seen.head
-    if st.changed_turn >= turn or not _alike(set(lines), seen.last, same_command=same_command):
+    if st.changed_turn >= turn or not _alike(lines, seen.last, same_command=same_command):
         return False
-    return not _names_more(seen, set(lines), st.cause_words.get(failure, ()))
+    return not _names_more(seen, lines, st.cause_words.get(failure, ()))
 
 
 def _alike(lines: set[str], shown: set[str], *, same_command: bool) -> bool:
