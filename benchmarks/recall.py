@@ -1,11 +1,13 @@
 """Recall and precision of the loop guard and the arc keeper on the labelled suite.
 
-    .venv/bin/python benchmarks/recall.py [--suite DIR] [--holdout DIR] [--json]
+    .venv/bin/python benchmarks/recall.py [--suite DIR] [--holdout DIR] [--blind DIR] [--json]
 
 Every session of the tuned suite (tests/fixtures/recall/, written by `python -m
-testing.recall_suite`) and of the held-out fold (tests/fixtures/recall-holdout/, written by
-`python -m testing.recall_holdout`, sessions never used to tune the rules) is replayed through
-the real hooks in this process, the hooks' clock following the transcript's timestamps, and
+testing.recall_suite`), of the held-out fold (tests/fixtures/recall-holdout/, written by
+`python -m testing.recall_holdout`, sessions never used to tune the rules) and of the blind fold
+(tests/fixtures/recall-blind/: loops and look-alikes of shapes the rules name nowhere, written
+and labelled, labels fixed before any run, by someone who had not read the rules) is replayed
+through the real hooks in this process, the hooks' clock following the transcript's timestamps, and
 judged against its label in `labels.json`:
 
 - a loop gets a word in time when it is denied, asked to check in or paused by the label's
@@ -37,6 +39,7 @@ from arcguard.replay import replay
 REPO = Path(__file__).resolve().parents[1]
 DEFAULT_SUITE = REPO / "tests" / "fixtures" / "recall"
 DEFAULT_HOLDOUT = REPO / "tests" / "fixtures" / "recall-holdout"
+DEFAULT_BLIND = REPO / "tests" / "fixtures" / "recall-blind"
 WORDS = ("deny", "nudge", "pause")
 ARC_KINDS = ("stall", "release")
 NUDGES_PER_100 = 1.0
@@ -124,19 +127,19 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--suite", type=Path, default=DEFAULT_SUITE)
     parser.add_argument("--holdout", type=Path, default=DEFAULT_HOLDOUT)
+    parser.add_argument("--blind", type=Path, default=DEFAULT_BLIND)
     parser.add_argument("--json", action="store_true", help="print the results as JSON")
     args = parser.parse_args()
-    folds = {"tuned": run(args.suite)}
-    if args.holdout.is_dir():
-        folds["held out"] = run(args.holdout)
+    paths = {"tuned": args.suite, "held out": args.holdout, "blind": args.blind}
+    folds = {name: run(path) for name, path in paths.items() if name == "tuned" or path.is_dir()}
     if args.json:
         print(json.dumps(folds, indent=2))
     else:
         for name, data in folds.items():
-            print(f"== {name} ({args.suite if name == 'tuned' else args.holdout})")
+            print(f"== {name} ({paths[name]})")
             _print(data)
             print()
-    # The held-out fold is a measurement, never a gate: the status is the tuned suite's.
+    # The other folds are measurements, never a gate: the status is the tuned suite's.
     return 0 if all(row["ok"] for row in folds["tuned"]["rows"]) else 1
 
 

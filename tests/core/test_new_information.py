@@ -909,3 +909,85 @@ def test_a_tally_is_counts_and_a_few_words():
     assert failures._tally("===== 1 failed, 5 passed, 1 skipped, 2 warnings in 0.35s =====")
     assert failures._tally("Found 4 errors in 4 files (checked 12 source files)")
     assert not failures._tally("error TS2304: Cannot find name")
+
+
+def test_one_cause_met_by_each_tool_in_its_own_words_is_one_failure():
+    # A proxy's certificate: each tool frames the same cause its own way.
+    chain = "self-signed certificate in certificate chain"
+    attempts = (
+        fail(
+            "cd web && npm ci",
+            f"npm error code SELF_SIGNED_CERT_IN_CHAIN\nnpm error request to "
+            f"https://registry.npmjs.org/vite failed, reason: {chain}",
+        ),
+        fail(
+            "pip install -r requirements.txt",
+            "WARNING: Retrying after connection broken by "
+            f"'SSLError(SSLCertVerificationError(1, '[SSL: CERTIFICATE_VERIFY_FAILED] certificate "
+            f"verify failed: {chain} (_ssl.c:1000)'))': /simple/fastapi/",
+        ),
+        fail(
+            "git clone https://github.com/acme/fixtures.git",
+            "Cloning into 'fixtures'...\n"
+            f"fatal: unable to access 'https://github.com/acme/fixtures.git/': SSL certificate "
+            f"problem: {chain}",
+        ),
+        fail(
+            "curl -sS https://registry.npmjs.org/", f"curl: (60) SSL certificate problem: {chain}"
+        ),
+    )
+    assert _run(Driver(), *attempts) == 4
+
+
+def test_tools_sharing_only_a_heading_a_banner_or_their_own_boilerplate_are_not_one_failure():
+    headed = (
+        fail("python a.py", "Traceback (most recent call last):\nKeyError: 'region'"),
+        fail(
+            "pytest -q", "Traceback (most recent call last):\nImportError: cannot import name 'x'"
+        ),
+        fail("flask run", "Traceback (most recent call last):\nValueError: bad port setting"),
+        fail("alembic upgrade head", "Traceback (most recent call last):\nOSError: disk quota"),
+    )
+    assert _run(Driver(), *headed) == 0
+    usage = "error: the following required arguments were not provided:"
+    needs = (
+        fail(f"{tool} build", f"{usage}\n  <{arg}>")
+        for tool, arg in (
+            ("ripgrep", "PATTERN"),
+            ("fd", "PATH"),
+            ("bat", "FILE"),
+            ("delta", "MINUS_FILE"),
+        )
+    )
+    assert _run(Driver(), *needs) == 0
+    banner = "platform linux -- Python 3.12.1, pytest-8.2.0, pluggy-1.5.0"
+    runners = ("pytest", "python -m pytest", "python3 -m pytest", "uv run pytest")
+    errors = ("KeyError: 'a'", "ValueError: b", "TypeError: c", "OSError: d")
+    banners = (fail(r, f"{banner}\nE   {e}") for r, e in zip(runners, errors, strict=True))
+    assert _run(Driver(), *banners) == 0
+    log = "npm error A complete log of this run can be found in: /home/u/.npm/_logs/debug-0.log"
+    npm = (
+        fail(
+            "npm ci",
+            f"npm error code EUSAGE\nnpm error lockfile out of sync with package.json\n{log}",
+        ),
+        fail(
+            "npm install",
+            f"npm error code ERESOLVE\nnpm error could not resolve peer react@19\n{log}",
+        ),
+        fail(
+            "npm run build",
+            f"npm error code ELIFECYCLE\nnpm error TS2304 cannot find name foo\n{log}",
+        ),
+        fail(
+            "npm test",
+            f"npm error code ELIFECYCLE\nnpm error 3 failing specifications found\n{log}",
+        ),
+    )
+    assert _run(Driver(), *npm) == 0
+
+
+def test_a_program_asked_only_its_version_changes_nothing():
+    reads = tool_effects.is_read_only_command
+    assert reads("node -v && npm -v && python3 --version") and reads("terraform -v")
+    assert not reads("rm -v build.log")

@@ -26,6 +26,12 @@ from arcguard.core.tool_call import ToolCall
         ("requests=1042 pid=48211 port :8080", "requests=1107 pid=50321 port :41231"),
         ("id 550e8400-e29b-41d4-a716-446655440000", "id 9f1c2a77-0b3e-4d5f-8a9b-1c2d3e4f5a6b"),
         ("commit 3f2a1b9c0d", "commit 77e0aa14f1"),
+        # An address in a repr or a crash, where a run loads the same code at another place.
+        ("<Broker object at 0x7f3a9c21d0b8>", "<Broker object at 0x7fe6209888e1>"),
+        (
+            "goroutine 1 [running]: main.f(0xc000012345)",
+            "goroutine 1 [running]: main.f(0xC0000A9F10)",
+        ),
         ("wrote /tmp/tmp.Xa8fQ2/out.json", "wrote /tmp/tmp.Pq01zz/out.json"),
         ("uptime_s   9", "uptime_s 1234"),
         # An age that crosses a unit boundary is still an age.
@@ -231,6 +237,29 @@ def test_a_poll_whose_result_changes_has_made_progress():
         d.wait(60)
         result = d.turn(poll("queued" if minute % 10 < 5 else "in_progress"))
         assert not nudges(result) and not result["paused"]
+
+
+@pytest.mark.parametrize("remote", [False, True])
+def test_a_poll_whose_counts_move_has_made_progress(remote):
+    # A training run's log: the same shape every time, its step and loss moving. Run through
+    # `ssh`, the poll may act, and is read the same.
+    command = "sleep 540; " + ("ssh box 'tail -n 1 train.log'" if remote else "tail -n 1 train.log")
+    d = Driver()
+    for n in range(12):
+        d.wait(540)
+        line = f"07:{n:02d}:31 | epoch 1/3 | step {1368 + 1500 * n}/14436 | loss 0.{6117 - 300 * n}"
+        result = d.turn(bash(command, response=line))
+        assert not nudges(result) and not result["paused"]
+
+
+def test_a_poll_whose_elapsed_time_alone_moves_is_still_bounded():
+    d = Driver()
+    for minute in range(1, 60):
+        d.wait(60)
+        result = d.turn(bash(POLL, response=f"status: queued, waiting {minute} minutes"))
+        if result["paused"]:
+            break
+    assert d.paused is not None and d.paused["kind"] == "poll"
 
 
 def test_a_spin_without_a_wait_keeps_the_repeat_rule():

@@ -14,6 +14,7 @@ from typing import Any
 from arcguard import jsonio
 from arcguard.core import schema
 from arcguard.core.config import default_config
+from arcguard.core.loop_guard import edited
 from arcguard.core.loop_guard.background import MAX_TASKS
 from arcguard.core.loop_guard.checks import MAX_ANSWERS
 from arcguard.core.loop_guard.checks import MAX_NAMES
@@ -22,7 +23,9 @@ from arcguard.core.loop_guard.command_words import ASKED_CLIP
 from arcguard.core.loop_guard.command_words import MAX_ASKED
 from arcguard.core.loop_guard.cycle_run import MAX_NARRATIONS
 from arcguard.core.loop_guard.cycle_run import NARRATION_CHARS
+from arcguard.core.loop_guard.edited import MAX_SWAP_CHARS
 from arcguard.core.loop_guard.failures import MAX_CAUSES
+from arcguard.core.loop_guard.failures import MAX_ENDS
 from arcguard.core.loop_guard.failures import MAX_TARGETS
 from arcguard.core.loop_guard.guard import MAX_QUEUED_IDS
 from arcguard.core.loop_guard.held import MAX_HELD
@@ -167,6 +170,15 @@ def track(cfg: Any, base: int) -> dict[str, Any]:
                 f"failed:{base + n:016x}": ["w" * ASKED_CLIP for _ in range(2 + MAX_ASKED)]
                 for n in range(MAX_CAUSES)
             },
+            "fail_print": [f"{base + c:016x}" for c in range(MAX_CAUSE_LINES + 1)],
+            "edited": f"failed:{base:016x}@{base:016x}",
+            "edited_run": INT,
+            "edited_nudged": False,
+            "edit_swaps": [[chars(MAX_SWAP_CHARS)] * 2 for _ in range(edited.MAX_SWAPS)],
+            "cause_ends": {
+                f"failed:{base + n:016x}": [f"{base + c:016x}" for c in range(MAX_ENDS)]
+                for n in range(MAX_CAUSES)
+            },
             "changed_turn": INT,
             "wrote_turn": INT,
             "label": text(schema.LABEL_BYTES),
@@ -178,6 +190,7 @@ def track(cfg: Any, base: int) -> dict[str, Any]:
                 "since": NUMBER,
                 "count": INT,
                 "label": text(schema.LABEL_BYTES),
+                "answer": OUTCOME,
             },
             "poll_nudged": False,
             "searches": INT,

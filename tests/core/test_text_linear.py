@@ -21,6 +21,8 @@ from arcguard.core.arc_keeper import handback
 from arcguard.core.config import default_config
 from arcguard.core.loop_guard import answers
 from arcguard.core.loop_guard import cycle_run
+from arcguard.core.loop_guard import edited
+from arcguard.core.loop_guard import failures
 from arcguard.core.loop_guard import guard
 from arcguard.core.loop_guard import opkey
 from arcguard.core.loop_guard import shape
@@ -145,6 +147,11 @@ WORK = {
     "sentences": sentences.split,
     "failure clauses": lambda text: shape.cause_pairs(
         ToolResult(failed=True, error=text), bash("x")
+    ),
+    "failure causes": failures.causes,
+    "failure print": edited.printed,
+    "edit swaps": lambda text: edited.swaps(
+        ToolCall("Edit", {"old_string": text, "new_string": text + " x"})
     ),
 }
 

@@ -2,7 +2,8 @@
 
 A failed call's cause (`shape.cause_pairs`: its clauses, read as a cause is) is kept for a few
 turns, with the numbers and words its call named. A later command's result that shows one again
-(`shown`) is that failure seen again, whatever its exit code: one showing every clause; one
+(`shown`) is that failure seen again, whatever its exit code: one showing every clause, or,
+from another program with nothing changed since, a cause it gave (`causes`); one
 showing only clauses of it, with no file written since; one alike to it (most clauses of the
 shorter of the two, and the failure's last clause, or the one before when a failing run's
 closing note moved), with nothing changed since and naming nothing new that only its call asked
@@ -36,6 +37,7 @@ MAX_TARGETS = 8  # numbers kept of those a failed call named
 # Words of a command that may differ from the one that first failed for it to be the same
 # command aimed elsewhere (`us-east-1`: `us`, `east`).
 MAX_SWAPS = 2
+AT = "@"  # between a failure and the target its run is counted at (`aimed`)
 # The share of the shorter failure's clauses that two failures must have in common, and
 # how many at least, ending the same way, to read as one failure when nothing changed between:
 # one tool's `-v` adds lines, a filter keeps a few, and one shared closing line (go's `FAIL`)
@@ -43,18 +45,22 @@ MAX_SWAPS = 2
 ALIKE = 1 / 2
 ALIKE_ELSEWHERE = 2 / 3  # through another command, whose own lines may be shared too
 MIN_SHARED = 2
+# A piece of a line between `: ` with this many letters names a cause on its own, whichever
+# program printed it; a failure's last few such pieces are kept.
+CAUSE_CLAUSE_LETTERS = 24
+MAX_ENDS = 12
 # A line of numbers and at most this many other words is a tally (`1 failed, 5 passed, 2
 # warnings in 0.35s`, `Found 4 errors in 4 files.`), not a cause.
 TALLY_WORDS = 7
 
 
 def shown(
-    st: Stuck, turns: int, call: ToolCall, pairs: dict[str, str], *, failed: bool
+    st: Stuck, turns: int, call: ToolCall, pairs: dict[str, str], ends: list[str], *, failed: bool
 ) -> list[str]:
     """The recent failures (seen within `FAIL_MEMORY_TURNS` of `turns`) that a result of `call`
     with these cause pairs shows again (`_shows`), the latest first. `failed`: the call itself
     failed, not only a filter after it."""
-    seen = _seen(pairs, call, failed=failed)
+    seen = _seen(pairs, call, ends, failed=failed)
     targets = _targets(call)
     return [
         failure
@@ -82,9 +88,10 @@ class Seen:
     tallied: bool = False
     final: str | None = None
     head: tuple[str, ...] = ()  # its call's program and subcommand (`command_words`)
+    causes: frozenset[str] = frozenset()  # the causes its lines give (`causes`)
 
 
-def _seen(pairs: dict[str, str], call: ToolCall, *, failed: bool) -> Seen:
+def _seen(pairs: dict[str, str], call: ToolCall, ends: list[str], *, failed: bool) -> Seen:
     named_words = command_words.named_words(call)  # its program, subcommand, then what it asks
     asked = set(named_words[2:])
     shown = {d: asked.intersection(shape.words_of(line)) for d, line in pairs.items()}
@@ -97,7 +104,7 @@ def _seen(pairs: dict[str, str], call: ToolCall, *, failed: bool) -> Seen:
     final = next(reversed(pairs), None) if failed else None
     tallied = final is not None and _tally(pairs[final])
     head = tuple(named_words[:2])
-    return Seen(set(pairs), last, named, told, tallied, final, head)
+    return Seen(set(pairs), last, named, told, tallied, final, head, frozenset(ends))
 
 
 def _shows(st: Stuck, failure: str, seen: Seen) -> bool:
@@ -111,7 +118,7 @@ def _shows(st: Stuck, failure: str, seen: Seen) -> bool:
     then success) is not the failure, unless it failed closing where the failure closed but for
     its trailer: ending at the clause before it, or in a tally after that clause."""
     lines = st.causes[failure]
-    if seen.lines.issuperset(lines):
+    if seen.lines.issuperset(lines) or _one_cause(st, failure, seen):
         return True
     if lines[-1] not in seen.lines:
         # A failing run's trailer moves with how it was started: a tally (`1 failed, 211
@@ -133,6 +140,37 @@ def _alike_since(st: Stuck, failure: str, seen: Seen) -> bool:
     if st.changed_turn >= turn or not _alike(lines, seen.last, same_command=same_command):
         return False
     return not _names_more(seen, lines, st.cause_words.get(failure, ()))
+
+
+def _one_cause(st: Stuck, failure: str, seen: Seen) -> bool:
+    """Another program giving a cause the failure gave (`causes`), with nothing changed since:
+    one cause surfacing through each tool that meets it (a proxy's certificate under npm, pip,
+    git and curl; a host name that does not resolve under psql and psycopg2)."""
+    program = tuple(st.cause_words.get(failure, ())[:1])
+    if st.changed_turn >= st.cause_turns.get(failure, 0) or program == seen.head[:1]:
+        return False
+    return not seen.causes.isdisjoint(st.cause_ends.get(failure, ()))
+
+
+def causes(text: str) -> list[str]:
+    """Digests of the pieces between `: ` of a failure's lines that have one, read as a cause
+    is, that are long enough to name a cause on their own (`self-signed certificate in
+    certificate chain`, whether after `reason: `, `SSL certificate problem: ` or `error Error:
+    `) and are no heading (`Traceback (most recent call last):`). A line without `: ` is no
+    cause given for something (a test run's `platform linux -- Python 3.12` banner). The last
+    `MAX_ENDS`."""
+    if len(text) > shape.HEAD_CHARS + shape.TAIL_CHARS:
+        text = text[-shape.TAIL_CHARS :]
+    found: dict[str, None] = {}
+    for line in text.splitlines():
+        pieces = line.split(shape.CLAUSE_BREAK)
+        for piece in pieces if len(pieces) > 1 else ():
+            clean = shape.of_text(shape.failure_text(piece))
+            if shape.letters(clean) >= CAUSE_CLAUSE_LETTERS and not clean.rstrip().endswith(":"):
+                digest = hashing.digest(clean)
+                found.pop(digest, None)
+                found[digest] = None
+    return list(found)[-MAX_ENDS:]
 
 
 def _alike(lines: set[str], shown: set[str], *, same_command: bool) -> bool:
@@ -161,16 +199,22 @@ def _targets(call: ToolCall) -> list[str]:
     return sorted(shape.identity_numbers(call))[:MAX_TARGETS]
 
 
-def remember(st: Stuck, failure: str, call: ToolCall, lines: list[str], turn: int) -> None:
+def remember(
+    st: Stuck, failure: str, call: ToolCall, lines: list[str], ends_of: list[str], turn: int
+) -> None:
     """Keep `failure`'s cause and targets as first seen, and the turn it was last seen in
     (mutates `st`)."""
     causes, turns, targets, words = st.causes, st.cause_turns, st.cause_targets, st.cause_words
     # Assigned back: a record's default container is only kept once it is set.
     st.causes, st.cause_turns, st.cause_targets = causes, turns, targets
     st.cause_words = words
+    ends = st.cause_ends  # set only once a failure gives a cause (`causes`)
     if failure not in causes:
         targets[failure] = _targets(call)
         words[failure] = command_words.named_words(call)
+        if ends_of:
+            ends[failure] = ends_of
+            st.cause_ends = ends
     causes[failure] = causes.pop(failure, []) or lines
     turns.pop(failure, None)
     turns[failure] = turn
@@ -179,6 +223,7 @@ def remember(st: Stuck, failure: str, call: ToolCall, lines: list[str], turn: in
         turns.pop(old, None)
         targets.pop(old, None)
         words.pop(old, None)
+        ends.pop(old, None)
 
 
 def aimed(st: Stuck, failure: str, call: ToolCall) -> str:
@@ -197,7 +242,7 @@ def aimed(st: Stuck, failure: str, call: ToolCall) -> str:
     swapped = [b for a, b in zip(first, words, strict=True) if a != b]
     if not 0 < len(swapped) <= MAX_SWAPS or not command_words.name_words(call).issuperset(swapped):
         return failure
-    return f"{failure}@{hashing.digest(' '.join(swapped))}"
+    return f"{failure}{AT}{hashing.digest(' '.join(swapped))}"
 
 
 def _tally(line: str) -> bool:

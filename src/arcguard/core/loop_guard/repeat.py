@@ -17,6 +17,8 @@ from arcguard.core import hashing
 from arcguard.core import render
 from arcguard.core.loop_guard import answers
 from arcguard.core.loop_guard import background
+from arcguard.core.loop_guard import edited
+from arcguard.core.loop_guard import failures
 from arcguard.core.loop_guard import opkey
 from arcguard.core.loop_guard import searches
 from arcguard.core.loop_guard import shape
@@ -362,7 +364,9 @@ def _finish(guard: Guard, call: ToolCall, result: ToolResult) -> stuck.Finished:
         found=found,
     )
     if outcome.startswith(opkey.FAILED):
+        text = shape.learned_text(result, call)
         finished.pairs = shape.cause_pairs(result, call)
+        finished.printed, finished.ends = edited.printed(text), failures.causes(text)
     if not result.failed and (
         opkey.is_confirmed_edit(call, result.response) or call.name == NOTEBOOK_EDIT
     ):
@@ -386,6 +390,10 @@ def _finish(guard: Guard, call: ToolCall, result: ToolResult) -> stuck.Finished:
     elif outcome.startswith(opkey.COMPLETED) and not finished.empty:
         # Only a look's whole answer is compared (`checks.looked`): an edit's or a change's
         # output (an edit's response holds the whole file) is not read twice.
+        finished.answer = answers.digest(opkey.COMPLETED, shape.result_text(result))
+    completed = outcome.startswith(opkey.COMPLETED) and not finished.empty
+    if completed and finished.changed and tool_effects.is_poll(call):
+        # A poll that may act (`sleep 540; ssh box 'tail log'`): its counts may still move.
         finished.answer = answers.digest(opkey.COMPLETED, shape.result_text(result))
     return finished
 

@@ -89,8 +89,9 @@ def _word(word: str, keep: frozenset[str] = frozenset()) -> str:
         return word
     if is_duration(word):
         return DURATION
-    if all(c in HEX for c in word):
-        return NUMBER  # a number or a hex id: `2026`, `41d4`, `3f2a1b9`
+    hexadecimal = word[2:] if word[:2] in ("0x", "0X") else word
+    if all(c in HEX for c in hexadecimal):
+        return NUMBER  # a number or a hex id: `2026`, `41d4`, `3f2a1b9`, `0x7f3a9c`
     # A number with a unit or a name around it (`12ms`, `v2`, `pid48211`): each run of
     # digits becomes one placeholder, the letters stay; a run in `keep` stays as it is
     # (`part7` where the call read `part7.py`).
@@ -298,7 +299,7 @@ def cause_pairs(result: ToolResult, call: ToolCall) -> dict[str, str]:
             if not clause or _echoes(clause, asked):
                 continue
             clause = of_text(clause)
-            if clause.startswith(EXIT_CODE) or _letters(clause) < CAUSE_LETTERS:
+            if clause.startswith(EXIT_CODE) or letters(clause) < CAUSE_LETTERS:
                 continue
             digest = hashing.digest(clause)
             found.pop(digest, None)  # kept where it was last seen
@@ -319,22 +320,22 @@ def _clauses(line: str) -> list[str]:
     after a file kept with it: the file is what it is about (`cd: ../web: No such file or
     directory` is not any file missing)."""
     clauses: list[list[str]] = []
-    letters = 0  # of the clause being made
+    made = 0  # letters of the clause being made
     after_file = False
     for part in line.split(CLAUSE_BREAK):
-        count = _letters(part)
-        if clauses and (after_file or min(letters, count) < CLAUSE_LETTERS):
+        count = letters(part)
+        if clauses and (after_file or min(made, count) < CLAUSE_LETTERS):
             clauses[-1].append(part)
-            letters += count
+            made += count
         else:
             clauses.append([part])
-            letters = count
+            made = count
         words = part.split()
         after_file = bool(words) and _names_a_file(words[-1])
     return [CLAUSE_BREAK.join(parts) for parts in clauses]
 
 
-def _letters(text: str) -> int:
+def letters(text: str) -> int:
     return sum(c.isalpha() for c in text)
 
 

@@ -14,7 +14,8 @@ Fed by every finished call (`observe`) and acted on when a turn's calls are done
   pauses. Completed calls' runs are counted together, in repeats (a first sighting is none):
   `shape_checkin_repeats`, then `shape_pause_repeats`.
   Real progress starts every run again: a confirmed edit that leaves a file content it never
-  had, or the user's words (`heard`). A call that may have changed the world, whose result is
+  had (unless the next failure only quotes it: `loop_guard.edited`), or the user's words
+  (`heard`). A call that may have changed the world, whose result is
   new or not itself the one repeating, starts every run but a failure's and a run of changes
   that changed nothing: whatever it did or printed (a reinstall, a restart, `alembic heads`,
   which may only look), the attempt after it that fails word for word as before shows it moved
@@ -39,6 +40,7 @@ from __future__ import annotations
 
 from arcguard.core import render
 from arcguard.core.loop_guard import checks
+from arcguard.core.loop_guard import edited
 from arcguard.core.loop_guard import failures
 from arcguard.core.loop_guard import opkey
 from arcguard.core.loop_guard import searches
@@ -87,6 +89,7 @@ def _progress(st: Stuck, *, failures: bool = True) -> None:
     if failures:
         st.runs, st.marks = {}, {}
         st.fails, st.fail_nudged = 0, False
+        _end_edited(st)
         checks.end(st)
     else:
         st.runs = {r: n for r, n in st.runs.items() if r.startswith(opkey.FAILED)}
@@ -114,6 +117,8 @@ class Finished:
     changed: bool = False  # it ran and may have changed the world
     found: bool | None = None  # a search: whether it found anything (`searches.found`)
     pairs: dict[str, str] | None = None  # a failure's `shape.cause_pairs`, read once
+    printed: list[str] | None = None  # a failure's lines as printed (`edited.printed`)
+    ends: list[str] | None = None  # what its lines give as causes (`failures.causes`)
     moved: bool = False  # it put other code in the working tree (`git checkout`)
     wrote: bool = False  # it wrote files from the shell (`shell_writes.edits_files`)
     answer: str = ""  # a completed call's whole answer, clock values aside (`answers`)
@@ -124,15 +129,26 @@ def recognise(track: Track, call: ToolCall, result: ToolResult, finished: Finish
     it prints and however it exits (`go build ./... 2>&1 | tail` exits with the filter's code),
     is that failure seen again: `finished` takes its shape (mutates `finished`)."""
     st = track.stuck if track.has("stuck") else None
-    if st is None or not st.causes or finished.result in st.causes or finished.empty:
+    if st is None or not st.causes or finished.empty:
+        return
+    if st.edited and finished.printed is not None and edited.again(st, finished.printed):
+        # An edit moved nothing the failure shows: its run goes on.
+        st.runs = {**st.runs, st.edited: st.edited_run}
+        st.marks = {**st.marks, st.edited: st.news}
+        st.fails, st.fail_nudged = max(st.fails, st.edited_run), st.edited_nudged
+        finished.result = st.edited.partition(failures.AT)[0]
+        return
+    if finished.result in st.causes:
         return
     if call.name != opkey.BASH or finished.found is not None or tool_effects.is_poll(call):
         return  # a search's or a poll's result is judged by their own rules
     if not finished.outcome.startswith((opkey.FAILED, opkey.COMPLETED)):
         return
     pairs = finished.pairs if finished.pairs is not None else shape.cause_pairs(result, call)
+    if finished.ends is None:
+        finished.ends = failures.causes(shape.learned_text(result, call))
     failed = finished.outcome.startswith(opkey.FAILED)
-    shown = failures.shown(st, track.turns, call, pairs, failed=failed)
+    shown = failures.shown(st, track.turns, call, pairs, finished.ends, failed=failed)
     if shown:
         # Two failures it shows were one seen two ways (`-vv` and not): it counts where the
         # longer run of attempts is, not where the latest began.
@@ -147,9 +163,7 @@ def observe(track: Track, now: float, call: ToolCall, finished: Finished) -> Non
         st.wrote_turn = st.changed_turn = track.turns
     elif _acted(st, finished):
         st.changed_turn = track.turns
-    if finished.edit == NEW or finished.moved:
-        # Other code: a failure seen again after it is news (a bisect's next bad commit).
-        _progress(st)
+    if _other_code(st, call, finished):
         return
     if finished.found is not None:
         searches.observe(st, track.seq, call, finished.found)
@@ -171,19 +185,16 @@ def observe(track: Track, now: float, call: ToolCall, finished: Finished) -> Non
     if poll:
         # A wait that printed nothing told nothing: only an answer that changed is progress.
         news = fresh and not finished.empty
-        _observe_poll(st, now, shape.call_shape(call), result, label, fresh=news)
+        seen = Poll(call=shape.call_shape(call), result=result, since=now, count=1, label=label)
+        if finished.answer:
+            seen.answer = finished.answer
+        _observe_poll(st, seen, fresh=news)
         return
     if fresh:
         st.news += 1
         _forget_quiet_runs(st)
     if result.startswith(opkey.FAILED):
-        # Parallel calls of one turn failing alike are one attempt, not several.
-        again = st.fail_turn == track.turns and result == st.fail
-        lines = list(finished.pairs or ())[-shape.MAX_CAUSE_LINES :]
-        failures.remember(st, result, call, lines, track.turns)
-        st.fail, st.fail_turn = result, track.turns
-        if not again:
-            _count(st, failures.aimed(st, result, call), label)
+        _observe_failure(st, track.turns, call, finished, label)
         return
     if finished.changed and (fresh or not _active(st, result)):
         # It may have changed the world, and it is not itself the run that repeats; a failure
@@ -191,6 +202,67 @@ def observe(track: Track, now: float, call: ToolCall, finished: Finished) -> Non
         _progress(st, failures=False)
         return
     _count(st, result, label)
+
+
+def _other_code(st: Stuck, call: ToolCall, finished: Finished) -> bool:
+    """An edit to a new content or a checkout: other code, so a failure seen again after it is
+    news (a bisect's next bad commit), unless an edit only changed what the failure quotes
+    (`_set_aside`). True when it was progress."""
+    if finished.edit:
+        _set_aside(st, call)
+    if finished.edit != NEW and not finished.moved:
+        return False
+    aside = (st.edited, st.edited_run, st.edited_nudged, st.edit_swaps)
+    _progress(st)
+    if not finished.moved and aside[0]:
+        st.edited, st.edited_run, st.edited_nudged, st.edit_swaps = aside
+    return True
+
+
+def _observe_failure(st: Stuck, turn: int, call: ToolCall, finished: Finished, label: str) -> None:
+    # Parallel calls of one turn failing alike are one attempt, not several.
+    result = finished.result
+    again = st.fail_turn == turn and result == st.fail
+    lines = list(finished.pairs or ())[-shape.MAX_CAUSE_LINES :]
+    failures.remember(st, result, call, lines, finished.ends or [], turn)
+    st.fail, st.fail_turn = result, turn
+    if again:
+        return
+    key = failures.aimed(st, result, call)
+    if key != st.edited:
+        _end_edited(st)  # another failure: the edits in its run start now
+    _count(st, key, label)
+    st.fail_print = edited.digests(finished.printed or [])
+    if st.edited:
+        st.edited, st.edited_run = "", 0
+
+
+def _set_aside(st: Stuck, call: ToolCall) -> None:
+    """An edit: the last failure's run is set aside with what the edits since it changed,
+    for the next failure to go on with if it only quotes them (`edited.again`)."""
+    if not st.edited:
+        failure, run = _last_failure(st)
+        if not failure:
+            return
+        st.edited, st.edited_run, st.edited_nudged = failure, run, st.fail_nudged
+    swaps = edited.swaps(call)
+    if swaps:
+        st.edit_swaps = [*st.edit_swaps, *swaps][-edited.MAX_SWAPS :]
+
+
+def _end_edited(st: Stuck) -> None:
+    # Written only when set: a state without an edit set aside stays as it was.
+    if st.edited or st.edited_run or st.edited_nudged:
+        st.edited, st.edited_run, st.edited_nudged = "", 0, False
+    if st.edit_swaps:
+        st.edit_swaps = []
+
+
+def _last_failure(st: Stuck) -> tuple[str, int]:
+    """The run of the last failure counted, if it is going on."""
+    failing = [r for r in st.runs if r.startswith(opkey.FAILED)]
+    last = failing[-1] if failing else ""
+    return (last, st.runs[last]) if last and _active(st, last) else ("", 0)
 
 
 def _acted(st: Stuck, finished: Finished) -> bool:
@@ -254,16 +326,21 @@ def _forget_quiet_runs(st: Stuck) -> None:
         st.nudged = False
 
 
-def _observe_poll(
-    st: Stuck, now: float, call: str, result: str, label: str, *, fresh: bool
-) -> None:
-    if fresh:
-        _progress(st)  # the poll's answer changed: what it waited for moved
+def _observe_poll(st: Stuck, seen: Poll, *, fresh: bool) -> None:
+    """A poll's answer that changed is progress: what it waited for moved. So is one whose
+    shape is the same but whose counts moved (`step 2866/14436` after `step 1368/14436`): only
+    the clock's values are set aside there (`answers`), so an elapsed time moving is not."""
     current = st.poll
-    if current and current.call == call and current.result == result:
+    same = current is not None and current.call == seen.call
+    moved = same and current is not None and "" != current.answer != seen.answer != ""
+    if fresh or moved:
+        _progress(st)
+    if same and current is not None and current.result == seen.result and not moved:
         current.count += 1
+        if seen.answer:
+            current.answer = seen.answer
         return
-    st.poll = Poll(call=call, result=result, since=now, count=1, label=label)
+    st.poll = seen
     st.poll_nudged = False
 
 

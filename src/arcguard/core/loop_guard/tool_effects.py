@@ -198,8 +198,9 @@ VALUED_OPTIONS = frozenset(
 )
 # git's own options before its subcommand that take a value (`-C dir`, `-c key=value`).
 GIT_VALUED_OPTIONS = frozenset({"-C", "-c"})
-# Any program asked only for its version or help reports and changes nothing.
-ONLY_ASKS = frozenset({"--version", "-V", "--help", "-h", "version"})
+# Any program asked only for its version or help reports and changes nothing (`node -v`; a
+# lone `-v` asks a verbose run of nothing, for the programs where it is not the version).
+ONLY_ASKS = frozenset({"--version", "-V", "-v", "--help", "-h", "version"})
 # An HTTP fetch reads unless it sends data, picks a method or writes a file.
 CURL_WRITES = frozenset("dXFTOo")
 CURL_LONG_WRITES = ("--data", "--request", "--form", "--upload-file", "--output", "--remote")
