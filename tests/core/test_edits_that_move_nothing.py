@@ -12,6 +12,7 @@ from typing import Any
 
 from testing.guard_driver import Call
 from testing.guard_driver import Driver
+from testing.guard_driver import bash
 from testing.guard_driver import tag
 
 from arcguard.core.loop_guard import edited
@@ -29,11 +30,17 @@ def fail(command: str, text: str) -> Call:
     return Call("Bash", {"command": command}, error=f"Exit code 1\n{text}")
 
 
+_runs = iter(range(1000))
+
+
 def _pytest(mode: str, error: str = "RuntimeError: got Future attached to a different loop") -> str:
+    # Each run: another address in a repr, another duration (across a second too).
+    n = next(_runs)
     return (
         f"platform linux -- Python 3.12.7, pytest-8.3.3\nasyncio: mode=Mode.{mode.upper()}\n"
-        f"tests/test_events.py .....F\nbroker = <MemoryBroker object at 0x7f3a9c21d0b8>\n"
-        f"E   {error}\nFAILED tests/test_events.py::test_consume\n1 failed, 5 passed in 0.42s"
+        f"tests/test_events.py .....F\nbroker = <MemoryBroker object at 0x7f3a9c{n:06x}>\n"
+        f"E   {error}\nFAILED tests/test_events.py::test_consume\n"
+        f"1 failed, 5 passed in {n % 3}.{n % 100:02d}s"
     )
 
 
@@ -146,19 +153,94 @@ def test_an_edits_swaps_are_its_changed_lines_and_the_one_word_changed_in_each()
     assert edited.swaps(ToolCall("Write", {"content": "all new"})) == []
 
 
-def test_a_failures_print_keeps_paths_and_its_counts_apart():
-    lines = edited.printed(
-        "Exit code 1\ntests/a.py:12: assert 3 == 4\n---\n2 failed, 1 passed in 0.3s"
+def test_a_failures_print_keeps_paths_and_counts_and_sets_the_clock_aside():
+    text = (
+        "Exit code 1\ntests/a.py:12: assert 3 ==  4\n---\nsent 46.72kB, ref 5d481589-9189-424d\n"
+        "2 failed, 1 passed in 1.23s at 10:42:01"
     )
-    assert lines == [
-        "exit code 0",
-        "tests/a.py:0: assert 0 == 0",
-        "0 failed, 0 passed in 0s",
-        "=2f 1p",
+    assert edited.printed(text) == [
+        "exit code 1",
+        "tests/a.py:12: assert 3 == 4",
+        "sent <t>, ref <t>",
+        "2 failed, 1 passed in <t> at <t>",
     ]
+
+
+def test_an_edit_holding_a_secret_or_a_long_line_is_not_kept():
+    key = ToolCall(
+        "Edit",
+        {"old_string": "stripe_secret_key=sk_live_51habc", "new_string": "stripe_secret_key=sk_9"},
+    )
+    long = ToolCall(
+        "Edit", {"old_string": "x = 1 " + "a" * 200, "new_string": "x = 2 " + "a" * 200}
+    )
+    assert edited.swaps(key) == [] and edited.swaps(long) == []
 
 
 def test_one_of_two_errors_gone_after_an_echoed_edit_is_news():
     both = _pytest("auto").replace("E   ", "E   KeyError: 'loop'\nE   ")
     runs = [_pytest(m) for m in ("strict", "auto", "strict")]
     assert _after_each_edit(both, runs) == []
+
+
+def _toggle_until_checked_in(d: Driver) -> None:
+    mode = "auto"
+    d.turn(fail("pytest -q", _pytest(mode)))
+    for n in range(4):  # a fifth flip would repeat an edit a third time: denied
+        new = ("strict", "auto")[n % 2]
+        d.turn(edit("/p/pyproject.toml", f'mode = "{mode}"', f'mode = "{new}"'))
+        mode = new
+        d.turn(fail(("pytest -x -q", "python -m pytest -q")[n % 2], _pytest(mode)))
+    stuck: Any = d.main["stuck"]
+    assert stuck["fails"] == 5
+
+
+def test_a_failure_an_edit_fixed_does_not_come_back_into_later_work():
+    # The last edit fixed it: the run passes, and new work that breaks the test again is new.
+    d = Driver()
+    _toggle_until_checked_in(d)  # its last run in auto mode
+    d.turn(edit("/p/pyproject.toml", 'mode = "auto"', 'mode = "strict"  # loop scope set'))
+    d.turn(bash("pytest -q", response="asyncio: mode=Mode.STRICT\n6 passed in 0.40s"))
+    d.turn(edit("/p/src/events.py", "def consume(self):", "def consume(self, batch):"))
+    d.turn(fail("pytest -q", _pytest("strict")))
+    assert d.main["stuck"]["fails"] == 1 and d.paused is None
+
+
+def test_a_failure_set_aside_long_ago_is_not_taken_up_again():
+    d = Driver()
+    _toggle_until_checked_in(d)
+    d.turn(edit("/p/pyproject.toml", 'mode = "auto"', 'mode = "strict"  # loop scope set'))
+    for n in range(5):  # new findings, one after another, within a few turns
+        d.turn(Call("Read", {"file_path": f"/p/src/m{tag(n)}.py"}, response={"c": tag(n)}))
+    d.turn(fail("pytest -q", _pytest("strict")))
+    assert d.main["stuck"]["fails"] == 1 and d.paused is None
+
+
+def _flip(old: str, new: str) -> Call:
+    """An edit whose response shows the file's content, so going back to it is a revisit."""
+    before, after = f'mode = "{old}"', f'mode = "{new}"'
+    response = {
+        "filePath": "/p/pyproject.toml",
+        "oldString": before,
+        "newString": after,
+        "originalFile": f"[tool.pytest]\n{before}\n",
+        "structuredPatch": [{"lines": [f"-{before}", f"+{after}"]}],
+    }
+    return Call(
+        "Edit",
+        {"file_path": "/p/pyproject.toml", "old_string": before, "new_string": after},
+        response=response,
+    )
+
+
+def test_the_check_in_is_asked_once_when_an_edit_shares_its_turn():
+    d = Driver()
+    runs = ("pytest -q", "python -m pytest -q", "pytest -x -q", "pytest tests -q", "uv run pytest")
+    outs = [d.turn(fail(runs[0], _pytest("auto")))]
+    outs.append(d.turn(_flip("auto", "strict")))
+    outs.append(d.turn(fail(runs[1], _pytest("strict"))))
+    outs.append(d.turn(_flip("strict", "auto")))  # back: a revisit
+    outs.append(d.turn(fail(runs[2], _pytest("auto"))))
+    outs.append(d.turn(fail(runs[3], _pytest("auto")), _flip("auto", "strict")))  # 4th, then edit
+    outs.append(d.turn(fail(runs[4], _pytest("strict"))))
+    assert _check_ins(d, outs) == [6]

@@ -987,7 +987,38 @@ def test_tools_sharing_only_a_heading_a_banner_or_their_own_boilerplate_are_not_
     assert _run(Driver(), *npm) == 0
 
 
+def test_a_warning_every_tool_prints_first_is_no_shared_cause():
+    warning = (
+        "(node:4242) [DEP0040] DeprecationWarning: The `punycode` module is deprecated. "
+        "Please use a userland alternative instead."
+    )
+    errors = (
+        ("eslint src", "src/app.ts 12:7 error 'x' is assigned a value but never used"),
+        ("tsc --noEmit", "src/api/client.ts(40,3): error TS2322: Type 'string' is not 'number'"),
+        ("jest", "FAIL src/cart.test.ts: expect(received).toBe(expected), received 95"),
+        ("webpack", "ERROR in ./src/index.ts: Module not found: Can't resolve './routes'"),
+    )
+    assert _run(Driver(), *(fail(cmd, f"{warning}\n{err}") for cmd, err in errors)) == 0
+
+
+def test_a_look_at_a_failures_log_is_no_attempt_of_its_own():
+    chain = "self-signed certificate in certificate chain"
+    d = Driver()
+    d.turn(
+        fail(
+            "npm ci",
+            f"npm error request to https://registry.npmjs.org/vite failed, reason: {chain}",
+        )
+    )
+    log = f"12 verbose stack Error: request to https://registry.npmjs.org failed, reason: {chain}"
+    for command in ("cat ~/.npm/_logs/debug-0.log", "tail -n 40 ~/.npm/_logs/debug-0.log"):
+        d.turn(bash(command, response=log))
+    d.turn(bash("grep -n reason ~/.npm/_logs/debug-0.log", response=log))
+    assert d.main["stuck"]["fails"] == 1
+
+
 def test_a_program_asked_only_its_version_changes_nothing():
     reads = tool_effects.is_read_only_command
     assert reads("node -v && npm -v && python3 --version") and reads("terraform -v")
-    assert not reads("rm -v build.log")
+    assert not reads("rm -v build.log") and not reads("./restart.sh -v")
+    assert not reads("pytest -v") and not reads("ansible-playbook -v")

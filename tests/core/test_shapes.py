@@ -252,6 +252,19 @@ def test_a_poll_whose_counts_move_has_made_progress(remote):
         assert not nudges(result) and not result["paused"]
 
 
+def test_a_poll_whose_count_alone_moves_is_still_bounded():
+    # A crash loop: the restarts count up and readiness flaps; nothing moves toward an end.
+    d = Driver()
+    for n in range(1, 60):
+        d.wait(60)
+        ready = "1/1" if n % 3 == 0 else "0/1"
+        row = f"api-7d9f8c6b5-xkqpz {ready} CrashLoopBackOff {n + 3} ({n % 5 + 1}m ago)"
+        d.turn(bash("sleep 60; kubectl get pods -l app=api", response=row))
+        if d.paused:
+            break
+    assert d.paused is not None and d.paused["kind"] == "poll"
+
+
 def test_a_poll_whose_elapsed_time_alone_moves_is_still_bounded():
     d = Driver()
     for minute in range(1, 60):

@@ -15,6 +15,7 @@ from arcguard import jsonio
 from arcguard.core import schema
 from arcguard.core.config import default_config
 from arcguard.core.loop_guard import edited
+from arcguard.core.loop_guard.answers import MAX_PROGRESS
 from arcguard.core.loop_guard.background import MAX_TASKS
 from arcguard.core.loop_guard.checks import MAX_ANSWERS
 from arcguard.core.loop_guard.checks import MAX_NAMES
@@ -25,7 +26,7 @@ from arcguard.core.loop_guard.cycle_run import MAX_NARRATIONS
 from arcguard.core.loop_guard.cycle_run import NARRATION_CHARS
 from arcguard.core.loop_guard.edited import MAX_SWAP_CHARS
 from arcguard.core.loop_guard.failures import MAX_CAUSES
-from arcguard.core.loop_guard.failures import MAX_ENDS
+from arcguard.core.loop_guard.failures import MAX_PIECES
 from arcguard.core.loop_guard.failures import MAX_TARGETS
 from arcguard.core.loop_guard.guard import MAX_QUEUED_IDS
 from arcguard.core.loop_guard.held import MAX_HELD
@@ -174,9 +175,10 @@ def track(cfg: Any, base: int) -> dict[str, Any]:
             "edited": f"failed:{base:016x}@{base:016x}",
             "edited_run": INT,
             "edited_nudged": False,
+            "edited_news": INT,
             "edit_swaps": [[chars(MAX_SWAP_CHARS)] * 2 for _ in range(edited.MAX_SWAPS)],
-            "cause_ends": {
-                f"failed:{base + n:016x}": [f"{base + c:016x}" for c in range(MAX_ENDS)]
+            "cause_pieces": {
+                f"failed:{base + n:016x}": [f"{base + c:016x}" for c in range(MAX_PIECES)]
                 for n in range(MAX_CAUSES)
             },
             "changed_turn": INT,
@@ -190,7 +192,7 @@ def track(cfg: Any, base: int) -> dict[str, Any]:
                 "since": NUMBER,
                 "count": INT,
                 "label": text(schema.LABEL_BYTES),
-                "answer": OUTCOME,
+                "progress": " ".join(["9" * 12 + "/" + "9" * 11] * MAX_PROGRESS),
             },
             "poll_nudged": False,
             "searches": INT,

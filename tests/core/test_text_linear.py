@@ -148,7 +148,7 @@ WORK = {
     "failure clauses": lambda text: shape.cause_pairs(
         ToolResult(failed=True, error=text), bash("x")
     ),
-    "failure causes": failures.causes,
+    "failure causes": failures.cause_pieces,
     "failure print": edited.printed,
     "edit swaps": lambda text: edited.swaps(
         ToolCall("Edit", {"old_string": text, "new_string": text + " x"})

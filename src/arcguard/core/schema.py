@@ -186,7 +186,7 @@ class Poll(Record):
     since: float = field(NUMBER)  # when this result was first seen
     count: int = field(INT)
     label: str = field(STR)
-    answer: str = field(STR, default="")  # its last whole answer, clock values aside
+    progress: str = field(STR, default="")  # its furthest marks of progress (`answers.ahead`)
 
 
 class Stuck(Record):
@@ -202,12 +202,12 @@ class Stuck(Record):
     fail_lines: list[str] = field(list_of(STR), default_factory=list)  # no longer written
     # The last failures' causes, line by line, the turns they were last seen in, the numbers
     # and words their calls named (`shape.identity_numbers`, `command_words.named_words`), and
-    # what their clauses end on that names a cause (`failures.causes`).
+    # the causes their lines give (`failures.cause_pieces`).
     causes: dict[str, list[str]] = field(map_of(list_of(STR)), default_factory=dict)
     cause_turns: dict[str, int] = field(map_of(INT), default_factory=dict)
     cause_targets: dict[str, list[str]] = field(map_of(list_of(STR)), default_factory=dict)
     cause_words: dict[str, list[str]] = field(map_of(list_of(STR)), default_factory=dict)
-    cause_ends: dict[str, list[str]] = field(map_of(list_of(STR)), default_factory=dict)
+    cause_pieces: dict[str, list[str]] = field(map_of(list_of(STR)), default_factory=dict)
     # The last failure counted, line by line as printed (`edited.printed`, digests); the
     # failure run an edit to new content set aside, its count and whether it was asked about;
     # the [new, old] texts of the edits in its run: the next failure printing the same but
@@ -216,6 +216,7 @@ class Stuck(Record):
     edited: str = field(STR, default="")
     edited_run: int = field(INT, default=0)
     edited_nudged: bool = field(BOOL, default=False)
+    edited_news: int = field(INT, default=0)  # `news` when it was set aside
     edit_swaps: list[list[str]] = field(list_of(list_of(STR)), default_factory=list)
     changed_turn: int = field(INT, default=-1)  # the last turn a file was written or a change
     # answered something new
@@ -430,7 +431,7 @@ FILE_STATE_CHARS = 64
 # The largest state file these bounds allow with the default settings, in bytes: no input can
 # make one larger (a real one is a few tens of KB). More operations, runs or cycle history
 # in the settings allow more, up to the limit a state file is read with (`store`).
-STATE_BUDGET = 5_752_277
+STATE_BUDGET = 5_754_221
 
 
 def problem(document: object) -> str | None:

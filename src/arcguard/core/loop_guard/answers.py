@@ -4,9 +4,9 @@
 counts must stay as they are (a row count that went from 100 to 200 moved), but what only a
 clock moves says nothing of the change: a log line's timestamp, a clock time, a duration, an
 age ("5 seconds ago", "Up 3 minutes"), a process id, a number too long to be a count (an
-epoch time, a request id) and a hex id (a commit, a container). Those are set aside, so a
-restart followed by the same crash in the logs reads as the same answer. One linear pass, no
-`re`: a hook runs this on every look.
+epoch time, a request id) and a hex id (a commit, a container, an address). Those are set
+aside, so a restart followed by the same crash in the logs reads as the same answer. One
+linear pass, no `re`: a hook runs this on every look.
 """
 
 from __future__ import annotations
@@ -55,6 +55,8 @@ def _moves_with_the_clock(word: str, previous: str, following: str) -> bool:
         return True
     if word.isdigit():
         return len(word) >= LONG_DIGITS or following in TIME_WORDS
+    if word[:2] in ("0x", "0X"):  # an address (`0x7f3a9c21d0b8`)
+        return len(word) >= HEX_ID_CHARS and all(c in shape.HEX for c in word[2:])
     return (
         len(word) >= HEX_ID_CHARS
         and all(c in shape.HEX for c in word)
@@ -124,3 +126,41 @@ def _is_clock_time(run: str) -> bool:
             return True
         colon = run.find(":", colon + 1)
     return False
+
+
+# Around a mark of progress in a line (`(45%)`, `step 2866/14436,`).
+PROGRESS_MARKS = "()[]{},;:|"
+MAX_PROGRESS = 8
+PROGRESS_CHARS = 24
+
+
+def progress(text: str) -> str:
+    """The marks of progress a poll's answer shows, in order: fractions (`2866/14436`) and
+    percentages (`45%`, `12.5%`), the last `MAX_PROGRESS` of them ("": none). A bare count is
+    none: a crash loop's restarts count up too."""
+    marks = (t.strip(PROGRESS_MARKS) for t in text.split())
+    return " ".join([m for m in marks if _progress_value(m) is not None][-MAX_PROGRESS:])
+
+
+def ahead(marks: str, furthest: str) -> tuple[bool, str]:
+    """Whether `marks` go past `furthest` (the furthest seen so far, mark by mark) anywhere,
+    and the furthest of the two: a count that goes back and forth (`0/1`, `1/1`, `0/1`) moves
+    ahead once."""
+    new, old = marks.split(), furthest.split()
+    if len(new) != len(old) or not new:
+        return False, marks or furthest
+    pairs = [
+        (_progress_value(a) or 0.0, _progress_value(b) or 0.0, a, b)
+        for a, b in zip(new, old, strict=True)
+    ]
+    return any(a > b for a, b, _, _ in pairs), " ".join(x if a > b else y for a, b, x, y in pairs)
+
+
+def _progress_value(word: str) -> float | None:
+    if not 0 < len(word) <= PROGRESS_CHARS:
+        return None
+    if word.endswith("%"):
+        number = word[:-1]
+        return float(number) if number.replace(".", "", 1).isdigit() else None
+    done, slash, total = word.partition("/")
+    return float(done) if slash and done.isdigit() and total.isdigit() else None

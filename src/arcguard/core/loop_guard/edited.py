@@ -6,17 +6,20 @@ quotes the edit itself (the setting a test run's header reports, the Dockerfile 
 shows), the edit moved nothing the failure depends on: a setting toggled, a step respelt, a
 knob raised that the run reports. That failure's run goes on (`stuck.recognise`).
 
-Lines are compared as printed, numbers and ids aside but paths kept (`tests/a.py` failing
-after an edit fixed `tests/b.py` is what the edit did), with the counts of outcomes apart
-(`7 failed` then `6 failed` is what it fixed). A line the edit's change explains is one its
-old text would have printed: the line with the edit's new text put back to the old one.
-Pure functions of the track's `Stuck` record and the call.
+Lines are compared as printed, paths and counts kept (`tests/a.py` failing after an edit
+fixed `tests/b.py`, `6 failed` after `7 failed`, are what the edit did), only what moves from
+run to run set aside (`seen`: times, durations, sizes, ids). A line the edit's change
+explains is one its old text would have printed: the line with the edit's new text put back
+to the old one. Edited text that holds an obvious secret is not kept. Pure functions of the
+track's `Stuck` record and the call.
 """
 
 from __future__ import annotations
 
 from arcguard.core import hashing
+from arcguard.core.loop_guard import answers
 from arcguard.core.loop_guard import shape
+from arcguard.core.words.redact import mask
 
 
 TYPE_CHECKING = False
@@ -27,52 +30,61 @@ if TYPE_CHECKING:
 
 # The end of a failure's text compared, in lines: where a build or a test run says what failed.
 PRINT_CHARS = 4000
-# Words a count of outcomes is followed by (`2 failed`, `3 errors`, `5 examples, 1 failure`).
-OUTCOME_WORDS = ("fail", "pass", "error", "warning", "skip", "problem", "test", "example", "issue")
-COUNT_MARKS = ",;:.()[]{}|"  # around a count or its word
-COUNTS = "="  # the line of counts of outcomes, kept apart from the numbers set aside
 # The [new, old] texts kept of the edits in a failure's run, which its output may quote, and
 # their bound.
 MAX_SWAPS = 8
+EDGES = "()[]{},;:'\"`"  # around a word in a line (`(0.42s)`)
+SIZE_UNITS = frozenset({"b", "kb", "kib", "mb", "mib", "gb", "gib"})
+ID_HEX = 8  # hex digits in an id of groups: fewer is a code (`E501`, `0x1f`)
 MAX_SWAP_CHARS = 80
 
 
 def printed(text: str) -> list[str]:
-    """The end of a failure's text line by line, lower case, numbers and ids set aside, and
-    then its counts of outcomes."""
+    """The end of a failure's text line by line, as `seen` reads it, the lines with a letter."""
     tail = text[-PRINT_CHARS:]
     if len(text) > PRINT_CHARS:
         tail = tail.partition("\n")[2]  # from a whole line: a cut one moves with the length
-    lines = [shape.of_text(line).strip().lower() for line in tail.splitlines()]
-    kept = [line for line in lines if any(c.isalpha() for c in line)]
-    return [*kept[-shape.MAX_CAUSE_LINES :], COUNTS + _counts(tail)]
+    lines = [seen(line) for line in tail.splitlines()]
+    return [line for line in lines if any(c.isalpha() for c in line)][-shape.MAX_CAUSE_LINES :]
+
+
+def seen(text: str) -> str:
+    """`text` lower case, its spaces collapsed, temporary paths and the values a clock moves
+    set aside (`answers.clock_free`; a duration with decimals too: `in 1.23s`), and sizes,
+    which move with every byte (`transferring context: 46.72kB`)."""
+    words = []
+    for word in shape.without_temp_paths(text).split():
+        core = word.strip(EDGES)
+        if core[:1] in shape.HEX and _volatile(core.replace(".", "", 1)):
+            word = word.replace(core, answers.CLOCK)
+        words.append(word)
+    return answers.clock_free(" ".join(words)).lower()
+
+
+def _volatile(word: str) -> bool:
+    """A size, a duration with decimals, or an id of hex groups (`5d481589-9189-424d`)."""
+    if word.lstrip("0123456789").lower() in SIZE_UNITS or shape.is_duration(word):
+        return True
+    hexes = sum(c in shape.HEX for c in word)
+    hexadecimal = all(c in shape.HEX or c in "-:" for c in word)
+    return hexes >= ID_HEX and hexadecimal and any(c.isdigit() for c in word)
 
 
 def digests(lines: list[str]) -> list[str]:
     return [hashing.digest(line) for line in lines]
 
 
-def _counts(text: str) -> str:
-    counts = []
-    for line in text.splitlines():
-        words = [w.strip(COUNT_MARKS).lower() for w in line.split()]
-        for n in range(1, len(words)):
-            if words[n - 1].isdigit() and words[n].startswith(OUTCOME_WORDS):
-                counts.append(words[n - 1] + words[n][0])
-    return " ".join(counts)
-
-
 def swaps(call: ToolCall) -> list[list[str]]:
-    """[new, old] texts an Edit or MultiEdit changed, lower case: each changed line, and the
+    """[new, old] texts an Edit or MultiEdit changed (`_changes`): each changed line, and the
     word changed in it when one word was (`"auto"` for `"strict"`). A Write has none: all of
     the file is new."""
-    found = [s for new, old in _changes(call) for s in _swaps_in(old, new)]
-    return [s for s in found if all(0 < len(t) <= MAX_SWAP_CHARS for t in s)]
+    found = [pair for new, old in _changes(call) for pair in _swaps_in(old, new)]
+    return [[new, old] for new, old in found if new and new != old]
 
 
 def _changes(call: ToolCall) -> list[tuple[str, str]]:
-    """(new, old) lines, lower case and stripped, an Edit or MultiEdit changed, where it
-    replaced as many lines as it wrote."""
+    """(new, old) lines an Edit or MultiEdit changed, as `seen` reads them, where it replaced
+    as many lines as it wrote: those up to `MAX_SWAP_CHARS` with no obvious secret in them."""
     edits = call.input.get("edits") if isinstance(call.input, dict) else None
     found = []
     for change in edits if isinstance(edits, list) else [call.input]:
@@ -81,18 +93,25 @@ def _changes(call: ToolCall) -> list[tuple[str, str]]:
         old, new = change.get("old_string"), change.get("new_string")
         if not isinstance(old, str) or not isinstance(new, str):
             continue
-        olds, news = old.lower().splitlines(), new.lower().splitlines()
-        if len(olds) == len(news):
-            pairs = zip(news, olds, strict=True)
-            found += [(a.strip(), b.strip()) for a, b in pairs if a.strip() != b.strip()]
+        olds, news = old.splitlines(), new.splitlines()
+        if len(olds) != len(news):
+            continue
+        for after, before in zip(news, olds, strict=True):
+            if after != before and _keepable(after) and _keepable(before):
+                found.append((seen(after), seen(before)))
     return found
 
 
-def _swaps_in(before: str, after: str) -> list[list[str]]:
-    gone = set(shape.words_of(before)).difference(shape.words_of(after))
-    added = set(shape.words_of(after)).difference(shape.words_of(before))
-    line = [after, before]
-    return [line, [added.pop(), gone.pop()]] if len(gone) == len(added) == 1 else [line]
+def _keepable(line: str) -> bool:
+    return len(line) <= MAX_SWAP_CHARS and mask(line) == line
+
+
+def _swaps_in(before: str, after: str) -> list[tuple[str, str]]:
+    """(new, old): the changed line, and the one word changed in it when one was."""
+    words_before, words_after = set(shape.words_of(before)), set(shape.words_of(after))
+    gone, added = words_before - words_after, words_after - words_before
+    line = (after, before)
+    return [line, (added.pop(), gone.pop())] if len(gone) == len(added) == 1 else [line]
 
 
 def again(st: Stuck, lines: list[str]) -> bool:
@@ -117,7 +136,10 @@ def again(st: Stuck, lines: list[str]) -> bool:
 def _explained(line: str, gone: set[str], swaps: list[list[str]]) -> bool:
     """The line, with the edits' new texts put back to their old ones, is a line the failure
     printed that this result does not print again (consumed from `gone`)."""
-    for new, old in swaps:
+    for pair in swaps:
+        if len(pair) != 2:  # a hand-edited state: no swap to undo
+            continue
+        new, old = pair
         if new in line:
             line = line.replace(new, old)
             digest = hashing.digest(line)

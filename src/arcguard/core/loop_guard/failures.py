@@ -3,7 +3,7 @@
 A failed call's cause (`shape.cause_pairs`: its clauses, read as a cause is) is kept for a few
 turns, with the numbers and words its call named. A later command's result that shows one again
 (`shown`) is that failure seen again, whatever its exit code: one showing every clause, or,
-from another program with nothing changed since, a cause it gave (`causes`); one
+from another program with nothing changed since, a cause it gave (`cause_pieces`); one
 showing only clauses of it, with no file written since; one alike to it (most clauses of the
 shorter of the two, and the failure's last clause, or the one before when a failing run's
 closing note moved), with nothing changed since and naming nothing new that only its call asked
@@ -48,19 +48,19 @@ MIN_SHARED = 2
 # A piece of a line between `: ` with this many letters names a cause on its own, whichever
 # program printed it; a failure's last few such pieces are kept.
 CAUSE_CLAUSE_LETTERS = 24
-MAX_ENDS = 12
+MAX_PIECES = 12
 # A line of numbers and at most this many other words is a tally (`1 failed, 5 passed, 2
 # warnings in 0.35s`, `Found 4 errors in 4 files.`), not a cause.
 TALLY_WORDS = 7
 
 
 def shown(
-    st: Stuck, turns: int, call: ToolCall, pairs: dict[str, str], ends: list[str], *, failed: bool
+    st: Stuck, turns: int, call: ToolCall, pairs: dict[str, str], pieces: list[str], *, failed: bool
 ) -> list[str]:
     """The recent failures (seen within `FAIL_MEMORY_TURNS` of `turns`) that a result of `call`
     with these cause pairs shows again (`_shows`), the latest first. `failed`: the call itself
     failed, not only a filter after it."""
-    seen = _seen(pairs, call, ends, failed=failed)
+    seen = _seen(pairs, call, pieces, failed=failed)
     targets = _targets(call)
     return [
         failure
@@ -88,10 +88,10 @@ class Seen:
     tallied: bool = False
     final: str | None = None
     head: tuple[str, ...] = ()  # its call's program and subcommand (`command_words`)
-    causes: frozenset[str] = frozenset()  # the causes its lines give (`causes`)
+    pieces: frozenset[str] = frozenset()  # the causes its lines give (`cause_pieces`)
 
 
-def _seen(pairs: dict[str, str], call: ToolCall, ends: list[str], *, failed: bool) -> Seen:
+def _seen(pairs: dict[str, str], call: ToolCall, pieces: list[str], *, failed: bool) -> Seen:
     named_words = command_words.named_words(call)  # its program, subcommand, then what it asks
     asked = set(named_words[2:])
     shown = {d: asked.intersection(shape.words_of(line)) for d, line in pairs.items()}
@@ -104,7 +104,7 @@ def _seen(pairs: dict[str, str], call: ToolCall, ends: list[str], *, failed: boo
     final = next(reversed(pairs), None) if failed else None
     tallied = final is not None and _tally(pairs[final])
     head = tuple(named_words[:2])
-    return Seen(set(pairs), last, named, told, tallied, final, head, frozenset(ends))
+    return Seen(set(pairs), last, named, told, tallied, final, head, frozenset(pieces))
 
 
 def _shows(st: Stuck, failure: str, seen: Seen) -> bool:
@@ -143,34 +143,38 @@ def _alike_since(st: Stuck, failure: str, seen: Seen) -> bool:
 
 
 def _one_cause(st: Stuck, failure: str, seen: Seen) -> bool:
-    """Another program giving a cause the failure gave (`causes`), with nothing changed since:
+    """Another program giving a cause the failure gave (`cause_pieces`), with nothing changed since:
     one cause surfacing through each tool that meets it (a proxy's certificate under npm, pip,
     git and curl; a host name that does not resolve under psql and psycopg2)."""
     program = tuple(st.cause_words.get(failure, ())[:1])
     if st.changed_turn >= st.cause_turns.get(failure, 0) or program == seen.head[:1]:
         return False
-    return not seen.causes.isdisjoint(st.cause_ends.get(failure, ()))
+    if seen.final is None:
+        return False  # its call did not fail: a look at the failure's log tells it again
+    return not seen.pieces.isdisjoint(st.cause_pieces.get(failure, ()))
 
 
-def causes(text: str) -> list[str]:
+def cause_pieces(text: str) -> list[str]:
     """Digests of the pieces between `: ` of a failure's lines that have one, read as a cause
     is, that are long enough to name a cause on their own (`self-signed certificate in
     certificate chain`, whether after `reason: `, `SSL certificate problem: ` or `error Error:
     `) and are no heading (`Traceback (most recent call last):`). A line without `: ` is no
-    cause given for something (a test run's `platform linux -- Python 3.12` banner). The last
-    `MAX_ENDS`."""
+    cause given for something (a test run's `platform linux -- Python 3.12` banner), nor is a
+    warning's. The last `MAX_PIECES`."""
     if len(text) > shape.HEAD_CHARS + shape.TAIL_CHARS:
         text = text[-shape.TAIL_CHARS :]
     found: dict[str, None] = {}
     for line in text.splitlines():
         pieces = line.split(shape.CLAUSE_BREAK)
+        if any(piece.endswith("Warning") for piece in pieces[:-1]):
+            continue  # `DeprecationWarning: ...`: printed whatever fails, no cause
         for piece in pieces if len(pieces) > 1 else ():
             clean = shape.of_text(shape.failure_text(piece))
             if shape.letters(clean) >= CAUSE_CLAUSE_LETTERS and not clean.rstrip().endswith(":"):
                 digest = hashing.digest(clean)
                 found.pop(digest, None)
                 found[digest] = None
-    return list(found)[-MAX_ENDS:]
+    return list(found)[-MAX_PIECES:]
 
 
 def _alike(lines: set[str], shown: set[str], *, same_command: bool) -> bool:
@@ -200,7 +204,7 @@ def _targets(call: ToolCall) -> list[str]:
 
 
 def remember(
-    st: Stuck, failure: str, call: ToolCall, lines: list[str], ends_of: list[str], turn: int
+    st: Stuck, failure: str, call: ToolCall, lines: list[str], pieces: list[str], turn: int
 ) -> None:
     """Keep `failure`'s cause and targets as first seen, and the turn it was last seen in
     (mutates `st`)."""
@@ -208,13 +212,13 @@ def remember(
     # Assigned back: a record's default container is only kept once it is set.
     st.causes, st.cause_turns, st.cause_targets = causes, turns, targets
     st.cause_words = words
-    ends = st.cause_ends  # set only once a failure gives a cause (`causes`)
+    kept = st.cause_pieces  # set only once a failure gives a cause (`cause_pieces`)
     if failure not in causes:
         targets[failure] = _targets(call)
         words[failure] = command_words.named_words(call)
-        if ends_of:
-            ends[failure] = ends_of
-            st.cause_ends = ends
+        if pieces:
+            kept[failure] = pieces
+            st.cause_pieces = kept
     causes[failure] = causes.pop(failure, []) or lines
     turns.pop(failure, None)
     turns[failure] = turn
@@ -223,7 +227,7 @@ def remember(
         turns.pop(old, None)
         targets.pop(old, None)
         words.pop(old, None)
-        ends.pop(old, None)
+        kept.pop(old, None)
 
 
 def aimed(st: Stuck, failure: str, call: ToolCall) -> str:

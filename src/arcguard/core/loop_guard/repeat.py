@@ -366,7 +366,7 @@ def _finish(guard: Guard, call: ToolCall, result: ToolResult) -> stuck.Finished:
     if outcome.startswith(opkey.FAILED):
         text = shape.learned_text(result, call)
         finished.pairs = shape.cause_pairs(result, call)
-        finished.printed, finished.ends = edited.printed(text), failures.causes(text)
+        finished.printed, finished.pieces = edited.printed(text), failures.cause_pieces(text)
     if not result.failed and (
         opkey.is_confirmed_edit(call, result.response) or call.name == NOTEBOOK_EDIT
     ):
@@ -391,10 +391,8 @@ def _finish(guard: Guard, call: ToolCall, result: ToolResult) -> stuck.Finished:
         # Only a look's whole answer is compared (`checks.looked`): an edit's or a change's
         # output (an edit's response holds the whole file) is not read twice.
         finished.answer = answers.digest(opkey.COMPLETED, shape.result_text(result))
-    completed = outcome.startswith(opkey.COMPLETED) and not finished.empty
-    if completed and finished.changed and tool_effects.is_poll(call):
-        # A poll that may act (`sleep 540; ssh box 'tail log'`): its counts may still move.
-        finished.answer = answers.digest(opkey.COMPLETED, shape.result_text(result))
+    if outcome.startswith(opkey.COMPLETED) and tool_effects.is_poll(call):
+        finished.progress = answers.progress(shape.result_text(result))
     return finished
 
 

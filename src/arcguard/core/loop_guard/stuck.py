@@ -39,6 +39,7 @@ explain itself first.
 from __future__ import annotations
 
 from arcguard.core import render
+from arcguard.core.loop_guard import answers
 from arcguard.core.loop_guard import checks
 from arcguard.core.loop_guard import edited
 from arcguard.core.loop_guard import failures
@@ -89,7 +90,6 @@ def _progress(st: Stuck, *, failures: bool = True) -> None:
     if failures:
         st.runs, st.marks = {}, {}
         st.fails, st.fail_nudged = 0, False
-        _end_edited(st)
         checks.end(st)
     else:
         st.runs = {r: n for r, n in st.runs.items() if r.startswith(opkey.FAILED)}
@@ -103,7 +103,9 @@ def _progress(st: Stuck, *, failures: bool = True) -> None:
 
 def heard(track: Track) -> None:
     """The user spoke through a call's result: every counter starts again (mutates `track`)."""
-    _progress(_stuck(track))
+    st = _stuck(track)
+    _progress(st)
+    _end_edited(st)
 
 
 @value
@@ -118,7 +120,9 @@ class Finished:
     found: bool | None = None  # a search: whether it found anything (`searches.found`)
     pairs: dict[str, str] | None = None  # a failure's `shape.cause_pairs`, read once
     printed: list[str] | None = None  # a failure's lines as printed (`edited.printed`)
-    ends: list[str] | None = None  # what its lines give as causes (`failures.causes`)
+    resumed: bool = False  # it is the failure an edit set aside, which the edit did not move
+    progress: str = ""  # a poll's marks of progress (`answers.progress`)
+    pieces: list[str] | None = None  # the causes its lines give (`failures.cause_pieces`)
     moved: bool = False  # it put other code in the working tree (`git checkout`)
     wrote: bool = False  # it wrote files from the shell (`shell_writes.edits_files`)
     answer: str = ""  # a completed call's whole answer, clock values aside (`answers`)
@@ -127,16 +131,13 @@ class Finished:
 def recognise(track: Track, call: ToolCall, result: ToolResult, finished: Finished) -> None:
     """A command's result that shows a recent failure again (`failures.shown`), whatever else
     it prints and however it exits (`go build ./... 2>&1 | tail` exits with the filter's code),
-    is that failure seen again: `finished` takes its shape (mutates `finished`)."""
+    is that failure seen again: `finished` takes its shape (mutates `finished`). So is one
+    that prints what the failure an edit set aside printed, but for quoting the edit."""
     st = track.stuck if track.has("stuck") else None
     if st is None or not st.causes or finished.empty:
         return
-    if st.edited and finished.printed is not None and edited.again(st, finished.printed):
-        # An edit moved nothing the failure shows: its run goes on.
-        st.runs = {**st.runs, st.edited: st.edited_run}
-        st.marks = {**st.marks, st.edited: st.news}
-        st.fails, st.fail_nudged = max(st.fails, st.edited_run), st.edited_nudged
-        finished.result = st.edited.partition(failures.AT)[0]
+    if _set_aside_again(st, track.turns, finished):
+        finished.result, finished.resumed = st.edited.partition(failures.AT)[0], True
         return
     if finished.result in st.causes:
         return
@@ -145,14 +146,24 @@ def recognise(track: Track, call: ToolCall, result: ToolResult, finished: Finish
     if not finished.outcome.startswith((opkey.FAILED, opkey.COMPLETED)):
         return
     pairs = finished.pairs if finished.pairs is not None else shape.cause_pairs(result, call)
-    if finished.ends is None:
-        finished.ends = failures.causes(shape.learned_text(result, call))
+    if finished.pieces is None:
+        finished.pieces = failures.cause_pieces(shape.learned_text(result, call))
     failed = finished.outcome.startswith(opkey.FAILED)
-    shown = failures.shown(st, track.turns, call, pairs, finished.ends, failed=failed)
+    shown = failures.shown(st, track.turns, call, pairs, finished.pieces, failed=failed)
     if shown:
         # Two failures it shows were one seen two ways (`-vv` and not): it counts where the
         # longer run of attempts is, not where the latest began.
         finished.result = max(shown, key=lambda f: _run_of(st, failures.aimed(st, f, call)))
+
+
+def _set_aside_again(st: Stuck, turn: int, finished: Finished) -> bool:
+    """The failing result is the failure an edit set aside (`edited.again`), while that is
+    recent: at most `GAP` new results since, and seen within `failures.FAIL_MEMORY_TURNS`."""
+    if not st.edited or finished.printed is None or st.news - st.edited_news > GAP:
+        return False
+    seen = st.cause_turns.get(st.edited.partition(failures.AT)[0])
+    recent = seen is not None and turn - seen <= failures.FAIL_MEMORY_TURNS
+    return recent and edited.again(st, finished.printed)
 
 
 def observe(track: Track, now: float, call: ToolCall, finished: Finished) -> None:
@@ -186,8 +197,8 @@ def observe(track: Track, now: float, call: ToolCall, finished: Finished) -> Non
         # A wait that printed nothing told nothing: only an answer that changed is progress.
         news = fresh and not finished.empty
         seen = Poll(call=shape.call_shape(call), result=result, since=now, count=1, label=label)
-        if finished.answer:
-            seen.answer = finished.answer
+        if finished.progress:
+            seen.progress = finished.progress
         _observe_poll(st, seen, fresh=news)
         return
     if fresh:
@@ -196,6 +207,8 @@ def observe(track: Track, now: float, call: ToolCall, finished: Finished) -> Non
     if result.startswith(opkey.FAILED):
         _observe_failure(st, track.turns, call, finished, label)
         return
+    if st.edited and call.name == opkey.BASH:
+        _end_edited(st)  # a command answered (a test that passes): the failure is behind
     if finished.changed and (fresh or not _active(st, result)):
         # It may have changed the world, and it is not itself the run that repeats; a failure
         # that comes back word for word after it says whether it moved that failure.
@@ -212,10 +225,9 @@ def _other_code(st: Stuck, call: ToolCall, finished: Finished) -> bool:
         _set_aside(st, call)
     if finished.edit != NEW and not finished.moved:
         return False
-    aside = (st.edited, st.edited_run, st.edited_nudged, st.edit_swaps)
-    _progress(st)
-    if not finished.moved and aside[0]:
-        st.edited, st.edited_run, st.edited_nudged, st.edit_swaps = aside
+    _progress(st)  # an edit's set-aside failure run stays (`_set_aside`)
+    if finished.moved:
+        _end_edited(st)
     return True
 
 
@@ -224,17 +236,22 @@ def _observe_failure(st: Stuck, turn: int, call: ToolCall, finished: Finished, l
     result = finished.result
     again = st.fail_turn == turn and result == st.fail
     lines = list(finished.pairs or ())[-shape.MAX_CAUSE_LINES :]
-    failures.remember(st, result, call, lines, finished.ends or [], turn)
+    failures.remember(st, result, call, lines, finished.pieces or [], turn)
     st.fail, st.fail_turn = result, turn
     if again:
         return
     key = failures.aimed(st, result, call)
-    if key != st.edited:
+    if finished.resumed and key == st.edited:
+        # The edits moved nothing the failure shows: its run goes on where it was.
+        st.runs = {**st.runs, key: st.edited_run}
+        st.marks = {**st.marks, key: st.news}
+        st.fail_nudged = st.fail_nudged or st.edited_nudged
+    elif key != st.edited:
         _end_edited(st)  # another failure: the edits in its run start now
     _count(st, key, label)
     st.fail_print = edited.digests(finished.printed or [])
-    if st.edited:
-        st.edited, st.edited_run = "", 0
+    if st.edited:  # counted: set aside again by the next edit (its swaps stay for the run)
+        st.edited, st.edited_run, st.edited_nudged = "", 0, False
 
 
 def _set_aside(st: Stuck, call: ToolCall) -> None:
@@ -245,6 +262,7 @@ def _set_aside(st: Stuck, call: ToolCall) -> None:
         if not failure:
             return
         st.edited, st.edited_run, st.edited_nudged = failure, run, st.fail_nudged
+        st.edited_news = st.news
     swaps = edited.swaps(call)
     if swaps:
         st.edit_swaps = [*st.edit_swaps, *swaps][-edited.MAX_SWAPS :]
@@ -327,19 +345,21 @@ def _forget_quiet_runs(st: Stuck) -> None:
 
 
 def _observe_poll(st: Stuck, seen: Poll, *, fresh: bool) -> None:
-    """A poll's answer that changed is progress: what it waited for moved. So is one whose
-    shape is the same but whose counts moved (`step 2866/14436` after `step 1368/14436`): only
-    the clock's values are set aside there (`answers`), so an elapsed time moving is not."""
+    """A poll's answer that changed is progress: what it waited for moved. The same answer but
+    for its progress going further than before (`step 2866/14436` after `step 1368/14436`,
+    `45%`: `answers.ahead`) says the work it waits for moves: the wait is timed from now. A
+    count alone (a crash loop's restarts) says not."""
     current = st.poll
-    same = current is not None and current.call == seen.call
-    moved = same and current is not None and "" != current.answer != seen.answer != ""
-    if fresh or moved:
+    if fresh:
         _progress(st)
-    if same and current is not None and current.result == seen.result and not moved:
-        current.count += 1
-        if seen.answer:
-            current.answer = seen.answer
-        return
+        _end_edited(st)
+    if current is not None and current.call == seen.call and current.result == seen.result:
+        moved, furthest = answers.ahead(seen.progress, current.progress)
+        if furthest:
+            current.progress = seen.progress = furthest
+        if not moved:
+            current.count += 1
+            return
     st.poll = seen
     st.poll_nudged = False
 

@@ -198,9 +198,14 @@ VALUED_OPTIONS = frozenset(
 )
 # git's own options before its subcommand that take a value (`-C dir`, `-c key=value`).
 GIT_VALUED_OPTIONS = frozenset({"-C", "-c"})
-# Any program asked only for its version or help reports and changes nothing (`node -v`; a
-# lone `-v` asks a verbose run of nothing, for the programs where it is not the version).
-ONLY_ASKS = frozenset({"--version", "-V", "-v", "--help", "-h", "version"})
+# Any program asked only for its version or help reports and changes nothing.
+ONLY_ASKS = frozenset({"--version", "-V", "--help", "-h", "version"})
+# Programs for which a lone `-v` is the version too (elsewhere it is a verbose run:
+# `./deploy.sh -v`, `pytest -v`).
+VERSION_V = frozenset(
+    "node npm npx yarn pnpm bun deno terraform docker ruby gem bundle make gcc g++ clang "  # noqa: SIM905
+    "vagrant packer consul nomad vault".split()
+)
 # An HTTP fetch reads unless it sends data, picks a method or writes a file.
 CURL_WRITES = frozenset("dXFTOo")
 CURL_LONG_WRITES = ("--data", "--request", "--form", "--upload-file", "--output", "--remote")
@@ -338,6 +343,8 @@ def reads(words: list[str]) -> bool:
     if program == "gh":
         return len(words) >= 3 and words[2] in GH_READ_ONLY
     if len(words) == 2 and words[1] in ONLY_ASKS:
+        return True
+    if words[1:] == ["-v"] and program in VERSION_V:
         return True
     if program in READ_ONLY_SUBCOMMANDS:
         args = words[1:]
