@@ -73,6 +73,11 @@ def bash(command: str, response: Any = None, **kw: Any) -> Call:
     return Call("Bash", {"command": command, **kw.pop("input", {})}, response=out, **kw)
 
 
+def fail(command: str, text: str) -> Call:
+    """A command that exits 1 printing `text`, as Claude Code reports a failed Bash call."""
+    return Call("Bash", {"command": command}, error=f"Exit code 1\n{text}")
+
+
 class Driver:
     """A session seen by the loop guard; `turn()` runs one assistant turn's hook events."""
 

@@ -13,6 +13,7 @@ from typing import Any
 from testing.guard_driver import Call
 from testing.guard_driver import Driver
 from testing.guard_driver import bash
+from testing.guard_driver import fail
 from testing.guard_driver import tag
 
 from arcguard.core.loop_guard import edited
@@ -24,10 +25,6 @@ def edit(path: str, old: str, new: str) -> Call:
     return Call(
         "Edit", {"file_path": path, "old_string": old, "new_string": new}, response=response
     )
-
-
-def fail(command: str, text: str) -> Call:
-    return Call("Bash", {"command": command}, error=f"Exit code 1\n{text}")
 
 
 _runs = iter(range(1000))

@@ -15,6 +15,7 @@ import pytest
 from testing.guard_driver import Call
 from testing.guard_driver import Driver
 from testing.guard_driver import bash
+from testing.guard_driver import fail
 
 from arcguard.core.loop_guard import command_words
 from arcguard.core.loop_guard import failures
@@ -23,10 +24,6 @@ from arcguard.core.loop_guard import shell_writes
 from arcguard.core.loop_guard import tool_effects
 from arcguard.core.tool_call import ToolCall
 from arcguard.core.tool_call import ToolResult
-
-
-def fail(command: str, text: str) -> Call:
-    return Call("Bash", {"command": command}, error=f"Exit code 1\n{text}")
 
 
 def _run(d: Driver, *calls: Call) -> int:

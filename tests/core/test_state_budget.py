@@ -176,7 +176,7 @@ def track(cfg: Any, base: int) -> dict[str, Any]:
             "edited_run": INT,
             "edited_nudged": False,
             "edited_news": INT,
-            "edit_swaps": [[chars(MAX_SWAP_CHARS)] * 2 for _ in range(edited.MAX_SWAPS)],
+            "edit_swaps": [[chars(MAX_SWAP_CHARS)] * 2 for _ in range(edited.MAX_EDIT_SWAPS)],
             "cause_pieces": {
                 f"failed:{base + n:016x}": [f"{base + c:016x}" for c in range(MAX_PIECES)]
                 for n in range(MAX_CAUSES)

@@ -32,7 +32,7 @@ if TYPE_CHECKING:
 PRINT_CHARS = 4000
 # The [new, old] texts kept of the edits in a failure's run, which its output may quote, and
 # their bound.
-MAX_SWAPS = 8
+MAX_EDIT_SWAPS = 8
 EDGES = "()[]{},;:'\"`"  # around a word in a line (`(0.42s)`)
 SIZE_UNITS = frozenset({"b", "kb", "kib", "mb", "mib", "gb", "gib"})
 ID_HEX = 8  # hex digits in an id of groups: fewer is a code (`E501`, `0x1f`)

@@ -136,8 +136,9 @@ def recognise(track: Track, call: ToolCall, result: ToolResult, finished: Finish
     st = track.stuck if track.has("stuck") else None
     if st is None or not st.causes or finished.empty:
         return
-    if _set_aside_again(st, track.turns, finished):
-        finished.result, finished.resumed = st.edited.partition(failures.AT)[0], True
+    resumed = _set_aside_again(st, track.turns, finished)
+    if resumed is not None:
+        finished.result, finished.resumed = resumed, True
         return
     if finished.result in st.causes:
         return
@@ -156,14 +157,16 @@ def recognise(track: Track, call: ToolCall, result: ToolResult, finished: Finish
         finished.result = max(shown, key=lambda f: _run_of(st, failures.aimed(st, f, call)))
 
 
-def _set_aside_again(st: Stuck, turn: int, finished: Finished) -> bool:
-    """The failing result is the failure an edit set aside (`edited.again`), while that is
-    recent: at most `GAP` new results since, and seen within `failures.FAIL_MEMORY_TURNS`."""
+def _set_aside_again(st: Stuck, turn: int, finished: Finished) -> str | None:
+    """The failure an edit set aside (its shape), when the failing result is that failure again
+    (`edited.again`) while it is recent: at most `GAP` new results since, and seen within
+    `failures.FAIL_MEMORY_TURNS`."""
     if not st.edited or finished.printed is None or st.news - st.edited_news > GAP:
-        return False
-    seen = st.cause_turns.get(st.edited.partition(failures.AT)[0])
+        return None
+    failure = st.edited.partition(failures.AT)[0]
+    seen = st.cause_turns.get(failure)
     recent = seen is not None and turn - seen <= failures.FAIL_MEMORY_TURNS
-    return recent and edited.again(st, finished.printed)
+    return failure if recent and edited.again(st, finished.printed) else None
 
 
 def observe(track: Track, now: float, call: ToolCall, finished: Finished) -> None:
@@ -265,7 +268,7 @@ def _set_aside(st: Stuck, call: ToolCall) -> None:
         st.edited_news = st.news
     swaps = edited.swaps(call)
     if swaps:
-        st.edit_swaps = [*st.edit_swaps, *swaps][-edited.MAX_SWAPS :]
+        st.edit_swaps = [*st.edit_swaps, *swaps][-edited.MAX_EDIT_SWAPS :]
 
 
 def _end_edited(st: Stuck) -> None:
