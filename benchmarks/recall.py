@@ -1,12 +1,14 @@
 """Recall and precision of the loop guard and the arc keeper on the labelled suite.
 
-    .venv/bin/python benchmarks/recall.py [--suite DIR] [--holdout DIR] [--blind DIR] [--json]
+    .venv/bin/python benchmarks/recall.py [--suite DIR] [--holdout DIR] [--blind DIR]
+                                          [--blind-2 DIR] [--json]
 
 Every session of the tuned suite (tests/fixtures/recall/, written by `python -m
 testing.recall_suite`), of the held-out fold (tests/fixtures/recall-holdout/, written by
-`python -m testing.recall_holdout`, sessions never used to tune the rules) and of the blind fold
-(tests/fixtures/recall-blind/: loops and look-alikes of shapes the rules name nowhere, written
-and labelled, labels fixed before any run, by someone who had not read the rules) is replayed
+`python -m testing.recall_holdout`, sessions never used to tune the rules) and of the two blind
+folds (tests/fixtures/recall-blind/ and recall-blind-2/: loops and look-alikes of shapes the
+rules name nowhere, written and labelled, labels fixed before any run, by someone who had not
+read the rules) is replayed
 through the real hooks in this process, the hooks' clock following the transcript's timestamps, and
 judged against its label in `labels.json`:
 
@@ -40,6 +42,7 @@ REPO = Path(__file__).resolve().parents[1]
 DEFAULT_SUITE = REPO / "tests" / "fixtures" / "recall"
 DEFAULT_HOLDOUT = REPO / "tests" / "fixtures" / "recall-holdout"
 DEFAULT_BLIND = REPO / "tests" / "fixtures" / "recall-blind"
+DEFAULT_BLIND_2 = REPO / "tests" / "fixtures" / "recall-blind-2"
 WORDS = ("deny", "nudge", "pause")
 ARC_KINDS = ("stall", "release")
 NUDGES_PER_100 = 1.0
@@ -128,9 +131,15 @@ def main() -> int:
     parser.add_argument("--suite", type=Path, default=DEFAULT_SUITE)
     parser.add_argument("--holdout", type=Path, default=DEFAULT_HOLDOUT)
     parser.add_argument("--blind", type=Path, default=DEFAULT_BLIND)
+    parser.add_argument("--blind-2", type=Path, default=DEFAULT_BLIND_2)
     parser.add_argument("--json", action="store_true", help="print the results as JSON")
     args = parser.parse_args()
-    paths = {"tuned": args.suite, "held out": args.holdout, "blind": args.blind}
+    paths = {
+        "tuned": args.suite,
+        "held out": args.holdout,
+        "blind": args.blind,
+        "blind 2": args.blind_2,
+    }
     folds = {name: run(path) for name, path in paths.items() if name == "tuned" or path.is_dir()}
     if args.json:
         print(json.dumps(folds, indent=2))

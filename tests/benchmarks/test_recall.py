@@ -46,15 +46,17 @@ def test_each_session_meets_its_label(name, request):
     assert row["ok"], row["reasons"]
 
 
-def test_the_blind_fold_is_labelled_before_it_is_run():
-    labels = json.loads((recall.DEFAULT_BLIND / "labels.json").read_text(encoding="utf-8"))
-    assert set(labels) == {p.name for p in recall.DEFAULT_BLIND.glob("*.jsonl")}
+@pytest.mark.parametrize("fold", [recall.DEFAULT_BLIND, recall.DEFAULT_BLIND_2])
+def test_the_blind_folds_are_labelled_before_they_are_run(fold):
+    labels = json.loads((fold / "labels.json").read_text(encoding="utf-8"))
+    assert set(labels) == {p.name for p in fold.glob("*.jsonl")}
     assert all(label["kind"] in ("loop", "legit") for label in labels.values())
 
 
 def test_the_script_prints_recall_and_precision():
     done = run_benchmark("recall.py")
     assert "loops stopped:" in done.stdout
-    assert "== blind" in done.stdout and "== held out" in done.stdout
+    assert "== blind (" in done.stdout and "== held out" in done.stdout
+    assert "== blind 2" in done.stdout
     assert "legit nudges per 100 calls:" in done.stdout
     assert done.returncode == (1 if NOT_YET else 0), done.stdout

@@ -216,6 +216,15 @@ def test_commands_that_change_the_world_do_not_excuse_each_other():
         "aws s3 cp site/index.html s3://acme-docs/",
         "gcloud compute instances delete list-builder",
         "aws --profile ops ecs update-service --service api --force-new-deployment",
+        # A group whose reporting subcommands read, and whose others act.
+        "kubectl rollout restart deploy/api",
+        "kubectl rollout",
+        "docker image rm api:old",
+        "npm dist-tag add @acme/sdk@3.2.0 latest",
+        "helm upgrade api ./chart --wait",
+        "terraform state rm aws_instance.old",
+        "journalctl --vacuum-size=1G",
+        "npm publish",
     ],
 )
 def test_mutating_or_unknown_commands_count_as_changes(command):
@@ -261,6 +270,22 @@ def test_mutating_or_unknown_commands_count_as_changes(command):
         "docker compose ps",
         "docker compose -f dev.yml logs --tail 50 api",
         "docker-compose logs web",
+        # A status asked through each tool's own words.
+        "npm show @acme/sdk@latest version",
+        "pnpm view @acme/sdk version",
+        "yarn info @acme/sdk version",
+        "npm dist-tag ls @acme/sdk",
+        "helm status api -n api",
+        "helm history api -n api --max 5",
+        "kubectl rollout status deploy/api -n api --timeout=60s",
+        "kubectl cluster-info",
+        "kubectl auth can-i create pods",
+        "docker image ls",
+        "docker container inspect api",
+        "terraform state list",
+        "journalctl -u api --since '10 min ago'",
+        "dig +short api.internal",
+        "systemctl list-units --failed",
     ],
 )
 def test_read_only_commands_do_not(command):

@@ -15,6 +15,7 @@ from arcguard import jsonio
 from arcguard.core import schema
 from arcguard.core.config import default_config
 from arcguard.core.loop_guard import edited
+from arcguard.core.loop_guard import known_causes
 from arcguard.core.loop_guard.answers import MAX_PROGRESS
 from arcguard.core.loop_guard.background import MAX_TASKS
 from arcguard.core.loop_guard.checks import MAX_ANSWERS
@@ -178,8 +179,13 @@ def track(cfg: Any, base: int) -> dict[str, Any]:
             "edited_news": INT,
             "edit_swaps": [[chars(MAX_SWAP_CHARS)] * 2 for _ in range(edited.MAX_EDIT_SWAPS)],
             "cause_pieces": {
+                # Then every cause outside the code the failure names (`known_causes`).
                 f"failed:{base + n:016x}": [f"{base + c:016x}" for c in range(MAX_PIECES)]
+                + [known_causes.MARK + cause for cause in known_causes.PHRASES]
                 for n in range(MAX_CAUSES)
+            },
+            "cause_joined": {
+                f"failed:{base + n:016x}": f"failed:{base:016x}" for n in range(2 * MAX_CAUSES)
             },
             "changed_turn": INT,
             "wrote_turn": INT,

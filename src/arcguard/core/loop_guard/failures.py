@@ -3,12 +3,13 @@
 A failed call's cause (`shape.cause_pairs`: its clauses, read as a cause is) is kept for a few
 turns, with the numbers and words its call named. A later command's result that shows one again
 (`shown`) is that failure seen again, whatever its exit code: one showing every clause, or,
-from another program with nothing changed since, a cause it gave (`cause_pieces`); one
-showing only clauses of it, with no file written since; one alike to it (most clauses of the
-shorter of the two, and the failure's last clause, or the one before when a failing run's
-closing note moved), with nothing changed since and naming nothing new that only its call asked
-for. A failure from the command that first failed that way, aimed at another target, counts for
-that target (`aimed`): a sweep's alike answers are findings. Pure functions of the track's
+from another program with nothing changed since, a cause it gave (`cause_pieces`), or from
+any program a cause outside the code it named (`known_causes`: a full disk); one showing
+only clauses of it, with no file written since; one alike to it (most clauses of the shorter
+of the two, and the failure's last clause, or the one before when a failing run's closing note
+moved), with nothing changed since and naming nothing new that only its call asked for. A
+failure from the command that first failed that way, aimed at another target, counts for that
+target (`aimed`): a sweep's alike answers are findings. Pure functions of the track's
 `Stuck` record.
 """
 
@@ -16,6 +17,7 @@ from __future__ import annotations
 
 from arcguard.core import hashing
 from arcguard.core.loop_guard import command_words
+from arcguard.core.loop_guard import known_causes
 from arcguard.core.loop_guard import shape
 from arcguard.values import value
 
@@ -143,15 +145,19 @@ def _alike_since(st: Stuck, failure: str, seen: Seen) -> bool:
 
 
 def _one_cause(st: Stuck, failure: str, seen: Seen) -> bool:
-    """Another program giving a cause the failure gave (`cause_pieces`), with nothing changed since:
-    one cause surfacing through each tool that meets it (a proxy's certificate under npm, pip,
-    git and curl; a host name that does not resolve under psql and psycopg2)."""
-    program = tuple(st.cause_words.get(failure, ())[:1])
-    if st.changed_turn >= st.cause_turns.get(failure, 0) or program == seen.head[:1]:
-        return False
+    """A cause the failure gave, given again: one cause surfacing through each tool that meets
+    it. A piece of a line (`cause_pieces`) from another program with nothing changed since (a
+    proxy's certificate under npm, pip, git and curl; a host name that does not resolve under
+    psql and psycopg2); a cause outside the code (`known_causes`: a full disk, a server out of
+    reach) from any program, however worded, and after a change too: a change that leaves the
+    disk full did not move it (an edit to new content starts every run again anyway)."""
     if seen.final is None:
         return False  # its call did not fail: a look at the failure's log tells it again
-    return not seen.pieces.isdisjoint(st.cause_pieces.get(failure, ()))
+    shared = seen.pieces.intersection(st.cause_pieces.get(failure, ()))
+    if any(known_causes.is_known(piece) for piece in shared):
+        return True
+    other = tuple(st.cause_words.get(failure, ())[:1]) != seen.head[:1]
+    return bool(shared) and other and st.changed_turn < st.cause_turns.get(failure, 0)
 
 
 def cause_pieces(text: str) -> list[str]:
@@ -160,7 +166,8 @@ def cause_pieces(text: str) -> list[str]:
     certificate chain`, whether after `reason: `, `SSL certificate problem: ` or `error Error:
     `) and are no heading (`Traceback (most recent call last):`). A line without `: ` is no
     cause given for something (a test run's `platform linux -- Python 3.12` banner), nor is a
-    warning's. The last `MAX_PIECES`."""
+    warning's. The last `MAX_PIECES`, then the causes outside the code it names
+    (`known_causes`)."""
     if len(text) > shape.HEAD_CHARS + shape.TAIL_CHARS:
         text = text[-shape.TAIL_CHARS :]
     found: dict[str, None] = {}
@@ -174,7 +181,7 @@ def cause_pieces(text: str) -> list[str]:
                 digest = hashing.digest(clean)
                 found.pop(digest, None)
                 found[digest] = None
-    return list(found)[-MAX_PIECES:]
+    return [*list(found)[-MAX_PIECES:], *known_causes.named(text)]
 
 
 def _alike(lines: set[str], shown: set[str], *, same_command: bool) -> bool:
@@ -228,6 +235,17 @@ def remember(
         targets.pop(old, None)
         words.pop(old, None)
         kept.pop(old, None)
+
+
+def join(st: Stuck, own: str, failure: str) -> None:
+    """A failure of shape `own` was read as `failure`: so is its next word-for-word sighting,
+    even after a change (mutates `st`)."""
+    joined = st.cause_joined
+    st.cause_joined = joined
+    joined.pop(own, None)
+    joined[own] = failure
+    for old in list(joined)[: -2 * MAX_CAUSES]:
+        del joined[old]
 
 
 def aimed(st: Stuck, failure: str, call: ToolCall) -> str:

@@ -26,7 +26,7 @@ from arcguard.core import render
 from arcguard.core.loop_guard import background
 from arcguard.core.loop_guard import cycle_run
 from arcguard.core.loop_guard import opkey
-from arcguard.core.loop_guard import stuck
+from arcguard.core.loop_guard import stages
 from arcguard.core.loop_guard import tool_effects
 from arcguard.core.loop_guard.period import detect_period
 from arcguard.core.loop_guard.repeat import settle_batch
@@ -180,7 +180,7 @@ def decide_post_batch(
     cycle_pause = _observe_turn(state, track, cfg, now, look)
     rounds_pause = _close_turn(state, track, cfg, now, may_pause=cycle_pause is None)
     pause = cycle_pause or rounds_pause or _backstop_pause(state, track, cfg, now, arc_active)
-    output = pause or stuck.decide(state, track, cfg, now) or _nudge(state, track, cfg, now)
+    output = pause or stages.decide(state, track, cfg, now) or _nudge(state, track, cfg, now)
     if settled is not None:
         # The guesses were for this decision only: what is kept is what the messages read so
         # far say, and the turns still to be read.

@@ -201,6 +201,8 @@ def decide_pre_tool(
             spent = _exception(op, guard, cfg, call, file_state)
             if spent is None:
                 remember(denied, call.id, MAX_RESOLVED_IDS)
+                if _run_outcome(recent[-1]).startswith(opkey.FAILED):
+                    stuck.refused(track, call)
                 return _deny_repeat(state, track, op, now, runs=len(window)), state
     run = Run(seq=track.seq, owner=call.id, at=now, outcome=None, spent=spent, turn=track.turns)
     _reserve(guard, op, cfg, call, run)

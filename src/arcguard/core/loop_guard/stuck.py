@@ -1,7 +1,8 @@
 """Staged rules on what results add: loops whose calls bring nothing new, however they are
 spelt, and polls that wait for nothing.
 
-Fed by every finished call (`observe`) and acted on when a turn's calls are done (`decide`):
+Fed by every finished call (`observe`) and acted on when a turn's calls are done
+(`loop_guard.stages`):
 
 - Nothing new: a result whose shape (`loop_guard.shape`: volatile values set aside, the
   numbers that name the call's target kept, a failure read as its cause) the session has not
@@ -11,7 +12,8 @@ Fed by every finished call (`observe`) and acted on when a turn's calls are done
   is that failure seen again, whatever its exit code (`recognise`). A failure's run is
   counted in attempts (parallel copies of one turn are one), at each target of a sweep apart
   (`failures.aimed`): `error_checkin_repeats` asks for a summary, `error_pause_repeats`
-  pauses. Completed calls' runs are counted together, in repeats (a first sighting is none):
+  pauses. The repeat guard refusing the command that failed so is one more attempt
+  (`refused`). Completed calls' runs are counted together, in repeats (a first sighting is none):
   `shape_checkin_repeats`, then `shape_pause_repeats`.
   Real progress starts every run again: a confirmed edit that leaves a file content it never
   had (unless the next failure only quotes it: `loop_guard.edited`), or the user's words
@@ -27,43 +29,33 @@ Fed by every finished call (`observe`) and acted on when a turn's calls are done
 - Searches that find nothing: told nothing, so they join no run above; they are counted in a
   run of their own, staged the same way (`loop_guard.searches`), sooner when one of them
   cannot match as spelt.
-- Polls: a call that waits (`tool_effects.is_poll`) is never denied for repeating; the same
-  result shape from it is bounded by wall time instead: a request at `poll_checkin_seconds` of
-  identical results, a pause at `poll_pause_seconds`. A result that changes is progress; a
-  wait that prints nothing told nothing, so it is none.
-
-Each stage's request comes once; the pause only after it, so the model always had one turn to
-explain itself first.
+- Polls: a call that waits (`tool_effects.is_poll`; not one that acts, then waits, and fails:
+  that is a failed attempt) is never denied for repeating; the same result shape from it is
+  bounded by wall time instead: a request at `poll_checkin_seconds` of identical results, a
+  pause at `poll_pause_seconds`. A result that changes is progress, unless it is a failure (a
+  wait timing out); a wait that prints nothing told nothing, so it is none.
 """
 
 from __future__ import annotations
 
-from arcguard.core import render
 from arcguard.core.loop_guard import answers
 from arcguard.core.loop_guard import checks
+from arcguard.core.loop_guard import command_words
 from arcguard.core.loop_guard import edited
 from arcguard.core.loop_guard import failures
 from arcguard.core.loop_guard import opkey
 from arcguard.core.loop_guard import searches
 from arcguard.core.loop_guard import shape
 from arcguard.core.loop_guard import tool_effects
-from arcguard.core.loop_guard.tracks import pause
-from arcguard.core.schema import LogEntry
 from arcguard.core.schema import Poll
-from arcguard.core.state import add_log
 from arcguard.core.state import remember
-from arcguard.core.words import messages
-from arcguard.core.words import vocabulary
 from arcguard.values import value
 
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from arcguard.core.config import Config
-    from arcguard.core.render import Decisions
     from arcguard.core.schema import Stuck
     from arcguard.core.schema import Track
-    from arcguard.core.state import State
     from arcguard.core.tool_call import ToolCall
     from arcguard.core.tool_call import ToolResult
 
@@ -142,7 +134,11 @@ def recognise(track: Track, call: ToolCall, result: ToolResult, finished: Finish
         return
     if finished.result in st.causes:
         return
-    if call.name != opkey.BASH or finished.found is not None or tool_effects.is_poll(call):
+    joined = st.cause_joined.get(finished.result)
+    if joined in st.causes:
+        finished.result = joined
+        return
+    if call.name != opkey.BASH or finished.found is not None or _polls(call, finished):
         return  # a search's or a poll's result is judged by their own rules
     if not finished.outcome.startswith((opkey.FAILED, opkey.COMPLETED)):
         return
@@ -154,7 +150,10 @@ def recognise(track: Track, call: ToolCall, result: ToolResult, finished: Finish
     if shown:
         # Two failures it shows were one seen two ways (`-vv` and not): it counts where the
         # longer run of attempts is, not where the latest began.
+        own = finished.result
         finished.result = max(shown, key=lambda f: _run_of(st, failures.aimed(st, f, call)))
+        if failed:
+            failures.join(st, own, finished.result)
 
 
 def _set_aside_again(st: Stuck, turn: int, finished: Finished) -> str | None:
@@ -183,7 +182,7 @@ def observe(track: Track, now: float, call: ToolCall, finished: Finished) -> Non
         searches.observe(st, track.seq, call, finished.found)
     if finished.edit == REVISIT or outcome in (opkey.UNKNOWN, opkey.NOT_RUN, opkey.TIMED_OUT):
         return  # back to a known content, or no result to compare: neither way
-    poll = tool_effects.is_poll(call)
+    poll = _polls(call, finished)
     label = opkey.label(call, LABEL_CHARS)
     if outcome.startswith(opkey.COMPLETED):
         if finished.changed:
@@ -197,12 +196,17 @@ def observe(track: Track, now: float, call: ToolCall, finished: Finished) -> Non
     fresh = result not in results
     remember(results, result, MAX_SHAPES)
     if poll:
-        # A wait that printed nothing told nothing: only an answer that changed is progress.
+        # A wait that printed nothing told nothing: only an answer that changed is progress,
+        # and not a failure's (`rollout status` timing out): it is news, as any new result.
         news = fresh and not finished.empty
+        failed = outcome.startswith(opkey.FAILED)
         seen = Poll(call=shape.call_shape(call), result=result, since=now, count=1, label=label)
         if finished.progress:
             seen.progress = finished.progress
-        _observe_poll(st, seen, fresh=news)
+        _observe_poll(st, seen, fresh=news and not failed)
+        if news and failed:
+            st.news += 1
+            _forget_quiet_runs(st)
         return
     if fresh:
         st.news += 1
@@ -218,6 +222,13 @@ def observe(track: Track, now: float, call: ToolCall, finished: Finished) -> Non
         _progress(st, failures=False)
         return
     _count(st, result, label)
+
+
+def _polls(call: ToolCall, finished: Finished) -> bool:
+    """The call waited to look: a poll. One that acts and then waits (`helm upgrade --wait`,
+    `docker compose up --wait`) and fails did not look, it failed: an attempt like any other."""
+    failed = finished.changed and finished.outcome.startswith(opkey.FAILED)
+    return tool_effects.is_poll(call) and not failed
 
 
 def _other_code(st: Stuck, call: ToolCall, finished: Finished) -> bool:
@@ -367,54 +378,16 @@ def _observe_poll(st: Stuck, seen: Poll, *, fresh: bool) -> None:
     st.poll_nudged = False
 
 
-def decide(state: State, track: Track, cfg: Config, now: float) -> Decisions | None:
-    """A pause or a request to summarise, when a counter has reached its stage."""
-    if not track.has("stuck"):
-        return None
-    st = track.stuck
-    label = st.label
-    fails, repeats = st.fails, st.repeats
-    poll = st.poll
-    waited = int(now - poll.since) if poll and poll.count >= cfg.poll_checkin_repeats else 0
-    if st.fail_nudged and fails >= cfg.error_pause_repeats:
-        reason = messages.stuck_pause(fails, label, failing=True)
-        return pause(state, now, "post-batch", "stuck", reason)
-    if st.futile_nudged and st.futile >= cfg.error_pause_repeats:
-        reason = messages.futile_pause(st.futile, st.futile_label)
-        return pause(state, now, "post-batch", "stuck", reason)
-    if st.nudged and repeats >= cfg.shape_pause_repeats:
-        reason = messages.stuck_pause(repeats, label, failing=False)
-        return pause(state, now, "post-batch", "stuck", reason)
-    if searches.pause_due(st, cfg.shape_pause_repeats):
-        reason = messages.searches_pause(st.searches)
-        return pause(state, now, "post-batch", "stuck", reason)
-    if poll and st.poll_nudged and waited >= cfg.poll_pause_seconds:
-        return pause(
-            state, now, "post-batch", "poll", messages.poll_pause(waited // 60, poll.label)
-        )
-    text, rule, count = None, "", 0
-    if fails >= cfg.error_checkin_repeats and not st.fail_nudged:
-        st.fail_nudged = True
-        text = messages.stuck_checkin(fails, label, failing=True)
-        rule, count = vocabulary.SAME_FAILURE, fails
-    elif st.futile >= cfg.error_checkin_repeats and not st.futile_nudged:
-        st.futile_nudged = True
-        text = messages.futile_checkin(st.futile, st.futile_label)
-        rule, count = vocabulary.NO_EFFECT, st.futile
-    elif repeats >= cfg.shape_checkin_repeats and not st.nudged:
-        st.nudged = True
-        text = messages.stuck_checkin(repeats, label, failing=False)
-        rule, count = vocabulary.NOTHING_NEW, repeats
-    elif poll and waited >= cfg.poll_checkin_seconds and not st.poll_nudged:
-        st.poll_nudged = True
-        text, rule = messages.poll_checkin(waited // 60, poll.label), vocabulary.POLL
-    elif searches.word_due(st, cfg.shape_checkin_repeats):
-        st.search_nudged = True
-        text, rule = messages.searches_checkin(st.searches, st.slip), vocabulary.EMPTY_SEARCHES
-    if text is None:
-        return None
-    entry = LogEntry(t=now, hook="post-batch", kind="nudge", reason=text, rule=rule)
-    if count:
-        entry.runs = count  # the user's line says how many attempts or repeats it counted
-    add_log(state, entry)
-    return (render.Context(text),)
+def refused(track: Track, call: ToolCall) -> None:
+    """The repeat guard refused `call`, a repeat of the command whose failure runs now: the
+    model tried that attempt once more, so the run counts it, once a turn (mutates `track`).
+    Attempts the guard refuses still move the run toward its pause."""
+    st = track.stuck if track.has("stuck") else None
+    if st is None or not st.fail or st.fail_turn == track.turns:
+        return
+    if st.cause_words.get(st.fail) != command_words.named_words(call):
+        return  # another command failed that way first: not the one refused
+    key = failures.aimed(st, st.fail, call)
+    if _active(st, key):
+        st.fail_turn = track.turns
+        _count(st, key, opkey.label(call, LABEL_CHARS))

@@ -12,6 +12,15 @@ from __future__ import annotations
 
 from arcguard.core.loop_guard import cloud_clis
 from arcguard.core.loop_guard import shell_words
+from arcguard.core.loop_guard.reading_commands import GH_READ_ONLY
+from arcguard.core.loop_guard.reading_commands import GIT_LISTING
+from arcguard.core.loop_guard.reading_commands import GIT_READ_ONLY
+from arcguard.core.loop_guard.reading_commands import LISTING
+from arcguard.core.loop_guard.reading_commands import ONLY_ASKS
+from arcguard.core.loop_guard.reading_commands import READ_ONLY_PROGRAMS
+from arcguard.core.loop_guard.reading_commands import READ_ONLY_SUBCOMMANDS
+from arcguard.core.loop_guard.reading_commands import VERSION_V
+from arcguard.core.loop_guard.reading_commands import WRITING_OPTIONS
 
 
 TYPE_CHECKING = False
@@ -69,128 +78,13 @@ MCP_READ_WORDS = (
     "info",
 )
 
-READ_ONLY_PROGRAMS = frozenset(
-    {
-        "cat",
-        "head",
-        "tail",
-        "less",
-        "more",
-        "grep",
-        "egrep",
-        "fgrep",
-        "rg",
-        "ag",
-        "ls",
-        "tree",
-        "wc",
-        "echo",
-        "printf",
-        "pwd",
-        "which",
-        "type",
-        "file",
-        "stat",
-        "du",
-        "df",
-        "diff",
-        "cmp",
-        "uniq",
-        "cut",
-        "tr",
-        "jq",
-        "yq",
-        "nl",
-        "od",
-        "xxd",
-        "hexdump",
-        "md5sum",
-        "sha1sum",
-        "sha256sum",
-        "shasum",
-        "column",
-        "tac",
-        "rev",
-        "seq",
-        "true",
-        "false",
-        ":",
-        "date",
-        "env",
-        "printenv",
-        "uname",
-        "whoami",
-        "id",
-        "hostname",
-        "ps",
-        "realpath",
-        "readlink",
-        "dirname",
-        "basename",
-        "test",
-        "[",
-        "cd",
-        "pushd",
-        "popd",
-        "sleep",
-        "wait",
-        "watch",
-        "lsof",
-        "pgrep",
-        "uptime",
-        "free",
-        "fd",
-        "bat",
-        "exa",
-        "eza",
-        "strings",
-        "sort",
-        "sed",
-        "find",
-        "for",
-        "done",
-        "fi",
-    }
-)
 # Shell keywords that start the command they precede: `do rm x` runs `rm`.
 LEADING_KEYWORDS = frozenset({"do", "then", "else", "elif", "if", "while", "until", "!"})
 # awk prints into a file or a command from inside its program (`print > "out"`, `print |
 # "sort"`), or runs one (`system(...)`); a comparison before its `print` (`$3 > 5`) is none.
 AWK_PROGRAMS = frozenset({"awk", "gawk", "mawk", "nawk"})
-# Options that make an otherwise read-only program write.
-WRITING_OPTIONS = {
-    "sed": ("-i", "--in-place"),
-    "sort": ("-o", "--output"),
-    "find": ("-delete", "-exec", "-execdir", "-ok", "-fprint", "-fprintf"),
-}
 # Prefixes that run the rest of the command: judge what they run.
 WRAPPERS = frozenset({"timeout", "time", "nice", "nohup", "command", "builtin", "exec", "env"})
-GIT_READ_ONLY = frozenset(
-    "status log diff show blame rev-parse ls-files ls-tree grep describe shortlog cat-file "  # noqa: SIM905
-    "merge-base rev-list name-rev check-ignore for-each-ref count-objects help version "
-    "whatchanged".split()
-)
-# `git SUB` read-only only when followed by one of these (or nothing).
-GIT_LISTING = {
-    "branch": ("", "-a", "-r", "-v", "-vv", "--list", "--show-current", "-l"),
-    "remote": ("", "-v", "show", "get-url"),
-    "tag": ("", "-l", "--list"),
-    "stash": ("list", "show"),
-    "worktree": ("list",),
-    "config": ("--get", "--list", "-l", "--get-all"),
-}
-# Toolchains that build, install or deploy, and whose subcommands here only report.
-READ_ONLY_SUBCOMMANDS = {
-    "go": frozenset({"env", "version", "list", "doc", "vet"}),
-    "npm": frozenset({"ls", "list", "view", "outdated", "why", "explain", "config"}),
-    "pip": frozenset({"list", "show", "freeze", "check"}),
-    "pip3": frozenset({"list", "show", "freeze", "check"}),
-    "cargo": frozenset({"tree", "metadata", "version"}),
-    "kubectl": frozenset({"get", "describe", "logs", "top", "version", "explain"}),
-    "docker": frozenset({"ps", "images", "logs", "inspect", "version", "info", "stats"}),
-    "docker-compose": frozenset({"ps", "logs", "config", "images", "ls", "top", "version", "port"}),
-    "systemctl": frozenset({"status", "is-active", "is-enabled", "is-failed", "show"}),
-}
 # Options before a subcommand that take the next word (`kubectl -n staging get pods`).
 VALUED_OPTIONS = frozenset(
     "-n -f -p -H --namespace --context --kubeconfig --cluster --file --project-name "  # noqa: SIM905
@@ -198,18 +92,9 @@ VALUED_OPTIONS = frozenset(
 )
 # git's own options before its subcommand that take a value (`-C dir`, `-c key=value`).
 GIT_VALUED_OPTIONS = frozenset({"-C", "-c"})
-# Any program asked only for its version or help reports and changes nothing.
-ONLY_ASKS = frozenset({"--version", "-V", "--help", "-h", "version"})
-# Programs for which a lone `-v` is the version too (elsewhere it is a verbose run:
-# `./deploy.sh -v`, `pytest -v`).
-VERSION_V = frozenset(
-    "node npm npx yarn pnpm bun deno terraform docker ruby gem bundle make gcc g++ clang "  # noqa: SIM905
-    "vagrant packer consul nomad vault".split()
-)
 # An HTTP fetch reads unless it sends data, picks a method or writes a file.
 CURL_WRITES = frozenset("dXFTOo")
 CURL_LONG_WRITES = ("--data", "--request", "--form", "--upload-file", "--output", "--remote")
-GH_READ_ONLY = frozenset({"view", "list", "diff", "checks", "status", "watch"})
 SAFE_REDIRECTS = (
     *("2>&1", "1>&2", ">&2", "2>/dev/null", ">/dev/null", "&>/dev/null", "1>/dev/null"),
     *("> /dev/null", "2> /dev/null", "&> /dev/null"),
@@ -219,6 +104,8 @@ GROUP_WORDS = frozenset({"{", "}"})
 WAIT_PROGRAMS = frozenset({"sleep", "wait", "watch"})
 WAIT_SUBCOMMANDS = frozenset({"wait", "watch"})
 WAIT_OPTIONS = ("--watch", "--wait")
+# A subcommand that watches until its work is done (`kubectl rollout status`).
+WAIT_PAIRS = (["rollout", "status"],)
 # A command is read word by word, simple command by simple command; one longer than this, or
 # of more simple commands, is not read at all (a change, not a wait: see the module's
 # docstring), so a megabyte command costs the guard no more than an ordinary one.
@@ -347,12 +234,7 @@ def reads(words: list[str]) -> bool:
     if words[1:] == ["-v"] and program in VERSION_V:
         return True
     if program in READ_ONLY_SUBCOMMANDS:
-        args = words[1:]
-        at = subcommand_at(args)
-        if program == "docker" and args[at : at + 1] == ["compose"]:
-            program, args = "docker-compose", args[at + 1 :]
-            at = subcommand_at(args)
-        return at < len(args) and args[at] in READ_ONLY_SUBCOMMANDS[program]
+        return _subcommand_reads(program, words[1:])
     if program in ("curl", "wget"):
         return _fetch_reads(program, words[1:])
     if program in cloud_clis.CLIS:
@@ -363,6 +245,21 @@ def reads(words: list[str]) -> bool:
         return False
     writing = WRITING_OPTIONS.get(program, ())
     return not any(w.startswith(writing) for w in words[1:]) if writing else True
+
+
+def _subcommand_reads(program: str, args: list[str]) -> bool:
+    """`program ARGS` runs a subcommand that only reports (or, for a group such as `kubectl
+    rollout`, one of its reporting subcommands: `status`, not `restart`)."""
+    at = subcommand_at(args)
+    if program == "docker" and args[at : at + 1] == ["compose"]:
+        program, args = "docker-compose", args[at + 1 :]
+        at = subcommand_at(args)
+    if at >= len(args):
+        return False
+    listing = LISTING.get(program, {}).get(args[at])
+    if listing is not None:
+        return at + 1 < len(args) and args[at + 1] in listing
+    return args[at] in READ_ONLY_SUBCOMMANDS[program]
 
 
 def awk_writes(args: list[str]) -> bool:
@@ -424,8 +321,10 @@ def is_wait(call: ToolCall) -> bool:
             continue
         if program_name(words[0]) in WAIT_PROGRAMS:
             return True
-        if any(w in WAIT_SUBCOMMANDS for w in words[1:3]) or any(
-            w.startswith(WAIT_OPTIONS) for w in words[1:]
+        if (
+            any(w in WAIT_SUBCOMMANDS for w in words[1:3])
+            or any(w.startswith(WAIT_OPTIONS) for w in words[1:])
+            or words[1:3] in WAIT_PAIRS
         ):
             return True
     return False

@@ -1,0 +1,93 @@
+"""Which programs, and which of their subcommands, only read.
+
+`tool_effects` reads a command against these lists. A command left out counts as a change,
+which is the safe side: a change repeated is never denied, and the look after it is news
+again. A read, though, is judged by what it answers, so a status asked again and again in a
+tool's other words (`npm view`, `npm show`, `pnpm info`, `yarn info`) is seen to answer as
+before. Only subcommands that cannot write are listed: `npm version` bumps a version,
+`kubectl rollout restart` restarts, `journalctl --vacuum-size` deletes.
+"""
+
+from __future__ import annotations
+
+
+def _words(text: str) -> frozenset[str]:
+    return frozenset(text.split())
+
+
+READ_ONLY_PROGRAMS = _words(
+    "cat head tail less more grep egrep fgrep rg ag ls tree wc echo printf pwd which type file "
+    "stat du df diff cmp uniq cut tr jq yq nl od xxd hexdump md5sum sha1sum sha256sum shasum "
+    "column tac rev seq true false : date env printenv uname whoami id hostname ps realpath "
+    "readlink dirname basename test [ cd pushd popd sleep wait watch lsof pgrep uptime free fd "
+    "bat exa eza strings sort sed find for done fi journalctl dig nslookup host getent ss "
+    "netstat nproc lscpu lsblk findmnt nvidia-smi apt-cache dpkg-query groups"
+)
+# Options that make an otherwise read-only program write.
+WRITING_OPTIONS = {
+    "sed": ("-i", "--in-place"),
+    "sort": ("-o", "--output"),
+    "find": ("-delete", "-exec", "-execdir", "-ok", "-fprint", "-fprintf"),
+    "journalctl": ("--vacuum", "--rotate", "--flush", "--sync", "--setup-keys", "--relinquish"),
+}
+GIT_READ_ONLY = _words(
+    "status log diff show blame rev-parse ls-files ls-tree grep describe shortlog cat-file "
+    "merge-base rev-list name-rev check-ignore for-each-ref count-objects help version "
+    "whatchanged"
+)
+# `git SUB` read-only only when followed by one of these (or nothing).
+GIT_LISTING = {
+    "branch": ("", "-a", "-r", "-v", "-vv", "--list", "--show-current", "-l"),
+    "remote": ("", "-v", "show", "get-url"),
+    "tag": ("", "-l", "--list"),
+    "stash": ("list", "show"),
+    "worktree": ("list",),
+    "config": ("--get", "--list", "-l", "--get-all"),
+}
+# Toolchains that build, install or deploy, and whose subcommands here only report.
+READ_ONLY_SUBCOMMANDS = {
+    "go": _words("env version list doc vet"),
+    "npm": _words(
+        "ls list view show info v outdated why explain config search whoami ping prefix root "
+        "help query"
+    ),
+    "pnpm": _words("ls list view info show why outdated root licenses"),
+    "yarn": _words("info why list outdated licenses"),
+    "pip": _words("list show freeze check"),
+    "pip3": _words("list show freeze check"),
+    "cargo": _words("tree metadata version search pkgid locate-project verify-project"),
+    "kubectl": _words(
+        "get describe logs top version explain cluster-info api-resources api-versions events wait"
+    ),
+    "helm": _words("status list ls get history show inspect template lint search env version"),
+    "docker": _words("ps images logs inspect version info stats top port history search"),
+    "docker-compose": _words("ps logs config images ls top version port"),
+    "systemctl": _words(
+        "status is-active is-enabled is-failed show list-units list-unit-files list-timers cat"
+    ),
+    "terraform": _words("show output validate version providers"),
+    "brew": _words("list info search outdated deps config doctor"),
+    "apt": _words("list show search policy"),
+}
+# `PROGRAM SUB` read-only only when followed by one of these.
+LISTING: dict[str, dict[str, tuple[str, ...]]] = {
+    "kubectl": {"rollout": ("status", "history"), "auth": ("can-i", "whoami")},
+    "npm": {"dist-tag": ("ls",)},
+    "docker": {
+        "image": ("ls", "list", "inspect", "history"),
+        "container": ("ls", "list", "inspect", "logs", "top", "port"),
+        "network": ("ls", "inspect"),
+        "volume": ("ls", "inspect"),
+        "context": ("ls", "show", "inspect"),
+    },
+    "terraform": {"state": ("list", "show")},
+}
+# Any program asked only for its version or help reports and changes nothing.
+ONLY_ASKS = _words("--version -V --help -h version")
+# Programs for which a lone `-v` is the version too (elsewhere it is a verbose run:
+# `./deploy.sh -v`, `pytest -v`).
+VERSION_V = _words(
+    "node npm npx yarn pnpm bun deno terraform docker ruby gem bundle make gcc g++ clang "
+    "vagrant packer consul nomad vault"
+)
+GH_READ_ONLY = _words("view list diff checks status watch")

@@ -1,0 +1,210 @@
+"""One cause outside the code, met by every tool in its own words, is one failure; and every
+attempt at it counts.
+
+A full disk, a server out of reach or a rejected credential fails whatever runs into it. The
+tools word it each their own way, so no line is shared, but the cause is one: attempts that
+meet it again, with nothing that could move it in between, are counted as one failure. A
+command that acts and then waits (`helm upgrade --wait`) and fails is such an attempt too, not
+a poll, and a wait that times out between attempts is no progress. An attempt the repeat guard
+refuses is one more attempt at the failure its command gave."""
+
+from __future__ import annotations
+
+from testing.guard_driver import Call
+from testing.guard_driver import Driver
+from testing.guard_driver import bash
+from testing.guard_driver import fail
+from testing.guard_driver import tag
+
+from arcguard.core.loop_guard import known_causes
+
+
+DISK_FULL = (
+    fail(
+        "make dist",
+        "cc -O2 -c src/lz_alloc.c -o build/lz_alloc.o\n"
+        "/usr/lib/gcc/x86_64-linux-gnu/13/cc1: fatal error: error writing to /tmp/ccx1.s: "
+        "No space left on device\ncompilation terminated.\nmake: *** [Makefile:47] Error 1",
+    ),
+    fail(
+        "go build ./cmd/lzctl",
+        "go: creating work dir: mkdir /tmp/go-build26: no space left on device",
+    ),
+    fail(
+        "./scripts/mkdist.sh 1.8.0",
+        "==> staging\nsort: cannot create temporary file in '/tmp': No space left on device",
+    ),
+    fail(
+        "python3 scripts/gen_checksums.py dist/",
+        'Traceback (most recent call last):\n  File "gen.py", line 19, in main\n'
+        "OSError: [Errno 28] No space left on device: '/tmp/tmpa1'",
+    ),
+    fail(
+        "git worktree add /tmp/release v1.8.0",
+        "Preparing worktree (detached HEAD cf5c64b)\n"
+        "fatal: could not create work tree dir '/tmp/release': No space left on device",
+    ),
+)
+HOST = "4F1C2A9E7B.gr7.eu-west-1.eks.amazonaws.com"
+UNREACHABLE = (
+    fail(
+        "helm upgrade --install worker charts/worker -n jobs",
+        f'Error: Kubernetes cluster unreachable: Get "https://{HOST}/version": '
+        "dial tcp 10.42.51.203:443: i/o timeout",
+    ),
+    fail(
+        "kubectl get ns jobs",
+        f"E0924 memcache.go:265] couldn't get current server API group list: Get \"https://{HOST}"
+        '/api?timeout=32s": dial tcp 10.42.18.77:443: i/o timeout',
+    ),
+    fail("curl -sk --max-time 10 https://{HOST}/healthz", "curl: (28) Connection timed out"),
+    fail(
+        "kubectl --request-timeout=60s get pods -n jobs",
+        "Unable to connect to the server: net/http: request canceled while waiting for "
+        "connection (Client.Timeout exceeded while awaiting headers)",
+    ),
+)
+
+
+def _first_word(d: Driver, *calls: Call) -> int:
+    """Run each call as a turn of its own; the number of the first turn with a check-in."""
+    first = 0
+    for call in calls:
+        if d.turn(call)["context"] and not first:
+            first = d.turns
+    return first
+
+
+def test_a_full_disk_met_by_each_tool_in_its_own_words_is_one_failure():
+    d = Driver()
+    assert _first_word(d, DISK_FULL[0], bash("df -h ."), *DISK_FULL[1:4]) == 5
+    d = Driver()
+    for call in (*DISK_FULL, *DISK_FULL[:2]):
+        d.turn(call)
+    assert d.paused is not None
+
+
+def test_a_server_out_of_reach_is_one_failure_even_after_a_change_that_did_not_move_it():
+    d = Driver()
+    d.turn(UNREACHABLE[0])
+    d.turn(UNREACHABLE[1])
+    # A change that answers something new: the next failure tells whether it moved the cause.
+    d.turn(bash("aws eks update-kubeconfig --name staging-eu", "Updated context staging-eu"))
+    assert _first_word(d, UNREACHABLE[2], UNREACHABLE[3]) == 5
+
+
+def test_different_causes_outside_the_code_are_different_failures():
+    d = Driver()
+    calls = (
+        DISK_FULL[0],
+        UNREACHABLE[0],
+        fail("psql -h db -c 'select 1'", "psql: error: connection refused"),
+        fail("gh api repos/acme/x", "gh: Bad credentials (HTTP 401 Unauthorized)"),
+        DISK_FULL[1],
+        UNREACHABLE[1],
+    )
+    assert _first_word(d, *calls) == 0
+
+
+def test_an_edit_to_new_content_starts_the_count_again():
+    d = Driver()
+    d.turn(UNREACHABLE[0])
+    d.turn(UNREACHABLE[1])
+    path, old, new = "/p/values.yaml", "host: a", "host: b"
+    response = {"filePath": path, "structuredPatch": [{"lines": [f"-{old}", f"+{new}"]}]}
+    d.turn(
+        Call("Edit", {"file_path": path, "old_string": old, "new_string": new}, response=response)
+    )
+    assert _first_word(d, UNREACHABLE[2], UNREACHABLE[3]) == 0
+
+
+def test_a_failure_read_as_another_is_that_failure_when_seen_again_word_for_word():
+    missing = 'FATAL:  database "orders_test" does not exist'
+    psql = fail("psql -d orders_test -c 'select 1'", f"psql: error: connection failed: {missing}")
+    python = fail(
+        "python manage.py test orders",
+        "psycopg2.OperationalError: connection to server at localhost (127.0.0.1), port 5432 "
+        f"failed: {missing}",
+    )
+    d = Driver()
+    d.turn(psql)
+    d.turn(python)  # another program giving the same cause: the same failure
+    # A change answering something new: another program's failure alone would not be joined
+    # after it, but the same program failing word for word shows it moved nothing.
+    d.turn(bash("sudo systemctl reload postgresql", "reloaded postgresql.service"))
+    assert _first_word(d, python, psql) == 5
+
+
+def test_an_act_that_waits_and_fails_is_an_attempt_not_a_poll():
+    upgrade = "helm upgrade api ./chart -n api --set image.tag=v2.4.0 --wait --timeout {}"
+    d = Driver()
+    for n, timeout in enumerate(("3m", "5m", "8m", "9m30s"), start=1):
+        out = d.turn(fail(upgrade.format(timeout), "Error: UPGRADE FAILED: timed out"))
+        assert bool(out["context"]) == (n == 4)
+
+
+def test_a_wait_that_times_out_between_attempts_is_no_progress():
+    upgrade = "helm upgrade api ./chart -n api --wait --timeout {}"
+    failed = "Error: UPGRADE FAILED: timed out"
+    status = fail("kubectl rollout status deploy/api --timeout=5m", "error: timed out waiting")
+    attempts = [fail(upgrade.format(t), failed) for t in ("3m", "5m", "8m", "9m")]
+    assert _first_word(Driver(), attempts[0], status, *attempts[1:]) == 5
+
+
+def test_a_look_that_waits_and_fails_is_still_a_poll_bounded_by_time():
+    d = Driver()
+    status = "kubectl rollout status deploy/api -n api --timeout=60s"
+    waiting = "Waiting for deployment rollout to finish: 1 of 3 updated\nerror: timed out"
+    for _ in range(6):
+        assert not d.turn(fail(status, waiting))["context"]
+
+
+def test_the_causes_a_text_names():
+    assert known_causes.named("write /tmp/x: No space left on device") == ["~disk full"]
+    assert known_causes.named("dial tcp 10.0.0.1:443: i/o timeout") == ["~timed out connecting"]
+    assert known_causes.named("AssertionError: expected 3, got 4") == []
+    assert all(known_causes.is_known(c) for c in known_causes.named("ECONNREFUSED 127.0.0.1"))
+
+
+def test_an_attempt_refused_as_a_repeat_of_a_failure_still_counts_toward_the_pause():
+    # A reinstall between runs does not excuse the run again (a change excuses only a read),
+    # so every run after the second is refused; the model kept trying all the same.
+    run = fail(
+        "jupyter nbconvert --execute nb.ipynb", "ModuleNotFoundError: No module named 'lightgbm'"
+    )
+    d = Driver()
+    words = []
+    for n in range(7):
+        out = d.turn(run)
+        words.append((bool(out["denied"]), bool(out["context"]), d.paused is not None))
+        d.turn(bash(f"pip install --force-reinstall lightgbm  # {tag(n)}", f"installed {tag(n)}"))
+    assert [denied for denied, _, _ in words] == [False, False, True, True, True, True, True]
+    assert [asked for _, asked, _ in words] == [False, False, False, True, False, False, False]
+    assert [paused for _, _, paused in words].index(True) == 6
+
+
+def test_a_refused_call_adds_an_attempt_only_to_its_own_failure_and_once_a_turn():
+    lint = fail("ruff check src", "src/a.py:3:1: F401 `os` imported but unused")
+    tests = fail("pytest -q tests/test_a.py", "E   AssertionError: assert 1 == 2")
+    look = bash("cat setup.cfg", "[tool:pytest]\naddopts = -q")
+    d = Driver()
+    d.turn(lint)
+    d.turn(lint)
+    d.turn(tests)  # the failure running now is the test's
+    d.turn(lint)  # refused: the lint failure's attempt, not the test's
+    assert d.main["stuck"]["fails"] == 2
+    d.turn(tests)
+    d.turn(look)
+    d.turn(look)
+    d.turn(look)  # refused, but it never failed
+    assert d.main["stuck"]["fails"] == 2
+    d.turn(tests, tests)  # both refused in one turn: one more attempt
+    assert d.main["stuck"]["fails"] == 3
+
+
+def test_a_refused_call_whose_last_runs_passed_adds_no_attempt():
+    d = Driver()
+    d.turn(fail("make test", "FAIL: TestSync (0.01s)\n    sync_test.go:40: got 3, want 4"))
+    for _ in range(3):
+        d.turn(bash("make test", "ok  \texample.com/sync\t0.012s"))  # the third is refused
+    assert d.main["stuck"]["fails"] == 1
