@@ -225,6 +225,16 @@ def test_commands_that_change_the_world_do_not_excuse_each_other():
         "terraform state rm aws_instance.old",
         "journalctl --vacuum-size=1G",
         "npm publish",
+        # Reporting subcommands and reading programs made to write by an option.
+        "helm template api ./chart --output-dir rendered/",
+        "kubectl cluster-info dump --output-directory=/tmp/dump",
+        "ss -K dst 10.0.0.5",
+        "journalctl --update-catalog",
+        "npm config set registry https://r.example",
+        "terraform providers lock -platform=linux_amd64",
+        "cargo pkgid",
+        "nvidia-smi -r -i 0",
+        "./host start",
     ],
 )
 def test_mutating_or_unknown_commands_count_as_changes(command):
@@ -286,6 +296,8 @@ def test_mutating_or_unknown_commands_count_as_changes(command):
         "journalctl -u api --since '10 min ago'",
         "dig +short api.internal",
         "systemctl list-units --failed",
+        "npm config get registry",
+        "helm template api ./chart",
     ],
 )
 def test_read_only_commands_do_not(command):

@@ -187,6 +187,11 @@ def track(cfg: Any, base: int) -> dict[str, Any]:
             "cause_joined": {
                 f"failed:{base + n:016x}": f"failed:{base:016x}" for n in range(2 * MAX_CAUSES)
             },
+            "cause_ops": {
+                # An operation id (`opkey.operation_id`: a digest) -> a run key.
+                f"{base + n:016x}": f"failed:{base:016x}@{base:016x}"
+                for n in range(2 * MAX_CAUSES)
+            },
             "changed_turn": INT,
             "wrote_turn": INT,
             "label": text(schema.LABEL_BYTES),

@@ -208,9 +208,10 @@ class Stuck(Record):
     cause_targets: dict[str, list[str]] = field(map_of(list_of(STR)), default_factory=dict)
     cause_words: dict[str, list[str]] = field(map_of(list_of(STR)), default_factory=dict)
     cause_pieces: dict[str, list[str]] = field(map_of(list_of(STR)), default_factory=dict)
-    # A failure's own shape -> the failure it was read as (`failures.shown`): seen again word
-    # for word, it is that failure again.
+    # A failure's shape -> the failure it was read as (`failures.join`); an operation -> the run
+    # its last failure was counted in (`failures.counted_in`, for `stuck.refused`).
     cause_joined: dict[str, str] = field(map_of(STR), default_factory=dict)
+    cause_ops: dict[str, str] = field(map_of(STR), default_factory=dict)
     # The last failure counted, line by line as printed (`edited.printed`, digests); the
     # failure run an edit to new content set aside, its count and whether it was asked about;
     # the [new, old] texts of the edits in its run: the next failure printing the same but
@@ -434,7 +435,7 @@ FILE_STATE_CHARS = 64
 # The largest state file these bounds allow with the default settings, in bytes: no input can
 # make one larger (a real one is a few tens of KB). More operations, runs or cycle history
 # in the settings allow more, up to the limit a state file is read with (`store`).
-STATE_BUDGET = 5_767_334
+STATE_BUDGET = 5_766_956
 
 
 def problem(document: object) -> str | None:

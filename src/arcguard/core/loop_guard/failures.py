@@ -149,15 +149,17 @@ def _one_cause(st: Stuck, failure: str, seen: Seen) -> bool:
     it. A piece of a line (`cause_pieces`) from another program with nothing changed since (a
     proxy's certificate under npm, pip, git and curl; a host name that does not resolve under
     psql and psycopg2); a cause outside the code (`known_causes`: a full disk, a server out of
-    reach) from any program, however worded, and after a change too: a change that leaves the
-    disk full did not move it (an edit to new content starts every run again anyway)."""
+    reach) from any program, however worded, with no file written since: a command that
+    changed something (a reinstall, a refreshed kubeconfig) and left the disk full or the
+    server out of reach did not move it."""
     if seen.final is None:
         return False  # its call did not fail: a look at the failure's log tells it again
+    turn = st.cause_turns.get(failure, 0)
     shared = seen.pieces.intersection(st.cause_pieces.get(failure, ()))
-    if any(known_causes.is_known(piece) for piece in shared):
+    if st.wrote_turn < turn and any(known_causes.is_known(piece) for piece in shared):
         return True
     other = tuple(st.cause_words.get(failure, ())[:1]) != seen.head[:1]
-    return bool(shared) and other and st.changed_turn < st.cause_turns.get(failure, 0)
+    return bool(shared) and other and st.changed_turn < turn
 
 
 def cause_pieces(text: str) -> list[str]:
@@ -246,6 +248,16 @@ def join(st: Stuck, own: str, failure: str) -> None:
     joined[own] = failure
     for old in list(joined)[: -2 * MAX_CAUSES]:
         del joined[old]
+
+
+def counted_in(st: Stuck, operation: str, key: str) -> None:
+    """The operation's failure was counted in run `key` (mutates `st`)."""
+    ops = st.cause_ops
+    st.cause_ops = ops
+    ops.pop(operation, None)
+    ops[operation] = key
+    for old in list(ops)[: -2 * MAX_CAUSES]:
+        del ops[old]
 
 
 def aimed(st: Stuck, failure: str, call: ToolCall) -> str:

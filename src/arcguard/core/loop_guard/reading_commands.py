@@ -1,11 +1,12 @@
 """Which programs, and which of their subcommands, only read.
 
 `tool_effects` reads a command against these lists. A command left out counts as a change,
-which is the safe side: a change repeated is never denied, and the look after it is news
-again. A read, though, is judged by what it answers, so a status asked again and again in a
-tool's other words (`npm view`, `npm show`, `pnpm info`, `yarn info`) is seen to answer as
-before. Only subcommands that cannot write are listed: `npm version` bumps a version,
-`kubectl rollout restart` restarts, `journalctl --vacuum-size` deletes.
+which is the safe side: the look after a change may run again and is news again. A read is
+judged by what it answers, so a status asked again in a tool's other words (`npm view`, `npm
+show`, `pnpm info`, `yarn info`) is seen to answer as before; a write taken for a read would
+get the look that checks it denied. So only subcommands that do not write are listed, and the
+options that make them write are listed too: `kubectl rollout restart` restarts, `helm template
+--output-dir` writes files, `journalctl --vacuum-size` deletes, `ss -K` kills sockets.
 """
 
 from __future__ import annotations
@@ -20,15 +21,21 @@ READ_ONLY_PROGRAMS = _words(
     "stat du df diff cmp uniq cut tr jq yq nl od xxd hexdump md5sum sha1sum sha256sum shasum "
     "column tac rev seq true false : date env printenv uname whoami id hostname ps realpath "
     "readlink dirname basename test [ cd pushd popd sleep wait watch lsof pgrep uptime free fd "
-    "bat exa eza strings sort sed find for done fi journalctl dig nslookup host getent ss "
-    "netstat nproc lscpu lsblk findmnt nvidia-smi apt-cache dpkg-query groups"
+    "bat exa eza strings sort sed find for done fi journalctl dig nslookup getent ss "
+    "netstat nproc lscpu lsblk findmnt apt-cache dpkg-query groups"
 )
-# Options that make an otherwise read-only program write.
+# Options that make an otherwise read-only program, or reporting subcommand, write.
 WRITING_OPTIONS = {
     "sed": ("-i", "--in-place"),
     "sort": ("-o", "--output"),
     "find": ("-delete", "-exec", "-execdir", "-ok", "-fprint", "-fprintf"),
-    "journalctl": ("--vacuum", "--rotate", "--flush", "--sync", "--setup-keys", "--relinquish"),
+    "journalctl": (
+        *("--vacuum", "--rotate", "--flush", "--sync", "--setup-keys", "--relinquish"),
+        *("--smart-relinquish", "--update-catalog"),
+    ),
+    "ss": ("-K", "--kill"),
+    "helm": ("--output-dir", "--dependency-update"),
+    "kubectl": ("--output-directory",),
 }
 GIT_READ_ONLY = _words(
     "status log diff show blame rev-parse ls-files ls-tree grep describe shortlog cat-file "
@@ -48,14 +55,13 @@ GIT_LISTING = {
 READ_ONLY_SUBCOMMANDS = {
     "go": _words("env version list doc vet"),
     "npm": _words(
-        "ls list view show info v outdated why explain config search whoami ping prefix root "
-        "help query"
+        "ls list view show info v outdated why explain search whoami ping prefix root help query"
     ),
     "pnpm": _words("ls list view info show why outdated root licenses"),
     "yarn": _words("info why list outdated licenses"),
     "pip": _words("list show freeze check"),
     "pip3": _words("list show freeze check"),
-    "cargo": _words("tree metadata version search pkgid locate-project verify-project"),
+    "cargo": _words("tree metadata version search locate-project verify-project"),
     "kubectl": _words(
         "get describe logs top version explain cluster-info api-resources api-versions events wait"
     ),
@@ -65,14 +71,14 @@ READ_ONLY_SUBCOMMANDS = {
     "systemctl": _words(
         "status is-active is-enabled is-failed show list-units list-unit-files list-timers cat"
     ),
-    "terraform": _words("show output validate version providers"),
+    "terraform": _words("show output validate version"),
     "brew": _words("list info search outdated deps config doctor"),
     "apt": _words("list show search policy"),
 }
 # `PROGRAM SUB` read-only only when followed by one of these.
 LISTING: dict[str, dict[str, tuple[str, ...]]] = {
     "kubectl": {"rollout": ("status", "history"), "auth": ("can-i", "whoami")},
-    "npm": {"dist-tag": ("ls",)},
+    "npm": {"dist-tag": ("ls",), "config": ("get", "list", "ls")},
     "docker": {
         "image": ("ls", "list", "inspect", "history"),
         "container": ("ls", "list", "inspect", "logs", "top", "port"),

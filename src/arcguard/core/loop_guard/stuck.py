@@ -40,7 +40,6 @@ from __future__ import annotations
 
 from arcguard.core.loop_guard import answers
 from arcguard.core.loop_guard import checks
-from arcguard.core.loop_guard import command_words
 from arcguard.core.loop_guard import edited
 from arcguard.core.loop_guard import failures
 from arcguard.core.loop_guard import opkey
@@ -203,7 +202,7 @@ def observe(track: Track, now: float, call: ToolCall, finished: Finished) -> Non
         seen = Poll(call=shape.call_shape(call), result=result, since=now, count=1, label=label)
         if finished.progress:
             seen.progress = finished.progress
-        _observe_poll(st, seen, fresh=news and not failed)
+        _observe_poll(st, seen, fresh=news and not failed, failed=failed)
         if news and failed:
             st.news += 1
             _forget_quiet_runs(st)
@@ -225,10 +224,10 @@ def observe(track: Track, now: float, call: ToolCall, finished: Finished) -> Non
 
 
 def _polls(call: ToolCall, finished: Finished) -> bool:
-    """The call waited to look: a poll. One that acts and then waits (`helm upgrade --wait`,
-    `docker compose up --wait`) and fails did not look, it failed: an attempt like any other."""
-    failed = finished.changed and finished.outcome.startswith(opkey.FAILED)
-    return tool_effects.is_poll(call) and not failed
+    """The call waited to look: a poll. One that also acts (`sleep 10 && git add`, `helm
+    upgrade --wait`) and fails did not look, it failed: an attempt like any other."""
+    failed = finished.outcome.startswith(opkey.FAILED)
+    return tool_effects.is_poll(call) and not (failed and tool_effects.acts(call))
 
 
 def _other_code(st: Stuck, call: ToolCall, finished: Finished) -> bool:
@@ -255,6 +254,7 @@ def _observe_failure(st: Stuck, turn: int, call: ToolCall, finished: Finished, l
     if again:
         return
     key = failures.aimed(st, result, call)
+    failures.counted_in(st, opkey.operation_id(call), key)
     if finished.resumed and key == st.edited:
         # The edits moved nothing the failure shows: its run goes on where it was.
         st.runs = {**st.runs, key: st.edited_run}
@@ -358,36 +358,39 @@ def _forget_quiet_runs(st: Stuck) -> None:
         st.nudged = False
 
 
-def _observe_poll(st: Stuck, seen: Poll, *, fresh: bool) -> None:
+def _observe_poll(st: Stuck, seen: Poll, *, fresh: bool, failed: bool) -> None:
     """A poll's answer that changed is progress: what it waited for moved. The same answer but
     for its progress going further than before (`step 2866/14436` after `step 1368/14436`,
     `45%`: `answers.ahead`) says the work it waits for moves: the wait is timed from now. A
-    count alone (a crash loop's restarts) says not."""
+    count alone (a crash loop's restarts) says not, nor does a failure in other words."""
     current = st.poll
     if fresh:
         _progress(st)
         _end_edited(st)
-    if current is not None and current.call == seen.call and current.result == seen.result:
+    same = current is not None and current.call == seen.call
+    if current is not None and same and current.result == seen.result:
         moved, furthest = answers.ahead(seen.progress, current.progress)
         if furthest:
             current.progress = seen.progress = furthest
         if not moved:
             current.count += 1
             return
+    elif current is not None and same and failed:
+        # A wait timing out anew, in other words or not: nothing it waits for moved, so its
+        # wait goes on.
+        current.count += 1
+        return
     st.poll = seen
     st.poll_nudged = False
 
 
 def refused(track: Track, call: ToolCall) -> None:
-    """The repeat guard refused `call`, a repeat of the command whose failure runs now: the
-    model tried that attempt once more, so the run counts it, once a turn (mutates `track`).
-    Attempts the guard refuses still move the run toward its pause."""
+    """The repeat guard refused `call`, whose last run failed: the model tried that attempt
+    once more, so the failure run it was counted in counts it too, once a turn (mutates
+    `track`). Attempts the guard refuses still move the run toward its pause."""
     st = track.stuck if track.has("stuck") else None
-    if st is None or not st.fail or st.fail_turn == track.turns:
+    key = st.cause_ops.get(opkey.operation_id(call)) if st is not None else None
+    if st is None or not key or st.fail_turn == track.turns or not _active(st, key):
         return
-    if st.cause_words.get(st.fail) != command_words.named_words(call):
-        return  # another command failed that way first: not the one refused
-    key = failures.aimed(st, st.fail, call)
-    if _active(st, key):
-        st.fail_turn = track.turns
-        _count(st, key, opkey.label(call, LABEL_CHARS))
+    st.fail_turn = track.turns
+    _count(st, key, opkey.label(call, LABEL_CHARS))

@@ -104,8 +104,11 @@ GROUP_WORDS = frozenset({"{", "}"})
 WAIT_PROGRAMS = frozenset({"sleep", "wait", "watch"})
 WAIT_SUBCOMMANDS = frozenset({"wait", "watch"})
 WAIT_OPTIONS = ("--watch", "--wait")
-# A subcommand that watches until its work is done (`kubectl rollout status`).
+# Subcommands that watch until their work is done (`kubectl -n api rollout status`).
 WAIT_PAIRS = (["rollout", "status"],)
+# Among a command's first words, the verbs of one that starts something, then waits for it
+# (`helm upgrade --wait`), where a command that only waits is a poll.
+ACTING_VERBS = frozenset(("upgrade", "install", "up", "apply", "deploy", "create", "sync"))
 # A command is read word by word, simple command by simple command; one longer than this, or
 # of more simple commands, is not read at all (a change, not a wait: see the module's
 # docstring), so a megabyte command costs the guard no more than an ordinary one.
@@ -258,8 +261,11 @@ def _subcommand_reads(program: str, args: list[str]) -> bool:
         return False
     listing = LISTING.get(program, {}).get(args[at])
     if listing is not None:
-        return at + 1 < len(args) and args[at + 1] in listing
-    return args[at] in READ_ONLY_SUBCOMMANDS[program]
+        reads = at + 1 < len(args) and args[at + 1] in listing
+    else:
+        reads = args[at] in READ_ONLY_SUBCOMMANDS[program]
+    writing = WRITING_OPTIONS.get(program, ())
+    return reads and not any(arg.startswith(writing) for arg in args) if writing else reads
 
 
 def awk_writes(args: list[str]) -> bool:
@@ -315,17 +321,34 @@ def is_wait(call: ToolCall) -> bool:
     if command is None:
         return False
     parts = segments(command) or [command.split()]
-    for words in parts:
+    return any(_waits(unwrap(words)) for words in parts)
+
+
+def _waits(words: list[str]) -> bool:
+    """The simple command `words` waits: `sleep`, `watch`, a `wait` or `watch` subcommand, a
+    `--wait`/`--watch` option, `kubectl rollout status`."""
+    if not words:
+        return False
+    if program_name(words[0]) in WAIT_PROGRAMS:
+        return True
+    args = words[1:]
+    at = subcommand_at(args)
+    return (
+        any(w in WAIT_SUBCOMMANDS for w in args[:2])
+        or any(w.startswith(WAIT_OPTIONS) for w in args)
+        or args[at : at + 2] in WAIT_PAIRS
+    )
+
+
+def acts(call: ToolCall) -> bool:
+    """Besides waiting, the call acts: it runs a change after a wait (`sleep 10 && git add`),
+    or starts something and waits for it (`helm upgrade --wait`, `docker compose up --wait`).
+    A script that only waits (`wait-for-it.sh db:5432 --wait`) does not."""
+    command = command_of(call)
+    for words in (segments(command) if command is not None else None) or ():
         words = unwrap(words)
-        if not words:
-            continue
-        if program_name(words[0]) in WAIT_PROGRAMS:
-            return True
-        if (
-            any(w in WAIT_SUBCOMMANDS for w in words[1:3])
-            or any(w.startswith(WAIT_OPTIONS) for w in words[1:])
-            or words[1:3] in WAIT_PAIRS
-        ):
+        acting = not _waits(words) or ACTING_VERBS.intersection(words[1:4])
+        if words and acting and not reads(words):
             return True
     return False
 
