@@ -10,6 +10,7 @@ refuses is one more attempt at the failure its command gave."""
 
 from __future__ import annotations
 
+import pytest
 from testing.guard_driver import Call
 from testing.guard_driver import Driver
 from testing.guard_driver import bash
@@ -83,15 +84,6 @@ def test_a_full_disk_met_by_each_tool_in_its_own_words_is_one_failure():
     for call in (*DISK_FULL, *DISK_FULL[:2]):
         d.turn(call)
     assert d.paused is not None
-
-
-def test_a_server_out_of_reach_is_one_failure_even_after_a_change_that_did_not_move_it():
-    d = Driver()
-    d.turn(UNREACHABLE[0])
-    d.turn(UNREACHABLE[1])
-    # A change that answers something new: the next failure tells whether it moved the cause.
-    d.turn(bash("aws eks update-kubeconfig --name staging-eu", "Updated context staging-eu"))
-    assert _first_word(d, UNREACHABLE[2], UNREACHABLE[3]) == 5
 
 
 def test_different_causes_outside_the_code_are_different_failures():
@@ -210,13 +202,24 @@ def test_the_causes_a_text_names():
     assert not known_causes.is_known("3fa9c2d1e0b4a5f6")
 
 
-def test_a_file_written_between_two_failures_on_one_cause_keeps_them_apart():
+@pytest.mark.parametrize(
+    ("failures", "between", "first_word"),
+    [
+        # A change that answers something new and leaves the server out of reach: the next
+        # failures tell that it did not move the cause.
+        (UNREACHABLE, bash("aws eks update-kubeconfig --name eu", "Updated context eu"), 5),
+        # The build's temp dir moved from the shell: what fails next may be another matter.
+        (DISK_FULL, bash("sed -i 's#/tmp#/var/tmp#' Makefile", ""), 0),
+    ],
+)
+def test_one_cause_joins_after_a_change_but_not_after_a_file_written(
+    failures: tuple[Call, ...], between: Call, first_word: int
+) -> None:
     d = Driver()
-    d.turn(DISK_FULL[0])
-    d.turn(DISK_FULL[1])
-    # The build's temp dir moved from the shell: what fails next may be another matter.
-    d.turn(bash("sed -i 's#/tmp#/var/tmp#' Makefile", ""))
-    assert _first_word(d, DISK_FULL[2], DISK_FULL[3]) == 0
+    d.turn(failures[0])
+    d.turn(failures[1])
+    d.turn(between)
+    assert _first_word(d, failures[2], failures[3]) == first_word
 
 
 def test_an_attempt_refused_as_a_repeat_of_a_failure_still_counts_toward_the_pause():

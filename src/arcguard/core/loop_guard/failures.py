@@ -242,22 +242,21 @@ def remember(
 def join(st: Stuck, own: str, failure: str) -> None:
     """A failure of shape `own` was read as `failure`: so is its next word-for-word sighting,
     even after a change (mutates `st`)."""
-    joined = st.cause_joined
-    st.cause_joined = joined
-    joined.pop(own, None)
-    joined[own] = failure
-    for old in list(joined)[: -2 * MAX_CAUSES]:
-        del joined[old]
+    st.cause_joined = _latest(st.cause_joined, own, failure)
 
 
 def counted_in(st: Stuck, operation: str, key: str) -> None:
     """The operation's failure was counted in run `key` (mutates `st`)."""
-    ops = st.cause_ops
-    st.cause_ops = ops
-    ops.pop(operation, None)
-    ops[operation] = key
-    for old in list(ops)[: -2 * MAX_CAUSES]:
-        del ops[old]
+    st.cause_ops = _latest(st.cause_ops, operation, key)
+
+
+def _latest(kept: dict[str, str], key: str, value: str) -> dict[str, str]:
+    """`kept` with `key` set to `value`, as its latest, and only its latest `2 * MAX_CAUSES`."""
+    kept.pop(key, None)
+    kept[key] = value
+    for old in list(kept)[: -2 * MAX_CAUSES]:
+        del kept[old]
+    return kept
 
 
 def aimed(st: Stuck, failure: str, call: ToolCall) -> str:
