@@ -166,9 +166,27 @@ def test_a_look_that_waits_and_fails_is_still_a_poll_bounded_by_time():
 def test_a_wait_that_only_waits_is_a_poll_and_a_wait_then_an_act_is_an_attempt():
     waits = fail("./scripts/wait-for-it.sh db:5432 --timeout=60 --wait", "timeout after 60s")
     assert _first_word_at(Driver(), [waits] * 6, every=60) == -1
+    # A probe after a wait only looks, whatever program it runs.
+    probe = fail("sleep 10 && pg_isready -h db", "db:5432 - no response")
+    assert _first_word_at(Driver(), [probe] * 9, every=20) == -1
+    compose = fail("docker compose -f a.yml -f b.yml up -d --wait", "container api is unhealthy")
+    assert _first_word(Driver(), *[compose] * 2, *[compose] * 2) == 4
     lock = "fatal: Unable to create '/srv/repo/.git/index.lock': File exists."
     retries = [fail(f"sleep {n * 10} && git add src", lock) for n in range(1, 6)]
     assert _first_word(Driver(), *retries) == 4
+
+
+def test_a_failing_wait_whose_progress_moves_is_timed_afresh():
+    status = "kubectl rollout status deploy/api --timeout=5m"
+    steps = [
+        fail(
+            status,
+            f"Waiting for rollout to finish: {n // 2} out of 12 new replicas have been "
+            "updated...\nerror: timed out waiting for the condition",
+        )
+        for n in range(16)
+    ]
+    assert _first_word_at(Driver(), steps, every=300) == -1
 
 
 def test_new_failing_answers_of_a_poll_are_news_that_end_a_run_gone_quiet():
@@ -198,6 +216,8 @@ def test_the_causes_a_text_names():
         "panic: test timed out after 10m0s",
     ):
         assert known_causes.named(text) == [], text
+    # A server on this machine is the code under work, not the network.
+    assert known_causes.named("dial tcp 127.0.0.1:8080: i/o timeout") == []
     assert known_causes.is_known("~disk full")
     assert not known_causes.is_known("3fa9c2d1e0b4a5f6")
 

@@ -102,7 +102,8 @@ def test_three_blocked_turns_pause(claude_project, run_claude):
         assert is_error and content.startswith(DENIED)
     state = arcguard_state(project, run.session_id)
     assert state["guard"]["paused"]["kind"] == "blocked"
-    assert log_kinds(state) == ["deny", "deny", "deny", "pause"]
+    # The 4th attempt, refused, is still an attempt: the check-in comes with its deny.
+    assert log_kinds(state) == ["deny", "deny", "nudge", "deny", "pause"]
     assert state["guard"]["tracks"]["main"]["blocked_rounds"] == 3
 
 

@@ -105,7 +105,13 @@ def test_resident_hooks_deny_the_third_identical_call_like_the_command_hooks(
     [(is_error, content)] = _results(rapi)[3]
     assert is_error and content.startswith(DENIED)
     assert _results(rapi) == _results(capi)
-    assert log_kinds(arcguard_state(rp, rrun.session_id)) == ["deny", "deny", "deny", "pause"]
+    assert log_kinds(arcguard_state(rp, rrun.session_id)) == [
+        "deny",
+        "deny",
+        "nudge",
+        "deny",
+        "pause",
+    ]
     assert _decisions(rp, rrun.session_id) == _decisions(cp, crun.session_id)
     # The server answered those hooks: it runs, and the status verb says so.
     assert (rp.arcguard_home / "server.json").is_file()

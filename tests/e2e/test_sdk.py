@@ -135,7 +135,13 @@ def test_sdk_hooks_deny_the_third_identical_call_and_pause_like_the_command_hook
     [(is_error, content)] = _results(api)[3]
     assert is_error and content.startswith(DENIED)
     assert _results(api) == _results(capi)
-    assert log_kinds(arcguard_state(project, run.session_id)) == ["deny", "deny", "deny", "pause"]
+    assert log_kinds(arcguard_state(project, run.session_id)) == [
+        "deny",
+        "deny",
+        "nudge",
+        "deny",
+        "pause",
+    ]
     assert _decisions(project, run.session_id) == _decisions(cp, crun.session_id)
     # The same state directory and cost log as every other mode.
     shown = subprocess.run(

@@ -135,11 +135,21 @@ PROGRESS_CHARS = 24
 
 
 def progress(text: str) -> str:
-    """The marks of progress a poll's answer shows, in order: fractions (`2866/14436`) and
-    percentages (`45%`, `12.5%`), the last `MAX_PROGRESS` of them ("": none). A bare count is
-    none: a crash loop's restarts count up too."""
-    marks = (t.strip(PROGRESS_MARKS) for t in text.split())
+    """The marks of progress a poll's answer shows, in order: fractions (`2866/14436`, `2 out
+    of 3`) and percentages (`45%`, `12.5%`), the last `MAX_PROGRESS` of them ("": none). A
+    bare count is none: a crash loop's restarts count up too."""
+    words = [t.strip(PROGRESS_MARKS) for t in text.split()]
+    marks = [_spelt_out(words, at) or word for at, word in enumerate(words)]
     return " ".join([m for m in marks if _progress_value(m) is not None][-MAX_PROGRESS:])
+
+
+def _spelt_out(words: list[str], at: int) -> str:
+    """`1/3` for `1 of 3` or `1 out of 3` starting at `words[at]` (kubectl's `1 out of 3 new
+    replicas have been updated`); "" otherwise."""
+    done = words[at]
+    rest = words[at + 1 : at + 4]
+    total = rest[1] if rest[:1] == ["of"] else rest[2] if rest[:2] == ["out", "of"] else ""
+    return f"{done}/{total}" if done.isdigit() and total.isdigit() else ""
 
 
 def ahead(marks: str, furthest: str) -> tuple[bool, str]:

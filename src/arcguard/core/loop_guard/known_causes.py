@@ -9,7 +9,8 @@ the same one of these, with no file written between, met one cause, whichever to
 
 Left out are causes the code under work produces as often as the machine does, and that tests
 assert on: a refused connection (a dev server not started), a 401 or 403, a permission denied,
-an exhausted memory, an address in use, a rate limit. Only the last lines of a failure are read,
+an exhausted memory, an address in use, a rate limit, and any trouble reaching this machine
+itself (`127.0.0.1`, `localhost`). Only the last lines of a failure are read,
 where a program says why it stopped, and a phrase counts only as whole words: `EMFILE` is not in
 `Gemfile`.
 """
@@ -56,13 +57,22 @@ PHRASES = {
     ),
     "read-only file system": ("read-only file system", "erofs"),
 }
+# A server on this machine is the code under work (a test's own server not started), not the
+# network.
+NETWORK = frozenset(("timed out connecting", "host unreachable", "name not resolved"))
+LOOPBACK = ("127.0.0.1", "localhost", "::1", "0.0.0.0")
 
 
 def named(text: str) -> list[str]:
     """The causes the last `LAST_LINES` lines of `text` name, each as `MARK` and its name."""
     lines = [line for line in text[-4096:].splitlines() if line.strip()]
     end = "\n".join(lines[-LAST_LINES:]).lower()
-    return [MARK + cause for cause, found in PHRASES.items() if any(_has(end, p) for p in found)]
+    local = any(_has(end, host) for host in LOOPBACK)
+    return [
+        MARK + cause
+        for cause, found in PHRASES.items()
+        if not (local and cause in NETWORK) and any(_has(end, p) for p in found)
+    ]
 
 
 def is_known(piece: str) -> bool:

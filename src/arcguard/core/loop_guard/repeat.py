@@ -393,7 +393,7 @@ def _finish(guard: Guard, call: ToolCall, result: ToolResult) -> stuck.Finished:
         # Only a look's whole answer is compared (`checks.looked`): an edit's or a change's
         # output (an edit's response holds the whole file) is not read twice.
         finished.answer = answers.digest(opkey.COMPLETED, shape.result_text(result))
-    if outcome.startswith(opkey.COMPLETED) and tool_effects.is_poll(call):
+    if outcome.startswith((opkey.COMPLETED, opkey.FAILED)) and tool_effects.is_poll(call):
         finished.progress = answers.progress(shape.result_text(result))
     return finished
 

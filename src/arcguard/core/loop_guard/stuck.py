@@ -29,11 +29,12 @@ Fed by every finished call (`observe`) and acted on when a turn's calls are done
 - Searches that find nothing: told nothing, so they join no run above; they are counted in a
   run of their own, staged the same way (`loop_guard.searches`), sooner when one of them
   cannot match as spelt.
-- Polls: a call that waits (`tool_effects.is_poll`; not one that acts, then waits, and fails:
-  that is a failed attempt) is never denied for repeating; the same result shape from it is
-  bounded by wall time instead: a request at `poll_checkin_seconds` of identical results, a
-  pause at `poll_pause_seconds`. A result that changes is progress, unless it is a failure (a
-  wait timing out); a wait that prints nothing told nothing, so it is none.
+- Polls: a call that waits (`tool_effects.is_poll`; not one that also acts and fails,
+  `tool_effects.acts`: that is a failed attempt) is never denied for repeating; the same
+  result shape from it is bounded by wall time instead: a request at `poll_checkin_seconds` of
+  identical results, a pause at `poll_pause_seconds`. A result that changes is progress, unless
+  it is a failure (a wait timing out: its wait goes on unless its progress moved); a wait that
+  prints nothing told nothing, so it is none.
 """
 
 from __future__ import annotations
@@ -367,19 +368,16 @@ def _observe_poll(st: Stuck, seen: Poll, *, fresh: bool, failed: bool) -> None:
     if fresh:
         _progress(st)
         _end_edited(st)
+    # A wait timing out anew, in other words or not, is the same answer: nothing it waits for
+    # moved, unless its progress did (`2 out of 3 new replicas`).
     same = current is not None and current.call == seen.call
-    if current is not None and same and current.result == seen.result:
+    if current is not None and same and (current.result == seen.result or failed):
         moved, furthest = answers.ahead(seen.progress, current.progress)
         if furthest:
             current.progress = seen.progress = furthest
         if not moved:
             current.count += 1
             return
-    elif current is not None and same and failed:
-        # A wait timing out anew, in other words or not: nothing it waits for moved, so its
-        # wait goes on.
-        current.count += 1
-        return
     st.poll = seen
     st.poll_nudged = False
 

@@ -106,9 +106,26 @@ WAIT_SUBCOMMANDS = frozenset({"wait", "watch"})
 WAIT_OPTIONS = ("--watch", "--wait")
 # Subcommands that watch until their work is done (`kubectl -n api rollout status`).
 WAIT_PAIRS = (["rollout", "status"],)
-# Among a command's first words, the verbs of one that starts something, then waits for it
-# (`helm upgrade --wait`), where a command that only waits is a poll.
-ACTING_VERBS = frozenset(("upgrade", "install", "up", "apply", "deploy", "create", "sync"))
+# Verbs among a command's first words, options aside, that make a poll act (`helm upgrade
+# --wait`, `sleep 10 && git add`): a probe after a wait (`pg_isready`, `kubectl exec ... curl`)
+# only looks.
+ACTING_VERBS = frozenset(
+    [
+        "upgrade",
+        "install",
+        "up",
+        "apply",
+        "deploy",
+        "create",
+        "sync",
+        "add",
+        "commit",
+        "push",
+        "publish",
+        "upload",
+    ]
+)
+ACTING_WORDS = 4
 # A command is read word by word, simple command by simple command; one longer than this, or
 # of more simple commands, is not read at all (a change, not a wait: see the module's
 # docstring), so a megabyte command costs the guard no more than an ordinary one.
@@ -341,14 +358,15 @@ def _waits(words: list[str]) -> bool:
 
 
 def acts(call: ToolCall) -> bool:
-    """Besides waiting, the call acts: it runs a change after a wait (`sleep 10 && git add`),
-    or starts something and waits for it (`helm upgrade --wait`, `docker compose up --wait`).
-    A script that only waits (`wait-for-it.sh db:5432 --wait`) does not."""
+    """Besides waiting, the call acts: a change after a wait (`sleep 10 && git add`), or one
+    that starts something and waits for it (`helm upgrade --wait`, `docker compose -f x.yml up
+    --wait`), by one of `ACTING_VERBS` among its first words. A probe after a wait
+    (`sleep 10 && pg_isready`) or a script that only waits (`wait-for-it.sh --wait`) does not."""
     command = command_of(call)
     for words in (segments(command) if command is not None else None) or ():
         words = unwrap(words)
-        acting = not _waits(words) or ACTING_VERBS.intersection(words[1:4])
-        if words and acting and not reads(words):
+        verbs = [w for w in words[1:] if not w.startswith("-")][:ACTING_WORDS]
+        if ACTING_VERBS.intersection(verbs) and not reads(words):
             return True
     return False
 
