@@ -20,6 +20,7 @@ from __future__ import annotations
 
 MARK = "~"  # before a cause's name among a failure's cause pieces (those are hex digests)
 LAST_LINES = 6  # the lines at a failure's end that may name its cause
+TAIL_CHARS = 4096  # where those lines are looked for: a hook reads no more of a long output
 # Phrases as the tools print them, lower case, by the cause they name.
 PHRASES = {
     "disk full": ("no space left on device", "enospc", "disk quota exceeded"),
@@ -65,7 +66,7 @@ LOOPBACK = ("127.0.0.1", "localhost", "::1", "0.0.0.0")
 
 def named(text: str) -> list[str]:
     """The causes the last `LAST_LINES` lines of `text` name, each as `MARK` and its name."""
-    lines = [line for line in text[-4096:].splitlines() if line.strip()]
+    lines = [line for line in text[-TAIL_CHARS:].splitlines() if line.strip()]
     end = "\n".join(lines[-LAST_LINES:]).lower()
     local = any(_has(end, host) for host in LOOPBACK)
     return [

@@ -110,20 +110,8 @@ WAIT_PAIRS = (["rollout", "status"],)
 # --wait`, `sleep 10 && git add`): a probe after a wait (`pg_isready`, `kubectl exec ... curl`)
 # only looks.
 ACTING_VERBS = frozenset(
-    [
-        "upgrade",
-        "install",
-        "up",
-        "apply",
-        "deploy",
-        "create",
-        "sync",
-        "add",
-        "commit",
-        "push",
-        "publish",
-        "upload",
-    ]
+    "upgrade install up apply deploy create sync "  # noqa: SIM905
+    "add commit push publish upload".split()
 )
 ACTING_WORDS = 4
 # A command is read word by word, simple command by simple command; one longer than this, or
@@ -263,8 +251,7 @@ def reads(words: list[str]) -> bool:
         return not awk_writes(words[1:])
     if program not in READ_ONLY_PROGRAMS:
         return False
-    writing = WRITING_OPTIONS.get(program, ())
-    return not any(w.startswith(writing) for w in words[1:]) if writing else True
+    return not _writes(program, words[1:])
 
 
 def _subcommand_reads(program: str, args: list[str]) -> bool:
@@ -281,8 +268,13 @@ def _subcommand_reads(program: str, args: list[str]) -> bool:
         reads = at + 1 < len(args) and args[at + 1] in listing
     else:
         reads = args[at] in READ_ONLY_SUBCOMMANDS[program]
+    return reads and not _writes(program, args)
+
+
+def _writes(program: str, args: list[str]) -> bool:
+    """An option among `args` makes the reading `program` write (`WRITING_OPTIONS`)."""
     writing = WRITING_OPTIONS.get(program, ())
-    return reads and not any(arg.startswith(writing) for arg in args) if writing else reads
+    return bool(writing) and any(arg.startswith(writing) for arg in args)
 
 
 def awk_writes(args: list[str]) -> bool:
