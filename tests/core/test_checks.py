@@ -181,3 +181,51 @@ def test_a_restart_and_a_pod_deleted_for_one_service_are_one_run():
             bool(d.turn(bash("kubectl logs deploy/api --tail 5", response="panic"))["context"])
         )
     assert words == [False, False, False, True]
+
+
+# A rebuild and redeploy, each checked at once by the same command's closing look: the
+# rebuild's chatter goes to stderr and moves every time, the look's answer does not.
+CHECKED = (
+    "docker compose up -d --force-recreate api && sleep 3 && curl -s localhost:8080/version",
+    "docker compose build --no-cache api && docker compose up -d api && curl -s localhost:8080/v",
+    "docker image prune -f && docker compose up -d --build api; sleep 5; curl -s localhost:8080/v",
+    "docker compose restart api && sleep 4 && curl -s 'http://localhost:8080/version'",
+)
+VERSION = '{"service": "api", "commit": "4b7d0a1", "tax": 3.79}'
+
+
+def _checked(n: int, answer: str = VERSION) -> Call:
+    chatter = f"[+] Building {n}.{n}s ({n}/17) FINISHED\nContainer api-{n}  Started"
+    response = {"stdout": f"Total reclaimed space: {n}41.6MB\n{answer}", "stderr": chatter}
+    return Call("Bash", {"command": CHECKED[n % 4]}, response=response)
+
+
+def test_a_change_checked_in_the_same_command_is_judged_by_its_closing_look():
+    # However each rebuild is spelt and whatever it prints, the look at its end answers as
+    # before: the 4th is asked about, the 7th paused, and the reason names the command once.
+    d = Driver()
+    words = []
+    for n in range(12):
+        words.append(bool(d.turn(_checked(n))["context"]))
+        if d.paused:
+            break
+    assert words.index(True) == 3
+    assert d.paused is not None and "7 changes in a row" in d.paused["reason"]
+    assert "(last: Bash: docker " in d.paused["reason"] and ", then" not in d.paused["reason"]
+
+
+def test_a_checked_change_whose_look_moves_is_no_loop():
+    # The tax moved with each redeploy: each look answered something new.
+    d = Driver()
+    for n in range(8):
+        out = d.turn(_checked(n, VERSION.replace("3.79", f"3.{80 + n}")))
+        assert not out["context"], n
+    assert d.paused is None
+
+
+def test_a_checked_change_whose_closing_line_says_too_little_is_not_compared():
+    # `}` closes every pretty-printed answer, whatever it holds above.
+    d = Driver()
+    for n in range(8):
+        assert not d.turn(_checked(n, '{\n  "ok": false\n}'))["context"], n
+    assert d.main["stuck"].get("futile", 0) == 0

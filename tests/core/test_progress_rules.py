@@ -341,6 +341,28 @@ def test_commands_that_write_files_from_the_shell(command, writes):
 
 
 @pytest.mark.parametrize(
+    ("command", "looks"),
+    [
+        ("docker compose up -d api && sleep 4 && curl -s localhost:8080/version", True),
+        ("make deploy; kubectl get pods -n prod | grep api", True),
+        ("systemctl restart app || systemctl status app", True),
+        ("npm start & sleep 5; curl -s localhost:3000", True),
+        ("make install && LC_ALL=C cat out.log", True),
+        ("helm upgrade api chart; timeout 10 curl -s api/health", True),
+        ("make install && echo done", False),  # says what it was told
+        ("npm install 2>&1 | tail -5", False),  # reads what the install printed
+        ("kubectl apply -f x.yaml && kubectl rollout status deploy/x", False),  # waits
+        ("make deploy && timeout 60 kubectl -n prod rollout status deploy/x", False),
+        ("docker compose up -d && sleep 10", False),
+        ("pip install requests", False),
+        ("echo 'a && curl x'", False),
+    ],
+)
+def test_commands_that_end_on_a_look_of_their_own(command, looks):
+    assert tool_effects.looks_last(ToolCall("Bash", {"command": command})) is looks
+
+
+@pytest.mark.parametrize(
     ("tool", "changes"),
     [
         ("NotebookEdit", True),

@@ -15,6 +15,11 @@ from arcguard.core import hashing
 from arcguard.core.loop_guard import shape
 
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from arcguard.core.tool_call import ToolResult
+
+
 CLOCK = "<t>"
 # The characters of a timestamp around a clock time (`2026-08-08T00:47:13.000Z`).
 CLOCK_CHARS = frozenset("0123456789-:.,TZ")
@@ -27,11 +32,26 @@ TIME_WORDS = frozenset(
 LONG_DIGITS = 7
 # A hex word this long with a letter and a digit is an id (`3f2a1b9`), not a code (`E501`).
 HEX_ID_CHARS = 7
+LOOK_LETTERS = 8
 
 
 def digest(kind: str, text: str) -> str:
     """`kind:digest` of `text` with its clock values set aside."""
     return f"{kind}:{hashing.digest(clock_free(text))}"
+
+
+def last_look(kind: str, result: ToolResult) -> str:
+    """`digest` of the last line a command printed, what its closing look printed last
+    (`tool_effects.looks_last`): from its standard output when it has one, where what ran
+    before may have written its chatter beside it. "" when that line holds fewer than
+    `LOOK_LETTERS` letters (`}`, `ok`): too little to tell one answer from another."""
+    response = result.response
+    out = response.get("stdout") if isinstance(response, dict) else None
+    text = out if isinstance(out, str) else shape.result_text(result)
+    line = text.rstrip().rpartition("\n")[2]
+    if sum(c.isalpha() for c in line) < LOOK_LETTERS:
+        return ""
+    return digest(kind, line)
 
 
 def clock_free(text: str) -> str:

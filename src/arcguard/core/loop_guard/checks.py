@@ -89,7 +89,7 @@ def looked(st: Stuck, answer: str, label: str) -> None:
         # The change before a new answer was the first of this run if it got the same answer.
         first = st.futile == 0 and st.futile_first == answer
         st.futile += 2 if first else 1
-        st.futile_label = f"{st.change}, then {label}"
+        st.futile_label = label if label == st.change else f"{st.change}, then {label}"
         st.futile_first = ""
     else:
         end(st)

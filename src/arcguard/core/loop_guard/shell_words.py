@@ -20,6 +20,7 @@ if TYPE_CHECKING:
 
 
 OPERATORS = frozenset("|&;()\n")
+LIST_ENDS = frozenset("&;\n")  # what ends a list's item (a pipeline), with `||`
 SPACE = frozenset(" \t\r")
 ESCAPED_IN_DOUBLE_QUOTES = frozenset('"\\$`\n')
 BREAKS = SPACE | OPERATORS
@@ -166,24 +167,37 @@ def commands(command: str) -> list[list[str]] | None:
     if hit:
         return hit[0]
     pieces = _scan(command)
-    if pieces is None:
-        return remembered(_COMMANDS, command, None)
+    return remembered(_COMMANDS, command, None if pieces is None else _split(pieces))
+
+
+def last_pipeline(command: str) -> list[list[str]] | None:
+    """The simple commands of `command`'s last pipeline, as `commands` reads them: those after
+    its last `;`, `&&`, `||`, `&` or new line (`make && curl -s x | jq .a`: `curl` and `jq`)."""
+    pieces = _scan(command)
+    return None if pieces is None else _split(pieces, last=True)
+
+
+def _split(pieces: tuple[tuple[str, str], ...], *, last: bool = False) -> list[list[str]]:
     found: list[list[str]] = [[]]
     word: list[str] = []
     started = False  # a word is open, even if it is empty (`""`)
+    previous = ""  # the piece before, when the shell read it
     for text, kind in pieces:
         if kind == CODE and text in BREAKS:
             if started:
                 found[-1].append("".join(word))
                 word, started = [], False
-            if text in OPERATORS and found[-1]:
+            if last and (text in LIST_ENDS or text == previous == "|"):
+                found = [[]]  # a list's next item: what ran before is another pipeline
+            elif text in OPERATORS and found[-1]:
                 found.append([])
         elif kind != COMMENT:
             word.append(text)
             started = True
+        previous = text if kind == CODE else ""
     if started:
         found[-1].append("".join(word))
-    return remembered(_COMMANDS, command, [c for c in found if c])
+    return [c for c in found if c]
 
 
 def outside_quotes(command: str, *, double: bool = True) -> str | None:

@@ -117,7 +117,8 @@ class Finished:
     pieces: list[str] | None = None  # the causes its lines give (`failures.cause_pieces`)
     moved: bool = False  # it put other code in the working tree (`git checkout`)
     wrote: bool = False  # it wrote files from the shell (`shell_writes.edits_files`)
-    answer: str = ""  # a completed call's whole answer, clock values aside (`answers`)
+    answer: str = ""  # a look's whole answer, or a checked change's last line (`answers`)
+    checked: bool = False  # a change that looked at the world last (`tool_effects.looks_last`)
 
 
 def recognise(track: Track, call: ToolCall, result: ToolResult, finished: Finished) -> None:
@@ -187,6 +188,8 @@ def observe(track: Track, now: float, call: ToolCall, finished: Finished) -> Non
     if outcome.startswith(opkey.COMPLETED):
         if finished.changed:
             checks.changed(st, label, tool_effects.command_of(call) or "")
+            if finished.answer:
+                checks.looked(st, finished.answer, label)  # its own look, in the same command
         elif not finished.empty and not poll:  # a look with something to show
             checks.looked(st, finished.answer or outcome, label)
     if finished.empty and not poll:
@@ -226,9 +229,12 @@ def observe(track: Track, now: float, call: ToolCall, finished: Finished) -> Non
 
 def _polls(call: ToolCall, finished: Finished) -> bool:
     """The call waited to look: a poll. One that also acts (`sleep 10 && git add`, `helm
-    upgrade --wait`) and fails did not look, it failed: an attempt like any other."""
+    upgrade --wait`) and fails did not look, it failed: an attempt like any other. One that
+    changed something, waited and looked (`docker compose up -d && sleep 4 && curl ...`)
+    checked its change: the look judges the change (`checks`), as after a change alone."""
     failed = finished.outcome.startswith(opkey.FAILED)
-    return tool_effects.is_poll(call) and not (failed and tool_effects.acts(call))
+    acted = failed and tool_effects.acts(call)
+    return tool_effects.is_poll(call) and not acted and not finished.checked
 
 
 def _other_code(st: Stuck, call: ToolCall, finished: Finished) -> bool:

@@ -100,6 +100,8 @@ SAFE_REDIRECTS = (
     *("> /dev/null", "2> /dev/null", "&> /dev/null"),
 )
 GROUP_WORDS = frozenset({"{", "}"})
+# Programs that print what the command tells them, not what the world is.
+SAYING = frozenset({"echo", "printf", "true", "false", ":", "exit", "seq", "date", "pwd"})
 # Words that make a command a wait for something else to finish.
 WAIT_PROGRAMS = frozenset({"sleep", "wait", "watch"})
 WAIT_SUBCOMMANDS = frozenset({"wait", "watch"})
@@ -185,6 +187,11 @@ def _segments(command: str) -> list[list[str]] | None:
     split = shell_words.commands(text) if text is not None else None
     if split is None or len(split) > MAX_SEGMENTS:
         return None
+    return _simple(split)
+
+
+def _simple(split: list[list[str]]) -> list[list[str]]:
+    """The commands `split` runs: a group's braces and `VAR=value` prefixes aside."""
     found = []
     for words in split:
         first = 0
@@ -192,7 +199,7 @@ def _segments(command: str) -> list[list[str]] | None:
             words[first] in GROUP_WORDS
             or ("=" in words[first] and not words[first].startswith("="))
         ):
-            first += 1  # `{ ...; }`, and VAR=value prefixes
+            first += 1
         if first < len(words) and not words[first].startswith("#"):
             found.append(words[first:])
     return found
@@ -361,6 +368,20 @@ def acts(call: ToolCall) -> bool:
         if ACTING_VERBS.intersection(verbs) and not reads(words):
             return True
     return False
+
+
+def looks_last(call: ToolCall) -> bool:
+    """The command ends on a look of its own, after what it ran before: its last pipeline only
+    reads, and neither waits nor says what the command tells it to (`docker compose up -d &&
+    sleep 4 && curl -s localhost:8080/version`; not `make install && echo done`, nor `npm
+    install | tail`, whose `tail` reads what the install printed)."""
+    command = command_of(call)
+    text = harmless(command) if command is not None else None
+    last = shell_words.last_pipeline(text) if text is not None else None
+    words = [unwrap(w) for w in _simple(last or [])]
+    if not words or not words[0] or program_name(words[0][0]) in SAYING:
+        return False
+    return all(reads(w) and not _waits(w) for w in words)
 
 
 def is_poll(call: ToolCall) -> bool:
