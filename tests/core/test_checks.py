@@ -229,3 +229,33 @@ def test_a_checked_change_whose_closing_line_says_too_little_is_not_compared():
     for n in range(8):
         assert not d.turn(_checked(n, '{\n  "ok": false\n}'))["context"], n
     assert d.main["stuck"].get("futile", 0) == 0
+
+
+def _clean_then_view() -> Call:
+    out = {"stdout": "3.1.4\n", "stderr": "npm warn using --force Recommended protections off."}
+    command = "npm cache clean --force && npm view sdk version"
+    return Call("Bash", {"command": command}, response=out)
+
+
+def test_a_checked_change_and_a_change_then_a_look_are_one_run():
+    # Whether the look came in the same command or the next, `3.1.4` is one answer.
+    d = Driver()
+    words = []
+    for n in range(4):
+        if n % 2:
+            out = d.turn(_clean_then_view())
+        else:
+            d.turn(bash("npm cache clean --force", response=""))
+            out = d.turn(bash("npm view sdk version", response="3.1.4\n"))
+        words.append(bool(out["context"]))
+    assert words == [False, False, False, True]
+
+
+def test_a_checked_change_answering_as_before_goes_on_with_the_run_it_repeats():
+    # The same version asked five ways, then once more after clearing a cache: the clearing
+    # moved nothing the answer shows, so the run of repeats goes on.
+    d = Driver()
+    for view in ("npm view sdk version", "npm show sdk version", "pnpm view sdk version"):
+        d.turn(bash(view, response="3.1.4\n"))
+    d.turn(_clean_then_view())
+    assert d.main["stuck"]["repeats"] == 3

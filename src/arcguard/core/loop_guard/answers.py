@@ -32,26 +32,25 @@ TIME_WORDS = frozenset(
 LONG_DIGITS = 7
 # A hex word this long with a letter and a digit is an id (`3f2a1b9`), not a code (`E501`).
 HEX_ID_CHARS = 7
-LOOK_LETTERS = 8
+LOOK_CHARS = 3
 
 
 def digest(kind: str, text: str) -> str:
     """`kind:digest` of `text` with its clock values set aside."""
-    return f"{kind}:{hashing.digest(clock_free(text))}"
+    return f"{kind}:{hashing.digest(clock_free(text.strip()))}"
 
 
-def last_look(kind: str, result: ToolResult) -> str:
-    """`digest` of the last line a command printed, what its closing look printed last
+def closing_line(result: ToolResult) -> str:
+    """The last line a command printed, what its closing look printed last
     (`tool_effects.looks_last`): from its standard output when it has one, where what ran
     before may have written its chatter beside it. "" when that line holds fewer than
-    `LOOK_LETTERS` letters (`}`, `ok`): too little to tell one answer from another."""
+    `LOOK_CHARS` letters and digits (`}`, `ok`): too little to tell one answer from another
+    (`3.1.4`, `502` and `active` are enough)."""
     response = result.response
     out = response.get("stdout") if isinstance(response, dict) else None
     text = out if isinstance(out, str) else shape.result_text(result)
-    line = text.rstrip().rpartition("\n")[2]
-    if sum(c.isalpha() for c in line) < LOOK_LETTERS:
-        return ""
-    return digest(kind, line)
+    line = text.rstrip().rpartition("\n")[2].strip()
+    return line if sum(c.isalnum() for c in line) >= LOOK_CHARS else ""
 
 
 def clock_free(text: str) -> str:

@@ -390,9 +390,7 @@ def _finish(guard: Guard, call: ToolCall, result: ToolResult) -> stuck.Finished:
             guard.edit_seq += 1
             finished.moved = shell_writes.moves_checkout(call, shape.result_text(result))
         if outcome.startswith(opkey.COMPLETED) and tool_effects.looks_last(call):
-            # It checked what it changed: its closing look's answer is compared (`checks`).
-            finished.checked = True
-            finished.answer = answers.last_look(opkey.COMPLETED, result)
+            stuck.checked(finished, call, result)
     elif outcome.startswith(opkey.COMPLETED) and not finished.empty:
         # Only a look's whole answer is compared (`checks.looked`): an edit's or a change's
         # output (an edit's response holds the whole file) is not read twice.

@@ -439,4 +439,4 @@ def result_shape(outcome: str, result: ToolResult, call: ToolCall | None = None)
     if kind == opkey.FAILED:
         text = failure_text(text)
     keep = identity_numbers(call) if call is not None else frozenset()
-    return f"{kind}:{hashing.digest(of_text(text, keep))}"
+    return f"{kind}:{hashing.digest(of_text(text.strip(), keep))}"

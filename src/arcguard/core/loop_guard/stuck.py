@@ -22,7 +22,8 @@ Fed by every finished call (`observe`) and acted on when a turn's calls are done
   that changed nothing: whatever it did or printed (a reinstall, a restart, `alembic heads`,
   which may only look), the attempt after it that fails word for word as before shows it moved
   nothing the failure depends on. A failed call changes nothing a retry could see, so it is
-  never progress.
+  never progress. A change that looks at the world last, in the same command, is judged by
+  that look (`checked`).
 - Changes that change nothing: a command that may change the world, then a look answering
   word for word as before, is an attempt that failed, staged as failures are
   (`loop_guard.checks`).
@@ -49,6 +50,7 @@ from arcguard.core.loop_guard import shape
 from arcguard.core.loop_guard import tool_effects
 from arcguard.core.schema import Poll
 from arcguard.core.state import remember
+from arcguard.core.tool_call import ToolResult
 from arcguard.values import value
 
 
@@ -57,7 +59,6 @@ if TYPE_CHECKING:
     from arcguard.core.schema import Stuck
     from arcguard.core.schema import Track
     from arcguard.core.tool_call import ToolCall
-    from arcguard.core.tool_call import ToolResult
 
 NEW = "new"  # a confirmed edit to a content the file never had
 REVISIT = "revisit"  # a confirmed edit back to a content it had before
@@ -119,6 +120,18 @@ class Finished:
     wrote: bool = False  # it wrote files from the shell (`shell_writes.edits_files`)
     answer: str = ""  # a look's whole answer, or a checked change's last line (`answers`)
     checked: bool = False  # a change that looked at the world last (`tool_effects.looks_last`)
+
+
+def checked(finished: Finished, call: ToolCall, result: ToolResult) -> None:
+    """A change checked in the same command (`tool_effects.looks_last`: `docker compose up -d
+    && curl -s .../version`) is judged by its look, as a change and the look after it are:
+    what the look printed last (`answers.closing_line`) is its answer (`checks`) and its
+    result, whatever the change printed beside it (mutates `finished`)."""
+    finished.checked = True
+    line = answers.closing_line(result)
+    if line:
+        finished.answer = answers.digest(opkey.COMPLETED, line)
+        finished.result = shape.result_shape(finished.outcome, ToolResult(response=line), call)
 
 
 def recognise(track: Track, call: ToolCall, result: ToolResult, finished: Finished) -> None:
