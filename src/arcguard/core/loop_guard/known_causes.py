@@ -10,16 +10,16 @@ the same one of these, with no file written between, met one cause, whichever to
 Left out are causes the code under work produces as often as the machine does, and that tests
 assert on: a refused connection (a dev server not started), a 401 or 403, a permission denied,
 an exhausted memory, an address in use, a rate limit, and any trouble reaching this machine
-itself (`127.0.0.1`, `localhost`). Only the last lines of a failure are read,
-where a program says why it stopped, and a phrase counts only as whole words: `EMFILE` is not in
-`Gemfile`.
+itself (`127.0.0.1`, `localhost`). Only the last lines of a failure are read, where a program
+says why it stopped (a stack trace's frames aside, and a tool's advice after it: npm's runs to
+eight lines), and a phrase counts only as whole words: `EMFILE` is not in `Gemfile`.
 """
 
 from __future__ import annotations
 
 
 MARK = "~"  # before a cause's name among a failure's cause pieces (those are hex digests)
-LAST_LINES = 6  # the lines at a failure's end that may name its cause
+LAST_LINES = 10  # the lines at a failure's end that may name its cause (npm's advice is 8)
 TAIL_CHARS = 4096  # where those lines are looked for: a hook reads no more of a long output
 # Phrases as the tools print them, lower case, by the cause they name.
 PHRASES = {
@@ -65,15 +65,26 @@ LOOPBACK = ("127.0.0.1", "localhost", "::1", "0.0.0.0")
 
 
 def named(text: str) -> list[str]:
-    """The causes the last `LAST_LINES` lines of `text` name, each as `MARK` and its name."""
-    lines = [line for line in text[-TAIL_CHARS:].splitlines() if line.strip()]
-    end = "\n".join(lines[-LAST_LINES:]).lower()
+    """The causes the last `LAST_LINES` lines of `text` name, each as `MARK` and its name; the
+    frames of a stack trace (`at Foo.run(Foo.java:12)`) are no lines of it: the cause is named
+    above them."""
+    lines = [line for line in text[-TAIL_CHARS:].lower().splitlines() if _says(line)]
+    end = "\n".join(lines[-LAST_LINES:])
     local = any(_has(end, host) for host in LOOPBACK)
     return [
         MARK + cause
         for cause, found in PHRASES.items()
         if not (local and cause in NETWORK) and any(_has(end, p) for p in found)
     ]
+
+
+def _says(line: str) -> bool:
+    """A line that may say why a program stopped: not empty, nor a Java or JavaScript stack
+    frame."""
+    first, _, rest = line.strip().partition(" ")
+    if first == "at":
+        return "(" not in rest and ":" not in rest  # `at Foo.run(Foo.java:12)`, `at /x.js:3:9`
+    return bool(first)
 
 
 def is_known(piece: str) -> bool:
