@@ -334,3 +334,21 @@ def test_a_corrupt_shape_record_is_caught_on_load(corrupt):
     d.turn(probe(1))
     d.main.update(corrupt)
     assert schema.problem(d.state) is not None
+
+
+def test_a_poll_that_never_moves_is_bounded_however_it_is_spelt():
+    # Three spellings of one wait, each answering the same: one wait, timed from the first.
+    spellings = (POLL, "sleep 60 && gh run list --limit 1 --json status", f"{POLL} # again")
+    d = Driver()
+    asked = None
+    for minute in range(1, 60):
+        d.wait(60)
+        call = poll("queued")
+        call.input["command"] = spellings[minute % 3]
+        result = d.turn(call)
+        if nudges(result) and asked is None:
+            asked = minute
+        if result["paused"]:
+            break
+    assert asked is not None and 10 <= asked <= 16
+    assert d.paused is not None and d.paused["kind"] == "poll"

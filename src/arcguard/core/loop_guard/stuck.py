@@ -387,9 +387,10 @@ def _observe_poll(st: Stuck, seen: Poll, *, fresh: bool, failed: bool) -> None:
     if fresh:
         _progress(st)
         _end_edited(st)
-    # A wait timing out anew, in other words or not, is the same answer: nothing it waits for
+    # The same answer, however the poll is spelt (`sleep 30; adb devices`, then `sleep 60 &&
+    # adb devices`), or its wait timing out anew, in other words or not: nothing it waits for
     # moved, unless its progress did (`2 out of 3 new replicas`).
-    same = current is not None and current.call == seen.call
+    same = current is not None and (current.result == seen.result or current.call == seen.call)
     if current is not None and same and (current.result == seen.result or failed):
         moved, furthest = answers.ahead(seen.progress, current.progress)
         if furthest:
