@@ -476,14 +476,6 @@ PAUSED = [
     "Once the CI run passes, I'll merge and start on the docs.",
     "I've fixed the first failing test. There are still 3 more failing in `test_export.py`.",
     "The parser builds. The exporter is still broken.",
-    # A stop partway said as what seems wise, or as all there is for now.
-    "Given the size of this change, I think it's best to stop here and let you review it.",
-    "The parser is in; this seems a good time to pause here.",
-    "I'd like to pause here and let you look at the parser first.",
-    "It is better to stop here than to rush the loader.",
-    "That's it for now.",
-    "That's all for now: the parser and its tests.",
-    "Work in progress: the loader compiles but two of its tests fail.",
 ]
 NOT_PAUSED = [
     "All milestones are done. Nothing left to do.",
@@ -498,7 +490,6 @@ NOT_PAUSED = [
     "The watcher will pick it up on the next save.",
     "Done. The hook takes effect in a new session.",
     "The loop used to stop here; it now runs to the end.",
-    "If you want to stop here, the parser alone is usable.",
     "The CLI no longer stops at this point.",
     "Pressing Ctrl-C does not stop here any more.",
     "Done. That leaves the codebase in a clean state.",

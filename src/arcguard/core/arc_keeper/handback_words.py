@@ -341,17 +341,12 @@ PAUSING_SUBJECTS = (
     "we'll",
     "we will",
     "we can",
-    "best to",
-    "better to",
-    "time to",
-    "like to",
 )
 PAUSING_NOUNS = (
     *(  # noqa: SIM905
         "stopping point,pausing point,place to stop,place to pause,point to stop,"
         "point to pause,spot to stop,spot to pause,to be continued,in my next turn,"
-        "in my next response,in my next message,that's it for now,that's all for now,"
-        "that is all for now,this is it for now"
+        "in my next response,in my next message"
     ).split(","),
     *(
         f"{prep} {article}{when} session"
@@ -368,7 +363,7 @@ WORK_LEFT_STARTS = tuple(
         "left to do,still pending,still open,not done yet,not yet done,what's left,"
         "what remains,todo:,to do:,outstanding:,next steps:,work left:,still needed:,"
         "only thing left is,only thing left:,only thing remaining is,last thing left is,"
-        "all that's left is,all that remains is,work in progress,wip:"
+        "all that's left is,all that remains is"
     ).split(",")
 )
 # The end of a closing that says work is still to do ("Task 4 remains pending.", "Parts two and
