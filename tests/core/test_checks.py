@@ -231,31 +231,59 @@ def test_a_checked_change_whose_closing_line_says_too_little_is_not_compared():
     assert d.main["stuck"].get("futile", 0) == 0
 
 
-def _clean_then_view() -> Call:
-    out = {"stdout": "3.1.4\n", "stderr": "npm warn using --force Recommended protections off."}
-    command = "npm cache clean --force && npm view sdk version"
+def _restart_then_version() -> Call:
+    out = {"stdout": "3.1.4\n", "stderr": " Container api-1  Restarting\n Container api-1  Started"}
+    command = "docker compose restart api && curl -s localhost:8080/version"
     return Call("Bash", {"command": command}, response=out)
 
 
-def test_a_checked_change_and_a_change_then_a_look_are_one_run():
+def test_a_checked_restart_and_a_restart_then_a_look_are_one_run():
     # Whether the look came in the same command or the next, `3.1.4` is one answer.
     d = Driver()
     words = []
     for n in range(4):
         if n % 2:
-            out = d.turn(_clean_then_view())
+            out = d.turn(_restart_then_version())
         else:
-            d.turn(bash("npm cache clean --force", response=""))
-            out = d.turn(bash("npm view sdk version", response="3.1.4\n"))
+            d.turn(bash("docker compose restart api", response=""))
+            out = d.turn(bash("curl -s localhost:8080/version", response="3.1.4\n"))
         words.append(bool(out["context"]))
     assert words == [False, False, False, True]
 
 
-def test_a_checked_change_answering_as_before_goes_on_with_the_run_it_repeats():
-    # The same version asked five ways, then once more after clearing a cache: the clearing
-    # moved nothing the answer shows, so the run of repeats goes on.
+def test_a_checked_restart_answering_as_before_goes_on_with_the_run_it_repeats():
+    # The same version asked three ways, then once more after a restart: the restart moved
+    # nothing the answer shows, so the run of repeats goes on.
     d = Driver()
-    for view in ("npm view sdk version", "npm show sdk version", "pnpm view sdk version"):
-        d.turn(bash(view, response="3.1.4\n"))
-    d.turn(_clean_then_view())
+    for options in ("-s", "-sS", "--silent"):
+        d.turn(bash(f"curl {options} localhost:8080/version", response="3.1.4\n"))
+    d.turn(_restart_then_version())
     assert d.main["stuck"]["repeats"] == 3
+
+
+@pytest.mark.parametrize(
+    "change",
+    [
+        "git add src/{}.py && git commit -qm 'add {}' && git status --short",
+        "kubectl apply -f k8s/{}.yaml && kubectl get pods",
+        "uv add {} && git status --short",
+    ],
+)
+def test_changes_of_files_each_checked_by_a_status_are_no_loop(change):
+    # Each commits, applies or adds something else; the status's last line does not answer
+    # for it.
+    d = Driver()
+    for name in ("parser", "loader", "report", "cli", "docs", "bench", "ci", "lint"):
+        out = {"stdout": f"done {name}\n?? notes.md\n", "stderr": ""}
+        call = Call("Bash", {"command": change.format(name, name)}, response=out)
+        assert not d.turn(call)["context"], name
+    assert d.paused is None
+
+
+def test_restarts_of_one_service_after_another_checked_alike_are_no_loop():
+    d = Driver()
+    for name in ("api", "auth", "billing", "catalog", "mailer", "search", "web", "worker"):
+        command = f"make deploy SERVICE=acme-{name} && curl -s localhost:8080/healthz"
+        out = {"stdout": '{"status": "ok", "checks": 4}\n', "stderr": ""}
+        assert not d.turn(Call("Bash", {"command": command}, response=out))["context"], name
+    assert d.paused is None

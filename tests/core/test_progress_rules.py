@@ -341,25 +341,31 @@ def test_commands_that_write_files_from_the_shell(command, writes):
 
 
 @pytest.mark.parametrize(
-    ("command", "looks"),
+    ("command", "look"),
     [
-        ("docker compose up -d api && sleep 4 && curl -s localhost:8080/version", True),
-        ("make deploy; kubectl get pods -n prod | grep api", True),
-        ("systemctl restart app || systemctl status app", True),
-        ("npm start & sleep 5; curl -s localhost:3000", True),
-        ("make install && LC_ALL=C cat out.log", True),
-        ("helm upgrade api chart; timeout 10 curl -s api/health", True),
-        ("make install && echo done", False),  # says what it was told
-        ("npm install 2>&1 | tail -5", False),  # reads what the install printed
-        ("kubectl apply -f x.yaml && kubectl rollout status deploy/x", False),  # waits
-        ("make deploy && timeout 60 kubectl -n prod rollout status deploy/x", False),
-        ("docker compose up -d && sleep 10", False),
-        ("pip install requests", False),
-        ("echo 'a && curl x'", False),
+        (
+            "docker compose up -d api && sleep 4 && curl -s localhost:8080/version",
+            "curl -s localhost:8080/version",
+        ),
+        ("make deploy; kubectl get pods -n prod | grep api", "kubectl get pods -n prod grep api"),
+        ("systemctl restart app || systemctl status app", "systemctl status app"),
+        ("npm start & sleep 5; curl -s localhost:3000", "curl -s localhost:3000"),
+        ("docker compose restart api && LC_ALL=C cat out.log", "cat out.log"),
+        ("kubectl rollout restart deploy/api; timeout 10 curl -s api/health", "curl -s api/health"),
+        ("make install && echo done", ""),  # says what it was told
+        ("docker compose build api 2>&1 | tail -5", ""),  # reads what the build printed
+        ("docker compose build api |& tail -3", ""),
+        ("kubectl apply -f x.yaml && kubectl rollout status deploy/x", ""),  # waits
+        ("make deploy && timeout 60 kubectl -n prod rollout status deploy/x", ""),
+        ("docker compose up -d && sleep 10", ""),
+        ("docker compose up -d --build && cd ..", ""),  # prints nothing of the world
+        ("for s in api web; do systemctl restart $s; done", ""),  # the loop's body printed last
+        ("git add parser.py && git status --short", ""),  # no restart: a status of other work
+        ("echo 'a && curl x'", ""),
     ],
 )
-def test_commands_that_end_on_a_look_of_their_own(command, looks):
-    assert tool_effects.looks_last(ToolCall("Bash", {"command": command})) is looks
+def test_restarts_that_end_on_a_look_of_their_own(command, look):
+    assert tool_effects.checked_restart(ToolCall("Bash", {"command": command})) == look
 
 
 @pytest.mark.parametrize(

@@ -42,7 +42,7 @@ def digest(kind: str, text: str) -> str:
 
 def closing_line(result: ToolResult) -> str:
     """The last line a command printed, what its closing look printed last
-    (`tool_effects.looks_last`): from its standard output when it has one, where what ran
+    (`tool_effects.checked_restart`): from its standard output when it has one, where what ran
     before may have written its chatter beside it. "" when that line holds fewer than
     `LOOK_CHARS` letters and digits (`}`, `ok`): too little to tell one answer from another
     (`3.1.4`, `502` and `active` are enough)."""

@@ -187,7 +187,7 @@ def _split(pieces: tuple[tuple[str, str], ...], *, last: bool = False) -> list[l
             if started:
                 found[-1].append("".join(word))
                 word, started = [], False
-            if last and (text in LIST_ENDS or text == previous == "|"):
+            if last and (text in LIST_ENDS or text == previous == "|") and previous + text != "|&":
                 found = [[]]  # a list's next item: what ran before is another pipeline
             elif text in OPERATORS and found[-1]:
                 found.append([])

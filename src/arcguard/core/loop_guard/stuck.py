@@ -119,15 +119,15 @@ class Finished:
     moved: bool = False  # it put other code in the working tree (`git checkout`)
     wrote: bool = False  # it wrote files from the shell (`shell_writes.edits_files`)
     answer: str = ""  # a look's whole answer, or a checked change's last line (`answers`)
-    checked: bool = False  # a change that looked at the world last (`tool_effects.looks_last`)
+    checked: str = ""  # the look a restart ended on, its words (`tool_effects.checked_restart`)
 
 
-def checked(finished: Finished, call: ToolCall, result: ToolResult) -> None:
-    """A change checked in the same command (`tool_effects.looks_last`: `docker compose up -d
-    && curl -s .../version`) is judged by its look, as a change and the look after it are:
-    what the look printed last (`answers.closing_line`) is its answer (`checks`) and its
-    result, whatever the change printed beside it (mutates `finished`)."""
-    finished.checked = True
+def checked(finished: Finished, call: ToolCall, result: ToolResult, look: str) -> None:
+    """A restart checked in the same command by `look` (`tool_effects.checked_restart`:
+    `docker compose up -d && curl -s .../version`) is judged by its look, as a change and the
+    look after it are: what the look printed last (`answers.closing_line`) is its answer
+    (`checks`) and its result, whatever the change printed beside it (mutates `finished`)."""
+    finished.checked = look
     line = answers.closing_line(result)
     if line:
         finished.answer = answers.digest(opkey.COMPLETED, line)
@@ -200,7 +200,7 @@ def observe(track: Track, now: float, call: ToolCall, finished: Finished) -> Non
     label = opkey.label(call, LABEL_CHARS)
     if outcome.startswith(opkey.COMPLETED):
         if finished.changed:
-            checks.changed(st, label, tool_effects.command_of(call) or "")
+            checks.changed(st, label, tool_effects.command_of(call) or "", finished.checked)
             if finished.answer:
                 checks.looked(st, finished.answer, label)  # its own look, in the same command
         elif not finished.empty and not poll:  # a look with something to show

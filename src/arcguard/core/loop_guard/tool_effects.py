@@ -100,8 +100,11 @@ SAFE_REDIRECTS = (
     *("> /dev/null", "2> /dev/null", "&> /dev/null"),
 )
 GROUP_WORDS = frozenset({"{", "}"})
-# Programs that print what the command tells them, not what the world is.
-SAYING = frozenset({"echo", "printf", "true", "false", ":", "exit", "seq", "date", "pwd"})
+# Programs that print what the command tells them, or nothing, not what the world is; and
+# the words that close a loop or a branch (`for ...; do ...; done`), whose body printed last.
+SAYING = frozenset(
+    "echo printf true false : exit seq date pwd cd test [ [[ done fi esac".split()  # noqa: SIM905
+)
 # Words that make a command a wait for something else to finish.
 WAIT_PROGRAMS = frozenset({"sleep", "wait", "watch"})
 WAIT_SUBCOMMANDS = frozenset({"wait", "watch"})
@@ -116,6 +119,11 @@ ACTING_VERBS = frozenset(
     "add commit push publish upload".split()
 )
 ACTING_WORDS = 4
+# Verbs that bring a service up again or anew (`systemctl restart`, `docker compose up`,
+# `kubectl rollout restart`, `make redeploy`): a look after one checks that it took.
+RESTARTING_VERBS = frozenset(
+    "restart start reload up recreate rollout deploy redeploy".split()  # noqa: SIM905
+)
 # A command is read word by word, simple command by simple command; one longer than this, or
 # of more simple commands, is not read at all (a change, not a wait: see the module's
 # docstring), so a megabyte command costs the guard no more than an ordinary one.
@@ -364,24 +372,37 @@ def acts(call: ToolCall) -> bool:
     command = command_of(call)
     for words in (segments(command) if command is not None else None) or ():
         words = unwrap(words)
-        verbs = [w for w in words[1:] if not w.startswith("-")][:ACTING_WORDS]
-        if ACTING_VERBS.intersection(verbs) and not reads(words):
+        if ACTING_VERBS.intersection(_first_verbs(words)) and not reads(words):
             return True
     return False
 
 
-def looks_last(call: ToolCall) -> bool:
-    """The command ends on a look of its own, after what it ran before: its last pipeline only
-    reads, and neither waits nor says what the command tells it to (`docker compose up -d &&
-    sleep 4 && curl -s localhost:8080/version`; not `make install && echo done`, nor `npm
-    install | tail`, whose `tail` reads what the install printed)."""
+def checked_restart(call: ToolCall) -> str:
+    """The look a command ends on after bringing a service up again or anew, as its words (""
+    when it does not): a pipeline of its own that only reads, neither waits nor says what it
+    is told (`docker compose up -d --build api && sleep 4 && curl -s localhost:8080/version`:
+    `curl -s localhost:8080/version`), after a command with one of `RESTARTING_VERBS` among
+    its first words. Not `make install && echo done`, nor `npm install | tail`, whose `tail`
+    reads what the install printed, nor a change of files checked by a status that does not
+    answer for it (`git add a.py && git status --short`)."""
     command = command_of(call)
     text = harmless(command) if command is not None else None
+    split = shell_words.commands(text) if text is not None else None
     last = shell_words.last_pipeline(text) if text is not None else None
-    words = [unwrap(w) for w in _simple(last or [])]
-    if not words or not words[0] or program_name(words[0][0]) in SAYING:
-        return False
-    return all(reads(w) and not _waits(w) for w in words)
+    if not split or not last or len(split) > MAX_SEGMENTS:
+        return ""
+    looks = [unwrap(w) for w in _simple(last)]
+    if not looks or not looks[0] or program_name(looks[0][0]) in SAYING:
+        return ""
+    if not all(reads(w) and not _waits(w) for w in looks):
+        return ""
+    before = [unwrap(w) for w in _simple(split[: len(split) - len(last)])]
+    restarts = any(RESTARTING_VERBS.intersection(_first_verbs(w)) for w in before)
+    return " ".join(" ".join(w) for w in looks) if restarts else ""
+
+
+def _first_verbs(words: list[str]) -> list[str]:
+    return [w for w in words[1:] if not w.startswith("-")][:ACTING_WORDS]
 
 
 def is_poll(call: ToolCall) -> bool:
