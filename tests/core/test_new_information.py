@@ -357,6 +357,13 @@ def test_fetching_and_asking_a_toolchain_what_it_has_change_nothing():
     assert reads("wget -qO- http://localhost/x")
     assert reads("go env GOPATH") and reads("kubectl get pods") and reads("node --version")
     assert not reads("curl -X POST localhost/x") and not reads("curl -so out.html x")
+    # A status code asked for, the body thrown away; a method that only asks.
+    assert reads("curl -s -o /dev/null -w '%{http_code}' localhost:3000")
+    assert reads("curl -sSo /dev/null --write-out '%{http_code}' x") and reads("curl -X GET x")
+    assert reads("curl --output=/dev/null -s x") and reads("curl --request HEAD x")
+    assert not reads("curl -so /dev/null -d a=1 x") and not reads("curl -sX DELETE x")
+    assert not reads("curl -Xo GET x") and not reads("curl --output out.bin x")
+    assert not reads("curl -dXGET x") and not reads("curl -do /dev/null x")
     assert not reads("wget http://x/file.tgz") and not reads("go build ./...")
 
 

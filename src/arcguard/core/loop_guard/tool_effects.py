@@ -303,16 +303,28 @@ def awk_writes(args: list[str]) -> bool:
 
 def _fetch_reads(program: str, args: list[str]) -> bool:
     """`curl URL` and `wget -qO- URL` print what they fetch; sending data or saving a file
-    is a change (wget saves unless told to print)."""
+    is a change (wget saves unless told to print). Output thrown away or printed (`-o
+    /dev/null -w '%{http_code}'`) and a method that only asks (`-X GET`) write nothing."""
     if program == "wget":
         return any(a.endswith("O-") or a in ("--spider", "--output-document=-") for a in args)
-    for arg in args:
+    for at, arg in enumerate(args):
+        value = args[at + 1] if at + 1 < len(args) else ""
         if arg.startswith("--"):
-            if arg.startswith(CURL_LONG_WRITES):
+            option, _, given = arg.partition("=")
+            if arg.startswith(CURL_LONG_WRITES) and not _asks_only(option, given or value):
                 return False
         elif arg.startswith("-") and CURL_WRITES & set(arg[1:]):
-            return False
+            letters = CURL_WRITES & set(arg[1:])
+            if letters != {arg[-1]} or not _asks_only(arg[-1], value):
+                return False
     return True
+
+
+def _asks_only(option: str, value: str) -> bool:
+    """`option` (`o`, `X`, `--output`, `--request`) given `value` writes nothing."""
+    if option in ("o", "--output"):
+        return value in ("/dev/null", "-")
+    return option in ("X", "--request") and value.upper() in ("GET", "HEAD")
 
 
 def subcommand_at(args: list[str], valued: frozenset[str] = VALUED_OPTIONS) -> int:
