@@ -349,6 +349,7 @@ def test_commands_that_write_files_from_the_shell(command, writes):
         ),
         ("make deploy; kubectl get pods -n prod | grep api", "kubectl get pods -n prod grep api"),
         ("systemctl restart app || systemctl status app", "systemctl status app"),
+        ("systemctl restart app; systemctl is-active app;\n", "systemctl is-active app"),
         ("npm start & sleep 5; curl -s localhost:3000", "curl -s localhost:3000"),
         ("docker compose restart api && LC_ALL=C cat out.log", "cat out.log"),
         ("kubectl rollout restart deploy/api; timeout 10 curl -s api/health", "curl -s api/health"),

@@ -182,16 +182,19 @@ def _split(pieces: tuple[tuple[str, str], ...], *, last: bool = False) -> list[l
     word: list[str] = []
     started = False  # a word is open, even if it is empty (`""`)
     previous = ""  # the piece before, when the shell read it
+    item_ends = False  # a list's item ended: the next word starts another pipeline
     for text, kind in pieces:
         if kind == CODE and text in BREAKS:
             if started:
                 found[-1].append("".join(word))
                 word, started = [], False
             if last and (text in LIST_ENDS or text == previous == "|") and previous + text != "|&":
-                found = [[]]  # a list's next item: what ran before is another pipeline
+                item_ends = True
             elif text in OPERATORS and found[-1]:
                 found.append([])
         elif kind != COMMENT:
+            if item_ends:  # what ran before is another pipeline (a trailing `;` ends none)
+                found, item_ends = [[]], False
             word.append(text)
             started = True
         previous = text if kind == CODE else ""
