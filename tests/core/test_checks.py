@@ -223,22 +223,36 @@ def test_a_checked_change_whose_look_moves_is_no_loop():
     assert d.paused is None
 
 
-def test_a_checked_change_whose_closing_line_says_too_little_is_not_compared():
-    # `}` closes every pretty-printed answer, whatever it holds above.
+@pytest.mark.parametrize(
+    "answer",
+    [
+        '{\n  "ok": false,\n  "commit": "4b7d0a1"\n}',  # `}` closes every pretty-printed answer
+        "<html><body>\n<p>v2</p>\n</div></body></html>",  # and `</html>` every page
+        "200",  # a status code, `active`: alike for every service that is up
+        "active",
+    ],
+)
+def test_a_checked_restart_whose_closing_line_says_too_little_is_not_compared(answer):
     d = Driver()
     for n in range(8):
-        assert not d.turn(_checked(n, '{\n  "ok": false\n}'))["context"], n
+        assert not d.turn(_checked(n, answer))["context"], n
     assert d.main["stuck"].get("futile", 0) == 0
 
 
+VERSION_LINE = '{"version": "3.1.4"}\n'
+
+
 def _restart_then_version() -> Call:
-    out = {"stdout": "3.1.4\n", "stderr": " Container api-1  Restarting\n Container api-1  Started"}
+    out = {
+        "stdout": VERSION_LINE,
+        "stderr": " Container api-1  Restarting\n Container api-1  Started",
+    }
     command = "docker compose restart api && curl -s localhost:8080/version"
     return Call("Bash", {"command": command}, response=out)
 
 
 def test_a_checked_restart_and_a_restart_then_a_look_are_one_run():
-    # Whether the look came in the same command or the next, `3.1.4` is one answer.
+    # Whether the look came in the same command or the next, version 3.1.4 is one answer.
     d = Driver()
     words = []
     for n in range(4):
@@ -246,7 +260,7 @@ def test_a_checked_restart_and_a_restart_then_a_look_are_one_run():
             out = d.turn(_restart_then_version())
         else:
             d.turn(bash("docker compose restart api", response=""))
-            out = d.turn(bash("curl -s localhost:8080/version", response="3.1.4\n"))
+            out = d.turn(bash("curl -s localhost:8080/version", response=VERSION_LINE))
         words.append(bool(out["context"]))
     assert words == [False, False, False, True]
 
@@ -256,7 +270,7 @@ def test_a_checked_restart_answering_as_before_goes_on_with_the_run_it_repeats()
     # nothing the answer shows, so the run of repeats goes on.
     d = Driver()
     for options in ("-s", "-sS", "--silent"):
-        d.turn(bash(f"curl {options} localhost:8080/version", response="3.1.4\n"))
+        d.turn(bash(f"curl {options} localhost:8080/version", response=VERSION_LINE))
     d.turn(_restart_then_version())
     assert d.main["stuck"]["repeats"] == 3
 

@@ -341,21 +341,24 @@ def test_commands_that_write_files_from_the_shell(command, writes):
 
 
 @pytest.mark.parametrize(
-    ("command", "look"),
+    ("command", "restart"),
     [
         (
             "docker compose up -d api && sleep 4 && curl -s localhost:8080/version",
-            "curl -s localhost:8080/version",
+            "docker compose up -d api ; sleep 4",
         ),
-        ("make deploy; kubectl get pods -n prod | grep api", "kubectl get pods -n prod grep api"),
-        ("systemctl restart app || systemctl status app", "systemctl status app"),
-        ("systemctl restart app; systemctl is-active app;\n", "systemctl is-active app"),
-        ("npm start & sleep 5; curl -s localhost:3000", "curl -s localhost:3000"),
-        ("docker compose restart api && LC_ALL=C cat out.log", "cat out.log"),
-        ("kubectl rollout restart deploy/api; timeout 10 curl -s api/health", "curl -s api/health"),
+        ("make deploy; kubectl get pods -n prod | grep api", "make deploy"),
+        ("systemctl restart app || systemctl status app", "systemctl restart app"),
+        ("systemctl restart app; systemctl is-active app;\n", "systemctl restart app"),
+        ("npm start & sleep 5; curl -s localhost:3000", "npm start ; sleep 5"),
+        ("docker compose restart api && LC_ALL=C cat out.log", "docker compose restart api"),
+        (
+            "kubectl rollout restart deploy/api; timeout 10 curl -s x",
+            "kubectl rollout restart deploy/api",
+        ),
         ("make install && echo done", ""),  # says what it was told
         ("docker compose build api 2>&1 | tail -5", ""),  # reads what the build printed
-        ("docker compose build api |& tail -3", ""),
+        ("docker compose up -d api |& tail -3", ""),
         ("kubectl apply -f x.yaml && kubectl rollout status deploy/x", ""),  # waits
         ("make deploy && timeout 60 kubectl -n prod rollout status deploy/x", ""),
         ("docker compose up -d && sleep 10", ""),
@@ -365,8 +368,8 @@ def test_commands_that_write_files_from_the_shell(command, writes):
         ("echo 'a && curl x'", ""),
     ],
 )
-def test_restarts_that_end_on_a_look_of_their_own(command, look):
-    assert tool_effects.checked_restart(ToolCall("Bash", {"command": command})) == look
+def test_restarts_that_end_on_a_look_of_their_own(command, restart):
+    assert tool_effects.checked_restart(ToolCall("Bash", {"command": command})) == restart
 
 
 @pytest.mark.parametrize(

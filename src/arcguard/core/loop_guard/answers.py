@@ -32,7 +32,7 @@ TIME_WORDS = frozenset(
 LONG_DIGITS = 7
 # A hex word this long with a letter and a digit is an id (`3f2a1b9`), not a code (`E501`).
 HEX_ID_CHARS = 7
-LOOK_CHARS = 3
+LOOK_CHARS = 8
 
 
 def digest(kind: str, text: str) -> str:
@@ -44,13 +44,14 @@ def closing_line(result: ToolResult) -> str:
     """The last line a command printed, what its closing look printed last
     (`tool_effects.checked_restart`): from its standard output when it has one, where what ran
     before may have written its chatter beside it. "" when that line holds fewer than
-    `LOOK_CHARS` letters and digits (`}`, `ok`): too little to tell one answer from another
-    (`3.1.4`, `502` and `active` are enough)."""
+    `LOOK_CHARS` letters and digits (`}`, `active`, `200`) or closes markup (`</html>`): too
+    little to tell one answer from another (`502 Bad Gateway` and a version's JSON are not)."""
     response = result.response
     out = response.get("stdout") if isinstance(response, dict) else None
     text = out if isinstance(out, str) else shape.result_text(result)
     line = text.rstrip().rpartition("\n")[2].strip()
-    return line if sum(c.isalnum() for c in line) >= LOOK_CHARS else ""
+    closes = line.startswith("</")
+    return line if sum(c.isalnum() for c in line) >= LOOK_CHARS and not closes else ""
 
 
 def clock_free(text: str) -> str:

@@ -43,13 +43,11 @@ NAME_CHARS = 32
 SEGMENT_ENDS = ("&&", "||", ";", "|")
 
 
-def changed(st: Stuck, label: str, command: str = "", look: str = "") -> None:
-    """A call that may have changed the world ran (mutates `st`): the next look checks it, or
-    the `look` it ended on. A change that names other targets than the run's (`restart redis`
-    after `restart nginx`, the look's own words aside) starts a run of its own: a status that
-    reads alike for each service is no loop."""
-    seen = _names(look)
-    names = [name for name in _names(command) if name not in seen]
+def changed(st: Stuck, label: str, command: str = "") -> None:
+    """A call that may have changed the world ran (mutates `st`): the next look checks it. A
+    change that names other targets than the run's (`restart redis` after `restart nginx`)
+    starts a run of its own: a status that reads alike for each service is no loop."""
+    names = _names(command)
     if names and st.futile_names and not set(names) & set(st.futile_names):
         end(st)
     if names:

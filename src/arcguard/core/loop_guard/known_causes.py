@@ -11,15 +11,16 @@ Left out are causes the code under work produces as often as the machine does, a
 assert on: a refused connection (a dev server not started), a 401 or 403, a permission denied,
 an exhausted memory, an address in use, a rate limit, and any trouble reaching this machine
 itself (`127.0.0.1`, `localhost`). Only the last lines of a failure are read, where a program
-says why it stopped (a stack trace's frames aside, and a tool's advice after it: npm's runs to
-eight lines), and a phrase counts only as whole words: `EMFILE` is not in `Gemfile`.
+says why it stopped (a stack trace's frames aside: the cause is named above them; further up, a
+test's own expectations quote such phrases), and a phrase counts only as whole words: `EMFILE`
+is not in `Gemfile`.
 """
 
 from __future__ import annotations
 
 
 MARK = "~"  # before a cause's name among a failure's cause pieces (those are hex digests)
-LAST_LINES = 10  # the lines at a failure's end that may name its cause (npm's advice is 8)
+LAST_LINES = 6  # the lines at a failure's end that may name its cause
 TAIL_CHARS = 4096  # where those lines are looked for: a hook reads no more of a long output
 # Phrases as the tools print them, lower case, by the cause they name.
 PHRASES = {

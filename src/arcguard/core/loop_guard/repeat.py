@@ -389,9 +389,9 @@ def _finish(guard: Guard, call: ToolCall, result: ToolResult) -> stuck.Finished:
             # an edit, though its content is not seen.
             guard.edit_seq += 1
             finished.moved = shell_writes.moves_checkout(call, shape.result_text(result))
-        look = tool_effects.checked_restart(call) if outcome.startswith(opkey.COMPLETED) else ""
-        if look:
-            stuck.checked(finished, call, result, look)
+        restart = tool_effects.checked_restart(call) if outcome.startswith(opkey.COMPLETED) else ""
+        if restart:
+            stuck.checked(finished, call, result, restart)
     elif outcome.startswith(opkey.COMPLETED) and not finished.empty:
         # Only a look's whole answer is compared (`checks.looked`): an edit's or a change's
         # output (an edit's response holds the whole file) is not read twice.

@@ -22,7 +22,7 @@ Fed by every finished call (`observe`) and acted on when a turn's calls are done
   that changed nothing: whatever it did or printed (a reinstall, a restart, `alembic heads`,
   which may only look), the attempt after it that fails word for word as before shows it moved
   nothing the failure depends on. A failed call changes nothing a retry could see, so it is
-  never progress. A change that looks at the world last, in the same command, is judged by
+  never progress. A restart checked by a look at the end of the same command is judged by
   that look (`checked`).
 - Changes that change nothing: a command that may change the world, then a look answering
   word for word as before, is an attempt that failed, staged as failures are
@@ -119,15 +119,17 @@ class Finished:
     moved: bool = False  # it put other code in the working tree (`git checkout`)
     wrote: bool = False  # it wrote files from the shell (`shell_writes.edits_files`)
     answer: str = ""  # a look's whole answer, or a checked change's last line (`answers`)
-    checked: str = ""  # the look a restart ended on, its words (`tool_effects.checked_restart`)
+    checked: str = ""  # a restart checked by a closing look: what ran before the look
+    # (`tool_effects.checked_restart`)
 
 
-def checked(finished: Finished, call: ToolCall, result: ToolResult, look: str) -> None:
-    """A restart checked in the same command by `look` (`tool_effects.checked_restart`:
-    `docker compose up -d && curl -s .../version`) is judged by its look, as a change and the
-    look after it are: what the look printed last (`answers.closing_line`) is its answer
-    (`checks`) and its result, whatever the change printed beside it (mutates `finished`)."""
-    finished.checked = look
+def checked(finished: Finished, call: ToolCall, result: ToolResult, restart: str) -> None:
+    """A `restart` checked by a look at the end of the same command (`docker compose up -d &&
+    curl -s .../version`: `tool_effects.checked_restart`) is judged by its look, as a restart
+    and the look after it are: what the look printed last (`answers.closing_line`) is its
+    answer (`checks`) and its result, whatever the restart printed beside it (mutates
+    `finished`)."""
+    finished.checked = restart
     line = answers.closing_line(result)
     if line:
         finished.answer = answers.digest(opkey.COMPLETED, line)
@@ -200,7 +202,8 @@ def observe(track: Track, now: float, call: ToolCall, finished: Finished) -> Non
     label = opkey.label(call, LABEL_CHARS)
     if outcome.startswith(opkey.COMPLETED):
         if finished.changed:
-            checks.changed(st, label, tool_effects.command_of(call) or "", finished.checked)
+            # A restart checked in the same command names its targets before its look.
+            checks.changed(st, label, finished.checked or tool_effects.command_of(call) or "")
             if finished.answer:
                 checks.looked(st, finished.answer, label)  # its own look, in the same command
         elif not finished.empty and not poll:  # a look with something to show
@@ -243,8 +246,8 @@ def observe(track: Track, now: float, call: ToolCall, finished: Finished) -> Non
 def _polls(call: ToolCall, finished: Finished) -> bool:
     """The call waited to look: a poll. One that also acts (`sleep 10 && git add`, `helm
     upgrade --wait`) and fails did not look, it failed: an attempt like any other. One that
-    changed something, waited and looked (`docker compose up -d && sleep 4 && curl ...`)
-    checked its change: the look judges the change (`checks`), as after a change alone."""
+    restarted something, waited and looked (`docker compose up -d && sleep 4 && curl ...`)
+    checked its restart: the look judges it (`checks`), as a look after a restart would."""
     failed = finished.outcome.startswith(opkey.FAILED)
     acted = failed and tool_effects.acts(call)
     return tool_effects.is_poll(call) and not acted and not finished.checked
@@ -387,10 +390,9 @@ def _observe_poll(st: Stuck, seen: Poll, *, fresh: bool, failed: bool) -> None:
     if fresh:
         _progress(st)
         _end_edited(st)
-    # The same answer, however the poll is spelt (`sleep 30; adb devices`, then `sleep 60 &&
-    # adb devices`), or its wait timing out anew, in other words or not: nothing it waits for
+    # A wait timing out anew, in other words or not, is the same answer: nothing it waits for
     # moved, unless its progress did (`2 out of 3 new replicas`).
-    same = current is not None and (current.result == seen.result or current.call == seen.call)
+    same = current is not None and current.call == seen.call
     if current is not None and same and (current.result == seen.result or failed):
         moved, furthest = answers.ahead(seen.progress, current.progress)
         if furthest:

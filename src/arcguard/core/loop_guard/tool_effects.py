@@ -390,13 +390,13 @@ def acts(call: ToolCall) -> bool:
 
 
 def checked_restart(call: ToolCall) -> str:
-    """The look a command ends on after bringing a service up again or anew, as its words (""
-    when it does not): a pipeline of its own that only reads, neither waits nor says what it
-    is told (`docker compose up -d --build api && sleep 4 && curl -s localhost:8080/version`:
-    `curl -s localhost:8080/version`), after a command with one of `RESTARTING_VERBS` among
-    its first words. Not `make install && echo done`, nor `npm install | tail`, whose `tail`
-    reads what the install printed, nor a change of files checked by a status that does not
-    answer for it (`git add a.py && git status --short`)."""
+    """What a command ran before the look it ends on, when that brought a service up again or
+    anew (one of `RESTARTING_VERBS` among a command's first words), as words, commands apart
+    by ` ; ` (`docker compose up -d --build api && sleep 4 && curl -s localhost:8080/version`:
+    `docker compose up -d --build api ; sleep 4`); "" otherwise. The look is a pipeline of its
+    own that only reads, neither waits nor says what it is told. Not `make install && echo
+    done`, nor `npm install | tail`, whose `tail` reads what the install printed, nor a change
+    of files checked by a status that does not answer for it (`git add a.py && git status`)."""
     command = command_of(call)
     text = harmless(command) if command is not None else None
     split = shell_words.commands(text) if text is not None else None
@@ -410,7 +410,7 @@ def checked_restart(call: ToolCall) -> str:
         return ""
     before = [unwrap(w) for w in _simple(split[: len(split) - len(last)])]
     restarts = any(RESTARTING_VERBS.intersection(_first_verbs(w)) for w in before)
-    return " ".join(" ".join(w) for w in looks) if restarts else ""
+    return " ; ".join(" ".join(w) for w in before) if restarts else ""
 
 
 def _first_verbs(words: list[str]) -> list[str]:
