@@ -200,7 +200,7 @@ def _checked(n: int, answer: str = VERSION) -> Call:
     return Call("Bash", {"command": CHECKED[n % 4]}, response=response)
 
 
-def test_a_change_checked_in_the_same_command_is_judged_by_its_closing_look():
+def test_a_restart_checked_in_the_same_command_is_judged_by_its_closing_look():
     # However each rebuild is spelt and whatever it prints, the look at its end answers as
     # before: the 4th is asked about, the 7th paused, and the reason names the command once.
     d = Driver()
@@ -214,7 +214,7 @@ def test_a_change_checked_in_the_same_command_is_judged_by_its_closing_look():
     assert "(last: Bash: docker " in d.paused["reason"] and ", then" not in d.paused["reason"]
 
 
-def test_a_checked_change_whose_look_moves_is_no_loop():
+def test_a_checked_restart_whose_look_moves_is_no_loop():
     # The tax moved with each redeploy: each look answered something new.
     d = Driver()
     for n in range(8):
