@@ -776,6 +776,40 @@ def test_a_run_narrowed_to_the_test_a_failure_showed_is_that_failure():
     assert _run(d, *(fail(f"go test {s} ./...", narrowed) for s in spellings)) == 4
 
 
+ENV_NAMES = tuple(f"{a}{b}" for a in "ABCDEF" for b in "GHIJK")  # thirty names, no digits
+
+
+def _build_script_failure(trace: tuple[str, ...] = ()) -> str:
+    # The project's own path is named high above the end, then thirty lines of the script's
+    # output and a note, or the backtrace it offers, before cargo's closing words.
+    return "\n".join(
+        (
+            "   Compiling openssl-sys v0.9.103",
+            "error: failed to run custom build command for `openssl-sys v0.9.103`",
+            "Caused by:",
+            "  process didn't exit successfully: `/home/dev/relay/target/debug/build/"
+            "openssl-sys-8cf2/build-script-main` (exit status: 101)",
+            *(f"  cargo:rerun-if-env-changed={name}_DIR" for name in ENV_NAMES),
+            "  Could not find directory of OpenSSL installation, and this `-sys` crate cannot",
+            "  proceed without this knowledge.",
+            *(trace or ("  note: run with `RUST_BACKTRACE=1` to display a backtrace",)),
+            "warning: build failed, waiting for other jobs to finish...",
+        )
+    )
+
+
+def test_a_failure_told_in_more_detail_far_below_what_its_call_names_is_that_failure():
+    # `-p relay-server` names the project, whose path the failure printed far above its end
+    # in the first attempt too: the backtrace below tells more of the same failure, not of
+    # another package.
+    trace = tuple(f"     {n}: build_script_main::find_normal::step_{n}" for n in range(6))
+    d = Driver()
+    d.turn(fail("cargo build", _build_script_failure()))
+    d.turn(fail("cargo build --release", _build_script_failure()))
+    d.turn(fail("RUST_BACKTRACE=1 cargo build -p relay-server", _build_script_failure(trace)))
+    assert d.main["stuck"]["fails"] == 3
+
+
 def test_failures_sharing_only_their_closing_line_are_not_one_failure():
     # A flaky suite failing on another test each run, all ending in go's lone `FAIL`.
     d = Driver()

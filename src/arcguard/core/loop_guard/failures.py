@@ -200,12 +200,15 @@ def _alike(lines: set[str], shown: set[str], *, same_command: bool) -> bool:
 
 
 def _names_more(seen: Seen, lines: set[str], words: Iterable[str]) -> bool:
-    """The result names, in clauses the failure does not have, something its call asked for
-    that neither the failure's call nor the clauses the two share name: `-k test_tax` answering
-    about `test_tax` after `-k test_total` is a triage; `-run TestParseDuration` answering
-    about the test `./...` failed on is that failure narrowed."""
+    """The result names, in clauses the failure does not have among its last ones (those a
+    failure is compared by: a clause far above, a build script's path, says nothing of the
+    cause), something its call asked for that neither the failure's call nor the clauses the
+    two share name: `-k test_tax` answering about `test_tax` after `-k test_total` is a
+    triage; `-run TestParseDuration` answering about the test `./...` failed on is that
+    failure narrowed."""
     known = set(words).union(*(told for d, told in seen.told.items() if d in lines))
-    return any(not named <= known for d, named in seen.named.items() if d not in lines)
+    new = [named for d, named in seen.named.items() if d not in lines and d in seen.last]
+    return any(not named <= known for named in new)
 
 
 def _targets(call: ToolCall) -> list[str]:
