@@ -398,17 +398,18 @@ def checked_restart(call: ToolCall) -> str:
     done`, nor `npm install | tail`, whose `tail` reads what the install printed, nor a change
     of files checked by a status that does not answer for it (`git add a.py && git status`)."""
     command = command_of(call)
-    text = harmless(command) if command is not None else None
-    split = shell_words.commands(text) if text is not None else None
-    last = shell_words.last_pipeline(text) if text is not None else None
-    if not split or not last or len(split) > MAX_SEGMENTS:
+    parts = segments(command) if command is not None else None
+    text = harmless(command) if command is not None and parts else None
+    last = _simple(shell_words.last_pipeline(text) or []) if text is not None else []
+    if not parts or not last:
         return ""
-    looks = [unwrap(w) for w in _simple(last)]
-    if not looks or not looks[0] or program_name(looks[0][0]) in SAYING:
+    looks = [unwrap(w) for w in last]
+    if not looks[0] or program_name(looks[0][0]) in SAYING:
         return ""
     if not all(reads(w) and not _waits(w) for w in looks):
         return ""
-    before = [unwrap(w) for w in _simple(split[: len(split) - len(last)])]
+    # The last pipeline's commands are the last of all the command's (`segments`).
+    before = [unwrap(w) for w in parts[: len(parts) - len(last)]]
     restarts = any(RESTARTING_VERBS.intersection(_first_verbs(w)) for w in before)
     return " ; ".join(" ".join(w) for w in before) if restarts else ""
 
