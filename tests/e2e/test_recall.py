@@ -121,3 +121,32 @@ def test_changes_whose_look_answers_as_before_are_checked_in_on_then_paused(
     assert state["guard"]["paused"]["kind"] == "stuck"
     assert "7 changes in a row" in state["guard"]["paused"]["reason"]
     assert log_kinds(state) == ["nudge", "pause"]
+
+
+def test_restarts_checked_in_the_same_command_are_checked_in_on_then_paused(
+    claude_project, run_claude
+):
+    project = claude_project(all_arcguard_settings())
+    svc = project.path / "svc"
+    svc.write_text('#!/bin/sh\necho "restarting $2 ($*)" >&2\n')
+    svc.chmod(0o755)
+    (project.path / "version.txt").write_text('{"service": "api", "commit": "4b7d0a1"}\n')
+    script = [  # each restart spelt its own way, its chatter on stderr, the same version after
+        tool_use(
+            "Bash", {"command": f"./svc restart api --try {n} && sleep 0.1 && cat version.txt"}
+        )
+        for n in range(1, 11)
+    ]
+    with ScriptedAPI(script) as api:
+        run = run_claude(project, api, "get the new build serving")
+
+    assert run.result is not None and run.result["terminal_reason"] == "hook_stopped", (
+        run.describe()
+    )
+    # The 1st answer is new and the 1st restart counts once the 2nd answers the same: the 4th
+    # asks (the 5th request carries it), the 7th pauses.
+    assert [NO_EFFECT in api.request_text(i) for i in (3, 4)] == [False, True]
+    assert len(api.requests) == 7
+    state = arcguard_state(project, run.session_id)
+    assert "7 changes in a row" in state["guard"]["paused"]["reason"]
+    assert log_kinds(state) == ["nudge", "pause"]
