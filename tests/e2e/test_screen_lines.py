@@ -229,6 +229,26 @@ def test_changes_that_change_nothing_are_asked_about_in_their_own_words(
     assert len(api.requests) >= 12  # the oldest release sends one request more
 
 
+def test_restarts_checked_in_the_same_command_are_asked_about_in_their_own_words(
+    claude_release: ClaudeRelease, claude_project: Any
+) -> None:
+    project = claude_project(arcguard_settings_for(claude_release.version))
+    svc = project.path / "svc"
+    svc.write_text('#!/bin/sh\necho "restarting $2 ($*)" >&2\n')
+    svc.chmod(0o755)
+    (project.path / "version.txt").write_text('{"service": "api", "commit": "4b7d0a1"}\n')
+    # Each restart spelt its own way, then the same version in the same command; the 5th
+    # closes the 4th's turn on a release without PostToolBatch.
+    command = "./svc restart api --try {} && sleep 0.1 && cat version.txt"
+    script = [tool_use("Bash", {"command": command.format(n)}) for n in range(1, 6)]
+    script.append(text("It still serves the old build."))
+    api, shown = run_until(claude_release, project, script, "serve the new build", "old build.")
+
+    assert shown.count(NO_EFFECT_ASKED) == 1, shown
+    assert kinds(project) == ["nudge"]
+    assert len(api.requests) >= 6
+
+
 # The release docs/what-you-will-see.md is captured on: the newest the project supports.
 PAGE_RELEASE = WINDOW_RELEASES["newest"]
 
