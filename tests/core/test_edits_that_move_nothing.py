@@ -241,3 +241,64 @@ def test_the_check_in_is_asked_once_when_an_edit_shares_its_turn():
     outs.append(d.turn(fail(runs[3], _pytest("auto")), _flip("auto", "strict")))  # 4th, then edit
     outs.append(d.turn(fail(runs[4], _pytest("strict"))))
     assert _check_ins(d, outs) == [6]
+
+
+TSCONFIG = "/p/apps/admin/tsconfig.json"
+TSC = (
+    "src/pages/Orders.tsx(4,27): error TS2307: Cannot find module '@acme/ui' or its "
+    "corresponding type declarations.\nFound 1 error in src/pages/Orders.tsx:4"
+)
+RUNS = ("pnpm -F admin typecheck", "pnpm exec tsc --noEmit", "npx tsc --noEmit -p .")
+
+
+def _set(old: str, new: str) -> Call:
+    """`moduleResolution` changed in a response that shows the file, so going back is seen."""
+    before, after = f'"moduleResolution": "{old}"', f'"moduleResolution": "{new}"'
+    response = {
+        "filePath": TSCONFIG,
+        "oldString": before,
+        "newString": after,
+        "originalFile": f'{{"compilerOptions": {{{before}, "strict": true}}}}\n',
+        "structuredPatch": [{"lines": [f"-{before}", f"+{after}"]}],
+    }
+    edit = {"file_path": TSCONFIG, "old_string": before, "new_string": after}
+    return Call("Edit", edit, response=response)
+
+
+def test_settings_tried_and_taken_back_that_leave_the_failure_are_checked_in_on_then_paused():
+    # Each try fails as before and is taken back, failing as before again: attempts of one
+    # failure, as if nothing had been edited.
+    d = Driver()
+    outs = [d.turn(fail(RUNS[0], TSC))]
+    for n, setting in enumerate(("node", "node16", "classic", "nodenext")):
+        outs.append(d.turn(_set("bundler", setting)))
+        outs.append(d.turn(fail(RUNS[n % 3], TSC)))
+        outs.append(d.turn(_set(setting, "bundler")))
+        outs.append(d.turn(fail(RUNS[(n + 1) % 3], TSC)))
+    assert _check_ins(d, outs)[:1] == [8]  # the second try taken back: 4 attempts
+    assert d.paused is not None and "7 attempts failed the same way" in d.paused["reason"]
+
+
+def test_a_fix_taken_back_to_see_the_failure_again_is_no_loop():
+    # The fix passes; taking it back to watch the test fail again, then putting it back, is a
+    # check of the fix.
+    d = Driver()
+    outs = [d.turn(fail(RUNS[n], TSC)) for n in range(3)]
+    outs.append(d.turn(_set("bundler", "node16")))
+    outs.append(d.turn(bash(RUNS[0], response="Found 0 errors.")))
+    outs.append(d.turn(_set("node16", "bundler")))
+    outs.append(d.turn(fail(RUNS[0], TSC)))
+    outs.append(d.turn(_set("bundler", "node16")))
+    assert _check_ins(d, outs) == [] and d.main["stuck"]["fails"] == 1
+
+
+def test_a_try_that_failed_otherwise_or_printed_more_then_taken_back_is_progress():
+    # What the try printed was news: a new error, or lines of its own (a debug print).
+    for printed in ("src/x.ts(1,1): error TS1479: CommonJS module", f"resolving '@acme/ui'\n{TSC}"):
+        d = Driver()
+        outs = [d.turn(fail(RUNS[n], TSC)) for n in range(3)]
+        outs.append(d.turn(_set("bundler", "node16")))
+        outs.append(d.turn(fail(RUNS[0], printed)))
+        outs.append(d.turn(_set("node16", "bundler")))
+        outs.append(d.turn(fail(RUNS[1], TSC)))
+        assert _check_ins(d, outs) == [], printed
