@@ -221,7 +221,7 @@ class Stuck(Record):
     edited_nudged: bool = field(BOOL, default=False)
     edited_news: int = field(INT, default=0)  # `news` when it was set aside
     edit_swaps: list[list[str]] = field(list_of(list_of(STR)), default_factory=list)
-    undo: dict[str, int] = field(map_of(INT), default_factory=dict)  # `edited.left`
+    undo: dict[str, int] = field(map_of(INT), default_factory=dict)  # `stuck._undoable`
     undo_fail: str = field(STR, default="")  # the failure whose runs `undo` keeps
     changed_turn: int = field(INT, default=-1)  # last turn a file or a change's answer changed
     wrote_turn: int = field(INT, default=-1)  # the last turn a file was written

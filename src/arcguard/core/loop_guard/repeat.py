@@ -404,7 +404,7 @@ def _finish(guard: Guard, call: ToolCall, result: ToolResult) -> stuck.Finished:
 def _file_visit(guard: Guard, call: ToolCall, response: object) -> tuple[str, str]:
     """NEW or REVISIT: whether a confirmed edit left the file with a content it had before
     (a short history of content digests per file; unknown contents count as new), and which
-    content of which file it left (NEW) or went back to (REVISIT), for `stuck._undone`."""
+    content of which file it left (NEW) or went back to (REVISIT), for `stuck.undone`."""
     found = opkey.edited_contents(call, response)
     if found is None:
         return stuck.NEW, ""

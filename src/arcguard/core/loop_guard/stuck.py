@@ -274,7 +274,7 @@ def _other_code(st: Stuck, call: ToolCall, finished: Finished) -> bool:
 
 def _undone(st: Stuck, finished: Finished) -> None:
     """An edit took a file back to a content an earlier edit left while a failure ran, and
-    each attempt since, after an edit, failed that way (`edited.forget` says when not): that
+    each attempt since, after an edit, failed that way (`_end_edited` ends `undo`): that
     experiment was taken back, so the failure's run goes on from the attempts it had then,
     with the experiment's (`setting: node`, the error, `setting: bundler` again, the error:
     three attempts, not one). Mutates `st`."""
