@@ -178,8 +178,6 @@ def track(cfg: Any, base: int) -> dict[str, Any]:
             "edited_nudged": False,
             "edited_news": INT,
             "edit_swaps": [[chars(MAX_SWAP_CHARS)] * 2 for _ in range(edited.MAX_EDIT_SWAPS)],
-            "undo": {f"{base + n:016x}": INT for n in range(edited.MAX_UNDO)},
-            "undo_fail": f"failed:{base:016x}@{base:016x}",
             "cause_pieces": {
                 # Then every cause outside the code the failure names (`known_causes`).
                 f"failed:{base + n:016x}": [f"{base + c:016x}" for c in range(MAX_PIECES)]

@@ -251,41 +251,6 @@ def test_a_failing_build_seen_through_filters_is_one_failure_checked_in_on_then_
     assert "7 attempts failed the same way" in state["guard"]["paused"]["reason"]
 
 
-def test_settings_tried_and_taken_back_are_attempts_checked_in_on_then_paused(
-    claude_project, run_claude
-):
-    # Each setting is tried, fails as before, and is taken back, failing as before again.
-    project = claude_project(all_arcguard_settings())
-    config = project.path / "tsconfig.json"
-    config.write_text('{"compilerOptions": {"moduleResolution": "bundler"}}\n')
-    (project.path / "build.sh").write_text(BUILD)
-    script = [read(config), bash("sh build.sh")]
-    for setting in ("node", "node16", "classic"):
-        there = {"file_path": str(config), "old_string": "bundler", "new_string": setting}
-        back = {"file_path": str(config), "old_string": setting, "new_string": "bundler"}
-        script += [tool_use("Edit", there), bash("sh build.sh")]
-        script += [tool_use("Edit", back), bash("sh build.sh")]
-    with ScriptedAPI(script) as api:
-        run = run_claude(project, api, "make the typecheck pass")
-
-    assert run.result is not None and run.result["terminal_reason"] == "hook_stopped", (
-        run.describe()
-    )
-    # A build after taking a setting back, with nothing else changed, is refused as a repeat,
-    # and counts as one more attempt.
-    results = [result_texts(api, i)[0] for i in (2, 4, 6, 8, 10, 12)]
-    assert all(is_error for is_error, _ in results)
-    assert [content.startswith(DENIED) for _, content in results] == [0, 0, 1, 0, 1, 0]
-    # Taking the 2nd setting back makes 4 attempts: its batch asks (the request with its
-    # result carries it); each new try starts the request over; the 7th attempt's batch
-    # pauses, so the 14th request is the last. Each try alone would start the count again.
-    assert [FAILED_ALIKE in api.request_text(i) for i in (8, 9)] == [False, True]
-    assert len(api.requests) == 14
-    state = arcguard_state(project, run.session_id)
-    assert "7 attempts failed the same way" in state["guard"]["paused"]["reason"]
-    assert log_kinds(state) == ["deny", "nudge", "deny", "nudge", "deny", "pause"]
-
-
 GO_IMPORT = 'package main\n\nimport "github.com/go-git/go-git"\n'
 SEARCH_WORD = "[arcguard] 2 searches in a row found nothing"
 

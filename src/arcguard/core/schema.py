@@ -163,8 +163,8 @@ class OpenTurn(Record):
 
 
 class Unconfirmed(Record):
-    """A turn taken as tool-only before its message was on disk (releases up to 0.1): still
-    read, and dropped at the next batch (the turn stays counted as tool-only)."""
+    """A turn taken as tool-only before its message was on disk, as releases up to 0.1 kept
+    it; still read, and dropped at the next batch (the turn stays counted as tool-only)."""
 
     ids: list[str] = field(list_of(STR))
     counted: bool = field(BOOL)
@@ -214,16 +214,16 @@ class Stuck(Record):
     cause_ops: dict[str, str] = field(map_of(STR), default_factory=dict)
     # The last failure counted, line by line as printed (`edited.printed`, digests); the
     # failure run an edit to new content set aside, its count and whether it was asked about;
-    # the [new, old] texts of the edits in its run (`stuck._set_aside`).
+    # the [new, old] texts of the edits in its run: the next failure printing the same but
+    # where it quotes them goes on counting it.
     fail_print: list[str] = field(list_of(STR), default_factory=list)
     edited: str = field(STR, default="")
     edited_run: int = field(INT, default=0)
     edited_nudged: bool = field(BOOL, default=False)
     edited_news: int = field(INT, default=0)  # `news` when it was set aside
     edit_swaps: list[list[str]] = field(list_of(list_of(STR)), default_factory=list)
-    undo: dict[str, int] = field(map_of(INT), default_factory=dict)  # `stuck._undoable`
-    undo_fail: str = field(STR, default="")  # the failure whose runs `undo` keeps
-    changed_turn: int = field(INT, default=-1)  # last turn a file or a change's answer changed
+    changed_turn: int = field(INT, default=-1)  # the last turn a file was written or a change
+    # answered something new
     wrote_turn: int = field(INT, default=-1)  # the last turn a file was written
     label: str = field(STR, default="")
     nudged: bool = field(BOOL, default=False)
@@ -435,7 +435,7 @@ FILE_STATE_CHARS = 64
 # The largest state file these bounds allow with the default settings, in bytes: no input can
 # make one larger (a real one is a few tens of KB). More operations, runs or cycle history
 # in the settings allow more, up to the limit a state file is read with (`store`).
-STATE_BUDGET = 5_769_116
+STATE_BUDGET = 5_766_956
 
 
 def problem(document: object) -> str | None:

@@ -10,11 +10,8 @@ Lines are compared as printed, paths and counts kept (`tests/a.py` failing after
 fixed `tests/b.py`, `6 failed` after `7 failed`, are what the edit did), only what moves from
 run to run set aside (`seen`: times, durations, sizes, ids). A line the edit's change
 explains is one its old text would have printed: the line with the edit's new text put back
-to the old one. Edited text that holds an obvious secret is not kept.
-
-An edit that takes a file back to a content an earlier edit left takes that experiment back:
-the failure's run then is kept for it (`left`) and given back (`taken_back`, `stuck._undone`).
-Pure functions of the track's `Stuck` record and the call.
+to the old one. Edited text that holds an obvious secret is not kept. Pure functions of the
+track's `Stuck` record and the call.
 """
 
 from __future__ import annotations
@@ -40,7 +37,6 @@ EDGES = "()[]{},;:'\"`"  # around a word in a line (`(0.42s)`)
 SIZE_UNITS = frozenset({"b", "kb", "kib", "mb", "mib", "gb", "gib"})
 ID_HEX = 8  # hex digits in an id of groups: fewer is a code (`E501`, `0x1f`)
 MAX_SWAP_CHARS = 80
-MAX_UNDO = 4  # contents that edits left, kept for an edit back to them
 
 
 def printed(text: str) -> list[str]:
@@ -151,31 +147,3 @@ def _explained(line: str, gone: set[str], swaps: list[list[str]]) -> bool:
                 gone.discard(digest)
                 return True
     return False
-
-
-def left(st: Stuck, content: str, failure: str, run: int) -> None:
-    """An edit left `content` of a file (`repeat._file_visit`) while `failure` had failed
-    `run` times in a row: kept (the last `MAX_UNDO`), so that an edit back to it finds that
-    run (`taken_back`). Mutates `st`."""
-    undo = st.undo if st.undo_fail == failure else {}
-    undo.pop(content, None)  # to the end: the latest kept
-    undo[content] = run
-    for old in list(undo)[:-MAX_UNDO]:
-        del undo[old]
-    st.undo, st.undo_fail = undo, failure
-
-
-def taken_back(st: Stuck, content: str) -> int:
-    """The run kept for `content` (`left`), 0 if none: an edit went back to it (mutates
-    `st`: each is given back once)."""
-    undo = st.undo
-    if content not in undo:
-        return 0
-    run, st.undo = undo.pop(content), undo
-    return run
-
-
-def forget(st: Stuck) -> None:
-    """No edit taken back gives a run back any more (`left`; mutates `st`)."""
-    if st.undo or st.undo_fail:  # written only when set
-        st.undo, st.undo_fail = {}, ""

@@ -372,7 +372,7 @@ def _finish(guard: Guard, call: ToolCall, result: ToolResult) -> stuck.Finished:
     if not result.failed and (
         opkey.is_confirmed_edit(call, result.response) or call.name == NOTEBOOK_EDIT
     ):
-        finished.edit, finished.content = _file_visit(guard, call, result.response)
+        finished.edit = _file_visit(guard, call, result.response)
         if finished.edit == stuck.NEW:
             # Back to a content the file had before is no change: what depends on it was
             # already seen that way.
@@ -401,13 +401,12 @@ def _finish(guard: Guard, call: ToolCall, result: ToolResult) -> stuck.Finished:
     return finished
 
 
-def _file_visit(guard: Guard, call: ToolCall, response: object) -> tuple[str, str]:
+def _file_visit(guard: Guard, call: ToolCall, response: object) -> str:
     """NEW or REVISIT: whether a confirmed edit left the file with a content it had before
-    (a short history of content digests per file; unknown contents count as new), and which
-    content of which file it left (NEW) or went back to (REVISIT), for `stuck.undone`."""
+    (a short history of content digests per file; unknown contents count as new)."""
     found = opkey.edited_contents(call, response)
     if found is None:
-        return stuck.NEW, ""
+        return stuck.NEW
     path, before, after = found
     files = guard.files
     guard.files = files
@@ -415,7 +414,6 @@ def _file_visit(guard: Guard, call: ToolCall, response: object) -> tuple[str, st
     history = files.pop(key, None) or []
     if before is not None and not history:
         history.append(hashing.digest(before))
-    left = hashing.digest(before) if before is not None else history[-1] if history else ""
     digest = hashing.digest(after)
     visit = stuck.REVISIT if digest in history else stuck.NEW
     if digest in history:
@@ -424,8 +422,7 @@ def _file_visit(guard: Guard, call: ToolCall, response: object) -> tuple[str, st
     files[key] = history[-MAX_FILE_CONTENTS:]
     for old in list(files)[:-MAX_FILES]:
         del files[old]
-    content = digest if visit == stuck.REVISIT else left
-    return visit, hashing.digest(key + content) if content else ""
+    return visit
 
 
 def _owned_run(track: Track, oid: str, tool_use_id: str) -> Run | None:

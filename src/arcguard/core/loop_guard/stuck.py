@@ -121,7 +121,6 @@ class Finished:
     answer: str = ""  # a look's whole answer, or a checked change's last line (`answers`)
     checked: str = ""  # a restart checked by a closing look: what ran before the look
     # (`tool_effects.checked_restart`)
-    content: str = ""  # an edit's: the file's content it left (NEW) or went back to (REVISIT)
 
 
 def checked(finished: Finished, call: ToolCall, result: ToolResult, restart: str) -> None:
@@ -257,33 +256,15 @@ def _polls(call: ToolCall, finished: Finished) -> bool:
 def _other_code(st: Stuck, call: ToolCall, finished: Finished) -> bool:
     """An edit to a new content or a checkout: other code, so a failure seen again after it is
     news (a bisect's next bad commit), unless an edit only changed what the failure quotes
-    (`_set_aside`) or is taken back (`_undone`). True when it was progress."""
-    failure, run = _last_failure(st) if finished.edit == NEW else ("", 0)
+    (`_set_aside`). True when it was progress."""
     if finished.edit:
-        _undone(st, finished)
         _set_aside(st, call)
     if finished.edit != NEW and not finished.moved:
         return False
     _progress(st)  # an edit's set-aside failure run stays (`_set_aside`)
     if finished.moved:
         _end_edited(st)
-    elif failure and finished.content:
-        edited.left(st, finished.content, failure, run)
     return True
-
-
-def _undone(st: Stuck, finished: Finished) -> None:
-    """An edit took a file back to a content an earlier edit left while a failure ran, and
-    each attempt since, after an edit, failed that way (`_end_edited` ends `undo`): that
-    experiment was taken back, so the failure's run goes on from the attempts it had then,
-    with the experiment's (`setting: node`, the error, `setting: bundler` again, the error:
-    three attempts, not one). Mutates `st`."""
-    before = edited.taken_back(st, finished.content) if finished.edit == REVISIT else 0
-    if before:
-        failure = st.undo_fail
-        run = before + _run_of(st, failure)
-        st.runs, st.marks = {**st.runs, failure: run}, {**st.marks, failure: st.news}
-        st.fails = max(st.fails, run)
 
 
 def _observe_failure(st: Stuck, turn: int, call: ToolCall, finished: Finished, label: str) -> None:
@@ -305,10 +286,7 @@ def _observe_failure(st: Stuck, turn: int, call: ToolCall, finished: Finished, l
     elif key != st.edited:
         _end_edited(st)  # another failure: the edits in its run start now
     _count(st, key, label)
-    printed = edited.digests(finished.printed or [])
-    if not set(printed) <= set(st.fail_print):
-        edited.forget(st)  # it printed something new: the edit before it was no mere try
-    st.fail_print = printed
+    st.fail_print = edited.digests(finished.printed or [])
     if st.edited:  # counted: set aside again by the next edit (its swaps stay for the run)
         st.edited, st.edited_run, st.edited_nudged = "", 0, False
 
@@ -333,7 +311,6 @@ def _end_edited(st: Stuck) -> None:
         st.edited, st.edited_run, st.edited_nudged = "", 0, False
     if st.edit_swaps:
         st.edit_swaps = []
-    edited.forget(st)
 
 
 def _last_failure(st: Stuck) -> tuple[str, int]:
