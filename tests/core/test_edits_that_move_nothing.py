@@ -241,3 +241,40 @@ def test_the_check_in_is_asked_once_when_an_edit_shares_its_turn():
     outs.append(d.turn(fail(runs[3], _pytest("auto")), _flip("auto", "strict")))  # 4th, then edit
     outs.append(d.turn(fail(runs[4], _pytest("strict"))))
     assert _check_ins(d, outs) == [6]
+
+
+APP = "/p/app/main.py"
+SUSPECTS = ("CORSMiddleware", "GZipMiddleware", "SessionMiddleware", "AuthMiddleware")
+API_FAILS = (
+    "E   assert 500 == 201\nFAILED tests/test_api.py::test_create_order - assert 500 == 201\n"
+    "1 failed, 41 passed in 2.1s"
+)
+
+
+def _toggle_line(content: str, old: str, new: str) -> tuple[Call, str]:
+    """An Edit of `APP` whose response shows the file, so a return to a content is seen."""
+    response = {
+        "filePath": APP,
+        "oldString": old,
+        "newString": new,
+        "originalFile": content,
+        "structuredPatch": [{"lines": [f"-{old}", f"+{new}"]}],
+    }
+    call = Call("Edit", {"file_path": APP, "old_string": old, "new_string": new}, response=response)
+    return call, content.replace(old, new, 1)
+
+
+def test_suspects_ruled_out_one_at_a_time_and_put_back_are_no_loop():
+    # Each suspect disabled leaves the failure as it was, so it is cleared and put back: every
+    # try answers another question, though the failure is the same by construction.
+    d = Driver()
+    runs = ("pytest tests/test_api.py -q", "pytest -q -k create_order", "python -m pytest -q")
+    content = "".join(f"app.add_middleware({m})\n" for m in SUSPECTS)
+    outs = [d.turn(fail(runs[0], API_FAILS))]
+    for n, suspect in enumerate(SUSPECTS):
+        line = f"app.add_middleware({suspect})"
+        for old, new in ((line, f"# {line}"), (f"# {line}", line)):
+            call, content = _toggle_line(content, old, new)
+            outs.append(d.turn(call))
+            outs.append(d.turn(fail(runs[n % 3], API_FAILS)))
+    assert _check_ins(d, outs) == [] and d.paused is None
