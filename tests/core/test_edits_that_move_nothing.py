@@ -213,21 +213,22 @@ def test_a_failure_set_aside_long_ago_is_not_taken_up_again():
     assert d.main["stuck"]["fails"] == 1 and d.paused is None
 
 
-def _flip(old: str, new: str) -> Call:
+def _shown(path: str, original: str, old: str, new: str) -> Call:
     """An edit whose response shows the file's content, so going back to it is a revisit."""
-    before, after = f'mode = "{old}"', f'mode = "{new}"'
     response = {
-        "filePath": "/p/pyproject.toml",
-        "oldString": before,
-        "newString": after,
-        "originalFile": f"[tool.pytest]\n{before}\n",
-        "structuredPatch": [{"lines": [f"-{before}", f"+{after}"]}],
+        "filePath": path,
+        "oldString": old,
+        "newString": new,
+        "originalFile": original,
+        "structuredPatch": [{"lines": [f"-{old}", f"+{new}"]}],
     }
-    return Call(
-        "Edit",
-        {"file_path": "/p/pyproject.toml", "old_string": before, "new_string": after},
-        response=response,
-    )
+    edit = {"file_path": path, "old_string": old, "new_string": new}
+    return Call("Edit", edit, response=response)
+
+
+def _flip(old: str, new: str) -> Call:
+    before, after = f'mode = "{old}"', f'mode = "{new}"'
+    return _shown("/p/pyproject.toml", f"[tool.pytest]\n{before}\n", before, after)
 
 
 def test_the_check_in_is_asked_once_when_an_edit_shares_its_turn():
@@ -252,16 +253,7 @@ API_FAILS = (
 
 
 def _toggle_line(content: str, old: str, new: str) -> tuple[Call, str]:
-    """An Edit of `APP` whose response shows the file, so a return to a content is seen."""
-    response = {
-        "filePath": APP,
-        "oldString": old,
-        "newString": new,
-        "originalFile": content,
-        "structuredPatch": [{"lines": [f"-{old}", f"+{new}"]}],
-    }
-    call = Call("Edit", {"file_path": APP, "old_string": old, "new_string": new}, response=response)
-    return call, content.replace(old, new, 1)
+    return _shown(APP, content, old, new), content.replace(old, new, 1)
 
 
 def test_suspects_ruled_out_one_at_a_time_and_put_back_are_no_loop():
