@@ -18,6 +18,7 @@ from scripted_api import text
 from scripted_api import tool_use
 from scripted_api import turn
 
+from conftest import WINDOW_RELEASES
 from conftest import ClaudeRun
 from conftest import all_arcguard_settings
 from conftest import arcguard_settings_for
@@ -347,6 +348,33 @@ def test_fact_post_batch_fires_when_every_call_was_denied(claude_project, run_cl
     calls = sorted((c["tool_input"]["command"], c["tool_response"]) for c in batch["tool_calls"])
     denied = "PreToolUse:Bash hook error: no repeats"
     assert calls == [("echo one", denied), ("echo two", denied)]
+
+
+def test_fact_a_command_cut_off_goes_to_the_background_unless_it_is_silent_on_newer_releases(
+    claude_project, run_release, claude_release
+):
+    # Claude Code moves a command its timeout ends to the background and reports it done (the
+    # loop guard then waits for it, as for any background work); the newer releases kill one
+    # that printed nothing, such as a bare `sleep`, and report a failure (exit 143).
+    project = claude_project()
+    log = payload_log(project)
+    events = ("PostToolUse", "PostToolUseFailure")  # known to every supported release
+    project.write_settings(hook_settings({e: log.command() for e in events}))
+    quiet = tool_use("Bash", {"command": "sleep 5", "timeout": 1000})
+    loud = tool_use("Bash", {"command": "echo ready; sleep 5", "timeout": 1000})
+    with ScriptedAPI([quiet, loud, text("Both hang.")]) as api:
+        run = run_release(project, api, "go")
+
+    assert run.result is not None, run.describe()
+    posts = [p for p in log.payloads() if p["hook_event_name"].startswith("PostToolUse")]
+    silent, printed = posts
+    assert printed["hook_event_name"] == "PostToolUse"
+    assert printed["tool_response"]["backgroundTaskId"]
+    if claude_release.version == WINDOW_RELEASES["oldest"]:
+        assert silent["tool_response"]["backgroundTaskId"]
+    else:
+        assert silent["hook_event_name"] == "PostToolUseFailure"
+        assert silent["error"] == "Exit code 143\nCommand timed out after 1s"
 
 
 def test_fact_continue_false_from_post_batch_ends_the_session(claude_project, run_claude):
