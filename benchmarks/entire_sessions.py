@@ -157,7 +157,9 @@ def main() -> int:
             if not tools:
                 counts["no tool call"] += 1
                 continue
-            (args.out / f"{name}-{session[:8]}.jsonl").write_bytes(data)
+            # The id is the transcript's text: only its letters, digits and dashes name a file.
+            stem = "".join(c for c in session[:8] if c.isalnum() or c == "-") or "session"
+            (args.out / f"{name}-{stem}.jsonl").write_bytes(data)
             counts["sessions written"] += 1
             calls += tools
     for what, n in sorted(counts.items()):

@@ -39,6 +39,7 @@ def test_each_claude_code_session_is_written_once_from_its_largest_checkpoint(tm
         "ef/012345/0/full.jsonl": _transcript("s-codex-99", 4),
         "ef/012345/0/metadata.json": json.dumps({"agent": "Codex"}),
         "01/234567/0/full.jsonl": _transcript("s-talk-000", 0),  # no tool call
+        "23/456789/0/full.jsonl": _transcript("../../x", 1),  # an id that is no file name
     }
     for name, text in files.items():
         (repo / name).parent.mkdir(parents=True, exist_ok=True)
@@ -55,6 +56,6 @@ def test_each_claude_code_session_is_written_once_from_its_largest_checkpoint(tm
     )
 
     written = sorted(p.name for p in out.iterdir())
-    assert written == ["shop-s-one-12.jsonl", "shop-s-two-56.jsonl"]
+    assert written == ["shop-s-one-12.jsonl", "shop-s-two-56.jsonl", "shop-x.jsonl"]
     assert (out / "shop-s-one-12.jsonl").read_text() == files["ab/cdef01/1/full.jsonl"]
-    assert "tool calls in the sessions written: 8" in done.stdout
+    assert "tool calls in the sessions written: 9" in done.stdout
