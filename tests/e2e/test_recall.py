@@ -4,17 +4,43 @@ in settings."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 from scripted_api import ScriptedAPI
 from scripted_api import text
 from scripted_api import tool_use
 
+from conftest import ClaudeProject
+from conftest import ClaudeRun
 from conftest import all_arcguard_settings
 from conftest import arcguard_state
 from conftest import log_kinds
 
 
 CHECK_IN = "PostToolBatch hook additional context: [arcguard] 8 calls repeated ones made before"
+
+
+def asked_then_paused(
+    project: ClaudeProject,
+    run: ClaudeRun,
+    api: ScriptedAPI,
+    word: str,
+    *,
+    asked_in: int,
+    requests: int,
+) -> dict[str, Any]:
+    """The session was asked to check in (`word` first in request `asked_in`), then paused by
+    the loop guard after request `requests`, the last: its state, for the pause's reason."""
+    assert run.result is not None and run.result["terminal_reason"] == "hook_stopped", (
+        run.describe()
+    )
+    assert [word in api.request_text(i) for i in (asked_in - 1, asked_in)] == [False, True]
+    assert len(api.requests) == requests
+    state = arcguard_state(project, run.session_id)
+    assert state["guard"]["paused"]["kind"] == "stuck"
+    assert log_kinds(state) == ["nudge", "pause"]
+    return state
 
 
 def test_a_timestamped_probe_loop_is_checked_in_on_then_paused(claude_project, run_claude):
@@ -24,17 +50,10 @@ def test_a_timestamped_probe_loop_is_checked_in_on_then_paused(claude_project, r
     with ScriptedAPI(script) as api:
         run = run_claude(project, api, "make sure the clock service is up")
 
-    assert run.result is not None and run.result["terminal_reason"] == "hook_stopped", (
-        run.describe()
-    )
     # The first probe is new; the 9th is the 8th shape repeat, so the 10th request carries
     # the check-in; the 13th is the 12th repeat, and its batch pauses: no 14th request.
-    assert len(api.requests) == 13
-    assert [CHECK_IN in api.request_text(i) for i in (8, 9)] == [False, True]
+    asked_then_paused(project, run, api, CHECK_IN, asked_in=9, requests=13)
     assert not any(r.get("is_error") for i in range(1, 13) for r in api.tool_results(i))
-    state = arcguard_state(project, run.session_id)
-    assert state["guard"]["paused"]["kind"] == "stuck"
-    assert log_kinds(state) == ["nudge", "pause"]
 
 
 def test_a_sleeping_poll_with_the_same_answer_is_left_alone(claude_project, run_claude):
@@ -109,18 +128,11 @@ def test_changes_whose_look_answers_as_before_are_checked_in_on_then_paused(
     with ScriptedAPI(script) as api:
         run = run_claude(project, api, "get the service serving again")
 
-    assert run.result is not None and run.result["terminal_reason"] == "hook_stopped", (
-        run.describe()
-    )
     # The 1st look is new, and every later one answers the same, so the 1st change was the
     # first that did nothing: the 4th look (the 8th call) asks, and the 9th request carries
     # it; the 7th look (the 14th call) pauses.
-    assert [NO_EFFECT in api.request_text(i) for i in (7, 8)] == [False, True]
-    assert len(api.requests) == 14
-    state = arcguard_state(project, run.session_id)
-    assert state["guard"]["paused"]["kind"] == "stuck"
+    state = asked_then_paused(project, run, api, NO_EFFECT, asked_in=8, requests=14)
     assert "7 changes in a row" in state["guard"]["paused"]["reason"]
-    assert log_kinds(state) == ["nudge", "pause"]
 
 
 def test_restarts_checked_in_the_same_command_are_checked_in_on_then_paused(
@@ -140,13 +152,7 @@ def test_restarts_checked_in_the_same_command_are_checked_in_on_then_paused(
     with ScriptedAPI(script) as api:
         run = run_claude(project, api, "get the new build serving")
 
-    assert run.result is not None and run.result["terminal_reason"] == "hook_stopped", (
-        run.describe()
-    )
     # The 1st answer is new and the 1st restart counts once the 2nd answers the same: the 4th
     # asks (the 5th request carries it), the 7th pauses.
-    assert [NO_EFFECT in api.request_text(i) for i in (3, 4)] == [False, True]
-    assert len(api.requests) == 7
-    state = arcguard_state(project, run.session_id)
+    state = asked_then_paused(project, run, api, NO_EFFECT, asked_in=4, requests=7)
     assert "7 changes in a row" in state["guard"]["paused"]["reason"]
-    assert log_kinds(state) == ["nudge", "pause"]
