@@ -1,14 +1,14 @@
 """Recall and precision of the loop guard and the arc keeper on the labelled suite.
 
     .venv/bin/python benchmarks/recall.py [--suite DIR] [--holdout DIR] [--blind DIR]
-                                          [--blind-2 DIR] [--json]
+                                          [--blind-2 DIR] [--blind-3 DIR] [--json]
 
 Every session of the tuned suite (tests/fixtures/recall/, written by `python -m
 testing.recall_suite`), of the held-out fold (tests/fixtures/recall-holdout/, written by
-`python -m testing.recall_holdout`, sessions never used to tune the rules) and of the two blind
-folds (tests/fixtures/recall-blind/ and recall-blind-2/: loops and look-alikes of shapes the
-rules name nowhere, written and labelled, labels fixed before any run, by someone who had not
-read the rules) is replayed
+`python -m testing.recall_holdout`, sessions never used to tune the rules) and of the three blind
+folds (tests/fixtures/recall-blind/, recall-blind-2/ and recall-blind-3/: loops and look-alikes
+of shapes the rules name nowhere, written and labelled, labels fixed before any run, by someone
+who had not read the rules) is replayed
 through the real hooks in this process, the hooks' clock following the transcript's timestamps, and
 judged against its label in `labels.json`:
 
@@ -43,6 +43,7 @@ DEFAULT_SUITE = REPO / "tests" / "fixtures" / "recall"
 DEFAULT_HOLDOUT = REPO / "tests" / "fixtures" / "recall-holdout"
 DEFAULT_BLIND = REPO / "tests" / "fixtures" / "recall-blind"
 DEFAULT_BLIND_2 = REPO / "tests" / "fixtures" / "recall-blind-2"
+DEFAULT_BLIND_3 = REPO / "tests" / "fixtures" / "recall-blind-3"
 WORDS = ("deny", "nudge", "pause")
 ARC_KINDS = ("stall", "release")
 NUDGES_PER_100 = 1.0
@@ -132,6 +133,7 @@ def main() -> int:
     parser.add_argument("--holdout", type=Path, default=DEFAULT_HOLDOUT)
     parser.add_argument("--blind", type=Path, default=DEFAULT_BLIND)
     parser.add_argument("--blind-2", type=Path, default=DEFAULT_BLIND_2)
+    parser.add_argument("--blind-3", type=Path, default=DEFAULT_BLIND_3)
     parser.add_argument("--json", action="store_true", help="print the results as JSON")
     args = parser.parse_args()
     paths = {
@@ -139,6 +141,7 @@ def main() -> int:
         "held out": args.holdout,
         "blind": args.blind,
         "blind 2": args.blind_2,
+        "blind 3": args.blind_3,
     }
     folds = {name: run(path) for name, path in paths.items() if name == "tuned" or path.is_dir()}
     if args.json:

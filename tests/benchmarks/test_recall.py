@@ -46,7 +46,9 @@ def test_each_session_meets_its_label(name, request):
     assert row["ok"], row["reasons"]
 
 
-@pytest.mark.parametrize("fold", [recall.DEFAULT_BLIND, recall.DEFAULT_BLIND_2])
+@pytest.mark.parametrize(
+    "fold", [recall.DEFAULT_BLIND, recall.DEFAULT_BLIND_2, recall.DEFAULT_BLIND_3]
+)
 def test_the_blind_folds_are_labelled_before_they_are_run(fold):
     labels = json.loads((fold / "labels.json").read_text(encoding="utf-8"))
     assert set(labels) == {p.name for p in fold.glob("*.jsonl")}
@@ -57,6 +59,6 @@ def test_the_script_prints_recall_and_precision():
     done = run_benchmark("recall.py")
     assert "loops stopped:" in done.stdout
     assert "== blind (" in done.stdout and "== held out" in done.stdout
-    assert "== blind 2" in done.stdout
+    assert "== blind 2" in done.stdout and "== blind 3" in done.stdout
     assert "legit nudges per 100 calls:" in done.stdout
     assert done.returncode == (1 if NOT_YET else 0), done.stdout

@@ -12,6 +12,7 @@ from testing.guard_driver import bash
 from testing.guard_driver import tag
 from testing.guard_driver import ticking
 
+from arcguard.core.loop_guard import answers
 from arcguard.core.loop_guard import shape
 from arcguard.core.tool_call import ToolCall
 
@@ -250,6 +251,44 @@ def test_a_poll_whose_counts_move_has_made_progress(remote):
         line = f"07:{n:02d}:31 | epoch 1/3 | step {1368 + 1500 * n}/14436 | loss 0.{6117 - 300 * n}"
         result = d.turn(bash(command, response=line))
         assert not nudges(result) and not result["paused"]
+
+
+def _progress_view(blocks: int, restarts: int) -> str:
+    """A `psql` answer from a progress view: how far the job went is in its columns."""
+    pct = 100 * blocks / 52733120
+    return (
+        "     phase      | blocks_done | blocks_total | pct  | restarts\n"
+        "----------------+-------------+--------------+------+---------\n"
+        f" scanning table | {blocks:>11} |     52733120 | {pct:4.1f} | {restarts}\n"
+        "(1 row)"
+    )
+
+
+def test_a_table_shows_progress_by_its_column_names():
+    assert answers.progress(_progress_view(4983110, 2)) == "4983110/52733120 9.4%"
+    # No column says how far anything went: a count alone (restarts) is none.
+    assert answers.progress("  name  | restarts\n--------+---------\n api    | 7") == ""
+    assert answers.progress("| task | done |\n| build | yes |") == ""
+
+
+def test_a_poll_of_a_table_whose_progress_columns_move_has_made_progress():
+    d = Driver()
+    command = 'sleep 540; psql -X -c "select * from pg_stat_progress_create_index"'
+    for n in range(12):
+        d.wait(540)
+        result = d.turn(bash(command, response=_progress_view(311204 + 4_800_000 * n, 0)))
+        assert not nudges(result) and not result["paused"], n
+
+
+def test_a_poll_of_a_table_whose_other_count_alone_moves_is_still_bounded():
+    d = Driver()
+    command = 'sleep 540; psql -X -c "select * from pg_stat_progress_create_index"'
+    for n in range(12):
+        d.wait(540)
+        d.turn(bash(command, response=_progress_view(311204, n)))
+        if d.paused:
+            break
+    assert d.paused is not None and d.paused["kind"] == "poll"
 
 
 def test_a_poll_whose_count_alone_moves_is_still_bounded():

@@ -156,3 +156,42 @@ def test_restarts_checked_in_the_same_command_are_checked_in_on_then_paused(
     # asks (the 5th request carries it), the 7th pauses.
     state = asked_then_paused(project, run, api, NO_EFFECT, asked_in=4, requests=7)
     assert "7 changes in a row" in state["guard"]["paused"]["reason"]
+
+
+TAKING_TURNS = "PostToolBatch hook additional context: [arcguard] 4 attempts failed in the same 2"
+
+
+def test_failures_taking_turns_are_checked_in_on_then_paused(claude_project, run_claude):
+    project = claude_project(all_arcguard_settings())
+    # Two fixers that undo each other: the check fails on whichever ran last.
+    state = project.path / "order.txt"
+    state.write_text("formatter\n")
+    complaints = {
+        "formatter": "would reformat app/service.py",
+        "sorter": "ERROR: app/service.py Imports are incorrectly sorted and/or formatted.",
+    }
+    lint = project.path / "lint"
+    lint.write_text(
+        "#!/bin/sh\n"
+        f'if grep -q formatter order.txt; then echo "{complaints["formatter"]}"; '
+        f'else echo "{complaints["sorter"]}"; fi\nexit 1\n'
+    )
+    for fixer, after in (("fmt", "sorter"), ("sort", "formatter")):
+        path = project.path / fixer
+        path.write_text(f'#!/bin/sh\necho "fixed app/service.py"\necho {after} > order.txt\n')
+        path.chmod(0o755)
+    lint.chmod(0o755)
+    checks = ("./lint", "./lint 2>&1", "sh ./lint", "./lint --all", "sh lint", "./lint -q")
+    script = [tool_use("Bash", {"command": "./lint"})]
+    for n in range(1, 10):  # a fixer, then the check, each spelt anew
+        fixer = "./fmt" if n % 2 else "./sort"
+        spelt = (fixer, f"sh {fixer}", f"{fixer} .", f"{fixer} --fix", f"{fixer} -q")[n // 2]
+        script.append(tool_use("Bash", {"command": spelt}))
+        script.append(tool_use("Bash", {"command": checks[n % len(checks)]}))
+    with ScriptedAPI(script) as api:
+        run = run_claude(project, api, "make the lint check pass")
+
+    # The check's 4th failure (the 7th call) asks, and the 8th request carries it; its 7th
+    # (the 13th call) pauses: no 14th request.
+    paused = asked_then_paused(project, run, api, TAKING_TURNS, asked_in=7, requests=13)
+    assert "7 attempts failed in the same 2 ways" in paused["guard"]["paused"]["reason"]

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from arcguard.core import render
 from arcguard.core.loop_guard import searches
+from arcguard.core.loop_guard import stuck
 from arcguard.core.loop_guard.tracks import pause
 from arcguard.core.schema import LogEntry
 from arcguard.core.state import add_log
@@ -28,10 +29,11 @@ def decide(state: State, track: Track, cfg: Config, now: float) -> Decisions | N
     st = track.stuck
     label = st.label
     fails, repeats = st.fails, st.repeats
+    ways = max(len(stuck.taking_turns(st)), 1)
     poll = st.poll
     waited = int(now - poll.since) if poll and poll.count >= cfg.poll_checkin_repeats else 0
     if st.fail_nudged and fails >= cfg.error_pause_repeats:
-        reason = messages.stuck_pause(fails, label, failing=True)
+        reason = messages.stuck_pause(fails, label, failing=True, ways=ways)
         return pause(state, now, "post-batch", "stuck", reason)
     if st.futile_nudged and st.futile >= cfg.error_pause_repeats:
         reason = messages.futile_pause(st.futile, st.futile_label)
@@ -49,7 +51,7 @@ def decide(state: State, track: Track, cfg: Config, now: float) -> Decisions | N
     text, rule, count = None, "", 0
     if fails >= cfg.error_checkin_repeats and not st.fail_nudged:
         st.fail_nudged = True
-        text = messages.stuck_checkin(fails, label, failing=True)
+        text = messages.stuck_checkin(fails, label, failing=True, ways=ways)
         rule, count = vocabulary.SAME_FAILURE, fails
     elif st.futile >= cfg.error_checkin_repeats and not st.futile_nudged:
         st.futile_nudged = True

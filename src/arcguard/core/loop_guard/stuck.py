@@ -355,9 +355,35 @@ def _count(st: Stuck, result: str, label: str) -> None:
     if count >= top:
         st.label = label
     if kind:
-        st.fails = top
+        for other in runs:
+            if other.startswith(opkey.FAILED):
+                marks[other] = st.news  # a failure is no finding: the others' runs go on
+        st.fails = _fails(st)
     else:
         st.repeats = _repeats(st)
+
+
+def _fails(st: Stuck) -> int:
+    """The attempts counted toward the stages: those of the failures of one check seen again,
+    however many take turns (`taking_turns`), or 1 while each failure was seen once."""
+    again = taking_turns(st)
+    if again:
+        return sum(again)
+    return max((n for r, n in st.runs.items() if r.startswith(opkey.FAILED)), default=0)
+
+
+def taking_turns(st: Stuck) -> list[int]:
+    """The attempts of each failure seen again that the same check (program and subcommand)
+    first failed with, for the check with the most. Two or more are failures taking turns:
+    the formatter's complaint, the import sorter's, the formatter's again, each fixer undoing
+    the other, show that nothing moved as surely as one failure does. Failures of different
+    checks (a full disk under `make`, a server out of reach under `kubectl`) count apart."""
+    checks: dict[tuple[str, ...], list[int]] = {}
+    for run, n in st.runs.items():
+        if run.startswith(opkey.FAILED) and n > 1:
+            words = st.cause_words.get(run.partition(failures.AT)[0])
+            checks.setdefault(tuple(words[:2]) if words else (run,), []).append(n)
+    return max(checks.values(), key=sum, default=[])
 
 
 def _repeats(st: Stuck) -> int:
@@ -373,7 +399,7 @@ def _forget_quiet_runs(st: Stuck) -> None:
     for result in [r for r in runs if not _active(st, r)]:
         del runs[result]
         marks.pop(result, None)
-    st.fails = max((n for r, n in runs.items() if r.startswith(opkey.FAILED)), default=0)
+    st.fails = _fails(st)
     st.repeats = _repeats(st)
     if not st.fails:
         st.fail_nudged = False

@@ -202,9 +202,9 @@ def backstop_ceiling(turns: int) -> str:
     )
 
 
-def stuck_checkin(count: int, label: str, *, failing: bool) -> str:
+def stuck_checkin(count: int, label: str, *, failing: bool, ways: int = 1) -> str:
     what = (
-        f"{count} attempts failed the same way ({label}, among others), however they were"
+        f"{count} attempts failed {_ways(ways)} ({label}, among others), however they were"
         " spelt and whatever ran in between"
         if failing
         else f"{count} calls repeated ones made before ({label}, among others): their results"
@@ -218,9 +218,13 @@ def stuck_checkin(count: int, label: str, *, failing: bool) -> str:
     )
 
 
-def stuck_pause(count: int, label: str, *, failing: bool) -> str:
+def _ways(ways: int) -> str:
+    return "the same way" if ways < 2 else f"in the same {ways} ways, taking turns"
+
+
+def stuck_pause(count: int, label: str, *, failing: bool, ways: int = 1) -> str:
     what = (
-        f"{count} attempts failed the same way, whatever ran in between"
+        f"{count} attempts failed {_ways(ways)}, whatever ran in between"
         if failing
         else f"{count} calls repeated earlier ones and brought nothing new"
     )
