@@ -144,6 +144,23 @@ def test_a_wait_that_times_out_between_attempts_is_no_progress():
     assert _first_word(Driver(), attempts[0], status, *attempts[1:]) == 5
 
 
+def test_a_rejected_credential_retried_after_waits_and_a_diagnosis_is_asked_about_at_the_4th():
+    # The mirror refuses the token; waiting, then asking composer what it thinks, moves nothing.
+    refused = (
+        "Loading composer repositories with package information\n"
+        "In AuthHelper.php line 135:\n"
+        "  Invalid credentials (HTTP 403) for 'https://repo.packagist.com/acme/packages.json'"
+    )
+    calls = (
+        fail("composer require stripe/stripe-php:^16", refused),
+        bash("composer diagnose", "Checking composer.json: OK\nChecking https connectivity: OK"),
+        fail("sleep 30 && composer require stripe/stripe-php:^16", refused),
+        fail("composer require stripe/stripe-php:^16 --no-interaction", refused),
+        fail("sleep 60 && composer update --lock", refused),
+    )
+    assert _first_word(Driver(), *calls) == 5
+
+
 def _first_word_at(d: Driver, calls: list[Call], every: float) -> float:
     """Minutes from the first call to the first check-in, one call every `every` seconds."""
     for n, call in enumerate(calls):

@@ -110,8 +110,8 @@ def test_failures_taking_turns_across_edits_to_new_content_are_no_loop():
     assert d.paused is None
 
 
-def test_a_failure_back_after_another_and_its_fixers_goes_on_counting():
-    # Another failure is no finding: the first one's run outlasts it and the fixers' output.
+def test_a_failure_back_after_another_of_its_check_counts_from_both():
+    # Its own run lapsed under the look and the fixers' output; the two together did not.
     d = Driver()
     d.turn(fail(CHECK, FORMATTER))
     d.turn(Call("Read", {"file_path": "/p/pyproject.toml"}, response={"c": "[tool.black]"}))
@@ -119,7 +119,7 @@ def test_a_failure_back_after_another_and_its_fixers_goes_on_counting():
     d.turn(fail("make -s lint", SORTER))
     d.turn(bash("isort .", "Fixing /p/app/service.py"))
     d.turn(fail("make lint 2>&1 | tail -20", FORMATTER))
-    assert d.main["stuck"]["fails"] == 2
+    assert d.main["stuck"]["fails"] == 3
 
 
 def test_a_stretch_of_new_findings_ends_failures_taking_turns():
@@ -135,3 +135,101 @@ def test_a_stretch_of_new_findings_ends_failures_taking_turns():
     out = d.turn(fail(CHECK, FORMATTER))
     assert not out["context"]
     assert d.main["stuck"]["fails"] == 1
+
+
+def test_failures_fixed_one_after_another_do_not_take_turns():
+    # Bringing a test environment up: each failure is narrowed, fixed from the shell, and gone.
+    d = Driver()
+    for n, fix in enumerate(("cp .env.example .env", "docker compose up -d db", "alembic upgrade")):
+        cause = f"E   RuntimeError: setup step {tag(n)} missing\n1 failed, 40 passed in 3.2s"
+        d.turn(fail(SPELLINGS[n].replace(CHECK, "pytest -q"), cause))
+        d.turn(fail(f"pytest -q tests/test_{tag(n)}.py -x", cause))
+        d.turn(bash(fix, f"done {tag(n)}"))
+    assert d.main["stuck"]["fails"] == 2
+    assert d.paused is None and not [o for o in d.outputs if render.context_text(o)]
+
+
+def test_a_sweep_run_again_takes_no_turns():
+    # A branch-protection check over four repositories, run again after refreshing the login:
+    # each target's answer is a finding, and each is counted at its own target.
+    d = Driver()
+    for sweep in range(2):
+        for repo in ("api", "web", "docs", "infra"):
+            command = f"gh api repos/acme/{repo}/branches/main/protection"
+            d.turn(fail(command, "gh: Branch not protected (HTTP 404)"))
+        if not sweep:
+            d.turn(bash("gh auth refresh -s admin:org", "✓ Authentication complete."))
+    assert not any("taking turns" in (render.context_text(o) or "") for o in d.outputs)
+    assert d.paused is None
+
+
+def test_two_checks_failing_side_by_side_each_turn_are_counted_apart():
+    # A test and a type check in parallel after each dependency added: two failures a turn,
+    # each counted in its own run, as before; neither comes back after the other.
+    d = Driver()
+    asked = []
+    for n in range(5):
+        out = d.turn(
+            fail("pytest -q", "E   ModuleNotFoundError: No module named 'httpx'"),
+            fail("mypy src", "src/app.py:3: error: Cannot find implementation or library stub"),
+        )
+        if out["context"]:
+            asked.append(n + 1)
+        d.turn(bash(f"pip install types-{tag(n)}", f"Successfully installed types-{tag(n)}"))
+    assert asked == [4]
+
+
+def test_a_request_about_one_run_leaves_the_next_its_own():
+    # The formatters' ping-pong is asked about and settled from the shell; the test failing
+    # later on a service that is down gets its own request before any pause.
+    d = Driver()
+    _ping_pong(d, 4)
+    d.turn(bash("printf '[tool.isort]\\nprofile = \"black\"\\n' >> pyproject.toml", ""))
+    d.turn(bash("isort . && black .", "Fixing /p/app/service.py\nAll done!"))
+    refused = "E   redis.exceptions.ConnectionError: Error 111 connecting to localhost:6379."
+    asked = []
+    for n in range(7):
+        d.turn(bash(f"docker compose restart redis -t {n}", f"Restarted {tag(n)}"))
+        out = d.turn(fail(SPELLINGS[n].replace(CHECK, "make test"), refused))
+        asked.extend(n + 1 for text in out["context"] if "make test" in text)
+        if d.paused:
+            break
+    assert asked == [4]
+    assert d.paused is not None and d.paused["kind"] == "stuck"
+
+
+def test_two_failures_of_one_check_beside_each_other_each_turn_are_counted_apart():
+    # The whole suite and one file of it, in parallel: neither comes back after the other.
+    d = Driver()
+    asked = []
+    for n in range(5):
+        out = d.turn(
+            fail("pytest -q", FORMATTER),
+            fail("pytest -q tests/test_b.py", SORTER),
+        )
+        if out["context"]:
+            asked.append(n + 1)
+        d.turn(bash(f"pip install plugin-{tag(n)}", f"Successfully installed plugin-{tag(n)}"))
+    assert asked == [4]
+
+
+def test_a_failure_back_after_a_file_written_from_the_shell_takes_no_turns():
+    d = Driver()
+    d.turn(fail(CHECK, FORMATTER))
+    d.turn(bash("black .", "reformatted app/service.py"))
+    d.turn(fail("make -s lint", SORTER))
+    d.turn(bash("printf '[tool.isort]\\nprofile = \"black\"\\n' >> pyproject.toml", ""))
+    d.turn(fail("make lint 2>&1 | tail -20", FORMATTER))
+    assert d.main["stuck"]["fails"] == 2
+
+
+def test_a_failure_that_failed_beside_another_does_not_come_back_after_it():
+    # Both in one turn, then the other fixed: the one left is counted alone, from its first.
+    d = Driver()
+    d.turn(fail("pytest -q", FORMATTER), fail("pytest -q tests/test_b.py", SORTER))
+    asked = []
+    for n in range(4):
+        d.turn(bash(f"pip install plugin-{tag(n)}", f"Successfully installed plugin-{tag(n)}"))
+        if d.turn(fail(SPELLINGS[n].replace(CHECK, "pytest -q"), FORMATTER))["context"]:
+            asked.append(n + 2)
+    assert asked == [4]

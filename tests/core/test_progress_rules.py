@@ -233,6 +233,10 @@ def test_commands_that_change_the_world_do_not_excuse_each_other():
         "npm config set registry https://r.example",
         "terraform providers lock -platform=linux_amd64",
         "cargo pkgid",
+        "composer require stripe/stripe-php:^16",
+        "composer update --lock",
+        "bundle install",
+        "gem install rails",
         "nvidia-smi -r -i 0",
         "./host start",
     ],
@@ -298,10 +302,29 @@ def test_mutating_or_unknown_commands_count_as_changes(command):
         "systemctl list-units --failed",
         "npm config get registry",
         "helm template api ./chart",
+        "composer diagnose",
+        "composer show -t stripe/stripe-php",
+        "bundle outdated",
+        "gem list rails",
     ],
 )
 def test_read_only_commands_do_not(command):
     assert not tool_effects.may_change_world(ToolCall("Bash", {"command": command}))
+
+
+@pytest.mark.parametrize(
+    ("command", "acts"),
+    [
+        ("sleep 30 && composer require stripe/stripe-php:^16", True),
+        ("sleep 60 && composer update --lock", True),
+        ("sleep 10 && git add -A", True),
+        ("sleep 10 && pg_isready -h db", False),
+        ("sleep 5; kubectl get pods", False),
+    ],
+)
+def test_a_wait_before_a_package_manager_that_adds_or_updates_acts(command, acts):
+    # A retry after a wait that fails is a failed attempt, not a poll's answer.
+    assert tool_effects.acts(ToolCall("Bash", {"command": command})) is acts
 
 
 @pytest.mark.parametrize(

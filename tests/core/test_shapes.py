@@ -269,6 +269,17 @@ def test_a_table_shows_progress_by_its_column_names():
     # No column says how far anything went: a count alone (restarts) is none.
     assert answers.progress("  name  | restarts\n--------+---------\n api    | 7") == ""
     assert answers.progress("| task | done |\n| build | yes |") == ""
+    assert answers.progress("| task | done |\n| build | 3 |") == ""  # done of no total
+    assert answers.progress("| relname | pct |\n| events | 45.5 |") == "45.5%"  # a border
+    # Shares of something else, and counts in progress, are metrics, not how far a job went.
+    assert answers.progress("| relname | dead_pct | in_progress |\n| events | 12.5 | 13 |") == ""
+    vacuum = " phase | heap_blks_scanned | heap_blks_total\n scanning heap | 10 | 200"
+    assert answers.progress(vacuum) == "10/200"
+    # A row whose last cell is empty (NULL) is a row, not the names of the next.
+    assert answers.progress(" a | pct | c\n x | 5 | ") == "5%"
+    # A table's marks come first: a moving line after a wide table is kept.
+    workers = "| worker | pct |\n" + "".join(f"| w{n} | 100 |\n" for n in range(8))
+    assert answers.progress(workers + "step 3400/200000 (1.7%)").endswith("3400/200000 1.7%")
 
 
 def test_a_poll_of_a_table_whose_progress_columns_move_has_made_progress():

@@ -150,7 +150,8 @@ def track(cfg: Any, base: int) -> dict[str, Any]:
         ],
         "stuck": {
             "results": [f"completed:{base + n:016x}" for n in range(MAX_SHAPES)],
-            # A failure's run at one target of a sweep has the longest key (`failures.aimed`).
+            # A failure's run at one target of a sweep has the longest key (`failures.aimed`), as
+            # long as two failures taking turns have (`taking_turns.key`).
             "runs": {f"failed:{base + n:016x}@{base:016x}": INT for n in range(MAX_RUNS)},
             "marks": {f"failed:{base + n:016x}@{base:016x}": INT for n in range(MAX_RUNS)},
             "news": INT,

@@ -154,53 +154,55 @@ MAX_PROGRESS = 8
 PROGRESS_CHARS = 24
 
 
-# A table's column of how far a job went, by its name: a share (`pct`, `percent`,
-# `progress`) or a count done, read against the column of the same name with `total` for
-# `done` (`blocks_done`, `blocks_total`: the progress views of PostgreSQL).
-SHARE_COLUMNS = ("pct", "percent", "percentage", "progress")
-DONE, TOTAL = "done", "total"
+# The columns of a table that say how far a job went, by their names: a share, or a count
+# of what is done with the column of its total beside it, named alike (`blocks_done`,
+# `blocks_total`; `heap_blks_scanned`, `heap_blks_total`: PostgreSQL's progress views).
+# A share of something else (`mem_pct`, `error_pct`) or a count in progress is no progress.
+SHARE_COLUMNS = frozenset(
+    "pct percent percentage progress pct_done percent_done percent_complete".split()  # noqa: SIM905
+)
+DONE_WORDS = ("done", "scanned", "processed", "streamed", "completed")
+TOTAL = "total"
 
 
 def progress(text: str) -> str:
     """The marks of progress a poll's answer shows, in order: fractions (`2866/14436`, `2 out
-    of 3`) and percentages (`45%`, `12.5%`), also as a table's cells (`_table_marks`), the
-    last `MAX_PROGRESS` of them ("": none). A bare count is none: a crash loop's restarts
-    count up too."""
+    of 3`) and percentages (`45%`, `12.5%`), after those a table's cells show
+    (`_table_marks`), the last `MAX_PROGRESS` of them ("": none). A bare count is none: a
+    crash loop's restarts count up too."""
     words = [t.strip(PROGRESS_MARKS) for t in text.split()]
-    marks = [_spelt_out(words, at) or word for at, word in enumerate(words)]
-    marks.extend(_table_marks(text))
+    marks = _table_marks(text)
+    marks.extend(_spelt_out(words, at) or word for at, word in enumerate(words))
     return " ".join([m for m in marks if _progress_value(m) is not None][-MAX_PROGRESS:])
 
 
 def _table_marks(text: str) -> list[str]:
     """Marks from the rows of a table whose cells are set apart by `|` (`psql`, `mysql`,
-    `--output table`), read by the names in the row above: a share column's value as a
-    percentage, a `done` column's as a fraction of its `total` column."""
+    `--output table`), read by the names in the row above (`_row_marks`)."""
     marks: list[str] = []
     names: list[str] = []
     for line in text.splitlines():
-        cells = [cell.strip() for cell in line.strip().strip("|").split("|")]
+        cells = [cell.strip() for cell in line.split("|")]
+        if len(cells) > 2 and not cells[0] and not cells[-1]:
+            cells = cells[1:-1]  # a table drawn with a border (`| a | b |`)
         if len(cells) < 2 or not any(cells):
             continue
-        if all(_column_name(cell) for cell in cells):
+        if all(cell.replace("_", "").isalpha() for cell in cells):
             names = [cell.lower() for cell in cells]
         elif len(cells) == len(names):
             marks.extend(_row_marks(dict(zip(names, cells, strict=True))))
     return marks
 
 
-def _column_name(cell: str) -> bool:
-    return cell.replace("_", "").isalpha()
-
-
 def _row_marks(row: dict[str, str]) -> list[str]:
+    """A share column's value as a percentage, a done column's as a fraction of its total."""
     marks = []
     for name, value in row.items():
-        if name in SHARE_COLUMNS or name.endswith(tuple(f"_{c}" for c in SHARE_COLUMNS)):
+        prefix, _, word = name.rpartition("_")
+        if name in SHARE_COLUMNS:
             marks.append(f"{value.rstrip('%')}%")
-        elif name.endswith(DONE):
-            total = row.get(name[: -len(DONE)] + TOTAL, "")
-            marks.append(f"{value}/{total}")
+        elif word in DONE_WORDS and f"{prefix}_{TOTAL}" in row:
+            marks.append(f"{value}/{row[f'{prefix}_{TOTAL}']}")
     return marks
 
 

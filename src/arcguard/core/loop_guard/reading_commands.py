@@ -74,6 +74,12 @@ READ_ONLY_SUBCOMMANDS = {
     "terraform": _words("show output validate version"),
     "brew": _words("list info search outdated deps config doctor"),
     "apt": _words("list show search policy"),
+    "composer": _words(
+        "show info diagnose outdated validate licenses depends why why-not prohibits search "
+        "suggests fund audit check-platform-reqs"
+    ),
+    "bundle": _words("list show info outdated check platform"),
+    "gem": _words("list search info query contents environment which specification"),
 }
 # `PROGRAM SUB` read-only only when followed by one of these.
 LISTING: dict[str, dict[str, tuple[str, ...]]] = {

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from arcguard.core import render
 from arcguard.core.loop_guard import searches
-from arcguard.core.loop_guard import stuck
+from arcguard.core.loop_guard import taking_turns
 from arcguard.core.loop_guard.tracks import pause
 from arcguard.core.schema import LogEntry
 from arcguard.core.state import add_log
@@ -29,7 +29,7 @@ def decide(state: State, track: Track, cfg: Config, now: float) -> Decisions | N
     st = track.stuck
     label = st.label
     fails, repeats = st.fails, st.repeats
-    ways = max(len(stuck.taking_turns(st)), 1)
+    ways = taking_turns.ways(st)
     poll = st.poll
     waited = int(now - poll.since) if poll and poll.count >= cfg.poll_checkin_repeats else 0
     if st.fail_nudged and fails >= cfg.error_pause_repeats:

@@ -47,6 +47,7 @@ from arcguard.core.loop_guard import failures
 from arcguard.core.loop_guard import opkey
 from arcguard.core.loop_guard import searches
 from arcguard.core.loop_guard import shape
+from arcguard.core.loop_guard import taking_turns
 from arcguard.core.loop_guard import tool_effects
 from arcguard.core.schema import Poll
 from arcguard.core.state import remember
@@ -271,12 +272,15 @@ def _observe_failure(st: Stuck, turn: int, call: ToolCall, finished: Finished, l
     # Parallel calls of one turn failing alike are one attempt, not several.
     result = finished.result
     again = st.fail_turn == turn and result == st.fail
+    back = "" if again else taking_turns.back_after(st, result, turn)
+    beside = st.fail if st.fail_turn == turn else None  # a failure counted this turn already
     lines = list(finished.pairs or ())[-shape.MAX_CAUSE_LINES :]
     failures.remember(st, result, call, lines, finished.pieces or [], turn)
     st.fail, st.fail_turn = result, turn
     if again:
         return
     key = failures.aimed(st, result, call)
+    _count_turns(st, key, back if key == result else "", beside, label)
     failures.counted_in(st, opkey.operation_id(call), key)
     if finished.resumed and key == st.edited:
         # The edits moved nothing the failure shows: its run goes on where it was.
@@ -289,6 +293,20 @@ def _observe_failure(st: Stuck, turn: int, call: ToolCall, finished: Finished, l
     st.fail_print = edited.digests(finished.printed or [])
     if st.edited:  # counted: set aside again by the next edit (its swaps stay for the run)
         st.edited, st.edited_run, st.edited_nudged = "", 0, False
+
+
+def _count_turns(st: Stuck, failure: str, back: str, beside: str | None, label: str) -> None:
+    """Count the attempt in the runs of failures taking turns it belongs to, once a turn
+    (`beside`: a failure of the pair was counted this turn), and start one when it comes back
+    after another (`back`) still in a run, from their attempts so far (mutates `st`)."""
+    for run in [r for r in st.runs if failure in taking_turns.members(r) and _active(st, r)]:
+        if beside not in taking_turns.members(run):
+            _count(st, run, label)
+    pair = taking_turns.key(failure, back) if back and _active(st, back) else ""
+    if pair and not _active(st, pair):
+        st.runs = {**st.runs, pair: max(_run_of(st, failure), 1) + max(_run_of(st, back), 1)}
+        st.marks = {**st.marks, pair: st.news}
+        _count(st, pair, label)
 
 
 def _set_aside(st: Stuck, call: ToolCall) -> None:
@@ -315,7 +333,7 @@ def _end_edited(st: Stuck) -> None:
 
 def _last_failure(st: Stuck) -> tuple[str, int]:
     """The run of the last failure counted, if it is going on."""
-    failing = [r for r in st.runs if r.startswith(opkey.FAILED)]
+    failing = [r for r in st.runs if r.startswith(opkey.FAILED) and not taking_turns.members(r)]
     last = failing[-1] if failing else ""
     return (last, st.runs[last]) if last and _active(st, last) else ("", 0)
 
@@ -355,35 +373,9 @@ def _count(st: Stuck, result: str, label: str) -> None:
     if count >= top:
         st.label = label
     if kind:
-        for other in runs:
-            if other.startswith(opkey.FAILED):
-                marks[other] = st.news  # a failure is no finding: the others' runs go on
-        st.fails = _fails(st)
+        st.fails = top
     else:
         st.repeats = _repeats(st)
-
-
-def _fails(st: Stuck) -> int:
-    """The attempts counted toward the stages: those of the failures of one check seen again,
-    however many take turns (`taking_turns`), or 1 while each failure was seen once."""
-    again = taking_turns(st)
-    if again:
-        return sum(again)
-    return max((n for r, n in st.runs.items() if r.startswith(opkey.FAILED)), default=0)
-
-
-def taking_turns(st: Stuck) -> list[int]:
-    """The attempts of each failure seen again that the same check (program and subcommand)
-    first failed with, for the check with the most. Two or more are failures taking turns:
-    the formatter's complaint, the import sorter's, the formatter's again, each fixer undoing
-    the other, show that nothing moved as surely as one failure does. Failures of different
-    checks (a full disk under `make`, a server out of reach under `kubectl`) count apart."""
-    checks: dict[tuple[str, ...], list[int]] = {}
-    for run, n in st.runs.items():
-        if run.startswith(opkey.FAILED) and n > 1:
-            words = st.cause_words.get(run.partition(failures.AT)[0])
-            checks.setdefault(tuple(words[:2]) if words else (run,), []).append(n)
-    return max(checks.values(), key=sum, default=[])
 
 
 def _repeats(st: Stuck) -> int:
@@ -394,14 +386,16 @@ def _repeats(st: Stuck) -> int:
 
 
 def _forget_quiet_runs(st: Stuck) -> None:
-    """New results arrived: a run they have left behind is over."""
+    """New results arrived: a run they have left behind is over. When the longest run of
+    failures is, the request made about it was too: a failure still counting gets its own."""
     runs, marks = st.runs, st.marks
     for result in [r for r in runs if not _active(st, r)]:
         del runs[result]
         marks.pop(result, None)
-    st.fails = _fails(st)
+    longest = st.fails
+    st.fails = max((n for r, n in runs.items() if r.startswith(opkey.FAILED)), default=0)
     st.repeats = _repeats(st)
-    if not st.fails:
+    if not st.fails or st.fails < longest:
         st.fail_nudged = False
     if not st.repeats:
         st.nudged = False

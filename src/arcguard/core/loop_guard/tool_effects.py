@@ -116,7 +116,7 @@ WAIT_PAIRS = (["rollout", "status"],)
 # only looks.
 ACTING_VERBS = frozenset(
     "upgrade install up apply deploy create sync "  # noqa: SIM905
-    "add commit push publish upload".split()
+    "add require update commit push publish upload".split()
 )
 ACTING_WORDS = 4
 # Verbs that bring a service up again or anew (`systemctl restart`, `docker compose up`,
