@@ -170,6 +170,23 @@ def test_restarting_one_service_after_another_is_no_loop(change, look):
     assert d.paused is None and d.main["stuck"]["futile"] <= 1
 
 
+@pytest.mark.parametrize(
+    ("change", "look", "answer"),
+    [
+        ("composer require {0}/{0}", "composer validate", "./composer.json is valid"),
+        ("bundle add {}", "bundle check", "The Gemfile's dependencies are satisfied"),
+    ],
+)
+def test_adding_one_package_after_another_is_no_loop(change, look, answer):
+    # The verb that adds names no package: each change names its own, and the check reads alike.
+    d = Driver()
+    for name in ("sidekiq", "redis", "puma", "faraday", "oj", "jwt", "rack", "pg"):
+        d.turn(bash(change.format(name), response=f"Installing {name}"))
+        out = d.turn(bash(look, response=answer))
+        assert not out["context"], name
+    assert d.paused is None
+
+
 def test_a_restart_and_a_pod_deleted_for_one_service_are_one_run():
     # Two ways at the same service: the pod's generated suffix names nothing else.
     d = Driver()

@@ -233,3 +233,45 @@ def test_a_failure_that_failed_beside_another_does_not_come_back_after_it():
         if d.turn(fail(SPELLINGS[n].replace(CHECK, "pytest -q"), FORMATTER))["context"]:
             asked.append(n + 2)
     assert asked == [4]
+
+
+def test_a_failure_standing_through_others_fixed_one_by_one_takes_no_turns():
+    # The whole suite shows a known failure each time, while a narrowed test fails a new way
+    # after each fix: the standing failure pairs with each new one, and no pair goes on.
+    d = Driver()
+    standing = "FAILED tests/test_legacy.py::test_old_api - DeprecationError: v1 removed"
+    for n in range(6):
+        d.turn(fail(SPELLINGS[n].replace(CHECK, "pytest -q"), standing))
+        narrowed = f"FAILED tests/test_v2.py::test_items - KeyError: 'step_{tag(n)}'"
+        d.turn(fail(SPELLINGS[n].replace(CHECK, "pytest -q tests/test_v2.py"), narrowed))
+        d.turn(bash(f"export STEP_{tag(n).upper()}=1", ""))
+    assert not any("taking turns" in (render.context_text(o) or "") for o in d.outputs)
+
+
+def test_failures_taking_turns_beside_another_in_one_turn_take_no_turn():
+    # The check run twice in one turn, beside a test: nothing alternates from turn to turn,
+    # so the request and the pause come from each failure's own run, three turns apart.
+    d = Driver()
+    _ping_pong(d, 3)
+    redis = "E   redis.exceptions.ConnectionError: Error 111 connecting to localhost:6379."
+    asked = paused = 0
+    for n in range(6):
+        out = d.turn(
+            fail(f"{SPELLINGS[n]} # {tag(2 * n)}", FORMATTER),
+            fail(SPELLINGS[n].replace(CHECK, "pytest -q"), redis),
+            fail(f"{SPELLINGS[n]} # {tag(2 * n + 1)}", SORTER),
+        )
+        asked = asked or (d.turns if out["context"] else 0)
+        if d.paused:
+            paused = d.turns
+            break
+        d.turn(bash(f"isort . && black . # {tag(n)}", f"ok {tag(n)}"))
+    assert asked and paused - asked >= 4, (asked, paused)
+
+
+def test_the_two_failures_beside_each_other_in_one_turn_take_one_turn_at_most():
+    d = Driver()
+    _ping_pong(d, 3)  # the formatter's, the sorter's, the formatter's: their run is at 3
+    d.turn(bash("black . -q", "reformatted app/service.py"))
+    d.turn(fail("make -k lint", FORMATTER), fail("make lint; echo done", SORTER))
+    assert [n for r, n in d.main["stuck"]["runs"].items() if "+" in r] == [3]

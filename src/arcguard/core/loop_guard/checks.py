@@ -36,7 +36,7 @@ GENERIC_WORDS = frozenset(
     "uv poetry python python3 node make go cargo brew apt restart start stop reload up down run "
     "exec install reinstall uninstall apply build rebuild deploy redeploy rollout sync update "
     "upgrade create delete remove rm kill reset force recreate all then and sleep true echo cd "
-    "sh bash pod pods deployment deployments svc".split()
+    "sh bash pod pods deployment deployments svc add require".split()
 )
 MAX_NAMES = 8
 NAME_CHARS = 32

@@ -273,14 +273,14 @@ def _observe_failure(st: Stuck, turn: int, call: ToolCall, finished: Finished, l
     result = finished.result
     again = st.fail_turn == turn and result == st.fail
     back = "" if again else taking_turns.back_after(st, result, turn)
-    beside = st.fail if st.fail_turn == turn else None  # a failure counted this turn already
+    last_seen = st.cause_turns.get(result)
     lines = list(finished.pairs or ())[-shape.MAX_CAUSE_LINES :]
     failures.remember(st, result, call, lines, finished.pieces or [], turn)
     st.fail, st.fail_turn = result, turn
     if again:
         return
     key = failures.aimed(st, result, call)
-    _count_turns(st, key, back if key == result else "", beside, label)
+    _count_turns(st, key, back if key == result else "", last_seen, turn, label)
     failures.counted_in(st, opkey.operation_id(call), key)
     if finished.resumed and key == st.edited:
         # The edits moved nothing the failure shows: its run goes on where it was.
@@ -295,16 +295,23 @@ def _observe_failure(st: Stuck, turn: int, call: ToolCall, finished: Finished, l
         st.edited, st.edited_run, st.edited_nudged = "", 0, False
 
 
-def _count_turns(st: Stuck, failure: str, back: str, beside: str | None, label: str) -> None:
-    """Count the attempt in the runs of failures taking turns it belongs to, once a turn
-    (`beside`: a failure of the pair was counted this turn), and start one when it comes back
-    after another (`back`) still in a run, from their attempts so far (mutates `st`)."""
+def _count_turns(
+    st: Stuck, failure: str, back: str, last_seen: int | None, turn: int, label: str
+) -> None:
+    """Count the attempt in the runs of failures taking turns it belongs to when it took its
+    turn: the other failed since it was `last_seen`, in an earlier turn (not beside it in this
+    one). Start a run when it comes back after another (`back`) still in a run, from
+    twice the shorter of their runs: a failure standing through others seen once each pairs
+    with each, and none of those pairs goes on unless both keep coming back (mutates `st`)."""
     for run in [r for r in st.runs if failure in taking_turns.members(r) and _active(st, r)]:
-        if beside not in taking_turns.members(run):
+        other = next(m for m in taking_turns.members(run) if m != failure)
+        theirs = st.cause_turns.get(other)
+        if last_seen is not None and theirs is not None and last_seen < theirs < turn:
             _count(st, run, label)
     pair = taking_turns.key(failure, back) if back and _active(st, back) else ""
     if pair and not _active(st, pair):
-        st.runs = {**st.runs, pair: max(_run_of(st, failure), 1) + max(_run_of(st, back), 1)}
+        shorter = min(max(_run_of(st, failure), 1), max(_run_of(st, back), 1))
+        st.runs = {**st.runs, pair: 2 * shorter}
         st.marks = {**st.marks, pair: st.news}
         _count(st, pair, label)
 
