@@ -4,6 +4,7 @@ together show that nothing moved, and are counted as one run of attempts."""
 
 from __future__ import annotations
 
+import pytest
 from testing.guard_driver import Call
 from testing.guard_driver import Driver
 from testing.guard_driver import bash
@@ -110,16 +111,24 @@ def test_failures_taking_turns_across_edits_to_new_content_are_no_loop():
     assert d.paused is None
 
 
-def test_a_failure_back_after_another_of_its_check_counts_from_both():
+@pytest.mark.parametrize(
+    ("between", "fails"),
+    [
+        (bash("isort .", "Fixing /p/app/service.py"), 3),
+        # A file written from the shell: the failure back after it is a new attempt's.
+        (bash("printf '[tool.isort]\\nprofile = \"black\"\\n' >> pyproject.toml", ""), 2),
+    ],
+)
+def test_a_failure_back_after_another_of_its_check_counts_from_both(between, fails):
     # Its own run lapsed under the look and the fixers' output; the two together did not.
     d = Driver()
     d.turn(fail(CHECK, FORMATTER))
     d.turn(Call("Read", {"file_path": "/p/pyproject.toml"}, response={"c": "[tool.black]"}))
     d.turn(bash("black .", "reformatted app/service.py"))
     d.turn(fail("make -s lint", SORTER))
-    d.turn(bash("isort .", "Fixing /p/app/service.py"))
+    d.turn(between)
     d.turn(fail("make lint 2>&1 | tail -20", FORMATTER))
-    assert d.main["stuck"]["fails"] == 3
+    assert d.main["stuck"]["fails"] == fails
 
 
 def test_a_stretch_of_new_findings_ends_failures_taking_turns():
@@ -163,19 +172,26 @@ def test_a_sweep_run_again_takes_no_turns():
     assert d.paused is None
 
 
-def test_two_checks_failing_side_by_side_each_turn_are_counted_apart():
-    # A test and a type check in parallel after each dependency added: two failures a turn,
-    # each counted in its own run, as before; neither comes back after the other.
+@pytest.mark.parametrize(
+    ("first", "second"),
+    [
+        # A test and a type check after each dependency added: two checks.
+        (
+            fail("pytest -q", "E   ModuleNotFoundError: No module named 'httpx'"),
+            fail("mypy src", "src/app.py:3: error: Cannot find implementation or library stub"),
+        ),
+        # The whole suite and one file of it: one check, failing two ways at once.
+        (fail("pytest -q", FORMATTER), fail("pytest -q tests/test_b.py", SORTER)),
+    ],
+)
+def test_two_failures_side_by_side_each_turn_are_counted_apart(first: Call, second: Call):
+    # Neither comes back after the other: each is counted in its own run, as before.
     d = Driver()
     asked = []
     for n in range(5):
-        out = d.turn(
-            fail("pytest -q", "E   ModuleNotFoundError: No module named 'httpx'"),
-            fail("mypy src", "src/app.py:3: error: Cannot find implementation or library stub"),
-        )
-        if out["context"]:
+        if d.turn(first, second)["context"]:
             asked.append(n + 1)
-        d.turn(bash(f"pip install types-{tag(n)}", f"Successfully installed types-{tag(n)}"))
+        d.turn(bash(f"pip install plugin-{tag(n)}", f"Successfully installed plugin-{tag(n)}"))
     assert asked == [4]
 
 
@@ -198,31 +214,6 @@ def test_a_request_about_one_run_leaves_the_next_its_own():
     assert d.paused is not None and d.paused["kind"] == "stuck"
 
 
-def test_two_failures_of_one_check_beside_each_other_each_turn_are_counted_apart():
-    # The whole suite and one file of it, in parallel: neither comes back after the other.
-    d = Driver()
-    asked = []
-    for n in range(5):
-        out = d.turn(
-            fail("pytest -q", FORMATTER),
-            fail("pytest -q tests/test_b.py", SORTER),
-        )
-        if out["context"]:
-            asked.append(n + 1)
-        d.turn(bash(f"pip install plugin-{tag(n)}", f"Successfully installed plugin-{tag(n)}"))
-    assert asked == [4]
-
-
-def test_a_failure_back_after_a_file_written_from_the_shell_takes_no_turns():
-    d = Driver()
-    d.turn(fail(CHECK, FORMATTER))
-    d.turn(bash("black .", "reformatted app/service.py"))
-    d.turn(fail("make -s lint", SORTER))
-    d.turn(bash("printf '[tool.isort]\\nprofile = \"black\"\\n' >> pyproject.toml", ""))
-    d.turn(fail("make lint 2>&1 | tail -20", FORMATTER))
-    assert d.main["stuck"]["fails"] == 2
-
-
 def test_a_failure_that_failed_beside_another_does_not_come_back_after_it():
     # Both in one turn, then the other fixed: the one left is counted alone, from its first.
     d = Driver()
@@ -233,6 +224,7 @@ def test_a_failure_that_failed_beside_another_does_not_come_back_after_it():
         if d.turn(fail(SPELLINGS[n].replace(CHECK, "pytest -q"), FORMATTER))["context"]:
             asked.append(n + 2)
     assert asked == [4]
+    assert not [r for r in d.main["stuck"]["runs"] if "+" in r]
 
 
 def test_a_failure_standing_through_others_fixed_one_by_one_takes_no_turns():
@@ -275,3 +267,11 @@ def test_the_two_failures_beside_each_other_in_one_turn_take_one_turn_at_most():
     d.turn(bash("black . -q", "reformatted app/service.py"))
     d.turn(fail("make -k lint", FORMATTER), fail("make lint; echo done", SORTER))
     assert [n for r, n in d.main["stuck"]["runs"].items() if "+" in r] == [3]
+
+
+def test_a_failure_back_in_the_turn_another_failed_in_takes_no_turn():
+    d = Driver()
+    d.turn(fail(CHECK, FORMATTER))
+    d.turn(bash("black .", "reformatted app/service.py"))
+    d.turn(fail("make -s lint", SORTER), fail("make lint 2>&1 | tail -20", FORMATTER))
+    assert not [r for r in d.main["stuck"]["runs"] if "+" in r]

@@ -12,7 +12,8 @@ Fed by every finished call (`observe`) and acted on when a turn's calls are done
   is that failure seen again, whatever its exit code (`recognise`). A failure's run is
   counted in attempts (parallel copies of one turn are one), at each target of a sweep apart
   (`failures.aimed`): `error_checkin_repeats` asks for a summary, `error_pause_repeats`
-  pauses. The repeat guard refusing the command that failed so is one more attempt
+  pauses. Two failures of one check taking turns are counted together too
+  (`taking_turns`). The repeat guard refusing the command that failed so is one more attempt
   (`refused`). Completed calls' runs are counted together, in repeats (a first sighting is none):
   `shape_checkin_repeats`, then `shape_pause_repeats`.
   Real progress starts every run again: a confirmed edit that leaves a file content it never
@@ -280,7 +281,7 @@ def _observe_failure(st: Stuck, turn: int, call: ToolCall, finished: Finished, l
     if again:
         return
     key = failures.aimed(st, result, call)
-    _count_turns(st, key, back if key == result else "", last_seen, turn, label)
+    _count_turns(st, key, back, last_seen, turn, label)
     failures.counted_in(st, opkey.operation_id(call), key)
     if finished.resumed and key == st.edited:
         # The edits moved nothing the failure shows: its run goes on where it was.
@@ -340,7 +341,7 @@ def _end_edited(st: Stuck) -> None:
 
 def _last_failure(st: Stuck) -> tuple[str, int]:
     """The run of the last failure counted, if it is going on."""
-    failing = [r for r in st.runs if r.startswith(opkey.FAILED) and not taking_turns.members(r)]
+    failing = [r for r in st.runs if r.startswith(opkey.FAILED)]
     last = failing[-1] if failing else ""
     return (last, st.runs[last]) if last and _active(st, last) else ("", 0)
 
