@@ -9,6 +9,7 @@ import pytest
 from testing.guard_driver import Call
 from testing.guard_driver import Driver
 from testing.guard_driver import bash
+from testing.guard_driver import fail
 from testing.guard_driver import tag
 from testing.guard_driver import ticking
 
@@ -145,6 +146,21 @@ def test_parallel_calls_failing_alike_are_one_attempt():
     for n in range(3):
         result = d.turn(failing(4 * n), failing(4 * n + 1), failing(4 * n + 2), failing(4 * n + 3))
         assert not nudges(result)
+
+
+def test_parallel_calls_failing_alike_with_another_failure_between_are_one_attempt():
+    # A lint and a check failing alike, a test failing otherwise between them: each turn is one
+    # attempt at each failure.
+    d = Driver()
+    lint = "would reformat app/service.py\nOh no!\n1 file would be reformatted."
+    redis = "E   redis.exceptions.ConnectionError: Error 111 connecting to localhost:6379."
+    asked = []
+    for n in range(4):
+        calls = (f"make lint # {tag(n)}", f"pytest -q # {tag(n)}", f"make check # {tag(n)}")
+        out = d.turn(fail(calls[0], lint), fail(calls[1], redis), fail(calls[2], lint))
+        asked.extend(n + 1 for _ in out["context"])
+        d.turn(bash(f"black . # {tag(n)}", f"ok {tag(n)}"))
+    assert asked == [4]
 
 
 def test_an_edit_between_failures_starts_the_count_again():

@@ -270,9 +270,10 @@ def _other_code(st: Stuck, call: ToolCall, finished: Finished) -> bool:
 
 
 def _observe_failure(st: Stuck, turn: int, call: ToolCall, finished: Finished, label: str) -> None:
-    # Parallel calls of one turn failing alike are one attempt, not several.
+    # Parallel calls of one turn failing alike are one attempt, not several, whatever failed
+    # between them.
     result = finished.result
-    again = st.fail_turn == turn and result == st.fail
+    again = st.cause_turns.get(result) == turn
     back = "" if again else taking_turns.back_after(st, result, turn)
     last_seen = st.cause_turns.get(result)
     lines = list(finished.pairs or ())[-shape.MAX_CAUSE_LINES :]
