@@ -273,9 +273,9 @@ def _observe_failure(st: Stuck, turn: int, call: ToolCall, finished: Finished, l
     # Parallel calls of one turn failing alike are one attempt, not several, whatever failed
     # between them.
     result = finished.result
-    again = st.cause_turns.get(result) == turn
-    back = "" if again else taking_turns.back_after(st, result, turn)
     last_seen = st.cause_turns.get(result)
+    again = last_seen == turn
+    back = "" if again else taking_turns.back_after(st, result, turn)
     lines = list(finished.pairs or ())[-shape.MAX_CAUSE_LINES :]
     failures.remember(st, result, call, lines, finished.pieces or [], turn)
     st.fail, st.fail_turn = result, turn
