@@ -278,3 +278,34 @@ def test_the_screens_page_shows_what_the_cli_shows(name: str, claude_project: An
     assert shown, f"the page's {name} screen has no arcguard row"
     fresh = screens.arcguard_rows(rows)
     assert in_order(shown, fresh), "\n".join(["page:", *shown, "", "fresh run:", *fresh])
+
+
+def test_failures_taking_turns_are_asked_about_as_attempts_that_failed(
+    claude_release: ClaudeRelease, claude_project: Any
+) -> None:
+    project = claude_project(arcguard_settings_for(claude_release.version))
+    (project.path / "order.txt").write_text("formatter\n")
+    (project.path / "lint").write_text(
+        "#!/bin/sh\nif grep -q formatter order.txt; then echo 'would reformat app.py';"
+        " else echo 'ERROR: app.py Imports are incorrectly sorted'; fi\nexit 1\n"
+    )
+    for fixer, after in (("fmt", "sorter"), ("sort", "formatter")):
+        (project.path / fixer).write_text(
+            f"#!/bin/sh\necho 'fixed app.py'\necho {after} > order.txt\n"
+        )
+    for name in ("lint", "fmt", "sort"):
+        (project.path / name).chmod(0o755)
+    # On the oldest release the request waits for the next failure (see test_held_requests.py).
+    calls = ["./lint", "./fmt", "sh ./lint", "./sort", "./lint 2>&1", "sh ./fmt", "./lint --all"]
+    calls += ["sh ./sort", "./lint -q"]
+    script = [
+        *(tool_use("Bash", {"command": c}) for c in calls),
+        text("The fixers undo each other."),
+    ]
+    api, shown = run_until(claude_release, project, script, "make lint pass", "undo each other.")
+
+    # The 4th failing check: the user's line is the same-failure rule's, the model's request
+    # says how the attempts failed.
+    assert shown.count(FAILED_ASKED) == 1, shown
+    assert kinds(project) == ["nudge"]
+    assert any("failed in the same 2 ways" in api.request_text(i) for i in range(len(api.requests)))
