@@ -146,6 +146,15 @@ def _same_failure(d: Driver) -> None:
         d.turn(Call("Bash", {"command": f"make test{' ' * n}"}, error="Exit code 2\nno rule"))
 
 
+def _taking_turns(d: Driver) -> None:
+    lint, sort_error, format_error = "make lint", "imports are not sorted", "would reformat"
+    d.turn(Call("Bash", {"command": lint}, error=format_error))
+    for n in range(1, 4):
+        fixer, error = ("black .", sort_error) if n % 2 else ("isort .", format_error)
+        d.turn(bash(fixer, "fixed app.py"))
+        d.turn(Call("Bash", {"command": f"{lint}{' ' * n}"}, error=error))
+
+
 def _nothing_new(d: Driver) -> None:
     spellings = (
         "curl -s localhost:7000/healthz",
@@ -184,6 +193,7 @@ def _backstop(d: Driver) -> None:
     ("drive", "said", "adjust"),
     [
         (_same_failure, "4 attempts failed the same way", "error_checkin_repeats"),
+        (_taking_turns, "4 attempts failed in the same 2 ways, taking turns", "error_checkin"),
         (_nothing_new, "8 calls in a row brought nothing new", "shape_checkin_repeats"),
         (_no_effect, "4 changes in a row left what a look shows as it was", "error_checkin"),
         (_poll, "what it is waiting for", "poll_checkin_seconds"),

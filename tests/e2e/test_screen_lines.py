@@ -304,8 +304,9 @@ def test_failures_taking_turns_are_asked_about_as_attempts_that_failed(
     ]
     api, shown = run_until(claude_release, project, script, "make lint pass", "undo each other.")
 
-    # The 4th failing check: the user's line is the same-failure rule's, the model's request
-    # says how the attempts failed.
-    assert shown.count(FAILED_ASKED) == 1, shown
+    # The 4th failing check: the user's line is the same-failure rule's, and both it and the
+    # model's request say how the attempts failed.
+    in_turns = FAILED_ASKED.replace("the same way", "in the same 2 ways, taking turns")
+    assert shown.count(in_turns) == 1, shown
     assert kinds(project) == ["nudge"]
     assert any("failed in the same 2 ways" in api.request_text(i) for i in range(len(api.requests)))

@@ -253,10 +253,10 @@ class LogEntry(Record):
     hook: str | None = opt(STR, default=None)  # a HookName; plain text: callers pass theirs
     kind: DecisionKind | Literal[""] = field(DECISION_KIND, default="")
     reason: str = field(STR, default="")
-    rule: str | None = opt(STR, default=None)  # pauses: the PauseKind; blocks: the class;
-    # denials and requests: the rule (`vocabulary`)
+    rule: str | None = opt(STR, default=None)  # a pause's kind, a block's class, or a rule
     operation: str | None = opt(STR, default=None)  # denials: the operation's label
     runs: int | None = opt(INT, default=None)  # denials: runs in the window; requests: count
+    ways: int | None = opt(INT, default=None)  # failure requests: failures taking turns
     consecutive: int | None = field(optional(INT), default=None)  # stop blocks: the counters
     lifetime: int | None = field(optional(INT), default=None)
     attempt: int | None = opt(INT, default=None)  # limit waits: which resume this is

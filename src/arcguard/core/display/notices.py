@@ -15,6 +15,7 @@ Pure.
 from __future__ import annotations
 
 from arcguard.core.words import vocabulary
+from arcguard.core.words.messages import failed_ways
 from arcguard.text import clip
 
 
@@ -121,7 +122,7 @@ NUDGE_WHY = {
         "shape_checkin_repeats, loop_guard",
     ),
     vocabulary.SAME_FAILURE: (
-        "to step back: {n}attempts failed the same way with no file changed",
+        "to step back: {n}attempts failed {ways} with no file changed",
         "error_checkin_repeats, error_pause_repeats, loop_guard",
     ),
     vocabulary.NO_EFFECT: (
@@ -155,7 +156,8 @@ def _nudge(entry: LogEntry, cfg: Config) -> str:
     )
     runs = entry.runs
     count = f"{runs} " if isinstance(runs, int) else ""
-    return f"arcguard asked the model {why.format(n=count)}.{ADJUST}{adjust}"
+    ways = failed_ways(entry.ways or 1)
+    return f"arcguard asked the model {why.format(n=count, ways=ways)}.{ADJUST}{adjust}"
 
 
 def _resume(entry: LogEntry, cfg: Config) -> str:

@@ -72,5 +72,7 @@ def decide(state: State, track: Track, cfg: Config, now: float) -> Decisions | N
     entry = LogEntry(t=now, hook="post-batch", kind="nudge", reason=text, rule=rule)
     if count:
         entry.runs = count  # the user's line says how many attempts or repeats it counted
+    if rule == vocabulary.SAME_FAILURE and ways > 1:
+        entry.ways = ways  # ... and that they failed in turns
     add_log(state, entry)
     return (render.Context(text),)

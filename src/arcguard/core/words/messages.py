@@ -204,7 +204,7 @@ def backstop_ceiling(turns: int) -> str:
 
 def stuck_checkin(count: int, label: str, *, failing: bool, ways: int = 1) -> str:
     what = (
-        f"{count} attempts failed {_ways(ways)} ({label}, among others), however they were"
+        f"{count} attempts failed {failed_ways(ways)} ({label}, among others), however they were"
         " spelt and whatever ran in between"
         if failing
         else f"{count} calls repeated ones made before ({label}, among others): their results"
@@ -218,13 +218,14 @@ def stuck_checkin(count: int, label: str, *, failing: bool, ways: int = 1) -> st
     )
 
 
-def _ways(ways: int) -> str:
+def failed_ways(ways: int) -> str:
+    """How attempts failed: one way, or several failures taking turns."""
     return "the same way" if ways < 2 else f"in the same {ways} ways, taking turns"
 
 
 def stuck_pause(count: int, label: str, *, failing: bool, ways: int = 1) -> str:
     what = (
-        f"{count} attempts failed {_ways(ways)}, whatever ran in between"
+        f"{count} attempts failed {failed_ways(ways)}, whatever ran in between"
         if failing
         else f"{count} calls repeated earlier ones and brought nothing new"
     )
