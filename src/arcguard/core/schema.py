@@ -187,6 +187,7 @@ class Poll(Record):
     count: int = field(INT)
     label: str = field(STR)
     progress: str = field(STR, default="")  # its furthest marks of progress (`answers.ahead`)
+    timers: str = field(STR, default="")  # its numbers when first seen (`answers.counts_down`)
 
 
 class Stuck(Record):
@@ -200,9 +201,9 @@ class Stuck(Record):
     fails: int = field(INT, default=0)
     fail_turn: int | None = opt(INT, default=None)  # the turn of the last failure counted
     fail_lines: list[str] = field(list_of(STR), default_factory=list)  # no longer written
-    # The last failures' causes, line by line, the turns they were last seen in, the numbers
-    # and words their calls named (`shape.identity_numbers`, `command_words.named_words`), and
-    # the causes their lines give (`failures.cause_pieces`).
+    # The last failures' causes by line, the turns last seen, the numbers and words their calls
+    # named (`shape.identity_numbers`, `command_words.named_words`), their lines' causes
+    # (`failures.cause_pieces`).
     causes: dict[str, list[str]] = field(map_of(list_of(STR)), default_factory=dict)
     cause_turns: dict[str, int] = field(map_of(INT), default_factory=dict)
     cause_targets: dict[str, list[str]] = field(map_of(list_of(STR)), default_factory=dict)
@@ -212,10 +213,9 @@ class Stuck(Record):
     # its last failure was counted in (`failures.counted_in`, for `stuck.refused`).
     cause_joined: dict[str, str] = field(map_of(STR), default_factory=dict)
     cause_ops: dict[str, str] = field(map_of(STR), default_factory=dict)
-    # The last failure counted, line by line as printed (`edited.printed`, digests); the
-    # failure run an edit to new content set aside, its count and whether it was asked about;
-    # the [new, old] texts of the edits in its run: the next failure printing the same but
-    # where it quotes them goes on counting it.
+    # The last failure counted, by line as printed (`edited.printed`, digests); the failure run
+    # an edit to new content set aside, its count and whether it was asked about; its edits'
+    # [new, old] texts: the next failure printing the same but where it quotes them counts on.
     fail_print: list[str] = field(list_of(STR), default_factory=list)
     edited: str = field(STR, default="")
     edited_run: int = field(INT, default=0)
@@ -435,7 +435,7 @@ FILE_STATE_CHARS = 64
 # The largest state file these bounds allow with the default settings, in bytes: no input can
 # make one larger (a real one is a few tens of KB). More operations, runs or cycle history
 # in the settings allow more, up to the limit a state file is read with (`store`).
-STATE_BUDGET = 5_766_956
+STATE_BUDGET = 5_768_063
 
 
 def problem(document: object) -> str | None:

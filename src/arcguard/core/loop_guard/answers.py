@@ -229,6 +229,43 @@ def ahead(marks: str, furthest: str) -> tuple[bool, str]:
     return any(a > b for a, b, _, _ in pairs), " ".join(x if a > b else y for a, b, x, y in pairs)
 
 
+# The bare numbers of an answer kept to find a timer among them, and their size: a timer counts
+# seconds (a DNS record's TTL, up to days); more digits is an id or an epoch time.
+MAX_TIMERS = 16
+TIMER_DIGITS = 6
+# A timer is read over at least this long a wait, and may lag the clock by a few seconds (the
+# time a command takes to run and answer).
+MIN_TIMER_SECONDS = 20
+TIMER_SLACK = 10
+
+
+def timers(text: str) -> str:
+    """The bare whole numbers of a poll's answer, in order, the first `MAX_TIMERS` of them
+    ("": none): one may be a timer counting down to what the poll waits for."""
+    found = []
+    for word in text.split():
+        number = word.strip(PROGRESS_MARKS + ".")
+        if number.isdigit() and len(number) <= TIMER_DIGITS:
+            found.append(number)
+            if len(found) == MAX_TIMERS:
+                break
+    return " ".join(found)
+
+
+def counts_down(before: str, after: str, elapsed: float) -> bool:
+    """A number of an answer went down by about the seconds `elapsed` since the answer was
+    first seen (half as many to half as many again), the other numbers in their places: a
+    timer running down (a cached DNS record's TTL, seconds until a lock expires), so what the
+    poll waits for draws nearer although every word of its answer stays the same."""
+    old, new = before.split(), after.split()
+    if elapsed < MIN_TIMER_SECONDS or len(old) != len(new):
+        return False
+    return any(
+        elapsed / 2 <= int(a) - int(b) <= elapsed * 1.5 + TIMER_SLACK
+        for a, b in zip(old, new, strict=True)
+    )
+
+
 def _progress_value(word: str) -> float | None:
     if not 0 < len(word) <= PROGRESS_CHARS:
         return None

@@ -397,7 +397,8 @@ def _finish(guard: Guard, call: ToolCall, result: ToolResult) -> stuck.Finished:
         # output (an edit's response holds the whole file) is not read twice.
         finished.answer = answers.digest(opkey.COMPLETED, shape.result_text(result))
     if outcome.startswith((opkey.COMPLETED, opkey.FAILED)) and tool_effects.is_poll(call):
-        finished.progress = answers.progress(shape.result_text(result))
+        text = shape.result_text(result)
+        finished.progress, finished.timers = answers.progress(text), answers.timers(text)
     return finished
 
 

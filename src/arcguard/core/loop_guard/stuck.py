@@ -117,6 +117,7 @@ class Finished:
     printed: list[str] | None = None  # a failure's lines as printed (`edited.printed`)
     resumed: bool = False  # it is the failure an edit set aside, which the edit did not move
     progress: str = ""  # a poll's marks of progress (`answers.progress`)
+    timers: str = ""  # a poll's bare numbers (`answers.timers`)
     pieces: list[str] | None = None  # the causes its lines give (`failures.cause_pieces`)
     moved: bool = False  # it put other code in the working tree (`git checkout`)
     wrote: bool = False  # it wrote files from the shell (`shell_writes.edits_files`)
@@ -224,6 +225,8 @@ def observe(track: Track, now: float, call: ToolCall, finished: Finished) -> Non
         seen = Poll(call=shape.call_shape(call), result=result, since=now, count=1, label=label)
         if finished.progress:
             seen.progress = finished.progress
+        if finished.timers:
+            seen.timers = finished.timers
         _observe_poll(st, seen, fresh=news and not failed, failed=failed)
         if news and failed:
             st.news += 1
@@ -412,9 +415,9 @@ def _forget_quiet_runs(st: Stuck) -> None:
 
 def _observe_poll(st: Stuck, seen: Poll, *, fresh: bool, failed: bool) -> None:
     """A poll's answer that changed is progress: what it waited for moved. The same answer but
-    for its progress going further than before (`step 2866/14436` after `step 1368/14436`,
-    `45%`: `answers.ahead`) says the work it waits for moves: the wait is timed from now. A
-    count alone (a crash loop's restarts) says not, nor does a failure in other words."""
+    for its progress going further (`step 2866/14436` after `1368/14436`: `answers.ahead`) or a
+    timer running down (`answers.counts_down`) says it draws nearer: the wait is timed from
+    now. A count alone (a crash loop's restarts) says not, nor does a failure in other words."""
     current = st.poll
     if fresh:
         _progress(st)
@@ -426,6 +429,8 @@ def _observe_poll(st: Stuck, seen: Poll, *, fresh: bool, failed: bool) -> None:
         moved, furthest = answers.ahead(seen.progress, current.progress)
         if furthest:
             current.progress = seen.progress = furthest
+        if not moved:
+            moved = answers.counts_down(current.timers, seen.timers, seen.since - current.since)
         if not moved:
             current.count += 1
             return

@@ -1,0 +1,69 @@
+"""A poll whose answer holds a timer running down: a cached DNS record's TTL, the seconds until
+a lock expires. Every word of the answer stays the same, yet what the poll waits for draws
+nearer as the clock goes on, so the wait is timed from the latest answer, as when a poll's
+progress moves. A number that goes down otherwise (by one a poll, or a timer that starts over)
+is no timer, and the wait stays bounded."""
+
+from __future__ import annotations
+
+from testing.guard_driver import Driver
+from testing.guard_driver import bash
+
+from arcguard.core.loop_guard import answers
+
+
+DIG = "sleep 540; dig +noall +answer NS example.dev @1.1.1.1"
+
+
+def _delegation(ttl: int) -> str:
+    return "\n".join(f"example.dev.\t\t{ttl}\tIN\tNS\tns-old{n}.example.net." for n in (1, 2))
+
+
+def _poll_until_paused(d: Driver, seconds: int, answer_at: list[str]) -> list[int]:
+    """Poll every `seconds` with the answers given, in order: the polls (from 1) asked about."""
+    asked = []
+    for n, answer in enumerate(answer_at, start=1):
+        d.wait(seconds)
+        out = d.turn(bash(DIG, response=answer))
+        if out["context"]:
+            asked.append(n)
+        if d.paused is not None:
+            break
+    return asked
+
+
+def test_a_timer_running_down_with_the_clock_is_a_wait_that_moves():
+    d = Driver()
+    # An hour of a cached record's TTL running out, read every 9 minutes.
+    asked = _poll_until_paused(d, 540, [_delegation(3590 - 545 * n) for n in range(7)])
+    assert asked == [] and d.paused is None
+
+
+def test_a_timer_that_starts_over_is_still_bounded():
+    # A record served again and again from a stale server: its TTL runs down, then starts over.
+    d = Driver()
+    asked = _poll_until_paused(d, 120, [_delegation(600 - 122 * (n % 5)) for n in range(40)])
+    assert asked and d.paused is not None and d.paused["kind"] == "poll"
+
+
+def test_a_number_going_down_by_one_a_poll_is_no_timer():
+    # A rate limit's remaining calls: each poll spends one.
+    d = Driver()
+    remaining = [f"x-ratelimit-remaining: {4999 - n}\nstatus: queued" for n in range(40)]
+    asked = _poll_until_paused(d, 60, remaining)
+    assert asked and d.paused is not None and d.paused["kind"] == "poll"
+
+
+def test_the_numbers_kept_are_bare_and_short():
+    assert answers.timers(_delegation(2874)) == "2874 2874"
+    # Ids, epoch times and versions are no timers; a count in brackets is.
+    assert answers.timers("run 1794903324 v2.14.0 (42) 8b1c4e2f 7") == "42 7"
+    assert answers.timers(" ".join(["5"] * 30)) == " ".join(["5"] * answers.MAX_TIMERS)
+
+
+def test_a_timer_runs_down_about_as_fast_as_the_clock():
+    assert answers.counts_down("3590 7", "3045 7", 540)
+    assert not answers.counts_down("3590 7", "3589 7", 540)  # one down: a count spent
+    assert not answers.counts_down("3590 7", "1000 7", 540)  # faster than the clock
+    assert not answers.counts_down("3590", "3580", 10)  # too short a wait to tell
+    assert not answers.counts_down("3590 7", "3045", 540)  # not the same places
