@@ -193,3 +193,19 @@ def test_one_off_calls_between_empty_searches_do_not_end_their_run_but_many_do()
     for n in range(searches.GAP + 1):
         other.turn(Call("Read", {"file_path": f"/p/{n}.sql"}, response={"c": f"v{n}"}))
     assert not other.turn(grep('DROP"'))["context"]
+
+
+def test_git_grep_finding_nothing_on_an_old_release_is_an_empty_search_not_a_failure():
+    # Older releases report `git grep` exiting 1 as a failure with "Exit code 1" alone; newer
+    # ones as a call that printed nothing. Either way it is a search that found nothing.
+    d = Driver()
+    for n in range(8):
+        out = d.turn(Call("Bash", {"command": f"git grep -n oldName{n}"}, error="Exit code 1"))
+    assert "8 searches in a row found nothing" in _context(out)
+    # A search failing otherwise, or a failing command that is no search, is a failure.
+    run = ToolResult(failed=True, error="Exit code 1")
+    assert searches.as_answered(ToolCall("Bash", {"command": "make test"}), run) is run
+    stopped = ToolResult(failed=True, error="Exit code 1", interrupted=True)
+    assert searches.as_answered(ToolCall("Bash", {"command": "git grep x"}), stopped) is stopped
+    broken = ToolResult(failed=True, error="Exit code 2\ngrep: src: No such file or directory")
+    assert searches.as_answered(ToolCall("Bash", {"command": "grep -rn x src"}), broken) is broken

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import shlex
+import subprocess
 from pathlib import Path
 from typing import Any
 
@@ -313,6 +314,29 @@ def test_a_grep_tool_glob_in_quotes_is_named_then_denied(
     assert [result_texts(api, i) for i in (1, 2)] == [[(False, "No matches found")]] * 2
     named_then_denied(api, claude_release, fix="drop the quotes", found="go-git")
     assert log_kinds(arcguard_state(project, run.session_id)) == ["nudge", "deny"]
+
+
+def test_git_grep_finding_nothing_is_an_empty_search_on_every_release(
+    claude_project, run_release, claude_release
+):
+    # The oldest release reports `git grep` exiting 1 as a failed call ("Exit code 1"), the
+    # newest as one that printed nothing: both are searches that found nothing, staged as such.
+    project = claude_project(arcguard_settings_for(claude_release.version))
+    (project.path / "main.go").write_text(GO_IMPORT)
+    for command in ("init -q", "add main.go", "-c user.name=a -c user.email=a@b commit -qm a"):
+        subprocess.run(["git", *shlex.split(command)], cwd=project.path, check=True)
+    searches = [bash(f"git grep -n xyzzy{n}") for n in range(9)]
+    with ScriptedAPI([*searches, text("It is not used.")]) as api:
+        run = run_release(project, api, "is xyzzy used anywhere?")
+
+    assert run.result is not None, run.describe()
+    failed = claude_release.role == "oldest"
+    shown = "Exit code 1" if failed else "(Bash completed with no output)"
+    assert result_texts(api, 1) == [(failed, shown)]
+    seen = " ".join(api.request_text(i) for i in range(len(api.requests)))
+    assert "8 searches in a row found nothing" in seen
+    assert "attempts failed" not in seen
+    assert log_kinds(arcguard_state(project, run.session_id)) == ["nudge"]
 
 
 # --------------------------------------------------------------------------- Claude Code facts

@@ -324,6 +324,7 @@ def decide_post_tool(
     if call.id and call.id in track.denied_ids:
         # A result for a call we denied did not come from the live session (it never ran).
         return paused_output(state, deny=False), state
+    result = searches.as_answered(call, result)
     finished = _finish(guard, call, result)
     stuck.recognise(track, call, result, finished)
     # The user's words (a reason for a refusal, an answer) are news whatever the call was.

@@ -23,18 +23,19 @@ from __future__ import annotations
 from arcguard.core.loop_guard import opkey
 from arcguard.core.loop_guard import shell_words
 from arcguard.core.loop_guard import tool_effects
+from arcguard.core.tool_call import ToolResult
 
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from arcguard.core.schema import Stuck
     from arcguard.core.tool_call import ToolCall
-    from arcguard.core.tool_call import ToolResult
 
 GREP, GLOB = "Grep", "Glob"
 SEARCH_PROGRAMS = frozenset({"rg", "grep", "egrep", "fgrep", "ag", "ack", "find", "fd", "fdfind"})
 # How the tools word an empty answer when the result comes as the text the model saw.
 NOTHING_FOUND = frozenset({"No matches found", "No files found", "Found 0 files"})
+NO_MATCH_EXIT = "Exit code 1"  # the whole error of a search that found nothing, on old releases
 GAP = 5  # other calls that may come between two of them while they still count as a run
 MAX_COMMAND_CHARS = 4096  # a search is one line or a few; a longer command is something else
 
@@ -64,6 +65,19 @@ def found(call: ToolCall, result: ToolResult) -> bool | None:
     if _programs(call) is None:
         return None
     return not opkey.is_empty_result(result)
+
+
+def as_answered(call: ToolCall, result: ToolResult) -> ToolResult:
+    """`result`, but a search that found nothing as the newer releases report it. Claude Code
+    reads exit status 1 of a search as "no matches": a call that printed nothing. Older
+    releases did not for `git grep`, which then failed with "Exit code 1" and nothing else; so
+    every search that found nothing reads the same on every release."""
+    error = result.error
+    if not result.failed or not isinstance(error, str) or error.strip() != NO_MATCH_EXIT:
+        return result
+    if result.interrupted or _programs(call) is None:
+        return result
+    return ToolResult(response={"stdout": "", "stderr": ""}, duration_ms=result.duration_ms)
 
 
 def _programs(call: ToolCall) -> list[list[str]] | None:
