@@ -193,7 +193,7 @@ def _backstop(d: Driver) -> None:
     ("drive", "said", "adjust"),
     [
         (_same_failure, "4 attempts failed the same way", "error_checkin_repeats"),
-        (_taking_turns, "4 attempts failed in the same 2 ways, taking turns", "error_checkin"),
+        (_taking_turns, "4 attempts failed in the same 2 ways, taking turns.", "error_checkin"),
         (_nothing_new, "8 calls in a row brought nothing new", "shape_checkin_repeats"),
         (_no_effect, "4 changes in a row left what a look shows as it was", "error_checkin"),
         (_poll, "what it is waiting for", "poll_checkin_seconds"),

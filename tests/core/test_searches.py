@@ -207,5 +207,23 @@ def test_git_grep_finding_nothing_on_an_old_release_is_an_empty_search_not_a_fai
     assert searches.as_answered(ToolCall("Bash", {"command": "make test"}), run) is run
     stopped = ToolResult(failed=True, error="Exit code 1", interrupted=True)
     assert searches.as_answered(ToolCall("Bash", {"command": "git grep x"}), stopped) is stopped
+    # Exit status 1 set by something else: a negation, a test before the search, `find`.
+    for command in (
+        "! grep -rq console.log src",
+        "test -f a.cfg && grep x a.cfg",
+        "find /x -name y",
+    ):
+        assert searches.as_answered(ToolCall("Bash", {"command": command}), run) is run
+    found = searches.as_answered(ToolCall("Bash", {"command": "cd src && rg -n x"}), run)
+    assert found.response == {"stdout": "", "stderr": ""}
+
+
+def test_a_poll_waiting_for_a_line_to_show_is_timed_not_counted_as_searches():
+    # `grep -q` after a sleep waits for the app to log that it started: a wait, bounded by time.
+    d = Driver()
+    for _ in range(14):
+        d.wait(30)
+        out = d.turn(bash("sleep 30; grep -q 'Started Application' /tmp/app.log", ""))
+        assert not out["context"] and d.paused is None
     broken = ToolResult(failed=True, error="Exit code 2\ngrep: src: No such file or directory")
     assert searches.as_answered(ToolCall("Bash", {"command": "grep -rn x src"}), broken) is broken

@@ -16,9 +16,9 @@ from arcguard.core import schema
 from arcguard.core.config import default_config
 from arcguard.core.loop_guard import edited
 from arcguard.core.loop_guard import known_causes
+from arcguard.core.loop_guard.answers import MAX_NUMBERS
 from arcguard.core.loop_guard.answers import MAX_PROGRESS
-from arcguard.core.loop_guard.answers import MAX_TIMERS
-from arcguard.core.loop_guard.answers import TIMER_DIGITS
+from arcguard.core.loop_guard.answers import NUMBER_DIGITS
 from arcguard.core.loop_guard.background import MAX_TASKS
 from arcguard.core.loop_guard.checks import MAX_ANSWERS
 from arcguard.core.loop_guard.checks import MAX_NAMES
@@ -207,7 +207,7 @@ def track(cfg: Any, base: int) -> dict[str, Any]:
                 "count": INT,
                 "label": text(schema.LABEL_BYTES),
                 "progress": " ".join(["9" * 12 + "/" + "9" * 11] * MAX_PROGRESS),
-                "timers": " ".join(["9" * TIMER_DIGITS] * MAX_TIMERS),
+                "numbers": " ".join(["9" * NUMBER_DIGITS] * MAX_NUMBERS),
             },
             "poll_nudged": False,
             "searches": INT,

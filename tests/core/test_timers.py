@@ -1,8 +1,8 @@
 """A poll whose answer holds a timer running down: a cached DNS record's TTL, the seconds until
 a lock expires. Every word of the answer stays the same, yet what the poll waits for draws
 nearer as the clock goes on, so the wait is timed from the latest answer, as when a poll's
-progress moves. A number that goes down otherwise (by one a poll, or a timer that starts over)
-is no timer, and the wait stays bounded."""
+progress moves. A number that goes down otherwise (by one a poll, beside numbers that wobble,
+a disk filling up, a timer that starts over) is no timer, and the wait stays bounded."""
 
 from __future__ import annotations
 
@@ -54,11 +54,27 @@ def test_a_number_going_down_by_one_a_poll_is_no_timer():
     assert asked and d.paused is not None and d.paused["kind"] == "poll"
 
 
+def test_numbers_that_wobble_beside_a_falling_one_are_no_timer():
+    # Workers' memory: one figure falls about as fast as the clock, another wobbles.
+    d = Driver()
+    rows = [f"{41000 + n * 7919 % 2003} gunicorn\n{3500 - 61 * n} gunicorn" for n in range(40)]
+    asked = _poll_until_paused(d, 60, rows)
+    assert asked and d.paused is not None and d.paused["kind"] == "poll"
+
+
+def test_a_count_falling_far_from_its_end_is_no_timer():
+    # The megabytes left on a filling disk fall about as fast as the clock, but run out in hours.
+    d = Driver()
+    left = [f"Avail\n{52000 - 60 * n}" for n in range(40)]
+    asked = _poll_until_paused(d, 60, left)
+    assert asked and d.paused is not None and d.paused["kind"] == "poll"
+
+
 def test_the_numbers_kept_are_bare_and_short():
-    assert answers.timers(_delegation(2874)) == "2874 2874"
+    assert answers.bare_numbers(_delegation(2874)) == "2874 2874"
     # Ids, epoch times and versions are no timers; a count in brackets is.
-    assert answers.timers("run 1794903324 v2.14.0 (42) 8b1c4e2f 7") == "42 7"
-    assert answers.timers(" ".join(["5"] * 30)) == " ".join(["5"] * answers.MAX_TIMERS)
+    assert answers.bare_numbers("run 1794903324 v2.14.0 (42) 8b1c4e2f 7") == "42 7"
+    assert answers.bare_numbers(" ".join(["5"] * 30)) == " ".join(["5"] * answers.MAX_NUMBERS)
 
 
 def test_a_timer_runs_down_about_as_fast_as_the_clock():
@@ -67,3 +83,6 @@ def test_a_timer_runs_down_about_as_fast_as_the_clock():
     assert not answers.counts_down("3590 7", "1000 7", 540)  # faster than the clock
     assert not answers.counts_down("3590", "3580", 10)  # too short a wait to tell
     assert not answers.counts_down("3590 7", "3045", 540)  # not the same places
+    assert not answers.counts_down("3590 7", "3045 9", 540)  # another number moved otherwise
+    assert not answers.counts_down("7", "7", 540)  # nothing moved
+    assert not answers.counts_down("90000", "89460", 540)  # runs out in more than an hour

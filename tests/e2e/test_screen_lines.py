@@ -306,7 +306,8 @@ def test_failures_taking_turns_are_asked_about_as_attempts_that_failed(
 
     # The 4th failing check: the user's line is the same-failure rule's, and both it and the
     # model's request say how the attempts failed.
-    in_turns = FAILED_ASKED.replace("the same way", "in the same 2 ways, taking turns")
+    alone, in_turns = "the same way with no file changed", "in the same 2 ways, taking turns"
+    in_turns = FAILED_ASKED.replace(alone, in_turns)
     assert shown.count(in_turns) == 1, shown
     assert kinds(project) == ["nudge"]
     assert any("failed in the same 2 ways" in api.request_text(i) for i in range(len(api.requests)))

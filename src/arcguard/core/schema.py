@@ -187,7 +187,7 @@ class Poll(Record):
     count: int = field(INT)
     label: str = field(STR)
     progress: str = field(STR, default="")  # its furthest marks of progress (`answers.ahead`)
-    timers: str = field(STR, default="")  # its numbers when first seen (`answers.counts_down`)
+    numbers: str = field(STR, default="")  # its bare numbers when first seen, for a timer
 
 
 class Stuck(Record):
@@ -435,7 +435,7 @@ FILE_STATE_CHARS = 64
 # The largest state file these bounds allow with the default settings, in bytes: no input can
 # make one larger (a real one is a few tens of KB). More operations, runs or cycle history
 # in the settings allow more, up to the limit a state file is read with (`store`).
-STATE_BUDGET = 5_768_063
+STATE_BUDGET = 5_768_072
 
 
 def problem(document: object) -> str | None:

@@ -122,7 +122,7 @@ NUDGE_WHY = {
         "shape_checkin_repeats, loop_guard",
     ),
     vocabulary.SAME_FAILURE: (
-        "to step back: {n}attempts failed {ways} with no file changed",
+        "to step back: {n}attempts failed {how}",
         "error_checkin_repeats, error_pause_repeats, loop_guard",
     ),
     vocabulary.NO_EFFECT: (
@@ -156,8 +156,11 @@ def _nudge(entry: LogEntry, cfg: Config) -> str:
     )
     runs = entry.runs
     count = f"{runs} " if isinstance(runs, int) else ""
-    ways = failed_ways(entry.ways or 1)
-    return f"arcguard asked the model {why.format(n=count, ways=ways)}.{ADJUST}{adjust}"
+    # Two failures taking turns may come with files changed between them (each fixer
+    # undoing the other's): only a failure repeating alone says no file changed.
+    ways = entry.ways or 1
+    how = failed_ways(ways) + (" with no file changed" if ways < 2 else "")
+    return f"arcguard asked the model {why.format(n=count, how=how)}.{ADJUST}{adjust}"
 
 
 def _resume(entry: LogEntry, cfg: Config) -> str:

@@ -230,40 +230,43 @@ def ahead(marks: str, furthest: str) -> tuple[bool, str]:
 
 
 # The bare numbers of an answer kept to find a timer among them, and their size: a timer counts
-# seconds (a DNS record's TTL, up to days); more digits is an id or an epoch time.
-MAX_TIMERS = 16
-TIMER_DIGITS = 6
-# A timer is read over at least this long a wait, and may lag the clock by a few seconds (the
-# time a command takes to run and answer).
+# seconds; more digits is an id or an epoch time.
+MAX_NUMBERS = 16
+NUMBER_DIGITS = 6
+# A timer is read over at least this long a wait, may lag the clock by a few seconds (the time
+# a command takes to answer), and runs out within the hour: a wait on a longer one, or on a
+# count that falls for another reason (the space left on a filling disk), is no reason to poll.
 MIN_TIMER_SECONDS = 20
 TIMER_SLACK = 10
+MAX_TIMER_SECONDS = 3600
 
 
-def timers(text: str) -> str:
-    """The bare whole numbers of a poll's answer, in order, the first `MAX_TIMERS` of them
-    ("": none): one may be a timer counting down to what the poll waits for."""
+def bare_numbers(text: str) -> str:
+    """The bare whole numbers of a poll's answer, in order, the first `MAX_NUMBERS` of them
+    ("": none): `counts_down` looks for a timer among them."""
     found = []
     for word in text.split():
         number = word.strip(PROGRESS_MARKS + ".")
-        if number.isdigit() and len(number) <= TIMER_DIGITS:
+        if number.isdigit() and len(number) <= NUMBER_DIGITS:
             found.append(number)
-            if len(found) == MAX_TIMERS:
+            if len(found) == MAX_NUMBERS:
                 break
     return " ".join(found)
 
 
 def counts_down(before: str, after: str, elapsed: float) -> bool:
-    """A number of an answer went down by about the seconds `elapsed` since the answer was
-    first seen (half as many to half as many again), the other numbers in their places: a
-    timer running down (a cached DNS record's TTL, seconds until a lock expires), so what the
-    poll waits for draws nearer although every word of its answer stays the same."""
+    """The answer's numbers (`bare_numbers`) since it was first seen, `elapsed` seconds ago,
+    are those of timers running down (a cached DNS record's TTL, the seconds left on a lock):
+    each that changed went down by half as many to half as many again as the seconds elapsed,
+    one of them will run out within the hour, and the others stayed in their places. A number
+    that moved otherwise (a memory size wobbling, a random id) is no timer, and says so."""
     old, new = before.split(), after.split()
     if elapsed < MIN_TIMER_SECONDS or len(old) != len(new):
         return False
-    return any(
-        elapsed / 2 <= int(a) - int(b) <= elapsed * 1.5 + TIMER_SLACK
-        for a, b in zip(old, new, strict=True)
-    )
+    moved = [(int(a), int(b)) for a, b in zip(old, new, strict=True) if a != b]
+    low, high = elapsed / 2, elapsed * 1.5 + TIMER_SLACK
+    falling = all(low <= a - b <= high for a, b in moved)
+    return falling and any(b <= MAX_TIMER_SECONDS for _, b in moved)
 
 
 def _progress_value(word: str) -> float | None:

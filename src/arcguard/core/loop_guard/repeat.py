@@ -399,7 +399,7 @@ def _finish(guard: Guard, call: ToolCall, result: ToolResult) -> stuck.Finished:
         finished.answer = answers.digest(opkey.COMPLETED, shape.result_text(result))
     if outcome.startswith((opkey.COMPLETED, opkey.FAILED)) and tool_effects.is_poll(call):
         text = shape.result_text(result)
-        finished.progress, finished.timers = answers.progress(text), answers.timers(text)
+        finished.progress, finished.numbers = answers.progress(text), answers.bare_numbers(text)
     return finished
 
 

@@ -36,6 +36,8 @@ SEARCH_PROGRAMS = frozenset({"rg", "grep", "egrep", "fgrep", "ag", "ack", "find"
 # How the tools word an empty answer when the result comes as the text the model saw.
 NOTHING_FOUND = frozenset({"No matches found", "No files found", "Found 0 files"})
 NO_MATCH_EXIT = "Exit code 1"  # the whole error of a search that found nothing, on old releases
+# The searches whose exit status 1 says nothing matched (`find` and `fd` exit 0 then).
+NO_MATCH_PROGRAMS = frozenset({"grep", "egrep", "fgrep", "rg", "ag", "ack"})
 GAP = 5  # other calls that may come between two of them while they still count as a run
 MAX_COMMAND_CHARS = 4096  # a search is one line or a few; a longer command is something else
 
@@ -69,21 +71,40 @@ def found(call: ToolCall, result: ToolResult) -> bool | None:
 
 def as_answered(call: ToolCall, result: ToolResult) -> ToolResult:
     """`result`, but a search that found nothing as the newer releases report it. Claude Code
-    reads exit status 1 of a search as "no matches": a call that printed nothing. Older
-    releases did not for `git grep`, which then failed with "Exit code 1" and nothing else; so
-    every search that found nothing reads the same on every release."""
+    reads exit status 1 of a grep-like search as "no matches": a call that printed nothing.
+    Older releases did not for `git grep`, which then failed with "Exit code 1" and nothing
+    else; so every search that found nothing reads the same on every release."""
     error = result.error
     if not result.failed or not isinstance(error, str) or error.strip() != NO_MATCH_EXIT:
         return result
-    if result.interrupted or _programs(call) is None:
+    if result.interrupted or not _lone_grep(call):
         return result
     return ToolResult(response={"stdout": "", "stderr": ""}, duration_ms=result.duration_ms)
+
+
+def _lone_grep(call: ToolCall) -> bool:
+    """The command is one grep-like search (`NO_MATCH_PROGRAMS`), after a `cd` or not, and not
+    negated (`! grep -q`): its exit status 1 can only say that nothing matched."""
+    command = tool_effects.command_of(call)
+    commands = _commands(call)
+    if command is None or command.lstrip().startswith("!") or not commands:
+        return False
+    *before, last = commands
+    grep = tool_effects.program_name(last[0]) in NO_MATCH_PROGRAMS or last[:2] == ["git", "grep"]
+    return grep and all(words[:1] == ["cd"] for words in before)
 
 
 def _programs(call: ToolCall) -> list[list[str]] | None:
     """A Bash search's simple commands that run a search program, as the shell splits their
     words (quotes removed, a `|` inside quotes kept); None when the call is not a read-only
     command running one."""
+    found = [c for c in _commands(call) or () if c and _is_search(c)]
+    return found or None
+
+
+def _commands(call: ToolCall) -> list[list[str]] | None:
+    """The simple commands of a read-only Bash command that may run a search program; None
+    for any other call."""
     command = tool_effects.command_of(call)
     if (
         command is None
@@ -100,7 +121,7 @@ def _programs(call: ToolCall) -> list[list[str]] | None:
     commands = [tool_effects.unwrap(c) for c in split]
     if not commands or not all(tool_effects.reads(c) for c in commands):
         return None
-    return [c for c in commands if c and _is_search(c)] or None
+    return commands
 
 
 def _is_search(words: list[str]) -> bool:

@@ -117,7 +117,7 @@ class Finished:
     printed: list[str] | None = None  # a failure's lines as printed (`edited.printed`)
     resumed: bool = False  # it is the failure an edit set aside, which the edit did not move
     progress: str = ""  # a poll's marks of progress (`answers.progress`)
-    timers: str = ""  # a poll's bare numbers (`answers.timers`)
+    numbers: str = ""  # a poll's bare numbers (`answers.bare_numbers`)
     pieces: list[str] | None = None  # the causes its lines give (`failures.cause_pieces`)
     moved: bool = False  # it put other code in the working tree (`git checkout`)
     wrote: bool = False  # it wrote files from the shell (`shell_writes.edits_files`)
@@ -197,11 +197,11 @@ def observe(track: Track, now: float, call: ToolCall, finished: Finished) -> Non
         st.changed_turn = track.turns
     if _other_code(st, call, finished):
         return
-    if finished.found is not None:
+    poll = _polls(call, finished)
+    if finished.found is not None and not poll:  # a wait for a line to show is timed instead
         searches.observe(st, track.seq, call, finished.found)
     if finished.edit == REVISIT or outcome in (opkey.UNKNOWN, opkey.NOT_RUN, opkey.TIMED_OUT):
         return  # back to a known content, or no result to compare: neither way
-    poll = _polls(call, finished)
     label = opkey.label(call, LABEL_CHARS)
     if outcome.startswith(opkey.COMPLETED):
         if finished.changed:
@@ -225,8 +225,8 @@ def observe(track: Track, now: float, call: ToolCall, finished: Finished) -> Non
         seen = Poll(call=shape.call_shape(call), result=result, since=now, count=1, label=label)
         if finished.progress:
             seen.progress = finished.progress
-        if finished.timers:
-            seen.timers = finished.timers
+        if finished.numbers:
+            seen.numbers = finished.numbers
         _observe_poll(st, seen, fresh=news and not failed, failed=failed)
         if news and failed:
             st.news += 1
@@ -430,7 +430,7 @@ def _observe_poll(st: Stuck, seen: Poll, *, fresh: bool, failed: bool) -> None:
         if furthest:
             current.progress = seen.progress = furthest
         if not moved:
-            moved = answers.counts_down(current.timers, seen.timers, seen.since - current.since)
+            moved = answers.counts_down(current.numbers, seen.numbers, seen.since - current.since)
         if not moved:
             current.count += 1
             return
