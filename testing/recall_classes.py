@@ -6,7 +6,8 @@ Loops: one build failure re-run under new spellings while the failure names anot
 or path each time, with a one-off call among the attempts; one failure after each reinstall
 that finds everything in place; a probe rotated through four spellings; a probe whose answer
 flaps between two errors; restarts each followed by the same answer; a web search reworded
-around the same links; a probe narrated with the time. Look-alikes: a triage of twenty issues
+around the same links; a probe narrated with the time; a stuck poll rotated through three
+spellings. Look-alikes: a training run watched two ways, its step moving; a triage of twenty issues
 (view, then edit, each number its own target); a plan resubmitted after each of the user's
 rejections; a question asked again after each answer; a long file read range by range;
 numbered files read one after another (each number names another file).
@@ -334,6 +335,40 @@ def reinstall_then_fail() -> tuple[Session, dict[str, Any]]:
     )
 
 
+def poll_rotated() -> tuple[Session, dict[str, Any]]:
+    s = _open(Session("poll-rotated"), "Deploy api to staging and tell me when it is ready.")
+    start = s.turn
+    spellings = (
+        "sleep 60; kubectl get pods -n staging -l app=api",
+        "kubectl wait --for=condition=Ready pod -l app=api -n staging --timeout=60s",
+        "sleep 45 && kubectl -n staging get pods -l app=api -o wide",
+    )
+    answers = (
+        "NAME READY STATUS RESTARTS AGE\napi-7c9d-x2k 0/1 ImagePullBackOff 0 {m}m",
+        "error: timed out waiting for the condition on pods/api-7c9d-x2k",
+        "NAME READY STATUS RESTARTS AGE IP NODE\napi-7c9d-x2k 0/1 ImagePullBackOff 0 {m}m"
+        " 10.0.3.7 node-2",
+    )
+    for m in range(45):
+        s.wait(60)
+        if m % 3 == 1:
+            s.fail(spellings[1], answers[1])
+        else:
+            s.bash(spellings[m % 3], answers[m % 3].format(m=m + 2))
+    # Each spelling restarted the wait's clock: a word within 20 minutes, a pause within 35.
+    return s, _loop(start + 20, start + 35, "a stuck poll rotated through three spellings")
+
+
+def poll_rotated_progress() -> tuple[Session, dict[str, Any]]:
+    s = _open(Session("poll-rotated-progress"), "Start the fine-tune and watch it to the end.")
+    watch = ("sleep 60; tail -n 1 train.log", "sleep 60; tail -1 train.log | cut -c1-80")
+    for m in range(45):
+        line = f"epoch 1/1 | step {40 * (m + 1)}/1800 | loss 0.{900 - 7 * m}"
+        s.wait(60).bash(watch[m % 2], line)
+    s.wait(30).bash("ls checkpoints/", "step-1800")
+    return s, {"kind": LEGIT, "what": "a training run watched two ways, its step moving"}
+
+
 BUILDERS = (
     go_build_failure,
     reinstall_then_fail,
@@ -349,4 +384,6 @@ BUILDERS = (
     repeated_question,
     read_ranges,
     numbered_files,
+    poll_rotated,
+    poll_rotated_progress,
 )

@@ -252,7 +252,8 @@ def test_a_poll_whose_result_changes_has_made_progress():
     d = Driver()
     for minute in range(40):
         d.wait(60)
-        result = d.turn(poll("queued" if minute % 10 < 5 else "in_progress"))
+        stage = ("queued", "checkout", "install", "build", "test", "package", "upload", "deploy")
+        result = d.turn(poll(stage[minute // 5]))  # a new answer every 5 minutes
         assert not nudges(result) and not result["paused"]
 
 

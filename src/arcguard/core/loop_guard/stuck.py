@@ -34,9 +34,9 @@ Fed by every finished call (`observe`) and acted on when a turn's calls are done
 - Polls: a call that waits (`tool_effects.is_poll`; not one that also acts and fails,
   `tool_effects.acts`: that is a failed attempt) is never denied for repeating; the same
   result shape from it is bounded by wall time instead: a request at `poll_checkin_seconds` of
-  identical results, a pause at `poll_pause_seconds`. A result that changes is progress, unless
-  it is a failure (a wait timing out: its wait goes on unless its progress moved); a wait that
-  prints nothing told nothing, so it is none.
+  identical results, a pause at `poll_pause_seconds` (`loop_guard.polls`: one wait, however
+  spelt). A new result is progress, unless it is a failure (a wait timing out: its wait goes
+  on); a wait that prints nothing told nothing, so it is none.
 """
 
 from __future__ import annotations
@@ -46,6 +46,7 @@ from arcguard.core.loop_guard import checks
 from arcguard.core.loop_guard import edited
 from arcguard.core.loop_guard import failures
 from arcguard.core.loop_guard import opkey
+from arcguard.core.loop_guard import polls
 from arcguard.core.loop_guard import searches
 from arcguard.core.loop_guard import shape
 from arcguard.core.loop_guard import taking_turns
@@ -218,19 +219,8 @@ def observe(track: Track, now: float, call: ToolCall, finished: Finished) -> Non
     fresh = result not in results
     remember(results, result, MAX_SHAPES)
     if poll:
-        # A wait that printed nothing told nothing: only an answer that changed is progress,
-        # and not a failure's (`rollout status` timing out): it is news, as any new result.
-        news = fresh and not finished.empty
-        failed = outcome.startswith(opkey.FAILED)
         seen = Poll(call=shape.call_shape(call), result=result, since=now, count=1, label=label)
-        if finished.progress:
-            seen.progress = finished.progress
-        if finished.numbers:
-            seen.numbers = finished.numbers
-        _observe_poll(st, seen, fresh=news and not failed, failed=failed)
-        if news and failed:
-            st.news += 1
-            _forget_quiet_runs(st)
+        _observe_poll(st, seen, finished, fresh=fresh)
         return
     if fresh:
         st.news += 1
@@ -246,6 +236,25 @@ def observe(track: Track, now: float, call: ToolCall, finished: Finished) -> Non
         _progress(st, failures=False)
         return
     _count(st, result, label)
+
+
+def _observe_poll(st: Stuck, seen: Poll, finished: Finished, *, fresh: bool) -> None:
+    """A poll answered (`fresh`: a result this session had not seen). One that printed
+    nothing told nothing: only an answer that changed is progress, and not a failure's
+    (`rollout status` timing out): that is news, as any new result."""
+    news = fresh and not finished.empty
+    failed = finished.outcome.startswith(opkey.FAILED)
+    if finished.progress:
+        seen.progress = finished.progress
+    if finished.numbers:
+        seen.numbers = finished.numbers
+    if news and not failed:
+        _progress(st)  # what it waited for moved
+        _end_edited(st)
+    polls.wait(st, seen, known=not fresh, failed=failed)
+    if news and failed:
+        st.news += 1
+        _forget_quiet_runs(st)
 
 
 def _polls(call: ToolCall, finished: Finished) -> bool:
@@ -411,31 +420,6 @@ def _forget_quiet_runs(st: Stuck) -> None:
         st.fail_nudged = False
     if not st.repeats:
         st.nudged = False
-
-
-def _observe_poll(st: Stuck, seen: Poll, *, fresh: bool, failed: bool) -> None:
-    """A poll's answer that changed is progress: what it waited for moved. The same answer but
-    for its progress going further (`step 2866/14436` after `1368/14436`: `answers.ahead`) or a
-    timer running down (`answers.counts_down`) says it draws nearer: the wait is timed from
-    now. A count alone (a crash loop's restarts) says not, nor does a failure in other words."""
-    current = st.poll
-    if fresh:
-        _progress(st)
-        _end_edited(st)
-    # A wait timing out anew, in other words or not, is the same answer: nothing it waits for
-    # moved, unless its progress did (`2 out of 3 new replicas`).
-    same = current is not None and current.call == seen.call
-    if current is not None and same and (current.result == seen.result or failed):
-        moved, furthest = answers.ahead(seen.progress, current.progress)
-        if furthest:
-            current.progress = seen.progress = furthest
-        if not moved:
-            moved = answers.counts_down(current.numbers, seen.numbers, seen.since - current.since)
-        if not moved:
-            current.count += 1
-            return
-    st.poll = seen
-    st.poll_nudged = False
 
 
 def refused(track: Track, call: ToolCall) -> None:
