@@ -1,7 +1,8 @@
-"""One wait, however the poll is spelt: an answer the session saw before goes on with the
-current wait, whichever spelling brought it, so a stuck poll rotated through spellings, or
-flapping between answers it showed before, is bounded by time like any other. A new answer,
-progress going further, or a timer running down starts the wait again."""
+"""One wait, however the poll is spelt: another spelling whose answer the session saw before
+joins the current wait as a view, so a stuck poll rotated through spellings is bounded by time
+like any other. A view whose own answer changed (a rollout's pods moving on, even to a state
+shown before), whose own progress went further, a new answer, or a timer running down starts
+the wait again."""
 
 from __future__ import annotations
 
@@ -34,22 +35,87 @@ def _minutes_to(d: Driver, answers: list[tuple[str, str]]) -> tuple[int | None, 
 
 
 def test_a_stuck_poll_rotated_through_spellings_is_bounded_by_time():
+    # The wait times out each time naming another pod: a failure in other words, no news.
+    pods = [f"{a}{b}" for a in "bcdfghjklm" for b in ("ax", "ex", "ix", "ox", "ux", "yx")]
+    timed_out = "Exit code 1\nerror: timed out waiting for the condition on pods/api-{p}"
     for turns in (2, 3):
         d = Driver()
-        polls = [(SPELLINGS[m % turns], PENDING.format(m=m)) for m in range(60)]
-        asked, paused = _minutes_to(d, polls)
+        asked = paused = None
+        for minute in range(1, 61):
+            d.wait(60)
+            at = minute % turns
+            if at == 1:
+                call = Call(
+                    "Bash", {"command": SPELLINGS[2]}, error=timed_out.format(p=pods[minute])
+                )
+            else:
+                call = bash(SPELLINGS[at], PENDING.format(m=minute))
+            out = d.turn(call)
+            asked = asked or (minute if out["context"] else None)
+            if d.paused is not None:
+                paused = minute
+                break
         assert asked is not None and 15 <= asked <= 17, turns
         assert paused is not None and 30 <= paused <= 32, turns
 
 
-def test_a_poll_flapping_between_answers_it_showed_before_is_bounded():
-    # A crash loop: the pod's status goes from Running to Error to CrashLoopBackOff and back.
+def test_a_rollout_moving_through_states_it_showed_before_is_no_stuck_wait():
+    # Pods restarted one by one: each poll shows the states of the last, in another order.
     d = Driver()
-    states = ("Running", "Error", "CrashLoopBackOff")
-    command = "sleep 60; kubectl get pods -l app=api"
-    polls = [(command, f"api-7d9f8c6b5-xkqpz 0/1 {states[m % 3]} {m} 1m") for m in range(60)]
-    asked, paused = _minutes_to(d, polls)
+    command = "sleep 60; kubectl get pods -l app=api --no-headers | awk '{print $3}' | uniq -c"
+    states = ("3 Running", "2 Running\n1 ContainerCreating", "2 Running\n1 Terminating")
+    polls = [(command, states[m % 3]) for m in range(60)]
+    assert _minutes_to(d, polls) == (None, None)
+
+
+def test_another_view_moving_through_states_is_no_stuck_wait():
+    # The rollout's history, unchanged, and its pods, moving: the pods' view changes.
+    d = Driver()
+    history = ("sleep 60; kubectl rollout history deploy/api", "REVISION 4 5")
+    pods = "sleep 60; kubectl get pods -l app=api --no-headers | awk '{print $3}' | uniq -c"
+    states = ("3 Running", "2 Running\n1 ContainerCreating", "2 Running\n1 Terminating")
+    polls = [(pods, state) for state in states]  # the states, before the history is first read
+    polls += [history if m % 2 == 0 else (pods, states[m // 2 % 3]) for m in range(57)]
+    assert _minutes_to(d, polls) == (None, None)
+
+
+def test_a_view_failing_in_other_words_goes_on_with_the_wait():
+    d = Driver()
+    pending = ("sleep 60; kubectl get pvc data", "data Pending gp3 1m")
+    errors = ("error: timed out waiting for the condition", "error: no matching resources found")
+    wait = "kubectl wait --for=jsonpath={.status.phase}=Bound pvc/data --timeout=60s"
+    asked = paused = None
+    for minute in range(1, 61):
+        d.wait(60)
+        if minute % 2:
+            out = d.turn(bash(*pending))
+        else:
+            out = d.turn(
+                Call("Bash", {"command": wait}, error=f"Exit code 1\n{errors[minute // 2 % 2]}")
+            )
+        asked = asked or (minute if out["context"] else None)
+        if d.paused is not None:
+            paused = minute
+            break
     assert asked is not None and paused is not None and paused <= 32
+
+
+def test_a_poll_whose_progress_moves_beside_one_that_does_not_is_progress():
+    # A build whose step goes further, polled in turn with a deploy that has not started.
+    build = ("sleep 30; tail -n 1 build.log", "[builder {m}/80] compiling")
+    deploy = ("sleep 30; kubectl get deploy api", "api 0/3 0 0 2m")
+    for first, second in ((build, deploy), (deploy, build)):
+        polls = [
+            (first[0], first[1].format(m=m)) if m % 2 else (second[0], second[1].format(m=m))
+            for m in range(60)
+        ]
+        assert _minutes_to(Driver(), polls) == (None, None)
+    # The build stalls at its 9th step, at once or after moving for a while.
+    for moving in (0, 9):
+        steps = [(build[0], build[1].format(m=min(m, moving) or 9)) for m in range(60)]
+        stuck = [steps[m] if m % 2 else deploy for m in range(60)]
+        asked, paused = _minutes_to(Driver(), stuck)
+        assert asked is not None and paused is not None and paused <= 32 + moving, moving
 
 
 def test_progress_under_two_spellings_is_progress():

@@ -33,6 +33,7 @@ from arcguard.core.loop_guard.failures import MAX_PIECES
 from arcguard.core.loop_guard.failures import MAX_TARGETS
 from arcguard.core.loop_guard.guard import MAX_QUEUED_IDS
 from arcguard.core.loop_guard.held import MAX_HELD
+from arcguard.core.loop_guard.polls import MAX_VIEWS
 from arcguard.core.loop_guard.repeat import MAX_FILE_CONTENTS
 from arcguard.core.loop_guard.repeat import MAX_FILES
 from arcguard.core.loop_guard.repeat import MAX_RESOLVED_IDS
@@ -208,6 +209,11 @@ def track(cfg: Any, base: int) -> dict[str, Any]:
                 "label": text(schema.LABEL_BYTES),
                 "progress": " ".join(["9" * 12 + "/" + "9" * 11] * MAX_PROGRESS),
                 "numbers": " ".join(["9" * NUMBER_DIGITS] * MAX_NUMBERS),
+                "views": {
+                    f"{base + n:016x}": f"{OUTCOME}|"
+                    + " ".join(["9" * 12 + "/" + "9" * 11] * MAX_PROGRESS)
+                    for n in range(MAX_VIEWS)
+                },
             },
             "poll_nudged": False,
             "searches": INT,

@@ -188,6 +188,7 @@ class Poll(Record):
     label: str = field(STR)
     progress: str = field(STR, default="")  # its furthest marks of progress (`answers.ahead`)
     numbers: str = field(STR, default="")  # its bare numbers when first seen, for a timer
+    views: dict[str, str] = field(map_of(STR), default_factory=dict)  # other spellings' answers
 
 
 class Stuck(Record):
@@ -412,8 +413,7 @@ ID_CHARS = 64
 TOOL_NAME_CHARS = 64
 SUBJECT_CHARS = 80
 LABEL_BYTES = 2 * (TOOL_NAME_CHARS + 2 + SUBJECT_CHARS)
-# A turn's calls as the fallback keeps them, the ids of an unconfirmed turn, and the calls a
-# fingerprint names; a turn with more is still closed, its fingerprint made a digest.
+# A turn's calls as the fallback keeps them, an unconfirmed turn's ids, a fingerprint's calls.
 MAX_CALLS = 64
 # Turns kept pending while their messages are not on disk (more wait for theirs), and the
 # tool-use ids each keeps: one finds the message, whose other entries are merged with it.
@@ -435,7 +435,7 @@ FILE_STATE_CHARS = 64
 # The largest state file these bounds allow with the default settings, in bytes: no input can
 # make one larger (a real one is a few tens of KB). More operations, runs or cycle history
 # in the settings allow more, up to the limit a state file is read with (`store`).
-STATE_BUDGET = 5_768_072
+STATE_BUDGET = 5_777_090
 
 
 def problem(document: object) -> str | None:

@@ -1,16 +1,17 @@
 """One wait, however the poll is spelt.
 
 A poll (`tool_effects.is_poll`) is bounded by wall time, not by its count: the track's `Stuck`
-record holds the current wait (`Poll`: when its answer was first seen, how often since). An
-answer seen before goes on with that wait, whichever spelling brought it (`sleep 60; kubectl
-get pods`, then `kubectl wait ... --timeout=60s`, then the first again): waiting under new
-spellings is still waiting for the same thing, and a rotation of spellings must not restart
-the clock each time. So does a failure of the same poll in other words (a wait timing out anew).
-The wait starts again when what it waits for draws nearer: its progress goes further
-(`answers.ahead`) or a timer in its answer runs down (`answers.counts_down`). Marks of another
-layout, from another spelling, are not compared with the furthest kept: a spelling whose own
-marks move shows it when it comes round again. A new answer is progress, which the caller
-handles (every run starts again). Pure functions of the record.
+record holds the current wait (`Poll`: its first spelling and answer, when that answer was
+first seen, how many polls since). A wait may be watched several ways (`sleep 60; kubectl get
+pods`, then `kubectl wait ... --timeout=60s`, then `... -o wide`): each other spelling joins it
+as a view (`Poll.views`) with an answer that is no progress (one the session saw before, or a
+failure), and the wait goes on while every view answers as it last did. Rotating spellings
+must not restart the clock each time. But a view whose own answer changed (a rollout's pods
+moving from one state to the next, even to one shown before) starts the wait again, as does a
+view's progress going further than its own furthest marks (`answers.ahead`) or a timer in the
+first answer running down (`answers.counts_down`). A failure in other words (a wait timing
+out anew) goes on with the wait. A new answer is progress, which the caller handles (every run
+starts again). Pure functions of the record.
 """
 
 from __future__ import annotations
@@ -23,24 +24,37 @@ if TYPE_CHECKING:
     from arcguard.core.schema import Poll
     from arcguard.core.schema import Stuck
 
+MAX_VIEWS = 4  # other spellings a wait keeps: a rotation is a few
+SEP = "|"  # between a view's answer and its furthest marks, which never hold it
 
-def wait(st: Stuck, seen: Poll, *, known: bool, failed: bool) -> None:
-    """A poll answered `seen` (`known`: an answer this session saw before; mutates `st`)."""
+
+def wait(st: Stuck, seen: Poll, *, failed: bool) -> None:
+    """A poll answered `seen`, an answer that is no progress (mutates `st`)."""
     current = st.poll
-    same = current is not None and current.call == seen.call
-    goes_on = known or (same and current is not None and current.result == seen.result)
-    if current is None or not (goes_on or (same and failed)) or _nearer(current, seen, same=same):
+    if current is not None and _goes_on(current, seen, failed=failed):
+        current.count += 1
+    else:
         st.poll, st.poll_nudged = seen, False
-        return
-    current.count += 1
 
 
-def _nearer(current: Poll, seen: Poll, *, same: bool) -> bool:
-    """What the wait waits for drew nearer since `current` was first seen (mutates the
-    furthest progress both hold)."""
-    if not same and len(seen.progress.split()) != len(current.progress.split()):
-        return False  # marks of another layout say nothing of these: the furthest stay
-    moved, furthest = answers.ahead(seen.progress, current.progress)
-    if furthest:
-        current.progress = seen.progress = furthest
-    return moved or answers.counts_down(current.numbers, seen.numbers, seen.since - current.since)
+def _goes_on(current: Poll, seen: Poll, *, failed: bool) -> bool:
+    """The wait goes on: nothing any view of it shows moved (mutates the views it keeps)."""
+    if seen.call == current.call:
+        if current.result != seen.result and not failed:
+            return False
+        moved, furthest = answers.ahead(seen.progress, current.progress)
+        if furthest:
+            current.progress = seen.progress = furthest
+        since = seen.since - current.since
+        return not moved and not answers.counts_down(current.numbers, seen.numbers, since)
+    views = current.views
+    current.views = views
+    view = views.get(seen.call)
+    if view is None:
+        if len(views) >= MAX_VIEWS:
+            return False
+        views[seen.call] = f"{seen.result}{SEP}{seen.progress}"
+        return True
+    result, _, marks = view.partition(SEP)
+    moved, _ = answers.ahead(seen.progress, marks)  # moved: it becomes the first spelling
+    return (result == seen.result or failed) and not moved

@@ -34,7 +34,7 @@ Fed by every finished call (`observe`) and acted on when a turn's calls are done
 - Polls: a call that waits (`tool_effects.is_poll`; not one that also acts and fails,
   `tool_effects.acts`: that is a failed attempt) is never denied for repeating; the same
   result shape from it is bounded by wall time instead: a request at `poll_checkin_seconds` of
-  identical results, a pause at `poll_pause_seconds` (`loop_guard.polls`: one wait, however
+  the same results, a pause at `poll_pause_seconds` (`loop_guard.polls`: one wait, however
   spelt). A new result is progress, unless it is a failure (a wait timing out: its wait goes
   on); a wait that prints nothing told nothing, so it is none.
 """
@@ -251,7 +251,7 @@ def _observe_poll(st: Stuck, seen: Poll, finished: Finished, *, fresh: bool) -> 
     if news and not failed:
         _progress(st)  # what it waited for moved
         _end_edited(st)
-    polls.wait(st, seen, known=not fresh, failed=failed)
+    polls.wait(st, seen, failed=failed)
     if news and failed:
         st.news += 1
         _forget_quiet_runs(st)
