@@ -6,6 +6,7 @@ a disk filling up, a timer that starts over) is no timer, and the wait stays bou
 
 from __future__ import annotations
 
+import pytest
 from testing.guard_driver import Driver
 from testing.guard_driver import bash
 
@@ -39,34 +40,29 @@ def test_a_timer_running_down_with_the_clock_is_a_wait_that_moves():
     assert asked == [] and d.paused is None
 
 
-def test_a_timer_that_starts_over_is_still_bounded():
+# Numbers that fall otherwise than a timer running down, and the polls' intervals in seconds.
+NO_TIMERS = {
     # A record served again and again from a stale server: its TTL runs down, then starts over.
-    d = Driver()
-    asked = _poll_until_paused(d, 120, [_delegation(600 - 122 * (n % 5)) for n in range(40)])
-    assert asked and d.paused is not None and d.paused["kind"] == "poll"
-
-
-def test_a_number_going_down_by_one_a_poll_is_no_timer():
+    "a timer that starts over": (120, [_delegation(600 - 122 * (n % 5)) for n in range(40)]),
     # A rate limit's remaining calls: each poll spends one.
-    d = Driver()
-    remaining = [f"x-ratelimit-remaining: {4999 - n}\nstatus: queued" for n in range(40)]
-    asked = _poll_until_paused(d, 60, remaining)
-    assert asked and d.paused is not None and d.paused["kind"] == "poll"
-
-
-def test_numbers_that_wobble_beside_a_falling_one_are_no_timer():
+    "a count spent by one a poll": (
+        60,
+        [f"x-ratelimit-remaining: {4999 - n}\nstatus: queued" for n in range(40)],
+    ),
     # Workers' memory: one figure falls about as fast as the clock, another wobbles.
-    d = Driver()
-    rows = [f"{41000 + n * 7919 % 2003} gunicorn\n{3500 - 61 * n} gunicorn" for n in range(40)]
-    asked = _poll_until_paused(d, 60, rows)
-    assert asked and d.paused is not None and d.paused["kind"] == "poll"
+    "numbers that wobble beside a falling one": (
+        60,
+        [f"{41000 + n * 7919 % 2003} gunicorn\n{3500 - 61 * n} gunicorn" for n in range(40)],
+    ),
+    # The megabytes left on a filling disk fall about as fast as the clock, but for hours.
+    "a count far from its end": (60, [f"Avail\n{52000 - 60 * n}" for n in range(40)]),
+}
 
 
-def test_a_count_falling_far_from_its_end_is_no_timer():
-    # The megabytes left on a filling disk fall about as fast as the clock, but run out in hours.
+@pytest.mark.parametrize(("seconds", "polled"), NO_TIMERS.values(), ids=list(NO_TIMERS))
+def test_a_number_falling_otherwise_leaves_the_wait_bounded(seconds, polled):
     d = Driver()
-    left = [f"Avail\n{52000 - 60 * n}" for n in range(40)]
-    asked = _poll_until_paused(d, 60, left)
+    asked = _poll_until_paused(d, seconds, polled)
     assert asked and d.paused is not None and d.paused["kind"] == "poll"
 
 
