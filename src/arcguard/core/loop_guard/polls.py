@@ -7,11 +7,12 @@ pods`, then `kubectl wait ... --timeout=60s`, then `... -o wide`): each other sp
 as a view (`Poll.views`) with an answer that is no progress (one the session saw before, or a
 failure), and the wait goes on while every view answers as it last did. Rotating spellings
 must not restart the clock each time. But a view whose own answer changed (a rollout's pods
-moving from one state to the next, even to one shown before) starts the wait again, as does a
-view's progress going further than its own furthest marks (`answers.ahead`) or a timer in the
-first answer running down (`answers.counts_down`). A failure in other words (a wait timing
-out anew) goes on with the wait. A new answer is progress, which the caller handles (every run
-starts again). Pure functions of the record.
+moving from one state to the next, even to one shown before) starts the wait again, as does
+a view's progress going further than when it joined (`answers.ahead`; the first spelling
+keeps its furthest marks) or a timer in the first answer running down
+(`answers.counts_down`). A failure in other words (a wait timing out anew) goes on with the
+wait. A new answer is progress, which the caller handles (every run starts again). Pure
+functions of the record.
 """
 
 from __future__ import annotations
@@ -25,7 +26,7 @@ if TYPE_CHECKING:
     from arcguard.core.schema import Stuck
 
 MAX_VIEWS = 4  # other spellings a wait keeps: a rotation is a few
-SEP = "|"  # between a view's answer and its furthest marks, which never hold it
+SEP = "|"  # between a view's answer and its marks of progress, which never hold it
 
 
 def wait(st: Stuck, seen: Poll, *, failed: bool) -> None:
