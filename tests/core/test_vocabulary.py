@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-import ast
-from pathlib import Path
+from typing import get_args
 
+from arcguard.core import names
 from arcguard.core.arc_keeper import handback
 from arcguard.core.arc_keeper import stop
 from arcguard.core.display import notices
@@ -12,21 +12,8 @@ from arcguard.core.words import vocabulary
 from arcguard.forensics import handbacks
 
 
-SCHEMA = Path(__file__).parents[2] / "src" / "arcguard" / "core" / "schema.py"
-
-
-def _decision_kind_literal() -> list[str]:
-    """The texts of `schema.DecisionKind`, the type every logged kind is checked against."""
-    for node in ast.walk(ast.parse(SCHEMA.read_text())):
-        if isinstance(node, ast.Assign) and getattr(node.targets[0], "id", "") == "DecisionKind":
-            assert isinstance(node.value, ast.Subscript)
-            assert isinstance(node.value.slice, ast.Tuple)
-            return [ast.literal_eval(e) for e in node.value.slice.elts]
-    raise AssertionError("no DecisionKind in schema.py")
-
-
 def test_the_logged_kinds_are_the_vocabularys():
-    assert sorted(_decision_kind_literal()) == sorted(vocabulary.DECISION_KINDS)
+    assert sorted(get_args(names.DecisionKind)) == sorted(vocabulary.DECISION_KINDS)
     assert len(set(vocabulary.DECISION_KINDS)) == len(vocabulary.DECISION_KINDS)
 
 

@@ -16,7 +16,7 @@ from arcguard.values import value
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from arcguard.core.schema import EventName
+    from arcguard.core.names import EventName
     from arcguard.core.schema import HookSpecificOutput
     from arcguard.core.schema import Output as Output
     from arcguard.jsonio import JSONObject

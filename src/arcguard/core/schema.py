@@ -34,58 +34,9 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Literal
 
+    from arcguard.core.names import DecisionKind
+    from arcguard.core.names import EventName
     from arcguard.core.validation import Check
-
-    # --- names -------------------------------------------------------------------------------
-
-    # arcguard's hook subcommands (`arcguard hook NAME`), as the log's `hook` field names them.
-    HookName = Literal[
-        "posture",
-        "stop",
-        "pre-tool",
-        "post-tool",
-        "post-batch",
-        "session-start",
-        "stop-failure",
-        "limit-wait",
-    ]
-    # The Claude Code events those hooks answer.
-    EventName = Literal[
-        "UserPromptSubmit",
-        "Stop",
-        "PreToolUse",
-        "PostToolUse",
-        "PostToolUseFailure",
-        "PostToolBatch",
-        "SessionStart",
-        "StopFailure",
-    ]
-    # What a logged decision did: the names and meanings are `core.words.vocabulary`'s (a log
-    # written by an earlier version may say block, read as continue).
-    DecisionKind = Literal[
-        "continue",
-        "allow",
-        "release",
-        "decision",
-        "cap",
-        "deny",
-        "untracked",
-        "pause",
-        "resume",
-        "nudge",
-        "arc",
-        "arc-new",
-        "arc-stop",
-        "api-error",
-        "limit-wait",
-        "limit-resume",
-        "limit-cancel",
-        "limit-watch",
-        "give-up",
-        "overridden",
-    ]
-    # Which loop-guard rule paused the session.
-    PauseKind = Literal["blocked", "cycle", "backstop", "stuck", "poll"]
 
 
 # --- the state file --------------------------------------------------------------------------
@@ -251,7 +202,7 @@ DECISION_KIND: Check[DecisionKind | Literal[""]] = STR  # type: ignore[assignmen
 
 class LogEntry(Record):
     t: float | None = opt(NUMBER, default=None)
-    hook: str | None = opt(STR, default=None)  # a HookName; plain text: callers pass theirs
+    hook: str | None = opt(STR, default=None)  # a `names.HookName`; plain text: callers pass theirs
     kind: DecisionKind | Literal[""] = field(DECISION_KIND, default="")
     reason: str = field(STR, default="")
     rule: str | None = opt(STR, default=None)  # a pause's kind, a block's class, or a rule

@@ -41,9 +41,9 @@ if TYPE_CHECKING:
 
     from arcguard.core.arc_keeper.goal import Mark as GoalMark
     from arcguard.core.config import Config
+    from arcguard.core.names import DecisionKind
     from arcguard.core.render import Decisions
     from arcguard.core.schema import Arc
-    from arcguard.core.schema import DecisionKind
     from arcguard.core.state import State
 
 PRODUCTIVE = "productive"

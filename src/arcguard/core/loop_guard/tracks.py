@@ -25,8 +25,8 @@ from arcguard.core.validation import Keyed
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from arcguard.core.config import Config
+    from arcguard.core.names import PauseKind
     from arcguard.core.render import Decisions
-    from arcguard.core.schema import PauseKind
     from arcguard.core.state import State
     from arcguard.core.tool_call import ToolCall
 

@@ -6,7 +6,7 @@ Names are part of what other tools read (the state file's log, `--json` outputs)
 that changes stays readable under its old spelling (`RENAMED`, `kind_name`).
 
 Pure: constants only. Each is `Final`, so mypy reads it as its literal: a constant passed where
-a `schema.DecisionKind` is expected is checked like the text itself.
+a `names.DecisionKind` is expected is checked like the text itself.
 """
 
 from __future__ import annotations
