@@ -16,6 +16,7 @@ from arcguard.core import schema
 from arcguard.core.config import default_config
 from arcguard.core.loop_guard import edited
 from arcguard.core.loop_guard import known_causes
+from arcguard.core.loop_guard import reverts
 from arcguard.core.loop_guard.answers import MAX_NUMBERS
 from arcguard.core.loop_guard.answers import MAX_PROGRESS
 from arcguard.core.loop_guard.answers import NUMBER_DIGITS
@@ -228,6 +229,24 @@ def track(cfg: Any, base: int) -> dict[str, Any]:
             "futile_nudged": False,
             "futile_first": f"completed:{base:016x}",
             "futile_names": [chars(NAME_CHARS) for _ in range(MAX_NAMES)],
+            "detour": {
+                "runs": {
+                    f"failed:{base + n:016x}@{base:016x}": INT for n in range(reverts.MAX_RUNS)
+                },
+                "marks": {
+                    f"failed:{base + n:016x}@{base:016x}": INT for n in range(reverts.MAX_RUNS)
+                },
+                "futile": INT,
+                "first": False,
+                "put": [f"{base + n:016x}" for n in range(reverts.MAX_LINES)],
+                "prints": {
+                    f"failed:{base + n:016x}@{base:016x}": f"{base:016x}:{base:016x}"
+                    for n in range(reverts.MAX_RUNS)
+                },
+                "undone": [f"{base + n:016x}" for n in range(reverts.MAX_LINES)],
+                "backs": [f"{base + n:016x}" for n in range(reverts.MAX_FILES)],
+                "files": [f"{base + n:016x}" for n in range(reverts.MAX_FILES)],
+            },
         },
         # Model text, each character taking the most bytes it can once escaped.
         "narrations": [chars(NARRATION_CHARS) for _ in range(MAX_NARRATIONS)],

@@ -142,6 +142,20 @@ class Poll(Record):
     views: dict[str, str] = field(map_of(STR), default_factory=dict)  # other spellings' answers
 
 
+class Detour(Record):
+    """Edits since the last progress other than an edit's (`loop_guard.reverts`)."""
+
+    runs: dict[str, int] = field(map_of(INT), default_factory=dict)  # failure runs edits cleared
+    marks: dict[str, int] = field(map_of(INT), default_factory=dict)  # their `news` then
+    futile: int = field(INT, default=0)  # changes that changed nothing, as edits cleared them
+    first: bool = field(BOOL, default=False)  # a change's new answer was pending then
+    put: list[str] = field(list_of(STR), default_factory=list)  # lines edits put in
+    undone: list[str] = field(list_of(STR), default_factory=list)  # lines edits took out
+    prints: dict[str, str] = field(map_of(STR), default_factory=dict)  # failures as printed
+    backs: list[str] = field(list_of(STR), default_factory=list)  # files edited back once
+    files: list[str] = field(list_of(STR), default_factory=list)  # files going round
+
+
 class Stuck(Record):
     pairs: list[str] = field(list_of(STR), default_factory=list)  # no longer written
     results: list[str] = field(list_of(STR), default_factory=list)  # result shapes seen
@@ -194,6 +208,7 @@ class Stuck(Record):
     futile_nudged: bool = field(BOOL, default=False)
     futile_first: str = field(STR, default="")  # a change's new answer (is it the run's 1st?)
     futile_names: list[str] = field(list_of(STR), default_factory=list)  # what the run changes
+    detour: Detour | None = maybe(Detour, default=None)
 
 
 # A decision's kind is plain text in the file (the check), one of `DecisionKind` in the code.
@@ -386,7 +401,7 @@ FILE_STATE_CHARS = 64
 # The largest state file these bounds allow with the default settings, in bytes: no input can
 # make one larger (a real one is a few tens of KB). More operations, runs or cycle history
 # in the settings allow more, up to the limit a state file is read with (`store`).
-STATE_BUDGET = 5_777_090
+STATE_BUDGET = 5_821_514
 
 
 def problem(document: object) -> str | None:

@@ -85,20 +85,26 @@ def swaps(call: ToolCall) -> list[list[str]]:
 def _changes(call: ToolCall) -> list[tuple[str, str]]:
     """(new, old) lines an Edit or MultiEdit changed, as `seen` reads them, where it replaced
     as many lines as it wrote: those up to `MAX_SWAP_CHARS` with no obvious secret in them."""
-    edits = call.input.get("edits") if isinstance(call.input, dict) else None
     found = []
-    for change in edits if isinstance(edits, list) else [call.input]:
-        if not isinstance(change, dict):
-            continue
-        old, new = change.get("old_string"), change.get("new_string")
-        if not isinstance(old, str) or not isinstance(new, str):
-            continue
+    for old, new in replacements(call):
         olds, news = old.splitlines(), new.splitlines()
         if len(olds) != len(news):
             continue
         for after, before in zip(news, olds, strict=True):
             if after != before and _keepable(after) and _keepable(before):
                 found.append((seen(after), seen(before)))
+    return found
+
+
+def replacements(call: ToolCall) -> list[tuple[str, str]]:
+    """The (old, new) texts an Edit or MultiEdit replaced; none for another tool."""
+    edits = call.input.get("edits") if isinstance(call.input, dict) else None
+    found = []
+    for change in edits if isinstance(edits, list) else [call.input]:
+        if isinstance(change, dict):
+            old, new = change.get("old_string"), change.get("new_string")
+            if isinstance(old, str) and isinstance(new, str):
+                found.append((old, new))
     return found
 
 

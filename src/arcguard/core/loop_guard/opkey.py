@@ -307,6 +307,12 @@ def is_confirmed_edit(call: ToolCall, response: object) -> bool:
     return False
 
 
+def file_path(call: ToolCall) -> str:
+    """The file a file tool's input names ("" if none)."""
+    path = call.input.get("file_path") if isinstance(call.input, dict) else None
+    return path if isinstance(path, str) else ""
+
+
 def edited_contents(call: ToolCall, response: object) -> tuple[str, str | None, str] | None:
     """(path, content before or None, content after) of a confirmed edit, from its structured
     response: a Write's content, or an Edit's replacement applied to the original file.
@@ -315,9 +321,9 @@ def edited_contents(call: ToolCall, response: object) -> tuple[str, str | None, 
     if not isinstance(response, dict):
         return None
     path = response.get("filePath")
-    if not isinstance(path, str) and isinstance(call.input, dict):
-        path = call.input.get("file_path")
     if not isinstance(path, str):
+        path = file_path(call)
+    if not path:
         return None
     original = response.get("originalFile")
     before = original if isinstance(original, str) else None

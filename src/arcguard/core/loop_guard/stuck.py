@@ -47,6 +47,7 @@ from arcguard.core.loop_guard import edited
 from arcguard.core.loop_guard import failures
 from arcguard.core.loop_guard import opkey
 from arcguard.core.loop_guard import polls
+from arcguard.core.loop_guard import reverts
 from arcguard.core.loop_guard import searches
 from arcguard.core.loop_guard import shape
 from arcguard.core.loop_guard import taking_turns
@@ -71,6 +72,7 @@ MAX_RUNS = 16  # results being counted at once
 # run: a one-off look elsewhere does not end a loop, a stretch of new findings does.
 GAP = 3
 LABEL_CHARS = 60
+UNCOMPARED = (opkey.UNKNOWN, opkey.NOT_RUN, opkey.TIMED_OUT)  # outcomes with no result to compare
 
 
 def _stuck(track: Track) -> Stuck:
@@ -79,10 +81,13 @@ def _stuck(track: Track) -> Stuck:
     return st
 
 
-def _progress(st: Stuck, *, failures: bool = True) -> None:
+def _progress(st: Stuck, *, failures: bool = True, edit: bool = False) -> None:
     """Real progress: every run of results seen again starts over. With `failures` false (a
     change's own output), every run but a failure's and a run of changes that changed
-    nothing: the next attempt, or the look after the change, tells whether it moved them."""
+    nothing: the next attempt, or the look after the change, tells whether it moved them.
+    Full progress but an edit's ends the edits' detour (`reverts`)."""
+    if failures and not edit and st.detour is not None:
+        st.detour = None
     if failures:
         st.runs, st.marks = {}, {}
         st.fails, st.fail_nudged = 0, False
@@ -192,17 +197,20 @@ def observe(track: Track, now: float, call: ToolCall, finished: Finished) -> Non
     """Count one finished call (mutates `track`)."""
     st = _stuck(track)
     outcome, result = finished.outcome, finished.result
+    back = bool(finished.edit) and reverts.going_back(st, call, new=finished.edit == NEW)
+    if back:
+        _forget_quiet_runs(st)  # the runs the detour's edits cleared go on
     if finished.edit or finished.wrote:
         st.wrote_turn = st.changed_turn = track.turns
     elif _acted(st, finished):
         st.changed_turn = track.turns
-    if _other_code(st, call, finished):
+    if _other_code(st, call, finished, back=back):
         return
     poll = _polls(call, finished)
     if finished.found is not None and not poll:  # a wait for a line to show is timed instead
         searches.observe(st, track.seq, call, finished.found)
-    if finished.edit == REVISIT or outcome in (opkey.UNKNOWN, opkey.NOT_RUN, opkey.TIMED_OUT):
-        return  # back to a known content, or no result to compare: neither way
+    if back or finished.edit == REVISIT or outcome in UNCOMPARED:
+        return  # back to a known content or going back, or no result to compare: neither way
     label = opkey.label(call, LABEL_CHARS)
     if outcome.startswith(opkey.COMPLETED):
         if finished.changed:
@@ -225,6 +233,7 @@ def observe(track: Track, now: float, call: ToolCall, finished: Finished) -> Non
     if fresh:
         st.news += 1
         _forget_quiet_runs(st)
+        reverts.news(st, call, failed=result.startswith(opkey.FAILED))
     if result.startswith(opkey.FAILED):
         _observe_failure(st, track.turns, call, finished, label)
         return
@@ -267,15 +276,16 @@ def _polls(call: ToolCall, finished: Finished) -> bool:
     return tool_effects.is_poll(call) and not acted and not finished.checked
 
 
-def _other_code(st: Stuck, call: ToolCall, finished: Finished) -> bool:
+def _other_code(st: Stuck, call: ToolCall, finished: Finished, *, back: bool) -> bool:
     """An edit to a new content or a checkout: other code, so a failure seen again after it is
     news (a bisect's next bad commit), unless an edit only changed what the failure quotes
-    (`_set_aside`). True when it was progress."""
+    (`_set_aside`) or went back (`back`). True when it was progress."""
     if finished.edit:
         _set_aside(st, call)
-    if finished.edit != NEW and not finished.moved:
+    if (finished.edit != NEW or back) and not finished.moved:
         return False
-    _progress(st)  # an edit's set-aside failure run stays (`_set_aside`)
+    # An edit's set-aside failure run stays (`_set_aside`), and so does its detour.
+    _progress(st, edit=bool(finished.edit) and not finished.moved)
     if finished.moved:
         _end_edited(st)
     return True
@@ -294,12 +304,18 @@ def _observe_failure(st: Stuck, turn: int, call: ToolCall, finished: Finished, l
     if again:
         return
     key = failures.aimed(st, result, call)
+    if reverts.moved(st, key, call, finished.printed or []):
+        # The detour's edits moved it after all: its runs start again, alone.
+        runs = st.runs
+        st.runs = {k: n for k, n in runs.items() if k != key and key not in taking_turns.members(k)}
+        back = ""
     _count_turns(st, key, back, last_seen, turn, label)
     failures.counted_in(st, opkey.operation_id(call), key)
     if finished.resumed and key == st.edited:
         # The edits moved nothing the failure shows: its run goes on where it was.
         st.runs = {**st.runs, key: st.edited_run}
         st.marks = {**st.marks, key: st.news}
+        reverts.carried(st, key)
         st.fail_nudged = st.fail_nudged or st.edited_nudged
     elif key != st.edited:
         _end_edited(st)  # another failure: the edits in its run start now

@@ -41,7 +41,7 @@ def members(run: str) -> list[str]:
 def back_after(st: Stuck, failure: str, turn: int) -> str:
     """The failure that `failure`, failing again in `turn`, comes back after ("" if none): the
     last failure counted, in an earlier turn, seen after `failure` was last seen and not beside
-    it, from the same check (`_same_check`); `failure` seen within `FAIL_MEMORY_TURNS` and no
+    it, from the same check (`same_check`); `failure` seen within `FAIL_MEMORY_TURNS` and no
     file written since. Read before `failure` is remembered as seen now."""
     other = st.fail or ""
     if not other or other == failure or st.fail_turn == turn:
@@ -51,10 +51,10 @@ def back_after(st: Stuck, failure: str, turn: int) -> str:
         return ""
     if turn - seen > failures.FAIL_MEMORY_TURNS or st.wrote_turn >= seen:
         return ""
-    return other if _same_check(st, failure, other) else ""
+    return other if same_check(st, failure, other) else ""
 
 
-def _same_check(st: Stuck, failure: str, other: str) -> bool:
+def same_check(st: Stuck, failure: str, other: str) -> bool:
     """The calls that first failed the two ways name the same things, or one of them more
     (`make lint`, `make -s lint`; `pytest -q`, `pytest -q tests/test_tax.py`): one check.
     `make lint` and `make test`, `uv run pytest` and `uv run alembic upgrade` are two."""

@@ -1,0 +1,277 @@
+"""Edits that go back (`loop_guard.reverts`): a line put back in that an earlier edit put in
+and a later one took out shows the edits between moved nothing, so the failures after them
+count on from before those edits; after a second such step back, no edit to that file clears
+anything. Edits to new content, and suspects ruled out one at a time (each line taken out and
+put back once), stay progress, however often the failure comes back after them."""
+
+from __future__ import annotations
+
+import itertools
+from typing import Any
+
+from testing.guard_driver import Call
+from testing.guard_driver import Driver
+from testing.guard_driver import bash
+from testing.guard_driver import fail
+from testing.guard_driver import tag
+
+
+TSCONFIG = "/w/apps/admin/tsconfig.json"
+NOT_FOUND = "src/pages/Orders.tsx(4,27): error TS2307: Cannot find module '@acme/ui'"
+
+
+def edit(path: str, old: str, new: str) -> Call:
+    """An Edit whose response, as transcripts of big files have it, does not show the file."""
+    patch = [{"lines": [f"-{old}", f"+{new}"]}]
+    response = {"filePath": path, "oldString": old, "newString": new, "structuredPatch": patch}
+    return Call(
+        "Edit", {"file_path": path, "old_string": old, "new_string": new}, response=response
+    )
+
+
+def _asked_paused(outs: list[dict[str, Any]], d: Driver) -> tuple[list[int], bool]:
+    return [n + 1 for n, out in enumerate(outs) if out["context"]], d.paused is not None
+
+
+def _typecheck(d: Driver) -> dict[str, Any]:
+    return d.turn(fail("pnpm -F admin typecheck", NOT_FOUND))
+
+
+def _flip(d: Driver, n: int) -> dict[str, Any]:
+    """The n-th flip of `moduleResolution` between two values."""
+    modes = ('"moduleResolution": "bundler"', '"moduleResolution": "node"')
+    return d.turn(edit(TSCONFIG, modes[n % 2], modes[(n + 1) % 2]))
+
+
+def test_a_setting_tried_in_turn_is_asked_about_at_the_4th_failure_then_paused():
+    d = Driver()
+    for n in range(6):  # findings first: the runs below are judged by how recent they are
+        d.turn(Call("Read", {"file_path": f"/w/src/m{tag(n)}.ts"}, response={"c": tag(n)}))
+    outs = [_typecheck(d)]  # 1st attempt
+    for n in range(3):
+        outs.append(_flip(d, n))  # the 3rd puts `node` back in: a step back
+        outs.append(_typecheck(d))  # 2nd to 4th: asked at the 4th
+    asked, paused = _asked_paused(outs, d)
+    assert asked == [7] and not paused
+    _flip(d, 3)  # a second step back: the file goes round
+    _typecheck(d)
+    d.turn(edit(TSCONFIG, '"target": "es2020"', '"target": "es2022"'))  # clears nothing now
+    _typecheck(d)
+    _flip(d, 4)
+    _typecheck(d)
+    assert d.paused is not None and d.main["stuck"]["fails"] == 7  # the 7th attempt
+
+
+def test_a_step_back_right_after_a_new_setting_still_counts_the_attempts_before():
+    d = Driver()
+    for n in range(6):
+        d.turn(Call("Read", {"file_path": f"/w/src/m{tag(n)}.ts"}, response={"c": tag(n)}))
+    outs = [_typecheck(d)]  # 1st attempt
+    outs.append(_flip(d, 0))
+    outs.append(_typecheck(d))  # 2nd
+    outs.append(_flip(d, 1))
+    outs.append(_flip(d, 2))  # back, with no attempt between
+    outs.append(_typecheck(d))  # 3rd
+    outs.append(_flip(d, 3))  # back again
+    outs.append(_typecheck(d))  # 4th: asked
+    asked, _ = _asked_paused(outs, d)
+    assert asked == [8]
+
+
+def test_a_restart_whose_look_answers_the_same_counts_on_across_a_setting_tried_in_turn():
+    d = Driver()
+    conf = "/etc/nginx/sites-available/orders"
+    check = "sudo systemctl reload nginx && curl -s localhost/api/health"
+    answer = "502 Bad Gateway from upstream orders-api"
+    hosts = [f"proxy_pass http://{host}:3000/;" for host in ("127.0.0.1", "localhost")]
+    outs = [d.turn(bash(check, answer))]  # 1st attempt
+    for n in range(3):
+        outs.append(d.turn(edit(conf, hosts[n % 2], hosts[(n + 1) % 2])))  # the 3rd goes back
+        outs.append(d.turn(bash(check, answer)))  # 2nd to 4th: asked at the 4th
+    asked, _ = _asked_paused(outs, d)
+    assert asked == [7]
+
+
+def test_a_failure_printed_otherwise_after_a_step_back_starts_again():
+    # The count falls: the settings did move it, so the detour is over.
+    d = Driver()
+    outs = [d.turn(fail("pnpm -F admin typecheck", f"{NOT_FOUND}\nFound 9 errors"))]
+    for n, left in enumerate(("nine", "eight", "seven", "six", "five")):
+        outs.append(_flip(d, n))
+        outs.append(d.turn(fail("pnpm -F admin typecheck", f"{NOT_FOUND}\nFound {left} errors")))
+    assert _asked_paused(outs, d) == ([], False)
+
+
+def test_a_command_with_a_new_answer_ends_the_detour():
+    d = Driver()
+    _typecheck(d)
+    _flip(d, 0)
+    _typecheck(d)
+    _flip(d, 1)
+    _typecheck(d)
+    d.turn(bash("ls -la node_modules/@acme", "ui -> ../../packages/ui"))
+    _flip(d, 2)  # would step back: the detour it belonged to is over
+    _typecheck(d)
+    assert d.main["stuck"]["fails"] == 1
+
+
+def test_the_users_words_end_the_detour():
+    d = Driver()
+    _typecheck(d)
+    _flip(d, 0)
+    _typecheck(d)
+    _flip(d, 1)
+    _typecheck(d)
+    d.turn(Call("AskUserQuestion", {"q": "which?"}, response={"answers": {"which?": "node"}}))
+    _flip(d, 2)
+    _typecheck(d)
+    assert d.main["stuck"]["fails"] == 1
+
+
+def test_two_failures_taking_turns_as_a_setting_flips_are_asked_about_at_the_4th():
+    d = Driver()
+    gradle = "/w/service/build.gradle.kts"
+    resolve = "Could not resolve io.northwind:ledger-client:3.2.0: requires JVM 21"
+    targets = "Inconsistent JVM-target compatibility: compileJava (17) and compileKotlin (21)"
+    build = "./gradlew :service:build"
+    for n in range(6):  # findings first: the runs below are judged by how recent they are
+        d.turn(Call("Read", {"file_path": f"/w/src/M{tag(n)}.kt"}, response={"c": tag(n)}))
+    outs = [d.turn(fail(build, resolve))]
+    outs.append(d.turn(edit(gradle, "jvmToolchain(17)", "jvmToolchain(21)")))
+    outs.append(d.turn(fail(build, targets)))
+    outs.append(d.turn(edit(gradle, "jvmToolchain(21)", "jvmToolchain(17)\njvmTarget = JVM_17")))
+    outs.append(d.turn(fail(build, resolve)))
+    outs.append(d.turn(edit(gradle, "jvmToolchain(17)\njvmTarget = JVM_17", "jvmToolchain(21)")))
+    outs.append(d.turn(fail(build, targets)))  # the 4th attempt, in 2 ways
+    asked, _ = _asked_paused(outs, d)
+    assert asked == [7]
+
+
+def test_new_content_after_each_failure_stays_progress():
+    # A number tried higher each time: no edit goes back, so none is asked about.
+    d = Driver()
+    outs = [d.turn(fail("pytest -q tests/test_cache.py", "E   assert cache.get('k') == 'v'"))]
+    for n in range(8):
+        outs.append(d.turn(edit("/w/cache.py", f"TTL_SECONDS = {n}", f"TTL_SECONDS = {n + 1}")))
+        outs.append(
+            d.turn(fail("pytest -q tests/test_cache.py", "E   assert cache.get('k') == 'v'"))
+        )
+    assert _asked_paused(outs, d) == ([], False)
+
+
+def test_an_experiment_taken_back_then_a_fix_that_works_is_left_alone():
+    d = Driver()
+    outs = [_typecheck(d)]
+    outs.append(
+        d.turn(edit(TSCONFIG, '"moduleResolution": "bundler"', '"moduleResolution": "node"'))
+    )
+    outs.append(_typecheck(d))
+    outs.append(
+        d.turn(edit(TSCONFIG, '"moduleResolution": "node"', '"moduleResolution": "bundler"'))
+    )
+    outs.append(_typecheck(d))
+    outs.append(d.turn(edit(TSCONFIG, '"paths": {}', '"paths": {"@acme/ui": ["../ui/src"]}')))
+    outs.append(d.turn(bash("pnpm -F admin typecheck", "Done in 2.1s")))
+    assert _asked_paused(outs, d) == ([], False)
+
+
+def test_an_edit_to_another_file_after_going_back_is_progress():
+    d = Driver()
+    _typecheck(d)
+    _flip(d, 0)
+    _typecheck(d)
+    _flip(d, 1)
+    _flip(d, 2)  # a step back: the 2 attempts so far count on
+    d.turn(edit("/w/packages/ui/package.json", '"types": "./dist/x.d.ts"', '"types": "./d.ts"'))
+    out = _typecheck(d)
+    assert not out["context"] and d.main["stuck"]["fails"] == 1
+
+
+def test_a_short_line_put_back_is_no_step_back():
+    # `end` comes and goes with any rewrite: each new content is progress.
+    d = Driver()
+    outs = [d.turn(fail("bundle exec rspec", "Failure/Error: expect(total).to eq(42)"))]
+    closers = ("end", "done")
+    for n in range(6):
+        old = f"total = sum_{tag(n)}(items)\n{closers[n % 2]}"
+        new = f"total = sum_{tag(n + 1)}(items)\n{closers[(n + 1) % 2]}"
+        outs.append(d.turn(edit("/w/lib/cart.rb", old, new)))
+        outs.append(d.turn(fail("bundle exec rspec", "Failure/Error: expect(total).to eq(42)")))
+    assert _asked_paused(outs, d) == ([], False)
+
+
+def test_rewrites_of_a_block_sharing_a_line_are_no_step_back():
+    # Each attempt rewrites the function; `return total` comes and goes with the rewrites.
+    d = Driver()
+    outs = [d.turn(fail("pytest -q tests/test_cart.py", "E   assert 40 == 42"))]
+    bodies = [
+        f"total = 0\nfor item in items_{tag(n)}:\n    total += item.price\nreturn total"
+        if n % 2 == 0
+        else f"prices_{tag(n)} = [item.price for item in items]\nreturn sum(prices_{tag(n)})"
+        for n in range(7)
+    ]
+    for old, new in itertools.pairwise(bodies):
+        outs.append(d.turn(edit("/w/cart.py", old, new)))
+        outs.append(d.turn(fail("pytest -q tests/test_cart.py", "E   assert 40 == 42")))
+    assert _asked_paused(outs, d) == ([], False)
+
+
+def test_a_failure_that_moved_ends_the_detour():
+    d = Driver()
+    _typecheck(d)
+    for n in range(3):
+        _flip(d, n)  # the 3rd steps back
+        _typecheck(d)
+    d.turn(fail("pnpm -F admin typecheck", f"{NOT_FOUND}\nFound two errors"))  # it moved
+    _flip(d, 3)  # would step back a second time: the detour is over
+    d.turn(fail("pnpm -F admin typecheck", f"{NOT_FOUND}\nFound two errors"))
+    assert d.main["stuck"]["fails"] == 1
+
+
+def test_a_failure_printed_otherwise_by_another_command_has_not_moved():
+    # The same error through two commands, each closing with its own exit code.
+    d = Driver()
+    checks = [("pnpm -F admin typecheck", 2), ("npx tsc --noEmit -p apps/admin", 1)]
+
+    def check(n: int) -> dict[str, Any]:
+        command, code = checks[n % 2]
+        return d.turn(fail(command, f"{NOT_FOUND}\nCommand failed with exit code {code}."))
+
+    outs = [check(0)]
+    for n in range(3):
+        outs.append(_flip(d, n))
+        outs.append(check(n + 1))
+    asked, _ = _asked_paused(outs, d)
+    assert asked == [7]
+
+
+def test_the_step_back_that_makes_the_4th_attempt_is_asked_about_at_once():
+    d = Driver()
+    outs = [_typecheck(d)]
+    outs.append(_flip(d, 0))
+    outs.append(_typecheck(d))
+    outs.append(_flip(d, 1))
+    outs.append(_typecheck(d))
+    outs.append(d.turn(edit(TSCONFIG, '"strict": true', '"strict": false')))
+    outs.append(_typecheck(d))  # the 4th attempt, after edits to new content
+    outs.append(_flip(d, 2))  # a step back: the four count together
+    asked, _ = _asked_paused(outs, d)
+    assert asked == [8]
+
+
+def test_failures_taking_turns_that_moved_start_again_alone():
+    d = Driver()
+    build = "./gradlew :service:build"
+    resolve = "Could not resolve io.northwind:ledger-client:3.2.0: requires JVM 21"
+    targets = "Inconsistent JVM-target compatibility: compileJava ({j}) and compileKotlin (21)"
+    gradle = "/w/service/build.gradle.kts"
+    d.turn(fail(build, resolve))
+    d.turn(edit(gradle, "jvmToolchain(17)", "jvmToolchain(21)"))
+    d.turn(fail(build, targets.format(j="seventeen")))
+    d.turn(edit(gradle, "jvmToolchain(21)", "jvmToolchain(17)"))
+    d.turn(fail(build, resolve))
+    d.turn(edit(gradle, "jvmToolchain(17)", "jvmToolchain(21)"))  # a step back
+    d.turn(fail(build, targets.format(j="eleven")))  # it moved: Java is at 11 now
+    d.turn(edit(gradle, "jvmToolchain(21)", "jvmToolchain(17)"))
+    out = d.turn(fail(build, resolve))
+    assert not out["context"] and d.main["stuck"]["fails"] <= 2
