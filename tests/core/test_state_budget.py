@@ -237,7 +237,6 @@ def track(cfg: Any, base: int) -> dict[str, Any]:
                     f"failed:{base + n:016x}@{base:016x}": INT for n in range(reverts.MAX_RUNS)
                 },
                 "futile": INT,
-                "first": False,
                 "put": [f"{base + n:016x}" for n in range(reverts.MAX_LINES)],
                 "prints": {
                     f"failed:{base + n:016x}@{base:016x}": f"{base:016x}:{base:016x}"

@@ -148,7 +148,6 @@ class Detour(Record):
     runs: dict[str, int] = field(map_of(INT), default_factory=dict)  # failure runs edits cleared
     marks: dict[str, int] = field(map_of(INT), default_factory=dict)  # their `news` then
     futile: int = field(INT, default=0)  # changes that changed nothing, as edits cleared them
-    first: bool = field(BOOL, default=False)  # a change's new answer was pending then
     put: list[str] = field(list_of(STR), default_factory=list)  # lines edits put in
     undone: list[str] = field(list_of(STR), default_factory=list)  # lines edits took out
     prints: dict[str, str] = field(map_of(STR), default_factory=dict)  # failures as printed
@@ -401,7 +400,7 @@ FILE_STATE_CHARS = 64
 # The largest state file these bounds allow with the default settings, in bytes: no input can
 # make one larger (a real one is a few tens of KB). More operations, runs or cycle history
 # in the settings allow more, up to the limit a state file is read with (`store`).
-STATE_BUDGET = 5_821_514
+STATE_BUDGET = 5_821_388
 
 
 def problem(document: object) -> str | None:

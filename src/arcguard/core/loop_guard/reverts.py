@@ -8,16 +8,19 @@ after them is one more attempt at the same thing. Suspects ruled out one at a ti
 disabled, then put back as it was, then the next one) put no line in twice: each try answered
 another question.
 
-From the first edit after the last progress of another kind, a detour (`Detour`) keeps what the
-edits cleared (the runs of failures and of changes that changed nothing, `checks`, added up),
-and which lines small edits put in and took out (at most `MAX_TAKEN` lines each, as a setting
-changes: a rewrite of a block takes out lines, such as `return total`, that any other rewrite
-may put back). An edit that goes back is no progress: it brings back what the edits cleared,
-beside what came since. A failure printed otherwise than when the detour last saw it (a count
-lower, another test) moved: what was kept of its run is dropped. A second step back in the same
-file marks it as going round: from then on no edit to it clears anything either. Progress of
-any other kind (a command's new answer, a poll's news, the user's words, other code checked
-out) ends the detour. Pure functions of the track's `Stuck` record and the call.
+From the first edit after the last progress of another kind, a detour (`Detour`) notes which
+lines small edits put in and took out (at most `MAX_TAKEN` lines each, as a setting changes: a
+rewrite of a block takes out lines, such as `return total`, that any other rewrite may put
+back), and keeps what the edits since the last untried value cleared: the runs of failures and
+of changes that changed nothing (`checks`), added up. An edit that tries what no edit of the
+detour tried (a line never put in or taken out, a rewrite, a Write) starts that count over:
+the attempts before it were at other combinations. An edit that steps back is no progress: it
+brings back what the edits cleared, beside what came since. A second step back in the same
+file marks it as going round: from then on edits to it clear nothing either, until one tries a
+value not tried yet. A failure the same command prints otherwise than when the detour last saw
+it (a count lower), or a new failure after a step back, shows the edits moved it: the detour
+ends. So does progress of any other kind (a command's new answer, a poll's news, the user's
+words, other code checked out). Pure functions of the track's `Stuck` record and the call.
 """
 
 from __future__ import annotations
@@ -47,19 +50,24 @@ LINE_CHARS = 8
 def going_back(st: Stuck, call: ToolCall, *, new: bool) -> bool:
     """Whether the confirmed edit `call` goes back or edits a file going round: no progress,
     and a step back brings back what the detour's edits cleared. Otherwise an edit to a new
-    content (`new`) is progress, and what it clears is kept first (mutates `st`; the caller
-    counts the runs again: `stuck._forget_quiet_runs`)."""
+    content (`new`) is progress, and what it clears is kept first, unless it tries something
+    untried (mutates `st`; the caller counts the runs again: `stuck._forget_quiet_runs`)."""
     detour = st.detour or Detour()
     path = hashing.digest(opkey.file_path(call))
-    taken, put = _lines(call, path)
+    lines = _lines(call, path)
+    taken, put = lines or (set(), set())
+    small = lines is not None and len(taken) <= MAX_TAKEN and len(put) <= MAX_TAKEN
     back = any(line in detour.put and line in detour.undone for line in put)
-    if len(taken) <= MAX_TAKEN and len(put) <= MAX_TAKEN:
+    untried = not small or any(line not in detour.put and line not in detour.undone for line in put)
+    if small:
         detour.put, detour.undone = _noted(detour.put, put), _noted(detour.undone, taken)
+    if untried and not back and path in detour.files:
+        _off_round(detour, path)  # a value not tried yet: work on the file, not round it
     if back:
         _stepped_back(detour, path)
         _bring_back(st, detour)
     elif new and path not in detour.files:
-        _keep(st, detour)
+        _keep(st, detour, untried=untried)
     st.detour = detour
     return back or path in detour.files
 
@@ -113,6 +121,11 @@ def _printed(detour: Detour, run: str, seen: str) -> None:
     detour.prints = dict(list(prints.items())[-MAX_RUNS:])
 
 
+def _off_round(detour: Detour, path: str) -> None:
+    detour.files = [f for f in detour.files if f != path]
+    detour.backs = [f for f in detour.backs if f != path]
+
+
 def _stepped_back(detour: Detour, path: str) -> None:
     if path in detour.files:
         return
@@ -129,12 +142,16 @@ def _noted(kept: list[str], lines: set[str]) -> list[str]:
     return kept
 
 
-def _lines(call: ToolCall, path: str) -> tuple[set[str], set[str]]:
+def _lines(call: ToolCall, path: str) -> tuple[set[str], set[str]] | None:
     """The lines an Edit or MultiEdit took out and those it put in, spaces aside (lines kept
-    around the change are neither), as digests with the file's. A Write's are not known."""
+    around the change are neither), as digests with the file's. None for a Write: only its
+    whole content is known."""
+    replaced = edited.replacements(call)
+    if not replaced:
+        return None
     taken: set[str] = set()
     put: set[str] = set()
-    for old, new in edited.replacements(call):
+    for old, new in replaced:
         before, after = _telling(old), _telling(new)
         taken |= before - after
         put |= after - before
@@ -150,9 +167,14 @@ def _telling(text: str) -> set[str]:
     return {line for line in lines if len(line) >= LINE_CHARS and any(c.isalpha() for c in line)}
 
 
-def _keep(st: Stuck, detour: Detour) -> None:
+def _keep(st: Stuck, detour: Detour, *, untried: bool) -> None:
     """A new edit is about to clear the runs: the failures' runs and the changes that changed
-    nothing are added to what the detour keeps, with how the last failure printed."""
+    nothing are added to what the detour keeps, with how the last failure printed. An edit
+    that tries something no edit of the detour tried (`untried`) starts it over: the attempts
+    before it were at other combinations."""
+    if untried:
+        detour.runs, detour.marks, detour.futile = {}, {}, 0
+        return
     runs, marks = dict(detour.runs), dict(detour.marks)
     for key, count in st.runs.items():
         if key.startswith(opkey.FAILED):
@@ -166,7 +188,6 @@ def _keep(st: Stuck, detour: Detour) -> None:
         if run in runs and run not in detour.prints:
             _printed(detour, run, _print(command, st.fail_print))
     detour.futile += st.futile
-    detour.first = detour.first or bool(st.futile_first)
 
 
 def _taking_turns(st: Stuck, runs: dict[str, int], marks: dict[str, int]) -> None:
@@ -186,8 +207,7 @@ def _taking_turns(st: Stuck, runs: dict[str, int], marks: dict[str, int]) -> Non
 
 def _bring_back(st: Stuck, detour: Detour) -> None:
     """What the detour's edits cleared goes on with what came since: counts added, older runs
-    first. A change whose answer was new then is its run's first when the run went on (as
-    `checks.looked` counts it)."""
+    first."""
     runs = {k: n for k, n in detour.runs.items() if k not in st.runs}
     marks = {k: detour.marks.get(k, 0) for k in runs}
     for key, count in st.runs.items():
@@ -198,6 +218,5 @@ def _bring_back(st: Stuck, detour: Detour) -> None:
         del runs[key]
         marks.pop(key, None)
     st.runs, st.marks = runs, marks
-    futile = st.futile + detour.futile
-    st.futile = futile + 1 if futile and detour.first else futile
-    detour.runs, detour.marks, detour.futile, detour.first = {}, {}, 0, False
+    st.futile += detour.futile
+    detour.runs, detour.marks, detour.futile = {}, {}, 0
