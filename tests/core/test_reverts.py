@@ -396,3 +396,18 @@ def test_a_debug_print_put_in_again_while_fixing_is_left_alone():
         outs.append(d.turn(edit(cart, old, new)))
         outs.append(d.turn(fail(check, failure)))
     assert _asked_paused(outs, d) == ([], False)
+
+
+def test_a_rewrite_putting_a_value_tried_before_back_in_is_no_step_back():
+    d = Driver()
+    outs = [_typecheck(d)]
+    for n in range(2):
+        outs.append(_flip(d, n))  # `node`, then `bundler` again: both tried
+        outs.append(_typecheck(d))
+    rewrite = "\n".join(
+        ['"moduleResolution": "node"']
+        + [f'"{key}": "{key}-{tag(9)}",' for key in ("module", "target", "jsx", "lib")]
+    )
+    outs.append(d.turn(edit(TSCONFIG, '"moduleResolution": "bundler"', rewrite)))
+    outs.append(_typecheck(d))
+    assert d.main["stuck"]["fails"] == 1

@@ -13,14 +13,14 @@ lines small edits put in and took out (at most `MAX_TAKEN` lines each, as a sett
 rewrite of a block takes out lines, such as `return total`, that any other rewrite may put
 back), and keeps what the edits since the last untried value cleared: the runs of failures and
 of changes that changed nothing (`checks`), added up. An edit that tries what no edit of the
-detour tried (a line never put in or taken out, a rewrite, a Write) starts that count over:
-the attempts before it were at other combinations. An edit that steps back is no progress: it
-brings back what the edits cleared, beside what came since. A second step back in the same
-file marks it as going round: from then on edits to it clear nothing either, until one tries a
-value not tried yet. A failure the same command prints otherwise than when the detour last saw
-it (a count lower), or a new failure after a step back, shows the edits moved it: the detour
-ends. So does progress of any other kind (a command's new answer, a poll's news, the user's
-words, other code checked out). Pure functions of the track's `Stuck` record and the call.
+detour tried (a line never put in or taken out, a rewrite, a Write) starts that count over: the
+attempts before it were at other combinations. A small edit that steps back is no progress: it
+brings back what the edits cleared, beside what came since. A second step back in the same file
+marks it as going round: from then on edits to it clear nothing either, until one tries a value
+not tried yet. A failure the same command prints otherwise than when the detour last saw it (a
+count lower), or a new failure after a step back, shows the edits moved it: the detour ends. So
+does progress of any other kind (a command's new answer, a poll's news, the user's words, other
+code checked out). Pure functions of the track's `Stuck` record and the call.
 """
 
 from __future__ import annotations
@@ -57,7 +57,7 @@ def going_back(st: Stuck, call: ToolCall, *, new: bool) -> bool:
     lines = _lines(call, path)
     taken, put = lines or (set(), set())
     small = lines is not None and len(taken) <= MAX_TAKEN and len(put) <= MAX_TAKEN
-    back = any(line in detour.put and line in detour.undone for line in put)
+    back = small and any(line in detour.put and line in detour.undone for line in put)
     untried = not small or any(line not in detour.put and line not in detour.undone for line in put)
     if small:
         detour.put, detour.undone = _noted(detour.put, put), _noted(detour.undone, taken)
