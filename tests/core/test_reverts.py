@@ -18,6 +18,9 @@ from testing.guard_driver import tag
 
 TSCONFIG = "/w/apps/admin/tsconfig.json"
 NOT_FOUND = "src/pages/Orders.tsx(4,27): error TS2307: Cannot find module '@acme/ui'"
+GRADLE, BUILD = "/w/service/build.gradle.kts", "./gradlew :service:build"
+RESOLVE = "Could not resolve io.northwind:ledger-client:3.2.0: requires JVM 21"
+TARGETS = "Inconsistent JVM-target compatibility: compileJava ({j}) and compileKotlin (21)"
 
 
 def edit(path: str, old: str, new: str) -> Call:
@@ -132,10 +135,8 @@ def test_the_users_words_end_the_detour():
 
 def test_two_failures_taking_turns_as_a_setting_flips_are_asked_about_at_the_4th():
     d = Driver()
-    gradle = "/w/service/build.gradle.kts"
-    resolve = "Could not resolve io.northwind:ledger-client:3.2.0: requires JVM 21"
-    targets = "Inconsistent JVM-target compatibility: compileJava (17) and compileKotlin (21)"
-    build = "./gradlew :service:build"
+    gradle, build, resolve = GRADLE, BUILD, RESOLVE
+    targets = TARGETS.format(j=17)
     toolchains = ("jvmToolchain(17)", "jvmToolchain(21)")
     for n in range(6):  # findings first: the runs below are judged by how recent they are
         d.turn(Call("Read", {"file_path": f"/w/src/M{tag(n)}.kt"}, response={"c": tag(n)}))
@@ -265,10 +266,7 @@ def test_the_step_back_that_makes_the_4th_attempt_is_asked_about_at_once():
 
 def test_failures_taking_turns_that_moved_start_again_alone():
     d = Driver()
-    build = "./gradlew :service:build"
-    resolve = "Could not resolve io.northwind:ledger-client:3.2.0: requires JVM 21"
-    targets = "Inconsistent JVM-target compatibility: compileJava ({j}) and compileKotlin (21)"
-    gradle = "/w/service/build.gradle.kts"
+    gradle, build, resolve, targets = GRADLE, BUILD, RESOLVE, TARGETS
     d.turn(fail(build, resolve))
     d.turn(edit(gradle, "jvmToolchain(17)", "jvmToolchain(21)"))
     d.turn(fail(build, targets.format(j="seventeen")))
