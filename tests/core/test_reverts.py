@@ -409,3 +409,16 @@ def test_a_rewrite_putting_a_value_tried_before_back_in_is_no_step_back():
     outs.append(d.turn(edit(TSCONFIG, '"moduleResolution": "bundler"', rewrite)))
     outs.append(_typecheck(d))
     assert d.main["stuck"]["fails"] == 1
+
+
+def test_a_failure_that_moved_after_a_step_back_counts_from_one():
+    d = Driver()
+
+    def check(errors: int) -> dict[str, Any]:
+        return d.turn(fail("pnpm -F admin typecheck", f"{NOT_FOUND}\nFound {errors} errors"))
+
+    outs = [check(3)]
+    for n in range(4):
+        outs.append(_flip(d, n))  # the 3rd and the 4th step back
+        outs.append(check(2 if n == 3 else 3))  # the last one error fewer: it moved
+    assert _asked_paused(outs, d) == ([], False) and d.main["stuck"]["fails"] == 1

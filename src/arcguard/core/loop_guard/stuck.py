@@ -305,10 +305,7 @@ def _observe_failure(st: Stuck, turn: int, call: ToolCall, finished: Finished, l
         return
     key = failures.aimed(st, result, call)
     if reverts.moved(st, key, call, finished.printed or []):
-        # The detour's edits moved it after all: its runs start again, alone.
-        runs = st.runs
-        st.runs = {k: n for k, n in runs.items() if k != key and key not in taking_turns.members(k)}
-        back = ""
+        st.runs = {k: n for k, n in st.runs.items() if k != key}  # the edits moved it after all
     _count_turns(st, key, back, last_seen, turn, label)
     failures.counted_in(st, opkey.operation_id(call), key)
     if finished.resumed and key == st.edited:
