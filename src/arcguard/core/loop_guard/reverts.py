@@ -76,7 +76,7 @@ def moved(st: Stuck, run: str, call: ToolCall, printed: list[str]) -> bool:
     """A failure counted in `run` while the detour goes on. When the same command printed it
     otherwise than when last seen in it (times and ids aside: `edited.printed`), the edits moved
     it: what the detour kept of its run is dropped, and a detour that stepped back ends (True:
-    the runs its edits did not clear start again)."""
+    the run it carried starts again)."""
     detour = st.detour
     if detour is None:
         return False
