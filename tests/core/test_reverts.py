@@ -46,6 +46,14 @@ def _flip(d: Driver, n: int) -> dict[str, Any]:
     return d.turn(edit(TSCONFIG, modes[n % 2], modes[(n + 1) % 2]))
 
 
+def _tried_in_turn(d: Driver, flips: int) -> None:
+    """An attempt, then one after each flip (the 3rd and 4th step back: the file goes round)."""
+    _typecheck(d)
+    for n in range(flips):
+        _flip(d, n)
+        _typecheck(d)
+
+
 def test_a_setting_tried_in_turn_is_asked_about_then_paused():
     d = Driver()
     for n in range(6):  # findings first: the runs below are judged by how recent they are
@@ -109,11 +117,7 @@ def test_a_failure_printed_otherwise_after_a_step_back_starts_again():
 
 def test_a_command_with_a_new_answer_ends_the_detour():
     d = Driver()
-    _typecheck(d)
-    _flip(d, 0)
-    _typecheck(d)
-    _flip(d, 1)
-    _typecheck(d)
+    _tried_in_turn(d, 2)
     d.turn(bash("ls -la node_modules/@acme", "ui -> ../../packages/ui"))
     _flip(d, 2)  # would step back: the detour it belonged to is over
     _typecheck(d)
@@ -122,11 +126,7 @@ def test_a_command_with_a_new_answer_ends_the_detour():
 
 def test_the_users_words_end_the_detour():
     d = Driver()
-    _typecheck(d)
-    _flip(d, 0)
-    _typecheck(d)
-    _flip(d, 1)
-    _typecheck(d)
+    _tried_in_turn(d, 2)
     d.turn(Call("AskUserQuestion", {"q": "which?"}, response={"answers": {"which?": "node"}}))
     _flip(d, 2)
     _typecheck(d)
@@ -279,14 +279,6 @@ def test_failures_taking_turns_that_moved_start_again_alone():
     assert not out["context"] and d.main["stuck"]["fails"] <= 2
 
 
-def _tried_in_turn(d: Driver) -> None:
-    """Attempts with `node` tried, then back, twice: the file goes round."""
-    _typecheck(d)
-    for n in range(4):
-        _flip(d, n)
-        _typecheck(d)
-
-
 def test_a_new_failure_after_a_step_back_ends_the_detour():
     d = Driver()
     _typecheck(d)
@@ -301,7 +293,7 @@ def test_a_new_failure_after_a_step_back_ends_the_detour():
 
 def test_a_value_not_tried_yet_takes_the_file_off_the_round():
     d = Driver()
-    _tried_in_turn(d)
+    _tried_in_turn(d, 4)
     d.turn(edit(TSCONFIG, '"moduleResolution": "bundler"', '"moduleResolution": "node16"'))
     _typecheck(d)
     assert d.main["stuck"]["fails"] == 1

@@ -73,14 +73,14 @@ def going_back(st: Stuck, call: ToolCall, *, new: bool) -> bool:
 
 
 def moved(st: Stuck, run: str, call: ToolCall, printed: list[str]) -> bool:
-    """A failure counted in `run` while the detour goes on. When the same command printed it
-    otherwise than when last seen in it (times and ids aside: `edited.printed`), the edits moved
-    it: what the detour kept of its run is dropped, and a detour that stepped back ends (True:
-    the run it carried starts again)."""
+    """A failure counted in `run` while the detour goes on, `printed` its lines' digests. When
+    the same command printed it otherwise than when last seen in it (times and ids aside:
+    `edited.printed`, `edited.digests`), the edits moved it: what the detour kept of its run
+    is dropped, and a detour that stepped back ends (True: the run it carried starts again)."""
     detour = st.detour
     if detour is None:
         return False
-    seen = _print(opkey.operation_id(call), edited.digests(printed))
+    seen = _print(opkey.operation_id(call), printed)
     before = detour.prints.get(run, "")
     _printed(detour, run, seen)
     same_command = before.partition(":")[0] == seen.partition(":")[0]
@@ -180,14 +180,19 @@ def _keep(st: Stuck, detour: Detour, *, untried: bool) -> None:
         if key.startswith(opkey.FAILED):
             runs[key] = runs.pop(key, 0) + count
             marks[key] = st.marks.get(key, 0)
-    for key in list(runs)[:-MAX_RUNS]:
-        del runs[key]
-        marks.pop(key, None)
+    _bounded(runs, marks)
     detour.runs, detour.marks = runs, marks
     for command, run in list(st.cause_ops.items())[-1:]:  # the last failure counted
         if run in runs and run not in detour.prints:
             _printed(detour, run, _print(command, st.fail_print))
     detour.futile += st.futile
+
+
+def _bounded(runs: dict[str, int], marks: dict[str, int]) -> None:
+    """The latest `MAX_RUNS` runs and their marks are kept (mutates both)."""
+    for key in list(runs)[:-MAX_RUNS]:
+        del runs[key]
+        marks.pop(key, None)
 
 
 def _taking_turns(st: Stuck, runs: dict[str, int], marks: dict[str, int]) -> None:
@@ -214,9 +219,7 @@ def _bring_back(st: Stuck, detour: Detour) -> None:
         runs[key] = count + detour.runs.get(key, 0)
         marks[key] = max(st.marks.get(key, 0), detour.marks.get(key, 0))
     _taking_turns(st, runs, marks)
-    for key in list(runs)[:-MAX_RUNS]:
-        del runs[key]
-        marks.pop(key, None)
+    _bounded(runs, marks)
     st.runs, st.marks = runs, marks
     st.futile += detour.futile
     detour.runs, detour.marks, detour.futile = {}, {}, 0

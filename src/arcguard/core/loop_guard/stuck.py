@@ -304,7 +304,8 @@ def _observe_failure(st: Stuck, turn: int, call: ToolCall, finished: Finished, l
     if again:
         return
     key = failures.aimed(st, result, call)
-    if reverts.moved(st, key, call, finished.printed or []):
+    printed = edited.digests(finished.printed or [])
+    if reverts.moved(st, key, call, printed):
         st.runs = {k: n for k, n in st.runs.items() if k != key}  # the edits moved it after all
     _count_turns(st, key, back, last_seen, turn, label)
     failures.counted_in(st, opkey.operation_id(call), key)
@@ -317,7 +318,7 @@ def _observe_failure(st: Stuck, turn: int, call: ToolCall, finished: Finished, l
     elif key != st.edited:
         _end_edited(st)  # another failure: the edits in its run start now
     _count(st, key, label)
-    st.fail_print = edited.digests(finished.printed or [])
+    st.fail_print = printed
     if st.edited:  # counted: set aside again by the next edit (its swaps stay for the run)
         st.edited, st.edited_run, st.edited_nudged = "", 0, False
 
