@@ -153,6 +153,7 @@ class Detour(Record):
     prints: dict[str, str] = field(map_of(STR), default_factory=dict)  # failures as printed
     backs: list[str] = field(list_of(STR), default_factory=list)  # files edited back once
     files: list[str] = field(list_of(STR), default_factory=list)  # files going round
+    restored: bool = field(BOOL, default=False)  # an edit put back a line an earlier took out
 
 
 class Stuck(Record):
@@ -186,6 +187,7 @@ class Stuck(Record):
     edited_run: int = field(INT, default=0)
     edited_nudged: bool = field(BOOL, default=False)
     edited_news: int = field(INT, default=0)  # `news` when it was set aside
+    edited_code: bool = field(BOOL, default=False)  # an edit since was to code, or undid
     edit_swaps: list[list[str]] = field(list_of(list_of(STR)), default_factory=list)
     changed_turn: int = field(INT, default=-1)  # the last turn a file was written or a change
     # answered something new

@@ -4,7 +4,14 @@ An edit to a content a file never had is progress: the failure seen before it is
 But when the next failure prints what the last one printed, line for line, except where it
 quotes the edit itself (the setting a test run's header reports, the Dockerfile step a build
 shows), the edit moved nothing the failure depends on: a setting toggled, a step respelt, a
-knob raised that the run reports. That failure's run goes on (`stuck.recognise`).
+knob raised that the run reports. That failure's run goes on (`stuck.recognise`). So it does
+when the failure prints word for word what it printed before and every edit since was to a
+file of settings (`settings_file`: a config, a build script, a dotfile) that put back no line
+an earlier one took out: a setting takes effect whole on the next run, so a failure it left
+as it was is one it did not touch (a batch size lowered again and again under an
+out-of-memory error raised while loading the model). After an edit to code, a failure
+printed word for word proves less (`again`), and after a line put back it is what the
+session expected (a suspect ruled out and restored; values tried in turn are `reverts`').
 
 Lines are compared as printed, paths and counts kept (`tests/a.py` failing after an edit
 fixed `tests/b.py`, `6 failed` after `7 failed`, are what the edit did), only what moves from
@@ -51,13 +58,15 @@ def printed(text: str) -> list[str]:
 def seen(text: str) -> str:
     """`text` lower case, its spaces collapsed, temporary paths and the values a clock moves
     set aside (`answers.clock_free`; a duration with decimals too: `in 1.23s`), and sizes,
-    which move with every byte (`transferring context: 46.72kB`)."""
-    words = []
-    for word in shape.without_temp_paths(text).split():
+    which move with every byte (`transferring context: 46.72kB`, `172.00 MiB`)."""
+    words = shape.without_temp_paths(text).split()
+    for at, word in enumerate(words):
         core = word.strip(EDGES)
-        if core[:1] in shape.HEX and _volatile(core.replace(".", "", 1)):
-            word = word.replace(core, answers.CLOCK)
-        words.append(word)
+        bare = core.replace(".", "", 1)
+        unit = words[at + 1].strip(EDGES + ".").lower() if at + 1 < len(words) else ""
+        sized = bare.isdigit() and unit in SIZE_UNITS  # `172.00 MiB`
+        if core[:1] in shape.HEX and (sized or _volatile(bare)):
+            words[at] = word.replace(core, answers.CLOCK)
     return answers.clock_free(" ".join(words)).lower()
 
 
@@ -118,6 +127,37 @@ def _swaps_in(before: str, after: str) -> list[tuple[str, str]]:
     gone, added = words_before - words_after, words_after - words_before
     line = (after, before)
     return [line, (added.pop(), gone.pop())] if len(gone) == len(added) == 1 else [line]
+
+
+# Files that set how a run goes rather than hold the code it runs: by format, by name, or as
+# a tool's `*.config.*` file.
+SETTINGS_SUFFIXES = (
+    ".json", ".jsonc", ".json5", ".yaml", ".yml", ".toml", ".ini", ".cfg", ".conf", ".env",
+    ".properties", ".xml", ".csproj", ".props", ".gradle", ".gradle.kts", ".lock",
+)  # fmt: skip
+SETTINGS_NAMES = ("dockerfile", "containerfile", "makefile")
+
+
+def settings_file(path: str) -> bool:
+    """Whether `path` names a file of settings: a format for them, a dotfile (`.eslintrc.cjs`,
+    `.npmrc`), a Dockerfile or Makefile, or a tool's config (`vite.config.ts`)."""
+    name = path.rpartition("/")[2].lower()
+    if not name:
+        return False
+    return (
+        name.startswith(".")
+        or name.endswith(SETTINGS_SUFFIXES)
+        or name.startswith(SETTINGS_NAMES)
+        or ".config." in name
+    )
+
+
+def unmoved(st: Stuck, lines: list[str]) -> bool:
+    """The failure set aside is back as the edits since left it: printed but for what they
+    explain (`again`), or word for word when they only changed settings, putting none back."""
+    if not st.edited_code and lines and digests(lines) == st.fail_print:
+        return True
+    return again(st, lines)
 
 
 def again(st: Stuck, lines: list[str]) -> bool:

@@ -59,6 +59,8 @@ def going_back(st: Stuck, call: ToolCall, *, new: bool) -> bool:
     small = lines is not None and len(taken) <= MAX_TAKEN and len(put) <= MAX_TAKEN
     back = small and any(line in detour.put and line in detour.undone for line in put)
     untried = not small or any(line not in detour.put and line not in detour.undone for line in put)
+    if any(line in detour.undone for line in put):
+        detour.restored = True
     if small:
         detour.put, detour.undone = _noted(detour.put, put), _noted(detour.undone, taken)
     if untried and not back and path in detour.files:
@@ -70,6 +72,12 @@ def going_back(st: Stuck, call: ToolCall, *, new: bool) -> bool:
         _keep(st, detour, untried=untried)
     st.detour = detour
     return back or path in detour.files
+
+
+def restored(st: Stuck) -> bool:
+    """Whether an edit of the detour put back a line an earlier one took out: a suspect ruled
+    out and put back, or a value tried before."""
+    return st.detour is not None and st.detour.restored
 
 
 def moved(st: Stuck, run: str, call: ToolCall, printed: list[str]) -> bool:

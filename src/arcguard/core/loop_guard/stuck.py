@@ -183,14 +183,14 @@ def recognise(track: Track, call: ToolCall, result: ToolResult, finished: Finish
 
 def _set_aside_again(st: Stuck, turn: int, finished: Finished) -> str | None:
     """The failure an edit set aside (its shape), when the failing result is that failure again
-    (`edited.again`) while it is recent: at most `GAP` new results since, and seen within
+    (`edited.unmoved`) while it is recent: at most `GAP` new results since, and seen within
     `failures.FAIL_MEMORY_TURNS`."""
     if not st.edited or finished.printed is None or st.news - st.edited_news > GAP:
         return None
     failure = st.edited.partition(failures.AT)[0]
     seen = st.cause_turns.get(failure)
     recent = seen is not None and turn - seen <= failures.FAIL_MEMORY_TURNS
-    return failure if recent and edited.again(st, finished.printed) else None
+    return failure if recent and edited.unmoved(st, finished.printed) else None
 
 
 def observe(track: Track, now: float, call: ToolCall, finished: Finished) -> None:
@@ -320,7 +320,7 @@ def _observe_failure(st: Stuck, turn: int, call: ToolCall, finished: Finished, l
     _count(st, key, label)
     st.fail_print = printed
     if st.edited:  # counted: set aside again by the next edit (its swaps stay for the run)
-        st.edited, st.edited_run, st.edited_nudged = "", 0, False
+        st.edited, st.edited_run, st.edited_nudged, st.edited_code = "", 0, False, False
 
 
 def _count_turns(
@@ -353,6 +353,8 @@ def _set_aside(st: Stuck, call: ToolCall) -> None:
             return
         st.edited, st.edited_run, st.edited_nudged = failure, run, st.fail_nudged
         st.edited_news = st.news
+    if not edited.settings_file(opkey.file_path(call)) or reverts.restored(st):
+        st.edited_code = True
     swaps = edited.swaps(call)
     if swaps:
         st.edit_swaps = [*st.edit_swaps, *swaps][-edited.MAX_EDIT_SWAPS :]
@@ -361,7 +363,7 @@ def _set_aside(st: Stuck, call: ToolCall) -> None:
 def _end_edited(st: Stuck) -> None:
     # Written only when set: a state without an edit set aside stays as it was.
     if st.edited or st.edited_run or st.edited_nudged:
-        st.edited, st.edited_run, st.edited_nudged = "", 0, False
+        st.edited, st.edited_run, st.edited_nudged, st.edited_code = "", 0, False, False
     if st.edit_swaps:
         st.edit_swaps = []
 
