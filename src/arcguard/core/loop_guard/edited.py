@@ -5,13 +5,14 @@ But when the next failure prints what the last one printed, line for line, excep
 quotes the edit itself (the setting a test run's header reports, the Dockerfile step a build
 shows), the edit moved nothing the failure depends on: a setting toggled, a step respelt, a
 knob raised that the run reports. That failure's run goes on (`stuck.recognise`). So it does
-when the failure prints word for word what it printed before and every edit since was to a
-file of settings (`settings_file`: a config, a build script, a dotfile) that put back no line
-an earlier one took out: a setting takes effect whole on the next run, so a failure it left
-as it was is one it did not touch (a batch size lowered again and again under an
-out-of-memory error raised while loading the model). After an edit to code, a failure
-printed word for word proves less (`again`), and after a line put back it is what the
-session expected (a suspect ruled out and restored; values tried in turn are `reverts`').
+when the failure prints word for word what it printed before and every edit since turned a
+knob (`knob`: a value swapped in place) of one file of settings (`settings_file`: a config, a
+build script, a dotfile), none putting back a line an earlier one took out: a setting takes
+effect whole on the next run, so a failure it left as it was is one it did not touch (a batch
+size lowered again and again under an out-of-memory error raised while the model loads).
+After an edit to code, a file built up, or chores across files, a failure printed word for
+word proves less (`again`); after a line put back it is what the session expected (a suspect
+ruled out and restored; values tried in turn are `reverts`').
 
 Lines are compared as printed, paths and counts kept (`tests/a.py` failing after an edit
 fixed `tests/b.py`, `6 failed` after `7 failed`, are what the edit did), only what moves from
@@ -25,6 +26,7 @@ from __future__ import annotations
 
 from arcguard.core import hashing
 from arcguard.core.loop_guard import answers
+from arcguard.core.loop_guard import opkey
 from arcguard.core.loop_guard import shape
 from arcguard.core.words.redact import mask
 
@@ -64,8 +66,8 @@ def seen(text: str) -> str:
         core = word.strip(EDGES)
         bare = core.replace(".", "", 1)
         unit = words[at + 1].strip(EDGES + ".").lower() if at + 1 < len(words) else ""
-        sized = bare.isdigit() and unit in SIZE_UNITS  # `172.00 MiB`
-        if core[:1] in shape.HEX and (sized or _volatile(bare)):
+        measured = bare.isdigit() and (unit in SIZE_UNITS or unit in answers.TIME_WORDS)
+        if core[:1] in shape.HEX and (measured or _volatile(bare)):  # `172.00 MiB`, `2.1 s`
             words[at] = word.replace(core, answers.CLOCK)
     return answers.clock_free(" ".join(words)).lower()
 
@@ -152,10 +154,36 @@ def settings_file(path: str) -> bool:
     )
 
 
+def noted(st: Stuck, call: ToolCall, *, restored: bool) -> None:
+    """An edit since the failure was set aside (mutates `st`): its swaps are kept. Unless it
+    turned a knob (`knob`) of the one file of settings the run's knobs are in, with no line put
+    back since the detour began (`restored`), a failure printed word for word after it proves
+    nothing: the edits may build something up, or be chores beside an old failure."""
+    path, turned = hashing.digest(opkey.file_path(call)), knob(call)
+    if restored or not turned or st.knob_file not in ("", path):
+        st.edited_work = True
+    if turned and st.knob_file != path:
+        st.knob_file = path  # the next knob in this file goes on with the run
+    found = swaps(call)
+    if found:
+        st.edit_swaps = [*st.edit_swaps, *found][-MAX_EDIT_SWAPS:]
+
+
+def knob(call: ToolCall) -> bool:
+    """An Edit or MultiEdit of a file of settings (`settings_file`) replacing each text by as
+    many lines: a value turned, not a file built up or cut down, nor a Write."""
+    pairs = replacements(call)
+    return (
+        settings_file(opkey.file_path(call))
+        and bool(pairs)
+        and all(len(old.splitlines()) == len(new.splitlines()) for old, new in pairs)
+    )
+
+
 def unmoved(st: Stuck, lines: list[str]) -> bool:
     """The failure set aside is back as the edits since left it: printed but for what they
-    explain (`again`), or word for word when they only changed settings, putting none back."""
-    if not st.edited_code and lines and digests(lines) == st.fail_print:
+    explain (`again`), or word for word when they only turned knobs (`noted`)."""
+    if not st.edited_work and lines and digests(lines) == st.fail_print:
         return True
     return again(st, lines)
 

@@ -320,7 +320,7 @@ def _observe_failure(st: Stuck, turn: int, call: ToolCall, finished: Finished, l
     _count(st, key, label)
     st.fail_print = printed
     if st.edited:  # counted: set aside again by the next edit (its swaps stay for the run)
-        st.edited, st.edited_run, st.edited_nudged, st.edited_code = "", 0, False, False
+        st.edited, st.edited_run, st.edited_nudged, st.edited_work = "", 0, False, False
 
 
 def _count_turns(
@@ -353,19 +353,15 @@ def _set_aside(st: Stuck, call: ToolCall) -> None:
             return
         st.edited, st.edited_run, st.edited_nudged = failure, run, st.fail_nudged
         st.edited_news = st.news
-    if not edited.settings_file(opkey.file_path(call)) or reverts.restored(st):
-        st.edited_code = True
-    swaps = edited.swaps(call)
-    if swaps:
-        st.edit_swaps = [*st.edit_swaps, *swaps][-edited.MAX_EDIT_SWAPS :]
+    edited.noted(st, call, restored=reverts.restored(st))
 
 
 def _end_edited(st: Stuck) -> None:
     # Written only when set: a state without an edit set aside stays as it was.
     if st.edited or st.edited_run or st.edited_nudged:
-        st.edited, st.edited_run, st.edited_nudged, st.edited_code = "", 0, False, False
-    if st.edit_swaps:
-        st.edit_swaps = []
+        st.edited, st.edited_run, st.edited_nudged, st.edited_work = "", 0, False, False
+    if st.edit_swaps or st.knob_file:
+        st.edit_swaps, st.knob_file = [], ""
 
 
 def _last_failure(st: Stuck) -> tuple[str, int]:
