@@ -390,6 +390,8 @@ def test_settings_ruled_out_one_at_a_time_and_put_back_are_no_loop():
         ("/p/.eslintrc.cjs", True),
         ("/p/vite.config.ts", True),
         ("/p/Dockerfile.dev", True),
+        ("/p/requirements-dev.txt", True),
+        ("/p/notes.txt", False),
         ("/p/app/main.py", False),
         ("/p/src/config.ts", False),
         ("", False),

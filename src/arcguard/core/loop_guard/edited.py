@@ -137,12 +137,15 @@ SETTINGS_SUFFIXES = (
     ".json", ".jsonc", ".json5", ".yaml", ".yml", ".toml", ".ini", ".cfg", ".conf", ".env",
     ".properties", ".xml", ".csproj", ".props", ".gradle", ".gradle.kts", ".lock",
 )  # fmt: skip
-SETTINGS_NAMES = ("dockerfile", "containerfile", "makefile")
+SETTINGS_NAMES = (
+    "dockerfile", "containerfile", "makefile", "requirements", "gemfile", "pipfile", "jenkinsfile",
+)  # fmt: skip
 
 
 def settings_file(path: str) -> bool:
     """Whether `path` names a file of settings: a format for them, a dotfile (`.eslintrc.cjs`,
-    `.npmrc`), a Dockerfile or Makefile, or a tool's config (`vite.config.ts`)."""
+    `.npmrc`), a Dockerfile, a Makefile, a list of pins (`requirements-dev.txt`, `Gemfile`), or
+    a tool's config (`vite.config.ts`)."""
     name = path.rpartition("/")[2].lower()
     if not name:
         return False
