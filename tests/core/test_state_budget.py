@@ -48,6 +48,7 @@ from arcguard.core.state import GOAL_BYTES
 from arcguard.core.state import LOG_LIMIT
 from arcguard.core.state import MAX_CHAR_BYTES
 from arcguard.core.state import json_size
+from arcguard.core.validation import Record
 from arcguard.storage.store import MAX_STATE_BYTES
 
 
@@ -182,6 +183,8 @@ def track(cfg: Any, base: int) -> dict[str, Any]:
             "edited_run": INT,
             "edited_nudged": False,
             "edited_news": INT,
+            "edited_work": False,
+            "knob_file": f"{base:016x}",
             "edit_swaps": [[chars(MAX_SWAP_CHARS)] * 2 for _ in range(edited.MAX_EDIT_SWAPS)],
             "cause_pieces": {
                 # Then every cause outside the code the failure names (`known_causes`).
@@ -245,6 +248,7 @@ def track(cfg: Any, base: int) -> dict[str, Any]:
                 "undone": [f"{base + n:016x}" for n in range(reverts.MAX_LINES)],
                 "backs": [f"{base + n:016x}" for n in range(reverts.MAX_FILES)],
                 "files": [f"{base + n:016x}" for n in range(reverts.MAX_FILES)],
+                "restored": False,
             },
         },
         # Model text, each character taking the most bytes it can once escaped.
@@ -380,3 +384,16 @@ def test_a_state_cut_to_its_essentials_keeps_the_arcs_task_within_its_bound():
     state["arc"]["task"] = "x" * (10 * TASK_CHARS)  # hand-edited: still cut to its bound
     kept = essentials(jsonio.loads(jsonio.dumps(state)), "s", 0.0)
     assert kept["arc"] is not None and len(kept["arc"].get("task", "")) <= TASK_CHARS
+
+
+def _missing(record: type[Record], document: dict[str, Any], gone: frozenset[str]) -> set[str]:
+    """The fields `record` declares that `document` leaves out (but those no longer written)."""
+    return set(record.fields) - set(document) - gone
+
+
+def test_the_largest_track_holds_every_field_of_its_loop_counters():
+    # A field left out of the largest document is a field the budget does not count.
+    stuck = track(default_config(), 0)["stuck"]
+    assert _missing(schema.Stuck, stuck, frozenset({"pairs", "fail_lines"})) == set()
+    assert _missing(schema.Detour, stuck["detour"], frozenset()) == set()
+    assert _missing(schema.Poll, stuck["poll"], frozenset()) == set()
