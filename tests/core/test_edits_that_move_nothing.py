@@ -323,6 +323,53 @@ def test_knobs_of_another_file_after_progress_are_a_run_of_their_own():
     assert _check_ins(d, outs) == [4]
 
 
+def _ladder(d: Driver, path: str, knobs: tuple[tuple[str, str], ...], start: int) -> list[int]:
+    """A failing run after each knob turned in `path`: the check-ins, counted from 1."""
+    outs = []
+    for n, (old, new) in enumerate(knobs):
+        d.turn(edit(path, old, new))
+        outs.append(d.turn(_oom(start + n)))
+    return _check_ins(d, outs)
+
+
+def test_knobs_after_a_code_edit_go_on_from_the_failure_counted_after_it():
+    d = Driver()
+    d.turn(_oom(0))
+    d.turn(edit("/p/summarizer/modeling.py", "device_map=None", 'device_map="auto"'))
+    d.turn(_oom(1))  # after code: the run counts afresh, from 1
+    assert _ladder(d, CONFIG, LADDER[:4], 2) == [3]  # its 4th attempt
+
+
+def test_knobs_after_an_answer_ended_the_set_aside_go_on_from_the_next_failure():
+    d = Driver()
+    d.turn(_oom(0))
+    d.turn(edit("/p/summarizer/modeling.py", "device_map=None", 'device_map="auto"'))
+    d.turn(bash("nvidia-smi --query-gpu=memory.used", "memory.used\n21870 MiB"))
+    d.turn(_oom(1))
+    assert _ladder(d, CONFIG, LADDER[:4], 2) == [3]
+
+
+def test_knobs_in_another_file_after_a_run_counted_afresh_go_on_in_that_file():
+    d = Driver()
+    d.turn(_oom(0))
+    assert _ladder(d, CONFIG, LADDER[:2], 1) == []
+    d.turn(edit("/p/summarizer/modeling.py", "device_map=None", 'device_map="auto"'))
+    d.turn(_oom(3))  # counted afresh: the knobs may now be in another file
+    assert _ladder(d, "/p/configs/eval.yaml", LADDER[2:6], 4) == [3]
+
+
+def test_a_block_of_settings_rewritten_each_time_is_left_alone():
+    d = Driver()
+    outs = [d.turn(_oom(0))]
+    block = "train:\n  batch_size: {b}\n  max_seq_len: {s}\n  warmup: {w}\n"
+    for n in range(6):
+        old = block.format(b=8 - n, s=2048 - n, w=n)
+        new = block.format(b=7 - n, s=2047 - n, w=n + 1)
+        d.turn(edit(CONFIG, old, new))
+        outs.append(d.turn(_oom(n + 1)))
+    assert _check_ins(d, outs) == [] and d.paused is None
+
+
 def test_chores_in_settings_files_beside_an_old_failure_are_left_alone():
     # A test that already failed, unrelated to the work: the chores change values in several
     # files and add lines; each run prints the old failure word for word.
@@ -391,7 +438,10 @@ def test_settings_ruled_out_one_at_a_time_and_put_back_are_no_loop():
         ("/p/vite.config.ts", True),
         ("/p/Dockerfile.dev", True),
         ("/p/requirements-dev.txt", True),
+        ("/p/infra/main.tf", True),
+        ("/p/go.mod", True),
         ("/p/notes.txt", False),
+        ("/p/requirements_check.py", False),
         ("/p/app/main.py", False),
         ("/p/src/config.ts", False),
         ("", False),
@@ -405,3 +455,11 @@ def test_a_size_or_a_duration_apart_from_its_unit_is_set_aside():
     assert edited.seen("Tried to allocate 172.00 MiB. 23.64 GiB total, 3 files, 2.1 s") == (
         "tried to allocate <t> mib. <t> gib total, 3 files, <t> s"
     )
+
+
+def test_a_knob_of_a_file_named_by_a_windows_path_is_a_knob():
+    assert edited.knob(ToolCall("Edit", {**_knob_input, "file_path": "C:\\p\\Dockerfile"}))
+    assert not edited.knob(ToolCall("Edit", {**_knob_input, "file_path": "C:\\p\\app.py"}))
+
+
+_knob_input = {"old_string": "FROM node:20", "new_string": "FROM node:22"}

@@ -6,13 +6,14 @@ quotes the edit itself (the setting a test run's header reports, the Dockerfile 
 shows), the edit moved nothing the failure depends on: a setting toggled, a step respelt, a
 knob raised that the run reports. That failure's run goes on (`stuck.recognise`). So it does
 when the failure prints word for word what it printed before and every edit since turned a
-knob (`knob`: a value swapped in place) of one file of settings (`settings_file`: a config, a
-build script, a dotfile), none putting back a line an earlier one took out: a setting takes
-effect whole on the next run, so a failure it left as it was is one it did not touch (a batch
-size lowered again and again under an out-of-memory error raised while the model loads).
-After an edit to code, a file built up, or chores across files, a failure printed word for
-word proves less (`again`); after a line put back it is what the session expected (a suspect
-ruled out and restored; values tried in turn are `reverts`').
+knob (`knob`: a value swapped in place, 3 lines at most) of one file of settings
+(`settings_file`: a config, a build script, a dotfile), none putting back a line an earlier
+one took out: a setting takes effect whole on the next run, so a failure it left as it was
+is one it did not touch (a batch size lowered again and again under an out-of-memory error
+raised while the model loads). After an edit to code, a file built up, or chores across
+files, a failure printed word for word proves less (`again`); after a line put back it is
+what the session expected (a suspect ruled out and restored; values tried in turn are
+`reverts`').
 
 Lines are compared as printed, paths and counts kept (`tests/a.py` failing after an edit
 fixed `tests/b.py`, `6 failed` after `7 failed`, are what the edit did), only what moves from
@@ -131,15 +132,21 @@ def _swaps_in(before: str, after: str) -> list[tuple[str, str]]:
     return [line, (added.pop(), gone.pop())] if len(gone) == len(added) == 1 else [line]
 
 
-# Files that set how a run goes rather than hold the code it runs: by format, by name, or as
-# a tool's `*.config.*` file.
+# Files that set how a run goes rather than hold the code it runs: by format, by name (alone
+# or with a variant: `Dockerfile.dev`, `requirements-dev.txt`), or as a tool's `*.config.*`.
 SETTINGS_SUFFIXES = (
     ".json", ".jsonc", ".json5", ".yaml", ".yml", ".toml", ".ini", ".cfg", ".conf", ".env",
-    ".properties", ".xml", ".csproj", ".props", ".gradle", ".gradle.kts", ".lock",
+    ".properties", ".xml", ".csproj", ".props", ".gradle", ".gradle.kts", ".lock", ".tf",
+    ".tfvars", ".hcl",
 )  # fmt: skip
 SETTINGS_NAMES = (
     "dockerfile", "containerfile", "makefile", "requirements", "gemfile", "pipfile", "jenkinsfile",
+    "go.mod", "cmakelists.txt",
 )  # fmt: skip
+# A name that is code whatever it starts with (`requirements_check.py`).
+CODE_SUFFIXES = (".py", ".js", ".ts", ".go", ".rb", ".rs", ".java", ".kt", ".cs", ".sh")
+# Lines a setting's change replaces: a value, a key and its value, a small group of them.
+SETTING_LINES = 3
 
 
 def settings_file(path: str) -> bool:
@@ -147,26 +154,26 @@ def settings_file(path: str) -> bool:
     `.npmrc`), a Dockerfile, a Makefile, a list of pins (`requirements-dev.txt`, `Gemfile`), or
     a tool's config (`vite.config.ts`)."""
     name = path.rpartition("/")[2].lower()
-    if not name:
-        return False
-    return (
-        name.startswith(".")
-        or name.endswith(SETTINGS_SUFFIXES)
-        or name.startswith(SETTINGS_NAMES)
-        or ".config." in name
+    variants = tuple(f"{base}{sep}" for base in SETTINGS_NAMES for sep in ".-_")
+    named = name in SETTINGS_NAMES or (
+        name.startswith(variants) and not name.endswith(CODE_SUFFIXES)
+    )
+    return bool(name) and (
+        named or name.startswith(".") or name.endswith(SETTINGS_SUFFIXES) or ".config." in name
     )
 
 
-def noted(st: Stuck, call: ToolCall, *, restored: bool) -> None:
+def note_edit(st: Stuck, call: ToolCall, *, restored: bool) -> None:
     """An edit since the failure was set aside (mutates `st`): its swaps are kept. Unless it
-    turned a knob (`knob`) of the one file of settings the run's knobs are in, with no line put
-    back since the detour began (`restored`), a failure printed word for word after it proves
-    nothing: the edits may build something up, or be chores beside an old failure."""
-    path, turned = hashing.digest(opkey.file_path(call)), knob(call)
+    turned a knob (`knob`) of the one file of settings the run's knobs are in (`knob_file`, the
+    first such file since the run was counted afresh), with no line put back since the detour
+    began (`restored`), a failure printed word for word after it proves nothing: the edits may
+    build something up, or be chores beside an old failure."""
+    path, turned = hashing.digest(_path(call)), knob(call)
     if restored or not turned or st.knob_file not in ("", path):
         st.edited_work = True
-    if turned and st.knob_file != path:
-        st.knob_file = path  # the next knob in this file goes on with the run
+    if turned and not st.knob_file:
+        st.knob_file = path
     found = swaps(call)
     if found:
         st.edit_swaps = [*st.edit_swaps, *found][-MAX_EDIT_SWAPS:]
@@ -174,18 +181,25 @@ def noted(st: Stuck, call: ToolCall, *, restored: bool) -> None:
 
 def knob(call: ToolCall) -> bool:
     """An Edit or MultiEdit of a file of settings (`settings_file`) replacing each text by as
-    many lines: a value turned, not a file built up or cut down, nor a Write."""
+    many lines, `SETTING_LINES` at most: a value turned, not a block rewritten, a file built up
+    or cut down, nor a Write."""
     pairs = replacements(call)
     return (
-        settings_file(opkey.file_path(call))
+        settings_file(_path(call))
         and bool(pairs)
-        and all(len(old.splitlines()) == len(new.splitlines()) for old, new in pairs)
+        and all(
+            len(old.splitlines()) == len(new.splitlines()) <= SETTING_LINES for old, new in pairs
+        )
     )
+
+
+def _path(call: ToolCall) -> str:
+    return opkey.file_path(call).replace("\\", "/")  # a Windows path's name too
 
 
 def unmoved(st: Stuck, lines: list[str]) -> bool:
     """The failure set aside is back as the edits since left it: printed but for what they
-    explain (`again`), or word for word when they only turned knobs (`noted`)."""
+    explain (`again`), or word for word when they only turned knobs (`note_edit`)."""
     if not st.edited_work and lines and digests(lines) == st.fail_print:
         return True
     return again(st, lines)

@@ -41,7 +41,7 @@ if TYPE_CHECKING:
 MAX_LINES = 32  # lines the detour's edits put in, and lines they took out, as digests
 MAX_FILES = 4  # files stepped back in, and files going round
 MAX_RUNS = 16  # runs kept, as `stuck.MAX_RUNS`
-MAX_TAKEN = 3  # lines an edit may put in or take out and still be a setting's change
+MAX_TAKEN = edited.SETTING_LINES  # lines an edit may put in or take out, a setting's change
 # A line shorter than this, or with no letter, is too common to say an edit went back (`}`,
 # `end`, `]);`): it comes and goes with any rewrite.
 LINE_CHARS = 8

@@ -319,8 +319,10 @@ def _observe_failure(st: Stuck, turn: int, call: ToolCall, finished: Finished, l
         _end_edited(st)  # another failure: the edits in its run start now
     _count(st, key, label)
     st.fail_print = printed
+    if st.knob_file and not finished.resumed:
+        st.knob_file = ""  # a run counted afresh: its knobs may be in another file
     if st.edited:  # counted: set aside again by the next edit (its swaps stay for the run)
-        st.edited, st.edited_run, st.edited_nudged, st.edited_work = "", 0, False, False
+        _clear_set_aside(st)
 
 
 def _count_turns(
@@ -346,22 +348,26 @@ def _count_turns(
 
 def _set_aside(st: Stuck, call: ToolCall) -> None:
     """An edit: the last failure's run is set aside with what the edits since it changed,
-    for the next failure to go on with if it only quotes them (`edited.again`)."""
+    for the next failure to go on with if they did not move it (`edited.unmoved`)."""
     if not st.edited:
         failure, run = _last_failure(st)
         if not failure:
             return
         st.edited, st.edited_run, st.edited_nudged = failure, run, st.fail_nudged
         st.edited_news = st.news
-    edited.noted(st, call, restored=reverts.restored(st))
+    edited.note_edit(st, call, restored=reverts.restored(st))
 
 
 def _end_edited(st: Stuck) -> None:
     # Written only when set: a state without an edit set aside stays as it was.
     if st.edited or st.edited_run or st.edited_nudged:
-        st.edited, st.edited_run, st.edited_nudged, st.edited_work = "", 0, False, False
+        _clear_set_aside(st)
     if st.edit_swaps or st.knob_file:
         st.edit_swaps, st.knob_file = [], ""
+
+
+def _clear_set_aside(st: Stuck) -> None:
+    st.edited, st.edited_run, st.edited_nudged, st.edited_work = "", 0, False, False
 
 
 def _last_failure(st: Stuck) -> tuple[str, int]:
