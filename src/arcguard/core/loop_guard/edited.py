@@ -179,6 +179,11 @@ def note_edit(st: Stuck, call: ToolCall, *, restored: bool) -> None:
         st.edit_swaps = [*st.edit_swaps, *found][-MAX_EDIT_SWAPS:]
 
 
+def clear_set_aside(st: Stuck) -> None:
+    """No failure is set aside any more: counted, or its run is over (mutates `st`)."""
+    st.edited, st.edited_run, st.edited_nudged, st.edited_work = "", 0, False, False
+
+
 def knob(call: ToolCall) -> bool:
     """An Edit or MultiEdit of a file of settings (`settings_file`) replacing each text by as
     many lines, `SETTING_LINES` at most: a value turned, not a block rewritten, a file built up

@@ -322,7 +322,7 @@ def _observe_failure(st: Stuck, turn: int, call: ToolCall, finished: Finished, l
     if st.knob_file and not finished.resumed:
         st.knob_file = ""  # a run counted afresh: its knobs may be in another file
     if st.edited:  # counted: set aside again by the next edit (its swaps stay for the run)
-        _clear_set_aside(st)
+        edited.clear_set_aside(st)
 
 
 def _count_turns(
@@ -361,13 +361,9 @@ def _set_aside(st: Stuck, call: ToolCall) -> None:
 def _end_edited(st: Stuck) -> None:
     # Written only when set: a state without an edit set aside stays as it was.
     if st.edited or st.edited_run or st.edited_nudged:
-        _clear_set_aside(st)
+        edited.clear_set_aside(st)
     if st.edit_swaps or st.knob_file:
         st.edit_swaps, st.knob_file = [], ""
-
-
-def _clear_set_aside(st: Stuck) -> None:
-    st.edited, st.edited_run, st.edited_nudged, st.edited_work = "", 0, False, False
 
 
 def _last_failure(st: Stuck) -> tuple[str, int]:
