@@ -187,7 +187,7 @@ class Stuck(Record):
     edited_run: int = field(INT, default=0)
     edited_nudged: bool = field(BOOL, default=False)
     edited_news: int = field(INT, default=0)  # `news` when it was set aside
-    edited_work: bool = field(BOOL, default=False)  # an edit since was no knob (`edited.noted`)
+    edited_work: bool = field(BOOL, default=False)  # an edit since was no knob (`edited.note_edit`)
     knob_file: str = field(STR, default="")  # the file of settings whose knobs the run turns
     edit_swaps: list[list[str]] = field(list_of(list_of(STR)), default_factory=list)
     changed_turn: int = field(INT, default=-1)  # the last turn a file was written or a change

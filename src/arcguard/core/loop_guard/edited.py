@@ -66,11 +66,17 @@ def seen(text: str) -> str:
     for at, word in enumerate(words):
         core = word.strip(EDGES)
         bare = core.replace(".", "", 1)
-        unit = words[at + 1].strip(EDGES + ".").lower() if at + 1 < len(words) else ""
-        measured = bare.isdigit() and (unit in SIZE_UNITS or unit in answers.TIME_WORDS)
-        if core[:1] in shape.HEX and (measured or _volatile(bare)):  # `172.00 MiB`, `2.1 s`
+        if core[:1] in shape.HEX and (_volatile(bare) or _measured(bare, words[at + 1 : at + 2])):
             words[at] = word.replace(core, answers.CLOCK)
     return answers.clock_free(" ".join(words)).lower()
+
+
+def _measured(number: str, following: list[str]) -> bool:
+    """A number written apart from its unit, the word after it (`172.00 MiB`, `2.1 s`)."""
+    if not number.isdigit() or not following:
+        return False
+    unit = following[0].strip(EDGES + ".").lower()
+    return unit in SIZE_UNITS or unit in answers.TIME_WORDS
 
 
 def _volatile(word: str) -> bool:
@@ -143,6 +149,7 @@ SETTINGS_NAMES = (
     "dockerfile", "containerfile", "makefile", "requirements", "gemfile", "pipfile", "jenkinsfile",
     "go.mod", "cmakelists.txt",
 )  # fmt: skip
+SETTINGS_VARIANTS = tuple(f"{base}{sep}" for base in SETTINGS_NAMES for sep in ".-_")
 # A name that is code whatever it starts with (`requirements_check.py`).
 CODE_SUFFIXES = (".py", ".js", ".ts", ".go", ".rb", ".rs", ".java", ".kt", ".cs", ".sh")
 # Lines a setting's change replaces: a value, a key and its value, a small group of them.
@@ -154,9 +161,8 @@ def settings_file(path: str) -> bool:
     `.npmrc`), a Dockerfile, a Makefile, a list of pins (`requirements-dev.txt`, `Gemfile`), or
     a tool's config (`vite.config.ts`)."""
     name = path.rpartition("/")[2].lower()
-    variants = tuple(f"{base}{sep}" for base in SETTINGS_NAMES for sep in ".-_")
     named = name in SETTINGS_NAMES or (
-        name.startswith(variants) and not name.endswith(CODE_SUFFIXES)
+        name.startswith(SETTINGS_VARIANTS) and not name.endswith(CODE_SUFFIXES)
     )
     return bool(name) and (
         named or name.startswith(".") or name.endswith(SETTINGS_SUFFIXES) or ".config." in name
