@@ -208,9 +208,9 @@ def _letters(n: int) -> str:
 def max_history_state(home: str) -> tuple[bytes, dict[str, int]]:
     """Drive the loop guard until every bounded history is full (ops, fingerprints, log)."""
     from arcguard.core.config import default_config
+    from arcguard.core.loop_guard.finished import decide_post_tool
     from arcguard.core.loop_guard.guard import TurnEnd
     from arcguard.core.loop_guard.guard import decide_post_batch
-    from arcguard.core.loop_guard.repeat import decide_post_tool
     from arcguard.core.loop_guard.repeat import decide_pre_tool
     from arcguard.core.state import fresh_state
     from arcguard.core.tool_call import ToolCall

@@ -10,6 +10,7 @@ from arcguard.core import render
 from arcguard.core.config import Config
 from arcguard.core.config import default_config
 from arcguard.core.loop_guard import cycle_run
+from arcguard.core.loop_guard import finished
 from arcguard.core.loop_guard import guard
 from arcguard.core.loop_guard import repeat
 from arcguard.core.schema import StateFile
@@ -136,7 +137,7 @@ class Driver:
                 if call.error is not None
                 else ToolResult(response=call.response, duration_ms=call.duration_ms)
             )
-            out, self.state = repeat.decide_post_tool(
+            out, self.state = finished.decide_post_tool(
                 self.state, self.cfg, self._tick(), made, result
             )
             if out:

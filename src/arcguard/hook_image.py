@@ -231,17 +231,13 @@ def stale(path: str, location: str | None = None) -> str | None:
     return image_loader.problem(path, data, location or package_location())
 
 
-def in_use() -> bool:
-    """Whether this process serves arcguard's modules from an image."""
-    return any(getattr(f, "arcguard_image", None) is not None for f in sys.meta_path)
-
-
 def renew(home: str) -> None:
-    """At session start (once per session): when this process did not load arcguard from an
-    image, and the launcher in `home` has none it could use, a process of its own makes a new
-    one; the hook does not wait for it. Raises OSError if that process cannot be started."""
+    """At session start (once per session): when the launcher in `home` has an image that is
+    not current (a module changed since: the hooks import that one from its source), a process
+    of its own makes a new one; the hook does not wait for it. Raises OSError if that process
+    cannot be started."""
     launcher = os.path.join(home, LAUNCHER_NAME)
-    if in_use() or not os.path.isfile(launcher) or stale(os.path.join(home, IMAGE_NAME)) is None:
+    if not os.path.isfile(launcher) or stale(os.path.join(home, IMAGE_NAME)) is None:
         return
     import subprocess
 

@@ -1,11 +1,15 @@
 """Serve arcguard's modules from the code image of the hook path (`hook_image` makes it).
 
-This module's own code travels inside the image: the hook launcher reads the image, and once
-the file is this user's alone and was made by this Python, runs that code and calls `serve`.
-`serve` decides, once and before any module comes from the image, whether the image can be
-trusted (`check`); if so it puts an `Image` finder first on `sys.meta_path`, else it does
-nothing and every module is imported as usual. `arcguard doctor` asks the same question
-(`problem`). It imports nothing beyond what the interpreter has already loaded.
+This module's own code travels inside the image: the hook launcher reads the image's start,
+and once the file is this user's alone and was made by this Python, runs that code and calls
+`serve`. `serve` decides, once and before any module comes from the image, whether the image
+can be trusted (its owner, its folder's, its size, the package it was made for); if so it puts
+an `Image` finder first on `sys.meta_path`, else it does nothing and every module is imported
+as usual. The finder reads a module's code from the file only when it is imported (a hook
+imports a third of them), and only while that module's source is as it was when the image was
+made: a changed one is imported from its source, so every module a hook runs is the installed
+code. `arcguard doctor` asks whether the whole image is current (`problem`). It imports nothing
+beyond what the interpreter has already loaded.
 """
 
 from __future__ import annotations
@@ -26,6 +30,9 @@ TAG = b"arcguard code image 1\n"
 # The file starts with HEAD; then the loader's code, the table, and the modules' code, the
 # first two each after its length in 4 bytes (little-endian).
 HEAD = TAG + MAGIC_NUMBER
+# What the launcher reads first: the loader's code (which must be whole in it) and the table,
+# four times their size now; a table past it is read further (`_head`).
+READ_FIRST = 32768
 
 # One row of the table: the source file, whether it is a package, its identity when the image
 # was made (size, mtime_ns, inode), and where its code lies after the table.
@@ -50,31 +57,41 @@ def problem(path: str, data: bytes, location: str) -> str | None:
 
 
 def check(path: str, data: bytes, location: str) -> tuple[int, Table] | str:
-    """Where the modules' code starts in `data` and the table of the modules, or why the
-    image must not be used."""
+    """Where the modules' code starts in the whole image `data` and the table of the modules,
+    or why the image must not be used."""
+    found = _trusted(path, data, location, len(data))
+    if isinstance(found, str):
+        return found
+    try:
+        return _changed(found[1]) or found
+    except (ValueError, TypeError):  # a row of another shape
+        return "not an image arcguard can read"
+
+
+def _trusted(path: str, head: bytes, location: str, size: int) -> tuple[int, Table] | str:
+    """Where the modules' code starts and the table of the modules, from the image's first
+    bytes `head` (as far as the table's end at least) and the file's `size`; or why the image
+    must not be used. Its sources are not looked at."""
     try:
         found = [os.stat(path), os.stat(os.path.dirname(path))]
     except OSError as exc:
         return f"not readable ({exc.strerror})"
     if any(s.st_uid != os.getuid() or s.st_mode & 0o22 for s in found):
         return "it or its folder is not this user's alone"
-    if not data.startswith(HEAD):
+    if not head.startswith(HEAD):
         return "not an image this Python can read"
     try:
-        view, start = chunk(data, chunk(data, len(HEAD))[1])
-        where, size, table = marshal.loads(view)
-        if not (isinstance(where, str) and isinstance(size, int) and isinstance(table, dict)):
+        view, start = chunk(head, chunk(head, len(HEAD))[1])
+        where, length, table = marshal.loads(view)
+        if not (isinstance(where, str) and isinstance(length, int) and isinstance(table, dict)):
             raise TypeError("not a table")
     except (EOFError, ValueError, TypeError):
         return "not an image arcguard can read"
     if where != location:
         return f"made for the package in {where}"
-    if len(data) != start + size:
+    if size != start + length:
         return "cut short or padded"
-    try:
-        return _changed(table) or (start, table)
-    except (ValueError, TypeError):  # a row of another shape
-        return "not an image arcguard can read"
+    return start, table
 
 
 def _changed(table: Table) -> str | None:
@@ -92,18 +109,28 @@ class Image:
     """A meta-path finder and loader for the modules of a trusted image (`serve` fills it in:
     it is not a value class, whose module this one may not import)."""
 
-    arcguard_image = ""  # the image file; also how `hook_image.in_use` knows a finder of ours
-    code = memoryview(b"")  # the modules' code, each at the offsets its table row gives
+    arcguard_image = ""  # the image file it serves
     table: Table = {}  # noqa: RUF012 (never changed: `serve` gives each finder its own)
+    fd = -1  # the open image file, and where the modules' code starts in it
+    start = 0
+    code = memoryview(b"")  # or the modules' code, from a launcher that read the whole image
+
+    def _code(self, row: Row) -> bytes | memoryview:
+        if self.fd < 0:
+            return self.code[row[5] : row[6]]
+        return os.pread(self.fd, row[6] - row[5], self.start + row[5])
 
     def find_spec(self, name: str, path: object = None, target: object = None) -> ModuleSpec | None:
         row = self.table.get(name)
         if row is None:
             return None
         try:
-            code = marshal.loads(self.code[row[5] : row[6]])
-        except (EOFError, ValueError, TypeError):
-            return None  # imported as usual, from its source, which has not changed
+            now = os.stat(row[0])
+            if (now.st_size, now.st_mtime_ns, now.st_ino) != row[2:5]:
+                return None  # changed since the image was made: imported from its source
+            code = marshal.loads(self._code(row))
+        except (OSError, EOFError, ValueError, TypeError, IndexError):
+            return None  # unreadable, or a row of another shape: imported as usual
         if type(code) is not type(_changed.__code__):
             return None
         # A loader by its methods: deriving from importlib.abc.Loader would import that module.
@@ -122,11 +149,37 @@ class Image:
         exec(code, module.__dict__)
 
 
-def serve(path: str, data: bytes, location: str) -> None:
-    """Serve the modules of the package in `location` from the image `data` (read from
-    `path`) if it can be trusted; otherwise leave the import system as it is."""
-    found = check(path, data, location)
-    if not isinstance(found, str):
-        image = Image()
-        image.arcguard_image, image.code, image.table = path, memoryview(data)[found[0] :], found[1]
-        sys.meta_path.insert(0, image)
+def serve(path: str, data: bytes, location: str, fd: int | None = None) -> None:
+    """Serve the modules of the package in `location` from the image at `path` if it can be
+    trusted; otherwise leave the import system as it is. `data` is the image's start, read from
+    the open file `fd`, which the finder reads each module's code from; launchers of earlier
+    releases give no `fd` and the whole image as `data`."""
+    try:
+        found = (
+            _trusted(path, data, location, len(data))
+            if fd is None
+            else _trusted(path, _head(fd, data), location, os.fstat(fd).st_size)
+        )
+    except (OSError, ValueError):
+        found = "not readable"
+    if isinstance(found, str):
+        if fd is not None:
+            os.close(fd)
+        return
+    image = Image()
+    image.arcguard_image, (image.start, image.table) = path, found
+    if fd is None:
+        image.code = memoryview(data)[image.start :]
+    else:
+        image.fd = fd
+    sys.meta_path.insert(0, image)
+
+
+def _head(fd: int, data: bytes) -> bytes:
+    """The image's first bytes as far as the end of its table: `data`, or the whole file
+    where the loader or the table goes on past it."""
+    try:
+        chunk(data, chunk(data, len(HEAD))[1])
+    except ValueError:  # cut short
+        return os.pread(fd, os.fstat(fd).st_size, 0)
+    return data

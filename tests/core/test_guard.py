@@ -16,6 +16,7 @@ from testing.guard_driver import ticking
 
 from arcguard.core import render
 from arcguard.core.config import default_config
+from arcguard.core.loop_guard import finished
 from arcguard.core.loop_guard import guard
 from arcguard.core.loop_guard import opkey
 from arcguard.core.loop_guard import repeat
@@ -549,12 +550,14 @@ def test_a_late_or_duplicate_result_changes_nothing():
     cfg, now = d.cfg, d.now
     before = d.state
     call = ToolCall("Bash", {"command": "x"}, "toolu_never_reserved")
-    _, after = repeat.decide_post_tool(before, cfg, now, call, ToolResult(response={"stdout": "x"}))
+    _, after = finished.decide_post_tool(
+        before, cfg, now, call, ToolResult(response={"stdout": "x"})
+    )
     assert after["guard"]["tracks"]["main"]["ops"] == {}
     d.turn(bash("ls"))
     op = next(iter(d.main["ops"].values()))
     owner = op["runs"][-1]["owner"]
-    _, again = repeat.decide_post_tool(
+    _, again = finished.decide_post_tool(
         d.state,
         cfg,
         now,

@@ -17,8 +17,8 @@ from testing.guard_driver import tag
 
 from arcguard.core.arc_keeper.posture import decide_posture
 from arcguard.core.loop_guard import background
+from arcguard.core.loop_guard import finished
 from arcguard.core.loop_guard import opkey
-from arcguard.core.loop_guard import repeat
 from arcguard.core.loop_guard import shell_writes
 from arcguard.core.loop_guard import tool_effects
 from arcguard.core.loop_guard.repeat import UNKNOWN_FILE
@@ -609,7 +609,7 @@ def test_a_result_reported_for_a_call_that_was_denied_changes_nothing():
     changes = d.state["guard"].get("change_seq", 0)
     call = ToolCall("Bash", {"command": "npm test"}, denied_id)
     failure = ToolResult(failed=True, error="Exit code 1\n1 failing")
-    _, d.state = repeat.decide_post_tool(d.state, d.cfg, d.now, call, failure)
+    _, d.state = finished.decide_post_tool(d.state, d.cfg, d.now, call, failure)
     assert d.state["guard"].get("change_seq", 0) == changes
     assert d.turn(read())["denied"]
 

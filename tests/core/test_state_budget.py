@@ -32,13 +32,13 @@ from arcguard.core.loop_guard.edited import MAX_SWAP_CHARS
 from arcguard.core.loop_guard.failures import MAX_CAUSES
 from arcguard.core.loop_guard.failures import MAX_PIECES
 from arcguard.core.loop_guard.failures import MAX_TARGETS
+from arcguard.core.loop_guard.finished import MAX_FILE_CONTENTS
+from arcguard.core.loop_guard.finished import MAX_FILES
+from arcguard.core.loop_guard.finished import MAX_RESULTS
 from arcguard.core.loop_guard.guard import MAX_QUEUED_IDS
 from arcguard.core.loop_guard.held import MAX_HELD
 from arcguard.core.loop_guard.polls import MAX_VIEWS
-from arcguard.core.loop_guard.repeat import MAX_FILE_CONTENTS
-from arcguard.core.loop_guard.repeat import MAX_FILES
 from arcguard.core.loop_guard.repeat import MAX_RESOLVED_IDS
-from arcguard.core.loop_guard.repeat import MAX_RESULTS
 from arcguard.core.loop_guard.shape import MAX_CAUSE_LINES
 from arcguard.core.loop_guard.stuck import MAX_RUNS
 from arcguard.core.loop_guard.stuck import MAX_SHAPES

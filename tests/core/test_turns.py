@@ -9,6 +9,7 @@ import pytest
 
 from arcguard.core import render
 from arcguard.core.config import default_config
+from arcguard.core.loop_guard import finished
 from arcguard.core.loop_guard import guard
 from arcguard.core.loop_guard import opkey
 from arcguard.core.loop_guard import repeat
@@ -63,7 +64,7 @@ class Session:
             if out and any(isinstance(d, render.Deny) for d in out):
                 continue
             response = {"stdout": f"{command} {next(_results)}" if fresh else result or command}
-            _, self.state = repeat.decide_post_tool(
+            _, self.state = finished.decide_post_tool(
                 self.state, self.cfg, self._tick(), call, ToolResult(response=response)
             )
 
@@ -221,7 +222,7 @@ def test_a_record_resolved_by_post_tool_use_keeps_its_outcome():
     call = ToolCall("Bash", {"command": "make"}, "t1")
     _, state = repeat.decide_pre_tool(state, cfg, 2.0, call)
     failure = ToolResult(failed=True, error="Exit code 2", duration_ms=5)
-    _, state = repeat.decide_post_tool(state, cfg, 3.0, call, failure)
+    _, state = finished.decide_post_tool(state, cfg, 3.0, call, failure)
     [op] = state["guard"]["tracks"]["main"]["ops"].values()
     before = op["runs"][-1]["outcome"]
     state = turns.record_batch_results(

@@ -333,3 +333,23 @@ def test_a_short_lived_hook_runs_without_the_cycle_collector(argv, collects, mon
         assert gc.isenabled() is collects
     finally:
         gc.enable()
+
+
+def test_the_pre_tool_hook_leaves_the_rules_on_results_unloaded(tmp_path):
+    # Once PostToolBatch closes turns, a call's PreToolUse only judges repeats: the staged rules
+    # on results (`stuck` and what it imports) are loaded by the hooks that read results.
+    import subprocess
+    import sys
+
+    call = {"tool_name": "Bash", "tool_input": {"command": "ls"}, "tool_use_id": "t1"}
+    batch = {"session_id": SID, "tool_calls": [{**call, "tool_response": "a b"}]}
+    run_hook("post-batch", batch)
+    result = subprocess.run(
+        [sys.executable, "-X", "importtime", "-m", "arcguard", "hook", "pre-tool"],
+        input=json.dumps({"session_id": SID, **call, "tool_use_id": "t2"}).encode(),
+        capture_output=True,
+        check=True,
+    )
+    loaded = {line.split("|")[-1].strip() for line in result.stderr.decode().splitlines()}
+    assert "arcguard.core.loop_guard.repeat" in loaded
+    assert "arcguard.core.loop_guard.stuck" not in loaded

@@ -28,12 +28,12 @@ from arcguard.storage import paths
 
 SID = "5b1f0c2e-0000-4000-8000-00000000abcd"
 # The installed stub, after a line that reports, as the process ends (through `os._exit`, as
-# the launcher ends it), which loaders the arcguard modules it imported came from (the stub's
+# the launcher ends it), which loader each arcguard module it imported came from (the stub's
 # own checks still run).
 REPORT = (
     "import os,sys;e=os._exit;os._exit=lambda c:(sys.stderr.write('loaders '+' '.join(sorted("
-    "{type(m.__spec__.loader).__name__ for n,m in list(sys.modules.items()) "
-    "if n.split('.')[0]=='arcguard'}))+'\\n'),sys.stderr.flush(),e(c))\n"
+    "n+'='+type(m.__spec__.loader).__name__ for n,m in list(sys.modules.items()) "
+    "if n.split('.')[0]=='arcguard'))+'\\n'),sys.stderr.flush(),e(c))\n"
 )
 FROM_IMAGE, FROM_SOURCE = {"Image"}, {"SourceFileLoader"}
 
@@ -56,15 +56,21 @@ class Launcher:
         self.file.write_text(launch_forms.launcher_text(str(self.location), str(self.image)))
         self.file.chmod(0o600)
         hook_image.write(str(self.image), str(self.location))
+        self.loaded: dict[str, str] = {}
 
     def run(self, hook: str, payload: dict[str, Any]) -> tuple[dict[str, Any] | None, set[str]]:
+        """The hook's output, and the loaders its arcguard modules came from (each module's
+        own is added to `self.loaded`)."""
         words = launch_forms.short_prefix(sys.executable, str(self.file))
         assert words is not None
         argv = [*words[:4], REPORT + words[4], *words[5:], "hook", hook]
         done = subprocess.run(argv, input=json.dumps(payload).encode(), capture_output=True)
         assert done.returncode == 0, done.stderr
         lines = done.stderr.decode().splitlines()
-        loaders = {w for line in lines if line.startswith("loaders ") for w in line.split()[1:]}
+        named = [w for line in lines if line.startswith("loaders ") for w in line.split()[1:]]
+        pairs = dict(word.partition("=")[::2] for word in named)
+        self.loaded.update(pairs)
+        loaders = set(pairs.values())
         return (json.loads(done.stdout) if done.stdout.strip() else None), loaders
 
     def stale(self) -> str | None:
@@ -113,15 +119,19 @@ def test_a_current_image_serves_every_module_the_hooks_import(
         assert launcher.run(hook, payload)[1] == FROM_IMAGE, hook
 
 
-def test_a_changed_source_file_sends_every_module_to_the_usual_import(
+def test_a_changed_source_file_is_imported_from_itself_and_the_rest_from_the_image(
     launcher: Launcher, tmp_path: Path
 ) -> None:
     source = launcher.location / "arcguard" / "core" / "words" / "messages.py"
-    source.write_text(source.read_text() + "\n# edited after the image was made\n")
+    source.write_text(source.read_text() + "\nEDITED = True\n")
     assert "changed since it was made" in (launcher.stale() or "")
     outputs, loaders = three_identical_calls(launcher, write_transcript(tmp_path / "t.jsonl", []))
     assert_third_denied(outputs)
-    assert loaders == FROM_SOURCE  # decided once: no module of the old code beside the new
+    # Every module run is the installed code: the changed one from its source, the others
+    # from an image made from sources that are as they were.
+    sourced = {name for name, loader in launcher.loaded.items() if loader != "Image"}
+    assert sourced == {"arcguard.core.words.messages"}
+    assert loaders == FROM_IMAGE | FROM_SOURCE
 
 
 @pytest.mark.parametrize(
@@ -190,8 +200,8 @@ def test_session_start_remakes_a_stale_image_in_the_background(launcher: Launche
     source = launcher.location / "arcguard" / "core" / "words" / "messages.py"
     source.write_text(source.read_text() + "\n# edited after the image was made\n")
     assert launcher.stale() is not None
-    _, loaders = launcher.run("session-start", {"session_id": SID, "source": "startup"})
-    assert loaders == FROM_SOURCE
+    launcher.run("session-start", {"session_id": SID, "source": "startup"})
+    assert launcher.loaded["arcguard.core.words.messages"] == "SourceFileLoader"
     deadline = time.monotonic() + 60
     while launcher.stale() is not None and time.monotonic() < deadline:
         time.sleep(0.2)
@@ -215,3 +225,59 @@ def test_a_table_of_another_shape_is_refused_not_raised(launcher: Launcher) -> N
     data = image_loader.HEAD + sized(b"") + sized(table)
     launcher.image.write_bytes(data)
     assert launcher.stale() == "not an image arcguard can read"
+
+
+# The lines that hand the image to its loader in the launchers of earlier releases: they read
+# the whole file and give no open file. An image made now must serve them too, since an upgrade
+# remakes the image at the next session start but leaves the launcher until the next install.
+EARLIER_IMAGE_LINES = (
+    "    with open(i, 'rb') as fh:\n        s, b = os.fstat(fh.fileno()), fh.read()\n",
+    "        g['serve'](i, b, d)\n",
+)
+
+
+def test_a_launcher_of_an_earlier_release_is_served_by_an_image_made_now(
+    launcher: Launcher, tmp_path: Path
+) -> None:
+    text = launcher.file.read_text()
+    now = (
+        "    f = os.open(i, os.O_RDONLY)\n"
+        f"    s, b = os.fstat(f), os.pread(f, {image_loader.READ_FIRST}, 0)\n",
+        "        g['serve'](i, b, d, f)\n",
+    )
+    for new, old in zip(now, EARLIER_IMAGE_LINES, strict=True):
+        assert new in text
+        text = text.replace(new, old)
+    launcher.file.write_text(text)
+    outputs, loaders = three_identical_calls(launcher, write_transcript(tmp_path / "t.jsonl", []))
+    assert_third_denied(outputs)
+    assert loaders == FROM_IMAGE
+
+
+def test_an_image_whose_table_ends_past_the_first_read_is_read_further(
+    launcher: Launcher, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The first read holds the loader's code (the launcher needs it whole) but not the table.
+    data = launcher.image.read_bytes()
+    loader_end = image_loader.chunk(data, len(image_loader.HEAD))[1]
+    table_end = image_loader.chunk(data, loader_end)[1]
+    first = loader_end + 8
+    assert first < table_end
+    monkeypatch.setattr(launch_forms, "READ_FIRST", first)
+    launcher.file.write_text(
+        launch_forms.launcher_text(str(launcher.location), str(launcher.image))
+    )
+    assert f"os.pread(f, {first}, 0)" in launcher.file.read_text()
+    outputs, loaders = three_identical_calls(launcher, write_transcript(tmp_path / "t.jsonl", []))
+    assert_third_denied(outputs)
+    assert loaders == FROM_IMAGE
+
+
+def test_a_row_of_another_shape_sends_its_module_to_the_usual_import(launcher: Launcher) -> None:
+    image_loader.serve(str(launcher.image), launcher.image.read_bytes(), str(launcher.location))
+    finder = sys.meta_path.pop(0)
+    assert isinstance(finder, image_loader.Image)
+    assert finder.find_spec("arcguard.errors") is not None
+    # Its source as it was, but no place for its code.
+    finder.table = {"arcguard.errors": finder.table["arcguard.errors"][:5]}  # type: ignore[dict-item]
+    assert finder.find_spec("arcguard.errors") is None

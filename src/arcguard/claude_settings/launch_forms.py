@@ -16,6 +16,7 @@ import shlex
 
 from arcguard import hook_image
 from arcguard.hooks import HOOKS
+from arcguard.image_loader import READ_FIRST
 from arcguard.image_loader import TAG
 
 
@@ -140,19 +141,20 @@ def image_text(image: str) -> str:
     """The launcher's lines that hand the code image at `image` to the loader it carries
     (`arcguard.image_loader`), once the file is this user's alone and was made by this Python
     (code marshalled by another could crash it); whatever fails, modules import as usual.
-    Kept short: the launcher is compiled anew by every hook run."""
+    It reads the file's start alone, and leaves it open: the loader reads from it the code of
+    each module a hook imports. Kept short: the launcher is compiled anew by every hook run."""
     return (
         f"i = {json.dumps(image)}\n"
         "try:\n"
         "    from _frozen_importlib_external import MAGIC_NUMBER\n"
-        "    with open(i, 'rb') as fh:\n"
-        "        s, b = os.fstat(fh.fileno()), fh.read()\n"
+        "    f = os.open(i, os.O_RDONLY)\n"
+        f"    s, b = os.fstat(f), os.pread(f, {READ_FIRST}, 0)\n"
         f"    h = len(t := {TAG!r} + MAGIC_NUMBER)\n"
         "    if b[:h] == t and s.st_uid == os.getuid() and not s.st_mode & 0o22:\n"
         "        n = h + 4 + int.from_bytes(b[h : h + 4], 'little')\n"
         "        g = {'__name__': 'arcguard.image_loader'}\n"
         "        exec(__import__('marshal').loads(b[h + 4 : n]), g)\n"
-        "        g['serve'](i, b, d)\n"
+        "        g['serve'](i, b, d, f)\n"
         "except Exception:\n"
         "    pass\n"
     )

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from arcguard.core import render
-from arcguard.core.loop_guard.repeat import decide_post_tool
+from arcguard.core.loop_guard.finished import decide_post_tool
 from arcguard.core.state import batch_fires
 from arcguard.core.state import fresh_state
 from arcguard.core.tool_call import read_agent

@@ -1,4 +1,4 @@
-"""The repeat guard (identical calls with identical outcomes) and what a finished call proves.
+"""The repeat guard: identical calls with identical outcomes.
 
 When an operation's last `repeat_limit` executions in the window had the same outcome, the next
 attempt is denied, unless it is a validation (an observing operation re-run once after a
@@ -8,22 +8,18 @@ recovery (once, with a strictly larger effective timeout after a real timeout), 
 a compaction (once: the model no longer has what it saw), or a wait while background work runs.
 Executions are recorded before the allow is returned, owned by their `tool_use_id`; only the
 owner's result resolves one, so a late or duplicate result changes nothing. A call that never
-executed (cancelled, interrupted, refused, denied by a hook) is not an execution.
+executed (cancelled, interrupted, refused, denied by a hook) is not an execution. The result
+that settles an execution is read in `finished`. The PreToolUse hook loads this module, not the
+staged rules on results (`stuck`): only a deny of a failing call here needs them.
 """
 
 from __future__ import annotations
 
-from arcguard.core import hashing
 from arcguard.core import render
-from arcguard.core.loop_guard import answers
 from arcguard.core.loop_guard import background
-from arcguard.core.loop_guard import edited
-from arcguard.core.loop_guard import failures
 from arcguard.core.loop_guard import opkey
 from arcguard.core.loop_guard import searches
-from arcguard.core.loop_guard import shape
 from arcguard.core.loop_guard import shell_writes
-from arcguard.core.loop_guard import stuck
 from arcguard.core.loop_guard import tool_effects
 from arcguard.core.loop_guard.tracks import get_track
 from arcguard.core.loop_guard.tracks import is_allowed
@@ -53,7 +49,6 @@ if TYPE_CHECKING:
     from arcguard.core.schema import Guard
     from arcguard.core.schema import Track
     from arcguard.core.state import State
-    from arcguard.core.tool_call import ToolResult
 
 AFTER_COMPACTION = "after_compaction"
 VALIDATION = "validation"
@@ -62,11 +57,7 @@ FILE_CHANGED = "file_changed"
 RECOVERY = "timeout_recovery"
 # A file's stat the hook could not take: whether it changed is unknown, so assume it did.
 UNKNOWN_FILE = "?"
-NOTEBOOK_EDIT = "NotebookEdit"  # its response shows no patch: a completed one counts as an edit
-MAX_RESULTS = 400
 MAX_RESOLVED_IDS = 64
-MAX_FILES = 32  # files whose recent contents are kept
-MAX_FILE_CONTENTS = 8  # contents kept per file
 
 
 def _run_outcome(run: Run) -> str:
@@ -148,7 +139,7 @@ def _make_room(track: Track, cfg: Config, now: float) -> bool:
     return True
 
 
-def _kept(call: ToolCall) -> ToolCall:
+def kept(call: ToolCall) -> ToolCall:
     """The call with its tool-use id as the state keeps it (`short_id`)."""
     return ToolCall(call.name, call.input, short_id(call.id), call.agent)
 
@@ -158,7 +149,7 @@ def decide_pre_tool(
 ) -> tuple[Decisions | None, State]:
     """`file_state`: for a file read, the file's size and modification time as the hook saw
     them (`UNKNOWN_FILE` when it could not look); None when there is no file to look at."""
-    call = _kept(call)
+    call = kept(call)
     file_state = file_state[:FILE_STATE_CHARS] if file_state is not None else None
     state = clone(state)
     guard = StateFile.view(state).guard
@@ -202,6 +193,9 @@ def decide_pre_tool(
             if spent is None:
                 remember(denied, call.id, MAX_RESOLVED_IDS)
                 if _run_outcome(recent[-1]).startswith(opkey.FAILED):
+                    # Loaded here alone: the hook needs the staged rules for nothing else.
+                    from arcguard.core.loop_guard import stuck
+
                     stuck.refused(track, call)
                 return _deny_repeat(state, track, op, now, runs=len(window)), state
     run = Run(seq=track.seq, owner=call.id, at=now, outcome=None, spent=spent, turn=track.turns)
@@ -306,134 +300,6 @@ def _reserve(guard: Guard, op: Operation, cfg: Config, call: ToolCall, run: Run)
         op.max_timeout = max(op.max_timeout, timeout)
     if spent == RECOVERY:
         op.recovery_used = True
-
-
-def decide_post_tool(
-    state: State, cfg: Config, now: float, call: ToolCall, result: ToolResult
-) -> tuple[Decisions | None, State]:
-    call = _kept(call)
-    state = clone(state)
-    guard = StateFile.view(state).guard
-    resolved = guard.resolved
-    guard.resolved = resolved
-    if call.id and call.id in resolved:
-        return paused_output(state, deny=False), state  # a duplicate result changes nothing
-    if call.id:
-        remember(resolved, call.id, MAX_RESOLVED_IDS)
-    track = get_track(state, track_key(call.agent), now)
-    if call.id and call.id in track.denied_ids:
-        # A result for a call we denied did not come from the live session (it never ran).
-        return paused_output(state, deny=False), state
-    result = searches.as_answered(call, result)
-    finished = _finish(guard, call, result)
-    stuck.recognise(track, call, result, finished)
-    # The user's words (a reason for a refusal, an answer) are news whatever the call was.
-    heard = opkey.carries_user_words(call.name, result)
-    # A change that answers as it did before (`prettier --write`: "unchanged", a failure seen
-    # before) shows nothing moved; one that prints nothing cannot tell, so it counts.
-    seen = finished.result in track.results
-    answered_before = seen and not finished.empty
-    progress = heard or finished.edit == stuck.NEW or (finished.changed and not answered_before)
-    background.observe_result(state, now, call, result)
-    run = _owned_run(track, opkey.operation_id(call), call.id)
-    if run is not None:
-        run.outcome = finished.outcome
-        completed = finished.outcome.startswith(opkey.COMPLETED)
-        progress = progress or (completed and run.spent is not None)
-    # Fresh evidence is a result of a shape this track never saw: a new timestamp or counter
-    # in the same output is not news.
-    if finished.outcome not in (opkey.UNKNOWN, opkey.NOT_RUN) and not seen and not finished.empty:
-        progress = True
-        track.turn.new_result = True
-        remember(track.results, finished.result, MAX_RESULTS)
-    if progress:
-        track.turn.progress = True
-    if heard:
-        stuck.heard(track)
-    elif not is_allowed(cfg, call) and call.name not in opkey.USER_TOOLS:
-        stuck.observe(track, now, call, finished)
-    return paused_output(state, deny=False), state
-
-
-def _finish(guard: Guard, call: ToolCall, result: ToolResult) -> stuck.Finished:
-    """What the finished call proves (mutates the guard's edit and change counters)."""
-    outcome = opkey.outcome(call, result)
-    found = searches.found(call, result)
-    finished = stuck.Finished(
-        outcome,
-        shape.result_shape(outcome, result, call),
-        # A search that found nothing told nothing new either: its run is counted apart.
-        empty=found is False or opkey.is_empty_result(result),
-        found=found,
-    )
-    if outcome.startswith(opkey.FAILED):
-        text = shape.learned_text(result, call)
-        finished.pairs = shape.cause_pairs(result, call)
-        finished.printed, finished.pieces = edited.printed(text), failures.cause_pieces(text)
-    if not result.failed and (
-        opkey.is_confirmed_edit(call, result.response) or call.name == NOTEBOOK_EDIT
-    ):
-        finished.edit = _file_visit(guard, call, result.response)
-        if finished.edit == stuck.NEW:
-            # Back to a content the file had before is no change: what depends on it was
-            # already seen that way.
-            guard.edit_seq += 1
-            guard.tool_edit_seq = guard.edit_seq
-    elif outcome != opkey.NOT_RUN and tool_effects.may_change_world(call):
-        # It ran (even a failed command may have changed things): assume it changed them.
-        guard.change_seq += 1
-        finished.changed = True
-        # Even when the command fails (`sed -i ... && npm run build`), the write ran first.
-        finished.wrote = shell_writes.edits_files(call)
-        if not result.failed and finished.wrote:
-            # A file written from the shell (`sed -i`): a test after it may check it, as after
-            # an edit, though its content is not seen.
-            guard.edit_seq += 1
-            finished.moved = shell_writes.moves_checkout(call, shape.result_text(result))
-        restart = tool_effects.checked_restart(call) if outcome.startswith(opkey.COMPLETED) else ""
-        if restart:
-            stuck.checked(finished, call, result, restart)
-    elif outcome.startswith(opkey.COMPLETED) and not finished.empty:
-        # Only a look's whole answer is compared (`checks.looked`): an edit's or a change's
-        # output (an edit's response holds the whole file) is not read twice.
-        finished.answer = answers.digest(opkey.COMPLETED, shape.result_text(result))
-    if outcome.startswith((opkey.COMPLETED, opkey.FAILED)) and tool_effects.is_poll(call):
-        text = shape.result_text(result)
-        finished.progress, finished.numbers = answers.progress(text), answers.bare_numbers(text)
-    return finished
-
-
-def _file_visit(guard: Guard, call: ToolCall, response: object) -> str:
-    """NEW or REVISIT: whether a confirmed edit left the file with a content it had before
-    (a short history of content digests per file; unknown contents count as new)."""
-    found = opkey.edited_contents(call, response)
-    if found is None:
-        return stuck.NEW
-    path, before, after = found
-    files = guard.files
-    guard.files = files
-    key = hashing.digest(path)
-    history = files.pop(key, None) or []
-    if before is not None and not history:
-        history.append(hashing.digest(before))
-    digest = hashing.digest(after)
-    visit = stuck.REVISIT if digest in history else stuck.NEW
-    if digest in history:
-        history.remove(digest)
-    history.append(digest)
-    files[key] = history[-MAX_FILE_CONTENTS:]
-    for old in list(files)[:-MAX_FILES]:
-        del files[old]
-    return visit
-
-
-def _owned_run(track: Track, oid: str, tool_use_id: str) -> Run | None:
-    """The pending execution this result belongs to; a late or foreign result gets None."""
-    op = track.ops.get(oid)
-    for run in op.runs if op is not None else ():
-        if run.owner == tool_use_id and run.outcome is None:
-            return run
-    return None
 
 
 def settle_batch(track: Track, tool_use_ids: Sequence[str]) -> None:

@@ -22,10 +22,10 @@ from __future__ import annotations
 from arcguard.core import render
 from arcguard.core.loop_guard import held
 from arcguard.core.loop_guard import opkey
+from arcguard.core.loop_guard.finished import decide_post_tool
 from arcguard.core.loop_guard.guard import TurnEnd
 from arcguard.core.loop_guard.guard import decide_post_batch
 from arcguard.core.loop_guard.guard import turn_call
-from arcguard.core.loop_guard.repeat import decide_post_tool
 from arcguard.core.loop_guard.tracks import get_track
 from arcguard.core.loop_guard.tracks import is_allowed
 from arcguard.core.loop_guard.tracks import track_key
