@@ -1,14 +1,15 @@
 """Recall and precision of the loop guard and the arc keeper on the labelled suite.
 
     .venv/bin/python benchmarks/recall.py [--suite DIR] [--holdout DIR] [--blind DIR]
-                                          [--blind-2 DIR] [--blind-3 DIR] [--json]
+                                          [--blind-2 DIR] [--blind-3 DIR] [--blind-4 DIR]
+                                          [--json]
 
 Every session of the tuned suite (tests/fixtures/recall/, written by `python -m
 testing.recall_suite`), of the held-out fold (tests/fixtures/recall-holdout/, written by
-`python -m testing.recall_holdout`, sessions never used to tune the rules) and of the three blind
-folds (tests/fixtures/recall-blind/, recall-blind-2/ and recall-blind-3/: loops and look-alikes
-of shapes the rules name nowhere, written and labelled, labels fixed before any run, by someone
-who had not read the rules) is replayed
+`python -m testing.recall_holdout`, sessions never used to tune the rules) and of the four blind
+folds (tests/fixtures/recall-blind/, recall-blind-2/ and recall-blind-3/: loops and look-alikes;
+recall-blind-4/: stops mid-arc and rightful stops; all of shapes the rules name nowhere, written
+and labelled, labels fixed before any run, by someone who had not read the rules) is replayed
 through the real hooks in this process, the hooks' clock following the transcript's timestamps, and
 judged against its label in `labels.json`:
 
@@ -18,13 +19,16 @@ judged against its label in `labels.json`:
 - a stall is sent back when the Stop of the label's turn is continued (replayed with `--arc`);
 - a completion is released when the Stop of the label's turn releases the arc and nothing in
   that session is continued (replayed with `--arc`);
+- a rightful stop (a decision only the user may take, a blocker only the user can lift, work
+  done with follow-ups offered) is left alone when nothing in that session is continued, denied
+  or paused (replayed with `--arc`);
 - a legitimate run is untouched when nothing is denied or paused and it gets at most one
   nudge per 100 tool calls.
 
 It prints one line per session and the totals of each fold apart: recall (loops stopped in
-time, stalls sent back, completions released) and precision (legitimate runs untouched,
-nudges per 100 calls of the legitimate runs). Exit status 1 when any session of the tuned
-suite misses its label.
+time, stalls sent back, completions released) and precision (legitimate runs and rightful
+stops untouched, nudges per 100 calls of the legitimate runs). Exit status 1 when any session
+of the tuned suite misses its label.
 """
 
 from __future__ import annotations
@@ -44,8 +48,9 @@ DEFAULT_HOLDOUT = REPO / "tests" / "fixtures" / "recall-holdout"
 DEFAULT_BLIND = REPO / "tests" / "fixtures" / "recall-blind"
 DEFAULT_BLIND_2 = REPO / "tests" / "fixtures" / "recall-blind-2"
 DEFAULT_BLIND_3 = REPO / "tests" / "fixtures" / "recall-blind-3"
+DEFAULT_BLIND_4 = REPO / "tests" / "fixtures" / "recall-blind-4"
 WORDS = ("deny", "nudge", "pause")
-ARC_KINDS = ("stall", "release")
+ARC_KINDS = ("stall", "release", "rightful-stop")
 NUDGES_PER_100 = 1.0
 
 
@@ -70,6 +75,8 @@ def judge(name: str, label: dict[str, Any], path: Path) -> dict[str, Any]:
         ok = by_turn in by_kind.get("continue", [])
     elif kind == "release":
         ok = by_turn in by_kind.get("release", []) and "continue" not in first
+    elif kind == "rightful-stop":
+        ok = not {"continue", "deny", "pause"} & set(first)
     else:
         ok = (
             "deny" not in first
@@ -105,6 +112,7 @@ def run(suite: Path) -> dict[str, Any]:
         "stalls_sent_back": share("stall"),
         "completions_released": share("release"),
         "legit_untouched": share("legit"),
+        "rightful_stops_left_alone": share("rightful-stop"),
         "legit_nudges_per_100_calls": round(
             100 * sum(r["nudges"] for r in legit) / max(legit_calls, 1), 2
         ),
@@ -121,7 +129,8 @@ def _print(data: dict[str, Any]) -> None:
         first = ", ".join(f"{k} at {t}" for k, t in sorted(row["first"].items())) or "nothing"
         print(f"{mark} {row['file']:<28} {row['kind']:<8} {label:<20} {first}")
     print()
-    for key in ("loops_stopped", "stalls_sent_back", "completions_released", "legit_untouched"):
+    keys = ("loops_stopped", "stalls_sent_back", "completions_released", "legit_untouched")
+    for key in (*keys, "rightful_stops_left_alone"):
         done, total = data[key]
         print(f"{key.replace('_', ' ')}: {done} of {total}")
     print(f"legit nudges per 100 calls: {data['legit_nudges_per_100_calls']}")
@@ -134,6 +143,7 @@ def main() -> int:
     parser.add_argument("--blind", type=Path, default=DEFAULT_BLIND)
     parser.add_argument("--blind-2", type=Path, default=DEFAULT_BLIND_2)
     parser.add_argument("--blind-3", type=Path, default=DEFAULT_BLIND_3)
+    parser.add_argument("--blind-4", type=Path, default=DEFAULT_BLIND_4)
     parser.add_argument("--json", action="store_true", help="print the results as JSON")
     args = parser.parse_args()
     paths = {
@@ -142,6 +152,7 @@ def main() -> int:
         "blind": args.blind,
         "blind 2": args.blind_2,
         "blind 3": args.blind_3,
+        "blind 4": args.blind_4,
     }
     folds = {name: run(path) for name, path in paths.items() if name == "tuned" or path.is_dir()}
     if args.json:

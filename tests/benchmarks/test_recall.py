@@ -47,12 +47,29 @@ def test_each_session_meets_its_label(name, request):
 
 
 @pytest.mark.parametrize(
-    "fold", [recall.DEFAULT_BLIND, recall.DEFAULT_BLIND_2, recall.DEFAULT_BLIND_3]
+    ("fold", "kinds"),
+    [
+        (recall.DEFAULT_BLIND, {"loop", "legit"}),
+        (recall.DEFAULT_BLIND_2, {"loop", "legit"}),
+        (recall.DEFAULT_BLIND_3, {"loop", "legit"}),
+        (recall.DEFAULT_BLIND_4, {"stall", "release", "rightful-stop"}),
+    ],
 )
-def test_the_blind_folds_are_labelled_before_they_are_run(fold):
+def test_the_blind_folds_are_labelled_before_they_are_run(fold, kinds):
     labels = json.loads((fold / "labels.json").read_text(encoding="utf-8"))
     assert set(labels) == {p.name for p in fold.glob("*.jsonl")}
-    assert all(label["kind"] in ("loop", "legit") for label in labels.values())
+    assert {label["kind"] for label in labels.values()} == kinds
+
+
+def test_a_rightful_stop_is_left_alone_only_when_nothing_continues_it(tmp_path):
+    fold = recall.DEFAULT_BLIND_4
+    labels = json.loads((fold / "labels.json").read_text(encoding="utf-8"))
+    decided = "users-legacy-columns-drop-decision-needed.jsonl"
+    assert recall.judge(decided, labels[decided], fold / decided)["ok"]
+    # The same session, its DECISION NEEDED: taken out, is a question mid-arc: continued.
+    asked = tmp_path / decided
+    asked.write_text((fold / decided).read_text().replace("DECISION NEEDED: d", "D"))
+    assert not recall.judge(decided, labels[decided], asked)["ok"]
 
 
 def test_the_script_prints_recall_and_precision():
