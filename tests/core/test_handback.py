@@ -696,3 +696,37 @@ def test_an_offer_of_further_help_after_finished_work_is_a_courtesy_closing(text
 )
 def test_a_courtesy_line_next_to_a_concrete_offer_is_still_a_question(text):
     assert handback.classify(text) == handback.QUESTION
+
+
+# A choice offered, or the operator asked to act, then only a word on why it matters: the
+# question is still the closing, within a paragraph or across a command shown after it.
+QUESTION_THEN_CONTEXT = [
+    "Do you want the limit counted per user or per token? The two differ once a user holds"
+    " several tokens.",
+    "Would you prefer seconds or milliseconds for the timeout? The old client read it as seconds,"
+    " and the docs never say.",
+    "Could you run the load test from the staging box and paste its summary?\n\n```sh\nk6 run"
+    " load.js\n```\n\nThat box sits next to the database, so its numbers are the ones that count.",
+    "Can you try it on a Windows machine? The path handling there is the part most likely to"
+    " differ.",
+    "Both designs work; it's your call which one to keep.",
+]
+# The same closings where what follows answers the question or says what the model does.
+QUESTION_THEN_NOT_CONTEXT = [
+    "Do you want the limit counted per user or per token? Neither alone: both are kept.",
+    "Do you want the limit counted per user or per token? I went with per user, since tokens"
+    " rotate.",
+    "Could you have caught this earlier? Probably not: the fixture hid it.",
+    "Do you want the limit counted per user or per token? The two differ once a user holds"
+    " several tokens. I kept per user, since tokens rotate.",
+]
+
+
+@pytest.mark.parametrize("text", QUESTION_THEN_CONTEXT)
+def test_a_choice_or_request_followed_by_context_is_still_a_question(text):
+    assert handback.classify(text) == handback.QUESTION
+
+
+@pytest.mark.parametrize("text", QUESTION_THEN_NOT_CONTEXT)
+def test_a_choice_answered_or_acted_on_after_it_is_not_handed_back(text):
+    assert handback.classify(text) == handback.OTHER

@@ -32,6 +32,8 @@ CLOSING_CHARS = 4000
 # A stop partway is said at the end ("All three parsers pass. I'll stop here for now."): only the
 # last few sentences are read for it, so a paragraph of hundreds costs no more than a short one.
 PAUSING_SENTENCES = 3
+# After a question, so many sentences of context at most still leave it the closing.
+CONTEXT_SENTENCES = 2
 
 DECISION_MARK = "decision needed:"
 # Markdown a model may wrap the marker in ("**DECISION NEEDED:**", "## Decision needed:").
@@ -42,7 +44,47 @@ def classify(text: str) -> str:
     """DECISION, QUESTION, ANNOUNCED, PAUSED, COURTESY or OTHER for a final message's text."""
     if starts_with_decision(text):
         return DECISION
-    sentences = closing_sentences(text)
+    found = _closing(closing_sentences(text))
+    if found == OTHER:
+        # A question, then a word on why it matters ("Do you want X or Y? A budget takes only
+        # one of the two."): the closing is still the question.
+        asked = _closing(_before_context(text))
+        if asked in (QUESTION, COURTESY):
+            return asked
+    return found
+
+
+def _before_context(text: str) -> list[str]:
+    """The closing sentences up to a question offering a choice or asking the operator to act,
+    when all that follows it is context: statements that neither answer it nor claim or do
+    anything (no first person, no step, no work left), at most `CONTEXT_SENTENCES` of them,
+    across the last two paragraphs of prose (a command shown between them is set aside).
+    Empty otherwise."""
+    kept = [p for p in paragraphs(prose(_tail(text))) if has_words(p) and not is_list(p)]
+    sentences = [s for p in kept[-2:] for s in split(normal(p)) if has_words(s)]
+    for n in range(1, CONTEXT_SENTENCES + 1):
+        if n >= len(sentences) or not _is_context(sentences[-n]):
+            return []
+        asked = sentences[-n - 1]
+        if asked.endswith("?"):
+            offered = any(part in asked for part in vocab.CHOICE_OR_REQUEST)
+            answered = sentences[-n].startswith(vocab.ANSWER_STARTS)
+            return sentences[:-n] if offered and not answered else []
+    return []
+
+
+def _is_context(sentence: str) -> bool:
+    words = set(_words(sentence, keep="'"))
+    return not (
+        sentence.endswith("?")
+        or words & vocab.FIRST_PERSON
+        or is_announcing(sentence)
+        or is_pausing(sentence)
+    )
+
+
+def _closing(sentences: list[str]) -> str:
+    """What the closing `sentences` (lower case, as `closing_sentences` gives) hand back."""
     if not sentences:
         return OTHER
     if is_courtesy(sentences[-1]) or is_handed_back_alone(sentences[-1]):
