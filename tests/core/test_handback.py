@@ -717,6 +717,7 @@ QUESTION_THEN_NOT_CONTEXT = [
     "Do you want the limit counted per user or per token? I went with per user, since tokens"
     " rotate.",
     "Could you have caught this earlier? Probably not: the fixture hid it.",
+    "Can you reproduce it on ARM? It does, and the trace there is the same.",
     "Do you want the limit counted per user or per token? The two differ once a user holds"
     " several tokens. I kept per user, since tokens rotate.",
 ]

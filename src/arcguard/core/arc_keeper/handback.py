@@ -34,6 +34,19 @@ CLOSING_CHARS = 4000
 PAUSING_SENTENCES = 3
 # After a question, so many sentences of context at most still leave it the closing.
 CONTEXT_SENTENCES = 2
+# A statement with one of these words says what the model did or does: not context for a
+# question before it.
+FIRST_PERSON = frozenset(
+    {"i", "i'll", "i've", "i'm", "i'd", "me", "my", "we", "we'll", "we've", "we're", "let's"}
+)
+# A question that offers the operator a choice or asks them to act is not one a model answers
+# itself: the statements after it say why it matters ("Do you want X or Y? A budget takes only
+# one of the two."). Unless one answers it ("No, the lock serialises the writers.").
+CHOICE_OR_REQUEST = (" or ", "could you ", "can you ", "would you mind", "please ")
+ANSWER_WORDS = frozenset(
+    {"yes", "no", "not", "nope", "probably", "maybe", "perhaps", "neither", "none"}
+)
+ANSWER_PAIRS = frozenset({"in hindsight", "it does", "it did", "it doesn't", "it didn't"})
 
 DECISION_MARK = "decision needed:"
 # Markdown a model may wrap the marker in ("**DECISION NEEDED:**", "## Decision needed:").
@@ -67,8 +80,9 @@ def _before_context(text: str) -> list[str]:
             return []
         asked = sentences[-n - 1]
         if asked.endswith("?"):
-            offered = any(part in asked for part in vocab.CHOICE_OR_REQUEST)
-            answered = sentences[-n].startswith(vocab.ANSWER_STARTS)
+            offered = any(part in asked for part in CHOICE_OR_REQUEST)
+            first = _words(sentences[-n], keep="'")[:2]
+            answered = first[0] in ANSWER_WORDS or " ".join(first) in ANSWER_PAIRS
             return sentences[:-n] if offered and not answered else []
     return []
 
@@ -77,7 +91,7 @@ def _is_context(sentence: str) -> bool:
     words = set(_words(sentence, keep="'"))
     return not (
         sentence.endswith("?")
-        or words & vocab.FIRST_PERSON
+        or words & FIRST_PERSON
         or is_announcing(sentence)
         or is_pausing(sentence)
     )

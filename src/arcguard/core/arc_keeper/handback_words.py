@@ -32,11 +32,6 @@ OPENERS = (
     "question",
 )
 
-# A statement with one of these words says what the model did or does: not context for a
-# question before it.
-FIRST_PERSON = frozenset(
-    {"i", "i'll", "i've", "i'm", "i'd", "me", "my", "we", "we'll", "we've", "we're", "let's"}
-)
 # A question (ends in "?") that starts like this asks the operator for leave or a choice.
 ASKING_STARTS = tuple(
     (  # noqa: SIM905
@@ -172,16 +167,6 @@ HANDBACK_PARTS = (
     "it is your call",
     "that's your call",
     "is up to you",
-)
-# A question that offers the operator a choice or asks them to act is not one a model answers
-# itself: the statements after it say why it matters ("Do you want X or Y? A budget takes only
-# one of the two."). Unless one answers it ("No, the lock serialises the writers.").
-CHOICE_OR_REQUEST = (" or ", "could you ", "can you ", "would you mind", "please ")
-ANSWER_STARTS = tuple(
-    (  # noqa: SIM905
-        "yes,no,not ,nope,probably,maybe,perhaps,in hindsight,it does,it did,it is,it was,"
-        "they are,they were,that is,that was,either way,both,neither,none"
-    ).split(",")
 )
 # A sentence that opens like this asks the operator even when the question mark is missing.
 ASKING_UNMARKED = ("do you want me to", "would you like me to", "want me to", "shall i ")
