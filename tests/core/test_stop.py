@@ -143,6 +143,40 @@ def test_a_completion_claim_releases_the_arc(text):
     assert state["log"][-1]["kind"] == "release"
 
 
+# A summary of the finished work, as models write one: opened with "Done", or closed by a claim
+# that the work landed and its checks pass.
+LONG_COMPLETIONS = [
+    "Done: the `retries` option is read from the config now.\n\n- `client.py` passes it to the"
+    " session\n- `test_client.py` covers 0, 1 and 5 retries\n\nThe suite is green (88 passed).",
+    "All done. Here is what changed:\n\n1. the parser keeps line numbers\n2. errors quote them",
+    "The importer streams rows now:\n\n- a cursor instead of `fetchall`\n- one flush per 1000"
+    " rows\n\nThe migration is finished and verified.",
+    "Both endpoints page by cursor.\n\nAll four checklist items are done; typecheck is clean and"
+    " the full suite passes (97 tests).",
+]
+# The same openings and closings where the closing still hands work back.
+NOT_COMPLETIONS = [
+    "Done with the parser: it keeps line numbers now. The lexer is next.",
+    "Done: the parser keeps line numbers.\n\nWant me to do the lexer the same way?",
+    "Done: the parser keeps line numbers. Remaining: the lexer.",
+    "The parser keeps line numbers.\n\nThe lexer still needs the same change.",
+]
+
+
+@pytest.mark.parametrize("text", LONG_COMPLETIONS)
+def test_a_summary_that_says_the_work_is_done_releases_the_arc(text):
+    out, state = stop(with_arc(), Final.from_text(text), active=True)
+    assert out is None
+    assert arc_of(state).active is False
+    assert state["log"][-1]["kind"] == "release"
+
+
+@pytest.mark.parametrize("text", NOT_COMPLETIONS)
+def test_a_summary_with_work_left_or_handed_back_does_not_release_the_arc(text):
+    _, state = stop(with_arc(), Final.from_text(text), active=True)
+    assert arc_of(state).active is True
+
+
 def test_productive_turn_outside_a_chain_resets_the_consecutive_counter():
     state = with_arc()
     arc_of(state).reconcile_count = 2

@@ -57,6 +57,7 @@ def test_operator_replies_are_classified(reply, expected):
         ("Next, I'll run the test suite.", hb.ANNOUNCED),
         ("The parser is in. This is a good place to pause.", hb.PAUSED),
         ("All milestones shipped.", hb.COMPLETION),
+        ("Done: the parser keeps line numbers.\n\n- `lex.py` counts them", hb.COMPLETION),
         ("DECISION NEEDED: this drops the users table.", hb.DECISION),
         ("The importer parses every row now.", hb.OTHER),
     ],
@@ -77,7 +78,7 @@ def _session(tmp_path: Path) -> Path:
     t.prompt("continue")
     t.text("Which do you prefer: cursor or offset pagination?")
     t.prompt("cursor")
-    t.text("Done: cursor pagination with tests.")
+    t.text("Cursor pagination is in, with tests.")
     t.prompt("now do the same for the invoices API, with the same page size and tests")
     return t.write(tmp_path / "s.jsonl")
 

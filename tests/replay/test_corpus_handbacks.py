@@ -6,7 +6,8 @@ the turn back, how the operator answered) and checked against replay's decisions
 files holding such a stop are replayed, to keep the check well under a minute. The per-arc
 cap is lifted: it bounds continuations over an arc whatever their class, and a whole
 interactive session replayed as one arc spends it early, which would hide what the
-classifier recognises. What the cap costs at its default is measured by
+classifier recognises; a question after a completion is not judged, the replayed arc being
+over. What the cap costs at its default is measured by
 `benchmarks/stall_policies.py` and stated in docs/design-decisions.md.
 """
 
@@ -82,14 +83,17 @@ def test_every_affirmed_permission_question_is_continued(
     files = files_with_affirmed_questions()
     missed, seen = [], 0
     for path in files:
-        stops = affirmed_questions(
-            handbacks(steps_of(replay(str(path), config_path=str(config), arc=True)))
-        )
+        result = replay(str(path), config_path=str(config), arc=True)
+        stops = affirmed_questions(handbacks(steps_of(result)))
+        # A completion ends the replayed arc, as it ends a real one: the session's later tasks
+        # would each be an arc of their own.
+        released = min((d.turn for d in result.decisions if d.kind == "release"), default=None)
+        stops = [s for s in stops if released is None or s["turn"] < released]
         seen += len(stops)
         missed += [
             f"{path.name} turn {s['turn']}: {s['kinds']}"
             for s in stops
             if "continue" not in s["kinds"]
         ]
-    assert seen >= 17  # the corpus holds 17: the check is not vacuous
+    assert seen >= 15  # the corpus holds 17, 15 of them before a completion: not vacuous
     assert missed == []

@@ -147,7 +147,7 @@ def stop_class(text: str) -> str:
     """How a text (or empty) final message handed the turn back."""
     if not text.strip() or is_sentinel(text):
         return NOOP
-    if is_completion(text):
+    if is_completion(text) or handback.closes_complete(text):
         return COMPLETION
     kind = handback.classify(text)
     # A courtesy closing is a stall only with milestones left, which a transcript does not say.

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from arcguard.core.arc_keeper import handback_words as vocab
 from arcguard.core.words import vocabulary
+from arcguard.core.words.final_words import is_compound_completion
 from arcguard.core.words.sentences import has_words
 from arcguard.core.words.sentences import is_list
 from arcguard.core.words.sentences import normal
@@ -48,6 +49,10 @@ ANSWER_WORDS = frozenset(
 )
 ANSWER_PAIRS = frozenset({"in hindsight", "it does", "it did", "it doesn't", "it didn't"})
 
+# A message opening like this says the work is done before saying what was done ("Done: the
+# prop is renamed everywhere ..."); "done with the parser" says only a part is.
+DONE_OPENINGS = ("done.", "done:", "done!", "done,", "done —", "done -", "all done")
+
 DECISION_MARK = "decision needed:"
 # Markdown a model may wrap the marker in ("**DECISION NEEDED:**", "## Decision needed:").
 _MARKUP = "*_#>`~ \t\r\n"
@@ -65,6 +70,19 @@ def classify(text: str) -> str:
         if asked in (QUESTION, COURTESY):
             return asked
     return found
+
+
+def closes_complete(text: str) -> bool:
+    """A final message longer than a claim alone that ends the work: it opens with "Done", or
+    its last sentence claims the work landed and its checks pass (`is_compound_completion`),
+    and its closing neither asks, announces, pauses nor offers anything (`classify`: OTHER)."""
+    if classify(text) != OTHER:
+        return False
+    sentences = closing_sentences(text)
+    if sentences and is_compound_completion(sentences[-1]):
+        return True
+    opening = [p for p in paragraphs(prose(text[:CLOSING_CHARS])) if has_words(p)][:1]
+    return bool(opening) and normal(opening[0]).startswith(DONE_OPENINGS)
 
 
 def _before_context(text: str) -> list[str]:

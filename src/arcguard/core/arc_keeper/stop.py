@@ -168,7 +168,9 @@ def classify(final: Final, policy: str = POLICY_NOOP, *, work_left: bool = False
     """The Stop verdict; `work_left`: the arc has a milestone not done yet."""
     if final.kind == KIND_TOOL_USE:
         return PRODUCTIVE
-    if final.kind == KIND_TEXT and is_completion(final.text):
+    if final.kind == KIND_TEXT and (
+        is_completion(final.text) or handback.closes_complete(final.text)
+    ):
         return COMPLETE
     if final.kind == KIND_THINKING:
         return SKIP

@@ -126,7 +126,9 @@ _WORK_WORDS = frozenset(
         "finished",
     }
 )
-_CHECK_WORDS = frozenset({"pass", "passes", "passing", "passed", "green", "succeeds", "succeeded"})
+_CHECK_WORDS = frozenset(
+    {"pass", "passes", "passing", "passed", "green", "succeeds", "succeeded", "clean", "verified"}
+)
 _CLAUSE_BREAKS = (";", ",", ". ", " and ", " & ", " — ", " - ", ":")
 
 
