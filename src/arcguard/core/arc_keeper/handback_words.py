@@ -225,7 +225,7 @@ ACTION_VERBS = frozenset(
         "explore port split merge rebase bump pin draft document extract replace re-check "
         "recheck double-check confirm validate reproduce make get pull fetch query compare "
         "switch configure enable disable restore revert narrow isolate wrap kick launch spin "
-        "re-enable go take tidy polish fill organise organize"
+        "re-enable go take tidy polish fill organise organize do"
     ).split()
 )
 
@@ -392,6 +392,7 @@ DONE = frozenset("done complete completed finished shipped".split())  # noqa: SI
 STILL_MISSING = (
     *(" still need to be ", " still needs to be ", "still unimplemented", "still missing"),
     *("not yet implemented", "not implemented yet", "not yet wired", "not wired up yet"),
+    *("what's left", "what is left", "what remains"),  # "`grep -rl TestCase` lists what's left."
 )
 NOT_YET_DONE = frozenset(
     "run touched started written implemented tested wired updated added pushed committed "  # noqa: SIM905
