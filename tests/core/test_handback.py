@@ -707,10 +707,8 @@ QUESTION_THEN_CONTEXT = [
     " several tokens.",
     "Would you prefer seconds or milliseconds for the timeout? The old client read it as seconds,"
     " and the docs never say.",
-    "Could you run the load test from the staging box and paste its summary?\n\n```sh\nk6 run"
-    " load.js\n```\n\nThat box sits next to the database, so its numbers are the ones that count.",
-    "Can you try it on a Windows machine? The path handling there is the part most likely to"
-    " differ.",
+    "Do you want the cache in Redis or in each worker?\n\n```sh\nredis-cli ping\n```\n\nRedis"
+    " is already running here, so either works.",
     "Both designs work; it's your call which one to keep.",
 ]
 # The same closings where what follows answers the question or says what the model does.
@@ -718,8 +716,11 @@ QUESTION_THEN_NOT_CONTEXT = [
     "Do you want the limit counted per user or per token? Neither alone: both are kept.",
     "Do you want the limit counted per user or per token? I went with per user, since tokens"
     " rotate.",
-    "Could you have caught this earlier? Probably not: the fixture hid it.",
-    "Can you reproduce it on ARM? It does, and the trace there is the same.",
+    "Do you want it per user or per token? Probably per user: the fixture rotates tokens.",
+    "Do you want it per user or per token? It does not matter here: there is one token each.",
+    # A request to act, or a question of the model's own, is read as before: left alone.
+    "Could you run `./deploy.sh --prod` from your machine? The credentials are in your keychain.",
+    "Can you believe the root cause was a trailing space in the env var?",
     "Do you want the limit counted per user or per token? The two differ once a user holds"
     " several tokens. I kept per user, since tokens rotate.",
 ]

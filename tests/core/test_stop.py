@@ -160,6 +160,13 @@ NOT_COMPLETIONS = [
     "Done: the parser keeps line numbers.\n\nWant me to do the lexer the same way?",
     "Done: the parser keeps line numbers. Remaining: the lexer.",
     "The parser keeps line numbers.\n\nThe lexer still needs the same change.",
+    "Done. But 3 tests in `tests/test_lexer.py` still fail on tabs.",
+    "Done: 14 of the 20 handlers use the new session API.\n\nThe other six wait on the adapter.",
+    "All done with the parser. The lexer comes after it.",
+    "Implemented the exporter.\n\nStill to do: the importer and the CLI.\n\nThe exporter is"
+    " committed and its tests pass.",
+    "Milestone 1 of 3 complete and verified.",
+    "Done. The deploy script is updated.\n\nCould you run `./deploy.sh --prod` from your machine?",
 ]
 
 

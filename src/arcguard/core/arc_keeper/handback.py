@@ -8,6 +8,8 @@ question shown there (a prompt under test, a log line) is not the model asking a
 
 from __future__ import annotations
 
+import itertools
+
 from arcguard.core.arc_keeper import handback_words as vocab
 from arcguard.core.words import vocabulary
 from arcguard.core.words.final_words import is_compound_completion
@@ -40,10 +42,10 @@ CONTEXT_SENTENCES = 2
 FIRST_PERSON = frozenset(
     {"i", "i'll", "i've", "i'm", "i'd", "me", "my", "we", "we'll", "we've", "we're", "let's"}
 )
-# A question that offers the operator a choice or asks them to act is not one a model answers
-# itself: the statements after it say why it matters ("Do you want X or Y? A budget takes only
-# one of the two."). Unless one answers it ("No, the lock serialises the writers.").
-CHOICE_OR_REQUEST = (" or ", "could you ", "can you ", "would you mind", "please ")
+# A question that offers the operator a choice is not one a model answers itself: the
+# statements after it say why it matters ("Do you want X or Y? A budget takes only one of the
+# two."). Unless one answers it ("No, the lock serialises the writers.").
+CHOICE = " or "
 ANSWER_WORDS = frozenset(
     {"yes", "no", "not", "nope", "probably", "maybe", "perhaps", "neither", "none"}
 )
@@ -51,7 +53,8 @@ ANSWER_PAIRS = frozenset({"in hindsight", "it does", "it did", "it doesn't", "it
 
 # A message opening like this says the work is done before saying what was done ("Done: the
 # prop is renamed everywhere ..."); "done with the parser" says only a part is.
-DONE_OPENINGS = ("done.", "done:", "done!", "done,", "done —", "done -", "all done")
+DONE_OPENINGS = ("done.", "done:", "done!", "all done.", "all done:", "all done!")
+CONTRAST = frozenset({"but", "except", "however", "though", "although", "unless"})
 
 DECISION_MARK = "decision needed:"
 # Markdown a model may wrap the marker in ("**DECISION NEEDED:**", "## Decision needed:").
@@ -76,18 +79,38 @@ def closes_complete(text: str) -> bool:
     """A final message longer than a claim alone that ends the work: it opens with "Done", or
     its last sentence claims the work landed and its checks pass (`is_compound_completion`),
     and its closing neither asks, announces, pauses nor offers anything (`classify`: OTHER)."""
-    if classify(text) != OTHER:
+    if classify(text) != OTHER or _leaves_something(text):
         return False
     sentences = closing_sentences(text)
     if sentences and is_compound_completion(sentences[-1]):
         return True
     opening = [p for p in paragraphs(prose(text[:CLOSING_CHARS])) if has_words(p)][:1]
-    return bool(opening) and normal(opening[0]).startswith(DONE_OPENINGS)
+    if not opening or not normal(opening[0]).startswith(DONE_OPENINGS):
+        return False
+    # "Done. But 3 tests still fail.", "Done: 14 of the 20 handlers.": the opening takes the
+    # claim back.
+    return not any(map(_takes_back, split(normal(opening[0]))))
+
+
+def _leaves_something(text: str) -> bool:
+    """A sentence of the message's last prose says work is left ("Still to do: the importer.")
+    or asks something ("Could you run the deploy from your machine?")."""
+    kept = [p for p in paragraphs(prose(_tail(text))) if has_words(p) and not is_list(p)]
+    sentences = [s for p in kept for s in split(normal(p)) if has_words(s)]
+    return any(s.endswith("?") or is_pausing(s) for s in sentences)
+
+
+def _takes_back(sentence: str) -> bool:
+    """A contrast ("but", "except") or a count of parts short of the whole ("14 of the 20")."""
+    words = _words(sentence, keep="'")
+    counts = [a for a, b in itertools.pairwise(words) if b == "of" and a.isdigit()]
+    wholes = [w for w in words if w.isdigit()]
+    return bool(set(words) & CONTRAST) or any(int(c) < max(map(int, wholes)) for c in counts)
 
 
 def _before_context(text: str) -> list[str]:
-    """The closing sentences up to a question offering a choice or asking the operator to act,
-    when all that follows it is context: statements that neither answer it nor claim or do
+    """The closing sentences up to a question offering the operator a choice, when all that
+    follows it is context: statements that neither answer it nor claim or do
     anything (no first person, no step, no work left), at most `CONTEXT_SENTENCES` of them,
     across the last two paragraphs of prose (a command shown between them is set aside).
     Empty otherwise."""
@@ -98,7 +121,7 @@ def _before_context(text: str) -> list[str]:
             return []
         asked = sentences[-n - 1]
         if asked.endswith("?"):
-            offered = any(part in asked for part in CHOICE_OR_REQUEST)
+            offered = CHOICE in asked
             first = _words(sentences[-n], keep="'")[:2]
             answered = first[0] in ANSWER_WORDS or " ".join(first) in ANSWER_PAIRS
             return sentences[:-n] if offered and not answered else []

@@ -99,9 +99,6 @@ ASKING_PARTS = (
     "you were picturing",
     "you were thinking",
     "you expected",
-    # A request for the operator to act ("Could you run these and paste the summary?").
-    "could you ",
-    "can you ",
 )
 # A statement that still hands the turn back for an answer ("Let me know if ...").
 HANDBACK_STARTS = (
@@ -166,7 +163,6 @@ HANDBACK_PARTS = (
     "it's your call",  # "it's your call which way to take this."
     "it is your call",
     "that's your call",
-    "is up to you",
 )
 # A sentence that opens like this asks the operator even when the question mark is missing.
 ASKING_UNMARKED = ("do you want me to", "would you like me to", "want me to", "shall i ")
@@ -380,7 +376,7 @@ WORK_LEFT_ENDS = tuple(
     for end in (  # noqa: SIM905
         "remain pending,remains pending,remain open,remains open,remain to be done,"
         "remains to be done,still pending,still outstanding,still to do,still to be done,"
-        "yet to be done,not started yet,not yet started"
+        "yet to be done,not started yet,not yet started,what's left,what is left,what remains"
     ).split(",")
 )
 # "Milestone 1 of 3 done.", "2/5 tasks complete.": a count of parts done that says some are not.
@@ -392,7 +388,6 @@ DONE = frozenset("done complete completed finished shipped".split())  # noqa: SI
 STILL_MISSING = (
     *(" still need to be ", " still needs to be ", "still unimplemented", "still missing"),
     *("not yet implemented", "not implemented yet", "not yet wired", "not wired up yet"),
-    *("what's left", "what is left", "what remains"),  # "`grep -rl TestCase` lists what's left."
 )
 NOT_YET_DONE = frozenset(
     "run touched started written implemented tested wired updated added pushed committed "  # noqa: SIM905

@@ -129,7 +129,18 @@ _WORK_WORDS = frozenset(
 _CHECK_WORDS = frozenset(
     {"pass", "passes", "passing", "passed", "green", "succeeds", "succeeded", "clean", "verified"}
 )
+_PART_WORDS = frozenset({"milestone", "step", "phase", "stage", "part"})
 _CLAUSE_BREAKS = (";", ",", ". ", " and ", " & ", " — ", " - ", ":")
+
+
+def _names_a_part(body: str) -> bool:
+    """ "Milestone 1 of 3 complete and verified.", "Phase 1 is done and tests pass.": a part of
+    the work landed, not the work."""
+    words = "".join(c if c.isalnum() else " " for c in body).split()
+    triples = zip(words, words[1:], words[2:], strict=False)
+    return bool(_PART_WORDS.intersection(words)) or any(
+        a.isdigit() and b == "of" and c.isdigit() for a, b, c in triples
+    )
 
 
 def is_completion(text: str) -> bool:
@@ -144,7 +155,7 @@ def is_compound_completion(text: str) -> bool:
     body = text.strip().rstrip(_TRAILING).lower().replace("’", "'")
     if not body or len(body) > _MAX_COMPOUND_CHARS or "?" in body or "\n" in body:
         return False
-    if _is_qualified(body):
+    if is_qualified(body) or _names_a_part(body):
         return False
     for mark in _CLAUSE_BREAKS:
         body = body.replace(mark, "|")
@@ -165,7 +176,7 @@ def _is_single_completion(text: str) -> bool:
     lowered = body.lower()
     if not any(word in lowered for word in _COMPLETION_WORDS):
         return False  # every branch of the pattern needs one: spare the `re` import
-    if _is_qualified(lowered):
+    if is_qualified(lowered):
         return False
     if _completion is None:
         import re
@@ -174,7 +185,7 @@ def _is_single_completion(text: str) -> bool:
     return _completion.fullmatch(body) is not None
 
 
-def _is_qualified(lowered: str) -> bool:
+def is_qualified(lowered: str) -> bool:
     """A negation ("not", "n't", "never") or a hedge ("but two", "almost") anywhere."""
     words = "".join(c if c.isalnum() or c in "'’" else " " for c in lowered).split()
     return any(w in _QUALIFIERS or w.endswith(("n't", "n’t")) for w in words)
