@@ -591,12 +591,39 @@ ANSWERED_QUESTIONS = [
 ]
 
 
-@pytest.mark.parametrize("text", QUESTION_THEN_PLAN)
+# A choice offered, then only a word on why it matters: the question is still the closing,
+# within a paragraph or across a command shown after it.
+QUESTION_THEN_CONTEXT = [
+    "Do you want the limit counted per user or per token? The two differ once a user holds"
+    " several tokens.",
+    "Would you prefer seconds or milliseconds for the timeout? The old client read it as seconds,"
+    " and the docs never say.",
+    "Do you want the cache in Redis or in each worker?\n\n```sh\nredis-cli ping\n```\n\nRedis"
+    " is already running here, so either works.",
+    "Both designs work; it's your call which one to keep.",
+]
+# The same closings where what follows answers the question or says what the model does, and
+# questions that ask no choice.
+QUESTION_THEN_NOT_CONTEXT = [
+    "Do you want the limit counted per user or per token? Neither alone: both are kept.",
+    "Do you want the limit counted per user or per token? I went with per user, since tokens"
+    " rotate.",
+    "Do you want it per user or per token? Probably per user: the fixture rotates tokens.",
+    "Do you want it per user or per token? It does not matter here: there is one token each.",
+    # A request to act, or a question of the model's own, is read as before: left alone.
+    "Could you run `./deploy.sh --prod` from your machine? The credentials are in your keychain.",
+    "Can you believe the root cause was a trailing space in the env var?",
+    "Do you want the limit counted per user or per token? The two differ once a user holds"
+    " several tokens. I kept per user, since tokens rotate.",
+]
+
+
+@pytest.mark.parametrize("text", QUESTION_THEN_PLAN + QUESTION_THEN_CONTEXT)
 def test_a_question_followed_by_how_it_would_be_done_is_still_a_question(text):
     assert handback.classify(text) == handback.QUESTION
 
 
-@pytest.mark.parametrize("text", ANSWERED_QUESTIONS)
+@pytest.mark.parametrize("text", ANSWERED_QUESTIONS + QUESTION_THEN_NOT_CONTEXT)
 def test_a_question_the_next_sentence_answers_is_not_handed_back(text):
     assert handback.classify(text) == handback.OTHER
 
@@ -698,39 +725,3 @@ def test_an_offer_of_further_help_after_finished_work_is_a_courtesy_closing(text
 )
 def test_a_courtesy_line_next_to_a_concrete_offer_is_still_a_question(text):
     assert handback.classify(text) == handback.QUESTION
-
-
-# A choice offered, or the operator asked to act, then only a word on why it matters: the
-# question is still the closing, within a paragraph or across a command shown after it.
-QUESTION_THEN_CONTEXT = [
-    "Do you want the limit counted per user or per token? The two differ once a user holds"
-    " several tokens.",
-    "Would you prefer seconds or milliseconds for the timeout? The old client read it as seconds,"
-    " and the docs never say.",
-    "Do you want the cache in Redis or in each worker?\n\n```sh\nredis-cli ping\n```\n\nRedis"
-    " is already running here, so either works.",
-    "Both designs work; it's your call which one to keep.",
-]
-# The same closings where what follows answers the question or says what the model does.
-QUESTION_THEN_NOT_CONTEXT = [
-    "Do you want the limit counted per user or per token? Neither alone: both are kept.",
-    "Do you want the limit counted per user or per token? I went with per user, since tokens"
-    " rotate.",
-    "Do you want it per user or per token? Probably per user: the fixture rotates tokens.",
-    "Do you want it per user or per token? It does not matter here: there is one token each.",
-    # A request to act, or a question of the model's own, is read as before: left alone.
-    "Could you run `./deploy.sh --prod` from your machine? The credentials are in your keychain.",
-    "Can you believe the root cause was a trailing space in the env var?",
-    "Do you want the limit counted per user or per token? The two differ once a user holds"
-    " several tokens. I kept per user, since tokens rotate.",
-]
-
-
-@pytest.mark.parametrize("text", QUESTION_THEN_CONTEXT)
-def test_a_choice_or_request_followed_by_context_is_still_a_question(text):
-    assert handback.classify(text) == handback.QUESTION
-
-
-@pytest.mark.parametrize("text", QUESTION_THEN_NOT_CONTEXT)
-def test_a_choice_answered_or_acted_on_after_it_is_not_handed_back(text):
-    assert handback.classify(text) == handback.OTHER
