@@ -77,8 +77,9 @@ def classify(text: str) -> str:
 
 def closes_complete(text: str) -> bool:
     """A final message longer than a claim alone that ends the work: it opens with "Done", or
-    its last sentence claims the work landed and its checks pass (`is_compound_completion`),
-    and its closing neither asks, announces, pauses nor offers anything (`classify`: OTHER)."""
+    its last sentence claims the work landed and its checks pass (`is_compound_completion`);
+    its closing neither asks, announces, pauses nor offers anything (`classify`: OTHER), and
+    none of its last prose asks or says work is left."""
     if classify(text) != OTHER or _leaves_something(text):
         return False
     sentences = closing_sentences(text)
@@ -95,17 +96,21 @@ def closes_complete(text: str) -> bool:
 def _leaves_something(text: str) -> bool:
     """A sentence of the message's last prose says work is left ("Still to do: the importer.")
     or asks something ("Could you run the deploy from your machine?")."""
-    kept = [p for p in paragraphs(prose(_tail(text))) if has_words(p) and not is_list(p)]
-    sentences = [s for p in kept for s in split(normal(p)) if has_words(s)]
+    sentences = [s for p in _prose_paragraphs(text) for s in split(normal(p)) if has_words(s)]
     return any(s.endswith("?") or is_pausing(s) for s in sentences)
+
+
+def _prose_paragraphs(text: str) -> list[str]:
+    """The paragraphs of the message's last `CLOSING_CHARS` that are prose, lists aside."""
+    return [p for p in paragraphs(prose(_tail(text))) if has_words(p) and not is_list(p)]
 
 
 def _takes_back(sentence: str) -> bool:
     """A contrast ("but", "except") or a count of parts short of the whole ("14 of the 20")."""
     words = _words(sentence, keep="'")
-    counts = [a for a, b in itertools.pairwise(words) if b == "of" and a.isdigit()]
-    wholes = [w for w in words if w.isdigit()]
-    return bool(set(words) & CONTRAST) or any(int(c) < max(map(int, wholes)) for c in counts)
+    counts = [_count(a) for a, b in itertools.pairwise(words) if b == "of"]
+    wholes = [n for n in map(_count, words) if n != float("inf")]
+    return bool(set(words) & CONTRAST) or any(c < max(wholes) for c in counts if c in wholes)
 
 
 def _before_context(text: str) -> list[str]:
@@ -114,15 +119,14 @@ def _before_context(text: str) -> list[str]:
     anything (no first person, no step, no work left), at most `CONTEXT_SENTENCES` of them,
     across the last two paragraphs of prose (a command shown between them is set aside).
     Empty otherwise."""
-    kept = [p for p in paragraphs(prose(_tail(text))) if has_words(p) and not is_list(p)]
-    sentences = [s for p in kept[-2:] for s in split(normal(p)) if has_words(s)]
+    sentences = [s for p in _prose_paragraphs(text)[-2:] for s in split(normal(p)) if has_words(s)]
     for n in range(1, CONTEXT_SENTENCES + 1):
         if n >= len(sentences) or not _is_context(sentences[-n]):
             return []
         asked = sentences[-n - 1]
         if asked.endswith("?"):
             offered = CHOICE in asked
-            first = _words(sentences[-n], keep="'")[:2]
+            first = _words(sentences[-n], keep="'")[:2] or [""]
             answered = first[0] in ANSWER_WORDS or " ".join(first) in ANSWER_PAIRS
             return sentences[:-n] if offered and not answered else []
     return []
