@@ -178,6 +178,11 @@ def test_a_summary_that_says_the_work_is_done_releases_the_arc(text):
     assert state["log"][-1]["kind"] == "release"
 
 
+def test_a_bare_done_leaves_the_arc_as_it_was():
+    _, state = stop(with_arc(), Final.from_text("Done."), active=True)
+    assert arc_of(state).active is True
+
+
 @pytest.mark.parametrize("text", NOT_COMPLETIONS)
 def test_a_summary_with_work_left_or_handed_back_does_not_release_the_arc(text):
     _, state = stop(with_arc(), Final.from_text(text), active=True)

@@ -88,6 +88,8 @@ def closes_complete(text: str) -> bool:
     opening = [p for p in paragraphs(prose(text[:CLOSING_CHARS])) if has_words(p)][:1]
     if not opening or not normal(opening[0]).startswith(DONE_OPENINGS):
         return False
+    if normal(text).rstrip(".!: ") in ("done", "all done"):
+        return False  # a bare "Done." may answer one request mid-arc; "All done!" is read alone
     # "Done. But 3 tests still fail.", "Done: 14 of the 20 handlers.": the opening takes the
     # claim back.
     return not any(map(_takes_back, split(normal(opening[0]))))
