@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from arcguard.core.arc_keeper import handback
 from arcguard.core.words import vocabulary
-from arcguard.core.words.final_words import is_completion
 from arcguard.core.words.final_words import is_sentinel
 from arcguard.forensics.entries import is_continue_nudge
 
@@ -147,7 +146,7 @@ def stop_class(text: str) -> str:
     """How a text (or empty) final message handed the turn back."""
     if not text.strip() or is_sentinel(text):
         return NOOP
-    if is_completion(text) or handback.closes_complete(text):
+    if handback.claims_done(text):
         return COMPLETION
     kind = handback.classify(text)
     # A courtesy closing is a stall only with milestones left, which a transcript does not say.

@@ -12,6 +12,7 @@ import itertools
 
 from arcguard.core.arc_keeper import handback_words as vocab
 from arcguard.core.words import vocabulary
+from arcguard.core.words.final_words import is_completion
 from arcguard.core.words.final_words import is_compound_completion
 from arcguard.core.words.sentences import has_words
 from arcguard.core.words.sentences import is_list
@@ -75,11 +76,14 @@ def classify(text: str) -> str:
     return found
 
 
-def closes_complete(text: str) -> bool:
-    """A final message longer than a claim alone that ends the work: it opens with "Done", or
-    its last sentence claims the work landed and its checks pass (`is_compound_completion`);
-    its closing neither asks, announces, pauses nor offers anything (`classify`: OTHER), and
-    none of its last prose asks or says work is left."""
+def claims_done(text: str) -> bool:
+    """The final message says the work is done: a claim alone (`is_completion`), or a longer
+    message that opens with "Done", or whose last sentence claims the work landed and its
+    checks pass (`is_compound_completion`), when its closing neither asks, announces, pauses
+    nor offers anything (`classify`: OTHER) and none of its last prose asks or says work is
+    left."""
+    if is_completion(text):
+        return True
     if classify(text) != OTHER or _leaves_something(text):
         return False
     sentences = closing_sentences(text)

@@ -30,7 +30,6 @@ from arcguard.core.state import is_paused
 from arcguard.core.state import remember
 from arcguard.core.words import messages
 from arcguard.core.words import vocabulary
-from arcguard.core.words.final_words import is_completion
 from arcguard.core.words.final_words import is_sentinel
 from arcguard.values import value
 
@@ -168,9 +167,7 @@ def classify(final: Final, policy: str = POLICY_NOOP, *, work_left: bool = False
     """The Stop verdict; `work_left`: the arc has a milestone not done yet."""
     if final.kind == KIND_TOOL_USE:
         return PRODUCTIVE
-    if final.kind == KIND_TEXT and (
-        is_completion(final.text) or handback.closes_complete(final.text)
-    ):
+    if final.kind == KIND_TEXT and handback.claims_done(final.text):
         return COMPLETE
     if final.kind == KIND_THINKING:
         return SKIP
