@@ -16,6 +16,7 @@ from arcguard.core import schema
 from arcguard.core.config import default_config
 from arcguard.core.loop_guard import edited
 from arcguard.core.loop_guard import known_causes
+from arcguard.core.loop_guard import persisting
 from arcguard.core.loop_guard import reverts
 from arcguard.core.loop_guard.answers import MAX_NUMBERS
 from arcguard.core.loop_guard.answers import MAX_PROGRESS
@@ -37,6 +38,7 @@ from arcguard.core.loop_guard.finished import MAX_FILES
 from arcguard.core.loop_guard.finished import MAX_RESULTS
 from arcguard.core.loop_guard.guard import MAX_QUEUED_IDS
 from arcguard.core.loop_guard.held import MAX_HELD
+from arcguard.core.loop_guard.persisting import MAX_FAILURES
 from arcguard.core.loop_guard.polls import MAX_VIEWS
 from arcguard.core.loop_guard.repeat import MAX_RESOLVED_IDS
 from arcguard.core.loop_guard.shape import MAX_CAUSE_LINES
@@ -250,6 +252,27 @@ def track(cfg: Any, base: int) -> dict[str, Any]:
                 "files": [f"{base + n:016x}" for n in range(reverts.MAX_FILES)],
                 "restored": False,
             },
+            "persist": {
+                "failures": [f"failed:{base + n:016x}@{base:016x}" for n in range(MAX_FAILURES)],
+                "errors": [
+                    [f"{base + c:016x}" for c in range(persisting.MAX_ERRORS)]
+                    for _ in range(MAX_FAILURES)
+                ],
+                "words": [
+                    ["w" * ASKED_CLIP for _ in range(2 + MAX_ASKED)] for _ in range(MAX_FAILURES)
+                ],
+                "prints": [f"{base + n:016x}" for n in range(2 * MAX_FAILURES)],
+                "ways": [f"{base + n:016x}" for n in range(MAX_FAILURES)],
+                "programs": [f"{'w' * ASKED_CLIP} {'w' * ASKED_CLIP}" for _ in range(MAX_FAILURES)],
+                "again": INT,
+                "edits": INT,
+                "changed": False,
+                "back": False,
+                "seen": INT,
+                "turn": INT,
+                "label": text(schema.LABEL_BYTES),
+                "nudged": False,
+            },
         },
         # Model text, each character taking the most bytes it can once escaped.
         "narrations": [chars(NARRATION_CHARS) for _ in range(MAX_NARRATIONS)],
@@ -396,4 +419,5 @@ def test_the_largest_track_holds_every_field_of_its_loop_counters():
     stuck = track(default_config(), 0)["stuck"]
     assert _missing(schema.Stuck, stuck, frozenset({"pairs", "fail_lines"})) == set()
     assert _missing(schema.Detour, stuck["detour"], frozenset()) == set()
+    assert _missing(schema.Persist, stuck["persist"], frozenset()) == set()
     assert _missing(schema.Poll, stuck["poll"], frozenset()) == set()

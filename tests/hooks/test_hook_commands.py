@@ -353,3 +353,4 @@ def test_the_pre_tool_hook_leaves_the_rules_on_results_unloaded(tmp_path):
     loaded = {line.split("|")[-1].strip() for line in result.stderr.decode().splitlines()}
     assert "arcguard.core.loop_guard.repeat" in loaded
     assert "arcguard.core.loop_guard.stuck" not in loaded
+    assert "arcguard.core.loop_guard.persisting" not in loaded

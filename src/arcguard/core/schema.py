@@ -156,6 +156,27 @@ class Detour(Record):
     restored: bool = field(BOOL, default=False)  # an edit put back a line an earlier took out
 
 
+class Persist(Record):
+    """Failures seen since the last change to code (`loop_guard.persisting`)."""
+
+    failures: list[str] = field(list_of(STR), default_factory=list)  # as `stuck` counts them
+    errors: list[list[str]] = field(list_of(list_of(STR)), default_factory=list)  # what they say
+    words: list[list[str]] = field(list_of(list_of(STR)), default_factory=list)  # their calls'
+    prints: list[str] = field(list_of(STR), default_factory=list)  # their failing lines seen
+    ways: list[str] = field(list_of(STR), default_factory=list)  # the failing commands' spellings
+    programs: list[str] = field(list_of(STR), default_factory=list)  # the programs that failed
+    again: int = field(INT, default=0)  # failing attempts since whose failure was one kept
+    edits: int = field(INT, default=0)  # edits of settings, or back to a content, since
+    # Since the last failing attempt: a command that may change the world ran; the last edit
+    # went back to a content the file had.
+    changed: bool = field(BOOL, default=False)
+    back: bool = field(BOOL, default=False)
+    seen: int = field(INT, default=0)  # the track's `seq` at the last attempt
+    turn: int = field(INT, default=-1)  # ... and its turn
+    label: str = field(STR, default="")  # the last attempt's call
+    nudged: bool = field(BOOL, default=False)
+
+
 class Stuck(Record):
     pairs: list[str] = field(list_of(STR), default_factory=list)  # no longer written
     results: list[str] = field(list_of(STR), default_factory=list)  # result shapes seen
@@ -211,6 +232,7 @@ class Stuck(Record):
     futile_first: str = field(STR, default="")  # a change's new answer (is it the run's 1st?)
     futile_names: list[str] = field(list_of(STR), default_factory=list)  # what the run changes
     detour: Detour | None = maybe(Detour, default=None)
+    persist: Persist | None = maybe(Persist, default=None)
 
 
 # A decision's kind is plain text in the file (the check), one of `DecisionKind` in the code.
@@ -403,7 +425,7 @@ FILE_STATE_CHARS = 64
 # The largest state file these bounds allow with the default settings, in bytes: no input can
 # make one larger (a real one is a few tens of KB). More operations, runs or cycle history
 # in the settings allow more, up to the limit a state file is read with (`store`).
-STATE_BUDGET = 5_822_000
+STATE_BUDGET = 5_858_324
 
 
 def problem(document: object) -> str | None:

@@ -264,21 +264,33 @@ def _latest(kept: dict[str, str], key: str, value: str) -> dict[str, str]:
 
 def aimed(st: Stuck, failure: str, call: ToolCall) -> str:
     """The run a failure from this call extends: the failure's own, unless the call is the one
-    that first failed this way aimed at another target (the same program and subcommand, the
-    same words but for one or two swapped: `--region eu-west-1` for `us-east-1`, repo after
-    repo). Then it is that target's run: answering alike for each target is what a sweep
-    finds, not a retry, and only a target tried again counts. A swap of how it runs
-    (`--browser-name=firefox-esr`) reads the same and is counted apart too: a retry counted
-    late costs less than a sweep paused. Only words that read as names are targets: a commit
-    retried under a new message (`-m "fix typing"`) is a retry."""
-    first = st.cause_words.get(failure) or []
+    that first failed this way aimed at another target (`_swapped`). Then it is that target's
+    run: answering alike for each target is what a sweep finds, not a retry, and only a target
+    tried again counts."""
+    swapped = _swapped(st.cause_words.get(failure) or [], call)
+    return f"{failure}{AT}{hashing.digest(' '.join(swapped))}" if swapped else failure
+
+
+def aimed_elsewhere(first: list[str], call: ToolCall) -> bool:
+    """Whether `call` is the command whose words were `first` aimed at another target."""
+    return bool(_swapped(first, call))
+
+
+def _swapped(first: list[str], call: ToolCall) -> list[str]:
+    """The words `call` swapped in for those of the command that first failed (`first`, its
+    `command_words.named_words`), when it is that command aimed at another target: the same
+    program and subcommand, the same words but for one or two swapped (`--region eu-west-1`
+    for `us-east-1`, repo after repo). A swap of how it runs (`--browser-name=firefox-esr`)
+    reads the same and is counted apart too: a retry counted late costs less than a sweep
+    paused. Only words that read as names are targets: a commit retried under a new message
+    (`-m "fix typing"`) is a retry."""
     words = command_words.named_words(call)
     if len(first) != len(words) or len(words) < 2 or first[:2] != words[:2]:
-        return failure
+        return []
     swapped = [b for a, b in zip(first, words, strict=True) if a != b]
     if not 0 < len(swapped) <= MAX_SWAPS or not command_words.name_words(call).issuperset(swapped):
-        return failure
-    return f"{failure}{AT}{hashing.digest(' '.join(swapped))}"
+        return []
+    return swapped
 
 
 def _tally(line: str) -> bool:

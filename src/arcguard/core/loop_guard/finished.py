@@ -14,6 +14,7 @@ from arcguard.core.loop_guard import background
 from arcguard.core.loop_guard import edited
 from arcguard.core.loop_guard import failures
 from arcguard.core.loop_guard import opkey
+from arcguard.core.loop_guard import persisting
 from arcguard.core.loop_guard import repeat
 from arcguard.core.loop_guard import searches
 from arcguard.core.loop_guard import shape
@@ -90,6 +91,7 @@ def decide_post_tool(
         stuck.heard(track)
     elif not is_allowed(cfg, call) and call.name not in opkey.USER_TOOLS:
         stuck.observe(track, now, call, finished)
+        persisting.observe(track.stuck, track.seq, track.turns, call, finished)
     return paused_output(state, deny=False), state
 
 

@@ -193,16 +193,23 @@ def decide_pre_tool(
             if spent is None:
                 remember(denied, call.id, MAX_RESOLVED_IDS)
                 if _run_outcome(recent[-1]).startswith(opkey.FAILED):
-                    # Loaded here alone: the hook needs the staged rules for nothing else.
-                    from arcguard.core.loop_guard import stuck
-
-                    stuck.refused(track, call)
+                    _refused(track, call)
                 return _deny_repeat(state, track, op, now, runs=len(window)), state
     run = Run(seq=track.seq, owner=call.id, at=now, outcome=None, spent=spent, turn=track.turns)
     _reserve(guard, op, cfg, call, run)
     if file_state is not None:
         op.file_state = file_state
     return None, state
+
+
+def _refused(track: Track, call: ToolCall) -> None:
+    """A failed command refused as a repeat is one more attempt at its failure."""
+    # Loaded here alone: the hook needs the staged rules for nothing else.
+    from arcguard.core.loop_guard import persisting
+    from arcguard.core.loop_guard import stuck
+
+    stuck.refused(track, call)
+    persisting.refused(track.stuck, track.seq, track.turns, call)
 
 
 def _cannot_match(state: State, track: Track, now: float, call: ToolCall) -> Decisions | None:

@@ -5,6 +5,7 @@ always had one turn to explain itself first."""
 from __future__ import annotations
 
 from arcguard.core import render
+from arcguard.core.loop_guard import persisting
 from arcguard.core.loop_guard import searches
 from arcguard.core.loop_guard import taking_turns
 from arcguard.core.loop_guard.tracks import pause
@@ -17,7 +18,9 @@ from arcguard.core.words import vocabulary
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from arcguard.core.config import Config
+    from arcguard.core.names import PauseKind
     from arcguard.core.render import Decisions
+    from arcguard.core.schema import Stuck
     from arcguard.core.schema import Track
     from arcguard.core.state import State
 
@@ -27,48 +30,18 @@ def decide(state: State, track: Track, cfg: Config, now: float) -> Decisions | N
     if not track.has("stuck"):
         return None
     st = track.stuck
-    label = st.label
-    fails, repeats = st.fails, st.repeats
     ways = taking_turns.ways(st)
-    poll = st.poll
-    waited = int(now - poll.since) if poll and poll.count >= cfg.poll_checkin_repeats else 0
-    if st.fail_nudged and fails >= cfg.error_pause_repeats:
-        reason = messages.stuck_pause(fails, label, failing=True, ways=ways)
-        return pause(state, now, "post-batch", "stuck", reason)
-    if st.futile_nudged and st.futile >= cfg.error_pause_repeats:
-        reason = messages.futile_pause(st.futile, st.futile_label)
-        return pause(state, now, "post-batch", "stuck", reason)
-    if st.nudged and repeats >= cfg.shape_pause_repeats:
-        reason = messages.stuck_pause(repeats, label, failing=False)
-        return pause(state, now, "post-batch", "stuck", reason)
-    if searches.pause_due(st, cfg.shape_pause_repeats):
-        reason = messages.searches_pause(st.searches)
-        return pause(state, now, "post-batch", "stuck", reason)
-    if poll and st.poll_nudged and waited >= cfg.poll_pause_seconds:
-        return pause(
-            state, now, "post-batch", "poll", messages.poll_pause(waited // 60, poll.label)
-        )
-    text, rule, count = None, "", 0
-    if fails >= cfg.error_checkin_repeats and not st.fail_nudged:
-        st.fail_nudged = True
-        text = messages.stuck_checkin(fails, label, failing=True, ways=ways)
-        rule, count = vocabulary.SAME_FAILURE, fails
-    elif st.futile >= cfg.error_checkin_repeats and not st.futile_nudged:
-        st.futile_nudged = True
-        text = messages.futile_checkin(st.futile, st.futile_label)
-        rule, count = vocabulary.NO_EFFECT, st.futile
-    elif repeats >= cfg.shape_checkin_repeats and not st.nudged:
-        st.nudged = True
-        text = messages.stuck_checkin(repeats, label, failing=False)
-        rule, count = vocabulary.NOTHING_NEW, repeats
-    elif poll and waited >= cfg.poll_checkin_seconds and not st.poll_nudged:
-        st.poll_nudged = True
-        text, rule = messages.poll_checkin(waited // 60, poll.label), vocabulary.POLL
-    elif searches.word_due(st, cfg.shape_checkin_repeats):
-        st.search_nudged = True
-        text, rule = messages.searches_checkin(st.searches, st.slip), vocabulary.EMPTY_SEARCHES
-    if text is None:
+    due = _pause(st, cfg, now, ways)
+    if due is not None:
+        kind, reason = due
+        return pause(state, now, "post-batch", kind, reason)
+    request = _request(st, cfg, now, ways)
+    if request is None:
         return None
+    text, rule, count = request
+    if st.persist and rule == vocabulary.SAME_FAILURE:
+        # One request for one failure, whichever count reached it: each pauses after it.
+        st.persist.nudged = st.fail_nudged = True
     entry = LogEntry(t=now, hook="post-batch", kind="nudge", reason=text, rule=rule)
     if count:
         entry.runs = count  # the user's line says how many attempts or repeats it counted
@@ -76,3 +49,60 @@ def decide(state: State, track: Track, cfg: Config, now: float) -> Decisions | N
         entry.ways = ways  # ... and that they failed in turns
     add_log(state, entry)
     return (render.Context(text),)
+
+
+def _waited(st: Stuck, cfg: Config, now: float) -> int:
+    poll = st.poll
+    return int(now - poll.since) if poll and poll.count >= cfg.poll_checkin_repeats else 0
+
+
+def _pause(st: Stuck, cfg: Config, now: float, ways: int) -> tuple[PauseKind, str] | None:
+    """The pause's kind and reason, when a counter asked about has reached its second stage."""
+    fails, label, persist, poll = st.fails, st.label, st.persist, st.poll
+    if st.fail_nudged and fails >= cfg.error_pause_repeats:
+        return "stuck", messages.stuck_pause(fails, label, failing=True, ways=ways)
+    if st.futile_nudged and st.futile >= cfg.error_pause_repeats:
+        return "stuck", messages.futile_pause(st.futile, st.futile_label)
+    if persist and persisting.pause_due(st, cfg.error_pause_repeats):
+        attempts = persisting.attempts(st)
+        return "stuck", messages.stuck_pause(attempts, persist.label, failing=True, ways=ways)
+    if st.nudged and st.repeats >= cfg.shape_pause_repeats:
+        return "stuck", messages.stuck_pause(st.repeats, label, failing=False)
+    if searches.pause_due(st, cfg.shape_pause_repeats):
+        return "stuck", messages.searches_pause(st.searches)
+    waited = _waited(st, cfg, now)
+    if poll and st.poll_nudged and waited >= cfg.poll_pause_seconds:
+        return "poll", messages.poll_pause(waited // 60, poll.label)
+    return None
+
+
+def _request(st: Stuck, cfg: Config, now: float, ways: int) -> tuple[str, str, int] | None:
+    """The request's text, rule and count, when a counter has reached its first stage (marked
+    asked about)."""
+    fails, repeats, label, persist, poll = st.fails, st.repeats, st.label, st.persist, st.poll
+    if fails >= cfg.error_checkin_repeats and not st.fail_nudged:
+        st.fail_nudged = True
+        text = messages.stuck_checkin(fails, label, failing=True, ways=ways)
+        return text, vocabulary.SAME_FAILURE, fails
+    if st.futile >= cfg.error_checkin_repeats and not st.futile_nudged:
+        st.futile_nudged = True
+        return messages.futile_checkin(st.futile, st.futile_label), vocabulary.NO_EFFECT, st.futile
+    if persist and persisting.word_due(st, cfg.error_checkin_repeats):
+        attempts = persisting.attempts(st)
+        text = messages.stuck_checkin(attempts, persist.label, failing=True, ways=ways)
+        return text, vocabulary.SAME_FAILURE, attempts
+    if repeats >= cfg.shape_checkin_repeats and not st.nudged:
+        st.nudged = True
+        return (
+            messages.stuck_checkin(repeats, label, failing=False),
+            vocabulary.NOTHING_NEW,
+            repeats,
+        )
+    waited = _waited(st, cfg, now)
+    if poll and waited >= cfg.poll_checkin_seconds and not st.poll_nudged:
+        st.poll_nudged = True
+        return messages.poll_checkin(waited // 60, poll.label), vocabulary.POLL, 0
+    if searches.word_due(st, cfg.shape_checkin_repeats):
+        st.search_nudged = True
+        return messages.searches_checkin(st.searches, st.slip), vocabulary.EMPTY_SEARCHES, 0
+    return None

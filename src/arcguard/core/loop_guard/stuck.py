@@ -107,6 +107,7 @@ def heard(track: Track) -> None:
     st = _stuck(track)
     _progress(st)
     _end_edited(st)
+    st.persist = None
 
 
 @value

@@ -1,0 +1,211 @@
+"""A failure that outlives what was tried against it.
+
+The runs `stuck` counts start again at anything that may have moved the world: an edit to a
+content a file never had, a reinstall, a cache cleared, a new answer from a one-off look. That
+keeps them from counting work that goes somewhere. But a session that turns setting after
+setting (a timeout raised four times, a rule switched off in one config file after another)
+and respells its command (a flag added, a cache cleared first) while the build prints the same
+failure each time goes nowhere either, and no one of those runs sees it. This record does.
+
+It keeps the last few failures seen since the last change to code (`Persist.failures`, as
+`stuck` keys them, `failures.aimed`; or, printed again with other lines around the same
+clauses that say what went wrong, by the same program not aimed at another target) and
+counts the failing attempts whose failure is one kept, its failing lines as printed before
+(`Persist.again`). A failure whose failing lines moved (a count lower, another file failing)
+is news: the count starts again. So is a new failure after a command that may have changed
+the world answered; without one, a new failure (a check's other spelling, two failures taking
+turns) neither counts nor ends the count. A failure right after an edit back to a content the
+file had (a suspect ruled out and put back) is what the session expected: it neither counts
+nor moves. Staged as a failure's run is (`stages`, one request for both), with two attempts
+more before a pause when settings were edited between them (`EDITED_PAUSE`): a setting tried
+after the request may be the one. With settings edited, nothing counts until the command was
+also run another way (`attempts`).
+
+What starts it again is what could have fixed the failure or shows it gone: a confirmed edit of
+code to a new content (a file that is not one of settings: `edited.settings_file`), files
+written from the shell (a checkout among them), the user's words (`stuck.heard`), or the
+program that failed completing. A poll is left to the wait's own rule, parallel copies in one
+turn are one attempt, a repeat the guard refuses is one more (`refused`), and failures not
+seen for `WINDOW` calls are forgotten. Pure functions of the track's `Stuck` record and the
+call.
+"""
+
+from __future__ import annotations
+
+from arcguard.core import hashing
+from arcguard.core.loop_guard import command_words
+from arcguard.core.loop_guard import edited
+from arcguard.core.loop_guard import failures
+from arcguard.core.loop_guard import opkey
+from arcguard.core.loop_guard import shape
+from arcguard.core.loop_guard import stuck
+from arcguard.core.loop_guard import tool_effects
+from arcguard.core.schema import Persist
+
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from arcguard.core.schema import Stuck
+    from arcguard.core.tool_call import ToolCall
+
+MAX_FAILURES = 4  # failures kept: a check taking turns between two or three answers is one
+MAX_ERRORS = 12  # the last clauses of a failure that say what went wrong
+WINDOW = 24  # calls after which the failures kept, none seen again, are forgotten
+# What says something went wrong, as tools word it (no `re` on the hook path): a word that opens
+# with one of `WRONG_OPENINGS` or ends in one of `WRONG_ENDINGS` (`ValueError`, not
+# `new_error_msgs`), or, in a clause, one of `WRONG_PHRASES`.
+FAILING_OPENINGS = ("fail", "fatal", "panic")
+WRONG_ENDINGS = ("error", "exception")
+WRONG_OPENINGS = (
+    *FAILING_OPENINGS, "denied", "refused", "unauthorized", "forbidden", "cannot", "unable",
+    "invalid", "timeout", "missing", "undefined",
+)  # fmt: skip
+WRONG_PHRASES = ("not found", "could not", "couldn't", "can't", "no such", "timed out")
+EDITED_PAUSE = 2  # attempts more before a pause when settings were edited between them
+LABEL_CHARS = 60
+
+
+def observe(st: Stuck, seq: int, turn: int, call: ToolCall, f: stuck.Finished) -> None:
+    """Count one finished call (mutates `st`)."""
+    if _restarts(call, f):
+        st.persist = None
+        return
+    persist = st.persist
+    if persist is not None and seq - persist.seen > WINDOW:
+        persist = st.persist = None
+    if persist is not None and f.edit:
+        persist.edits += 1
+        persist.back = f.edit == stuck.REVISIT
+    elif persist is not None and f.changed and f.outcome.startswith(opkey.COMPLETED):
+        persist.changed = True
+    if call.name != opkey.BASH or (tool_effects.is_poll(call) and not tool_effects.acts(call)):
+        return
+    if f.result.startswith(opkey.FAILED):
+        _failed(st, persist, seq, turn, call, f)
+    elif f.outcome.startswith(opkey.COMPLETED) and persist and _program(call) in persist.programs:
+        st.persist = None  # the program that failed answers otherwise now
+
+
+def refused(st: Stuck, seq: int, turn: int, call: ToolCall) -> None:
+    """The repeat guard refused `call`, a command whose last run failed: one more attempt at
+    a failure kept, once a turn (mutates `st`)."""
+    persist = st.persist
+    if persist is None or persist.turn == turn or _program(call) not in persist.programs:
+        return
+    persist.seen, persist.turn = seq, turn
+    persist.again += 1
+
+
+def attempts(st: Stuck) -> int:
+    """The attempts that failed the same way, the first included: those that told nothing new
+    (`Persist.again`). When settings were edited between them, none until the command was
+    also run another way: a check run word for word after each edit is that edit's test
+    (chores beside an old failure, a workflow built up piece by piece); one respelt (a flag
+    added, a cache cleared first) is one more try at the failure."""
+    persist = st.persist
+    if persist is None or (persist.edits and len(persist.ways) < 2):
+        return 0
+    return persist.again + 1
+
+
+def word_due(st: Stuck, checkin: int) -> bool:
+    """The attempts have earned their one request, at `checkin` of them."""
+    return st.persist is not None and not st.persist.nudged and attempts(st) >= checkin
+
+
+def pause_due(st: Stuck, pause: int) -> bool:
+    """Still failing the same way at `pause` attempts after the request; `EDITED_PAUSE` more
+    when settings were edited between them: a setting tried after it may be the one."""
+    persist = st.persist
+    if persist is None or not persist.nudged:
+        return False
+    return attempts(st) >= pause + (EDITED_PAUSE if persist.edits else 0)
+
+
+def _restarts(call: ToolCall, f: stuck.Finished) -> bool:
+    """What could have fixed the failure: code edited, or files written from the shell (a
+    checkout among them)."""
+    if f.edit == stuck.NEW and not edited.settings_file(opkey.file_path(call).replace("\\", "/")):
+        return True
+    return f.wrote and not f.outcome.startswith(opkey.FAILED)
+
+
+def _failed(
+    st: Stuck, persist: Persist | None, seq: int, turn: int, call: ToolCall, f: stuck.Finished
+) -> None:
+    key, errors = failures.aimed(st, f.result, call), _errors(f.pairs or {})
+    printed = _failing(f.printed or [])
+    if persist is None:
+        persist = st.persist = Persist()
+    same = key in persist.failures or _spelt_again(persist, call, errors)
+    known = same and printed in persist.prints
+    persist.seen = seq
+    if persist.turn == turn and known:
+        return  # a parallel copy of the attempt
+    persist.turn, persist.label = turn, opkey.label(call, LABEL_CHARS)
+    way = opkey.operation_id(call)
+    if way not in persist.ways:
+        persist.ways = [*persist.ways, way][-MAX_FAILURES:]
+    if known:
+        # Right after an edit back to a content the file had (a suspect ruled out, then put
+        # back), the failure is what the session expected: it neither counts nor moves.
+        persist.again += 0 if persist.back else 1
+    else:
+        if persist.changed or same:
+            # What changed since the last failure moved it, or the failure itself moved (a
+            # count lower, another file failing): news.
+            persist.again = 0
+        persist.prints = [*persist.prints, printed][-2 * MAX_FAILURES :]
+        if not same:
+            _keep(persist, call, key, errors)
+    persist.changed = persist.back = False
+
+
+def _keep(persist: Persist, call: ToolCall, key: str, errors: list[str]) -> None:
+    persist.failures = [*persist.failures, key][-MAX_FAILURES:]
+    persist.errors = [*persist.errors, errors][-MAX_FAILURES:]
+    persist.words = [*persist.words, command_words.named_words(call)][-MAX_FAILURES:]
+    program = _program(call)
+    if program not in persist.programs:
+        persist.programs = [*persist.programs, program][-MAX_FAILURES:]
+
+
+def _failing(printed: list[str]) -> str:
+    """The lines of a failure's print that say what failed (`FAILING_OPENINGS`), paths and counts
+    kept, as one digest: when they move (a count lower, another file failing), so did the
+    failure. Lines around them (a banner, `could not be reused`) may come and go."""
+    lines = [line for line in printed if _says(line, FAILING_OPENINGS)]
+    return hashing.digest("\n".join(lines))
+
+
+def _spelt_again(persist: Persist, call: ToolCall, errors: list[str]) -> bool:
+    """A failure kept, printed again with other lines around the same errors (a build tool's
+    banner the first time, a tally that counts what was cached): from the same program and
+    subcommand, not aimed at another target (`failures.aimed_elsewhere`)."""
+    if not errors:
+        return False
+    head = command_words.named_words(call)[:2]
+    return any(
+        kept == errors and words[:2] == head and not failures.aimed_elsewhere(words, call)
+        for kept, words in zip(persist.errors, persist.words, strict=False)
+    )
+
+
+def _errors(pairs: dict[str, str]) -> list[str]:
+    """The digests of the clauses of a failure that say what went wrong."""
+    found = [d for d, text in pairs.items() if _wrong(text.lower())]
+    return sorted(found[-MAX_ERRORS:])
+
+
+def _wrong(text: str) -> bool:
+    return _says(text, WRONG_OPENINGS) or any(phrase in text for phrase in WRONG_PHRASES)
+
+
+def _says(text: str, openings: tuple[str, ...]) -> bool:
+    """A word of `text` (lower case) opens with one of `openings` or ends in an error's name."""
+    return any(w.startswith(openings) or w.endswith(WRONG_ENDINGS) for w in shape.words_of(text))
+
+
+def _program(call: ToolCall) -> str:
+    """The program a command runs first and its subcommand (`cd web && pnpm lint`: pnpm lint)."""
+    return " ".join(command_words.named_words(call)[:2])

@@ -1,0 +1,255 @@
+"""A failure that outlives what was tried against it is one loop (`loop_guard.persisting`).
+
+Settings turned one after another (timeouts raised, retries added, a rule switched off in one
+config file after another) while the command is respelt (a flag, a cache cleared first) and the
+build prints the same failure each time: the fourth attempt gets a request, and a pause comes
+two attempts later than for plain retries, since a setting tried after the request may be the
+one. A change to code, the user's words, the failing program answering otherwise, or the
+failure itself moving start it again; a failure seen right after an edit back to a content the
+file had neither counts nor moves it."""
+
+from __future__ import annotations
+
+from testing.guard_driver import Call
+from testing.guard_driver import Driver
+from testing.guard_driver import bash
+from testing.guard_driver import fail
+
+from arcguard.core import render
+from arcguard.core.loop_guard import persisting
+from arcguard.core.schema import StateFile
+from arcguard.core.schema import Stuck
+
+
+UNAUTHORIZED = (
+    "> Task :compileJava FAILED\n\nFAILURE: Build failed with an exception.\n\n"
+    "* What went wrong:\nExecution failed for task ':compileJava'.\n"
+    "> Could not resolve com.acme:commons:2.3.1.\n"
+    "   > Could not GET 'https://nexus.acme.internal/repository/maven-releases/com/acme/"
+    "commons/2.3.1/commons-2.3.1.pom'. Received status code 401 from server: Unauthorized\n\n"
+    "BUILD FAILED in 3s\n1 actionable task: 1 executed"
+)
+BANNER = "Starting a Gradle Daemon (subsequent builds will be faster)\n"
+SPELLINGS = ("./gradlew build", "./gradlew build --no-build-cache", "./gradlew build --no-parallel")
+PROPERTIES = "/p/gradle.properties"
+
+
+def edit(path: str, old: str, new: str) -> Call:
+    response = {"filePath": path, "structuredPatch": [{"lines": [f"-{old}", f"+{new}"]}]}
+    return Call(
+        "Edit", {"file_path": path, "old_string": old, "new_string": new}, response=response
+    )
+
+
+def _setting(n: int) -> Call:
+    """A setting added under the last one: lines put in, so no knob turned in place."""
+    old = f"systemProp.timeout.{n}=1" if n else "org.gradle.caching=true"
+    return edit(PROPERTIES, old, f"{old}\nsystemProp.timeout.{n + 1}=1")
+
+
+def _build(n: int, text: str = UNAUTHORIZED) -> Call:
+    return fail(SPELLINGS[n % len(SPELLINGS)], text)
+
+
+def _words(d: Driver, attempts: int, *, between: Call | None = None) -> list[str]:
+    """Attempts with a setting added before each (and `between` after each): the first turn
+    of each request ('ask') and of the pause ('pause'), as `attempt:word`."""
+    found = []
+    for n in range(attempts):
+        if n:
+            d.turn(_setting(n))
+        out = d.turn(_build(n))
+        if between is not None:
+            d.turn(between)
+        if out["context"]:
+            found.append(f"{n + 1}:ask")
+        if d.paused is not None:
+            found.append(f"{n + 1}:pause")
+            break
+    return found
+
+
+def test_settings_turned_while_the_build_is_respelt_is_asked_about_at_the_4th_then_paused():
+    assert _words(Driver(), 12) == ["4:ask", "9:pause"]
+
+
+def test_a_look_between_the_attempts_does_not_end_their_run():
+    look = bash("curl -s -o /dev/null -w '%{http_code}' https://nexus.acme.internal/", "200")
+    assert _words(Driver(), 12, between=look) == ["4:ask", "9:pause"]
+
+
+def test_one_request_for_the_failure_whichever_count_reaches_it():
+    d = Driver()
+    _words(d, 8)
+    assert sum(bool(render.context_text(o)) for o in d.outputs) == 1
+
+
+def test_the_same_build_run_word_for_word_after_each_setting_is_left_alone():
+    # Each setting's own test: the build as it always runs, after each edit.
+    d = Driver()
+    for n in range(10):
+        if n:
+            d.turn(_setting(n))
+        assert not d.turn(fail(SPELLINGS[0], UNAUTHORIZED))["context"], n
+    assert d.paused is None
+
+
+def test_the_failure_printed_with_a_banner_the_first_time_is_that_failure():
+    d = Driver()
+    d.turn(_build(0, BANNER + UNAUTHORIZED))
+    for n in range(1, 4):
+        d.turn(_setting(n))
+        out = d.turn(_build(n))
+    assert out["context"]
+
+
+def test_an_edit_to_code_starts_the_count_again():
+    d = Driver()
+    for n in range(3):
+        if n:
+            d.turn(_setting(n))
+        d.turn(_build(n))
+    d.turn(edit("/p/src/main/java/Money.java", "int cents;", "long cents;"))
+    for n in range(3, 6):
+        d.turn(_setting(n))
+        assert not d.turn(_build(n))["context"], n
+
+
+def test_the_failing_program_answering_otherwise_starts_the_count_again():
+    d = Driver()
+    for n in range(3):
+        if n:
+            d.turn(_setting(n))
+        d.turn(_build(n))
+    d.turn(
+        bash(
+            "./gradlew build --offline", "BUILD SUCCESSFUL in 4s\n5 actionable tasks: 5 up-to-date"
+        )
+    )
+    for n in range(3, 6):
+        d.turn(_setting(n))
+        assert not d.turn(_build(n))["context"], n
+
+
+def test_the_users_words_start_the_count_again():
+    d = Driver()
+    for n in range(3):
+        if n:
+            d.turn(_setting(n))
+        d.turn(_build(n))
+    answer = (
+        "The user doesn't want to proceed with this tool use. The tool use was rejected. To "
+        "tell you how to proceed, the user said:\nuse the public mirror instead"
+    )
+    d.turn(Call("Bash", {"command": "./gradlew publish"}, error=answer))
+    assert persisting.attempts(_stuck(d)) == 0
+
+
+def test_a_failure_whose_failing_lines_moved_is_news():
+    # One test fewer failing each time: the edits are getting somewhere.
+    d = Driver()
+    for n in range(6):
+        if n:
+            d.turn(_setting(n))
+        tally = f"FAILED tests/test_api.py - {6 - n} failed, {n} passed"
+        assert not d.turn(_build(n, f"{UNAUTHORIZED}\n{tally}"))["context"], n
+
+
+def test_a_failure_right_after_an_edit_back_neither_counts_nor_moves():
+    # Suspects ruled out one at a time, each put back: the failure after a put-back is what
+    # the session expected; the one after each suspect ruled out is an attempt.
+    suspects = [f"org.gradle.{name}=true" for name in ("parallel", "caching", "daemon", "vfs")]
+    original = "".join(f"{line}\n" for line in suspects)
+    d = Driver()
+    d.turn(_build(0))
+    for n, line in enumerate(suspects, start=1):
+        d.turn(_shown(original, line, f"#{line}"))
+        d.turn(_build(n))
+        d.turn(_shown(original.replace(line, f"#{line}"), f"#{line}", line))
+        d.turn(_build(n + 1))
+    assert persisting.attempts(_stuck(d)) == 5
+
+
+def _shown(original: str, old: str, new: str) -> Call:
+    """An edit whose response shows the file's content, so going back to it is a revisit."""
+    response = {
+        "filePath": PROPERTIES,
+        "oldString": old,
+        "newString": new,
+        "originalFile": original,
+        "structuredPatch": [{"lines": [f"-{old}", f"+{new}"]}],
+    }
+    return Call(
+        "Edit", {"file_path": PROPERTIES, "old_string": old, "new_string": new}, response=response
+    )
+
+
+def test_a_change_that_answered_then_another_failure_starts_the_count_again():
+    d = Driver()
+    for n in range(3):
+        if n:
+            d.turn(_setting(n))
+        d.turn(_build(n))
+    d.turn(bash("./gradlew --stop", "Stopping Daemon(s)\n1 Daemon stopped"))
+    d.turn(_build(3, UNAUTHORIZED.replace("401", "403").replace("Unauthorized", "Forbidden")))
+    assert persisting.attempts(_stuck(d)) == 1
+
+
+def test_a_refused_repeat_is_one_more_attempt():
+    d = Driver()
+    for n in range(3):
+        if n:
+            d.turn(_setting(n))
+        d.turn(_build(n))
+    counts = []
+    for _ in range(3):  # the same spelling again, nothing edited: the guard refuses the third
+        d.turn(_build(0))
+        counts.append(persisting.attempts(_stuck(d)))
+    assert d.denied and counts == [4, 5, 6]
+
+
+def test_failures_not_seen_for_a_while_are_forgotten():
+    d = Driver()
+    for n in range(3):
+        if n:
+            d.turn(_setting(n))
+        d.turn(_build(n))
+    for n in range(persisting.WINDOW + 1):
+        d.turn(bash(f"cat notes/{n}.md", f"note {n}"))
+    d.turn(_build(3))
+    assert persisting.attempts(_stuck(d)) == 1
+
+
+def _stuck(d: Driver) -> Stuck:
+    return StateFile.view(d.state).guard.tracks["main"].stuck
+
+
+def test_a_file_written_from_the_shell_starts_the_count_again():
+    d = Driver()
+    for n in range(3):
+        if n:
+            d.turn(_setting(n))
+        d.turn(_build(n))
+    d.turn(bash("sed -i 's/int cents/long cents/' src/main/java/Money.java", ""))
+    assert persisting.attempts(_stuck(d)) == 0
+
+
+def test_a_failure_that_moved_then_stays_counts_from_where_it_moved():
+    d = Driver()
+    for n in range(3):
+        if n:
+            d.turn(_setting(n))
+        d.turn(_build(n))
+    fewer = f"{UNAUTHORIZED}\nFAILED: 2 of 9 modules"
+    for n in range(3, 6):
+        d.turn(_setting(n))
+        assert not d.turn(_build(n, fewer))["context"], n
+
+
+def test_a_sweep_over_named_targets_failing_alike_is_a_finding_per_target():
+    d = Driver()
+    for n, repo in enumerate(("api", "web", "docs", "infra", "cli")):
+        if n:
+            d.turn(_setting(n))
+        command = f"gh api repos/acme/{repo}/branches/main/protection"
+        assert not d.turn(fail(command, "gh: Not Found (HTTP 404)"))["context"], repo
