@@ -440,6 +440,8 @@ def test_settings_ruled_out_one_at_a_time_and_put_back_are_no_loop():
         ("/p/requirements-dev.txt", True),
         ("/p/infra/main.tf", True),
         ("/p/go.mod", True),
+        ("/home/dev/.ssh/config", True),
+        ("/etc/nginx/sites-available/orders", True),
         ("/p/notes.txt", False),
         ("/p/requirements_check.py", False),
         ("/p/app/main.py", False),

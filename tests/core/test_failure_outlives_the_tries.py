@@ -51,6 +51,17 @@ def _build(n: int, text: str = UNAUTHORIZED) -> Call:
     return fail(SPELLINGS[n % len(SPELLINGS)], text)
 
 
+def _three_attempts() -> Driver:
+    """A session three attempts into the failure, a setting added before the second and third,
+    the build respelt each time."""
+    d = Driver()
+    for n in range(3):
+        if n:
+            d.turn(_setting(n))
+        d.turn(_build(n))
+    return d
+
+
 def _words(d: Driver, attempts: int, *, between: Call | None = None) -> list[str]:
     """Attempts with a setting added before each (and `between` after each): the first turn
     of each request ('ask') and of the pause ('pause'), as `attempt:word`."""
@@ -104,11 +115,7 @@ def test_the_failure_printed_with_a_banner_the_first_time_is_that_failure():
 
 
 def test_an_edit_to_code_starts_the_count_again():
-    d = Driver()
-    for n in range(3):
-        if n:
-            d.turn(_setting(n))
-        d.turn(_build(n))
+    d = _three_attempts()
     d.turn(edit("/p/src/main/java/Money.java", "int cents;", "long cents;"))
     for n in range(3, 6):
         d.turn(_setting(n))
@@ -116,11 +123,7 @@ def test_an_edit_to_code_starts_the_count_again():
 
 
 def test_the_failing_program_answering_otherwise_starts_the_count_again():
-    d = Driver()
-    for n in range(3):
-        if n:
-            d.turn(_setting(n))
-        d.turn(_build(n))
+    d = _three_attempts()
     d.turn(
         bash(
             "./gradlew build --offline", "BUILD SUCCESSFUL in 4s\n5 actionable tasks: 5 up-to-date"
@@ -132,11 +135,7 @@ def test_the_failing_program_answering_otherwise_starts_the_count_again():
 
 
 def test_the_users_words_start_the_count_again():
-    d = Driver()
-    for n in range(3):
-        if n:
-            d.turn(_setting(n))
-        d.turn(_build(n))
+    d = _three_attempts()
     answer = (
         "The user doesn't want to proceed with this tool use. The tool use was rejected. To "
         "tell you how to proceed, the user said:\nuse the public mirror instead"
@@ -185,22 +184,14 @@ def _shown(original: str, old: str, new: str) -> Call:
 
 
 def test_a_change_that_answered_then_another_failure_starts_the_count_again():
-    d = Driver()
-    for n in range(3):
-        if n:
-            d.turn(_setting(n))
-        d.turn(_build(n))
+    d = _three_attempts()
     d.turn(bash("./gradlew --stop", "Stopping Daemon(s)\n1 Daemon stopped"))
     d.turn(_build(3, UNAUTHORIZED.replace("401", "403").replace("Unauthorized", "Forbidden")))
     assert persisting.attempts(_stuck(d)) == 1
 
 
 def test_a_refused_repeat_is_one_more_attempt():
-    d = Driver()
-    for n in range(3):
-        if n:
-            d.turn(_setting(n))
-        d.turn(_build(n))
+    d = _three_attempts()
     counts = []
     for _ in range(3):  # the same spelling again, nothing edited: the guard refuses the third
         d.turn(_build(0))
@@ -209,11 +200,7 @@ def test_a_refused_repeat_is_one_more_attempt():
 
 
 def test_failures_not_seen_for_a_while_are_forgotten():
-    d = Driver()
-    for n in range(3):
-        if n:
-            d.turn(_setting(n))
-        d.turn(_build(n))
+    d = _three_attempts()
     for n in range(persisting.WINDOW + 1):
         d.turn(bash(f"cat notes/{n}.md", f"note {n}"))
     d.turn(_build(3))
@@ -225,21 +212,13 @@ def _stuck(d: Driver) -> Stuck:
 
 
 def test_a_file_written_from_the_shell_starts_the_count_again():
-    d = Driver()
-    for n in range(3):
-        if n:
-            d.turn(_setting(n))
-        d.turn(_build(n))
+    d = _three_attempts()
     d.turn(bash("sed -i 's/int cents/long cents/' src/main/java/Money.java", ""))
     assert persisting.attempts(_stuck(d)) == 0
 
 
 def test_a_failure_that_moved_then_stays_counts_from_where_it_moved():
-    d = Driver()
-    for n in range(3):
-        if n:
-            d.turn(_setting(n))
-        d.turn(_build(n))
+    d = _three_attempts()
     fewer = f"{UNAUTHORIZED}\nFAILED: 2 of 9 modules"
     for n in range(3, 6):
         d.turn(_setting(n))
@@ -253,3 +232,15 @@ def test_a_sweep_over_named_targets_failing_alike_is_a_finding_per_target():
             d.turn(_setting(n))
         command = f"gh api repos/acme/{repo}/branches/main/protection"
         assert not d.turn(fail(command, "gh: Not Found (HTTP 404)"))["context"], repo
+
+
+def test_a_matrix_whose_header_names_each_version_asked_for_is_a_finding_per_version():
+    # The user asked which Pythons fail: each run names its version in its header.
+    d = Driver()
+    for version in ("3.8.19", "3.9.19", "3.10.14", "3.11.9", "3.12.4", "3.13.0"):
+        header = f"Using CPython {version}\nplatform linux -- Python {version}, pytest-8.2.1\n"
+        failure = header + "E       AssertionError: assert '02:30-08:00' == '03:30-07:00'\n1 failed"
+        short = version.rpartition(".")[0]
+        out = d.turn(fail(f"uv run --python {short} pytest tests/test_dates.py", failure))
+        assert not out["context"], version
+    assert d.paused is None

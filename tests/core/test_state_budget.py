@@ -261,6 +261,10 @@ def track(cfg: Any, base: int) -> dict[str, Any]:
                 "words": [
                     ["w" * ASKED_CLIP for _ in range(2 + MAX_ASKED)] for _ in range(MAX_FAILURES)
                 ],
+                "values": [
+                    ["9" * persisting.VALUE_CHARS for _ in range(persisting.MAX_VALUES)]
+                    for _ in range(MAX_FAILURES)
+                ],
                 "prints": [f"{base + n:016x}" for n in range(2 * MAX_FAILURES)],
                 "ways": [f"{base + n:016x}" for n in range(MAX_FAILURES)],
                 "programs": [f"{'w' * ASKED_CLIP} {'w' * ASKED_CLIP}" for _ in range(MAX_FAILURES)],

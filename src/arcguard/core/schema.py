@@ -162,6 +162,7 @@ class Persist(Record):
     failures: list[str] = field(list_of(STR), default_factory=list)  # as `stuck` counts them
     errors: list[list[str]] = field(list_of(list_of(STR)), default_factory=list)  # what they say
     words: list[list[str]] = field(list_of(list_of(STR)), default_factory=list)  # their calls'
+    values: list[list[str]] = field(list_of(list_of(STR)), default_factory=list)  # ... numbers
     prints: list[str] = field(list_of(STR), default_factory=list)  # their failing lines seen
     ways: list[str] = field(list_of(STR), default_factory=list)  # the failing commands' spellings
     programs: list[str] = field(list_of(STR), default_factory=list)  # the programs that failed
@@ -425,7 +426,7 @@ FILE_STATE_CHARS = 64
 # The largest state file these bounds allow with the default settings, in bytes: no input can
 # make one larger (a real one is a few tens of KB). More operations, runs or cycle history
 # in the settings allow more, up to the limit a state file is read with (`store`).
-STATE_BUDGET = 5_858_324
+STATE_BUDGET = 5_866_271
 
 
 def problem(document: object) -> str | None:

@@ -147,7 +147,7 @@ SETTINGS_SUFFIXES = (
 )  # fmt: skip
 SETTINGS_NAMES = (
     "dockerfile", "containerfile", "makefile", "requirements", "gemfile", "pipfile", "jenkinsfile",
-    "go.mod", "cmakelists.txt",
+    "go.mod", "cmakelists.txt", "config",
 )  # fmt: skip
 SETTINGS_VARIANTS = tuple(f"{base}{sep}" for base in SETTINGS_NAMES for sep in ".-_")
 # A name that is code whatever it starts with (`requirements_check.py`).
@@ -158,8 +158,10 @@ SETTING_LINES = 3
 
 def settings_file(path: str) -> bool:
     """Whether `path` names a file of settings: a format for them, a dotfile (`.eslintrc.cjs`,
-    `.npmrc`), a Dockerfile, a Makefile, a list of pins (`requirements-dev.txt`, `Gemfile`), or
-    a tool's config (`vite.config.ts`)."""
+    `.npmrc`), a Dockerfile, a Makefile, a list of pins (`requirements-dev.txt`, `Gemfile`), a
+    tool's config (`vite.config.ts`, `~/.ssh/config`), or a file under `/etc/`."""
+    if path.startswith("/etc/"):
+        return True
     name = path.rpartition("/")[2].lower()
     named = name in SETTINGS_NAMES or (
         name.startswith(SETTINGS_VARIANTS) and not name.endswith(CODE_SUFFIXES)

@@ -50,6 +50,8 @@ if TYPE_CHECKING:
 
 MAX_FAILURES = 4  # failures kept: a check taking turns between two or three answers is one
 MAX_ERRORS = 12  # the last clauses of a failure that say what went wrong
+MAX_VALUES = 8  # the values a failing command names, kept
+VALUE_CHARS = 24  # of each, kept
 WINDOW = 24  # calls after which the failures kept, none seen again, are forgotten
 # What says something went wrong, as tools word it (no `re` on the hook path): a word that opens
 # with one of `WRONG_OPENINGS` or ends in one of `WRONG_ENDINGS` (`ValueError`, not
@@ -137,7 +139,7 @@ def _failed(
     printed = _failing(f.printed or [])
     if persist is None:
         persist = st.persist = Persist()
-    same = key in persist.failures or _spelt_again(persist, call, errors)
+    same = key in persist.failures or _spelt_again(persist, call, errors, f.printed or [])
     known = same and printed in persist.prints
     persist.seen = seq
     if persist.turn == turn and known:
@@ -165,6 +167,7 @@ def _keep(persist: Persist, call: ToolCall, key: str, errors: list[str]) -> None
     persist.failures = [*persist.failures, key][-MAX_FAILURES:]
     persist.errors = [*persist.errors, errors][-MAX_FAILURES:]
     persist.words = [*persist.words, command_words.named_words(call)][-MAX_FAILURES:]
+    persist.values = [*persist.values, sorted(_values(call))[:MAX_VALUES]][-MAX_FAILURES:]
     program = _program(call)
     if program not in persist.programs:
         persist.programs = [*persist.programs, program][-MAX_FAILURES:]
@@ -178,17 +181,30 @@ def _failing(printed: list[str]) -> str:
     return hashing.digest("\n".join(lines))
 
 
-def _spelt_again(persist: Persist, call: ToolCall, errors: list[str]) -> bool:
+def _spelt_again(persist: Persist, call: ToolCall, errors: list[str], printed: list[str]) -> bool:
     """A failure kept, printed again with other lines around the same errors (a build tool's
     banner the first time, a tally that counts what was cached): from the same program and
-    subcommand, not aimed at another target (`failures.aimed_elsewhere`)."""
+    subcommand, not aimed at another target (`failures.aimed_elsewhere`), and not printing a
+    value its call names and the kept one's did not (`--python 3.11` after `3.10`, shown in the
+    header: a matrix's finding, not a retry)."""
     if not errors:
         return False
-    head = command_words.named_words(call)[:2]
+    head, values = command_words.named_words(call)[:2], _values(call)
+    shown = set(shape.words_of(" ".join(printed)))
     return any(
-        kept == errors and words[:2] == head and not failures.aimed_elsewhere(words, call)
-        for kept, words in zip(persist.errors, persist.words, strict=False)
+        kept == errors
+        and words[:2] == head
+        and not failures.aimed_elsewhere(words, call)
+        and not (values - set(asked)) & shown
+        for kept, words, asked in zip(persist.errors, persist.words, persist.values, strict=False)
     )
+
+
+def _values(call: ToolCall) -> set[str]:
+    """The words of a command with a digit in them, two characters or more (`11` of `3.11`,
+    `py311`, `900000`): the values it names."""
+    words = shape.words_of((tool_effects.command_of(call) or "").lower())
+    return {w[:VALUE_CHARS] for w in words if len(w) > 1 and any(c.isdigit() for c in w)}
 
 
 def _errors(pairs: dict[str, str]) -> list[str]:

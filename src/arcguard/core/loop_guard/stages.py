@@ -38,15 +38,15 @@ def decide(state: State, track: Track, cfg: Config, now: float) -> Decisions | N
     request = _request(st, cfg, now, ways)
     if request is None:
         return None
-    text, rule, count = request
+    text, rule, count, turns = request
     if st.persist and rule == vocabulary.SAME_FAILURE:
         # One request for one failure, whichever count reached it: each pauses after it.
         st.persist.nudged = st.fail_nudged = True
     entry = LogEntry(t=now, hook="post-batch", kind="nudge", reason=text, rule=rule)
     if count:
         entry.runs = count  # the user's line says how many attempts or repeats it counted
-    if rule == vocabulary.SAME_FAILURE and ways > 1:
-        entry.ways = ways  # ... and that they failed in turns
+    if turns > 1:
+        entry.ways = turns  # ... and that they failed in turns
     add_log(state, entry)
     return (render.Context(text),)
 
@@ -65,7 +65,7 @@ def _pause(st: Stuck, cfg: Config, now: float, ways: int) -> tuple[PauseKind, st
         return "stuck", messages.futile_pause(st.futile, st.futile_label)
     if persist and persisting.pause_due(st, cfg.error_pause_repeats):
         attempts = persisting.attempts(st)
-        return "stuck", messages.stuck_pause(attempts, persist.label, failing=True, ways=ways)
+        return "stuck", messages.stuck_pause(attempts, persist.label, failing=True)
     if st.nudged and st.repeats >= cfg.shape_pause_repeats:
         return "stuck", messages.stuck_pause(st.repeats, label, failing=False)
     if searches.pause_due(st, cfg.shape_pause_repeats):
@@ -76,33 +76,32 @@ def _pause(st: Stuck, cfg: Config, now: float, ways: int) -> tuple[PauseKind, st
     return None
 
 
-def _request(st: Stuck, cfg: Config, now: float, ways: int) -> tuple[str, str, int] | None:
-    """The request's text, rule and count, when a counter has reached its first stage (marked
-    asked about)."""
+def _request(st: Stuck, cfg: Config, now: float, ways: int) -> tuple[str, str, int, int] | None:
+    """The request's text, rule, count and the failures taking turns in it, when a counter has
+    reached its first stage (marked asked about)."""
     fails, repeats, label, persist, poll = st.fails, st.repeats, st.label, st.persist, st.poll
     if fails >= cfg.error_checkin_repeats and not st.fail_nudged:
         st.fail_nudged = True
         text = messages.stuck_checkin(fails, label, failing=True, ways=ways)
-        return text, vocabulary.SAME_FAILURE, fails
+        return text, vocabulary.SAME_FAILURE, fails, ways
     if st.futile >= cfg.error_checkin_repeats and not st.futile_nudged:
         st.futile_nudged = True
-        return messages.futile_checkin(st.futile, st.futile_label), vocabulary.NO_EFFECT, st.futile
+        text = messages.futile_checkin(st.futile, st.futile_label)
+        return text, vocabulary.NO_EFFECT, st.futile, 1
     if persist and persisting.word_due(st, cfg.error_checkin_repeats):
         attempts = persisting.attempts(st)
-        text = messages.stuck_checkin(attempts, persist.label, failing=True, ways=ways)
-        return text, vocabulary.SAME_FAILURE, attempts
+        text = messages.stuck_checkin(attempts, persist.label, failing=True)
+        return text, vocabulary.SAME_FAILURE, attempts, 1
     if repeats >= cfg.shape_checkin_repeats and not st.nudged:
         st.nudged = True
-        return (
-            messages.stuck_checkin(repeats, label, failing=False),
-            vocabulary.NOTHING_NEW,
-            repeats,
-        )
+        text = messages.stuck_checkin(repeats, label, failing=False)
+        return text, vocabulary.NOTHING_NEW, repeats, 1
     waited = _waited(st, cfg, now)
     if poll and waited >= cfg.poll_checkin_seconds and not st.poll_nudged:
         st.poll_nudged = True
-        return messages.poll_checkin(waited // 60, poll.label), vocabulary.POLL, 0
+        return messages.poll_checkin(waited // 60, poll.label), vocabulary.POLL, 0, 1
     if searches.word_due(st, cfg.shape_checkin_repeats):
         st.search_nudged = True
-        return messages.searches_checkin(st.searches, st.slip), vocabulary.EMPTY_SEARCHES, 0
+        text = messages.searches_checkin(st.searches, st.slip)
+        return text, vocabulary.EMPTY_SEARCHES, 0, 1
     return None
