@@ -9,7 +9,8 @@ failure each time goes nowhere either, and no one of those runs sees it. This re
 
 It keeps the last few failures seen since the last change to code (`Persist.failures`, as
 `stuck` keys them, `failures.aimed`; or, printed again with other lines around the same
-clauses that say what went wrong, by the same program not aimed at another target) and
+clauses that say what went wrong, by the same program not aimed at another target nor showing
+a value its call names anew: `_spelt_again`) and
 counts the failing attempts whose failure is one kept, its failing lines as printed before
 (`Persist.again`). A failure whose failing lines moved (a count lower, another file failing)
 is news: the count starts again. So is a new failure after a command that may have changed
