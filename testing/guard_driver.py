@@ -74,6 +74,18 @@ def bash(command: str, response: Any = None, **kw: Any) -> Call:
     return Call("Bash", {"command": command, **kw.pop("input", {})}, response=out, **kw)
 
 
+def edit(path: str, old: str, new: str, *, original: str | None = None) -> Call:
+    """A confirmed Edit. Its response shows the patch and, given `original`, the file's content
+    before it, so an edit going back to a content seen is a revisit."""
+    response: dict[str, Any] = {"filePath": path}
+    if original is not None:
+        response.update(oldString=old, newString=new, originalFile=original)
+    response["structuredPatch"] = [{"lines": [f"-{old}", f"+{new}"]}]
+    return Call(
+        "Edit", {"file_path": path, "old_string": old, "new_string": new}, response=response
+    )
+
+
 def fail(command: str, text: str) -> Call:
     """A command that exits 1 printing `text`, as Claude Code reports a failed Bash call."""
     return Call("Bash", {"command": command}, error=f"Exit code 1\n{text}")

@@ -14,18 +14,12 @@ import pytest
 from testing.guard_driver import Call
 from testing.guard_driver import Driver
 from testing.guard_driver import bash
+from testing.guard_driver import edit
 from testing.guard_driver import fail
 from testing.guard_driver import tag
 
 from arcguard.core.loop_guard import edited
 from arcguard.core.tool_call import ToolCall
-
-
-def edit(path: str, old: str, new: str) -> Call:
-    response = {"filePath": path, "structuredPatch": [{"lines": [f"-{old}", f"+{new}"]}]}
-    return Call(
-        "Edit", {"file_path": path, "old_string": old, "new_string": new}, response=response
-    )
 
 
 _runs = iter(range(1000))
@@ -216,15 +210,7 @@ def test_a_failure_set_aside_long_ago_is_not_taken_up_again():
 
 def _shown(path: str, original: str, old: str, new: str) -> Call:
     """An edit whose response shows the file's content, so going back to it is a revisit."""
-    response = {
-        "filePath": path,
-        "oldString": old,
-        "newString": new,
-        "originalFile": original,
-        "structuredPatch": [{"lines": [f"-{old}", f"+{new}"]}],
-    }
-    edit = {"file_path": path, "old_string": old, "new_string": new}
-    return Call("Edit", edit, response=response)
+    return edit(path, old, new, original=original)
 
 
 def _flip(old: str, new: str) -> Call:

@@ -13,6 +13,7 @@ from __future__ import annotations
 from testing.guard_driver import Call
 from testing.guard_driver import Driver
 from testing.guard_driver import bash
+from testing.guard_driver import edit
 from testing.guard_driver import fail
 
 from arcguard.core import render
@@ -32,13 +33,6 @@ UNAUTHORIZED = (
 BANNER = "Starting a Gradle Daemon (subsequent builds will be faster)\n"
 SPELLINGS = ("./gradlew build", "./gradlew build --no-build-cache", "./gradlew build --no-parallel")
 PROPERTIES = "/p/gradle.properties"
-
-
-def edit(path: str, old: str, new: str) -> Call:
-    response = {"filePath": path, "structuredPatch": [{"lines": [f"-{old}", f"+{new}"]}]}
-    return Call(
-        "Edit", {"file_path": path, "old_string": old, "new_string": new}, response=response
-    )
 
 
 def _setting(n: int) -> Call:
@@ -171,16 +165,7 @@ def test_a_failure_right_after_an_edit_back_neither_counts_nor_moves():
 
 def _shown(original: str, old: str, new: str) -> Call:
     """An edit whose response shows the file's content, so going back to it is a revisit."""
-    response = {
-        "filePath": PROPERTIES,
-        "oldString": old,
-        "newString": new,
-        "originalFile": original,
-        "structuredPatch": [{"lines": [f"-{old}", f"+{new}"]}],
-    }
-    return Call(
-        "Edit", {"file_path": PROPERTIES, "old_string": old, "new_string": new}, response=response
-    )
+    return edit(PROPERTIES, old, new, original=original)
 
 
 def test_a_change_that_answered_then_another_failure_starts_the_count_again():

@@ -198,12 +198,17 @@ def knob(call: ToolCall) -> bool:
     or cut down, nor a Write."""
     pairs = replacements(call)
     return (
-        settings_file(_path(call))
+        edits_settings(call)
         and bool(pairs)
         and all(
             len(old.splitlines()) == len(new.splitlines()) <= SETTING_LINES for old, new in pairs
         )
     )
+
+
+def edits_settings(call: ToolCall) -> bool:
+    """The call edits a file of settings (`settings_file`)."""
+    return settings_file(_path(call))
 
 
 def _path(call: ToolCall) -> str:

@@ -128,7 +128,7 @@ def pause_due(st: Stuck, pause: int) -> bool:
 def _restarts(call: ToolCall, f: stuck.Finished) -> bool:
     """What could have fixed the failure: code edited, or files written from the shell (a
     checkout among them)."""
-    if f.edit == stuck.NEW and not edited.settings_file(opkey.file_path(call).replace("\\", "/")):
+    if f.edit == stuck.NEW and not edited.edits_settings(call):
         return True
     return f.wrote and not f.outcome.startswith(opkey.FAILED)
 
@@ -137,10 +137,10 @@ def _failed(
     st: Stuck, persist: Persist | None, seq: int, turn: int, call: ToolCall, f: stuck.Finished
 ) -> None:
     key, errors = failures.aimed(st, f.result, call), _errors(f.pairs or {})
-    printed = _failing(f.printed or [])
+    printed, words = _failing(f.printed or []), command_words.named_words(call)
     if persist is None:
         persist = st.persist = Persist()
-    same = key in persist.failures or _spelt_again(persist, call, errors, f.printed or [])
+    same = key in persist.failures or _spelt_again(persist, call, words, errors, f.printed or [])
     known = same and printed in persist.prints
     persist.seen = seq
     if persist.turn == turn and known:
@@ -160,16 +160,16 @@ def _failed(
             persist.again = 0
         persist.prints = [*persist.prints, printed][-2 * MAX_FAILURES :]
         if not same:
-            _keep(persist, call, key, errors)
+            _keep(persist, call, key, words, errors)
     persist.changed = persist.back = False
 
 
-def _keep(persist: Persist, call: ToolCall, key: str, errors: list[str]) -> None:
+def _keep(persist: Persist, call: ToolCall, key: str, words: list[str], errors: list[str]) -> None:
     persist.failures = [*persist.failures, key][-MAX_FAILURES:]
     persist.errors = [*persist.errors, errors][-MAX_FAILURES:]
-    persist.words = [*persist.words, command_words.named_words(call)][-MAX_FAILURES:]
+    persist.words = [*persist.words, words][-MAX_FAILURES:]
     persist.values = [*persist.values, sorted(_values(call))[:MAX_VALUES]][-MAX_FAILURES:]
-    program = _program(call)
+    program = " ".join(words[:2])
     if program not in persist.programs:
         persist.programs = [*persist.programs, program][-MAX_FAILURES:]
 
@@ -182,15 +182,18 @@ def _failing(printed: list[str]) -> str:
     return hashing.digest("\n".join(lines))
 
 
-def _spelt_again(persist: Persist, call: ToolCall, errors: list[str], printed: list[str]) -> bool:
+def _spelt_again(
+    persist: Persist, call: ToolCall, mine: list[str], errors: list[str], printed: list[str]
+) -> bool:
     """A failure kept, printed again with other lines around the same errors (a build tool's
     banner the first time, a tally that counts what was cached): from the same program and
-    subcommand, not aimed at another target (`failures.aimed_elsewhere`), and not printing a
+    subcommand (`mine`: the call's `command_words.named_words`), not aimed at another target
+    (`failures.aimed_elsewhere`), and not printing a
     value its call names and the kept one's did not (`--python 3.11` after `3.10`, shown in the
     header: a matrix's finding, not a retry)."""
     if not errors:
         return False
-    head, values = command_words.named_words(call)[:2], _values(call)
+    head, values = mine[:2], _values(call)
     shown = set(shape.words_of(" ".join(printed)))
     return any(
         kept == errors
