@@ -75,12 +75,12 @@ def _words(d: Driver, attempts: int, *, between: Call | None = None) -> list[str
 
 
 def test_settings_turned_while_the_build_is_respelt_is_asked_about_at_the_4th_then_paused():
-    assert _words(Driver(), 12) == ["4:ask", "9:pause"]
+    assert _words(Driver(), 12) == ["4:ask", "7:pause"]
 
 
 def test_a_look_between_the_attempts_does_not_end_their_run():
     look = bash("curl -s -o /dev/null -w '%{http_code}' https://nexus.acme.internal/", "200")
-    assert _words(Driver(), 12, between=look) == ["4:ask", "9:pause"]
+    assert _words(Driver(), 12, between=look) == ["4:ask", "7:pause"]
 
 
 def test_one_request_for_the_failure_whichever_count_reaches_it():

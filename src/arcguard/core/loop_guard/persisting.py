@@ -17,10 +17,9 @@ is news: the count starts again. So is a new failure after a command that may ha
 the world answered; without one, a new failure (a check's other spelling, two failures taking
 turns) neither counts nor ends the count. A failure right after an edit back to a content the
 file had (a suspect ruled out and put back) is what the session expected: it neither counts
-nor moves. Staged as a failure's run is (`stages`, one request for both), with two attempts
-more before a pause when settings were edited between them (`EDITED_PAUSE`): a setting tried
-after the request may be the one. With settings edited, nothing counts until the command was
-also run another way (`attempts`).
+nor moves. Staged as a failure's run is (`stages`, one request for both, the pause as many
+attempts in whatever was edited between them). With settings edited, nothing counts until the
+command was also run another way (`attempts`).
 
 What starts it again is what could have fixed the failure or shows it gone: a confirmed edit of
 code to a new content (a file that is not one of settings: `edited.settings_file`), files
@@ -64,7 +63,6 @@ WRONG_OPENINGS = (
     "invalid", "timeout", "missing", "undefined",
 )  # fmt: skip
 WRONG_PHRASES = ("not found", "could not", "couldn't", "can't", "no such", "timed out")
-EDITED_PAUSE = 2  # attempts more before a pause when settings were edited between them
 LABEL_CHARS = 60
 
 
@@ -117,12 +115,9 @@ def word_due(st: Stuck, checkin: int) -> bool:
 
 
 def pause_due(st: Stuck, pause: int) -> bool:
-    """Still failing the same way at `pause` attempts after the request; `EDITED_PAUSE` more
-    when settings were edited between them: a setting tried after it may be the one."""
+    """Still failing the same way at `pause` attempts, after the request."""
     persist = st.persist
-    if persist is None or not persist.nudged:
-        return False
-    return attempts(st) >= pause + (EDITED_PAUSE if persist.edits else 0)
+    return persist is not None and persist.nudged and attempts(st) >= pause
 
 
 def _restarts(call: ToolCall, f: stuck.Finished) -> bool:
