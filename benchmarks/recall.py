@@ -2,7 +2,7 @@
 
     .venv/bin/python benchmarks/recall.py [--suite DIR] [--holdout DIR] [--blind DIR]
                                           [--blind-2 DIR] [--blind-3 DIR] [--blind-4 DIR]
-                                          [--json]
+                                          [--config FILE] [--json]
 
 Every session of the tuned suite (tests/fixtures/recall/, written by `python -m
 testing.recall_suite`), of the held-out fold (tests/fixtures/recall-holdout/, written by
@@ -25,7 +25,9 @@ judged against its label in `labels.json`:
 - a legitimate run is untouched when nothing is denied or paused and it gets at most one
   nudge per 100 tool calls.
 
-It prints one line per session and the totals of each fold apart: recall (loops stopped in
+`--config FILE` replays every session under that config file instead of the defaults (a file
+holding `stop_policy = "strict"` shows what that policy sends back). It prints one line per
+session and the totals of each fold apart: recall (loops stopped in
 time, stalls sent back, completions released) and precision (legitimate runs and rightful
 stops untouched, nudges per 100 calls of the legitimate runs). Exit status 1 when any session
 of the tuned suite misses its label.
@@ -54,9 +56,11 @@ ARC_KINDS = ("stall", "release", "rightful-stop")
 NUDGES_PER_100 = 1.0
 
 
-def judge(name: str, label: dict[str, Any], path: Path) -> dict[str, Any]:
+def judge(
+    name: str, label: dict[str, Any], path: Path, config: str | None = None
+) -> dict[str, Any]:
     kind = label["kind"]
-    result = replay(str(path), arc=kind in ARC_KINDS, recorded_time=True)
+    result = replay(str(path), arc=kind in ARC_KINDS, recorded_time=True, config_path=config)
     decisions = result.decisions
     calls = sum(1 for step in result.steps if step.event.event == "PreToolUse")
     by_kind: dict[str, list[int]] = {}
@@ -97,9 +101,9 @@ def judge(name: str, label: dict[str, Any], path: Path) -> dict[str, Any]:
     }
 
 
-def run(suite: Path) -> dict[str, Any]:
+def run(suite: Path, config: str | None = None) -> dict[str, Any]:
     labels = json.loads((suite / "labels.json").read_text(encoding="utf-8"))
-    rows = [judge(name, labels[name], suite / name) for name in sorted(labels)]
+    rows = [judge(name, labels[name], suite / name, config) for name in sorted(labels)]
 
     def share(kind: str) -> tuple[int, int]:
         mine = [r for r in rows if r["kind"] == kind]
@@ -144,6 +148,7 @@ def main() -> int:
     parser.add_argument("--blind-2", type=Path, default=DEFAULT_BLIND_2)
     parser.add_argument("--blind-3", type=Path, default=DEFAULT_BLIND_3)
     parser.add_argument("--blind-4", type=Path, default=DEFAULT_BLIND_4)
+    parser.add_argument("--config", help="a config file to replay every session under")
     parser.add_argument("--json", action="store_true", help="print the results as JSON")
     args = parser.parse_args()
     paths = {
@@ -154,7 +159,11 @@ def main() -> int:
         "blind 3": args.blind_3,
         "blind 4": args.blind_4,
     }
-    folds = {name: run(path) for name, path in paths.items() if name == "tuned" or path.is_dir()}
+    folds = {
+        name: run(path, args.config)
+        for name, path in paths.items()
+        if name == "tuned" or path.is_dir()
+    }
     if args.json:
         print(json.dumps(folds, indent=2))
     else:

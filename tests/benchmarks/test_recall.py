@@ -79,3 +79,13 @@ def test_the_script_prints_recall_and_precision():
     assert "== blind 2" in done.stdout and "== blind 3" in done.stdout
     assert "legit nudges per 100 calls:" in done.stdout
     assert done.returncode == (1 if NOT_YET else 0), done.stdout
+
+
+def test_a_config_file_replays_the_sessions_under_its_stop_policy(tmp_path):
+    fold = recall.DEFAULT_BLIND_4
+    labels = json.loads((fold / "labels.json").read_text(encoding="utf-8"))
+    report = "sql-injection-sweep-stops-after-search-agent.jsonl"  # a report, no question
+    strict = tmp_path / "config.toml"
+    strict.write_text('stop_policy = "strict"\n')
+    assert not recall.judge(report, labels[report], fold / report)["ok"]
+    assert recall.judge(report, labels[report], fold / report, str(strict))["ok"]
