@@ -27,10 +27,10 @@ judged against its label in `labels.json`:
 
 `--config FILE` replays every session under that config file instead of the defaults (a file
 holding `stop_policy = "strict"` shows what that policy sends back). It prints one line per
-session and the totals of each fold apart: recall (loops stopped in
-time, stalls sent back, completions released) and precision (legitimate runs and rightful
-stops untouched, nudges per 100 calls of the legitimate runs). Exit status 1 when any session
-of the tuned suite misses its label.
+session and the totals of each fold apart: recall (loops stopped in time, stalls sent back,
+completions released) and precision (legitimate runs and rightful stops untouched, nudges per
+100 calls of the legitimate runs). Exit status 1 when any session of the tuned suite misses its
+label.
 """
 
 from __future__ import annotations

@@ -17,8 +17,8 @@ is news: the count starts again. So is a new failure after a command that may ha
 the world answered; without one, a new failure (a check's other spelling, two failures taking
 turns) neither counts nor ends the count. A failure right after an edit back to a content the
 file had (a suspect ruled out and put back) is what the session expected: it neither counts
-nor moves. Staged as a failure's run is (`stages`, one request for both, the pause as many
-attempts in whatever was edited between them). With settings edited, nothing counts until the
+nor moves. Staged as a failure's run is (`stages`: one request for both, and the pause at as many
+attempts whatever was edited between them). With settings edited, nothing counts until the
 command was also run another way (`attempts`).
 
 What starts it again is what could have fixed the failure or shows it gone: a confirmed edit of
