@@ -9,11 +9,13 @@ from testing.builders import guard_of
 from arcguard.core import render
 from arcguard.core.arc_keeper import arc as arcs
 from arcguard.core.arc_keeper.stop import DECISION
+from arcguard.core.arc_keeper.stop import KIND_TEXT
 from arcguard.core.arc_keeper.stop import PRODUCTIVE
 from arcguard.core.arc_keeper.stop import STALL
 from arcguard.core.arc_keeper.stop import STALL_ANNOUNCED
 from arcguard.core.arc_keeper.stop import STALL_OTHER
 from arcguard.core.arc_keeper.stop import STALL_QUESTION
+from arcguard.core.arc_keeper.stop import STALL_UNVERIFIED
 from arcguard.core.arc_keeper.stop import Final
 from arcguard.core.arc_keeper.stop import Signals
 from arcguard.core.arc_keeper.stop import classify
@@ -283,3 +285,47 @@ def test_a_hand_back_that_names_no_step_is_a_stall_only_with_milestones_left(mil
     StateFile.view(state).arc = arcs.new_arc("demo", milestones, NOW)
     out, _ = stop(state, Final.from_text("The parser is in. Over to you."), policy("ask"))
     assert (out is not None) is bool(milestones)
+
+
+SAID_DONE = [
+    "`web` and `api` lint clean under the new setup. Migration's done.",
+    "All done.",
+    "The flat config is in place for every package; the migration is complete.",
+    "Done: the flat config is in place for every package.",
+]
+
+
+def _after(text, failed):
+    return Final(KIND_TEXT, text, after_failure=failed)
+
+
+@pytest.mark.parametrize("text", SAID_DONE)
+def test_done_said_right_after_a_call_failed_is_sent_back(text):
+    out, state = stop(with_arc(), _after(text, True), policy("ask"))
+    assert out is not None and "right after a call failed" in out["reason"]
+    assert state["log"][-1]["rule"] == "unverified" and arc_of(state).active is True
+
+
+@pytest.mark.parametrize("text", SAID_DONE)
+def test_done_said_after_a_call_that_passed_is_no_stall(text):
+    assert classify(_after(text, False), "ask") != STALL_UNVERIFIED
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "The shared package's lint failure is pre-existing, not ours. Migration's done.",
+        "I'll stop here for now; the first part is done.",
+        "Nothing is done.",
+        "The migration is not yet complete.",
+        "Migration's done. Want me to open the PR?",
+        "Shared still fails lint; the rest is migrated.",
+    ],
+)
+def test_a_failure_owned_up_to_or_no_claim_of_done_is_no_such_stall(text):
+    assert classify(_after(text, True), "ask") != STALL_UNVERIFIED
+
+
+def test_noop_policy_leaves_done_after_a_failure_alone():
+    out, _ = stop(with_arc(), _after(SAID_DONE[0], True), policy("noop"))
+    assert out is None

@@ -331,3 +331,25 @@ def test_autonomous_stop_and_a_new_task_from_inside_claude_code(claude_project, 
     arc = arcguard_state(project, sid)["arc"]
     assert arc["task"] == "fix the greeting" and arc["active"] is True
     assert [m["slice"] for m in arc["milestones"]] == ["find the bug", "add a test"]
+
+
+def test_done_said_right_after_a_failed_call_is_sent_back(claude_project, run_claude):
+    # The real CLI writes the failed call's result (is_error) before the final message: the
+    # Stop hook finds it in the transcript and sends the claim back. A claim after a passing
+    # call completes the arc.
+    project = claude_project(all_arcguard_settings())
+    script = [
+        tool_use("Bash", {"command": "echo 'packages/shared: 3 errors' && exit 1"}),
+        text("Web and api lint clean. Migration's done."),
+        tool_use("Bash", {"command": "echo 'lint clean in 3 packages'"}),
+        text("Lint is clean in every package. The arc is complete."),
+    ]
+    with ScriptedAPI(script) as api:
+        run = run_claude(project, api, "/autonomous ship the importer")
+
+    assert run.result is not None and run.result["terminal_reason"] == "completed", run.describe()
+    assert len(api.requests) == 4
+    assert "done right after a call failed" in api.request_text(2)
+    state = arcguard_state(project, run.session_id)
+    assert log_kinds(state) == ["arc", "continue", "release"]
+    assert state["log"][1]["rule"] == "unverified"

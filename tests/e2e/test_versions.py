@@ -99,6 +99,28 @@ def test_window_completion_releases_the_arc(claude_project, run_release, claude_
     assert log_kinds(state) == ["arc", "continue", "release"]
 
 
+def test_window_done_right_after_a_failed_call_is_sent_back(
+    claude_project, run_release, claude_release
+):
+    # Each release writes the failed call's result (is_error) before the final message.
+    project = project_for(claude_project, claude_release)
+    script = [
+        bash("echo 'packages/shared: 3 errors' && exit 1"),
+        text("Web and api lint clean. Migration's done."),
+        bash("echo 'lint clean in 3 packages'"),
+        text("Lint is clean in every package. The arc is complete."),
+    ]
+    with ScriptedAPI(script) as api:
+        run = run_release(project, api, "/autonomous ship the importer")
+
+    completed(run)
+    assert len(api.requests) == 4, run.describe()
+    assert "done right after a call failed" in api.request_text(2)
+    state = arcguard_state(project, run.session_id)
+    assert log_kinds(state) == ["arc", "continue", "release"]
+    assert state["log"][1]["rule"] == "unverified"
+
+
 def test_window_third_identical_call_is_denied(claude_project, run_release, claude_release):
     project = project_for(claude_project, claude_release)
     with ScriptedAPI([*(bash("ls build-output") for _ in range(3)), text("Stopping here.")]) as api:

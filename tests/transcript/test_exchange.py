@@ -45,3 +45,29 @@ def test_a_subagent_tool_result_does_not_count():
     result["isSidechain"] = True
     exchange = _exchange(assistant_entries(text("Hi.")) + [result])
     assert not exchange.result_pending
+
+
+def _checked(failed: bool) -> list:
+    return assistant_entries(tool_use("Bash", {"command": "pnpm -r lint"}, tool_id="t1")) + [
+        tool_result("t1", "Exit code 1\nlint failed" if failed else "ok", is_error=failed)
+    ]
+
+
+def test_the_tool_result_the_final_message_answers_says_whether_it_failed():
+    assert _exchange(_checked(True) + assistant_entries(text("Done."))).result_failed is True
+    assert _exchange(_checked(False) + assistant_entries(text("Done."))).result_failed is False
+
+
+def test_a_failure_is_seen_before_the_final_message_is_written():
+    exchange = _exchange(_checked(True))
+    assert exchange.result_pending and exchange.result_failed is True
+
+
+def test_a_failure_before_the_operator_spoke_is_not_the_final_message_s():
+    entries = _checked(True) + assistant_entries(text("It fails.")) + [user_prompt("go on")]
+    assert _exchange(entries + assistant_entries(text("Done."))).result_failed is None
+
+
+def test_a_failure_the_operator_spoke_after_is_not_the_final_message_s():
+    entries = _checked(True) + [user_prompt("just wrap up")] + assistant_entries(text("Done."))
+    assert _exchange(entries).result_failed is None

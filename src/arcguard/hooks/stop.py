@@ -15,6 +15,7 @@ import time
 from arcguard.core import render
 from arcguard.core.arc_keeper import arc as arcs
 from arcguard.core.arc_keeper import goal
+from arcguard.core.arc_keeper import handback
 from arcguard.core.arc_keeper.stop import CAP_ENV
 from arcguard.core.arc_keeper.stop import KIND_EMPTY
 from arcguard.core.arc_keeper.stop import KIND_THINKING
@@ -65,6 +66,7 @@ def _final(exchange: Exchange | None) -> Final | None:
         synthetic=message.synthetic,
         message_id=message.id,
         resume_id=_resume_id(exchange),
+        after_failure=exchange is not None and exchange.result_failed is True,
     )
 
 
@@ -146,7 +148,23 @@ def _from_payload(text: str, path: str | None, ctx: Context) -> Final:
         if message is not None and message.synthetic and message.text == text.strip():
             final.synthetic = True
         final.resume_id = _resume_id(exchange)
+    elif path and handback.says_done(text):
+        final.after_failure = _failed_before(path, text, ctx)
     return final
+
+
+def _failed_before(path: str, text: str, ctx: Context) -> bool:
+    """Whether the tool result before the final message `text` reported a failure. Only a
+    message saying the work is done asks. Claude Code may fire Stop before it has flushed the
+    turn's entries: the tail is read again (within the drain budget) until it holds `text`."""
+    deadline = time.monotonic() + ctx.wait_left(ctx.cfg.drain_ms / 1000.0)
+    while True:
+        exchange = hook_reader.last_exchange(path, ctx.cfg.tail_bytes)
+        message = exchange.message if exchange is not None else None
+        written = message is not None and message.text.strip() == text.strip()
+        if written or time.monotonic() + POLL_S > deadline:
+            return exchange is not None and exchange.result_failed is True
+        time.sleep(POLL_S)
 
 
 def _harness(path: str | None, ctx: Context, *, may_continue: bool) -> Harness:

@@ -228,11 +228,7 @@ def _tool_result(raw: dict[str, object]) -> ToolResultBlock:
 
 
 def _text_blocks(raw: list[object]) -> list[TextBlock]:
-    found: list[TextBlock] = []
-    for block in map(_block, raw):
-        if block is not None and block["type"] == "text":
-            found.append(block)
-    return found
+    return [block for block in map(_block, raw) if block is not None and block["type"] == "text"]
 
 
 # Kinds of a final assistant message.
@@ -331,14 +327,15 @@ def last_message(entries_newest_first: Iterable[Entry]) -> Message | None:
 
 @value
 class Exchange:
-    """The end of the conversation: the newest assistant message, whether a tool result is
-    newer than it (the model has not answered the result yet, or answered with nothing), and
-    the hidden (`isMeta`) prompt it answers, if that is the message's prompt."""
+    """The end of the conversation: the newest assistant message, whether a tool result is newer
+    (not answered yet, or answered with nothing), the hidden (`isMeta`) prompt it answers, and
+    whether the newest tool result since the last prompt reports a failure (None: none since)."""
 
     message: Message | None = None
     result_pending: bool = False
     meta_prompt: str | None = None
     meta_prompt_id: str | None = None
+    result_failed: bool | None = None
 
 
 def is_tool_result(entry: Entry) -> bool:
@@ -357,8 +354,11 @@ def last_exchange(entries_newest_first: Iterable[Entry]) -> Exchange:
     for entry in entries_newest_first:
         mid = assistant_message_id(entry)
         if mid is None:
+            result = is_tool_result(entry)
+            if result and not prompt_seen and exchange.result_failed is None:
+                exchange.result_failed = _failed(entry)
             if exchange.message is None:
-                exchange.result_pending = exchange.result_pending or is_tool_result(entry)
+                exchange.result_pending = exchange.result_pending or result
             elif not prompt_seen and _is_prompt(entry):
                 prompt_seen = True
                 _note_meta_prompt(exchange, entry)
@@ -369,6 +369,13 @@ def last_exchange(entries_newest_first: Iterable[Entry]) -> Exchange:
             break  # an older message: the newest one's entries are all behind us
         exchange.message.add_entry(entry)
     return exchange
+
+
+def _failed(entry: Entry) -> bool:
+    content = entry.get("message", {}).get("content")
+    return isinstance(content, list) and any(
+        block["type"] == "tool_result" and block.get("is_error") is True for block in content
+    )
 
 
 def _is_prompt(entry: Entry) -> bool:

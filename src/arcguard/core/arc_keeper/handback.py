@@ -99,6 +99,20 @@ def claims_done(text: str) -> bool:
     return not any(map(_takes_back, split(normal(opening[0]))))
 
 
+def says_done(text: str) -> bool:
+    """The message says the work is done: a claim `claims_done` reads, or a closing sentence
+    ending on it ("Migration's done.", "All complete."), when the closing neither hands the
+    turn back nor pauses (`classify`: OTHER) and no failure is called someone else's
+    ("unrelated", "pre-existing": `vocab.NOT_OURS`)."""
+    sentences = closing_sentences(text)
+    words = _words(sentences[-1], keep="'") if sentences else []
+    ended = bool(words) and words[-1] in vocab.DONE and not set(words[-3:-1]) & vocab.NOT_SO
+    if not (ended or claims_done(text)) or classify(text) != OTHER:
+        return False
+    tail = normal(_tail(text))
+    return not any(word in tail for word in vocab.NOT_OURS)
+
+
 def _leaves_something(text: str) -> bool:
     """A sentence of the message's last prose says work is left ("Still to do: the importer.")
     or asks something ("Could you run the deploy from your machine?")."""

@@ -394,6 +394,8 @@ NOT_YET_DONE = frozenset(
     "deployed migrated built".split()
 )
 NEGATIONS = frozenset(("haven't", "hasn't", "not"))
+# Words before a closing "done" that take it back ("Nothing is done.", "Not yet complete.").
+NOT_SO = frozenset(("not", "nothing", "never", "yet", "isn't", "aren't", "wasn't", "weren't"))
 # What is "still failing" is work left, unless the closing says it is not the work's own.
 STILL_BAD = frozenset(("failing", "broken", "erroring"))
 NOT_OURS = ("unrelated", "pre-existing", "preexisting", "flaky", "expected", "already failing")

@@ -1,7 +1,9 @@
 """The Stop decision: send a stall in the middle of an arc back to work, within caps.
 
-Classification, first match wins: a final turn with tool use is productive; a whole-message
-completion claim releases the arc; thinking only is left alone; an empty reply or exactly
+Classification, first match wins: a final turn with tool use is productive; under `ask` and
+`strict`, a message saying the work is done right after a call failed, the failure not called
+someone else's, is a stall (`handback.says_done`); a whole-message completion claim releases
+the arc; thinking only is left alone; an empty reply or exactly
 "No response requested." is a stall under every policy; a message that starts with
 `DECISION NEEDED:` is the model's legitimate pause and is let through. What else counts as a
 stall depends on `stop_policy`: `noop` nothing; `ask` a closing question that hands the turn
@@ -55,8 +57,17 @@ STALL_ANNOUNCED = "stall-announced"
 STALL_OTHER = "stall-other"  # any other text, under the strict policy
 STALL_COURTESY = "stall-courtesy"  # "Let me know if you need anything else." with work left
 STALL_PAUSED = "stall-paused"  # "This is a good place to pause."
+STALL_UNVERIFIED = "stall-unverified"  # "Migration's done." right after the lint failed
 STALLS = frozenset(
-    {STALL, STALL_QUESTION, STALL_ANNOUNCED, STALL_OTHER, STALL_COURTESY, STALL_PAUSED}
+    {
+        STALL,
+        STALL_QUESTION,
+        STALL_ANNOUNCED,
+        STALL_OTHER,
+        STALL_COURTESY,
+        STALL_PAUSED,
+        STALL_UNVERIFIED,
+    }
 )
 
 POLICY_NOOP = "noop"
@@ -70,6 +81,7 @@ LOGGED = {
     STALL_OTHER: vocabulary.UNEXPLAINED,
     STALL_COURTESY: vocabulary.COURTESY,
     STALL_PAUSED: vocabulary.PAUSED,
+    STALL_UNVERIFIED: vocabulary.UNVERIFIED,
 }
 # The closings the `ask` policy sends back to work, whatever the milestones.
 ASKED = {
@@ -85,6 +97,7 @@ SEEN = {
     STALL_OTHER: "ended without finishing the arc or naming a decision that needs the user",
     STALL_COURTESY: "ended by offering further help while the arc still has milestones to do",
     STALL_PAUSED: "ended by stopping partway, with work still to do",
+    STALL_UNVERIFIED: "ended saying the work is done right after a call failed",
 }
 
 # Kinds of final message, as `arcguard.transcript.records` names them.
@@ -136,7 +149,8 @@ class Harness:
 class Final:
     """The session's final assistant message, as far as the Stop decision needs it.
 
-    `resume_id`: the transcript entry of Claude Code's resume prompt this message answers.
+    `resume_id`: the transcript entry of Claude Code's resume prompt this message answers;
+    `after_failure`: the last tool result before it reported a failure.
     """
 
     kind: str
@@ -144,6 +158,7 @@ class Final:
     synthetic: bool = False
     message_id: str | None = None
     resume_id: str | None = None
+    after_failure: bool = False
 
     @classmethod
     def from_text(cls, text: str) -> Final:
@@ -167,6 +182,10 @@ def classify(final: Final, policy: str = POLICY_NOOP, *, work_left: bool = False
     """The Stop verdict; `work_left`: the arc has a milestone not done yet."""
     if final.kind == KIND_TOOL_USE:
         return PRODUCTIVE
+    # Done said over a failure it does not mention is no completion: the call it ran last
+    # says otherwise.
+    if final.after_failure and policy != POLICY_NOOP and handback.says_done(final.text):
+        return STALL_UNVERIFIED
     if final.kind == KIND_TEXT and handback.claims_done(final.text):
         return COMPLETE
     if final.kind == KIND_THINKING:

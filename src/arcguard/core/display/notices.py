@@ -66,6 +66,7 @@ STALL_WHY = {
     vocabulary.UNEXPLAINED: "it stopped mid-arc without finishing or naming a decision it needs",
     vocabulary.COURTESY: "it offered more help while the arc still has milestones to do",
     vocabulary.PAUSED: "it stopped partway mid-arc, with work still to do",
+    vocabulary.UNVERIFIED: "it said the work was done right after a call failed",
     vocabulary.DEAD_RESUME: "the resumed session answered with nothing",
 }
 

@@ -90,6 +90,7 @@ PAUSED: Final = "paused"  # says it stops partway, or lists the work still to do
 UNEXPLAINED: Final = "unexplained"  # any other text: neither a completion nor a decision request
 DECISION_NEEDED: Final = "decision-needed"  # starts with DECISION NEEDED:, the protocol's pause
 COMPLETION: Final = "completion"  # says the work is done
+UNVERIFIED: Final = "unverified"  # says the work is done right after a call failed
 DEAD_RESUME: Final = "dead-resume"  # Claude Code's resume prompt answered with nothing
 
 
