@@ -2,15 +2,15 @@
 
 Classification, first match wins: a final turn with tool use is productive; under `ask` and
 `strict`, a message saying the work is done right after a call failed, the failure not called
-someone else's, is a stall (`handback.says_done`); a whole-message completion claim releases
-the arc; thinking only is left alone; an empty reply or exactly
-"No response requested." is a stall under every policy; a message that starts with
-`DECISION NEEDED:` is the model's legitimate pause and is let through. What else counts as a
-stall depends on `stop_policy`: `noop` nothing; `ask` a closing question that hands the turn
-back for permission or a choice, an announced next step not taken, or an offer of further help
-("Let me know if you need anything else.") while the arc has milestones left; `strict` every
-other text. Blocks of unknown types are content, never "empty"; a synthetic (API error) final
-message, a paused session and a running background task are never continued.
+someone else's, is a stall (`handback.says_done`); a whole-message completion claim releases the
+arc; thinking only is left alone; an empty reply or exactly "No response requested." is a stall
+under every policy; a message that starts with `DECISION NEEDED:` is the model's legitimate
+pause and is let through. What else counts as a stall depends on `stop_policy`: `noop` nothing;
+`ask` a closing question that hands the turn back for permission or a choice, an announced next
+step not taken, or an offer of further help ("Let me know if you need anything else.") while the
+arc has milestones left; `strict` every other text. Blocks of unknown types are content, never
+"empty"; a synthetic (API error) final message, a paused session and a running background task
+are never continued.
 
 Outside any arc, one stall is still continued: the model's empty or "No response requested."
 answer to Claude Code's own resume prompt, once per resume, because the session otherwise sits
