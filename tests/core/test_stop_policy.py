@@ -292,40 +292,57 @@ SAID_DONE = [
     "All done.",
     "The flat config is in place for every package; the migration is complete.",
     "Done: the flat config is in place for every package.",
+    "No errors left in web or api. Migration's done.",
 ]
+LINT_FAILED = "Exit code 1\npackages/shared/src/index.ts\n  3:1  error  'x' is not defined"
 
 
-def _after(text, failed):
-    return Final(KIND_TEXT, text, after_failure=failed)
+def _after(text, *failures):
+    return Final(KIND_TEXT, text, failures=failures)
 
 
 @pytest.mark.parametrize("text", SAID_DONE)
 def test_done_said_right_after_a_call_failed_is_sent_back(text):
-    out, state = stop(with_arc(), _after(text, True), policy("ask"))
+    out, state = stop(with_arc(), _after(text, LINT_FAILED), policy("ask"))
     assert out is not None and "right after a call failed" in out["reason"]
     assert state["log"][-1]["rule"] == "unverified" and arc_of(state).active is True
 
 
 @pytest.mark.parametrize("text", SAID_DONE)
-def test_done_said_after_a_call_that_passed_is_no_stall(text):
-    assert classify(_after(text, False), "ask") != STALL_UNVERIFIED
+def test_done_said_after_calls_that_passed_is_no_stall(text):
+    assert classify(_after(text), "ask") != STALL_UNVERIFIED
 
 
 @pytest.mark.parametrize(
     "text",
     [
         "The shared package's lint failure is pre-existing, not ours. Migration's done.",
-        "I'll stop here for now; the first part is done.",
+        "The deploy step needs credentials I cannot reach; the code change is done.",
         "Nothing is done.",
         "The migration is not yet complete.",
         "Migration's done. Want me to open the PR?",
+        "I'll stop here for now; the first part is done.",
         "Shared still fails lint; the rest is migrated.",
     ],
 )
 def test_a_failure_owned_up_to_or_no_claim_of_done_is_no_such_stall(text):
-    assert classify(_after(text, True), "ask") != STALL_UNVERIFIED
+    assert classify(_after(text, LINT_FAILED), "ask") != STALL_UNVERIFIED
+
+
+@pytest.mark.parametrize(
+    "failure",
+    [
+        "Exit code 1",  # `test -f x`, `grep -q`: the exit status is the answer
+        "Exit code 1\n--- a/x\n+++ b/x\n@@ -1 +1 @@\n-old\n+new",  # `git diff --exit-code`
+        "<tool_use_error>Sibling tool call errored</tool_use_error>",
+        "The user doesn't want to proceed with this tool use. The tool use was rejected.",
+        "PreToolUse:Bash hook error: [arcguard] Denied as a repeat",
+    ],
+)
+def test_a_call_that_never_ran_or_only_answered_no_is_no_failed_check(failure):
+    assert classify(_after(SAID_DONE[0], failure), "ask") != STALL_UNVERIFIED
 
 
 def test_noop_policy_leaves_done_after_a_failure_alone():
-    out, _ = stop(with_arc(), _after(SAID_DONE[0], True), policy("noop"))
+    out, _ = stop(with_arc(), _after(SAID_DONE[0], LINT_FAILED), policy("noop"))
     assert out is None

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import threading
 
-import pytest
 from testing.builders import append_transcript
 from testing.builders import assistant_entries
 from testing.builders import hook_output
@@ -15,6 +14,11 @@ from testing.builders import tool_result
 from testing.builders import tool_use
 from testing.builders import write_transcript
 
+from arcguard.core.arc_keeper import arc as arcs
+from arcguard.core.config_input import build_config
+from arcguard.core.schema import StateFile
+from arcguard.core.state import fresh_state
+from arcguard.hooks import stop
 from tests.hooks.test_hook_commands import start_arc
 from tests.hooks.test_hook_commands import stop_payload
 
@@ -34,12 +38,28 @@ def _transcript(tmp_path, *, failed, final=True):
     return write_transcript(tmp_path / "t.jsonl", entries)
 
 
-@pytest.mark.parametrize("final", [True, False], ids=["written", "not-written-yet"])
-def test_done_after_a_failed_check_is_sent_back(tmp_path, final):
+def test_done_after_a_failed_check_is_sent_back(tmp_path):
     start_arc()
-    path = _transcript(tmp_path, failed=True, final=final)
-    out = hook_output(run_hook("stop", stop_payload(path, DONE)))
+    out = hook_output(run_hook("stop", stop_payload(_transcript(tmp_path, failed=True), DONE)))
     assert out is not None and "right after a call failed" in out["reason"]
+
+
+def test_a_message_never_written_is_not_judged(tmp_path):
+    # What the transcript does not show within the drain budget is not held against the model.
+    start_arc()
+    path = _transcript(tmp_path, failed=True, final=False)
+    out = hook_output(run_hook("stop", stop_payload(path, DONE), env={"ARCGUARD_DRAIN_MS": "300"}))
+    assert out is None
+
+
+def test_the_same_words_again_are_judged_by_the_new_message(tmp_path):
+    # Sent back once, the model says the same words again; its new message is not on disk yet.
+    # The first message, already judged, is not taken for it.
+    start_arc()
+    path = _transcript(tmp_path, failed=True)
+    assert hook_output(run_hook("stop", stop_payload(path, DONE)))
+    env = {"ARCGUARD_DRAIN_MS": "300"}
+    assert hook_output(run_hook("stop", stop_payload(path, DONE), env=env)) is None
 
 
 def test_done_after_a_passing_check_is_left_alone(tmp_path):
@@ -67,3 +87,18 @@ def test_the_turn_flushed_after_stop_is_waited_for(tmp_path):
     out = hook_output(run_hook("stop", stop_payload(path, DONE), env={"ARCGUARD_DRAIN_MS": "1500"}))
     later.join()
     assert out is not None and "right after a call failed" in out["reason"]
+
+
+class _Ctx:
+    now = 1_800_000_000.0
+
+    def __init__(self, policy):
+        self.cfg = build_config({}, {"stop_policy": policy})[0]
+
+
+def test_only_a_stop_mid_arc_under_a_policy_that_sends_back_reads_the_transcript():
+    state = fresh_state("sid", _Ctx.now)
+    assert stop._mid_arc(state, _Ctx("ask")) is None  # no arc
+    StateFile.view(state).arc = arcs.new_arc("demo", [], _Ctx.now)
+    assert stop._mid_arc(state, _Ctx("noop")) is None
+    assert stop._mid_arc(state, _Ctx("ask")) == set()

@@ -53,21 +53,35 @@ def _checked(failed: bool) -> list:
     ]
 
 
-def test_the_tool_result_the_final_message_answers_says_whether_it_failed():
-    assert _exchange(_checked(True) + assistant_entries(text("Done."))).result_failed is True
-    assert _exchange(_checked(False) + assistant_entries(text("Done."))).result_failed is False
+def test_the_failed_results_the_final_message_answers_are_kept():
+    failures = _exchange(_checked(True) + assistant_entries(text("Done."))).failures
+    assert failures == ("Exit code 1\nlint failed",)
+    assert _exchange(_checked(False) + assistant_entries(text("Done."))).failures == ()
 
 
-def test_a_failure_is_seen_before_the_final_message_is_written():
+def test_every_failed_result_of_a_parallel_batch_is_kept():
+    calls = assistant_entries(
+        *(tool_use("Bash", {"command": f"check {n}"}, tool_id=f"t{n}") for n in range(3))
+    )
+    results = [
+        tool_result("t0", "HTTP 404", is_error=True),
+        tool_result("t1", "pushed"),
+        tool_result("t2", "3 errors", is_error=True),
+    ]
+    failures = _exchange(calls + results + assistant_entries(text("Done."))).failures
+    assert sorted(failures) == ["3 errors", "HTTP 404"]
+
+
+def test_a_message_not_written_yet_answers_no_failure():
     exchange = _exchange(_checked(True))
-    assert exchange.result_pending and exchange.result_failed is True
+    assert exchange.result_pending and exchange.failures == ()
 
 
 def test_a_failure_before_the_operator_spoke_is_not_the_final_message_s():
     entries = _checked(True) + assistant_entries(text("It fails.")) + [user_prompt("go on")]
-    assert _exchange(entries + assistant_entries(text("Done."))).result_failed is None
+    assert _exchange(entries + assistant_entries(text("Done."))).failures == ()
 
 
 def test_a_failure_the_operator_spoke_after_is_not_the_final_message_s():
     entries = _checked(True) + [user_prompt("just wrap up")] + assistant_entries(text("Done."))
-    assert _exchange(entries).result_failed is None
+    assert _exchange(entries).failures == ()

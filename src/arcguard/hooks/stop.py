@@ -1,7 +1,8 @@
 """Stop: decide whether a turn's end is a stall to send back to work.
 
-The final message comes from the payload's `last_assistant_message` when it has text (no
-transcript wait at all). Otherwise the transcript tail is read, waiting (bounded by the drain
+The final message comes from the payload's `last_assistant_message` when it has text; the
+transcript is read then only for a message saying the work is done mid-arc, to see the failed
+calls it answers (`_written`). Otherwise the transcript tail is read, waiting (bounded by the drain
 budget) while its newest assistant message is one already seen at earlier hook events, is still
 thinking-only, or ends in tool use, or while a tool result is newer than it: Claude Code may
 fire Stop before it has flushed the final entry. The wait does not rely on other hooks having
@@ -20,6 +21,7 @@ from arcguard.core.arc_keeper.stop import CAP_ENV
 from arcguard.core.arc_keeper.stop import KIND_EMPTY
 from arcguard.core.arc_keeper.stop import KIND_THINKING
 from arcguard.core.arc_keeper.stop import KIND_TOOL_USE
+from arcguard.core.arc_keeper.stop import POLICY_NOOP
 from arcguard.core.arc_keeper.stop import Final
 from arcguard.core.arc_keeper.stop import Harness
 from arcguard.core.arc_keeper.stop import Signals
@@ -66,7 +68,7 @@ def _final(exchange: Exchange | None) -> Final | None:
         synthetic=message.synthetic,
         message_id=message.id,
         resume_id=_resume_id(exchange),
-        after_failure=exchange is not None and exchange.result_failed is True,
+        failures=exchange.failures if exchange is not None else (),
     )
 
 
@@ -138,7 +140,9 @@ def read(payload: JSONObject) -> StopPayload | None:
     }
 
 
-def _from_payload(text: str, path: str | None, ctx: Context) -> Final:
+def _from_payload(text: str, path: str | None, ctx: Context, mid_arc: set[str] | None) -> Final:
+    """The final message from the payload's text; `mid_arc`: the message ids the Stop hook has
+    seen, when an arc under a policy that may send a stop back is active (else None)."""
     final = Final.from_text(text)
     if path and is_noop(final):
         # A no-op may be a synthetic entry (an API error, a local command's placeholder, the
@@ -148,22 +152,27 @@ def _from_payload(text: str, path: str | None, ctx: Context) -> Final:
         if message is not None and message.synthetic and message.text == text.strip():
             final.synthetic = True
         final.resume_id = _resume_id(exchange)
-    elif path and handback.says_done(text):
-        final.after_failure = _failed_before(path, text, ctx)
+    elif path and mid_arc is not None and handback.says_done(text):
+        found = _written(path, text, mid_arc, ctx)
+        if found is not None and found.message is not None and found.failures:
+            # Marked seen, so that the same words said again are read from their own message.
+            final.failures, final.message_id = found.failures, found.message.id
     return final
 
 
-def _failed_before(path: str, text: str, ctx: Context) -> bool:
-    """Whether the tool result before the final message `text` reported a failure. Only a
-    message saying the work is done asks. Claude Code may fire Stop before it has flushed the
-    turn's entries: the tail is read again (within the drain budget) until it holds `text`."""
+def _written(path: str, text: str, seen: set[str], ctx: Context) -> Exchange | None:
+    """The transcript's end once it holds the final message `text` (a message not `seen` whose
+    text holds it: the payload keeps only the last block's), for the failed calls that message
+    answers. Claude Code may fire Stop before it has flushed the turn: the tail is read again
+    within the drain budget. None when it never shows: nothing is judged on what is unseen."""
     deadline = time.monotonic() + ctx.wait_left(ctx.cfg.drain_ms / 1000.0)
     while True:
         exchange = hook_reader.last_exchange(path, ctx.cfg.tail_bytes)
         message = exchange.message if exchange is not None else None
-        written = message is not None and message.text.strip() == text.strip()
-        if written or time.monotonic() + POLL_S > deadline:
-            return exchange is not None and exchange.result_failed is True
+        if message is not None and message.id not in seen and text.strip() in message.text:
+            return exchange
+        if time.monotonic() + POLL_S > deadline:
+            return None
         time.sleep(POLL_S)
 
 
@@ -196,6 +205,15 @@ def _harness(path: str | None, ctx: Context, *, may_continue: bool) -> Harness:
     )
 
 
+def _mid_arc(snapshot: State, ctx: Context) -> set[str] | None:
+    """The message ids the Stop hook has seen, when a stop may be sent back for what the calls
+    before it printed: an arc is active and `stop_policy` is not `noop`."""
+    view = StateFile.view(snapshot)
+    if ctx.cfg.stop_policy == POLICY_NOOP or not arcs.is_active(view.arc, ctx.cfg, ctx.now):
+        return None
+    return set(view.seen.messages)
+
+
 def handle(payload: JSONObject, ctx: Context) -> Output | None:
     given = read(payload)
     if given is None:
@@ -206,7 +224,7 @@ def handle(payload: JSONObject, ctx: Context) -> Output | None:
     path = given["transcript_path"]
     text = given["last_assistant_message"]
     if text is not None and text.strip():
-        final: Final | None = _from_payload(text, path, ctx)
+        final: Final | None = _from_payload(text, path, ctx, _mid_arc(snapshot, ctx))
     elif path and arcs.is_active(StateFile.view(snapshot).arc, ctx.cfg, ctx.now):
         seen = set(StateFile.view(snapshot).seen.messages)
         final = _drain(path, seen, ctx, final_known=given["newer_release"])

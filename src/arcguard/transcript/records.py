@@ -100,24 +100,14 @@ if TYPE_CHECKING:
 
 THINKING_TYPES = frozenset({"thinking", "redacted_thinking"})
 SYNTHETIC_MODEL = "<synthetic>"
+FAILURE_CHARS = 2000  # of a failed result: its opening says whether it ran and what failed
 
 _TEXT_FIELDS: tuple[TextField, ...] = (
-    "type",
-    "uuid",
-    "timestamp",
-    "sessionId",
-    "agentId",
-    "version",
-    "subtype",
-    "content",
-)
+    "type", "uuid", "timestamp", "sessionId", "agentId", "version", "subtype", "content"
+)  # fmt: skip
 _FLAG_FIELDS: tuple[FlagField, ...] = (
-    "isSidechain",
-    "isMeta",
-    "isApiErrorMessage",
-    "isCompactSummary",
-    "isVisibleInTranscriptOnly",
-)
+    "isSidechain", "isMeta", "isApiErrorMessage", "isCompactSummary", "isVisibleInTranscriptOnly"
+)  # fmt: skip
 
 
 def parse_entry(raw: JSONObject) -> Entry:
@@ -329,13 +319,14 @@ def last_message(entries_newest_first: Iterable[Entry]) -> Message | None:
 class Exchange:
     """The end of the conversation: the newest assistant message, whether a tool result is newer
     (not answered yet, or answered with nothing), the hidden (`isMeta`) prompt it answers, and
-    whether the newest tool result since the last prompt reports a failure (None: none since)."""
+    the texts of the failed tool results it answers (those between it and the assistant message
+    before it, with no prompt between: `FAILURE_CHARS` of each)."""
 
     message: Message | None = None
     result_pending: bool = False
     meta_prompt: str | None = None
     meta_prompt_id: str | None = None
-    result_failed: bool | None = None
+    failures: tuple[str, ...] = ()
 
 
 def is_tool_result(entry: Entry) -> bool:
@@ -355,8 +346,8 @@ def last_exchange(entries_newest_first: Iterable[Entry]) -> Exchange:
         mid = assistant_message_id(entry)
         if mid is None:
             result = is_tool_result(entry)
-            if result and not prompt_seen and exchange.result_failed is None:
-                exchange.result_failed = _failed(entry)
+            if result and not prompt_seen and exchange.message is not None:
+                exchange.failures += _failures(entry)
             if exchange.message is None:
                 exchange.result_pending = exchange.result_pending or result
             elif not prompt_seen and _is_prompt(entry):
@@ -371,11 +362,15 @@ def last_exchange(entries_newest_first: Iterable[Entry]) -> Exchange:
     return exchange
 
 
-def _failed(entry: Entry) -> bool:
+def _failures(entry: Entry) -> tuple[str, ...]:
     content = entry.get("message", {}).get("content")
-    return isinstance(content, list) and any(
-        block["type"] == "tool_result" and block.get("is_error") is True for block in content
-    )
+    blocks = content if isinstance(content, list) else []
+    failed = [b for b in blocks if b["type"] == "tool_result" and b.get("is_error") is True]
+    return tuple(_result_text(b.get("content", ""))[:FAILURE_CHARS] for b in failed)
+
+
+def _result_text(content: str | list[TextBlock]) -> str:
+    return content if isinstance(content, str) else "\n".join(b["text"] for b in content)
 
 
 def _is_prompt(entry: Entry) -> bool:

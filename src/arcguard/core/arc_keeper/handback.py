@@ -100,17 +100,27 @@ def claims_done(text: str) -> bool:
 
 
 def says_done(text: str) -> bool:
-    """The message says the work is done: a claim `claims_done` reads, or a closing sentence
-    ending on it ("Migration's done.", "All complete."), when the closing neither hands the
-    turn back nor pauses (`classify`: OTHER) and no failure is called someone else's
-    ("unrelated", "pre-existing": `vocab.NOT_OURS`)."""
+    """The message says the work is done and owns up to no failure: a claim `claims_done` reads,
+    or a closing sentence ending on it ("Migration's done.", "All complete."), when the closing
+    neither hands the turn back nor pauses (`classify`: OTHER) and no word of the message says
+    something failed (`shows_failure`: "the shared lint failure is not ours" explains it)."""
     sentences = closing_sentences(text)
     words = _words(sentences[-1], keep="'") if sentences else []
     ended = bool(words) and words[-1] in vocab.DONE and not set(words[-3:-1]) & vocab.NOT_SO
     if not (ended or claims_done(text)) or classify(text) != OTHER:
         return False
-    tail = normal(_tail(text))
-    return not any(word in tail for word in vocab.NOT_OURS)
+    return not shows_failure(_tail(text))
+
+
+def shows_failure(text: str) -> bool:
+    """A word of `text` says something failed (`vocab.FAILURE_WORDS`), not denied by one of the
+    two before it ("no errors", "0 failures"). Claude Code's "Exit code 1" says none: a probe
+    that answered no by its exit status alone (`test -f`, `grep -q`) shows no failure."""
+    words = _words(text.lower(), keep="'")
+    return any(
+        word in vocab.FAILURE_WORDS and not set(words[max(0, at - 2) : at]) & vocab.NO_FAILURE
+        for at, word in enumerate(words)
+    )
 
 
 def _leaves_something(text: str) -> bool:

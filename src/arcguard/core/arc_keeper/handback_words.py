@@ -394,8 +394,15 @@ NOT_YET_DONE = frozenset(
     "deployed migrated built".split()
 )
 NEGATIONS = frozenset(("haven't", "hasn't", "not"))
-# Words before a closing "done" that take it back ("Nothing is done.", "Not yet complete.").
+# Words before a closing "done" that take it back ("Nothing is done.", "Not yet complete."), and
+# before a failure word that deny it ("no errors", "0 failures").
 NOT_SO = frozenset(("not", "nothing", "never", "yet", "isn't", "aren't", "wasn't", "weren't"))
+NO_FAILURE = frozenset(("no", "0", "zero", "without", "none", "never", "not"))
+# Words that say something failed, in a message owning up to it or in what a call printed.
+FAILURE_WORDS = frozenset(
+    "error errors fail fails failed failing failure failures fatal exception traceback panic "  # noqa: SIM905
+    "broken denied refused rejected cannot can't couldn't unable timeout".split()
+)
 # What is "still failing" is work left, unless the closing says it is not the work's own.
 STILL_BAD = frozenset(("failing", "broken", "erroring"))
 NOT_OURS = ("unrelated", "pre-existing", "preexisting", "flaky", "expected", "already failing")

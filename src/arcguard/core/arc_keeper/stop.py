@@ -24,6 +24,7 @@ from arcguard.core.arc_keeper import arc as arcs
 from arcguard.core.arc_keeper import goal
 from arcguard.core.arc_keeper import handback
 from arcguard.core.loop_guard import guard
+from arcguard.core.loop_guard import opkey
 from arcguard.core.schema import LogEntry
 from arcguard.core.schema import StateFile
 from arcguard.core.state import add_log
@@ -150,7 +151,7 @@ class Final:
     """The session's final assistant message, as far as the Stop decision needs it.
 
     `resume_id`: the transcript entry of Claude Code's resume prompt this message answers;
-    `after_failure`: the last tool result before it reported a failure.
+    `failures`: the texts of the failed tool results it answers.
     """
 
     kind: str
@@ -158,7 +159,7 @@ class Final:
     synthetic: bool = False
     message_id: str | None = None
     resume_id: str | None = None
-    after_failure: bool = False
+    failures: tuple[str, ...] = ()
 
     @classmethod
     def from_text(cls, text: str) -> Final:
@@ -182,9 +183,9 @@ def classify(final: Final, policy: str = POLICY_NOOP, *, work_left: bool = False
     """The Stop verdict; `work_left`: the arc has a milestone not done yet."""
     if final.kind == KIND_TOOL_USE:
         return PRODUCTIVE
-    # Done said over a failure it does not mention is no completion: the call it ran last
+    # Done said over a failure it does not mention is no completion: the check it answers
     # says otherwise.
-    if final.after_failure and policy != POLICY_NOOP and handback.says_done(final.text):
+    if policy != POLICY_NOOP and _failed_check(final.failures) and handback.says_done(final.text):
         return STALL_UNVERIFIED
     if final.kind == KIND_TEXT and handback.claims_done(final.text):
         return COMPLETE
@@ -200,6 +201,13 @@ def classify(final: Final, policy: str = POLICY_NOOP, *, work_left: bool = False
     if closing_kind == handback.DECISION:
         return DECISION
     return _by_policy(closing_kind, policy, work_left)
+
+
+def _failed_check(failures: Sequence[str]) -> bool:
+    """One of the failed calls ran and printed what failed: not one refused, rejected or
+    cancelled before it ran (`opkey.never_ran`), nor a probe that answered no by its exit
+    status alone (`test -f`, `grep -q`, `git diff --exit-code`)."""
+    return any(not opkey.never_ran(text) and handback.shows_failure(text) for text in failures)
 
 
 def _by_policy(closing_kind: str, policy: str, work_left: bool) -> str:
