@@ -2,11 +2,11 @@
 
 The final message comes from the payload's `last_assistant_message` when it has text; the
 transcript is read then only for a message saying the work is done mid-arc, to see the failed
-calls it answers (`_written`). Otherwise the transcript tail is read, waiting (bounded by the drain
-budget) while its newest assistant message is one already seen at earlier hook events, is still
-thinking-only, or ends in tool use, or while a tool result is newer than it: Claude Code may
-fire Stop before it has flushed the final entry. The wait does not rely on other hooks having
-recorded the previous message (older releases lack the event that records it).
+calls it answers (`_written`). Otherwise the transcript tail is read, waiting (bounded by the
+drain budget) while its newest assistant message is one already seen at earlier hook events, is
+still thinking-only, or ends in tool use, or while a tool result is newer than it: Claude Code
+may fire Stop before it has flushed the final entry. The wait does not rely on other hooks
+having recorded the previous message (older releases lack the event that records it).
 """
 
 from __future__ import annotations
