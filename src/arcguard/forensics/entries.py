@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from arcguard.core.words.final_words import is_task_notification
+from arcguard.transcript.records import result_text as result_text  # one reading for all
 
 
 if TYPE_CHECKING:
@@ -103,12 +104,6 @@ def slash_command(body: str) -> str:
     if name and not name.startswith("/"):
         name = "/" + name
     return f"{name} {args}".strip()
-
-
-def result_text(block: ToolResultBlock) -> str:
-    """What the model saw of a tool result, as one string."""
-    content = block.get("content")
-    return content_text(content) if isinstance(content, list) else content or ""
 
 
 def is_synthetic(entry: Entry) -> bool:

@@ -366,10 +366,12 @@ def _failures(entry: Entry) -> tuple[str, ...]:
     content = entry.get("message", {}).get("content")
     blocks = content if isinstance(content, list) else []
     failed = [b for b in blocks if b["type"] == "tool_result" and b.get("is_error") is True]
-    return tuple(_result_text(b.get("content", ""))[:FAILURE_CHARS] for b in failed)
+    return tuple(result_text(b)[:FAILURE_CHARS] for b in failed)
 
 
-def _result_text(content: str | list[TextBlock]) -> str:
+def result_text(block: ToolResultBlock) -> str:
+    """What the model saw of a tool result, as one string."""
+    content = block.get("content", "")
     return content if isinstance(content, str) else "\n".join(b["text"] for b in content)
 
 
