@@ -39,6 +39,8 @@ from arcguard.transcript import hook_reader
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from arcguard.core.render import Decisions
     from arcguard.core.render import Output
     from arcguard.core.state import State
@@ -89,17 +91,26 @@ def _drain(path: str, seen: set[str], ctx: Context, *, final_known: bool) -> Fin
     `final_known`: Claude Code said the final message has no text (see `_final_is_textless`),
     so a fresh thinking-only message is final, not an intermediate worth waiting on.
     """
+    exchange, ready = _tail_until(path, ctx, lambda e: _is_final(e, seen, final_known=final_known))
+    if not ready and exchange is not None and exchange.result_pending:
+        # Some releases write nothing for an empty final reply: the tool result stays the
+        # newest entry, and the model said nothing after it.
+        return Final(KIND_EMPTY)
+    return _final(exchange)
+
+
+def _tail_until(
+    path: str, ctx: Context, ready: Callable[[Exchange], bool]
+) -> tuple[Exchange | None, bool]:
+    """The transcript's end, read again (within the drain budget) until it is `ready`; the last
+    read and whether it was: Claude Code may fire Stop before it has flushed the turn."""
     deadline = time.monotonic() + ctx.wait_left(ctx.cfg.drain_ms / 1000.0)
     while True:
         exchange = hook_reader.last_exchange(path, ctx.cfg.tail_bytes)
-        if exchange is not None and _is_final(exchange, seen, final_known=final_known):
-            return _final(exchange)
+        if exchange is not None and ready(exchange):
+            return exchange, True
         if time.monotonic() + POLL_S > deadline:
-            if exchange is not None and exchange.result_pending:
-                # Some releases write nothing for an empty final reply: the tool result stays
-                # the newest entry, and the model said nothing after it.
-                return Final(KIND_EMPTY)
-            return _final(exchange)
+            return exchange, False
         time.sleep(POLL_S)
 
 
@@ -163,17 +174,14 @@ def _from_payload(text: str, path: str | None, ctx: Context, mid_arc: set[str] |
 def _written(path: str, text: str, seen: set[str], ctx: Context) -> Exchange | None:
     """The transcript's end once it holds the final message `text` (a message not `seen` whose
     text holds it: the payload keeps only the last block's), for the failed calls that message
-    answers. Claude Code may fire Stop before it has flushed the turn: the tail is read again
-    within the drain budget. None when it never shows: nothing is judged on what is unseen."""
-    deadline = time.monotonic() + ctx.wait_left(ctx.cfg.drain_ms / 1000.0)
-    while True:
-        exchange = hook_reader.last_exchange(path, ctx.cfg.tail_bytes)
-        message = exchange.message if exchange is not None else None
-        if message is not None and message.id not in seen and text.strip() in message.text:
-            return exchange
-        if time.monotonic() + POLL_S > deadline:
-            return None
-        time.sleep(POLL_S)
+    answers (`_tail_until`). None when it never shows: nothing is judged on what is unseen."""
+
+    def holds(exchange: Exchange) -> bool:
+        message = exchange.message
+        return message is not None and message.id not in seen and text.strip() in message.text
+
+    exchange, ready = _tail_until(path, ctx, holds)
+    return exchange if ready else None
 
 
 def _harness(path: str | None, ctx: Context, *, may_continue: bool) -> Harness:
