@@ -53,6 +53,7 @@ def test_each_session_meets_its_label(name, request):
         (recall.DEFAULT_BLIND_2, {"loop", "legit"}),
         (recall.DEFAULT_BLIND_3, {"loop", "legit"}),
         (recall.DEFAULT_BLIND_4, {"stall", "release", "rightful-stop"}),
+        (recall.DEFAULT_BLIND_5, {"stall", "release", "rightful-stop"}),
     ],
 )
 def test_the_blind_folds_are_labelled_before_they_are_run(fold, kinds):
@@ -77,6 +78,7 @@ def test_the_script_prints_recall_and_precision():
     assert "loops stopped:" in done.stdout
     assert "== blind (" in done.stdout and "== held out" in done.stdout
     assert "== blind 2" in done.stdout and "== blind 3" in done.stdout
+    assert "== blind 4" in done.stdout and "== blind 5" in done.stdout
     assert "legit nudges per 100 calls:" in done.stdout
     assert done.returncode == (1 if NOT_YET else 0), done.stdout
 

@@ -353,3 +353,30 @@ def test_done_said_right_after_a_failed_call_is_sent_back(claude_project, run_cl
     state = arcguard_state(project, run.session_id)
     assert log_kinds(state) == ["arc", "continue", "release"]
     assert state["log"][1]["rule"] == "unverified"
+
+
+def test_a_stop_before_the_check_the_task_names_has_passed_is_sent_back(claude_project, run_claude):
+    # The real CLI reports each call to PostToolUse: an edit after the named check's run
+    # undoes it, so the first claim is sent back; the check run after the last edit lets the
+    # second claim complete the arc.
+    project = claude_project(all_arcguard_settings())
+    makefile, importer = str(project.path / "Makefile"), str(project.path / "importer.py")
+    script = [
+        tool_use("Write", {"file_path": makefile, "content": "test:\n\ttrue\n"}),
+        tool_use("Bash", {"command": "make test"}),
+        tool_use("Write", {"file_path": importer, "content": "VERSION = 2\n"}),
+        text("The importer is fixed. The arc is complete."),
+        tool_use("Write", {"file_path": importer, "content": "VERSION = 3\n"}),
+        tool_use("Bash", {"command": "make test"}),
+        text("The tests pass on the final code. The arc is complete."),
+    ]
+    with ScriptedAPI(script) as api:
+        run = run_claude(project, api, "/autonomous fix the importer until `make test` passes")
+
+    assert run.result is not None and run.result["terminal_reason"] == "completed", run.describe()
+    assert len(api.requests) == 7
+    seen = "before the checks the task names passed on the code as it now is (test)"
+    assert seen in api.request_text(4)
+    state = arcguard_state(project, run.session_id)
+    assert log_kinds(state) == ["arc", "continue", "release"]
+    assert state["log"][1]["rule"] == "unchecked"

@@ -121,6 +121,34 @@ def test_window_done_right_after_a_failed_call_is_sent_back(
     assert state["log"][1]["rule"] == "unverified"
 
 
+def test_window_a_stop_before_the_named_check_passed_is_sent_back(
+    claude_project, run_release, claude_release
+):
+    # Each release reports a failed run as a failure (PostToolUseFailure, or no PostToolUse),
+    # so the failed `make test` is no pass: the claim is sent back; the passing run after the
+    # fix lets the next one complete the arc.
+    project = project_for(claude_project, claude_release)
+    makefile = str(project.path / "Makefile")
+    script = [
+        tool_use("Write", {"file_path": makefile, "content": "test:\n\tfalse\n"}),
+        bash("make test"),
+        bash("echo importer ready"),
+        text("The importer is fixed. The arc is complete."),
+        tool_use("Write", {"file_path": makefile, "content": "test:\n\ttrue\n"}),
+        bash("make test"),
+        text("The tests pass. The arc is complete."),
+    ]
+    with ScriptedAPI(script) as api:
+        run = run_release(project, api, "/autonomous ship the importer until `make test` passes")
+
+    completed(run)
+    assert len(api.requests) == 7, run.describe()
+    assert "before the checks the task names passed" in api.request_text(4)
+    state = arcguard_state(project, run.session_id)
+    assert log_kinds(state) == ["arc", "continue", "release"]
+    assert state["log"][1]["rule"] == "unchecked"
+
+
 def test_window_third_identical_call_is_denied(claude_project, run_release, claude_release):
     project = project_for(claude_project, claude_release)
     with ScriptedAPI([*(bash("ls build-output") for _ in range(3)), text("Stopping here.")]) as api:

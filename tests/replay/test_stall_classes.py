@@ -10,6 +10,8 @@ import pytest
 from testing.builders import Transcript
 from testing.builders import assistant_entries
 from testing.builders import text
+from testing.builders import tool_result
+from testing.builders import tool_use
 from testing.builders import user_prompt
 from testing.builders import write_transcript
 
@@ -102,3 +104,38 @@ def test_a_wait_on_running_work_is_let_through_and_one_on_nothing_sent_back(
     result = replay(str(t.write(tmp_path / "s.jsonl")))
     stops = [(d.turn, d.kind) for d in result.decisions if d.hook == "stop"]
     assert stops == [(2, "allow"), (3, "continue")]
+
+
+def checked_session(tmp_path: Path, *, test_after_edit: bool) -> Path:
+    run_tests, edit = (
+        tool_use("Bash", {"command": "uv run pytest -q"}),
+        tool_use("Edit", {"file_path": "/repo/app.py", "old_string": "a", "new_string": "b"}),
+    )
+    patch = {
+        "filePath": "/repo/app.py",
+        "originalFile": "a",
+        "structuredPatch": [{"lines": ["-a", "+b"]}],
+    }
+    ran = {"stdout": "12 passed", "stderr": "", "interrupted": False}
+    calls = [
+        (edit, "The file /repo/app.py has been updated.", patch),
+        (run_tests, "12 passed", ran),
+    ]
+    if not test_after_edit:
+        calls.reverse()
+    entries: list[dict[str, Any]] = [user_prompt("/autonomous fix the app until `pytest` passes")]
+    for call, answer, result in calls:
+        entries += [*assistant_entries(call), tool_result(call["id"], answer, result=result)]
+    entries += assistant_entries(text("The arc is complete."))
+    return write_transcript(tmp_path / "checked.jsonl", entries)
+
+
+def test_replay_sends_back_a_claim_made_before_the_named_check_passed_on_the_last_edit(
+    tmp_path: Path,
+) -> None:
+    before = replay(str(checked_session(tmp_path, test_after_edit=False)))
+    lines = stop_lines(render(before))
+    assert len(lines) == 1 and "continue" in lines[0] and "unchecked" in lines[0]
+    after = replay(str(checked_session(tmp_path, test_after_edit=True)))
+    assert "release" in {d.kind for d in after.decisions}
+    assert "continue" not in {d.kind for d in after.decisions}

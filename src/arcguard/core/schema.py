@@ -63,6 +63,13 @@ class Arc(Record):
     limit_resumes: int = field(INT, default=0)
     task: str = field(STR, default="")  # what the operator typed after /autonomous, clipped
     ended_by: str = field(STR, default="")  # "stop": the operator ended it with /autonomous stop
+    # What the checks the task names prove ("test", "plan"), those of them that passed when the
+    # loop guard had counted `checks_at` edits, and the edit count the model was sent back at
+    # for the others (`arc_keeper.named_checks`).
+    checks: list[str] = field(list_of(STR), default_factory=list)
+    checks_passed: list[str] = field(list_of(STR), default_factory=list)
+    checks_at: int = field(INT, default=-1)
+    checks_asked: int = field(INT, default=-1)
 
 
 class Run(Record):

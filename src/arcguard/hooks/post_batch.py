@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from arcguard.core import render
 from arcguard.core.arc_keeper import goal
+from arcguard.core.arc_keeper import named_checks
 from arcguard.core.loop_guard import cycle_run
 from arcguard.core.loop_guard import turns
 from arcguard.core.loop_guard.guard import TurnEnd
@@ -145,8 +146,10 @@ def _decide(given: BatchPayload, found: _Found, ctx: Context) -> Decisions | Non
 
     def change(state: State | None) -> tuple[Decisions | None, State | None]:
         state = state or fresh_state(sid, ctx.now)
+        reported = set(StateFile.view(state).guard.resolved)  # failures, and edits, so far
         # Outcomes first: a result never seen before is the progress the turn rules look for.
         state = turns.record_batch_results(state, ctx.cfg, ctx.now, given["calls"])
+        named_checks.observe_batch(state, given["calls"], reported)
         state = _settle_pending(state, given, found, ctx)
         arc_active = goal.delegated(state, ctx.cfg, ctx.now)
         output, new = decide_post_batch(state, ctx.cfg, ctx.now, turn, arc_active=arc_active)

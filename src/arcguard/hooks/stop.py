@@ -261,7 +261,9 @@ def handle(payload: JSONObject, ctx: Context) -> Output | None:
         closed, closed_state = (
             turn_fallback.at_stop(state, ctx, path or None) if guarded else (None, None)
         )
-        signals = Signals(final, given["stop_hook_active"], given["background_running"], harness)
+        signals = Signals(
+            final, given["stop_hook_active"], given["background_running"], harness, guarded
+        )
         output, new = decide_stop(closed_state or state, signals, ctx.cfg, ctx.now)
         return render.merge(closed, output), new or closed_state
 

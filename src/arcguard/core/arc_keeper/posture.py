@@ -86,18 +86,31 @@ def _on_operator(state: State, prompt: str, cfg: Config, now: float) -> str | No
         # Re-typing /autonomous, or its task, during an arc keeps the arc and its counters;
         # another task is another arc, with caps of its own.
         if current is None or (task and task != current.task):
-            return _start(state, task, milestones, current, now)
+            return _start(state, task, milestones, current, now, prompt=prompt)
     if current is not None:
         # The prompt is the arc's activity (the posture below is restated from it).
         arcs.touch(current, now)
         arcs.reset_consecutive(current)
+        if current.checks and not starts_autonomous(prompt):
+            current.checks = []  # another prompt may change the work the checks were named for
     return None
 
 
 def _start(
-    state: State, task: str, milestones: list[tuple[str, bool]], replaced: Arc | None, now: float
+    state: State,
+    task: str,
+    milestones: list[tuple[str, bool]],
+    replaced: Arc | None,
+    now: float,
+    *,
+    prompt: str,
 ) -> str | None:
+    from arcguard.core.arc_keeper import named_checks
+
     started = arcs.new_arc(arcs.slug_of(task, BOOTSTRAP_SLUG), [m for m, _ in milestones], now)
+    checks = named_checks.named(prompt)
+    if checks:
+        started.checks = checks
     for (_, done), milestone in zip(milestones, started.milestones, strict=False):
         if done:
             milestone.status = "done"

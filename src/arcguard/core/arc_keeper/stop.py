@@ -23,6 +23,7 @@ from arcguard.core import render
 from arcguard.core.arc_keeper import arc as arcs
 from arcguard.core.arc_keeper import goal
 from arcguard.core.arc_keeper import handback
+from arcguard.core.arc_keeper import named_checks
 from arcguard.core.loop_guard import guard
 from arcguard.core.loop_guard import opkey
 from arcguard.core.schema import LogEntry
@@ -59,6 +60,7 @@ STALL_OTHER = "stall-other"  # any other text, under the strict policy
 STALL_COURTESY = "stall-courtesy"  # "Let me know if you need anything else." with work left
 STALL_PAUSED = "stall-paused"  # "This is a good place to pause."
 STALL_UNVERIFIED = "stall-unverified"  # "Migration's done." right after the lint failed
+STALL_UNCHECKED = "stall-unchecked"  # a stop before the test run the task asks for has passed
 STALLS = frozenset(
     {
         STALL,
@@ -68,6 +70,7 @@ STALLS = frozenset(
         STALL_COURTESY,
         STALL_PAUSED,
         STALL_UNVERIFIED,
+        STALL_UNCHECKED,
     }
 )
 
@@ -83,6 +86,7 @@ LOGGED = {
     STALL_COURTESY: vocabulary.COURTESY,
     STALL_PAUSED: vocabulary.PAUSED,
     STALL_UNVERIFIED: vocabulary.UNVERIFIED,
+    STALL_UNCHECKED: vocabulary.UNCHECKED,
 }
 # The closings the `ask` policy sends back to work, whatever the milestones.
 ASKED = {
@@ -99,6 +103,7 @@ SEEN = {
     STALL_COURTESY: "ended by offering further help while the arc still has milestones to do",
     STALL_PAUSED: "ended by stopping partway, with work still to do",
     STALL_UNVERIFIED: "ended saying the work is done right after a call failed",
+    STALL_UNCHECKED: "ended before the checks the task names passed on the code as it now is",
 }
 
 # Kinds of final message, as `arcguard.transcript.records` names them.
@@ -171,22 +176,31 @@ class Final:
 class Signals:
     """What the Stop hook gathered about this stop: the final message (None: unknown), the
     payload's `stop_hook_active` and running background task (None: the release does not
-    say), and the harness around it."""
+    say), the harness around it, and whether the hooks saw the session's tool calls (the loop
+    guard acts), so that the checks that passed are known."""
 
     final: Final | None
     stop_hook_active: bool = False
     background_running: bool | None = False
     harness: Harness | None = None
+    calls_seen: bool = False
 
 
-def classify(final: Final, policy: str = POLICY_NOOP, *, work_left: bool = False) -> str:
-    """The Stop verdict; `work_left`: the arc has a milestone not done yet."""
+def classify(
+    final: Final, policy: str = POLICY_NOOP, *, work_left: bool = False, unchecked: bool = False
+) -> str:
+    """The Stop verdict; `work_left`: the arc has a milestone not done yet; `unchecked`: a
+    check the task names has not passed since the last edit (`named_checks.missing`)."""
     if final.kind == KIND_TOOL_USE:
         return PRODUCTIVE
     # Done said over a failure it does not mention is no completion: the check it answers
     # says otherwise.
     if policy != POLICY_NOOP and _failed_check(final.failures) and handback.says_done(final.text):
         return STALL_UNVERIFIED
+    # The task said how its work is proven, and the proof is not in: whatever the message
+    # says, the model can still run it, unless it stops for a decision.
+    if policy != POLICY_NOOP and unchecked and _has_words(final) and not _for_decision(final):
+        return STALL_UNCHECKED
     if final.kind == KIND_TEXT and handback.claims_done(final.text):
         return COMPLETE
     if final.kind == KIND_THINKING:
@@ -201,6 +215,14 @@ def classify(final: Final, policy: str = POLICY_NOOP, *, work_left: bool = False
     if closing_kind == handback.DECISION:
         return DECISION
     return _by_policy(closing_kind, policy, work_left)
+
+
+def _has_words(final: Final) -> bool:
+    return final.kind == KIND_TEXT and bool(final.text.strip()) and not is_sentinel(final.text)
+
+
+def _for_decision(final: Final) -> bool:
+    return handback.classify(final.text) == handback.DECISION
 
 
 def _failed_check(failures: Sequence[str]) -> bool:
@@ -262,10 +284,16 @@ def _arc_stop(state: State, arc: Arc, signals: Signals, cfg: Config, now: float)
     """The reason to continue this stop with, or None to let it be (`state` is updated)."""
     final = signals.final
     arcs.touch(arc, now)
+    unchecked = named_checks.missing(state, arc) if signals.calls_seen else []
     verdict = (
         SKIP
         if final is None
-        else classify(final, cfg.stop_policy, work_left=bool(arcs.next_milestone(arc)))
+        else classify(
+            final,
+            cfg.stop_policy,
+            work_left=bool(arcs.next_milestone(arc)),
+            unchecked=bool(unchecked),
+        )
     )
     # Only a stall needs a reason to be left alone (and the wait test reads its closing again).
     why = _why_not_continue(state, final, signals.background_running) if verdict in STALLS else None
@@ -273,7 +301,11 @@ def _arc_stop(state: State, arc: Arc, signals: Signals, cfg: Config, now: float)
         stop_cap = (signals.harness or Harness()).stop_cap
         if not _within_caps(state, arc, verdict, cfg, now, stop_cap=stop_cap):
             return None
-        return _block(state, arc, verdict, now)
+        seen = SEEN[verdict]
+        if verdict == STALL_UNCHECKED:
+            named_checks.asked(state, arc)  # once, until the code changes again
+            seen = f"{seen} ({', '.join(unchecked)})"
+        return _block(state, arc, verdict, now, seen)
     if verdict in STALLS:
         _log(state, now, vocabulary.ALLOW, f"{LOGGED[verdict]} stall left alone: {why}")
     elif verdict == COMPLETE:
@@ -349,10 +381,10 @@ def _within_caps(
     return False
 
 
-def _block(state: State, arc: Arc, verdict: str, now: float) -> str:
-    """The reason a stall is sent back to work with, logged."""
+def _block(state: State, arc: Arc, verdict: str, now: float, seen: str) -> str:
+    """The reason a stall is sent back to work with (`seen`: what the stop did), logged."""
     slug = arcs.name_of(arc)
-    reason = messages.stop_block_reason(slug, arcs.next_milestone(arc), seen=SEEN[verdict])
+    reason = messages.stop_block_reason(slug, arcs.next_milestone(arc), seen=seen)
     add_log(
         state,
         LogEntry(

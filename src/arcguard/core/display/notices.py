@@ -67,6 +67,7 @@ STALL_WHY = {
     vocabulary.COURTESY: "it offered more help while the arc still has milestones to do",
     vocabulary.PAUSED: "it stopped partway mid-arc, with work still to do",
     vocabulary.UNVERIFIED: "it said the work was done right after a call failed",
+    vocabulary.UNCHECKED: "it stopped before the checks its task names had passed",
     vocabulary.DEAD_RESUME: "the resumed session answered with nothing",
 }
 

@@ -91,6 +91,7 @@ UNEXPLAINED: Final = "unexplained"  # any other text: neither a completion nor a
 DECISION_NEEDED: Final = "decision-needed"  # starts with DECISION NEEDED:, the protocol's pause
 COMPLETION: Final = "completion"  # says the work is done
 UNVERIFIED: Final = "unverified"  # says the work is done right after a call failed
+UNCHECKED: Final = "unchecked"  # stops before the checks its task names have passed
 DEAD_RESUME: Final = "dead-resume"  # Claude Code's resume prompt answered with nothing
 
 
