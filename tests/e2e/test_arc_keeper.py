@@ -375,7 +375,7 @@ def test_a_stop_before_the_check_the_task_names_has_passed_is_sent_back(claude_p
 
     assert run.result is not None and run.result["terminal_reason"] == "completed", run.describe()
     assert len(api.requests) == 7
-    seen = "before the checks the task names passed on the code as it now is (test)"
+    seen = "before the checks the task names passed on the code as it now is (test; run them"
     assert seen in api.request_text(4)
     state = arcguard_state(project, run.session_id)
     assert log_kinds(state) == ["arc", "continue", "release"]

@@ -158,7 +158,11 @@ def test_no_stop_on_interrupt_and_stop_failure_on_api_error() -> None:
     assert [n for n, _ in evs].count("Stop") == 0
     assert (
         "StopFailure",
-        {"error": "rate_limit", "last_assistant_message": "API Error: Request rejected (429)"},
+        {
+            "cwd": "/home/dev/project",
+            "error": "rate_limit",
+            "last_assistant_message": "API Error: Request rejected (429)",
+        },
     ) in evs
 
 

@@ -127,6 +127,8 @@ def checked_session(tmp_path: Path, *, test_after_edit: bool) -> Path:
     for call, answer, result in calls:
         entries += [*assistant_entries(call), tool_result(call["id"], answer, result=result)]
     entries += assistant_entries(text("The arc is complete."))
+    for entry in entries:
+        entry["cwd"] = "/repo"  # the session's folder: /repo/app.py is the project's code
     return write_transcript(tmp_path / "checked.jsonl", entries)
 
 

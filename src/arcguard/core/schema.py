@@ -63,13 +63,12 @@ class Arc(Record):
     limit_resumes: int = field(INT, default=0)
     task: str = field(STR, default="")  # what the operator typed after /autonomous, clipped
     ended_by: str = field(STR, default="")  # "stop": the operator ended it with /autonomous stop
-    # What the checks the task names prove ("test", "plan"), those of them that passed when the
-    # loop guard had counted `checks_at` edits, and the edit count the model was sent back at
-    # for the others (`arc_keeper.named_checks`).
+    # What the checks the task names prove ("test", "plan"), those of them that passed since
+    # the last edit to code, and whether the model was sent back for the others since
+    # (`arc_keeper.named_checks`).
     checks: list[str] = field(list_of(STR), default_factory=list)
     checks_passed: list[str] = field(list_of(STR), default_factory=list)
-    checks_at: int = field(INT, default=-1)
-    checks_asked: int = field(INT, default=-1)
+    checks_asked: bool = field(BOOL, default=False)
 
 
 class Run(Record):

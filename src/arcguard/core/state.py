@@ -130,8 +130,9 @@ def add_log(state: State, entry: LogEntry) -> None:
 MAX_CHAR_BYTES = 12
 # The most a /goal's condition takes in the state file (core.arc_keeper.goal keeps it to one line).
 GOAL_BYTES = 600
-# The arc's record of its named checks, which a file cut to its essentials does without.
-CHECK_FIELDS = frozenset({"checks", "checks_passed", "checks_at", "checks_asked"})
+# The arc's record of its named checks, which a file cut to its essentials does without: its
+# lists have no bound of their own, and without them nothing is sent back for a check.
+CHECK_FIELDS = frozenset({"checks", "checks_passed", "checks_asked"})
 
 
 def json_size(text: str) -> int:
@@ -253,7 +254,6 @@ def _kept_ids(values: list[str], limit: int) -> list[str]:
 
 
 def _bounded_arc(arc: Arc) -> Arc:
-    # The named checks' record is dropped with the edit count it is measured against.
     kept_fields = set(Arc.fields) - CHECK_FIELDS
     bounded = Arc.view({k: v for k, v in arc.data.items() if k in kept_fields})
     for name in ("invoked_at", "last_activity", "last_reconcile", "completed_at"):

@@ -262,7 +262,11 @@ def handle(payload: JSONObject, ctx: Context) -> Output | None:
             turn_fallback.at_stop(state, ctx, path or None) if guarded else (None, None)
         )
         signals = Signals(
-            final, given["stop_hook_active"], given["background_running"], harness, guarded
+            final,
+            given["stop_hook_active"],
+            given["background_running"],
+            harness,
+            calls_seen=guarded,
         )
         output, new = decide_stop(closed_state or state, signals, ctx.cfg, ctx.now)
         return render.merge(closed, output), new or closed_state

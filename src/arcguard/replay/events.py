@@ -71,7 +71,7 @@ class EventBuilder:
     parent's, file. `held_results`: results written inside their message. `system_error`: a
     failed attempt no reply has followed yet. `chain_active`: the previous Stop was blocked,
     so the next one says so. `sidechain_file`: decided by the first message entry. `clock`:
-    the latest entry timestamp seen, as epoch seconds.
+    the latest entry timestamp seen, as epoch seconds; `cwd`, the latest folder recorded.
     """
 
     subagents: dict[str, EventBuilder]
@@ -92,6 +92,7 @@ class EventBuilder:
     sidechain_file: bool | None = None
     agent_id: str | None = None
     clock: float | None = None
+    cwd: str | None = None
 
     @classmethod
     def start(cls, *, arc: bool = False, refused: frozenset[str] = frozenset()) -> EventBuilder:
@@ -114,7 +115,7 @@ class EventBuilder:
 
     def feed(self, entry: Entry) -> list[HookEvent]:
         out: list[HookEvent] = []
-        self._tick(entry.get("timestamp"))
+        self._tick(entry)
         kind = entry.get("type")
         if not self.started and kind in ("user", "assistant"):
             self.started = True
@@ -138,10 +139,10 @@ class EventBuilder:
             self._system(entry, out)
         return out
 
-    def _tick(self, stamp: object) -> None:
-        """An event fires just before the entry it is fed with is written: at its time. The
-        clock never runs backwards (entries of parallel calls can be written out of order)."""
-        at = _epoch(stamp)
+    def _tick(self, entry: Entry) -> None:
+        """An event fires just before the entry it is fed with is written: at its time, in its
+        folder. The clock never runs backwards (parallel calls' entries come in any order)."""
+        at, self.cwd = _epoch(entry.get("timestamp")), entry.get("cwd") or self.cwd
         if at is not None and (self.clock is None or at > self.clock):
             self.clock = at
 
@@ -427,7 +428,8 @@ class EventBuilder:
         return fields if self.agent_id is None else {**fields, "agent_id": self.agent_id}
 
     def _event(self, hook: str, event: str, fields: JSONObject, what: str) -> HookEvent:
-        return HookEvent(hook, event, fields, self.turn, what, self.clock)
+        given = {"cwd": self.cwd, **fields} if self.cwd else fields  # as Claude Code gives it
+        return HookEvent(hook, event, given, self.turn, what, self.clock)
 
 
 def _epoch(stamp: object) -> float | None:

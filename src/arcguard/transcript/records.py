@@ -75,6 +75,7 @@ if TYPE_CHECKING:
         sessionId: str
         agentId: str
         version: str
+        cwd: str  # the session's working folder when the entry was written
         isSidechain: bool
         isMeta: bool
         isApiErrorMessage: bool
@@ -88,7 +89,7 @@ if TYPE_CHECKING:
         error: str | ApiError  # assistant: a string; system: an object with `status`
 
     TextField = Literal[
-        "type", "uuid", "timestamp", "sessionId", "agentId", "version", "subtype", "content"
+        "type", "uuid", "timestamp", "sessionId", "agentId", "version", "cwd", "subtype", "content"
     ]
     FlagField = Literal[
         "isSidechain",
@@ -103,7 +104,7 @@ SYNTHETIC_MODEL = "<synthetic>"
 FAILURE_CHARS = 2000  # of a failed result: its opening says whether it ran and what failed
 
 _TEXT_FIELDS: tuple[TextField, ...] = (
-    "type", "uuid", "timestamp", "sessionId", "agentId", "version", "subtype", "content"
+    "type", "uuid", "timestamp", "sessionId", "agentId", "version", "cwd", "subtype", "content"
 )  # fmt: skip
 _FLAG_FIELDS: tuple[FlagField, ...] = (
     "isSidechain", "isMeta", "isApiErrorMessage", "isCompactSummary", "isVisibleInTranscriptOnly"

@@ -86,7 +86,10 @@ def _on_operator(state: State, prompt: str, cfg: Config, now: float) -> str | No
         # Re-typing /autonomous, or its task, during an arc keeps the arc and its counters;
         # another task is another arc, with caps of its own.
         if current is None or (task and task != current.task):
-            return _start(state, task, milestones, current, now, prompt=prompt)
+            from arcguard.core.arc_keeper import named_checks  # only for a new arc
+
+            checks = named_checks.named(prompt)
+            return _start(state, task, milestones, current, now, checks=checks)
     if current is not None:
         # The prompt is the arc's activity (the posture below is restated from it).
         arcs.touch(current, now)
@@ -103,12 +106,9 @@ def _start(
     replaced: Arc | None,
     now: float,
     *,
-    prompt: str,
+    checks: list[str],
 ) -> str | None:
-    from arcguard.core.arc_keeper import named_checks
-
     started = arcs.new_arc(arcs.slug_of(task, BOOTSTRAP_SLUG), [m for m, _ in milestones], now)
-    checks = named_checks.named(prompt)
     if checks:
         started.checks = checks
     for (_, done), milestone in zip(milestones, started.milestones, strict=False):

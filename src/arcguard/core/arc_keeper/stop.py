@@ -8,7 +8,10 @@ under every policy; a message that starts with `DECISION NEEDED:` is the model's
 pause and is let through. What else counts as a stall depends on `stop_policy`: `noop` nothing;
 `ask` a closing question that hands the turn back for permission or a choice, an announced next
 step not taken, or an offer of further help ("Let me know if you need anything else.") while the
-arc has milestones left; `strict` every other text. Blocks of unknown types are content, never
+arc has milestones left; `strict` every other text. Then, under `ask` and `strict`, a completion
+claim or a text stop let through while a check the task names has not passed since the last edit
+to code (`named_checks`) is a stall too, once until code is edited again; let through all the
+same, it is what it was (a claim completes the arc). Blocks of unknown types are content, never
 "empty"; a synthetic (API error) final message, a paused session and a running background task
 are never continued.
 
@@ -105,6 +108,7 @@ SEEN = {
     STALL_UNVERIFIED: "ended saying the work is done right after a call failed",
     STALL_UNCHECKED: "ended before the checks the task names passed on the code as it now is",
 }
+RUN_OR_SAY = "; run them, or say why one cannot run here"
 
 # Kinds of final message, as `arcguard.transcript.records` names them.
 KIND_TOOL_USE = "tool_use"
@@ -186,21 +190,14 @@ class Signals:
     calls_seen: bool = False
 
 
-def classify(
-    final: Final, policy: str = POLICY_NOOP, *, work_left: bool = False, unchecked: bool = False
-) -> str:
-    """The Stop verdict; `work_left`: the arc has a milestone not done yet; `unchecked`: a
-    check the task names has not passed since the last edit (`named_checks.missing`)."""
+def classify(final: Final, policy: str = POLICY_NOOP, *, work_left: bool = False) -> str:
+    """The Stop verdict; `work_left`: the arc has a milestone not done yet."""
     if final.kind == KIND_TOOL_USE:
         return PRODUCTIVE
     # Done said over a failure it does not mention is no completion: the check it answers
     # says otherwise.
     if policy != POLICY_NOOP and _failed_check(final.failures) and handback.says_done(final.text):
         return STALL_UNVERIFIED
-    # The task said how its work is proven, and the proof is not in: whatever the message
-    # says, the model can still run it, unless it stops for a decision.
-    if policy != POLICY_NOOP and unchecked and _has_words(final) and not _for_decision(final):
-        return STALL_UNCHECKED
     if final.kind == KIND_TEXT and handback.claims_done(final.text):
         return COMPLETE
     if final.kind == KIND_THINKING:
@@ -215,14 +212,6 @@ def classify(
     if closing_kind == handback.DECISION:
         return DECISION
     return _by_policy(closing_kind, policy, work_left)
-
-
-def _has_words(final: Final) -> bool:
-    return final.kind == KIND_TEXT and bool(final.text.strip()) and not is_sentinel(final.text)
-
-
-def _for_decision(final: Final) -> bool:
-    return handback.classify(final.text) == handback.DECISION
 
 
 def _failed_check(failures: Sequence[str]) -> bool:
@@ -242,6 +231,18 @@ def _by_policy(closing_kind: str, policy: str, work_left: bool) -> str:
     if policy == POLICY_ASK and closing_kind == handback.COURTESY and work_left:
         return STALL_COURTESY
     return PRODUCTIVE
+
+
+def unproven(verdict: str, final: Final | None, policy: str) -> bool:
+    """A stop that the checks the task names, not yet passed, make a stall: a text stop the
+    policy lets through or a completion claim. The proof is not in, and the model can still
+    run it; a decision, or a stall of another class, is judged as it is."""
+    return (
+        policy != POLICY_NOOP
+        and final is not None
+        and final.kind == KIND_TEXT
+        and verdict in (COMPLETE, PRODUCTIVE)
+    )
 
 
 def is_noop(final: Final) -> bool:
@@ -284,31 +285,37 @@ def _arc_stop(state: State, arc: Arc, signals: Signals, cfg: Config, now: float)
     """The reason to continue this stop with, or None to let it be (`state` is updated)."""
     final = signals.final
     arcs.touch(arc, now)
-    unchecked = named_checks.missing(state, arc) if signals.calls_seen else []
-    verdict = (
+    base = (
         SKIP
         if final is None
-        else classify(
-            final,
-            cfg.stop_policy,
-            work_left=bool(arcs.next_milestone(arc)),
-            unchecked=bool(unchecked),
-        )
+        else classify(final, cfg.stop_policy, work_left=bool(arcs.next_milestone(arc)))
     )
+    proven = not (signals.calls_seen and unproven(base, final, cfg.stop_policy))
+    unchecked = [] if proven else named_checks.missing(arc)
+    verdict = STALL_UNCHECKED if unchecked else base
     # Only a stall needs a reason to be left alone (and the wait test reads its closing again).
     why = _why_not_continue(state, final, signals.background_running) if verdict in STALLS else None
     if verdict in STALLS and why is None:
         stop_cap = (signals.harness or Harness()).stop_cap
-        if not _within_caps(state, arc, verdict, cfg, now, stop_cap=stop_cap):
+        if _within_caps(state, arc, verdict, cfg, now, stop_cap=stop_cap):
+            if not unchecked:
+                return _block(state, arc, verdict, now, SEEN[verdict])
+            arc.checks_asked = True  # told once, until code is edited again
+            named = ", ".join(unchecked)
+            return _block(state, arc, verdict, now, f"{SEEN[verdict]} ({named}{RUN_OR_SAY})")
+        if not unchecked:
             return None
-        seen = SEEN[verdict]
-        if verdict == STALL_UNCHECKED:
-            named_checks.asked(state, arc)  # once, until the code changes again
-            seen = f"{seen} ({', '.join(unchecked)})"
-        return _block(state, arc, verdict, now, seen)
-    if verdict in STALLS:
+    elif verdict in STALLS:
         _log(state, now, vocabulary.ALLOW, f"{LOGGED[verdict]} stall left alone: {why}")
-    elif verdict == COMPLETE:
+    # A stop the missing proof does not send back is what it is otherwise: a claim still
+    # completes the arc.
+    _settle(state, arc, base if unchecked else verdict, signals, now)
+    return None
+
+
+def _settle(state: State, arc: Arc, verdict: str, signals: Signals, now: float) -> None:
+    """Record a stop let be: a completion, a decision or productive work."""
+    if verdict == COMPLETE:
         arcs.complete(arc, now)
         _log(state, now, vocabulary.RELEASE, "the model said the arc is complete")
     elif verdict == DECISION:
@@ -316,7 +323,6 @@ def _arc_stop(state: State, arc: Arc, signals: Signals, cfg: Config, now: float)
     elif verdict == PRODUCTIVE and not signals.stop_hook_active:
         # Inside a continuation chain a trivial turn must not re-arm the consecutive cap.
         arcs.reset_consecutive(arc)
-    return None
 
 
 def _dead_resume(
