@@ -16,7 +16,6 @@ functions; the arc keeps what they need (`Arc.checks`, `checks_passed`, `checks_
 
 from __future__ import annotations
 
-from arcguard.core.arc_keeper import handback
 from arcguard.core.loop_guard import background
 from arcguard.core.loop_guard import opkey
 from arcguard.core.loop_guard import shape
@@ -218,6 +217,9 @@ def _passed(command: str, result: ToolResult) -> bool:
     split = shell_words.commands(tool_effects.without_safe_redirects(command)) or [[]]
     if _kind(tool_effects.unwrap(split[-1])):
         return True
+    # Only this branch reads words: the hooks that record a check's run do not load them.
+    from arcguard.core.arc_keeper import handback
+
     lines = [line for line in shape.result_text(result).splitlines() if line.strip()]
     summary = " ".join(lines[-SUMMARY_LINES:])
     # A tally's zero ("Failed: 0", "Failures: 0, Errors: 0") names no failure.
