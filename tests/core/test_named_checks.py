@@ -41,6 +41,7 @@ CLAIM = "The arc is complete."
         ("Regenerate with `make proto`, then `go build ./...` must pass", ["build"]),
         ("Don't stop until `npm run type-check` is clean.", ["typecheck"]),
         ("Finish with `php artisan test` green.", ["test"]),
+        ("When done, run mypy and ruff on the package.", ["typecheck", "lint"]),
     ],
 )
 def test_a_task_names_the_checks_it_asks_for(prompt, kinds):
@@ -57,6 +58,8 @@ def test_a_task_names_the_checks_it_asks_for(prompt, kinds):
         "No need to run `terraform plan`: there are no credentials here.",
         "Do NOT run `npm test`, it hits the production API.",
         "Don't run pytest locally.",
+        "Never run pytest or mypy here.",
+        "I'll run pytest myself afterwards.",
         "Skip `cargo bench` this time.",
         "I'll run `pytest` myself.",
         "",

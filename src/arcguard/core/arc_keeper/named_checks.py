@@ -16,6 +16,8 @@ functions; the arc keeps what they need (`Arc.checks`, `checks_passed`, `checks_
 
 from __future__ import annotations
 
+import itertools
+
 from arcguard.core.loop_guard import background
 from arcguard.core.loop_guard import opkey
 from arcguard.core.loop_guard import shape
@@ -84,6 +86,7 @@ SUBCOMMAND_REACH = 3  # non-option words after a runner where its subcommand or 
 # Words before a check in the prompt that take it back ("no need to run `terraform plan`").
 NEGATIONS = frozenset({"don't", "dont", "not", "never", "no", "skip", "without"})
 RUN_WORDS = frozenset({"run", "running", "rerun", "re-run"})
+JOINERS = frozenset({"and", "or", "then", "&"})  # between programs listed after "run"
 NEGATION_REACH = 4
 DOC_SUFFIXES = (".md", ".markdown", ".rst", ".txt", ".adoc")
 SUMMARY_LINES = 5  # the end of a check's output that holds its summary (jest's is 4 lines up)
@@ -103,14 +106,21 @@ def named(prompt: str) -> list[str]:
             if not _taken_back(before, after):
                 found.extend(kinds(piece))
             continue
-        words = _words(piece)
-        found.extend(
-            PROGRAMS[word]
-            for n, word in enumerate(words)
-            if n and words[n - 1] in RUN_WORDS and word in PROGRAMS
-            if not _taken_back(words[:n], words[n + 1 :])
-        )
+        found.extend(_run_in_prose(_words(piece)))
     return list(dict.fromkeys(found))[:MAX_CHECKS]
+
+
+def _run_in_prose(words: list[str]) -> list[str]:
+    """What the check programs listed after "run" prove ("run mypy and ruff")."""
+    found: list[str] = []
+    for at, word in enumerate(words):
+        if word not in RUN_WORDS or _taken_back(words[: at + 1], []):
+            continue
+        listed = itertools.takewhile(lambda w: w in PROGRAMS or w in JOINERS, words[at + 1 :])
+        programs = [w for w in listed if w in PROGRAMS]
+        if programs and "myself" not in words[at + 1 + len(programs) :][:4]:
+            found.extend(PROGRAMS[w] for w in programs)
+    return found
 
 
 def _words(prose: str) -> list[str]:
