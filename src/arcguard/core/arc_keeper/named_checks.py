@@ -95,8 +95,8 @@ MAX_CHECKS = 8
 
 def named(prompt: str) -> list[str]:
     """What the checks `prompt` names prove (`["test", "plan"]`): the commands of its backticked
-    spans and blocks that run a check, and a check program after "run" in the prose; not one
-    the words before it take back, or that the operator will run "myself"."""
+    spans and blocks that run a check, and the check programs listed after "run" in the prose;
+    not one the words before it take back, or that the operator will run "myself"."""
     pieces = prompt.split("`")
     found: list[str] = []
     for at, piece in enumerate(pieces):
