@@ -137,13 +137,13 @@ def _taken_back(before: list[str], after: list[str]) -> bool:
 
 def kinds(command: str) -> list[str]:
     """What the checks `command` runs prove, in order (none when it runs none)."""
+    return [kind for words in _commands(command) if (kind := _kind(words))]
+
+
+def _commands(command: str) -> list[list[str]]:
+    """The simple commands `command` runs, wrappers aside (none when a quote is left open)."""
     split = shell_words.commands(tool_effects.without_safe_redirects(command)) or []
-    found = []
-    for words in split:
-        kind = _kind(tool_effects.unwrap(words))
-        if kind:
-            found.append(kind)
-    return found
+    return [tool_effects.unwrap(words) for words in split]
 
 
 def _kind(words: list[str]) -> str | None:
@@ -224,8 +224,7 @@ def _passed(command: str, result: ToolResult) -> bool:
     pipe or a list (`pytest | tail -5`, `pytest; echo done`) only its output can tell: the
     summary a runner ends on, its last lines (the log lines before may name failures tested
     for)."""
-    split = shell_words.commands(tool_effects.without_safe_redirects(command)) or [[]]
-    if _kind(tool_effects.unwrap(split[-1])):
+    if any(_kind(words) for words in _commands(command)[-1:]):
         return True
     # Only this branch reads words: the hooks that record a check's run do not load them.
     from arcguard.core.arc_keeper import handback

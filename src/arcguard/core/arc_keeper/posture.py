@@ -79,7 +79,8 @@ def _on_operator(state: State, prompt: str, cfg: Config, now: float) -> str | No
     limits.drop(state, now, "the operator sent a prompt")
     arc = StateFile.view(state).arc
     current = arc if arc is not None and active else None
-    if starts_autonomous(prompt):
+    autonomous = starts_autonomous(prompt)
+    if autonomous:
         task, milestones = read_autonomous(prompt)
         if task.lower().rstrip(".!") == STOP:
             return _stop(state, current, now)
@@ -94,7 +95,7 @@ def _on_operator(state: State, prompt: str, cfg: Config, now: float) -> str | No
         # The prompt is the arc's activity (the posture below is restated from it).
         arcs.touch(current, now)
         arcs.reset_consecutive(current)
-        if current.checks and not starts_autonomous(prompt):
+        if current.checks and not autonomous:
             current.checks = []  # another prompt may change the work the checks were named for
     return None
 
