@@ -209,14 +209,8 @@ def test_a_probe_rotated_through_four_spellings_is_checked_in_on_by_its_tenth_si
 def test_answers_that_alternate_between_two_seen_ones_are_counted_together():
     # A flapping service answers 502 and 503 in turn: neither answer is news after its first
     # sighting, so the run is every repeat of either, not the longer of the two alone. (The
-    # rotation of spellings is a cycle too, and a state asked again: those rules are set aside
-    # to see this one.)
-    d = Driver(
-        cycle_repeats_identical=1000,
-        cycle_repeats=1000,
-        error_checkin_repeats=1000,
-        error_pause_repeats=1000,
-    )
+    # rotation of spellings is a cycle too; that rule is set aside to see this one.)
+    d = Driver(cycle_repeats_identical=1000, cycle_repeats=1000)
     spellings = (
         "curl -s localhost:7000/healthz",
         "curl -sS http://127.0.0.1:7000/healthz",

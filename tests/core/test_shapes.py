@@ -389,8 +389,7 @@ def test_reading_something_new_between_failures_does_not_reset_the_failure_count
     "corrupt",
     [
         {"stuck": "x"},
-        {"stuck": {"runs": 3}},
-        {"stuck": {"stale": {"count": "x"}}},
+        {"stuck": {"pairs": 3}},
         {"stuck": {"poll": {"call": "c"}}},
         {"narrations": [1]},
     ],

@@ -158,38 +158,6 @@ def test_restarts_checked_in_the_same_command_are_checked_in_on_then_paused(
     assert "7 changes in a row" in state["guard"]["paused"]["reason"]
 
 
-SAME_STATE = "PostToolBatch hook additional context: [arcguard] 4 looks since anything last"
-
-
-def test_a_state_asked_in_other_words_with_nothing_new_is_checked_in_on_then_paused(
-    claude_project, run_claude
-):
-    project = claude_project(all_arcguard_settings())
-    (project.path / "health.json").write_text('{"cluster": "catalog", "status": "yellow"}\n')
-    url = f"file://{project.path}/health.json"
-    spellings = [  # one status asked ten ways, each answering what the first told
-        f"curl -s {url}",
-        f"curl -sS {url}",
-        f"curl --silent {url}",
-        f"curl -s {url} | grep status",
-        f"curl -fsS {url}",
-        f"curl -s --max-time 5 {url}",
-        f"curl -s -H 'Accept: application/json' {url}",
-        f"curl -s -L {url}",
-        f"curl -s {url} | head -5",
-        f"curl --silent --show-error {url}",
-    ]
-    script = [tool_use("Bash", {"command": command}) for command in spellings]
-    with ScriptedAPI(script) as api:
-        run = run_claude(project, api, "wait until the cluster is green, then reindex")
-
-    # The 1st answer is news; the 5th look is the 4th to tell nothing new, so the 6th request
-    # carries the check-in; the 8th look is the 7th, and its batch pauses.
-    state = asked_then_paused(project, run, api, SAME_STATE, asked_in=5, requests=8)
-    assert "7 looks since anything last changed" in state["guard"]["paused"]["reason"]
-    assert state["log"][0]["rule"] == "same-state"
-
-
 TAKING_TURNS = "PostToolBatch hook additional context: [arcguard] 4 attempts failed in the same 2"
 
 

@@ -207,8 +207,7 @@ class Config:
         2,
         1000,
         "attempts failing the same way, from any calls and with one-off calls between, with no "
-        "file changed (or looks at a state, however spelt, that told nothing new), before a "
-        "request to summarise",
+        "file changed, before a request to summarise",
     )
     error_pause_repeats: int = whole(
         7, 3, 1000, "the same, before a pause (only after the request)"

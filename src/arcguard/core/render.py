@@ -16,33 +16,10 @@ from arcguard.values import value
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from typing import Literal
-    from typing import TypedDict
-
     from arcguard.core.names import EventName
+    from arcguard.core.schema import HookSpecificOutput
+    from arcguard.core.schema import Output as Output
     from arcguard.jsonio import JSONObject
-
-    # Claude Code's wire format: what `output` builds.
-    class HookSpecificOutput(TypedDict, total=False):
-        hookEventName: EventName
-        permissionDecision: Literal["deny"]
-        permissionDecisionReason: str
-        additionalContext: str
-
-    # Functional form: `continue` is a Python keyword.
-    Output = TypedDict(
-        "Output",
-        {
-            "decision": Literal["block"],
-            "reason": str,
-            "continue": bool,
-            "stopReason": str,
-            "hookSpecificOutput": HookSpecificOutput,
-            "terminalSequence": str,
-            "systemMessage": str,
-        },
-        total=False,
-    )
 
 # Claude Code caps `additionalContext` at 10,000 characters and moves longer text to a file,
 # showing the model only a preview: every text arcguard sends stays below that, whole.

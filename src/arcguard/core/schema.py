@@ -2,8 +2,8 @@
 
 Each record (`core.validation.Record`) declares its fields with their type, their check and
 their default; the check a loaded file must pass is derived from them. Most fields may be
-absent (they read as their default); the few without a default are required. The hook output is
-typed where it is built (`core.render`); the payloads a hook has read are in
+absent (they read as their default); the few without a default are required. The hook output
+is typed here too (TypedDicts, for mypy only); the payloads a hook has read are in
 `arcguard.hooks.payloads`.
 
 Pure: no I/O.
@@ -35,6 +35,7 @@ if TYPE_CHECKING:
     from typing import Literal
 
     from arcguard.core.names import DecisionKind
+    from arcguard.core.names import EventName
     from arcguard.core.validation import Check
 
 
@@ -183,20 +184,8 @@ class Persist(Record):
     nudged: bool = field(BOOL, default=False)
 
 
-class Stale(Record):
-    """Looks at a system's state that told nothing new (`loop_guard.same_state`)."""
-
-    values: list[str] = field(list_of(STR), default_factory=list)  # recent answers' value words
-    count: int = field(INT, default=0)  # looks since the last progress that told nothing new
-    label: str = field(STR, default="")  # the last of them
-    nudged: bool = field(BOOL, default=False)
-    # The run's looks: their commands, the same with their names blanked, and those names.
-    spelt: list[str] = field(list_of(STR), default_factory=list)
-    asks: list[str] = field(list_of(STR), default_factory=list)
-    named: list[str] = field(list_of(STR), default_factory=list)
-
-
 class Stuck(Record):
+    pairs: list[str] = field(list_of(STR), default_factory=list)  # no longer written
     results: list[str] = field(list_of(STR), default_factory=list)  # result shapes seen
     runs: dict[str, int] = field(map_of(INT), default_factory=dict)  # shape -> current run
     marks: dict[str, int] = field(map_of(INT), default_factory=dict)  # shape -> `news` then
@@ -205,6 +194,7 @@ class Stuck(Record):
     fail: str | None = opt(STR, default=None)  # the result shape of the current failures
     fails: int = field(INT, default=0)
     fail_turn: int | None = opt(INT, default=None)  # the turn of the last failure counted
+    fail_lines: list[str] = field(list_of(STR), default_factory=list)  # no longer written
     # The last failures' causes by line, the turns last seen, the numbers and words their calls
     # named (`shape.identity_numbers`, `command_words.named_words`), their lines' causes
     # (`failures.cause_pieces`).
@@ -250,7 +240,6 @@ class Stuck(Record):
     futile_names: list[str] = field(list_of(STR), default_factory=list)  # what the run changes
     detour: Detour | None = maybe(Detour, default=None)
     persist: Persist | None = maybe(Persist, default=None)
-    stale: Stale | None = maybe(Stale, default=None)
 
 
 # A decision's kind is plain text in the file (the check), one of `DecisionKind` in the code.
@@ -376,9 +365,33 @@ class StateFile(Record):
 
 
 if TYPE_CHECKING:
+    from typing import TypedDict
     from typing import TypeGuard
 
     from arcguard.jsonio import JSONObject
+
+    # --- hook output (Claude Code's wire format, built in core.render) -----------------------
+
+    class HookSpecificOutput(TypedDict, total=False):
+        hookEventName: EventName
+        permissionDecision: Literal["deny"]
+        permissionDecisionReason: str
+        additionalContext: str
+
+    # Functional form: `continue` is a Python keyword.
+    Output = TypedDict(
+        "Output",
+        {
+            "decision": Literal["block"],
+            "reason": str,
+            "continue": bool,
+            "stopReason": str,
+            "hookSpecificOutput": HookSpecificOutput,
+            "terminalSequence": str,
+            "systemMessage": str,
+        },
+        total=False,
+    )
 
 
 SCHEMA = 1
@@ -419,7 +432,7 @@ FILE_STATE_CHARS = 64
 # The largest state file these bounds allow with the default settings, in bytes: no input can
 # make one larger (a real one is a few tens of KB). More operations, runs or cycle history
 # in the settings allow more, up to the limit a state file is read with (`store`).
-STATE_BUDGET = 6_008_696
+STATE_BUDGET = 5_866_271
 
 
 def problem(document: object) -> str | None:

@@ -131,10 +131,6 @@ NUDGE_WHY = {
         "to step back: {n}changes in a row left what a look shows as it was",
         "error_checkin_repeats, error_pause_repeats, loop_guard",
     ),
-    vocabulary.SAME_STATE: (
-        "to step back: {n}looks asked in other words told nothing new",
-        "error_checkin_repeats, error_pause_repeats, loop_guard",
-    ),
     vocabulary.NOTHING_NEW: (
         "to step back: {n}calls in a row brought nothing new",
         "shape_checkin_repeats, shape_pause_repeats, loop_guard",

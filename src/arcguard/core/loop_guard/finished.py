@@ -16,7 +16,6 @@ from arcguard.core.loop_guard import failures
 from arcguard.core.loop_guard import opkey
 from arcguard.core.loop_guard import persisting
 from arcguard.core.loop_guard import repeat
-from arcguard.core.loop_guard import same_state
 from arcguard.core.loop_guard import searches
 from arcguard.core.loop_guard import shape
 from arcguard.core.loop_guard import shell_writes
@@ -73,8 +72,7 @@ def decide_post_tool(
     # before) shows nothing moved; one that prints nothing cannot tell, so it counts.
     seen = finished.result in track.results
     answered_before = seen and not finished.empty
-    anew = finished.edit == stuck.NEW or (finished.changed and not answered_before)
-    progress = heard or anew
+    progress = heard or finished.edit == stuck.NEW or (finished.changed and not answered_before)
     background.observe_result(state, now, call, result)
     run = _owned_run(track, opkey.operation_id(call), call.id)
     if run is not None:
@@ -94,9 +92,6 @@ def decide_post_tool(
     elif not is_allowed(cfg, call) and call.name not in opkey.USER_TOOLS:
         stuck.observe(track, now, call, finished)
         persisting.observe(track.stuck, track.seq, track.turns, call, finished)
-        same_state.observe(track.stuck, call, result, finished)
-    if heard or anew:
-        same_state.end(track.stuck)
     return paused_output(state, deny=False), state
 
 

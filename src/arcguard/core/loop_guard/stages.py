@@ -63,9 +63,6 @@ def _pause(st: Stuck, cfg: Config, now: float, ways: int) -> tuple[PauseKind, st
         return "stuck", messages.stuck_pause(fails, label, failing=True, ways=ways)
     if st.futile_nudged and st.futile >= cfg.error_pause_repeats:
         return "stuck", messages.futile_pause(st.futile, st.futile_label)
-    stale = st.stale
-    if stale and stale.nudged and stale.count >= cfg.error_pause_repeats:
-        return "stuck", messages.same_state_pause(stale.count, stale.label)
     if persist and persisting.pause_due(st, cfg.error_pause_repeats):
         attempts = persisting.attempts(st)
         return "stuck", messages.stuck_pause(attempts, persist.label, failing=True)
@@ -91,11 +88,6 @@ def _request(st: Stuck, cfg: Config, now: float, ways: int) -> tuple[str, str, i
         st.futile_nudged = True
         text = messages.futile_checkin(st.futile, st.futile_label)
         return text, vocabulary.NO_EFFECT, st.futile, 1
-    stale = st.stale
-    if stale and stale.count >= cfg.error_checkin_repeats and not stale.nudged:
-        stale.nudged = True
-        text = messages.same_state_checkin(stale.count, stale.label)
-        return text, vocabulary.SAME_STATE, stale.count, 1
     if persist and persisting.word_due(st, cfg.error_checkin_repeats):
         attempts = persisting.attempts(st)
         text = messages.stuck_checkin(attempts, persist.label, failing=True)

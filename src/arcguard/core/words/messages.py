@@ -257,24 +257,6 @@ def futile_pause(count: int, label: str) -> str:
     )
 
 
-def same_state_checkin(count: int, label: str) -> str:
-    return (
-        f"[arcguard] {count} looks since anything last changed, each asked in other words,"
-        f" told nothing an earlier answer had not already said (last: {label}). Stop and"
-        " summarise: what state you are waiting for, what the answers show, and what would"
-        " change it. If the answer is already known, act on it or tell the user."
-    )
-
-
-def same_state_pause(count: int, label: str) -> str:
-    return (
-        f"arcguard paused this session: {count} looks since anything last changed, each asked"
-        f" in other words, told nothing an earlier answer had not already said (last: {label}),"
-        " and the request to summarise did not change that. Send a message to resume. To"
-        " change this: error_pause_repeats"
-    )
-
-
 def poll_checkin(minutes: int, label: str) -> str:
     return (
         f"[arcguard] This poll ({label}) has shown the same result for {minutes} minutes. Say"

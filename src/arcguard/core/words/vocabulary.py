@@ -37,7 +37,6 @@ EMPTY_SEARCHES: Final = "searches"  # a run of searches that found nothing was a
 SAME_FAILURE: Final = "same-failure"  # attempts failing the same way
 NOTHING_NEW: Final = "nothing-new"  # calls whose results brought nothing new
 NO_EFFECT: Final = "no-effect"  # changes whose look showed what it showed before
-SAME_STATE: Final = "same-state"  # looks asked in other words that told nothing new
 POLL: Final = "poll"  # a waiting call showing the same result for long
 CHECK_IN: Final = "check-in"  # tool-only turns in a row without progress
 BACKSTOP: Final = "backstop"  # turns since the user's last message
