@@ -22,6 +22,7 @@ from arcguard.core.loop_guard import failures
 from arcguard.core.loop_guard import shape
 from arcguard.core.loop_guard import shell_writes
 from arcguard.core.loop_guard import tool_effects
+from arcguard.core.schema import Stuck
 from arcguard.core.tool_call import ToolCall
 from arcguard.core.tool_call import ToolResult
 
@@ -649,6 +650,58 @@ def test_a_target_of_a_sweep_tried_again_is_a_retry_of_its_own():
         d.turn(_protection(repo))
     views = (" | jq .message", " 2>&1 | head -5", " | cat")
     assert _run(d, *(_protection("web", view) for view in views)) == 6  # its 4th attempt
+
+
+SERVICES = ("nginx", "postgresql", "redis", "docker", "ssh", "cron", "chrony", "rsyslog")
+
+
+def test_a_look_asked_of_one_target_after_another_that_each_answer_alike_is_no_repeat():
+    # Sixteen services, each "active": the same answer, asked of another one each time.
+    d = Driver()
+    looks = [bash(f"systemctl is-active {name}", "active") for name in SERVICES]
+    looks += [bash(f"systemctl is-active {name}.service", "active") for name in SERVICES]
+    assert _run(d, *looks) == 0
+    assert "runs" not in d.main["stuck"] or max(d.main["stuck"]["runs"].values()) == 1
+
+
+def test_a_target_of_a_swept_look_asked_again_counts_in_its_own_run():
+    keys = _keys(*(f"systemctl is-active {name}" for name in ("nginx", "redis", "nginx", "redis")))
+    assert keys[0] == keys[2] == "completed:ok"
+    assert keys[1] == keys[3] != keys[0]
+
+
+def _keys(*commands: str) -> list[str]:
+    """The runs a completed result brought by each command in turn extends."""
+    st = Stuck()
+    return [failures.swept(st, "completed:ok", ToolCall("Bash", {"command": c})) for c in commands]
+
+
+@pytest.mark.parametrize(
+    ("first", "again"),
+    [
+        ("curl -s localhost:8080/health", "curl -s http://127.0.0.1:8080/health"),  # one machine
+        ("kubectl logs api-0 --tail=20", "kubectl logs api-0 --tail=50"),  # how much, not what
+        ('echo "check 1"; curl -s localhost:8080/x', 'echo "check 2"; curl -s localhost:8080/x'),
+        ("curl -s localhost:8080/health | grep up", "curl -s localhost:8080/health | grep ok"),
+        ("curl -s localhost:8080/health", "curl -sS localhost:8080/health"),  # respelt
+        ("systemctl restart nginx", "systemctl restart redis"),  # changes are no looks
+    ],
+)
+def test_a_look_respelt_at_the_same_target_is_no_sweep(first, again):
+    assert _keys(first, again) == ["completed:ok"] * 2
+
+
+@pytest.mark.parametrize(
+    ("first", "again"),
+    [
+        ("kubectl get pods -n prod", "kubectl get pods -n staging"),
+        ("kubectl --context=dev-euw1 get ns", "kubectl --context=prod-use1 get ns"),
+        ("curl -s localhost:8080/healthz", "curl -s localhost:8080/readyz"),
+    ],
+)
+def test_a_look_asked_of_another_namespace_context_or_endpoint_is_a_sweep(first, again):
+    first_key, again_key = _keys(first, again)
+    assert first_key == "completed:ok" and again_key.startswith("completed:ok@")
 
 
 def test_a_retry_under_another_subcommand_is_no_sweep():

@@ -15,6 +15,7 @@ from arcguard import jsonio
 from arcguard.core import schema
 from arcguard.core.config import default_config
 from arcguard.core.loop_guard import edited
+from arcguard.core.loop_guard import failures
 from arcguard.core.loop_guard import known_causes
 from arcguard.core.loop_guard import persisting
 from arcguard.core.loop_guard import reverts
@@ -196,6 +197,11 @@ def track(cfg: Any, base: int) -> dict[str, Any]:
             },
             "cause_joined": {
                 f"failed:{base + n:016x}": f"failed:{base:016x}" for n in range(2 * MAX_CAUSES)
+            },
+            "look_words": {
+                # Options' names as `-` and a digest, the longest token (`failures._tokens`).
+                f"completed:{base + n:016x}": [f"-{base:016x}"] * failures.MAX_TOKENS
+                for n in range(failures.MAX_LOOKS)
             },
             "cause_ops": {
                 # An operation id (`opkey.operation_id`: a digest) -> a run key.

@@ -207,6 +207,8 @@ class Stuck(Record):
     # its last failure was counted in (`failures.counted_in`, for `stuck.refused`).
     cause_joined: dict[str, str] = field(map_of(STR), default_factory=dict)
     cause_ops: dict[str, str] = field(map_of(STR), default_factory=dict)
+    # A completed result in a run -> the words of the call that first brought it (`swept`).
+    look_words: dict[str, list[str]] = field(map_of(list_of(STR)), default_factory=dict)
     # The last failure counted, by line as printed (`edited.printed`, digests); the failure run
     # an edit to new content set aside, its count and whether it was asked about; its edits'
     # [new, old] texts: the next failure printing the same but where it quotes them counts on.
@@ -432,7 +434,7 @@ FILE_STATE_CHARS = 64
 # The largest state file these bounds allow with the default settings, in bytes: no input can
 # make one larger (a real one is a few tens of KB). More operations, runs or cycle history
 # in the settings allow more, up to the limit a state file is read with (`store`).
-STATE_BUDGET = 5_866_271
+STATE_BUDGET = 5_963_030
 
 
 def problem(document: object) -> str | None:

@@ -19,6 +19,7 @@ from arcguard.core import hashing
 from arcguard.core.loop_guard import command_words
 from arcguard.core.loop_guard import known_causes
 from arcguard.core.loop_guard import shape
+from arcguard.core.loop_guard import tool_effects
 from arcguard.values import value
 
 
@@ -39,6 +40,13 @@ MAX_TARGETS = 8  # numbers kept of those a failed call named
 # Words of a command that may differ from the one that first failed for it to be the same
 # command aimed elsewhere (`us-east-1`: `us`, `east`).
 MAX_SWAPS = 2
+MAX_LOOKS = 16  # completed results whose first call's words are kept (`swept`): a run's worth
+MAX_TOKENS = 32  # a longer command is not compared word for word
+LOOPBACK = ("127.0.0.1", "0.0.0.0", "[::1]")  # names of this machine `localhost` stands for
+COUNT = "#"  # a count or a duration in a command: how much it asks, not of what
+# Programs whose words name no target of a look: what they print is what they are told, or
+# they wait.
+UNASKED = tool_effects.SAYING | tool_effects.WAIT_PROGRAMS
 AT = "@"  # between a failure and the target its run is counted at (`aimed`)
 # The share of the shorter failure's clauses that two failures must have in common, and
 # how many at least, ending the same way, to read as one failure when nothing changed between:
@@ -269,6 +277,75 @@ def aimed(st: Stuck, failure: str, call: ToolCall) -> str:
     tried again counts."""
     swapped = _swapped(st.cause_words.get(failure) or [], call)
     return f"{failure}{AT}{hashing.digest(' '.join(swapped))}" if swapped else failure
+
+
+def swept(st: Stuck, result: str, call: ToolCall) -> str:
+    """The run a completed result seen again extends: its own, unless the call is the command
+    that first brought it, only reading, asked of another target (`_retargeted`:
+    `systemctl is-active redis` after `nginx`, the next endpoint, another namespace). Then it is
+    that target's run, as `aimed` counts a failure's: a sweep's alike answers are findings
+    (mutates `st`)."""
+    firsts = st.look_words
+    st.look_words = firsts
+    command = tool_effects.command_of(call)
+    if command is None or not tool_effects.is_read_only_command(command):
+        return result
+    tokens = _tokens(tool_effects.segments(shape.observed_command(command)) or [])
+    first = firsts.get(result)
+    if first is None:
+        firsts[result] = tokens
+        for old in list(firsts)[:-MAX_LOOKS]:
+            del firsts[old]
+        return result
+    swapped = _retargeted(first, tokens)
+    return f"{result}{AT}{hashing.digest(' '.join(swapped))}" if swapped else result
+
+
+def _tokens(parts: list[list[str]]) -> list[str]:
+    """A reading command's words as compared across calls, its output filters, what it echoes
+    and its waits aside: an option's name as `-` and its digest (`-n`, `--context`), a count or
+    a duration as `#` (`--tail=50` asks what `--tail=20` does), any other word as a digest of
+    what it names, a loopback address and a URL's scheme aside (`http://127.0.0.1:8080/x`
+    names what `localhost:8080/x` does). At most `MAX_TOKENS` of them, else nothing."""
+    tokens: list[str] = []
+    for part in map(tool_effects.unwrap, parts):
+        if not part or tool_effects.program_name(part[0]) in UNASKED:
+            continue
+        tokens.append(";")
+        for word in part:
+            name, equals, value = word.partition("=") if word.startswith("-") else ("", "", word)
+            if name:
+                tokens.append("-" + hashing.digest(name))
+            if value or not equals:
+                tokens.append(_token(value))
+    return tokens if len(tokens) <= MAX_TOKENS else []
+
+
+def _token(word: str) -> str:
+    if not word:
+        return ""
+    if word.isdigit() or shape.is_duration(word):
+        return COUNT
+    return hashing.digest(_host_aside(word))
+
+
+def _host_aside(word: str) -> str:
+    text = word.strip("'\"").partition("://")[2] or word.strip("'\"")
+    for alias in LOOPBACK:
+        text = text.replace(alias, "localhost")
+    return text
+
+
+def _retargeted(first: list[str], tokens: list[str]) -> list[str]:
+    """The targets `tokens` swapped in for `first`'s: the same command word for word, options
+    and programs included, but for one or two other words."""
+    if not first or len(first) != len(tokens):
+        return []
+    swapped = [b for a, b in zip(first, tokens, strict=True) if a != b]
+    named = [t for t in swapped if t and t != COUNT and not t.startswith("-")]
+    if not 0 < len(swapped) <= MAX_SWAPS or len(named) != len(swapped):
+        return []
+    return swapped
 
 
 def aimed_elsewhere(first: list[str], call: ToolCall) -> bool:

@@ -245,7 +245,7 @@ def observe(track: Track, now: float, call: ToolCall, finished: Finished) -> Non
         # that comes back word for word after it says whether it moved that failure.
         _progress(st, failures=False)
         return
-    _count(st, result, label)
+    _count(st, failures.swept(st, result, call), label)
 
 
 def _observe_poll(st: Stuck, seen: Poll, finished: Finished, *, fresh: bool) -> None:
