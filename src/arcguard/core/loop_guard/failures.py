@@ -285,12 +285,14 @@ def swept(st: Stuck, result: str, call: ToolCall) -> str:
     `systemctl is-active redis` after `nginx`, the next endpoint, another namespace). Then it is
     that target's run, as `aimed` counts a failure's: a sweep's alike answers are findings
     (mutates `st`)."""
-    firsts = st.look_words
-    st.look_words = firsts
     command = tool_effects.command_of(call)
     if command is None or not tool_effects.is_read_only_command(command):
         return result
     tokens = _tokens(tool_effects.segments(shape.observed_command(command)) or [])
+    if not tokens:
+        return result  # it names no target (`echo done`): nothing to compare
+    firsts = st.look_words
+    st.look_words = firsts  # kept in the record from now on
     first = firsts.get(result)
     if first is None:
         firsts[result] = tokens
