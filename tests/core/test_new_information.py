@@ -685,6 +685,8 @@ def _keys(*commands: str) -> list[str]:
         ("curl -s localhost:8080/health | grep up", "curl -s localhost:8080/health | grep ok"),
         ("curl -s localhost:8080/health", "curl -sS localhost:8080/health"),  # respelt
         ("systemctl restart nginx", "systemctl restart redis"),  # changes are no looks
+        ("npm view @acme/sdk version", "npm show @acme/sdk version"),  # another question
+        ("curl -s localhost:8080/x", "wget -s localhost:8080/x"),
     ],
 )
 def test_a_look_respelt_at_the_same_target_is_no_sweep(first, again):

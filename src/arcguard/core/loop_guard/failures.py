@@ -44,6 +44,7 @@ MAX_LOOKS = 16  # completed results whose first call's words are kept (`swept`):
 MAX_TOKENS = 32  # a longer command is not compared word for word
 LOOPBACK = ("127.0.0.1", "0.0.0.0", "[::1]")  # names of this machine `localhost` stands for
 COUNT = "#"  # a count or a duration in a command: how much it asks, not of what
+ASKS = "-"  # marks a command's words that say what it asks: its program, subcommand, options
 # Programs whose words name no target of a look: what they print is what they are told, or
 # they wait.
 UNASKED = tool_effects.SAYING | tool_effects.WAIT_PROGRAMS
@@ -305,20 +306,22 @@ def swept(st: Stuck, result: str, call: ToolCall) -> str:
 
 def _tokens(parts: list[list[str]]) -> list[str]:
     """A reading command's words as compared across calls, its output filters, what it echoes
-    and its waits aside: an option's name as `-` and its digest (`-n`, `--context`), a count or
-    a duration as `#` (`--tail=50` asks what `--tail=20` does), any other word as a digest of
-    what it names, a loopback address and a URL's scheme aside (`http://127.0.0.1:8080/x`
-    names what `localhost:8080/x` does). At most `MAX_TOKENS` of them, else nothing."""
+    and its waits aside. Its program and subcommand (`kubectl get`), and an option's name (`-n`,
+    `--context`), as `-` and a digest: what it asks. A count or a duration as `#`
+    (`--tail=50` asks what `--tail=20` does). Any other word as a digest of what it names, a
+    loopback address and a URL's scheme aside (`http://127.0.0.1:8080/x` names what
+    `localhost:8080/x` does). At most `MAX_TOKENS` of them, else nothing."""
     tokens: list[str] = []
     for part in map(tool_effects.unwrap, parts):
         if not part or tool_effects.program_name(part[0]) in UNASKED:
             continue
-        tokens.append(";")
-        for word in part:
-            name, equals, value = word.partition("=") if word.startswith("-") else ("", "", word)
+        asks = 2 if len(part) > 1 and not part[1].startswith("-") else 1
+        tokens += [ASKS + hashing.digest(word) for word in part[:asks]]
+        for word in part[asks:]:
+            name, _, value = word.partition("=") if word.startswith("-") else ("", "", word)
             if name:
-                tokens.append("-" + hashing.digest(name))
-            if value or not equals:
+                tokens.append(ASKS + hashing.digest(name))
+            if value or not name:
                 tokens.append(_token(value))
     return tokens if len(tokens) <= MAX_TOKENS else []
 
@@ -339,12 +342,12 @@ def _host_aside(word: str) -> str:
 
 
 def _retargeted(first: list[str], tokens: list[str]) -> list[str]:
-    """The targets `tokens` swapped in for `first`'s: the same command word for word, options
-    and programs included, but for one or two other words."""
+    """The targets `tokens` swapped in for `first`'s: the same command word for word, its
+    program, subcommand and options included, but for one or two other words."""
     if not first or len(first) != len(tokens):
         return []
     swapped = [b for a, b in zip(first, tokens, strict=True) if a != b]
-    named = [t for t in swapped if t and t != COUNT and not t.startswith("-")]
+    named = [t for t in swapped if t and t != COUNT and not t.startswith(ASKS)]
     if not 0 < len(swapped) <= MAX_SWAPS or len(named) != len(swapped):
         return []
     return swapped
