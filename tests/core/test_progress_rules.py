@@ -598,6 +598,25 @@ def test_a_background_command_is_waited_on_until_it_finishes():
     assert [bool(o["denied"]) for o in outcomes] == [False, False, False, True]
 
 
+def test_checking_on_a_long_background_build_is_no_run_of_repeats():
+    # Every two minutes for half an hour, a build's progress: its counts move, its shape does
+    # not. Without the wait's exemption the 8th check asks and the 12th pauses.
+    d = Driver()
+    d.turn(
+        bash(
+            "cmake --build build -j16",
+            input={"run_in_background": True},
+            response={"stdout": "", "stderr": "", "backgroundTaskId": "b7f"},
+        )
+    )
+    for n in range(1, 16):
+        d.wait(120)
+        line = f"[{600 * n}/9412] Building CXX object lib/part{n}.cpp.o"
+        running = {"retrieval_status": "not_ready", "task": {"status": "running", "output": line}}
+        result = d.turn(Call("TaskOutput", {"task_id": "b7f", "block": False}, response=running))
+        assert not result["context"] and result["paused"] is None, n
+
+
 def test_a_result_reported_for_a_call_that_was_denied_changes_nothing():
     # Replaying a recorded session feeds the recorded result of a call arcguard denied; the
     # live session would never have run it, so it is no evidence of a change.

@@ -4,8 +4,8 @@ Work counts as running from the moment the harness says it started it (a backgro
 task id, an async subagent's launch, a monitor) or a status tool reports it running, until the
 harness reports it ended (a task notification, a finished status; a monitor's events do not end
 it) or `wait_max_seconds` passed since it was last seen running. A wait repeated while work runs
-is allowed for as long as that lasts; the repeat and cycle rules apply again as soon as nothing
-runs or the time is up.
+is allowed for as long as that lasts, and counts toward no staged rule (`stuck`); the repeat and
+cycle rules apply again as soon as nothing runs or the time is up.
 """
 
 from __future__ import annotations
