@@ -676,6 +676,35 @@ def _keys(*commands: str) -> list[str]:
     return [failures.swept(st, "completed:ok", ToolCall("Bash", {"command": c})) for c in commands]
 
 
+def test_a_sweep_goes_on_from_any_command_that_brought_the_answer():
+    # Counts from a log, then from traces: the answer is a number each time, and each form of
+    # question, once asked, is swept over its own targets.
+    keys = _keys(
+        "grep -c ' 502 ' api.log",
+        "grep -c ' 504 ' api.log",
+        "jq '.errors | length' traces/12h.json",  # another question: the answer's own run
+        "jq '.errors | length' traces/13h.json",
+        "jq '.errors | length' traces/14h.json",
+        "grep -c ' 504 ' api.log",  # a target asked again: its own run
+    )
+    assert keys[0] == keys[2] == "completed:ok"
+    assert len({keys[1], keys[3], keys[4]}) == 3 and keys[5] == keys[1]
+
+
+def test_a_long_sweep_goes_on_from_its_latest_targets():
+    # The question the sweep began from is no longer kept once four of its targets came after
+    # it; the sweep goes on from them.
+    st = Stuck()
+    first = "kubectl logs api-0 -n prod -c app"
+    logs = [f"kubectl logs web-{n} -n staging -c nginx" for n in range(7)]
+    keys = [
+        failures.swept(st, "completed:ok", ToolCall("Bash", {"command": c})) for c in [first, *logs]
+    ]
+    assert keys[1] == "completed:ok"  # another question than the first
+    assert "completed:ok" not in keys[2:] and len(set(keys[2:])) == 6
+    assert len(st.look_words["completed:ok"]) == failures.MAX_ASKED
+
+
 @pytest.mark.parametrize(
     ("first", "again"),
     [
@@ -687,6 +716,7 @@ def _keys(*commands: str) -> list[str]:
         ("systemctl restart nginx", "systemctl restart redis"),  # changes are no looks
         ("npm view @acme/sdk version", "npm show @acme/sdk version"),  # another question
         ("curl -s localhost:8080/x", "wget -s localhost:8080/x"),
+        ("aws ec2 describe-instances", "aws ec2 describe-volumes"),
     ],
 )
 def test_a_look_respelt_at_the_same_target_is_no_sweep(first, again):
@@ -699,6 +729,13 @@ def test_a_look_respelt_at_the_same_target_is_no_sweep(first, again):
         ("kubectl get pods -n prod", "kubectl get pods -n staging"),
         ("kubectl --context=dev-euw1 get ns", "kubectl --context=prod-use1 get ns"),
         ("curl -s localhost:8080/healthz", "curl -s localhost:8080/readyz"),
+        ("curl localhost:8080/healthz", "curl localhost:8080/readyz"),
+        ("grep -c ' 502 ' api.log", "grep -c ' 504 ' api.log"),
+        ("dig +short api.example.com", "dig +short www.example.com"),
+        (
+            "aws ec2 describe-instances --instance-ids i-1",
+            "aws ec2 describe-instances --instance-ids i-2",
+        ),
     ],
 )
 def test_a_look_asked_of_another_namespace_context_or_endpoint_is_a_sweep(first, again):

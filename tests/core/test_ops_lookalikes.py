@@ -3,8 +3,9 @@
 container that cannot find its config, environment and DNS checks, package versions, a target
 group failing its health check, nginx down on a missing certificate, a CI run watched through
 several commands and with growing sleeps, the same question asked of every service, endpoint
-or namespace, and a monorepo audited through shell loops. No rule may deny, ask about or pause
-any of them: they are the look-alikes a rule on looks that tell nothing new must leave alone."""
+or namespace, a monorepo audited through shell loops, and an incident's logs and traces
+counted question by question. No rule may deny, ask about or pause any of them: they are the
+look-alikes a rule on looks that tell nothing new must leave alone."""
 
 from __future__ import annotations
 

@@ -389,7 +389,8 @@ def test_reading_something_new_between_failures_does_not_reset_the_failure_count
     "corrupt",
     [
         {"stuck": "x"},
-        {"stuck": {"pairs": 3}},
+        {"stuck": {"runs": 3}},
+        {"stuck": {"look_words": {"completed:x": ["not a list"]}}},
         {"stuck": {"poll": {"call": "c"}}},
         {"narrations": [1]},
     ],

@@ -45,6 +45,9 @@ if TYPE_CHECKING:
 # is required: a loaded file without it is set aside. Comments say what a field holds.
 
 
+WORDS = list_of(STR)
+
+
 class Milestone(Record):
     slice: str = field(STR, default="")
     status: str = field(STR, default="")  # "todo" or "done"
@@ -185,7 +188,6 @@ class Persist(Record):
 
 
 class Stuck(Record):
-    pairs: list[str] = field(list_of(STR), default_factory=list)  # no longer written
     results: list[str] = field(list_of(STR), default_factory=list)  # result shapes seen
     runs: dict[str, int] = field(map_of(INT), default_factory=dict)  # shape -> current run
     marks: dict[str, int] = field(map_of(INT), default_factory=dict)  # shape -> `news` then
@@ -194,7 +196,6 @@ class Stuck(Record):
     fail: str | None = opt(STR, default=None)  # the result shape of the current failures
     fails: int = field(INT, default=0)
     fail_turn: int | None = opt(INT, default=None)  # the turn of the last failure counted
-    fail_lines: list[str] = field(list_of(STR), default_factory=list)  # no longer written
     # The last failures' causes by line, the turns last seen, the numbers and words their calls
     # named (`shape.identity_numbers`, `command_words.named_words`), their lines' causes
     # (`failures.cause_pieces`).
@@ -207,8 +208,8 @@ class Stuck(Record):
     # its last failure was counted in (`failures.counted_in`, for `stuck.refused`).
     cause_joined: dict[str, str] = field(map_of(STR), default_factory=dict)
     cause_ops: dict[str, str] = field(map_of(STR), default_factory=dict)
-    # A completed result in a run -> the words of the call that first brought it (`swept`).
-    look_words: dict[str, list[str]] = field(map_of(list_of(STR)), default_factory=dict)
+    # A completed result -> the reading commands that brought it, as compared (`swept`).
+    look_words: dict[str, list[list[str]]] = field(map_of(list_of(WORDS)), default_factory=dict)
     # The last failure counted, by line as printed (`edited.printed`, digests); the failure run
     # an edit to new content set aside, its count and whether it was asked about; its edits'
     # [new, old] texts: the next failure printing the same but where it quotes them counts on.
@@ -434,7 +435,7 @@ FILE_STATE_CHARS = 64
 # The largest state file these bounds allow with the default settings, in bytes: no input can
 # make one larger (a real one is a few tens of KB). More operations, runs or cycle history
 # in the settings allow more, up to the limit a state file is read with (`store`).
-STATE_BUDGET = 5_963_030
+STATE_BUDGET = 6_242_966
 
 
 def problem(document: object) -> str | None:

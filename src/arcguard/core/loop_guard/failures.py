@@ -16,8 +16,10 @@ target (`aimed`): a sweep's alike answers are findings. Pure functions of the tr
 from __future__ import annotations
 
 from arcguard.core import hashing
+from arcguard.core.loop_guard import cloud_clis
 from arcguard.core.loop_guard import command_words
 from arcguard.core.loop_guard import known_causes
+from arcguard.core.loop_guard import reading_commands
 from arcguard.core.loop_guard import shape
 from arcguard.core.loop_guard import tool_effects
 from arcguard.values import value
@@ -40,7 +42,8 @@ MAX_TARGETS = 8  # numbers kept of those a failed call named
 # Words of a command that may differ from the one that first failed for it to be the same
 # command aimed elsewhere (`us-east-1`: `us`, `east`).
 MAX_SWAPS = 2
-MAX_LOOKS = 16  # completed results whose first call's words are kept (`swept`): a run's worth
+MAX_LOOKS = 16  # completed results whose asking commands are kept (`swept`): a run's worth
+MAX_ASKED = 4  # commands kept for each: the first and the latest
 MAX_TOKENS = 32  # a longer command is not compared word for word
 LOOPBACK = ("127.0.0.1", "0.0.0.0", "[::1]")  # names of this machine `localhost` stands for
 COUNT = "#"  # a count or a duration in a command: how much it asks, not of what
@@ -48,6 +51,8 @@ ASKS = "-"  # marks a command's words that say what it asks: its program, subcom
 # Programs whose words name no target of a look: what they print is what they are told, or
 # they wait.
 UNASKED = tool_effects.SAYING | tool_effects.WAIT_PROGRAMS
+# Programs whose first argument is a subcommand, not a target.
+SUBCOMMANDS = frozenset({*reading_commands.READ_ONLY_SUBCOMMANDS, "git", "gh"})
 AT = "@"  # between a failure and the target its run is counted at (`aimed`)
 # The share of the shorter failure's clauses that two failures must have in common, and
 # how many at least, ending the same way, to read as one failure when nothing changed between:
@@ -281,27 +286,40 @@ def aimed(st: Stuck, failure: str, call: ToolCall) -> str:
 
 
 def swept(st: Stuck, result: str, call: ToolCall) -> str:
-    """The run a completed result seen again extends: its own, unless the call is the command
-    that first brought it, only reading, asked of another target (`_retargeted`:
-    `systemctl is-active redis` after `nginx`, the next endpoint, another namespace). Then it is
-    that target's run, as `aimed` counts a failure's: a sweep's alike answers are findings
-    (mutates `st`)."""
+    """The run a completed result seen again extends. A reading command that asks what one of
+    the commands that brought it asked, of another target (`_retargeted`: `systemctl is-active
+    redis` after `nginx`, the next endpoint, another namespace), is a sweep: the result counts
+    in that target's run, as `aimed` counts a failure's, since a sweep's alike answers are
+    findings. A target asked again counts in its own run; the first command that brought the
+    result, and any other question, in the result's (mutates `st`)."""
     command = tool_effects.command_of(call)
     if command is None or not tool_effects.is_read_only_command(command):
         return result
     tokens = _tokens(tool_effects.segments(shape.observed_command(command)) or [])
     if not tokens:
         return result  # it names no target (`echo done`): nothing to compare
-    firsts = st.look_words
-    st.look_words = firsts  # kept in the record from now on
-    first = firsts.get(result)
-    if first is None:
-        firsts[result] = tokens
-        for old in list(firsts)[:-MAX_LOOKS]:
-            del firsts[old]
-        return result
-    swapped = _retargeted(first, tokens)
-    return f"{result}{AT}{hashing.digest(' '.join(swapped))}" if swapped else result
+    looks = st.look_words
+    st.look_words = looks  # kept in the record from now on
+    asked = looks.pop(result, [])
+    target = [AT, *tokens]  # kept so, a command is one of the sweep's targets
+    if tokens in asked or not asked:
+        kept = tokens  # the first command, or another question, asked again
+    elif any(_retargeted(_asked_words(a), tokens) for a in asked):
+        kept = target
+    else:
+        kept = tokens  # another question, which brought nothing new either
+    # The first command is kept, with the latest others: a sweep goes on from any of them.
+    first = asked[0] if asked else kept
+    others = [a for a in asked[1:] if a != kept] + ([kept] if kept != first else [])
+    looks[result] = [first, *others[-(MAX_ASKED - 1) :]]
+    for old in list(looks)[:-MAX_LOOKS]:
+        del looks[old]
+    return f"{result}{AT}{hashing.digest(' '.join(tokens))}" if kept == target else result
+
+
+def _asked_words(kept: list[str]) -> list[str]:
+    """A kept command's words, without the mark of a sweep's target."""
+    return kept[1:] if kept[:1] == [AT] else kept
 
 
 def _tokens(parts: list[list[str]]) -> list[str]:
@@ -315,7 +333,7 @@ def _tokens(parts: list[list[str]]) -> list[str]:
     for part in map(tool_effects.unwrap, parts):
         if not part or tool_effects.program_name(part[0]) in UNASKED:
             continue
-        asks = 2 if len(part) > 1 and not part[1].startswith("-") else 1
+        asks = _asking_words(part)
         tokens += [ASKS + hashing.digest(word) for word in part[:asks]]
         for word in part[asks:]:
             name, _, value = word.partition("=") if word.startswith("-") else ("", "", word)
@@ -324,6 +342,19 @@ def _tokens(parts: list[list[str]]) -> list[str]:
             if value or not name:
                 tokens.append(_token(value))
     return tokens if len(tokens) <= MAX_TOKENS else []
+
+
+def _asking_words(part: list[str]) -> int:
+    """How many of a simple command's first words say what it asks: its program, then, for a
+    program of subcommands, the subcommand (`kubectl get`, `systemctl is-active`), and for a
+    cloud CLI its service too (`aws ec2 describe-instances`). `grep PATTERN` and `dig HOST`
+    name a target at once."""
+    program = tool_effects.program_name(part[0])
+    words = 3 if program in cloud_clis.CLIS else 2 if program in SUBCOMMANDS else 1
+    for at in range(1, min(words, len(part))):
+        if part[at].startswith("-"):
+            return at
+    return min(words, len(part))
 
 
 def _token(word: str) -> str:
