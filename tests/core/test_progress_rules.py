@@ -570,15 +570,15 @@ def test_waiting_is_bounded_by_time():
     assert d.paused is not None and 600 // 60 <= rounds < 20
 
 
+def _launch(d: Driver, command: str, task: str) -> None:
+    """`command` started in the background as task `task`."""
+    launched = {"stdout": "", "stderr": "", "backgroundTaskId": task}
+    d.turn(bash(command, input={"run_in_background": True}, response=launched))
+
+
 def test_a_background_command_is_waited_on_until_it_finishes():
     d = Driver()
-    d.turn(
-        bash(
-            "go test ./... > out.txt",
-            input={"run_in_background": True},
-            response={"stdout": "", "stderr": "", "backgroundTaskId": "b7b"},
-        )
-    )
+    _launch(d, "go test ./... > out.txt", "b7b")
     running = {
         "retrieval_status": "timeout",
         "task": {"task_id": "b7b", "status": "running", "output": ""},
@@ -602,13 +602,7 @@ def test_checking_on_a_long_background_build_is_no_run_of_repeats():
     # Every two minutes for half an hour, a build's progress: its counts move, its shape does
     # not. Without the wait's exemption the 8th check asks and the 12th pauses.
     d = Driver()
-    d.turn(
-        bash(
-            "cmake --build build -j16",
-            input={"run_in_background": True},
-            response={"stdout": "", "stderr": "", "backgroundTaskId": "b7f"},
-        )
-    )
+    _launch(d, "cmake --build build -j16", "b7f")
     for n in range(1, 16):
         d.wait(120)
         line = f"[{600 * n}/9412] Building CXX object lib/part{n}.cpp.o"
