@@ -45,7 +45,7 @@ if TYPE_CHECKING:
 # is required: a loaded file without it is set aside. Comments say what a field holds.
 
 
-WORDS = list_of(STR)
+WORDS = list_of(STR)  # a command's words as `failures.swept` compares them
 
 
 class Milestone(Record):

@@ -9,8 +9,9 @@ only clauses of it, with no file written since; one alike to it (most clauses of
 of the two, and the failure's last clause, or the one before when a failing run's closing note
 moved), with nothing changed since and naming nothing new that only its call asked for. A
 failure from the command that first failed that way, aimed at another target, counts for that
-target (`aimed`): a sweep's alike answers are findings. Pure functions of the track's
-`Stuck` record.
+target (`aimed`): a sweep's alike answers are findings. So does a completed answer from a
+reading command that asks another target what a command that brought it asked (`swept`).
+Pure functions of the track's `Stuck` record.
 """
 
 from __future__ import annotations
