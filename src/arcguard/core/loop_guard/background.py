@@ -12,6 +12,8 @@ from __future__ import annotations
 
 from arcguard import jsonio
 from arcguard.core.loop_guard.tool_effects import STATUS_TOOLS
+from arcguard.core.loop_guard.tool_effects import is_wait
+from arcguard.core.loop_guard.tracks import track_key
 from arcguard.core.schema import StateFile
 from arcguard.core.state import short_id
 
@@ -166,6 +168,12 @@ def waiting(state: State, cfg: Config, now: float, *, own: str = "main") -> bool
     if guard.wait_since is None:
         guard.wait_since = now
     return now - guard.wait_since < cfg.wait_max_seconds
+
+
+def patient(state: State, cfg: Config, now: float, call: ToolCall) -> bool:
+    """`call` waits (a sleep, a status check) on work still running, within the wait's bound:
+    patience, which the repeat guard lets run and the staged rules do not count."""
+    return is_wait(call) and waiting(state, cfg, now, own=track_key(call.agent))
 
 
 def stop_waiting(state: State) -> None:

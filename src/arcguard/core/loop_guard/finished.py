@@ -90,19 +90,13 @@ def decide_post_tool(
     if heard:
         stuck.heard(track)
     elif not (
-        is_allowed(cfg, call) or call.name in opkey.USER_TOOLS or _patient(state, cfg, now, call)
+        is_allowed(cfg, call)
+        or call.name in opkey.USER_TOOLS
+        or background.patient(state, cfg, now, call)
     ):
         stuck.observe(track, now, call, finished)
         persisting.observe(track.stuck, track.seq, track.turns, call, finished)
     return paused_output(state, deny=False), state
-
-
-def _patient(state: State, cfg: Config, now: float, call: ToolCall) -> bool:
-    """A wait (a status check, a sleep) on background work still running, within the wait's
-    bound: the staged rules count it no more than the repeat and cycle rules do
-    (`background`)."""
-    wait = tool_effects.is_wait(call)
-    return wait and background.waiting(state, cfg, now, own=track_key(call.agent))
 
 
 def _finish(guard: Guard, call: ToolCall, result: ToolResult) -> stuck.Finished:

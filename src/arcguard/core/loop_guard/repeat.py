@@ -165,9 +165,7 @@ def decide_pre_tool(
     if is_allowed(cfg, call) or call.name in opkey.USER_TOOLS:
         # A user tool's result is the user's answer: asking again is never a blind repeat.
         return None, state
-    if tool_effects.is_wait(call) and background.waiting(
-        state, cfg, now, own=track_key(call.agent)
-    ):
+    if background.patient(state, cfg, now, call):
         return None, state  # bounded by time and by the work ending, not by count
     cannot_match = _cannot_match(state, track, now, call)
     if cannot_match:
