@@ -200,6 +200,58 @@ def test_a_restart_and_a_pod_deleted_for_one_service_are_one_run():
     assert words == [False, False, False, True]
 
 
+TENANTS = [
+    "acme",
+    "globex",
+    "initech",
+    "umbrella",
+    "hooli",
+    "stark",
+    "wayne",
+    "wonka",
+    "tyrell",
+    "cyberdyne",
+]
+
+
+def test_a_restart_and_a_stateful_pod_deleted_for_one_service_are_one_run():
+    # A replica's number names a pod of the service, not another target.
+    d = Driver()
+    words = []
+    for n in range(4):
+        change = ("kubectl rollout restart statefulset/redis", "kubectl delete pod redis-0")
+        d.turn(bash(change[n % 2]))
+        words.append(bool(d.turn(bash("kubectl logs redis-0 --tail 5", response="oom"))["context"]))
+    assert words == [False, False, False, True]
+
+
+@pytest.mark.parametrize(
+    ("change", "look", "answer"),
+    [
+        # A rolling restart, each node checked after its own restart.
+        (
+            "ssh app-{:02d} 'sudo systemctl restart shop-api'",
+            "curl -s http://app-{:02d}.internal:8080/version",
+            '{"version":"2.4.1"}',
+        ),
+        # A flag turned on tenant by tenant, each read back.
+        (
+            "curl -s -X POST https://admin.internal/api/tenants/{}/flags -d on",
+            "curl -s https://admin.internal/api/tenants/{}/flags | jq .on",
+            "true",
+        ),
+    ],
+)
+def test_a_rollout_checked_target_by_target_is_no_loop(change, look, answer):
+    # Every look answers alike, as it should: each is about the target just changed.
+    d = Driver()
+    for n in range(1, 11):
+        target = n if "{:02d}" in change else TENANTS[n - 1]
+        d.turn(bash(change.format(target), response=""))
+        assert not d.turn(bash(look.format(target), response=answer))["context"], n
+    assert d.paused is None
+
+
 # A rebuild and redeploy, each checked at once by the same command's closing look: the
 # rebuild's chatter goes to stderr and moves every time, the look's answer does not.
 CHECKED = (

@@ -433,6 +433,60 @@ def test_a_failure_seen_again_after_git_checks_out_other_code_is_news():
     assert not any(t["context"] for t in turns) and d.paused is None
 
 
+def test_the_working_tree_flipped_back_and_forth_is_no_repeat():
+    # Whether a failure is the branch's own: stash the change, run the test, put the change
+    # back, for one test after another. Each `git stash` undoes the `git stash pop` before it.
+    d = Driver()
+    saved = "Saved working directory and index state WIP on fix: 1a2b3c4 cache: lru"
+    denied = []
+    for n, test in enumerate(("test_eviction", "test_ttl", "test_size_limit")):
+        denied.append(d.turn(bash("git stash", saved))["denied"])
+        d.turn(fail(f"pytest tests/test_cache.py::{test} -q", f"FAILED {test}\n1 failed"))
+        popped = f"On branch fix\nDropped refs/stash@{{0}} ({n}f8e7d6c5b4a3928)"
+        denied.append(d.turn(bash("git stash pop", popped))["denied"])
+        d.turn(bash(f"pytest tests/test_cache.py::{test} -q", "1 passed"))
+    assert not any(denied) and d.paused is None
+
+
+def test_a_checkout_run_again_with_nothing_changed_between_is_a_repeat():
+    d = Driver()
+    runs = [d.turn(bash("git checkout main", "Already on 'main'")) for _ in range(3)]
+    assert [bool(r["denied"]) for r in runs] == [False, False, True]
+
+
+def test_a_checkout_that_keeps_failing_is_a_repeat_whatever_changed_between():
+    d = Driver()
+    refused = "error: Your local changes to the following files would be overwritten by checkout"
+    runs = []
+    for path in ("a.txt", "b.txt", "c.txt"):
+        runs.append(d.turn(fail("git checkout main", refused)))
+        d.turn(bash(f"rm {path}", ""))
+    assert [bool(r["denied"]) for r in runs] == [False, False, True]
+
+
+def test_a_bisect_stepped_by_hand_without_a_word_is_no_cycle():
+    # Test, mark, test, mark: the same two calls turn after turn, each mark checking out a
+    # commit the session has not had.
+    d = Driver()
+    marks = ("bad", "bad", "good", "good", "good", "bad")
+    subjects = ("move writer", "bump deps", "stream rows", "quote header", "cover edges", "trim")
+    for n, (mark, subject) in enumerate(zip(marks, subjects, strict=True)):
+        test = "pytest tests/test_export.py -q"
+        d.turn(bash(test, "1 passed") if mark == "good" else fail(test, "1 failed: header"))
+        d.turn(bash(f"git bisect {mark}", f"Bisecting: {30 >> n} left\n[{n}be1c7a] {subject}"))
+    assert d.paused is None
+
+
+def test_two_branches_checked_out_in_turn_over_and_over_are_a_cycle():
+    # Nothing new after the first lap: each checkout and each benchmark answers as before.
+    d = Driver()
+    for _ in range(4):
+        for branch in ("main", "perf"):
+            d.turn(bash(f"git checkout {branch}", f"Switched to branch '{branch}'"))
+            d.turn(bash("python -m bench.inserts", f"{branch}: 100000 rows"))
+    assert d.paused is not None and d.paused["kind"] == "cycle"
+
+
 @pytest.mark.parametrize(
     ("command", "moves"),
     [

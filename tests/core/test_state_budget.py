@@ -26,6 +26,7 @@ from arcguard.core.loop_guard.background import MAX_TASKS
 from arcguard.core.loop_guard.checks import MAX_ANSWERS
 from arcguard.core.loop_guard.checks import MAX_NAMES
 from arcguard.core.loop_guard.checks import NAME_CHARS
+from arcguard.core.loop_guard.checks import TARGET
 from arcguard.core.loop_guard.command_words import ASKED_CLIP
 from arcguard.core.loop_guard.command_words import MAX_ASKED
 from arcguard.core.loop_guard.cycle_run import MAX_NARRATIONS
@@ -243,7 +244,7 @@ def track(cfg: Any, base: int) -> dict[str, Any]:
             "futile_label": text(2 * schema.LABEL_BYTES) + ", then ",
             "futile_nudged": False,
             "futile_first": f"completed:{base:016x}",
-            "futile_names": [chars(NAME_CHARS) for _ in range(MAX_NAMES)],
+            "futile_names": [chars(len(TARGET) + NAME_CHARS) for _ in range(MAX_NAMES)],
             "detour": {
                 "runs": {
                     f"failed:{base + n:016x}@{base:016x}": INT for n in range(reverts.MAX_RUNS)

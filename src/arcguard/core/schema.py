@@ -240,7 +240,7 @@ class Stuck(Record):
     futile_label: str = field(STR, default="")  # the last of them, then its look
     futile_nudged: bool = field(BOOL, default=False)
     futile_first: str = field(STR, default="")  # a change's new answer (is it the run's 1st?)
-    futile_names: list[str] = field(list_of(STR), default_factory=list)  # what the run changes
+    futile_names: list[str] = field(list_of(STR), default_factory=list)  # its targets (`@`: seen)
     detour: Detour | None = maybe(Detour, default=None)
     persist: Persist | None = maybe(Persist, default=None)
 
@@ -435,7 +435,7 @@ FILE_STATE_CHARS = 64
 # The largest state file these bounds allow with the default settings, in bytes: no input can
 # make one larger (a real one is a few tens of KB). More operations, runs or cycle history
 # in the settings allow more, up to the limit a state file is read with (`store`).
-STATE_BUDGET = 6_242_966
+STATE_BUDGET = 6_243_830
 
 
 def problem(document: object) -> str | None:

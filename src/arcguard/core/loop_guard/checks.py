@@ -39,6 +39,8 @@ GENERIC_WORDS = frozenset(
     "sh bash pod pods deployment deployments svc add require".split()
 )
 MAX_NAMES = 8
+NODE_DIGITS = 3  # a number this short in a name numbers a node or a replica (`app-04`, `db-2`)
+TARGET = "@"  # marks a name the change and its look both gave (`Stuck.futile_names`)
 NAME_CHARS = 32
 SEGMENT_ENDS = ("&&", "||", ";", "|")
 
@@ -46,9 +48,14 @@ SEGMENT_ENDS = ("&&", "||", ";", "|")
 def changed(st: Stuck, label: str, command: str = "") -> None:
     """A call that may have changed the world ran (mutates `st`): the next look checks it. A
     change that names other targets than the run's (`restart redis` after `restart nginx`)
-    starts a run of its own: a status that reads alike for each service is no loop."""
+    starts a run of its own: a status that reads alike for each service is no loop. So does
+    one that no longer names the target the last change and its look both named (`TARGET`):
+    a rollout's next step (`restart app-05` after `restart app-04`, `curl app-04/version`)."""
     names = _names(command)
-    if names and st.futile_names and not set(names) & set(st.futile_names):
+    kept = [name.removeprefix(TARGET) for name in st.futile_names]
+    target = {bare for name, bare in zip(st.futile_names, kept, strict=True) if name != bare}
+    elsewhere = not _services(names) & _services(kept)
+    if names and kept and (elsewhere or _swapped(target, names, kept)):
         end(st)
     if names:
         st.futile_names = names
@@ -58,7 +65,7 @@ def changed(st: Stuck, label: str, command: str = "") -> None:
 def _names(command: str) -> list[str]:
     """The words of `command` that may name what it changes (`app` in `systemctl restart
     app.service`): not a segment's program, an option or its value (`-n prod`), a part with
-    digits in it (`api-6c8f7d9b4-k2x9p` is `api`), nor one of `GENERIC_WORDS`."""
+    digits in it but a node's number (`_name`), nor one of `GENERIC_WORDS`."""
     found: list[str] = []
     tokens = command.split()
     for at, token in enumerate(tokens):
@@ -68,8 +75,7 @@ def _names(command: str) -> list[str]:
         if token.startswith("-"):
             continue
         for word in "".join(c.lower() if c.isalnum() or c in "-_" else " " for c in token).split():
-            # `acme-api` and `acme-auth` are two services: a name keeps its dashes.
-            name = "-".join(p for p in word.split("-") if p and not any(c.isdigit() for c in p))
+            name = _name(word)
             if len(name) > 1 and name not in GENERIC_WORDS and name[:NAME_CHARS] not in found:
                 found.append(name[:NAME_CHARS])
                 if len(found) == MAX_NAMES:
@@ -77,14 +83,44 @@ def _names(command: str) -> list[str]:
     return found
 
 
-def looked(st: Stuck, answer: str, label: str) -> None:
-    """A look answered `answer` (its whole answer's digest, `answers.digest`; mutates `st`)."""
+def _service(name: str) -> str:
+    """A name without its node's number: `redis-0` is a pod of `redis`."""
+    return "-".join(part for part in name.split("-") if not part.isdigit())
+
+
+def _services(names: list[str]) -> set[str]:
+    return {_service(name) for name in names}
+
+
+def _swapped(target: set[str], names: list[str], kept: list[str]) -> bool:
+    """The change names something the last one did not, in place of part of its target (not
+    only the target's service: `statefulset/redis` after `redis-0`)."""
+    given = set(names)
+    dropped = any(name not in given and _service(name) not in given for name in target)
+    return dropped and not given <= set(kept)
+
+
+def _name(word: str) -> str:
+    """A word's name: `acme-api` and `acme-auth` are two services, so it keeps its dashes; a
+    node's number stays with its name (`app-04`), a hash does not (`api-6c8f7d9b4-k2x9p`)."""
+    parts = [part for part in word.split("-") if part]
+    named = [part for part in parts if not any(c.isdigit() for c in part)]
+    return "-".join(
+        p for p in parts if p in named or (named and p.isdigit() and len(p) <= NODE_DIGITS)
+    )
+
+
+def looked(st: Stuck, answer: str, label: str, command: str = "") -> None:
+    """A look (`command`) answered `answer` (its whole answer's digest, `answers.digest`;
+    mutates `st`). The names the change before it and the look both give are their target."""
     answers = st.answers
     st.answers = answers
     seen = answer in answers
     remember(answers, answer, MAX_ANSWERS)
     if not st.change:
         return
+    looks = set(_names(command))
+    target = [TARGET + name for name in st.futile_names if name in looks]
     if seen:
         # The change before a new answer was the first of this run if it got the same answer.
         first = st.futile == 0 and st.futile_first == answer
@@ -95,6 +131,8 @@ def looked(st: Stuck, answer: str, label: str) -> None:
         end(st)
         st.futile_first = answer
     st.change = ""
+    if target:
+        st.futile_names = target
 
 
 def end(st: Stuck) -> None:

@@ -35,8 +35,8 @@ if TYPE_CHECKING:
     from arcguard.core.config import Config
     from arcguard.core.render import Decisions
     from arcguard.core.schema import Guard
+    from arcguard.core.schema import Operation
     from arcguard.core.schema import Run
-    from arcguard.core.schema import Track
     from arcguard.core.state import State
     from arcguard.core.tool_call import ToolCall
     from arcguard.core.tool_call import ToolResult
@@ -72,11 +72,18 @@ def decide_post_tool(
     # before) shows nothing moved; one that prints nothing cannot tell, so it counts.
     seen = finished.result in track.results
     answered_before = seen and not finished.empty
+    if finished.moved and not seen:
+        # Code the session has not had in the working tree (a bisect's next commit): the same
+        # calls over it again are no lap of a cycle.
+        track.fingerprints, track.fresh = [], []
     progress = heard or finished.edit == stuck.NEW or (finished.changed and not answered_before)
     background.observe_result(state, now, call, result)
-    run = _owned_run(track, opkey.operation_id(call), call.id)
-    if run is not None:
+    op = track.ops.get(opkey.operation_id(call))
+    run = _owned_run(op, call.id)
+    if op is not None and run is not None:
         run.outcome = finished.outcome
+        if finished.changed:
+            op.change_seq = guard.change_seq  # its own change is none since it ran
         completed = finished.outcome.startswith(opkey.COMPLETED)
         progress = progress or (completed and run.spent is not None)
     # Fresh evidence is a result of a shape this track never saw: a new timestamp or counter
@@ -171,9 +178,8 @@ def _file_visit(guard: Guard, call: ToolCall, response: object) -> str:
     return visit
 
 
-def _owned_run(track: Track, oid: str, tool_use_id: str) -> Run | None:
+def _owned_run(op: Operation | None, tool_use_id: str) -> Run | None:
     """The pending execution this result belongs to; a late or foreign result gets None."""
-    op = track.ops.get(oid)
     for run in op.runs if op is not None else ():
         if run.owner == tool_use_id and run.outcome is None:
             return run

@@ -6,6 +6,7 @@ confirmed edit), a re-read after a change (a read-only observer re-run once afte
 may have changed the world, or a file read whose size or modification time moved), a timeout
 recovery (once, with a strictly larger effective timeout after a real timeout), a re-run after
 a compaction (once: the model no longer has what it saw), or a wait while background work runs.
+A git command moving the working tree again after another change (`_flipped`) is not denied.
 Executions are recorded before the allow is returned, owned by their `tool_use_id`; only the
 owner's result resolves one, so a late or duplicate result changes nothing. A call that never
 executed (cancelled, interrupted, refused, denied by a hook) is not an execution. The result
@@ -123,6 +124,22 @@ def _exception(
     return None
 
 
+def _flipped(op: Operation, guard: Guard, call: ToolCall) -> bool:
+    """A git command moving the working tree again after another change since its last run,
+    which completed: the tree flipped back (`git stash` after `git stash pop`, a branch checked
+    out again after another, to compare them), no blind repeat. Any command may change the
+    world as far as arcguard knows, so only these are known flips: a rotation of unknown
+    commands would excuse itself. Not an exception spent, nor progress: a flip that goes
+    round and round is the cycle rule's (`cycle_run`)."""
+    runs = op.runs
+    return (
+        guard.change_seq > op.change_seq
+        and bool(runs)
+        and (runs[-1].outcome or "").startswith(opkey.COMPLETED)
+        and shell_writes.moves_tree(call)
+    )
+
+
 def _make_room(track: Track, cfg: Config, now: float) -> bool:
     """Evict a resolved record so a new operation fits; False when every record is in use."""
     ops = track.ops
@@ -188,7 +205,7 @@ def decide_pre_tool(
             return _deny_repeat(state, track, op, now, runs=at_once + 1, at_once=True), state
         if not at_once and len({_run_outcome(r) for r in recent}) == 1:
             spent = _exception(op, guard, cfg, call, file_state)
-            if spent is None:
+            if spent is None and not _flipped(op, guard, call):
                 remember(denied, call.id, MAX_RESOLVED_IDS)
                 if _run_outcome(recent[-1]).startswith(opkey.FAILED):
                     _refused(track, call)

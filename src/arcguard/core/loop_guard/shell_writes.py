@@ -62,11 +62,17 @@ def edits_files(call: ToolCall) -> bool:
     return any(_writes(fx.unwrap(words)) for words in shell_words.commands(text) or [])
 
 
-def moves_checkout(call: ToolCall, answer: str) -> bool:
-    """A git command put other code in the working tree (`answer`: what it printed)."""
+def moves_tree(call: ToolCall) -> bool:
+    """A git command that puts other code in the working tree (`git stash pop`), whatever it
+    answers."""
     command = fx.command_of(call)
     parts = fx.segments(command) if command is not None else None
-    if not any(_moves(fx.unwrap(words)) for words in parts or []):
+    return any(_moves(fx.unwrap(words)) for words in parts or [])
+
+
+def moves_checkout(call: ToolCall, answer: str) -> bool:
+    """A git command put other code in the working tree (`answer`: what it printed)."""
+    if not moves_tree(call):
         return False
     lowered = answer.lower()
     return not any(phrase in lowered for phrase in NOTHING_MOVED)

@@ -212,15 +212,15 @@ def observe(track: Track, now: float, call: ToolCall, finished: Finished) -> Non
         searches.observe(st, track.seq, call, finished.found)
     if back or finished.edit == REVISIT or outcome in UNCOMPARED:
         return  # back to a known content or going back, or no result to compare: neither way
-    label = opkey.label(call, LABEL_CHARS)
+    label, command = opkey.label(call, LABEL_CHARS), tool_effects.command_of(call) or ""
     if outcome.startswith(opkey.COMPLETED):
         if finished.changed:
             # A restart checked in the same command names its targets before its look.
-            checks.changed(st, label, finished.checked or tool_effects.command_of(call) or "")
-            if finished.answer:
-                checks.looked(st, finished.answer, label)  # its own look, in the same command
+            checks.changed(st, label, finished.checked or command)
+            if finished.answer:  # its own look, in the same command
+                checks.looked(st, finished.answer, label, command)
         elif not finished.empty and not poll:  # a look with something to show
-            checks.looked(st, finished.answer or outcome, label)
+            checks.looked(st, finished.answer or outcome, label, command)
     if finished.empty and not poll:
         return  # it told nothing (a wait that prints nothing still waited, though)
     results = st.results
