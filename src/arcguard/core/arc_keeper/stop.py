@@ -10,10 +10,11 @@ pause and is let through. What else counts as a stall depends on `stop_policy`: 
 step not taken, or an offer of further help ("Let me know if you need anything else.") while the
 arc has milestones left; `strict` every other text. Then, under `ask` and `strict`, a completion
 claim or a text stop let through while a check the task names has not passed since the last edit
-to code (`named_checks`) is a stall too, once until code is edited again; let through all the
-same, it is what it was (a claim completes the arc). Blocks of unknown types are content, never
-"empty"; a synthetic (API error) final message, a paused session and a running background task
-are never continued.
+to code (`named_checks`) is a stall too, once until code is edited again; so is one naming some
+of the items the task lists and not the others (`task_items`). Let through all the same (the
+caps spent, a task running), it is what it was (a claim completes the arc). Blocks of unknown
+types are content, never "empty"; a synthetic (API error) final message, a paused session and a
+running background task are never continued.
 
 Outside any arc, one stall is still continued: the model's empty or "No response requested."
 answer to Claude Code's own resume prompt, once per resume, because the session otherwise sits
@@ -27,6 +28,7 @@ from arcguard.core.arc_keeper import arc as arcs
 from arcguard.core.arc_keeper import goal
 from arcguard.core.arc_keeper import handback
 from arcguard.core.arc_keeper import named_checks
+from arcguard.core.arc_keeper import task_items
 from arcguard.core.loop_guard import guard
 from arcguard.core.loop_guard import opkey
 from arcguard.core.schema import LogEntry
@@ -64,6 +66,7 @@ STALL_COURTESY = "stall-courtesy"  # "Let me know if you need anything else." wi
 STALL_PAUSED = "stall-paused"  # "This is a good place to pause."
 STALL_UNVERIFIED = "stall-unverified"  # "Migration's done." right after the lint failed
 STALL_UNCHECKED = "stall-unchecked"  # a stop before the test run the task asks for has passed
+STALL_PARTIAL = "stall-partial"  # a stop naming some of the items the task lists, not the rest
 STALLS = frozenset(
     {
         STALL,
@@ -74,6 +77,7 @@ STALLS = frozenset(
         STALL_PAUSED,
         STALL_UNVERIFIED,
         STALL_UNCHECKED,
+        STALL_PARTIAL,
     }
 )
 
@@ -90,6 +94,7 @@ LOGGED = {
     STALL_PAUSED: vocabulary.PAUSED,
     STALL_UNVERIFIED: vocabulary.UNVERIFIED,
     STALL_UNCHECKED: vocabulary.UNCHECKED,
+    STALL_PARTIAL: vocabulary.PAUSED,
 }
 # The closings the `ask` policy sends back to work, whatever the milestones.
 ASKED = {
@@ -107,8 +112,10 @@ SEEN = {
     STALL_PAUSED: "ended by stopping partway, with work still to do",
     STALL_UNVERIFIED: "ended saying the work is done right after a call failed",
     STALL_UNCHECKED: "ended before the checks the task names passed on the code as it now is",
+    STALL_PARTIAL: "ended naming only some of the items the task lists",
 }
 RUN_OR_SAY = "; run them, or say why one cannot run here"
+DO_OR_SAY = " not named; do them, or say why they need nothing"
 
 # Kinds of final message, as `arcguard.transcript.records` names them.
 KIND_TOOL_USE = "tool_use"
@@ -290,26 +297,34 @@ def _arc_stop(state: State, arc: Arc, signals: Signals, cfg: Config, now: float)
         if final is None
         else classify(final, cfg.stop_policy, work_left=bool(arcs.next_milestone(arc)))
     )
-    proven = not (signals.calls_seen and unproven(base, final, cfg.stop_policy))
-    unchecked = [] if proven else named_checks.missing(arc)
-    verdict = STALL_UNCHECKED if unchecked else base
+    open_stop = final is not None and unproven(base, final, cfg.stop_policy)
+    unchecked = named_checks.missing(arc) if open_stop and signals.calls_seen else []
+    left = (
+        []
+        if final is None or not open_stop or unchecked
+        else task_items.unsaid(arc.task, final.text)
+    )
+    verdict = STALL_UNCHECKED if unchecked else STALL_PARTIAL if left else base
     # Only a stall needs a reason to be left alone (and the wait test reads its closing again).
     why = _why_not_continue(state, final, signals.background_running) if verdict in STALLS else None
     if verdict in STALLS and why is None:
         stop_cap = (signals.harness or Harness()).stop_cap
         if _within_caps(state, arc, verdict, cfg, now, stop_cap=stop_cap):
+            if left:
+                named = ", ".join(f"`{item}`" for item in left)
+                return _block(state, arc, verdict, now, f"{SEEN[verdict]} ({named}{DO_OR_SAY})")
             if not unchecked:
                 return _block(state, arc, verdict, now, SEEN[verdict])
             arc.checks_asked = True  # told once, until code is edited again
             named = ", ".join(unchecked)
             return _block(state, arc, verdict, now, f"{SEEN[verdict]} ({named}{RUN_OR_SAY})")
-        if not unchecked:
+        if not (unchecked or left):
             return None
     elif verdict in STALLS:
         _log(state, now, vocabulary.ALLOW, f"{LOGGED[verdict]} stall left alone: {why}")
-    # A stop the missing proof does not send back is what it is otherwise: a claim still
-    # completes the arc.
-    _settle(state, arc, base if unchecked else verdict, signals, now)
+    # A stop the missing proof or items do not send back is what it is otherwise: a claim
+    # still completes the arc.
+    _settle(state, arc, base if unchecked or left else verdict, signals, now)
     return None
 
 
