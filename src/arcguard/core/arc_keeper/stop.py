@@ -29,6 +29,7 @@ from arcguard.core.arc_keeper import goal
 from arcguard.core.arc_keeper import handback
 from arcguard.core.arc_keeper import named_checks
 from arcguard.core.arc_keeper import task_items
+from arcguard.core.arc_keeper import user_needed
 from arcguard.core.loop_guard import guard
 from arcguard.core.loop_guard import opkey
 from arcguard.core.schema import LogEntry
@@ -67,19 +68,10 @@ STALL_PAUSED = "stall-paused"  # "This is a good place to pause."
 STALL_UNVERIFIED = "stall-unverified"  # "Migration's done." right after the lint failed
 STALL_UNCHECKED = "stall-unchecked"  # a stop before the test run the task asks for has passed
 STALL_PARTIAL = "stall-partial"  # a stop naming some of the items the task lists, not the rest
-STALLS = frozenset(
-    {
-        STALL,
-        STALL_QUESTION,
-        STALL_ANNOUNCED,
-        STALL_OTHER,
-        STALL_COURTESY,
-        STALL_PAUSED,
-        STALL_UNVERIFIED,
-        STALL_UNCHECKED,
-        STALL_PARTIAL,
-    }
-)
+
+# Stalls that hand the turn to the operator, which a reason only the operator can act on
+# makes rightful (`user_needed`).
+HANDED_BACK = frozenset({STALL_QUESTION, STALL_PAUSED, STALL_COURTESY})
 
 POLICY_NOOP = "noop"
 POLICY_ASK = "ask"
@@ -96,6 +88,7 @@ LOGGED = {
     STALL_UNCHECKED: vocabulary.UNCHECKED,
     STALL_PARTIAL: vocabulary.PAUSED,
 }
+STALLS = frozenset(LOGGED)  # every stall verdict has its class
 # The closings the `ask` policy sends back to work, whatever the milestones.
 ASKED = {
     handback.QUESTION: STALL_QUESTION,
@@ -306,7 +299,7 @@ def _arc_stop(state: State, arc: Arc, signals: Signals, cfg: Config, now: float)
     )
     verdict = STALL_UNCHECKED if unchecked else STALL_PARTIAL if left else base
     # Only a stall needs a reason to be left alone (and the wait test reads its closing again).
-    why = _why_not_continue(state, final, signals.background_running) if verdict in STALLS else None
+    why = _why_not_continue(state, final, signals, verdict) if verdict in STALLS else None
     if verdict in STALLS and why is None:
         stop_cap = (signals.harness or Harness()).stop_cap
         if _within_caps(state, arc, verdict, cfg, now, stop_cap=stop_cap):
@@ -366,16 +359,21 @@ def _dead_resume(
 
 
 def _why_not_continue(
-    state: State, final: Final | None, background_running: bool | None
+    state: State, final: Final | None, signals: Signals, verdict: str
 ) -> str | None:
     if is_paused(state):
         return "the session is paused by arcguard"
     if final is not None and final.synthetic:
         return "the final message is an API error"
+    background_running = signals.background_running
     if background_running:
         return "a background task is running; Claude Code wakes the session when it ends"
     if background_running is None and final is not None and handback.waits(final.text):
         return "it waits on work, and this release does not say whether a background task runs"
+    # Only a turn handed back to the operator: an announced step says the model goes on.
+    needed = user_needed.reason(final.text) if final and verdict in HANDED_BACK else None
+    if needed:
+        return f"it says why only the operator can go on ({needed})"
     if goal.active(state):
         # Both would send the model back for the same stop; the goal's judge knows its
         # condition, arcguard does not.

@@ -1,0 +1,72 @@
+"""A stop that says why only the operator can go on.
+
+The stop protocol asks the model to mark a decision that only the operator can take with
+`DECISION NEEDED:`. Models often stop rightly without the mark: a force-push that rewrites a
+shared history, a licence only the operator's lawyers can choose, a device to plug back in, a
+code from the operator's phone, or an offer of work the task did not ask for once it is done.
+Sending such a stop back fights the operator, so a stall that hands the turn back (a
+question, a stop partway, an offer of help: not an announced step, which says the model goes
+on) with one of these reasons (`REASONS`) in its closing paragraphs is left alone, and the log
+says which. Only what the message says counts (code, quotes and block quotes set aside), and
+only whole phrases: "illegal" is not "legal".
+Pure word tests, no `re` (the Stop hook runs on every turn's end).
+"""
+
+from __future__ import annotations
+
+from arcguard.core.words.sentences import normal
+from arcguard.core.words.sentences import paragraphs
+from arcguard.core.words.sentences import prose
+
+
+# Why only the operator can go on, and the phrases that say so.
+REASONS = {
+    "a step that cannot be undone": (
+        "irreversible",
+        "can't be undone",
+        "cannot be undone",
+        "force-push",
+        "force push",
+        "force-pushing",
+        "rewrites history",
+        "rewriting history",
+        "rewrite the history",
+    ),
+    "a legal or licensing call": ("legal", "licensing"),
+    "something only a person at the machine can do": (
+        "plugged back",
+        "plug it back",
+        "plug them back",
+        "reconnect the",
+        "power-cycle",
+        "power cycle",
+        "physically",
+    ),
+    "the operator's own credentials": ("one-time code", "2fa code", "mfa code", "otp"),
+    "work outside the task": (
+        "not part of this task",
+        "not part of the task",
+        "outside the scope",
+        "beyond the scope",
+    ),
+}
+# The paragraphs read: a reason said earlier in a long report is about something else (a
+# force-push that already happened, an item set aside as out of scope).
+CLOSING_PARAGRAPHS = 2
+WORD_CHARS = "'-"  # inside a word: "can't", "force-push" are one word each
+
+
+def reason(text: str) -> str | None:
+    """Why the message says only the operator can go on (a key of `REASONS`), in its last
+    `CLOSING_PARAGRAPHS` of prose, where it hands the turn back; or None."""
+    closing = "\n".join(paragraphs(prose(text))[-CLOSING_PARAGRAPHS:])
+    said = f" {_words(normal(closing))} "
+    for why, phrases in REASONS.items():
+        if any(f" {phrase} " in said for phrase in phrases):
+            return why
+    return None
+
+
+def _words(text: str) -> str:
+    """`text` as words set apart by single spaces, punctuation dropped."""
+    return " ".join("".join(c if c.isalnum() or c in WORD_CHARS else " " for c in text).split())
