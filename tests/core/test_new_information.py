@@ -454,6 +454,32 @@ def test_a_checkout_run_again_with_nothing_changed_between_is_a_repeat():
     assert [bool(r["denied"]) for r in runs] == [False, False, True]
 
 
+def _write():
+    return bash("sed -i s/a/b/ app.py", "")
+
+
+def _test_fails():
+    return fail("pytest -q", "FAILED tests/test_api.py::test_total\n1 failed")
+
+
+@pytest.mark.parametrize(
+    ("command", "answer", "between"),
+    [
+        # A checkout and a deploy in one command: no swap of the tree, whatever ran between.
+        ("git checkout main && make deploy", "Already on 'main'\ndeploy: ok", _write),
+        ("git checkout main", "Already on 'main'", _test_fails),  # a test run swaps nothing
+        ("git pull", "Fast-forward\n app.py | 2 +-", _write),  # a pull swaps nothing back
+    ],
+)
+def test_a_git_command_that_swaps_nothing_back_is_a_repeat(command, answer, between):
+    d = Driver()
+    runs = []
+    for _ in range(3):
+        runs.append(d.turn(bash(command, answer)))
+        d.turn(between())
+    assert [bool(r["denied"]) for r in runs] == [False, False, True]
+
+
 def test_a_checkout_that_keeps_failing_is_a_repeat_whatever_changed_between():
     d = Driver()
     refused = "error: Your local changes to the following files would be overwritten by checkout"

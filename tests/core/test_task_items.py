@@ -27,11 +27,13 @@ TASK = (
     [
         (TASK, [["list", "show", "diff", "export", "prune"]]),
         ("Port `a.py`, `b.py` and `c.py` to async.", [["a.py", "b.py", "c.py"]]),
-        (
-            "Fix `lint`, `typecheck`, or `test`; then `x` / `y` / `z`.",
-            [["lint", "typecheck", "test"], ["x", "y", "z"]],
-        ),
-        # Two items, spans that are not one list, a span after an unpaired backtick.
+        ("- Please port `a.py`, `b.py` & `c.py` to async.", [["a.py", "b.py", "c.py"]]),
+        # A choice, a description, a rule against, two items, spans not one list, a span
+        # after an unpaired backtick.
+        ("Install the deps with `uv`, `pip` or `poetry`, whichever the repo uses.", []),
+        ("Fix `x` / `y` / `z`.", []),
+        ("The CLI has `list`, `show` and `diff` subcommands. Add `--verbose` to `show`.", []),
+        ("Don't touch `a.py`, `b.py` and `c.py`; fix `d.py`.", []),
         ("Rename `foo` and `bar`.", []),
         ("Run `make` in `src/`, then check `out.log` for `ERROR`.", []),
         ("Fix `a`, `b`, `c", []),
@@ -66,10 +68,10 @@ def test_a_message_naming_some_items_leaves_the_others_unsaid(message, left):
     assert task_items.unsaid(TASK, message) == left
 
 
-def _stop(text, *, task=TASK, policy="ask", total_blocks=0):
+def _stop(text, *, task=TASK, policy="ask", total_blocks=0, chain=0):
     state = fresh_state("sid", NOW)
     arc = arcs.new_arc("add json", [], NOW)
-    arc.task, arc.total_blocks = task, total_blocks
+    arc.task, arc.total_blocks, arc.reconcile_count = task, total_blocks, chain
     StateFile.view(state).arc = arc
     cfg, problems = build_config({}, {"stop_policy": policy})
     assert not problems
@@ -99,6 +101,12 @@ def test_a_report_of_some_listed_items_is_sent_back_naming_the_others():
 def test_no_list_no_policy_or_a_decision_leaves_the_stop_alone(text, task, policy):
     out, _ = _stop(text, task=task, policy=policy)
     assert out is None or out.get("decision") != "block"
+
+
+def test_the_stop_after_a_continuation_may_name_only_the_items_it_went_on_with():
+    out, state = _stop("Done: `diff`, `export` and `prune` take `--json` too.", chain=1)
+    assert out is None or out.get("decision") != "block"
+    assert state.arc is not None and state.arc.active is False  # the claim completes the arc
 
 
 def test_a_claim_naming_some_items_still_completes_the_arc_once_the_caps_are_spent():

@@ -44,6 +44,12 @@ STALLS = [
     "Tests pass for the parser. Want me to continue with the exporter?",
     "I made the change. Should I also update the docs?",
     "The parser now rejects illegal characters. Shall I add more tests?",  # not "legal"
+    "The engine finds no legal move there. Want me to continue with the evaluator?",
+    "Should I port the worker to an OTP gen_server next?",
+    "The client now tries to reconnect the socket. Shall I add the retry tests?",
+    "It is fully reversible, nothing irreversible here. Shall I go on?",
+    "Nothing here needs a force push. Want me to continue?",
+    "Next is the licensing module from the plan. Shall I start on it?",
     "Next I'll run `git push --force` on the branch.",  # in code: shown, not said
     # A reason said early in a long report is about something else, and an announced step
     # says the model goes on.
@@ -67,8 +73,15 @@ def test_a_stall_naming_no_such_reason_or_announcing_a_step_is_still_sent_back(t
     assert out is not None and out["decision"] == "block"
 
 
-def _stop(text):
+def test_work_outside_the_task_is_no_reason_while_milestones_are_left():
+    text = RIGHTFUL["work outside the task"]
+    assert user_needed.reason(text, work_left=True) is None
+    out, _ = _stop(text, milestones=["wire the exporter"])
+    assert out is not None and out["decision"] == "block"
+
+
+def _stop(text, milestones=()):
     state = fresh_state("sid", NOW)
-    StateFile.view(state).arc = arcs.new_arc("ship the importer", [], NOW)
+    StateFile.view(state).arc = arcs.new_arc("ship the importer", list(milestones), NOW)
     out, state = decide_stop(state, Signals(Final.from_text(text)), default_config(), NOW)
     return render.output(out, "Stop"), StateFile.view(state)

@@ -292,11 +292,9 @@ def _arc_stop(state: State, arc: Arc, signals: Signals, cfg: Config, now: float)
     )
     open_stop = final is not None and unproven(base, final, cfg.stop_policy)
     unchecked = named_checks.missing(arc) if open_stop and signals.calls_seen else []
-    left = (
-        []
-        if final is None or not open_stop or unchecked
-        else task_items.unsaid(arc.task, final.text)
-    )
+    # Once a chain of continuations: the stop after one may name only the items it went on with.
+    once = not (final is None or not open_stop or unchecked or arc.reconcile_count)
+    left = task_items.unsaid(arc.task, final.text) if once and final is not None else []
     verdict = STALL_UNCHECKED if unchecked else STALL_PARTIAL if left else base
     # Only a stall needs a reason to be left alone (and the wait test reads its closing again).
     why = _why_not_continue(state, final, signals, verdict) if verdict in STALLS else None
@@ -371,7 +369,11 @@ def _why_not_continue(
     if background_running is None and final is not None and handback.waits(final.text):
         return "it waits on work, and this release does not say whether a background task runs"
     # Only a turn handed back to the operator: an announced step says the model goes on.
-    needed = user_needed.reason(final.text) if final and verdict in HANDED_BACK else None
+    arc = StateFile.view(state).arc
+    left = arc is not None and bool(arcs.next_milestone(arc))
+    needed = None
+    if final is not None and verdict in HANDED_BACK:
+        needed = user_needed.reason(final.text, work_left=left)
     if needed:
         return f"it says why only the operator can go on ({needed})"
     if goal.active(state):

@@ -1,8 +1,10 @@
 """What a task lists item by item, and a stop that names only some of the items.
 
 A task that lists what to do in backticks (`list`, `show`, `diff`, `export` and `prune`: three
-or more, set apart by commas, `and`, `or`, `&` or slashes; not options such as `-r`) says how
-far the work must go. A
+or more, set apart by commas, `and` or `&`, in a sentence that opens with what to do: "Add",
+"Port", "Fix"; not options such as `-r`) says how far the work must go. Items joined by "or"
+are a choice, and items a sentence only describes ("The CLI has `list`, `show` and `diff`.")
+or rules out ("Don't touch ...") are no work to do. A
 stop whose message names some of the items and not the others, and says nothing of the rest
 (no "all", "every", "each", "both", "the others", "remaining"), reports part of the work as
 the whole of it: the model stopped believing it was done, or left the rest unsaid. Which
@@ -18,7 +20,16 @@ MIN_ITEMS = 3
 MAX_ITEMS = 16
 ITEM_CHARS = 40  # a longer code span is a command or a snippet, not an item of a list
 # What may stand between two items of one list.
-SEPARATORS = frozenset({",", "and", ", and", "or", ", or", "/", "&", ";"})
+SEPARATORS = frozenset({",", "and", ", and", "&"})
+# Verbs that open a sentence telling what to do, and words that may come before them.
+DOING = frozenset(
+    "add fix convert port update migrate implement write rename remove delete drop refactor "  # noqa: SIM905
+    "create make move replace support translate wrap document test cover upgrade bump apply "
+    "change extend rewrite clean split expose register handle validate wire enable disable "
+    "deprecate build generate localize annotate type format backfill".split()
+)
+BEFORE_DOING = frozenset({"please", "also", "then", "now", "and", "next"})
+SENTENCE_ENDS = ".!?\n"
 # Words by which a message speaks of every item at once, or of those it does not name.
 WHOLE_WORDS = frozenset(
     {"all", "every", "each", "both", "everywhere", "rest", "other", "others", "remaining"}
@@ -31,23 +42,35 @@ def lists(task: str) -> list[list[str]]:
     parts = task.split("`")
     found: list[list[str]] = []
     current: list[str] = []
+    doing = False  # the sentence the current list is in tells what to do
     # Code spans are the odd parts; one after an unpaired backtick is not a span.
     for at in range(1, len(parts) - 1, 2):
         item = parts[at].strip()
         joined = current and parts[at - 1].strip().lower() in SEPARATORS
         if not joined:
-            _close(found, current)
-            current = []
+            _close(found, current, doing=doing)
+            current, doing = [], _tells_what_to_do(parts[:at])
         # An option listed (`-r`, `-s`, `-b`) is what a tool takes, not work to do.
         if 0 < len(item) <= ITEM_CHARS and not item.startswith("-") and item not in current:
             current.append(item)
-    _close(found, current)
+    _close(found, current, doing=doing)
     return found
 
 
-def _close(found: list[list[str]], items: list[str]) -> None:
-    if MIN_ITEMS <= len(items) <= MAX_ITEMS:
+def _close(found: list[list[str]], items: list[str], *, doing: bool) -> None:
+    if doing and MIN_ITEMS <= len(items) <= MAX_ITEMS:
         found.append(items)
+
+
+def _tells_what_to_do(before: list[str]) -> bool:
+    """The sentence that `before` (the task's parts up to a list, code spans at odd places)
+    ends in opens with a verb of `DOING`, past a list's bullet and words like "please"."""
+    text = "".join(p if at % 2 == 0 else " X " for at, p in enumerate(before))
+    start = max(text.rfind(end) for end in SENTENCE_ENDS) + 1
+    words = "".join(c.lower() if c.isalpha() or c == "'" else " " for c in text[start:]).split()
+    while words and words[0] in BEFORE_DOING:
+        words = words[1:]
+    return bool(words) and words[0] in DOING
 
 
 def unsaid(task: str, message: str) -> list[str]:

@@ -7,8 +7,10 @@ code from the operator's phone, or an offer of work the task did not ask for onc
 Sending such a stop back fights the operator, so a stall that hands the turn back (a
 question, a stop partway, an offer of help: not an announced step, which says the model goes
 on) with one of these reasons (`REASONS`) in its closing paragraphs is left alone, and the log
-says which. Only what the message says counts (code, quotes and block quotes set aside), and
-only whole phrases: "illegal" is not "legal".
+says which. Only what the message says counts (code, quotes and block quotes set aside), only
+whole phrases ("a legal question", not "no legal move"; "illegal" is none), and not a phrase
+denied by a word just before it ("nothing irreversible here"). Work outside the task is a
+reason once the task is done, with no milestone left.
 Pure word tests, no `re` (the Stop hook runs on every turn's end).
 """
 
@@ -19,7 +21,9 @@ from arcguard.core.words.sentences import paragraphs
 from arcguard.core.words.sentences import prose
 
 
-# Why only the operator can go on, and the phrases that say so.
+# Why only the operator can go on, and the phrases that say so. Work outside the task is a
+# reason only once the task is done: with milestones left, the model has work of its own.
+OUTSIDE = "work outside the task"
 REASONS = {
     "a step that cannot be undone": (
         "irreversible",
@@ -32,39 +36,61 @@ REASONS = {
         "rewriting history",
         "rewrite the history",
     ),
-    "a legal or licensing call": ("legal", "licensing"),
+    "a legal or licensing call": (
+        "legal call",
+        "legal decision",
+        "legal question",
+        "legal review",
+        "licensing call",
+        "licensing decision",
+        "licensing question",
+    ),
     "something only a person at the machine can do": (
         "plugged back",
         "plug it back",
         "plug them back",
-        "reconnect the",
+        "unplugged",
         "power-cycle",
         "power cycle",
-        "physically",
     ),
-    "the operator's own credentials": ("one-time code", "2fa code", "mfa code", "otp"),
-    "work outside the task": (
+    "the operator's own credentials": ("one-time code", "2fa code", "mfa code", "authenticator"),
+    OUTSIDE: (
         "not part of this task",
         "not part of the task",
         "outside the scope",
         "beyond the scope",
     ),
 }
+# Words that deny the phrase after them ("nothing irreversible here", "no force-push needed").
+NEGATIONS = frozenset({"no", "not", "nothing", "never", "without", "none", "neither", "nor"})
+NEGATION_REACH = 4  # words before a phrase that may deny it ("nothing here needs a force push")
 # The paragraphs read: a reason said earlier in a long report is about something else (a
 # force-push that already happened, an item set aside as out of scope).
 CLOSING_PARAGRAPHS = 2
 WORD_CHARS = "'-"  # inside a word: "can't", "force-push" are one word each
 
 
-def reason(text: str) -> str | None:
+def reason(text: str, *, work_left: bool = False) -> str | None:
     """Why the message says only the operator can go on (a key of `REASONS`), in its last
-    `CLOSING_PARAGRAPHS` of prose, where it hands the turn back; or None."""
+    `CLOSING_PARAGRAPHS` of prose, where it hands the turn back, and not denied there; None
+    if it does not. `work_left`: the arc still has milestones to do."""
     closing = "\n".join(paragraphs(prose(text))[-CLOSING_PARAGRAPHS:])
-    said = f" {_words(normal(closing))} "
+    said = _words(normal(closing)).split()
     for why, phrases in REASONS.items():
-        if any(f" {phrase} " in said for phrase in phrases):
+        if not (why == OUTSIDE and work_left) and any(_says(said, p.split()) for p in phrases):
             return why
     return None
+
+
+def _says(said: list[str], phrase: list[str]) -> bool:
+    """`phrase` is among the words `said`, and none of the few words before it denies it."""
+    size = len(phrase)
+    for at in range(len(said) - size + 1):
+        if said[at : at + size] == phrase:
+            before = said[max(0, at - NEGATION_REACH) : at]
+            if not any(w in NEGATIONS or w.endswith("n't") for w in before):
+                return True
+    return False
 
 
 def _words(text: str) -> str:

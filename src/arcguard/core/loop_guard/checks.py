@@ -102,12 +102,19 @@ def _swapped(target: set[str], names: list[str], kept: list[str]) -> bool:
 
 def _name(word: str) -> str:
     """A word's name: `acme-api` and `acme-auth` are two services, so it keeps its dashes; a
-    node's number stays with its name (`app-04`), a hash does not (`api-6c8f7d9b4-k2x9p`)."""
+    node's number stays with its name (`app-04`, `web1`), a hash does not
+    (`api-6c8f7d9b4-k2x9p`)."""
     parts = [part for part in word.split("-") if part]
-    named = [part for part in parts if not any(c.isdigit() for c in part)]
+    named = [part for part in parts if not any(c.isdigit() for c in part) or _node(part)]
     return "-".join(
         p for p in parts if p in named or (named and p.isdigit() and len(p) <= NODE_DIGITS)
     )
+
+
+def _node(part: str) -> bool:
+    """Letters, then a number of at most `NODE_DIGITS` digits: a host's name (`web1`, `db12`)."""
+    letters = part.rstrip("0123456789")
+    return letters.isalpha() and len(part) - len(letters) <= NODE_DIGITS
 
 
 def looked(st: Stuck, answer: str, label: str, command: str = "") -> None:

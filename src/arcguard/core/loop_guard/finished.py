@@ -82,8 +82,8 @@ def decide_post_tool(
     run = _owned_run(op, call.id)
     if op is not None and run is not None:
         run.outcome = finished.outcome
-        if finished.changed:
-            op.change_seq = guard.change_seq  # its own change is none since it ran
+        if finished.wrote and shell_writes.flips(call):
+            op.edit_seq = guard.edit_seq  # its own swap of the tree is none since it ran
         completed = finished.outcome.startswith(opkey.COMPLETED)
         progress = progress or (completed and run.spent is not None)
     # Fresh evidence is a result of a shape this track never saw: a new timestamp or counter

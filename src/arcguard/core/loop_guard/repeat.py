@@ -6,7 +6,7 @@ confirmed edit), a re-read after a change (a read-only observer re-run once afte
 may have changed the world, or a file read whose size or modification time moved), a timeout
 recovery (once, with a strictly larger effective timeout after a real timeout), a re-run after
 a compaction (once: the model no longer has what it saw), or a wait while background work runs.
-A git command moving the working tree again after another change (`_flipped`) is not denied.
+A git command swapping the working tree back after a write (`_flipped`) is not denied.
 Executions are recorded before the allow is returned, owned by their `tool_use_id`; only the
 owner's result resolves one, so a late or duplicate result changes nothing. A call that never
 executed (cancelled, interrupted, refused, denied by a hook) is not an execution. The result
@@ -125,18 +125,19 @@ def _exception(
 
 
 def _flipped(op: Operation, guard: Guard, call: ToolCall) -> bool:
-    """A git command moving the working tree again after another change since its last run,
-    which completed: the tree flipped back (`git stash` after `git stash pop`, a branch checked
-    out again after another, to compare them), no blind repeat. Any command may change the
-    world as far as arcguard knows, so only these are known flips: a rotation of unknown
-    commands would excuse itself. Not an exception spent, nor progress: a flip that goes
-    round and round is the cycle rule's (`cycle_run`)."""
+    """A git command swapping the working tree (`shell_writes.flips`) run again after files
+    were written or other code checked out since its last run, which completed: the tree
+    flipped back (`git stash` after `git stash pop`, a branch checked out again after another,
+    to compare them), no blind repeat. Any command may change the world as far as arcguard
+    knows, so only these are known flips: a rotation of unknown commands would excuse itself,
+    and a test run between two checkouts of one branch moves nothing they swap. Not an
+    exception spent, nor progress: a flip that goes round and round is the cycle rule's."""
     runs = op.runs
     return (
-        guard.change_seq > op.change_seq
+        guard.edit_seq > op.edit_seq
         and bool(runs)
         and (runs[-1].outcome or "").startswith(opkey.COMPLETED)
-        and shell_writes.moves_tree(call)
+        and shell_writes.flips(call)
     )
 
 

@@ -44,6 +44,8 @@ GIT_TREE_MOVERS = {
     "revert": ("--abort", "--quit"),
     "am": ("--abort", "--quit"),
 }
+# `git SUB` that swaps what the working tree holds, and may swap it back (`flips`).
+FLIP_SUBCOMMANDS = frozenset({"checkout", "switch", "stash", "bisect"})
 # `git reset` moves the working tree only in these modes.
 RESET_MOVES = ("--hard", "--keep", "--merge")
 # What git answers when the command moved nothing.
@@ -62,20 +64,27 @@ def edits_files(call: ToolCall) -> bool:
     return any(_writes(fx.unwrap(words)) for words in shell_words.commands(text) or [])
 
 
-def moves_tree(call: ToolCall) -> bool:
-    """A git command that puts other code in the working tree (`git stash pop`), whatever it
-    answers."""
-    command = fx.command_of(call)
-    parts = fx.segments(command) if command is not None else None
-    return any(_moves(fx.unwrap(words)) for words in parts or [])
-
-
 def moves_checkout(call: ToolCall, answer: str) -> bool:
     """A git command put other code in the working tree (`answer`: what it printed)."""
-    if not moves_tree(call):
+    command = fx.command_of(call)
+    parts = fx.segments(command) if command is not None else None
+    if not any(_moves(fx.unwrap(words)) for words in parts or []):
         return False
     lowered = answer.lower()
     return not any(phrase in lowered for phrase in NOTHING_MOVED)
+
+
+def flips(call: ToolCall) -> bool:
+    """The command is one git command that swaps what the working tree holds, and may swap it
+    back (`git checkout main`, `git stash`, `git stash pop`, a bisect step): not a pull, a merge
+    or a reset, and not part of a longer command."""
+    command = fx.command_of(call)
+    parts = fx.segments(command) if command is not None else None
+    if not parts or len(parts) != 1:
+        return False
+    words = fx.unwrap(parts[0])
+    sub = fx.git_sub(words[1:]) if _moves(words) else []
+    return bool(sub) and sub[0] in FLIP_SUBCOMMANDS
 
 
 def _writes(words: list[str]) -> bool:
