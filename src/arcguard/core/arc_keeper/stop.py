@@ -13,8 +13,9 @@ claim or a text stop let through while a check the task names has not passed sin
 to code (`named_checks`) is a stall too, once until code is edited again; so is one naming some
 of the items the task lists and not the others (`task_items`). Let through all the same (the
 caps spent, a task running), it is what it was (a claim completes the arc). Blocks of unknown
-types are content, never "empty"; a synthetic (API error) final message, a paused session and a
-running background task are never continued.
+types are content, never "empty"; a synthetic (API error) final message, a paused session, a
+running background task, and a stall handing the turn back with a reason only the operator can
+act on (`user_needed`) are never continued.
 
 Outside any arc, one stall is still continued: the model's empty or "No response requested."
 answer to Claude Code's own resume prompt, once per resume, because the session otherwise sits
@@ -292,9 +293,9 @@ def _arc_stop(state: State, arc: Arc, signals: Signals, cfg: Config, now: float)
     )
     open_stop = final is not None and unproven(base, final, cfg.stop_policy)
     unchecked = named_checks.missing(arc) if open_stop and signals.calls_seen else []
-    # Once a chain of continuations: the stop after one may name only the items it went on with.
-    once = not (final is None or not open_stop or unchecked or arc.reconcile_count)
-    left = task_items.unsaid(arc.task, final.text) if once and final is not None else []
+    # Asked once a chain: the stop after a continuation may name only the items it went on with.
+    asked = open_stop and not unchecked and not arc.reconcile_count
+    left = task_items.unsaid(arc.task, final.text) if asked and final is not None else []
     verdict = STALL_UNCHECKED if unchecked else STALL_PARTIAL if left else base
     # Only a stall needs a reason to be left alone (and the wait test reads its closing again).
     why = _why_not_continue(state, final, signals, verdict) if verdict in STALLS else None

@@ -4,8 +4,9 @@ A task that lists what to do in backticks (`list`, `show`, `diff`, `export` and 
 or more, set apart by commas, `and` or `&`, in a sentence that opens with what to do: "Add",
 "Port", "Fix"; not options such as `-r`) says how far the work must go. Items joined by "or"
 are a choice, and items a sentence only describes ("The CLI has `list`, `show` and `diff`.")
-or rules out ("Don't touch ...") are no work to do. A
-stop whose message names some of the items and not the others, and says nothing of the rest
+or rules out ("Don't touch ...") are no work to do.
+
+A stop whose message names some of the items and not the others, and says nothing of the rest
 (no "all", "every", "each", "both", "the others", "remaining"), reports part of the work as
 the whole of it: the model stopped believing it was done, or left the rest unsaid. Which
 stops this sends back is the Stop decision's (`stop`). Items are named as written, in any

@@ -10,8 +10,8 @@ on) with one of these reasons (`REASONS`) in its closing paragraphs is left alon
 says which. Only what the message says counts (code, quotes and block quotes set aside), only
 whole phrases ("a legal question", not "no legal move"; "illegal" is none), and not a phrase
 denied by a word just before it ("nothing irreversible here"). Work outside the task is a
-reason once the task is done, with no milestone left.
-Pure word tests, no `re` (the Stop hook runs on every turn's end).
+reason once the task is done, with no milestone left. Pure word tests, no `re` (the Stop hook
+runs on every turn's end).
 """
 
 from __future__ import annotations
@@ -75,7 +75,7 @@ def reason(text: str, *, work_left: bool = False) -> str | None:
     `CLOSING_PARAGRAPHS` of prose, where it hands the turn back, and not denied there; None
     if it does not. `work_left`: the arc still has milestones to do."""
     closing = "\n".join(paragraphs(prose(text))[-CLOSING_PARAGRAPHS:])
-    said = _words(normal(closing)).split()
+    said = _words(normal(closing))
     for why, phrases in REASONS.items():
         if not (why == OUTSIDE and work_left) and any(_says(said, p.split()) for p in phrases):
             return why
@@ -93,6 +93,6 @@ def _says(said: list[str], phrase: list[str]) -> bool:
     return False
 
 
-def _words(text: str) -> str:
-    """`text` as words set apart by single spaces, punctuation dropped."""
-    return " ".join("".join(c if c.isalnum() or c in WORD_CHARS else " " for c in text).split())
+def _words(text: str) -> list[str]:
+    """The words of `text`, punctuation dropped."""
+    return "".join(c if c.isalnum() or c in WORD_CHARS else " " for c in text).split()
