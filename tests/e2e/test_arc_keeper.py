@@ -380,3 +380,41 @@ def test_a_stop_before_the_check_the_task_names_has_passed_is_sent_back(claude_p
     state = arcguard_state(project, run.session_id)
     assert log_kinds(state) == ["arc", "continue", "release"]
     assert state["log"][1]["rule"] == "unchecked"
+
+
+def test_a_report_naming_some_listed_items_is_sent_back_naming_the_others(
+    claude_project, run_claude
+):
+    project = claude_project(all_arcguard_settings())
+    script = [
+        text("`list` and `show` now take `--json`; tests pass."),
+        text("`diff` takes `--json` too; `list`, `show` and `diff` are done."),
+    ]
+    with ScriptedAPI(script) as api:
+        run = run_claude(
+            project, api, "/autonomous Add a `--json` flag to `list`, `show` and `diff`."
+        )
+
+    assert run.result is not None and run.result["terminal_reason"] == "completed", run.describe()
+    assert len(api.requests) == 2
+    continued = api.request_text(1)
+    assert CONTINUED in continued
+    assert "naming only some of the items the task lists (`diff` not named" in continued
+    state = arcguard_state(project, run.session_id)
+    assert state["log"][-1]["kind"] == "continue" and state["log"][-1]["rule"] == "paused"
+
+
+def test_a_question_before_a_force_push_is_left_alone(claude_project, run_claude):
+    project = claude_project(all_arcguard_settings())
+    asks = "The branch is rebased. Updating the PR needs a force-push; want me to do it?"
+    with ScriptedAPI([text(asks), text("unused")]) as api:
+        run = run_claude(project, api, "/autonomous ship the importer")
+
+    assert run.result is not None and run.result["terminal_reason"] == "completed", run.describe()
+    assert run.result["result"] == asks
+    assert len(api.requests) == 1
+    state = arcguard_state(project, run.session_id)
+    assert state["arc"]["total_blocks"] == 0
+    assert (
+        "only the operator can go on (a step that cannot be undone)" in state["log"][-1]["reason"]
+    )
