@@ -14,8 +14,8 @@ rules) is replayed through the real hooks in this process, the hooks' clock foll
 transcript's timestamps, and judged against its label in `labels.json`:
 
 - a loop gets a word in time when it is denied, asked to check in or paused by the label's
-  `by_turn`, and is stopped in time when it is paused by its `stop_by` turn (its last
-  looping turn); it counts as caught when both hold;
+  `by_turn` (counted as "loops worded"), and is stopped in time when it is paused by its
+  `stop_by` turn (its last looping turn); it counts as caught when both hold;
 - a stall is sent back when the Stop of the label's turn is continued (replayed with `--arc`);
 - a completion is released when the Stop of the label's turn releases the arc and nothing in
   that session is continued (replayed with `--arc`);
@@ -71,11 +71,12 @@ def judge(
     by_turn = label.get("by_turn")
     nudges = len(by_kind.get("nudge", []))
     word = min((first[k] for k in WORDS if k in first), default=None)
+    worded = False
     if kind == "loop":
         stop_by = label.get("stop_by", by_turn)
         assert isinstance(by_turn, int) and isinstance(stop_by, int), name
-        in_time = word is not None and word <= by_turn
-        ok = in_time and "pause" in first and first["pause"] <= stop_by
+        worded = word is not None and word <= by_turn
+        ok = worded and "pause" in first and first["pause"] <= stop_by
     elif kind == "stall":
         ok = by_turn in by_kind.get("continue", [])
     elif kind == "release":
@@ -94,6 +95,7 @@ def judge(
         "by_turn": by_turn,
         "stop_by": label.get("stop_by"),
         "ok": ok,
+        "worded": worded,
         "calls": calls,
         "first": first,
         "nudges": nudges,
@@ -112,7 +114,9 @@ def run(suite: Path, config: str | None = None) -> dict[str, Any]:
 
     legit = [r for r in rows if r["kind"] == "legit"]
     legit_calls = sum(r["calls"] for r in legit)
+    loops = [r for r in rows if r["kind"] == "loop"]
     return {
+        "loops_worded": (sum(r["worded"] for r in loops), len(loops)),
         "loops_stopped": share("loop"),
         "stalls_sent_back": share("stall"),
         "completions_released": share("release"),
@@ -134,7 +138,13 @@ def _print(data: dict[str, Any]) -> None:
         first = ", ".join(f"{k} at {t}" for k, t in sorted(row["first"].items())) or "nothing"
         print(f"{mark} {row['file']:<28} {row['kind']:<8} {label:<20} {first}")
     print()
-    keys = ("loops_stopped", "stalls_sent_back", "completions_released", "legit_untouched")
+    keys = (
+        "loops_worded",
+        "loops_stopped",
+        "stalls_sent_back",
+        "completions_released",
+        "legit_untouched",
+    )
     for key in (*keys, "rightful_stops_left_alone"):
         done, total = data[key]
         print(f"{key.replace('_', ' ')}: {done} of {total}")

@@ -14,6 +14,7 @@ from typing import Any
 from arcguard import jsonio
 from arcguard.core import schema
 from arcguard.core.config import default_config
+from arcguard.core.loop_guard import asked
 from arcguard.core.loop_guard import edited
 from arcguard.core.loop_guard import failures
 from arcguard.core.loop_guard import known_causes
@@ -263,6 +264,14 @@ def track(cfg: Any, base: int) -> dict[str, Any]:
                 "files": [f"{base + n:016x}" for n in range(reverts.MAX_FILES)],
                 "restored": False,
             },
+            "asked": {
+                "answer": chars(asked.ANSWER_CHARS),
+                "ways": [f"{base + n:016x}" for n in range(asked.MAX_WAYS)],
+                "label": text(schema.LABEL_BYTES),
+                "words": [f"-{base:016x}"] * failures.MAX_TOKENS,
+                "others": INT,
+                "nudged": False,
+            },
             "persist": {
                 "failures": [f"failed:{base + n:016x}@{base:016x}" for n in range(MAX_FAILURES)],
                 "errors": [
@@ -436,3 +445,4 @@ def test_the_largest_track_holds_every_field_of_its_loop_counters():
     assert _missing(schema.Detour, stuck["detour"], frozenset()) == set()
     assert _missing(schema.Persist, stuck["persist"], frozenset()) == set()
     assert _missing(schema.Poll, stuck["poll"], frozenset()) == set()
+    assert _missing(schema.Asked, stuck["asked"], frozenset()) == set()

@@ -158,6 +158,31 @@ def test_restarts_checked_in_the_same_command_are_checked_in_on_then_paused(
     assert "7 changes in a row" in state["guard"]["paused"]["reason"]
 
 
+SAME_ANSWER = "PostToolBatch hook additional context: [arcguard] The same question, asked 4 ways"
+
+
+def test_one_answer_asked_many_ways_is_checked_in_on_then_paused(claude_project, run_claude):
+    project = claude_project(all_arcguard_settings())
+    (project.path / "health.json").write_text('{"cluster": "catalog", "status": "yellow"}\n')
+    looks = [  # one question, each time in other words, each time the same answer
+        "cat health.json",
+        "cut -d'\"' -f8 health.json",
+        "tr -d '{}\"' < health.json",
+        "awk -F'\"' '{print $8}' health.json",
+        "sed 's/[{}]//g' health.json",
+        "head -c 200 health.json",
+        "tac health.json",
+        "cat ./health.json",
+    ]
+    with ScriptedAPI([tool_use("Bash", {"command": look}) for look in looks]) as api:
+        run = run_claude(project, api, "wait until the cluster is green, then reindex")
+
+    # The 4th way asks (the 5th request carries it), the 7th pauses: no 8th request.
+    state = asked_then_paused(project, run, api, SAME_ANSWER, asked_in=4, requests=7)
+    assert "asked 7 ways" in state["guard"]["paused"]["reason"]
+    assert "yellow" in state["guard"]["paused"]["reason"]
+
+
 TAKING_TURNS = "PostToolBatch hook additional context: [arcguard] 4 attempts failed in the same 2"
 
 

@@ -131,6 +131,10 @@ NUDGE_WHY = {
         "to step back: {n}changes in a row left what a look shows as it was",
         "error_checkin_repeats, error_pause_repeats, loop_guard",
     ),
+    vocabulary.SAME_ANSWER: (
+        "to step back: {n}ways of asking one question got the same answer",
+        "error_checkin_repeats, error_pause_repeats, loop_guard",
+    ),
     vocabulary.NOTHING_NEW: (
         "to step back: {n}calls in a row brought nothing new",
         "shape_checkin_repeats, shape_pause_repeats, loop_guard",

@@ -318,6 +318,17 @@ def swept(st: Stuck, result: str, call: ToolCall) -> str:
     return f"{result}{AT}{hashing.digest(' '.join(tokens))}" if kept == target else result
 
 
+def retargeted(first: list[str], command: str) -> bool:
+    """Whether `command` asks what the reading command whose words were `first` (`sweep_words`)
+    asked, of another target: a sweep."""
+    return bool(_retargeted(first, sweep_words(command)))
+
+
+def sweep_words(command: str) -> list[str]:
+    """A reading command's words as a sweep compares them (`_tokens`)."""
+    return _tokens(tool_effects.segments(shape.observed_command(command)) or [])
+
+
 def _asked_words(kept: list[str]) -> list[str]:
     """A kept command's words, without the mark of a sweep's target."""
     return kept[1:] if kept[:1] == [AT] else kept

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from arcguard.core import hashing
 from arcguard.core.loop_guard import answers
+from arcguard.core.loop_guard import asked
 from arcguard.core.loop_guard import background
 from arcguard.core.loop_guard import edited
 from arcguard.core.loop_guard import failures
@@ -37,6 +38,7 @@ if TYPE_CHECKING:
     from arcguard.core.schema import Guard
     from arcguard.core.schema import Operation
     from arcguard.core.schema import Run
+    from arcguard.core.schema import Stuck
     from arcguard.core.state import State
     from arcguard.core.tool_call import ToolCall
     from arcguard.core.tool_call import ToolResult
@@ -103,7 +105,15 @@ def decide_post_tool(
     ):
         stuck.observe(track, now, call, finished)
         persisting.observe(track.stuck, track.seq, track.turns, call, finished)
+        _asked(track.stuck, call, finished.said)
     return paused_output(state, deny=False), state
+
+
+def _asked(st: Stuck, call: ToolCall, said: str) -> None:
+    """A look's state (`asked.said`), counted under its spelling."""
+    if said:
+        way, label = hashing.digest(shape.call_shape(call)), opkey.label(call, stuck.LABEL_CHARS)
+        asked.observe(st, said, way, label, tool_effects.command_of(call) or "")
 
 
 def _finish(guard: Guard, call: ToolCall, result: ToolResult) -> stuck.Finished:
@@ -147,7 +157,10 @@ def _finish(guard: Guard, call: ToolCall, result: ToolResult) -> stuck.Finished:
     elif outcome.startswith(opkey.COMPLETED) and not finished.empty:
         # Only a look's whole answer is compared (`checks.looked`): an edit's or a change's
         # output (an edit's response holds the whole file) is not read twice.
-        finished.answer = answers.digest(opkey.COMPLETED, shape.result_text(result))
+        text = shape.result_text(result)
+        finished.answer = answers.digest(opkey.COMPLETED, text)
+        if call.name == opkey.BASH and found is None and not tool_effects.is_poll(call):
+            finished.said = asked.said(text)  # a wait is timed, not asked
     if outcome.startswith((opkey.COMPLETED, opkey.FAILED)) and tool_effects.is_poll(call):
         text = shape.result_text(result)
         finished.progress, finished.numbers = answers.progress(text), answers.bare_numbers(text)

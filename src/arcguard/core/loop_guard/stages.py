@@ -5,6 +5,7 @@ always had one turn to explain itself first."""
 from __future__ import annotations
 
 from arcguard.core import render
+from arcguard.core.loop_guard import asked
 from arcguard.core.loop_guard import persisting
 from arcguard.core.loop_guard import searches
 from arcguard.core.loop_guard import taking_turns
@@ -63,6 +64,9 @@ def _pause(st: Stuck, cfg: Config, now: float, ways: int) -> tuple[PauseKind, st
         return "stuck", messages.stuck_pause(fails, label, failing=True, ways=ways)
     if st.futile_nudged and st.futile >= cfg.error_pause_repeats:
         return "stuck", messages.futile_pause(st.futile, st.futile_label)
+    run = st.asked
+    if run is not None and run.nudged and asked.ways(st) >= cfg.error_pause_repeats:
+        return "stuck", messages.asked_pause(asked.ways(st), run.answer, run.label)
     if persist and persisting.pause_due(st, cfg.error_pause_repeats):
         attempts = persisting.attempts(st)
         return "stuck", messages.stuck_pause(attempts, persist.label, failing=True)
@@ -88,6 +92,11 @@ def _request(st: Stuck, cfg: Config, now: float, ways: int) -> tuple[str, str, i
         st.futile_nudged = True
         text = messages.futile_checkin(st.futile, st.futile_label)
         return text, vocabulary.NO_EFFECT, st.futile, 1
+    run = st.asked
+    if run is not None and asked.ways(st) >= cfg.error_checkin_repeats and not run.nudged:
+        run.nudged = True
+        text = messages.asked_checkin(asked.ways(st), run.answer, run.label)
+        return text, vocabulary.SAME_ANSWER, asked.ways(st), 1
     if persist and persisting.word_due(st, cfg.error_checkin_repeats):
         attempts = persisting.attempts(st)
         text = messages.stuck_checkin(attempts, persist.label, failing=True)

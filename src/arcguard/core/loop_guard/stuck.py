@@ -27,7 +27,7 @@ Fed by every finished call (`observe`) and acted on when a turn's calls are done
   that look (`checked`).
 - Changes that change nothing: a command that may change the world, then a look answering
   word for word as before, is an attempt that failed, staged as failures are
-  (`loop_guard.checks`).
+  (`loop_guard.checks`); so is a look's state asked for again in other words (`asked`).
 - Searches that find nothing: told nothing, so they join no run above; they are counted in a
   run of their own, staged the same way (`loop_guard.searches`), sooner when one of them
   cannot match as spelt.
@@ -83,14 +83,16 @@ def _stuck(track: Track) -> Stuck:
 
 def _progress(st: Stuck, *, failures: bool = True, edit: bool = False) -> None:
     """Real progress: every run of results seen again starts over. With `failures` false (a
-    change's own output), every run but a failure's and a run of changes that changed
-    nothing: the next attempt, or the look after the change, tells whether it moved them.
-    Full progress but an edit's ends the edits' detour (`reverts`)."""
+    change's own output), all but a failure's, changes' that changed nothing and an answer's
+    asked many ways (`asked`): what comes next tells whether it moved them. Full progress but an
+    edit's ends the edits' detour (`reverts`)."""
     if failures and not edit and st.detour is not None:
         st.detour = None
     if failures:
         st.runs, st.marks = {}, {}
         st.fails, st.fail_nudged = 0, False
+        if st.has("asked"):
+            del st.asked
         checks.end(st)
     else:
         st.runs = {r: n for r, n in st.runs.items() if r.startswith(opkey.FAILED)}
@@ -130,7 +132,7 @@ class Finished:
     wrote: bool = False  # it wrote files from the shell (`shell_writes.edits_files`)
     answer: str = ""  # a look's whole answer, or a checked change's last line (`answers`)
     checked: str = ""  # a restart checked by a closing look: what ran before the look
-    # (`tool_effects.checked_restart`)
+    said: str = ""  # the state a look answered with (`asked.said`)
 
 
 def checked(finished: Finished, call: ToolCall, result: ToolResult, restart: str) -> None:
@@ -249,9 +251,8 @@ def observe(track: Track, now: float, call: ToolCall, finished: Finished) -> Non
 
 
 def _observe_poll(st: Stuck, seen: Poll, finished: Finished, *, fresh: bool) -> None:
-    """A poll answered (`fresh`: a result this session had not seen). One that printed
-    nothing told nothing: only an answer that changed is progress, and not a failure's
-    (`rollout status` timing out): that is news, as any new result."""
+    """A poll answered (`fresh`: a result this session had not seen). One that printed nothing
+    told nothing: only an answer that changed is progress, not a failure's (a wait timing out)."""
     news = fresh and not finished.empty
     failed = finished.outcome.startswith(opkey.FAILED)
     if finished.progress:

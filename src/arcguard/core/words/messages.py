@@ -257,6 +257,24 @@ def futile_pause(count: int, label: str) -> str:
     )
 
 
+def asked_checkin(count: int, answer: str, label: str) -> str:
+    return (
+        f"[arcguard] The same question, asked {count} ways with nothing changed between, got"
+        f" the same answer each time ({answer}; last: {label}): asking it again in other words"
+        " will not change it. Stop and summarise: what answer you are waiting for, why this"
+        " one stays, and what would change it. If that is already known, act on it or tell the"
+        " user."
+    )
+
+
+def asked_pause(count: int, answer: str, label: str) -> str:
+    return (
+        f"arcguard paused this session: the same question, asked {count} ways, got the same"
+        f" answer each time ({answer}; last: {label}), and the request to summarise did not"
+        " change that. Send a message to resume. To change this: error_pause_repeats"
+    )
+
+
 def poll_checkin(minutes: int, label: str) -> str:
     return (
         f"[arcguard] This poll ({label}) has shown the same result for {minutes} minutes. Say"

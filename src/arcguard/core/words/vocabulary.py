@@ -37,6 +37,7 @@ EMPTY_SEARCHES: Final = "searches"  # a run of searches that found nothing was a
 SAME_FAILURE: Final = "same-failure"  # attempts failing the same way
 NOTHING_NEW: Final = "nothing-new"  # calls whose results brought nothing new
 NO_EFFECT: Final = "no-effect"  # changes whose look showed what it showed before
+SAME_ANSWER: Final = "same-answer"  # one answer, asked for in other words again and again
 POLL: Final = "poll"  # a waiting call showing the same result for long
 CHECK_IN: Final = "check-in"  # tool-only turns in a row without progress
 BACKSTOP: Final = "backstop"  # turns since the user's last message
