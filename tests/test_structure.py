@@ -21,8 +21,9 @@ MAX_FUNCTION_LINES = 60
 MAX_CORE_PARAMETERS = 6
 MAX_UNTYPED_DICTS = 25
 MAX_UNTYPED_DICTS_IN_HOOKS_AND_CORE = 4
-# Modules directly in core/ (its __init__ aside): the rest live in the feature folders.
-MAX_FLAT_CORE_MODULES = 10
+# Modules directly in core/ (its __init__ aside): the rest live in the feature folders. (11:
+# the state's records are two modules, the loop guard's counters apart, on the records' floor.)
+MAX_FLAT_CORE_MODULES = 11
 # String-keyed reads and writes of dicts in core/: the state goes through its records, so
 # what is left is payloads and transcripts read at the edge.
 MAX_CORE_STRING_KEYS = 60

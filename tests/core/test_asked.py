@@ -21,10 +21,13 @@ HEALTH = (
     ("curl -s 'localhost:9200/_cluster/health?pretty'", '{\n  "status" : "yellow",\n  "x" : 1\n}'),
     (
         "curl -s 'localhost:9200/_cat/health?v'",
-        "epoch cluster status shards\n1790  catalog yellow 3",
+        "epoch      cluster status shards\n1790360128 catalog yellow 3",
     ),
     ("curl -s localhost:9200/_cluster/health | jq -r .status", "yellow"),
-    ("curl -s 'localhost:9200/_cat/indices?v'", "health status index\nyellow open products-v3"),
+    (
+        "curl -s 'localhost:9200/_cat/indices?v'",
+        "health status index       docs.count\nyellow open   products-v3 0",
+    ),
     ("wget -qO- 'localhost:9200/_cluster/health?filter_path=status'", "Status: yellow"),
     ("curl -s 'localhost:9200/_cat/health?h=status,unassign'", "yellow 3"),
     ("curl -s localhost:9200/_cat/health | awk '{print $4}'", '"yellow"'),
@@ -32,7 +35,7 @@ HEALTH = (
 )
 VERSIONS = (
     "npm view @acme/sdk version",
-    "npm show @acme/sdk@latest version",
+    "npm info @acme/sdk@latest --json | jq -r .version",
     "curl -s https://registry.npmjs.org/@acme%2fsdk/latest | jq -r .version",
     "pnpm view @acme/sdk version",
     "yarn info @acme/sdk version --silent",
@@ -69,11 +72,19 @@ def _rule(d: Driver) -> str | None:
             "imagepullbackoff running",
         ),
         ("3.1.4", "3.1.4"),
-        ("yellow 3 50.0%", "yellow 3 50.0%"),
-        ("Type  Status  Reason\n----  ------  ------\nAvailable  True  MinimumReplicas", ""),
-        ("Running", ""),
-        ("200", ""),
-        ('{"status": "healthy", "db": "up"}', ""),
+        ("yellow 3 50.0%", "3 50.0% yellow"),
+        (
+            "Type       Status  Reason\n----       ------  ------\nAvailable  True    Minimum",
+            "=",
+        ),
+        ("Running", "="),
+        ("200", "200"),
+        ('{"status": "healthy", "db": "up"}', "="),
+        ("dist/app.js", ""),
+        ("UPDATE_COMPLETE", "="),
+        ("Read the state first\nthen the drained ones", ""),
+        ("status: pending, " * 600, ""),
+        ("Check the state of each node before the drain", ""),
         ("NAME    STATUS    AGE\n" + "\n".join(f"job-{n:<3} Pending   1m" for n in range(50)), ""),
         ("def main():\n    return state", ""),
     ],
@@ -103,6 +114,14 @@ def test_one_look_between_that_says_something_else_does_not_end_the_run():
     asks[2:2] = [("git status --short", " M search/products-v3.json")]
     asks.append(HEALTH[3])
     assert _ask(d, asks)[-1] == "word"
+
+
+def test_many_other_new_results_between_end_the_run():
+    d = Driver()
+    _ask(d, list(HEALTH[:3]))
+    for name in ("compose.yml", "reindex.py", "mapping.json", "README.md"):
+        d.turn(Call("Read", {"file_path": f"/repo/{name}"}, response=f"the text of {name}"))
+    assert "word" not in _ask(d, [HEALTH[3]])
 
 
 def test_many_other_answers_between_end_the_run():
@@ -169,3 +188,95 @@ def test_the_same_state_of_different_targets_is_a_sweep():
     services = ("nginx", "redis", "postgres", "rabbitmq", "memcached", "haproxy", "sshd")
     sweep = [(f"systemctl is-active {name}", "inactive") for name in services]
     assert "word" not in _ask(d, sweep)
+
+
+def test_looks_issued_together_are_one_way_of_asking():
+    # Calls issued in one turn saw no answer before they were asked.
+    d = Driver()
+    d.turn(*(bash(command, response=answer) for command, answer in HEALTH[:5]))
+    assert not d.paused and _rule(d) is None
+
+
+def test_an_answer_that_says_all_is_well_ends_the_run():
+    d = Driver()
+    _ask(d, list(HEALTH[:3]))
+    d.turn(bash("curl -s 'localhost:9200/_cluster/health?level=cluster'", response="green"))
+    assert "word" not in _ask(d, list(HEALTH[3:6]))
+
+
+def test_a_change_between_ends_the_run():
+    d = Driver()
+    _ask(d, list(HEALTH[:3]))
+    d.turn(bash("docker compose restart elasticsearch", response=" Container es01  Started"))
+    assert "word" not in _ask(d, list(HEALTH[3:6]))
+
+
+@pytest.mark.parametrize(
+    "asks",
+    [
+        [  # a pod's state moving on, a settled pod listed beside it every time
+            (
+                "kubectl get pods",
+                "NAME    READY   STATUS              AGE\napi-1   0/1     " + state,
+            )
+            for state in ("ContainerCreating", "CrashLoopBackOff", "Error", "Pending")
+        ],
+        [  # another version each time: numbers with dots tell answers apart
+            ("python --version", "Python 3.9.6"),
+            (".venv/bin/python --version", "Python 3.12.2"),
+            ("python3 --version", "Python 3.11.8"),
+            ("uv run python --version", "Python 3.10.1"),
+        ],
+        [  # facts about one file, each echoing the path it was asked about
+            ("du -h dist/app.js", "1.2M dist/app.js"),
+            ("wc -c dist/app.js", "1204332 dist/app.js"),
+            ("ls -la dist/app.js | cut -c1-10", "dist/app.js"),
+            ("git status --short dist/app.js", "M dist/app.js"),
+        ],
+        [  # other commits: ids read as values a clock moves, none of them a state
+            ("git rev-parse HEAD", "3f2a1b9c8d7e6f5a4b3c2d1e0f9a8b7c6d5e4f3a"),
+            ("git rev-parse origin/main", "9a8b7c6d5e4f3a2b1c0d9e8f7a6b5c4d3e2f1a0b"),
+            ("cat .deployed-sha", "1b2c3d4e5f6a7b8c9d0e1f2a3b4c5d6e7f8a9b0c"),
+            ("gh run view --json headSha -q .headSha", "7e6f5a4b3c2d1e0f9a8b7c6d5e4f3a2b1c0d9e8f"),
+        ],
+    ],
+    ids=["state-moved", "versions-differ", "echoed-path", "commits"],
+)
+def test_answers_that_differ_in_what_they_say_are_no_run(asks):
+    d = Driver()
+    assert "word" not in _ask(d, asks)
+
+
+@pytest.mark.parametrize(
+    "asks",
+    [
+        [  # one version read from each manifest in turn
+            ("jq -r .version package.json", "3.2.0"),
+            ("yq .appVersion charts/api/Chart.yaml", "3.2.0"),
+            ("awk -F'\"' '/__version__/ {print $2}' src/acme/__init__.py", "3.2.0"),
+            ("yq .image.tag charts/api/values.yaml", "3.2.0"),
+            ("jq -r .version packages/sdk/package.json", "3.2.0"),
+        ],
+        [  # each job of one API path, all queued
+            (f"curl -s https://ci.example.com/api/v1/jobs/{name}", '{"state": "queued"}')
+            for name in ("lint", "unit", "e2e", "build", "publish")
+        ],
+    ],
+    ids=["files", "api-resources"],
+)
+def test_one_answer_from_one_target_after_another_is_a_sweep(asks):
+    d = Driver()
+    assert "word" not in _ask(d, asks)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "NAME   STATUS   AGE\nfoo    \t\nbar    Pending  1m",
+        "NAME          STATUS    AGE\nweb-1         \xa0\nweb-2         Pending   1m",
+        "a," * 100_000,
+    ],
+    ids=["tab", "nbsp", "huge"],
+)
+def test_odd_prints_are_read_without_failing(text):
+    assert asked.said(text) in ("", "pending")

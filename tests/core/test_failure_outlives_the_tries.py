@@ -18,8 +18,8 @@ from testing.guard_driver import fail
 
 from arcguard.core import render
 from arcguard.core.loop_guard import persisting
+from arcguard.core.loop_records import Stuck
 from arcguard.core.schema import StateFile
-from arcguard.core.schema import Stuck
 
 
 UNAUTHORIZED = (

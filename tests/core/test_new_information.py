@@ -22,7 +22,7 @@ from arcguard.core.loop_guard import failures
 from arcguard.core.loop_guard import shape
 from arcguard.core.loop_guard import shell_writes
 from arcguard.core.loop_guard import tool_effects
-from arcguard.core.schema import Stuck
+from arcguard.core.loop_records import Stuck
 from arcguard.core.tool_call import ToolCall
 from arcguard.core.tool_call import ToolResult
 

@@ -10,18 +10,19 @@ import typing
 import pytest
 
 from arcguard.core import config
+from arcguard.core import loop_records
 from arcguard.core import schema
 from arcguard.core import validation
 
 
 RECORDS = sorted(
-    (
+    {
         kind
-        for kind in vars(schema).values()
+        for kind in [*vars(schema).values(), *vars(loop_records).values()]
         if isinstance(kind, type)
         and issubclass(kind, validation.Record)
         and kind is not validation.Record
-    ),
+    },
     key=lambda kind: kind.__name__,
 )
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from arcguard import jsonio
+from arcguard.core import loop_records
 from arcguard.core import schema
 from arcguard.core.config import default_config
 from arcguard.core.loop_guard import asked
@@ -269,6 +270,8 @@ def track(cfg: Any, base: int) -> dict[str, Any]:
                 "ways": [f"{base + n:016x}" for n in range(asked.MAX_WAYS)],
                 "label": text(schema.LABEL_BYTES),
                 "words": [f"-{base:016x}"] * failures.MAX_TOKENS,
+                "files": [chars(asked.FILE_CHARS) for _ in range(asked.MAX_FILES)],
+                "turn": INT,
                 "others": INT,
                 "nudged": False,
             },
@@ -441,8 +444,8 @@ def _missing(record: type[Record], document: dict[str, Any], gone: frozenset[str
 def test_the_largest_track_holds_every_field_of_its_loop_counters():
     # A field left out of the largest document is a field the budget does not count.
     stuck = track(default_config(), 0)["stuck"]
-    assert _missing(schema.Stuck, stuck, frozenset()) == set()
-    assert _missing(schema.Detour, stuck["detour"], frozenset()) == set()
-    assert _missing(schema.Persist, stuck["persist"], frozenset()) == set()
-    assert _missing(schema.Poll, stuck["poll"], frozenset()) == set()
-    assert _missing(schema.Asked, stuck["asked"], frozenset()) == set()
+    assert _missing(loop_records.Stuck, stuck, frozenset()) == set()
+    assert _missing(loop_records.Detour, stuck["detour"], frozenset()) == set()
+    assert _missing(loop_records.Persist, stuck["persist"], frozenset()) == set()
+    assert _missing(loop_records.Poll, stuck["poll"], frozenset()) == set()
+    assert _missing(loop_records.Asked, stuck["asked"], frozenset()) == set()

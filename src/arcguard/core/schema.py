@@ -11,6 +11,7 @@ Pure: no I/O.
 
 from __future__ import annotations
 
+from arcguard.core.loop_records import Stuck
 from arcguard.core.validation import BOOL
 from arcguard.core.validation import INT
 from arcguard.core.validation import LIST
@@ -41,11 +42,8 @@ if TYPE_CHECKING:
 
 # --- the state file --------------------------------------------------------------------------
 # Each record's fields, declared once: the annotation is its type, `field(CHECK, default=...)`
-# its check and what it reads as when absent (`core.validation`); one with no default is
-# required. Comments say what a field holds.
-
-
-WORDS = list_of(STR)  # a command's words as `failures.swept` compares them
+# its check and what it reads as when absent (see `core.validation`). A field with no default
+# is required: a loaded file without it is set aside. Comments say what a field holds.
 
 
 class Milestone(Record):
@@ -66,8 +64,9 @@ class Arc(Record):
     limit_resumes: int = field(INT, default=0)
     task: str = field(STR, default="")  # what the operator typed after /autonomous, clipped
     ended_by: str = field(STR, default="")  # "stop": the operator ended it with /autonomous stop
-    # The checks the task names ("test", "plan"), those passed since the last edit to code,
-    # and whether the model was sent back for the others (`arc_keeper.named_checks`).
+    # What the checks the task names prove ("test", "plan"), those of them that passed since
+    # the last edit to code, and whether the model was sent back for the others since
+    # (`arc_keeper.named_checks`).
     checks: list[str] = field(list_of(STR), default_factory=list)
     checks_passed: list[str] = field(list_of(STR), default_factory=list)
     checks_asked: bool = field(BOOL, default=False)
@@ -122,7 +121,8 @@ class OpenTurn(Record):
 
 
 class Unconfirmed(Record):
-    """A tool-only turn from before its message was on disk (0.1); read, dropped at the batch."""
+    """A turn taken as tool-only before its message was on disk, as releases up to 0.1 kept
+    it; still read, and dropped at the next batch (the turn stays counted as tool-only)."""
 
     ids: list[str] = field(list_of(STR))
     counted: bool = field(BOOL)
@@ -136,117 +136,6 @@ class PendingTurn(Record):
     fingerprint: str = field(STR)  # "" when the turn adds nothing to the cycle history
     label: str = field(STR)
     fresh: bool = field(BOOL)  # it brought a result never seen before
-
-
-class Poll(Record):
-    call: str = field(STR)  # call shape
-    result: str = field(STR)  # result shape
-    since: float = field(NUMBER)  # when this result was first seen
-    count: int = field(INT)
-    label: str = field(STR)
-    progress: str = field(STR, default="")  # its furthest marks of progress (`answers.ahead`)
-    numbers: str = field(STR, default="")  # its bare numbers when first seen, for a timer
-    views: dict[str, str] = field(map_of(STR), default_factory=dict)  # other spellings' answers
-
-
-class Asked(Record):
-    answer: str = field(STR)  # the state it gave (`loop_guard.asked.said`)
-    ways: list[str] = field(list_of(STR))  # the spellings that gave it (digests of call shapes)
-    label: str = field(STR)  # the last of them
-    words: list[str] = field(list_of(STR), default_factory=list)  # ... as a sweep compares it
-    others: int = field(INT, default=0)  # other answers since it was last given
-    nudged: bool = field(BOOL, default=False)
-
-
-class Detour(Record):
-    """Edits since the last progress other than an edit's (`loop_guard.reverts`)."""
-
-    runs: dict[str, int] = field(map_of(INT), default_factory=dict)  # failure runs edits cleared
-    marks: dict[str, int] = field(map_of(INT), default_factory=dict)  # their `news` then
-    futile: int = field(INT, default=0)  # changes that changed nothing, as edits cleared them
-    put: list[str] = field(list_of(STR), default_factory=list)  # lines edits put in
-    undone: list[str] = field(list_of(STR), default_factory=list)  # lines edits took out
-    prints: dict[str, str] = field(map_of(STR), default_factory=dict)  # failures as printed
-    backs: list[str] = field(list_of(STR), default_factory=list)  # files edited back once
-    files: list[str] = field(list_of(STR), default_factory=list)  # files going round
-    restored: bool = field(BOOL, default=False)  # an edit put back a line an earlier took out
-
-
-class Persist(Record):
-    """Failures seen since the last change to code (`loop_guard.persisting`)."""
-
-    failures: list[str] = field(list_of(STR), default_factory=list)  # as `stuck` counts them
-    errors: list[list[str]] = field(list_of(list_of(STR)), default_factory=list)  # what they say
-    words: list[list[str]] = field(list_of(list_of(STR)), default_factory=list)  # their calls'
-    values: list[list[str]] = field(list_of(list_of(STR)), default_factory=list)  # ... numbers
-    prints: list[str] = field(list_of(STR), default_factory=list)  # their failing lines seen
-    ways: list[str] = field(list_of(STR), default_factory=list)  # the failing commands' spellings
-    programs: list[str] = field(list_of(STR), default_factory=list)  # the programs that failed
-    again: int = field(INT, default=0)  # failing attempts since whose failure was one kept
-    edits: int = field(INT, default=0)  # edits of settings, or back to a content, since
-    # Since the last failing attempt: a command that may change the world ran; an edit went back.
-    changed: bool = field(BOOL, default=False)
-    back: bool = field(BOOL, default=False)
-    seen: int = field(INT, default=0)  # the track's `seq` at the last attempt
-    turn: int = field(INT, default=-1)  # ... and its turn
-    label: str = field(STR, default="")  # the last attempt's call
-    nudged: bool = field(BOOL, default=False)
-
-
-class Stuck(Record):
-    results: list[str] = field(list_of(STR), default_factory=list)  # result shapes seen
-    runs: dict[str, int] = field(map_of(INT), default_factory=dict)  # shape -> current run
-    marks: dict[str, int] = field(map_of(INT), default_factory=dict)  # shape -> `news` then
-    news: int = field(INT, default=0)  # results never seen before, since the operator spoke
-    repeats: int = field(INT, default=0)  # completed calls' results seen again, over all runs
-    fail: str | None = opt(STR, default=None)  # the result shape of the current failures
-    fails: int = field(INT, default=0)
-    fail_turn: int | None = opt(INT, default=None)  # the turn of the last failure counted
-    # The last failures' causes by line, the turns last seen, the numbers and words their calls
-    # named (`shape.identity_numbers`, `command_words.named_words`), their lines' causes.
-    causes: dict[str, list[str]] = field(map_of(list_of(STR)), default_factory=dict)
-    cause_turns: dict[str, int] = field(map_of(INT), default_factory=dict)
-    cause_targets: dict[str, list[str]] = field(map_of(list_of(STR)), default_factory=dict)
-    cause_words: dict[str, list[str]] = field(map_of(list_of(STR)), default_factory=dict)
-    cause_pieces: dict[str, list[str]] = field(map_of(list_of(STR)), default_factory=dict)
-    # A failure's shape -> the failure it was read as (`failures.join`); an operation -> the run
-    # its last failure was counted in (`failures.counted_in`, for `stuck.refused`).
-    cause_joined: dict[str, str] = field(map_of(STR), default_factory=dict)
-    cause_ops: dict[str, str] = field(map_of(STR), default_factory=dict)
-    # A completed result -> the reading commands that brought it, as compared (`swept`).
-    look_words: dict[str, list[list[str]]] = field(map_of(list_of(WORDS)), default_factory=dict)
-    # The last failure counted, by line as printed (`edited.printed`, digests); the failure run
-    # an edit to new content set aside, its count, whether it was asked about, its edits' texts.
-    fail_print: list[str] = field(list_of(STR), default_factory=list)
-    edited: str = field(STR, default="")
-    edited_run: int = field(INT, default=0)
-    edited_nudged: bool = field(BOOL, default=False)
-    edited_news: int = field(INT, default=0)  # `news` when it was set aside
-    edited_work: bool = field(BOOL, default=False)  # an edit since was no knob (`edited.note_edit`)
-    knob_file: str = field(STR, default="")  # the file of settings whose knobs the run turns
-    edit_swaps: list[list[str]] = field(list_of(list_of(STR)), default_factory=list)
-    changed_turn: int = field(INT, default=-1)  # last turn a file was written or a change was news
-    wrote_turn: int = field(INT, default=-1)  # the last turn a file was written
-    label: str = field(STR, default="")
-    nudged: bool = field(BOOL, default=False)
-    fail_nudged: bool = field(BOOL, default=False)
-    poll: Poll | None = maybe(Poll, default=None)
-    poll_nudged: bool = field(BOOL, default=False)
-    searches: int = field(INT, default=0)  # searches in a row that found nothing
-    slips: int = field(INT, default=0)  # of them, spelt so that they cannot match
-    slip: str = field(STR, default="")  # the last of those slips
-    search_seq: int = field(INT, default=0)  # the track's `seq` at the last of them
-    search_nudged: bool = field(BOOL, default=False)
-    answers: list[str] = field(list_of(STR), default_factory=list)  # looks' whole answers seen
-    change: str = field(STR, default="")  # the last change no look has checked yet: its label
-    futile: int = field(INT, default=0)  # changes in a row whose look answered as before
-    futile_label: str = field(STR, default="")  # the last of them, then its look
-    futile_nudged: bool = field(BOOL, default=False)
-    futile_first: str = field(STR, default="")  # a change's new answer (is it the run's 1st?)
-    futile_names: list[str] = field(list_of(STR), default_factory=list)  # its targets (`@`: seen)
-    detour: Detour | None = maybe(Detour, default=None)
-    persist: Persist | None = maybe(Persist, default=None)
-    asked: Asked | None = maybe(Asked, default=None)  # one answer asked for many ways
 
 
 # A decision's kind is plain text in the file (the check), one of `DecisionKind` in the code.
@@ -404,11 +293,13 @@ if TYPE_CHECKING:
 SCHEMA = 1
 
 # --- bounds --------------------------------------------------------------------------------
-# What no input can make larger: every list stored is bounded in count and every string in
-# length (`tests/core/test_state_budget.py` builds the largest document and checks it takes
-# `STATE_BUDGET` bytes). A text from input is bounded in the bytes it takes in the file
-# (`state.clip_json`: up to 12 a character, escaped). Ids from payloads and transcripts are
-# kept as they are when short and plain, else as a digest (`state.short_id`).
+# What no input can make larger: every list arcguard stores is bounded in count and every
+# string in length, so the whole file is bounded (`tests/core/test_state_budget.py` builds the
+# largest document these allow and checks that it takes `STATE_BUDGET` bytes). A text taken
+# from input is bounded in the bytes it takes in the file (`state.clip_json`: a character may
+# take up to 12 there, escaped). Ids that arrive in payloads and transcripts (tool-use,
+# agent, message, entry and task ids) are kept as they are when short and plain, else as a
+# digest (`state.short_id`): real ids always are.
 ID_CHARS = 64
 # A call's label: the tool name and its command or path, clipped (`Bash: pytest -q`); a label
 # of plain printable ASCII is never cut by its byte bound (a quote takes 2 bytes at most).
@@ -417,7 +308,8 @@ SUBJECT_CHARS = 80
 LABEL_BYTES = 2 * (TOOL_NAME_CHARS + 2 + SUBJECT_CHARS)
 # A turn's calls as the fallback keeps them, an unconfirmed turn's ids, a fingerprint's calls.
 MAX_CALLS = 64
-# Turns kept pending while their messages are not on disk, and the tool-use ids each keeps.
+# Turns kept pending while their messages are not on disk (more wait for theirs), and the
+# tool-use ids each keeps: one finds the message, whose other entries are merged with it.
 MAX_PENDING = 4
 PENDING_IDS = 4
 # A decision's reason (log, pause): fixed texts and a few labels, never near this.
@@ -433,9 +325,10 @@ MAX_MILESTONES = 50
 MILESTONE_BYTES = 2000
 # A file's size and modification time, as the pre-tool hook reads them.
 FILE_STATE_CHARS = 64
-# The largest state file these bounds allow with the default settings, in bytes (a real one is
-# a few tens of KB); larger settings allow more, up to the limit it is read with (`store`).
-STATE_BUDGET = 6_262_343
+# The largest state file these bounds allow with the default settings, in bytes: no input can
+# make one larger (a real one is a few tens of KB). More operations, runs or cycle history
+# in the settings allow more, up to the limit a state file is read with (`store`).
+STATE_BUDGET = 6_290_477
 
 
 def problem(document: object) -> str | None:

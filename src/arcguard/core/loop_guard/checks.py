@@ -27,7 +27,7 @@ from arcguard.core.state import remember
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from arcguard.core.schema import Stuck
+    from arcguard.core.loop_records import Stuck
 
 MAX_ANSWERS = 64  # looks' whole answers seen: enough for a loop's window, small in the state
 # The words of a change command that name no target of their own: programs, verbs, filler.

@@ -34,7 +34,7 @@ from arcguard.core.words.redact import mask
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from arcguard.core.schema import Stuck
+    from arcguard.core.loop_records import Stuck
     from arcguard.core.tool_call import ToolCall
 
 

@@ -30,7 +30,7 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Iterable
 
-    from arcguard.core.schema import Stuck
+    from arcguard.core.loop_records import Stuck
     from arcguard.core.tool_call import ToolCall
 
 
@@ -318,10 +318,10 @@ def swept(st: Stuck, result: str, call: ToolCall) -> str:
     return f"{result}{AT}{hashing.digest(' '.join(tokens))}" if kept == target else result
 
 
-def retargeted(first: list[str], command: str) -> bool:
-    """Whether `command` asks what the reading command whose words were `first` (`sweep_words`)
-    asked, of another target: a sweep."""
-    return bool(_retargeted(first, sweep_words(command)))
+def retargets(first: list[str], tokens: list[str]) -> bool:
+    """Whether the reading command whose words are `tokens` (`sweep_words`) asks what the one
+    whose words were `first` asked, of another target: a sweep."""
+    return bool(_retargeted(first, tokens))
 
 
 def sweep_words(command: str) -> list[str]:

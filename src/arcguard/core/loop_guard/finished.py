@@ -38,7 +38,7 @@ if TYPE_CHECKING:
     from arcguard.core.schema import Guard
     from arcguard.core.schema import Operation
     from arcguard.core.schema import Run
-    from arcguard.core.schema import Stuck
+    from arcguard.core.schema import Track
     from arcguard.core.state import State
     from arcguard.core.tool_call import ToolCall
     from arcguard.core.tool_call import ToolResult
@@ -105,15 +105,22 @@ def decide_post_tool(
     ):
         stuck.observe(track, now, call, finished)
         persisting.observe(track.stuck, track.seq, track.turns, call, finished)
-        _asked(track.stuck, call, finished.said)
+        _asked(track, call, finished, news=not seen)
     return paused_output(state, deny=False), state
 
 
-def _asked(st: Stuck, call: ToolCall, said: str) -> None:
-    """A look's state (`asked.said`), counted under its spelling."""
-    if said:
+def _asked(track: Track, call: ToolCall, finished: stuck.Finished, *, news: bool) -> None:
+    """A look's states counted under its spelling (`asked`); a change ends their run, and any
+    other new result comes between."""
+    st = track.stuck
+    if finished.changed:
+        asked.end(st)
+    elif finished.said:
         way, label = hashing.digest(shape.call_shape(call)), opkey.label(call, stuck.LABEL_CHARS)
-        asked.observe(st, said, way, label, tool_effects.command_of(call) or "")
+        command = tool_effects.command_of(call) or ""
+        asked.observe(st, finished.said, way, command, track.turns, label)
+    elif news and not finished.empty:
+        asked.other(st)
 
 
 def _finish(guard: Guard, call: ToolCall, result: ToolResult) -> stuck.Finished:

@@ -40,12 +40,12 @@ from arcguard.core.loop_guard import opkey
 from arcguard.core.loop_guard import shape
 from arcguard.core.loop_guard import stuck
 from arcguard.core.loop_guard import tool_effects
-from arcguard.core.schema import Persist
+from arcguard.core.loop_records import Persist
 
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from arcguard.core.schema import Stuck
+    from arcguard.core.loop_records import Stuck
     from arcguard.core.tool_call import ToolCall
 
 MAX_FAILURES = 4  # failures kept: a check taking turns between two or three answers is one

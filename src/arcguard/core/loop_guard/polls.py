@@ -22,8 +22,8 @@ from arcguard.core.loop_guard import answers
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from arcguard.core.schema import Poll
-    from arcguard.core.schema import Stuck
+    from arcguard.core.loop_records import Poll
+    from arcguard.core.loop_records import Stuck
 
 MAX_VIEWS = 4  # other spellings a wait keeps: a rotation is a few
 SEP = "|"  # between a view's answer and its marks of progress, which never hold it

@@ -29,13 +29,13 @@ from arcguard.core import hashing
 from arcguard.core.loop_guard import edited
 from arcguard.core.loop_guard import opkey
 from arcguard.core.loop_guard import taking_turns
-from arcguard.core.schema import Detour
+from arcguard.core.loop_records import Detour
 from arcguard.core.state import remember
 
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from arcguard.core.schema import Stuck
+    from arcguard.core.loop_records import Stuck
     from arcguard.core.tool_call import ToolCall
 
 MAX_LINES = 32  # lines the detour's edits put in, and lines they took out, as digests

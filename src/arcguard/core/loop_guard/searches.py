@@ -28,7 +28,7 @@ from arcguard.core.tool_call import ToolResult
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from arcguard.core.schema import Stuck
+    from arcguard.core.loop_records import Stuck
     from arcguard.core.tool_call import ToolCall
 
 GREP, GLOB = "Grep", "Glob"

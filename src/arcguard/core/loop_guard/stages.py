@@ -19,9 +19,9 @@ from arcguard.core.words import vocabulary
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from arcguard.core.config import Config
+    from arcguard.core.loop_records import Stuck
     from arcguard.core.names import PauseKind
     from arcguard.core.render import Decisions
-    from arcguard.core.schema import Stuck
     from arcguard.core.schema import Track
     from arcguard.core.state import State
 

@@ -42,6 +42,7 @@ Fed by every finished call (`observe`) and acted on when a turn's calls are done
 from __future__ import annotations
 
 from arcguard.core.loop_guard import answers
+from arcguard.core.loop_guard import asked
 from arcguard.core.loop_guard import checks
 from arcguard.core.loop_guard import edited
 from arcguard.core.loop_guard import failures
@@ -52,7 +53,7 @@ from arcguard.core.loop_guard import searches
 from arcguard.core.loop_guard import shape
 from arcguard.core.loop_guard import taking_turns
 from arcguard.core.loop_guard import tool_effects
-from arcguard.core.schema import Poll
+from arcguard.core.loop_records import Poll
 from arcguard.core.state import remember
 from arcguard.core.tool_call import ToolResult
 from arcguard.values import value
@@ -60,7 +61,7 @@ from arcguard.values import value
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from arcguard.core.schema import Stuck
+    from arcguard.core.loop_records import Stuck
     from arcguard.core.schema import Track
     from arcguard.core.tool_call import ToolCall
 
@@ -83,24 +84,21 @@ def _stuck(track: Track) -> Stuck:
 
 def _progress(st: Stuck, *, failures: bool = True, edit: bool = False) -> None:
     """Real progress: every run of results seen again starts over. With `failures` false (a
-    change's own output), all but a failure's, changes' that changed nothing and an answer's
-    asked many ways (`asked`): what comes next tells whether it moved them. Full progress but an
-    edit's ends the edits' detour (`reverts`)."""
+    change's own output), every run but a failure's and a run of changes that changed
+    nothing: the next attempt, or the look after the change, tells whether it moved them.
+    Full progress but an edit's ends the edits' detour (`reverts`)."""
     if failures and not edit and st.detour is not None:
         st.detour = None
     if failures:
         st.runs, st.marks = {}, {}
         st.fails, st.fail_nudged = 0, False
-        if st.has("asked"):
-            del st.asked
+        asked.end(st)
         checks.end(st)
     else:
         st.runs = {r: n for r, n in st.runs.items() if r.startswith(opkey.FAILED)}
         st.marks = {r: n for r, n in st.marks.items() if r in st.runs}
-    st.repeats = 0
-    st.nudged = False
-    st.poll = None
-    st.poll_nudged = False
+    st.repeats, st.nudged = 0, False
+    st.poll, st.poll_nudged = None, False
     searches.end(st)
 
 
@@ -132,7 +130,8 @@ class Finished:
     wrote: bool = False  # it wrote files from the shell (`shell_writes.edits_files`)
     answer: str = ""  # a look's whole answer, or a checked change's last line (`answers`)
     checked: str = ""  # a restart checked by a closing look: what ran before the look
-    said: str = ""  # the state a look answered with (`asked.said`)
+    # (`tool_effects.checked_restart`)
+    said: str = ""  # the states a look answered with (`asked.said`)
 
 
 def checked(finished: Finished, call: ToolCall, result: ToolResult, restart: str) -> None:
@@ -251,8 +250,9 @@ def observe(track: Track, now: float, call: ToolCall, finished: Finished) -> Non
 
 
 def _observe_poll(st: Stuck, seen: Poll, finished: Finished, *, fresh: bool) -> None:
-    """A poll answered (`fresh`: a result this session had not seen). One that printed nothing
-    told nothing: only an answer that changed is progress, not a failure's (a wait timing out)."""
+    """A poll answered (`fresh`: a result this session had not seen). One that printed
+    nothing told nothing: only an answer that changed is progress, and not a failure's
+    (`rollout status` timing out): that is news, as any new result."""
     news = fresh and not finished.empty
     failed = finished.outcome.startswith(opkey.FAILED)
     if finished.progress:

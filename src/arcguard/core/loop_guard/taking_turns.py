@@ -20,7 +20,7 @@ from arcguard.core.loop_guard import opkey
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from arcguard.core.schema import Stuck
+    from arcguard.core.loop_records import Stuck
 
 PAIR = "+"  # between the two failures of a pair's run key (shapes hold no `+`)
 
