@@ -14,6 +14,7 @@ from testing.guard_driver import bash
 from testing.guard_driver import edit
 
 from arcguard.core.loop_guard import asked
+from arcguard.core.loop_guard import failures
 from arcguard.core.schema import StateFile
 
 
@@ -69,16 +70,22 @@ def _rule(d: Driver) -> str | None:
             "NAME             READY   STATUS             RESTARTS\n"
             "api-6d9c-x2kqp   0/1     ImagePullBackOff   0\n"
             "api-7b5f-4hcmz   1/1     Running            0",
-            "imagepullbackoff running",
+            "",
+        ),
+        (
+            "NAME             READY   STATUS             RESTARTS\n"
+            "api-6d9c-x2kqp   0/1     ImagePullBackOff   0",
+            "imagepullbackoff",
         ),
         ("3.1.4", "3.1.4"),
-        ("yellow 3 50.0%", "3 50.0% yellow"),
+        ("yellow 3 50.0%", "yellow"),
         (
             "Type       Status  Reason\n----       ------  ------\nAvailable  True    Minimum",
             "=",
         ),
         ("Running", "="),
-        ("200", "200"),
+        ("200", ""),
+        ("None", ""),
         ('{"status": "healthy", "db": "up"}', "="),
         ("dist/app.js", ""),
         ("UPDATE_COMPLETE", "="),
@@ -90,7 +97,7 @@ def _rule(d: Driver) -> str | None:
     ],
 )
 def test_the_state_a_look_answers_with(text, answer):
-    assert asked.said(text) == answer
+    assert asked.said(text, "curl -s localhost:9200/_cluster/health | jq -r .status") == answer
 
 
 def test_one_health_asked_through_every_endpoint_is_asked_about_then_paused():
@@ -279,4 +286,112 @@ def test_one_answer_from_one_target_after_another_is_a_sweep(asks):
     ids=["tab", "nbsp", "huge"],
 )
 def test_odd_prints_are_read_without_failing(text):
-    assert asked.said(text) in ("", "pending")
+    assert asked.said(text, "kubectl get pods") in ("", "pending")
+
+
+@pytest.mark.parametrize(
+    "asks",
+    [
+        [  # one service after another behind one gateway, all down
+            (f"curl -s localhost:8080/{name}/health", '{"status":"DOWN"}')
+            for name in ("orders", "payments", "inventory", "shipping", "catalog", "users")
+        ],
+        [  # pull request after pull request, flags varying
+            ("gh pr view 412 --json state", '{"state":"MERGING"}'),
+            ("gh pr view 398 --json state,files", '{"state":"MERGING"}'),
+            ("gh pr view 391 -R acme/shop --json state", '{"state":"MERGING"}'),
+            ("gh pr view 386 --comments --json state", '{"state":"MERGING"}'),
+            ("gh pr view 380 --json state,title", '{"state":"MERGING"}'),
+        ],
+    ],
+    ids=["gateway", "numbers"],
+)
+def test_the_same_state_of_one_resource_after_another_is_a_sweep(asks):
+    d = Driver()
+    assert "word" not in _ask(d, asks)
+
+
+@pytest.mark.parametrize(
+    "asks",
+    [
+        [  # nothing found, asked of one thing after another
+            ("aws ec2 describe-addresses --query 'Addresses[0].PublicIp' --output text", "None"),
+            ("aws ec2 describe-nat-gateways --query 'NatGateways[0].State' --output text", "None"),
+            ("aws ec2 describe-route-tables --query 'RouteTables[0].State' --output text", "None"),
+            ("aws ec2 describe-vpn-gateways --query 'VpnGateways[0].State' --output text", "None"),
+        ],
+        [  # a name, not a state: the commands ask for no state
+            ("git branch --show-current", "main"),
+            ("gh repo view --json defaultBranchRef -q .defaultBranchRef.name", "main"),
+            ("git symbolic-ref refs/remotes/origin/HEAD --short | cut -d/ -f2", "main"),
+            ("git config --get init.defaultBranch", "main"),
+        ],
+        [  # an evicted pod left from a batch job, in every listing while the api is looked into
+            (
+                command,
+                "NAME          READY   STATUS    RESTARTS   AGE\n"
+                "api-7d9f-x   1/1     Running   0          3h\n"
+                "batch-1-kq   0/1     Evicted   0          2d",
+            )
+            for command in (
+                "kubectl get pods",
+                "kubectl get pods -o wide",
+                "kubectl get pods --sort-by=.metadata.creationTimestamp",
+                "kubectl get po -n default",
+                "kubectl get pods --show-labels",
+            )
+        ],
+    ],
+    ids=["absent", "names", "listing"],
+)
+def test_what_is_no_state_is_never_asked_again(asks):
+    d = Driver()
+    assert "word" not in _ask(d, asks)
+
+
+def test_other_news_after_the_request_to_summarise_ends_the_run():
+    # The model summarised and went on looking elsewhere, as asked: no pause for it.
+    d = Driver()
+    assert _ask(d, list(HEALTH[:4]))[-1] == "word"
+    d.turn(Call("Read", {"file_path": "/repo/search/products-v3.json"}, response="replicas: 1"))
+    assert "pause" not in _ask(d, list(HEALTH[4:]))
+
+
+@pytest.mark.parametrize(
+    ("command", "names"),
+    [
+        ("jq -r .version packages/sdk/package.json", ["packages/sdk/package.json"]),
+        ("dig +short status.example.com", ["status.example.com"]),
+        ("gh pr view 412 --json state", ["412"]),
+        ("aws ec2 describe-instances --query Reservations.State.Name", []),
+        ("git config --get init.defaultBranch", []),
+        ("npm view @acme/sdk version", []),
+        ("git show HEAD:src/app.py", []),
+        ("npm view @acme/sdk dist-tags.latest", []),
+    ],
+)
+def test_what_a_look_names_as_its_target(command, names):
+    numbers = frozenset(word for word in command.split() if word.isdigit())
+    kept = asked.targets(command, numbers)
+    assert kept[kept.index(asked.TARGET) + 1 :] == names
+    if ":" in command and "//" not in command:  # no address: its words as they are
+        assert kept[: kept.index(asked.TARGET)] == failures.sweep_words(command)
+
+
+@pytest.mark.parametrize(
+    ("text", "command", "answer"),
+    [
+        ("main", "git branch --show-current", ""),
+        ("Pending", "kubectl get pvc data -o jsonpath={.status.phase}", "pending"),
+        ("3.1.4", "npm view @acme/sdk version", "3.1.4"),
+        ('{"status": null}', "curl -s localhost:8080/health", ""),
+    ],
+)
+def test_a_short_line_is_a_state_only_when_its_command_asks_for_one(text, command, answer):
+    assert asked.said(text, command) == answer
+
+
+def test_a_run_of_one_way_gives_way_to_another_answer():
+    d = Driver()
+    d.turn(bash("kubectl get job reindex -o jsonpath={.status.phase}", response="Pending"))
+    assert _ask(d, list(HEALTH[:4]))[-1] == "word"

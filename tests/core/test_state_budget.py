@@ -269,8 +269,9 @@ def track(cfg: Any, base: int) -> dict[str, Any]:
                 "answer": chars(asked.ANSWER_CHARS),
                 "ways": [f"{base + n:016x}" for n in range(asked.MAX_WAYS)],
                 "label": text(schema.LABEL_BYTES),
-                "words": [f"-{base:016x}"] * failures.MAX_TOKENS,
-                "files": [chars(asked.FILE_CHARS) for _ in range(asked.MAX_FILES)],
+                "words": [f"-{base:016x}"] * failures.MAX_TOKENS
+                + [asked.TARGET]
+                + [chars(asked.TARGET_CHARS) for _ in range(asked.MAX_TARGETS)],
                 "turn": INT,
                 "others": INT,
                 "nudged": False,

@@ -33,11 +33,10 @@ class Poll(Record):
 
 
 class Asked(Record):
-    answer: str = field(STR)  # the state it gave (`loop_guard.asked.said`)
+    answer: str = field(STR)  # the states it gave (`loop_guard.asked.said`)
     ways: list[str] = field(list_of(STR))  # the spellings that gave it (digests of call shapes)
     label: str = field(STR)  # the last of them
-    words: list[str] = field(list_of(STR), default_factory=list)  # ... as a sweep compares it
-    files: list[str] = field(list_of(STR), default_factory=list)  # ... and the files it named
+    words: list[str] = field(list_of(STR), default_factory=list)  # ... what it asked about
     turn: int = field(INT, default=-1)  # the track's turn when the last of them was counted
     others: int = field(INT, default=0)  # other new results since it was last given
     nudged: bool = field(BOOL, default=False)

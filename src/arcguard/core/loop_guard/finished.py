@@ -117,8 +117,8 @@ def _asked(track: Track, call: ToolCall, finished: stuck.Finished, *, news: bool
         asked.end(st)
     elif finished.said:
         way, label = hashing.digest(shape.call_shape(call)), opkey.label(call, stuck.LABEL_CHARS)
-        command = tool_effects.command_of(call) or ""
-        asked.observe(st, finished.said, way, command, track.turns, label)
+        asking = asked.targets(tool_effects.command_of(call) or "", shape.identity_numbers(call))
+        asked.observe(st, finished.said, way, asking, track.turns, label)
     elif news and not finished.empty:
         asked.other(st)
 
@@ -167,7 +167,7 @@ def _finish(guard: Guard, call: ToolCall, result: ToolResult) -> stuck.Finished:
         text = shape.result_text(result)
         finished.answer = answers.digest(opkey.COMPLETED, text)
         if call.name == opkey.BASH and found is None and not tool_effects.is_poll(call):
-            finished.said = asked.said(text)  # a wait is timed, not asked
+            finished.said = asked.said(text, tool_effects.command_of(call) or "")  # a wait is timed
     if outcome.startswith((opkey.COMPLETED, opkey.FAILED)) and tool_effects.is_poll(call):
         text = shape.result_text(result)
         finished.progress, finished.numbers = answers.progress(text), answers.bare_numbers(text)

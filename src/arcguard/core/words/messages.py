@@ -229,10 +229,15 @@ def stuck_pause(count: int, label: str, *, failing: bool, ways: int = 1) -> str:
         if failing
         else f"{count} calls repeated earlier ones and brought nothing new"
     )
+    setting = "error_pause_repeats" if failing else "shape_pause_repeats"
+    return _asked_in_vain(f"{what} (last: {label})", setting)
+
+
+def _asked_in_vain(what: str, setting: str) -> str:
+    """A pause after a request to summarise that changed nothing."""
     return (
-        f"arcguard paused this session: {what} (last: {label}), and the request to summarise"
-        " did not change that. Send a message to resume. To change this:"
-        f" {'error_pause_repeats' if failing else 'shape_pause_repeats'}"
+        f"arcguard paused this session: {what}, and the request to summarise did not change"
+        f" that. Send a message to resume. To change this: {setting}"
     )
 
 
@@ -248,13 +253,11 @@ def futile_checkin(count: int, label: str) -> str:
 
 
 def futile_pause(count: int, label: str) -> str:
-    return (
-        f"arcguard paused this session: {count} changes in a row were each followed by a look"
-        " that gave, word for word but for times and ids, the answer an earlier one got"
-        f" (last: {label}), and the"
-        " request to summarise did not change that. Send a message to resume. To change this:"
-        " error_pause_repeats"
+    what = (
+        f"{count} changes in a row were each followed by a look that gave, word for word but"
+        f" for times and ids, the answer an earlier one got (last: {label})"
     )
+    return _asked_in_vain(what, "error_pause_repeats")
 
 
 def asked_checkin(count: int, answer: str, label: str) -> str:
@@ -268,11 +271,8 @@ def asked_checkin(count: int, answer: str, label: str) -> str:
 
 
 def asked_pause(count: int, answer: str, label: str) -> str:
-    return (
-        f"arcguard paused this session: the same question, asked {count} ways, got the same"
-        f" answer each time ({answer}; last: {label}), and the request to summarise did not"
-        " change that. Send a message to resume. To change this: error_pause_repeats"
-    )
+    what = f"the same question, asked {count} ways, got the same answer each time"
+    return _asked_in_vain(f"{what} ({answer}; last: {label})", "error_pause_repeats")
 
 
 def poll_checkin(minutes: int, label: str) -> str:
