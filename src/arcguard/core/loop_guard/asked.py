@@ -51,21 +51,7 @@ SETTLED = frozenset(
 )
 SETTLED_SUFFIX = "_complete"  # CloudFormation's `UPDATE_COMPLETE`
 # Answers that say nothing was found: no state.
-ABSENT = frozenset(
-    [
-        "none",
-        "null",
-        "nil",
-        "unset",
-        "undefined",
-        "empty",
-        "missing",
-        "n/a",
-        "no",
-        "<none>",
-        "(none)",
-    ]
-)
+ABSENT = frozenset("none null nil unset undefined empty missing n/a no <none> (none)".split())  # noqa: SIM905
 WELL = "="  # what `said` gives for an answer that is all settled
 SHORT_WORDS = 3  # a one-line answer of at most this many words...
 SHORT_CHARS = 40  # ... and characters is an answer whole (`3.1.4`, `yellow 3 50.0%`)
@@ -80,6 +66,7 @@ ANSWER_CHARS = 60
 FIELD_MARKS = "\"'{},"
 RULE_CHARS = frozenset("-=+| ")
 COLUMN_GAP = "  "  # aligned columns: what sets a table's header apart from a sentence
+TARGET = "@"  # between a look's sweep words and the names it asks about (`targets`)
 
 
 def said(text: str, command: str) -> str:
@@ -99,8 +86,10 @@ def said(text: str, command: str) -> str:
             return ""
     if not values:
         return ""
-    states = sorted(value for value in _unsettled(values) if not _count(value))
-    return _clip(states) if states else "" if _unsettled(values) else WELL
+    unsettled = _unsettled(values)
+    if not unsettled:
+        return WELL
+    return _clip(sorted(value for value in unsettled if not _count(value)))
 
 
 def _asks(command: str) -> bool:
@@ -239,21 +228,19 @@ def targets(command: str, numbers: frozenset[str]) -> list[str]:
     return [*words, TARGET, *(name[:TARGET_CHARS] for name in named)]
 
 
-TARGET = "@"  # between a look's sweep words and the names it asks about
-
-
 def _elsewhere(before: list[str], after: list[str]) -> bool:
     """The look asks of another target than the run's last: the same command but for a name or
     two (`failures.retargets`), or other files, hosts or numbers altogether."""
-    words, _, names = _split(before)
-    new_words, _, new_names = _split(after)
+    words, names = _split(before)
+    new_words, new_names = _split(after)
     other_names = bool(names and new_names) and not set(names) & set(new_names)
     return other_names or failures.retargets(words, new_words)
 
 
-def _split(kept: list[str]) -> tuple[list[str], str, list[str]]:
+def _split(kept: list[str]) -> tuple[list[str], list[str]]:
+    """A look's sweep words, and the names it asks about (`targets`)."""
     at = kept.index(TARGET) if TARGET in kept else len(kept)
-    return kept[:at], TARGET, kept[at + 1 :]
+    return kept[:at], kept[at + 1 :]
 
 
 def _files(command: str) -> list[str]:
