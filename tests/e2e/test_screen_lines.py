@@ -229,6 +229,29 @@ def test_changes_that_change_nothing_are_asked_about_in_their_own_words(
     assert len(api.requests) >= 12  # the oldest release sends one request more
 
 
+SAME_ANSWER_ASKED = (
+    "says: arcguard asked the model to step back: 4 ways of asking one question got the same"
+    " answer. To change this: error_checkin_repeats, error_pause_repeats, loop_guard"
+)
+
+
+def test_one_answer_asked_many_ways_is_asked_about_in_its_own_words(
+    claude_release: ClaudeRelease, claude_project: Any
+) -> None:
+    project = claude_project(arcguard_settings_for(claude_release.version))
+    (project.path / "health.json").write_text('{"cluster": "catalog", "status": "yellow"}\n')
+    looks = ["cat health.json", "cut -d'\"' -f8 health.json", "tr -d '{}\"' < health.json"]
+    looks.append("awk -F'\"' '{print $8}' health.json")
+    # One more call: without PostToolBatch, the 4th look's turn closes as the next call starts.
+    script = [tool_use("Bash", {"command": look}) for look in [*looks, "ls"]]
+    script.append(text("The cluster is still yellow."))
+    api, shown = run_until(claude_release, project, script, "wait for green", "still yellow.")
+
+    assert shown.count(SAME_ANSWER_ASKED) == 1, shown
+    assert kinds(project) == ["nudge"]
+    assert len(api.requests) >= 6
+
+
 def test_restarts_checked_in_the_same_command_are_asked_about_in_their_own_words(
     claude_release: ClaudeRelease, claude_project: Any
 ) -> None:
