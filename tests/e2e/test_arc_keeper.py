@@ -242,15 +242,20 @@ def test_a_permission_question_mid_arc_is_sent_back_and_the_model_carries_on(
     assert log_kinds(state) == ["arc", "continue"]
 
 
+def _let_through(project, run, api, said):
+    """The session ended on the model's stop, `said`, after one model request: its state."""
+    assert run.result is not None and run.result["terminal_reason"] == "completed", run.describe()
+    assert run.result["result"] == said
+    assert len(api.requests) == 1
+    return arcguard_state(project, run.session_id)
+
+
 def test_a_decision_needed_stop_is_let_through(claude_project, run_claude):
     project = claude_project(all_arcguard_settings())
     with ScriptedAPI([text(DECIDES), text("unused")]) as api:
         run = run_claude(project, api, "/autonomous ship the importer")
 
-    assert run.result is not None and run.result["terminal_reason"] == "completed", run.describe()
-    assert run.result["result"] == DECIDES
-    assert len(api.requests) == 1
-    state = arcguard_state(project, run.session_id)
+    state = _let_through(project, run, api, DECIDES)
     assert state["arc"]["active"] is True and state["arc"]["total_blocks"] == 0
     assert log_kinds(state) == ["arc", "decision"]
 
@@ -410,10 +415,7 @@ def test_a_question_before_a_force_push_is_left_alone(claude_project, run_claude
     with ScriptedAPI([text(asks), text("unused")]) as api:
         run = run_claude(project, api, "/autonomous ship the importer")
 
-    assert run.result is not None and run.result["terminal_reason"] == "completed", run.describe()
-    assert run.result["result"] == asks
-    assert len(api.requests) == 1
-    state = arcguard_state(project, run.session_id)
+    state = _let_through(project, run, api, asks)
     assert state["arc"]["total_blocks"] == 0
     assert (
         "only the operator can go on (a step that cannot be undone)" in state["log"][-1]["reason"]
