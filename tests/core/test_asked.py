@@ -1,9 +1,10 @@
 """One answer asked for many ways: a state asked for again in other words, with nothing changed
 between, is asked about at the 4th way and paused at the 7th, as failures are. The classes: a
 cluster's health read through every endpoint and client, a published version asked of every
-package manager; and the look-alikes, the same call repeated (the shape rule's), answers that
-say all is well, bare numbers, waits, sweeps over different targets, and real progress or the
-user's words between."""
+package manager, a record asked of every resolver, a certificate's expiry read every way (the
+values a short print answers with); and the look-alikes, the same call repeated (the shape
+rule's), answers that say all is well, bare numbers, waits, sweeps over different targets, and
+real progress or the user's words between."""
 
 from __future__ import annotations
 
@@ -395,3 +396,192 @@ def test_a_run_of_one_way_gives_way_to_another_answer():
     d = Driver()
     d.turn(bash("kubectl get job reindex -o jsonpath={.status.phase}", response="Pending"))
     assert _ask(d, list(HEALTH[:4]))[-1] == "word"
+
+
+RECORD = (
+    ("dig +short status.example.com", "status-legacy.example.net.\n203.0.113.40"),
+    ("dig @8.8.8.8 +short status.example.com CNAME", "status-legacy.example.net."),
+    (
+        "nslookup -type=CNAME status.example.com 1.1.1.1",
+        "Server:\t\t1.1.1.1\nAddress:\t1.1.1.1#53\n\nNon-authoritative answer:\n"
+        "status.example.com\tcanonical name = status-legacy.example.net.",
+    ),
+    (
+        "host -t CNAME status.example.com",
+        "status.example.com is an alias for status-legacy.example.net.",
+    ),
+    ("kdig @1.1.1.1 +https +short status.example.com CNAME", "status-legacy.example.net."),
+    (
+        "getent hosts status.example.com",
+        "203.0.113.40    status-legacy.example.net status.example.com",
+    ),
+    (
+        "dig status.example.com +noall +answer",
+        "status.example.com. 300 IN CNAME status-legacy.example.net.",
+    ),
+)
+EXPIRY = (
+    (
+        "openssl s_client -connect api.example.com:443 </dev/null | openssl x509 -noout -enddate",
+        "notAfter=Jun 14 05:12:43 2026 GMT",
+    ),
+    (
+        "kubectl get secret api-tls -o jsonpath='{.data.crt}' | base64 -d | openssl x509 -dates",
+        "notBefore=Mar 16 05:12:44 2026 GMT\nnotAfter=Jun 14 05:12:43 2026 GMT",
+    ),
+    (
+        "curl -vsI https://api.example.com 2>&1 | grep -E 'start date|expire date'",
+        "*  start date: Mar 16 05:12:44 2026 GMT\n*  expire date: Jun 14 05:12:43 2026 GMT",
+    ),
+    (
+        "kubectl get certificate api-tls -n edge -o jsonpath='{.status.notAfter}'",
+        "2026-06-14T05:12:43Z",
+    ),
+)
+
+
+@pytest.mark.parametrize(
+    ("text", "command", "answer"),
+    [
+        (
+            "status-legacy.example.net.\n203.0.113.40",
+            "dig +short status.example.com",
+            "203.0.113.40 status-legacy.example.net",
+        ),
+        (
+            "notAfter=Jun 14 05:12:43 2026 GMT",
+            "openssl x509 -noout -enddate",
+            "2026-06-14t05:12:43",
+        ),
+        (
+            "Not After: 2026-06-14T05:12:43.120Z",
+            "cmctl status certificate api-tls",
+            "2026-06-14t05:12:43",
+        ),
+        (
+            "invoices.dead\t211\t0\ninvoices.retry\t18432\t0",
+            "rabbitmqctl list_queues name messages",
+            "18432 211",
+        ),
+        (
+            "{ latest: '4.1.3', next: '4.2.0-rc.2' }",
+            "npm view @acme/ui-tokens dist-tags",
+            "4.1.3 4.2.0-rc.2",
+        ),
+        ("v1.27.3", "kubectl version --client -o json | jq -r .clientVersion.gitVersion", "1.27.3"),
+        ("edge.example.net.", "dig +short edge.example.net A", ""),  # the question's own value
+        (
+            "2026-08-06 07:07:29,120 INFO worker ready",
+            "tail -n 1 logs/worker.log",
+            "",
+        ),  # when, not what
+        (
+            "api-7b5f-4hcmz   1/1   412d",
+            "kubectl get pods --no-headers",
+            "",
+        ),  # a name, a ratio, an age
+        ("Duration: 2.3ms\n42 rows", "psql -c 'select 1'", ""),
+        ("worker.log ready\n" * 20 + "build 18432 done", "cat build.log", f"{asked.SHOWN} 18432"),
+    ],
+)
+def test_the_values_a_short_print_answers_with(text, command, answer):
+    assert asked.said(text, command) == answer
+
+
+def test_one_record_resolved_through_every_client_is_asked_about_then_paused():
+    # A record that never changed (the merge was not applied) asked of every resolver and
+    # client: the answer is known at the 4th.
+    d = Driver()
+    seen = _ask(
+        d, [*RECORD, ("dig @9.9.9.9 status.example.com CNAME +short", "status-legacy.example.net.")]
+    )
+    assert seen == ["", "", "", "word", "", "", "pause"]
+    assert "status-legacy.example.net" in d.paused["reason"]
+
+
+def test_one_date_read_every_way_and_spelling_is_one_answer():
+    d = Driver()
+    assert _ask(d, list(EXPIRY)) == ["", "", "", "word"]
+
+
+def test_a_long_print_that_shows_the_answer_again_leaves_the_run_as_it_is():
+    # `kubectl describe` says Ready, and shows the same expiry among its many lines: no news
+    # about what was asked, so neither an end nor one of the other results.
+    d = Driver()
+    describe = (
+        "Status:\n  Conditions:\n    Status: True\n" + "  Not After: 2026-06-14T05:12:43Z\n" * 9
+    )
+    asks = [*EXPIRY[:3], ("kubectl describe certificate api-tls -n edge", describe), EXPIRY[3]]
+    assert _ask(d, asks)[-1] == "word"
+
+
+def test_a_look_filtered_through_grep_answers_as_the_look():
+    d = Driver()
+    depth = "invoices.retry\t18432\t0"
+    asks = [
+        ("rabbitmqctl list_queues -p billing name messages | grep invoices", depth),
+        (
+            "rabbitmqadmin -V billing list queues name messages | grep retry",
+            "| invoices.retry | 18432 |",
+        ),
+        (
+            "curl -s https://mq.internal:15671/api/queues/billing/invoices.retry | jq .messages",
+            "18432",
+        ),
+        ("rabbitmqctl list_queues -p billing name messages_ready | grep '^invoices.retry'", depth),
+    ]
+    assert _ask(d, asks)[-1] == "word"
+
+
+@pytest.mark.parametrize(
+    "asks",
+    [
+        pytest.param(  # propagation: resolvers answer old and new until it is done
+            [
+                (
+                    "dig +short MX corp.example.com @ns1.dns.example.net",
+                    "10 mx1.mailhost.example.net.",
+                ),
+                (
+                    "dig MX corp.example.com @8.8.8.8 +noall +answer",
+                    "corp.example.com. 300 IN MX 10 mx1.mailhost.example.net.",
+                ),
+                (
+                    "dig MX corp.example.com @1.1.1.1 +noall +answer",
+                    "corp.example.com. 184 IN MX 10 mail-old.corp.example.com.",
+                ),
+                (
+                    "dig MX corp.example.com @9.9.9.9 +noall +answer",
+                    "corp.example.com. 71 IN MX 10 mail-old.corp.example.com.",
+                ),
+                (
+                    "host -t MX corp.example.com 208.67.222.222",
+                    "corp.example.com mail is handled by 10 mx1.mailhost.example.net.",
+                ),
+            ],
+            id="propagation",
+        ),
+        pytest.param(  # one release, region after region
+            [
+                (
+                    f"curl -s https://api.{region}.example.com/healthz | jq -c .",
+                    '{"version":"2026.05.2"}',
+                )
+                for region in ("us-east-1", "us-west-2", "eu-west-1", "eu-central-1", "sa-east-1")
+            ],
+            id="regions",
+        ),
+        pytest.param(  # each log tail has the same shape, but its lines are new
+            [
+                (
+                    f"tail -n {n} logs/worker.log",
+                    f"2026-08-06 07:0{n}:29,120 INFO batch {n}0{n} done",
+                )
+                for n in range(2, 7)
+            ],
+            id="log",
+        ),
+    ],
+)
+def test_values_that_move_or_belong_to_other_targets_are_no_run(asks):
+    assert "word" not in _ask(Driver(), asks)

@@ -239,6 +239,17 @@ def test_commands_that_change_the_world_do_not_excuse_each_other():
         "gem install rails",
         "nvidia-smi -r -i 0",
         "./host start",
+        "../bin/dig deploy",
+        "openssl req -new -key k.pem -out req.csr",
+        "openssl x509 -in cert.pem -out cert.der -outform DER",
+        "base64 -o out.bin in.txt",
+        "resolvectl flush-caches",
+        "rabbitmqctl purge_queue invoices.retry",
+        "rabbitmqadmin delete queue name=invoices.retry",
+        "patronictl -c /etc/patroni.yml switchover",
+        "step certificate create api api.crt api.key",
+        "curl -G -X POST https://api.example.com/v1/jobs",
+        "curl -s --data-urlencode q=1 https://api.example.com/v1/search",
     ],
 )
 def test_mutating_or_unknown_commands_count_as_changes(command):
@@ -306,6 +317,21 @@ def test_mutating_or_unknown_commands_count_as_changes(command):
         "composer show -t stripe/stripe-php",
         "bundle outdated",
         "gem list rails",
+        # Probes of names, certificates, queues and replicas.
+        "host -t CNAME status.example.com",
+        "kdig @1.1.1.1 +https +short status.example.com",
+        "openssl s_client -connect api.example.com:443 </dev/null | openssl x509 -noout -dates",
+        "kubectl get secret tls -o jsonpath='{.data.tls\\.crt}' | base64 -d",
+        "resolvectl query status.example.com",
+        "rabbitmqctl -n rabbit@mq-1 list_queues -p billing name messages",
+        "rabbitmqadmin -H mq.internal -V billing list queues name messages",
+        "patronictl -c /etc/patroni/orders-db.yml list",
+        "cmctl status certificate api-tls -n edge",
+        "step certificate inspect https://api.example.com --format json",
+        "pg_isready -h db.internal",
+        # Data sent in the address only asks.
+        "curl -s -G http://prometheus:9090/api/v1/query --data-urlencode 'query=up'",
+        "curl -sG http://prometheus:9090/api/v1/query -d 'query=up'",
     ],
 )
 def test_read_only_commands_do_not(command):

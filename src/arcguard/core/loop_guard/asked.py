@@ -3,9 +3,10 @@
 A look answers with a state when it prints the value of a status, state, phase or health
 field (`"status" : "yellow"`, `Status: Pending`), the status column of a table of one row
 (kubectl's `STATUS`), or, when its command asks for a state or a version, one short line of
-values (`3.1.4`, `yellow`). When new spellings of the question keep getting the same states
-(`_cluster/health`, then `_cat/health`, then `jq -r .status`; `npm view`, then `pnpm view`,
-then the registry through curl) with nothing changed, written or heard between, the answer is
+values (`3.1.4`, `yellow`). A short print that names no state answers with its values
+(`print_values`: a host name, a date, a queue's depth). When new spellings of the question keep
+getting the same states or values (`_cluster/health`, then `_cat/health`, then `jq -r .status`;
+`dig`, then `host`, then `nslookup`) with nothing changed, written or heard between, the answer is
 known: another way of asking will not change it. Each new spelling that gets it, in a turn of
 its own (calls issued together saw no answer yet), is an attempt, staged as failures are
 (`error_checkin_repeats`, then `error_pause_repeats`). The same spelling asked again is the
@@ -13,19 +14,23 @@ shape rule's (`stuck`), a wait is timed (`polls`), and a command arcguard cannot
 change (`psql`, `python -c`) is one: its print never counts here.
 
 What the states are: the unsettled ones, counts and percentages aside (`yellow 3 50.0%` says
-`yellow`; a version keeps its dots). What ends a run: a settled answer (`SETTLED`: a service
-found well from every side is a look around), a change, an edit, the user's words, more than
-`GAP` other new results, or, once the model was asked to summarise, any other new result (it
-went on to look elsewhere, as asked). A look at another target (`is-active redis` after
-`nginx`; another host, port, path, file or number) asks another question: it does not join.
-Pure functions; the run lives in the track's `Stuck` record.
+`yellow`; a version keeps its dots). Two answers are the same when they share a state or a
+value, and the run keeps what they share (one resolver adds the address to the name another
+gave). A longer print that shows all of it again (`describe`, among its many lines) tells
+nothing new about it: it neither counts nor comes between. What ends a run: a settled answer
+(`SETTLED`: a service found well from every side is a look around), a change, an edit, the
+user's words, more than `GAP` other new results, or, once the model was asked to summarise, any
+other new result (it went on to look elsewhere, as asked). A look at another target (`is-active
+redis` after `nginx`; another host, port, path, file or number) asks another question: it does
+not join. Pure functions; the run lives in the track's `Stuck` record.
 
 | the look gives | the run |
 |---|---|
-| the run's states, another target | stays, the look is one of the other results |
-| the run's states, a spelling not counted, another turn | counts one more way |
-| other states, the run has one way | starts again from this look |
-| other states, or no state but a new result | one more other result (`other`) |
+| the run's states or values, another target | stays, the look is one of the other results |
+| some of them, a spelling not counted, another turn | counts one more way, keeps those |
+| none of them, the run has one way | starts again from this look |
+| none of them, or no answer but a new result | one more other result (`other`) |
+| a longer print showing them all | stays as it is |
 | all settled | ends |
 """
 
@@ -33,6 +38,7 @@ from __future__ import annotations
 
 from arcguard.core.loop_guard import answers
 from arcguard.core.loop_guard import failures
+from arcguard.core.loop_guard import print_values
 from arcguard.core.loop_records import Asked
 
 
@@ -58,6 +64,10 @@ SHORT_CHARS = 40  # ... and characters is an answer whole (`3.1.4`, `yellow 3 50
 MAX_LINES = 40  # a longer print is a listing to read, not an answer
 MAX_TEXT = 8000  # nor is a longer text
 MAX_WAYS = 16
+VALUE_LINES = 8  # a print of at most this many lines...
+VALUE_CHARS = 800  # ... and characters answers with its values (`_values`)
+MAX_SHOWN = 64
+SHOWN = "~"  # what `said` gives before the values of a print that answers no other way
 MAX_TARGETS = 4
 TARGET_CHARS = 64
 EXTENSION_CHARS = 4
@@ -70,26 +80,45 @@ TARGET = "@"  # between a look's sweep words and the names it asks about (`targe
 
 
 def said(text: str, command: str) -> str:
-    """The unsettled states `text` answers `command` with, counts aside, space-separated and
-    lower case; `WELL` when all it names are settled, "" when it names none."""
+    """What `text` answers `command` with, space-separated and lower case: its unsettled states,
+    counts aside, or else the values of a short print (`_values`); `WELL` when the states it
+    names are all settled; when it answers neither way, `SHOWN` and the values it shows (to
+    tell whether it shows the run's answer again); "" for a longer print."""
     if len(text) > MAX_TEXT:
         return ""
-    lines = text.strip().splitlines()
+    lines = [line.strip() for line in text.strip().splitlines()]
+    short = [line for line in lines if line]
+    shown = print_values.values(short, command)
+    states = _states(lines, short, command)
+    if states == WELL:
+        return " ".join([WELL, *shown])
+    if states:
+        return states
+    if len(short) <= VALUE_LINES and sum(map(len, short)) <= VALUE_CHARS and shown:
+        return " ".join(shown)
+    return " ".join([SHOWN, *shown[:MAX_SHOWN]]) if shown else ""
+
+
+def _states(lines: list[str], short: list[str], command: str) -> str:
+    """The unsettled states `lines` answer with, counts aside; `WELL` when all are settled."""
     if len(lines) > MAX_LINES:
         return ""
-    values = _field_values(lines) - ABSENT
-    short = [line.strip() for line in lines if line.strip()]
-    if not values and len(short) == 1 and len(short[0]) <= SHORT_CHARS and _asks(command):
-        words = [word.strip(FIELD_MARKS) for word in answers.clock_free(short[0]).lower().split()]
-        values = {word for word in words if word} - ABSENT
-        if len(words) > SHORT_WORDS or not all(map(_value_word, values)):
-            return ""
+    values = _field_values(lines) - ABSENT or _short_state(short, command)
     if not values:
         return ""
     unsettled = _unsettled(values)
-    if not unsettled:
-        return WELL
-    return _clip(sorted(value for value in unsettled if not _count(value)))
+    return _clip(sorted(v for v in unsettled if not _count(v))) if unsettled else WELL
+
+
+def _short_state(short: list[str], command: str) -> set[str]:
+    """The states of a one-line answer to a command that asks for a state or a version."""
+    if len(short) != 1 or len(short[0]) > SHORT_CHARS or not _asks(command):
+        return set()
+    words = [word.strip(FIELD_MARKS) for word in answers.clock_free(short[0]).lower().split()]
+    values = {word for word in words if word} - ABSENT
+    if len(words) > SHORT_WORDS or not all(map(_value_word, values)):
+        return set()
+    return values
 
 
 def _asks(command: str) -> bool:
@@ -192,15 +221,32 @@ def observe(st: Stuck, answer: str, way: str, asking: list[str], turn: int, labe
     """A look spelt `way`, asking of what `asking` names (`targets`), in the track's `turn`,
     gave `answer` (`said`; mutates `st`). See the table above."""
     run = st.asked
-    if answer == WELL:
-        end(st)
-    elif run is None or (run.answer != answer and len(run.ways) == 1):
-        st.asked = Asked(answer=answer, ways=[way], label=label, words=asking, turn=turn)
-    elif run.answer != answer or _elsewhere(run.words, asking):
+    head, *shown = answer.split()
+    if head in (WELL, SHOWN):
+        if run is not None and set(run.answer.split()) <= set(shown):
+            return  # it shows the run's answer again: no news about it
+        if head == WELL:
+            end(st)
+        else:
+            other(st)
+        return
+    shared = _shared(run.answer, answer) if run is not None else ""
+    if run is None or (not shared and len(run.ways) == 1):
+        st.asked = Asked(
+            answer=_clip(answer.split()), ways=[way], label=label, words=asking, turn=turn
+        )
+    elif not shared or _elsewhere(run.words, asking):
         other(st)
     elif way not in run.ways and turn != run.turn:
         run.ways = [*run.ways, way][-MAX_WAYS:]
+        run.answer = shared
         run.label, run.turn, run.words, run.others = label, turn, asking, 0
+
+
+def _shared(before: str, after: str) -> str:
+    """The words of the run's answer `before` that the look's answer `after` gives too."""
+    given = set(after.split())
+    return " ".join(word for word in before.split() if word in given)
 
 
 def other(st: Stuck) -> None:

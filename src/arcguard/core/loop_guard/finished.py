@@ -115,7 +115,7 @@ def _asked(track: Track, call: ToolCall, finished: stuck.Finished, *, news: bool
     st = track.stuck
     if finished.changed:
         asked.end(st)
-    elif finished.said:
+    elif finished.said and (news or not finished.said.startswith(asked.SHOWN)):
         way, label = hashing.digest(shape.call_shape(call)), opkey.label(call, stuck.LABEL_CHARS)
         asking = asked.targets(tool_effects.command_of(call) or "", shape.identity_numbers(call))
         asked.observe(st, finished.said, way, asking, track.turns, label)
@@ -166,7 +166,8 @@ def _finish(guard: Guard, call: ToolCall, result: ToolResult) -> stuck.Finished:
         # output (an edit's response holds the whole file) is not read twice.
         text = shape.result_text(result)
         finished.answer = answers.digest(opkey.COMPLETED, text)
-        if call.name == opkey.BASH and found is None and not tool_effects.is_poll(call):
+        looked = found is None or (found and searches.filters(call))
+        if call.name == opkey.BASH and looked and not tool_effects.is_poll(call):
             finished.said = asked.said(text, tool_effects.command_of(call) or "")  # a wait is timed
     if outcome.startswith((opkey.COMPLETED, opkey.FAILED)) and tool_effects.is_poll(call):
         text = shape.result_text(result)

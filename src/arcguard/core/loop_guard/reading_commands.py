@@ -22,7 +22,8 @@ READ_ONLY_PROGRAMS = _words(
     "column tac rev seq true false : date env printenv uname whoami id hostname ps realpath "
     "readlink dirname basename test [ cd pushd popd sleep wait watch lsof pgrep uptime free fd "
     "bat exa eza strings sort sed find for done fi journalctl dig nslookup getent ss "
-    "netstat nproc lscpu lsblk findmnt apt-cache dpkg-query groups"
+    "netstat nproc lscpu lsblk findmnt apt-cache dpkg-query groups host kdig drill delv whois "
+    "pg_isready base64"
 )
 # Options that make an otherwise read-only program, or reporting subcommand, write.
 WRITING_OPTIONS = {
@@ -36,6 +37,8 @@ WRITING_OPTIONS = {
     "ss": ("-K", "--kill"),
     "helm": ("--output-dir", "--dependency-update"),
     "kubectl": ("--output-directory",),
+    "base64": ("-o", "--output"),
+    "openssl": ("-out", "-sess_out", "-keylogfile", "-msgfile"),
 }
 GIT_READ_ONLY = _words(
     "status log diff show blame rev-parse ls-files ls-tree grep describe shortlog cat-file "
@@ -80,6 +83,16 @@ READ_ONLY_SUBCOMMANDS = {
     ),
     "bundle": _words("list show info outdated check platform"),
     "gem": _words("list search info query contents environment which specification"),
+    "openssl": _words("x509 s_client verify version crl ciphers asn1parse"),
+    "resolvectl": _words("query status statistics"),
+    "rabbitmqctl": _words(
+        "list_queues list_exchanges list_bindings list_connections list_channels list_consumers "
+        "list_users list_vhosts list_policies status cluster_status environment"
+    ),
+    "rabbitmqadmin": _words("list show"),
+    "patronictl": _words("list topology history show-config version"),
+    "cmctl": _words("status inspect version"),
+    "step": _words("version"),
 }
 # `PROGRAM SUB` read-only only when followed by one of these.
 LISTING: dict[str, dict[str, tuple[str, ...]]] = {
@@ -93,6 +106,7 @@ LISTING: dict[str, dict[str, tuple[str, ...]]] = {
         "context": ("ls", "show", "inspect"),
     },
     "terraform": {"state": ("list", "show")},
+    "step": {"certificate": ("inspect", "fingerprint", "verify", "lint")},
 }
 # Any program asked only for its version or help reports and changes nothing.
 ONLY_ASKS = _words("--version -V --help -h version")

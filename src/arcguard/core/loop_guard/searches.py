@@ -124,6 +124,15 @@ def _commands(call: ToolCall) -> list[list[str]] | None:
     return commands
 
 
+def filters(call: ToolCall) -> bool:
+    """The call's search programs only filter what a look before them printed
+    (`rabbitmqctl list_queues | grep invoices`): what it found is that look's answer."""
+    head, pipe, _ = (tool_effects.command_of(call) or "").partition("|")
+    return bool(pipe) and not SEARCH_PROGRAMS.intersection(
+        map(tool_effects.program_name, head.split())
+    )
+
+
 def _is_search(words: list[str]) -> bool:
     program = tool_effects.program_name(words[0])
     return program in SEARCH_PROGRAMS or (program == "git" and words[1:2] == ["grep"])

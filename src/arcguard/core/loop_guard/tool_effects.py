@@ -87,7 +87,7 @@ AWK_PROGRAMS = frozenset({"awk", "gawk", "mawk", "nawk"})
 WRAPPERS = frozenset({"timeout", "time", "nice", "nohup", "command", "builtin", "exec", "env"})
 # Options before a subcommand that take the next word (`kubectl -n staging get pods`).
 VALUED_OPTIONS = frozenset(
-    "-n -f -p -H --namespace --context --kubeconfig --cluster --file --project-name "  # noqa: SIM905
+    "-n -f -p -c -V -H --namespace --context --kubeconfig --cluster --file --project-name "  # noqa: SIM905
     "--env-file --profile --host".split()
 )
 # git's own options before its subcommand that take a value (`-C dir`, `-c key=value`).
@@ -256,6 +256,8 @@ def reads(words: list[str]) -> bool:
         return True
     if words[1:] == ["-v"] and program in VERSION_V:
         return True
+    if words[0].startswith(("./", "../")):
+        return False  # the project's own script (`./host start`), whatever its name
     if program in READ_ONLY_SUBCOMMANDS:
         return _subcommand_reads(program, words[1:])
     if program in ("curl", "wget"):
@@ -304,17 +306,20 @@ def awk_writes(args: list[str]) -> bool:
 def _fetch_reads(program: str, args: list[str]) -> bool:
     """`curl URL` and `wget -qO- URL` print what they fetch; sending data or saving a file
     is a change (wget saves unless told to print). Output thrown away or printed (`-o
-    /dev/null -w '%{http_code}'`) and a method that only asks (`-X GET`) write nothing."""
+    /dev/null -w '%{http_code}'`), a method that only asks (`-X GET`) and data sent in the
+    address (`-G --data-urlencode query=...`) write nothing."""
     if program == "wget":
         return any(a.endswith("O-") or a in ("--spider", "--output-document=-") for a in args)
+    gets = any(a == "--get" or (a[:1] == "-" and a[1:2] != "-" and "G" in a) for a in args)
     for at, arg in enumerate(args):
         value = args[at + 1] if at + 1 < len(args) else ""
         if arg.startswith("--"):
             option, _, given = arg.partition("=")
-            if arg.startswith(CURL_LONG_WRITES) and not _asks_only(option, given or value):
+            asks = _asks_only(option, given or value) or (gets and option.startswith("--data"))
+            if arg.startswith(CURL_LONG_WRITES) and not asks:
                 return False
-        elif arg.startswith("-") and CURL_WRITES & set(arg[1:]):
-            letters = CURL_WRITES & set(arg[1:])
+        elif arg.startswith("-") and CURL_WRITES & set(arg[1:]) - set("d" if gets else ""):
+            letters = CURL_WRITES & set(arg[1:]) - set("d" if gets else "")
             if letters != {arg[-1]} or not _asks_only(arg[-1], value):
                 return False
     return True

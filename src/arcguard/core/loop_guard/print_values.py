@@ -1,0 +1,121 @@
+"""The values a short print answers with: what `asked` compares when a print names no state.
+
+`dig +short` answers `edge-legacy.example.net.`, `openssl x509 -enddate` answers `notAfter=Jun
+14 05:12:43 2026 GMT`, `rabbitmqctl list_queues` answers `invoices.retry 18432 0`. What such a
+print says is its values: versions, addresses, host names, dates to the second and numbers long
+enough to name one thing (`18432`, not `3`). Each is read in one spelling whatever the tool
+(`v1.2.3` as `1.2.3`, `Jun 14 05:12:43 2026` and `2026-06-14T05:12:43Z` as
+`2026-06-14t05:12:43`), so the same answer from `openssl`, `curl -v` and `kubectl` reads alike.
+Left out: what the command itself names (the question, not its answer), what moves with the
+clock (an age, `412d`; a duration, `2.3ms`; the time a log line was written) and what only
+counts or measures (`1/3`, `0.1`). One pass over the words, no `re`: a hook runs this on every
+look.
+"""
+
+from __future__ import annotations
+
+
+VALUE_DIGITS = 3  # a number this long is a value (`18432`), a shorter one a count
+HOST_PARTS = 3  # `edge.example.net`; `invoices.retry` is a name
+VALUE_CHARS = 64
+AGE_UNITS = frozenset("dhmsy")
+AGE_CHARS = frozenset("0123456789dhmsnuwyµ")
+STAMP_CHARS = len("2026-06-14t05:12:43")
+MILLIS = 3
+MONTHS = "jan feb mar apr may jun jul aug sep oct nov dec".split()  # noqa: SIM905
+SPLIT = str.maketrans(dict.fromkeys("\"'{}[](),;=|<>`#", " "))
+
+
+def values(lines: list[str], command: str) -> list[str]:
+    """The values `lines` show that their command did not name, sorted: versions, addresses and
+    host names (`4.1.3`, `203.0.113.40`, `edge.example.net`), a date to the second, a number
+    of three digits or more. An age (`412d`) is left out."""
+    asked = command.lower()
+    found: set[str] = set()
+    for line in lines:
+        words = _stamped(line.lower().translate(SPLIT).split())
+        if len(words) > 1 and _when(words[0]):
+            words = words[1:]  # a log line's time says when, not what
+        found.update(map(_bare, words))
+    return sorted(word for word in found if _value(word) and word not in asked)
+
+
+def _bare(word: str) -> str:
+    """`word` as a value: `v1.2.3` as `1.2.3`, without a sentence's or a name's last dot."""
+    word = word.rstrip(".:")
+    return word[1:] if word[:1] == "v" and word[1:2].isdigit() else word
+
+
+def _value(word: str) -> bool:
+    """A version, an address, a date or a number of `VALUE_DIGITS` digits or more (`4.1.3`,
+    `203.0.113.40`, `3a/7f0021d8`, `18432`), or a host name (`edge.example.net`); not a name
+    with digits in it (`api-7b5f-4hcmz`), a ratio (`1/3`), a small measure (`0.1`) or an age."""
+    if not word[:1].isalnum() or len(word) > VALUE_CHARS or _age(word):
+        return False
+    if word[0].isdigit():
+        digits = sum(map(str.isdigit, word))
+        if "/" in word and all(part.isdigit() for part in word.split("/")):
+            return False
+        if word.replace(".", "", 1).isdigit():  # `18432`, `2489.9`; `0.1` is a measure
+            return digits >= VALUE_DIGITS
+        return "." in word or ":" in word or digits >= VALUE_DIGITS
+    parts = word.split(".")
+    return (
+        len(parts) >= HOST_PARTS
+        and parts[-1].isalpha()
+        and all(part.replace("-", "").isalnum() for part in parts)
+    )
+
+
+def _age(word: str) -> bool:
+    """An age or a duration (`412d`, `2d3h`, `5m30s`, `2.3ms`): it moves with the clock."""
+    bare = word.replace(".", "")
+    return bare[:1].isdigit() and bare[-1:] in AGE_UNITS and set(bare) <= AGE_CHARS
+
+
+def _stamped(words: list[str]) -> list[str]:
+    """`words` with each date and time to the second as one word (`2026-06-14t05:12:43`),
+    spelt `Jun 14 05:12:43 2026`, `2026-06-14 05:12:43` or `2026-06-14T05:12:43.120Z`."""
+    out: list[str] = []
+    at = 0
+    while at < len(words):
+        word, taken = _month_stamp(words[at : at + 4]), 4
+        if not word:
+            word, taken = words[at], 1
+            if _day(word) and at + 1 < len(words) and _clock(words[at + 1]):
+                word, taken = f"{word}t{words[at + 1]}", 2
+        if len(word) > STAMP_CHARS and _day(word[:10]) and word[10] == "t":
+            word = word[:STAMP_CHARS]
+        out.append(word)
+        at += taken
+        if _when(word) and at < len(words) and len(words[at]) == MILLIS and words[at].isdigit():
+            at += 1  # `05:12:43,120`: the milliseconds split off at the comma
+    return out
+
+
+def _day(word: str) -> bool:
+    return len(word) == len("2026-06-14") and word[4::3] == "--" and word.replace("-", "").isdigit()
+
+
+def _clock(word: str) -> bool:
+    return (
+        len(word) >= len("05:12:43")
+        and word[2::3][:2] == "::"
+        and word[:8].replace(":", "").isdigit()
+    )
+
+
+def _when(word: str) -> bool:
+    """A date and time to the second, or a time: when a log line was written."""
+    return _clock(word) or (len(word) == STAMP_CHARS and _day(word[:10]))
+
+
+def _month_stamp(words: list[str]) -> str:
+    """`jun 14 05:12:43 2026` as `2026-06-14t05:12:43`, "" for other words."""
+    if len(words) < 4 or words[0][:3] not in MONTHS or not words[1].isdigit():
+        return ""
+    clock, year = words[2], words[3]
+    if clock.count(":") != 2 or not year.isdigit() or len(year) != 4:
+        return ""
+    month = MONTHS.index(words[0][:3]) + 1
+    return f"{year}-{month:02d}-{int(words[1]):02d}t{clock[:8]}"
