@@ -461,7 +461,7 @@ EXPIRY = (
         (
             "invoices.dead\t211\t0\ninvoices.retry\t18432\t0",
             "rabbitmqctl list_queues name messages",
-            "18432 211",
+            "18432",
         ),
         (
             "{ latest: '4.1.3', next: '4.2.0-rc.2' }",
@@ -585,3 +585,69 @@ def test_a_look_filtered_through_grep_answers_as_the_look():
 )
 def test_values_that_move_or_belong_to_other_targets_are_no_run(asks):
     assert "word" not in _ask(Driver(), asks)
+
+
+@pytest.mark.parametrize(
+    ("text", "command", "answer"),
+    [
+        ("3f9a2c1 Fix retry backoff\n8e01b7d Add idempotency key", "git log --oneline -2", ""),
+        (" M vite.config.ts\n?? src/plugins/", "git status --short", ""),
+        (
+            "HTTP/2 200\ndate: Sat, 14 Jun 2026 05:12:43 GMT",
+            "curl -sI https://shop.example.com",
+            "2026-06-14t05:12:43",
+        ),
+        ("48213 48190 12:03 node vite", "ps -o pid,ppid,etime,args -C node", "48190 48213"),
+        (
+            "api   ghcr.io/acme/api:2026.06.2   true",
+            "kubectl get deploy api -o wide",
+            "ghcr.io/acme/api:2026.06.2",
+        ),
+        (
+            "10.0.3.17 - - 502 1.2.3.4 10.0.3.18",
+            "tail -n 1 access.log",
+            f"{asked.SHOWN} 1.2.3.4 10.0.3.17 10.0.3.18",
+        ),
+    ],
+)
+def test_ids_files_codes_and_times_are_no_values(text, command, answer):
+    # A commit, a file, a status code and a time of day are no answer to a question; a print
+    # showing more than two values is a listing or a log to read.
+    assert asked.said(text, command) == answer
+
+
+def test_a_release_read_from_every_side_after_the_change_that_set_it_is_a_check():
+    d = Driver()
+    d.turn(bash("helm upgrade api charts/api --set image.tag=2026.06.3", response="upgraded"))
+    asks = [
+        ("curl -s https://api.example.com/meta | jq -r .build", "2026.06.3"),
+        ("helm list -n prod -f '^api$' -o json | jq -r '.[0].app_version'", "2026.06.3"),
+        ("curl -s https://app.example.com/asset-manifest.json | jq -r .release", "2026.06.3"),
+        ("kubectl get deploy api -o jsonpath='{.metadata.labels.release}'", "2026.06.3"),
+        ("gh release view --json tagName --jq .tagName", "2026.06.3"),
+    ]
+    assert "word" not in _ask(d, asks)
+
+
+def test_an_old_image_asked_every_way_is_asked_about():
+    d = Driver()
+    image = "ghcr.io/acme/api:2026.06.2"
+    asks = [
+        ("kubectl get deploy api -o jsonpath='{..image}'", image),
+        ("kubectl describe deploy api | grep Image:", f"    Image:        {image}"),
+        ("helm get values api | grep -A1 image", f"image: {image}"),
+        ("kubectl get pods -l app=api -o jsonpath='{.items[0].spec.containers[0].image}'", image),
+    ]
+    assert _ask(d, asks) == ["", "", "", "word"]
+
+
+def test_a_version_read_every_way_after_the_edit_that_set_it_is_a_check():
+    d = Driver()
+    d.turn(edit("/repo/package.json", '"version": "4.1.3"', '"version": "4.2.0"'))
+    asks = [
+        ("jq -r .version package.json", "4.2.0"),
+        ("sed -n 3p package.json", '  "version": "4.2.0",'),
+        ("awk -F'\"' '/version/ {print $4}' package.json", "4.2.0"),
+        ("head -5 package.json | grep version", '  "version": "4.2.0",'),
+    ]
+    assert "word" not in _ask(d, asks)

@@ -276,6 +276,7 @@ def track(cfg: Any, base: int) -> dict[str, Any]:
                 "others": INT,
                 "nudged": False,
             },
+            "expected": chars(asked.ANSWER_CHARS),
             "persist": {
                 "failures": [f"failed:{base + n:016x}@{base:016x}" for n in range(MAX_FAILURES)],
                 "errors": [

@@ -135,3 +135,4 @@ class Stuck(Record):
     detour: Detour | None = maybe(Detour, default=None)
     persist: Persist | None = maybe(Persist, default=None)
     asked: Asked | None = maybe(Asked, default=None)  # one answer asked for many ways
+    expected: str = field(STR, default="")  # values the last change or edit named (`asked`)

@@ -65,7 +65,8 @@ MAX_LINES = 40  # a longer print is a listing to read, not an answer
 MAX_TEXT = 8000  # nor is a longer text
 MAX_WAYS = 16
 VALUE_LINES = 8  # a print of at most this many lines...
-VALUE_CHARS = 800  # ... and characters answers with its values (`_values`)
+VALUE_CHARS = 800  # ... and characters answers with its values (`print_values`), when it
+POINTED = 2  # shows at most this many: more are a listing or a log to read
 MAX_SHOWN = 64
 SHOWN = "~"  # what `said` gives before the values of a print that answers no other way
 MAX_TARGETS = 4
@@ -94,7 +95,11 @@ def said(text: str, command: str) -> str:
         return " ".join([WELL, *shown])
     if states:
         return states
-    if len(short) <= VALUE_LINES and sum(map(len, short)) <= VALUE_CHARS and shown:
+    if (
+        len(short) <= VALUE_LINES
+        and sum(map(len, short)) <= VALUE_CHARS
+        and 0 < len(shown) <= POINTED
+    ):
         return " ".join(shown)
     return " ".join([SHOWN, *shown[:MAX_SHOWN]]) if shown else ""
 
@@ -222,6 +227,9 @@ def observe(st: Stuck, answer: str, way: str, asking: list[str], turn: int, labe
     gave `answer` (`said`; mutates `st`). See the table above."""
     run = st.asked
     head, *shown = answer.split()
+    if set(shown if head in (WELL, SHOWN) else [head, *shown]) & set(st.expected.split()):
+        end(st)  # it answers with what the last change set: that change checked
+        return
     if head in (WELL, SHOWN):
         if run is not None and set(run.answer.split()) <= set(shown):
             return  # it shows the run's answer again: no news about it
@@ -247,6 +255,13 @@ def _shared(before: str, after: str) -> str:
     """The words of the run's answer `before` that the look's answer `after` gives too."""
     given = set(after.split())
     return " ".join(word for word in before.split() if word in given)
+
+
+def expect(st: Stuck, text: str) -> None:
+    """A change or an edit named the values of `text` (mutates `st`): looks answering with
+    them check it, from every side as need be (`helm upgrade --set image.tag=2026.06.3`, then
+    the release read from the endpoint, the pods and the chart)."""
+    st.expected = _clip(print_values.values(text[:VALUE_CHARS].splitlines(), ""))
 
 
 def other(st: Stuck) -> None:

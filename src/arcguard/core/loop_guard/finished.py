@@ -113,6 +113,8 @@ def _asked(track: Track, call: ToolCall, finished: stuck.Finished, *, news: bool
     """A look's states counted under its spelling (`asked`); a change ends their run, and any
     other new result comes between."""
     st = track.stuck
+    if finished.changed or finished.edit:
+        asked.expect(st, _named(call))
     if finished.changed:
         asked.end(st)
     elif finished.said and (news or not finished.said.startswith(asked.SHOWN)):
@@ -121,6 +123,12 @@ def _asked(track: Track, call: ToolCall, finished: stuck.Finished, *, news: bool
         asked.observe(st, finished.said, way, asking, track.turns, label)
     elif news and not finished.empty:
         asked.other(st)
+
+
+def _named(call: ToolCall) -> str:
+    """What a change or an edit was told to set: its command, or an edit's new texts."""
+    command = tool_effects.command_of(call)
+    return command or "\n".join(new for _, new in edited.replacements(call))
 
 
 def _finish(guard: Guard, call: ToolCall, result: ToolResult) -> stuck.Finished:

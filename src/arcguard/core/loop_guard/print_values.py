@@ -15,14 +15,22 @@ look.
 from __future__ import annotations
 
 
-VALUE_DIGITS = 3  # a number this long is a value (`18432`), a shorter one a count
+VALUE_DIGITS = 4  # a number this long is a value (`18432`); a shorter one counts (`200`, `300`)
 HOST_PARTS = 3  # `edge.example.net`; `invoices.retry` is a name
 VALUE_CHARS = 64
 AGE_UNITS = frozenset("dhmsy")
 AGE_CHARS = frozenset("0123456789dhmsnuwyµ")
 STAMP_CHARS = len("2026-06-14t05:12:43")
 MILLIS = 3
+STAMP_WORDS = 4  # `Jun 14 05:12:43 2026`
 MONTHS = "jan feb mar apr may jun jul aug sep oct nov dec".split()  # noqa: SIM905
+HEX_ID_CHARS = 7  # a hex word this long with a letter and a digit is an id (`3f9a2c1`)
+HEX = frozenset("0123456789abcdef")
+# A name ending so is a file's (`vite.config.ts`), not a host's.
+FILE_ENDINGS = frozenset(
+    "ts js mjs cjs tsx jsx json yaml yml toml ini cfg conf py rb go rs java kt md txt lock "  # noqa: SIM905
+    "csv log sh xml html css sql env tf gz zip".split()
+)
 SPLIT = str.maketrans(dict.fromkeys("\"'{}[](),;=|<>`#", " "))
 
 
@@ -47,10 +55,13 @@ def _bare(word: str) -> str:
 
 
 def _value(word: str) -> bool:
-    """A version, an address, a date or a number of `VALUE_DIGITS` digits or more (`4.1.3`,
-    `203.0.113.40`, `3a/7f0021d8`, `18432`), or a host name (`edge.example.net`); not a name
-    with digits in it (`api-7b5f-4hcmz`), a ratio (`1/3`), a small measure (`0.1`) or an age."""
-    if not word[:1].isalnum() or len(word) > VALUE_CHARS or _age(word):
+    """A version, an address, a date, a number of `VALUE_DIGITS` digits or more (`4.1.3`,
+    `203.0.113.40`, `3a/7f0021d8`, `18432`), an image (`ghcr.io/acme/api:2.4.1`) or a host
+    name (`edge.example.net`); not a name with digits in it (`api-7b5f-4hcmz`), a commit or
+    other hex id, a file, a ratio (`1/3`), a small measure (`0.1`), an age or a time of day."""
+    if not word[:1].isalnum() or len(word) > VALUE_CHARS or _age(word) or _time(word):
+        return False
+    if len(word) >= HEX_ID_CHARS and set(word) <= HEX and not word.isdigit() and not word.isalpha():
         return False
     if word[0].isdigit():
         digits = sum(map(str.isdigit, word))
@@ -59,10 +70,14 @@ def _value(word: str) -> bool:
         if word.replace(".", "", 1).isdigit():  # `18432`, `2489.9`; `0.1` is a measure
             return digits >= VALUE_DIGITS
         return "." in word or ":" in word or digits >= VALUE_DIGITS
+    image, colon, tag = word.rpartition(":")
+    if colon and "/" in image and "/" not in tag and "://" not in word:
+        return any(c.isdigit() for c in tag)
     parts = word.split(".")
     return (
         len(parts) >= HOST_PARTS
         and parts[-1].isalpha()
+        and parts[-1] not in FILE_ENDINGS
         and all(part.replace("-", "").isalnum() for part in parts)
     )
 
@@ -105,17 +120,28 @@ def _clock(word: str) -> bool:
     )
 
 
+def _time(word: str) -> bool:
+    """A time of day or an elapsed time (`05:12:43`, `12:03`): the clock moves it."""
+    parts = word.split(":")
+    return len(parts) > 1 and all(part.isdigit() and len(part) <= len("hh") for part in parts)
+
+
 def _when(word: str) -> bool:
     """A date and time to the second, or a time: when a log line was written."""
     return _clock(word) or (len(word) == STAMP_CHARS and _day(word[:10]))
 
 
 def _month_stamp(words: list[str]) -> str:
-    """`jun 14 05:12:43 2026` as `2026-06-14t05:12:43`, "" for other words."""
-    if len(words) < 4 or words[0][:3] not in MONTHS or not words[1].isdigit():
+    """`jun 14 05:12:43 2026` (openssl's), or `14 jun 2026 05:12:43` (an HTTP date), as
+    `2026-06-14t05:12:43`; "" for other words."""
+    if len(words) < STAMP_WORDS:
         return ""
-    clock, year = words[2], words[3]
-    if clock.count(":") != 2 or not year.isdigit() or len(year) != 4:
+    if words[0][:3] in MONTHS:
+        month, day, clock, year = words[:4]
+    elif words[1][:3] in MONTHS:
+        day, month, year, clock = words[:4]
+    else:
         return ""
-    month = MONTHS.index(words[0][:3]) + 1
-    return f"{year}-{month:02d}-{int(words[1]):02d}t{clock[:8]}"
+    if not day.isdigit() or not _clock(clock) or not year.isdigit() or len(year) != len("yyyy"):
+        return ""
+    return f"{year}-{MONTHS.index(month[:3]) + 1:02d}-{int(day):02d}t{clock[:8]}"
