@@ -651,3 +651,49 @@ def test_a_version_read_every_way_after_the_edit_that_set_it_is_a_check():
         ("head -5 package.json | grep version", '  "version": "4.2.0",'),
     ]
     assert "word" not in _ask(d, asks)
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["ready 10/12 replicas", "load 0.52 2.5", "step build.stage.12 done", "0/1 pods"],
+)
+def test_ratios_measures_and_numbered_names_are_no_values(text):
+    assert asked.said(text, "kubectl get deploy api") == ""
+
+
+def test_a_value_only_some_answers_give_does_not_carry_the_run():
+    # The run keeps what every answer shared: after `legacy` alone, an answer with only the
+    # address asks something else.
+    d = Driver()
+    asks = [
+        ("dig +short status.example.com", "status-legacy.example.net.\n203.0.113.40"),
+        ("dig +short status.example.com CNAME", "status-legacy.example.net."),
+        ("dig +short status.example.com A @1.1.1.1", "203.0.113.40"),
+        (
+            "host -t CNAME status.example.com",
+            "status.example.com is an alias for status-legacy.example.net.",
+        ),
+    ]
+    assert "word" not in _ask(d, asks)
+
+
+def test_a_listing_seen_before_does_not_come_between():
+    # A long print already seen is no news: asked again, it is neither one of the run's ways
+    # nor another result, after the request to summarise too.
+    d = Driver()
+    listing = "\n".join(f"svc-{n} 10.0.0.{n} 2026.06.{n}" for n in range(12))
+    d.turn(bash("kubectl get svc -A", response=listing))
+    assert _ask(d, list(EXPIRY)) == ["", "", "", "word"]
+    d.turn(bash("kubectl get svc -A -o wide", response=listing))
+    more = [
+        (
+            "step certificate inspect https://api.example.com --format json | jq -r .validity.end",
+            "2026-06-14T05:12:43Z",
+        ),
+        ("cmctl status certificate api-tls | grep 'Not After'", "Not After: 2026-06-14T05:12:43Z"),
+        (
+            "kubectl get certificate api-tls -o custom-columns=END:.status.notAfter --no-headers",
+            "2026-06-14T05:12:43Z",
+        ),
+    ]
+    assert _ask(d, more)[-1] == "pause"
