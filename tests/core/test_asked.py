@@ -374,7 +374,7 @@ def test_other_news_after_the_request_to_summarise_ends_the_run():
 def test_what_a_look_names_as_its_target(command, names):
     numbers = frozenset(word for word in command.split() if word.isdigit())
     kept = asked.targets(command, numbers)
-    assert kept[kept.index(asked.TARGET) + 1 :] == names
+    assert kept[kept.index(asked.TARGET) + 1 : kept.index(asked.ABOUT)] == names
     if ":" in command and "//" not in command:  # no address: its words as they are
         assert kept[: kept.index(asked.TARGET)] == failures.sweep_words(command)
 
@@ -697,3 +697,69 @@ def test_a_listing_seen_before_does_not_come_between():
         ),
     ]
     assert _ask(d, more)[-1] == "pause"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Copyright 2026 Acme",  # a year
+        "2026-06-13,129,paid\n2026-06-13,459,paid",  # a day on every row
+        "src/app/api.py:88: session = None",  # a file and its line
+        "14:USER app",  # a line number and its text
+        "8f3a2c1 2026-06-13 17:42:10 +0200 refactor session",  # a commit's line
+        "drwxr-xr-x 3 dev dev 96 Jun 14 05:12 app.settings.py",  # a file
+        "Ubuntu 24.04 87.51%",  # measures
+    ],
+)
+def test_years_days_lines_and_commits_are_no_values(text):
+    assert asked.said(text, "cat notes") == ""
+
+
+def test_one_value_met_by_questions_about_different_things_is_no_run():
+    # The uid of the user, of a folder, of the image and of the shell: one number, four
+    # questions.
+    asks = [
+        ("id -u", "1000"),
+        ("stat -c %u data/uploads", "1000"),
+        ("docker inspect api --format '{{.Config.User}}'", "1000"),
+        ("echo $UID", "1000"),
+    ]
+    assert "word" not in _ask(Driver(), asks)
+
+
+def test_one_setting_read_service_after_service_is_a_sweep():
+    host = "pg-main.prod.internal"
+    asks = [
+        ("kubectl get configmap api-config -n prod -o jsonpath='{.data.DB_HOST}'", host),
+        ("kubectl get secret worker-env -n prod -o jsonpath='{.data.DB_HOST}' | base64 -d", host),
+        ("helm get values billing -n prod | grep -i dbhost", f"  dbHost: {host}"),
+        ("cat deploy/cron/values.yaml | grep -iA1 database", f"database:\n  host: {host}"),
+        ("kubectl get deploy reports -n prod -o jsonpath='{..env[0].value}'", f"postgres://{host}"),
+    ]
+    assert "word" not in _ask(Driver(), asks)
+
+
+def test_what_an_edit_set_stays_expected_through_the_changes_after_it():
+    d = Driver()
+    d.turn(edit("/repo/deploy/values-prod.yaml", "tag: 2026.06.2", "tag: 2026.06.3"))
+    d.turn(bash("git commit -qam 'Bump the api' && git push -q", response=""))
+    d.turn(bash("helm upgrade api charts/api -f deploy/values-prod.yaml", response="upgraded"))
+    asks = [
+        ("curl -s https://api.example.com/meta | jq -r .build", "2026.06.3"),
+        ("helm list -f '^api$' -o json | jq -r '.[0].app_version'", "2026.06.3"),
+        ("kubectl get deploy api -o jsonpath='{.metadata.labels.release}'", "2026.06.3"),
+        ("curl -s https://api.example.com/version", "2026.06.3"),
+    ]
+    assert "word" not in _ask(d, asks)
+
+
+def test_a_look_asking_about_what_an_earlier_way_asked_about_joins_the_run():
+    # The file's version, the registry's through npm and through curl, then the file again:
+    # the last asks about nothing the curl asked about, but about what the first two did.
+    asks = [
+        ("jq -r .version packages/acme-sdk/package.json", "4.2.0"),
+        ("npm view acme-sdk version", "4.2.0"),
+        ("curl -s https://npm.internal/latest | jq -r .version", "4.2.0"),
+        ("sed -n 3p packages/acme-sdk/package.json", '  "version": "4.2.0",'),
+    ]
+    assert _ask(Driver(), asks) == ["", "", "", "word"]

@@ -271,7 +271,9 @@ def track(cfg: Any, base: int) -> dict[str, Any]:
                 "label": text(schema.LABEL_BYTES),
                 "words": [f"-{base:016x}"] * failures.MAX_TOKENS
                 + [asked.TARGET]
-                + [chars(asked.TARGET_CHARS) for _ in range(asked.MAX_TARGETS)],
+                + [chars(asked.TARGET_CHARS) for _ in range(asked.MAX_TARGETS)]
+                + [asked.ABOUT]
+                + [chars(asked.ABOUT_PART_CHARS) for _ in range(asked.MAX_ABOUT)],
                 "turn": INT,
                 "others": INT,
                 "nudged": False,

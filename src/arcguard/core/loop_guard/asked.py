@@ -22,7 +22,10 @@ nothing new about it: it neither counts nor comes between. What ends a run: a se
 user's words, more than `GAP` other new results, or, once the model was asked to summarise, any
 other new result (it went on to look elsewhere, as asked). A look at another target (`is-active
 redis` after `nginx`; another host, port, path, file or number) asks another question: it does
-not join. Pure functions; the run lives in the track's `Stuck` record.
+not join; nor does a value got by a look asking about nothing the run's looks asked about
+(`_about`: a uid from `id`, then from `stat data`). A value the last change or edit named
+(`expect`) is that change checked: it ends the run. Pure functions; the run lives in the
+track's `Stuck` record.
 
 | the look gives | the run |
 |---|---|
@@ -31,7 +34,7 @@ not join. Pure functions; the run lives in the track's `Stuck` record.
 | none of them, the run has one way | starts again from this look |
 | none of them, or no answer but a new result | one more other result (`other`) |
 | a longer print showing them all | stays as it is |
-| all settled | ends |
+| all settled, or a value the last change named | ends |
 """
 
 from __future__ import annotations
@@ -39,6 +42,7 @@ from __future__ import annotations
 from arcguard.core.loop_guard import answers
 from arcguard.core.loop_guard import failures
 from arcguard.core.loop_guard import print_values
+from arcguard.core.loop_guard import tool_effects
 from arcguard.core.loop_records import Asked
 
 
@@ -78,6 +82,11 @@ FIELD_MARKS = "\"'{},"
 RULE_CHARS = frozenset("-=+| ")
 COLUMN_GAP = "  "  # aligned columns: what sets a table's header apart from a sentence
 TARGET = "@"  # between a look's sweep words and the names it asks about (`targets`)
+ABOUT_CHARS = 3  # the shortest part of a word that names what a look asks about (`api`)
+SETTING_OPTIONS = tool_effects.VALUED_OPTIONS | {"-o", "--output"}
+ABOUT = "^"  # between the names a look asks about and its words' parts (`targets`)
+MAX_ABOUT = 16
+ABOUT_PART_CHARS = 16
 
 
 def said(text: str, command: str) -> str:
@@ -243,12 +252,53 @@ def observe(st: Stuck, answer: str, way: str, asking: list[str], turn: int, labe
         st.asked = Asked(
             answer=_clip(answer.split()), ways=[way], label=label, words=asking, turn=turn
         )
-    elif not shared or _elsewhere(run.words, asking):
+    elif not shared or _elsewhere(run.words, asking) or _apart(answer, run.words, asking):
         other(st)
     elif way not in run.ways and turn != run.turn:
         run.ways = [*run.ways, way][-MAX_WAYS:]
         run.answer = shared
-        run.label, run.turn, run.words, run.others = label, turn, asking, 0
+        run.label, run.turn, run.words, run.others = label, turn, _merged(run.words, asking), 0
+
+
+def _apart(answer: str, before: list[str], after: list[str]) -> bool:
+    """A value (not a state) got by a look that asks about nothing the run's looks asked about
+    (`targets`): one fact met by two questions (a uid from `id` and from `stat data`), not one
+    question asked again."""
+    value = not all(map(_letters, answer.split()))
+    return value and not set(_split(before)[2]) & set(_split(after)[2])
+
+
+def _merged(before: list[str], after: list[str]) -> list[str]:
+    """`after` (`targets`), asking about what the run's looks asked about so far too."""
+    words, names, about = _split(after)
+    kept = [*about, *(part for part in _split(before)[2] if part not in about)][:MAX_ABOUT]
+    return [*words, TARGET, *names, ABOUT, *kept]
+
+
+def _about(command: str) -> list[str]:
+    """What a look's command asks about: the parts of its words (`api`, `tls` of `api-tls`),
+    of three characters or more, but its programs, their subcommands, their options and what
+    sets where or how they answer (a namespace, a context, an output format)."""
+    found: dict[str, None] = {}
+    for segment in command.replace(";", "|").replace("&", "|").split("|"):
+        words = tool_effects.unwrap(segment.split())
+        skip = _subcommand(words)
+        for at, word in enumerate(words):
+            valued = at > 0 and words[at - 1] in SETTING_OPTIONS  # `-n prod`, `-o json`
+            if at in (0, skip) or valued or word.startswith(("-", "+")):
+                continue
+            clean = "".join(c if c.isalnum() else " " for c in word.lower())
+            parts = [part for part in clean.split() if len(part) >= ABOUT_CHARS]
+            found.update((part[:ABOUT_PART_CHARS], None) for part in parts if not part.isdigit())
+    return list(found)[:MAX_ABOUT]
+
+
+def _subcommand(words: list[str]) -> int:
+    """Where the subcommand of a program that takes one is among `words` (`get` of `kubectl
+    -n edge get secret`), else 0 (the program's own place)."""
+    if not words or tool_effects.program_name(words[0]) not in failures.SUBCOMMANDS:
+        return 0
+    return 1 + tool_effects.subcommand_at(words[1:])
 
 
 def _shared(before: str, after: str) -> str:
@@ -259,9 +309,13 @@ def _shared(before: str, after: str) -> str:
 
 def expect(st: Stuck, text: str) -> None:
     """A change or an edit named the values of `text` (mutates `st`): looks answering with
-    them check it, from every side as need be (`helm upgrade --set image.tag=2026.06.3`, then
-    the release read from the endpoint, the pods and the chart)."""
-    st.expected = _clip(print_values.values(text[:VALUE_CHARS].splitlines(), ""))
+    them check it, from every side as need be (`helm upgrade --set image.tag=2026.06.3`, or an
+    edit to `tag: 2026.06.3` and the deploy after it; then the release read from the endpoint,
+    the pods and the chart)."""
+    named = print_values.values(text[:VALUE_CHARS].splitlines(), "")
+    # The latest first, the earlier kept as room allows: an edit sets the tag, the commit and
+    # the deploy after it name none.
+    st.expected = _clip([*named, *(v for v in st.expected.split() if v not in named)])
 
 
 def other(st: Stuck) -> None:
@@ -283,25 +337,27 @@ def end(st: Stuck) -> None:
 def targets(command: str, numbers: frozenset[str]) -> list[str]:
     """What `command` asks about, as a sweep compares it (`failures.sweep_words`, with each
     address's host, path parts and query apart), then the files, hosts and numbers it names
-    (`numbers`: `shape.identity_numbers`) after a `TARGET` mark."""
+    (`numbers`: `shape.identity_numbers`) after a `TARGET` mark, then the parts of its words
+    (`_about`) after an `ABOUT` mark."""
     named = [*_files(command), *sorted(numbers)][:MAX_TARGETS]
     words = failures.sweep_words(" ".join(_address(word) for word in command.split()))
-    return [*words, TARGET, *(name[:TARGET_CHARS] for name in named)]
+    return [*words, TARGET, *(name[:TARGET_CHARS] for name in named), ABOUT, *_about(command)]
 
 
 def _elsewhere(before: list[str], after: list[str]) -> bool:
     """The look asks of another target than the run's last: the same command but for a name or
     two (`failures.retargets`), or other files, hosts or numbers altogether."""
-    words, names = _split(before)
-    new_words, new_names = _split(after)
+    words, names, _ = _split(before)
+    new_words, new_names, _ = _split(after)
     other_names = bool(names and new_names) and not set(names) & set(new_names)
     return other_names or failures.retargets(words, new_words)
 
 
-def _split(kept: list[str]) -> tuple[list[str], list[str]]:
-    """A look's sweep words, and the names it asks about (`targets`)."""
+def _split(kept: list[str]) -> tuple[list[str], list[str], list[str]]:
+    """A look's sweep words, the names it asks about, and its words' parts (`targets`)."""
     at = kept.index(TARGET) if TARGET in kept else len(kept)
-    return kept[:at], kept[at + 1 :]
+    about = kept.index(ABOUT) if ABOUT in kept else len(kept)
+    return kept[:at], kept[at + 1 : about], kept[about + 1 :]
 
 
 def _files(command: str) -> list[str]:

@@ -28,9 +28,10 @@ HEX_ID_CHARS = 7  # a hex word this long with a letter and a digit is an id (`3f
 HEX = frozenset("0123456789abcdef")
 # A name ending so is a file's (`vite.config.ts`), not a host's.
 FILE_ENDINGS = frozenset(
-    "ts js mjs cjs tsx jsx json yaml yml toml ini cfg conf py rb go rs java kt md txt lock "  # noqa: SIM905
-    "csv log sh xml html css sql env tf gz zip".split()
+    "ts js mjs cjs tsx jsx map json yaml yml toml ini cfg conf py pyc mako rb erb go rs java kt "  # noqa: SIM905
+    "php md rst txt lock csv log sh xml html css scss sql env tf gz tgz xz zip jar so".split()
 )
+YEARS = range(1970, 2100)  # a lone year (`2026`) dates something, it answers nothing
 SPLIT = str.maketrans(dict.fromkeys("\"'{}[](),;=|<>`#", " "))
 
 
@@ -44,6 +45,8 @@ def values(lines: list[str], command: str) -> list[str]:
         words = _stamped(line.lower().translate(SPLIT).split())
         if len(words) > 1 and _when(words[0]):
             words = words[1:]  # a log line's time says when, not what
+        if any(map(_hex_id, words)):
+            continue  # a commit's or a container's line: its date and sizes are its own
         found.update(map(_bare, words))
     return sorted(word for word in found if _value(word) and word not in asked)
 
@@ -58,27 +61,37 @@ def _value(word: str) -> bool:
     """A version, an address, a date, a number of `VALUE_DIGITS` digits or more (`4.1.3`,
     `203.0.113.40`, `3a/7f0021d8`, `18432`), an image (`ghcr.io/acme/api:2.4.1`) or a host
     name (`edge.example.net`); not a name with digits in it (`api-7b5f-4hcmz`), a commit or
-    other hex id, a file, a ratio (`1/3`), a small measure (`0.1`), an age or a time of day."""
-    if not word[:1].isalnum() or len(word) > VALUE_CHARS or _age(word) or _time(word):
-        return False
-    if len(word) >= HEX_ID_CHARS and set(word) <= HEX and not word.isdigit() and not word.isalpha():
+    other hex id, a file, a year or a day, a ratio (`1/3`), a measure (`0.52`), an age or a
+    time."""
+    if not word[:1].isalnum() or len(word) > VALUE_CHARS or _age(word) or _time(word) or _day(word):
+        return False  # a day alone dates rows and entries; a date to the second is a fact
+    if _hex_id(word):
         return False
     if word[0].isdigit():
-        digits = sum(map(str.isdigit, word))
+        if word.isdigit():  # `18432`; not a count (`200`) or a year
+            return len(word) >= VALUE_DIGITS and int(word) not in YEARS
+        if word.replace(".", "", 1).isdigit() or word.rstrip("%").replace(".", "", 1).isdigit():
+            return False  # a measure (`0.52`, `87.51%`)
         if "/" in word and all(part.isdigit() for part in word.split("/")):
-            return False
-        if word.replace(".", "", 1).isdigit():  # `18432`, `2489.9`; `0.1` is a measure
-            return digits >= VALUE_DIGITS
-        return "." in word or ":" in word or digits >= VALUE_DIGITS
+            return False  # a ratio
+        # `10.0.0.1:5432`, `2026-06-14t05:12:43`; a line number and its text (`14:USER`) is none
+        return all(any(c.isdigit() for c in part) for part in word.split(":"))
     image, colon, tag = word.rpartition(":")
     if colon and "/" in image and "/" not in tag and "://" not in word:
-        return any(c.isdigit() for c in tag)
+        return any(c.isdigit() for c in tag) and not tag.isdigit()  # not `src/app.py:88`
     parts = word.split(".")
     return (
         len(parts) >= HOST_PARTS
         and parts[-1].isalpha()
         and parts[-1] not in FILE_ENDINGS
         and all(part.replace("-", "").isalnum() for part in parts)
+    )
+
+
+def _hex_id(word: str) -> bool:
+    """A commit, a container or another hex id (`3f9a2c1`): it names, it does not answer."""
+    return (
+        len(word) >= HEX_ID_CHARS and set(word) <= HEX and not word.isdigit() and not word.isalpha()
     )
 
 
