@@ -763,3 +763,59 @@ def test_a_look_asking_about_what_an_earlier_way_asked_about_joins_the_run():
         ("sed -n 3p packages/acme-sdk/package.json", '  "version": "4.2.0",'),
     ]
     assert _ask(Driver(), asks) == ["", "", "", "word"]
+
+
+@pytest.mark.parametrize(
+    ("text", "answer"),
+    [
+        ('["10.0.1.23:8080","2.31"]', f"{asked.SHOWN} 10.0.1.23:8080"),  # a measure and its series
+        ("api  Active  3min ago  1983Mi  2Gi  412.3mb", ""),  # quantities with their units
+        ('{"containerPort":8080}', "8080"),  # compact JSON reads as pretty JSON does
+        ('{\n  "containerPort": 8080\n}', "8080"),
+    ],
+)
+def test_measures_and_quantities_are_no_answer(text, answer):
+    assert asked.said(text, "curl -s localhost:9090/api/v1/query") == answer
+
+
+@pytest.mark.parametrize(
+    ("command", "about"),
+    [
+        ("grep -n DB_HOST .env", ["host", "env"]),  # grep's -n takes no value
+        ("kubectl get pods -l app=api -n prod -o wide", ["pods", "app", "api"]),
+        (
+            "aws ec2 describe-security-groups --group-ids sg-0ab12 --query 'SecurityGroups[0]'",
+            ["0ab12"],
+        ),
+        ("gcloud compute instances describe web-1 --zone us-east1-b --format json", ["web"]),
+    ],
+)
+def test_what_a_look_asks_about(command, about):
+    kept = asked.targets(command, frozenset())
+    assert kept[kept.index(asked.ABOUT) + 1 :] == about
+
+
+def test_a_run_started_by_a_look_asking_about_nothing_grows():
+    asks = [
+        ("python3 --version", "Python 3.9.6"),
+        (".venv/bin/python --version", "Python 3.9.6"),
+        ("head -3 .venv/pyvenv.cfg | grep version", "version = 3.9.6"),
+        ("cat .python-version", "3.9.6"),
+    ]
+    assert _ask(Driver(), asks)[-1] == "word"
+
+
+def test_what_a_change_reported_is_checked_from_every_side():
+    d = Driver()
+    d.turn(
+        bash(
+            "curl -s -XPOST 'localhost:9200/_reindex' -d @reindex.json", response='{"total":184320}'
+        )
+    )
+    asks = [
+        ("curl -s 'localhost:9200/products-v3/_count' | jq .count", "184320"),
+        ("curl -s 'localhost:9200/_cat/count/products-v3?h=count'", "184320"),
+        ("curl -s 'localhost:9200/products-v3/_search?size=0' | jq .hits.total.value", "184320"),
+        ("curl -s 'localhost:9200/_cat/indices/products-v3?h=docs.count'", "184320"),
+    ]
+    assert "word" not in _ask(d, asks)

@@ -40,6 +40,7 @@ track's `Stuck` record.
 from __future__ import annotations
 
 from arcguard.core.loop_guard import answers
+from arcguard.core.loop_guard import cloud_clis
 from arcguard.core.loop_guard import failures
 from arcguard.core.loop_guard import print_values
 from arcguard.core.loop_guard import tool_effects
@@ -91,9 +92,10 @@ ABOUT_PART_CHARS = 16
 
 def said(text: str, command: str) -> str:
     """What `text` answers `command` with, space-separated and lower case: its unsettled states,
-    counts aside, or else the values of a short print (`_values`); `WELL` when the states it
-    names are all settled; when it answers neither way, `SHOWN` and the values it shows (to
-    tell whether it shows the run's answer again); "" for a longer print."""
+    counts aside, or else the values of a short print that measures nothing (`print_values`);
+    `WELL` when the states it names are all settled; when it answers neither way, `SHOWN` and
+    the values it shows (to tell whether it shows the run's answer again); "" for a longer
+    print."""
     if len(text) > MAX_TEXT:
         return ""
     lines = [line.strip() for line in text.strip().splitlines()]
@@ -104,11 +106,8 @@ def said(text: str, command: str) -> str:
         return " ".join([WELL, *shown])
     if states:
         return states
-    if (
-        len(short) <= VALUE_LINES
-        and sum(map(len, short)) <= VALUE_CHARS
-        and 0 < len(shown) <= POINTED
-    ):
+    fits = len(short) <= VALUE_LINES and sum(map(len, short)) <= VALUE_CHARS
+    if fits and 0 < len(shown) <= POINTED and not print_values.measured(short):
         return " ".join(shown)
     return " ".join([SHOWN, *shown[:MAX_SHOWN]]) if shown else ""
 
@@ -263,9 +262,10 @@ def observe(st: Stuck, answer: str, way: str, asking: list[str], turn: int, labe
 def _apart(answer: str, before: list[str], after: list[str]) -> bool:
     """A value (not a state) got by a look that asks about nothing the run's looks asked about
     (`targets`): one fact met by two questions (a uid from `id` and from `stat data`), not one
-    question asked again."""
+    question asked again. A look asking about nothing (`python3 --version`) may be either."""
     value = not all(map(_letters, answer.split()))
-    return value and not set(_split(before)[2]) & set(_split(after)[2])
+    about, new = _split(before)[2], _split(after)[2]
+    return value and bool(about and new) and not set(about) & set(new)
 
 
 def _merged(before: list[str], after: list[str]) -> list[str]:
@@ -283,9 +283,12 @@ def _about(command: str) -> list[str]:
     for segment in command.replace(";", "|").replace("&", "|").split("|"):
         words = tool_effects.unwrap(segment.split())
         skip = _subcommand(words)
+        cloud = bool(words) and tool_effects.program_name(words[0]) in cloud_clis.CLIS
+        setting = cloud_clis.VALUED_OPTIONS if cloud else SETTING_OPTIONS
         for at, word in enumerate(words):
-            valued = at > 0 and words[at - 1] in SETTING_OPTIONS  # `-n prod`, `-o json`
-            if at in (0, skip) or valued or word.startswith(("-", "+")):
+            # `-n prod`, `-o json` of kubectl's, `--query` of aws's; `grep -n TODO` asks of TODO
+            valued = bool(skip) and at > 0 and words[at - 1] in setting
+            if at == 0 or at in skip or valued or word.startswith(("-", "+")):
                 continue
             clean = "".join(c if c.isalnum() else " " for c in word.lower())
             parts = [part for part in clean.split() if len(part) >= ABOUT_CHARS]
@@ -293,12 +296,17 @@ def _about(command: str) -> list[str]:
     return list(found)[:MAX_ABOUT]
 
 
-def _subcommand(words: list[str]) -> int:
+def _subcommand(words: list[str]) -> list[int]:
     """Where the subcommand of a program that takes one is among `words` (`get` of `kubectl
-    -n edge get secret`), else 0 (the program's own place)."""
-    if not words or tool_effects.program_name(words[0]) not in failures.SUBCOMMANDS:
-        return 0
-    return 1 + tool_effects.subcommand_at(words[1:])
+    -n edge get secret`), or a cloud CLI's service and action (`ec2 describe-instances`);
+    [] for another program."""
+    program = tool_effects.program_name(words[0]) if words else ""
+    if program in cloud_clis.CLIS:
+        leading = words[: cloud_clis.ACTION_WORDS]
+        return [at for at, word in enumerate(leading) if at and not word.startswith("-")]
+    if program not in failures.SUBCOMMANDS:
+        return []
+    return [1 + tool_effects.subcommand_at(words[1:])]
 
 
 def _shared(before: str, after: str) -> str:
@@ -308,11 +316,12 @@ def _shared(before: str, after: str) -> str:
 
 
 def expect(st: Stuck, text: str) -> None:
-    """A change or an edit named the values of `text` (mutates `st`): looks answering with
-    them check it, from every side as need be (`helm upgrade --set image.tag=2026.06.3`, or an
-    edit to `tag: 2026.06.3` and the deploy after it; then the release read from the endpoint,
-    the pods and the chart)."""
-    named = print_values.values(text[:VALUE_CHARS].splitlines(), "")
+    """A change or an edit named, or a change reported, the values of `text` (mutates `st`):
+    looks answering with them check it, from every side as need be (`helm upgrade --set
+    image.tag=2026.06.3`, or an edit to `tag: 2026.06.3` and the deploy after it; then the
+    release read from the endpoint, the pods and the chart; a reindex's count, then the
+    index counted)."""
+    named = print_values.values(text[:VALUE_CHARS].splitlines()[:MAX_LINES], "")
     # The latest first, the earlier kept as room allows: an edit sets the tag, the commit and
     # the deploy after it name none.
     st.expected = _clip([*named, *(v for v in st.expected.split() if v not in named)])

@@ -105,16 +105,20 @@ def decide_post_tool(
     ):
         stuck.observe(track, now, call, finished)
         persisting.observe(track.stuck, track.seq, track.turns, call, finished)
-        _asked(track, call, finished, news=not seen)
+        _asked(track, call, result, finished, news=not seen)
     return paused_output(state, deny=False), state
 
 
-def _asked(track: Track, call: ToolCall, finished: stuck.Finished, *, news: bool) -> None:
+def _asked(
+    track: Track, call: ToolCall, result: ToolResult, finished: stuck.Finished, *, news: bool
+) -> None:
     """A look's states counted under its spelling (`asked`); a change ends their run, and any
     other new result comes between."""
     st = track.stuck
-    if finished.changed or finished.edit:
+    if finished.edit:
         asked.expect(st, _named(call))
+    elif finished.changed:  # and what it reported (a reindex's `"total": 184320`)
+        asked.expect(st, f"{_named(call)}\n{shape.result_text(result)}")
     if finished.changed:
         asked.end(st)
     elif finished.said and (news or not finished.said.startswith(asked.SHOWN)):

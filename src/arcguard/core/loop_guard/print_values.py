@@ -31,6 +31,7 @@ FILE_ENDINGS = frozenset(
     "ts js mjs cjs tsx jsx map json yaml yml toml ini cfg conf py pyc mako rb erb go rs java kt "  # noqa: SIM905
     "php md rst txt lock csv log sh xml html css scss sql env tf gz tgz xz zip jar so".split()
 )
+UNIT_CHARS = "abcdefghijklmnopqrstuvwxyz%"
 YEARS = range(1970, 2100)  # a lone year (`2026`) dates something, it answers nothing
 SPLIT = str.maketrans(dict.fromkeys("\"'{}[](),;=|<>`#", " "))
 
@@ -52,8 +53,9 @@ def values(lines: list[str], command: str) -> list[str]:
 
 
 def _bare(word: str) -> str:
-    """`word` as a value: `v1.2.3` as `1.2.3`, without a sentence's or a name's last dot."""
-    word = word.rstrip(".:")
+    """`word` as a value: `v1.2.3` as `1.2.3`, without a sentence's or a name's last dot or a
+    compact JSON's colon."""
+    word = word.rstrip(".:").lstrip(":")  # `"port":8080` as `"port": 8080`
     return word[1:] if word[:1] == "v" and word[1:2].isdigit() else word
 
 
@@ -68,10 +70,10 @@ def _value(word: str) -> bool:
     if _hex_id(word):
         return False
     if word[0].isdigit():
-        if word.isdigit():  # `18432`; not a count (`200`) or a year
-            return len(word) >= VALUE_DIGITS and int(word) not in YEARS
-        if word.replace(".", "", 1).isdigit() or word.rstrip("%").replace(".", "", 1).isdigit():
-            return False  # a measure (`0.52`, `87.51%`)
+        if _measure(word.rstrip(UNIT_CHARS)):
+            # A count, a measure or a quantity (`200`, `0.52`, `87.51%`, `2Gi`, `3min`): only
+            # a long bare number names one thing (`18432`), and not a year.
+            return word.isdigit() and len(word) >= VALUE_DIGITS and int(word) not in YEARS
         if "/" in word and all(part.isdigit() for part in word.split("/")):
             return False  # a ratio
         # `10.0.0.1:5432`, `2026-06-14t05:12:43`; a line number and its text (`14:USER`) is none
@@ -86,6 +88,20 @@ def _value(word: str) -> bool:
         and parts[-1] not in FILE_ENDINGS
         and all(part.replace("-", "").isalnum() for part in parts)
     )
+
+
+def measured(lines: list[str]) -> bool:
+    """The print measures (`2.31`, `0.42`: a decimal): what else it shows (an instance, a
+    host) says what was measured, not an answer of its own."""
+    return any(
+        "." in word and _measure(word)
+        for line in lines
+        for word in map(_bare, line.lower().translate(SPLIT).split())
+    )
+
+
+def _measure(word: str) -> bool:
+    return word.replace(".", "", 1).isdigit()
 
 
 def _hex_id(word: str) -> bool:
