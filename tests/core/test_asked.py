@@ -782,6 +782,9 @@ def test_measures_and_quantities_are_no_answer(text, answer):
     ("command", "about"),
     [
         ("grep -n DB_HOST .env", ["host", "env"]),  # grep's -n takes no value
+        ("git grep -n TODO", ["todo"]),  # nor does a subcommand's
+        ("docker logs -f api", ["api"]),
+        ("git -C services/api log --oneline -3", ["services", "api"]),
         ("kubectl get pods -l app=api -n prod -o wide", ["pods", "app", "api"]),
         (
             "aws ec2 describe-security-groups --group-ids sg-0ab12 --query 'SecurityGroups[0]'",
@@ -819,3 +822,56 @@ def test_what_a_change_reported_is_checked_from_every_side():
         ("curl -s 'localhost:9200/_cat/indices/products-v3?h=docs.count'", "184320"),
     ]
     assert "word" not in _ask(d, asks)
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["²³⁴⁵ ¹⁴", "jun ¹⁴ 05:12:43 2026", "x" * 70 + ".example.net", "\t\u00a0", ""],
+)
+def test_odd_values_are_read_without_failing(text):
+    assert isinstance(asked.said(text, "dig +short x"), str)
+
+
+def test_a_table_whose_first_cell_is_empty_keeps_its_columns():
+    text = "NAME    TYPE    STATUS    AGE\n        svc     Pending   1m"
+    assert asked.said(text, "kubectl get pvc") == "pending"
+
+
+def test_a_value_too_long_to_keep_starts_no_run():
+    host = "x" * 49 + ".example.net"  # a value, longer than an answer keeps
+    asks = [(f"dig +short cname-{n}.example.com", f"{host}.") for n in range(3)]
+    d = Driver()
+    _ask(d, asks)
+    assert StateFile.view(d.state).guard.tracks["main"].stuck.asked is None
+
+
+def test_what_an_edit_left_as_it_was_is_not_expected():
+    d = Driver()
+    d.turn(
+        edit(
+            "/repo/values.yaml",
+            "tag: 2026.06.2\nreplicas: 18432",
+            "tag: 2026.06.3\nreplicas: 18432",
+        )
+    )
+    assert StateFile.view(d.state).guard.tracks["main"].stuck.expected == "2026.06.3"
+
+
+def test_the_users_words_clear_what_was_expected():
+    d = Driver()
+    d.turn(edit("/repo/values.yaml", "tag: 2026.06.2", "tag: 2026.06.3"))
+    d.turn(
+        Call(
+            "AskUserQuestion",
+            {"questions": []},
+            response='User has answered your questions: "roll back"',
+        )
+    )
+    assert StateFile.view(d.state).guard.tracks["main"].stuck.expected == ""
+
+
+def test_a_value_too_long_to_keep_leaves_the_others_kept():
+    d = Driver()
+    d.turn(bash("dig +short www.acme.io", response=f"{'a' * 49}.example.net.\nb.example.net."))
+    run = StateFile.view(d.state).guard.tracks["main"].stuck.asked
+    assert run is not None and run.answer == "b.example.net"

@@ -33,7 +33,7 @@ class Poll(Record):
 
 
 class Asked(Record):
-    answer: str = field(STR)  # the states it gave (`loop_guard.asked.said`)
+    answer: str = field(STR)  # the states or values its looks all gave (`loop_guard.asked`)
     ways: list[str] = field(list_of(STR))  # the spellings that gave it (digests of call shapes)
     label: str = field(STR)  # the last of them
     words: list[str] = field(list_of(STR), default_factory=list)  # ... what it asked about
@@ -135,4 +135,4 @@ class Stuck(Record):
     detour: Detour | None = maybe(Detour, default=None)
     persist: Persist | None = maybe(Persist, default=None)
     asked: Asked | None = maybe(Asked, default=None)  # one answer asked for many ways
-    expected: str = field(STR, default="")  # values the last change or edit named (`asked`)
+    expected: str = field(STR, default="")  # values changes and edits set since the user spoke

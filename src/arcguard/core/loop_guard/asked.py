@@ -70,9 +70,9 @@ MAX_LINES = 40  # a longer print is a listing to read, not an answer
 MAX_TEXT = 8000  # nor is a longer text
 MAX_WAYS = 16
 VALUE_LINES = 8  # a print of at most this many lines...
-VALUE_CHARS = 800  # ... and characters answers with its values (`print_values`), when it
-POINTED = 2  # shows at most this many: more are a listing or a log to read
-MAX_SHOWN = 64
+PRINT_CHARS = 800  # ... and characters answers with its values (`print_values`)...
+MAX_VALUES = 2  # ... when it shows at most this many: more are a listing or a log to read
+MAX_SHOWN = 64  # values of a longer print kept to compare with the run's answer
 SHOWN = "~"  # what `said` gives before the values of a print that answers no other way
 MAX_TARGETS = 4
 TARGET_CHARS = 64
@@ -85,6 +85,9 @@ COLUMN_GAP = "  "  # aligned columns: what sets a table's header apart from a se
 TARGET = "@"  # between a look's sweep words and the names it asks about (`targets`)
 ABOUT_CHARS = 3  # the shortest part of a word that names what a look asks about (`api`)
 SETTING_OPTIONS = tool_effects.VALUED_OPTIONS | {"-o", "--output"}
+NAMESPACED = frozenset(("kubectl", "helm", "oc"))
+NAMESPACE_SETTINGS = frozenset("-n --namespace --context --kubeconfig -o --output".split())  # noqa: SIM905
+CLOUD_SETTINGS = cloud_clis.VALUED_OPTIONS - {"--name", "-n", "--cluster"}  # a name is asked of
 ABOUT = "^"  # between the names a look asks about and its words' parts (`targets`)
 MAX_ABOUT = 16
 ABOUT_PART_CHARS = 16
@@ -94,20 +97,20 @@ def said(text: str, command: str) -> str:
     """What `text` answers `command` with, space-separated and lower case: its unsettled states,
     counts aside, or else the values of a short print that measures nothing (`print_values`);
     `WELL` when the states it names are all settled; when it answers neither way, `SHOWN` and
-    the values it shows (to tell whether it shows the run's answer again); "" for a longer
-    print."""
+    the values it shows (to tell whether it shows the run's answer again); "" when it shows
+    none, or is longer than `MAX_TEXT`."""
     if len(text) > MAX_TEXT:
         return ""
-    lines = [line.strip() for line in text.strip().splitlines()]
-    short = [line for line in lines if line]
+    lines = [line.rstrip() for line in text.strip().splitlines()]  # columns stay where they are
+    short = [line.strip() for line in lines if line.strip()]
     shown = print_values.values(short, command)
     states = _states(lines, short, command)
     if states == WELL:
-        return " ".join([WELL, *shown])
+        return " ".join([WELL, *shown[:MAX_SHOWN]])
     if states:
         return states
-    fits = len(short) <= VALUE_LINES and sum(map(len, short)) <= VALUE_CHARS
-    if fits and 0 < len(shown) <= POINTED and not print_values.measured(short):
+    fits = len(short) <= VALUE_LINES and sum(map(len, short)) <= PRINT_CHARS
+    if fits and 0 < len(shown) <= MAX_VALUES and not print_values.measured(short):
         return " ".join(shown)
     return " ".join([SHOWN, *shown[:MAX_SHOWN]]) if shown else ""
 
@@ -141,12 +144,11 @@ def _asks(command: str) -> bool:
 
 
 def _clip(words: list[str]) -> str:
-    """`words` joined, as many whole ones as `ANSWER_CHARS` holds."""
+    """`words` joined, as many whole ones as `ANSWER_CHARS` holds (a longer one left out)."""
     kept: list[str] = []
     for word in words:
-        if len(" ".join([*kept, word])) > ANSWER_CHARS:
-            break
-        kept.append(word)
+        if len(" ".join([*kept, word])) <= ANSWER_CHARS:
+            kept.append(word)
     return " ".join(kept)
 
 
@@ -234,23 +236,26 @@ def observe(st: Stuck, answer: str, way: str, asking: list[str], turn: int, labe
     """A look spelt `way`, asking of what `asking` names (`targets`), in the track's `turn`,
     gave `answer` (`said`; mutates `st`). See the table above."""
     run = st.asked
-    head, *shown = answer.split()
-    if set(shown if head in (WELL, SHOWN) else [head, *shown]) & set(st.expected.split()):
-        end(st)  # it answers with what the last change set: that change checked
+    words = answer.split()
+    marked = words[0] in (WELL, SHOWN)  # then the values it shows follow the mark
+    if set(words[1:] if marked else words) & set(st.expected.split()):
+        end(st)  # it answers with what a change set: that change checked
         return
-    if head in (WELL, SHOWN):
-        if run is not None and set(run.answer.split()) <= set(shown):
+    if marked:
+        if run is not None and set(run.answer.split()) <= set(words[1:]):
             return  # it shows the run's answer again: no news about it
-        if head == WELL:
+        if words[0] == WELL:
             end(st)
         else:
             other(st)
         return
     shared = _shared(run.answer, answer) if run is not None else ""
-    if run is None or (not shared and len(run.ways) == 1):
+    if (run is None or (not shared and len(run.ways) == 1)) and _clip(answer.split()):
         st.asked = Asked(
             answer=_clip(answer.split()), ways=[way], label=label, words=asking, turn=turn
         )
+    elif run is None:
+        return
     elif not shared or _elsewhere(run.words, asking) or _apart(answer, run.words, asking):
         other(st)
     elif way not in run.ways and turn != run.turn:
@@ -283,17 +288,29 @@ def _about(command: str) -> list[str]:
     for segment in command.replace(";", "|").replace("&", "|").split("|"):
         words = tool_effects.unwrap(segment.split())
         skip = _subcommand(words)
-        cloud = bool(words) and tool_effects.program_name(words[0]) in cloud_clis.CLIS
-        setting = cloud_clis.VALUED_OPTIONS if cloud else SETTING_OPTIONS
         for at, word in enumerate(words):
-            # `-n prod`, `-o json` of kubectl's, `--query` of aws's; `grep -n TODO` asks of TODO
-            valued = bool(skip) and at > 0 and words[at - 1] in setting
-            if at == 0 or at in skip or valued or word.startswith(("-", "+")):
+            if at == 0 or at in skip or word.startswith(("-", "+")) or _setting(words, at, skip):
                 continue
             clean = "".join(c if c.isalnum() else " " for c in word.lower())
             parts = [part for part in clean.split() if len(part) >= ABOUT_CHARS]
             found.update((part[:ABOUT_PART_CHARS], None) for part in parts if not part.isdigit())
     return list(found)[:MAX_ABOUT]
+
+
+def _setting(words: list[str], at: int, skip: list[int]) -> bool:
+    """The word at `at` is the value of an option that says where or how a look answers, not
+    what it asks about: a namespace, a context, an output format (`-n prod`, `-o json`) before
+    a subcommand or anywhere in kubectl's and helm's words, a cloud CLI's region or query.
+    After a subcommand such options mean other things (`git grep -n TODO`, `docker logs -f`)."""
+    option = words[at - 1]
+    program = tool_effects.program_name(words[0])
+    if program in cloud_clis.CLIS:
+        return option in CLOUD_SETTINGS
+    if not skip:
+        return False
+    if at > skip[0]:
+        return program in NAMESPACED and option in NAMESPACE_SETTINGS
+    return option in SETTING_OPTIONS
 
 
 def _subcommand(words: list[str]) -> list[int]:
@@ -302,11 +319,27 @@ def _subcommand(words: list[str]) -> list[int]:
     [] for another program."""
     program = tool_effects.program_name(words[0]) if words else ""
     if program in cloud_clis.CLIS:
-        leading = words[: cloud_clis.ACTION_WORDS]
-        return [at for at, word in enumerate(leading) if at and not word.startswith("-")]
+        return _cloud_action(words)
     if program not in failures.SUBCOMMANDS:
         return []
-    return [1 + tool_effects.subcommand_at(words[1:])]
+    valued = tool_effects.GIT_VALUED_OPTIONS if program == "git" else tool_effects.VALUED_OPTIONS
+    return [1 + tool_effects.subcommand_at(words[1:], valued)]
+
+
+def _cloud_action(words: list[str]) -> list[int]:
+    """Where a cloud CLI's groups and action are (`ec2 describe-instances`, `s3 ls`, `compute
+    instances describe`): its leading positional words, up to its verb."""
+    found: list[int] = []
+    for at in range(1, min(len(words), 1 + cloud_clis.ACTION_WORDS * 2)):
+        if words[at].startswith("-") or words[at - 1] in cloud_clis.VALUED_OPTIONS:
+            continue
+        found.append(at)
+        verb = words[at].partition("-")[0]
+        if verb in cloud_clis.ACTIONS_THAT_READ or verb in cloud_clis.AWS_READ_VERBS:
+            break
+        if len(found) == cloud_clis.ACTION_WORDS:
+            break
+    return found
 
 
 def _shared(before: str, after: str) -> str:
@@ -315,13 +348,16 @@ def _shared(before: str, after: str) -> str:
     return " ".join(word for word in before.split() if word in given)
 
 
-def expect(st: Stuck, text: str) -> None:
-    """A change or an edit named, or a change reported, the values of `text` (mutates `st`):
+def expect(st: Stuck, text: str, before: str = "") -> None:
+    """A change or an edit named, or a change reported, the values of `text` and not of the
+    text an edit replaced, `before` (mutates `st`), until the user speaks:
     looks answering with them check it, from every side as need be (`helm upgrade --set
     image.tag=2026.06.3`, or an edit to `tag: 2026.06.3` and the deploy after it; then the
     release read from the endpoint, the pods and the chart; a reindex's count, then the
     index counted)."""
-    named = print_values.values(text[:VALUE_CHARS].splitlines()[:MAX_LINES], "")
+    lines = text[:MAX_TEXT].splitlines()[:MAX_LINES]
+    old = print_values.values(before[:MAX_TEXT].splitlines()[:MAX_LINES], "")
+    named = [value for value in print_values.values(lines, "") if value not in old]
     # The latest first, the earlier kept as room allows: an edit sets the tag, the commit and
     # the deploy after it name none.
     st.expected = _clip([*named, *(v for v in st.expected.split() if v not in named)])

@@ -112,27 +112,23 @@ def decide_post_tool(
 def _asked(
     track: Track, call: ToolCall, result: ToolResult, finished: stuck.Finished, *, news: bool
 ) -> None:
-    """A look's states counted under its spelling (`asked`); a change ends their run, and any
-    other new result comes between."""
+    """A look's states or values counted under its spelling (`asked`); a change ends their
+    run, and any other new result comes between. What a change or an edit set is expected."""
     st = track.stuck
     if finished.edit:
-        asked.expect(st, _named(call))
+        replaced = edited.replacements(call)
+        asked.expect(st, "\n".join(new for _, new in replaced), "\n".join(o for o, _ in replaced))
     elif finished.changed:  # and what it reported (a reindex's `"total": 184320`)
-        asked.expect(st, f"{_named(call)}\n{shape.result_text(result)}")
+        asked.expect(st, f"{tool_effects.command_of(call) or ''}\n{shape.result_text(result)}")
     if finished.changed:
         asked.end(st)
+    # A longer print seen before tells nothing: it neither counts nor comes between.
     elif finished.said and (news or not finished.said.startswith(asked.SHOWN)):
         way, label = hashing.digest(shape.call_shape(call)), opkey.label(call, stuck.LABEL_CHARS)
         asking = asked.targets(tool_effects.command_of(call) or "", shape.identity_numbers(call))
         asked.observe(st, finished.said, way, asking, track.turns, label)
     elif news and not finished.empty:
         asked.other(st)
-
-
-def _named(call: ToolCall) -> str:
-    """What a change or an edit was told to set: its command, or an edit's new texts."""
-    command = tool_effects.command_of(call)
-    return command or "\n".join(new for _, new in edited.replacements(call))
 
 
 def _finish(guard: Guard, call: ToolCall, result: ToolResult) -> stuck.Finished:

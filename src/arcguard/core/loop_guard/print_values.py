@@ -37,9 +37,7 @@ SPLIT = str.maketrans(dict.fromkeys("\"'{}[](),;=|<>`#", " "))
 
 
 def values(lines: list[str], command: str) -> list[str]:
-    """The values `lines` show that their command did not name, sorted: versions, addresses and
-    host names (`4.1.3`, `203.0.113.40`, `edge.example.net`), a date to the second, a number
-    of three digits or more. An age (`412d`) is left out."""
+    """The values `lines` show that their command did not name, sorted (`_value`)."""
     asked = command.lower()
     found: set[str] = set()
     for line in lines:
@@ -65,7 +63,9 @@ def _value(word: str) -> bool:
     name (`edge.example.net`); not a name with digits in it (`api-7b5f-4hcmz`), a commit or
     other hex id, a file, a year or a day, a ratio (`1/3`), a measure (`0.52`), an age or a
     time."""
-    if not word[:1].isalnum() or len(word) > VALUE_CHARS or _age(word) or _time(word) or _day(word):
+    if not word.isascii() or not word[:1].isalnum() or len(word) > VALUE_CHARS:
+        return False
+    if _age(word) or _time(word) or _day(word):
         return False  # a day alone dates rows and entries; a date to the second is a fact
     if _hex_id(word):
         return False
@@ -171,6 +171,8 @@ def _month_stamp(words: list[str]) -> str:
         day, month, year, clock = words[:4]
     else:
         return ""
-    if not day.isdigit() or not _clock(clock) or not year.isdigit() or len(year) != len("yyyy"):
+    if not (day.isascii() and day.isdigit()) or not _clock(clock) or len(year) != len("yyyy"):
+        return ""
+    if not (year.isascii() and year.isdigit()):
         return ""
     return f"{year}-{MONTHS.index(month[:3]) + 1:02d}-{int(day):02d}t{clock[:8]}"

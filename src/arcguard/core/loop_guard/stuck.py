@@ -107,7 +107,7 @@ def heard(track: Track) -> None:
     st = _stuck(track)
     _progress(st)
     _end_edited(st)
-    st.persist = None
+    st.persist, st.expected = None, ""
 
 
 @value
@@ -131,7 +131,7 @@ class Finished:
     answer: str = ""  # a look's whole answer, or a checked change's last line (`answers`)
     checked: str = ""  # a restart checked by a closing look: what ran before the look
     # (`tool_effects.checked_restart`)
-    said: str = ""  # the states a look answered with (`asked.said`)
+    said: str = ""  # the states or values a look answered with (`asked.said`)
 
 
 def checked(finished: Finished, call: ToolCall, result: ToolResult, restart: str) -> None:

@@ -94,6 +94,7 @@ VALUED_OPTIONS = frozenset(
 GIT_VALUED_OPTIONS = frozenset({"-C", "-c"})
 # An HTTP fetch reads unless it sends data, picks a method or writes a file.
 CURL_WRITES = frozenset("dXFTOo")
+CURL_FLAGS = frozenset("sSfLkvGiIN")  # short options taking no value, as in `-sG`
 CURL_LONG_WRITES = ("--data", "--request", "--form", "--upload-file", "--output", "--remote")
 SAFE_REDIRECTS = (
     *("2>&1", "1>&2", ">&2", "2>/dev/null", ">/dev/null", "&>/dev/null", "1>/dev/null"),
@@ -310,7 +311,9 @@ def _fetch_reads(program: str, args: list[str]) -> bool:
     address (`-G --data-urlencode query=...`) write nothing."""
     if program == "wget":
         return any(a.endswith("O-") or a in ("--spider", "--output-document=-") for a in args)
-    gets = any(a == "--get" or (a[:1] == "-" and a[1:2] != "-" and "G" in a) for a in args)
+    gets = any(
+        a == "--get" or (a[:1] == "-" and "G" in a and set(a[1:]) <= CURL_FLAGS) for a in args
+    )
     for at, arg in enumerate(args):
         value = args[at + 1] if at + 1 < len(args) else ""
         if arg.startswith("--"):
@@ -318,9 +321,9 @@ def _fetch_reads(program: str, args: list[str]) -> bool:
             asks = _asks_only(option, given or value) or (gets and option.startswith("--data"))
             if arg.startswith(CURL_LONG_WRITES) and not asks:
                 return False
-        elif arg.startswith("-") and CURL_WRITES & set(arg[1:]) - set("d" if gets else ""):
-            letters = CURL_WRITES & set(arg[1:]) - set("d" if gets else "")
-            if letters != {arg[-1]} or not _asks_only(arg[-1], value):
+        elif arg.startswith("-"):
+            letters = CURL_WRITES & set(arg[1:]) - set("d" * gets)
+            if letters and (letters != {arg[-1]} or not _asks_only(arg[-1], value)):
                 return False
     return True
 
