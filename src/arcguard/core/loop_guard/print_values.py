@@ -14,6 +14,9 @@ look.
 
 from __future__ import annotations
 
+from arcguard.core.loop_guard import answers
+from arcguard.core.loop_guard import shape
+
 
 VALUE_DIGITS = 4  # a number this long is a value (`18432`); a shorter one counts (`200`, `300`)
 HOST_PARTS = 3  # `edge.example.net`; `invoices.retry` is a name
@@ -24,8 +27,6 @@ STAMP_CHARS = len("2026-06-14t05:12:43")
 MILLIS = 3
 STAMP_WORDS = 4  # `Jun 14 05:12:43 2026`
 MONTHS = "jan feb mar apr may jun jul aug sep oct nov dec".split()  # noqa: SIM905
-HEX_ID_CHARS = 7  # a hex word this long with a letter and a digit is an id (`3f9a2c1`)
-HEX = frozenset("0123456789abcdef")
 # A name ending so is a file's (`vite.config.ts`), not a host's.
 FILE_ENDINGS = frozenset(
     "ts js mjs cjs tsx jsx map json yaml yml toml ini cfg conf py pyc mako rb erb go rs java kt "  # noqa: SIM905
@@ -106,9 +107,8 @@ def _measure(word: str) -> bool:
 
 def _hex_id(word: str) -> bool:
     """A commit, a container or another hex id (`3f9a2c1`): it names, it does not answer."""
-    return (
-        len(word) >= HEX_ID_CHARS and set(word) <= HEX and not word.isdigit() and not word.isalpha()
-    )
+    long_enough = len(word) >= answers.HEX_ID_CHARS
+    return long_enough and set(word) <= shape.HEX and not word.isdigit() and not word.isalpha()
 
 
 def _age(word: str) -> bool:
