@@ -23,9 +23,9 @@ user's words, more than `GAP` other new results, or, once the model was asked to
 other new result (it went on to look elsewhere, as asked). A look at another target (`is-active
 redis` after `nginx`; another host, port, path, file or number) asks another question: it does
 not join; nor does a value got by a look asking about nothing the run's looks asked about
-(`_about`: a uid from `id`, then from `stat data`). A value the last change or edit named
-(`expect`) is that change checked: it ends the run. Pure functions; the run lives in the
-track's `Stuck` record.
+(`_about`: a uid from `id`, then from `stat data`). A value a change or an edit set since the
+user last spoke (`expect`) is that change checked: it ends the run. Pure functions; the run
+lives in the track's `Stuck` record.
 
 | the look gives | the run |
 |---|---|
@@ -34,7 +34,7 @@ track's `Stuck` record.
 | none of them, the run has one way | starts again from this look |
 | none of them, or no answer but a new result | one more other result (`other`) |
 | a longer print showing them all | stays as it is |
-| all settled, or a value the last change named | ends |
+| all settled, or a value a change set | ends |
 """
 
 from __future__ import annotations
