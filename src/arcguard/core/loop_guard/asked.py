@@ -103,12 +103,12 @@ def said(text: str, command: str) -> str:
         return ""
     lines = [line.rstrip() for line in text.strip().splitlines()]  # columns stay where they are
     short = [line.strip() for line in lines if line.strip()]
-    shown = print_values.values(short, command)
     states = _states(lines, short, command)
+    if states and states != WELL:
+        return states
+    shown = print_values.values(short, command)
     if states == WELL:
         return " ".join([WELL, *shown[:MAX_SHOWN]])
-    if states:
-        return states
     fits = len(short) <= VALUE_LINES and sum(map(len, short)) <= PRINT_CHARS
     if fits and 0 < len(shown) <= MAX_VALUES and not print_values.measured(short):
         return " ".join(shown)
@@ -285,8 +285,13 @@ def _about(command: str) -> list[str]:
     of three characters or more, but its programs, their subcommands, their options and what
     sets where or how they answer (a namespace, a context, an output format)."""
     found: dict[str, None] = {}
-    for segment in command.replace(";", "|").replace("&", "|").split("|"):
-        words = tool_effects.unwrap(segment.split())
+    # The shell's own split (quotes kept whole, already made for the look's read-only test);
+    # a rough one for a command it does not read.
+    simple = tool_effects.segments(command)
+    if simple is None:
+        simple = [part.split() for part in command.replace(";", "|").replace("&", "|").split("|")]
+    for segment in simple:
+        words = tool_effects.unwrap(segment)
         skip = _subcommand(words)
         for at, word in enumerate(words):
             if at == 0 or at in skip or word.startswith(("-", "+")) or _setting(words, at, skip):
