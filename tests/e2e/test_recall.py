@@ -183,6 +183,30 @@ def test_one_answer_asked_many_ways_is_checked_in_on_then_paused(claude_project,
     assert "yellow" in state["guard"]["paused"]["reason"]
 
 
+def test_one_value_asked_many_ways_is_checked_in_on_then_paused(claude_project, run_claude):
+    # No status field: the answer is a value (a host name) the prints share.
+    project = claude_project(all_arcguard_settings())
+    (project.path / "record.txt").write_text(
+        "status.example.com CNAME status-legacy.example.net.\n"
+    )
+    looks = [
+        "cat record.txt",
+        "cut -d' ' -f3 record.txt",
+        "awk '{print $3}' record.txt",
+        "sed 's/.* //' record.txt",
+        "tr -s ' ' '\\n' < record.txt | tail -1",
+        "rev record.txt | cut -d' ' -f1 | rev",
+        "tac record.txt",
+        "head -c 200 record.txt",
+    ]
+    with ScriptedAPI([tool_use("Bash", {"command": look}) for look in looks]) as api:
+        run = run_claude(project, api, "check the record points at the CDN now")
+
+    state = asked_then_paused(project, run, api, SAME_ANSWER, asked_in=4, requests=7)
+    assert "asked 7 ways" in state["guard"]["paused"]["reason"]
+    assert "status-legacy.example.net" in state["guard"]["paused"]["reason"]
+
+
 TAKING_TURNS = "PostToolBatch hook additional context: [arcguard] 4 attempts failed in the same 2"
 
 

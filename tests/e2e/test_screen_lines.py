@@ -235,17 +235,30 @@ SAME_ANSWER_ASKED = (
 )
 
 
+ASKED_STATE = (  # a status field
+    "health.json",
+    '{"cluster": "catalog", "status": "yellow"}\n',
+    ["cat health.json", "cut -d'\"' -f8 health.json", "tr -d '{}\"' < health.json"]
+    + ["awk -F'\"' '{print $8}' health.json"],
+)
+ASKED_VALUE = (  # no status: a host name the prints share
+    "record.txt",
+    "status.example.com CNAME status-legacy.example.net.\n",
+    ["cat record.txt", "cut -d' ' -f3 record.txt", "awk '{print $3}' record.txt"]
+    + ["sed 's/.* //' record.txt"],
+)
+
+
+@pytest.mark.parametrize(("name", "content", "looks"), [ASKED_STATE, ASKED_VALUE])
 def test_one_answer_asked_many_ways_is_asked_about_in_its_own_words(
-    claude_release: ClaudeRelease, claude_project: Any
+    claude_release: ClaudeRelease, claude_project: Any, name: str, content: str, looks: list[str]
 ) -> None:
     project = claude_project(arcguard_settings_for(claude_release.version))
-    (project.path / "health.json").write_text('{"cluster": "catalog", "status": "yellow"}\n')
-    looks = ["cat health.json", "cut -d'\"' -f8 health.json", "tr -d '{}\"' < health.json"]
-    looks.append("awk -F'\"' '{print $8}' health.json")
+    (project.path / name).write_text(content)
     # One more call: without PostToolBatch, the 4th look's turn closes as the next call starts.
     script = [tool_use("Bash", {"command": look}) for look in [*looks, "ls"]]
-    script.append(text("The cluster is still yellow."))
-    api, shown = run_until(claude_release, project, script, "wait for green", "still yellow.")
+    script.append(text("The answer is still the same."))
+    api, shown = run_until(claude_release, project, script, "wait for the change", "the same.")
 
     assert shown.count(SAME_ANSWER_ASKED) == 1, shown
     assert kinds(project) == ["nudge"]
