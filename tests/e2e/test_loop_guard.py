@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import shlex
 import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -251,6 +252,37 @@ def test_a_failing_build_seen_through_filters_is_one_failure_checked_in_on_then_
     state = arcguard_state(project, run.session_id)
     assert log_kinds(state) == ["nudge", "pause"]
     assert "7 attempts failed the same way" in state["guard"]["paused"]["reason"]
+
+
+def test_a_hang_outliving_its_timeout_under_new_spellings_is_checked_in_on_then_paused(
+    claude_project, run_release, claude_release
+):
+    # Claude Code moves a command that outlives its timeout to the background, as a new task
+    # each time: no two results alike, but one command that does not finish, retried.
+    project = claude_project(arcguard_settings_for(claude_release.version))
+    hang = project.path / "hang"
+    hang.write_text("#!/bin/sh\nsleep 3\n")
+    hang.chmod(0o755)
+    spellings = ["./hang", "sh ./hang", "sh hang", "./hang --now", "sh hang -q", "./hang -v"]
+    spellings += ["sh ./hang --retry", "sh ./hang --force"]
+    calls = [tool_use("Bash", {"command": c, "timeout": 1000}) for c in spellings]
+    with ScriptedAPI(calls) as api:
+        run = run_release(project, api, "run the hang script")
+
+    assert run.result is not None, run.describe()
+    moved = [result_texts(api, i)[0][1] for i in range(1, 5)]
+    assert all("background" in text for text in moved), moved
+    word = [FAILED_ALIKE in api.request_text(i) for i in range(1, 6)]
+    assert word.index(True) == (3 if claude_release.knows_post_tool_batch else 4)
+    state = arcguard_state(project, run.session_id)
+    assert log_kinds(state) == ["nudge", "pause"]
+    assert "7 attempts failed the same way" in state["guard"]["paused"]["reason"]
+    # Replayed from the transcript Claude Code wrote, it is judged as it was live.
+    assert run.transcript is not None
+    replay = [sys.executable, "-m", "arcguard", "replay", "--json", str(run.transcript)]
+    done = subprocess.run(replay, capture_output=True, text=True, check=True)
+    kinds = [d["kind"] for d in json.loads(done.stdout)["decisions"] if d["kind"] != "posture"]
+    assert kinds == ["nudge", "pause"]
 
 
 GO_IMPORT = 'package main\n\nimport "github.com/go-git/go-git"\n'

@@ -13,6 +13,7 @@ from arcguard.core.loop_guard import answers
 from arcguard.core.loop_guard import asked
 from arcguard.core.loop_guard import background
 from arcguard.core.loop_guard import edited
+from arcguard.core.loop_guard import exit_status
 from arcguard.core.loop_guard import failures
 from arcguard.core.loop_guard import opkey
 from arcguard.core.loop_guard import persisting
@@ -65,8 +66,10 @@ def decide_post_tool(
     if call.id and call.id in track.denied_ids:
         # A result for a call we denied did not come from the live session (it never ran).
         return paused_output(state, deny=False), state
-    result = searches.as_answered(call, result)
-    finished = _finish(guard, call, result)
+    ran = searches.as_answered(call, result)
+    # How it ended (`exit_status`); `ran`, as the harness told it, names the work it started.
+    result, timed_out = exit_status.ended(call, ran)
+    finished = _finish(guard, call, result, timed_out=timed_out)
     stuck.recognise(track, call, result, finished)
     # The user's words (a reason for a refusal, an answer) are news whatever the call was.
     heard = opkey.carries_user_words(call.name, result)
@@ -79,11 +82,11 @@ def decide_post_tool(
         # calls over it again are no lap of a cycle.
         track.fingerprints, track.fresh = [], []
     progress = heard or finished.edit == stuck.NEW or (finished.changed and not answered_before)
-    background.observe_result(state, now, call, result)
+    background.observe_result(state, now, call, ran)
     op = track.ops.get(opkey.operation_id(call))
     run = _owned_run(op, call.id)
     if op is not None and run is not None:
-        run.outcome = finished.outcome
+        run.outcome = opkey.TIMED_OUT if finished.timed_out else finished.outcome
         if finished.wrote and shell_writes.flips(call):
             op.edit_seq = guard.edit_seq  # its own swap of the tree is none since it ran
         completed = finished.outcome.startswith(opkey.COMPLETED)
@@ -131,7 +134,7 @@ def _asked(
         asked.other(st)
 
 
-def _finish(guard: Guard, call: ToolCall, result: ToolResult) -> stuck.Finished:
+def _finish(guard: Guard, call: ToolCall, result: ToolResult, *, timed_out: bool) -> stuck.Finished:
     """What the finished call proves (mutates the guard's edit and change counters)."""
     outcome = opkey.outcome(call, result)
     found = searches.found(call, result)
@@ -141,6 +144,7 @@ def _finish(guard: Guard, call: ToolCall, result: ToolResult) -> stuck.Finished:
         # A search that found nothing told nothing new either: its run is counted apart.
         empty=found is False or opkey.is_empty_result(result),
         found=found,
+        timed_out=timed_out,
     )
     if outcome.startswith(opkey.FAILED):
         text = shape.learned_text(result, call)

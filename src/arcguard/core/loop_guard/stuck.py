@@ -73,7 +73,7 @@ MAX_RUNS = 16  # results being counted at once
 # run: a one-off look elsewhere does not end a loop, a stretch of new findings does.
 GAP = 3
 LABEL_CHARS = 60
-UNCOMPARED = (opkey.UNKNOWN, opkey.NOT_RUN, opkey.TIMED_OUT)  # outcomes with no result to compare
+UNCOMPARED = (opkey.UNKNOWN, opkey.NOT_RUN)  # outcomes with no result to compare
 
 
 def _stuck(track: Track) -> Stuck:
@@ -114,7 +114,7 @@ def heard(track: Track) -> None:
 class Finished:
     """What the repeat guard made of one finished call."""
 
-    outcome: str  # as `opkey.outcome` words it
+    outcome: str  # as `opkey.outcome` words it (`exit_status.as_reported`'s result)
     result: str  # its `shape.result_shape`
     empty: bool = False  # a completed call that printed nothing (`opkey.is_empty_result`)
     edit: str | None = None  # NEW or REVISIT: a confirmed edit, and to which content
@@ -129,9 +129,9 @@ class Finished:
     moved: bool = False  # it put other code in the working tree (`git checkout`)
     wrote: bool = False  # it wrote files from the shell (`shell_writes.edits_files`)
     answer: str = ""  # a look's whole answer, or a checked change's last line (`answers`)
-    checked: str = ""  # a restart checked by a closing look: what ran before the look
-    # (`tool_effects.checked_restart`)
+    checked: str = ""  # a restart checked by a closing look (`tool_effects.checked_restart`)
     said: str = ""  # the states or values a look answered with (`asked.said`)
+    timed_out: bool = False  # it outlived its timeout (`exit_status.ended`)
 
 
 def checked(finished: Finished, call: ToolCall, result: ToolResult, restart: str) -> None:

@@ -1,0 +1,189 @@
+"""How a command ended, when the harness's report does not say it plainly: what the staged
+rules (`stuck`) read of a Bash result (`as_reported`).
+
+- A status the command printed of itself. A command often ends with `; echo "exit=$?"` so
+  that its status shows; the shell then exits 0 and the harness reports a completed call,
+  though the command before the echo failed. It is read as the failure the harness would have
+  reported without the echo (`Exit code 2`, then what the command printed). Only a status the
+  echo's own line shows is read, and only from a command that may change the world: a
+  read-only look's status is its answer (`diff` exits 1 when the files differ, `grep` when
+  nothing matched). A status printed in a loop, one per pass, is left as it is.
+- A command that did not finish in time (`hung`): killed by the harness at its timeout
+  (`Exit code 143` and its own line), moved to the background at its timeout (the newer
+  releases do that to any command but a wait: the result names a new task each time), or
+  killed by `timeout` (status 124, reported or printed). However it was cut short, it reads as
+  one failure of the program and subcommand it ran, with what it printed before: a commit
+  that hangs is the same failure under every spelling, and a build and a test run that each
+  outlive their timeout are two.
+"""
+
+from __future__ import annotations
+
+from arcguard.core.loop_guard import background
+from arcguard.core.loop_guard import opkey
+from arcguard.core.loop_guard import shape
+from arcguard.core.loop_guard import tool_effects
+from arcguard.core.tool_call import ToolResult
+
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from arcguard.core.tool_call import ToolCall
+
+# What stands for the last exit status in an echo's words.
+STATUS_WORDS = ("$?", "${?}", "${PIPESTATUS")
+EXIT_LINE = "Exit code "  # how the harness opens a failed command's report
+# Words that make a command a loop: its statuses are one per pass.
+LOOP_WORDS = frozenset({"for", "while", "until", "do", "done"})
+MAX_STATUS = 255
+TIMEOUT_STATUS = 124  # `timeout`'s status for a command it killed
+TIMEOUT_PROGRAMS = frozenset({"timeout", "gtimeout"})
+ASKED_BACKGROUND = "run_in_background"  # the Bash parameter that asks for the background
+# How the harness says it moved a command to the background, newer and older releases.
+MOVED = ("Command did not complete within its", "Command running in background with ID")
+# The line a command that did not finish in time reads as, before its program.
+HUNG = "Did not finish in time"
+# Programs that run the script they are given: the script is what ran (`sh ./hang`).
+SHELLS = frozenset({"sh", "bash", "zsh", "dash"})
+RUNNERS = frozenset({"run", "exec", "x", "dlx"})  # subcommands that run what the next word names
+# Programs that are not what did not finish: they print, wait or filter another's output.
+NOT_RUNS = tool_effects.SAYING | tool_effects.WAIT_PROGRAMS | shape.FILTERS
+
+
+def ended(call: ToolCall, result: ToolResult) -> tuple[ToolResult, bool]:
+    """`result` as the staged rules read it (`as_reported`), and whether the command outlived
+    its timeout as the repeat guard reads one: the harness killed it, or moved it."""
+    timed_out = opkey.outcome(call, result) == opkey.TIMED_OUT
+    return as_reported(call, result), timed_out or moved_to_background(call, result)
+
+
+def as_reported(call: ToolCall, result: ToolResult) -> ToolResult:
+    """`result` as the staged rules read it: a printed non-zero status as the failure it
+    reports (`printed`), and a command that did not finish in time as one failure (`HUNG`)."""
+    command = tool_effects.command_of(call)
+    if command is None:
+        return result
+    if result.failed:
+        error = result.error if isinstance(result.error, str) else ""
+        if opkey.is_harness_timeout(error):
+            return hung(command, "")
+        code, _, rest = error.partition("\n")
+        timed = code == f"{EXIT_LINE}{TIMEOUT_STATUS}" and _timed(command)
+        return hung(command, rest) if timed else result
+    if moved_to_background(call, result):
+        return hung(command, "")
+    if not any(word in command for word in STATUS_WORDS):
+        return result
+    text = shape.result_text(result)
+    found = printed(command, text)
+    if found is None or found[0] == 0:
+        return result
+    if tool_effects.is_read_only_command(command):
+        return result
+    status, line = found
+    lines = text.splitlines()
+    rest = "\n".join(lines[:line] + lines[line + 1 :]).strip("\n")
+    if status == TIMEOUT_STATUS and _timed(command):
+        return hung(command, rest)
+    error = f"{EXIT_LINE}{status}\n{rest}" if rest else f"{EXIT_LINE}{status}"
+    return ToolResult(failed=True, error=error, duration_ms=result.duration_ms)
+
+
+def moved_to_background(call: ToolCall, result: ToolResult) -> bool:
+    """The harness moved the command to the background at its timeout: the call did not ask
+    to run there, and its result names the task it became."""
+    if call.name != opkey.BASH or not isinstance(call.input, dict) or result.failed:
+        return False
+    if call.input.get(ASKED_BACKGROUND) is True:
+        return False
+    response = result.response
+    if isinstance(response, dict):
+        return background.launched_by(response, call.id, call.name) is not None
+    return isinstance(response, str) and response.startswith(MOVED)
+
+
+def hung(command: str, printed: str) -> ToolResult:
+    """The failure of a command that did not finish in time, after what it printed."""
+    head = " ".join(_head(command))
+    line = f"{HUNG}: {head}" if head else HUNG
+    return ToolResult(failed=True, error=f"{printed.strip()}\n{line}" if printed.strip() else line)
+
+
+def _head(command: str) -> list[str]:
+    """The program that did not finish and its subcommand (`git commit`): the one run under
+    `timeout`, else the last that neither only prints, waits nor filters output (`rm -f
+    .git/index.lock; git commit`, `npm test | tail`); a shell's script for the shell."""
+    parts = tool_effects.segments(command) or [part.split() for part in command.split("|")]
+    runs = [
+        (_under_timeout(part), run)
+        for part in parts
+        if (run := tool_effects.unwrap(part)) and tool_effects.program_name(run[0]) not in NOT_RUNS
+    ]
+    if not runs:
+        return []
+    run = ([run for timed, run in runs if timed] or [run for _, run in runs])[-1]
+    program, args = tool_effects.program_name(run[0]), run[1:]
+    if program in SHELLS and args and not args[0].startswith("-"):
+        program, args = tool_effects.program_name(args[0]), args[1:]
+    valued = tool_effects.GIT_VALUED_OPTIONS if program == "git" else tool_effects.VALUED_OPTIONS
+    at = tool_effects.subcommand_at(args, valued)
+    words = [word for word in args[at : at + 2] if "/" not in word and not word.startswith("-")]
+    # `npm run build` and `npm run test` are two commands: a runner's subcommand names none.
+    return [program, *words[: 2 if words[:1] and words[0] in RUNNERS else 1]]
+
+
+def _timed(command: str) -> bool:
+    """The command runs something under `timeout`."""
+    return any(_under_timeout(part) for part in tool_effects.segments(command) or [])
+
+
+def _under_timeout(part: list[str]) -> bool:
+    return bool(part) and tool_effects.program_name(part[0]) in TIMEOUT_PROGRAMS
+
+
+def printed(command: str, text: str) -> tuple[int, int] | None:
+    """The status one `echo` of `command` printed, and the index of its line in `text`: the
+    last line that opens with what the echo prints before the status, then the status. An echo
+    that prints nothing before it (`echo $?`) must be the command's last, its line the output's
+    last. None when there is no such echo, more than one, no command before it, or a loop."""
+    parts = tool_effects.segments(command)
+    if not parts or any(word in LOOP_WORDS for part in parts for word in part):
+        return None
+    echoes = [at for at, part in enumerate(parts) if _prints_status(part)]
+    if len(echoes) != 1 or echoes[0] == 0:
+        return None
+    at = echoes[0]
+    said = " ".join(word for word in parts[at][1:] if not word.startswith("-"))
+    before = said[: min(said.find(w) for w in STATUS_WORDS if w in said)].strip()
+    if "$" in before or "`" in before or (not before and at != len(parts) - 1):
+        return None
+    lines = text.splitlines()
+    while lines and not lines[-1].strip():
+        lines.pop()
+    # With nothing printed before it, only the last line can be told to be the echo's.
+    for index in range(len(lines) - 1, -1 if before else len(lines) - 2, -1):
+        line = lines[index].strip()
+        if line.startswith(before):
+            status = _leading_number(line[len(before) :].lstrip())
+            return None if status is None else (status, index)
+    return None
+
+
+def _prints_status(part: list[str]) -> bool:
+    return (
+        bool(part)
+        and part[0] == "echo"
+        and any(w in word for word in part[1:] for w in STATUS_WORDS)
+    )
+
+
+def _leading_number(text: str) -> int | None:
+    digits = ""
+    for char in text:
+        if not char.isascii() or not char.isdigit():
+            break
+        digits += char
+    if not digits or (len(digits) < len(text) and text[len(digits)].isalnum()):
+        return None
+    status = int(digits)
+    return status if status <= MAX_STATUS else None
