@@ -82,3 +82,46 @@ def test_a_timer_runs_down_about_as_fast_as_the_clock():
     assert not answers.counts_down("3590 7", "3045 9", 540)  # another number moved otherwise
     assert not answers.counts_down("7", "7", 540)  # nothing moved
     assert not answers.counts_down("90000", "89460", 540)  # runs out in more than an hour
+
+
+LAG = "sleep 300; kafka-consumer-groups.sh --describe --group orders | awk '{s+=$6} END {print s}'"
+
+
+def test_a_backlog_draining_poll_after_poll_is_a_wait_that_moves():
+    # A consumer group's lag, read every 5 minutes: each answer a new low, by a tenth or more.
+    d = Driver()
+    asked = []
+    for n, lag in enumerate([1164022, 871310, 562904, 249118, 98377, 21004, 612], start=1):
+        d.wait(300)
+        if d.turn(bash(LAG, response=f"{lag}\n"))["context"]:
+            asked.append(n)
+    assert asked == [] and d.paused is None
+
+
+@pytest.mark.parametrize(
+    "polled",
+    [
+        [1000, 1040, 990, 1010, 1005, 995, 1020, 1000, 985, 1015],  # steady: a wobble
+        [1000, 850, 1100, 900, 1200, 950, 1050, 880, 1150, 920],  # no new low by a tenth
+        [500, 499, 498, 497, 496, 495, 494, 493, 492, 491],  # a crawl, not a drain
+    ],
+)
+def test_a_count_that_does_not_drain_leaves_the_wait_bounded(polled):
+    d = Driver()
+    for count in polled * 2:
+        d.wait(300)
+        d.turn(bash(LAG, response=f"{count}\n"))
+        if d.paused is not None:
+            break
+    assert d.paused is not None and d.paused["kind"] == "poll"
+
+
+def test_a_drain_is_a_lone_count_at_a_new_low_by_a_tenth():
+    assert answers.drains("1164022", "871310")
+    assert answers.drains("3", "2")
+    assert not answers.drains("1000", "901")
+    assert not answers.drains("1000", "1200")
+    assert not answers.drains("1000 7", "500 7")  # a table's numbers: read as a timer is
+    assert not answers.drains("0", "0")
+    assert answers.bare_numbers("1164022\n") == "1164022"  # a lone count, however long
+    assert answers.bare_numbers("lag 1164022 at 3") == "3"

@@ -239,11 +239,20 @@ NUMBER_DIGITS = 6
 MIN_TIMER_SECONDS = 20
 TIMER_SLACK = 10
 MAX_TIMER_SECONDS = 3600
+# A poll's answer that is one count draws nearer to its end when it falls to a new low by this
+# share of where the wait began (a queue, a consumer's lag, rows left to copy); a count that
+# wobbles, creeps or falls back and forth makes no new low so, and the wait stays bounded.
+DRAIN_SHARE = 1 / 10
+LONE_DIGITS = 15
 
 
 def bare_numbers(text: str) -> str:
     """The bare whole numbers of a poll's answer, in order, the first `MAX_NUMBERS` of them
-    ("": none): `counts_down` looks for a timer among them."""
+    ("": none): `counts_down` looks for a timer among them. An answer that is one number is
+    kept however long (a backlog's count): `drains` reads it."""
+    lone = text.strip()
+    if lone.isdigit() and lone.isascii() and len(lone) <= LONE_DIGITS:
+        return lone
     found = []
     for word in text.split():
         number = word.strip(PROGRESS_MARKS + ".")
@@ -277,3 +286,12 @@ def _progress_value(word: str) -> float | None:
         return float(number) if number.replace(".", "", 1).isdigit() else None
     done, slash, total = word.partition("/")
     return float(done) if slash and done.isdigit() and total.isdigit() else None
+
+
+def drains(before: str, after: str) -> bool:
+    """The answer is one count (`bare_numbers`), lower by `DRAIN_SHARE` or more than it was
+    when the wait began: a backlog draining."""
+    if not before.isdigit() or not after.isdigit():
+        return False
+    old, new = int(before), int(after)
+    return old > 0 and old - new >= old * DRAIN_SHARE

@@ -9,10 +9,10 @@ failure), and the wait goes on while every view answers as it last did. Rotating
 must not restart the clock each time. But a view whose own answer changed (a rollout's pods
 moving from one state to the next, even to one shown before) starts the wait again, as does
 a view's progress going further than when it joined (`answers.ahead`; the first spelling
-keeps its furthest marks) or a timer in the first answer running down
-(`answers.counts_down`). A failure in other words (a wait timing out anew) goes on with the
-wait. A new answer is progress, which the caller handles (every run starts again). Pure
-functions of the record.
+keeps its furthest marks), a timer in the first answer running down (`answers.counts_down`)
+or a lone count draining (`answers.drains`). A failure in other words (a wait timing out
+anew) goes on with the wait. A new answer is progress, which the caller handles (every run
+starts again). Pure functions of the record.
 """
 
 from __future__ import annotations
@@ -47,6 +47,8 @@ def _goes_on(current: Poll, seen: Poll, *, failed: bool) -> bool:
         if furthest:
             current.progress = seen.progress = furthest
         since = seen.since - current.since
+        if answers.drains(current.numbers, seen.numbers):
+            return False
         return not moved and not answers.counts_down(current.numbers, seen.numbers, since)
     views = current.views
     current.views = views
