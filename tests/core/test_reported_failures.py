@@ -9,6 +9,7 @@ import pytest
 from testing.guard_driver import Call
 from testing.guard_driver import Driver
 from testing.guard_driver import bash
+from testing.guard_driver import edit
 
 from arcguard.core.loop_guard import exit_status
 from arcguard.core.tool_call import ToolCall
@@ -134,10 +135,10 @@ def test_a_cli_probed_for_its_error_exits_is_no_repeat():
     assert _first_word(d, calls) == (0, 0)
 
 
-def _said(command: str, text: str) -> ToolResult:
+def _said(command: str, text: str | dict[str, str]) -> ToolResult:
     call = ToolCall("Bash", {"command": command}, "t1", None)
-    result = ToolResult(response={"stdout": text, "stderr": "", "interrupted": False})
-    return exit_status.as_reported(call, result)
+    output = text if isinstance(text, dict) else {"stdout": text, "stderr": ""}
+    return exit_status.as_reported(call, ToolResult(response=output))
 
 
 @pytest.mark.parametrize(
@@ -150,6 +151,7 @@ def _said(command: str, text: str) -> ToolResult:
             "Exit code 1\nFAIL",
         ),
         ("npm run build; echo $?", "built\n1\n", "Exit code 1\nbuilt"),
+        ("make; echo $?", {"stdout": "0\n", "stderr": "1 warning generated."}, None),
         (
             "timeout 9 npm run dev; echo $?",
             "ready\n124",
@@ -189,15 +191,31 @@ def test_a_status_that_answers_a_look_is_no_failure(command: str):
     assert not _said(command, "exit=1").failed
 
 
-def test_a_command_moved_to_the_background_is_a_timeout_to_the_repeat_guard():
-    # Run a third time as it was, it is denied; with a longer timeout, it may run once.
+def test_a_command_moved_to_the_background_is_no_repeat_to_deny():
+    # It may still finish: run again as it was (after an install, say), it runs.
     d = Driver()
-    slow = "npm run e2e"
-    d.turn(_moved(slow, "b1"))
-    d.turn(_moved(slow, "b2"))
-    assert d.turn(_moved(slow, "b3"))["denied"]
-    longer = Call("Bash", {"command": slow, "timeout": 600_000}, response={"stdout": "ok"})
-    assert not d.turn(longer)["denied"]
+    outs = [d.turn(_moved("npm run e2e", f"b{n}")) for n in range(3)]
+    assert not any(out["denied"] for out in outs)
+
+
+def test_a_command_the_user_moved_to_the_background_did_not_hang():
+    d = Driver()
+    response = {"stdout": "", "stderr": "", "backgroundTaskId": "b1", "backgroundedByUser": True}
+    calls = [Call("Bash", {"command": c}, response=dict(response)) for c in COMMITS]
+    assert _first_word(d, calls) == (0, 0)
+
+
+def test_a_command_moved_to_the_background_and_waited_on_until_it_ends_is_no_hang():
+    # Commits behind a slow hook: each is moved, each is waited on and ends; the next is new.
+    d = Driver()
+    worded = 0
+    for n, command in enumerate(COMMITS):
+        task = f"b{n}"
+        outs = [d.turn(_moved(command, task))]
+        status = {"task": {"task_id": task, "status": "completed"}, "output": "[main 1a2b] x"}
+        outs.append(d.turn(Call("TaskOutput", {"task_id": task}, response=status)))
+        worded = worded or (n + 1 if any(out["context"] for out in outs) else 0)
+    assert worded == 0 and d.paused is None
 
 
 @pytest.mark.parametrize(
@@ -210,6 +228,9 @@ def test_a_command_moved_to_the_background_is_a_timeout_to_the_repeat_guard():
         ('printf "x" | git -c core.editor=true commit -F -', "git commit"),
         ("cd web && npm run build -- --watch", "npm run build"),  # a runner names what it runs
         ("sh ./scripts/seed.sh --all", "seed.sh"),  # a shell's script
+        ("python manage.py migrate --noinput", "manage.py migrate"),  # the script, then its own
+        ("docker compose -p shop up -d", "docker compose"),  # an option first: unread
+        ("docker compose up -d", "docker compose up"),
         ("sleep 5", ""),
     ],
 )
@@ -228,3 +249,42 @@ def test_waiting_on_a_command_moved_to_the_background_is_patience():
     d.turn(_moved("npm run e2e", "b7"))
     reads = [d.turn(Call("BashOutput", {"bash_id": "b7"}, response="")) for _ in range(4)]
     assert not any(out["denied"] for out in reads)
+
+
+@pytest.mark.parametrize("stop", ["TaskStop", "killed"])
+def test_an_install_that_stalls_read_and_stopped_each_time_is_still_one_hang(stop: str):
+    # Stopping a stalled copy is no news of it finishing: the next copy is the same attempt.
+    d = Driver()
+    spellings = ["npm install", "npm install --no-audit", "npm install --prefer-offline"]
+    spellings += ["npm install --verbose", "npm install --no-fund", "npm install --force"]
+    spellings += ["npm install --legacy-peer-deps"]
+    worded = paused = 0
+    for n, command in enumerate(spellings, 1):
+        task = f"b{n}"
+        stalled = {"task": {"task_id": task, "status": "running"}, "output": "ETIMEDOUT"}
+        outs = [d.turn(_moved(command, task))]
+        outs.append(d.turn(Call("TaskOutput", {"task_id": task}, response=stalled)))
+        if stop == "TaskStop":
+            stopped = {"message": f"Successfully stopped task: {task}"}
+            outs.append(d.turn(Call("TaskStop", {"task_id": task}, response=stopped)))
+        else:  # stopped elsewhere, and a status says so
+            killed = {"task": {"task_id": task, "status": "killed"}, "output": "ETIMEDOUT"}
+            outs.append(d.turn(Call("TaskOutput", {"task_id": task, "n": 2}, response=killed)))
+        worded = worded or (n if any(out["context"] for out in outs) else 0)
+        paused = paused or (n if d.paused is not None else 0)
+    assert (worded, paused) == (4, 7)
+
+
+@pytest.mark.parametrize(("tool", "key"), [("TaskStop", "task_id"), ("KillShell", "shell_id")])
+def test_a_dev_server_stopped_and_started_again_after_each_settings_edit_is_no_hang(tool, key):
+    # Moved to the background each time, read, stopped by the model: each copy ended.
+    d = Driver()
+    worded = 0
+    for n, name in enumerate(["API_URL", "LOG_LEVEL", "FEATURE_X", "CACHE_TTL", "PORT", "TTL"]):
+        task = f"b{n}"
+        outs = [d.turn(edit(".env", f"# {name}", f"{name}=v{n}"))]
+        outs.append(d.turn(_moved("npm run dev", task)))
+        stopped = {"message": f"Successfully stopped task: {task}"}
+        outs.append(d.turn(Call(tool, {key: task}, response=stopped)))
+        worded = worded or (n + 1 if any(out["context"] for out in outs) else 0)
+    assert worded == 0 and d.paused is None

@@ -261,7 +261,7 @@ def test_a_hang_outliving_its_timeout_under_new_spellings_is_checked_in_on_then_
     # each time: no two results alike, but one command that does not finish, retried.
     project = claude_project(arcguard_settings_for(claude_release.version))
     hang = project.path / "hang"
-    hang.write_text("#!/bin/sh\nsleep 3\n")
+    hang.write_text("#!/bin/sh\nsleep 25\n")  # outlives the session: no copy ends
     hang.chmod(0o755)
     spellings = ["./hang", "sh ./hang", "sh hang", "./hang --now", "sh hang -q", "./hang -v"]
     spellings += ["sh ./hang --retry", "sh ./hang --force"]

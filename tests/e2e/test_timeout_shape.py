@@ -55,3 +55,15 @@ def test_fact_a_command_printing_the_timeout_words_is_not_the_harness(claude_pro
     assert payload["hook_event_name"] == "PostToolUseFailure"
     assert payload["error"].startswith("Exit code 143\n")
     assert not is_harness_timeout(payload["error"]), payload["error"]
+
+
+def test_fact_a_silent_command_not_starting_with_sleep_is_moved_to_the_background(
+    claude_project, run_claude
+):
+    # So a command that hangs shows as a new task each time, not as a failure.
+    command = "python3 -c 'import time; time.sleep(5)'"
+    [payload] = _payloads(claude_project, run_claude, command, 1000)
+    assert payload["hook_event_name"] == "PostToolUse"
+    response = payload["tool_response"]
+    assert response["timedOutAfterMs"] == 1000 and response["backgroundTaskId"]
+    assert response["stdout"] == ""

@@ -36,7 +36,11 @@ RUNNING_MARKS = (
     "in_progress",
     "[pending]",
 )
+# Tools that stop a background task, and the parameters that name it.
+STOP_TOOLS = frozenset({"TaskStop", "KillShell", "KillBash"})
+TASK_KEYS = ("task_id", "shell_id")
 ENDED = frozenset({"completed", "failed", "killed", "stopped", "cancelled", "error"})
+FINISHED = frozenset({"completed", "failed", "error"})  # ended by itself: what it did is news
 # Subagent tracks are updated by their own hook events: one that moved recently is running.
 SUBAGENT_ACTIVE_SECONDS = 120.0
 
@@ -62,18 +66,24 @@ def _task_of(call: ToolCall, response: object) -> tuple[str | None, str | None]:
     return (tid if isinstance(tid, str) else None), None
 
 
-def observe_result(state: State, now: float, call: ToolCall, result: ToolResult) -> None:
-    """Note work a finished call started, or what a status call said about running work."""
+def observe_result(state: State, now: float, call: ToolCall, result: ToolResult) -> bool:
+    """Note work a finished call started or stopped, or what a status call said about running
+    work: whether it said some finished (`FINISHED`)."""
     if not result.responded:
-        return
+        return False
     response = result.response
     tasks = _tasks(state)
     launched = launched_by(response, call.id, call.name)
     if launched is not None:
         tasks[short_id(launched)] = now
-    if call.name in STATUS_TOOLS:
-        _observe_status(tasks, now, call, response)
+    ended = call.name in STATUS_TOOLS and _observe_status(tasks, now, call, response)
+    if call.name in STOP_TOOLS and isinstance(call.input, dict):
+        # Stopped, not finished: what it would have done is still unknown.
+        for named in (call.input.get(key) for key in TASK_KEYS):
+            if isinstance(named, str):
+                tasks.pop(short_id(named), None)
     _bound(tasks)
+    return ended
 
 
 def launched_by(response: object, tool_use_id: str, tool: str = "") -> str | None:
@@ -102,16 +112,19 @@ def _monitor_task(text: str) -> str | None:
     return (rest[: min(ends)].strip() or None) if ends else None
 
 
-def _observe_status(tasks: dict[str, float], now: float, call: ToolCall, response: object) -> None:
+def _observe_status(tasks: dict[str, float], now: float, call: ToolCall, response: object) -> bool:
+    """Note what a status call said (mutates `tasks`): whether a task the session started
+    finished."""
     tid, status = _task_of(call, response)
     tid = short_id(tid) if tid is not None else None
     unnamed = short_id(f"status:{call.name}")
     if status in ENDED and tid is not None:
-        tasks.pop(tid, None)
-    elif status == "running" or any(mark in _text(response)[:4000] for mark in RUNNING_MARKS):
+        return tasks.pop(tid, None) is not None and status in FINISHED
+    if status == "running" or any(mark in _text(response)[:4000] for mark in RUNNING_MARKS):
         tasks[tid or unnamed] = now
     else:
         tasks.pop(unnamed, None)  # it now reports nothing running
+    return False
 
 
 def _bound(tasks: dict[str, float]) -> None:

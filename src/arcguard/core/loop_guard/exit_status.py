@@ -38,23 +38,23 @@ LOOP_WORDS = frozenset({"for", "while", "until", "do", "done"})
 MAX_STATUS = 255
 TIMEOUT_STATUS = 124  # `timeout`'s status for a command it killed
 TIMEOUT_PROGRAMS = frozenset({"timeout", "gtimeout"})
+OUTPUT_KEYS = ("stdout", "stderr")  # a Bash report's output, an echo's line among the first
 ASKED_BACKGROUND = "run_in_background"  # the Bash parameter that asks for the background
+# A Bash report's marks of a command moved to the background by the user, not its timeout.
+MOVED_OTHERWISE = ("backgroundedByUser", "backgroundedToDeliverMessage")
 # How the harness says it moved a command to the background, newer and older releases.
 MOVED = ("Command did not complete within its", "Command running in background with ID")
 # The line a command that did not finish in time reads as, before its program.
 HUNG = "Did not finish in time"
 # Programs that run the script they are given: the script is what ran (`sh ./hang`).
 SHELLS = frozenset({"sh", "bash", "zsh", "dash"})
-RUNNERS = frozenset({"run", "exec", "x", "dlx"})  # subcommands that run what the next word names
+# Programs that run the script file they are given first: `python manage.py migrate` runs
+# `manage.py`, whose subcommand is `migrate`.
+INTERPRETERS = frozenset({"python", "python3", "node", "ruby", "perl", "php", "bun", "deno"})
+# Subcommands that run, or group, what the next word names (`npm run build`, `docker compose up`).
+RUNNERS = frozenset({"run", "exec", "x", "dlx", "compose"})
 # Programs that are not what did not finish: they print, wait or filter another's output.
 NOT_RUNS = tool_effects.SAYING | tool_effects.WAIT_PROGRAMS | shape.FILTERS
-
-
-def ended(call: ToolCall, result: ToolResult) -> tuple[ToolResult, bool]:
-    """`result` as the staged rules read it (`as_reported`), and whether the command outlived
-    its timeout as the repeat guard reads one: the harness killed it, or moved it."""
-    timed_out = opkey.outcome(call, result) == opkey.TIMED_OUT
-    return as_reported(call, result), timed_out or moved_to_background(call, result)
 
 
 def as_reported(call: ToolCall, result: ToolResult) -> ToolResult:
@@ -74,7 +74,7 @@ def as_reported(call: ToolCall, result: ToolResult) -> ToolResult:
         return hung(command, "")
     if not any(word in command for word in STATUS_WORDS):
         return result
-    text = shape.result_text(result)
+    text, stderr = _printed_text(result)
     found = printed(command, text)
     if found is None or found[0] == 0:
         return result
@@ -82,7 +82,7 @@ def as_reported(call: ToolCall, result: ToolResult) -> ToolResult:
         return result
     status, line = found
     lines = text.splitlines()
-    rest = "\n".join(lines[:line] + lines[line + 1 :]).strip("\n")
+    rest = "\n".join([*lines[:line], *lines[line + 1 :], stderr]).strip("\n")
     if status == TIMEOUT_STATUS and _timed(command):
         return hung(command, rest)
     error = f"{EXIT_LINE}{status}\n{rest}" if rest else f"{EXIT_LINE}{status}"
@@ -91,15 +91,29 @@ def as_reported(call: ToolCall, result: ToolResult) -> ToolResult:
 
 def moved_to_background(call: ToolCall, result: ToolResult) -> bool:
     """The harness moved the command to the background at its timeout: the call did not ask
-    to run there, and its result names the task it became."""
+    to run there, nor did the user move it (or a message the user sent while it ran), and its
+    result names the task it became."""
     if call.name != opkey.BASH or not isinstance(call.input, dict) or result.failed:
         return False
     if call.input.get(ASKED_BACKGROUND) is True:
         return False
     response = result.response
     if isinstance(response, dict):
+        if any(response.get(key) is True for key in MOVED_OTHERWISE):
+            return False
         return background.launched_by(response, call.id, call.name) is not None
     return isinstance(response, str) and response.startswith(MOVED)
+
+
+def _printed_text(result: ToolResult) -> tuple[str, str]:
+    """What the command printed where an echo prints (its standard output, when the report
+    keeps it apart), and the rest: a status is never read from a warning's line."""
+    response = result.response
+    if isinstance(response, dict):
+        stdout, stderr = (response.get(key) for key in OUTPUT_KEYS)
+        if isinstance(stdout, str):
+            return stdout, stderr if isinstance(stderr, str) else ""
+    return shape.result_text(result), ""
 
 
 def hung(command: str, printed: str) -> ToolResult:
@@ -107,6 +121,11 @@ def hung(command: str, printed: str) -> ToolResult:
     head = " ".join(_head(command))
     line = f"{HUNG}: {head}" if head else HUNG
     return ToolResult(failed=True, error=f"{printed.strip()}\n{line}" if printed.strip() else line)
+
+
+def without_hang(text: str) -> str:
+    """A failure's text without the line `hung` gives it."""
+    return "\n".join(line for line in text.splitlines() if not line.startswith(HUNG))
 
 
 def _head(command: str) -> list[str]:
@@ -123,13 +142,18 @@ def _head(command: str) -> list[str]:
         return []
     run = ([run for timed, run in runs if timed] or [run for _, run in runs])[-1]
     program, args = tool_effects.program_name(run[0]), run[1:]
-    if program in SHELLS and args and not args[0].startswith("-"):
-        program, args = tool_effects.program_name(args[0]), args[1:]
+    script = args[0] if args and not args[0].startswith("-") else ""
+    if program in SHELLS or (program in INTERPRETERS and _is_script(script)):
+        program, args = (tool_effects.program_name(script), args[1:]) if script else (program, args)
     valued = tool_effects.GIT_VALUED_OPTIONS if program == "git" else tool_effects.VALUED_OPTIONS
     at = tool_effects.subcommand_at(args, valued)
     words = [word for word in args[at : at + 2] if "/" not in word and not word.startswith("-")]
     # `npm run build` and `npm run test` are two commands: a runner's subcommand names none.
     return [program, *words[: 2 if words[:1] and words[0] in RUNNERS else 1]]
+
+
+def _is_script(word: str) -> bool:
+    return word.rpartition(".")[2] in shape.FILE_EXTENSIONS
 
 
 def _timed(command: str) -> bool:

@@ -66,10 +66,9 @@ def decide_post_tool(
     if call.id and call.id in track.denied_ids:
         # A result for a call we denied did not come from the live session (it never ran).
         return paused_output(state, deny=False), state
-    ran = searches.as_answered(call, result)
-    # How it ended (`exit_status`); `ran`, as the harness told it, names the work it started.
-    result, timed_out = exit_status.ended(call, ran)
-    finished = _finish(guard, call, result, timed_out=timed_out)
+    ran = searches.as_answered(call, result)  # as told; the staged rules read how it ended
+    result = exit_status.as_reported(call, ran)
+    finished = _finish(guard, call, result)
     stuck.recognise(track, call, result, finished)
     # The user's words (a reason for a refusal, an answer) are news whatever the call was.
     heard = opkey.carries_user_words(call.name, result)
@@ -82,11 +81,11 @@ def decide_post_tool(
         # calls over it again are no lap of a cycle.
         track.fingerprints, track.fresh = [], []
     progress = heard or finished.edit == stuck.NEW or (finished.changed and not answered_before)
-    background.observe_result(state, now, call, ran)
+    ended = background.observe_result(state, now, call, ran)  # work it started ended
     op = track.ops.get(opkey.operation_id(call))
     run = _owned_run(op, call.id)
     if op is not None and run is not None:
-        run.outcome = opkey.TIMED_OUT if finished.timed_out else finished.outcome
+        run.outcome = opkey.outcome(call, ran)
         if finished.wrote and shell_writes.flips(call):
             op.edit_seq = guard.edit_seq  # its own swap of the tree is none since it ran
         completed = finished.outcome.startswith(opkey.COMPLETED)
@@ -99,8 +98,8 @@ def decide_post_tool(
         remember(track.results, finished.result, MAX_RESULTS)
     if progress:
         track.turn.progress = True
-    if heard:
-        stuck.heard(track)
+    if heard or ended:
+        stuck.heard(track, user=heard)
     elif not (
         is_allowed(cfg, call)
         or call.name in opkey.USER_TOOLS
@@ -134,7 +133,7 @@ def _asked(
         asked.other(st)
 
 
-def _finish(guard: Guard, call: ToolCall, result: ToolResult, *, timed_out: bool) -> stuck.Finished:
+def _finish(guard: Guard, call: ToolCall, result: ToolResult) -> stuck.Finished:
     """What the finished call proves (mutates the guard's edit and change counters)."""
     outcome = opkey.outcome(call, result)
     found = searches.found(call, result)
@@ -144,12 +143,13 @@ def _finish(guard: Guard, call: ToolCall, result: ToolResult, *, timed_out: bool
         # A search that found nothing told nothing new either: its run is counted apart.
         empty=found is False or opkey.is_empty_result(result),
         found=found,
-        timed_out=timed_out,
     )
     if outcome.startswith(opkey.FAILED):
         text = shape.learned_text(result, call)
         finished.pairs = shape.cause_pairs(result, call)
-        finished.printed, finished.pieces = edited.printed(text), failures.cause_pieces(text)
+        # A hang prints no failure of its own: no edit of settings can leave it as it was.
+        printed = exit_status.without_hang(text)
+        finished.printed, finished.pieces = edited.printed(printed), failures.cause_pieces(text)
     if not result.failed and (
         opkey.is_confirmed_edit(call, result.response) or call.name == NOTEBOOK_EDIT
     ):

@@ -73,7 +73,7 @@ MAX_RUNS = 16  # results being counted at once
 # run: a one-off look elsewhere does not end a loop, a stretch of new findings does.
 GAP = 3
 LABEL_CHARS = 60
-UNCOMPARED = (opkey.UNKNOWN, opkey.NOT_RUN)  # outcomes with no result to compare
+UNCOMPARED = (opkey.UNKNOWN, opkey.NOT_RUN, opkey.TIMED_OUT)  # outcomes with no result to compare
 
 
 def _stuck(track: Track) -> Stuck:
@@ -102,19 +102,20 @@ def _progress(st: Stuck, *, failures: bool = True, edit: bool = False) -> None:
     searches.end(st)
 
 
-def heard(track: Track) -> None:
-    """The user spoke through a call's result: every counter starts again (mutates `track`)."""
+def heard(track: Track, *, user: bool = True) -> None:
+    """The user spoke through a call's result, or (not `user`) work the session started in the
+    background ended: every counter starts again; what was set stays expected (mutates `track`)."""
     st = _stuck(track)
     _progress(st)
     _end_edited(st)
-    st.persist, st.expected = None, ""
+    st.persist, st.expected = None, "" if user else st.expected
 
 
 @value
 class Finished:
     """What the repeat guard made of one finished call."""
 
-    outcome: str  # as `opkey.outcome` words it (`exit_status.as_reported`'s result)
+    outcome: str  # as `opkey.outcome` words it, of how it ended (`exit_status`)
     result: str  # its `shape.result_shape`
     empty: bool = False  # a completed call that printed nothing (`opkey.is_empty_result`)
     edit: str | None = None  # NEW or REVISIT: a confirmed edit, and to which content
@@ -131,7 +132,6 @@ class Finished:
     answer: str = ""  # a look's whole answer, or a checked change's last line (`answers`)
     checked: str = ""  # a restart checked by a closing look (`tool_effects.checked_restart`)
     said: str = ""  # the states or values a look answered with (`asked.said`)
-    timed_out: bool = False  # it outlived its timeout (`exit_status.ended`)
 
 
 def checked(finished: Finished, call: ToolCall, result: ToolResult, restart: str) -> None:
