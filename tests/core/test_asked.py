@@ -616,17 +616,20 @@ def test_ids_files_codes_and_times_are_no_values(text, command, answer):
     assert asked.said(text, command) == answer
 
 
+# A release's version read from every side.
+RELEASE_LOOKS = [
+    ("curl -s https://api.example.com/meta | jq -r .build", "2026.06.3"),
+    ("helm list -n prod -f '^api$' -o json | jq -r '.[0].app_version'", "2026.06.3"),
+    ("curl -s https://app.example.com/asset-manifest.json | jq -r .release", "2026.06.3"),
+    ("kubectl get deploy api -o jsonpath='{.metadata.labels.release}'", "2026.06.3"),
+    ("gh release view --json tagName --jq .tagName", "2026.06.3"),
+]
+
+
 def test_a_release_read_from_every_side_after_the_change_that_set_it_is_a_check():
     d = Driver()
     d.turn(bash("helm upgrade api charts/api --set image.tag=2026.06.3", response="upgraded"))
-    asks = [
-        ("curl -s https://api.example.com/meta | jq -r .build", "2026.06.3"),
-        ("helm list -n prod -f '^api$' -o json | jq -r '.[0].app_version'", "2026.06.3"),
-        ("curl -s https://app.example.com/asset-manifest.json | jq -r .release", "2026.06.3"),
-        ("kubectl get deploy api -o jsonpath='{.metadata.labels.release}'", "2026.06.3"),
-        ("gh release view --json tagName --jq .tagName", "2026.06.3"),
-    ]
-    assert "word" not in _ask(d, asks)
+    assert "word" not in _ask(d, RELEASE_LOOKS)
 
 
 def test_a_release_set_by_a_change_moved_to_the_background_is_still_what_its_looks_check():
@@ -638,14 +641,7 @@ def test_a_release_set_by_a_change_moved_to_the_background_is_still_what_its_loo
     d.turn(Call("Bash", {"command": command}, response=moved))
     done = {"task": {"task_id": "b1", "status": "completed"}, "output": "upgraded"}
     d.turn(Call("TaskOutput", {"task_id": "b1"}, response=done))
-    asks = [
-        ("curl -s https://api.example.com/meta | jq -r .build", "2026.06.3"),
-        ("helm list -n prod -f '^api$' -o json | jq -r '.[0].app_version'", "2026.06.3"),
-        ("curl -s https://app.example.com/asset-manifest.json | jq -r .release", "2026.06.3"),
-        ("kubectl get deploy api -o jsonpath='{.metadata.labels.release}'", "2026.06.3"),
-        ("gh release view --json tagName --jq .tagName", "2026.06.3"),
-    ]
-    assert "word" not in _ask(d, asks)
+    assert "word" not in _ask(d, RELEASE_LOOKS)
 
 
 def test_an_old_image_asked_every_way_is_asked_about():

@@ -288,3 +288,12 @@ def test_a_dev_server_stopped_and_started_again_after_each_settings_edit_is_no_h
         outs.append(d.turn(Call(tool, {key: task}, response=stopped)))
         worded = worded or (n + 1 if any(out["context"] for out in outs) else 0)
     assert worded == 0 and d.paused is None
+
+
+def test_a_stopped_task_is_no_work_still_running_to_wait_on():
+    # Once stopped, reading its output again and again waits on nothing: a repeat.
+    d = Driver()
+    d.turn(_moved("npm run e2e", "b7"))
+    d.turn(Call("TaskStop", {"task_id": "b7"}, response={"message": "stopped b7"}))
+    reads = [d.turn(Call("BashOutput", {"bash_id": "b7"}, response="")) for _ in range(3)]
+    assert [bool(out["denied"]) for out in reads] == [False, False, True]

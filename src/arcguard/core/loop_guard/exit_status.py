@@ -9,12 +9,13 @@ rules (`stuck`) read of a Bash result (`as_reported`).
   read-only look's status is its answer (`diff` exits 1 when the files differ, `grep` when
   nothing matched). A status printed in a loop, one per pass, is left as it is.
 - A command that did not finish in time (`hung`): killed by the harness at its timeout
-  (`Exit code 143` and its own line), moved to the background at its timeout (the newer
-  releases do that to any command but a wait: the result names a new task each time), or
-  killed by `timeout` (status 124, reported or printed). However it was cut short, it reads as
-  one failure of the program and subcommand it ran, with what it printed before: a commit
-  that hangs is the same failure under every spelling, and a build and a test run that each
-  outlive their timeout are two.
+  (`Exit code 143` and its own line: a command starting with `sleep`), moved to the background
+  at its timeout (any other: the result names a new task each time; not one the user moved
+  there), or killed by `timeout` (status 124, reported or printed). However it was cut short,
+  it reads as one failure of the program and subcommand it ran, with what it printed before:
+  a commit that hangs is the same failure under every spelling, and a build and a test run
+  that each outlive their timeout are two. Its task finishing later is news
+  (`background.observe_result`); its being stopped is not.
 """
 
 from __future__ import annotations
@@ -143,8 +144,8 @@ def _head(command: str) -> list[str]:
     run = ([run for timed, run in runs if timed] or [run for _, run in runs])[-1]
     program, args = tool_effects.program_name(run[0]), run[1:]
     script = args[0] if args and not args[0].startswith("-") else ""
-    if program in SHELLS or (program in INTERPRETERS and _is_script(script)):
-        program, args = (tool_effects.program_name(script), args[1:]) if script else (program, args)
+    if script and (program in SHELLS or (program in INTERPRETERS and _is_script(script))):
+        program, args = tool_effects.program_name(script), args[1:]
     valued = tool_effects.GIT_VALUED_OPTIONS if program == "git" else tool_effects.VALUED_OPTIONS
     at = tool_effects.subcommand_at(args, valued)
     words = [word for word in args[at : at + 2] if "/" not in word and not word.startswith("-")]
