@@ -123,6 +123,10 @@ class Terminal:
                     return
                 time.sleep(0.25)
 
+    def keys(self, *keys: str) -> None:
+        """Press keys as tmux names them (`C-b`: Ctrl+B)."""
+        self._tmux("send-keys", "-t", "cli", *keys)
+
     def kill(self) -> None:
         self._tmux("kill-server", check=False)
 
