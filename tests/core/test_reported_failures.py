@@ -297,3 +297,23 @@ def test_a_stopped_task_is_no_work_still_running_to_wait_on():
     d.turn(Call("TaskStop", {"task_id": "b7"}, response={"message": "stopped b7"}))
     reads = [d.turn(Call("BashOutput", {"bash_id": "b7"}, response="")) for _ in range(3)]
     assert [bool(out["denied"]) for out in reads] == [False, False, True]
+
+
+@pytest.mark.parametrize(
+    "ended", [{"status": "failed", "exit_code": 1}, {"status": "completed", "exitCode": 1}]
+)
+def test_a_slow_suite_that_fails_the_same_way_in_the_background_each_time_is_one_hang(ended):
+    # Each copy is moved, waited on and fails alike: its end brings nothing new.
+    d = Driver()
+    failed = "FAIL src/cart.test.ts\n  ● total › adds tax\nTests: 1 failed, 41 passed"
+    spellings = ["npm test", "npm test -- --ci", "npm test 2>&1", "npm test -- --runInBand"]
+    spellings += ["npm test --silent", "npm test -- --bail", "npm test -- --no-cache"]
+    worded = paused = 0
+    for n, command in enumerate(spellings, 1):
+        task = f"b{n}"
+        status = {"task": {"task_id": task, **ended, "output": failed}}
+        outs = [d.turn(_moved(command, task))]
+        outs.append(d.turn(Call("TaskOutput", {"task_id": task}, response=status)))
+        worded = worded or (n if any(out["context"] for out in outs) else 0)
+        paused = paused or (n if d.paused is not None else 0)
+    assert (worded, paused) == (4, 7)

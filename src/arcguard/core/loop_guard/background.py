@@ -40,7 +40,11 @@ RUNNING_MARKS = (
 STOP_TOOLS = frozenset({"TaskStop", "KillShell", "KillBash"})
 TASK_KEYS = ("task_id", "shell_id")
 ENDED = frozenset({"completed", "failed", "killed", "stopped", "cancelled", "error"})
-FINISHED = frozenset({"completed", "failed", "error"})  # ended by itself: what it did is news
+# Ended by itself and well: what it did is news. A failure is news only if it is new, which
+# the staged rules judge from the status call's own result.
+FINISHED = frozenset({"completed"})
+EXIT_KEYS = ("exitCode", "exit_code")  # a completed task's command's exit status
+FAILED = "failed"
 # Subagent tracks are updated by their own hook events: one that moved recently is running.
 SUBAGENT_ACTIVE_SECONDS = 120.0
 
@@ -57,10 +61,14 @@ def _text(response: object) -> str:
 
 
 def _task_of(call: ToolCall, response: object) -> tuple[str | None, str | None]:
-    """(task id, status) a status tool reported, when its response is structured."""
+    """(task id, status) a status tool reported, when its response is structured; a task that
+    completed with its command exiting non-zero reads as `failed`."""
     task = response.get("task") if isinstance(response, dict) else None
     if isinstance(task, dict):
         tid, status = task.get("task_id"), task.get("status")
+        codes = [task.get(key) for key in EXIT_KEYS]
+        if any(isinstance(code, int) and code != 0 for code in codes):
+            status = FAILED
         return (tid if isinstance(tid, str) else None, status if isinstance(status, str) else None)
     tid = call.input.get("task_id") if isinstance(call.input, dict) else None
     return (tid if isinstance(tid, str) else None), None
@@ -68,7 +76,7 @@ def _task_of(call: ToolCall, response: object) -> tuple[str | None, str | None]:
 
 def observe_result(state: State, now: float, call: ToolCall, result: ToolResult) -> bool:
     """Note work a finished call started or stopped, or what a status call said about running
-    work: whether it said some finished (`FINISHED`)."""
+    work: whether it said some completed (`FINISHED`)."""
     if not result.responded:
         return False
     response = result.response
@@ -114,7 +122,7 @@ def _monitor_task(text: str) -> str | None:
 
 def _observe_status(tasks: dict[str, float], now: float, call: ToolCall, response: object) -> bool:
     """Note what a status call said (mutates `tasks`): whether a task the session started
-    finished."""
+    completed."""
     tid, status = _task_of(call, response)
     tid = short_id(tid) if tid is not None else None
     unnamed = short_id(f"status:{call.name}")

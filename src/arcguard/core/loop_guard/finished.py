@@ -81,7 +81,7 @@ def decide_post_tool(
         # calls over it again are no lap of a cycle.
         track.fingerprints, track.fresh = [], []
     progress = heard or finished.edit == stuck.NEW or (finished.changed and not answered_before)
-    ended = background.observe_result(state, now, call, ran)  # background work finished
+    ended = background.observe_result(state, now, call, ran)  # background work completed
     op = track.ops.get(opkey.operation_id(call))
     run = _owned_run(op, call.id)
     if op is not None and run is not None:

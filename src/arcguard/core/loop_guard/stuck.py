@@ -104,7 +104,7 @@ def _progress(st: Stuck, *, failures: bool = True, edit: bool = False) -> None:
 
 def heard(track: Track, *, user: bool = True) -> None:
     """The user spoke through a call's result, or (not `user`) work the session started in the
-    background finished: every counter starts again, what was set stays (mutates `track`)."""
+    background completed: every counter starts again, what was set stays (mutates `track`)."""
     st = _stuck(track)
     _progress(st)
     _end_edited(st)
