@@ -327,8 +327,7 @@ def _subcommand(words: list[str]) -> list[int]:
         return _cloud_action(words)
     if program not in failures.SUBCOMMANDS:
         return []
-    valued = tool_effects.GIT_VALUED_OPTIONS if program == "git" else tool_effects.VALUED_OPTIONS
-    return [1 + tool_effects.subcommand_at(words[1:], valued)]
+    return [1 + tool_effects.subcommand_of(program, words[1:])]
 
 
 def _cloud_action(words: list[str]) -> list[int]:

@@ -146,8 +146,7 @@ def _head(command: str) -> list[str]:
     script = args[0] if args and not args[0].startswith("-") else ""
     if script and (program in SHELLS or (program in INTERPRETERS and _is_script(script))):
         program, args = tool_effects.program_name(script), args[1:]
-    valued = tool_effects.GIT_VALUED_OPTIONS if program == "git" else tool_effects.VALUED_OPTIONS
-    at = tool_effects.subcommand_at(args, valued)
+    at = tool_effects.subcommand_of(program, args)
     words = [word for word in args[at : at + 2] if "/" not in word and not word.startswith("-")]
     # `npm run build` and `npm run test` are two commands: a runner's subcommand names none.
     return [program, *words[: 2 if words[:1] and words[0] in RUNNERS else 1]]

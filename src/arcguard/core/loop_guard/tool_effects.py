@@ -344,6 +344,12 @@ def subcommand_at(args: list[str], valued: frozenset[str] = VALUED_OPTIONS) -> i
     return at
 
 
+def subcommand_of(program: str, args: list[str]) -> int:
+    """Where `program`'s subcommand is in its `args` (`subcommand_at`), past git's own options
+    that take a value (`-C dir`) or another program's (`-n prod`)."""
+    return subcommand_at(args, GIT_VALUED_OPTIONS if program == "git" else VALUED_OPTIONS)
+
+
 def git_sub(args: list[str]) -> list[str]:
     """The subcommand of `git ARGS` and what follows it."""
     return args[subcommand_at(args, GIT_VALUED_OPTIONS) :]
