@@ -85,7 +85,8 @@ def decide_post_tool(
     op = track.ops.get(opkey.operation_id(call))
     run = _owned_run(op, call.id)
     if op is not None and run is not None:
-        run.outcome = opkey.outcome(call, ran)
+        # As the harness reported it; most results are read as reported, outcome and all.
+        run.outcome = finished.outcome if result is ran else opkey.outcome(call, ran)
         if finished.wrote and shell_writes.flips(call):
             op.edit_seq = guard.edit_seq  # its own swap of the tree is none since it ran
         completed = finished.outcome.startswith(opkey.COMPLETED)
