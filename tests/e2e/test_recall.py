@@ -161,9 +161,23 @@ def test_restarts_checked_in_the_same_command_are_checked_in_on_then_paused(
 SAME_ANSWER = "PostToolBatch hook additional context: [arcguard] The same question, asked 4 ways"
 
 
-def test_one_answer_asked_many_ways_is_checked_in_on_then_paused(claude_project, run_claude):
+def asked_many_ways(
+    claude_project: Any, run_claude: Any, file: tuple[str, str], looks: list[str], prompt: str
+) -> str:
+    """A file (`name`, `content`) looked at in each of `looks`' words, one a turn, each time
+    with the same answer: the 4th way asks (the 5th request carries it), the 7th pauses, no
+    8th request. The pause's reason."""
     project = claude_project(all_arcguard_settings())
-    (project.path / "health.json").write_text('{"cluster": "catalog", "status": "yellow"}\n')
+    (project.path / file[0]).write_text(file[1])
+    with ScriptedAPI([tool_use("Bash", {"command": look}) for look in looks]) as api:
+        run = run_claude(project, api, prompt)
+    state = asked_then_paused(project, run, api, SAME_ANSWER, asked_in=4, requests=7)
+    reason: str = state["guard"]["paused"]["reason"]
+    assert "asked 7 ways" in reason
+    return reason
+
+
+def test_one_answer_asked_many_ways_is_checked_in_on_then_paused(claude_project, run_claude):
     looks = [  # one question, each time in other words, each time the same answer
         "cat health.json",
         "cut -d'\"' -f8 health.json",
@@ -174,21 +188,13 @@ def test_one_answer_asked_many_ways_is_checked_in_on_then_paused(claude_project,
         "tac health.json",
         "cat ./health.json",
     ]
-    with ScriptedAPI([tool_use("Bash", {"command": look}) for look in looks]) as api:
-        run = run_claude(project, api, "wait until the cluster is green, then reindex")
-
-    # The 4th way asks (the 5th request carries it), the 7th pauses: no 8th request.
-    state = asked_then_paused(project, run, api, SAME_ANSWER, asked_in=4, requests=7)
-    assert "asked 7 ways" in state["guard"]["paused"]["reason"]
-    assert "yellow" in state["guard"]["paused"]["reason"]
+    health = ("health.json", '{"cluster": "catalog", "status": "yellow"}\n')
+    prompt = "wait until the cluster is green, then reindex"
+    assert "yellow" in asked_many_ways(claude_project, run_claude, health, looks, prompt)
 
 
 def test_one_value_asked_many_ways_is_checked_in_on_then_paused(claude_project, run_claude):
     # No status field: the answer is a value (a host name) the prints share.
-    project = claude_project(all_arcguard_settings())
-    (project.path / "record.txt").write_text(
-        "status.example.com CNAME status-legacy.example.net.\n"
-    )
     looks = [
         "cat record.txt",
         "cut -d' ' -f3 record.txt",
@@ -199,12 +205,10 @@ def test_one_value_asked_many_ways_is_checked_in_on_then_paused(claude_project, 
         "tac record.txt",
         "head -c 200 record.txt",
     ]
-    with ScriptedAPI([tool_use("Bash", {"command": look}) for look in looks]) as api:
-        run = run_claude(project, api, "check the record points at the CDN now")
-
-    state = asked_then_paused(project, run, api, SAME_ANSWER, asked_in=4, requests=7)
-    assert "asked 7 ways" in state["guard"]["paused"]["reason"]
-    assert "status-legacy.example.net" in state["guard"]["paused"]["reason"]
+    record = ("record.txt", "status.example.com CNAME status-legacy.example.net.\n")
+    prompt = "check the record points at the CDN now"
+    reason = asked_many_ways(claude_project, run_claude, record, looks, prompt)
+    assert "status-legacy.example.net" in reason
 
 
 TAKING_TURNS = "PostToolBatch hook additional context: [arcguard] 4 attempts failed in the same 2"
