@@ -13,6 +13,7 @@ from testing.guard_driver import Call
 from testing.guard_driver import Driver
 from testing.guard_driver import bash
 from testing.guard_driver import edit
+from testing.guard_driver import tag
 
 from arcguard.core.loop_guard import asked
 from arcguard.core.loop_guard import failures
@@ -350,11 +351,20 @@ def test_what_is_no_state_is_never_asked_again(asks):
     assert "word" not in _ask(d, asks)
 
 
-def test_other_news_after_the_request_to_summarise_ends_the_run():
-    # The model summarised and went on looking elsewhere, as asked: no pause for it.
+def test_a_look_elsewhere_after_the_request_to_summarise_lifts_nothing():
+    # The model read a file, as asked, then asked the same question again three ways: the
+    # answer cannot have moved, so the run goes on where it was and is paused.
     d = Driver()
     assert _ask(d, list(HEALTH[:4]))[-1] == "word"
     d.turn(Call("Read", {"file_path": "/repo/search/products-v3.json"}, response="replicas: 1"))
+    assert _ask(d, list(HEALTH[4:7])) == ["", "", "pause"]
+
+
+def test_looking_elsewhere_for_long_after_the_request_to_summarise_ends_the_run():
+    d = Driver()
+    assert _ask(d, list(HEALTH[:4]))[-1] == "word"
+    for n in range(asked.GAP + 1):
+        d.turn(Call("Read", {"file_path": f"/repo/search/{tag(n)}.json"}, response=tag(n)))
     assert "pause" not in _ask(d, list(HEALTH[4:]))
 
 

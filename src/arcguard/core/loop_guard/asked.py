@@ -19,8 +19,9 @@ value, and the run keeps what they share (one resolver adds the address to the n
 gave). A longer print that shows all of it again (`describe`, among its many lines) tells
 nothing new about it: it neither counts nor comes between. What ends a run: a settled answer
 (`SETTLED`: a service found well from every side is a look around), a change, an edit, the
-user's words, more than `GAP` other new results, or, once the model was asked to summarise, any
-other new result (it went on to look elsewhere, as asked). A look at another target (`is-active
+user's words, or more than `GAP` other new results. A look elsewhere after the request to
+summarise lifts nothing: reading cannot move the answer, so asked again soon after, the run goes
+on where it was (to the pause). A look at another target (`is-active
 redis` after `nginx`; another host, port, path, file or number) asks another question: it does
 not join; nor does a value got by a look asking about nothing the run's looks asked about
 (`_about`: a uid from `id`, then from `stat data`). A value a change or an edit set since the
@@ -368,12 +369,11 @@ def expect(st: Stuck, text: str, before: str = "") -> None:
 
 
 def other(st: Stuck) -> None:
-    """A new result of another kind came (mutates `st`): more than `GAP`, or any after the
-    request to summarise, end the run."""
+    """A new result of another kind came (mutates `st`): more than `GAP` end the run."""
     run = st.asked
     if run is not None:
         run.others += 1
-        if run.others > GAP or run.nudged:
+        if run.others > GAP:
             end(st)
 
 
