@@ -166,6 +166,18 @@ def _said(command: str, text: str | dict[str, str]) -> ToolResult:
         ),
         ('cargo build; echo "rc=$? at $(date)"', "rc=101 at Sun", None),  # unread: a substitution
         ('tsc --noEmit; echo "exit=$?"', "exit=0", None),
+        # Kept in a variable first, printed by printf, or inside a shell's script.
+        ('git commit -m x; rc=$?; echo "rc=$rc"', "hook failed\nrc=1", "Exit code 1\nhook failed"),
+        (
+            'npm test; code="${PIPESTATUS[0]}"; echo "code ${code}"',
+            "FAIL\ncode 1",
+            "Exit code 1\nFAIL",
+        ),
+        ('make; printf "exit=%s\\n" $?', "err\nexit=2\n", "Exit code 2\nerr"),
+        ('make; printf "%d\\n" $?', "err\n2\n", "Exit code 2\nerr"),
+        ('make; printf "%s %s\\n" $? done', "err\n2 done", None),  # two conversions: unsure
+        ('bash -c "make; echo exit=$?"', "err\nexit=2", "Exit code 2\nerr"),
+        ('make; rc=$?; echo "exit=$RC"', "err\nexit=2", None),  # another variable
     ],
 )
 def test_the_status_a_command_prints_of_itself(command: str, text: str, error: str | None):
@@ -185,6 +197,8 @@ def test_the_status_a_command_prints_of_itself(command: str, text: str, error: s
         'for f in a b; do ./check "$f"; echo "exit=$?"; done',  # one status per target
         'echo "exit=$?"',  # the status of whatever ran before this call
         'echo "exit=$?"; make all',  # the same, before the command
+        'bash -c "grep -q TODO src/app.py; echo exit=$?"',  # a look, inside a shell's script
+        'diff a.txt b.txt; rc=$?; echo "exit=$rc"',
     ],
 )
 def test_a_status_that_answers_a_look_is_no_failure(command: str):

@@ -4,10 +4,12 @@ rules (`stuck`) read of a Bash result (`as_reported`).
 - A status the command printed of itself. A command often ends with `; echo "exit=$?"` so
   that its status shows; the shell then exits 0 and the harness reports a completed call,
   though the command before the echo failed. It is read as the failure the harness would have
-  reported without the echo (`Exit code 2`, then what the command printed). Only a status the
-  echo's own line shows is read, and only from a command that may change the world: a
-  read-only look's status is its answer (`diff` exits 1 when the files differ, `grep` when
-  nothing matched). A status printed in a loop, one per pass, is left as it is.
+  reported without the echo (`Exit code 2`, then what the command printed), also when printed
+  by `printf`, kept in a variable first (`rc=$?; echo "rc=$rc"`) or inside a shell's script
+  (`bash -c "make; echo $?"`). Only a status the echo's own line shows is read, and only
+  from a command that may change the world: a read-only look's status is its answer (`diff`
+  exits 1 when the files differ, `grep` when nothing matched). A status printed in a loop,
+  one per pass, is left as it is.
 - A command that did not finish in time (`hung`): killed by the harness at its timeout
   (`Exit code 143` and its own line: a command starting with `sleep`), moved to the background
   at its timeout (any other: the result names a new task each time; not one the user moved
@@ -33,6 +35,7 @@ if TYPE_CHECKING:
 
 # What stands for the last exit status in an echo's words.
 STATUS_WORDS = ("$?", "${?}", "${PIPESTATUS")
+PRINTERS = frozenset({"echo", "printf"})  # the commands that print a status
 EXIT_LINE = "Exit code "  # how the harness opens a failed command's report
 # Words that make a command a loop: its statuses are one per pass.
 LOOP_WORDS = frozenset({"for", "while", "until", "do", "done"})
@@ -75,6 +78,7 @@ def as_reported(call: ToolCall, result: ToolResult) -> ToolResult:
         return hung(command, "")
     if not any(word in command for word in STATUS_WORDS):
         return result
+    command = _script(command)
     text, stderr = _printed_text(result)
     found = printed(command, text)
     if found is None or found[0] == 0:
@@ -173,13 +177,13 @@ def printed(command: str, text: str) -> tuple[int, int] | None:
     parts = tool_effects.segments(command)
     if not parts or any(word in LOOP_WORDS for part in parts for word in part):
         return None
-    echoes = [at for at, part in enumerate(parts) if _prints_status(part)]
+    marks = (*STATUS_WORDS, *_kept_in(command))
+    echoes = [at for at, part in enumerate(parts) if _prints_status(part, marks)]
     if len(echoes) != 1 or echoes[0] == 0:
         return None
     at = echoes[0]
-    said = " ".join(word for word in parts[at][1:] if not word.startswith("-"))
-    before = said[: min(said.find(w) for w in STATUS_WORDS if w in said)].strip()
-    if "$" in before or "`" in before or (not before and at != len(parts) - 1):
+    before = _said_before(parts[at], marks)
+    if before is None or (not before and at != len(parts) - 1):
         return None
     lines = text.splitlines()
     while lines and not lines[-1].strip():
@@ -193,12 +197,45 @@ def printed(command: str, text: str) -> tuple[int, int] | None:
     return None
 
 
-def _prints_status(part: list[str]) -> bool:
-    return (
-        bool(part)
-        and part[0] == "echo"
-        and any(w in word for word in part[1:] for w in STATUS_WORDS)
-    )
+def _prints_status(part: list[str], marks: tuple[str, ...]) -> bool:
+    return bool(part) and part[0] in PRINTERS and any(w in word for word in part[1:] for w in marks)
+
+
+def _said_before(part: list[str], marks: tuple[str, ...]) -> str | None:
+    """What a status print shows before the status: an echo's words up to it, a `printf`
+    format's text up to its one conversion when the status is its one argument. None when a
+    substitution comes first, or a format is not that simple."""
+    words = [word for word in part[1:] if not word.startswith("-")]
+    if part[0] == "printf":
+        form = words[0] if words else ""
+        if form.count("%") != 1 or len(words) != 2 or not any(m in words[1] for m in marks):
+            return None
+        said = form.replace("\\n", " ")
+        return said[: said.find("%")].strip()
+    said = " ".join(words)
+    before = said[: min(said.find(m) for m in marks if m in said)].strip()
+    return None if "$" in before or "`" in before else before
+
+
+def _kept_in(command: str) -> tuple[str, ...]:
+    """How the command prints a status it kept in a variable first (`rc=$?; echo "rc=$rc"`):
+    `$rc` and `${rc}`."""
+    names = []
+    for word in command.replace(";", " ").replace("&&", " ").split():
+        name, equals, value = word.partition("=")
+        if equals and name.isidentifier() and value.strip("'\"").startswith(STATUS_WORDS):
+            names.append(name)
+    return tuple(f for name in names for f in (f"${name}", f"${{{name}}}"))
+
+
+def _script(command: str) -> str:
+    """The script a shell is given to run (`bash -c "make; echo $?"`), else the command."""
+    parts = tool_effects.segments(command)
+    if parts and len(parts) == 1 and len(parts[0]) == 3:
+        shell, flag, script = parts[0]
+        if tool_effects.program_name(shell) in SHELLS and flag == "-c":
+            return script
+    return command
 
 
 def _leading_number(text: str) -> int | None:
