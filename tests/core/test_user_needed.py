@@ -73,6 +73,19 @@ def test_a_stall_naming_no_such_reason_or_announcing_a_step_is_still_sent_back(t
     assert out is not None and out["decision"] == "block"
 
 
+def test_a_report_leading_with_a_call_only_the_operator_may_make_is_left_alone():
+    # The call to make opens the report; the closing only says what works meanwhile.
+    text = (
+        "`extract_text()` is in, but which library backs it is a licensing call I can't make "
+        "for you.\n\nThe best one is AGPL; the permissive ones miss two samples.\n\n"
+        "Meanwhile the branch is usable on the MIT one, with the two misses marked xfail.\n\n"
+        "Which way do you want to go?"
+    )
+    assert user_needed.reason(text) == "a legal or licensing call"
+    out, _ = _stop(text)
+    assert out is None or out.get("decision") != "block"
+
+
 def test_work_outside_the_task_is_no_reason_while_milestones_are_left():
     text = RIGHTFUL["work outside the task"]
     assert user_needed.reason(text, work_left=True) is None

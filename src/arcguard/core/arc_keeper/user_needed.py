@@ -64,20 +64,27 @@ REASONS = {
 # Words that deny the phrase after them ("nothing irreversible here", "no force-push needed").
 NEGATIONS = frozenset({"no", "not", "nothing", "never", "without", "none", "neither", "nor"})
 NEGATION_REACH = 4  # words before a phrase that may deny it ("nothing here needs a force push")
-# The paragraphs read: a reason said earlier in a long report is about something else (a
-# force-push that already happened, an item set aside as out of scope).
+# The paragraphs read: the closing ones, where the turn is handed back. A reason said earlier
+# in a long report is about something else (a force-push that already happened, an item set
+# aside as out of scope), except a call to make, which is never done yet: a report may lead
+# with it ("..., but which library backs it is a licensing call I can't make for you.").
 CLOSING_PARAGRAPHS = 2
+LEADING = frozenset({"a legal or licensing call"})  # reasons read in the opening paragraph too
 WORD_CHARS = "'-"  # inside a word: "can't", "force-push" are one word each
 
 
 def reason(text: str, *, work_left: bool = False) -> str | None:
     """Why the message says only the operator can go on (a key of `REASONS`), in its last
-    `CLOSING_PARAGRAPHS` of prose, where it hands the turn back, and not denied there; None
-    if it does not. `work_left`: the arc still has milestones to do."""
-    closing = "\n".join(paragraphs(prose(text))[-CLOSING_PARAGRAPHS:])
-    said = _words(normal(closing))
+    `CLOSING_PARAGRAPHS` of prose (or its first, for `LEADING` reasons), and not denied there;
+    None if it does not. `work_left`: the arc still has milestones to do."""
+    kept = paragraphs(prose(text))
+    said = _words(normal("\n".join(kept[-CLOSING_PARAGRAPHS:])))
+    opening = _words(normal(kept[0])) if len(kept) > CLOSING_PARAGRAPHS else []
     for why, phrases in REASONS.items():
-        if not (why == OUTSIDE and work_left) and any(_says(said, p.split()) for p in phrases):
+        if why == OUTSIDE and work_left:
+            continue
+        words = [said, opening] if why in LEADING else [said]
+        if any(_says(w, p.split()) for w in words for p in phrases):
             return why
     return None
 
