@@ -678,6 +678,17 @@ def test_sleeping_on_an_async_subagent_is_waiting_until_its_notification():
     assert d.paused is not None and d.paused["kind"] == "poll"
 
 
+def test_a_notification_of_a_task_already_gone_takes_no_other_task():
+    # A status call reported the end and the task left; its notification comes after, and the
+    # build still running is still running. A notification naming no task takes the oldest.
+    tasks = {short_id("bbuild1"): 1.0}
+    done = "<task-notification><task-id>bcommit9</task-id><status>completed</status>"
+    background.notified(tasks, done + "<tool-use-id>toolu_9</tool-use-id></task-notification>")
+    assert list(tasks) == [short_id("bbuild1")]
+    background.notified(tasks, "<task-notification><status>completed</status>")
+    assert tasks == {}
+
+
 def test_a_monitor_is_running_work_until_its_stream_ends():
     tasks: dict[str, float] = {}
     monitor = {"taskId": "bmon1", "timeoutMs": 3_600_000, "persistent": True}

@@ -147,19 +147,23 @@ def observe_notification(state: State, text: str) -> None:
 
 def notified(tasks: dict[str, float], text: str) -> None:
     """The task a notification reports ended leaves `tasks` (mutates `tasks`): the one it
-    names, or the oldest. A monitor's event (`<event>`, no status) reports a task that runs on:
-    it stops only when its stream ends."""
+    names, or the oldest when it names none. One naming only tasks already gone (a status call
+    reported the end first) takes nothing: another task still runs. A monitor's event
+    (`<event>`, no status) reports a task that runs on: it stops only when its stream ends."""
     if not tasks or ("<event>" in text and "<status>" not in text):
         return
+    named = False
     for tag in ("task-id", "tool-use-id"):
         start = text.find(f"<{tag}>")
         end = text.find(f"</{tag}>", start)
         if start >= 0 and end > start:
-            named = short_id(text[start + len(tag) + 2 : end].strip())
-            if named in tasks:
-                del tasks[named]
+            named = True
+            task = short_id(text[start + len(tag) + 2 : end].strip())
+            if task in tasks:
+                del tasks[task]
                 return
-    del tasks[min(tasks, key=lambda k: tasks[k])]
+    if not named:
+        del tasks[min(tasks, key=lambda k: tasks[k])]
 
 
 def still_running(tasks: tuple[str, ...], text: str) -> tuple[str, ...]:
