@@ -478,8 +478,6 @@ PAUSED = [
     "Once the CI run passes, I'll merge and start on the docs.",
     "I've fixed the first failing test. There are still 3 more failing in `test_export.py`.",
     "The parser builds. The exporter is still broken.",
-    "Four templates are wrapped. Nothing is compiled yet.",
-    "The routes are in; the tests aren't updated yet.",
 ]
 NOT_PAUSED = [
     "All milestones are done. Nothing left to do.",
@@ -538,9 +536,6 @@ NOT_PAUSED = [
     "Two tests are still failing, unrelated to this change (they fail on main too).",
     "The flaky upload test is still failing on CI now and then.",
     "Is the staging build still broken?",
-    # How things are, not work left.
-    "Fish needed no fix. The other shells have no daemon yet, so nothing to check there.",
-    "Nothing has failed yet in 200 runs.",
 ]
 
 

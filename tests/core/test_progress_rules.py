@@ -679,14 +679,15 @@ def test_sleeping_on_an_async_subagent_is_waiting_until_its_notification():
 
 
 def test_a_notification_of_a_task_already_gone_takes_no_other_task():
-    # A status call reported the end and the task left; its notification comes after, and the
-    # build still running is still running. A notification naming no task takes the oldest.
-    tasks = {short_id("bbuild1"): 1.0}
+    # A status call reported the end and the task left; its notification, naming the task and
+    # the call that started it, comes after, and the build still running is still running. One
+    # naming only a task id it does not know (kept under its call's id) takes the oldest.
+    tasks = {short_id("bbuild1"): 1.0, short_id("toolu_2"): 2.0}
     done = "<task-notification><task-id>bcommit9</task-id><status>completed</status>"
     background.notified(tasks, done + "<tool-use-id>toolu_9</tool-use-id></task-notification>")
-    assert list(tasks) == [short_id("bbuild1")]
-    background.notified(tasks, "<task-notification><status>completed</status>")
-    assert tasks == {}
+    assert list(tasks) == [short_id("bbuild1"), short_id("toolu_2")]
+    background.notified(tasks, "<task-notification><task-id>b7</task-id><status>completed")
+    assert list(tasks) == [short_id("toolu_2")]
 
 
 def test_a_monitor_is_running_work_until_its_stream_ends():

@@ -176,8 +176,12 @@ def _said(command: str, text: str | dict[str, str]) -> ToolResult:
         ('make; printf "exit=%s\\n" $?', "err\nexit=2\n", "Exit code 2\nerr"),
         ('make; printf "%d\\n" $?', "err\n2\n", "Exit code 2\nerr"),
         ('make; printf "%s %s\\n" $? done', "err\n2 done", None),  # two conversions: unsure
-        ('bash -c "make; echo exit=$?"', "err\nexit=2", "Exit code 2\nerr"),
+        ("bash -c 'make; echo exit=$?'", "err\nexit=2", "Exit code 2\nerr"),
+        # In double quotes the calling shell's own `$?` is printed, not make's.
+        ('bash -c "make; echo exit=$?"', "err\nexit=2", None),
         ('make; rc=$?; echo "exit=$RC"', "err\nexit=2", None),  # another variable
+        ('make; rc=$?; echo "rcfile=$rcfile"', "err\nrcfile=7", None),  # a longer name
+        ('cargo test; code=$?; echo "codegen=${code}x"', "err\ncodegen=12x", None),
     ],
 )
 def test_the_status_a_command_prints_of_itself(command: str, text: str, error: str | None):
@@ -197,8 +201,11 @@ def test_the_status_a_command_prints_of_itself(command: str, text: str, error: s
         'for f in a b; do ./check "$f"; echo "exit=$?"; done',  # one status per target
         'echo "exit=$?"',  # the status of whatever ran before this call
         'echo "exit=$?"; make all',  # the same, before the command
-        'bash -c "grep -q TODO src/app.py; echo exit=$?"',  # a look, inside a shell's script
+        "bash -c 'grep -q TODO src/app.py; echo exit=$?'",  # a look, inside a shell's script
         'diff a.txt b.txt; rc=$?; echo "exit=$rc"',
+        # A look's status after a change: the look's answer, not the change's failure.
+        'npm ci --silent; npm ls left-pad; rc=$?; echo "exit=$rc"',
+        'git fetch origin; git diff --quiet origin/main; echo "exit=$?"',
     ],
 )
 def test_a_status_that_answers_a_look_is_no_failure(command: str):

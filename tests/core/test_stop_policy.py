@@ -287,6 +287,29 @@ def test_a_hand_back_that_names_no_step_is_a_stall_only_with_milestones_left(mil
     assert (out is not None) is bool(milestones)
 
 
+# Finished or rightly stopped work that reads, in its last words, like work left or a step
+# handed over: a finished task's known limits, a step only the user can take or that only
+# uses the result, a step left out on purpose. A reader of notes and hand-overs tried on
+# such reports sent back nearly half of them; none is a stall.
+FINISHED_REPORTS = [
+    "All done! The exporter ships with tests.\n\nKnown limitations:\n- Windows isn't tested yet",
+    "The feature is complete and all tests pass.\n\nCaveats:\n\n- its colors aren't updated yet",
+    "The importer is in, with 14 new tests, all passing. Run `make install` to pick it up.",
+    "The migration file is ready. Apply it in production with `alembic upgrade head` during"
+    " the maintenance window.",
+    "The code change is in and tested. The staging deploy isn't run yet; it needs the VPN.",
+    "Nothing is deployed yet \u2014 deploys go through the release manager.",
+    "Created issues:\n\n- #231 \u2014 the retry budget isn't configurable yet\n- #232 docs",
+    "The report is generated. Run `open out/report.html` to view it.",
+    "The plan is filed as six beads.\n\nRun `bd ready` to see available work.",
+]
+
+
+@pytest.mark.parametrize("text", FINISHED_REPORTS)
+def test_a_finished_report_with_limits_or_a_step_for_the_user_is_no_stall(text):
+    assert not classify(Final.from_text(text), "ask").startswith("stall")
+
+
 SAID_DONE = [
     "`web` and `api` lint clean under the new setup. Migration's done.",
     "All done.",

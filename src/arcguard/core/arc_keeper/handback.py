@@ -109,7 +109,7 @@ def says_done(text: str) -> bool:
     ended = bool(words) and words[-1] in vocab.DONE and not set(words[-3:-1]) & vocab.NOT_SO
     if not (ended or claims_done(text)) or classify(text) != OTHER:
         return False
-    return not shows_failure(tail(text))
+    return not shows_failure(_tail(text))
 
 
 def shows_failure(text: str) -> bool:
@@ -132,7 +132,7 @@ def _leaves_something(text: str) -> bool:
 
 def _prose_paragraphs(text: str) -> list[str]:
     """The paragraphs of the message's last `CLOSING_CHARS` that are prose, lists aside."""
-    return [p for p in paragraphs(prose(tail(text))) if has_words(p) and not is_list(p)]
+    return [p for p in paragraphs(prose(_tail(text))) if has_words(p) and not is_list(p)]
 
 
 def _takes_back(sentence: str) -> bool:
@@ -237,7 +237,7 @@ def closing_sentences(text: str) -> list[str]:
 
     A trailing list (the options a question offers) belongs to the paragraph before it.
     """
-    kept = [p for p in paragraphs(prose(tail(text))) if has_words(p)]
+    kept = [p for p in paragraphs(prose(_tail(text))) if has_words(p)]
     while len(kept) > 1 and is_list(kept[-1]):
         kept.pop()
     if not kept:
@@ -259,7 +259,7 @@ def _is_addendum(sentence: str) -> bool:
     )
 
 
-def tail(text: str) -> str:
+def _tail(text: str) -> str:
     """The last `CLOSING_CHARS` of `text` from a line start, still inside a fence if it was."""
     if len(text) <= CLOSING_CHARS:
         return text
@@ -330,7 +330,7 @@ def is_pausing(sentence: str) -> bool:
     ):
         return not any(w in body for w in vocab.NOT_PAUSING)
     if body.startswith(vocab.NO_WORK_LEFT) or any(w in body for w in vocab.NOTHING_LEFT):
-        return _not_yet(body)  # "Nothing is compiled yet." is work left all the same
+        return False
     if body.startswith(vocab.LEAVES_STARTS):
         # Left to the operator ("That leaves the follow-up to you.") is a hand-back instead.
         return any(w in body for w in vocab.WORK_TO_COME) and " you" not in body
@@ -350,21 +350,14 @@ def _says_not_done(body: str) -> bool:
         return False
     if any(p in body for p in vocab.STILL_MISSING):
         return True
+    if "yet" not in body and "still" not in body:
+        return False
     words = set(_words(body, keep="'"))
     if "still" in words and words & vocab.STILL_BAD:
         # "3 tests are still failing." unless asked, or said not to be the work's ("...,
         # unrelated").
         return not body.endswith("?") and not any(w in body for w in vocab.NOT_OURS)
-    return _not_yet(body)
-
-
-def _not_yet(body: str) -> bool:
-    """ "Nothing is compiled yet.", "The tests aren't updated yet.", by no one else. ("The other
-    shells have no daemon yet" is how things are, not work left.)"""
-    words = set(_words(body, keep="'"))
-    if "yet" not in words or " you" in body or " by " in body:
-        return False
-    return bool(words & vocab.NEGATIONS and words & vocab.NOT_YET_DONE)
+    return "yet" in words and bool(words & vocab.NEGATIONS and words & vocab.NOT_YET_DONE)
 
 
 def _counts_parts_left(body: str) -> bool:

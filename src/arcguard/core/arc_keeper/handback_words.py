@@ -391,10 +391,9 @@ STILL_MISSING = (
 )
 NOT_YET_DONE = frozenset(
     "run touched started written implemented tested wired updated added pushed committed "  # noqa: SIM905
-    "deployed migrated built compiled converted translated generated regenerated applied "
-    "verified checked fixed created installed configured filled".split()
+    "deployed migrated built".split()
 )
-NEGATIONS = frozenset(("haven't", "hasn't", "not", "isn't", "aren't", "nothing", "none"))
+NEGATIONS = frozenset(("haven't", "hasn't", "not"))
 # Words before a closing "done" that take it back ("Nothing is done.", "Not yet complete."), and
 # before a failure word that deny it ("no errors", "0 failures").
 NOT_SO = frozenset(("not", "nothing", "never", "yet", "isn't", "aren't", "wasn't", "weren't"))

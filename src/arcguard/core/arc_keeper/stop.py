@@ -30,7 +30,6 @@ from arcguard.core.arc_keeper import goal
 from arcguard.core.arc_keeper import handback
 from arcguard.core.arc_keeper import named_checks
 from arcguard.core.arc_keeper import task_items
-from arcguard.core.arc_keeper import unsaid_work
 from arcguard.core.arc_keeper import user_needed
 from arcguard.core.loop_guard import guard
 from arcguard.core.loop_guard import opkey
@@ -211,8 +210,6 @@ def classify(final: Final, policy: str = POLICY_NOOP, *, work_left: bool = False
     if final.kind != KIND_TEXT:
         return PRODUCTIVE
     closing_kind = handback.classify(final.text)
-    if closing_kind == handback.OTHER and unsaid_work.leaves(final.text):
-        closing_kind = handback.PAUSED
     if closing_kind == handback.DECISION:
         return DECISION
     return _by_policy(closing_kind, policy, work_left)

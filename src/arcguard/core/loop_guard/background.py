@@ -140,6 +140,9 @@ def _bound(tasks: dict[str, float]) -> None:
         del tasks[old]
 
 
+TAGS = ("task-id", "tool-use-id")  # how a notification names its task, then its call
+
+
 def observe_notification(state: State, text: str) -> None:
     """A task notification: the task it names ended (or, unnamed, the oldest one)."""
     notified(_tasks(state), text)
@@ -147,22 +150,22 @@ def observe_notification(state: State, text: str) -> None:
 
 def notified(tasks: dict[str, float], text: str) -> None:
     """The task a notification reports ended leaves `tasks` (mutates `tasks`): the one it
-    names, or the oldest when it names none. One naming only tasks already gone (a status call
-    reported the end first) takes nothing: another task still runs. A monitor's event
-    (`<event>`, no status) reports a task that runs on: it stops only when its stream ends."""
+    names, else the oldest (a task started by a text reply is kept under its call's id, which
+    a notification naming only the task's own does not match). One that names the call too,
+    and matches nothing, reports a task already gone (a status call reported its end first):
+    another task still runs. A monitor's event (`<event>`, no status) reports a task that runs
+    on: it stops only when its stream ends."""
     if not tasks or ("<event>" in text and "<status>" not in text):
         return
-    named = False
-    for tag in ("task-id", "tool-use-id"):
+    for tag in TAGS:
         start = text.find(f"<{tag}>")
         end = text.find(f"</{tag}>", start)
         if start >= 0 and end > start:
-            named = True
             task = short_id(text[start + len(tag) + 2 : end].strip())
             if task in tasks:
                 del tasks[task]
                 return
-    if not named:
+    if f"<{TAGS[-1]}>" not in text:
         del tasks[min(tasks, key=lambda k: tasks[k])]
 
 

@@ -6,7 +6,7 @@ rules (`stuck`) read of a Bash result (`as_reported`).
   though the command before the echo failed. It is read as the failure the harness would have
   reported without the echo (`Exit code 2`, then what the command printed), also when printed
   by `printf`, kept in a variable first (`rc=$?; echo "rc=$rc"`) or inside a shell's script
-  (`bash -c "make; echo $?"`). Only a status the echo's own line shows is read, and only
+  (`bash -c 'make; echo $?'`). Only a status the echo's own line shows is read, and only
   from a command that may change the world: a read-only look's status is its answer (`diff`
   exits 1 when the files differ, `grep` when nothing matched). A status printed in a loop,
   one per pass, is left as it is.
@@ -34,7 +34,8 @@ if TYPE_CHECKING:
     from arcguard.core.tool_call import ToolCall
 
 # What stands for the last exit status in an echo's words.
-STATUS_WORDS = ("$?", "${?}", "${PIPESTATUS")
+PIPE_STATUS = "${PIPESTATUS"  # a pipeline member's status
+STATUS_WORDS = ("$?", "${?}", PIPE_STATUS)
 PRINTERS = frozenset({"echo", "printf"})  # the commands that print a status
 EXIT_LINE = "Exit code "  # how the harness opens a failed command's report
 # Words that make a command a loop: its statuses are one per pass.
@@ -177,13 +178,23 @@ def printed(command: str, text: str) -> tuple[int, int] | None:
     parts = tool_effects.segments(command)
     if not parts or any(word in LOOP_WORDS for part in parts for word in part):
         return None
-    marks = (*STATUS_WORDS, *_kept_in(command))
+    kept = _kept_in(command)
+    marks = (*STATUS_WORDS, *kept)
     echoes = [at for at, part in enumerate(parts) if _prints_status(part, marks)]
     if len(echoes) != 1 or echoes[0] == 0:
         return None
     at = echoes[0]
     before = _said_before(parts[at], marks)
     if before is None or (not before and at != len(parts) - 1):
+        return None
+    # Whose status it is: the command before the print, or before the variable was set (a
+    # pipeline's member for `PIPESTATUS`: not known here). A look's status is its answer (`npm
+    # ci; npm ls left-pad; rc=$?`).
+    shown = [mark for mark in kept if any(_mention_at(word, mark) >= 0 for word in parts[at])]
+    whose = kept[shown[0]] if shown else parts[at - 1]
+    if any(PIPE_STATUS in word for word in parts[at]):
+        whose = []
+    if whose and tool_effects.is_read_only_command(" ".join(whose)):
         return None
     lines = text.splitlines()
     while lines and not lines[-1].strip():
@@ -198,7 +209,23 @@ def printed(command: str, text: str) -> tuple[int, int] | None:
 
 
 def _prints_status(part: list[str], marks: tuple[str, ...]) -> bool:
-    return bool(part) and part[0] in PRINTERS and any(w in word for word in part[1:] for w in marks)
+    return (
+        bool(part)
+        and part[0] in PRINTERS
+        and any(_mention_at(word, m) >= 0 for word in part[1:] for m in marks)
+    )
+
+
+def _mention_at(text: str, mark: str) -> int:
+    """Where `text` shows `mark`: a variable's `$rc` not as the start of a longer name
+    (`$rcfile`); -1 if nowhere."""
+    at = text.find(mark)
+    while at >= 0:
+        after = text[at + len(mark) : at + len(mark) + 1]
+        if mark in STATUS_WORDS or mark.startswith("${") or not (after.isalnum() or after == "_"):
+            return at
+        at = text.find(mark, at + 1)
+    return -1
 
 
 def _said_before(part: list[str], marks: tuple[str, ...]) -> str | None:
@@ -208,32 +235,39 @@ def _said_before(part: list[str], marks: tuple[str, ...]) -> str | None:
     words = [word for word in part[1:] if not word.startswith("-")]
     if part[0] == "printf":
         form = words[0] if words else ""
-        if form.count("%") != 1 or len(words) != 2 or not any(m in words[1] for m in marks):
+        if (
+            form.count("%") != 1
+            or len(words) != 2
+            or not _prints_status(part[:1] + words[1:], marks)
+        ):
             return None
         said = form.replace("\\n", " ")
         return said[: said.find("%")].strip()
     said = " ".join(words)
-    before = said[: min(said.find(m) for m in marks if m in said)].strip()
+    before = said[: min(at for m in marks if (at := _mention_at(said, m)) >= 0)].strip()
     return None if "$" in before or "`" in before else before
 
 
-def _kept_in(command: str) -> tuple[str, ...]:
-    """How the command prints a status it kept in a variable first (`rc=$?; echo "rc=$rc"`):
-    `$rc` and `${rc}`."""
-    names = []
+def _kept_in(command: str) -> dict[str, list[str]]:
+    """How the command prints a status it kept in a variable first (`rc=$?; echo "rc=$rc"`:
+    `$rc` and `${rc}`), each with the words of the command whose status it kept."""
+    kept: dict[str, list[str]] = {}
     for word in command.replace(";", " ").replace("&&", " ").split():
         name, equals, value = word.partition("=")
         if equals and name.isidentifier() and value.strip("'\"").startswith(STATUS_WORDS):
-            names.append(name)
-    return tuple(f for name in names for f in (f"${name}", f"${{{name}}}"))
+            before = tool_effects.segments(command[: command.find(word)]) or [[]]
+            whose = [] if PIPE_STATUS in value else before[-1]
+            kept.update({f"${name}": whose, f"${{{name}}}": whose})
+    return kept
 
 
 def _script(command: str) -> str:
-    """The script a shell is given to run (`bash -c "make; echo $?"`), else the command."""
+    """The script a shell is given to run in single quotes (`bash -c 'make; echo $?'`), else
+    the command: in double quotes the calling shell puts its own `$?` in before it runs."""
     parts = tool_effects.segments(command)
     if parts and len(parts) == 1 and len(parts[0]) == 3:
         shell, flag, script = parts[0]
-        if tool_effects.program_name(shell) in SHELLS and flag == "-c":
+        if tool_effects.program_name(shell) in SHELLS and flag == "-c" and f"'{script}'" in command:
             return script
     return command
 
