@@ -6,6 +6,9 @@ exited 0. Each is an attempt that failed, counted with the others, live as in a 
 from __future__ import annotations
 
 import pytest
+from hypothesis import given
+from hypothesis import settings
+from hypothesis import strategies as st
 from testing.guard_driver import Call
 from testing.guard_driver import Driver
 from testing.guard_driver import bash
@@ -181,6 +184,8 @@ def _said(command: str, text: str | dict[str, str]) -> ToolResult:
         ('bash -c "make; echo exit=$?"', "err\nexit=2", None),
         ('make; rc=$?; echo "exit=$RC"', "err\nexit=2", None),  # another variable
         ('make; rc=$?; echo "rcfile=$rcfile"', "err\nrcfile=7", None),  # a longer name
+        ("make; echo --status=$?", "err\n--status=2", None),  # read as an option: unsure
+        ("make; echo $?", "\n\n", None),  # printed nothing to read
         ('cargo test; code=$?; echo "codegen=${code}x"', "err\ncodegen=12x", None),
     ],
 )
@@ -338,3 +343,23 @@ def test_a_slow_suite_that_fails_the_same_way_in_the_background_each_time_is_one
         worded = worded or (n if any(out["context"] for out in outs) else 0)
         paused = paused or (n if d.paused is not None else 0)
     assert (worded, paused) == (4, 7)
+
+
+# Shell words a status print is made of, in any order: no command crashes the reading.
+SHELL_WORDS = [
+    *("make", "echo", "printf", "'%s\\n'", '"exit=%d\\n"', "$?", "${?}", "${PIPESTATUS[0]}"),
+    *("rc=$?", "$rc", "${rc}", ";", "&&", "||", "|", "tail", "bash", "-c", "'make; echo $?'"),
+    *('"x $?"', "--status=$?", "for", "do", "done", "timeout", "5", "grep", "-q", "'", '"', "("),
+    *("`", "$", "=", "%", "%%", "exit="),
+]
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    words=st.lists(st.sampled_from(SHELL_WORDS), min_size=1, max_size=10),
+    out=st.sampled_from(["", "1", "exit=1", "x\n2", "--status=3", "\n\n", "exit=999", "124"]),
+)
+def test_no_command_and_output_crash_the_reading_of_how_it_ended(words, out):
+    call = ToolCall("Bash", {"command": " ".join(words)}, "t1", None)
+    exit_status.as_reported(call, ToolResult(response={"stdout": out, "stderr": ""}))
+    exit_status.as_reported(call, ToolResult(failed=True, error=f"Exit code 124\n{out}"))

@@ -199,6 +199,8 @@ def printed(command: str, text: str) -> tuple[int, int] | None:
     lines = text.splitlines()
     while lines and not lines[-1].strip():
         lines.pop()
+    if not lines:
+        return None  # the print went elsewhere (`echo $? > rc`)
     # With nothing printed before it, only the last line can be told to be the echo's.
     for index in range(len(lines) - 1, -1 if before else len(lines) - 2, -1):
         line = lines[index].strip()
@@ -244,8 +246,9 @@ def _said_before(part: list[str], marks: tuple[str, ...]) -> str | None:
         said = form.replace("\\n", " ")
         return said[: said.find("%")].strip()
     said = " ".join(words)
-    before = said[: min(at for m in marks if (at := _mention_at(said, m)) >= 0)].strip()
-    return None if "$" in before or "`" in before else before
+    first = min((at for m in marks if (at := _mention_at(said, m)) >= 0), default=-1)
+    before = said[:first].strip()
+    return None if first < 0 or "$" in before or "`" in before else before
 
 
 def _kept_in(command: str) -> dict[str, list[str]]:
