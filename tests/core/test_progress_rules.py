@@ -690,20 +690,6 @@ def test_a_notification_of_a_task_already_gone_takes_no_other_task():
     assert list(tasks) == [short_id("toolu_2")]
 
 
-@pytest.mark.parametrize(
-    ("text", "news"),
-    [
-        ("<status>completed</status><summary>Background command completed (exit code 0)", True),
-        ("<status>completed</status>", True),  # no code said
-        ("<status>failed</status><summary>Background command failed with exit code 3", False),
-        ("<status>completed</status><summary>completed (exit code 2)</summary>", False),
-        ("<status>killed</status>", False),
-    ],
-)
-def test_only_a_notification_of_a_command_that_exited_0_is_news(text, news):
-    assert background.succeeded(text) is news
-
-
 def test_a_monitor_is_running_work_until_its_stream_ends():
     tasks: dict[str, float] = {}
     monitor = {"taskId": "bmon1", "timeoutMs": 3_600_000, "persistent": True}

@@ -244,29 +244,6 @@ def test_a_command_moved_to_the_background_and_waited_on_until_it_ends_is_no_han
     assert worded == 0 and d.paused is None
 
 
-def _notified(task: str, summary: str) -> tuple[str, str, bool]:
-    """A task notification queued while the model worked, as the releases from 2.1.328 report
-    a background command's end (they lend no status tool)."""
-    status = "completed" if "completed" in summary else "failed"
-    text = f"<task-notification>\n<task-id>{task}</task-id>\n<status>{status}</status>\n"
-    return (f"q-{task}", f'{text}<summary>Background command "x" {summary}</summary>', False)
-
-
-@pytest.mark.parametrize(
-    ("summary", "worded"), [("completed (exit code 0)", 0), ("failed with exit code 1", 4)]
-)
-def test_a_moved_command_notified_as_completed_is_no_hang_and_one_failing_still_is(
-    summary: str, worded: int
-):
-    # Each commit is moved, and its notification comes while the next one runs.
-    d = Driver()
-    words = []
-    for n, command in enumerate(COMMITS[:5]):
-        queued = [_notified(f"b{n - 1}", summary)] if n else None
-        words.append(bool(d.turn(_moved(command, f"b{n}"), queued=queued)["context"]))
-    assert (words.index(True) + 1 if True in words else 0) == worded
-
-
 @pytest.mark.parametrize(
     ("command", "program"),
     [

@@ -5,7 +5,7 @@ from __future__ import annotations
 from arcguard.core import render
 from arcguard.core.arc_keeper.posture import decide_posture
 from arcguard.core.arc_keeper.posture import note_cwd
-from arcguard.core.loop_guard.guard import on_task_notification
+from arcguard.core.loop_guard.background import observe_notification
 from arcguard.core.words.final_words import is_task_notification
 from arcguard.hooks.runner import path_of
 from arcguard.hooks.runner import session_id
@@ -40,7 +40,7 @@ def handle(payload: JSONObject, ctx: Context) -> Output | None:
             state, prompt, ctx.cfg, ctx.now, session_id=sid, command=ctx.command
         )
         if new is not None and is_task_notification(prompt):
-            on_task_notification(new, ctx.now, prompt)  # the work it reports on may have ended
+            observe_notification(new, prompt)  # the work it reports on may have ended
         if new is not None:
             note_cwd(new, cwd)
         return output, new

@@ -141,50 +141,32 @@ def _bound(tasks: dict[str, float]) -> None:
 
 
 TAGS = ("task-id", "tool-use-id")  # how a notification names its task, then its call
-EXIT_CODE = "exit code "  # in a notification's summary: "failed with exit code 3"
 
 
-def observe_notification(state: State, text: str) -> bool:
-    """A task notification: the task it names ended (or, unnamed, the oldest one). Whether it
-    was work the session started, completing with its command exiting 0: news, as a status
-    call saying so is (releases from 2.1.328 lend no status tool: this is all they say)."""
-    return notified(_tasks(state), text) is not None and succeeded(text)
+def observe_notification(state: State, text: str) -> None:
+    """A task notification: the task it names ended (or, unnamed, the oldest one)."""
+    notified(_tasks(state), text)
 
 
-def notified(tasks: dict[str, float], text: str) -> str | None:
+def notified(tasks: dict[str, float], text: str) -> None:
     """The task a notification reports ended leaves `tasks` (mutates `tasks`): the one it
     names, else the oldest (a task started by a text reply is kept under its call's id, which
     a notification naming only the task's own does not match). One that names the call too,
     and matches nothing, reports a task already gone (a status call reported its end first):
     another task still runs. A monitor's event (`<event>`, no status) reports a task that runs
-    on: it stops only when its stream ends. Returns the task taken, if any."""
+    on: it stops only when its stream ends."""
     if not tasks or ("<event>" in text and "<status>" not in text):
-        return None
+        return
     for tag in TAGS:
-        task = _tagged(text, tag)
-        if task is not None and short_id(task) in tasks:
-            del tasks[short_id(task)]
-            return short_id(task)
-    if _tagged(text, TAGS[-1]) is not None:
-        return None
-    oldest = min(tasks, key=lambda k: tasks[k])
-    del tasks[oldest]
-    return oldest
-
-
-def succeeded(text: str) -> bool:
-    """A notification says its task completed with its command exiting 0 (or naming no code):
-    `<status>completed</status>`, "... completed (exit code 0)"."""
-    summary = _tagged(text, "summary") or ""
-    code = summary.partition(EXIT_CODE)[2]
-    digits = code[: len(code) - len(code.lstrip("0123456789"))]
-    return _tagged(text, "status") in FINISHED and digits in ("", "0")
-
-
-def _tagged(text: str, tag: str) -> str | None:
-    start = text.find(f"<{tag}>")
-    end = text.find(f"</{tag}>", start)
-    return text[start + len(tag) + 2 : end].strip() if start >= 0 and end > start else None
+        start = text.find(f"<{tag}>")
+        end = text.find(f"</{tag}>", start)
+        if start >= 0 and end > start:
+            task = short_id(text[start + len(tag) + 2 : end].strip())
+            if task in tasks:
+                del tasks[task]
+                return
+    if f"<{TAGS[-1]}>" not in text:
+        del tasks[min(tasks, key=lambda k: tasks[k])]
 
 
 def still_running(tasks: tuple[str, ...], text: str) -> tuple[str, ...]:

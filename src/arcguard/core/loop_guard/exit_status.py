@@ -16,9 +16,8 @@ rules (`stuck`) read of a Bash result (`as_reported`).
   there), or killed by `timeout` (status 124, reported or printed). However it was cut short,
   it reads as one failure of the program and subcommand it ran, with what it printed before:
   a commit that hangs is the same failure under every spelling, and a build and a test run
-  that each outlive their timeout are two. Its task completing later is news, as a status call
-  or a task notification says (`background.observe_result`, `guard.on_task_notification`); its
-  failing, or being stopped, is not.
+  that each outlive their timeout are two. Its task completing later is news
+  (`background.observe_result`); its failing, or being stopped, is not.
 """
 
 from __future__ import annotations

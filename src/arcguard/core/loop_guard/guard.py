@@ -27,7 +27,6 @@ from arcguard.core.loop_guard import background
 from arcguard.core.loop_guard import cycle_run
 from arcguard.core.loop_guard import opkey
 from arcguard.core.loop_guard import stages
-from arcguard.core.loop_guard import stuck
 from arcguard.core.loop_guard import tool_effects
 from arcguard.core.loop_guard.period import detect_period
 from arcguard.core.loop_guard.repeat import settle_batch
@@ -204,14 +203,7 @@ def _note_queued(state: State, now: float, queued: Sequence[tuple[str, str, bool
         if typed:
             on_operator_message(state, now)
         elif is_task_notification(text):
-            on_task_notification(state, now, text)
-
-
-def on_task_notification(state: State, now: float, text: str) -> None:
-    """Background work ended; work the session started, completed with its command exiting
-    0, is news for the main agent's runs, as a status call saying so is."""
-    if background.observe_notification(state, text):
-        stuck.heard(get_track(state, MAIN, now), user=False)
+            background.observe_notification(state, text)
 
 
 def turn_call(cfg: Config, call: ToolCall) -> TurnCall:
