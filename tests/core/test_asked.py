@@ -360,6 +360,16 @@ def test_a_look_elsewhere_after_the_request_to_summarise_lifts_nothing():
     assert _ask(d, list(HEALTH[4:7])) == ["", "", "pause"]
 
 
+def test_asked_again_after_a_look_elsewhere_and_a_wait_the_run_starts_over():
+    # Waiting for a registry or a resolver to catch up: an outside process may have moved the
+    # answer meanwhile, so the looks after the wait are a new question, not the pause.
+    d = Driver()
+    assert _ask(d, list(HEALTH[:4]))[-1] == "word"
+    d.turn(Call("Read", {"file_path": "/repo/search/products-v3.json"}, response="replicas: 1"))
+    d.wait(asked.WAITED + 60)
+    assert "pause" not in _ask(d, list(HEALTH[4:7]))
+
+
 def test_looking_elsewhere_for_long_after_the_request_to_summarise_ends_the_run():
     d = Driver()
     assert _ask(d, list(HEALTH[:4]))[-1] == "word"

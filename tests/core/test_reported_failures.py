@@ -186,6 +186,7 @@ def _said(command: str, text: str | dict[str, str]) -> ToolResult:
         ('make; rc=$?; echo "rcfile=$rcfile"', "err\nrcfile=7", None),  # a longer name
         ("make; echo --status=$?", "err\n--status=2", None),  # read as an option: unsure
         ("make; echo $?", "\n\n", None),  # printed nothing to read
+        ('rc=$?; make; echo "prev=$rc"', "err\nprev=1", None),  # kept before make ran
         ('cargo test; code=$?; echo "codegen=${code}x"', "err\ncodegen=12x", None),
     ],
 )

@@ -277,6 +277,7 @@ def track(cfg: Any, base: int) -> dict[str, Any]:
                 "turn": INT,
                 "others": INT,
                 "nudged": False,
+                "at": NUMBER,
             },
             "expected": chars(asked.ANSWER_CHARS),
             "persist": {

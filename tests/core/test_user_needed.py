@@ -55,6 +55,10 @@ STALLS = [
     # says the model goes on.
     "A force-push rewrote the comment ids.\n\nThe parser is fixed.\n\nTests pass. Shall I go on?",
     "The branch history cannot be undone now. Next I'll update the skill.",
+    # A call named in the opening but settled, not handed over: history, as the force-push.
+    "Earlier I flagged the licensing question for the font; you answered it, so that's "
+    "settled.\n\nThe exporter is half done.\n\nShall I continue with XLSX?",
+    "## Licensing call: resolved (MIT)\n\nThe parser is fixed.\n\nTests pass. Shall I go on?",
 ]
 
 

@@ -40,6 +40,7 @@ class Asked(Record):
     turn: int = field(INT, default=-1)  # the track's turn when the last of them was counted
     others: int = field(INT, default=0)  # other new results since it was last given
     nudged: bool = field(BOOL, default=False)
+    at: float = field(NUMBER, default=0.0)  # when the last of them was counted
 
 
 class Detour(Record):

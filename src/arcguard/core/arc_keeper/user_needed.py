@@ -66,10 +66,15 @@ NEGATIONS = frozenset({"no", "not", "nothing", "never", "without", "none", "neit
 NEGATION_REACH = 4  # words before a phrase that may deny it ("nothing here needs a force push")
 # The paragraphs read: the closing ones, where the turn is handed back. A reason said earlier
 # in a long report is about something else (a force-push that already happened, an item set
-# aside as out of scope), except a call to make, which is never done yet: a report may lead
-# with it ("..., but which library backs it is a licensing call I can't make for you.").
+# aside as out of scope, a licensing question settled last week), except a call the opening
+# hands over: a report may lead with it ("..., but which library backs it is a licensing
+# call I can't make for you.").
 CLOSING_PARAGRAPHS = 2
 LEADING = frozenset({"a legal or licensing call"})  # reasons read in the opening paragraph too
+HANDED_OVER = (
+    *("can't make", "cannot make", "can't decide", "cannot decide", "for you to", "up to you"),
+    *("your call", "your decision", "you decide", "needs your", "not mine to", "not for me"),
+)
 WORD_CHARS = "'-"  # inside a word: "can't", "force-push" are one word each
 
 
@@ -80,6 +85,8 @@ def reason(text: str, *, work_left: bool = False) -> str | None:
     kept = paragraphs(prose(text))
     said = _words(normal("\n".join(kept[-CLOSING_PARAGRAPHS:])))
     opening = _words(normal(kept[0])) if len(kept) > CLOSING_PARAGRAPHS else []
+    if not any(_says(opening, phrase.split()) for phrase in HANDED_OVER):
+        opening = []  # it tells what was, not what the user must decide
     for why, phrases in REASONS.items():
         if why == OUTSIDE and work_left:
             continue

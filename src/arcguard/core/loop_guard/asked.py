@@ -19,14 +19,13 @@ value, and the run keeps what they share (one resolver adds the address to the n
 gave). A longer print that shows all of it again (`describe`, among its many lines) tells
 nothing new about it: it neither counts nor comes between. What ends a run: a settled answer
 (`SETTLED`: a service found well from every side is a look around), a change, an edit, the
-user's words, or more than `GAP` other new results. A look elsewhere after the request to
-summarise lifts nothing: reading cannot move the answer, so asked again soon after, the run goes
-on where it was (to the pause). A look at another target (`is-active
-redis` after `nginx`; another host, port, path, file or number) asks another question: it does
-not join; nor does a value got by a look asking about nothing the run's looks asked about
-(`_about`: a uid from `id`, then from `stat data`). A value a change or an edit set since the
-user last spoke (`expect`) is that change checked: it ends the run. Pure functions; the run
-lives in the track's `Stuck` record.
+user's words, more than `GAP` other new results, or, after the request to summarise, a look
+elsewhere and a wait (`waited`); reading alone cannot move the answer. A look at another target
+(`is-active redis` after `nginx`; another host, port, path, file or number) asks another
+question: it does not join; nor does a value got by a look asking about nothing the run's
+looks asked about (`_about`: a uid from `id`, then from `stat data`). A value a change or an
+edit set since the user last spoke (`expect`) is that change checked: it ends the run. Pure
+functions; the run lives in the track's `Stuck` record.
 
 | the look gives | the run |
 |---|---|
@@ -79,6 +78,7 @@ MAX_TARGETS = 4
 TARGET_CHARS = 64
 EXTENSION_CHARS = 4
 GAP = 3  # other new results that may come between two of the run's
+WAITED = 120.0  # seconds after which an outside process may have moved the answer (`waited`)
 ANSWER_CHARS = 60
 FIELD_MARKS = "\"'{},"
 RULE_CHARS = frozenset("-=+| ")
@@ -355,11 +355,10 @@ def _shared(before: str, after: str) -> str:
 
 def expect(st: Stuck, text: str, before: str = "") -> None:
     """A change or an edit named, or a change reported, the values of `text` and not of the
-    text an edit replaced, `before` (mutates `st`), until the user speaks:
-    looks answering with them check it, from every side as need be (`helm upgrade --set
-    image.tag=2026.06.3`, or an edit to `tag: 2026.06.3` and the deploy after it; then the
-    release read from the endpoint, the pods and the chart; a reindex's count, then the
-    index counted)."""
+    text an edit replaced, `before` (mutates `st`), until the user speaks: looks answering
+    with them check it, from every side as need be (`helm upgrade --set image.tag=2026.06.3`,
+    or an edit to `tag: 2026.06.3` and the deploy after it; then the release read from the
+    endpoint, the pods and the chart; a reindex's count, then the index counted)."""
     lines = text[:MAX_TEXT].splitlines()[:MAX_LINES]
     old = print_values.values(before[:MAX_TEXT].splitlines()[:MAX_LINES], "")
     named = [value for value in print_values.values(lines, "") if value not in old]
@@ -375,6 +374,14 @@ def other(st: Stuck) -> None:
         run.others += 1
         if run.others > GAP:
             end(st)
+
+
+def waited(st: Stuck, now: float) -> None:
+    """A run asked to summarise, then looked away from, asked again after `WAITED` starts over
+    (mutates `st`): a registry, a resolver or a provisioner may have moved the answer."""
+    run = st.asked
+    if run is not None and run.nudged and run.others and now - run.at > WAITED:
+        end(st)
 
 
 def end(st: Stuck) -> None:

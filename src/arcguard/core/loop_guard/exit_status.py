@@ -192,9 +192,10 @@ def printed(command: str, text: str) -> tuple[int, int] | None:
     # ci; npm ls left-pad; rc=$?`).
     shown = [mark for mark in kept if any(_mention_at(word, mark) >= 0 for word in parts[at])]
     whose = kept[shown[0]] if shown else parts[at - 1]
-    if any(PIPE_STATUS in word for word in parts[at]):
-        whose = []
-    if whose and tool_effects.is_read_only_command(" ".join(whose)):
+    if not whose:
+        return None  # kept before any command: the status of what ran before this call
+    piped = whose == [PIPE_STATUS] or any(PIPE_STATUS in word for word in parts[at])
+    if not piped and tool_effects.is_read_only_command(" ".join(whose)):
         return None
     lines = text.splitlines()
     while lines and not lines[-1].strip():
@@ -259,7 +260,7 @@ def _kept_in(command: str) -> dict[str, list[str]]:
         name, equals, value = word.partition("=")
         if equals and name.isidentifier() and value.strip("'\"").startswith(STATUS_WORDS):
             before = tool_effects.segments(command[: command.find(word)]) or [[]]
-            whose = [] if PIPE_STATUS in value else before[-1]
+            whose = [PIPE_STATUS] if PIPE_STATUS in value else before[-1]
             kept.update({f"${name}": whose, f"${{{name}}}": whose})
     return kept
 

@@ -108,12 +108,18 @@ def decide_post_tool(
     ):
         stuck.observe(track, now, call, finished)
         persisting.observe(track.stuck, track.seq, track.turns, call, finished)
-        _asked(track, call, result, finished, news=not seen)
+        _asked(track, call, result, finished, news=not seen, now=now)
     return paused_output(state, deny=False), state
 
 
 def _asked(
-    track: Track, call: ToolCall, result: ToolResult, finished: stuck.Finished, *, news: bool
+    track: Track,
+    call: ToolCall,
+    result: ToolResult,
+    finished: stuck.Finished,
+    *,
+    news: bool,
+    now: float,
 ) -> None:
     """A look's states or values counted under its spelling (`asked`); a change ends their
     run, and any other new result comes between. What a change or an edit set is expected."""
@@ -129,7 +135,10 @@ def _asked(
     elif finished.said and (news or not finished.said.startswith(asked.SHOWN)):
         way, label = hashing.digest(shape.call_shape(call)), opkey.label(call, stuck.LABEL_CHARS)
         asking = asked.targets(tool_effects.command_of(call) or "", shape.identity_numbers(call))
+        asked.waited(st, now)
         asked.observe(st, finished.said, way, asking, track.turns, label)
+        if st.asked is not None and st.asked.turn == track.turns:
+            st.asked.at = now  # counted now (or started now)
     elif news and not finished.empty:
         asked.other(st)
 
