@@ -45,6 +45,7 @@ ENDED = frozenset({"completed", "failed", "killed", "stopped", "cancelled", "err
 FINISHED = frozenset({"completed"})
 EXIT_KEYS = ("exitCode", "exit_code")  # a completed task's command's exit status
 FAILED = "failed"
+TAGS = ("task-id", "tool-use-id")  # how a notification names its task, then its call
 # Subagent tracks are updated by their own hook events: one that moved recently is running.
 SUBAGENT_ACTIVE_SECONDS = 120.0
 
@@ -138,9 +139,6 @@ def _observe_status(tasks: dict[str, float], now: float, call: ToolCall, respons
 def _bound(tasks: dict[str, float]) -> None:
     for old in sorted(tasks, key=lambda k: tasks[k])[:-MAX_TASKS]:
         del tasks[old]
-
-
-TAGS = ("task-id", "tool-use-id")  # how a notification names its task, then its call
 
 
 def observe_notification(state: State, text: str) -> None:
