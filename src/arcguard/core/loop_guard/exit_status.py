@@ -190,7 +190,7 @@ def printed(command: str, text: str) -> tuple[int, int] | None:
     # Whose status it is: the command before the print, or before the variable was set (a
     # pipeline's member for `PIPESTATUS`: not known here). A look's status is its answer (`npm
     # ci; npm ls left-pad; rc=$?`).
-    shown = [mark for mark in kept if any(_mention_at(word, mark) >= 0 for word in parts[at])]
+    shown = [mark for mark in kept if _mentions(parts[at], (mark,))]
     whose = kept[shown[0]] if shown else parts[at - 1]
     if not whose:
         return None  # kept before any command: the status of what ran before this call
@@ -212,11 +212,11 @@ def printed(command: str, text: str) -> tuple[int, int] | None:
 
 
 def _prints_status(part: list[str], marks: tuple[str, ...]) -> bool:
-    return (
-        bool(part)
-        and part[0] in PRINTERS
-        and any(_mention_at(word, m) >= 0 for word in part[1:] for m in marks)
-    )
+    return bool(part) and part[0] in PRINTERS and _mentions(part[1:], marks)
+
+
+def _mentions(words: list[str], marks: tuple[str, ...]) -> bool:
+    return any(_mention_at(word, mark) >= 0 for word in words for mark in marks)
 
 
 def _mention_at(text: str, mark: str) -> int:
@@ -238,11 +238,7 @@ def _said_before(part: list[str], marks: tuple[str, ...]) -> str | None:
     words = [word for word in part[1:] if not word.startswith("-")]
     if part[0] == "printf":
         form = words[0] if words else ""
-        if (
-            form.count("%") != 1
-            or len(words) != 2
-            or not _prints_status(part[:1] + words[1:], marks)
-        ):
+        if form.count("%") != 1 or len(words) != 2 or not _mentions(words[1:], marks):
             return None
         said = form.replace("\\n", " ")
         return said[: said.find("%")].strip()
