@@ -18,6 +18,7 @@ from arcguard.core.config import default_config
 from arcguard.core.loop_guard import asked
 from arcguard.core.loop_guard import edited
 from arcguard.core.loop_guard import failures
+from arcguard.core.loop_guard import hangs
 from arcguard.core.loop_guard import known_causes
 from arcguard.core.loop_guard import persisting
 from arcguard.core.loop_guard import reverts
@@ -280,6 +281,9 @@ def track(cfg: Any, base: int) -> dict[str, Any]:
                 "at": NUMBER,
             },
             "expected": chars(asked.ANSWER_CHARS),
+            "hung": {
+                ident(n): f"failed:{base + n:016x}@{base:016x}" for n in range(hangs.MAX_HUNG)
+            },
             "persist": {
                 "failures": [f"failed:{base + n:016x}@{base:016x}" for n in range(MAX_FAILURES)],
                 "errors": [

@@ -137,3 +137,4 @@ class Stuck(Record):
     persist: Persist | None = maybe(Persist, default=None)
     asked: Asked | None = maybe(Asked, default=None)  # one answer asked for many ways
     expected: str = field(STR, default="")  # values changes and edits set since the user spoke
+    hung: dict[str, str] = field(map_of(STR), default_factory=dict)  # task -> its hang's run

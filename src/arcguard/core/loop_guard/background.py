@@ -11,6 +11,7 @@ cycle rules apply again as soon as nothing runs or the time is up.
 from __future__ import annotations
 
 from arcguard import jsonio
+from arcguard.core.loop_guard import hangs
 from arcguard.core.loop_guard.tool_effects import STATUS_TOOLS
 from arcguard.core.loop_guard.tool_effects import is_wait
 from arcguard.core.loop_guard.tracks import track_key
@@ -40,8 +41,8 @@ RUNNING_MARKS = (
 STOP_TOOLS = frozenset({"TaskStop", "KillShell", "KillBash"})
 TASK_KEYS = ("task_id", "shell_id")
 ENDED = frozenset({"completed", "failed", "killed", "stopped", "cancelled", "error"})
-# Ended by itself and well: what it did is news. A failure is news only if it is new, which
-# the staged rules judge from the status call's own result.
+# Ended by itself and well: a hang of it was no failure (`hangs`). What it printed is news
+# only if it is new, as any result is.
 FINISHED = frozenset({"completed"})
 EXIT_KEYS = ("exitCode", "exit_code")  # a completed task's command's exit status
 FAILED = "failed"
@@ -75,17 +76,17 @@ def _task_of(call: ToolCall, response: object) -> tuple[str | None, str | None]:
     return (tid if isinstance(tid, str) else None), None
 
 
-def observe_result(state: State, now: float, call: ToolCall, result: ToolResult) -> bool:
+def observe_result(state: State, now: float, call: ToolCall, result: ToolResult) -> str | None:
     """Note work a finished call started or stopped, or what a status call said about running
-    work: whether it said some completed (`FINISHED`)."""
+    work: the task (a short id) it said completed (`FINISHED`), if one the session started."""
     if not result.responded:
-        return False
+        return None
     response = result.response
     tasks = _tasks(state)
     launched = launched_by(response, call.id, call.name)
     if launched is not None:
         tasks[short_id(launched)] = now
-    ended = call.name in STATUS_TOOLS and _observe_status(tasks, now, call, response)
+    ended = _observe_status(tasks, now, call, response) if call.name in STATUS_TOOLS else None
     if call.name in STOP_TOOLS and isinstance(call.input, dict):
         # Stopped, not finished: what it would have done is still unknown.
         for named in (call.input.get(key) for key in TASK_KEYS):
@@ -121,19 +122,21 @@ def _monitor_task(text: str) -> str | None:
     return (rest[: min(ends)].strip() or None) if ends else None
 
 
-def _observe_status(tasks: dict[str, float], now: float, call: ToolCall, response: object) -> bool:
-    """Note what a status call said (mutates `tasks`): whether a task the session started
-    completed."""
+def _observe_status(
+    tasks: dict[str, float], now: float, call: ToolCall, response: object
+) -> str | None:
+    """Note what a status call said (mutates `tasks`): the task the session started that it
+    said completed, if any."""
     tid, status = _task_of(call, response)
     tid = short_id(tid) if tid is not None else None
     unnamed = short_id(f"status:{call.name}")
     if status in ENDED and tid is not None:
-        return tasks.pop(tid, None) is not None and status in FINISHED
+        return tid if tasks.pop(tid, None) is not None and status in FINISHED else None
     if status == "running" or any(mark in _text(response)[:4000] for mark in RUNNING_MARKS):
         tasks[tid or unnamed] = now
     else:
         tasks.pop(unnamed, None)  # it now reports nothing running
-    return False
+    return None
 
 
 def _bound(tasks: dict[str, float]) -> None:
@@ -142,8 +145,22 @@ def _bound(tasks: dict[str, float]) -> None:
 
 
 def observe_notification(state: State, text: str) -> None:
-    """A task notification: the task it names ended (or, unnamed, the oldest one)."""
+    """A task notification: the task it names ended (or, unnamed, the oldest one), and, when
+    it completed well, a hang of it was none (`hangs`)."""
     notified(_tasks(state), text)
+    if hangs.COMPLETED in text:
+        hangs.completed(state, named(text))
+
+
+def named(text: str) -> list[str]:
+    """The short ids a notification names its task by: the task's, then its call's."""
+    ids = []
+    for tag in TAGS:
+        start = text.find(f"<{tag}>")
+        end = text.find(f"</{tag}>", start)
+        if start >= 0 and end > start:
+            ids.append(short_id(text[start + len(tag) + 2 : end].strip()))
+    return ids
 
 
 def notified(tasks: dict[str, float], text: str) -> None:
@@ -155,14 +172,10 @@ def notified(tasks: dict[str, float], text: str) -> None:
     on: it stops only when its stream ends."""
     if not tasks or ("<event>" in text and "<status>" not in text):
         return
-    for tag in TAGS:
-        start = text.find(f"<{tag}>")
-        end = text.find(f"</{tag}>", start)
-        if start >= 0 and end > start:
-            task = short_id(text[start + len(tag) + 2 : end].strip())
-            if task in tasks:
-                del tasks[task]
-                return
+    for task in named(text):
+        if task in tasks:
+            del tasks[task]
+            return
     if f"<{TAGS[-1]}>" not in text:
         del tasks[min(tasks, key=lambda k: tasks[k])]
 

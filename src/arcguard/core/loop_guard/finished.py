@@ -15,6 +15,7 @@ from arcguard.core.loop_guard import background
 from arcguard.core.loop_guard import edited
 from arcguard.core.loop_guard import exit_status
 from arcguard.core.loop_guard import failures
+from arcguard.core.loop_guard import hangs
 from arcguard.core.loop_guard import opkey
 from arcguard.core.loop_guard import persisting
 from arcguard.core.loop_guard import repeat
@@ -30,11 +31,13 @@ from arcguard.core.loop_guard.tracks import track_key
 from arcguard.core.schema import StateFile
 from arcguard.core.state import clone
 from arcguard.core.state import remember
+from arcguard.core.state import short_id
 
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from arcguard.core.config import Config
+    from arcguard.core.loop_records import Stuck
     from arcguard.core.render import Decisions
     from arcguard.core.schema import Guard
     from arcguard.core.schema import Operation
@@ -56,15 +59,8 @@ def decide_post_tool(
     call = repeat.kept(call)
     state = clone(state)
     guard = StateFile.view(state).guard
-    resolved = guard.resolved
-    guard.resolved = resolved
-    if call.id and call.id in resolved:
-        return paused_output(state, deny=False), state  # a duplicate result changes nothing
-    if call.id:
-        remember(resolved, call.id, repeat.MAX_RESOLVED_IDS)
-    track = get_track(state, track_key(call.agent), now)
-    if call.id and call.id in track.denied_ids:
-        # A result for a call we denied did not come from the live session (it never ran).
+    track = _track_to_count(state, now, call)
+    if track is None:
         return paused_output(state, deny=False), state
     ran = searches.as_answered(call, result)  # as told; the staged rules read how it ended
     result = exit_status.as_reported(call, ran)
@@ -81,7 +77,7 @@ def decide_post_tool(
         # calls over it again are no lap of a cycle.
         track.fingerprints, track.fresh = [], []
     progress = heard or finished.edit == stuck.NEW or (finished.changed and not answered_before)
-    ended = background.observe_result(state, now, call, ran)  # background work completed
+    ended = background.observe_result(state, now, call, ran)  # a task it says completed
     op = track.ops.get(opkey.operation_id(call))
     run = _owned_run(op, call.id)
     if op is not None and run is not None:
@@ -99,17 +95,47 @@ def decide_post_tool(
         remember(track.results, finished.result, MAX_RESULTS)
     if progress:
         track.turn.progress = True
-    if heard or ended:
-        stuck.heard(track, user=heard)
+    if ended is not None:
+        hangs.completed(state, [ended])
+    if heard:
+        stuck.heard(track)
     elif not (
-        is_allowed(cfg, call)
+        ended is not None
+        or is_allowed(cfg, call)
         or call.name in opkey.USER_TOOLS
         or background.patient(state, cfg, now, call)
     ):
         stuck.observe(track, now, call, finished)
         persisting.observe(track.stuck, track.seq, track.turns, call, finished)
         _asked(track, call, result, finished, news=not seen, now=now)
+        _hung(track.stuck, call, ran, finished)
     return paused_output(state, deny=False), state
+
+
+def _track_to_count(state: State, now: float, call: ToolCall) -> Track | None:
+    """The track whose counters `call`'s result feeds; None for a result that changes nothing:
+    a duplicate, or one for a call arcguard denied (it did not come from the live session,
+    where the call never ran)."""
+    guard = StateFile.view(state).guard
+    resolved = guard.resolved
+    guard.resolved = resolved
+    if call.id and call.id in resolved:
+        return None
+    if call.id:
+        remember(resolved, call.id, repeat.MAX_RESOLVED_IDS)
+    track = get_track(state, track_key(call.agent), now)
+    return None if call.id and call.id in track.denied_ids else track
+
+
+def _hung(st: Stuck, call: ToolCall, ran: ToolResult, finished: stuck.Finished) -> None:
+    """A command the harness moved to the background at its timeout: which failure run its
+    hang counted in, kept under the task it became, in case that task completes (`hangs`)."""
+    if not exit_status.moved_to_background(call, ran):
+        return
+    task = background.launched_by(ran.response, call.id, call.name)
+    run = failures.aimed(st, finished.result, call)
+    if task is not None and run in st.runs:
+        hangs.note(st, short_id(task), run)
 
 
 def _asked(

@@ -102,13 +102,13 @@ def _progress(st: Stuck, *, failures: bool = True, edit: bool = False) -> None:
     searches.end(st)
 
 
-def heard(track: Track, *, user: bool = True) -> None:
-    """The user spoke through a call's result, or (not `user`) work the session started in the
-    background completed: every counter starts again, what was set stays (mutates `track`)."""
+def heard(track: Track) -> None:
+    """The user spoke through a call's result: every counter starts again, and what changes
+    and edits set is no longer what the session expects (mutates `track`)."""
     st = _stuck(track)
     _progress(st)
     _end_edited(st)
-    st.persist, st.expected = None, "" if user else st.expected
+    st.persist, st.expected = None, ""
 
 
 @value
