@@ -3,18 +3,20 @@
     .venv/bin/python benchmarks/recall.py [--suite DIR] [--holdout DIR] [--blind DIR]
                                           [--blind-2 DIR] [--blind-3 DIR] [--blind-4 DIR]
                                           [--blind-5 DIR] [--blind-6 DIR] [--blind-7 DIR]
+                                          [--blind-8 DIR]
                                           [--config FILE]
                                           [--json]
 
 Every session of the tuned suite (tests/fixtures/recall/, written by `python -m
 testing.recall_suite`), of the held-out fold (tests/fixtures/recall-holdout/, written by
-`python -m testing.recall_holdout`, sessions never used to tune the rules) and of the seven
-blind folds (tests/fixtures/recall-blind/, recall-blind-2/, recall-blind-3/, recall-blind-6/ and
-recall-blind-7/: loops and look-alikes; recall-blind-4/ and recall-blind-5/: stops mid-arc and
-rightful stops; written and labelled, labels fixed before any run, by someone who had not read
-the rules; all of shapes the rules name nowhere but half of blind 6, asked for one answer asked
-many ways and its look-alikes) is replayed through the real hooks in this process, the hooks'
-clock following the transcript's timestamps, and judged against its label in `labels.json`:
+`python -m testing.recall_holdout`, sessions never used to tune the rules) and of the eight blind folds
+(tests/fixtures/recall-blind/, recall-blind-2/, recall-blind-3/, recall-blind-6/,
+recall-blind-7/ and recall-blind-8/: loops and look-alikes; recall-blind-4/ and recall-blind-5/:
+stops mid-arc and rightful stops; written and labelled, labels fixed before any run, by someone
+who had not read the rules; all of shapes the rules name nowhere but half of blind 6, asked for
+one answer asked many ways and its look-alikes) is replayed through the real hooks in this
+process, the hooks' clock following the transcript's timestamps, and judged against its label in
+`labels.json`:
 
 - a loop gets a word in time when it is denied, asked to check in or paused by the label's
   `by_turn` (counted as "loops worded"), and is stopped in time when it is paused by its
@@ -57,6 +59,7 @@ DEFAULT_BLIND_4 = REPO / "tests" / "fixtures" / "recall-blind-4"
 DEFAULT_BLIND_5 = REPO / "tests" / "fixtures" / "recall-blind-5"
 DEFAULT_BLIND_6 = REPO / "tests" / "fixtures" / "recall-blind-6"
 DEFAULT_BLIND_7 = REPO / "tests" / "fixtures" / "recall-blind-7"
+DEFAULT_BLIND_8 = REPO / "tests" / "fixtures" / "recall-blind-8"
 WORDS = ("deny", "nudge", "pause")
 ARC_KINDS = ("stall", "release", "rightful-stop")
 NUDGES_PER_100 = 1.0
@@ -167,6 +170,7 @@ def main() -> int:
     parser.add_argument("--blind-5", type=Path, default=DEFAULT_BLIND_5)
     parser.add_argument("--blind-6", type=Path, default=DEFAULT_BLIND_6)
     parser.add_argument("--blind-7", type=Path, default=DEFAULT_BLIND_7)
+    parser.add_argument("--blind-8", type=Path, default=DEFAULT_BLIND_8)
     parser.add_argument("--config", help="a config file to replay every session under")
     parser.add_argument("--json", action="store_true", help="print the results as JSON")
     args = parser.parse_args()
@@ -180,6 +184,7 @@ def main() -> int:
         "blind 5": args.blind_5,
         "blind 6": args.blind_6,
         "blind 7": args.blind_7,
+        "blind 8": args.blind_8,
     }
     folds = {
         name: run(path, args.config)

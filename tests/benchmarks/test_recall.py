@@ -56,6 +56,7 @@ def test_each_session_meets_its_label(name, request):
         (recall.DEFAULT_BLIND_5, {"stall", "release", "rightful-stop"}),
         (recall.DEFAULT_BLIND_6, {"loop", "legit"}),
         (recall.DEFAULT_BLIND_7, {"loop", "legit"}),
+        (recall.DEFAULT_BLIND_8, {"loop", "legit"}),
     ],
 )
 def test_the_blind_folds_are_labelled_before_they_are_run(fold, kinds):

@@ -28,6 +28,7 @@ SETUP_PROGRAMS = frozenset({"cd", "pushd", "popd", "export", "source", ".", "set
 # Characters that make a word a name (`accounts-svc`, `us-east-1`, `test_tax`, a path), unlike
 # a message's plain words (`-m "fix lint"`).
 NAME_MARKS = frozenset("/-_.:@0123456789")
+LOOPBACK = ("127.0.0.1", "0.0.0.0", "[::1]")  # names of this machine `localhost` stands for
 
 
 def _segments(call: ToolCall) -> list[list[str]]:
@@ -42,8 +43,20 @@ def _segments(call: ToolCall) -> list[list[str]]:
 
 
 def _values(run: list[str]) -> list[str]:
-    """A simple command's arguments and options' values (`--region=x`: `x`)."""
-    return [word.partition("=")[2] if word.startswith("-") else word for word in run[1:]]
+    """A simple command's arguments and options' values (`--region=x`: `x`), an address's
+    scheme and the loopback's other names aside (`host_aside`)."""
+    return [
+        host_aside(word.partition("=")[2] if word.startswith("-") else word) for word in run[1:]
+    ]
+
+
+def host_aside(word: str) -> str:
+    """`word` without a URL's scheme, the loopback's names as `localhost`:
+    `http://127.0.0.1:8080/x` names what `localhost:8080/x` does."""
+    text = word.strip("'\"").partition("://")[2] or word.strip("'\"")
+    for alias in LOOPBACK:
+        text = text.replace(alias, "localhost")
+    return text
 
 
 def _kept(word: str) -> list[str]:

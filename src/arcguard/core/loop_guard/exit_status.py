@@ -16,14 +16,17 @@ rules (`stuck`) read of a Bash result (`as_reported`).
   there), or killed by `timeout` (status 124, reported or printed). However it was cut short,
   it reads as one failure of the program and subcommand it ran, with what it printed before:
   a commit that hangs is the same failure under every spelling, and a build and a test run
-  that each outlive their timeout are two. Its task completing later is news
-  (`background.observe_result`); its failing, or being stopped, is not.
+  that each outlive their timeout are two. Its task completing later makes that attempt no
+  failure (`hangs`); its failing, or being stopped, does not.
+- A fetch the server answered with an error (`curl` exits 0 on a 502): the failure of that
+  request (`served`).
 """
 
 from __future__ import annotations
 
 from arcguard.core.loop_guard import background
 from arcguard.core.loop_guard import opkey
+from arcguard.core.loop_guard import served
 from arcguard.core.loop_guard import shape
 from arcguard.core.loop_guard import tool_effects
 from arcguard.core.tool_call import ToolResult
@@ -77,6 +80,9 @@ def as_reported(call: ToolCall, result: ToolResult) -> ToolResult:
         return hung(command, rest) if timed else result
     if moved_to_background(call, result):
         return hung(command, "")
+    failure = served.as_failure(command, _printed_text(result)[0])
+    if failure is not None:
+        return ToolResult(failed=True, error=failure, duration_ms=result.duration_ms)
     if not any(word in command for word in STATUS_WORDS):
         return result
     command = _script(command)

@@ -46,7 +46,6 @@ MAX_SWAPS = 2
 MAX_LOOKS = 16  # completed results whose asking commands are kept (`swept`): a run's worth
 MAX_ASKED = 4  # commands kept for each: the first and the latest
 MAX_TOKENS = 32  # a longer command is not compared word for word
-LOOPBACK = ("127.0.0.1", "0.0.0.0", "[::1]")  # names of this machine `localhost` stands for
 COUNT = "#"  # a count or a duration in a command: how much it asks, not of what
 ASKS = "-"  # marks a command's words that say what it asks: its program, subcommand, options
 # Programs whose words name no target of a look: what they print is what they are told, or
@@ -374,14 +373,7 @@ def _token(word: str) -> str:
         return ""
     if word.isdigit() or shape.is_duration(word):
         return COUNT
-    return hashing.digest(_host_aside(word))
-
-
-def _host_aside(word: str) -> str:
-    text = word.strip("'\"").partition("://")[2] or word.strip("'\"")
-    for alias in LOOPBACK:
-        text = text.replace(alias, "localhost")
-    return text
+    return hashing.digest(command_words.host_aside(word))
 
 
 def _retargeted(first: list[str], tokens: list[str]) -> list[str]:
