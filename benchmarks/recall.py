@@ -9,8 +9,8 @@
 
 Every session of the tuned suite (tests/fixtures/recall/, written by `python -m
 testing.recall_suite`), of the held-out fold (tests/fixtures/recall-holdout/, written by
-`python -m testing.recall_holdout`, sessions never used to tune the rules) and of the eight blind folds
-(tests/fixtures/recall-blind/, recall-blind-2/, recall-blind-3/, recall-blind-6/,
+`python -m testing.recall_holdout`, sessions never used to tune the rules) and of the eight
+blind folds (tests/fixtures/recall-blind/, recall-blind-2/, recall-blind-3/, recall-blind-6/,
 recall-blind-7/ and recall-blind-8/: loops and look-alikes; recall-blind-4/ and recall-blind-5/:
 stops mid-arc and rightful stops; written and labelled, labels fixed before any run, by someone
 who had not read the rules; all of shapes the rules name nowhere but half of blind 6, asked for
