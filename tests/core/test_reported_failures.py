@@ -256,8 +256,10 @@ def test_a_command_moved_to_the_background_and_waited_on_until_it_ends_is_no_han
         ("cd web && npm run build -- --watch", "npm run build"),  # a runner names what it runs
         ("sh ./scripts/seed.sh --all", "seed.sh"),  # a shell's script
         ("python manage.py migrate --noinput", "manage.py migrate"),  # the script, then its own
-        ("docker compose -p shop up -d", "docker compose"),  # an option first: unread
+        ("docker compose -p shop up -d", "docker compose up"),  # past the runner's options
         ("docker compose up -d", "docker compose up"),
+        ("pnpm -F web dev", "pnpm dev"),  # past a package manager's options before it
+        ("npm i --no-audit", "npm install"),  # an alias, as its command
         ("sleep 5", ""),
     ],
 )

@@ -61,6 +61,9 @@ SHELLS = frozenset({"sh", "bash", "zsh", "dash"})
 INTERPRETERS = frozenset({"python", "python3", "node", "ruby", "perl", "php", "bun", "deno"})
 # Subcommands that run, or group, what the next word names (`npm run build`, `docker compose up`).
 RUNNERS = frozenset({"run", "exec", "x", "dlx", "compose"})
+# Options of package managers that take the next word, before the subcommand (`pnpm -F web dev`).
+PACKAGE_OPTIONS = frozenset({"-F", "--filter", "-w", "--workspace", "--prefix", "-C", "--dir"})
+ALIASES = {"i": "install"}  # `npm i` is `npm install`
 # Programs that are not what did not finish: they print, wait or filter another's output.
 NOT_RUNS = tool_effects.SAYING | tool_effects.WAIT_PROGRAMS | shape.FILTERS
 
@@ -157,10 +160,23 @@ def _head(command: str) -> list[str]:
     script = args[0] if args and not args[0].startswith("-") else ""
     if script and (program in SHELLS or (program in INTERPRETERS and _is_script(script))):
         program, args = tool_effects.program_name(script), args[1:]
-    at = tool_effects.subcommand_of(program, args)
-    words = [word for word in args[at : at + 2] if "/" not in word and not word.startswith("-")]
-    # `npm run build` and `npm run test` are two commands: a runner's subcommand names none.
-    return [program, *words[: 2 if words[:1] and words[0] in RUNNERS else 1]]
+    at = tool_effects.subcommand_of(program, args) if program == "git" else _subcommand_at(args)
+    sub = [ALIASES.get(word, word) for word in args[at : at + 1] if _names_a_command(word)]
+    if sub and sub[0] in RUNNERS:
+        # `npm run build` and `npm run test` are two commands: a runner's subcommand names
+        # none, what it runs does (past the runner's own options: `docker compose -p x up`).
+        rest = args[at + 1 :]
+        ran = rest[_subcommand_at(rest) :][:1]
+        sub += [word for word in ran if _names_a_command(word)]
+    return [program, *sub]
+
+
+def _subcommand_at(args: list[str]) -> int:
+    return tool_effects.subcommand_at(args, tool_effects.VALUED_OPTIONS | PACKAGE_OPTIONS)
+
+
+def _names_a_command(word: str) -> bool:
+    return "/" not in word and not word.startswith("-")
 
 
 def _is_script(word: str) -> bool:
