@@ -45,6 +45,8 @@ VALUED = frozenset(
 def as_failure(command: str, text: str) -> str | None:
     """The failure `text`, printed by `command`, shows when it is a fetch the server answered
     with an error (`FAILURE`); None otherwise."""
+    if not any(name in command for name in FETCHERS):
+        return None  # split into words below: only what can be a fetch is
     runs = [tool_effects.unwrap(words) for words in shell_words.commands(command) or []]
     fetches = [run for run in runs if run and tool_effects.program_name(run[0]) in FETCHERS]
     if not fetches or any(run and run[0] in LOOP_WORDS for run in runs):
