@@ -1,10 +1,10 @@
 """What Claude Code reports of a background command the model asks after, or stops.
 
 The loop guard reads a status call's report (`background.observe_result`): a task it says
-completed is news, one it says failed or that was stopped is not, and one it says runs is
-waited on. These runs pin the reports on the oldest and newest supported releases, and
-feed the oldest's to that reading. The newest lends no status tool: a background command's
-end reaches the session only as a task notification.
+completed ended well (a hang of it was none: `hangs`), one it says failed or that was stopped
+did not, and one it says runs is waited on. These runs pin the reports on the oldest and newest
+supported releases, and feed the oldest's to that reading. The newest lends no status tool: a
+background command's end reaches the session only as a task notification.
 """
 
 from __future__ import annotations
@@ -91,14 +91,16 @@ def _logged(project: ClaudeProject, release: ClaudeRelease) -> PayloadLog:
 
 
 def _observer(launch: Report) -> tuple[Callable[[Report], bool], Callable[[], bool]]:
-    """arcguard's reading of a session that has just launched a background command: what it
-    makes of a report (news or not), and whether it then takes work to be running."""
+    """arcguard's reading of a session that has just launched a background command: whether it
+    reads a report as that task completed, and whether it then takes work to be running."""
     state, cfg, now = fresh_state("s", 1000.0), default_config(), 1000.0
 
     def observe(report: Report) -> bool:
         call = read_call(report, None)
         assert call is not None
-        return background.observe_result(state, now, call, read_result(report, event=None))
+        return (
+            background.observe_result(state, now, call, read_result(report, event=None)) is not None
+        )
 
     assert not observe(launch)
     return observe, lambda: background.running(state, cfg, now)
@@ -276,7 +278,7 @@ def test_fact_the_stop_tool_and_its_old_name_report_the_task_they_stopped(
         assert entry["tool_response"] == json.dumps(stopped, separators=(",", ":"))
         reports.append(entry)
 
-    # Stopped is not news, and nothing runs after it, whichever report arcguard reads.
+    # Stopped is no completion, and nothing runs after it, whichever report arcguard reads.
     [launch] = [p for p in log.payloads("PostToolUse") if p["tool_name"] == "Bash"]
     for report in reports:
         observe, running = _observer(launch)
@@ -286,7 +288,7 @@ def test_fact_the_stop_tool_and_its_old_name_report_the_task_they_stopped(
 
 @pytest.mark.parametrize("claude_release", ["oldest"], indirect=True)
 @pytest.mark.parametrize("code", [0, 3])
-def test_arcguard_reads_a_finished_command_as_news_only_when_it_exited_0(
+def test_arcguard_reads_a_finished_command_as_completed_only_when_it_exited_0(
     claude_project, run_release, claude_release, code
 ):
     done = _status_run(claude_project, run_release, claude_release, code)
