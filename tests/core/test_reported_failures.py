@@ -258,7 +258,8 @@ def test_a_command_moved_to_the_background_and_waited_on_until_it_ends_is_no_han
         ("python manage.py migrate --noinput", "manage.py migrate"),  # the script, then its own
         ("docker compose -p shop up -d", "docker compose up"),  # past the runner's options
         ("docker compose up -d", "docker compose up"),
-        ("pnpm -F web dev", "pnpm dev"),  # past a package manager's options before it
+        ("pnpm -F web dev", "pnpm web"),  # the package it runs in: a target
+        ("kubectl exec -n shop api-0 -- ls", "kubectl exec"),  # not the pod it runs in
         ("npm i --no-audit", "npm install"),  # an alias, as its command
         ("sleep 5", ""),
     ],

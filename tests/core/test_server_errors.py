@@ -54,7 +54,11 @@ LOCAL = "localhost:3000/api/x"
     ],
 )
 def test_a_fetch_answered_with_a_server_error_is_a_failure(command, printed, failure):
-    assert served.as_failure(command, printed) == failure
+    read = served.as_failure(command, printed)
+    assert read is not None
+    # What the server said first, then the status and the request, tagged in letters.
+    said, _, last = read.rpartition("\n")
+    assert said == printed.strip() and last.startswith(f"{failure} (")
 
 
 @pytest.mark.parametrize(
@@ -66,10 +70,27 @@ def test_a_fetch_answered_with_a_server_error_is_a_failure(command, printed, fai
         ("for p in 1 2 3; do curl -si http://example.test/$p; done", "HTTP/1.1 502 Bad\n"),
         ("cat access.log", "HTTP/1.1 502 Bad Gateway\n"),
         ("curl -s -o /dev/null http://example.test/", "502"),  # no write-out asked: not a status
+        ("curl -s https://docs.example/503", "<title>503 Service Unavailable - HTTP Docs</title>"),
+        ("curl -si http://example.test/", "HTTP/1.1 \u0665\u0660\u0663 x\n"),  # other digits
+        ("curl -si http://example.test/", "HTTP/1.1 \u00b2\u00b2\u00b2 x\n"),
+        ("curl -s -w '%{size_download} %{http_code}' -o /dev/null http://example.test/", "523 200"),
+        ("curl -s -w '%{http_code}\\n' -o f http://example.test/ && jq length f", "200\n512"),
     ],
 )  # fmt: skip
 def test_an_answer_a_redirect_or_a_text_that_only_mentions_a_status_is_no_failure(command, printed):
     assert served.as_failure(command, printed) is None
+
+
+@pytest.mark.parametrize(
+    ("command", "printed"),
+    [
+        ("curl -s -w '\\nHTTP %{http_code}' http://example.test/x", "{}\nHTTP 502"),
+        ("curl -s -w 'Status: %{http_code}\\n' -o /dev/null http://example.test/x", "Status: 503"),
+        ("curl -s --write-out=code=%{http_code} -o /dev/null http://example.test/x", "code=500"),
+    ],
+)  # fmt: skip
+def test_a_status_written_out_with_a_label_is_read_where_the_format_puts_it(command, printed):
+    assert served.as_failure(command, printed) is not None
 
 
 def _setting(n: int) -> Call:
@@ -112,3 +133,27 @@ def test_one_request_under_the_loopbacks_other_names_is_one_failure():
         out = d.turn(bash(spellings[n % 3], PAGE), text=f"Checking the ping, try {n}.")
         worded = worded or (n if out["context"] else 0)
     assert worded == 4
+
+
+def _fetch(path: str, said: str) -> Call:
+    printed = f"HTTP/1.1 500 Internal Server Error\n\n{said}"
+    return bash(f"curl -si http://localhost:8000{path}", printed)
+
+
+def test_a_server_error_saying_something_new_after_each_change_is_news():
+    # Fixes by command between tries (a migration, an install): each 500 says another thing.
+    d = Driver()
+    errors = ("relation orders does not exist", "No module named stripe", "column total missing")
+    errors += ("KeyError: currency", "connection to redis refused", "template orders.html gone")
+    errors += ("ZeroDivisionError in tax", "settings.SECRET_KEY unset")
+    for n, error in enumerate(errors):
+        d.turn(_fetch("/orders/", error), text=f"Now: {error}.")
+        out = d.turn(bash(f"make fix-{n}", f"applied fix {n}"), text=f"Applied fix {n}.")
+        assert not out["context"] and d.paused is None
+
+
+def test_records_each_answering_the_same_server_error_are_findings_not_a_loop():
+    d = Driver()
+    for n in (101, 2044, 3177, 4099, 5120, 6502, 7713, 8802):
+        out = d.turn(_fetch(f"/api/orders/{n}", "Internal Server Error"), text=f"Order {n}.")
+        assert not out["context"] and d.paused is None

@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 from testing.guard_driver import Call
 from testing.guard_driver import Driver
+from testing.guard_driver import edit as edit_call
 from testing.guard_driver import fail
 
 
@@ -115,3 +116,42 @@ def test_a_background_step_that_completes_moves_no_other_failure(status_tool):
         failure = fail("npm test", "FAIL src/app.test.ts\n  expected 200, received 500")
         events.append(d.turn(failure, queued=queued, text=f"{start} Then the tests."))
     assert _first(events, d) == (True, True)
+
+
+def test_a_failed_task_notified_beside_a_completed_one_still_counts():
+    # One prompt holding two notifications: only the task that completed is retired.
+    d, events = Driver(), []
+    for n, (start, done) in enumerate(SAYS[:8]):
+        events.append(d.turn(_moved("npm run e2e", f"e2e{n}"), text=start))
+        events.append(d.turn(_started("sleep 1", f"nap{n}"), text=f"{start} Waiting."))
+        both = _notification(f"e2e{n}", 1) + _notification(f"nap{n}", 0)
+        read = Call("Read", {"file_path": f"/p/e2e-{n}.log"}, response=done)
+        events.append(d.turn(read, queued=[(f"q{n}", both, False)], text=done))
+    assert _first(events, d) == (True, True)
+
+
+def test_parallel_copies_of_a_hang_are_one_attempt_and_retired_once():
+    d = Driver()
+    for n in range(3):
+        d.turn(_moved(BENCH, f"a{n}"), _moved(BENCH, f"b{n}"), text=SAYS[n][0])
+    d.turn(Call("Read", {"file_path": "/p/notes.md"}, response="x"), text="Reading notes.")
+    (run,) = [n for key, n in d.main["stuck"]["runs"].items() if key.startswith("failed")]
+    assert run == 3
+    both = _notification("a2", 0) + _notification("b2", 0)
+    d.turn(Call("Read", {"file_path": "/p/more.md"}, response="y"), queued=[("q", both, False)])
+    (run,) = [n for key, n in d.main["stuck"]["runs"].items() if key.startswith("failed")]
+    assert run == 2
+
+
+def test_a_hang_counted_before_the_run_started_over_is_not_taken_from_the_new_run():
+    d = Driver()
+    for n in range(3):
+        d.turn(_moved(BENCH, f"old{n}"), text=SAYS[n][0])
+    new_code = edit_call("/p/bench.py", "ROUNDS = 50", "ROUNDS = 20")  # every run starts over
+    d.turn(new_code, text="Fewer rounds, so each pass fits its timeout.")
+    for n in range(2):
+        d.turn(_moved(BENCH, f"new{n}"), text=SAYS[n + 3][0])
+    late = _notification("old2", 0)
+    d.turn(Call("Read", {"file_path": "/p/x.md"}, response="z"), queued=[("q", late, False)])
+    (run,) = [n for key, n in d.main["stuck"]["runs"].items() if key.startswith("failed")]
+    assert run == 2

@@ -282,7 +282,8 @@ def track(cfg: Any, base: int) -> dict[str, Any]:
             },
             "expected": chars(asked.ANSWER_CHARS),
             "hung": {
-                ident(n): f"failed:{base + n:016x}@{base:016x}" for n in range(hangs.MAX_HUNG)
+                ident(n): f"failed:{base + n:016x}@{base:016x}{hangs.AT_COUNT}{INT}"
+                for n in range(hangs.MAX_HUNG)
             },
             "persist": {
                 "failures": [f"failed:{base + n:016x}@{base:016x}" for n in range(MAX_FAILURES)],

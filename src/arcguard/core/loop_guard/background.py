@@ -11,7 +11,6 @@ cycle rules apply again as soon as nothing runs or the time is up.
 from __future__ import annotations
 
 from arcguard import jsonio
-from arcguard.core.loop_guard import hangs
 from arcguard.core.loop_guard.tool_effects import STATUS_TOOLS
 from arcguard.core.loop_guard.tool_effects import is_wait
 from arcguard.core.loop_guard.tracks import track_key
@@ -47,6 +46,7 @@ FINISHED = frozenset({"completed"})
 EXIT_KEYS = ("exitCode", "exit_code")  # a completed task's command's exit status
 FAILED = "failed"
 TAGS = ("task-id", "tool-use-id")  # how a notification names its task, then its call
+NOTIFICATION = "<task-notification>"
 # Subagent tracks are updated by their own hook events: one that moved recently is running.
 SUBAGENT_ACTIVE_SECONDS = 120.0
 
@@ -145,11 +145,21 @@ def _bound(tasks: dict[str, float]) -> None:
 
 
 def observe_notification(state: State, text: str) -> None:
-    """A task notification: the task it names ended (or, unnamed, the oldest one), and, when
-    it completed well, a hang of it was none (`hangs`)."""
-    notified(_tasks(state), text)
-    if hangs.COMPLETED in text:
-        hangs.completed(state, named(text))
+    """A task notification (one prompt may hold several): the task each names ended (or,
+    unnamed, the oldest one), and, when it completed well, a hang of it was none (`hangs`)."""
+    from arcguard.core.loop_guard import hangs  # here: the hook before each call never needs it
+
+    for one in _each(text):
+        notified(_tasks(state), one)
+        if hangs.COMPLETED in one:
+            hangs.completed(state, named(one))
+
+
+def _each(text: str) -> list[str]:
+    """The notifications in `text`, each from its opening tag (the whole text when it has
+    one or none)."""
+    parts = text.split(NOTIFICATION)
+    return [NOTIFICATION + part for part in parts[1:]] if len(parts) > 2 else [text]
 
 
 def named(text: str) -> list[str]:

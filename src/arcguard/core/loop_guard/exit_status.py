@@ -41,8 +41,6 @@ PIPE_STATUS = "${PIPESTATUS"  # a pipeline member's status
 STATUS_WORDS = ("$?", "${?}", PIPE_STATUS)
 PRINTERS = frozenset({"echo", "printf"})  # the commands that print a status
 EXIT_LINE = "Exit code "  # how the harness opens a failed command's report
-# Words that make a command a loop: its statuses are one per pass.
-LOOP_WORDS = frozenset({"for", "while", "until", "do", "done"})
 MAX_STATUS = 255
 TIMEOUT_STATUS = 124  # `timeout`'s status for a command it killed
 TIMEOUT_PROGRAMS = frozenset({"timeout", "gtimeout"})
@@ -61,9 +59,8 @@ SHELLS = frozenset({"sh", "bash", "zsh", "dash"})
 INTERPRETERS = frozenset({"python", "python3", "node", "ruby", "perl", "php", "bun", "deno"})
 # Subcommands that run, or group, what the next word names (`npm run build`, `docker compose up`).
 RUNNERS = frozenset({"run", "exec", "x", "dlx", "compose"})
-# Options of package managers that take the next word, before the subcommand (`pnpm -F web dev`).
-PACKAGE_OPTIONS = frozenset({"-F", "--filter", "-w", "--workspace", "--prefix", "-C", "--dir"})
 ALIASES = {"i": "install"}  # `npm i` is `npm install`
+COMPOSE = "compose"  # the runner that takes options of its own before what it runs
 # Programs that are not what did not finish: they print, wait or filter another's output.
 NOT_RUNS = tool_effects.SAYING | tool_effects.WAIT_PROGRAMS | shape.FILTERS
 
@@ -83,7 +80,7 @@ def as_reported(call: ToolCall, result: ToolResult) -> ToolResult:
         return hung(command, rest) if timed else result
     if moved_to_background(call, result):
         return hung(command, "")
-    failure = served.as_failure(command, _printed_text(result)[0])
+    failure = served.as_failure(command, shape.result_text(result))
     if failure is not None:
         return ToolResult(failed=True, error=failure, duration_ms=result.duration_ms)
     if not any(word in command for word in STATUS_WORDS):
@@ -160,23 +157,20 @@ def _head(command: str) -> list[str]:
     script = args[0] if args and not args[0].startswith("-") else ""
     if script and (program in SHELLS or (program in INTERPRETERS and _is_script(script))):
         program, args = tool_effects.program_name(script), args[1:]
-    at = tool_effects.subcommand_of(program, args) if program == "git" else _subcommand_at(args)
+    at = tool_effects.subcommand_of(program, args)
     sub = [ALIASES.get(word, word) for word in args[at : at + 1] if _names_a_command(word)]
     if sub and sub[0] in RUNNERS:
         # `npm run build` and `npm run test` are two commands: a runner's subcommand names
-        # none, what it runs does (past the runner's own options: `docker compose -p x up`).
+        # none, what it runs does (past compose's own options: `docker compose -p x up`).
         rest = args[at + 1 :]
-        ran = rest[_subcommand_at(rest) :][:1]
-        sub += [word for word in ran if _names_a_command(word)]
+        skip = tool_effects.subcommand_at(rest) if sub[0] == COMPOSE else 0
+        sub += [word for word in rest[skip : skip + 1] if _names_a_command(word)]
     return [program, *sub]
 
 
-def _subcommand_at(args: list[str]) -> int:
-    return tool_effects.subcommand_at(args, tool_effects.VALUED_OPTIONS | PACKAGE_OPTIONS)
-
-
 def _names_a_command(word: str) -> bool:
-    return "/" not in word and not word.startswith("-")
+    """Not an option, a path or a setting (`FOO=bar`): a subcommand, or what a runner runs."""
+    return "/" not in word and "=" not in word and not word.startswith("-")
 
 
 def _is_script(word: str) -> bool:
@@ -198,7 +192,7 @@ def printed(command: str, text: str) -> tuple[int, int] | None:
     that prints nothing before it (`echo $?`) must be the command's last, its line the output's
     last. None when there is no such echo, more than one, no command before it, or a loop."""
     parts = tool_effects.segments(command)
-    if not parts or any(word in LOOP_WORDS for part in parts for word in part):
+    if not parts or any(word in tool_effects.LOOP_WORDS for part in parts for word in part):
         return None
     kept = _kept_in(command)
     marks = (*STATUS_WORDS, *kept)

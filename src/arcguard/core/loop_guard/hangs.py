@@ -28,14 +28,15 @@ if TYPE_CHECKING:
 
 MAX_HUNG = 8  # tasks kept: the hangs of a loop's last few attempts
 COMPLETED = "<status>completed</status>"  # a notification of a task that ended well
+AT_COUNT = " "  # between a hang's run and the run's count when it was counted
 
 
 def note(st: Stuck, task: str, run: str) -> None:
     """The harness moved a command to the background as task `task` (a short id), and its
-    hang was counted in failure run `run` (mutates `st`)."""
+    hang was counted in failure run `run`, now at its count (mutates `st`)."""
     hung = st.hung
     hung.pop(task, None)
-    hung[task] = run
+    hung[task] = f"{run}{AT_COUNT}{st.runs.get(run, 0)}"
     for old in list(hung)[:-MAX_HUNG]:
         del hung[old]
     st.hung = hung
@@ -49,16 +50,22 @@ def completed(state: State, tasks: list[str]) -> None:
             continue
         st = track.stuck
         hung = st.hung
-        runs = [hung.pop(task) for task in tasks if task in hung]
-        for run in runs:
-            _retire(st, run)
-        if runs:
+        hangs = [hung.pop(task) for task in tasks if task in hung]
+        for hang in hangs:
+            _retire(st, hang)
+        if hangs:
             st.hung = hung
 
 
-def _retire(st: Stuck, run: str) -> None:
-    """One attempt of failure run `run` did not fail after all (mutates `st`)."""
+def _retire(st: Stuck, hang: str) -> None:
+    """One attempt of the failure run a hang was counted in did not fail after all (mutates
+    `st`). Not when the run has fewer attempts now than it had then: it started over since (an
+    edit), and this attempt is no longer in it; or a parallel copy of the attempt, counted
+    with it as one, was retired already."""
+    run, _, then = hang.rpartition(AT_COUNT)
     runs, marks = st.runs, st.marks
+    if runs.get(run, 0) < (int(then) if then.isdigit() else 0):
+        return
     count = runs.get(run, 0) - 1
     if count > 0:
         runs[run] = count

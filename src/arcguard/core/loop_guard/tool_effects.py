@@ -86,6 +86,7 @@ AWK_PROGRAMS = frozenset({"awk", "gawk", "mawk", "nawk"})
 # Prefixes that run the rest of the command: judge what they run.
 WRAPPERS = frozenset({"timeout", "time", "nice", "nohup", "command", "builtin", "exec", "env"})
 # Options before a subcommand that take the next word (`kubectl -n staging get pods`).
+LOOP_WORDS = frozenset({"for", "while", "until", "do", "done"})  # words that make a loop
 VALUED_OPTIONS = frozenset(
     "-n -f -p -c -V -H --namespace --context --kubeconfig --cluster --file --project-name "  # noqa: SIM905
     "--env-file --profile --host".split()
