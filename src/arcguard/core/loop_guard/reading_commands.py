@@ -93,6 +93,7 @@ READ_ONLY_SUBCOMMANDS = {
     "patronictl": _words("list topology history show-config version"),
     "cmctl": _words("status inspect version"),
     "step": _words("version"),
+    "celery": _words("inspect status report"),
 }
 # `PROGRAM SUB` read-only only when followed by one of these.
 LISTING: dict[str, dict[str, tuple[str, ...]]] = {

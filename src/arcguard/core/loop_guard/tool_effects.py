@@ -11,6 +11,7 @@ evaluated; a quote left open makes the whole command a change.
 from __future__ import annotations
 
 from arcguard.core.loop_guard import cloud_clis
+from arcguard.core.loop_guard import inner_commands
 from arcguard.core.loop_guard import shell_words
 from arcguard.core.loop_guard.reading_commands import GH_READ_ONLY
 from arcguard.core.loop_guard.reading_commands import GIT_LISTING
@@ -89,7 +90,7 @@ WRAPPERS = frozenset({"timeout", "time", "nice", "nohup", "command", "builtin", 
 LOOP_WORDS = frozenset({"for", "while", "until", "do", "done"})  # words that make a loop
 VALUED_OPTIONS = frozenset(
     "-n -f -p -c -V -H --namespace --context --kubeconfig --cluster --file --project-name "  # noqa: SIM905
-    "--env-file --profile --host".split()
+    "--env-file --profile --host -A --app".split()
 )
 # git's own options before its subcommand that take a value (`-C dir`, `-c key=value`).
 GIT_VALUED_OPTIONS = frozenset({"-C", "-c"})
@@ -264,6 +265,8 @@ def reads(words: list[str]) -> bool:
         return _subcommand_reads(program, words[1:])
     if program in ("curl", "wget"):
         return _fetch_reads(program, words[1:])
+    if program == "redis-cli":
+        return inner_commands.redis_reads(words[1:])
     if program in cloud_clis.CLIS:
         return cloud_clis.reads(program, words[1:])
     if program in AWK_PROGRAMS:
@@ -282,12 +285,15 @@ def _subcommand_reads(program: str, args: list[str]) -> bool:
         at = subcommand_at(args)
     if at >= len(args):
         return False
+    if args[at] == "exec" and program in inner_commands.EXECUTING:
+        inner = inner_commands.carried(program, args[at + 1 :])
+        return inner is not None and reads(inner)
     listing = LISTING.get(program, {}).get(args[at])
     if listing is not None:
-        reads = at + 1 < len(args) and args[at + 1] in listing
+        reporting = at + 1 < len(args) and args[at + 1] in listing
     else:
-        reads = args[at] in READ_ONLY_SUBCOMMANDS[program]
-    return reads and not _writes(program, args)
+        reporting = args[at] in READ_ONLY_SUBCOMMANDS[program]
+    return reporting and not _writes(program, args)
 
 
 def _writes(program: str, args: list[str]) -> bool:

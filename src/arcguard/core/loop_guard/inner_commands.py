@@ -1,0 +1,46 @@
+"""Commands that carry another command: one run inside a container or a pod (`docker exec`,
+`docker compose exec`, `kubectl exec ... --`) and one sent to a data store's client
+(`redis-cli LLEN emails`).
+
+`tool_effects` reads the carried command as what it is: a look run inside a container (`cat`,
+`redis-cli LLEN`, `celery inspect active`) only reads, and a look asked again that answers as
+before is seen to; anything else run inside stays a change, the safe side. `kubectl exec`
+without `--` (an old form, its command hard to tell from its options) stays a change too.
+"""
+
+from __future__ import annotations
+
+
+# Options of `exec` that take the next word (`-e KEY=value`, `-u app`, `-c sidecar`).
+EXEC_VALUED = frozenset(
+    "-e --env -u --user -w --workdir --env-file --index -c --container -n --namespace "  # noqa: SIM905
+    "--context --kubeconfig".split()
+)
+EXECUTING = frozenset(("docker", "docker-compose", "kubectl"))
+# redis-cli's options that take the next word, and the commands of its that only read.
+REDIS_VALUED = frozenset("-h -p -s -a -u -n -r -i --user --pass --sni --cacert".split())  # noqa: SIM905
+REDIS_READS = frozenset(
+    "GET MGET STRLEN EXISTS TYPE TTL PTTL KEYS SCAN DBSIZE INFO PING LLEN LRANGE LINDEX HGET "  # noqa: SIM905
+    "HGETALL HKEYS HLEN HMGET SCARD SMEMBERS SISMEMBER ZCARD ZRANGE ZSCORE ZCOUNT XLEN XRANGE "
+    "XINFO XPENDING CLIENT MEMORY SLOWLOG".split()
+)
+
+
+def carried(program: str, args: list[str]) -> list[str] | None:
+    """The words a container or pod runs, `args` being what follows `exec`; None when none."""
+    if program == "kubectl":
+        if "--" not in args:
+            return None
+        return args[args.index("--") + 1 :] or None
+    at = 0
+    while at < len(args) and args[at].startswith("-"):
+        at += 2 if args[at] in EXEC_VALUED else 1
+    return args[at + 1 :] or None  # past the container or the service
+
+
+def redis_reads(args: list[str]) -> bool:
+    """`redis-cli ARGS` sends a command that only reads (with none it would wait for input)."""
+    at = 0
+    while at < len(args) and args[at].startswith("-"):
+        at += 2 if args[at] in REDIS_VALUED else 1
+    return at < len(args) and args[at].upper() in REDIS_READS
