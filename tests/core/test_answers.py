@@ -16,6 +16,9 @@ from arcguard.core.loop_guard import answers
         ("Up 3 minutes", "Up 17 minutes"),
         ("took 850ms", "took 2m51s"),
         ("starting (pid 48211)", "starting (pid 50321)"),
+        # A test runner's random order, picked anew for each run.
+        ("Randomized with seed 41822", "Randomized with seed 7710"),
+        ("Using --randomly-seed=3184", "Using --randomly-seed=90211"),
         ("request 1786000000123 done", "request 1786000042999 done"),
         ("image 3f2a1b9c0d built", "image 77e0aa14f1 built"),
         ("ran at 9:05", "ran at 11:52"),

@@ -4,9 +4,10 @@ Settings turned one after another (timeouts raised, retries added, a rule switch
 config file after another) while the command is respelt (a flag, a cache cleared first) and the
 build prints the same failure each time: the fourth attempt gets a request, and a pause comes
 two attempts later than for plain retries, since a setting tried after the request may be the
-one. A change to code, the user's words, the failing program answering otherwise, or the
-failure itself moving start it again; a failure seen right after an edit back to a content the
-file had neither counts nor moves it."""
+one. Fixes to code count too when the failure comes back printed as before: none of them
+touched what fails. The user's words, the failing program answering otherwise, files written
+from the shell, or the failure itself moving start it again; a failure seen right after an edit
+back to a content the file had neither counts nor moves it."""
 
 from __future__ import annotations
 
@@ -108,12 +109,55 @@ def test_the_failure_printed_with_a_banner_the_first_time_is_that_failure():
     assert out["context"]
 
 
-def test_an_edit_to_code_starts_the_count_again():
+VALIDATION = (
+    "tests/test_carts.py F\n\n=================================== FAILURES ===\n"
+    "E       assert 422 == 201\n"
+    "E        +  where 422 = <Response [422]>.status_code\n"
+    "FAILED tests/test_carts.py::test_add_item - assert 422 == 201\n"
+    "1 failed in 0.41s"
+)
+SUSPECTS = ("app/services/carts.py", "tests/conftest.py", "app/routers/carts.py", "app/main.py")
+
+
+def _fix(n: int) -> Call:
+    """A fix tried in another file each time: a new content, code, not a value turned."""
+    path = f"/p/{SUSPECTS[n % len(SUSPECTS)]}"
+    return edit(path, f"step_{n} = lookup(a)", f"step_{n} = lookup(a, fresh=True)")
+
+
+def test_fixes_in_code_that_leave_the_failure_as_printed_are_asked_about_then_paused():
+    # The same test run word for word after each fix, the failure printed as before each time:
+    # none of the fixes touched what fails.
+    d = Driver()
+    found, said = [], ""
+    for n in range(10):
+        if n:
+            d.turn(_fix(n))
+        out = d.turn(fail("pytest tests/test_carts.py", VALIDATION.replace("0.41", f"0.4{n}")))
+        said += str(out["context"] or "")
+        found += [f"{n + 1}:ask"] * bool(out["context"]) + [f"{n + 1}:pause"] * bool(d.paused)
+        if d.paused:
+            break
+    assert found == ["4:ask", "7:pause"]
+    assert "the 3 edits to code among them left what it prints as it was" in said
+
+
+def test_a_value_walked_in_code_under_the_same_check_is_left_alone():
+    # A number stepped in place, the check as it always runs after each step: a search along
+    # one value, whose failure stands until the value is reached.
+    d = Driver()
+    for n in range(10):
+        if n:
+            d.turn(edit("/p/app/cache.py", f"TTL = {n}", f"TTL = {n + 1}"))
+        assert not d.turn(fail("pytest tests/test_cache.py -q", VALIDATION))["context"], n
+    assert d.paused is None
+
+
+def test_an_edit_to_code_that_moved_the_failure_starts_the_count_again():
     d = _three_attempts()
     d.turn(edit("/p/src/main/java/Money.java", "int cents;", "long cents;"))
-    for n in range(3, 6):
-        d.turn(_setting(n))
-        assert not d.turn(_build(n))["context"], n
+    d.turn(_build(3, f"{UNAUTHORIZED}\nFAILED: 2 of 9 modules"))
+    assert persisting.attempts(_stuck(d)) == 1
 
 
 def test_the_failing_program_answering_otherwise_starts_the_count_again():

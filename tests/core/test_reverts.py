@@ -2,7 +2,8 @@
 and a later one took out shows the edits between moved nothing, so the failures after them
 count on from before those edits; after a second such step back, no edit to that file clears
 anything. Edits to new content, and suspects ruled out one at a time (each line taken out and
-put back once), stay progress, however often the failure comes back after them."""
+put back once), are no step back, however often the failure comes back after them (fixes that
+leave it printed as before are `persisting`'s)."""
 
 from __future__ import annotations
 
@@ -72,7 +73,7 @@ def test_a_setting_tried_in_turn_is_asked_about_then_paused():
     d.turn(fail("pnpm -F admin run typecheck", NOT_FOUND))
     _flip(d, 4)
     d.turn(fail("pnpm typecheck", NOT_FOUND))
-    assert d.paused is not None and d.main["stuck"]["fails"] == 7
+    assert d.paused is not None
 
 
 def test_a_step_back_right_after_a_value_tried_before_still_counts_the_attempts_before():
@@ -190,7 +191,9 @@ def test_an_edit_to_another_file_after_going_back_is_progress():
 
 
 def test_a_short_line_put_back_is_no_step_back():
-    # `end` comes and goes with any rewrite: each new content is progress.
+    # `end` comes and goes with any rewrite: each new content is a try of its own, not a step
+    # back to an earlier one. (That each try leaves the failure as it was is another rule's:
+    # `persisting` asks about such fixes at the 4th attempt.)
     d = Driver()
     outs = [d.turn(fail("bundle exec rspec", "Failure/Error: expect(total).to eq(42)"))]
     closers = ("end", "done")
@@ -199,11 +202,12 @@ def test_a_short_line_put_back_is_no_step_back():
         new = f"total = sum_{tag(n + 1)}(items)\n{closers[(n + 1) % 2]}"
         outs.append(d.turn(edit("/w/lib/cart.rb", old, new)))
         outs.append(d.turn(fail("bundle exec rspec", "Failure/Error: expect(total).to eq(42)")))
-    assert _asked_paused(outs, d) == ([], False)
+    assert d.main["stuck"]["fails"] == 1
 
 
 def test_rewrites_of_a_block_sharing_a_line_are_no_step_back():
-    # Each attempt rewrites the function; `return total` comes and goes with the rewrites.
+    # Each attempt rewrites the function; `return total` comes and goes with the rewrites (the
+    # failure they leave as it was is `persisting`'s, as above).
     d = Driver()
     outs = [d.turn(fail("pytest -q tests/test_cart.py", "E   assert 40 == 42"))]
     bodies = [
@@ -215,7 +219,7 @@ def test_rewrites_of_a_block_sharing_a_line_are_no_step_back():
     for old, new in itertools.pairwise(bodies):
         outs.append(d.turn(edit("/w/cart.py", old, new)))
         outs.append(d.turn(fail("pytest -q tests/test_cart.py", "E   assert 40 == 42")))
-    assert _asked_paused(outs, d) == ([], False)
+    assert d.main["stuck"]["fails"] == 1
 
 
 def test_a_failure_that_moved_ends_the_detour():
@@ -344,7 +348,10 @@ def test_a_flag_compared_both_ways_then_fixed_in_the_same_file_is_left_alone():
     assert _asked_paused(outs, d) == ([], False)
 
 
-def test_a_feature_built_across_files_with_an_import_put_back_is_left_alone():
+def test_a_feature_built_across_files_under_a_test_failing_as_before_is_asked_about():
+    # An import put back is no step back. But a test run after each piece, failing word for
+    # word each time, reads as fixes that missed it (`persisting`): the 4th run is asked
+    # about, the 7th paused, as for any fix; the known cost of that rule.
     d = Driver()
     routes, views = "/w/api/routes.py", "/w/api/views.py"
     schemas, models = "/w/api/schemas.py", "/w/api/models.py"
@@ -366,13 +373,18 @@ def test_a_feature_built_across_files_with_an_import_put_back_is_left_alone():
     for path, old, new in edits:
         outs.append(d.turn(edit(path, old, new)))
         outs.append(d.turn(fail(check, failure)))
-    assert _asked_paused(outs, d) == ([], False)
+    assert _asked_paused(outs, d) == ([7], True)
+    assert d.paused is not None and "7 attempts" in d.paused["reason"]
 
 
-def test_a_debug_print_put_in_again_while_fixing_is_left_alone():
+def test_a_debug_print_put_in_again_while_fixing_is_no_step_back():
+    # The print shows in the failure while it is in, so taking it out and putting it in again
+    # moved what the run prints; the three fixes after it leave that as it was: the 4th run
+    # printing the same is asked about (`persisting`).
     d = Driver()
     cart, check = "/w/cart.py", "pytest -q tests/test_cart.py"
-    failure = _pytest_fails("test_cart.py::test_total", "assert Decimal('40') == Decimal('42')")
+    error = "assert Decimal('40') == Decimal('42')"
+    captured = "----- Captured stdout call -----\nDEBUG subtotal 40 [Item(price=20)]\n"
     show = '    print("DEBUG subtotal", subtotal, items)'
     edits = [
         ("    return subtotal", f"{show}\n    return subtotal"),
@@ -382,11 +394,14 @@ def test_a_debug_print_put_in_again_while_fixing_is_left_alone():
         ("i.price * i.qty", "i.unit_price * i.qty"),
         ("shipping = 0", "shipping = rates.shipping(items)"),
     ]
-    outs = [d.turn(fail(check, failure))]
+    outs = [d.turn(fail(check, _pytest_fails("test_cart.py::test_total", error)))]
     for old, new in edits:
         outs.append(d.turn(edit(cart, old, new)))
-        outs.append(d.turn(fail(check, failure)))
-    assert _asked_paused(outs, d) == ([], False)
+        shown = captured if "print(" in new or "print(" not in old else ""
+        failure = _pytest_fails("test_cart.py::test_total", error)
+        outs.append(d.turn(fail(check, shown + failure)))
+    assert d.main["stuck"]["fails"] == 1
+    assert _asked_paused(outs, d) == ([13], False)
 
 
 def test_a_rewrite_putting_a_value_tried_before_back_in_is_no_step_back():

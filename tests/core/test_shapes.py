@@ -163,12 +163,17 @@ def test_parallel_calls_failing_alike_with_another_failure_between_are_one_attem
     assert asked == [4]
 
 
-def test_an_edit_between_failures_starts_the_count_again():
+def test_an_edit_that_moved_the_failure_starts_the_count_again():
+    # Each edit changes the value the test receives: what it prints moved, so it was progress.
     d = Driver()
+    received = 4
     for n in range(12):
         if n % 3 == 2:
             d.turn(edit_to(f"v{tag(n)}", before=f"v{tag(n - 1)}"))
-        result = d.turn(failing(n))
+            received += 10
+        command = SPELLINGS[n % len(SPELLINGS)]
+        text = FAILURE.format(ms=10 + n).replace("Received: 4", f"Received: {received}")
+        result = d.turn(bash(command, error=text))
         assert not nudges(result) and not result["paused"]
 
 

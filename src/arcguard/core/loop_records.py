@@ -58,7 +58,7 @@ class Detour(Record):
 
 
 class Persist(Record):
-    """Failures seen since the last change to code (`loop_guard.persisting`)."""
+    """Failures that outlive what was tried against them (`loop_guard.persisting`)."""
 
     failures: list[str] = field(list_of(STR), default_factory=list)  # as `stuck` counts them
     errors: list[list[str]] = field(list_of(list_of(STR)), default_factory=list)  # what they say
@@ -68,11 +68,15 @@ class Persist(Record):
     ways: list[str] = field(list_of(STR), default_factory=list)  # the failing commands' spellings
     programs: list[str] = field(list_of(STR), default_factory=list)  # the programs that failed
     again: int = field(INT, default=0)  # failing attempts since whose failure was one kept
-    edits: int = field(INT, default=0)  # edits of settings, or back to a content, since
+    edits: int = field(INT, default=0)  # edits of settings or values, or back to a content, since
+    coded: int = field(INT, default=0)  # other edits of code to a new content, since
     # Since the last failing attempt: a command that may change the world ran; the last edit
-    # went back to a content the file had.
+    # went back to a content the file had; code was edited to a new content.
     changed: bool = field(BOOL, default=False)
     back: bool = field(BOOL, default=False)
+    fixed: bool = field(BOOL, default=False)
+    probed: bool = field(BOOL, default=False)  # the last attempt counted came after a fix
+    whole: str = field(STR, default="")  # the last attempt's print, end to end, as a digest
     seen: int = field(INT, default=0)  # the track's `seq` at the last attempt
     turn: int = field(INT, default=-1)  # ... and its turn
     label: str = field(STR, default="")  # the last attempt's call

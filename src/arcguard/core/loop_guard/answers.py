@@ -32,6 +32,7 @@ TIME_WORDS = frozenset(
 LONG_DIGITS = 7
 # A hex word this long with a letter and a digit is an id (`3f2a1b9`), not a code (`E501`).
 HEX_ID_CHARS = 7
+RUN_PICKED = frozenset(("pid", "seed"))  # the word before a number a run picks anew
 LOOK_CHARS = 8
 
 
@@ -71,7 +72,8 @@ def clock_free(text: str) -> str:
 
 
 def _moves_with_the_clock(word: str, previous: str, following: str) -> bool:
-    if shape.is_duration(word) or previous == "pid" or word.lower().startswith("pid"):
+    # A process id and a random seed are picked anew for each run (`Randomized with seed 7710`).
+    if shape.is_duration(word) or previous in RUN_PICKED or word.lower().startswith("pid"):
         return True
     if word.isdigit():
         return len(word) >= LONG_DIGITS or following in TIME_WORDS

@@ -47,6 +47,8 @@ EDGES = "()[]{},;:'\"`"  # around a word in a line (`(0.42s)`)
 SIZE_UNITS = frozenset({"b", "kb", "kib", "mb", "mib", "gb", "gib"})
 ID_HEX = 8  # hex digits in an id of groups: fewer is a code (`E501`, `0x1f`)
 MAX_SWAP_CHARS = 80
+# The words a flag is turned with (`enabled = true`, `DEBUG = False`).
+FLAG_WORDS = frozenset(("true", "false", "yes", "no", "on", "off", "enabled", "disabled"))
 
 
 def printed(text: str) -> list[str]:
@@ -204,6 +206,29 @@ def knob(call: ToolCall) -> bool:
             len(old.splitlines()) == len(new.splitlines()) <= SETTING_LINES for old, new in pairs
         )
     )
+
+
+def turned(call: ToolCall) -> bool:
+    """An Edit or MultiEdit that only changes values in place, in any file: numbers, a flag or
+    a quoted word (`TTL = 3` to `4`, `DEBUG = True` to `False`, `"bundler"` to `"node"`). A
+    value tried, not code rewritten: its failure is expected to stand until the right one."""
+    pairs = replacements(call)
+    return bool(pairs) and all(_valueless(old) == _valueless(new) for old, new in pairs)
+
+
+def _valueless(text: str) -> str:
+    """`text` with its values as placeholders: quoted texts, digits and flags' words."""
+    out, quote = [], ""
+    for c in text:
+        if quote:
+            quote = "" if c == quote or c == "\n" else quote
+        elif c in "'\"`":
+            quote = c
+            out.append("Q")
+        elif not c.isdigit():
+            out.append(c)
+    words = "".join(out).split(" ")
+    return " ".join("B" if w.strip(EDGES).lower() in FLAG_WORDS else w for w in words)
 
 
 def edits_settings(call: ToolCall) -> bool:

@@ -3,11 +3,12 @@
 The runs `stuck` counts start again at anything that may have moved the world: an edit to a
 content a file never had, a reinstall, a cache cleared, a new answer from a one-off look. That
 keeps them from counting work that goes somewhere. But a session that turns setting after
-setting (a timeout raised four times, a rule switched off in one config file after another)
-and respells its command (a flag added, a cache cleared first) while the build prints the same
-failure each time goes nowhere either, and no one of those runs sees it. This record does.
+setting (a timeout raised four times, a rule switched off in one config file after another),
+or rewrites code in one file after another, and respells its command (a flag added, a cache
+cleared first) while the build prints the same failure each time goes nowhere either, and no
+one of those runs sees it. This record does.
 
-It keeps the last few failures seen since the last change to code (`Persist.failures`, as
+It keeps the last few failures seen (`Persist.failures`, as
 `stuck` keys them, `failures.aimed`; or, printed again with other lines around the same
 clauses that say what went wrong, by the same program not aimed at another target nor showing
 a value its call names anew: `_spelt_again`) and
@@ -21,8 +22,15 @@ nor moves. Staged as a failure's run is (`stages`: one request for both, and the
 attempts whatever was edited between them). With settings edited, nothing counts until the
 command was also run another way (`attempts`).
 
-What starts it again is what could have fixed the failure or shows it gone: a confirmed edit of
-code to a new content (a file that is not one of settings: `edited.settings_file`), files
+Fixes to code count too (`Persist.coded`): when the failure comes back printed as before after
+an edit to a content a file never had, the edit did not reach what fails, and a fourth attempt
+so is as telling as a fourth retry (a request rewritten in one file after another, each time
+the same 422). Only a print the same end to end shows that (`Persist.whole`): a compiler's
+next error scrolled in is what the edit did. An edit that only turns values in place
+(`edited.turned`: `TTL = 3` to `4`, a flag, a quoted word) is a value tried, whose failure
+stands until the right one: it counts as a setting does. A line taken out, the failure as
+before, then put back was a suspect ruled out: that attempt does not count (`Persist.probed`).
+What starts it again is what shows the failure gone or could have changed it unseen: files
 written from the shell (a checkout among them), the user's words (`stuck.heard`), or the
 program that failed completing. A poll is left to the wait's own rule, parallel copies in one
 turn are one attempt, a repeat the guard refuses is one more (`refused`), and failures not
@@ -74,9 +82,15 @@ def observe(st: Stuck, seq: int, turn: int, call: ToolCall, f: stuck.Finished) -
     persist = st.persist
     if persist is not None and seq - persist.seen > WINDOW:
         persist = st.persist = None
-    if persist is not None and f.edit:
+    if persist is not None and f.edit == stuck.NEW and not _turned(call):
+        persist.coded, persist.fixed = persist.coded + 1, True
+    elif persist is not None and f.edit:
         persist.edits += 1
         persist.back = f.edit == stuck.REVISIT
+        if persist.back and persist.probed:
+            # The fix the last attempt tested is taken back: it was a suspect ruled out (a
+            # line taken out, the failure as before, the line put back), not a fix that failed.
+            persist.again, persist.probed = max(persist.again - 1, 0), False
     elif persist is not None and f.changed and f.outcome.startswith(opkey.COMPLETED):
         persist.changed = True
     if call.name != opkey.BASH or (tool_effects.is_poll(call) and not tool_effects.acts(call)):
@@ -120,11 +134,13 @@ def pause_due(st: Stuck, pause: int) -> bool:
     return persist is not None and persist.nudged and attempts(st) >= pause
 
 
+def _turned(call: ToolCall) -> bool:
+    return edited.edits_settings(call) or edited.turned(call)
+
+
 def _restarts(call: ToolCall, f: stuck.Finished) -> bool:
-    """What could have fixed the failure: code edited, or files written from the shell (a
-    checkout among them)."""
-    if f.edit == stuck.NEW and not edited.edits_settings(call):
-        return True
+    """What could have changed the failure unseen: files written from the shell (a checkout
+    among them)."""
     return f.wrote and not f.outcome.startswith(opkey.FAILED)
 
 
@@ -136,7 +152,9 @@ def _failed(
     if persist is None:
         persist = st.persist = Persist()
     same = key in persist.failures or _spelt_again(persist, call, words, errors, f.printed or [])
-    known = same and printed in persist.prints
+    whole = hashing.digest("\n".join(f.printed or []))
+    known = same and printed in persist.prints and (not persist.fixed or whole == persist.whole)
+    persist.whole = whole
     persist.seen = seq
     if persist.turn == turn and known:
         return  # a parallel copy of the attempt
@@ -144,6 +162,7 @@ def _failed(
     way = opkey.operation_id(call)
     if way not in persist.ways:
         persist.ways = [*persist.ways, way][-MAX_FAILURES:]
+    persist.probed = known and persist.fixed and not persist.back
     if known:
         # Right after an edit back to a content the file had (a suspect ruled out, then put
         # back), the failure is what the session expected: it neither counts nor moves.
@@ -151,12 +170,12 @@ def _failed(
     else:
         if persist.changed or same:
             # What changed since the last failure moved it, or the failure itself moved (a
-            # count lower, another file failing): news.
-            persist.again = 0
+            # count lower, another file failing): news, and the edits before it are behind.
+            persist.again = persist.coded = 0
         persist.prints = [*persist.prints, printed][-2 * MAX_FAILURES :]
         if not same:
             _keep(persist, call, key, words, errors)
-    persist.changed = persist.back = False
+    persist.changed = persist.back = persist.fixed = False
 
 
 def _keep(persist: Persist, call: ToolCall, key: str, words: list[str], errors: list[str]) -> None:

@@ -69,7 +69,8 @@ def _pause(st: Stuck, cfg: Config, now: float, ways: int) -> tuple[PauseKind, st
         return "stuck", messages.asked_pause(asked.ways(st), run.answer, run.label)
     if persist and persisting.pause_due(st, cfg.error_pause_repeats):
         attempts = persisting.attempts(st)
-        return "stuck", messages.stuck_pause(attempts, persist.label, failing=True)
+        fixes = persist.coded
+        return "stuck", messages.stuck_pause(attempts, persist.label, failing=True, fixes=fixes)
     if st.nudged and st.repeats >= cfg.shape_pause_repeats:
         return "stuck", messages.stuck_pause(st.repeats, label, failing=False)
     if searches.pause_due(st, cfg.shape_pause_repeats):
@@ -99,7 +100,7 @@ def _request(st: Stuck, cfg: Config, now: float, ways: int) -> tuple[str, str, i
         return text, vocabulary.SAME_ANSWER, asked.ways(st), 1
     if persist and persisting.word_due(st, cfg.error_checkin_repeats):
         attempts = persisting.attempts(st)
-        text = messages.stuck_checkin(attempts, persist.label, failing=True)
+        text = messages.stuck_checkin(attempts, persist.label, failing=True, fixes=persist.coded)
         return text, vocabulary.SAME_FAILURE, attempts, 1
     if repeats >= cfg.shape_checkin_repeats and not st.nudged:
         st.nudged = True

@@ -202,10 +202,10 @@ def backstop_ceiling(turns: int) -> str:
     )
 
 
-def stuck_checkin(count: int, label: str, *, failing: bool, ways: int = 1) -> str:
+def stuck_checkin(count: int, label: str, *, failing: bool, ways: int = 1, fixes: int = 0) -> str:
     what = (
         f"{count} attempts failed {failed_ways(ways)} ({label}, among others), however they were"
-        " spelt and whatever ran in between"
+        f" spelt and whatever ran in between{_fixes(fixes)}"
         if failing
         else f"{count} calls repeated ones made before ({label}, among others): their results"
         " brought nothing new (only timestamps, counters or ids differed), however the calls"
@@ -223,9 +223,17 @@ def failed_ways(ways: int) -> str:
     return "the same way" if ways < 2 else f"in the same {ways} ways, taking turns"
 
 
-def stuck_pause(count: int, label: str, *, failing: bool, ways: int = 1) -> str:
+def _fixes(fixes: int) -> str:
+    """Edits to code among the attempts, which left the failure printed as before."""
+    if not fixes:
+        return ""
+    edits = "the edit" if fixes == 1 else f"the {fixes} edits"
+    return f"; {edits} to code among them left what it prints as it was"
+
+
+def stuck_pause(count: int, label: str, *, failing: bool, ways: int = 1, fixes: int = 0) -> str:
     what = (
-        f"{count} attempts failed {failed_ways(ways)}, whatever ran in between"
+        f"{count} attempts failed {failed_ways(ways)}, whatever ran in between{_fixes(fixes)}"
         if failing
         else f"{count} calls repeated earlier ones and brought nothing new"
     )
