@@ -27,6 +27,7 @@ def test_a_data_stores_client_reads_only_with_a_command_that_reads():
     reads = tool_effects.is_read_only_command
     assert reads("redis-cli -h cache -p 6379 GET session:42") and reads("redis-cli INFO memory")
     assert not reads("redis-cli FLUSHALL") and not reads("redis-cli -n 2 DEL k")
+    assert not reads("redis-cli CLIENT KILL TYPE pubsub") and not reads("redis-cli SLOWLOG RESET")
     assert not reads("redis-cli") and not reads("celery -A app purge")
 
 

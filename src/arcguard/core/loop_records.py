@@ -68,15 +68,16 @@ class Persist(Record):
     ways: list[str] = field(list_of(STR), default_factory=list)  # the failing commands' spellings
     programs: list[str] = field(list_of(STR), default_factory=list)  # the programs that failed
     again: int = field(INT, default=0)  # failing attempts since whose failure was one kept
-    edits: int = field(INT, default=0)  # edits of settings or values, or back to a content, since
-    coded: int = field(INT, default=0)  # other edits of code to a new content, since
+    edits: int = field(INT, default=0)  # edits of settings or values, or going back, since it
+    coded: int = field(INT, default=0)  # fixes to code, since the count last started
     # Since the last failing attempt: a command that may change the world ran; the last edit
     # went back to a content the file had; code was edited to a new content.
     changed: bool = field(BOOL, default=False)
     back: bool = field(BOOL, default=False)
     fixed: bool = field(BOOL, default=False)
-    probed: bool = field(BOOL, default=False)  # the last attempt counted came after a fix
-    whole: str = field(STR, default="")  # the last attempt's print, end to end, as a digest
+    out: str = field(STR, default="")  # the file the last edit to code took lines out of
+    probe: str = field(STR, default="")  # ... as the last attempt counted found it
+    whole: str = field(STR, default="")  # the last attempt's print, as a digest
     seen: int = field(INT, default=0)  # the track's `seq` at the last attempt
     turn: int = field(INT, default=-1)  # ... and its turn
     label: str = field(STR, default="")  # the last attempt's call

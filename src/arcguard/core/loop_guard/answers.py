@@ -32,7 +32,7 @@ TIME_WORDS = frozenset(
 LONG_DIGITS = 7
 # A hex word this long with a letter and a digit is an id (`3f2a1b9`), not a code (`E501`).
 HEX_ID_CHARS = 7
-RUN_PICKED = frozenset(("pid", "seed"))  # the word before a number a run picks anew
+RUN_SEEDS = frozenset((("with", "seed"), ("randomly", "seed")))  # the words before a run's seed
 LOOK_CHARS = 8
 
 
@@ -59,21 +59,23 @@ def clock_free(text: str) -> str:
     """`text` whole (a change may show in its middle), with what a clock moves as `CLOCK`."""
     tokens = _tokens(_without_clock_times(text))
     out = []
-    previous = ""  # the last word seen, lower case
+    previous = ("", "")  # the last two words seen, lower case
     for at, token in enumerate(tokens):
         if token[0] in shape.WORD and any(c in shape.DIGITS for c in token):
             token = (
                 CLOCK if _moves_with_the_clock(token, previous, _next_word(tokens, at)) else token
             )
         if token[0] in shape.WORD:
-            previous = token.lower()
+            previous = (previous[1], token.lower())
         out.append(token)
     return "".join(out)
 
 
-def _moves_with_the_clock(word: str, previous: str, following: str) -> bool:
-    # A process id and a random seed are picked anew for each run (`Randomized with seed 7710`).
-    if shape.is_duration(word) or previous in RUN_PICKED or word.lower().startswith("pid"):
+def _moves_with_the_clock(word: str, previous: tuple[str, str], following: str) -> bool:
+    # A process id, and a seed a test runner picked for its order, are new for each run
+    # (`Randomized with seed 7710`); a seed the command names (`--seed 11`) is its own.
+    picked = previous[1] == "pid" or previous in RUN_SEEDS
+    if shape.is_duration(word) or picked or word.lower().startswith("pid"):
         return True
     if word.isdigit():
         return len(word) >= LONG_DIGITS or following in TIME_WORDS

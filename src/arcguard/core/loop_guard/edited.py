@@ -47,6 +47,7 @@ EDGES = "()[]{},;:'\"`"  # around a word in a line (`(0.42s)`)
 SIZE_UNITS = frozenset({"b", "kb", "kib", "mb", "mib", "gb", "gib"})
 ID_HEX = 8  # hex digits in an id of groups: fewer is a code (`E501`, `0x1f`)
 MAX_SWAP_CHARS = 80
+COMMENTS = "#/-*; "  # what comments a line out (`# app.use(x)`, `// app.use(x)`, `-- x`)
 # The words a flag is turned with (`enabled = true`, `DEBUG = False`).
 FLAG_WORDS = frozenset(("true", "false", "yes", "no", "on", "off", "enabled", "disabled"))
 
@@ -217,18 +218,54 @@ def turned(call: ToolCall) -> bool:
 
 
 def _valueless(text: str) -> str:
-    """`text` with its values as placeholders: quoted texts, digits and flags' words."""
-    out, quote = [], ""
+    """`text` with its values as placeholders: quoted texts (`Q`), numbers standing alone
+    (`N`: not the digits of a name, `int32`) and flags' words (`B`)."""
+    out, quote, escaped, before = [], "", False, ""
     for c in text:
         if quote:
-            quote = "" if c == quote or c == "\n" else quote
-        elif c in "'\"`":
-            quote = c
+            quote = "" if (c == quote and not escaped) or c == "\n" else quote
+            escaped = c == "\\" and not escaped
+        elif c in '"`' or (c == "'" and not _in_word(before)):
+            quote = c  # an apostrophe after a letter is text (`don't`, a lifetime `&'a`)
             out.append("Q")
-        elif not c.isdigit():
+        elif c.isdigit() and not _in_word(before):
+            out.append("N")
+        elif not (c.isdigit() and out[-1:] == ["N"]) and not (c == "." and out[-1:] == ["N"]):
             out.append(c)
-    words = "".join(out).split(" ")
-    return " ".join("B" if w.strip(EDGES).lower() in FLAG_WORDS else w for w in words)
+        before = c if not quote else ""
+    return _flags_aside("".join(out))
+
+
+def _in_word(c: str) -> bool:
+    return c.isalnum() or c == "_"
+
+
+def _flags_aside(text: str) -> str:
+    """`text` with each word that turns a flag (`FLAG_WORDS`, `verify=True`) as `B`."""
+    out, word = [], ""
+    for c in text + " ":
+        if _in_word(c):
+            word += c
+            continue
+        out.append("B" if word.lower() in FLAG_WORDS else word)
+        out.append(c)
+        word = ""
+    return "".join(out)[:-1]
+
+
+def takes_out(call: ToolCall) -> bool:
+    """An Edit or MultiEdit that only takes lines out, or comments them out: a suspect set
+    aside, not a fix written."""
+    pairs = replacements(call)
+    return bool(pairs) and all(_taken_out(old, new) for old, new in pairs)
+
+
+def _taken_out(old: str, new: str) -> bool:
+    olds = [line.strip() for line in old.splitlines() if line.strip()]
+    news = [line.strip() for line in new.splitlines() if line.strip()]
+    kept = [line for line in news if line in olds]
+    hidden = [line for line in news if line not in olds and line.lstrip(COMMENTS).strip() in olds]
+    return len(kept) + len(hidden) == len(news) and len(kept) < len(olds)
 
 
 def edits_settings(call: ToolCall) -> bool:

@@ -11,18 +11,16 @@ without `--` (an old form, its command hard to tell from its options) stays a ch
 from __future__ import annotations
 
 
-# Options of `exec` that take the next word (`-e KEY=value`, `-u app`, `-c sidecar`).
-EXEC_VALUED = frozenset(
-    "-e --env -u --user -w --workdir --env-file --index -c --container -n --namespace "  # noqa: SIM905
-    "--context --kubeconfig".split()
-)
+# Options of `docker exec` and `docker compose exec` that take the next word (`-e KEY=value`,
+# `-u app`); `kubectl exec` is read past its `--` instead.
+EXEC_VALUED = frozenset("-e --env -u --user -w --workdir --env-file --index".split())  # noqa: SIM905
 EXECUTING = frozenset(("docker", "docker-compose", "kubectl"))
 # redis-cli's options that take the next word, and the commands of its that only read.
 REDIS_VALUED = frozenset("-h -p -s -a -u -n -r -i --user --pass --sni --cacert".split())  # noqa: SIM905
 REDIS_READS = frozenset(
     "GET MGET STRLEN EXISTS TYPE TTL PTTL KEYS SCAN DBSIZE INFO PING LLEN LRANGE LINDEX HGET "  # noqa: SIM905
     "HGETALL HKEYS HLEN HMGET SCARD SMEMBERS SISMEMBER ZCARD ZRANGE ZSCORE ZCOUNT XLEN XRANGE "
-    "XINFO XPENDING CLIENT MEMORY SLOWLOG".split()
+    "XINFO XPENDING".split()
 )
 
 

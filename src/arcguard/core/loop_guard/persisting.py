@@ -25,11 +25,13 @@ command was also run another way (`attempts`).
 Fixes to code count too (`Persist.coded`): when the failure comes back printed as before after
 an edit to a content a file never had, the edit did not reach what fails, and a fourth attempt
 so is as telling as a fourth retry (a request rewritten in one file after another, each time
-the same 422). Only a print the same end to end shows that (`Persist.whole`): a compiler's
-next error scrolled in is what the edit did. An edit that only turns values in place
-(`edited.turned`: `TTL = 3` to `4`, a flag, a quoted word) is a value tried, whose failure
-stands until the right one: it counts as a setting does. A line taken out, the failure as
-before, then put back was a suspect ruled out: that attempt does not count (`Persist.probed`).
+the same 422). Only a print the same as the last one (`Persist.whole`: its last lines, clock
+values, sizes and a runner's random seed aside) shows that: a compiler's next error scrolled in
+is what the edit did. An edit that only turns values in place (`edited.turned`: `TTL = 3` to
+`4`, a flag, a quoted word) is a value tried, whose failure stands until the right one: it
+counts as a setting does. Lines taken out of a file, the failure as before, then put back were
+a suspect ruled out: that attempt does not count (`Persist.probe`). Fixes to code are asked
+about, never paused for (`pause_due`): a failure left as it was may be one beside the work.
 What starts it again is what shows the failure gone or could have changed it unseen: files
 written from the shell (a checkout among them), the user's words (`stuck.heard`), or the
 program that failed completing. A poll is left to the wait's own rule, parallel copies in one
@@ -82,15 +84,8 @@ def observe(st: Stuck, seq: int, turn: int, call: ToolCall, f: stuck.Finished) -
     persist = st.persist
     if persist is not None and seq - persist.seen > WINDOW:
         persist = st.persist = None
-    if persist is not None and f.edit == stuck.NEW and not _turned(call):
-        persist.coded, persist.fixed = persist.coded + 1, True
-    elif persist is not None and f.edit:
-        persist.edits += 1
-        persist.back = f.edit == stuck.REVISIT
-        if persist.back and persist.probed:
-            # The fix the last attempt tested is taken back: it was a suspect ruled out (a
-            # line taken out, the failure as before, the line put back), not a fix that failed.
-            persist.again, persist.probed = max(persist.again - 1, 0), False
+    if persist is not None and f.edit:
+        _edited(persist, call, new=f.edit == stuck.NEW)
     elif persist is not None and f.changed and f.outcome.startswith(opkey.COMPLETED):
         persist.changed = True
     if call.name != opkey.BASH or (tool_effects.is_poll(call) and not tool_effects.acts(call)):
@@ -113,10 +108,10 @@ def refused(st: Stuck, seq: int, turn: int, call: ToolCall) -> None:
 
 def attempts(st: Stuck) -> int:
     """The attempts that failed the same way, the first included: those that told nothing new
-    (`Persist.again`). When settings were edited between them, none until the command was
-    also run another way: a check run word for word after each edit is that edit's test
-    (chores beside an old failure, a workflow built up piece by piece); one respelt (a flag
-    added, a cache cleared first) is one more try at the failure."""
+    (`Persist.again`). When settings or values were tried between them, none until the
+    command was also run another way: a check run word for word after each is that setting's
+    test (a workflow built up piece by piece); one respelt (a flag added, a cache cleared
+    first) is one more try at the failure."""
     persist = st.persist
     if persist is None or (persist.edits and len(persist.ways) < 2):
         return 0
@@ -129,13 +124,32 @@ def word_due(st: Stuck, checkin: int) -> bool:
 
 
 def pause_due(st: Stuck, pause: int) -> bool:
-    """Still failing the same way at `pause` attempts, after the request."""
+    """Still failing the same way at `pause` attempts, after the request, and no fix to code
+    among them: a failure left as it was beside work on code (chores beside an old failure, a
+    feature built up under its test) gets the request only."""
     persist = st.persist
-    return persist is not None and persist.nudged and attempts(st) >= pause
+    return persist is not None and persist.nudged and not persist.coded and attempts(st) >= pause
 
 
-def _turned(call: ToolCall) -> bool:
-    return edited.edits_settings(call) or edited.turned(call)
+def _edited(persist: Persist, call: ToolCall, *, new: bool) -> None:
+    """An edit since the last attempt: a fix to code (`coded`); a setting or a value tried, or
+    a setting put back (`edits`); code put back, which takes back a suspect the last attempt
+    ruled out."""
+    path = hashing.digest(opkey.file_path(call))
+    settings = edited.edits_settings(call)
+    persist.back = not new
+    if not new and persist.probe == path:
+        # The lines taken out before the last attempt are put back: they were a suspect ruled
+        # out (the failure as before without them), not a fix that failed.
+        persist.again, persist.coded = max(persist.again - 1, 0), max(persist.coded - 1, 0)
+        persist.probe = ""
+    if not settings and new:
+        persist.fixed = True
+        persist.out = path if edited.takes_out(call) else ""
+    if settings or (new and edited.turned(call)):
+        persist.edits += 1
+    elif new:
+        persist.coded += 1
 
 
 def _restarts(call: ToolCall, f: stuck.Finished) -> bool:
@@ -162,7 +176,7 @@ def _failed(
     way = opkey.operation_id(call)
     if way not in persist.ways:
         persist.ways = [*persist.ways, way][-MAX_FAILURES:]
-    persist.probed = known and persist.fixed and not persist.back
+    persist.probe = persist.out if known and persist.fixed and not persist.back else ""
     if known:
         # Right after an edit back to a content the file had (a suspect ruled out, then put
         # back), the failure is what the session expected: it neither counts nor moves.
