@@ -28,6 +28,7 @@ from arcguard.core.loop_guard import cycle_run
 from arcguard.core.loop_guard import opkey
 from arcguard.core.loop_guard import stages
 from arcguard.core.loop_guard import tool_effects
+from arcguard.core.loop_guard.measurements import measures
 from arcguard.core.loop_guard.period import detect_period
 from arcguard.core.loop_guard.repeat import settle_batch
 from arcguard.core.loop_guard.tracks import MAIN
@@ -212,8 +213,9 @@ def turn_call(cfg: Config, call: ToolCall) -> TurnCall:
     return TurnCall(
         op=opkey.operation_id(call),
         label=opkey.label(call, LABEL_SUBJECT),
-        # A user tool's turns are the user's answers, not a cycle (like an allow-listed call).
-        allowed=is_allowed(cfg, call) or call.name in opkey.USER_TOOLS,
+        # A user tool's turns are the user's answers, not a cycle (like an allow-listed call),
+        # and a benchmark's runs are samples.
+        allowed=is_allowed(cfg, call) or call.name in opkey.USER_TOOLS or measures(call),
         waits=tool_effects.is_wait(call),
         polls=tool_effects.is_poll(call),
     )
