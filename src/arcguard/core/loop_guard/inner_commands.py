@@ -24,21 +24,17 @@ REDIS_READS = frozenset(
 )
 
 
-def carried(program: str, args: list[str]) -> list[str] | None:
-    """The words a container or pod runs, `args` being what follows `exec`; None when none."""
+def carried(program: str, args: list[str], target: int) -> list[str] | None:
+    """The words a container or pod runs, `args` being what follows `exec` and `target` where
+    its container or service is, past exec's own options; None when none."""
     if program == "kubectl":
         if "--" not in args:
             return None
         return args[args.index("--") + 1 :] or None
-    at = 0
-    while at < len(args) and args[at].startswith("-"):
-        at += 2 if args[at] in EXEC_VALUED else 1
-    return args[at + 1 :] or None  # past the container or the service
+    return args[target + 1 :] or None
 
 
-def redis_reads(args: list[str]) -> bool:
-    """`redis-cli ARGS` sends a command that only reads (with none it would wait for input)."""
-    at = 0
-    while at < len(args) and args[at].startswith("-"):
-        at += 2 if args[at] in REDIS_VALUED else 1
-    return at < len(args) and args[at].upper() in REDIS_READS
+def redis_reads(args: list[str], command: int) -> bool:
+    """`redis-cli ARGS` sends a command that only reads, `command` being where it is past the
+    client's own options (with none it would wait for input)."""
+    return command < len(args) and args[command].upper() in REDIS_READS

@@ -266,7 +266,8 @@ def reads(words: list[str]) -> bool:
     if program in ("curl", "wget"):
         return _fetch_reads(program, words[1:])
     if program == "redis-cli":
-        return inner_commands.redis_reads(words[1:])
+        args = words[1:]
+        return inner_commands.redis_reads(args, subcommand_at(args, inner_commands.REDIS_VALUED))
     if program in cloud_clis.CLIS:
         return cloud_clis.reads(program, words[1:])
     if program in AWK_PROGRAMS:
@@ -286,7 +287,10 @@ def _subcommand_reads(program: str, args: list[str]) -> bool:
     if at >= len(args):
         return False
     if args[at] == "exec" and program in inner_commands.EXECUTING:
-        inner = inner_commands.carried(program, args[at + 1 :])
+        rest = args[at + 1 :]
+        inner = inner_commands.carried(
+            program, rest, subcommand_at(rest, inner_commands.EXEC_VALUED)
+        )
         return inner is not None and reads(inner)
     listing = LISTING.get(program, {}).get(args[at])
     if listing is not None:
