@@ -212,9 +212,10 @@ def test_the_line_a_plugin_without_arcguard_shows_is_the_one_it_prints():
 # for a server's error answer read as a failure, a hang whose task later completes, and an
 # eighth blind fold; 32,320 for fixes to code that leave a failure as printed, their fields in
 # the state, looks run inside a container, a benchmark's runs as samples, and a ninth, tenth
-# and eleventh blind fold).
+# and eleventh blind fold; 32,700 for a failure an output filter hid, a check run many times
+# over read as a measurement, failing lines compared across filters, and a twelfth blind fold).
 README_WORDS = 500
-ALL_WORDS = 32_320
+ALL_WORDS = 32_700
 
 
 def test_the_documentation_stays_short_enough_to_finish():

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from testing.guard_driver import Driver
 from testing.guard_driver import bash
+from testing.guard_driver import edit
 
 from arcguard.core.loop_guard.measurements import measures
 from arcguard.core.tool_call import ToolCall
@@ -46,7 +47,38 @@ def test_what_measures():
         "go test -run='^$' -bench=. ./internal/cache",
         "cd api && ./scripts/bench_http.sh",
         "pytest tests/perf --benchmark-only",
+        FLAKE_RATE,
+        "for i in {1..50}; do go test -run TestTick ./sync || break; done",
+        "go test -count=200 -run TestTickOrder ./sync",
+        "pytest --count 50 -x tests/test_sync.py",
+        "npx playwright test --repeat-each=20 checkout.spec.ts",
     ):
         assert measures(call(command)), command
-    for command in ("cd workbench && make test", "curl -s localhost:8080/", "npm test"):
+    for command in (
+        "cd workbench && make test",
+        "curl -s localhost:8080/",
+        "npm test",
+        "go test -count=1 ./...",
+        "git rev-list --count HEAD",
+        "for f in a.py b.py; do ruff check $f; done",
+        "for i in $(seq 1 30); do curl -sf localhost:8080/health && break; sleep 2; done",
+    ):
         assert not measures(call(command)), command
+
+
+FLAKE_RATE = (
+    "for i in $(seq 1 100); do cargo test sync::tick_order -- --exact -q >/dev/null 2>&1"
+    " && echo PASS || echo FAIL; done | sort | uniq -c"
+)
+
+
+def test_a_flaky_tests_rate_measured_again_after_its_fix_is_never_denied():
+    d = Driver()
+    d.turn(bash(FLAKE_RATE, "      6 FAIL\n     94 PASS\n"))
+    d.turn(edit("src/sync.rs", "let tick = clock.now();", "let tick = clock.monotonic();"))
+    for n in range(4):
+        out = d.turn(bash(FLAKE_RATE, "    100 PASS\n"))
+        assert not out["denied"] and d.paused is None, n
+    assert not d.turn(bash("go test -count=200 -run TestTickOrder ./sync", "ok  \tsync\t4.1s"))[
+        "denied"
+    ]

@@ -298,7 +298,10 @@ def track(cfg: Any, base: int) -> dict[str, Any]:
                     ["9" * persisting.VALUE_CHARS for _ in range(persisting.MAX_VALUES)]
                     for _ in range(MAX_FAILURES)
                 ],
-                "prints": [f"{base + n:016x}" for n in range(2 * MAX_FAILURES)],
+                "prints": [
+                    " ".join("f" * persisting.HEAD_DIGEST for _ in range(persisting.MAX_HEADS))
+                    for _ in range(2 * MAX_FAILURES)
+                ],
                 "ways": [f"{base + n:016x}" for n in range(MAX_FAILURES)],
                 "programs": [f"{'w' * ASKED_CLIP} {'w' * ASKED_CLIP}" for _ in range(MAX_FAILURES)],
                 "again": INT,

@@ -64,8 +64,9 @@ class Persist(Record):
     errors: list[list[str]] = field(list_of(list_of(STR)), default_factory=list)  # what they say
     words: list[list[str]] = field(list_of(list_of(STR)), default_factory=list)  # their calls'
     values: list[list[str]] = field(list_of(list_of(STR)), default_factory=list)  # ... numbers
-    prints: list[str] = field(list_of(STR), default_factory=list)  # their failing lines seen
-    ways: list[str] = field(list_of(STR), default_factory=list)  # the failing commands' spellings
+    # Their failing lines seen: each print's, as short digests apart by spaces.
+    prints: list[str] = field(list_of(STR), default_factory=list)
+    ways: list[str] = field(list_of(STR), default_factory=list)  # spellings, the last one last
     programs: list[str] = field(list_of(STR), default_factory=list)  # the programs that failed
     again: int = field(INT, default=0)  # failing attempts since whose failure was one kept
     edits: int = field(INT, default=0)  # edits of settings or values, or going back, since it

@@ -45,6 +45,7 @@ from __future__ import annotations
 from arcguard.core import hashing
 from arcguard.core.loop_guard import command_words
 from arcguard.core.loop_guard import edited
+from arcguard.core.loop_guard import exit_status
 from arcguard.core.loop_guard import failures
 from arcguard.core.loop_guard import opkey
 from arcguard.core.loop_guard import shape
@@ -74,6 +75,9 @@ WRONG_OPENINGS = (
 )  # fmt: skip
 WRONG_PHRASES = ("not found", "could not", "couldn't", "can't", "no such", "timed out")
 LABEL_CHARS = 60
+HEAD_CHARS = 120  # of a failing line, compared: a print cut at a width still shows them
+HEAD_DIGEST = 8  # hex digits of each failing line's digest, kept
+MAX_HEADS = 8  # failing lines of a print, kept
 
 
 def observe(st: Stuck, seq: int, turn: int, call: ToolCall, f: stuck.Finished) -> None:
@@ -92,8 +96,19 @@ def observe(st: Stuck, seq: int, turn: int, call: ToolCall, f: stuck.Finished) -
         return
     if f.result.startswith(opkey.FAILED):
         _failed(st, persist, seq, turn, call, f)
-    elif f.outcome.startswith(opkey.COMPLETED) and persist and _program(call) in persist.programs:
-        st.persist = None  # the program that failed answers otherwise now
+    elif _answers_otherwise(call, f, persist):
+        st.persist = None
+
+
+def _answers_otherwise(call: ToolCall, f: stuck.Finished, persist: Persist | None) -> bool:
+    """The program that failed completed; unless a filter's status hid its own and what the
+    filter let through showed no failure line (`exit_status.hidden`): that tells nothing."""
+    return (
+        f.outcome.startswith(opkey.COMPLETED)
+        and persist is not None
+        and _program(call) in persist.programs
+        and not exit_status.filtered(tool_effects.command_of(call) or "")
+    )
 
 
 def refused(st: Stuck, seq: int, turn: int, call: ToolCall) -> None:
@@ -165,17 +180,28 @@ def _failed(
     printed, words = _failing(f.printed or []), command_words.named_words(call)
     if persist is None:
         persist = st.persist = Persist()
-    same = key in persist.failures or _spelt_again(persist, call, words, errors, f.printed or [])
     whole = hashing.digest("\n".join(f.printed or []))
-    known = same and printed in persist.prints and (not persist.fixed or whole == persist.whole)
+    way = opkey.operation_id(call)
+    # A print another filter chose from (`| tail -3` after `| grep ERROR`) is another slice.
+    respelt = bool(persist.ways) and persist.ways[-1] != way
+    sliced = respelt and _filtered_again(persist, call, words)
+    same = (
+        key in persist.failures
+        or _spelt_again(persist, call, words, errors, f.printed or [])
+        or (sliced and _printed_before(persist, printed, sliced=True))
+    )
+    known = (
+        same
+        and _printed_before(persist, printed, sliced=sliced)
+        and (not persist.fixed or whole == persist.whole)
+    )
     persist.whole = whole
     persist.seen = seq
     if persist.turn == turn and known:
         return  # a parallel copy of the attempt
     persist.turn, persist.label = turn, opkey.label(call, LABEL_CHARS)
-    way = opkey.operation_id(call)
-    if way not in persist.ways:
-        persist.ways = [*persist.ways, way][-MAX_FAILURES:]
+    # The last attempt's spelling last.
+    persist.ways = [*(w for w in persist.ways if w != way), way][-MAX_FAILURES:]
     persist.probe = persist.out if known and persist.fixed and not persist.back else ""
     if known:
         # Right after an edit back to a content the file had (a suspect ruled out, then put
@@ -204,10 +230,52 @@ def _keep(persist: Persist, call: ToolCall, key: str, words: list[str], errors: 
 
 def _failing(printed: list[str]) -> str:
     """The lines of a failure's print that say what failed (`FAILING_OPENINGS`), paths and counts
-    kept, as one digest: when they move (a count lower, another file failing), so did the
-    failure. Lines around them (a banner, `could not be reused`) may come and go."""
-    lines = [line for line in printed if _says(line, FAILING_OPENINGS)]
-    return hashing.digest("\n".join(lines))
+    kept, as short digests: when they move (a count lower, another file failing), so did the
+    failure. Lines around them (a banner, `could not be reused`) may come and go, and so may
+    the rest of each line past its first clause (`_head`), and a line shown twice: the same
+    failure cut at another width (`| cut -c1-150`) reads the same."""
+    heads = {
+        hashing.digest(_head(line))[:HEAD_DIGEST]
+        for line in printed
+        if _says(line, FAILING_OPENINGS)
+    }
+    return " ".join(sorted(heads)[-MAX_HEADS:])
+
+
+def _printed_before(persist: Persist, printed: str, *, sliced: bool) -> bool:
+    """The failing lines were printed before; or, `sliced` by another filter (`| tail -3`
+    after `| grep ERROR`), some of them or more: another slice of the same print."""
+    if printed in persist.prints:
+        return True
+    mine = set(printed.split())
+    return (
+        sliced
+        and bool(mine)
+        and any(
+            (kept := set(seen.split())) and (mine <= kept or kept <= mine)
+            for seen in persist.prints
+        )
+    )
+
+
+def _filtered_again(persist: Persist, call: ToolCall, mine: list[str]) -> bool:
+    """A failure kept, run again through a filter (`exit_status.filtered`): the same program
+    and subcommand, not aimed at another target. What it shows of the print is the filter's
+    choice, so some of the failing lines, or more, are the same failure."""
+    if not exit_status.filtered(tool_effects.command_of(call) or ""):
+        return False
+    return any(
+        words[:2] == mine[:2] and not failures.aimed_elsewhere(words, call)
+        for words in persist.words
+    )
+
+
+def _head(line: str) -> str:
+    """A failing line up to the end of its first sentence, at most `HEAD_CHARS` of it
+    (`torch.outofmemoryerror: cuda out of memory.` of a line going on with the sizes)."""
+    cut = line[:HEAD_CHARS]
+    end = cut.find(". ")
+    return cut[: end + 1] if end > 0 else cut
 
 
 def _spelt_again(

@@ -22,6 +22,7 @@ from arcguard.core.loop_guard import opkey
 from arcguard.core.loop_guard import searches
 from arcguard.core.loop_guard import shell_writes
 from arcguard.core.loop_guard import tool_effects
+from arcguard.core.loop_guard.measurements import measures
 from arcguard.core.loop_guard.tracks import get_track
 from arcguard.core.loop_guard.tracks import is_allowed
 from arcguard.core.loop_guard.tracks import paused_output
@@ -195,7 +196,8 @@ def decide_pre_tool(
     recent = window[-cfg.repeat_limit :]
     spent = None
     # A call that waits is how one waits: its repeats are bounded by time (`stuck`), not denied.
-    poll = tool_effects.is_poll(call)
+    # A measurement's repeats are samples: bounded by the staged rules, not denied either.
+    poll = tool_effects.is_poll(call) or measures(call)
     if not poll and len(recent) >= cfg.repeat_limit:
         denied = track.denied_ids
         track.denied_ids = denied
