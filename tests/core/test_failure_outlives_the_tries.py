@@ -269,9 +269,19 @@ def _stuck(d: Driver) -> Stuck:
     return StateFile.view(d.state).guard.tracks["main"].stuck
 
 
-def test_a_file_written_from_the_shell_starts_the_count_again():
+def test_a_file_written_from_the_shell_is_a_change_the_failure_as_before_shows_moved_nothing():
     d = _three_attempts()
-    d.turn(bash("sed -i 's/int cents/long cents/' src/main/java/Money.java", ""))
+    d.turn(bash("sed -i 's/caching=true/caching=false/' gradle.properties", ""))
+    d.turn(_build(3))
+    assert persisting.attempts(_stuck(d)) == 4
+    d.turn(bash("rm -rf ~/.gradle/caches/modules-2", ""))
+    d.turn(_build(4, f"{UNAUTHORIZED}\nFAILED: 2 of 9 modules"))
+    assert persisting.attempts(_stuck(d)) == 1  # what the write changed moved the failure
+
+
+def test_other_code_checked_out_starts_the_count_again():
+    d = _three_attempts()
+    d.turn(bash("git checkout 3f2a9c1", "HEAD is now at 3f2a9c1 Pin commons to 2.3.0"))
     assert persisting.attempts(_stuck(d)) == 0
 
 

@@ -11,6 +11,9 @@ from testing.guard_driver import bash
 from testing.guard_driver import edit
 
 from arcguard.core.loop_guard import exit_status
+from arcguard.core.loop_guard import failure_lines
+from arcguard.core.loop_guard import persisting
+from arcguard.core.schema import StateFile
 from arcguard.core.tool_call import ToolCall
 from arcguard.core.tool_call import ToolResult
 
@@ -102,3 +105,129 @@ def test_a_status_printed_after_the_filter_is_the_commands():
     assert exit_status.filtered("make 2>&1 | tail -3")
     assert exit_status.filtered("pnpm -F web typecheck 2>&1 | grep -E 'error|Found'")
     assert exit_status.filtered("make 2>&1 | sed -n '1,5p;$p'")
+
+
+def test_a_failure_whose_message_opens_with_no_is_a_failure():
+    assert failure_lines.failure_line('App.xcodeproj: error: No Account for Team "7QX2M4K9LP".')
+    assert failure_lines.failure_line("fatal: No such remote 'upstream'")
+    assert not failure_lines.failure_line("Errors: none")
+
+
+SIGNING = [
+    "> Task :app:validateSigningRelease FAILED",
+    "",
+    "FAILURE: Build failed with an exception.",
+    "",
+    "* What went wrong:",
+    "Execution failed for task ':app:validateSigningRelease'.",
+    "> Keystore file '/home/ci/keys/upload.jks' not found for signing config 'release'.",
+    "",
+    "* Try:",
+    "> Run with --stacktrace option to get the stack trace.",
+    "",
+    "BUILD FAILED in 6s",
+]
+CLEANED_FIRST = (
+    ("flutter build apk --release 2>&1 | tail -12", SIGNING),
+    (
+        "flutter clean >/dev/null && flutter pub get -q && flutter build apk 2>&1 | tail -6",
+        SIGNING[-6:],
+    ),
+    (
+        "cd android && ./gradlew --stop; cd .. && flutter build apk --release 2>&1 | tail -8",
+        SIGNING[-8:],
+    ),
+    (
+        "flutter build apk --release -v 2>&1 | grep -E 'FAILED|found'",
+        [SIGNING[0], SIGNING[6], SIGNING[-1]],
+    ),
+)
+
+
+def test_the_same_failure_through_other_filters_after_a_step_first_counts_each_attempt():
+    # A clean, the daemon stopped, verbose: what the filter shows of the same failure differs
+    # each time, the failure does not.
+    d = Driver()
+    for command, lines in CLEANED_FIRST:
+        d.turn(bash(command, "\n".join(lines)))
+    persist = StateFile.view(d.state).guard.tracks["main"].stuck
+    assert persisting.attempts(persist) == len(CLEANED_FIRST)
+    assert failure_lines.failure_line("BUILD FAILED in 6s")
+    assert failure_lines.failure_line("    ** ARCHIVE FAILED **")
+    assert not failure_lines.failure_line("FAILED: 0")
+
+
+def test_what_a_print_says_in_passing_is_no_failure():
+    for line in (
+        "Failed requests:        0",
+        "Error count: 0",
+        "errors=0 warnings=2",
+        " errors.go | 12 ++++--",
+        "[main 9f8e7d6] Retry payments left in FAILED state",
+        "  ✓ returns 404 error for an unknown id (12 ms)",
+        "Test error: 1.2%",
+        "failover complete",
+    ):
+        assert not failure_lines.failure_line(line), line
+    assert failure_lines.failure_line("Found 41 errors in 13 files.")
+    assert failure_lines.failure_line("✖ 3 problems (1 error, 2 warnings)")
+
+
+def test_a_look_at_logs_over_ssh_is_a_look():
+    print_ = "2026-03-02T10:01:12Z ERROR payment declined: card_expired"
+    assert not _reported(
+        "ssh prod 'tail -200 /var/log/app.log' | grep ERROR | tail -2", print_
+    ).failed
+    assert not _reported("heroku logs -a shop | grep ERROR | tail -1", print_).failed
+
+
+MAVEN_TRAILER = (
+    "[ERROR] \n[ERROR] For more information about the errors and possible solutions, please"
+    " read the following articles:\n[ERROR] [Help 1] http://cwiki.apache.org/confluence/display"
+    "/MAVEN/MojoFailureException"
+)
+
+
+def test_fixes_from_the_shell_are_fixes_to_code_the_record_never_pauses_for():
+    # Each `sed` fixes one error; the build's last lines are Maven's trailer every time. (The
+    # run of one failure printed word for word still pauses at its 7th, filtered or not.)
+    d = Driver()
+    for n in range(6):
+        if n:
+            d.turn(bash(f"sed -i 's/getFoo{n}()/foo{n}()/' src/main/java/com/acme/A{n}.java", ""))
+        d.turn(bash("mvn -q compile 2>&1 | tail -3", MAVEN_TRAILER))
+    stuck = StateFile.view(d.state).guard.tracks["main"].stuck
+    assert stuck.persist is not None and stuck.persist.coded == 5
+    assert not persisting.pause_due(stuck, 4)
+
+
+def test_a_filtered_run_that_says_it_passed_ends_the_count():
+    d = Driver()
+    for n in range(10):
+        d.turn(edit(f"/p/app/cart_{n}.py", "total = 0", f"total = {n}"))
+        printed = "1 failed, 40 passed in 3.1s" if n % 2 else "41 passed in 3.0s"
+        assert not d.turn(bash("pytest -q 2>&1 | tail -1", printed))["context"], n
+
+
+def test_a_tally_of_errors_going_down_behind_a_filter_is_progress():
+    d = Driver()
+    spellings = (
+        "npx tsc --noEmit 2>&1 | tail -1",
+        "npx tsc --noEmit -p tsconfig.json 2>&1 | tail -1",
+    )
+    for n, errors in enumerate((41, 30, 22, 15, 9, 5, 3)):
+        if n:
+            d.turn(edit("/p/tsconfig.json", f'"target": "es20{n}"', f'"target": "es20{n + 1}"'))
+        out = d.turn(bash(spellings[n % 2], f"Found {errors} errors in {errors // 3 + 1} files."))
+        assert not out["context"] and d.paused is None, errors
+
+
+def test_one_failure_fewer_among_many_is_progress():
+    d = Driver()
+    for fixed in range(6):
+        d.turn(edit(f"/p/tests/test_{fixed}.py", "assert x", "assert y"))
+        failing = "\n".join(
+            f"FAILED tests/test_{n}.py::test_case - assert 1 == 2" for n in range(fixed, 18)
+        )
+        out = d.turn(bash("pytest -q 2>&1 | grep FAILED", failing))
+        assert not out["context"], fixed

@@ -62,6 +62,12 @@ def test_what_measures():
         "git rev-list --count HEAD",
         "for f in a.py b.py; do ruff check $f; done",
         "for i in $(seq 1 30); do curl -sf localhost:8080/health && break; sleep 2; done",
+        "for i in {1..3}; do npm ci && break; done",
+        "for i in $(seq 1 20); do kubectl delete pod web-$i; done",
+        "aws ec2 run-instances --count 3 --image-id ami-0abc",
+        "redis-cli --scan --count 100",
+        "go test -count=\u00b2 ./pkg",
+        "go test -count=" + "9" * 5000 + " ./pkg",
     ):
         assert not measures(call(command)), command
 

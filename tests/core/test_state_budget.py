@@ -22,6 +22,7 @@ from arcguard.core.loop_guard import hangs
 from arcguard.core.loop_guard import known_causes
 from arcguard.core.loop_guard import persisting
 from arcguard.core.loop_guard import reverts
+from arcguard.core.loop_guard import shape
 from arcguard.core.loop_guard.answers import MAX_NUMBERS
 from arcguard.core.loop_guard.answers import MAX_PROGRESS
 from arcguard.core.loop_guard.answers import NUMBER_DIGITS
@@ -299,7 +300,12 @@ def track(cfg: Any, base: int) -> dict[str, Any]:
                     for _ in range(MAX_FAILURES)
                 ],
                 "prints": [
-                    " ".join("f" * persisting.HEAD_DIGEST for _ in range(persisting.MAX_HEADS))
+                    " ".join(
+                        [
+                            str(shape.MAX_CAUSE_LINES),  # how many lines failed, at most
+                            *("f" * persisting.HEAD_DIGEST for _ in range(persisting.MAX_HEADS)),
+                        ]
+                    )
                     for _ in range(2 * MAX_FAILURES)
                 ],
                 "ways": [f"{base + n:016x}" for n in range(MAX_FAILURES)],

@@ -64,7 +64,7 @@ class Persist(Record):
     errors: list[list[str]] = field(list_of(list_of(STR)), default_factory=list)  # what they say
     words: list[list[str]] = field(list_of(list_of(STR)), default_factory=list)  # their calls'
     values: list[list[str]] = field(list_of(list_of(STR)), default_factory=list)  # ... numbers
-    # Their failing lines seen: each print's, as short digests apart by spaces.
+    # Their failing lines seen: each print's count, then short digests, apart by spaces.
     prints: list[str] = field(list_of(STR), default_factory=list)
     ways: list[str] = field(list_of(STR), default_factory=list)  # spellings, the last one last
     programs: list[str] = field(list_of(STR), default_factory=list)  # the programs that failed

@@ -20,17 +20,18 @@ rules (`stuck`) read of a Bash result (`as_reported`).
   failure (`hangs`); its failing, or being stopped, does not.
 - A fetch the server answered with an error (`curl` exits 0 on a 502): the failure of that
   request (`served`).
-- A failure a filter hid (`hidden`). `python train.py 2>&1 | tail -3` exits with `tail`'s
+- A failure a filter hid (`hidden_failure`). `python train.py 2>&1 | tail -3` exits with `tail`'s
   status, 0, whatever the training did; when what is left of its print still holds a line
-  that opens the way programs report their failure (`Error: ...`, `FAILED ...`,
-  `torch.OutOfMemoryError: ...`, `fatal: ...`, `Traceback`), the run failed, as the harness
-  would have said without the filter. Only for a command that may change the world: a look's
-  print (logs, a grep for errors) tells of errors, it does not fail.
+  that reports a failure (`failure_lines`: `Error: ...`, `BUILD FAILED`, `3 failed,`,
+  `torch.OutOfMemoryError: ...`), the run failed, as the harness would have said without the
+  filter. Only for a command that may change the world: a look's print (files, logs here or
+  over `ssh`, a grep for errors) tells of errors, it does not fail.
 """
 
 from __future__ import annotations
 
 from arcguard.core.loop_guard import background
+from arcguard.core.loop_guard import failure_lines
 from arcguard.core.loop_guard import opkey
 from arcguard.core.loop_guard import served
 from arcguard.core.loop_guard import shape
@@ -68,15 +69,10 @@ INTERPRETERS = frozenset({"python", "python3", "node", "ruby", "perl", "php", "b
 RUNNERS = frozenset({"run", "exec", "x", "dlx", "compose"})
 ALIASES = {"i": "install"}  # `npm i` is `npm install`
 COMPOSE = "compose"  # the runner that takes options of its own before what it runs
-# Programs that are not what did not finish: they print, wait or filter another's output.
-# How a line reporting a failure opens: its first word, in lower case.
-FAILURE_OPENINGS = ("error", "fail", "fatal", "panic", "traceback")
-FAILURE_ENDINGS = ("error", "exception")
-NONE_WORDS = frozenset({"0", "none", "no"})  # `failures: 0`: a tally of none
 AFTER_FILTER = ";&\n()`"  # what runs something after a filter, or ends a subshell around it
-NPM_ERROR = "err!"  # `npm ERR! code E404`
-TALLIES = frozenset({"failed", "failures", "errors", "error", "failing"})  # `3 failed`
-BRACKETS = "[](){}<>'\"`"
+# Looks at logs, here or on another host: the errors they print are what they read.
+LOG_WORDS = frozenset({"logs", "logging", "log", "journalctl", "ssh"})
+# Programs that are not what did not finish: they print, wait or filter another's output.
 NOT_RUNS = tool_effects.SAYING | tool_effects.WAIT_PROGRAMS | shape.FILTERS
 
 
@@ -95,7 +91,8 @@ def as_reported(call: ToolCall, result: ToolResult) -> ToolResult:
         return hung(command, rest) if timed else result
     if moved_to_background(call, result):
         return hung(command, "")
-    failure = served.as_failure(command, shape.result_text(result)) or hidden(command, result)
+    text = shape.result_text(result)
+    failure = served.as_failure(command, text) or hidden_failure(command, text)
     if failure is not None:
         return ToolResult(failed=True, error=failure, duration_ms=result.duration_ms)
     if not any(word in command for word in STATUS_WORDS):
@@ -116,15 +113,16 @@ def as_reported(call: ToolCall, result: ToolResult) -> ToolResult:
     return ToolResult(failed=True, error=error, duration_ms=result.duration_ms)
 
 
-def hidden(command: str, result: ToolResult) -> str | None:
+def hidden_failure(command: str, text: str) -> str | None:
     """The failure a filter at the end of `command` hid (`| tail -3`, `| grep -E ...`), as the
-    harness would have reported it; None when there is no such filter, the shell was told to
-    keep a failing member's status (`pipefail`), the command only looks, or no line of its
-    print opens as a failure's report (`failure_line`)."""
+    harness would have reported it, from what the filter let through (`text`); None when there
+    is no such filter (`filtered`), the command only looks (at files or at logs), or no line of
+    its print reports a failure (`failure_lines`)."""
     if not filtered(command) or tool_effects.is_read_only_command(command):
         return None
-    text = shape.result_text(result)
-    if not any(failure_line(line) for line in text.splitlines()):
+    if any(word in LOG_WORDS for word in command.lower().split()):
+        return None
+    if not failure_lines.reports_failure(text):
         return None
     return f"{EXIT_LINE}1\n{text}"
 
@@ -140,27 +138,6 @@ def filtered(command: str) -> bool:
         return False  # something runs after the filter (`| tail -3; echo $?`): its status
     words = last.split()
     return bool(words) and tool_effects.program_name(words[0]) in shape.FILTERS
-
-
-def failure_line(line: str) -> bool:
-    """`line` reports a failure: it opens with one (`FAILED tests/...`, `[ERROR] ...`,
-    `Traceback`, `fatal: ...`, `npm ERR!`), labels one (`[cause]: Error: ...`,
-    `torch.OutOfMemoryError: ...`, `error[E0432]: ...`), or counts some (`3 failed`); not a
-    tally of none (`failures: 0`, `0 errors`)."""
-    words = line.split()
-    for at, word in enumerate(words):
-        core = word.strip(BRACKETS).lower()
-        bare = core.rstrip(":!,;.")
-        following = words[at + 1].strip(",;").lower() if at + 1 < len(words) else ""
-        if following in NONE_WORDS:
-            continue
-        if (at == 0 and bare.startswith(FAILURE_OPENINGS)) or core == NPM_ERROR:
-            return True
-        if core.endswith(":") and bare.endswith(FAILURE_ENDINGS + FAILURE_OPENINGS[:4]):
-            return True
-        if bare in TALLIES and at > 0 and words[at - 1].isdigit() and words[at - 1] != "0":
-            return True
-    return False
 
 
 def moved_to_background(call: ToolCall, result: ToolResult) -> bool:

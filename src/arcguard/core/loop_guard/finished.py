@@ -14,6 +14,7 @@ from arcguard.core.loop_guard import asked
 from arcguard.core.loop_guard import background
 from arcguard.core.loop_guard import edited
 from arcguard.core.loop_guard import exit_status
+from arcguard.core.loop_guard import failure_lines
 from arcguard.core.loop_guard import failures
 from arcguard.core.loop_guard import hangs
 from arcguard.core.loop_guard import opkey
@@ -217,6 +218,10 @@ def _finish(guard: Guard, call: ToolCall, result: ToolResult) -> stuck.Finished:
         looked = found is None or (found and searches.filters(call))
         if call.name == opkey.BASH and looked and not tool_effects.is_poll(call):
             finished.said = asked.said(text, tool_effects.command_of(call) or "")  # a wait is timed
+    if outcome.startswith(opkey.COMPLETED) and exit_status.filtered(
+        tool_effects.command_of(call) or ""
+    ):
+        finished.quiet = not failure_lines.says_passed(shape.result_text(result))
     if outcome.startswith((opkey.COMPLETED, opkey.FAILED)) and tool_effects.is_poll(call):
         text = shape.result_text(result)
         finished.progress, finished.numbers = answers.progress(text), answers.bare_numbers(text)

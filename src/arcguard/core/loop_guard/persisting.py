@@ -32,9 +32,11 @@ is what the edit did. An edit that only turns values in place (`edited.turned`: 
 counts as a setting does. Lines taken out of a file, the failure as before, then put back were
 a suspect ruled out: that attempt does not count (`Persist.probe`). Fixes to code are asked
 about, never paused for (`pause_due`): a failure left as it was may be one beside the work.
-What starts it again is what shows the failure gone or could have changed it unseen: files
-written from the shell (a checkout among them), the user's words (`stuck.heard`), or the
-program that failed completing. A poll is left to the wait's own rule, parallel copies in one
+What starts it again is what shows the failure gone or changed what fails: other code checked
+out (`_restarts`), the user's words (`stuck.heard`), or the program that failed completing
+(not behind a filter whose status hid its own: `exit_status.filtered`). A failure read through
+another filter is the same failure when its failing lines are some of those seen, or more
+(`_printed_before`). A poll is left to the wait's own rule, parallel copies in one
 turn are one attempt, a repeat the guard refuses is one more (`refused`), and failures not
 seen for `WINDOW` calls are forgotten. Pure functions of the track's `Stuck` record and the
 call.
@@ -46,6 +48,7 @@ from arcguard.core import hashing
 from arcguard.core.loop_guard import command_words
 from arcguard.core.loop_guard import edited
 from arcguard.core.loop_guard import exit_status
+from arcguard.core.loop_guard import failure_lines
 from arcguard.core.loop_guard import failures
 from arcguard.core.loop_guard import opkey
 from arcguard.core.loop_guard import shape
@@ -75,7 +78,7 @@ WRONG_OPENINGS = (
 )  # fmt: skip
 WRONG_PHRASES = ("not found", "could not", "couldn't", "can't", "no such", "timed out")
 LABEL_CHARS = 60
-HEAD_CHARS = 120  # of a failing line, compared: a print cut at a width still shows them
+HEAD_CHARS = 160  # of a failing line, compared: a print cut at a width still shows them
 HEAD_DIGEST = 8  # hex digits of each failing line's digest, kept
 MAX_HEADS = 8  # failing lines of a print, kept
 
@@ -90,6 +93,11 @@ def observe(st: Stuck, seq: int, turn: int, call: ToolCall, f: stuck.Finished) -
         persist = st.persist = None
     if persist is not None and f.edit:
         _edited(persist, call, new=f.edit == stuck.NEW)
+    elif persist is not None and f.wrote and not f.outcome.startswith(opkey.FAILED):
+        # Files written from the shell: a fix to code as far as anyone can tell, asked about
+        # and never paused for; the whole print shows whether it moved anything.
+        persist.fixed, persist.out = True, ""
+        persist.coded += 1
     elif persist is not None and f.changed and f.outcome.startswith(opkey.COMPLETED):
         persist.changed = True
     if call.name != opkey.BASH or (tool_effects.is_poll(call) and not tool_effects.acts(call)):
@@ -102,12 +110,12 @@ def observe(st: Stuck, seq: int, turn: int, call: ToolCall, f: stuck.Finished) -
 
 def _answers_otherwise(call: ToolCall, f: stuck.Finished, persist: Persist | None) -> bool:
     """The program that failed completed; unless a filter's status hid its own and what the
-    filter let through showed no failure line (`exit_status.hidden`): that tells nothing."""
+    filter let through said neither way (`Finished.quiet`: `grep -c OOM` printing 1)."""
     return (
         f.outcome.startswith(opkey.COMPLETED)
+        and not f.quiet
         and persist is not None
         and _program(call) in persist.programs
-        and not exit_status.filtered(tool_effects.command_of(call) or "")
     )
 
 
@@ -168,9 +176,10 @@ def _edited(persist: Persist, call: ToolCall, *, new: bool) -> None:
 
 
 def _restarts(call: ToolCall, f: stuck.Finished) -> bool:
-    """What could have changed the failure unseen: files written from the shell (a checkout
-    among them)."""
-    return f.wrote and not f.outcome.startswith(opkey.FAILED)
+    """Other code put in the working tree (a checkout, a bisect's next commit): what fails now
+    is another program's failure. Files written otherwise from the shell (`sed -i`, a patch
+    applied, `rm -rf DerivedData`) are a fix whose content is unseen (`observe`)."""
+    return f.moved
 
 
 def _failed(
@@ -184,7 +193,7 @@ def _failed(
     way = opkey.operation_id(call)
     # A print another filter chose from (`| tail -3` after `| grep ERROR`) is another slice.
     respelt = bool(persist.ways) and persist.ways[-1] != way
-    sliced = respelt and _filtered_again(persist, call, words)
+    sliced = respelt and _filtered_again(persist, call, words, key)
     same = (
         key in persist.failures
         or _spelt_again(persist, call, words, errors, f.printed or [])
@@ -229,43 +238,51 @@ def _keep(persist: Persist, call: ToolCall, key: str, words: list[str], errors: 
 
 
 def _failing(printed: list[str]) -> str:
-    """The lines of a failure's print that say what failed (`FAILING_OPENINGS`), paths and counts
-    kept, as short digests: when they move (a count lower, another file failing), so did the
-    failure. Lines around them (a banner, `could not be reused`) may come and go, and so may
-    the rest of each line past its first clause (`_head`), and a line shown twice: the same
-    failure cut at another width (`| cut -c1-150`) reads the same."""
-    heads = {
+    """The lines of a failure's print that say what failed (`FAILING_OPENINGS`, or a tally:
+    `failure_lines`), paths and counts kept, as short digests after their number: when they
+    move (a count lower, another file failing), so did the failure. Lines around them (a
+    banner, `could not be reused`) may come and go, and so may the rest of each line past its
+    first sentence (`_head`), and a line shown twice: the same failure cut at another width
+    (`| cut -c1-150`) reads the same. Of many, the last `MAX_HEADS` are kept, and the number
+    tells one fewer."""
+    heads = [
         hashing.digest(_head(line))[:HEAD_DIGEST]
         for line in printed
-        if _says(line, FAILING_OPENINGS)
-    }
-    return " ".join(sorted(heads)[-MAX_HEADS:])
+        if _says(line, FAILING_OPENINGS) or failure_lines.failure_line(line)
+    ]
+    unique = list(dict.fromkeys(heads))
+    return " ".join([str(len(unique)), *unique[-MAX_HEADS:]])
 
 
 def _printed_before(persist: Persist, printed: str, *, sliced: bool) -> bool:
     """The failing lines were printed before; or, `sliced` by another filter (`| tail -3`
-    after `| grep ERROR`), some of them or more: another slice of the same print."""
+    after `| grep ERROR`), some of them or more: another slice of the same print, when both
+    were kept whole."""
     if printed in persist.prints:
         return True
-    mine = set(printed.split())
-    return (
-        sliced
-        and bool(mine)
-        and any(
-            (kept := set(seen.split())) and (mine <= kept or kept <= mine)
-            for seen in persist.prints
-        )
+    mine = _whole_heads(printed)
+    if not (sliced and mine):
+        return False
+    return any(
+        (kept := _whole_heads(seen)) and (mine <= kept or kept <= mine) for seen in persist.prints
     )
 
 
-def _filtered_again(persist: Persist, call: ToolCall, mine: list[str]) -> bool:
-    """A failure kept, run again through a filter (`exit_status.filtered`): the same program
-    and subcommand, not aimed at another target. What it shows of the print is the filter's
-    choice, so some of the failing lines, or more, are the same failure."""
+def _whole_heads(printed: str) -> set[str]:
+    """The failing lines `_failing` kept of a print, when it kept them all; else none."""
+    count, *heads = printed.split() or ["0"]
+    whole = count.isdigit() and int(count) <= MAX_HEADS
+    return set(heads) if whole else set()
+
+
+def _filtered_again(persist: Persist, call: ToolCall, named: list[str], key: str) -> bool:
+    """A failure kept (`key`), or one of the same program and subcommand not aimed at another
+    target, run again through a filter (`exit_status.filtered`). What it shows of the print is
+    the filter's choice, so some of the failing lines, or more, are the same failure."""
     if not exit_status.filtered(tool_effects.command_of(call) or ""):
         return False
-    return any(
-        words[:2] == mine[:2] and not failures.aimed_elsewhere(words, call)
+    return key in persist.failures or any(
+        words[:2] == named[:2] and not failures.aimed_elsewhere(words, call)
         for words in persist.words
     )
 

@@ -103,8 +103,7 @@ def _progress(st: Stuck, *, failures: bool = True, edit: bool = False) -> None:
 
 
 def heard(track: Track) -> None:
-    """The user spoke through a call's result: every counter starts again, and what changes
-    and edits set is no longer what the session expects (mutates `track`)."""
+    """The user spoke through a call's result: every count and expectation starts again."""
     st = _stuck(track)
     _progress(st)
     _end_edited(st)
@@ -132,6 +131,7 @@ class Finished:
     answer: str = ""  # a look's whole answer, or a checked change's last line (`answers`)
     checked: str = ""  # a restart checked by a closing look (`tool_effects.checked_restart`)
     said: str = ""  # the states or values a look answered with (`asked.said`)
+    quiet: bool = False  # a filter hid its status, and what it let through said neither way
 
 
 def checked(finished: Finished, call: ToolCall, result: ToolResult, restart: str) -> None:
