@@ -238,13 +238,13 @@ def _keep(persist: Persist, call: ToolCall, key: str, words: list[str], errors: 
 
 
 def _failing(printed: list[str]) -> str:
-    """The lines of a failure's print that say what failed (`FAILING_OPENINGS`, or a tally:
-    `failure_lines`), paths and counts kept, as short digests after their number: when they
-    move (a count lower, another file failing), so did the failure. Lines around them (a
-    banner, `could not be reused`) may come and go, and so may the rest of each line past its
-    first sentence (`_head`), and a line shown twice: the same failure cut at another width
-    (`| cut -c1-150`) reads the same. Of many, the last `MAX_HEADS` are kept, and the number
-    tells one fewer."""
+    """The lines of a failure's print that say what failed (`FAILING_OPENINGS`, or as
+    `failure_lines` reads them: `Found 41 errors`), paths and counts kept, as short digests
+    after how many there are: when they move (a count lower, another file failing), so did the
+    failure. Lines around them (a banner, `could not be reused`) may come and go, and so may
+    the rest of each line past its first sentence (`_head`), and a line shown twice: the same
+    failure cut at another width (`| cut -c1-150`) reads the same. Of many, the last
+    `MAX_HEADS` are kept; their number still shows one fixed among them."""
     heads = [
         hashing.digest(_head(line))[:HEAD_DIGEST]
         for line in printed
