@@ -28,6 +28,8 @@ SHOUTED = frozenset({"FAILED", "FAILURE", "FAIL", "ERROR", "FATAL", "PANIC"})
 TALLIES = frozenset({"failed", "failures", "errors", "error", "failing"})  # `3 failed,`
 TALLY_NEXT = frozenset({"in", "and", "of", "found", "(", "|"})  # `41 errors in 13 files`
 NONE_WORDS = frozenset({"0", "none"})  # `failures: 0`: a tally of none
+# What a count of failures is named, ending its name (`errors=0`, `FAILED=0`).
+TALLY_WORDS = ("error", "errors", "failed", "failures", "fail", "failure")
 NPM_ERROR = "err!"  # `npm ERR! code E404`
 BRACKETS = "[](){}<>'\"`*"
 PUNCTUATION = ":!,;."
@@ -82,9 +84,6 @@ def _tallies_none(words: list[str]) -> bool:
         if word.endswith(":") and at + 1 < len(words) and words[at + 1].lower() in NONE_WORDS:
             return True
     return False
-
-
-TALLY_WORDS = ("error", "errors", "failed", "failures", "fail", "failure")
 
 
 def _counted(number: str, word: str, following: str) -> bool:
