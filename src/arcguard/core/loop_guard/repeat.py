@@ -22,7 +22,6 @@ from arcguard.core.loop_guard import opkey
 from arcguard.core.loop_guard import searches
 from arcguard.core.loop_guard import shell_writes
 from arcguard.core.loop_guard import tool_effects
-from arcguard.core.loop_guard.measurements import measures
 from arcguard.core.loop_guard.tracks import get_track
 from arcguard.core.loop_guard.tracks import is_allowed
 from arcguard.core.loop_guard.tracks import paused_output
@@ -195,10 +194,7 @@ def decide_pre_tool(
     window = [r for r in op.runs if track.seq - r.seq <= cfg.repeat_window and _counts(r, track)]
     recent = window[-cfg.repeat_limit :]
     spent = None
-    # A call that waits is how one waits: its repeats are bounded by time (`stuck`), not denied.
-    # A measurement's repeats are samples: bounded by the staged rules, not denied either.
-    poll = tool_effects.is_poll(call) or measures(call)
-    if not poll and len(recent) >= cfg.repeat_limit:
+    if len(recent) >= cfg.repeat_limit and not _samples(call):
         denied = track.denied_ids
         track.denied_ids = denied
         at_once = sum(_in_flight(r, track) for r in recent)
@@ -218,6 +214,18 @@ def decide_pre_tool(
     if file_state is not None:
         op.file_state = file_state
     return None, state
+
+
+def _samples(call: ToolCall) -> bool:
+    """A call that waits is how one waits: its repeats are bounded by time (`stuck`), not
+    denied. A measurement's repeats are samples: bounded by the staged rules, not denied
+    either."""
+    if tool_effects.is_poll(call):
+        return True
+    # Loaded here alone: only a call about to be refused needs it.
+    from arcguard.core.loop_guard.measurements import measures
+
+    return measures(call)
 
 
 def _refused(track: Track, call: ToolCall) -> None:
