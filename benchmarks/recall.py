@@ -5,14 +5,15 @@
                                           [--blind-5 DIR] [--blind-6 DIR] [--blind-7 DIR]
                                           [--blind-8 DIR] [--blind-9 DIR] [--blind-10 DIR]
                                           [--blind-11 DIR] [--blind-12 DIR]
+                                          [--blind-13 DIR]
                                           [--config FILE]
                                           [--json]
 
 Every session of the tuned suite (tests/fixtures/recall/, written by `python -m
 testing.recall_suite`), of the held-out fold (tests/fixtures/recall-holdout/, written by
-`python -m testing.recall_holdout`, sessions never used to tune the rules) and of the twelve
+`python -m testing.recall_holdout`, sessions never used to tune the rules) and of the thirteen
 blind folds (tests/fixtures/recall-blind/, recall-blind-2/, recall-blind-3/, recall-blind-6/ to
-recall-blind-12/: loops and look-alikes; recall-blind-4/ and recall-blind-5/:
+recall-blind-13/: loops and look-alikes; recall-blind-4/ and recall-blind-5/:
 stops mid-arc and rightful stops; written and labelled, labels fixed before any run, by someone
 who had not read the rules; all of shapes the rules name nowhere but half of blind 6, asked for
 one answer asked many ways and its look-alikes) is replayed through the real hooks in this
@@ -65,6 +66,7 @@ DEFAULT_BLIND_9 = REPO / "tests" / "fixtures" / "recall-blind-9"
 DEFAULT_BLIND_10 = REPO / "tests" / "fixtures" / "recall-blind-10"
 DEFAULT_BLIND_11 = REPO / "tests" / "fixtures" / "recall-blind-11"
 DEFAULT_BLIND_12 = REPO / "tests" / "fixtures" / "recall-blind-12"
+DEFAULT_BLIND_13 = REPO / "tests" / "fixtures" / "recall-blind-13"
 WORDS = ("deny", "nudge", "pause")
 ARC_KINDS = ("stall", "release", "rightful-stop")
 NUDGES_PER_100 = 1.0
@@ -180,6 +182,7 @@ def main() -> int:
     parser.add_argument("--blind-10", type=Path, default=DEFAULT_BLIND_10)
     parser.add_argument("--blind-11", type=Path, default=DEFAULT_BLIND_11)
     parser.add_argument("--blind-12", type=Path, default=DEFAULT_BLIND_12)
+    parser.add_argument("--blind-13", type=Path, default=DEFAULT_BLIND_13)
     parser.add_argument("--config", help="a config file to replay every session under")
     parser.add_argument("--json", action="store_true", help="print the results as JSON")
     args = parser.parse_args()
@@ -198,6 +201,7 @@ def main() -> int:
         "blind 10": args.blind_10,
         "blind 11": args.blind_11,
         "blind 12": args.blind_12,
+        "blind 13": args.blind_13,
     }
     folds = {
         name: run(path, args.config)

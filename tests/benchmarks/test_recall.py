@@ -61,6 +61,7 @@ def test_each_session_meets_its_label(name, request):
         (recall.DEFAULT_BLIND_10, {"loop", "legit"}),
         (recall.DEFAULT_BLIND_11, {"loop", "legit"}),
         (recall.DEFAULT_BLIND_12, {"loop", "legit"}),
+        (recall.DEFAULT_BLIND_13, {"loop", "legit"}),
     ],
 )
 def test_the_blind_folds_are_labelled_before_they_are_run(fold, kinds):
