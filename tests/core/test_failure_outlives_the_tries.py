@@ -143,6 +143,40 @@ def test_fixes_in_code_that_leave_the_failure_as_printed_are_asked_about_not_pau
     assert "the 3 edits to code among them left what it prints as it was" in said
 
 
+DUPLICATE = (
+    "INFO  [alembic.runtime.migration] Running upgrade 3f9a -> 8d21, add archived_at\n"
+    'psycopg2.errors.DuplicateColumn: column "archived_at" of relation "projects" already '
+    "exists\n"
+    'sqlalchemy.exc.ProgrammingError: (psycopg2.errors.DuplicateColumn) column "archived_at" '
+    'of relation "projects" already exists\n'
+    "[SQL: ALTER TABLE projects ADD COLUMN archived_at TIMESTAMP WITH TIME ZONE]\n"
+    "(Background on this error at: https://sqlalche.me/e/20/f405)"
+)
+FILTERS = ("| tail -3", "| grep -E 'Error|SQL:'", "| tail -4")
+
+
+def _slice(spelling: str) -> str:
+    """What each filter lets through of the same failing print."""
+    lines = DUPLICATE.splitlines()
+    if "grep" in spelling:
+        return "\n".join(line for line in lines if "Error" in line or "SQL:" in line)
+    return "\n".join(lines[-int(spelling[-1]) :])
+
+
+def test_fixes_in_code_then_the_failure_through_other_filters_are_asked_about_not_paused():
+    # Each fix, then the migration run again through another filter: each shows some of the
+    # failing lines seen before, so none of the fixes reached what fails.
+    d = Driver()
+    found = []
+    for n in range(8):
+        if n:
+            d.turn(_fix(n))
+        spelling = FILTERS[n % len(FILTERS)]
+        out = d.turn(bash(f"alembic upgrade head 2>&1 {spelling}", _slice(spelling)))
+        found += [f"{n + 1}:ask"] * bool(out["context"]) + [f"{n + 1}:pause"] * bool(d.paused)
+    assert found == ["4:ask"]
+
+
 def test_fixes_tried_and_taken_back_one_after_another_are_still_fixes_that_missed():
     # A line added, the failure as before, the line taken out again: each is a fix that did
     # not reach what fails, not a suspect ruled out (that takes a line out first).

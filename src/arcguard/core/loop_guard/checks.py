@@ -21,6 +21,7 @@ the track's `Stuck` record.
 
 from __future__ import annotations
 
+from arcguard.core.loop_guard import shape
 from arcguard.core.loop_guard import tool_effects as fx
 from arcguard.core.state import remember
 
@@ -38,9 +39,11 @@ GENERIC_WORDS = frozenset(
     "upgrade create delete remove rm kill reset force recreate all then and sleep true echo cd "
     "sh bash pod pods deployment deployments svc add require".split()
 )
-MAX_NAMES = 8
+MAX_NAMES = 8  # names and numbers kept of a change, together
+MAX_NUMBERS = 3  # of them numbers: a range's two ends, an issue's number
 NODE_DIGITS = 3  # a number this short in a name numbers a node or a replica (`app-04`, `db-2`)
 TARGET = "@"  # marks a name the change and its look both gave (`Stuck.futile_names`)
+NUMBER = "#"  # marks a number the change gave (`Stuck.futile_names`)
 NAME_CHARS = 32
 SEGMENT_ENDS = ("&&", "||", ";", "|")
 
@@ -50,15 +53,26 @@ def changed(st: Stuck, label: str, command: str = "") -> None:
     change that names other targets than the run's (`restart redis` after `restart nginx`)
     starts a run of its own: a status that reads alike for each service is no loop. So does
     one that no longer names the target the last change and its look both named (`TARGET`):
-    a rollout's next step (`restart app-05` after `restart app-04`, `curl app-04/version`)."""
+    a rollout's next step (`restart app-05` after `restart app-04`, `curl app-04/version`).
+    So does one given other numbers than the last change, outside its options (`NUMBER`): a
+    batch's next range (`where id >= 100000 and id < 200000` after `>= 0 and < 100000`), the
+    next issue, with a health check after each that reads alike."""
     names = _names(command)
-    kept = [name.removeprefix(TARGET) for name in st.futile_names]
-    target = {bare for name, bare in zip(st.futile_names, kept, strict=True) if name != bare}
+    numbers = [
+        NUMBER + n[:NAME_CHARS] for n in sorted(shape.command_numbers(command, options=False))
+    ]
+    numbers = numbers[:MAX_NUMBERS]
+    named = [name for name in st.futile_names if name[:1] != NUMBER]
+    kept = [name.removeprefix(TARGET) for name in named]
+    target = {bare for name, bare in zip(named, kept, strict=True) if name != bare}
     elsewhere = not _services(names) & _services(kept)
-    if names and kept and (elsewhere or _swapped(target, names, kept)):
+    swept = (
+        numbers and len(named) < len(st.futile_names) and numbers != st.futile_names[len(named) :]
+    )
+    if (names and kept and (elsewhere or _swapped(target, names, kept))) or swept:
         end(st)
-    if names:
-        st.futile_names = names
+    if names or numbers:
+        st.futile_names = names[: MAX_NAMES - len(numbers)] + numbers
     st.change = label
 
 
@@ -139,7 +153,7 @@ def looked(st: Stuck, answer: str, label: str, command: str = "") -> None:
         st.futile_first = answer
     st.change = ""
     if target:
-        st.futile_names = target
+        st.futile_names = target + [n for n in st.futile_names if n[:1] == NUMBER]
 
 
 def end(st: Stuck) -> None:

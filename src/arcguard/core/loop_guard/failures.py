@@ -19,6 +19,7 @@ from __future__ import annotations
 from arcguard.core import hashing
 from arcguard.core.loop_guard import cloud_clis
 from arcguard.core.loop_guard import command_words
+from arcguard.core.loop_guard import inner_commands
 from arcguard.core.loop_guard import known_causes
 from arcguard.core.loop_guard import reading_commands
 from arcguard.core.loop_guard import shape
@@ -344,6 +345,10 @@ def _tokens(parts: list[list[str]]) -> list[str]:
     for part in map(tool_effects.unwrap, parts):
         if not part or tool_effects.program_name(part[0]) in UNASKED:
             continue
+        remote = _over_ssh(part)
+        if remote is not None:  # what runs there, word by word, on that machine
+            tokens += [ASKS + hashing.digest(part[0]), _token(remote[0]), *remote[1]]
+            continue
         asks = _asking_words(part)
         tokens += [ASKS + hashing.digest(word) for word in part[:asks]]
         for word in part[asks:]:
@@ -353,6 +358,15 @@ def _tokens(parts: list[list[str]]) -> list[str]:
             if value or not name:
                 tokens.append(_token(value))
     return tokens if len(tokens) <= MAX_TOKENS else []
+
+
+def _over_ssh(part: list[str]) -> tuple[str, list[str]] | None:
+    """The machine an `ssh` command goes to and its remote command's words (`_tokens`)."""
+    if tool_effects.program_name(part[0]) != "ssh":
+        return None
+    remote = inner_commands.over_ssh(part[1:])
+    inside = tool_effects.segments(remote[1]) if remote is not None else None
+    return (remote[0], _tokens(inside)) if remote is not None and inside else None
 
 
 def _asking_words(part: list[str]) -> int:

@@ -1,11 +1,17 @@
 """Commands that carry another command: one run inside a container or a pod (`docker exec`,
-`docker compose exec`, `kubectl exec ... --`) and one sent to a data store's client
-(`redis-cli LLEN emails`).
+`docker compose exec`, `kubectl exec ... --`), on another machine (`ssh host 'journalctl -u
+app'`) or as another user (`sudo -u postgres ...`), and one sent to a data store's client
+(`redis-cli LLEN emails`, `psql -Atc "select ..."`, `mysql -e`, `sqlite3 app.db "select
+..."`). Setting up a shell's environment first (`source .venv/bin/activate && ...`, `. .env`)
+carries nothing and changes nothing a later call could see.
 
 `tool_effects` reads the carried command as what it is: a look run inside a container (`cat`,
-`redis-cli LLEN`, `celery inspect active`) only reads, and a look asked again that answers as
-before is seen to; anything else run inside stays a change, the safe side. `kubectl exec`
-without `--` (an old form, its command hard to tell from its options) stays a change too.
+`redis-cli LLEN`, `celery inspect active`) or over `ssh` only reads, and a look asked again
+that answers as before is seen to; anything else run inside stays a change, the safe side.
+`kubectl exec` without `--` (an old form, its command hard to tell from its options) stays a
+change too, as does `ssh` with no command (a login), `sudo -e` (an edit), a query read from a
+file or written to one, and any statement but a query: `select pg_terminate_backend(...)`
+acts, as does `select ... into`.
 """
 
 from __future__ import annotations
@@ -38,3 +44,109 @@ def redis_reads(args: list[str], command: int) -> bool:
     """`redis-cli ARGS` sends a command that only reads, `command` being where it is past the
     client's own options (with none it would wait for input)."""
     return command < len(args) and args[command].upper() in REDIS_READS
+
+
+CARRIERS = frozenset({"sudo", "ssh", "source", ".", "psql", "mysql", "sqlite3"})
+SUDO_VALUED = frozenset("-u -g -U -C -D -h -p -r -t -T".split())  # noqa: SIM905
+SUDO_EDITS = frozenset({"-e", "--edit"})
+SSH_VALUED = frozenset("bcDEeFIiJLlmOopQRSWwB")  # ssh's one-letter options that take a value
+# Files a shell sources to set its environment: a virtualenv's `activate`, a `.env` file.
+ENVIRONMENT_FILES = ("activate", "activate.sh", "activate.fish", "activate.csh", "env")
+# A client's options whose statement follows (`psql -Atc "select 1"`, `mysql -Ne`), and those
+# that read statements from a file or write the answers to one: not read, a change.
+SQL_GIVEN = {"psql": ("c", "--command"), "mysql": ("e", "--execute")}
+SQL_FILES = ("-f", "--file", "-o", "--output", "-L", "--log-file", "--tee", "-cmd", "-init")
+# A query's opening words, and words that make one act or write wherever they stand.
+QUERY_OPENINGS = frozenset({"select", "show", "explain", "table", "values", "with", "describe"})
+SQL_ACTING = frozenset(
+    "insert update delete drop alter create truncate grant revoke copy call merge into "  # noqa: SIM905
+    "analyze vacuum lock nextval setval pg_cancel_backend pg_terminate_backend "
+    "pg_reload_conf pg_switch_wal pg_advisory_lock set_config lo_import lo_export".split()
+)
+# Meta-commands of psql and sqlite3 that only describe (`\\dt`, `.schema`).
+META_READS = frozenset(
+    r"\d \dt \di \dn \df \dv \du \l \x \conninfo .tables .schema .indexes".split()  # noqa: SIM905
+)
+
+
+def after_sudo(args: list[str]) -> list[str] | None:
+    """The command `sudo ARGS` runs as another user, past sudo's own options; None when it
+    runs none (`sudo -v`) or edits a file (`sudo -e`)."""
+    at = 0
+    while at < len(args) and args[at].startswith("-"):
+        if args[at] in SUDO_EDITS:
+            return None
+        at += 2 if args[at] in SUDO_VALUED else 1
+        if args[at - 1 : at] == ["--"]:
+            break
+    return args[at:] or None
+
+
+def remote_command(args: list[str]) -> str | None:
+    """The command `ssh ARGS` runs on the other machine, as its shell will read it (ssh joins
+    the words with spaces); None for a login with no command."""
+    remote = over_ssh(args)
+    return remote[1] if remote is not None else None
+
+
+def over_ssh(args: list[str]) -> tuple[str, str] | None:
+    """The machine `ssh ARGS` goes to and the command it runs there (`remote_command`)."""
+    at = 0
+    while at < len(args) and args[at].startswith("-"):
+        option = args[at]
+        at += 1
+        if option == "--":
+            break
+        if option[1:].isalpha() and option[-1] in SSH_VALUED:
+            at += 1  # its value is the next word (`-i key`, `-p 2222`)
+    remote = args[at + 1 :]
+    return (args[at], " ".join(remote)) if remote else None
+
+
+def sets_environment(args: list[str]) -> bool:
+    """`source FILE` (or `. FILE`) only sets the shell's environment: a virtualenv's
+    `activate`, a `.env` file."""
+    name = args[0].rsplit("/", 1)[-1] if len(args) == 1 else ""
+    return name in ENVIRONMENT_FILES or name.startswith(".env") or name.endswith(".env")
+
+
+def sql_reads(program: str, args: list[str]) -> bool:
+    """`psql`, `mysql` or `sqlite3` given statements that only query or describe."""
+    if any(a.startswith(SQL_FILES) for a in args):
+        return False
+    statements = _sqlite_statements(args) if program == "sqlite3" else _given(program, args)
+    return bool(statements) and all(_queries(text) for text in statements)
+
+
+def _given(program: str, args: list[str]) -> list[str]:
+    """The statements given on `program`'s command line (`-c TEXT`, `-Atc TEXT`,
+    `--command=TEXT`)."""
+    letter, long = SQL_GIVEN[program]
+    found = []
+    for at, arg in enumerate(args):
+        value = args[at + 1] if at + 1 < len(args) else ""
+        if arg.startswith(long + "="):
+            found.append(arg.partition("=")[2])
+        elif arg == long or (arg[:1] == "-" and arg[1:].isalpha() and arg[-1] == letter):
+            found.append(value)
+    return found
+
+
+def _sqlite_statements(args: list[str]) -> list[str]:
+    """What `sqlite3 [OPTIONS] FILE SQL...` runs: the words after the database file."""
+    words = [a for a in args if not a.startswith("-")]
+    return words[1:]
+
+
+def _queries(text: str) -> bool:
+    """Every statement in `text` queries or describes, and none acts (`SQL_ACTING`)."""
+    for statement in text.split(";"):
+        words = "".join(c.lower() if c.isalnum() or c in "_\\." else " " for c in statement).split()
+        if not words:
+            continue
+        if words[0].startswith(("\\", ".")):
+            if words[0] not in META_READS:
+                return False
+        elif words[0] not in QUERY_OPENINGS or SQL_ACTING.intersection(words):
+            return False
+    return True

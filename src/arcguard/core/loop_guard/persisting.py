@@ -27,11 +27,14 @@ an edit to a content a file never had, the edit did not reach what fails, and a 
 so is as telling as a fourth retry (a request rewritten in one file after another, each time
 the same 422). Only a print the same as the last one (`Persist.whole`: its last lines, clock
 values, sizes and a runner's random seed aside) shows that: a compiler's next error scrolled in
-is what the edit did. An edit that only turns values in place (`edited.turned`: `TTL = 3` to
-`4`, a flag, a quoted word) is a value tried, whose failure stands until the right one: it
-counts as a setting does. Lines taken out of a file, the failure as before, then put back were
-a suspect ruled out: that attempt does not count (`Persist.probe`). Fixes to code are asked
-about, never paused for (`pause_due`): a failure left as it was may be one beside the work.
+is what the edit did. Or one cut by another filter (`sliced`) whose failing lines are some of
+those seen, or more: `| grep Error` after `| tail -4` shows no more of the print whole, and
+what it shows failed as before. An edit that only turns values in place (`edited.turned`:
+`TTL = 3` to `4`, a flag, a quoted word) is a value tried, whose failure stands until the
+right one: it counts as a setting does. Lines taken out of a file, the failure as before, then
+put back were a suspect ruled out: that attempt does not count (`Persist.probe`). Fixes to
+code are asked about, never paused for (`pause_due`): a failure left as it was may be one
+beside the work.
 What starts it again is what shows the failure gone or changed what fails: other code checked
 out (`_restarts`), the user's words (`stuck.heard`), or the program that failed completing
 (not behind a filter whose status hid its own: `exit_status.filtered`). A failure read through
@@ -202,7 +205,7 @@ def _failed(
     known = (
         same
         and _printed_before(persist, printed, sliced=sliced)
-        and (not persist.fixed or whole == persist.whole)
+        and (not persist.fixed or whole == persist.whole or sliced)
     )
     persist.whole = whole
     persist.seen = seq

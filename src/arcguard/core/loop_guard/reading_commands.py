@@ -6,7 +6,9 @@ judged by what it answers, so a status asked again in a tool's other words (`npm
 show`, `pnpm info`, `yarn info`) is seen to answer as before; a write taken for a read would
 get the look that checks it denied. So only subcommands that do not write are listed, and the
 options that make them write are listed too: `kubectl rollout restart` restarts, `helm template
---output-dir` writes files, `journalctl --vacuum-size` deletes, `ss -K` kills sockets.
+--output-dir` writes files, `journalctl --vacuum-size` deletes, `ss -K` kills sockets. An HTTP
+fetch (`curl`, `wget`) reads unless it sends data, picks a method that writes or saves a file
+(`fetch_reads`).
 """
 
 from __future__ import annotations
@@ -118,3 +120,40 @@ VERSION_V = _words(
     "vagrant packer consul nomad vault"
 )
 GH_READ_ONLY = _words("view list diff checks status watch")
+
+
+# An HTTP fetch reads unless it sends data, picks a method or writes a file.
+CURL_WRITES = frozenset("dXFTOo")
+CURL_FLAGS = frozenset("sSfLkvGiIN")  # short options taking no value, as in `-sG`
+CURL_LONG_WRITES = ("--data", "--request", "--form", "--upload-file", "--output", "--remote")
+
+
+def fetch_reads(program: str, args: list[str]) -> bool:
+    """`curl URL` and `wget -qO- URL` print what they fetch; sending data or saving a file
+    is a change (wget saves unless told to print). Output thrown away or printed (`-o
+    /dev/null -w '%{http_code}'`), a method that only asks (`-X GET`) and data sent in the
+    address (`-G --data-urlencode query=...`) write nothing."""
+    if program == "wget":
+        return any(a.endswith("O-") or a in ("--spider", "--output-document=-") for a in args)
+    gets = any(
+        a == "--get" or (a[:1] == "-" and "G" in a and set(a[1:]) <= CURL_FLAGS) for a in args
+    )
+    for at, arg in enumerate(args):
+        value = args[at + 1] if at + 1 < len(args) else ""
+        if arg.startswith("--"):
+            option, _, given = arg.partition("=")
+            asks = asks_only(option, given or value) or (gets and option.startswith("--data"))
+            if arg.startswith(CURL_LONG_WRITES) and not asks:
+                return False
+        elif arg.startswith("-"):
+            letters = CURL_WRITES & set(arg[1:]) - set("d" * gets)
+            if letters and (letters != {arg[-1]} or not asks_only(arg[-1], value)):
+                return False
+    return True
+
+
+def asks_only(option: str, value: str) -> bool:
+    """`option` (`o`, `X`, `--output`, `--request`) given `value` writes nothing."""
+    if option in ("o", "--output"):
+        return value in ("/dev/null", "-")
+    return option in ("X", "--request") and value.upper() in ("GET", "HEAD")

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from arcguard.core.loop_guard import cloud_clis
 from arcguard.core.loop_guard import inner_commands
+from arcguard.core.loop_guard import reading_commands
 from arcguard.core.loop_guard import shell_words
 from arcguard.core.loop_guard.reading_commands import GH_READ_ONLY
 from arcguard.core.loop_guard.reading_commands import GIT_LISTING
@@ -94,10 +95,6 @@ VALUED_OPTIONS = frozenset(
 )
 # git's own options before its subcommand that take a value (`-C dir`, `-c key=value`).
 GIT_VALUED_OPTIONS = frozenset({"-C", "-c"})
-# An HTTP fetch reads unless it sends data, picks a method or writes a file.
-CURL_WRITES = frozenset("dXFTOo")
-CURL_FLAGS = frozenset("sSfLkvGiIN")  # short options taking no value, as in `-sG`
-CURL_LONG_WRITES = ("--data", "--request", "--form", "--upload-file", "--output", "--remote")
 SAFE_REDIRECTS = (
     *("2>&1", "1>&2", ">&2", "2>/dev/null", ">/dev/null", "&>/dev/null", "1>/dev/null"),
     *("> /dev/null", "2> /dev/null", "&> /dev/null"),
@@ -264,17 +261,32 @@ def reads(words: list[str]) -> bool:
     if program in READ_ONLY_SUBCOMMANDS:
         return _subcommand_reads(program, words[1:])
     if program in ("curl", "wget"):
-        return _fetch_reads(program, words[1:])
+        return reading_commands.fetch_reads(program, words[1:])
     if program == "redis-cli":
         args = words[1:]
         return inner_commands.redis_reads(args, subcommand_at(args, inner_commands.REDIS_VALUED))
     if program in cloud_clis.CLIS:
         return cloud_clis.reads(program, words[1:])
+    if program in inner_commands.CARRIERS:
+        return _carried_reads(program, words[1:])
     if program in AWK_PROGRAMS:
         return not awk_writes(words[1:])
     if program not in READ_ONLY_PROGRAMS:
         return False
     return not _writes(program, words[1:])
+
+
+def _carried_reads(program: str, args: list[str]) -> bool:
+    """The command `program ARGS` carries only reads (`inner_commands`)."""
+    if program == "sudo":
+        inner = inner_commands.after_sudo(args)
+        return inner is not None and reads(inner)
+    if program == "ssh":
+        remote = inner_commands.remote_command(args)
+        return remote is not None and is_read_only_command(remote)
+    if program in ("source", "."):
+        return inner_commands.sets_environment(args)
+    return inner_commands.sql_reads(program, args)
 
 
 def _subcommand_reads(program: str, args: list[str]) -> bool:
@@ -313,37 +325,6 @@ def awk_writes(args: list[str]) -> bool:
         if "system(" in arg or (printing >= 0 and any(c in arg[printing:] for c in ">|")):
             return True
     return False
-
-
-def _fetch_reads(program: str, args: list[str]) -> bool:
-    """`curl URL` and `wget -qO- URL` print what they fetch; sending data or saving a file
-    is a change (wget saves unless told to print). Output thrown away or printed (`-o
-    /dev/null -w '%{http_code}'`), a method that only asks (`-X GET`) and data sent in the
-    address (`-G --data-urlencode query=...`) write nothing."""
-    if program == "wget":
-        return any(a.endswith("O-") or a in ("--spider", "--output-document=-") for a in args)
-    gets = any(
-        a == "--get" or (a[:1] == "-" and "G" in a and set(a[1:]) <= CURL_FLAGS) for a in args
-    )
-    for at, arg in enumerate(args):
-        value = args[at + 1] if at + 1 < len(args) else ""
-        if arg.startswith("--"):
-            option, _, given = arg.partition("=")
-            asks = _asks_only(option, given or value) or (gets and option.startswith("--data"))
-            if arg.startswith(CURL_LONG_WRITES) and not asks:
-                return False
-        elif arg.startswith("-"):
-            letters = CURL_WRITES & set(arg[1:]) - set("d" * gets)
-            if letters and (letters != {arg[-1]} or not _asks_only(arg[-1], value)):
-                return False
-    return True
-
-
-def _asks_only(option: str, value: str) -> bool:
-    """`option` (`o`, `X`, `--output`, `--request`) given `value` writes nothing."""
-    if option in ("o", "--output"):
-        return value in ("/dev/null", "-")
-    return option in ("X", "--request") and value.upper() in ("GET", "HEAD")
 
 
 def subcommand_at(args: list[str], valued: frozenset[str] = VALUED_OPTIONS) -> int:
