@@ -408,3 +408,31 @@ def test_the_same_batch_again_with_the_same_check_is_a_retry():
         out = d.turn(bash(f'psql "$PRIMARY_URL" -Atc "{looks[n % 2]}"', response="1094317"))
         words.append(bool(out["context"]))
     assert words.index(True) == 3
+
+
+def test_a_batch_over_ranges_of_long_ids_or_over_shards_is_a_sweep():
+    batches = (
+        'psql -c "update jobs set retries = 0 where id >= {} and id < {}"',
+        'psql -c "update jobs set retries = 0, priority = 1 where shard = {} and state = 500{}"',
+    )
+    for batch in batches:
+        d = Driver()
+        for n in range(1, 10):
+            low, high = (n * 1_000_000, (n + 1) * 1_000_000) if "id" in batch else (n, "")
+            d.turn(bash(batch.format(low, high), response="UPDATE 7"))
+            out = d.turn(bash("curl -s localhost:8080/health", response="ok"))
+            assert not out["context"], batch
+        assert d.paused is None
+
+
+def test_a_value_tried_or_a_process_killed_is_no_sweep():
+    # A timeout set by name to one value after another, or a server killed by its pid and
+    # started again: each a retry, the same 504 after it.
+    for change in ("kubectl set env deploy/api UPSTREAM_TIMEOUT={}", "kill {} && nohup ./server &"):
+        d = Driver()
+        words = []
+        for n in range(6):
+            d.turn(bash(change.format(30 * (n + 1) + 4000 * n), response=""))
+            out = d.turn(bash("curl -s localhost:8080/api/orders", response="504 Gateway Timeout"))
+            words.append(bool(out["context"]))
+        assert words.index(True) == 3, change

@@ -115,3 +115,34 @@ def test_a_sweep_over_machines_answering_alike_is_no_loop():
             )
         )
         assert not out["context"]
+
+
+def test_what_a_carrier_may_do_besides_is_a_change():
+    reads = tool_effects.is_read_only_command
+    assert not reads("psql -qAtf fix.sql -c 'select 1'") and not reads(
+        "psql -Ato out -c 'select 1'"
+    )
+    assert not reads("mysql -e 'select 1' --init-command='delete from t'")
+    for query in (
+        "select pg_catalog.pg_terminate_backend(4812)",
+        "select pg_stat_statements_reset()",
+        "select lo_unlink(1)",
+        "select * from dblink_exec('x', 'y')",
+        "select cron.schedule('x')",
+        "select * from jobs $FILTER",
+        "",
+    ):
+        assert not reads(f'psql -c "{query}"'), query
+    assert not reads("psql -c '\\dt `touch /tmp/p`'") and not reads("sqlite3 app.db ''")
+    assert not reads("ssh -f -L 5432:db:5432 bastion sleep 600")
+    assert not reads("ssh -o ProxyCommand='nc %h %p' host cat /etc/hosts")
+    assert not reads("ssh -oLocalCommand=reboot -oPermitLocalCommand=yes host uptime")
+    assert not reads('ssh host "ls $DIR"')
+    assert not reads("source .envrc") and not reads("source scripts/env")
+
+
+def test_carriers_inside_carriers_are_read_a_few_deep_and_no_deeper():
+    reads = tool_effects.is_read_only_command
+    assert reads("ssh bastion ssh db-1 'sudo tail -n 5 /var/log/app.log'")
+    assert not reads("sudo " * 800 + "cat x") and not reads("ssh h " * 200 + "cat x")
+    assert not reads("docker exec web " * 500 + "cat x")

@@ -21,6 +21,7 @@ the track's `Stuck` record.
 
 from __future__ import annotations
 
+from arcguard.core import hashing
 from arcguard.core.loop_guard import shape
 from arcguard.core.loop_guard import tool_effects as fx
 from arcguard.core.state import remember
@@ -39,11 +40,12 @@ GENERIC_WORDS = frozenset(
     "upgrade create delete remove rm kill reset force recreate all then and sleep true echo cd "
     "sh bash pod pods deployment deployments svc add require".split()
 )
-MAX_NAMES = 8  # names and numbers kept of a change, together
-MAX_NUMBERS = 3  # of them numbers: a range's two ends, an issue's number
+MAX_NAMES = 8  # names kept of a change, its numbers' mark among them
+# Programs whose numbers say how long or which process, not what a change is aimed at.
+UNNAMING = shape.VALUE_PROGRAMS | {"kill", "pkill"}
 NODE_DIGITS = 3  # a number this short in a name numbers a node or a replica (`app-04`, `db-2`)
 TARGET = "@"  # marks a name the change and its look both gave (`Stuck.futile_names`)
-NUMBER = "#"  # marks a number the change gave (`Stuck.futile_names`)
+NUMBER = "#"  # marks the numbers the change gave (`Stuck.futile_names`)
 NAME_CHARS = 32
 SEGMENT_ENDS = ("&&", "||", ";", "|")
 
@@ -54,26 +56,40 @@ def changed(st: Stuck, label: str, command: str = "") -> None:
     starts a run of its own: a status that reads alike for each service is no loop. So does
     one that no longer names the target the last change and its look both named (`TARGET`):
     a rollout's next step (`restart app-05` after `restart app-04`, `curl app-04/version`).
-    So does one given other numbers than the last change, outside its options (`NUMBER`): a
-    batch's next range (`where id >= 100000 and id < 200000` after `>= 0 and < 100000`), the
-    next issue, with a health check after each that reads alike."""
-    names = _names(command)
-    numbers = [
-        NUMBER + n[:NAME_CHARS] for n in sorted(shape.command_numbers(command, options=False))
-    ]
-    numbers = numbers[:MAX_NUMBERS]
+    So does one given other numbers than the last change (`_numbered`): a batch's next range
+    (`where id >= 100000 and id < 200000` after `>= 0 and < 100000`), the next shard, with a
+    health check after each that reads alike."""
+    names, number = _names(command), _numbered(command)
     named = [name for name in st.futile_names if name[:1] != NUMBER]
     kept = [name.removeprefix(TARGET) for name in named]
     target = {bare for name, bare in zip(named, kept, strict=True) if name != bare}
     elsewhere = not _services(names) & _services(kept)
-    swept = (
-        numbers and len(named) < len(st.futile_names) and numbers != st.futile_names[len(named) :]
-    )
+    before = st.futile_names[len(named) :]
+    swept = bool(number and before) and before != [number]
     if (names and kept and (elsewhere or _swapped(target, names, kept))) or swept:
         end(st)
-    if names or numbers:
-        st.futile_names = names[: MAX_NAMES - len(numbers)] + numbers
+    if names or number:
+        st.futile_names = names[: MAX_NAMES - bool(number)] + [number] * bool(number)
     st.change = label
+
+
+def _numbered(command: str) -> str:
+    """The numbers `command` gives, as one mark (`NUMBER` and their digest; "" for none): not
+    an option's (`--lock-timeout=900s`: how long), a value set by name (`TIMEOUT=30`: a value
+    tried), a wait's or a signal's (`sleep 30`, `kill 4812`: which process, not what)."""
+    found: list[str] = []
+    for part in shape.split_simple(shape.observed_command(command)):
+        words = fx.unwrap(part.split())
+        if not words or fx.program_name(words[0]) in UNNAMING:
+            continue
+        for word in words[1:]:
+            name, given, _ = word.partition("=")
+            if word.startswith("-") or (
+                given and name.replace("_", "a").replace("-", "a").isalnum()
+            ):
+                continue
+            found += "".join(c if c.isdigit() else " " for c in word).split()
+    return NUMBER + hashing.digest(" ".join(sorted(found))) if found else ""
 
 
 def _names(command: str) -> list[str]:

@@ -334,18 +334,20 @@ def _asked_words(kept: list[str]) -> list[str]:
     return kept[1:] if kept[:1] == [AT] else kept
 
 
-def _tokens(parts: list[list[str]]) -> list[str]:
+def _tokens(parts: list[list[str]], *, over_ssh: bool = True) -> list[str]:
     """A reading command's words as compared across calls, its output filters, what it echoes
     and its waits aside. Its program and subcommand (`kubectl get`), and an option's name (`-n`,
     `--context`), as `-` and a digest: what it asks. A count or a duration as `#`
     (`--tail=50` asks what `--tail=20` does). Any other word as a digest of what it names, a
     loopback address and a URL's scheme aside (`http://127.0.0.1:8080/x` names what
-    `localhost:8080/x` does). At most `MAX_TOKENS` of them, else nothing."""
+    `localhost:8080/x` does). An `ssh` command as its machine, then what it runs there, word by
+    word (`over_ssh`; once: an `ssh` in that is words). At most `MAX_TOKENS` of them, else
+    nothing."""
     tokens: list[str] = []
     for part in map(tool_effects.unwrap, parts):
         if not part or tool_effects.program_name(part[0]) in UNASKED:
             continue
-        remote = _over_ssh(part)
+        remote = _over_ssh(part) if over_ssh else None
         if remote is not None:  # what runs there, word by word, on that machine
             tokens += [ASKS + hashing.digest(part[0]), _token(remote[0]), *remote[1]]
             continue
@@ -366,7 +368,8 @@ def _over_ssh(part: list[str]) -> tuple[str, list[str]] | None:
         return None
     remote = inner_commands.over_ssh(part[1:])
     inside = tool_effects.segments(remote[1]) if remote is not None else None
-    return (remote[0], _tokens(inside)) if remote is not None and inside else None
+    # What runs there is read once: an `ssh` inside it is words like any other.
+    return (remote[0], _tokens(inside, over_ssh=False)) if remote is not None and inside else None
 
 
 def _asking_words(part: list[str]) -> int:

@@ -50,18 +50,26 @@ CARRIERS = frozenset({"sudo", "ssh", "source", ".", "psql", "mysql", "sqlite3"})
 SUDO_VALUED = frozenset("-u -g -U -C -D -h -p -r -t -T".split())  # noqa: SIM905
 SUDO_EDITS = frozenset({"-e", "--edit"})
 SSH_VALUED = frozenset("bcDEeFIiJLlmOopQRSWwB")  # ssh's one-letter options that take a value
-# Files a shell sources to set its environment: a virtualenv's `activate`, a `.env` file.
-ENVIRONMENT_FILES = ("activate", "activate.sh", "activate.fish", "activate.csh", "env")
-# A client's options whose statement follows (`psql -Atc "select 1"`, `mysql -Ne`), and those
-# that read statements from a file or write the answers to one: not read, a change.
+# ssh's options that act here too: a tunnel or a forward (`-L`, `-f`, a master), or a command
+# run on this machine (`-o ProxyCommand=...`, `-o LocalCommand=...`).
+SSH_ACTING = frozenset("LRDWfMNwS")
+SSH_ACTING_SETTINGS = ("proxycommand", "localcommand", "permitlocalcommand")
+# Files a shell sources to set its environment: a virtualenv's `bin/activate`, a `.env` file
+# (not direnv's `.envrc`, which may build a virtualenv).
+ACTIVATE = "/bin/activate"
+# A client's options whose statement follows (`psql -Atc "select 1"`, `mysql -Ne`); the
+# letters of one-letter options, and the long options, that read statements from a file, run
+# one given apart or write the answers to a file: not read, a change.
 SQL_GIVEN = {"psql": ("c", "--command"), "mysql": ("e", "--execute")}
-SQL_FILES = ("-f", "--file", "-o", "--output", "-L", "--log-file", "--tee", "-cmd", "-init")
-# A query's opening words, and words that make one act or write wherever they stand.
+SQL_FILE_LETTERS = frozenset("foL")
+SQL_FILES = ("--file", "--output", "--log-file", "--tee", "--init-command", "-cmd", "-init")
+# A query's opening words, and the words or name pieces (`pg_catalog.pg_terminate_backend`:
+# `terminate`) that make one act or write wherever they stand.
 QUERY_OPENINGS = frozenset({"select", "show", "explain", "table", "values", "with", "describe"})
 SQL_ACTING = frozenset(
-    "insert update delete drop alter create truncate grant revoke copy call merge into "  # noqa: SIM905
-    "analyze vacuum lock nextval setval pg_cancel_backend pg_terminate_backend "
-    "pg_reload_conf pg_switch_wal pg_advisory_lock set_config lo_import lo_export".split()
+    "insert update delete drop alter create truncate grant revoke copy call merge into set "  # noqa: SIM905
+    "analyze vacuum lock advisory nextval setval cancel terminate reload switch promote pause "
+    "resume reset notify exec schedule emit rotate import export unlink load writefile".split()
 )
 # Meta-commands of psql and sqlite3 that only describe (`\\dt`, `.schema`).
 META_READS = frozenset(
@@ -82,40 +90,49 @@ def after_sudo(args: list[str]) -> list[str] | None:
     return args[at:] or None
 
 
-def remote_command(args: list[str]) -> str | None:
-    """The command `ssh ARGS` runs on the other machine, as its shell will read it (ssh joins
-    the words with spaces); None for a login with no command."""
-    remote = over_ssh(args)
-    return remote[1] if remote is not None else None
-
-
 def over_ssh(args: list[str]) -> tuple[str, str] | None:
-    """The machine `ssh ARGS` goes to and the command it runs there (`remote_command`)."""
+    """The machine `ssh ARGS` goes to and the command it runs there, as its shell will read it
+    (ssh joins the words with spaces); None for a login with no command, an option that acts
+    here too (`SSH_ACTING`) or a command a shell fills in."""
     at = 0
     while at < len(args) and args[at].startswith("-"):
         option = args[at]
         at += 1
         if option == "--":
             break
-        if option[1:].isalpha() and option[-1] in SSH_VALUED:
+        letters = option[1:]
+        if not letters.isalpha():
+            letters = letters[:1]  # a value given with its option: `-p2222`, `-oX=y`
+        if SSH_ACTING.intersection(letters):
+            return None
+        setting = option[2:] if len(option) > 2 else ""
+        if letters[-1:] in SSH_VALUED and option[1:].isalpha():
+            setting = args[at] if at < len(args) else ""
             at += 1  # its value is the next word (`-i key`, `-p 2222`)
-    remote = args[at + 1 :]
-    return (args[at], " ".join(remote)) if remote else None
+        if letters[-1:] == "o" and setting.lower().startswith(SSH_ACTING_SETTINGS):
+            return None
+    remote = " ".join(args[at + 1 :])
+    # A value a shell fills in (`$DIR`, a backtick) is unknown: what runs there cannot be read.
+    return (args[at], remote) if remote and "$" not in remote and "`" not in remote else None
 
 
 def sets_environment(args: list[str]) -> bool:
     """`source FILE` (or `. FILE`) only sets the shell's environment: a virtualenv's
-    `activate`, a `.env` file."""
-    name = args[0].rsplit("/", 1)[-1] if len(args) == 1 else ""
-    return name in ENVIRONMENT_FILES or name.startswith(".env") or name.endswith(".env")
+    `bin/activate`, a `.env` file."""
+    path = args[0] if len(args) == 1 else ""
+    name = path.rsplit("/", 1)[-1]
+    env = (name.startswith(".env") and name != ".envrc") or name.endswith(".env")
+    return env or ("/" + path).rpartition(ACTIVATE)[2] in ("", ".sh", ".fish", ".csh")
 
 
 def sql_reads(program: str, args: list[str]) -> bool:
     """`psql`, `mysql` or `sqlite3` given statements that only query or describe."""
-    if any(a.startswith(SQL_FILES) for a in args):
-        return False
+    for arg in args:
+        letters = arg[1:] if arg[:1] == "-" and arg[1:].isalpha() else ""
+        if arg.startswith(SQL_FILES) or (program != "sqlite3" and SQL_FILE_LETTERS & set(letters)):
+            return False
     statements = _sqlite_statements(args) if program == "sqlite3" else _given(program, args)
-    return bool(statements) and all(_queries(text) for text in statements)
+    return any(s.strip() for s in statements) and all(_queries(s) for s in statements)
 
 
 def _given(program: str, args: list[str]) -> list[str]:
@@ -124,11 +141,10 @@ def _given(program: str, args: list[str]) -> list[str]:
     letter, long = SQL_GIVEN[program]
     found = []
     for at, arg in enumerate(args):
-        value = args[at + 1] if at + 1 < len(args) else ""
         if arg.startswith(long + "="):
             found.append(arg.partition("=")[2])
         elif arg == long or (arg[:1] == "-" and arg[1:].isalpha() and arg[-1] == letter):
-            found.append(value)
+            found.append(args[at + 1] if at + 1 < len(args) else "")
     return found
 
 
@@ -139,14 +155,19 @@ def _sqlite_statements(args: list[str]) -> list[str]:
 
 
 def _queries(text: str) -> bool:
-    """Every statement in `text` queries or describes, and none acts (`SQL_ACTING`)."""
+    """Every statement in `text` queries or describes, and none acts (`SQL_ACTING`, as a word
+    or a piece of a name). A shell's value in it (`$FILTER`) or a command run by psql's
+    backticks is unknown: a change."""
+    if "$" in text or "`" in text:
+        return False
     for statement in text.split(";"):
         words = "".join(c.lower() if c.isalnum() or c in "_\\." else " " for c in statement).split()
         if not words:
             continue
+        pieces = {p for w in words for p in w.replace(".", "_").split("_")}
         if words[0].startswith(("\\", ".")):
             if words[0] not in META_READS:
                 return False
-        elif words[0] not in QUERY_OPENINGS or SQL_ACTING.intersection(words):
+        elif words[0] not in QUERY_OPENINGS or SQL_ACTING.intersection(pieces):
             return False
     return True

@@ -27,14 +27,15 @@ an edit to a content a file never had, the edit did not reach what fails, and a 
 so is as telling as a fourth retry (a request rewritten in one file after another, each time
 the same 422). Only a print the same as the last one (`Persist.whole`: its last lines, clock
 values, sizes and a runner's random seed aside) shows that: a compiler's next error scrolled in
-is what the edit did. Or one cut by another filter (`sliced`) whose failing lines are some of
-those seen, or more: `| grep Error` after `| tail -4` shows no more of the print whole, and
-what it shows failed as before. An edit that only turns values in place (`edited.turned`:
-`TTL = 3` to `4`, a flag, a quoted word) is a value tried, whose failure stands until the
-right one: it counts as a setting does. Lines taken out of a file, the failure as before, then
-put back were a suspect ruled out: that attempt does not count (`Persist.probe`). Fixes to
-code are asked about, never paused for (`pause_due`): a failure left as it was may be one
-beside the work.
+is what the edit did. Or one cut by another filter (`sliced`) showing the failing lines a print
+showed, or more: `| grep Error` after `| tail -4` shows no more of the print whole, and what
+it shows failed as before (fewer may be the fix's work: such an attempt neither counts nor
+starts the count again). An edit that only turns values in place (`edited.turned`: `TTL =
+3` to `4`, a flag, a quoted word) is a value tried, whose failure stands until the right one:
+it counts as a setting does. Lines taken out of a file, the failure as before, then put back
+were a suspect ruled out: that attempt does not count (`Persist.probe`). Fixes to code are
+asked about, never paused for (`pause_due`): a failure left as it was may be one beside the
+work.
 What starts it again is what shows the failure gone or changed what fails: other code checked
 out (`_restarts`), the user's words (`stuck.heard`), or the program that failed completing
 (not behind a filter whose status hid its own: `exit_status.filtered`). A failure read through
@@ -204,8 +205,13 @@ def _failed(
     )
     known = (
         same
-        and _printed_before(persist, printed, sliced=sliced)
+        and _printed_before(persist, printed, sliced=sliced, fixed=persist.fixed)
         and (not persist.fixed or whole == persist.whole or sliced)
+    )
+    # Fewer failing lines through another filter after a fix: the fix's work or the filter's.
+    # It neither counts nor starts the count again.
+    fewer = (
+        not known and persist.fixed and sliced and _printed_before(persist, printed, sliced=True)
     )
     persist.whole = whole
     persist.seen = seq
@@ -220,7 +226,7 @@ def _failed(
         # back), the failure is what the session expected: it neither counts nor moves.
         persist.again += 0 if persist.back else 1
     else:
-        if persist.changed or same:
+        if (persist.changed or same) and not fewer:
             # What changed since the last failure moved it, or the failure itself moved (a
             # count lower, another file failing): news, and the edits before it are behind.
             persist.again = persist.coded = 0
@@ -257,17 +263,19 @@ def _failing(printed: list[str]) -> str:
     return " ".join([str(len(unique)), *unique[-MAX_HEADS:]])
 
 
-def _printed_before(persist: Persist, printed: str, *, sliced: bool) -> bool:
+def _printed_before(persist: Persist, printed: str, *, sliced: bool, fixed: bool = False) -> bool:
     """The failing lines were printed before; or, `sliced` by another filter (`| tail -3`
     after `| grep ERROR`), some of them or more: another slice of the same print, when both
-    were kept whole."""
+    were kept whole. After a fix (`fixed`), not fewer: fewer failing lines seen through another
+    filter may be what the fix did."""
     if printed in persist.prints:
         return True
     mine = _whole_heads(printed)
     if not (sliced and mine):
         return False
     return any(
-        (kept := _whole_heads(seen)) and (mine <= kept or kept <= mine) for seen in persist.prints
+        (kept := _whole_heads(seen)) and (kept <= mine or (mine <= kept and not fixed))
+        for seen in persist.prints
     )
 
 

@@ -171,23 +171,19 @@ def identity_numbers(call: ToolCall) -> frozenset[str]:
     `gh issue view 13` look at two issues; what comes back names them, and that is news."""
     if call.name == opkey.BASH and isinstance(call.input, dict):
         command = call.input.get("command")
-        return command_numbers(command) if isinstance(command, str) else frozenset()
+        if not isinstance(command, str):
+            return frozenset()
+        words = [
+            word
+            for part in split_simple(observed_command(command))
+            if (run := tool_effects.unwrap(part.split()))
+            and run[0].rsplit("/", 1)[-1] not in VALUE_PROGRAMS
+            for word in run
+        ]
+        text = " ".join(words)
+        return frozenset(_target_numbers(words)) | _file_name_numbers(text)
     text = jsonio.dumps(call.input)
     return frozenset(_numbers(text)) | _file_name_numbers(text)
-
-
-def command_numbers(command: str, *, options: bool = True) -> frozenset[str]:
-    """`identity_numbers` of a command; without those its options give when not `options`
-    (`--lock-timeout=900s` says how long, not what)."""
-    words = [
-        word
-        for part in split_simple(observed_command(command))
-        if (run := tool_effects.unwrap(part.split()))
-        and run[0].rsplit("/", 1)[-1] not in VALUE_PROGRAMS
-        for word in run
-        if options or not word.startswith("-")
-    ]
-    return frozenset(_target_numbers(words)) | _file_name_numbers(" ".join(words))
 
 
 def _target_numbers(words: list[str]) -> list[str]:
@@ -376,13 +372,15 @@ def observed_command(command: str) -> str:
     # Filters are looked for at the end only, and a few at most: a command of thousands of
     # pipes is not split pipe by pipe.
     parts = command.rsplit("|", MAX_FILTERS)
+    # Only a command with quotes may quote a bar; a longer one than is read is not asked.
+    quoted = len(command) <= tool_effects.COMMAND_CHARS and ("'" in command or '"' in command)
     while len(parts) > 1:
         words = parts[-1].split()
         if not words or words[0].rsplit("/", 1)[-1] not in FILTERS:
             break
         if words[0] == "sed" and any(w.startswith(("-i", "--in-place")) for w in words):
             break
-        if shell_words.outside_quotes("|".join(parts[:-1])) is None:
+        if quoted and shell_words.outside_quotes("|".join(parts[:-1])) is None:
             break  # the bar is quoted: part of what runs elsewhere (`ssh host 'df | tail'`)
         parts.pop()
     return "|".join(parts).rstrip()

@@ -129,6 +129,7 @@ RESTARTING_VERBS = frozenset(
 # docstring), so a megabyte command costs the guard no more than an ordinary one.
 COMMAND_CHARS = 16 * 1024
 MAX_SEGMENTS = 64
+MAX_CARRIED = 4  # commands carried in one another (`ssh a ssh b sudo ...`) read at most
 
 
 def command_of(call: ToolCall) -> str | None:
@@ -213,9 +214,10 @@ def _simple(split: list[list[str]]) -> list[list[str]]:
     return found
 
 
-def is_read_only_command(command: str) -> bool:
+def is_read_only_command(command: str, carried: int = 0) -> bool:
+    """`carried`: how many commands carry this one (`ssh host 'sudo ...'`)."""
     parts = segments(command)
-    return parts is not None and all(reads(words) for words in parts)
+    return parts is not None and all(reads(words, carried) for words in parts)
 
 
 def unwrap(words: list[str]) -> list[str]:
@@ -243,7 +245,7 @@ def program_name(word: str) -> str:
     return word.rsplit("/", 1)[-1]
 
 
-def reads(words: list[str]) -> bool:
+def reads(words: list[str], carried: int = 0) -> bool:
     words = unwrap(words)
     if not words:
         return True
@@ -259,7 +261,7 @@ def reads(words: list[str]) -> bool:
     if words[0].startswith(("./", "../")):
         return False  # the project's own script (`./host start`), whatever its name
     if program in READ_ONLY_SUBCOMMANDS:
-        return _subcommand_reads(program, words[1:])
+        return _subcommand_reads(program, words[1:], carried)
     if program in ("curl", "wget"):
         return reading_commands.fetch_reads(program, words[1:])
     if program == "redis-cli":
@@ -268,7 +270,7 @@ def reads(words: list[str]) -> bool:
     if program in cloud_clis.CLIS:
         return cloud_clis.reads(program, words[1:])
     if program in inner_commands.CARRIERS:
-        return _carried_reads(program, words[1:])
+        return carried < MAX_CARRIED and _carried_reads(program, words[1:], carried + 1)
     if program in AWK_PROGRAMS:
         return not awk_writes(words[1:])
     if program not in READ_ONLY_PROGRAMS:
@@ -276,20 +278,20 @@ def reads(words: list[str]) -> bool:
     return not _writes(program, words[1:])
 
 
-def _carried_reads(program: str, args: list[str]) -> bool:
+def _carried_reads(program: str, args: list[str], carried: int) -> bool:
     """The command `program ARGS` carries only reads (`inner_commands`)."""
     if program == "sudo":
         inner = inner_commands.after_sudo(args)
-        return inner is not None and reads(inner)
+        return inner is not None and reads(inner, carried)
     if program == "ssh":
-        remote = inner_commands.remote_command(args)
-        return remote is not None and is_read_only_command(remote)
+        remote = inner_commands.over_ssh(args)
+        return remote is not None and is_read_only_command(remote[1], carried)
     if program in ("source", "."):
         return inner_commands.sets_environment(args)
     return inner_commands.sql_reads(program, args)
 
 
-def _subcommand_reads(program: str, args: list[str]) -> bool:
+def _subcommand_reads(program: str, args: list[str], carried: int = 0) -> bool:
     """`program ARGS` runs a subcommand that only reports (or, for a group such as `kubectl
     rollout`, one of its reporting subcommands: `status`, not `restart`)."""
     at = subcommand_at(args)
@@ -303,7 +305,7 @@ def _subcommand_reads(program: str, args: list[str]) -> bool:
         inner = inner_commands.carried(
             program, rest, subcommand_at(rest, inner_commands.EXEC_VALUED)
         )
-        return inner is not None and reads(inner)
+        return inner is not None and carried < MAX_CARRIED and reads(inner, carried + 1)
     listing = LISTING.get(program, {}).get(args[at])
     if listing is not None:
         reporting = at + 1 < len(args) and args[at + 1] in listing
