@@ -418,7 +418,7 @@ def test_a_batch_over_ranges_of_long_ids_or_over_shards_is_a_sweep():
     for batch in batches:
         d = Driver()
         for n in range(1, 10):
-            low, high = (n * 1_000_000, (n + 1) * 1_000_000) if "id" in batch else (n, "")
+            low, high = (n * 1_000_000, (n + 1) * 1_000_000) if "id" in batch else (100 + n, "")
             d.turn(bash(batch.format(low, high), response="UPDATE 7"))
             out = d.turn(bash("curl -s localhost:8080/health", response="ok"))
             assert not out["context"], batch
@@ -434,5 +434,17 @@ def test_a_value_tried_or_a_process_killed_is_no_sweep():
         for n in range(6):
             d.turn(bash(change.format(30 * (n + 1) + 4000 * n), response=""))
             out = d.turn(bash("curl -s localhost:8080/api/orders", response="504 Gateway Timeout"))
+            words.append(bool(out["context"]))
+        assert words.index(True) == 3, change
+
+
+def test_a_change_spelt_its_own_way_by_a_small_number_is_a_retry():
+    # `--try 2`, `restarted-2.flag`: a retry's own spelling, not the next target of a sweep.
+    for change in ("touch restarted-{}.flag", "./svc restart api --try {}"):
+        d = Driver()
+        words = []
+        for n in range(1, 7):
+            d.turn(bash(change.format(n), response=""))
+            out = d.turn(bash("cat status.txt", response="502 Bad Gateway"))
             words.append(bool(out["context"]))
         assert words.index(True) == 3, change

@@ -46,6 +46,7 @@ UNNAMING = shape.VALUE_PROGRAMS | {"kill", "pkill"}
 NODE_DIGITS = 3  # a number this short in a name numbers a node or a replica (`app-04`, `db-2`)
 TARGET = "@"  # marks a name the change and its look both gave (`Stuck.futile_names`)
 NUMBER = "#"  # marks the numbers the change gave (`Stuck.futile_names`)
+ID_DIGITS = 3
 NAME_CHARS = 32
 SEGMENT_ENDS = ("&&", "||", ";", "|")
 
@@ -74,9 +75,11 @@ def changed(st: Stuck, label: str, command: str = "") -> None:
 
 
 def _numbered(command: str) -> str:
-    """The numbers `command` gives, as one mark (`NUMBER` and their digest; "" for none): not
-    an option's (`--lock-timeout=900s`: how long), a value set by name (`TIMEOUT=30`: a value
-    tried), a wait's or a signal's (`sleep 30`, `kill 4812`: which process, not what)."""
+    """The numbers `command` gives, as one mark (`NUMBER` and their digest; "" for none): of
+    `ID_DIGITS` digits or more (an id, a range's end: `touch restarted-2.flag`, `--try 2` only
+    spell a retry their own way), and not an option's (`--lock-timeout=900s`: how long), a value
+    set by name (`TIMEOUT=300`: a value tried), a wait's or a signal's (`sleep 300`, `kill
+    4812`: which process, not what)."""
     found: list[str] = []
     for part in shape.split_simple(shape.observed_command(command)):
         words = fx.unwrap(part.split())
@@ -88,7 +91,8 @@ def _numbered(command: str) -> str:
                 given and name.replace("_", "a").replace("-", "a").isalnum()
             ):
                 continue
-            found += "".join(c if c.isdigit() else " " for c in word).split()
+            digits = "".join(c if c.isdigit() else " " for c in word).split()
+            found += [n for n in digits if len(n) >= ID_DIGITS]
     return NUMBER + hashing.digest(" ".join(sorted(found))) if found else ""
 
 
