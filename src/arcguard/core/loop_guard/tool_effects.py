@@ -246,6 +246,10 @@ def program_name(word: str) -> str:
 
 
 def reads(words: list[str], carried: int = 0) -> bool:
+    """The simple command `words` only reads; `carried`: how many commands carry it (`docker
+    exec`, `ssh`, `sudo`), read no deeper than `MAX_CARRIED`."""
+    if carried > MAX_CARRIED:
+        return False
     words = unwrap(words)
     if not words:
         return True
@@ -270,7 +274,7 @@ def reads(words: list[str], carried: int = 0) -> bool:
     if program in cloud_clis.CLIS:
         return cloud_clis.reads(program, words[1:])
     if program in inner_commands.CARRIERS:
-        return carried < MAX_CARRIED and _carried_reads(program, words[1:], carried + 1)
+        return _carried_reads(program, words[1:], carried + 1)
     if program in AWK_PROGRAMS:
         return not awk_writes(words[1:])
     if program not in READ_ONLY_PROGRAMS:
@@ -305,7 +309,7 @@ def _subcommand_reads(program: str, args: list[str], carried: int = 0) -> bool:
         inner = inner_commands.carried(
             program, rest, subcommand_at(rest, inner_commands.EXEC_VALUED)
         )
-        return inner is not None and carried < MAX_CARRIED and reads(inner, carried + 1)
+        return inner is not None and reads(inner, carried + 1)
     listing = LISTING.get(program, {}).get(args[at])
     if listing is not None:
         reporting = at + 1 < len(args) and args[at + 1] in listing
