@@ -198,10 +198,11 @@ def _failed(
     # A print another filter chose from (`| tail -3` after `| grep ERROR`) is another slice.
     respelt = bool(persist.ways) and persist.ways[-1] != way
     sliced = respelt and _filtered_again(persist, call, words, key)
+    another_slice = sliced and _printed_before(persist, printed, sliced=True)
     same = (
         key in persist.failures
         or _spelt_again(persist, call, words, errors, f.printed or [])
-        or (sliced and _printed_before(persist, printed, sliced=True))
+        or another_slice
     )
     known = (
         same
@@ -210,9 +211,7 @@ def _failed(
     )
     # Fewer failing lines through another filter after a fix: the fix's work or the filter's.
     # It neither counts nor starts the count again.
-    fewer = (
-        not known and persist.fixed and sliced and _printed_before(persist, printed, sliced=True)
-    )
+    fewer = not known and persist.fixed and another_slice
     persist.whole = whole
     persist.seen = seq
     if persist.turn == turn and known:
