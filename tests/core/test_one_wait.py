@@ -162,3 +162,32 @@ def test_a_wait_timing_out_anew_in_other_words_goes_on():
             paused = minute
             break
     assert 15 <= asked <= 17 and paused is not None and paused <= 32
+
+
+LOG = [
+    "[14:02:04] epoch 3 | step 650/742 | loss 1.0007",
+    "[14:02:09] epoch 3 | step 700/742 | loss 0.9871",
+    "[14:02:13] epoch 3 done in 65.1s | running validation...",
+]
+TAILS = (
+    ("sleep 60; tail -n 3 train.log", 3),
+    ("sleep 60 && tail -n 2 train.log", 2),
+    ("sleep 60; tail -1 train.log; echo", 1),
+    ("sleep 60; grep epoch train.log | tail -n 2", 2),
+)
+
+
+def test_a_log_that_stopped_read_through_other_tails_is_one_wait():
+    # Each spelling shows a part of the same last lines: a new shape, but nothing new.
+    polls = [(TAILS[m % 4][0], "\n".join(LOG[-TAILS[m % 4][1] :])) for m in range(60)]
+    asked, paused = _minutes_to(Driver(), polls)
+    assert asked is not None and 15 <= asked <= 17
+    assert paused is not None and paused <= 32
+
+
+def test_a_log_that_grows_under_other_tails_is_no_stuck_wait():
+    def tail(m: int) -> str:
+        lines = [*LOG, *(f"[14:{10 + n:02d}:00] val | batch {n}/90" for n in range(m + 1))]
+        return "\n".join(lines[-TAILS[m % 4][1] :])
+
+    assert _minutes_to(Driver(), [(TAILS[m % 4][0], tail(m)) for m in range(60)]) == (None, None)

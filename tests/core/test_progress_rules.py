@@ -250,6 +250,15 @@ def test_commands_that_change_the_world_do_not_excuse_each_other():
         "step certificate create api api.crt api.key",
         "curl -G -X POST https://api.example.com/v1/jobs",
         "curl -s --data-urlencode q=1 https://api.example.com/v1/search",
+        # A substitution that acts, nested too deep to read, or left open; a card or a clock set.
+        "kill $(pgrep -f worker)",
+        "cat $(git diff --name-only | xargs rm)",
+        'echo "rc: `touch x`"',
+        "ls $(a $(b $(c $(d $(e)))))",
+        "ls $(pwd",
+        "nvidia-smi -pm 1",
+        "nvidia-smi mig -cgi 9",
+        'date -s "2026-01-01 00:00"',
     ],
 )
 def test_mutating_or_unknown_commands_count_as_changes(command):
@@ -332,6 +341,15 @@ def test_mutating_or_unknown_commands_count_as_changes(command):
         # Data sent in the address only asks.
         "curl -s -G http://prometheus:9090/api/v1/query --data-urlencode 'query=up'",
         "curl -sG http://prometheus:9090/api/v1/query -d 'query=up'",
+        # What a substitution prints is a value when it only reads, bare or quoted.
+        "pgrep -u $(whoami) -a python",
+        'cat "$(git rev-parse --show-toplevel)/README.md"',
+        'git log --since="$(date -d yesterday)" --oneline',
+        "wc -l $(git ls-files '*.py') | tail -1",
+        "echo `date +%s`",
+        "awk '{print $(NF)}' data.txt",
+        "nvidia-smi --query-gpu=index,utilization.gpu,memory.used --format=csv,noheader",
+        "nvidia-smi -q -d MEMORY",
     ],
 )
 def test_read_only_commands_do_not(command):

@@ -167,7 +167,10 @@ def _said(command: str, text: str | dict[str, str]) -> ToolResult:
             "error[E0425]\nfailed with 101",
             "Exit code 101\nerror[E0425]",
         ),
-        ('cargo build; echo "rc=$? at $(date)"', "rc=101 at Sun", None),  # unread: a substitution
+        # A substitution that only reads is part of what the status line prints; one that
+        # acts leaves the command unread.
+        ('cargo build; echo "rc=$? at $(date)"', "rc=101 at Sun", "Exit code 101"),
+        ('cargo build; echo "rc=$? at $(touch x)"', "rc=101 at Sun", None),
         ('tsc --noEmit; echo "exit=$?"', "exit=0", None),
         # Kept in a variable first, printed by printf, or inside a shell's script.
         ('git commit -m x; rc=$?; echo "rc=$rc"', "hook failed\nrc=1", "Exit code 1\nhook failed"),

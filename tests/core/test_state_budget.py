@@ -23,6 +23,8 @@ from arcguard.core.loop_guard import known_causes
 from arcguard.core.loop_guard import persisting
 from arcguard.core.loop_guard import reverts
 from arcguard.core.loop_guard import shape
+from arcguard.core.loop_guard.answers import LINE_DIGEST
+from arcguard.core.loop_guard.answers import MAX_LINES
 from arcguard.core.loop_guard.answers import MAX_NUMBERS
 from arcguard.core.loop_guard.answers import MAX_PROGRESS
 from arcguard.core.loop_guard.answers import NUMBER_DIGITS
@@ -46,6 +48,7 @@ from arcguard.core.loop_guard.guard import MAX_QUEUED_IDS
 from arcguard.core.loop_guard.held import MAX_HELD
 from arcguard.core.loop_guard.persisting import MAX_FAILURES
 from arcguard.core.loop_guard.polls import MAX_VIEWS
+from arcguard.core.loop_guard.polls import MAX_WAIT_LINES
 from arcguard.core.loop_guard.repeat import MAX_RESOLVED_IDS
 from arcguard.core.loop_guard.shape import MAX_CAUSE_LINES
 from arcguard.core.loop_guard.stuck import MAX_RUNS
@@ -235,6 +238,8 @@ def track(cfg: Any, base: int) -> dict[str, Any]:
                     + " ".join(["9" * 12 + "/" + "9" * 11] * MAX_PROGRESS)
                     for n in range(MAX_VIEWS)
                 },
+                "lines": [f"{base + n:08x}"[-LINE_DIGEST:] for n in range(MAX_WAIT_LINES)],
+                "last": [f"{base + n:08x}"[-LINE_DIGEST:] for n in range(MAX_LINES)],
             },
             "poll_nudged": False,
             "searches": INT,

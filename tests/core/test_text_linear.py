@@ -86,6 +86,9 @@ PIECES = [
     "? ",
     "- ",
     "`",
+    "$(",
+    "$(ls) ",
+    '"$(',
 ]
 PIECE = st.one_of(
     st.sampled_from(PIECES),

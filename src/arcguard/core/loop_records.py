@@ -30,6 +30,8 @@ class Poll(Record):
     progress: str = field(STR, default="")  # its furthest marks of progress (`answers.ahead`)
     numbers: str = field(STR, default="")  # its bare numbers when first seen, for a timer
     views: dict[str, str] = field(map_of(STR), default_factory=dict)  # other spellings' answers
+    lines: list[str] = field(list_of(STR), default_factory=list)  # its answers' (`answers.lines`)
+    last: list[str] = field(list_of(STR), default_factory=list)  # its latest answer's lines
 
 
 class Asked(Record):

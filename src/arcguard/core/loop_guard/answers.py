@@ -299,3 +299,15 @@ def drains(before: str, after: str) -> bool:
         return False
     old, new = int(before), int(after)
     return old > 0 and old - new >= old * DRAIN_SHARE
+
+
+MAX_LINES = 40  # of a poll's answer, the last: where a log or a status moves
+LINE_DIGEST = 8  # hex digits kept of a line's digest: enough to tell a wait's lines apart
+
+
+def lines(text: str) -> list[str]:
+    """Short digests of the last `MAX_LINES` lines of a poll's answer, blank ones aside, what
+    a clock moves set aside (`clock_free`): a wait whose polls show only lines it has shown
+    saw nothing move, however each poll was spelt (`tail -n 3` of a log, then `tail -n 1`)."""
+    found = [line.strip() for line in clock_free(text.strip()).splitlines()[-MAX_LINES:]]
+    return [hashing.digest(line)[:LINE_DIGEST] for line in found if line]

@@ -225,6 +225,7 @@ def _finish(guard: Guard, call: ToolCall, result: ToolResult) -> stuck.Finished:
     if outcome.startswith((opkey.COMPLETED, opkey.FAILED)) and tool_effects.is_poll(call):
         text = shape.result_text(result)
         finished.progress, finished.numbers = answers.progress(text), answers.bare_numbers(text)
+        finished.lines = answers.lines(text)
     return finished
 
 

@@ -11,8 +11,10 @@ moving from one state to the next, even to one shown before) starts the wait aga
 a view's progress going further than when it joined (`answers.ahead`; the first spelling
 keeps its furthest marks), a timer in the first answer running down (`answers.counts_down`)
 or a lone count draining (`answers.drains`). A failure in other words (a wait timing out
-anew) goes on with the wait. A new answer is progress, which the caller handles (every run
-starts again). Pure functions of the record.
+anew) goes on with the wait, and so does an answer that shows only lines the wait has shown,
+times aside (`shown`: `tail -n 2` of a log that stopped, after `tail -n 3`). Any other new
+answer is progress, which the caller handles (every run starts again). Pure functions of the
+record.
 """
 
 from __future__ import annotations
@@ -27,21 +29,39 @@ if TYPE_CHECKING:
 
 MAX_VIEWS = 4  # other spellings a wait keeps: a rotation is a few
 SEP = "|"  # between a view's answer and its marks of progress, which never hold it
+MAX_WAIT_LINES = 80  # lines a wait keeps of what its polls showed (`answers.lines`)
 
 
-def wait(st: Stuck, seen: Poll, *, failed: bool) -> None:
-    """A poll answered `seen`, an answer that is no progress (mutates `st`)."""
+def wait(st: Stuck, seen: Poll, *, failed: bool, shown: bool = False) -> None:
+    """A poll answered `seen`, an answer that is no progress (mutates `st`); `shown`: it showed
+    nothing the wait had not (`shown`)."""
     current = st.poll
-    if current is not None and _goes_on(current, seen, failed=failed):
+    if current is not None and _goes_on(current, seen, same=failed or shown):
         current.count += 1
+        kept = current.lines
+        new = [line for line in seen.lines if line not in kept]
+        current.lines, current.last = (kept + new)[-MAX_WAIT_LINES:], seen.lines
     else:
         st.poll, st.poll_nudged = seen, False
 
 
-def _goes_on(current: Poll, seen: Poll, *, failed: bool) -> bool:
-    """The wait goes on: nothing any view of it shows moved (mutates the views it keeps)."""
+def shown(current: Poll | None, seen: Poll) -> bool:
+    """The poll's answer `seen` shows only lines the wait `current` has shown: no news of what
+    it waits for, whatever its shape. A spelling the wait has heard from must show a part of
+    its last answer (`tail -n 2` of a log after `tail -n 3`): one moving back to a state shown
+    before (a rollout's next pod) moved."""
+    if current is None or not seen.lines:
+        return False
+    heard = seen.call == current.call or seen.call in current.views
+    kept = set(current.last if heard else current.lines)
+    return all(line in kept for line in seen.lines)
+
+
+def _goes_on(current: Poll, seen: Poll, *, same: bool) -> bool:
+    """The wait goes on: nothing any view of it shows moved (mutates the views it keeps);
+    `same`: whatever its shape, the answer says nothing moved (a failure, or `shown`)."""
     if seen.call == current.call:
-        if current.result != seen.result and not failed:
+        if current.result != seen.result and not same:
             return False
         moved, furthest = answers.ahead(seen.progress, current.progress)
         if furthest:
@@ -60,4 +80,4 @@ def _goes_on(current: Poll, seen: Poll, *, failed: bool) -> bool:
         return True
     result, _, marks = view.partition(SEP)
     moved, _ = answers.ahead(seen.progress, marks)  # moved: it becomes the first spelling
-    return (result == seen.result or failed) and not moved
+    return (result == seen.result or same) and not moved

@@ -25,7 +25,7 @@ READ_ONLY_PROGRAMS = _words(
     "readlink dirname basename test [ cd pushd popd sleep wait watch lsof pgrep uptime free fd "
     "bat exa eza strings sort sed find for done fi journalctl dig nslookup getent ss "
     "netstat nproc lscpu lsblk findmnt apt-cache dpkg-query groups host kdig drill delv whois "
-    "pg_isready base64"
+    "pg_isready base64 nvidia-smi"
 )
 # Options that make an otherwise read-only program, or reporting subcommand, write.
 WRITING_OPTIONS = {
@@ -40,6 +40,16 @@ WRITING_OPTIONS = {
     "helm": ("--output-dir", "--dependency-update"),
     "kubectl": ("--output-directory",),
     "base64": ("-o", "--output"),
+    "date": ("-s", "--set"),  # sets the clock
+    # Its reports (`--query-gpu=...`, `-q`, `-L`, `topo`, `dmon`) read; these set a card's
+    # modes, clocks or limits, reset it, write a log file or manage its partitions.
+    "nvidia-smi": (
+        *("-r", "--gpu-reset", "-p", "--persistence-mode", "--power-limit", "-e", "--ecc-config"),
+        *("-c", "--compute-mode", "--cuda-clocks", "--clear", "-dm", "--driver-model", "-am"),
+        *("--accounting-mode", "--auto-boost", "-ac", "--applications-clocks", "-lgc", "-lmc"),
+        *("--lock", "-mig", "--multi-instance-gpu", "-gtt", "--gpu-target-temp", "-f"),
+        *("--filename", "--reset", "mig", "drain", "vgpu", "conf-compute"),
+    ),
     "openssl": ("-out", "-sess_out", "-keylogfile", "-msgfile"),
 }
 GIT_READ_ONLY = _words(

@@ -214,3 +214,86 @@ def outside_quotes(command: str, *, double: bool = True) -> str | None:
     blank = {LITERAL, COMMENT, DOUBLE} if double else {LITERAL, COMMENT}
     bare = None if pieces is None else "".join(" " if k in blank else t for t, k in pieces)
     return remembered(_BARE, (command, double), bare)
+
+
+# A command substitution's output stands in its place as this word, a value no rule reads.
+SUBSTITUTED = "_"
+MAX_NESTED = 4  # substitutions inside one another read at most (`$(a $(b))` is 2)
+SUBSTITUTION = "$("
+BACKTICK = "`"
+QUOTE = '"'
+WORD_STARTS = frozenset(" \t\n;&|(")  # what a comment's `#` follows
+
+
+def substitutions(command: str) -> tuple[str, list[str]] | None:
+    """`command` with each command substitution the shell runs (`$(...)` or backticks, bare or
+    in double quotes; not in single quotes or a comment) as `SUBSTITUTED`, and the commands
+    they run; None when one is left open or they nest deeper than `MAX_NESTED`. One pass."""
+    if SUBSTITUTION not in command and BACKTICK not in command:
+        return command, []
+    kept: list[str] = []
+    found: list[str] = []
+    # The contexts open, innermost last: their kind, where their text starts, and (for a
+    # `$(`) the parentheses open in it, whose `)` does not close it.
+    kinds: list[str] = []
+    starts: list[int] = []
+    depths: list[int] = []
+    i, end, done, outer = 0, len(command), 0, 0
+    while i < end:
+        char, kind = command[i], kinds[-1] if kinds else ""
+        code = kind in ("", SUBSTITUTION)
+        if char == "\\":
+            i += 2
+        elif code and char == "'":
+            i = command.find("'", i + 1) + 1
+            if not i:
+                return None
+        elif code and char == "#" and (not i or command[i - 1] in WORD_STARTS):
+            line_end = command.find("\n", i)
+            i = end if line_end < 0 else line_end
+        elif kind != BACKTICK and (char == BACKTICK or command.startswith(SUBSTITUTION, i)):
+            nested = len(kinds) - kinds.count(QUOTE)
+            if nested >= MAX_NESTED:
+                return None
+            outer = outer if nested else i
+            width = len(BACKTICK) if char == BACKTICK else len(SUBSTITUTION)
+            kinds.append(BACKTICK if char == BACKTICK else SUBSTITUTION)
+            starts.append(i + width)
+            depths.append(0)
+            i += width
+        elif _closes(char, kind, depths):
+            start = starts.pop()
+            del kinds[-1], depths[-1]
+            if len(kinds) == kinds.count(QUOTE):  # the outermost: its output is a word
+                kept += [command[done:outer], SUBSTITUTED]
+                found.append(command[start:i])
+                done = i + 1
+            i += 1
+        else:
+            _open_or_close(char, kind, kinds, starts, depths, i)
+            i += 1
+    if kinds:
+        return None
+    kept.append(command[done:])
+    return "".join(kept), found
+
+
+def _closes(char: str, kind: str, depths: list[int]) -> bool:
+    """`char` closes the substitution open innermost."""
+    if kind == SUBSTITUTION:
+        return char == ")" and not depths[-1]
+    return kind == BACKTICK and char == BACKTICK
+
+
+def _open_or_close(
+    char: str, kind: str, kinds: list[str], starts: list[int], depths: list[int], at: int
+) -> None:
+    """A double quote or a parenthesis inside a `$(` opens or closes (mutates the lists)."""
+    if kind == QUOTE and char == QUOTE:
+        del kinds[-1], starts[-1], depths[-1]
+    elif kind != QUOTE and kind != BACKTICK and char == QUOTE:
+        kinds.append(QUOTE)
+        starts.append(at)
+        depths.append(0)
+    elif kind == SUBSTITUTION and char in "()":
+        depths[-1] += 1 if char == "(" else -1

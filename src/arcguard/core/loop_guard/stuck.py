@@ -31,12 +31,11 @@ Fed by every finished call (`observe`) and acted on when a turn's calls are done
 - Searches that find nothing: told nothing, so they join no run above; they are counted in a
   run of their own, staged the same way (`loop_guard.searches`), sooner when one of them
   cannot match as spelt.
-- Polls: a call that waits (`tool_effects.is_poll`; not one that also acts and fails,
-  `tool_effects.acts`: that is a failed attempt) is never denied for repeating; the same
-  result shape from it is bounded by wall time instead: a request at `poll_checkin_seconds` of
-  the same results, a pause at `poll_pause_seconds` (`loop_guard.polls`: one wait, however
-  spelt). A new result is progress, unless it is a failure (a wait timing out: its wait goes
-  on); a wait that prints nothing told nothing, so it is none.
+- Polls: a call that waits (`tool_effects.is_poll`; not one that also acts and fails: a
+  failed attempt) is never denied for repeating, but bounded by wall time: a request at
+  `poll_checkin_seconds` of the same results, a pause at `poll_pause_seconds` (`polls`: one
+  wait, however spelt). A new result is progress, unless it is a failure (a wait timing out)
+  or shows only lines the wait showed; a wait that prints nothing told nothing.
 """
 
 from __future__ import annotations
@@ -82,11 +81,11 @@ def _stuck(track: Track) -> Stuck:
     return st
 
 
-def _progress(st: Stuck, *, failures: bool = True, edit: bool = False) -> None:
+def _progress(st: Stuck, *, failures: bool = True, edit: bool = False, wait: bool = True) -> None:
     """Real progress: every run of results seen again starts over. With `failures` false (a
-    change's own output), every run but a failure's and a run of changes that changed
-    nothing: the next attempt, or the look after the change, tells whether it moved them.
-    Full progress but an edit's ends the edits' detour (`reverts`)."""
+    change's own output), every run but a failure's and a run of changes that changed nothing:
+    the next attempt, or the look after the change, tells whether it moved them. Full progress
+    but an edit's ends the edits' detour (`reverts`); `wait` false keeps the wait (`polls`)."""
     if failures and not edit and st.detour is not None:
         st.detour = None
     if failures:
@@ -98,7 +97,8 @@ def _progress(st: Stuck, *, failures: bool = True, edit: bool = False) -> None:
         st.runs = {r: n for r, n in st.runs.items() if r.startswith(opkey.FAILED)}
         st.marks = {r: n for r, n in st.marks.items() if r in st.runs}
     st.repeats, st.nudged = 0, False
-    st.poll, st.poll_nudged = None, False
+    if wait:
+        st.poll, st.poll_nudged = None, False
     searches.end(st)
 
 
@@ -132,6 +132,7 @@ class Finished:
     checked: str = ""  # a restart checked by a closing look (`tool_effects.checked_restart`)
     said: str = ""  # the states or values a look answered with (`asked.said`)
     quiet: bool = False  # a filter hid its status, and what it let through said neither way
+    lines: list[str] | None = None  # a poll's lines (`answers.lines`)
 
 
 def checked(finished: Finished, call: ToolCall, result: ToolResult, restart: str) -> None:
@@ -229,7 +230,9 @@ def observe(track: Track, now: float, call: ToolCall, finished: Finished) -> Non
     fresh = result not in results
     remember(results, result, MAX_SHAPES)
     if poll:
+        lines, progress, numbers = finished.lines or [], finished.progress, finished.numbers
         seen = Poll(call=shape.call_shape(call), result=result, since=now, count=1, label=label)
+        seen.progress, seen.numbers, seen.lines, seen.last = progress, numbers, lines, lines
         _observe_poll(st, seen, finished, fresh=fresh)
         return
     if fresh:
@@ -255,14 +258,11 @@ def _observe_poll(st: Stuck, seen: Poll, finished: Finished, *, fresh: bool) -> 
     (`rollout status` timing out): that is news, as any new result."""
     news = fresh and not finished.empty
     failed = finished.outcome.startswith(opkey.FAILED)
-    if finished.progress:
-        seen.progress = finished.progress
-    if finished.numbers:
-        seen.numbers = finished.numbers
+    shown = polls.shown(st.poll, seen)
     if news and not failed:
-        _progress(st)  # what it waited for moved
+        _progress(st, wait=not shown)  # what it waited for moved, unless it showed old lines
         _end_edited(st)
-    polls.wait(st, seen, failed=failed)
+    polls.wait(st, seen, failed=failed, shown=shown)
     if news and failed:
         st.news += 1
         _forget_quiet_runs(st)

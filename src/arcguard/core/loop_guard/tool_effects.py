@@ -166,9 +166,13 @@ def without_safe_redirects(command: str) -> str:
 
 
 def harmless(command: str) -> str | None:
-    """`command` `without_safe_redirects`; None when it writes through another redirect or
-    runs a substitution (both: assume a change)."""
-    text = without_safe_redirects(command)
+    """`command` `without_safe_redirects`, each command substitution's output a word
+    (`shell_words.substitutions`); None when it writes through another redirect or a
+    substitution runs more than a read (both: assume a change)."""
+    found = shell_words.substitutions(without_safe_redirects(command))
+    if found is None or not all(is_read_only_command(inner) for inner in found[1]):
+        return None
+    text = found[0]
     bare = shell_words.outside_quotes(text)
     if bare is None or ">" in bare:
         return None
