@@ -191,3 +191,34 @@ def test_a_log_that_grows_under_other_tails_is_no_stuck_wait():
         return "\n".join(lines[-TAILS[m % 4][1] :])
 
     assert _minutes_to(Driver(), [(TAILS[m % 4][0], tail(m)) for m in range(60)]) == (None, None)
+
+
+def test_the_same_poll_showing_fewer_lines_moved():
+    # A queue drains: the same command lists one job fewer every 5 minutes.
+    jobs = [f"{1000 + n} gpu job{n} alice R 1 node{n}" for n in range(13)]
+    command = "sleep 60; squeue -u alice"
+    polls = [(command, "\n".join(["JOBID NAME USER ST", *jobs[m // 5 :]])) for m in range(60)]
+    assert _minutes_to(Driver(), polls) == (None, None)
+
+
+def test_lines_alike_are_counted_not_only_seen():
+    # Pods without names: one more turns Running every 6 minutes.
+    command = "sleep 60; kubectl get pods -l app=api -o jsonpath='{.items[*].status.phase}'"
+
+    def phases(m: int) -> str:
+        up = min(m // 6 + 1, 9)
+        return "\n".join(["Running"] * up + ["Pending"] * (10 - up))
+
+    assert _minutes_to(Driver(), [(command, phases(m)) for m in range(60)]) == (None, None)
+
+
+def test_a_long_answer_moving_above_its_last_lines_moved():
+    # 46 rows; the second one goes back and forth between two states every 8 minutes.
+    rows = [f"kube-system svc-{n:02d} 1/1 Running 0 3d" for n in range(45)]
+    command = "sleep 60; kubectl get pods -A"
+
+    def table(m: int) -> str:
+        state = ("Pending", "ContainerCreating")[m // 8 % 2]
+        return "\n".join(["NAMESPACE NAME READY STATUS", f"app migrate 0/1 {state} 0", *rows])
+
+    assert _minutes_to(Driver(), [(command, table(m)) for m in range(60)]) == (None, None)

@@ -259,6 +259,28 @@ def test_commands_that_change_the_world_do_not_excuse_each_other():
         "nvidia-smi -pm 1",
         "nvidia-smi mig -cgi 9",
         'date -s "2026-01-01 00:00"',
+        # `gh api` sending fields or a body, or another method; a bisect's step.
+        "gh api repos/acme/app/issues -f title=x",
+        "gh api -X PATCH repos/acme/app/pulls/7 -f state=closed",
+        "gh api --method=DELETE repos/acme/app/git/refs/heads/old",
+        "gh api graphql -f query='mutation { x }'",
+        "gh api repos/acme/app/contents/a.txt --input body.json",
+        "git bisect good",
+        "set -e\nrm -rf build",
+        # Forms a substitution reader cannot follow as the shell does: an ANSI-C quote, a
+        # comment, backticks inside backticks, a here-document inside `$(...)`.
+        "echo $'\\' $(ls ' ; touch x ; echo ')'\\'",
+        "echo \\ #'\n$(ls ' ; touch x ; echo ')'\\'",
+        "echo `echo \\`touch x\\``",
+        "echo $(cat <<EOF\n)'\nEOF\ntouch x\n# '\n)",
+        # What a substitution prints may be the option, program or statement that writes.
+        "find . -name '*.pyc' $(echo -delete)",
+        "sort $(echo -o) out.txt in.txt",
+        'awk "$(cat prog.awk)" data.txt',
+        'psql -c "$(cat migrate.sql)"',
+        "date -us 2020-01-01",
+        "date 010100002026",
+        "nvidia-smi --gom=COMPUTE",
     ],
 )
 def test_mutating_or_unknown_commands_count_as_changes(command):
@@ -350,6 +372,16 @@ def test_mutating_or_unknown_commands_count_as_changes(command):
         "awk '{print $(NF)}' data.txt",
         "nvidia-smi --query-gpu=index,utilization.gpu,memory.used --format=csv,noheader",
         "nvidia-smi -q -d MEMORY",
+        # `gh api` asks with a GET: fields are the query only under `-X GET`.
+        "gh api repos/acme/app/pulls/112/comments --paginate --jq '.[].body'",
+        "gh api -X GET search/issues -f q=repo:acme/app",
+        "git bisect log",
+        # The shell's own options and variables.
+        "set -euo pipefail; kubectl get pods -n staging",
+        "export KUBECONFIG=$HOME/.kube/prod && kubectl get nodes",
+        "sleep $((5 * 60)); tail -n 3 train.log",
+        "kubectl logs $(kubectl get pods -l app=api -o name | head -1)",
+        "date -Iseconds",
     ],
 )
 def test_read_only_commands_do_not(command):

@@ -240,6 +240,7 @@ def track(cfg: Any, base: int) -> dict[str, Any]:
                 },
                 "lines": [f"{base + n:08x}"[-LINE_DIGEST:] for n in range(MAX_WAIT_LINES)],
                 "last": [f"{base + n:08x}"[-LINE_DIGEST:] for n in range(MAX_LINES)],
+                "command": f"{base:016x}",
             },
             "poll_nudged": False,
             "searches": INT,

@@ -145,6 +145,7 @@ WORK = {
     "narration": narration,
     "stop words": handback.classify,
     "clock values": answers.clock_free,
+    "poll lines": answers.lines,
     "shell writes": lambda text: shell_writes.edits_files(bash(text)),
     "checkout": lambda text: shell_writes.moves_checkout(bash(text), text),
     "sentences": sentences.split,

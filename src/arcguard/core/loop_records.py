@@ -32,6 +32,7 @@ class Poll(Record):
     views: dict[str, str] = field(map_of(STR), default_factory=dict)  # other spellings' answers
     lines: list[str] = field(list_of(STR), default_factory=list)  # its answers' (`answers.lines`)
     last: list[str] = field(list_of(STR), default_factory=list)  # its latest answer's lines
+    command: str = field(STR, default="")  # the digest of that answer's command as written
 
 
 class Asked(Record):

@@ -34,6 +34,9 @@ LONG_DIGITS = 7
 HEX_ID_CHARS = 7
 RUN_SEEDS = frozenset((("with", "seed"), ("randomly", "seed")))  # the words before a run's seed
 LOOK_CHARS = 8
+MAX_LINES = 40  # of a poll's answer read line by line (`lines`)
+LINE_DIGEST = 8  # hex digits kept of a line's digest: enough to tell a wait's lines apart
+LINES_CHARS = 8 * 1024  # of a poll's answer read line by line
 
 
 def digest(kind: str, text: str) -> str:
@@ -301,13 +304,14 @@ def drains(before: str, after: str) -> bool:
     return old > 0 and old - new >= old * DRAIN_SHARE
 
 
-MAX_LINES = 40  # of a poll's answer, the last: where a log or a status moves
-LINE_DIGEST = 8  # hex digits kept of a line's digest: enough to tell a wait's lines apart
-
-
 def lines(text: str) -> list[str]:
-    """Short digests of the last `MAX_LINES` lines of a poll's answer, blank ones aside, what
-    a clock moves set aside (`clock_free`): a wait whose polls show only lines it has shown
-    saw nothing move, however each poll was spelt (`tail -n 3` of a log, then `tail -n 1`)."""
-    found = [line.strip() for line in clock_free(text.strip()).splitlines()[-MAX_LINES:]]
+    """Short digests of the lines of a poll's answer, blank ones aside, what a clock moves set
+    aside (`clock_free`); none for an answer of more than `MAX_LINES` lines or `LINES_CHARS`
+    characters, which may move where no line kept would show it. A wait whose polls show only
+    lines it has shown saw nothing move, however each poll was spelt (`tail -n 3` of a log,
+    then `tail -n 1`)."""
+    text = text.strip()
+    if len(text) > LINES_CHARS or text.count("\n") >= MAX_LINES:
+        return []
+    found = [line.strip() for line in clock_free(text).splitlines()]
     return [hashing.digest(line)[:LINE_DIGEST] for line in found if line]

@@ -19,17 +19,49 @@ record.
 
 from __future__ import annotations
 
+from arcguard.core import hashing
 from arcguard.core.loop_guard import answers
+from arcguard.core.loop_guard import shape
+from arcguard.core.loop_guard import tool_effects
+from arcguard.core.loop_records import Poll
 
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from arcguard.core.loop_records import Poll
+    from typing import Protocol
+
     from arcguard.core.loop_records import Stuck
+    from arcguard.core.tool_call import ToolCall
+
+    class Answer(Protocol):
+        """What a poll's answer brought (`stuck.Finished`)."""
+
+        result: str
+        progress: str
+        numbers: str
+        lines: list[str] | None
+
 
 MAX_VIEWS = 4  # other spellings a wait keeps: a rotation is a few
 SEP = "|"  # between a view's answer and its marks of progress, which never hold it
 MAX_WAIT_LINES = 80  # lines a wait keeps of what its polls showed (`answers.lines`)
+
+
+def answered(call: ToolCall, finished: Answer, now: float, label: str) -> Poll:
+    """The answer a poll `call` gave (`finished`), as the wait keeps it."""
+    lines = finished.lines or []
+    return Poll(
+        call=shape.call_shape(call),
+        result=finished.result,
+        since=now,
+        count=1,
+        label=label,
+        progress=finished.progress,
+        numbers=finished.numbers,
+        lines=lines,
+        last=lines,
+        command=hashing.digest(tool_effects.command_of(call) or ""),
+    )
 
 
 def wait(st: Stuck, seen: Poll, *, failed: bool, shown: bool = False) -> None:
@@ -38,23 +70,33 @@ def wait(st: Stuck, seen: Poll, *, failed: bool, shown: bool = False) -> None:
     current = st.poll
     if current is not None and _goes_on(current, seen, same=failed or shown):
         current.count += 1
-        kept = current.lines
-        new = [line for line in seen.lines if line not in kept]
-        current.lines, current.last = (kept + new)[-MAX_WAIT_LINES:], seen.lines
+        kept = dict.fromkeys(current.lines)
+        kept.update(dict.fromkeys(seen.lines))
+        current.lines = list(kept)[-MAX_WAIT_LINES:]
+        current.last, current.command = seen.lines, seen.command
     else:
         st.poll, st.poll_nudged = seen, False
 
 
 def shown(current: Poll | None, seen: Poll) -> bool:
-    """The poll's answer `seen` shows only lines the wait `current` has shown: no news of what
-    it waits for, whatever its shape. A spelling the wait has heard from must show a part of
-    its last answer (`tail -n 2` of a log after `tail -n 3`): one moving back to a state shown
-    before (a rollout's next pod) moved."""
+    """The poll's answer `seen` shows nothing the wait `current` had not: no news of what it
+    waits for, whatever its shape. A spelling the wait has not heard from: only lines the wait
+    has shown. One it has: a part of the wait's latest answer, each line as often (`tail -n 2`
+    of a log after `tail -n 3`), or, asked word for word as that answer was, the same lines in
+    any order (a queue with one job fewer moved, as did a rollout back to a state it showed)."""
     if current is None or not seen.lines:
         return False
-    heard = seen.call == current.call or seen.call in current.views
-    kept = set(current.last if heard else current.lines)
-    return all(line in kept for line in seen.lines)
+    if seen.call != current.call and seen.call not in current.views:
+        kept = set(current.lines)
+        return all(line in kept for line in seen.lines)
+    if seen.command == current.command:
+        return sorted(seen.lines) == sorted(current.last)
+    left = current.last.copy()
+    for line in seen.lines:
+        if line not in left:
+            return False
+        left.remove(line)
+    return True
 
 
 def _goes_on(current: Poll, seen: Poll, *, same: bool) -> bool:

@@ -25,7 +25,7 @@ READ_ONLY_PROGRAMS = _words(
     "readlink dirname basename test [ cd pushd popd sleep wait watch lsof pgrep uptime free fd "
     "bat exa eza strings sort sed find for done fi journalctl dig nslookup getent ss "
     "netstat nproc lscpu lsblk findmnt apt-cache dpkg-query groups host kdig drill delv whois "
-    "pg_isready base64 nvidia-smi"
+    "pg_isready base64 nvidia-smi set export unset shopt"
 )
 # Options that make an otherwise read-only program, or reporting subcommand, write.
 WRITING_OPTIONS = {
@@ -40,7 +40,6 @@ WRITING_OPTIONS = {
     "helm": ("--output-dir", "--dependency-update"),
     "kubectl": ("--output-directory",),
     "base64": ("-o", "--output"),
-    "date": ("-s", "--set"),  # sets the clock
     # Its reports (`--query-gpu=...`, `-q`, `-L`, `topo`, `dmon`) read; these set a card's
     # modes, clocks or limits, reset it, write a log file or manage its partitions.
     "nvidia-smi": (
@@ -48,7 +47,8 @@ WRITING_OPTIONS = {
         *("-c", "--compute-mode", "--cuda-clocks", "--clear", "-dm", "--driver-model", "-am"),
         *("--accounting-mode", "--auto-boost", "-ac", "--applications-clocks", "-lgc", "-lmc"),
         *("--lock", "-mig", "--multi-instance-gpu", "-gtt", "--gpu-target-temp", "-f"),
-        *("--filename", "--reset", "mig", "drain", "vgpu", "conf-compute"),
+        *("--filename", "--reset", "mig", "drain", "vgpu", "conf-compute", "-gom", "--gom"),
+        "--force-driver-model",
     ),
     "openssl": ("-out", "-sess_out", "-keylogfile", "-msgfile"),
 }
@@ -63,6 +63,7 @@ GIT_LISTING = {
     "remote": ("", "-v", "show", "get-url"),
     "tag": ("", "-l", "--list"),
     "stash": ("list", "show"),
+    "bisect": ("log",),
     "worktree": ("list",),
     "config": ("--get", "--list", "-l", "--get-all"),
 }
@@ -160,6 +161,36 @@ def fetch_reads(program: str, args: list[str]) -> bool:
             if letters and (letters != {arg[-1]} or not asks_only(arg[-1], value)):
                 return False
     return True
+
+
+def date_reads(args: list[str]) -> bool:
+    """`date` prints the time; `-s` (alone or among other letters: `-us`), `--set` or a bare
+    operand of digits (`010100002026`) sets the clock. `-I` takes its value attached."""
+    for arg in args:
+        short = arg[:1] == "-" and arg[1:2] != "-" and not arg.startswith("-I")
+        if arg.startswith("--set") or (short and "s" in arg) or arg.isdigit():
+            return False
+    return True
+
+
+# `gh api` sends a GET unless told another method, or fields or a body, which make it a POST.
+GH_API_SENDS = ("-f", "-F", "--field", "--raw-field", "--input")
+GH_API_METHOD = ("-X", "--method")
+
+
+def gh_api_reads(args: list[str]) -> bool:
+    """`gh api ENDPOINT` (`args`: what follows `api`) asks with a GET: no other method, and no
+    fields or body (a GraphQL query too), unless `-X GET` makes the fields its query."""
+    method = ""
+    for at, arg in enumerate(args):
+        option, _, given = arg.partition("=")
+        if option in GH_API_METHOD:
+            method = (given or (args[at + 1] if at + 1 < len(args) else "")).upper()
+        elif arg.startswith("-X") and len(arg) > 2:
+            method = arg[2:].upper()
+    if method:
+        return method == "GET"
+    return not any(arg.partition("=")[0] in GH_API_SENDS for arg in args)
 
 
 def asks_only(option: str, value: str) -> bool:

@@ -216,84 +216,94 @@ def outside_quotes(command: str, *, double: bool = True) -> str | None:
     return remembered(_BARE, (command, double), bare)
 
 
-# A command substitution's output stands in its place as this word, a value no rule reads.
-SUBSTITUTED = "_"
+# A command substitution's output stands in its place as this word, which no rule reads: a
+# character nobody types, so that a rule can tell it from a word written (`tool_effects.reads`).
+SUBSTITUTED = "\ue000"
 MAX_NESTED = 4  # substitutions inside one another read at most (`$(a $(b))` is 2)
 SUBSTITUTION = "$("
+ARITHMETIC = "$(("
 BACKTICK = "`"
-QUOTE = '"'
-WORD_STARTS = frozenset(" \t\n;&|(")  # what a comment's `#` follows
+# Forms whose reading would have to follow the shell's in full (an ANSI-C quote, where `\'`
+# closes nothing; a here-document's body; a comment; a carriage return): beside a
+# substitution, the command is not read.
+UNREAD = ("$'", "<<", "#", "\r")
+TOP, IN_QUOTES, IN_SUBSTITUTION, IN_BACKTICKS = range(4)  # what a frame holds
+VALUE_CHARS = frozenset("$`'\"\\")  # none of these in arithmetic: it runs nothing
 
 
 def substitutions(command: str) -> tuple[str, list[str]] | None:
     """`command` with each command substitution the shell runs (`$(...)` or backticks, bare or
-    in double quotes; not in single quotes or a comment) as `SUBSTITUTED`, and the commands
-    they run; None when one is left open or they nest deeper than `MAX_NESTED`. One pass."""
+    in double quotes, not in single quotes) as `SUBSTITUTED`, and the commands they run; an
+    arithmetic expansion (`$((5*60))`) is a value too. None when one is left open, they nest
+    deeper than `MAX_NESTED`, or the command holds one of `UNREAD`. One pass."""
     if SUBSTITUTION not in command and BACKTICK not in command:
         return command, []
+    if any(form in command for form in UNREAD):
+        return None
     kept: list[str] = []
     found: list[str] = []
-    # The contexts open, innermost last: their kind, where their text starts, and (for a
-    # `$(`) the parentheses open in it, whose `)` does not close it.
-    kinds: list[str] = []
-    starts: list[int] = []
-    depths: list[int] = []
-    i, end, done, outer = 0, len(command), 0, 0
+    frames: list[list[int]] = []  # innermost last: [what, where its text starts, `(` open]
+    i, end, done = 0, len(command), 0
     while i < end:
-        char, kind = command[i], kinds[-1] if kinds else ""
-        code = kind in ("", SUBSTITUTION)
+        char, what = command[i], frames[-1][0] if frames else TOP
+        outermost = all(frame[0] == IN_QUOTES for frame in frames)
         if char == "\\":
             i += 2
-        elif code and char == "'":
+        elif what in (TOP, IN_SUBSTITUTION) and char == "'":
             i = command.find("'", i + 1) + 1
             if not i:
                 return None
-        elif code and char == "#" and (not i or command[i - 1] in WORD_STARTS):
-            line_end = command.find("\n", i)
-            i = end if line_end < 0 else line_end
-        elif kind != BACKTICK and (char == BACKTICK or command.startswith(SUBSTITUTION, i)):
-            nested = len(kinds) - kinds.count(QUOTE)
-            if nested >= MAX_NESTED:
+        elif what != IN_BACKTICKS and command.startswith(ARITHMETIC, i):
+            close = command.find("))", i)
+            if close < 0 or VALUE_CHARS.intersection(command[i + 3 : close]):
                 return None
-            outer = outer if nested else i
+            if outermost:
+                kept += [command[done:i], SUBSTITUTED]
+                done = close + 2
+            i = close + 2
+        elif what != IN_BACKTICKS and (char == BACKTICK or command.startswith(SUBSTITUTION, i)):
+            if len(frames) - sum(frame[0] == IN_QUOTES for frame in frames) >= MAX_NESTED:
+                return None
             width = len(BACKTICK) if char == BACKTICK else len(SUBSTITUTION)
-            kinds.append(BACKTICK if char == BACKTICK else SUBSTITUTION)
-            starts.append(i + width)
-            depths.append(0)
+            frames.append([IN_BACKTICKS if char == BACKTICK else IN_SUBSTITUTION, i + width, 0])
+            if outermost:
+                kept.append(command[done:i])
             i += width
-        elif _closes(char, kind, depths):
-            start = starts.pop()
-            del kinds[-1], depths[-1]
-            if len(kinds) == kinds.count(QUOTE):  # the outermost: its output is a word
-                kept += [command[done:outer], SUBSTITUTED]
-                found.append(command[start:i])
+        elif _closes(char, frames):
+            body = command[frames.pop()[1] : i]
+            if char == BACKTICK and "\\" in body:
+                return None  # the shell reads `\`` in it again, as a command of its own
+            if all(frame[0] == IN_QUOTES for frame in frames):  # its output is a word
+                kept.append(SUBSTITUTED)
+                found.append(body)
                 done = i + 1
             i += 1
         else:
-            _open_or_close(char, kind, kinds, starts, depths, i)
+            _quote_or_parenthesis(char, frames, i)
             i += 1
-    if kinds:
+    if frames:
         return None
     kept.append(command[done:])
     return "".join(kept), found
 
 
-def _closes(char: str, kind: str, depths: list[int]) -> bool:
-    """`char` closes the substitution open innermost."""
-    if kind == SUBSTITUTION:
-        return char == ")" and not depths[-1]
-    return kind == BACKTICK and char == BACKTICK
+def _closes(char: str, frames: list[list[int]]) -> bool:
+    """`char` closes the innermost substitution."""
+    if not frames:
+        return False
+    what, _, depth = frames[-1]
+    if what == IN_SUBSTITUTION:
+        return char == ")" and not depth
+    return what == IN_BACKTICKS and char == BACKTICK
 
 
-def _open_or_close(
-    char: str, kind: str, kinds: list[str], starts: list[int], depths: list[int], at: int
-) -> None:
-    """A double quote or a parenthesis inside a `$(` opens or closes (mutates the lists)."""
-    if kind == QUOTE and char == QUOTE:
-        del kinds[-1], starts[-1], depths[-1]
-    elif kind != QUOTE and kind != BACKTICK and char == QUOTE:
-        kinds.append(QUOTE)
-        starts.append(at)
-        depths.append(0)
-    elif kind == SUBSTITUTION and char in "()":
-        depths[-1] += 1 if char == "(" else -1
+def _quote_or_parenthesis(char: str, frames: list[list[int]], at: int) -> None:
+    """A double quote opens or closes; a parenthesis inside a `$(` opens or closes a group of
+    its own (mutates `frames`)."""
+    what = frames[-1][0] if frames else TOP
+    if what == IN_QUOTES and char == '"':
+        frames.pop()
+    elif what in (TOP, IN_SUBSTITUTION) and char == '"':
+        frames.append([IN_QUOTES, at, 0])
+    elif what == IN_SUBSTITUTION and char in "()":
+        frames[-1][2] += 1 if char == "(" else -1

@@ -230,10 +230,7 @@ def observe(track: Track, now: float, call: ToolCall, finished: Finished) -> Non
     fresh = result not in results
     remember(results, result, MAX_SHAPES)
     if poll:
-        lines, progress, numbers = finished.lines or [], finished.progress, finished.numbers
-        seen = Poll(call=shape.call_shape(call), result=result, since=now, count=1, label=label)
-        seen.progress, seen.numbers, seen.lines, seen.last = progress, numbers, lines, lines
-        _observe_poll(st, seen, finished, fresh=fresh)
+        _observe_poll(st, polls.answered(call, finished, now, label), finished, fresh=fresh)
         return
     if fresh:
         st.news += 1

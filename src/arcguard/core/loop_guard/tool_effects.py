@@ -89,6 +89,11 @@ AWK_PROGRAMS = frozenset({"awk", "gawk", "mawk", "nawk"})
 WRAPPERS = frozenset({"timeout", "time", "nice", "nohup", "command", "builtin", "exec", "env"})
 # Options before a subcommand that take the next word (`kubectl -n staging get pods`).
 LOOP_WORDS = frozenset({"for", "while", "until", "do", "done"})  # words that make a loop
+# Programs judged by their words, which a substitution's output may stand for: an option, a
+# program text or a statement may make them write (`-delete`, `print >`, `psql -c "$(cat f)"`).
+ARGUMENT_JUDGED = frozenset({"curl", "wget", "gh", "date", "redis-cli", *WRITING_OPTIONS}).union(
+    AWK_PROGRAMS, inner_commands.CARRIERS, cloud_clis.CLIS
+) - {"kubectl", "helm"}
 VALUED_OPTIONS = frozenset(
     "-n -f -p -c -V -H --namespace --context --kubeconfig --cluster --file --project-name "  # noqa: SIM905
     "--env-file --profile --host -A --app".split()
@@ -166,9 +171,8 @@ def without_safe_redirects(command: str) -> str:
 
 
 def harmless(command: str) -> str | None:
-    """`command` `without_safe_redirects`, each command substitution's output a word
-    (`shell_words.substitutions`); None when it writes through another redirect or a
-    substitution runs more than a read (both: assume a change)."""
+    """`command` `without_safe_redirects`, a substitution's output one word (`shell_words`);
+    None when it writes through another redirect or a substitution does more than read."""
     found = shell_words.substitutions(without_safe_redirects(command))
     if found is None or not all(is_read_only_command(inner) for inner in found[1]):
         return None
@@ -258,9 +262,13 @@ def reads(words: list[str], carried: int = 0) -> bool:
     if not words:
         return True
     program = program_name(words[0])
+    if program in ARGUMENT_JUDGED and any(shell_words.SUBSTITUTED in w for w in words[1:]):
+        return False  # what a substitution prints may be the option that writes (`-delete`)
     if program == "git":
         return _git_reads(words[1:])
     if program == "gh":
+        if len(words) > 1 and words[1] == "api":
+            return reading_commands.gh_api_reads(words[2:])
         return len(words) >= 3 and words[2] in GH_READ_ONLY
     if len(words) == 2 and words[1] in ONLY_ASKS:
         return True
@@ -272,6 +280,8 @@ def reads(words: list[str], carried: int = 0) -> bool:
         return _subcommand_reads(program, words[1:], carried)
     if program in ("curl", "wget"):
         return reading_commands.fetch_reads(program, words[1:])
+    if program == "date":
+        return reading_commands.date_reads(words[1:])
     if program == "redis-cli":
         args = words[1:]
         return inner_commands.redis_reads(args, subcommand_at(args, inner_commands.REDIS_VALUED))
