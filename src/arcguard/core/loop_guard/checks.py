@@ -81,10 +81,7 @@ def _numbered(command: str) -> str:
     set by name (`TIMEOUT=300`: a value tried), a wait's or a signal's (`sleep 300`, `kill
     4812`: which process, not what)."""
     found: list[str] = []
-    for part in shape.split_simple(shape.observed_command(command)):
-        words = fx.unwrap(part.split())
-        if not words or fx.program_name(words[0]) in UNNAMING:
-            continue
+    for words in shape.runs(command, UNNAMING):
         for word in words[1:]:
             name, given, _ = word.partition("=")
             if word.startswith("-") or (

@@ -173,17 +173,20 @@ def identity_numbers(call: ToolCall) -> frozenset[str]:
         command = call.input.get("command")
         if not isinstance(command, str):
             return frozenset()
-        words = [
-            word
-            for part in split_simple(observed_command(command))
-            if (run := tool_effects.unwrap(part.split()))
-            and run[0].rsplit("/", 1)[-1] not in VALUE_PROGRAMS
-            for word in run
-        ]
-        text = " ".join(words)
-        return frozenset(_target_numbers(words)) | _file_name_numbers(text)
+        words = [word for run in runs(command) for word in run]
+        return frozenset(_target_numbers(words)) | _file_name_numbers(" ".join(words))
     text = jsonio.dumps(call.input)
     return frozenset(_numbers(text)) | _file_name_numbers(text)
+
+
+def runs(command: str, values: frozenset[str] = VALUE_PROGRAMS) -> list[list[str]]:
+    """The simple commands `command` runs, unwrapped, as words: not its output filters, nor
+    those of `values` programs, whose numbers are values (`echo`, `sleep`)."""
+    return [
+        run
+        for part in split_simple(observed_command(command))
+        if (run := tool_effects.unwrap(part.split())) and run[0].rsplit("/", 1)[-1] not in values
+    ]
 
 
 def _target_numbers(words: list[str]) -> list[str]:
