@@ -314,6 +314,17 @@ def track(cfg: Any, base: int) -> dict[str, Any]:
                     )
                     for _ in range(2 * MAX_FAILURES)
                 ],
+                "shown": [
+                    " ".join(
+                        [
+                            persisting.CAME_BACK,
+                            "f" * persisting.HEAD_DIGEST,  # the program's
+                            "f" * persisting.HEAD_DIGEST,  # the spelling's
+                            *("f" * persisting.HEAD_DIGEST for _ in range(shape.MAX_CAUSE_LINES)),
+                        ]
+                    )
+                    for _ in range(persisting.MAX_SHOWN)
+                ],
                 "ways": [f"{base + n:016x}" for n in range(MAX_FAILURES)],
                 "programs": [f"{'w' * ASKED_CLIP} {'w' * ASKED_CLIP}" for _ in range(MAX_FAILURES)],
                 "again": INT,

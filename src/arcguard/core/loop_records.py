@@ -69,6 +69,9 @@ class Persist(Record):
     values: list[list[str]] = field(list_of(list_of(STR)), default_factory=list)  # ... numbers
     # Their failing lines seen: each print's count, then short digests, apart by spaces.
     prints: list[str] = field(list_of(STR), default_factory=list)
+    # The last attempts' whole prints: a mark (a stop on a round or not), their program's
+    # digest, then their lines' short digests, apart by spaces (`persisting._back_to`).
+    shown: list[str] = field(list_of(STR), default_factory=list)
     ways: list[str] = field(list_of(STR), default_factory=list)  # spellings, the last one last
     programs: list[str] = field(list_of(STR), default_factory=list)  # the programs that failed
     again: int = field(INT, default=0)  # failing attempts since whose failure was one kept

@@ -36,6 +36,12 @@ it counts as a setting does. Lines taken out of a file, the failure as before, t
 were a suspect ruled out: that attempt does not count (`Persist.probe`). Fixes to code are
 asked about, never paused for (`pause_due`): a failure left as it was may be one beside the
 work.
+Fixes that go round count too (`_back_to`, `Persist.shown`): a failure back after another of the
+same program, printing only lines one of its last few attempts printed, shows the fixes since
+that print went round (a header made a client component, then a server one, then a client one
+again, each rewrite new content). Once two failures, each printed otherwise, came back so, every
+attempt since the round began counts, and the fixes among them no longer spare the pause;
+values turned in a file of settings count once one was put back.
 What starts it again is what shows the failure gone or changed what fails: other code checked
 out (`_restarts`), the user's words (`stuck.heard`), or the program that failed completing
 (not behind a filter whose status hid its own: `exit_status.filtered`). A failure read through
@@ -55,6 +61,7 @@ from arcguard.core.loop_guard import exit_status
 from arcguard.core.loop_guard import failure_lines
 from arcguard.core.loop_guard import failures
 from arcguard.core.loop_guard import opkey
+from arcguard.core.loop_guard import reverts
 from arcguard.core.loop_guard import shape
 from arcguard.core.loop_guard import stuck
 from arcguard.core.loop_guard import tool_effects
@@ -85,6 +92,13 @@ LABEL_CHARS = 60
 HEAD_CHARS = 160  # of a failing line, compared: a print cut at a width still shows them
 HEAD_DIGEST = 8  # hex digits of each failing line's digest, kept
 MAX_HEADS = 8  # failing lines of a print, kept
+MAX_SHOWN = 2 * MAX_FAILURES  # attempts' whole prints kept line by line (`Persist.shown`)
+# Marks of a print kept: not (yet) a stop on a round of fixes; a stop; the comeback that
+# showed the round (`_went_round`).
+STOP, ROUND, CAME_BACK = "-", "o", "@"
+# Failures that came back, each otherwise printed: one back while another moves may be one
+# beside the work, back after the new one was fixed.
+MIN_COMEBACKS = 2
 
 
 def observe(st: Stuck, seq: int, turn: int, call: ToolCall, f: stuck.Finished) -> None:
@@ -204,6 +218,8 @@ def _failed(
         or _spelt_again(persist, call, words, errors, f.printed or [])
         or another_slice
     )
+    shown = _shown(call, f.printed or [])
+    back = _back_to(persist, shown) if same else None
     known = (
         same
         and _printed_before(persist, printed, sliced=sliced, fixed=persist.fixed)
@@ -220,7 +236,16 @@ def _failed(
     # The last attempt's spelling last.
     persist.ways = [*(w for w in persist.ways if w != way), way][-MAX_FAILURES:]
     persist.probe = persist.out if known and persist.fixed and not persist.back else ""
-    if known:
+    dropped = max(len(persist.shown) + 1 - MAX_SHOWN, 0)
+    persist.shown = [*persist.shown, shown][-MAX_SHOWN:]
+    went = _went_round(persist, max(back - dropped, 0)) if back is not None else 0
+    if went:
+        # The fixes went round: each attempt since the round began failed as one of them did.
+        persist.again = max(persist.again + 1, went - 1)
+        persist.coded = 0
+        if reverts.restored(st):
+            persist.edits = 0  # settings put back as they were: tried in turn, not explored
+    elif known:
         # Right after an edit back to a content the file had (a suspect ruled out, then put
         # back), the failure is what the session expected: it neither counts nor moves.
         persist.again += 0 if persist.back else 1
@@ -243,6 +268,72 @@ def _keep(persist: Persist, call: ToolCall, key: str, words: list[str], errors: 
     program = " ".join(words[:2])
     if program not in persist.programs:
         persist.programs = [*persist.programs, program][-MAX_FAILURES:]
+
+
+def _shown(call: ToolCall, printed: list[str]) -> str:
+    """An attempt's print as `Persist.shown` keeps it: `STOP`, its program's and its spelling's
+    digests, then its lines' digests, but for lines quoting source by line number (`12 |
+    import x`), which show the code an edit changed, not what failed."""
+    quoting = [line.split()[:2] for line in printed]
+    lines = [
+        hashing.digest(line)[:HEAD_DIGEST]
+        for line, words in zip(printed, quoting, strict=True)
+        if not (len(words) == 2 and words[0].isdigit() and words[1][:1] in "|:")
+    ]
+    program = hashing.digest(_program(call))[:HEAD_DIGEST]
+    way = opkey.operation_id(call)[:HEAD_DIGEST]
+    return " ".join([STOP, program, way, *dict.fromkeys(lines)])
+
+
+def _back_to(persist: Persist, shown: str) -> int | None:
+    """Where a failure comes back to (the index in `Persist.shown`), if it does:
+    every line it prints was printed by the same program's attempts kept, and one at least is
+    not in the last one's print but in an earlier one of the last `MAX_FAILURES` (the last
+    such): a round of at most that many stops. A print made of lines the last one printed is
+    the same failure, or fewer of them (a fix's work), and so is one that command printed with
+    more lines; a line never printed is news; a failure back from further (fixed, then others
+    fixed one by one, then broken again) is a regression, not a round."""
+    _, program, way, *lines = shown.split()
+    kept = [entry.split()[1:] for entry in persist.shown]
+    mine = [
+        (at, entry[1], set(entry[2:]))
+        for at, entry in enumerate(kept)
+        if entry[:1] == [program] and len(entry) > 1
+    ]
+    if not lines or not mine or mine[-1][0] != len(kept) - 1:
+        return None
+    new = set(lines) - mine[-1][2]
+    if not new or not set(lines) <= set().union(*(seen for _, _, seen in mine)):
+        return None
+    back, spelt, seen = max(print_ for print_ in mine if print_[2] & new)
+    fewer = spelt == way and set(lines) < seen  # a filter of its own may show fewer
+    return back if back >= len(kept) - MAX_FAILURES and not fewer else None
+
+
+def _went_round(persist: Persist, back: int) -> int:
+    """Mark the prints from `back` to the latest, which came back, as stops on a round
+    (mutates `persist`), and say how many attempts the round has been going: the marked prints
+    at the end, however many comebacks linked them (a print, another, a third, then the second
+    again); none until `MIN_COMEBACKS` failures, each otherwise printed, came back."""
+    last = len(persist.shown) - 1
+    persist.shown = [
+        (CAME_BACK if at == last else ROUND if entry[:1] == STOP else entry[:1]) + entry[1:]
+        if at >= back
+        else entry
+        for at, entry in enumerate(persist.shown)
+    ]
+    start = len(persist.shown)
+    while start and _marked(persist.shown[start - 1]):
+        start -= 1
+    going = persist.shown[start:]
+    came = {frozenset(entry.split()[3:]) for entry in going if entry[:1] == CAME_BACK}
+    return len(going) if len(came) >= MIN_COMEBACKS else 0
+
+
+def _marked(entry: str) -> bool:
+    """A print kept as a stop on a round, with its program, spelling and lines (a hand-edited
+    state may hold less)."""
+    return entry[:1] in (ROUND, CAME_BACK) and len(entry.split()) > 3
 
 
 def _failing(printed: list[str]) -> str:
