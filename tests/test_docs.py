@@ -216,10 +216,10 @@ def test_the_line_a_plugin_without_arcguard_shows_is_the_one_it_prints():
 # over read as a measurement, failing lines compared across filters, and a twelfth blind fold;
 # 32,800 for looks over ssh, as another user and through a database client, a sweep of
 # changes by their numbers, and a thirteenth blind fold; 32,900 for a wait's polls that show
-# only old lines, and substitutions read for what they run; 33,060 for fixes that go round, and
+# only old lines, and substitutions read for what they run; 33,070 for fixes that go round, and
 # their field in the state).
 README_WORDS = 500
-ALL_WORDS = 33_060
+ALL_WORDS = 33_070
 
 
 def test_the_documentation_stays_short_enough_to_finish():

@@ -6,7 +6,8 @@ again, it fails because it holds state; each rewrite is a content the file never
 run of one failure sees it, and no line is put back word for word. But every failure after
 the first few is one the build already printed: the attempts since the print it comes back to
 went round, and once two failures came back so, they count as failing the same way (a request
-at the 4th, a pause at the 7th), however many comebacks link the round. A failure that prints
+at the 4th; a pause at the 7th when settings were put back, never for fixes to code), however
+many comebacks link the round. A failure that prints
 anything new, that prints only what the last one printed, less than the same command printed
 before, or that comes back from further than a few prints is not a round.
 """
@@ -15,6 +16,7 @@ from __future__ import annotations
 
 from testing.guard_driver import Call
 from testing.guard_driver import Driver
+from testing.guard_driver import bash
 from testing.guard_driver import edit
 from testing.guard_driver import fail
 
@@ -67,13 +69,30 @@ def _words(failures: list[str], quoted: list[str] | None = None) -> list[str]:
     return found
 
 
-def test_two_failures_taking_turns_through_rewrites_are_asked_about_at_the_4th_then_paused():
-    assert _words([STATE, HEADERS] * 5) == ["4:ask", "7:pause"]
+def test_two_failures_taking_turns_through_rewrites_are_asked_about_at_the_4th():
+    # Fixes to code: asked about, never paused for (a failure may be one beside the work).
+    assert _words([STATE, HEADERS] * 5) == ["4:ask"]
+
+
+def test_a_round_through_a_setting_put_back_is_asked_about_at_the_4th_then_paused():
+    d, found = Driver(), []
+    modes = ("bundler", "node16")
+    for n in range(10):
+        if n:
+            old, new = modes[(n + 1) % 2], modes[n % 2]
+            config = "/w/tsconfig.json"
+            d.turn(edit(config, f'"moduleResolution": "{old}"', f'"moduleResolution": "{new}"'))
+        if d.turn(fail(COMMAND, _print((STATE, HEADERS)[n % 2])))["context"]:
+            found.append(f"{n + 1}:ask")
+        if d.paused is not None:
+            found.append(f"{n + 1}:pause")
+            break
+    assert found == ["4:ask", "7:pause"]
 
 
 def test_a_third_failure_in_the_round_does_not_start_it_again_once_another_comes_back():
     round_ = [STATE, HEADERS, STATE, SERVER_ONLY, HEADERS, STATE, HEADERS, STATE]
-    assert _words(round_) == ["5:ask", "7:pause"]
+    assert _words(round_) == ["5:ask"]
 
 
 def test_the_source_a_failure_quotes_is_not_what_failed():
@@ -131,3 +150,48 @@ def test_prints_kept_in_a_hand_edited_state_are_read_as_far_as_they_go():
         d.turn(_rewrite(n + 1))
         asked += [n] if d.turn(fail(COMMAND, _print(failure)))["context"] else []
     assert asked == [3]  # the 4th attempt since the first print kept whole
+
+
+def test_a_list_burnt_down_through_a_window_is_no_round():
+    errors = [f"src/a{n}.ts(1,1): error TS2322: Type {n} is not assignable.\n" for n in range(9)]
+    d, asked = Driver(), []
+    d.turn(fail("npx tsc --noEmit", "".join(errors)))
+    for n in range(1, 7):
+        d.turn(_rewrite(n))
+        window = "".join(errors[n : n + 3])
+        out = d.turn(fail("npx tsc --noEmit 2>&1 | tail -3", window))
+        asked += [n] if out["context"] else []
+    assert asked == []
+
+
+def test_two_test_folders_failing_in_turn_are_two_checks():
+    d = Driver()
+    for n in range(8):
+        if n:
+            d.turn(_rewrite(n))
+        folder, failure = ("unit", STATE) if n % 2 == 0 else ("integration", HEADERS)
+        assert not d.turn(fail(f"pytest tests/{folder} -q", _print(failure)))["context"], n
+
+
+def test_a_change_answered_between_ends_the_round_before_it():
+    d = Driver()
+    for n, failure in enumerate([STATE, HEADERS, STATE, HEADERS]):
+        d.turn(_rewrite(n))
+        d.turn(fail(COMMAND, _print(failure)))
+    d.turn(bash("pnpm install", "Packages: +1\nDone in 2.1s"))
+    asked = []
+    for n, failure in enumerate([SERVER_ONLY, HEADERS, SERVER_ONLY]):
+        d.turn(_rewrite(n + 10))
+        asked += [n] if d.turn(fail(COMMAND, _print(failure)))["context"] else []
+    assert asked == []
+    assert d.main["stuck"]["persist"]["again"] < 3
+
+
+def test_another_checks_attempts_inside_a_round_are_not_counted_in_it():
+    d, found = Driver(), []
+    builds = [(COMMAND, f) for f in [HEADERS, STATE, HEADERS]]
+    for n, (command, failure) in enumerate([(COMMAND, STATE), ("pnpm lint", SERVER_ONLY), *builds]):
+        d.turn(_rewrite(n))
+        out = d.turn(fail(command, _print(failure)))
+        found += [str(out["context"])] if out["context"] else []
+    assert len(found) == 1 and "4 attempts" in found[0]  # the build's four, not the lint's

@@ -78,7 +78,17 @@ def named_words(call: ToolCall) -> list[str]:
     (`_asked`): what `failures` keeps of a failed call to tell a retry (`flask db upgrade` for
     `alembic upgrade head`, `cargo check` for `cargo build`) from the same command aimed at
     another target (`gh api repos/acme/web/...` after `repos/acme/api/...`)."""
-    runs = _segments(call)
+    return _named(_segments(call))
+
+
+def check_words(call: ToolCall) -> list[str]:
+    """`named_words` of the command's first simple command alone: the check it runs and what
+    it asks for, not what the commands after it do with the print (`pytest tests/unit | grep
+    -E 'error|FAILED'`: pytest, tests, unit)."""
+    return _named(_segments(call)[:1])
+
+
+def _named(runs: list[list[str]]) -> list[str]:
     if not runs:
         return []
     first = runs[0]

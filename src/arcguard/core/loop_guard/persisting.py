@@ -37,11 +37,12 @@ were a suspect ruled out: that attempt does not count (`Persist.probe`). Fixes t
 asked about, never paused for (`pause_due`): a failure left as it was may be one beside the
 work.
 Fixes that go round count too (`_back_to`, `Persist.shown`): a failure back after another of the
-same program, printing only lines one of its last few attempts printed, shows the fixes since
+same check, printing only lines one of its last few attempts printed, shows the fixes since
 that print went round (a header made a client component, then a server one, then a client one
 again, each rewrite new content). Once two failures, each printed otherwise, came back so, every
-attempt since the round began counts, and the fixes among them no longer spare the pause;
-values turned in a file of settings count once one was put back.
+attempt since the round began counts (asked about; paused for only as settings are); values
+turned in a file of settings count once one was put back. A change answered between starts
+the prints kept over.
 What starts it again is what shows the failure gone or changed what fails: other code checked
 out (`_restarts`), the user's words (`stuck.heard`), or the program that failed completing
 (not behind a filter whose status hid its own: `exit_status.filtered`). A failure read through
@@ -236,13 +237,14 @@ def _failed(
     # The last attempt's spelling last.
     persist.ways = [*(w for w in persist.ways if w != way), way][-MAX_FAILURES:]
     persist.probe = persist.out if known and persist.fixed and not persist.back else ""
+    if persist.changed:
+        persist.shown = []  # a change answered since: what failed before it was another world
     dropped = max(len(persist.shown) + 1 - MAX_SHOWN, 0)
     persist.shown = [*persist.shown, shown][-MAX_SHOWN:]
     went = _went_round(persist, max(back - dropped, 0)) if back is not None else 0
     if went:
         # The fixes went round: each attempt since the round began failed as one of them did.
         persist.again = max(persist.again + 1, went - 1)
-        persist.coded = 0
         if reverts.restored(st):
             persist.edits = 0  # settings put back as they were: tried in turn, not explored
     elif known:
@@ -271,7 +273,7 @@ def _keep(persist: Persist, call: ToolCall, key: str, words: list[str], errors: 
 
 
 def _shown(call: ToolCall, printed: list[str]) -> str:
-    """An attempt's print as `Persist.shown` keeps it: `STOP`, its program's and its spelling's
+    """An attempt's print as `Persist.shown` keeps it: `STOP`, its check's and its spelling's
     digests, then its lines' digests, but for lines quoting source by line number (`12 |
     import x`), which show the code an edit changed, not what failed."""
     quoting = [line.split()[:2] for line in printed]
@@ -280,18 +282,19 @@ def _shown(call: ToolCall, printed: list[str]) -> str:
         for line, words in zip(printed, quoting, strict=True)
         if not (len(words) == 2 and words[0].isdigit() and words[1][:1] in "|:")
     ]
-    program = hashing.digest(_program(call))[:HEAD_DIGEST]
+    program = hashing.digest(" ".join(command_words.check_words(call)))[:HEAD_DIGEST]
     way = opkey.operation_id(call)[:HEAD_DIGEST]
     return " ".join([STOP, program, way, *dict.fromkeys(lines)])
 
 
 def _back_to(persist: Persist, shown: str) -> int | None:
-    """Where a failure comes back to (the index in `Persist.shown`), if it does:
-    every line it prints was printed by the same program's attempts kept, and one at least is
-    not in the last one's print but in an earlier one of the last `MAX_FAILURES` (the last
-    such): a round of at most that many stops. A print made of lines the last one printed is
-    the same failure, or fewer of them (a fix's work), and so is one that command printed with
-    more lines; a line never printed is news; a failure back from further (fixed, then others
+    """Where a failure comes back to (the index in `Persist.shown`), if it does: every line it
+    prints was printed by the same check's attempts kept (`command_words.check_words`), and one
+    at least is not in the last one's print but in an earlier one of the last `MAX_FAILURES`
+    (the last such): a round of at most that many stops. A print made of lines the last one
+    printed is the same failure, or fewer of them (a fix's work), and so is one the same
+    command printed with more lines, or one after a slice of that print (`| tail -3` of a list
+    burnt down); a line never printed is news; a failure back from further (fixed, then others
     fixed one by one, then broken again) is a regression, not a round."""
     _, program, way, *lines = shown.split()
     kept = [entry.split()[1:] for entry in persist.shown]
@@ -307,33 +310,35 @@ def _back_to(persist: Persist, shown: str) -> int | None:
         return None
     back, spelt, seen = max(print_ for print_ in mine if print_[2] & new)
     fewer = spelt == way and set(lines) < seen  # a filter of its own may show fewer
-    return back if back >= len(kept) - MAX_FAILURES and not fewer else None
+    # The last print a slice of that one (`| tail -3` of a list burnt down error by error).
+    sliced = mine[-1][2] <= seen
+    return back if back >= len(kept) - MAX_FAILURES and not fewer and not sliced else None
 
 
 def _went_round(persist: Persist, back: int) -> int:
-    """Mark the prints from `back` to the latest, which came back, as stops on a round
-    (mutates `persist`), and say how many attempts the round has been going: the marked prints
-    at the end, however many comebacks linked them (a print, another, a third, then the second
-    again); none until `MIN_COMEBACKS` failures, each otherwise printed, came back."""
+    """Mark the same check's prints from `back` to the latest, which came back, as stops on
+    a round (mutates `persist`), and say how many of its attempts the round has been going:
+    its marked prints at the end, however many comebacks linked them (a print, another, a
+    third, then the second again), another check's between them aside; none until
+    `MIN_COMEBACKS` failures, each otherwise printed, came back."""
     last = len(persist.shown) - 1
+    program = persist.shown[last].split()[1]
     persist.shown = [
-        (CAME_BACK if at == last else ROUND if entry[:1] == STOP else entry[:1]) + entry[1:]
-        if at >= back
+        (CAME_BACK if at == last or entry[:1] == CAME_BACK else ROUND) + entry[1:]
+        if at >= back and entry.split()[1:2] == [program]
         else entry
         for at, entry in enumerate(persist.shown)
     ]
-    start = len(persist.shown)
-    while start and _marked(persist.shown[start - 1]):
-        start -= 1
-    going = persist.shown[start:]
-    came = {frozenset(entry.split()[3:]) for entry in going if entry[:1] == CAME_BACK}
+    going: list[list[str]] = []
+    for entry in reversed(persist.shown):
+        words = entry.split()
+        if words[1:2] != [program]:
+            continue
+        if words[0] not in (ROUND, CAME_BACK) or len(words) < 4:
+            break
+        going.append(words)
+    came = {frozenset(words[3:]) for words in going if words[0] == CAME_BACK}
     return len(going) if len(came) >= MIN_COMEBACKS else 0
-
-
-def _marked(entry: str) -> bool:
-    """A print kept as a stop on a round, with its program, spelling and lines (a hand-edited
-    state may hold less)."""
-    return entry[:1] in (ROUND, CAME_BACK) and len(entry.split()) > 3
 
 
 def _failing(printed: list[str]) -> str:
