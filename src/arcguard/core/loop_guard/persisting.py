@@ -219,6 +219,8 @@ def _failed(
         or _spelt_again(persist, call, words, errors, f.printed or [])
         or another_slice
     )
+    if persist.changed:
+        persist.shown = []  # a change answered since: what failed before it was another world
     shown = _shown(call, f.printed or [])
     back = _back_to(persist, shown) if same else None
     known = (
@@ -237,8 +239,6 @@ def _failed(
     # The last attempt's spelling last.
     persist.ways = [*(w for w in persist.ways if w != way), way][-MAX_FAILURES:]
     persist.probe = persist.out if known and persist.fixed and not persist.back else ""
-    if persist.changed:
-        persist.shown = []  # a change answered since: what failed before it was another world
     dropped = max(len(persist.shown) + 1 - MAX_SHOWN, 0)
     persist.shown = [*persist.shown, shown][-MAX_SHOWN:]
     went = _went_round(persist, max(back - dropped, 0)) if back is not None else 0
@@ -282,9 +282,9 @@ def _shown(call: ToolCall, printed: list[str]) -> str:
         for line, words in zip(printed, quoting, strict=True)
         if not (len(words) == 2 and words[0].isdigit() and words[1][:1] in "|:")
     ]
-    program = hashing.digest(" ".join(command_words.check_words(call)))[:HEAD_DIGEST]
+    check = hashing.digest(" ".join(command_words.check_words(call)))[:HEAD_DIGEST]
     way = opkey.operation_id(call)[:HEAD_DIGEST]
-    return " ".join([STOP, program, way, *dict.fromkeys(lines)])
+    return " ".join([STOP, check, way, *dict.fromkeys(lines)])
 
 
 def _back_to(persist: Persist, shown: str) -> int | None:
@@ -296,12 +296,12 @@ def _back_to(persist: Persist, shown: str) -> int | None:
     command printed with more lines, or one after a slice of that print (`| tail -3` of a list
     burnt down); a line never printed is news; a failure back from further (fixed, then others
     fixed one by one, then broken again) is a regression, not a round."""
-    _, program, way, *lines = shown.split()
+    _, check, way, *lines = shown.split()
     kept = [entry.split()[1:] for entry in persist.shown]
     mine = [
         (at, entry[1], set(entry[2:]))
         for at, entry in enumerate(kept)
-        if entry[:1] == [program] and len(entry) > 1
+        if entry[:1] == [check] and len(entry) > 1
     ]
     if not lines or not mine or mine[-1][0] != len(kept) - 1:
         return None
@@ -322,17 +322,17 @@ def _went_round(persist: Persist, back: int) -> int:
     third, then the second again), another check's between them aside; none until
     `MIN_COMEBACKS` failures, each otherwise printed, came back."""
     last = len(persist.shown) - 1
-    program = persist.shown[last].split()[1]
+    check = persist.shown[last].split()[1]
     persist.shown = [
         (CAME_BACK if at == last or entry[:1] == CAME_BACK else ROUND) + entry[1:]
-        if at >= back and entry.split()[1:2] == [program]
+        if at >= back and entry.split()[1:2] == [check]
         else entry
         for at, entry in enumerate(persist.shown)
     ]
     going: list[list[str]] = []
     for entry in reversed(persist.shown):
         words = entry.split()
-        if words[1:2] != [program]:
+        if words[1:2] != [check]:
             continue
         if words[0] not in (ROUND, CAME_BACK) or len(words) < 4:
             break
