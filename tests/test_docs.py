@@ -217,9 +217,11 @@ def test_the_line_a_plugin_without_arcguard_shows_is_the_one_it_prints():
 # 32,800 for looks over ssh, as another user and through a database client, a sweep of
 # changes by their numbers, and a thirteenth blind fold; 32,900 for a wait's polls that show
 # only old lines, and substitutions read for what they run; 33,070 for fixes that go round, and
-# their field in the state).
+# their field in the state; 33,130 for a platform's refusal as a cause outside the code whatever
+# numbers a call names, a version a registry holds, and a program asked for its help read as a
+# look).
 README_WORDS = 500
-ALL_WORDS = 33_070
+ALL_WORDS = 33_130
 
 
 def test_the_documentation_stays_short_enough_to_finish():

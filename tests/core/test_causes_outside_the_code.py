@@ -66,6 +66,29 @@ UNREACHABLE = (
         "connection (Client.Timeout exceeded while awaiting headers)",
     ),
 )
+ROLE = "arn:aws:sts::210987654321:assumed-role/deployer/ci"
+REFUSED = (
+    fail(
+        "aws s3 cp build/site s3://docs-prod/site/ --recursive",
+        "upload failed: build/site/index.html to s3://docs-prod/site/index.html An error occurred "
+        f"(AccessDenied) when calling the PutObject operation: User: {ROLE} is not authorized "
+        'to perform: s3:PutObject on resource: "arn:aws:s3:::docs-prod/site/index.html"',
+    ),
+    fail(
+        "aws s3api put-object --bucket docs-prod --key site/index.html --body site/index.html",
+        "\nAn error occurred (AccessDenied) when calling the PutObject operation: Access Denied",
+    ),
+    fail(
+        "kubectl -n docs rollout restart deploy/docs-web",
+        'Error from server (Forbidden): deployments.apps "docs-web" is forbidden: User '
+        '"ci@example.com" cannot patch resource "deployments" in API group "apps"',
+    ),
+    fail(
+        "gcloud storage cp build/site/index.html gs://docs-prod/site/",
+        "ERROR: (gcloud.storage.cp) PERMISSION_DENIED: ci@example.com does not have "
+        "storage.objects.create access to the Google Cloud Storage object.",
+    ),
+)
 
 
 def _first_word(d: Driver, *calls: Call) -> int:
@@ -84,6 +107,51 @@ def test_a_full_disk_met_by_each_tool_in_its_own_words_is_one_failure():
     for call in (*DISK_FULL, *DISK_FULL[:2]):
         d.turn(call)
     assert d.paused is not None
+
+
+def test_an_access_the_platform_refuses_met_by_each_client_is_one_failure():
+    d = Driver()
+    assert _first_word(d, REFUSED[0], bash("aws sts get-caller-identity"), *REFUSED[1:]) == 5
+    d = Driver()
+    for call in (*REFUSED, *REFUSED[:3]):
+        d.turn(call)
+    assert d.paused is not None
+
+
+def test_a_refusal_met_through_calls_naming_other_numbers_is_still_one_failure():
+    # A dated path, then a key's account number: other numbers, the same refusal. A host out
+    # of reach on another port is another target, which may answer.
+    key = "--sse-kms-key-id arn:aws:kms:eu-west-1:210987654321:key/0b7e4a21"
+    refusal = REFUSED[1].error
+    calls = [
+        fail("aws s3 cp out/ s3://ml-prod/2026-04-18/ --recursive", REFUSED[0].error),
+        *(fail(f"aws s3 cp out/m.json s3://ml-prod/2026-04-18/ {key} {o}", refusal) for o in "ab"),
+        fail(f"aws s3api put-object --bucket ml-prod --key 2026-04-18/m.json {key}", refusal),
+    ]
+    assert _first_word(Driver(), *calls) == 4
+    unreachable = "curl: (28) Failed to connect to 10.1.2.3 port {}: Connection timed out"
+    calls = [fail(f"curl -s 10.1.2.3:{port}/", unreachable.format(port)) for port in range(81, 86)]
+    assert _first_word(Driver(), *calls) == 0
+
+
+def test_a_version_the_registry_already_holds_is_one_failure_however_the_publish_is_spelt():
+    taken = (
+        "npm notice Publishing to https://registry.npmjs.org/ with tag {} and {} access\n"
+        "npm error code E403\nnpm error 403 403 Forbidden - PUT https://registry.npmjs.org/cronx"
+        " - You cannot publish over the previously published versions: 2.4.1."
+    )
+    publishes = [
+        fail("npm publish", taken.format("latest", "default")),
+        fail("npm publish --access public", taken.format("latest", "public")),
+        fail("npm publish --tag next", taken.format("next", "default")),
+        fail("npm cache clean --force && npm publish", taken.format("latest", "default")),
+    ]
+    looks = [bash("npm whoami"), bash("git log --oneline -3"), bash("ls dist")]
+    calls = [publishes[0]]
+    for look, publish in zip(looks, publishes[1:], strict=True):
+        calls += [look, publish]
+    assert _first_word(Driver(), *calls) == 7
+    assert known_causes.named("400 File already exists. See https://pypi.org/help/#file-name-reuse")
 
 
 def test_different_causes_outside_the_code_are_different_failures():
@@ -221,6 +289,12 @@ def test_the_causes_a_text_names():
     assert known_causes.named("write /tmp/x: No space left on device") == ["~disk full"]
     assert known_causes.named("dial tcp 10.0.0.1:443: i/o timeout") == ["~timed out connecting"]
     assert known_causes.named("connect ETIMEDOUT 10.0.0.1:443") == ["~timed out connecting"]
+    assert known_causes.named("An error occurred (AccessDenied) when calling") == [
+        "~access refused"
+    ]
+    assert known_causes.named("Error 403: Insufficient regional quota to satisfy request") == [
+        "~quota"
+    ]
     # Whole words only, and only where a failure ends.
     assert known_causes.named("AssertionError: retry_on_etimedout_count == 2") == []
     assert known_causes.named("retry 1: i/o timeout\n" + "step ok\n" * 8 + "Error: bad") == []
@@ -228,6 +302,7 @@ def test_the_causes_a_text_names():
     for text in (
         "AssertionError: 'Permission denied' not in output",
         "Expected status code 401 but got 200",
+        "AssertionError: assert 403 == 200 (Forbidden)",
         "Error: connect ECONNREFUSED 127.0.0.1:5432",
         "torch.cuda.OutOfMemoryError: CUDA out of memory",
         "panic: test timed out after 10m0s",

@@ -374,6 +374,18 @@ def test_fetching_and_asking_a_toolchain_what_it_has_change_nothing():
     assert not reads("wget http://x/file.tgz") and not reads("go build ./...")
 
 
+def test_a_program_asked_for_its_help_and_python_s_reading_modules_change_nothing():
+    reads = tool_effects.is_read_only_command
+    assert reads("python scripts/backfill.py --help | head -20") and reads("terraform apply --help")
+    assert not reads("python scripts/backfill.py --dry-run")
+    assert reads("aws s3api get-bucket-policy --bucket b --output text | python -m json.tool")
+    assert reads("python3 -m json.tool --indent 2 out.json") and reads("python -m pip show x")
+    assert not reads("python -m json.tool in.json out.json") and not reads(
+        "python3 -m pip install x"
+    )
+    assert not reads("python -m pytest -q") and not reads("python -m")
+
+
 SATISFIED = "Requirement already satisfied: requests in /usr/lib/python3/dist-packages (2.31.0)"
 NO_REQUESTS = "E   ModuleNotFoundError: No module named 'requests'"
 

@@ -84,8 +84,12 @@ def shown(
         for failure in reversed(st.causes)
         if turns - st.cause_turns.get(failure, 0) <= FAIL_MEMORY_TURNS
         and st.causes[failure]
-        # `curl :3001` refused is not `curl :3000` refused again
-        and not (targets and st.cause_targets.get(failure) not in (None, [], targets))
+        # `curl :3001` refused is not `curl :3000` refused again; a full disk is a full disk
+        # whatever numbers the call names (a date in a path, a key's account)
+        and (
+            not (targets and st.cause_targets.get(failure) not in (None, [], targets))
+            or _known_anywhere(st, failure, seen)
+        )
         and _shows(st, failure, seen)
     ]
 
@@ -175,6 +179,13 @@ def _one_cause(st: Stuck, failure: str, seen: Seen) -> bool:
         return True
     other = tuple(st.cause_words.get(failure, ())[:1]) != seen.head[:1]
     return bool(shared) and other and st.changed_turn < turn
+
+
+def _known_anywhere(st: Stuck, failure: str, seen: Seen) -> bool:
+    """The result and the failure name one cause outside the code that is no one host's
+    (`known_causes.any_target`)."""
+    shared = seen.pieces.intersection(st.cause_pieces.get(failure, ()))
+    return any(known_causes.any_target(piece) for piece in shared)
 
 
 def cause_pieces(text: str) -> list[str]:

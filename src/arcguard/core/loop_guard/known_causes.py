@@ -7,8 +7,13 @@ in progress`). No phrase is shared by all of them, but each names a cause no cha
 under work moves: the disk, the network, a certificate, a read-only mount. Two calls failing on
 the same one of these, with no file written between, met one cause, whichever tools they ran.
 
-Left out are causes the code under work produces as often as the machine does, and that tests
-assert on: a refused connection (a dev server not started), a 401 or 403, a permission denied,
+A cloud's or a cluster's access control refusing the caller (AWS's `AccessDenied`, Kubernetes'
+`is forbidden: User "x" cannot`, Google Cloud's `PERMISSION_DENIED`), a spent quota and a
+version a registry already holds (npm's `cannot publish over the previously published`) are
+such causes too: a platform's own words for an account's rights or limits, which no flag, tool
+or retry moves. Left out are causes the code under work produces as often as the machine does, and
+that tests assert on: a refused connection (a dev server not started), a bare 401 or 403 (the
+code's own server answers so), a permission denied (a file's mode),
 an exhausted memory, an address in use, a rate limit, and any trouble reaching this machine
 itself (`127.0.0.1`, `localhost`). Only the last lines of a failure are read, where a program
 says why it stopped (a stack trace's frames aside: the cause is named above them; further up, a
@@ -58,6 +63,25 @@ PHRASES = {
         "certificate signed by unknown authority",
     ),
     "read-only file system": ("read-only file system", "erofs"),
+    "access refused": (
+        "accessdenied",
+        "accessdeniedexception",
+        "is not authorized to perform",
+        "unauthorizedoperation",
+        "permission_denied",
+        "authorizationfailed",
+        "does not have authorization to perform",
+        "is forbidden: user",
+        "requested access to the resource is denied",
+    ),
+    "version taken": (
+        "cannot publish over the previously published",
+        "epublishconflict",
+        "#file-name-reuse",
+        "is already uploaded",
+        "already exists on crates.io index",
+    ),
+    "quota": ("insufficient regional quota", "quota exceeded", "exceeded quota", "quotaexceeded"),
 }
 # A server on this machine is the code under work (a test's own server not started), not the
 # network.
@@ -91,6 +115,13 @@ def _says(line: str) -> bool:
 def is_known(piece: str) -> bool:
     """The piece is a cause outside the code (`named`), not a digest of a line's piece."""
     return piece.startswith(MARK)
+
+
+def any_target(piece: str) -> bool:
+    """The piece is a cause outside the code that the machine or the account meets whatever a
+    call aims at (a full disk, a refusal, a spent quota), not a host out of reach (`NETWORK`):
+    another host may answer."""
+    return is_known(piece) and piece[len(MARK) :] not in NETWORK
 
 
 def _has(text: str, phrase: str) -> bool:

@@ -30,54 +30,21 @@ if TYPE_CHECKING:
     from arcguard.core.tool_call import ToolCall
 
 BASH = "Bash"
+HELP = "--help"
+PYTHONS = frozenset({"python", "python3"})
 # Built-in tools that change nothing a read could see (their own lists, searches, views).
 QUIET_TOOLS = frozenset(
-    {
-        "Read",
-        "Grep",
-        "Glob",
-        "LS",
-        "WebFetch",
-        "WebSearch",
-        "TodoWrite",
-        "TodoRead",
-        "TaskList",
-        "TaskGet",
-        "TaskOutput",
-        "TaskCreate",
-        "TaskUpdate",
-        "BashOutput",
-        "AgentOutputTool",
-        "ToolSearch",
-        "AskUserQuestion",
-        "EnterPlanMode",
-        "ExitPlanMode",
-        "Skill",
-        "Agent",
-        "Task",
-        "SendMessage",
-    }
+    "Read Grep Glob LS WebFetch WebSearch TodoWrite TodoRead TaskList TaskGet TaskOutput "  # noqa: SIM905
+    "TaskCreate TaskUpdate BashOutput AgentOutputTool ToolSearch AskUserQuestion EnterPlanMode "
+    "ExitPlanMode Skill Agent Task SendMessage".split()
 )
 # Edit and Write are judged by their response (a real patch), not here.
 EDIT_TOOLS = frozenset({"Edit", "Write", "MultiEdit"})
 # Tools that report on background work; calling them again is how a model waits.
 STATUS_TOOLS = frozenset({"TaskList", "TaskGet", "TaskOutput", "BashOutput", "AgentOutputTool"})
 # MCP tool names made of these words only read.
-MCP_READ_WORDS = (
-    "get",
-    "list",
-    "read",
-    "search",
-    "fetch",
-    "view",
-    "query",
-    "find",
-    "describe",
-    "show",
-    "status",
-    "lookup",
-    "resolve",
-    "info",
+MCP_READ_WORDS = tuple(
+    "get list read search fetch view query find describe show status lookup resolve info".split()  # noqa: SIM905
 )
 
 # Shell keywords that start the command they precede: `do rm x` runs `rm`.
@@ -270,8 +237,10 @@ def reads(words: list[str], carried: int = 0) -> bool:
         if len(words) > 1 and words[1] == "api":
             return reading_commands.gh_api_reads(words[2:])
         return len(words) >= 3 and words[2] in GH_READ_ONLY
-    if len(words) == 2 and words[1] in ONLY_ASKS:
-        return True
+    if (len(words) == 2 and words[1] in ONLY_ASKS) or HELP in words[1:]:
+        return True  # asked for its version or its help, a program prints it and stops
+    if program in PYTHONS and len(words) > 2 and words[1] == "-m":
+        return _module_reads(words[2:], carried)
     if words[1:] == ["-v"] and program in VERSION_V:
         return True
     if words[0].startswith(("./", "../")):
@@ -294,6 +263,17 @@ def reads(words: list[str], carried: int = 0) -> bool:
     if program not in READ_ONLY_PROGRAMS:
         return False
     return not _writes(program, words[1:])
+
+
+def _module_reads(words: list[str], carried: int) -> bool:
+    """Python's module `words[0]`, run with the rest, only reads: `pip` as the program is,
+    `json.tool` reading one file or its input (a second file is where it writes)."""
+    if words[0] == "json.tool":
+        given = [
+            w for at, w in enumerate(words) if at and w[:1] != "-" and words[at - 1] != "--indent"
+        ]
+        return len(given) <= 1
+    return words[0] == "pip" and reads(words, carried)
 
 
 def _carried_reads(program: str, args: list[str], carried: int) -> bool:
