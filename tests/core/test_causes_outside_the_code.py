@@ -19,6 +19,7 @@ from testing.guard_driver import tag
 
 from arcguard.core.loop_guard import known_causes
 from arcguard.core.schema import StateFile
+from arcguard.core.tool_call import ToolCall
 
 
 DISK_FULL = (
@@ -67,6 +68,7 @@ UNREACHABLE = (
     ),
 )
 ROLE = "arn:aws:sts::210987654321:assumed-role/deployer/ci"
+NAMESPACES = ("default", "kube-system", "monitoring", "payments", "ingress-nginx", "argocd")
 REFUSED = (
     fail(
         "aws s3 cp build/site s3://docs-prod/site/ --recursive",
@@ -85,8 +87,7 @@ REFUSED = (
     ),
     fail(
         "gcloud storage cp build/site/index.html gs://docs-prod/site/",
-        "ERROR: (gcloud.storage.cp) PERMISSION_DENIED: ci@example.com does not have "
-        "storage.objects.create access to the Google Cloud Storage object.",
+        "ERROR: (gcloud.storage.cp) PERMISSION_DENIED: The caller does not have permission",
     ),
 )
 
@@ -151,7 +152,34 @@ def test_a_version_the_registry_already_holds_is_one_failure_however_the_publish
     for look, publish in zip(looks, publishes[1:], strict=True):
         calls += [look, publish]
     assert _first_word(Driver(), *calls) == 7
-    assert known_causes.named("400 File already exists. See https://pypi.org/help/#file-name-reuse")
+    assert known_causes.named("See https://pypi.org/help/#file-name-reuse", refused=True)
+    # The version bumped by a command between each: the manifest it wrote ends the one cause.
+    bumped = []
+    for tag_name in ("latest", "next", "beta", "rc"):
+        bumped += [
+            bash("npm version patch", response="v2.4.2"),
+            fail(f"npm publish --tag {tag_name}", taken.format(tag_name, "default")),
+        ]
+    assert _first_word(Driver(), *bumped) == 0
+
+
+def test_a_refusal_is_the_platform_s_only_where_its_client_acted():
+    forbidden = (
+        'Error from server (Forbidden): pods is forbidden: User "dev@example.com" cannot list '
+        'resource "pods" in API group "" in the namespace "{}"'
+    )
+    # A look refused namespace after namespace is a finding each time.
+    looks = [fail(f"kubectl get pods -n {ns}", forbidden.format(ns)) for ns in NAMESPACES]
+    assert _first_word(Driver(), *looks) == 0
+    # Tests of the code under work print its own refusals, from one test or another.
+    moto = "E   botocore.exceptions.ClientError: An error occurred (AccessDenied) when calling"
+    tests = [fail(f"pytest -q tests/test_{name}.py", moto) for name in NAMESPACES]
+    assert _first_word(Driver(), *tests) == 0
+    acts = [
+        known_causes.acts_on_platform(ToolCall(name=c.name, input=c.input))
+        for c in (REFUSED[2], looks[0], tests[0])
+    ]
+    assert acts == [True, False, False]
 
 
 def test_different_causes_outside_the_code_are_different_failures():
@@ -289,12 +317,10 @@ def test_the_causes_a_text_names():
     assert known_causes.named("write /tmp/x: No space left on device") == ["~disk full"]
     assert known_causes.named("dial tcp 10.0.0.1:443: i/o timeout") == ["~timed out connecting"]
     assert known_causes.named("connect ETIMEDOUT 10.0.0.1:443") == ["~timed out connecting"]
-    assert known_causes.named("An error occurred (AccessDenied) when calling") == [
-        "~access refused"
-    ]
-    assert known_causes.named("Error 403: Insufficient regional quota to satisfy request") == [
-        "~quota"
-    ]
+    # A platform's refusal, only where its client acted (`acts_on_platform`).
+    refusal = "An error occurred (AccessDenied) when calling the PutObject operation"
+    assert known_causes.named(refusal, refused=True) == ["~access refused"]
+    assert known_causes.named(refusal) == []
     # Whole words only, and only where a failure ends.
     assert known_causes.named("AssertionError: retry_on_etimedout_count == 2") == []
     assert known_causes.named("retry 1: i/o timeout\n" + "step ok\n" * 8 + "Error: bad") == []

@@ -378,6 +378,9 @@ def test_a_program_asked_for_its_help_and_python_s_reading_modules_change_nothin
     reads = tool_effects.is_read_only_command
     assert reads("python scripts/backfill.py --help | head -20") and reads("terraform apply --help")
     assert not reads("python scripts/backfill.py --dry-run")
+    # Not a word given on to what the program runs, or a value.
+    assert not reads("docker run app:2 --help") and not reads("cargo run -- --help")
+    assert not reads("git commit -m --help") and not reads("curl -d --help x")
     assert reads("aws s3api get-bucket-policy --bucket b --output text | python -m json.tool")
     assert reads("python3 -m json.tool --indent 2 out.json") and reads("python -m pip show x")
     assert not reads("python -m json.tool in.json out.json") and not reads(

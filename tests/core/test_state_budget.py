@@ -200,7 +200,7 @@ def track(cfg: Any, base: int) -> dict[str, Any]:
             "cause_pieces": {
                 # Then every cause outside the code the failure names (`known_causes`).
                 f"failed:{base + n:016x}": [f"{base + c:016x}" for c in range(MAX_PIECES)]
-                + [known_causes.MARK + cause for cause in known_causes.PHRASES]
+                + [known_causes.MARK + c for c in [*known_causes.PHRASES, *known_causes.REFUSALS]]
                 for n in range(MAX_CAUSES)
             },
             "cause_joined": {

@@ -85,7 +85,7 @@ def shown(
         if turns - st.cause_turns.get(failure, 0) <= FAIL_MEMORY_TURNS
         and st.causes[failure]
         # `curl :3001` refused is not `curl :3000` refused again; a full disk is a full disk
-        # whatever numbers the call names (a date in a path, a key's account)
+        # whatever numbers the call names (`known_causes.ANYWHERE`)
         and (
             not (targets and st.cause_targets.get(failure) not in (None, [], targets))
             or _known_anywhere(st, failure, seen)
@@ -182,20 +182,21 @@ def _one_cause(st: Stuck, failure: str, seen: Seen) -> bool:
 
 
 def _known_anywhere(st: Stuck, failure: str, seen: Seen) -> bool:
-    """The result and the failure name one cause outside the code that is no one host's
-    (`known_causes.any_target`)."""
+    """The result and the failure name one cause outside the code met whatever a call aims at
+    (`known_causes.any_target`): the target's numbers do not part them; all else `_shows` asks
+    (no file written since) still holds."""
     shared = seen.pieces.intersection(st.cause_pieces.get(failure, ()))
     return any(known_causes.any_target(piece) for piece in shared)
 
 
-def cause_pieces(text: str) -> list[str]:
+def cause_pieces(text: str, *, refused: bool = False) -> list[str]:
     """Digests of the pieces between `: ` of a failure's lines that have one, read as a cause
     is, that are long enough to name a cause on their own (`self-signed certificate in
     certificate chain`, whether after `reason: `, `SSL certificate problem: ` or `error Error:
     `) and are no heading (`Traceback (most recent call last):`). A line without `: ` is no
     cause given for something (a test run's `platform linux -- Python 3.12` banner), nor is a
     warning's. The last `MAX_PIECES`, then the causes outside the code it names
-    (`known_causes`)."""
+    (`known_causes`; a platform's refusal too when `refused`)."""
     if len(text) > shape.HEAD_CHARS + shape.TAIL_CHARS:
         text = text[-shape.TAIL_CHARS :]
     found: dict[str, None] = {}
@@ -209,7 +210,7 @@ def cause_pieces(text: str) -> list[str]:
                 digest = hashing.digest(clean)
                 found.pop(digest, None)
                 found[digest] = None
-    return [*list(found)[-MAX_PIECES:], *known_causes.named(text)]
+    return [*list(found)[-MAX_PIECES:], *known_causes.named(text, refused=refused)]
 
 
 def _alike(lines: set[str], shown: set[str], *, same_command: bool) -> bool:

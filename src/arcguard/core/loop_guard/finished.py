@@ -17,6 +17,7 @@ from arcguard.core.loop_guard import exit_status
 from arcguard.core.loop_guard import failure_lines
 from arcguard.core.loop_guard import failures
 from arcguard.core.loop_guard import hangs
+from arcguard.core.loop_guard import known_causes
 from arcguard.core.loop_guard import opkey
 from arcguard.core.loop_guard import persisting
 from arcguard.core.loop_guard import repeat
@@ -186,7 +187,10 @@ def _finish(guard: Guard, call: ToolCall, result: ToolResult) -> stuck.Finished:
         finished.pairs = shape.cause_pairs(result, call)
         # A hang prints no failure of its own: no edit of settings can leave it as it was.
         printed = exit_status.without_hang(text)
-        finished.printed, finished.pieces = edited.printed(printed), failures.cause_pieces(text)
+        finished.printed, finished.pieces = (
+            edited.printed(printed),
+            failures.cause_pieces(text, refused=known_causes.acts_on_platform(call)),
+        )
     if not result.failed and (
         opkey.is_confirmed_edit(call, result.response) or call.name == NOTEBOOK_EDIT
     ):

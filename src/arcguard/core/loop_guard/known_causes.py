@@ -7,21 +7,28 @@ in progress`). No phrase is shared by all of them, but each names a cause no cha
 under work moves: the disk, the network, a certificate, a read-only mount. Two calls failing on
 the same one of these, with no file written between, met one cause, whichever tools they ran.
 
-A cloud's or a cluster's access control refusing the caller (AWS's `AccessDenied`, Kubernetes'
-`is forbidden: User "x" cannot`, Google Cloud's `PERMISSION_DENIED`), a spent quota and a
-version a registry already holds (npm's `cannot publish over the previously published`) are
-such causes too: a platform's own words for an account's rights or limits, which no flag, tool
-or retry moves. Left out are causes the code under work produces as often as the machine does, and
-that tests assert on: a refused connection (a dev server not started), a bare 401 or 403 (the
-code's own server answers so), a permission denied (a file's mode),
-an exhausted memory, an address in use, a rate limit, and any trouble reaching this machine
-itself (`127.0.0.1`, `localhost`). Only the last lines of a failure are read, where a program
-says why it stopped (a stack trace's frames aside: the cause is named above them; further up, a
-test's own expectations quote such phrases), and a phrase counts only as whole words: `EMFILE`
-is not in `Gemfile`.
+A platform's refusal of what the account may do (`REFUSALS`: AWS's `AccessDenied`, Kubernetes'
+`is forbidden: User "x" cannot`, Google Cloud's `PERMISSION_DENIED`, a version the registry
+already holds) is such a cause too, where a platform's client acted (`kubectl patch`, `aws s3
+cp`, `npm publish`): no flag, tool or retry moves it. A look refused is a finding, and a test
+prints the code under work's own refusals. Left out are causes the code under work produces as
+often as the machine does, and that tests assert on: a refused connection (a dev server not
+started), a bare 401 or 403, a file's permission denied, an exhausted memory, an address in
+use, a rate limit or a spent quota, and any trouble reaching this machine itself
+(`127.0.0.1`, `localhost`). Only the last lines of a failure are read, where a program says
+why it stopped (a stack trace's frames aside: the cause is named above them; further up, a
+test's own expectations quote such phrases), and a phrase counts only as whole words:
+`EMFILE` is not in `Gemfile`.
 """
 
 from __future__ import annotations
+
+from arcguard.core.loop_guard import tool_effects
+
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from arcguard.core.tool_call import ToolCall
 
 
 MARK = "~"  # before a cause's name among a failure's cause pieces (those are hex digests)
@@ -63,16 +70,21 @@ PHRASES = {
         "certificate signed by unknown authority",
     ),
     "read-only file system": ("read-only file system", "erofs"),
+}
+# A platform's refusal of what an account may do, named only where a platform's client acted
+# (`acts_on_platform`): a test of the code under work prints its own `AccessDenied`.
+REFUSALS = {
     "access refused": (
         "accessdenied",
-        "accessdeniedexception",
         "is not authorized to perform",
         "unauthorizedoperation",
-        "permission_denied",
+        "permission_denied: permission",
+        "the caller does not have permission",
         "authorizationfailed",
         "does not have authorization to perform",
         "is forbidden: user",
         "requested access to the resource is denied",
+        "you do not have permission to publish",
     ),
     "version taken": (
         "cannot publish over the previously published",
@@ -81,26 +93,62 @@ PHRASES = {
         "is already uploaded",
         "already exists on crates.io index",
     ),
-    "quota": ("insufficient regional quota", "quota exceeded", "exceeded quota", "quotaexceeded"),
 }
+# Clients through which any act reaches a platform, and the subcommands through which a
+# package manager or git reaches its registry or remote.
+PLATFORM_CLIENTS = frozenset(
+    "aws gcloud gsutil az kubectl helm oc terraform tofu pulumi gh".split()  # noqa: SIM905
+)
+REGISTRY_SUBCOMMANDS = {
+    "npm": frozenset({"publish", "unpublish", "dist-tag", "access", "deprecate", "owner"}),
+    "pnpm": frozenset({"publish"}),
+    "yarn": frozenset({"publish", "npm"}),
+    "twine": frozenset({"upload"}),
+    "cargo": frozenset({"publish", "yank", "owner"}),
+    "gem": frozenset({"push", "yank"}),
+    "docker": frozenset({"push"}),
+    "podman": frozenset({"push"}),
+    "git": frozenset({"push"}),
+}
+REGISTRY_WORDS = 3  # the words after the program among which its subcommand is looked for
+# Causes that are the machine's or the account's whatever a call aims at: one failure however
+# the calls' numbers differ (a date in a path, a key's account). A host out of reach, or its
+# certificate, is one host's: another may answer.
+ANYWHERE = frozenset({"disk full", "read-only file system", *REFUSALS})
 # A server on this machine is the code under work (a test's own server not started), not the
 # network.
 NETWORK = frozenset(("timed out connecting", "host unreachable", "name not resolved"))
 LOOPBACK = ("127.0.0.1", "localhost", "::1", "0.0.0.0")
 
 
-def named(text: str) -> list[str]:
-    """The causes the last `LAST_LINES` lines of `text` name, each as `MARK` and its name; the
-    frames of a stack trace (`at Foo.run(Foo.java:12)`) are no lines of it: the cause is named
-    above them."""
+def named(text: str, *, refused: bool = False) -> list[str]:
+    """The causes the last `LAST_LINES` lines of `text` name, each as `MARK` and its name, the
+    `REFUSALS` among them when `refused` (`acts_on_platform`); the frames of a stack trace (`at
+    Foo.run(Foo.java:12)`) are no lines of it: the cause is named above them."""
     lines = [line for line in text[-TAIL_CHARS:].lower().splitlines() if _says(line)]
     end = "\n".join(lines[-LAST_LINES:])
     local = any(_has(end, host) for host in LOOPBACK)
+    causes = {**PHRASES, **REFUSALS} if refused else PHRASES
     return [
         MARK + cause
-        for cause, found in PHRASES.items()
+        for cause, found in causes.items()
         if not (local and cause in NETWORK) and any(_has(end, p) for p in found)
     ]
+
+
+def acts_on_platform(call: ToolCall) -> bool:
+    """The command may change the world, and one of its simple commands is a platform's client
+    (`PLATFORM_CLIENTS`) or a package manager or git reaching its registry or remote: a refusal
+    there is the platform's. A look refused is a finding (a sweep of namespaces), not this."""
+    if not tool_effects.may_change_world(call):
+        return False
+    for words in tool_effects.segments(tool_effects.command_of(call) or "") or []:
+        words = tool_effects.unwrap(words)
+        program = tool_effects.program_name(words[0]) if words else ""
+        subcommands = REGISTRY_SUBCOMMANDS.get(program, frozenset())
+        if program in PLATFORM_CLIENTS or subcommands.intersection(words[1 : 1 + REGISTRY_WORDS]):
+            return True
+    return False
 
 
 def _says(line: str) -> bool:
@@ -118,10 +166,8 @@ def is_known(piece: str) -> bool:
 
 
 def any_target(piece: str) -> bool:
-    """The piece is a cause outside the code that the machine or the account meets whatever a
-    call aims at (a full disk, a refusal, a spent quota), not a host out of reach (`NETWORK`):
-    another host may answer."""
-    return is_known(piece) and piece[len(MARK) :] not in NETWORK
+    """The piece is a cause outside the code met whatever a call aims at (`ANYWHERE`)."""
+    return is_known(piece) and piece[len(MARK) :] in ANYWHERE
 
 
 def _has(text: str, phrase: str) -> bool:

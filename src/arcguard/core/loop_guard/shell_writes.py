@@ -3,8 +3,9 @@
 An edit tool's new content is on record; a shell command's never is. Two kinds are still
 known to change code:
 
-- one that writes files (`sed -i`, a redirect into a file, `tee`, `patch`, `git apply`): a
-  test may run again once after it to check it, as after an edit (`repeat`);
+- one that writes files (`sed -i`, a redirect into a file, `tee`, `patch`, `git apply`, a
+  version set in a package's manifest: `npm version patch`): a test may run again once after
+  it to check it, as after an edit (`repeat`);
 - a git command that puts other code in the working tree (`git checkout main`, a bisect
   step, `git stash`): a failure seen again after it is news, not a retry (`stuck`). Its
   options that leave the tree as it was (`checkout -b`, `reset --soft`, `merge --abort`) and
@@ -28,6 +29,15 @@ if TYPE_CHECKING:
 # letters that end a cluster of short options because they take a value (`perl -Ilib`).
 IN_PLACE_EDITORS = {"sed": "efl", "perl": "IMmeExl0CdD"}
 FILE_WRITERS = frozenset({"tee", "patch"})
+# Subcommands that write a package's manifest when given what to set (`npm version patch`,
+# `npm pkg set version=2.0.0`, `cargo set-version 0.4.0`); alone they print it.
+MANIFEST_WRITERS = {
+    "npm": ("version", "pkg set", "pkg delete"),
+    "pnpm": ("version",),
+    "yarn": ("version",),
+    "poetry": ("version",),
+    "cargo": ("set-version",),
+}
 # Arguments that make a writer write nothing (`patch --dry-run`, `tee /dev/stderr`).
 WRITES_NOTHING = ("--dry-run", "/dev/")
 # `git SUB` that puts other code in the working tree, and the arguments with which it does not.
@@ -100,6 +110,9 @@ def _writes(words: list[str]) -> bool:
         return sub[:1] == ["apply"] or _moves(words)
     if program in fx.AWK_PROGRAMS:
         return fx.awk_writes(args)
+    if program in MANIFEST_WRITERS:
+        given = " ".join(args)
+        return any(given.startswith(f"{sub} ") for sub in MANIFEST_WRITERS[program])
     return program in FILE_WRITERS and bool(args)
 
 

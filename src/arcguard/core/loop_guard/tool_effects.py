@@ -31,6 +31,9 @@ if TYPE_CHECKING:
 
 BASH = "Bash"
 HELP = "--help"
+# Programs whose last word may be another's: a container's or a host's command, a request's
+# data, a program `go run` builds and runs.
+HELP_PASSED = frozenset({"docker", "podman", "kubectl", "ssh", "curl", "wget", "go"})
 PYTHONS = frozenset({"python", "python3"})
 # Built-in tools that change nothing a read could see (their own lists, searches, views).
 QUIET_TOOLS = frozenset(
@@ -237,8 +240,8 @@ def reads(words: list[str], carried: int = 0) -> bool:
         if len(words) > 1 and words[1] == "api":
             return reading_commands.gh_api_reads(words[2:])
         return len(words) >= 3 and words[2] in GH_READ_ONLY
-    if (len(words) == 2 and words[1] in ONLY_ASKS) or HELP in words[1:]:
-        return True  # asked for its version or its help, a program prints it and stops
+    if (len(words) == 2 and words[1] in ONLY_ASKS) or _asks_help(program, words):
+        return True
     if program in PYTHONS and len(words) > 2 and words[1] == "-m":
         return _module_reads(words[2:], carried)
     if words[1:] == ["-v"] and program in VERSION_V:
@@ -265,14 +268,22 @@ def reads(words: list[str], carried: int = 0) -> bool:
     return not _writes(program, words[1:])
 
 
+def _asks_help(program: str, words: list[str]) -> bool:
+    """The command ends asking its program for its help (`python tool.py --help`, `terraform
+    apply --help`): it prints that and stops. Not after `--`, nor to a program that may pass the
+    word on (`HELP_PASSED`)."""
+    return words[-1] == HELP and "--" not in words and program not in HELP_PASSED
+
+
 def _module_reads(words: list[str], carried: int) -> bool:
-    """Python's module `words[0]`, run with the rest, only reads: `pip` as the program is,
-    `json.tool` reading one file or its input (a second file is where it writes)."""
+    """Python's module `words[0]`, run with the rest, only reads: `pip` as the program `pip`
+    does, `json.tool` given at most one file (its input; a second is where it writes), its
+    options and `--indent`'s value aside."""
     if words[0] == "json.tool":
-        given = [
-            w for at, w in enumerate(words) if at and w[:1] != "-" and words[at - 1] != "--indent"
+        files = [
+            w for at, w in enumerate(words[1:], 1) if w[:1] != "-" and words[at - 1] != "--indent"
         ]
-        return len(given) <= 1
+        return len(files) <= 1
     return words[0] == "pip" and reads(words, carried)
 
 
