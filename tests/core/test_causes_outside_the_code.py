@@ -163,6 +163,22 @@ def test_a_version_the_registry_already_holds_is_one_failure_however_the_publish
     assert _first_word(Driver(), *bumped) == 0
 
 
+def test_a_push_the_remote_refuses_is_one_failure_however_it_is_spelt():
+    protected = "remote: error: GH006: Protected branch update failed for refs/heads/{}."
+    pushes = [
+        fail("git push", protected.format("main")),
+        fail("git push --force-with-lease origin main", protected.format("main")),
+        fail(
+            "git push origin HEAD:main",
+            "remote: Permission to acme/web.git denied to deploy-bot.\n"
+            "fatal: unable to access 'https://github.com/acme/web.git/': "
+            "The requested URL returned error: 403",
+        ),
+        fail("git push --no-verify origin main", protected.format("main")),
+    ]
+    assert _first_word(Driver(), *pushes) == 4
+
+
 def test_a_refusal_is_the_platform_s_only_where_its_client_acted():
     forbidden = (
         'Error from server (Forbidden): pods is forbidden: User "dev@example.com" cannot list '
