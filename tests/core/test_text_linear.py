@@ -152,7 +152,8 @@ WORK = {
     "failure clauses": lambda text: shape.cause_pairs(
         ToolResult(failed=True, error=text), bash("x")
     ),
-    "failure causes": failures.cause_pieces,
+    # From a platform's client, so its refusals are read too.
+    "failure causes": lambda text: failures.cause_pieces(text, bash("aws s3 cp a s3://b/")),
     "failure print": edited.printed,
     "edit swaps": lambda text: edited.swaps(
         ToolCall("Edit", {"old_string": text, "new_string": text + " x"})

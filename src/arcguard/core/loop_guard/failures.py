@@ -189,14 +189,14 @@ def _known_anywhere(st: Stuck, failure: str, seen: Seen) -> bool:
     return any(known_causes.any_target(piece) for piece in shared)
 
 
-def cause_pieces(text: str, *, refused: bool = False) -> list[str]:
+def cause_pieces(text: str, call: ToolCall) -> list[str]:
     """Digests of the pieces between `: ` of a failure's lines that have one, read as a cause
     is, that are long enough to name a cause on their own (`self-signed certificate in
     certificate chain`, whether after `reason: `, `SSL certificate problem: ` or `error Error:
     `) and are no heading (`Traceback (most recent call last):`). A line without `: ` is no
     cause given for something (a test run's `platform linux -- Python 3.12` banner), nor is a
     warning's. The last `MAX_PIECES`, then the causes outside the code it names
-    (`known_causes`; a platform's refusal too when `refused`)."""
+    (`known_causes`; a platform's refusal too when `call` acted through its client)."""
     if len(text) > shape.HEAD_CHARS + shape.TAIL_CHARS:
         text = text[-shape.TAIL_CHARS :]
     found: dict[str, None] = {}
@@ -210,6 +210,7 @@ def cause_pieces(text: str, *, refused: bool = False) -> list[str]:
                 digest = hashing.digest(clean)
                 found.pop(digest, None)
                 found[digest] = None
+    refused = known_causes.acts_on_platform(call)
     return [*list(found)[-MAX_PIECES:], *known_causes.named(text, refused=refused)]
 
 

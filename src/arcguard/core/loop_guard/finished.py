@@ -17,7 +17,6 @@ from arcguard.core.loop_guard import exit_status
 from arcguard.core.loop_guard import failure_lines
 from arcguard.core.loop_guard import failures
 from arcguard.core.loop_guard import hangs
-from arcguard.core.loop_guard import known_causes
 from arcguard.core.loop_guard import opkey
 from arcguard.core.loop_guard import persisting
 from arcguard.core.loop_guard import repeat
@@ -189,7 +188,7 @@ def _finish(guard: Guard, call: ToolCall, result: ToolResult) -> stuck.Finished:
         printed = exit_status.without_hang(text)
         finished.printed, finished.pieces = (
             edited.printed(printed),
-            failures.cause_pieces(text, refused=known_causes.acts_on_platform(call)),
+            failures.cause_pieces(text, call),
         )
     if not result.failed and (
         opkey.is_confirmed_edit(call, result.response) or call.name == NOTEBOOK_EDIT

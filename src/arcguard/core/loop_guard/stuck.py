@@ -45,7 +45,6 @@ from arcguard.core.loop_guard import asked
 from arcguard.core.loop_guard import checks
 from arcguard.core.loop_guard import edited
 from arcguard.core.loop_guard import failures
-from arcguard.core.loop_guard import known_causes
 from arcguard.core.loop_guard import opkey
 from arcguard.core.loop_guard import polls
 from arcguard.core.loop_guard import reverts
@@ -173,8 +172,7 @@ def recognise(track: Track, call: ToolCall, result: ToolResult, finished: Finish
         return
     pairs = finished.pairs if finished.pairs is not None else shape.cause_pairs(result, call)
     if finished.pieces is None:
-        refused = known_causes.acts_on_platform(call)
-        finished.pieces = failures.cause_pieces(shape.learned_text(result, call), refused=refused)
+        finished.pieces = failures.cause_pieces(shape.learned_text(result, call), call)
     failed = finished.outcome.startswith(opkey.FAILED)
     shown = failures.shown(st, track.turns, call, pairs, finished.pieces, failed=failed)
     if shown:
