@@ -153,12 +153,16 @@ def test_a_version_the_registry_already_holds_is_one_failure_however_the_publish
         calls += [look, publish]
     assert _first_word(Driver(), *calls) == 7
     assert known_causes.named("See https://pypi.org/help/#file-name-reuse", refused=True)
-    # The version bumped by a command between each: the manifest it wrote ends the one cause.
+    # The version bumped by a command between each, each refused in turn: the manifest it
+    # wrote ends the one cause.
     bumped = []
-    for tag_name in ("latest", "next", "beta", "rc"):
+    for n, tag_name in enumerate(("latest", "next", "beta", "rc")):
         bumped += [
-            bash("npm version patch", response="v2.4.2"),
-            fail(f"npm publish --tag {tag_name}", taken.format(tag_name, "default")),
+            bash("npm version patch", response=f"v2.4.{n + 2}"),
+            fail(
+                f"npm publish --tag {tag_name}",
+                taken.format(tag_name, "default").replace("2.4.1", f"2.4.{n + 1}"),
+            ),
         ]
     assert _first_word(Driver(), *bumped) == 0
 

@@ -140,7 +140,7 @@ def test_fixes_in_code_that_leave_the_failure_as_printed_are_asked_about_not_pau
         if d.paused:
             break
     assert found == ["4:ask"]
-    assert "the 3 edits to code among them left what it prints as it was" in said
+    assert "the 3 edits to code among them left the failure as it was" in said
 
 
 DUPLICATE = (
@@ -164,10 +164,9 @@ def _slice(spelling: str) -> str:
 
 
 def test_fixes_in_code_then_the_failure_through_other_filters_are_asked_about_not_paused():
-    # Each fix, then the migration run again through another filter: each shows the failing
-    # lines a print showed before, or more, so none of the fixes reached what fails. The first
-    # `grep` shows fewer than `tail -3` did (that might have been the fix's work): it does not
-    # count, and the request comes one attempt later.
+    # Each fix, then the migration run again through another filter: each gives the cause the
+    # first print gave, and no line saying what went wrong that an attempt had not printed, so
+    # none of the fixes reached what fails.
     d = Driver()
     found = []
     for n in range(8):
@@ -176,7 +175,55 @@ def test_fixes_in_code_then_the_failure_through_other_filters_are_asked_about_no
         spelling = FILTERS[n % len(FILTERS)]
         out = d.turn(bash(f"alembic upgrade head 2>&1 {spelling}", _slice(spelling)))
         found += [f"{n + 1}:ask"] * bool(out["context"]) + [f"{n + 1}:pause"] * bool(d.paused)
-    assert found == ["5:ask"]
+    assert found == ["4:ask"]
+
+
+USECOLS = (
+    "E   ValueError: Usecols do not match columns, columns expected but not found: ['order_id']"
+)
+SUMMARY = "FAILED tests/test_etl.py::test_daily - ValueError: Usecols do not match columns"
+
+
+def _etl_attempts(counted: tuple[str, ...]) -> list[Call]:
+    """One cause printed four ways: the whole run, its summary through `tail`, the run again
+    through `python -m`, and the function called on its own, which prints the error alone."""
+    return [
+        fail("pytest tests/test_etl.py", f"{USECOLS}\n{SUMMARY}\n{counted[0]} passed"),
+        fail("pytest tests/test_etl.py 2>&1 | tail -2", f"{SUMMARY}\n{counted[1]} passed in 2s"),
+        fail("python -m pytest tests/test_etl.py", f"{USECOLS}\n{SUMMARY}\n{counted[2]} passed"),
+        fail("python -c 'from etl import run; run()'", USECOLS[4:]),
+    ]
+
+
+def test_one_cause_printed_by_other_commands_and_filters_after_fixes_is_asked_about():
+    # Fixes in one file after another; the run cut by other filters, then the function run on
+    # its own: each print gives the cause the first gave and nothing else that went wrong.
+    d = Driver()
+    found = []
+    for n, attempt in enumerate(_etl_attempts(("1 failed, 5",) * 3)):
+        if n:
+            d.turn(_fix(n))
+        found += [f"{n + 1}:ask"] * bool(d.turn(attempt)["context"])
+    assert found == ["4:ask"]
+    assert d.paused is None
+
+
+def test_one_cause_printed_while_the_count_of_failures_falls_is_the_fixes_work():
+    d = Driver()
+    for n, attempt in enumerate(_etl_attempts(("3 failed, 3", "2 failed, 4", "1 failed, 5"))):
+        if n:
+            d.turn(_fix(n))
+        assert not d.turn(attempt)["context"], n
+
+
+def test_one_cause_met_by_tests_of_one_file_after_another_is_a_finding_per_file():
+    # A fix, then the next file's tests: each file failing on the shared cause is a finding.
+    d = Driver()
+    for n, name in enumerate(("orders", "refunds", "invoices", "payouts", "ledger")):
+        if n:
+            d.turn(_fix(n))
+        out = d.turn(fail(f"pytest tests/test_{name}.py 2>&1 | tail -1", USECOLS))
+        assert not out["context"], name
 
 
 def test_fewer_failures_after_each_fix_seen_through_other_filters_is_progress():

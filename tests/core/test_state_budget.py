@@ -17,11 +17,13 @@ from arcguard.core import schema
 from arcguard.core.config import default_config
 from arcguard.core.loop_guard import asked
 from arcguard.core.loop_guard import edited
+from arcguard.core.loop_guard import failure_lines
 from arcguard.core.loop_guard import failures
 from arcguard.core.loop_guard import hangs
 from arcguard.core.loop_guard import known_causes
 from arcguard.core.loop_guard import persisting
 from arcguard.core.loop_guard import reverts
+from arcguard.core.loop_guard import same_cause
 from arcguard.core.loop_guard import shape
 from arcguard.core.loop_guard.answers import LINE_DIGEST
 from arcguard.core.loop_guard.answers import MAX_LINES
@@ -64,6 +66,9 @@ from arcguard.storage.store import MAX_STATE_BYTES
 
 
 INT = 10**23  # 24 characters
+# A failure's causes: its own pieces and every cause outside the code; its lines.
+PIECES = failures.MAX_PIECES + len(known_causes.PHRASES) + len(known_causes.REFUSALS)
+LINES = failure_lines.MAX_HEADS
 NUMBER = -1.2345678901234567e300  # 24 characters as JSON
 STAMP = "2026-01-31T09:00:00Z"  # what `state.iso` writes
 # The longest of each fixed vocabulary.
@@ -309,7 +314,10 @@ def track(cfg: Any, base: int) -> dict[str, Any]:
                     " ".join(
                         [
                             str(shape.MAX_CAUSE_LINES),  # how many lines failed, at most
-                            *("f" * persisting.HEAD_DIGEST for _ in range(persisting.MAX_HEADS)),
+                            *(
+                                "f" * failure_lines.HEAD_DIGEST
+                                for _ in range(failure_lines.MAX_HEADS)
+                            ),
                         ]
                     )
                     for _ in range(2 * MAX_FAILURES)
@@ -318,14 +326,30 @@ def track(cfg: Any, base: int) -> dict[str, Any]:
                     " ".join(
                         [
                             persisting.CAME_BACK,
-                            "f" * persisting.HEAD_DIGEST,  # the program's
-                            "f" * persisting.HEAD_DIGEST,  # the spelling's
-                            *("f" * persisting.HEAD_DIGEST for _ in range(shape.MAX_CAUSE_LINES)),
+                            "f" * failure_lines.HEAD_DIGEST,  # the program's
+                            "f" * failure_lines.HEAD_DIGEST,  # the spelling's
+                            *(
+                                "f" * failure_lines.HEAD_DIGEST
+                                for _ in range(shape.MAX_CAUSE_LINES)
+                            ),
                         ]
                     )
                     for _ in range(persisting.MAX_SHOWN)
                 ],
                 "ways": [f"{base + n:016x}" for n in range(MAX_FAILURES)],
+                "causes": [
+                    [
+                        *("f" * failure_lines.HEAD_DIGEST for _ in range(PIECES)),
+                        *("=" + "f" * failure_lines.HEAD_DIGEST for _ in range(2 * LINES)),
+                        *("#" + "9" * same_cause.TARGET_CHARS for _ in range(failures.MAX_TARGETS)),
+                        "%" + "f" * failure_lines.HEAD_DIGEST,
+                    ]
+                    for _ in range(same_cause.ATTEMPTS)
+                ],
+                "passed": INT,
+                "tally": " ".join(
+                    "9" * failure_lines.COUNT_DIGITS for _ in range(failure_lines.MAX_COUNTS)
+                ),
                 "programs": [f"{'w' * ASKED_CLIP} {'w' * ASKED_CLIP}" for _ in range(MAX_FAILURES)],
                 "again": INT,
                 "edits": INT,

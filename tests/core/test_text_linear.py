@@ -180,8 +180,10 @@ def test_item6_text_work_on_the_hook_path_is_linear_in_adversarial_shapes(name, 
     # once a text is long enough); quadratic work, 16x. A rule that reads a bounded tail can
     # stop early on the short text (a quote it opened still in view) and read its whole window
     # on the long one: a few lines per character of the text are allowed for that, far below
-    # what the quadratic shapes cost (millions of lines for a 4 KB word).
-    assert large <= 5 * small + 2000 + PER_CHARACTER * len(text), (small, large)
+    # what the quadratic shapes cost (millions of lines for a 4 KB word). The short text may
+    # even cost less than the head alone (an odd quote left open stops a parser before the
+    # head's `$(ls)`, an even number closes it): it then sets no bound of its own.
+    assert large <= 5 * max(small, 0) + 2000 + PER_CHARACTER * len(text), (small, large)
 
 
 def test_item6_one_long_adversarial_word_costs_about_what_an_ordinary_one_does():

@@ -16,6 +16,9 @@ says the word inside a sentence (`returns 404 error for an unknown id`, a commit
 
 from __future__ import annotations
 
+from arcguard.core import hashing
+from arcguard.core.loop_guard import shape
+
 
 # A line's first word that reports a failure, in lower case, its trailing `:`/`!` and an
 # error code (`error[E0432]:`) aside.
@@ -30,6 +33,7 @@ TALLY_NEXT = frozenset({"in", "and", "of", "found", "(", "|"})  # `41 errors in 
 NONE_WORDS = frozenset({"0", "none"})  # `failures: 0`: a tally of none
 # What a count of failures is named, ending its name (`errors=0`, `FAILED=0`).
 TALLY_WORDS = ("error", "errors", "failed", "failures", "fail", "failure")
+PASSING = frozenset({"passed", "passing"})  # `5 passed`, counted beside the failures
 NPM_ERROR = "err!"  # `npm ERR! code E404`
 BRACKETS = "[](){}<>'\"`*"
 PUNCTUATION = ":!,;."
@@ -37,7 +41,22 @@ PASSED = frozenset(
     "passed passing success successful successfully succeeded ok done finished complete "  # noqa: SIM905
     "completed built".split()
 )
+PASSES = PASSED | {"pass"}  # `--- PASS: TestQuota`, `PASS src/cart.test.ts`
 SCAN_CHARS = 4000  # of a print's end: where a failure's report and its tally are
+MAX_COUNTS, COUNT_DIGITS = 8, 12  # of a print's tally, kept
+# What says something went wrong, as tools word it (no `re` on the hook path): a word that opens
+# with one of `WRONG_OPENINGS` or ends in one of `WRONG_ENDINGS` (`ValueError`, not
+# `new_error_msgs`), or, in a clause, one of `WRONG_PHRASES`.
+FAILING_OPENINGS = ("fail", "fatal", "panic")
+WRONG_ENDINGS = ("error", "exception")
+WRONG_OPENINGS = (
+    *FAILING_OPENINGS, "denied", "refused", "unauthorized", "forbidden", "cannot", "unable",
+    "invalid", "timeout", "missing", "undefined",
+)  # fmt: skip
+WRONG_PHRASES = ("not found", "could not", "couldn't", "can't", "no such", "timed out")
+HEAD_CHARS = 160  # of a failing line, compared: a print cut at a width still shows them
+HEAD_DIGEST = 8  # hex digits of each failing line's digest, kept
+MAX_HEADS = 8  # failing lines of a print, kept
 
 
 def reports_failure(text: str) -> bool:
@@ -92,3 +111,103 @@ def _counted(number: str, word: str, following: str) -> bool:
     if not (count.isascii() and count.isdigit()) or count.strip("0") == "":
         return False
     return word[-1:] in ",.)" or not following or following in TALLY_NEXT
+
+
+def tally(lines: list[str]) -> str:
+    """The counts of failures a print's failure lines give (`3 failed,`, `Found 41 errors in`,
+    as `failure_line` reads a count; not `port 5432 failed:`), as one string: a print counting
+    otherwise moved."""
+    return " ".join([count for count, word in _counts(lines) if word in TALLIES][-MAX_COUNTS:])
+
+
+def passes(lines: list[str]) -> int:
+    """The most passes a print's failure lines count (`1 failed, 41 passed`)."""
+    return max((int(count) for count, word in _counts(lines) if word in PASSING), default=0)
+
+
+def _counts(lines: list[str]) -> list[tuple[str, str]]:
+    """The counts failure lines give, each with what it counts (`failed`, `passed`)."""
+    counts = []
+    for line in lines:
+        words = line.split() if failure_line(line) else []
+        for at, word in enumerate(words[1:], 1):
+            following = words[at + 1].lower() if at + 1 < len(words) else ""
+            bare = word.strip(BRACKETS + PUNCTUATION).lower()
+            if bare in TALLIES | PASSING and _counted(words[at - 1], word, following):
+                counts.append((words[at - 1].lstrip("(")[:COUNT_DIGITS], bare))
+    return counts
+
+
+def wrong_lines(printed: list[str]) -> list[str]:
+    """The lines of a print that say what went wrong (`says_wrong`), as short digests, paths
+    and numbers kept, but for the marks before them (`unmarked`) and for those counting
+    (`tally`: compared apart); the last `MAX_HEADS`."""
+    return _digests([line for line in printed if says_wrong(line) and not tally([line])])
+
+
+def passing_lines(printed: list[str]) -> list[str]:
+    """The lines of a print that say something went through (`ok  pkg/api`, `--- PASS:
+    TestQuota`) and not what went wrong, as `wrong_lines` keeps those."""
+    return _digests([line for line in printed if _passes(line) and not failure_line(line)])
+
+
+def _passes(line: str) -> bool:
+    """A word of `line` says something went through (`PASSED`, or a runner's `PASS`)."""
+    words = {w.strip(BRACKETS + PUNCTUATION).lower() for w in line.split()}
+    return bool(words & PASSES)
+
+
+def _digests(lines: list[str]) -> list[str]:
+    unique = dict.fromkeys(unmarked(line) for line in lines)
+    return [hashing.digest(line)[:HEAD_DIGEST] for line in unique][-MAX_HEADS:]
+
+
+def unmarked(line: str) -> str:
+    """A line without the one-character marks a runner puts before what it quotes (`E   `
+    before a test's error, `> ` before a build's cause): the same error as printed alone."""
+    words = line.split()
+    while len(words) > 1 and len(words[0]) == 1:
+        words.pop(0)
+    return " ".join(words)[:HEAD_CHARS]
+
+
+def failing_heads(printed: list[str]) -> str:
+    """The lines of a failure's print that say what failed (`FAILING_OPENINGS`, or as
+    `failure_line` reads them: `Found 41 errors`), paths and counts kept, as short digests
+    after how many there are: when they move (a count lower, another file failing), so did the
+    failure. Lines around them (a banner, `could not be reused`) may come and go, and so may
+    the rest of each line past its first sentence (`_head`), and a line shown twice: the same
+    failure cut at another width (`| cut -c1-150`) reads the same. Of many, the last
+    `MAX_HEADS` are kept; their number still shows one fixed among them."""
+    heads = [
+        hashing.digest(_head(line))[:HEAD_DIGEST]
+        for line in printed
+        if says(line, FAILING_OPENINGS) or failure_line(line)
+    ]
+    unique = list(dict.fromkeys(heads))
+    return " ".join([str(len(unique)), *unique[-MAX_HEADS:]])
+
+
+def whole_heads(printed: str) -> set[str]:
+    """The failing lines `failing_heads` kept of a print, when it kept them all; else none."""
+    count, *heads = printed.split() or ["0"]
+    whole = count.isdigit() and int(count) <= MAX_HEADS
+    return set(heads) if whole else set()
+
+
+def _head(line: str) -> str:
+    """A failing line up to the end of its first sentence, at most `HEAD_CHARS` of it
+    (`torch.outofmemoryerror: cuda out of memory.` of a line going on with the sizes)."""
+    cut = line[:HEAD_CHARS]
+    end = cut.find(". ")
+    return cut[: end + 1] if end > 0 else cut
+
+
+def says_wrong(text: str) -> bool:
+    """A word or a phrase of `text` (lower case) says something went wrong."""
+    return says(text, WRONG_OPENINGS) or any(phrase in text for phrase in WRONG_PHRASES)
+
+
+def says(text: str, openings: tuple[str, ...]) -> bool:
+    """A word of `text` (lower case) opens with one of `openings` or ends in an error's name."""
+    return any(w.startswith(openings) or w.endswith(WRONG_ENDINGS) for w in shape.words_of(text))

@@ -36,6 +36,9 @@ it counts as a setting does. Lines taken out of a file, the failure as before, t
 were a suspect ruled out: that attempt does not count (`Persist.probe`). Fixes to code are
 asked about, never paused for (`pause_due`): a failure left as it was may be one beside the
 work.
+One cause printed other ways is the same failure too (`same_cause`), whatever filter cut it,
+whichever command printed it and whatever was edited since; fewer of its lines than its
+spelling printed last is the fixes' work (news).
 Fixes that go round count too (`_back_to`, `Persist.shown`): a failure back after another of the
 same check, printing only lines one of its last few attempts printed, shows the fixes since
 that print went round (a header made a client component, then a server one, then a client one
@@ -63,6 +66,7 @@ from arcguard.core.loop_guard import failure_lines
 from arcguard.core.loop_guard import failures
 from arcguard.core.loop_guard import opkey
 from arcguard.core.loop_guard import reverts
+from arcguard.core.loop_guard import same_cause
 from arcguard.core.loop_guard import shape
 from arcguard.core.loop_guard import stuck
 from arcguard.core.loop_guard import tool_effects
@@ -79,20 +83,7 @@ MAX_ERRORS = 12  # the last clauses of a failure that say what went wrong
 MAX_VALUES = 8  # the values a failing command names, kept
 VALUE_CHARS = 24  # of each, kept
 WINDOW = 24  # calls after which the failures kept, none seen again, are forgotten
-# What says something went wrong, as tools word it (no `re` on the hook path): a word that opens
-# with one of `WRONG_OPENINGS` or ends in one of `WRONG_ENDINGS` (`ValueError`, not
-# `new_error_msgs`), or, in a clause, one of `WRONG_PHRASES`.
-FAILING_OPENINGS = ("fail", "fatal", "panic")
-WRONG_ENDINGS = ("error", "exception")
-WRONG_OPENINGS = (
-    *FAILING_OPENINGS, "denied", "refused", "unauthorized", "forbidden", "cannot", "unable",
-    "invalid", "timeout", "missing", "undefined",
-)  # fmt: skip
-WRONG_PHRASES = ("not found", "could not", "couldn't", "can't", "no such", "timed out")
 LABEL_CHARS = 60
-HEAD_CHARS = 160  # of a failing line, compared: a print cut at a width still shows them
-HEAD_DIGEST = 8  # hex digits of each failing line's digest, kept
-MAX_HEADS = 8  # failing lines of a print, kept
 MAX_SHOWN = 2 * MAX_FAILURES  # attempts' whole prints kept line by line (`Persist.shown`)
 # Marks of a print kept: not (yet) a stop on a round of fixes; a stop; the comeback that
 # showed the round (`_went_round`).
@@ -205,7 +196,7 @@ def _failed(
     st: Stuck, persist: Persist | None, seq: int, turn: int, call: ToolCall, f: stuck.Finished
 ) -> None:
     key, errors = failures.aimed(st, f.result, call), _errors(f.pairs or {})
-    printed, words = _failing(f.printed or []), command_words.named_words(call)
+    printed, words = failure_lines.failing_heads(f.printed or []), command_words.named_words(call)
     if persist is None:
         persist = st.persist = Persist()
     whole = hashing.digest("\n".join(f.printed or []))
@@ -214,16 +205,18 @@ def _failed(
     respelt = bool(persist.ways) and persist.ways[-1] != way
     sliced = respelt and _filtered_again(persist, call, words, key)
     another_slice = sliced and _printed_before(persist, printed, sliced=True)
+    caused, burnt = same_cause.caused(persist, call, f)
     same = (
         key in persist.failures
         or _spelt_again(persist, call, words, errors, f.printed or [])
         or another_slice
+        or caused
     )
     if persist.changed:
         persist.shown = []  # a change answered since: what failed before it was another world
     shown = _shown(call, f.printed or [])
     back = _back_to(persist, shown) if same else None
-    known = (
+    known = caused or (
         same
         and _printed_before(persist, printed, sliced=sliced, fixed=persist.fixed)
         and (not persist.fixed or whole == persist.whole or sliced)
@@ -231,8 +224,7 @@ def _failed(
     # Fewer failing lines through another filter after a fix: the fix's work or the filter's.
     # It neither counts nor starts the count again.
     fewer = not known and persist.fixed and another_slice
-    persist.whole = whole
-    persist.seen = seq
+    persist.whole, persist.seen = whole, seq
     if persist.turn == turn and known:
         return  # a parallel copy of the attempt
     persist.turn, persist.label = turn, opkey.label(call, LABEL_CHARS)
@@ -252,10 +244,10 @@ def _failed(
         # back), the failure is what the session expected: it neither counts nor moves.
         persist.again += 0 if persist.back else 1
     else:
-        if (persist.changed or same) and not fewer:
+        if (persist.changed or same or burnt) and not fewer:
             # What changed since the last failure moved it, or the failure itself moved (a
             # count lower, another file failing): news, and the edits before it are behind.
-            persist.again = persist.coded = 0
+            persist.again, persist.coded, persist.causes = 0, 0, persist.causes[-1:]
         persist.prints = [*persist.prints, printed][-2 * MAX_FAILURES :]
         if not same:
             _keep(persist, call, key, words, errors)
@@ -278,12 +270,12 @@ def _shown(call: ToolCall, printed: list[str]) -> str:
     import x`), which show the code an edit changed, not what failed."""
     quoting = [line.split()[:2] for line in printed]
     lines = [
-        hashing.digest(line)[:HEAD_DIGEST]
+        hashing.digest(line)[: failure_lines.HEAD_DIGEST]
         for line, words in zip(printed, quoting, strict=True)
         if not (len(words) == 2 and words[0].isdigit() and words[1][:1] in "|:")
     ]
-    check = hashing.digest(" ".join(command_words.check_words(call)))[:HEAD_DIGEST]
-    way = opkey.operation_id(call)[:HEAD_DIGEST]
+    check = hashing.digest(" ".join(command_words.check_words(call)))[: failure_lines.HEAD_DIGEST]
+    way = opkey.operation_id(call)[: failure_lines.HEAD_DIGEST]
     return " ".join([STOP, check, way, *dict.fromkeys(lines)])
 
 
@@ -341,23 +333,6 @@ def _went_round(persist: Persist, back: int) -> int:
     return len(going) if len(came) >= MIN_COMEBACKS else 0
 
 
-def _failing(printed: list[str]) -> str:
-    """The lines of a failure's print that say what failed (`FAILING_OPENINGS`, or as
-    `failure_lines` reads them: `Found 41 errors`), paths and counts kept, as short digests
-    after how many there are: when they move (a count lower, another file failing), so did the
-    failure. Lines around them (a banner, `could not be reused`) may come and go, and so may
-    the rest of each line past its first sentence (`_head`), and a line shown twice: the same
-    failure cut at another width (`| cut -c1-150`) reads the same. Of many, the last
-    `MAX_HEADS` are kept; their number still shows one fixed among them."""
-    heads = [
-        hashing.digest(_head(line))[:HEAD_DIGEST]
-        for line in printed
-        if _says(line, FAILING_OPENINGS) or failure_lines.failure_line(line)
-    ]
-    unique = list(dict.fromkeys(heads))
-    return " ".join([str(len(unique)), *unique[-MAX_HEADS:]])
-
-
 def _printed_before(persist: Persist, printed: str, *, sliced: bool, fixed: bool = False) -> bool:
     """The failing lines were printed before; or, `sliced` by another filter (`| tail -3`
     after `| grep ERROR`), some of them or more: another slice of the same print, when both
@@ -365,20 +340,13 @@ def _printed_before(persist: Persist, printed: str, *, sliced: bool, fixed: bool
     filter may be what the fix did."""
     if printed in persist.prints:
         return True
-    mine = _whole_heads(printed)
+    mine = failure_lines.whole_heads(printed)
     if not (sliced and mine):
         return False
     return any(
-        (kept := _whole_heads(seen)) and (kept <= mine or (mine <= kept and not fixed))
+        (kept := failure_lines.whole_heads(seen)) and (kept <= mine or (mine <= kept and not fixed))
         for seen in persist.prints
     )
-
-
-def _whole_heads(printed: str) -> set[str]:
-    """The failing lines `_failing` kept of a print, when it kept them all; else none."""
-    count, *heads = printed.split() or ["0"]
-    whole = count.isdigit() and int(count) <= MAX_HEADS
-    return set(heads) if whole else set()
 
 
 def _filtered_again(persist: Persist, call: ToolCall, named: list[str], key: str) -> bool:
@@ -391,14 +359,6 @@ def _filtered_again(persist: Persist, call: ToolCall, named: list[str], key: str
         words[:2] == named[:2] and not failures.aimed_elsewhere(words, call)
         for words in persist.words
     )
-
-
-def _head(line: str) -> str:
-    """A failing line up to the end of its first sentence, at most `HEAD_CHARS` of it
-    (`torch.outofmemoryerror: cuda out of memory.` of a line going on with the sizes)."""
-    cut = line[:HEAD_CHARS]
-    end = cut.find(". ")
-    return cut[: end + 1] if end > 0 else cut
 
 
 def _spelt_again(
@@ -432,17 +392,8 @@ def _values(call: ToolCall) -> set[str]:
 
 def _errors(pairs: dict[str, str]) -> list[str]:
     """The digests of the clauses of a failure that say what went wrong."""
-    found = [d for d, text in pairs.items() if _wrong(text.lower())]
+    found = [d for d, text in pairs.items() if failure_lines.says_wrong(text.lower())]
     return sorted(found[-MAX_ERRORS:])
-
-
-def _wrong(text: str) -> bool:
-    return _says(text, WRONG_OPENINGS) or any(phrase in text for phrase in WRONG_PHRASES)
-
-
-def _says(text: str, openings: tuple[str, ...]) -> bool:
-    """A word of `text` (lower case) opens with one of `openings` or ends in an error's name."""
-    return any(w.startswith(openings) or w.endswith(WRONG_ENDINGS) for w in shape.words_of(text))
 
 
 def _program(call: ToolCall) -> str:

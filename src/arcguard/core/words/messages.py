@@ -228,7 +228,7 @@ def _fixes(fixes: int) -> str:
     if not fixes:
         return ""
     edits = "the edit" if fixes == 1 else f"the {fixes} edits"
-    return f"; {edits} to code among them left what it prints as it was"
+    return f"; {edits} to code among them left the failure as it was"
 
 
 def stuck_pause(count: int, label: str, *, failing: bool, ways: int = 1, fixes: int = 0) -> str:

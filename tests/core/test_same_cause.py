@@ -1,0 +1,132 @@
+"""One root cause printed other ways is one failure, fixes to code between notwithstanding
+(`loop_guard.same_cause`).
+
+A print cut by another filter, or printed by another command, counts as the failure again when
+everything it says went wrong was said by the last attempts; a print that tells something new
+does not: fewer errors than the same spelling printed last, more tests passing, a package
+passing that had not, a line never printed."""
+
+from __future__ import annotations
+
+from testing.guard_driver import Call
+from testing.guard_driver import Driver
+from testing.guard_driver import edit
+from testing.guard_driver import fail
+
+from arcguard.core.loop_guard import failure_lines
+
+
+REFUSED = (
+    'django.db.utils.OperationalError: connection to server at "localhost" (127.0.0.1), port '
+    '5432 failed: FATAL:  password authentication failed for user "shop"'
+)
+TRACEBACK = (
+    "Traceback (most recent call last):\n"
+    '  File "/srv/shop/manage.py", line 22, in <module>\n'
+    "    main()\n"
+    'psycopg2.OperationalError: connection to server at "localhost" (127.0.0.1), port 5432 '
+    'failed: FATAL:  password authentication failed for user "shop"\n\n'
+    "The above exception was the direct cause of the following exception:\n\n" + REFUSED
+)
+
+
+def _fix(n: int) -> Call:
+    """A fix to code in a file of its own: new content, not a value turned in place."""
+    return edit(
+        f"/srv/shop/shop/settings/part_{n}.py", f"DB_{n} = env()", f"DB_{n} = env(strict=True)"
+    )
+
+
+def _asked(d: Driver, attempts: list[Call]) -> list[int]:
+    """Each attempt after a fix: the attempts that brought a request."""
+    found = []
+    for n, attempt in enumerate(attempts):
+        if n:
+            d.turn(_fix(n))
+        if d.turn(attempt)["context"]:
+            found.append(n + 1)
+    return found
+
+
+def test_a_refused_login_read_through_other_commands_and_filters_is_one_failure():
+    attempts = [
+        fail("python manage.py migrate", TRACEBACK),
+        fail("python manage.py migrate 2>&1 | tail -1", REFUSED),
+        fail("python manage.py migrate --plan", TRACEBACK),
+        fail("python manage.py check --database default 2>&1 | tail -1", REFUSED),
+    ]
+    assert _asked(Driver(), attempts) == [4]
+
+
+def test_a_port_that_failed_is_no_count_of_failures():
+    assert failure_lines.tally([REFUSED.lower()]) == ""
+    assert failure_lines.tally(["==== 2 failed, 40 passed in 3.1s ===="]) == "2"
+    assert failure_lines.passes(["==== 2 failed, 40 passed in 3.1s ===="]) == 40
+
+
+MANIFESTS = {
+    "api": 'strict decoding error: unknown field "spec.template.spec.containers[0].envFrom"',
+    "worker": 'strict decoding error: unknown field "spec.template.spec.containers[0].resource"',
+    "ingress": "spec.rules[0].http.paths[0].pathType: Required value: pathType must be specified",
+    "cron": 'spec.schedule: Invalid value: "0 0 * * 8": day of week out of range for the schedule',
+    "hpa": 'strict decoding error: unknown field "spec.targetCPUUtilizationPercentage"',
+    "pdb": "spec: Invalid value: minAvailable and maxUnavailable cannot be both set at once",
+    "svc": "spec.ports[0].port: Invalid value: 0: must be between 1 and 65535, inclusive",
+}
+SPELLINGS = (
+    "kubectl apply --dry-run=server -f k8s/",
+    "kubectl apply --dry-run=server -f k8s/ 2>&1 | tail -20",
+    "kubectl apply -f k8s/ --dry-run=server",
+)
+
+
+def test_manifests_fixed_one_error_at_a_time_through_other_spellings_are_progress():
+    # Each run prints one error fewer; the spellings take turns, so each print is one a filter
+    # might have cut, but the same spelling printed more the last time it ran.
+    d = Driver()
+    names = list(MANIFESTS)
+    for n in range(len(names)):
+        if n:
+            d.turn(edit(f"/srv/k8s/{names[n - 1]}.yaml", "bad: x", "good: x"))
+        errors = "\n".join(
+            f'Error from server (Invalid): error when creating "k8s/{name}.yaml": {MANIFESTS[name]}'
+            for name in names[n:]
+        )
+        assert not d.turn(fail(SPELLINGS[n % len(SPELLINGS)], errors))["context"], n
+    assert d.paused is None
+
+
+LEGACY = (
+    'E   psycopg2.OperationalError: connection to server at "reports.internal" (10.2.0.7), '
+    "port 5432 failed: Connection refused\n"
+    "FAILED tests/test_export.py::test_export_nightly - psycopg2.OperationalError: connection "
+    'to server at "reports.internal" (10.2.0.7), port 5432 failed: Connection refused'
+)
+
+
+def test_an_old_failure_beside_tests_passing_one_more_each_run_is_work_moving_on():
+    # A feature built test by test beside a test that needs a database this machine lacks.
+    spellings = ("pytest -q", "pytest -q 2>&1 | tail -3", "python -m pytest tests/")
+    d = Driver()
+    for n in range(7):
+        if n:
+            d.turn(
+                edit("/srv/shop/app/discounts.py", f"# rule {n}", f"def rule_{n}(c):\n    return c")
+            )
+        out = f"{LEGACY}\n==== 1 failed, {40 + n} passed in 2.2s ===="
+        assert not d.turn(fail(spellings[n % 3], out))["context"], n
+
+
+def test_a_package_passing_that_had_not_is_news_beside_an_old_failure():
+    legacy = (
+        "--- FAIL: TestLimiter (0.00s)\n"
+        "    limiter_test.go:21: dial tcp 127.0.0.1:6379: connect: connection refused by redis\n"
+        "FAIL\tgithub.com/acme/platform/legacy/ratelimit\t0.011s"
+    )
+    d = Driver()
+    for n in range(6):
+        if n:
+            d.turn(edit("/srv/platform/quota/quota.go", f"// step {n}", f"func step{n}() {{}}"))
+        passing = "\n".join(f"--- PASS: TestQuotaStep{k}" for k in range(1, n + 1))
+        command = "go test ./... 2>&1 | tail -12" if n % 2 else "go test ./..."
+        assert not d.turn(fail(command, f"{passing}\n{legacy}"))["context"], n
