@@ -2,7 +2,9 @@
 
 Read where a command's status does not say whether it failed (`exit_status.hidden_failure`:
 `make 2>&1 | tail -3` exits with `tail`'s status), and where a failure's print is compared with
-the last one (`persisting`: a tally moving, `Found 41 errors` then `Found 30 errors`, is news).
+the last ones (`persisting`, `same_cause`): its failing lines, those that say what went wrong
+or went through, and its counts (a tally moving, `Found 41 errors` then `Found 30 errors`, is
+news).
 
 A line reports a failure when it opens with one (`FAILED tests/...`, `[ERROR] ...`,
 `Traceback`, `fatal: ...`, `npm ERR!`), shouts one at either end (`BUILD FAILED in 6s`,
@@ -141,7 +143,7 @@ def _counts(lines: list[str]) -> list[tuple[str, str]]:
 def wrong_lines(printed: list[str]) -> list[str]:
     """The lines of a print that say what went wrong (`says_wrong`), as short digests, paths
     and numbers kept, but for the marks before them (`unmarked`) and for those counting
-    (`tally`: compared apart); the last `MAX_HEADS`."""
+    failures (`tally`: compared apart); the last `MAX_HEADS`."""
     return _digests([line for line in printed if says_wrong(line) and not tally([line])])
 
 
