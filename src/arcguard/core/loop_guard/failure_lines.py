@@ -142,7 +142,7 @@ def _counts(lines: list[str]) -> list[tuple[str, str]]:
 
 def wrong_lines(printed: list[str]) -> list[str]:
     """The lines of a print that say what went wrong (`says_wrong`), as short digests, paths
-    and numbers kept, but for the marks before them (`unmarked`) and for those counting
+    and numbers kept, but for the marks before them (`_unmarked`) and for those counting
     failures (`tally`: compared apart); the last `MAX_HEADS`."""
     return _digests([line for line in printed if says_wrong(line) and not tally([line])])
 
@@ -160,11 +160,11 @@ def _passes(line: str) -> bool:
 
 
 def _digests(lines: list[str]) -> list[str]:
-    unique = dict.fromkeys(unmarked(line) for line in lines)
+    unique = dict.fromkeys(_unmarked(line) for line in lines)
     return [hashing.digest(line)[:HEAD_DIGEST] for line in unique][-MAX_HEADS:]
 
 
-def unmarked(line: str) -> str:
+def _unmarked(line: str) -> str:
     """A line without the one-character marks a runner puts before what it quotes (`E   `
     before a test's error, `> ` before a build's cause): the same error as printed alone."""
     words = line.split()

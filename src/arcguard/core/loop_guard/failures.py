@@ -78,7 +78,7 @@ def shown(
     with these cause pairs shows again (`_shows`), the latest first. `failed`: the call itself
     failed, not only a filter after it."""
     seen = _seen(pairs, call, pieces, failed=failed)
-    targets = _targets(call)
+    targets = target_numbers(call)
     return [
         failure
         for failure in reversed(st.causes)
@@ -239,7 +239,8 @@ def _names_more(seen: Seen, lines: set[str], words: Iterable[str]) -> bool:
     return any(not named <= known for named in new)
 
 
-def _targets(call: ToolCall) -> list[str]:
+def target_numbers(call: ToolCall) -> list[str]:
+    """The numbers naming the call's target (`shape.identity_numbers`), the first `MAX_TARGETS`."""
     return sorted(shape.identity_numbers(call))[:MAX_TARGETS]
 
 
@@ -254,7 +255,7 @@ def remember(
     st.cause_words = words
     kept = st.cause_pieces  # set only once a failure gives a cause (`cause_pieces`)
     if failure not in causes:
-        targets[failure] = _targets(call)
+        targets[failure] = target_numbers(call)
         words[failure] = command_words.named_words(call)
         if pieces:
             kept[failure] = pieces

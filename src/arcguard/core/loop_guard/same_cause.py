@@ -23,7 +23,6 @@ from __future__ import annotations
 from arcguard.core.loop_guard import failure_lines
 from arcguard.core.loop_guard import failures
 from arcguard.core.loop_guard import opkey
-from arcguard.core.loop_guard import shape
 
 
 TYPE_CHECKING = False
@@ -64,12 +63,11 @@ def _causes(call: ToolCall, pieces: list[str], wrong: list[str], printed: list[s
     """What an attempt gives as its cause, as `Persist.causes` keeps it: the causes its print
     names, as short digests; its lines that say what went wrong (`wrong`) or went through,
     marked; the numbers naming its target, marked; and last its spelling."""
-    numbers = sorted(shape.identity_numbers(call))[: failures.MAX_TARGETS]
     return [
         *(piece[: failure_lines.HEAD_DIGEST] for piece in pieces),
         *(WRONG + line for line in wrong),
         *(PASSING + line for line in failure_lines.passing_lines(printed)),
-        *(TARGET + number[:TARGET_CHARS] for number in numbers),
+        *(TARGET + number[:TARGET_CHARS] for number in failures.target_numbers(call)),
         SPELLING + opkey.operation_id(call)[: failure_lines.HEAD_DIGEST],
     ]
 
