@@ -59,9 +59,9 @@ def test_a_refused_login_read_through_other_commands_and_filters_is_one_failure(
 
 
 def test_a_port_that_failed_is_no_count_of_failures():
-    assert failure_lines.tally([REFUSED.lower()]) == ""
-    assert failure_lines.tally(["==== 2 failed, 40 passed in 3.1s ===="]) == "2"
-    assert failure_lines.passes(["==== 2 failed, 40 passed in 3.1s ===="]) == 40
+    assert failure_lines.read([REFUSED.lower()]).tally == ""
+    assert failure_lines.read(["==== 2 failed, 40 passed in 3.1s ===="]).tally == "2"
+    assert failure_lines.read(["==== 2 failed, 40 passed in 3.1s ===="]).passes == 40
 
 
 MANIFESTS = {

@@ -89,8 +89,8 @@ class Persist(Record):
     turn: int = field(INT, default=-1)  # ... and its turn
     label: str = field(STR, default="")  # the last attempt's call
     nudged: bool = field(BOOL, default=False)
-    # What the last attempts gave as their causes (`persisting._causes`); the last count of
-    # failures a print gave (`failure_lines.tally`) and the most passes one counted.
+    # What the last attempts gave as their causes (`same_cause._causes`); the last count of
+    # failures a print gave (`failure_lines.Reading.tally`) and the most passes one counted.
     causes: list[list[str]] = field(list_of(list_of(STR)), default_factory=list)
     tally: str = field(STR, default="")
     passed: int = field(INT, default=0)

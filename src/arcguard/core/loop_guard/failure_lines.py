@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from arcguard.core import hashing
 from arcguard.core.loop_guard import shape
+from arcguard.values import value
 
 
 # A line's first word that reports a failure, in lower case, its trailing `:`/`!` and an
@@ -115,42 +116,51 @@ def _counted(number: str, word: str, following: str) -> bool:
     return word[-1:] in ",.)" or not following or following in TALLY_NEXT
 
 
-def tally(lines: list[str]) -> str:
+@value
+class Reading:
+    """What a failing print's lines say, each line judged once (`read`)."""
+
+    tally: str  # the counts of failures, as one string: a print counting otherwise moved
+    passes: int  # the most passes a failure line counts (`1 failed, 41 passed`)
+    wrong: list[str]  # digests of the lines saying what went wrong, but for those counting
+    passing: list[str]  # digests of the lines saying something went through, not failing
+
+
+def read(printed: list[str]) -> Reading:
     """The counts of failures a print's failure lines give (`3 failed,`, `Found 41 errors in`,
-    as `failure_line` reads a count; not `port 5432 failed:`), as one string: a print counting
-    otherwise moved."""
-    return " ".join([count for count, word in _counts(lines) if word in TALLIES][-MAX_COUNTS:])
+    as `failure_line` reads a count; not `port 5432 failed:`) and of passes beside them; the
+    lines that say what went wrong (`says_wrong`), paths and numbers kept, but for the marks
+    before them (`_unmarked`) and for those counting failures (compared apart); and the lines
+    that say something went through (`ok  pkg/api`, `--- PASS: TestQuota`) and not what went
+    wrong. Lines as short digests, the last `MAX_HEADS` of each."""
+    counts: list[tuple[str, str]] = []
+    wrong, passing = [], []
+    for line in printed:
+        failing = failure_line(line)
+        mine = _counts(line) if failing else []
+        counts += mine
+        if says_wrong(line) and not any(word in TALLIES for _, word in mine):
+            wrong.append(line)
+        if _passes(line) and not failing:
+            passing.append(line)
+    return Reading(
+        tally=" ".join([count for count, word in counts if word in TALLIES][-MAX_COUNTS:]),
+        passes=max((int(count) for count, word in counts if word in PASSING), default=0),
+        wrong=_digests(wrong),
+        passing=_digests(passing),
+    )
 
 
-def passes(lines: list[str]) -> int:
-    """The most passes a print's failure lines count (`1 failed, 41 passed`)."""
-    return max((int(count) for count, word in _counts(lines) if word in PASSING), default=0)
-
-
-def _counts(lines: list[str]) -> list[tuple[str, str]]:
-    """The counts failure lines give, each with what it counts (`failed`, `passed`)."""
+def _counts(line: str) -> list[tuple[str, str]]:
+    """The counts a failure line gives, each with what it counts (`failed`, `passed`)."""
     counts = []
-    for line in lines:
-        words = line.split() if failure_line(line) else []
-        for at, word in enumerate(words[1:], 1):
-            following = words[at + 1].lower() if at + 1 < len(words) else ""
-            bare = word.strip(BRACKETS + PUNCTUATION).lower()
-            if bare in TALLIES | PASSING and _counted(words[at - 1], word, following):
-                counts.append((words[at - 1].lstrip("(")[:COUNT_DIGITS], bare))
+    words = line.split()
+    for at, word in enumerate(words[1:], 1):
+        following = words[at + 1].lower() if at + 1 < len(words) else ""
+        bare = word.strip(BRACKETS + PUNCTUATION).lower()
+        if bare in TALLIES | PASSING and _counted(words[at - 1], word, following):
+            counts.append((words[at - 1].lstrip("(")[:COUNT_DIGITS], bare))
     return counts
-
-
-def wrong_lines(printed: list[str]) -> list[str]:
-    """The lines of a print that say what went wrong (`says_wrong`), as short digests, paths
-    and numbers kept, but for the marks before them (`_unmarked`) and for those counting
-    failures (`tally`: compared apart); the last `MAX_HEADS`."""
-    return _digests([line for line in printed if says_wrong(line) and not tally([line])])
-
-
-def passing_lines(printed: list[str]) -> list[str]:
-    """The lines of a print that say something went through (`ok  pkg/api`, `--- PASS:
-    TestQuota`) and not what went wrong, as `wrong_lines` keeps those."""
-    return _digests([line for line in printed if _passes(line) and not failure_line(line)])
 
 
 def _passes(line: str) -> bool:

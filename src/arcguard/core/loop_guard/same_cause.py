@@ -4,10 +4,10 @@ A migration's error read through `tail -3`, then through `grep`, then the functi
 its own: each print differs, none as a whole is the last one, yet each says the same thing
 went wrong. An attempt failed of a cause the last ones gave when every cause its print names
 (`failures.cause_pieces`), every line of it that says what went wrong or went through
-(`failure_lines.wrong_lines`, `passing_lines`; paths and numbers kept, a runner's `E` before
+(`failure_lines.read`; paths and numbers kept, a runner's `E` before
 a line aside) and every number naming its target (`shape.identity_numbers`) was printed or
 named by one of the last attempts kept (`Persist.causes`), and what it counts of its failures,
-if anything, is what the last count said (`failure_lines.tally`).
+if anything, is what the last count said (`Reading.tally`).
 
 What tells otherwise is news: a line no attempt printed (another file failing, another status,
 one more package passing), more tests passing than any print counted (work moving on beside
@@ -42,14 +42,13 @@ def caused(persist: Persist, call: ToolCall, f: Finished) -> tuple[bool, bool]:
     """Whether the failing attempt failed of a cause the last ones gave, and whether it printed
     fewer of them than the last attempt spelt the same way (the fixes' work). Its causes are
     kept (mutates `persist`)."""
-    printed = f.printed or []
-    wrong = failure_lines.wrong_lines(printed)
-    *mine, spelling = causes = _causes(call, f.pieces or [], wrong, printed)
+    reading = failure_lines.read(f.printed or [])
+    *mine, spelling = causes = _causes(call, f.pieces or [], reading)
     spelt = [set(kept) for *kept, way in persist.causes if way == spelling][-1:]
     burnt = bool(spelt) and set(mine) < spelt[0]
-    counted, passed = failure_lines.tally(printed), failure_lines.passes(printed)
+    counted, passed = reading.tally, reading.passes
     same = (
-        bool(f.pieces and wrong)
+        bool(f.pieces and reading.wrong)
         and not burnt
         and passed <= persist.passed
         and _given_before(persist, call, mine, counted)
@@ -59,14 +58,14 @@ def caused(persist: Persist, call: ToolCall, f: Finished) -> tuple[bool, bool]:
     return same, burnt
 
 
-def _causes(call: ToolCall, pieces: list[str], wrong: list[str], printed: list[str]) -> list[str]:
+def _causes(call: ToolCall, pieces: list[str], reading: failure_lines.Reading) -> list[str]:
     """What an attempt gives as its cause, as `Persist.causes` keeps it: the causes its print
-    names, as short digests; its lines that say what went wrong (`wrong`) or went through,
+    names, as short digests; its lines that say what went wrong or went through (`reading`),
     marked; the numbers naming its target, marked; and last its spelling."""
     return [
         *(piece[: failure_lines.HEAD_DIGEST] for piece in pieces),
-        *(WRONG + line for line in wrong),
-        *(PASSING + line for line in failure_lines.passing_lines(printed)),
+        *(WRONG + line for line in reading.wrong),
+        *(PASSING + line for line in reading.passing),
         *(TARGET + number[:TARGET_CHARS] for number in failures.target_numbers(call)),
         SPELLING + opkey.operation_id(call)[: failure_lines.HEAD_DIGEST],
     ]
