@@ -155,6 +155,42 @@ def test_the_same_failure_through_other_filters_after_a_step_first_counts_each_a
     assert not failure_lines.failure_line("FAILED: 0")
 
 
+NO_VERSION = [
+    "Scope: all 9 workspace projects",
+    "Progress: resolved 1184, reused 1156, downloaded 0, added 0",
+    "\u2009ERR_PNPM_NO_MATCHING_VERSION\u2009 No matching version found for @acme/ui@^4.2.0"
+    " while fetching it from https://npm.example.dev/",
+    "",
+    "This error happened while installing a direct dependency of /home/lee/web/apps/dashboard",
+    "",
+    'The latest release of @acme/ui is "4.1.3".',
+]
+INSTALLS = (
+    ("pnpm install --force 2>&1 | grep -A4 ERR_PNPM", NO_VERSION[2:]),
+    ("pnpm store prune && pnpm install 2>&1 | tail -7", NO_VERSION),
+    ("pnpm install --no-frozen-lockfile 2>&1 | grep -A2 ERR_", NO_VERSION[2:5]),
+    ("pnpm install --prefer-offline 2>&1 | tail -5", NO_VERSION[2:]),
+)
+
+
+def test_an_error_code_opening_a_line_is_a_failure():
+    # pnpm opens its errors with their code alone, as Node's are named (`ERR_MODULE_NOT_FOUND`).
+    assert failure_lines.failure_line(NO_VERSION[2])
+    assert failure_lines.failure_line("ERR_MODULE_NOT_FOUND Cannot find package 'zod'")
+    assert not failure_lines.failure_line("ERRORS_ALLOWED=0 in the settings")
+
+
+def test_an_install_failing_on_its_error_code_through_other_filters_counts_each_attempt():
+    # Only the code says it failed where a `grep` cut the print to the error itself.
+    d = Driver()
+    asked = [
+        n
+        for n, (command, lines) in enumerate(INSTALLS, 1)
+        if d.turn(bash(command, "\n".join(lines)))["context"]
+    ]
+    assert asked == [len(INSTALLS)]
+
+
 def test_what_a_print_says_in_passing_is_no_failure():
     for line in (
         "Failed requests:        0",

@@ -7,13 +7,13 @@ or went through, and its counts (a tally moving, `Found 41 errors` then `Found 3
 news).
 
 A line reports a failure when it opens with one (`FAILED tests/...`, `[ERROR] ...`,
-`Traceback`, `fatal: ...`, `npm ERR!`), shouts one at either end (`BUILD FAILED in 6s`,
-`** ARCHIVE FAILED **`, `> Task :app:lint FAILED`), labels one (`[cause]: Error: ...`,
-`torch.OutOfMemoryError: ...`, `error[E0432]: ...`) or counts some (`3 failed,`,
-`Found 41 errors in 13 files.`). Not when it tallies none (`Failed requests: 0`, `errors=0`,
-`0 errors`), labels a measure (`Test error: 1.2%`), names a file (`errors.go | 12 ++--`), or
-says the word inside a sentence (`returns 404 error for an unknown id`, a commit's subject
-`Retry payments left in FAILED state`).
+`Traceback`, `fatal: ...`, `npm ERR!`, an error's code: `ERR_PNPM_NO_MATCHING_VERSION ...`),
+shouts one at either end (`BUILD FAILED in 6s`, `** ARCHIVE FAILED **`, `> Task :app:lint
+FAILED`), labels one (`[cause]: Error: ...`, `torch.OutOfMemoryError: ...`, `error[E0432]:
+...`) or counts some (`3 failed,`, `Found 41 errors in 13 files.`). Not when it tallies none
+(`Failed requests: 0`, `errors=0`, `0 errors`), labels a measure (`Test error: 1.2%`), names a
+file (`errors.go | 12 ++--`), or says the word inside a sentence (`returns 404 error for an
+unknown id`, a commit's subject `Retry payments left in FAILED state`).
 """
 
 from __future__ import annotations
@@ -38,6 +38,7 @@ NONE_WORDS = frozenset({"0", "none"})  # `failures: 0`: a tally of none
 TALLY_WORDS = ("error", "errors", "failed", "failures", "fail", "failure")
 PASSING = frozenset({"passed", "passing"})  # `5 passed`, counted beside the failures
 NPM_ERROR = "err!"  # `npm ERR! code E404`
+CODE_OPENING = "err_"  # an error code opening a line (`ERR_PNPM_NO_MATCHING_VERSION No ...`)
 BRACKETS = "[](){}<>'\"`*"
 PUNCTUATION = ":!,;."
 PASSED = frozenset(
@@ -84,7 +85,7 @@ def failure_line(line: str) -> bool:
         core = word.strip(BRACKETS).lower()
         bare = core.rstrip(PUNCTUATION)
         following = words[at + 1].lower() if at < last else ""
-        if at == 0 and bare.partition("[")[0] in OPENINGS:
+        if at == 0 and (bare.partition("[")[0] in OPENINGS or bare.startswith(CODE_OPENING)):
             return True
         if core == NPM_ERROR or (
             at in (0, 1, last) and word.strip(BRACKETS + PUNCTUATION) in SHOUTED
