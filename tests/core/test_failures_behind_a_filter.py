@@ -180,6 +180,18 @@ def test_an_error_code_opening_a_line_is_a_failure():
     assert not failure_lines.failure_line("ERRORS_ALLOWED=0 in the settings")
 
 
+def test_an_error_after_the_place_a_compiler_reports_is_a_failure():
+    # tsc and MSBuild name the error after its place, with no colon after the word.
+    typecheck = "pnpm -F admin typecheck 2>&1 | grep TS2307"
+    found = "src/layout/Shell.tsx(2,32): error TS2307: Cannot find module '@acme/ui'."
+    assert _reported(typecheck, found).failed
+    assert failure_lines.failure_line("Cart.cs(11,22): error CS0618: 'ISystemClock' is obsolete")
+    assert failure_lines.failure_line("docs/index.md:44:121 error MD013/line-length Line length")
+    # A line of source that `grep -n` found is no report.
+    assert not failure_lines.failure_line("app/jobs.py:12: error = compute(batch)")
+    assert not failure_lines.failure_line("notes.txt: error budget for the quarter")
+
+
 def test_an_install_failing_on_its_error_code_through_other_filters_counts_each_attempt():
     # Only the code says it failed where a `grep` cut the print to the error itself.
     d = Driver()

@@ -10,7 +10,8 @@ A line reports a failure when it opens with one (`FAILED tests/...`, `[ERROR] ..
 `Traceback`, `fatal: ...`, `npm ERR!`, an error's code: `ERR_PNPM_NO_MATCHING_VERSION ...`),
 shouts one at either end (`BUILD FAILED in 6s`, `** ARCHIVE FAILED **`, `> Task :app:lint
 FAILED`), labels one (`[cause]: Error: ...`, `torch.OutOfMemoryError: ...`, `error[E0432]:
-...`) or counts some (`3 failed,`, `Found 41 errors in 13 files.`). Not when it tallies none
+...`), names one after the place a compiler reports (`src/cart.ts(42,7): error TS2322: ...`)
+or counts some (`3 failed,`, `Found 41 errors in 13 files.`). Not when it tallies none
 (`Failed requests: 0`, `errors=0`, `0 errors`), labels a measure (`Test error: 1.2%`), names a
 file (`errors.go | 12 ++--`), or says the word inside a sentence (`returns 404 error for an
 unknown id`, a commit's subject `Retry payments left in FAILED state`).
@@ -38,6 +39,9 @@ NONE_WORDS = frozenset({"0", "none"})  # `failures: 0`: a tally of none
 TALLY_WORDS = ("error", "errors", "failed", "failures", "fail", "failure")
 PASSING = frozenset({"passed", "passing"})  # `5 passed`, counted beside the failures
 NPM_ERROR = "err!"  # `npm ERR! code E404`
+# What a compiler says after the place it reports, before a code or words (`src/cart.ts(42,7):
+# error TS2322: ...`; not a line of source found by `grep -n`, `app.py:12: error = ...`).
+LOCATED = frozenset({"error", "fatal"})
 CODE_OPENING = "err_"  # an error code opening a line (`ERR_PNPM_NO_MATCHING_VERSION No ...`)
 BRACKETS = "[](){}<>'\"`*"
 PUNCTUATION = ":!,;."
@@ -87,6 +91,8 @@ def failure_line(line: str) -> bool:
         following = words[at + 1].lower() if at < last else ""
         if at == 0 and (bare.partition("[")[0] in OPENINGS or bare.startswith(CODE_OPENING)):
             return True
+        if at == 1 and bare in LOCATED and following[:1].isalpha() and _location(words[0]):
+            return True
         if core == NPM_ERROR or (
             at in (0, 1, last) and word.strip(BRACKETS + PUNCTUATION) in SHOUTED
         ):
@@ -96,6 +102,17 @@ def failure_line(line: str) -> bool:
         if bare in TALLIES and _counted(words[at - 1] if at else "", word, following):
             return True
     return False
+
+
+def _location(word: str) -> bool:
+    """`word` names a place in a file, as a compiler opens its report with it:
+    `src/cart.ts(42,7):`, `Cart.cs(11,22):`, `docs/index.md:44:121`."""
+    place = word.rstrip(":")
+    if place.endswith(")"):
+        path, _, numbers = place[:-1].rpartition("(")
+        return bool(path) and numbers.replace(",", "").isdigit()
+    path, *lines = place.split(":")
+    return bool(path) and 0 < len(lines) <= 2 and all(n.isdigit() for n in lines)
 
 
 def _tallies_none(words: list[str]) -> bool:
