@@ -220,9 +220,10 @@ def test_the_line_a_plugin_without_arcguard_shows_is_the_one_it_prints():
 # their field in the state; 33,130 for a platform's refusal as a cause outside the code whatever
 # numbers a call names, a version a registry holds, and a program asked for its help read as a
 # look; 33,250 for one cause printed other ways through fixes to code, and its fields in the
-# state).
+# state; 33,270 for error codes and compilers' errors read behind a filter, and a cache cleared
+# read as no change).
 README_WORDS = 500
-ALL_WORDS = 33_250
+ALL_WORDS = 33_270
 
 
 def test_the_documentation_stays_short_enough_to_finish():

@@ -220,6 +220,37 @@ def test_a_change_between_ends_the_run():
     assert "word" not in _ask(d, list(HEALTH[3:6]))
 
 
+CLEARED = "npm warn using --force Recommended protections disabled.\n"
+
+
+def test_a_cache_cleared_then_the_version_asked_again_is_one_more_way():
+    # Clearing npm's cache rules out a stale copy; the registry gives the same version.
+    d = Driver()
+    asks = [(command, "3.1.4") for command in VERSIONS[:3]]
+    asks[2:2] = [("npm cache clean --force", "")]
+    asks.append(("npm cache clean --force && npm view @acme/sdk version", f"{CLEARED}3.1.4"))
+    asks += [(command, "3.1.4") for command in VERSIONS[3:6]]
+    seen = _ask(d, asks)
+    assert seen.index("word") == 4  # the 4th way: the cache cleared and the version asked
+    assert seen[-1] == "pause"
+    assert "asked 7 ways" in d.paused["reason"]
+
+
+def test_a_cache_cleared_that_brings_another_version_is_news():
+    d = Driver()
+    _ask(d, [(command, "3.1.4") for command in VERSIONS[:3]])
+    cleared = "npm cache clean --force && npm view @acme/sdk version"
+    assert _ask(d, [(cleared, f"{CLEARED}3.2.0")]) == [""]
+    assert "word" not in _ask(d, [(command, "3.2.0") for command in VERSIONS[3:5]])
+
+
+def test_a_cache_cleared_with_a_reinstall_is_a_change():
+    d = Driver()
+    _ask(d, [(command, "3.1.4") for command in VERSIONS[:3]])
+    d.turn(bash("npm cache clean --force && npm install", response="added 12 packages"))
+    assert "word" not in _ask(d, [(command, "3.1.4") for command in VERSIONS[3:6]])
+
+
 @pytest.mark.parametrize(
     "asks",
     [

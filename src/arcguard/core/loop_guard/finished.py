@@ -12,6 +12,7 @@ from arcguard.core import hashing
 from arcguard.core.loop_guard import answers
 from arcguard.core.loop_guard import asked
 from arcguard.core.loop_guard import background
+from arcguard.core.loop_guard import caches
 from arcguard.core.loop_guard import edited
 from arcguard.core.loop_guard import exit_status
 from arcguard.core.loop_guard import failure_lines
@@ -151,12 +152,13 @@ def _asked(
     """A look's states or values counted under its spelling (`asked`); a change ends their
     run, and any other new result comes between. What a change or an edit set is expected."""
     st = track.stuck
+    changed = finished.changed and not finished.cleared  # a cache cleared: asked again
     if finished.edit:
         replaced = edited.replacements(call)
         asked.expect(st, "\n".join(new for _, new in replaced), "\n".join(o for o, _ in replaced))
-    elif finished.changed:  # and what it reported (a reindex's `"total": 184320`)
+    elif changed:  # and what it reported (a reindex's `"total": 184320`)
         asked.expect(st, f"{tool_effects.command_of(call) or ''}\n{shape.result_text(result)}")
-    if finished.changed:
+    if changed:
         asked.end(st)
     # A longer print seen before tells nothing: it neither counts nor comes between.
     elif finished.said and (news or not finished.said.startswith(asked.SHOWN)):
@@ -200,19 +202,7 @@ def _finish(guard: Guard, call: ToolCall, result: ToolResult) -> stuck.Finished:
             guard.edit_seq += 1
             guard.tool_edit_seq = guard.edit_seq
     elif outcome != opkey.NOT_RUN and tool_effects.may_change_world(call):
-        # It ran (even a failed command may have changed things): assume it changed them.
-        guard.change_seq += 1
-        finished.changed = True
-        # Even when the command fails (`sed -i ... && npm run build`), the write ran first.
-        finished.wrote = shell_writes.edits_files(call)
-        if not result.failed and finished.wrote:
-            # A file written from the shell (`sed -i`): a test after it may check it, as after
-            # an edit, though its content is not seen.
-            guard.edit_seq += 1
-            finished.moved = shell_writes.moves_checkout(call, shape.result_text(result))
-        restart = tool_effects.checked_restart(call) if outcome.startswith(opkey.COMPLETED) else ""
-        if restart:
-            stuck.checked(finished, call, result, restart)
+        _changed(guard, finished, call, result)
     elif outcome.startswith(opkey.COMPLETED) and not finished.empty:
         # Only a look's whole answer is compared (`checks.looked`): an edit's or a change's
         # output (an edit's response holds the whole file) is not read twice.
@@ -230,6 +220,28 @@ def _finish(guard: Guard, call: ToolCall, result: ToolResult) -> stuck.Finished:
         finished.progress, finished.numbers = answers.progress(text), answers.bare_numbers(text)
         finished.lines = answers.lines(text)
     return finished
+
+
+def _changed(guard: Guard, finished: stuck.Finished, call: ToolCall, result: ToolResult) -> None:
+    """A call that ran and may have changed the world (even a failed command may have changed
+    things): assume it changed them (mutates `finished` and the guard's counters)."""
+    guard.change_seq += 1
+    finished.changed = True
+    completed = finished.outcome.startswith(opkey.COMPLETED)
+    # Even when the command fails (`sed -i ... && npm run build`), the write ran first.
+    finished.wrote = shell_writes.edits_files(call)
+    if not result.failed and finished.wrote:
+        # A file written from the shell (`sed -i`): a test after it may check it, as after
+        # an edit, though its content is not seen.
+        guard.edit_seq += 1
+        finished.moved = shell_writes.moves_checkout(call, shape.result_text(result))
+    restart = tool_effects.checked_restart(call) if completed else ""
+    if restart:
+        stuck.checked(finished, call, result, restart)
+    finished.cleared = completed and caches.clears_only(call)
+    if finished.cleared and not finished.empty:  # its own look's answer
+        command = tool_effects.command_of(call) or ""
+        finished.said = asked.said(shape.result_text(result), command)
 
 
 def _file_visit(guard: Guard, call: ToolCall, response: object) -> str:

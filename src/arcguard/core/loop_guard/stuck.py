@@ -119,6 +119,7 @@ class Finished:
     empty: bool = False  # a completed call that printed nothing (`opkey.is_empty_result`)
     edit: str | None = None  # NEW or REVISIT: a confirmed edit, and to which content
     changed: bool = False  # it ran and may have changed the world
+    cleared: bool = False  # ... only by clearing a cache (`caches`)
     found: bool | None = None  # a search: whether it found anything (`searches.found`)
     pairs: dict[str, str] | None = None  # a failure's `shape.cause_pairs`, read once
     printed: list[str] | None = None  # a failure's lines as printed (`edited.printed`)

@@ -1,0 +1,71 @@
+"""Commands that only clear a cache: `npm cache clean --force`, `pnpm store prune`, `pip cache
+purge`, `go clean -modcache`, `docker builder prune`, `rm -rf ~/.cache/pnpm`.
+
+A cache holds copies of what lives elsewhere: a registry's metadata, packages downloaded,
+layers built. Clearing one may change the world, but no answer a look gets from the source:
+it rules out a stale copy, and the look after it asks the question again. So a version a
+registry gives after `npm cache clean --force && npm view x version` is one more way of asking
+for it (`asked`), not a value a change set. A command that also installs, builds or writes
+anything else is a change as any other.
+"""
+
+from __future__ import annotations
+
+from arcguard.core.loop_guard import tool_effects
+
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from arcguard.core.tool_call import ToolCall
+
+# Each program's subcommands that clear its cache (the words after the program, in order).
+CLEARING = {
+    "npm": (("cache", "clean"), ("cache", "verify")),
+    "yarn": (("cache", "clean"),),
+    "pnpm": (("store", "prune"),),
+    "pip": (("cache", "purge"), ("cache", "remove")),
+    "pip3": (("cache", "purge"), ("cache", "remove")),
+    "uv": (("cache", "clean"), ("cache", "prune")),
+    "go": (("clean", "-cache"), ("clean", "-modcache"), ("clean", "-testcache")),
+    "docker": (("builder", "prune"),),
+    "pod": (("cache", "clean"),),
+    "composer": (("clear-cache",), ("clearcache",)),
+    "conda": (("clean",),),
+    "brew": (("cleanup",),),
+}
+# A part of a path `rm` deletes that names a cache (`~/.cache/pnpm`, `.next/cache`, Xcode's
+# `DerivedData`, `__pycache__`, `.pytest_cache`).
+CACHE_PARTS = ("cache", "deriveddata")
+REMOVERS = frozenset({"rm"})
+
+
+def clears_only(call: ToolCall) -> bool:
+    """Every simple command of the call only reads or clears a cache, and one clears one."""
+    command = tool_effects.command_of(call)
+    segments = tool_effects.segments(command) if command else None
+    if not segments:
+        return False
+    cleared = False
+    for segment in segments:
+        words = tool_effects.unwrap(segment)
+        if _clears(words):
+            cleared = True
+        elif not tool_effects.reads(words):
+            return False
+    return cleared
+
+
+def _clears(words: list[str]) -> bool:
+    if not words:
+        return False
+    program, args = tool_effects.program_name(words[0]), words[1:]
+    if program in REMOVERS:
+        paths = [a for a in args if not a.startswith("-")]
+        return bool(paths) and all(_cache_path(path) for path in paths)
+    given = [a for a in args if a != "--force"]
+    return any(tuple(given[: len(way)]) == way for way in CLEARING.get(program, ()))
+
+
+def _cache_path(path: str) -> bool:
+    """A part of `path` names a cache (`~/.cache/pnpm/metadata*`, `node_modules/.cache`)."""
+    return any(part in piece.lower() for piece in path.split("/") for part in CACHE_PARTS)
