@@ -22,6 +22,7 @@ from arcguard.core.loop_guard import failures
 from arcguard.core.loop_guard import hangs
 from arcguard.core.loop_guard import known_causes
 from arcguard.core.loop_guard import persisting
+from arcguard.core.loop_guard import reread
 from arcguard.core.loop_guard import reverts
 from arcguard.core.loop_guard import same_cause
 from arcguard.core.loop_guard import shape
@@ -292,6 +293,14 @@ def track(cfg: Any, base: int) -> dict[str, Any]:
                 "nudged": False,
                 "at": NUMBER,
             },
+            "reread": {
+                "lines": [f"{base + n:08x}" for n in range(reread.MAX_LINES)],
+                "ways": [f"{base + n:016x}" for n in range(reread.MAX_WAYS)],
+                "label": text(schema.LABEL_BYTES),
+                "turn": INT,
+                "others": INT,
+                "nudged": False,
+            },
             "expected": chars(asked.ANSWER_CHARS),
             "hung": {
                 ident(n): f"failed:{base + n:016x}@{base:016x}{hangs.AT_COUNT}{INT}"
@@ -514,3 +523,4 @@ def test_the_largest_track_holds_every_field_of_its_loop_counters():
     assert _missing(loop_records.Persist, stuck["persist"], frozenset()) == set()
     assert _missing(loop_records.Poll, stuck["poll"], frozenset()) == set()
     assert _missing(loop_records.Asked, stuck["asked"], frozenset()) == set()
+    assert _missing(loop_records.Reread, stuck["reread"], frozenset()) == set()

@@ -46,6 +46,17 @@ class Asked(Record):
     at: float = field(NUMBER, default=0.0)  # when the last of them was counted
 
 
+class Reread(Record):
+    lines: list[str] = field(
+        list_of(STR)
+    )  # the failing lines its looks showed (`loop_guard.reread`)
+    ways: list[str] = field(list_of(STR))  # the spellings that showed only those (digests)
+    label: str = field(STR)  # the last of them
+    turn: int = field(INT, default=-1)  # the track's turn when the last of them was counted
+    others: int = field(INT, default=0)  # looks since without a failing line
+    nudged: bool = field(BOOL, default=False)
+
+
 class Detour(Record):
     """Edits since the last progress other than an edit's (`loop_guard.reverts`)."""
 
@@ -153,5 +164,6 @@ class Stuck(Record):
     detour: Detour | None = maybe(Detour, default=None)
     persist: Persist | None = maybe(Persist, default=None)
     asked: Asked | None = maybe(Asked, default=None)  # one answer asked for many ways
+    reread: Reread | None = maybe(Reread, default=None)  # one failure read many ways
     expected: str = field(STR, default="")  # values changes and edits set since the user spoke
     hung: dict[str, str] = field(map_of(STR), default_factory=dict)  # task -> its hang's run

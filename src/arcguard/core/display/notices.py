@@ -135,6 +135,10 @@ NUDGE_WHY = {
         "to step back: {n}ways of asking one question got the same answer",
         "error_checkin_repeats, error_pause_repeats, loop_guard",
     ),
+    vocabulary.REREAD: (
+        "to step back: {n}ways of reading one failure showed the same failing lines",
+        "error_checkin_repeats, error_pause_repeats, loop_guard",
+    ),
     vocabulary.NOTHING_NEW: (
         "to step back: {n}calls in a row brought nothing new",
         "shape_checkin_repeats, shape_pause_repeats, loop_guard",

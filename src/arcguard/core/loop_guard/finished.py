@@ -21,6 +21,7 @@ from arcguard.core.loop_guard import hangs
 from arcguard.core.loop_guard import opkey
 from arcguard.core.loop_guard import persisting
 from arcguard.core.loop_guard import repeat
+from arcguard.core.loop_guard import reread
 from arcguard.core.loop_guard import searches
 from arcguard.core.loop_guard import shape
 from arcguard.core.loop_guard import shell_writes
@@ -110,6 +111,7 @@ def decide_post_tool(
         stuck.observe(track, now, call, finished)
         persisting.observe(track.stuck, track.seq, track.turns, call, finished)
         _asked(track, call, result, finished, news=not seen, now=now)
+        _reread(track, call, result, finished)
         _hung(track.stuck, call, ran, finished)
     return paused_output(state, deny=False), state
 
@@ -170,6 +172,17 @@ def _asked(
             st.asked.at = now  # counted now (or started now)
     elif news and not finished.empty:
         asked.other(st)
+
+
+def _reread(track: Track, call: ToolCall, result: ToolResult, finished: stuck.Finished) -> None:
+    """A look's failing lines, counted as one more reading of a failure (`reread`); a change or
+    an edit ends their run."""
+    st = track.stuck
+    if finished.edit or (finished.changed and not finished.cleared):
+        reread.end(st)
+    elif finished.outcome.startswith(opkey.COMPLETED) and not tool_effects.is_poll(call):
+        way, label = opkey.operation_id(call), opkey.label(call, stuck.LABEL_CHARS)
+        reread.observe(st, reread.failing(result), way, track.turns, label)
 
 
 def _finish(guard: Guard, call: ToolCall, result: ToolResult) -> stuck.Finished:

@@ -7,6 +7,7 @@ from __future__ import annotations
 from arcguard.core import render
 from arcguard.core.loop_guard import asked
 from arcguard.core.loop_guard import persisting
+from arcguard.core.loop_guard import reread
 from arcguard.core.loop_guard import searches
 from arcguard.core.loop_guard import taking_turns
 from arcguard.core.loop_guard.tracks import pause
@@ -67,6 +68,8 @@ def _pause(st: Stuck, cfg: Config, now: float, ways: int) -> tuple[PauseKind, st
     run = st.asked
     if run is not None and run.nudged and asked.ways(st) >= cfg.error_pause_repeats:
         return "stuck", messages.asked_pause(asked.ways(st), run.answer, run.label)
+    if st.reread is not None and reread.pause_due(st, cfg.error_pause_repeats):
+        return "stuck", messages.reread_pause(reread.readings(st), st.reread.label)
     if persist and persisting.pause_due(st, cfg.error_pause_repeats):
         attempts = persisting.attempts(st)
         fixes = persist.coded
@@ -98,6 +101,10 @@ def _request(st: Stuck, cfg: Config, now: float, ways: int) -> tuple[str, str, i
         run.nudged = True
         text = messages.asked_checkin(asked.ways(st), run.answer, run.label)
         return text, vocabulary.SAME_ANSWER, asked.ways(st), 1
+    if st.reread is not None and reread.word_due(st, cfg.error_checkin_repeats):
+        st.reread.nudged = True
+        count = reread.readings(st)
+        return messages.reread_checkin(count, st.reread.label), vocabulary.REREAD, count, 1
     if persist and persisting.word_due(st, cfg.error_checkin_repeats):
         attempts = persisting.attempts(st)
         text = messages.stuck_checkin(attempts, persist.label, failing=True, fixes=persist.coded)

@@ -47,6 +47,7 @@ from arcguard.core.loop_guard import edited
 from arcguard.core.loop_guard import failures
 from arcguard.core.loop_guard import opkey
 from arcguard.core.loop_guard import polls
+from arcguard.core.loop_guard import reread
 from arcguard.core.loop_guard import reverts
 from arcguard.core.loop_guard import searches
 from arcguard.core.loop_guard import shape
@@ -92,6 +93,7 @@ def _progress(st: Stuck, *, failures: bool = True, edit: bool = False, wait: boo
         st.runs, st.marks = {}, {}
         st.fails, st.fail_nudged = 0, False
         asked.end(st)
+        reread.end(st)
         checks.end(st)
     else:
         st.runs = {r: n for r, n in st.runs.items() if r.startswith(opkey.FAILED)}

@@ -283,6 +283,20 @@ def asked_pause(count: int, answer: str, label: str) -> str:
     return _asked_in_vain(f"{what} ({answer}; last: {label})", "error_pause_repeats")
 
 
+def reread_checkin(count: int, label: str) -> str:
+    return (
+        f"[arcguard] The same failure, read {count} ways with nothing changed between, showed the"
+        f" same failing lines each time (last: {label}): reading it again will not change it."
+        " Stop and summarise: what the failure says, what you have ruled out, and what you will"
+        " change or try next. If that is already known, act on it or tell the user."
+    )
+
+
+def reread_pause(count: int, label: str) -> str:
+    what = f"the same failure, read {count} ways, showed the same failing lines each time"
+    return _asked_in_vain(f"{what} (last: {label})", "error_pause_repeats")
+
+
 def poll_checkin(minutes: int, label: str) -> str:
     return (
         f"[arcguard] This poll ({label}) has shown the same result for {minutes} minutes. Say"

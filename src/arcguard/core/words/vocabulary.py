@@ -38,6 +38,7 @@ SAME_FAILURE: Final = "same-failure"  # attempts failing the same way
 NOTHING_NEW: Final = "nothing-new"  # calls whose results brought nothing new
 NO_EFFECT: Final = "no-effect"  # changes whose look showed what it showed before
 SAME_ANSWER: Final = "same-answer"  # one answer, asked for in other words again and again
+REREAD: Final = "reread"  # one failure, read through other readers again and again
 POLL: Final = "poll"  # a waiting call showing the same result for long
 CHECK_IN: Final = "check-in"  # tool-only turns in a row without progress
 BACKSTOP: Final = "backstop"  # turns since the user's last message
