@@ -173,6 +173,21 @@ INSTALLS = (
 )
 
 
+def test_every_word_read_as_a_failure_holds_a_stem():
+    # `may_report` passes over the lines that cannot be one: it must let every kind through.
+    words = [
+        *failure_lines.OPENINGS,
+        *failure_lines.LABELLED,
+        *failure_lines.SHOUTED,
+        *failure_lines.TALLIES,
+        *failure_lines.LOCATED,
+        failure_lines.NPM_ERROR,
+        failure_lines.CODE_OPENING,
+    ]
+    assert all(failure_lines.may_report(word) for word in words)
+    assert not failure_lines.may_report("3 passed in 0.2s")
+
+
 def test_an_error_code_opening_a_line_is_a_failure():
     # pnpm opens its errors with their code alone, as Node's are named (`ERR_MODULE_NOT_FOUND`).
     assert failure_lines.failure_line(NO_VERSION[2])

@@ -62,9 +62,18 @@ WRONG_OPENINGS = (
     "invalid", "timeout", "missing", "undefined",
 )  # fmt: skip
 WRONG_PHRASES = ("not found", "could not", "couldn't", "can't", "no such", "timed out")
+# A part of every word `failure_line` reads as a failure (`err_`, `ValueError:`, `FAILED`).
+STEMS = ("err", "fail", "fatal", "panic", "traceback", "exception")
 HEAD_CHARS = 160  # of a failing line, compared: a print cut at a width still shows them
 HEAD_DIGEST = 8  # hex digits of each failing line's digest, kept
 MAX_HEADS = 8  # failing lines of a print, kept
+
+
+def may_report(line: str) -> bool:
+    """`line` holds a word every failure line holds one of (`failure_line`): a cheap test
+    before the full one, for prints read line by line."""
+    lowered = line.lower()
+    return any(stem in lowered for stem in STEMS)
 
 
 def reports_failure(text: str) -> bool:

@@ -49,8 +49,8 @@ def failing(result: ToolResult) -> list[str]:
     """The failing lines a look's print shows, as short digests, in order, each once."""
     found: dict[str, None] = {}
     for line in _text(result)[-TEXT_CHARS:].splitlines():
-        bare = _unmarked(line)
-        if failure_lines.failure_line(bare):
+        bare = _unmarked(line) if failure_lines.may_report(line) else ""
+        if bare and failure_lines.failure_line(bare):
             words = answers.clock_free(bare)[: failure_lines.HEAD_CHARS].split()
             found[hashing.digest(" ".join(words))[:LINE_DIGEST]] = None
     return list(found)
