@@ -193,6 +193,9 @@ def test_an_error_code_opening_a_line_is_a_failure():
     assert failure_lines.failure_line(NO_VERSION[2])
     assert failure_lines.failure_line("ERR_MODULE_NOT_FOUND Cannot find package 'zod'")
     assert not failure_lines.failure_line("ERRORS_ALLOWED=0 in the settings")
+    # A name or a measure that opens with the letters is none, nor is a code alone.
+    for line in ("err_rate: 0.00%", "err_count: 3", "err_msg = 'x'", "ERR_OK", "Err_total 0"):
+        assert not failure_lines.failure_line(line), line
 
 
 def test_an_error_after_the_place_a_compiler_reports_is_a_failure():
@@ -205,6 +208,7 @@ def test_an_error_after_the_place_a_compiler_reports_is_a_failure():
     # A line of source that `grep -n` found is no report.
     assert not failure_lines.failure_line("app/jobs.py:12: error = compute(batch)")
     assert not failure_lines.failure_line("notes.txt: error budget for the quarter")
+    assert not failure_lines.failure_line("README.md:12: error codes are listed below")
 
 
 def test_an_install_failing_on_its_error_code_through_other_filters_counts_each_attempt():

@@ -11,6 +11,7 @@ from testing.guard_driver import Call
 from testing.guard_driver import Driver
 from testing.guard_driver import bash
 from testing.guard_driver import edit
+from testing.guard_driver import tag
 
 from arcguard.core.loop_guard import reread
 from arcguard.core.schema import StateFile
@@ -39,6 +40,15 @@ def _read(offset: int, at: str) -> Call:
         "Read",
         {"file_path": f"/srv/app/{LOG}", "offset": offset, "limit": 5},
         response={"type": "text", "file": {"filePath": f"/srv/app/{LOG}", "content": content}},
+    )
+
+
+def _read_file(path: str) -> Call:
+    content = "\n".join(_logged("08:14:03,221"))
+    return Call(
+        "Read",
+        {"file_path": path},
+        response={"type": "text", "file": {"filePath": path, "content": content}},
     )
 
 
@@ -169,6 +179,53 @@ def test_a_failing_attempt_is_the_failures_rules_not_this_one():
     assert StateFile.view(d.state).guard.tracks["main"].stuck.reread is None
 
 
+def test_pages_of_a_long_log_each_showing_the_error_again_are_news():
+    # Each page shows the recurring error among lines the run had not seen.
+    d = Driver()
+    pages = []
+    for n in range(7):
+        lines = [*(f"GET /api/items/{tag(40 * n + k)} 200" for k in range(6)), TRACE[-1]]
+        content = "\n".join(f"{40 * n + k:6}→{line}" for k, line in enumerate(lines))
+        answer = {"type": "text", "file": {"filePath": f"/srv/app/{LOG}", "content": content}}
+        pages.append(
+            Call("Read", {"file_path": f"/srv/app/{LOG}", "offset": 40 * n}, response=answer)
+        )
+    assert "word" not in _seen(d, pages)
+
+
+def test_one_failure_met_in_one_log_after_another_is_a_sweep():
+    d = Driver()
+    pods = [
+        bash(f"kubectl logs worker-{pod} --previous | tail -3", "\n".join(_logged("08:14:03,221")))
+        for pod in ("a1", "b2", "c3", "d4", "e5", "f6", "g7")
+    ]
+    assert "word" not in _seen(d, pods)
+    logs = [_read_file(f"/srv/logs/worker-{n}.log") for n in range(7)]
+    assert "word" not in _seen(Driver(), logs)
+
+
+def test_source_that_names_an_error_is_no_failure_read():
+    d = Driver()
+    source = "\n".join(
+        [
+            "def charge(order):",
+            "    try:",
+            "        gateway.charge(order)",
+            "    except GatewayError as e:",
+            '        logger.error("Payment failed: %s", e)',
+            '        t.Fatalf("unexpected error: %v", err)',
+        ]
+    )
+    views = [
+        bash("cat billing/charge.py", source),
+        bash("sed -n '1,6p' billing/charge.py", source),
+        bash("grep -n -A5 'def charge' billing/charge.py", source),
+        bash("nl -ba billing/charge.py", source),
+        bash("head -6 billing/charge.py", source),
+    ]
+    assert "word" not in _seen(d, views)
+
+
 @pytest.mark.parametrize(
     ("line", "bare"),
     [
@@ -177,6 +234,7 @@ def test_a_failing_attempt_is_the_failures_rules_not_this_one():
         ("2505-Traceback (most recent call last):", "Traceback (most recent call last):"),
         ("logs/app.log:2504:KeyError: 'phone'", "KeyError: 'phone'"),
         ("     37 KeyError: 'phone'", "KeyError: 'phone'"),
+        ("0 errors", "0 errors"),
         ("KeyError: 'phone'", "KeyError: 'phone'"),
         ("2026-05-12 08:14:03 ERROR boom", "2026-05-12 08:14:03 ERROR boom"),
         ("2505-2026-05-12 08:14:03 ERROR boom", "2026-05-12 08:14:03 ERROR boom"),
@@ -190,7 +248,7 @@ def test_a_readers_marks_are_set_aside(line: str, bare: str):
 def test_one_error_logged_at_two_times_is_one_line():
     def failing(text: str) -> list[str]:
         response: Any = {"stdout": text, "stderr": ""}
-        return reread.failing(ToolResult(response=response))
+        return reread.shown(ToolResult(response=response)).failing
 
     assert failing("\n".join(_logged("08:14:03,221"))) == failing(
         "\n".join(_logged("10:46:48,588"))

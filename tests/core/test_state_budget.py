@@ -300,6 +300,9 @@ def track(cfg: Any, base: int) -> dict[str, Any]:
                 "turn": INT,
                 "others": INT,
                 "nudged": False,
+                "seen": [f"{base + n:08x}" for n in range(reread.MAX_SEEN)],
+                "words": [f"-{base:016x}"] * failures.MAX_TOKENS,
+                "names": [chars(reread.NAME_CHARS) for _ in range(reread.MAX_NAMES)],
             },
             "expected": chars(asked.ANSWER_CHARS),
             "hung": {

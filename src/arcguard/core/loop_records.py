@@ -55,6 +55,9 @@ class Reread(Record):
     turn: int = field(INT, default=-1)  # the track's turn when the last of them was counted
     others: int = field(INT, default=0)  # looks since without a failing line
     nudged: bool = field(BOOL, default=False)
+    seen: list[str] = field(list_of(STR), default_factory=list)  # all lines its looks showed
+    words: list[str] = field(list_of(STR), default_factory=list)  # the last one's, as sweeps do
+    names: list[str] = field(list_of(STR), default_factory=list)  # the files its looks read
 
 
 class Detour(Record):

@@ -395,7 +395,7 @@ def targets(command: str, numbers: frozenset[str]) -> list[str]:
     address's host, path parts and query apart), then the files, hosts and numbers it names
     (`numbers`: `shape.identity_numbers`) after a `TARGET` mark, then the parts of its words
     (`_about`) after an `ABOUT` mark."""
-    named = [*_files(command), *sorted(numbers)][:MAX_TARGETS]
+    named = [*files(command), *sorted(numbers)][:MAX_TARGETS]
     words = failures.sweep_words(" ".join(_address(word) for word in command.split()))
     return [*words, TARGET, *(name[:TARGET_CHARS] for name in named), ABOUT, *_about(command)]
 
@@ -416,7 +416,7 @@ def _split(kept: list[str]) -> tuple[list[str], list[str], list[str]]:
     return kept[:at], kept[at + 1 : about], kept[about + 1 :]
 
 
-def _files(command: str) -> list[str]:
+def files(command: str) -> list[str]:
     """The files (or hosts) `command` names: words with a path's slash or a short lower-case
     extension (`package.json`, `status.example.com`), not an address, an option, a variable, a
     field (`.version`, `State.Name`) or a scoped package (`@acme/sdk`)."""

@@ -42,7 +42,7 @@ NPM_ERROR = "err!"  # `npm ERR! code E404`
 # What a compiler says after the place it reports, before a code or words (`src/cart.ts(42,7):
 # error TS2322: ...`; not a line of source found by `grep -n`, `app.py:12: error = ...`).
 LOCATED = frozenset({"error", "fatal"})
-CODE_OPENING = "err_"  # an error code opening a line (`ERR_PNPM_NO_MATCHING_VERSION No ...`)
+CODE_OPENING = "ERR_"  # an error's code opening a line (`ERR_PNPM_NO_MATCHING_VERSION No ...`)
 BRACKETS = "[](){}<>'\"`*"
 PUNCTUATION = ":!,;."
 PASSED = frozenset(
@@ -98,9 +98,9 @@ def failure_line(line: str) -> bool:
         core = word.strip(BRACKETS).lower()
         bare = core.rstrip(PUNCTUATION)
         following = words[at + 1].lower() if at < last else ""
-        if at == 0 and (bare.partition("[")[0] in OPENINGS or bare.startswith(CODE_OPENING)):
+        if at == 0 and (bare.partition("[")[0] in OPENINGS or _coded(word, last)):
             return True
-        if at == 1 and bare in LOCATED and following[:1].isalpha() and _location(words[0]):
+        if at == 1 and bare in LOCATED and _reported(core, following) and _location(words[0]):
             return True
         if core == NPM_ERROR or (
             at in (0, 1, last) and word.strip(BRACKETS + PUNCTUATION) in SHOUTED
@@ -111,6 +111,19 @@ def failure_line(line: str) -> bool:
         if bare in TALLIES and _counted(words[at - 1] if at else "", word, following):
             return True
     return False
+
+
+def _coded(word: str, last: int) -> bool:
+    """`word`, opening a line of more words, is an error's code in capitals
+    (`ERR_PNPM_NO_MATCHING_VERSION`; not `err_rate:`, `ERR_OK` alone)."""
+    code = word.strip(BRACKETS)
+    return last > 0 and code.startswith(CODE_OPENING) and code.isupper()
+
+
+def _reported(core: str, following: str) -> bool:
+    """What follows `error` after a place is a compiler's report: a colon, or a code with digits
+    (`error TS2322:`, `error CS0618:`, `error MD013/line-length`; not `error codes`)."""
+    return core.endswith(":") or (following[:1].isalpha() and any(c.isdigit() for c in following))
 
 
 def _location(word: str) -> bool:

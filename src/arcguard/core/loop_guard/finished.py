@@ -181,8 +181,8 @@ def _reread(track: Track, call: ToolCall, result: ToolResult, finished: stuck.Fi
     if finished.edit or (finished.changed and not finished.cleared):
         reread.end(st)
     elif finished.outcome.startswith(opkey.COMPLETED) and not tool_effects.is_poll(call):
-        way, label = opkey.operation_id(call), opkey.label(call, stuck.LABEL_CHARS)
-        reread.observe(st, reread.failing(result), way, track.turns, label)
+        at = reread.look(call, track.turns, opkey.label(call, stuck.LABEL_CHARS))
+        reread.observe(st, reread.shown(result), at)
 
 
 def _finish(guard: Guard, call: ToolCall, result: ToolResult) -> stuck.Finished:

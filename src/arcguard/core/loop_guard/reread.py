@@ -2,58 +2,126 @@
 
 A traceback in a log, read with `Read`, then `tail`, then `grep -B2 -A21`, then `sed -n`; a CI
 job's failing step through `gh run view --log-failed`, `gh api .../logs`, a saved copy and
-`awk`: each reader shows the lines that say what failed, and none the session had not seen.
+`awk`: each reader shows the lines that say what failed, and little the session had not seen.
 Once a failure is read, reading it again in other words will not change it.
 
 A look (a completed call that changed nothing, not a poll) whose print reports a failure
-(`failure_lines.failure_line`, past a reader's own marks: `12→`, `2504:`, `src/app.py:12:`)
-gives its failing lines, what a clock moves set aside (`answers.clock_free`: one error logged at
-two times is one line). When every one of them was shown by the run's looks, and the look is
-spelt anew, in a turn of its own (calls issued together saw no answer yet), it is one more
-reading: the 4th reading gets a request to summarise and the 7th a pause (`error_checkin_repeats`,
-`error_pause_repeats`), as one answer asked many ways does (`asked`). A look that shows failing
-lines the run had not goes on without counting (some other failure is news); one sharing none
-starts the run again. A change, an edit, the user's words, real progress (`stuck._progress`)
-or more than `GAP` looks in a row without a failing line end it. A failing call is an attempt,
-for the failures' rules; a poll is timed (`polls`). Pure functions; the run lives in the
-track's `Stuck` record.
+(`failure_lines.failure_line`, past a reader's own marks: `12→`, `2504:`, `src/app.py:12:`, a
+count) gives its failing lines, what a clock moves set aside (`answers.clock_free`: one error
+logged at two times is one line); a line of code or a quote naming an error
+(`logger.error("payment failed: %s")`, `t.Fatalf(...)`) is none. It is one more reading when
+every failing line it shows was shown by the run's looks, at most half of all its lines
+are new to them (paging through a log, a look with new context, is news), it reads what the
+last reading read (not another pod's log, run or host: a sweep's finding), and it is spelt
+anew in a turn of its own (calls issued together saw no answer yet). The 4th reading gets a
+request to summarise and the 7th a pause (`error_checkin_repeats`, `error_pause_repeats`), as
+one answer asked many ways does (`asked`). A look that shows only another failure starts the
+run again. A change, an edit, the user's words, real progress (`stuck._progress`) or more than
+`GAP` looks in a row without a failing line end it. A failing call is an attempt, for the
+failures' rules; a poll is timed (`polls`). Pure functions; the run lives in the track's
+`Stuck` record.
 """
 
 from __future__ import annotations
 
 from arcguard.core import hashing
 from arcguard.core.loop_guard import answers
+from arcguard.core.loop_guard import asked
 from arcguard.core.loop_guard import failure_lines
+from arcguard.core.loop_guard import failures
+from arcguard.core.loop_guard import opkey
 from arcguard.core.loop_guard import shape
+from arcguard.core.loop_guard import tool_effects
 from arcguard.core.loop_records import Reread
+from arcguard.values import value
 
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from arcguard.core.loop_records import Stuck
+    from arcguard.core.tool_call import ToolCall
     from arcguard.core.tool_call import ToolResult
 
 GAP = 4  # looks without a failing line that may come between two readings
+NEW_SHARE = 2  # a look with more than half its lines new to the run brings news
 TEXT_CHARS = 8000  # of a print's end, read for failing lines
 MAX_LINES = 32  # failing lines a run keeps
+MAX_SEEN = 128  # lines a run keeps of all its looks showed
 MAX_WAYS = 16
+MAX_NAMES = 4
+NAME_CHARS = 64
 LINE_DIGEST = 8
 STREAMS = frozenset({"stdout", "stderr"})  # a command's answer: the text the model saw
 DEPTH = 2  # a tool's answer nests its text this deep at most (`Read`: `file`, then `content`)
 ARROW = "→"  # the Read tool's mark after a line's number
 NUMBER_CHARS = 8  # a line number before a reader's mark, at most
 DATE_CHARS = 10  # `2026-05-12`
+CODE_MARKS = "\"'`("  # before a failing word: a quote or a call's argument, not a report
+EXTENSION_CHARS = 4  # a file's name ends in a dot and a short extension (`app.log`)
 
 
-def failing(result: ToolResult) -> list[str]:
-    """The failing lines a look's print shows, as short digests, in order, each once."""
-    found: dict[str, None] = {}
+@value
+class Shown:
+    """What a look's print showed, as a reading compares it: its failing lines and all its
+    lines, as short digests."""
+
+    failing: list[str]
+    lines: list[str]
+
+
+@value
+class Look:
+    """A look as a reading is told apart from a sweep's finding: its spelling
+    (`opkey.operation_id`), its words as sweeps compare them (`failures.sweep_words`), the
+    files it reads, its turn and its label."""
+
+    way: str
+    words: list[str]
+    names: list[str]
+    turn: int
+    label: str
+
+
+def shown(result: ToolResult) -> Shown:
+    """The failing lines and all the lines a look's print shows, each once, in order."""
+    failing: dict[str, None] = {}
+    lines: dict[str, None] = {}
     for line in _text(result)[-TEXT_CHARS:].splitlines():
-        bare = _unmarked(line) if failure_lines.may_report(line) else ""
-        if bare and failure_lines.failure_line(bare):
-            words = answers.clock_free(bare)[: failure_lines.HEAD_CHARS].split()
-            found[hashing.digest(" ".join(words))[:LINE_DIGEST]] = None
-    return list(found)
+        bare = _unmarked(line)
+        if not bare:
+            continue
+        head = answers.clock_free(bare)[: failure_lines.HEAD_CHARS]
+        digest = hashing.digest(" ".join(head.split()))[:LINE_DIGEST]
+        lines[digest] = None
+        if failure_lines.may_report(bare) and failure_lines.failure_line(bare) and not _code(bare):
+            failing[digest] = None
+    return Shown(failing=list(failing), lines=list(lines))
+
+
+def look(call: ToolCall, turn: int, label: str) -> Look:
+    """What `call` looked at, as `observe` compares it."""
+    command = tool_effects.command_of(call) or ""
+    path = opkey.file_path(call)
+    named = [path] if path else asked.files(command)
+    names = [name.rpartition("/")[2][:NAME_CHARS] for name in named]
+    files = [name for name in names if _file_name(name)]
+    words = failures.sweep_words(command) if command else []
+    return Look(opkey.operation_id(call), words, files[:MAX_NAMES], turn, label)
+
+
+def _file_name(name: str) -> bool:
+    stem, dot, extension = name.rpartition(".")
+    return bool(stem and dot) and 0 < len(extension) <= EXTENSION_CHARS and extension.isalpha()
+
+
+def _code(line: str) -> bool:
+    """A quote, a call's parenthesis or a method's dot comes before the first word that may say
+    something failed: a line of code or a quoted message (`logger.error("payment failed")`),
+    not a report of one."""
+    lowered = line.lower()
+    first = min((at for stem in failure_lines.STEMS if (at := lowered.find(stem)) >= 0), default=0)
+    before = line[:first]
+    return before.endswith(".") or any(mark in before for mark in CODE_MARKS)
 
 
 def _text(result: ToolResult) -> str:
@@ -81,7 +149,7 @@ def _unmarked(line: str) -> str:
     if arrow and head.strip().isdigit() and len(head) <= NUMBER_CHARS:
         return rest.strip()
     count, _, rest = line.strip().partition(" ")
-    if count.isdigit() and rest:
+    if count.isdigit() and count.strip("0") and rest:  # `0 errors` is a count of none
         return rest.strip()
     if _dated(line):
         return line.strip()  # `2026-05-12 08:14:03 ERROR ...`: a log's own line
@@ -101,25 +169,40 @@ def _dated(line: str) -> bool:
     return len(day) == DATE_CHARS and day[4] == day[7] == "-" and day.replace("-", "").isdigit()
 
 
-def observe(st: Stuck, found: list[str], way: str, turn: int, label: str) -> None:
-    """A look spelt `way`, in the track's `turn`, showed the failing lines `found` (mutates
-    `st`)."""
+def observe(st: Stuck, seen: Shown, at: Look) -> None:
+    """A look (`at`) showed `seen` (mutates `st`)."""
     run = st.reread
-    if not found:
+    if not seen.failing:
         if run is not None:
             run.others += 1
             if run.others > GAP:
                 end(st)
         return
-    if run is None or not set(found) & set(run.lines):
-        st.reread = Reread(lines=found[-MAX_LINES:], ways=[way], label=label, turn=turn)
+    if run is None or not set(seen.failing) & set(run.lines):
+        st.reread = Reread(
+            lines=seen.failing[-MAX_LINES:],
+            ways=[at.way],
+            label=at.label,
+            turn=at.turn,
+            seen=seen.lines[-MAX_SEEN:],
+            words=at.words,
+            names=at.names,
+        )
         return
+    fresh = [line for line in seen.lines if line not in set(run.seen)]
+    told = len(fresh) > max(1, len(seen.lines) // NEW_SHARE)
+    news = told or not set(seen.failing) <= set(run.lines)
+    elsewhere = failures.retargets(run.words, at.words) or bool(
+        run.names and at.names and not set(run.names) & set(at.names)
+    )
     run.others = 0
-    if not set(found) <= set(run.lines):
-        run.lines = list(dict.fromkeys([*run.lines, *found]))[-MAX_LINES:]
-    elif way not in run.ways and turn != run.turn:
-        run.ways = [*run.ways, way][-MAX_WAYS:]
-        run.label, run.turn = label, turn
+    run.lines = list(dict.fromkeys([*run.lines, *seen.failing]))[-MAX_LINES:]
+    run.seen = list(dict.fromkeys([*run.seen, *fresh]))[-MAX_SEEN:]
+    run.names = list(dict.fromkeys([*run.names, *at.names]))[-MAX_NAMES:]
+    run.words = at.words
+    if not (news or elsewhere) and at.way not in run.ways and at.turn != run.turn:
+        run.ways = [*run.ways, at.way][-MAX_WAYS:]
+        run.label, run.turn = at.label, at.turn
 
 
 def readings(st: Stuck) -> int:
