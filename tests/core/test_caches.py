@@ -23,6 +23,7 @@ def _bash(command: str) -> ToolCall:
         "docker builder prune -f",
         "rm -rf node_modules/.cache .next/cache",
         "rm -rf ~/Library/Developer/Xcode/DerivedData/Ledgerly-*",
+        "find . -name __pycache__ -prune; rm -rf migrations/__pycache__ .pytest_cache",
         "yarn cache clean && yarn info @acme/sdk version",
     ],
 )
@@ -40,6 +41,8 @@ def test_what_only_clears_a_cache(command):
         "rm -rf dist .next/cache",  # a build's output too
         "go clean",  # the package's own objects
         "docker system prune -f",  # containers and networks too
+        "rm src/services/cache_service.py",  # a source file named for a cache
+        "rm /etc/nginx/conf.d/cache.conf",
         "npm cache clean --force > /tmp/out.txt",  # writes a file
     ],
 )

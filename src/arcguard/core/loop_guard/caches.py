@@ -33,9 +33,11 @@ CLEARING = {
     "conda": (("clean",),),
     "brew": (("cleanup",),),
 }
-# A part of a path `rm` deletes that names a cache (`~/.cache/pnpm`, `.next/cache`, Xcode's
-# `DerivedData`, `__pycache__`, `.pytest_cache`).
-CACHE_PARTS = ("cache", "deriveddata")
+# A folder of a path `rm` deletes that holds a cache (`~/.cache/pnpm`, `.next/cache`, Xcode's
+# `DerivedData`), or one named for its tool's cache (`__pycache__`, `.pytest_cache`,
+# `.parcel-cache`); not a file whose name says cache (`cache_service.py`, `cache.conf`).
+CACHE_FOLDERS = frozenset({"cache", ".cache", "__pycache__", "deriveddata"})
+CACHE_ENDINGS = ("_cache", "-cache")
 REMOVERS = frozenset({"rm"})
 
 
@@ -67,5 +69,12 @@ def _clears(words: list[str]) -> bool:
 
 
 def _cache_path(path: str) -> bool:
-    """A part of `path` names a cache (`~/.cache/pnpm/metadata*`, `node_modules/.cache`)."""
-    return any(part in piece.lower() for piece in path.split("/") for part in CACHE_PARTS)
+    """A folder of `path` is a cache's (`~/.cache/pnpm/metadata*`, `node_modules/.cache`)."""
+    parts = path.lower().rstrip("/").split("/")
+    *folders, last = parts
+    named = "." in last[1:]  # a file's name, with its extension
+    return any(map(_cache_folder, folders if named else parts))
+
+
+def _cache_folder(part: str) -> bool:
+    return part in CACHE_FOLDERS or (part.startswith(".") and part.endswith(CACHE_ENDINGS))
