@@ -193,6 +193,27 @@ def test_pages_of_a_long_log_each_showing_the_error_again_are_news():
     assert "word" not in _seen(d, pages)
 
 
+def test_the_same_log_lines_printed_at_other_times_bring_nothing_new():
+    # A job's log read again: every line stamped anew, none new once its time is set aside.
+    def job(at: str) -> str:
+        return "\n".join(
+            [
+                *(f"{at} step {tag(n)} started" for n in range(5)),
+                f"{at} ERROR build failed: KeyError: 'phone'",
+            ]
+        )
+
+    d = Driver()
+    spellings = (
+        "tail -6 build.log",
+        "tail -n 6 build.log",
+        "sed -n '1,6p' build.log",
+        "head -6 build.log",
+    )
+    readers = [bash(spelt, job(f"2026-05-12T08:1{n}:03.221Z")) for n, spelt in enumerate(spellings)]
+    assert _seen(d, readers)[-1] == "word"
+
+
 def test_one_failure_met_in_one_log_after_another_is_a_sweep():
     d = Driver()
     pods = [

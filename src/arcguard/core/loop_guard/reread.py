@@ -56,6 +56,7 @@ DEPTH = 2  # a tool's answer nests its text this deep at most (`Read`: `file`, t
 ARROW = "→"  # the Read tool's mark after a line's number
 NUMBER_CHARS = 8  # a line number before a reader's mark, at most
 DATE_CHARS = 10  # `2026-05-12`
+TIME_MARKS = frozenset("-:.,TZ+")  # between the numbers of a date or a time
 CODE_MARKS = "\"'`("  # before a failing word: a quote or a call's argument, not a report
 EXTENSION_CHARS = 4  # a file's name ends in a dot and a short extension (`app.log`)
 
@@ -83,19 +84,43 @@ class Look:
 
 
 def shown(result: ToolResult) -> Shown:
-    """The failing lines and all the lines a look's print shows, each once, in order."""
-    failing: dict[str, None] = {}
-    lines: dict[str, None] = {}
-    for line in _text(result)[-TEXT_CHARS:].splitlines():
-        bare = _unmarked(line)
-        if not bare:
-            continue
-        head = answers.clock_free(bare)[: failure_lines.HEAD_CHARS]
-        digest = hashing.digest(" ".join(head.split()))[:LINE_DIGEST]
-        lines[digest] = None
-        if failure_lines.may_report(bare) and failure_lines.failure_line(bare) and not _code(bare):
-            failing[digest] = None
-    return Shown(failing=list(failing), lines=list(lines))
+    """The failing lines and all the lines a look's print shows, each once, in order; none
+    when it shows no failing line (most looks: only their words are tested then)."""
+    printed = _text(result)[-TEXT_CHARS:].splitlines()
+    failing = [
+        _digest(bare)
+        for line in printed
+        if failure_lines.may_report(line)
+        and (bare := _unmarked(line))
+        and failure_lines.failure_line(bare)
+        and not _code(bare)
+    ]
+    if not failing:
+        return Shown(failing=[], lines=[])
+    lines = [_untimed(bare) for line in printed if (bare := _unmarked(line))]
+    return Shown(failing=list(dict.fromkeys(failing)), lines=list(dict.fromkeys(lines)))
+
+
+def _untimed(line: str) -> str:
+    """A line's short digest, its dates and times aside (`2026-05-12`, `08:14:03,221`): a
+    cheaper test than `_digest`'s for the many lines of a print."""
+    words = [word for word in line.split() if not _time(word)]
+    return hashing.digest(" ".join(words))[:LINE_DIGEST]
+
+
+def _time(word: str) -> bool:
+    """`word` is a date, a time or both (`2026-05-12`, `08:14:03,221`, `2026-10-15T08:14:02Z`)."""
+    return (
+        word[:1].isdigit()
+        and ("-" in word or ":" in word)
+        and all(c.isdigit() or c in TIME_MARKS for c in word)
+    )
+
+
+def _digest(line: str) -> str:
+    """A line's short digest, what a clock moves set aside."""
+    head = answers.clock_free(line)[: failure_lines.HEAD_CHARS]
+    return hashing.digest(" ".join(head.split()))[:LINE_DIGEST]
 
 
 def look(call: ToolCall, turn: int, label: str) -> Look:
