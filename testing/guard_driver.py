@@ -205,3 +205,19 @@ class Driver:
     def main(self) -> JSONObject:
         """The main track as the state file holds it."""
         return StateFile.view(self.state).guard.tracks["main"].data
+
+
+def staged(d: Driver, calls: list[Call]) -> list[str]:
+    """What followed each call, one turn each: "word", "pause" or "" (none after a pause)."""
+    out = []
+    for call in calls:
+        context = d.turn(call)["context"]
+        out.append("pause" if d.paused else "word" if context else "")
+        if d.paused:
+            break
+    return out
+
+
+def nudge_rule(d: Driver) -> str | None:
+    """The rule of the first request to summarise the session logged."""
+    return next((e.rule for e in StateFile.view(d.state).log if e.kind == "nudge"), None)

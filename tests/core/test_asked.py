@@ -13,6 +13,8 @@ from testing.guard_driver import Call
 from testing.guard_driver import Driver
 from testing.guard_driver import bash
 from testing.guard_driver import edit
+from testing.guard_driver import nudge_rule
+from testing.guard_driver import staged
 from testing.guard_driver import tag
 
 from arcguard.core.loop_guard import asked
@@ -49,17 +51,7 @@ VERSIONS = (
 
 def _ask(d: Driver, asks: list[tuple[str, str]]) -> list[str]:
     """What followed each look: "word", "pause" or ""."""
-    out = []
-    for command, answer in asks:
-        context = d.turn(bash(command, response=answer))["context"]
-        out.append("pause" if d.paused else "word" if context else "")
-        if d.paused:
-            break
-    return out
-
-
-def _rule(d: Driver) -> str | None:
-    return next((e.rule for e in StateFile.view(d.state).log if e.kind == "nudge"), None)
+    return staged(d, [bash(command, response=answer) for command, answer in asks])
 
 
 @pytest.mark.parametrize(
@@ -107,7 +99,7 @@ def test_one_health_asked_through_every_endpoint_is_asked_about_then_paused():
     seen = _ask(d, list(HEALTH))
     assert seen[:4] == ["", "", "", "word"]
     assert seen[4:] == ["", "", "pause"]
-    assert _rule(d) == "same-answer"
+    assert nudge_rule(d) == "same-answer"
     assert "asked 7 ways" in d.paused["reason"] and "yellow" in d.paused["reason"]
 
 
@@ -165,7 +157,7 @@ def test_the_same_call_asked_again_is_the_shape_rules_not_this_one():
     url = "curl -s localhost:9200/_cluster/health"
     filters = ("jq -r .status", "jq .status", "jq -r '.status'", "tail -1", "head -1", "cat")
     seen = _ask(d, [(f"{url} | {f}", "yellow") for f in filters])
-    assert "word" not in seen and _rule(d) is None
+    assert "word" not in seen and nudge_rule(d) is None
 
 
 @pytest.mark.parametrize(
@@ -203,7 +195,7 @@ def test_looks_issued_together_are_one_way_of_asking():
     # Calls issued in one turn saw no answer before they were asked.
     d = Driver()
     d.turn(*(bash(command, response=answer) for command, answer in HEALTH[:5]))
-    assert not d.paused and _rule(d) is None
+    assert not d.paused and nudge_rule(d) is None
 
 
 def test_an_answer_that_says_all_is_well_ends_the_run():

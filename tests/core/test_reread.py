@@ -11,6 +11,8 @@ from testing.guard_driver import Call
 from testing.guard_driver import Driver
 from testing.guard_driver import bash
 from testing.guard_driver import edit
+from testing.guard_driver import nudge_rule
+from testing.guard_driver import staged
 from testing.guard_driver import tag
 
 from arcguard.core.loop_guard import reread
@@ -79,26 +81,11 @@ CODE = Call(
 )
 
 
-def _seen(d: Driver, calls: list[Call]) -> list[str]:
-    """What followed each call: "word", "pause" or ""."""
-    out = []
-    for call in calls:
-        context = d.turn(call)["context"]
-        out.append("pause" if d.paused else "word" if context else "")
-        if d.paused:
-            break
-    return out
-
-
-def _rule(d: Driver) -> str | None:
-    return next((e.rule for e in StateFile.view(d.state).log if e.kind == "nudge"), None)
-
-
 def test_one_traceback_read_through_every_reader_is_asked_about_then_paused():
     d = Driver()
-    seen = _seen(d, READINGS)
+    seen = staged(d, READINGS)
     assert seen == ["", "", "", "word", "", "", "pause"]
-    assert _rule(d) == "reread"
+    assert nudge_rule(d) == "reread"
     assert "read 7 ways" in d.paused["reason"]
 
 
@@ -113,14 +100,14 @@ def test_the_request_says_what_was_read_again():
 def test_other_looks_between_the_readings_do_not_end_the_run():
     d = Driver()
     calls = [*READINGS[:2], CODE, bash("git log --oneline -3", "a1b2c3d fix"), *READINGS[2:4]]
-    assert _seen(d, calls)[-1] == "word"
+    assert staged(d, calls)[-1] == "word"
 
 
 def test_many_looks_without_a_failing_line_end_the_run():
     d = Driver()
-    _seen(d, READINGS[:3])
-    _seen(d, [bash(f"cat src/mod{n}.py", f"x = {n}") for n in range(reread.GAP + 1)])
-    assert "word" not in _seen(d, READINGS[3:6])
+    staged(d, READINGS[:3])
+    staged(d, [bash(f"cat src/mod{n}.py", f"x = {n}") for n in range(reread.GAP + 1)])
+    assert "word" not in staged(d, READINGS[3:6])
 
 
 @pytest.mark.parametrize(
@@ -132,32 +119,32 @@ def test_many_looks_without_a_failing_line_end_the_run():
 )
 def test_an_edit_or_a_change_between_starts_the_count_again(between: Call):
     d = Driver()
-    _seen(d, READINGS[:3])
+    staged(d, READINGS[:3])
     d.turn(between)
-    assert _seen(d, READINGS[3:6]) == ["", "", ""]
+    assert staged(d, READINGS[3:6]) == ["", "", ""]
 
 
 def test_the_users_words_start_the_count_again():
     d = Driver()
-    _seen(d, READINGS[:3])
+    staged(d, READINGS[:3])
     d.operator("look at the handler, not the log")
-    assert "word" not in _seen(d, READINGS[3:6])
+    assert "word" not in staged(d, READINGS[3:6])
 
 
 def test_a_reading_that_shows_another_failure_too_is_not_counted():
     d = Driver()
-    _seen(d, READINGS[:3])
+    staged(d, READINGS[:3])
     other = [*_logged("11:02:00,001"), "ValueError: invalid literal for int() with base 10: 'x'"]
-    assert _seen(d, [bash(f"tail -n 6 {LOG}", "\n".join(other))]) == [""]
-    assert _seen(d, READINGS[3:4]) == ["word"]  # the 4th reading: the news counted nothing
+    assert staged(d, [bash(f"tail -n 6 {LOG}", "\n".join(other))]) == [""]
+    assert staged(d, READINGS[3:4]) == ["word"]  # the 4th reading: the news counted nothing
 
 
 def test_a_look_at_another_failure_alone_starts_the_run_again():
     d = Driver()
-    _seen(d, READINGS[:3])
+    staged(d, READINGS[:3])
     other = "ValueError: invalid literal for int() with base 10: 'x'"
-    assert _seen(d, [bash(f"grep -m1 ValueError {LOG}", other)]) == [""]
-    assert "word" not in _seen(d, READINGS[3:6])
+    assert staged(d, [bash(f"grep -m1 ValueError {LOG}", other)]) == [""]
+    assert "word" not in staged(d, READINGS[3:6])
 
 
 def test_the_same_reader_again_and_readers_issued_together_count_once():
@@ -190,7 +177,7 @@ def test_pages_of_a_long_log_each_showing_the_error_again_are_news():
         pages.append(
             Call("Read", {"file_path": f"/srv/app/{LOG}", "offset": 40 * n}, response=answer)
         )
-    assert "word" not in _seen(d, pages)
+    assert "word" not in staged(d, pages)
 
 
 def test_the_same_log_lines_printed_at_other_times_bring_nothing_new():
@@ -211,7 +198,7 @@ def test_the_same_log_lines_printed_at_other_times_bring_nothing_new():
         "head -6 build.log",
     )
     readers = [bash(spelt, job(f"2026-05-12T08:1{n}:03.221Z")) for n, spelt in enumerate(spellings)]
-    assert _seen(d, readers)[-1] == "word"
+    assert staged(d, readers)[-1] == "word"
 
 
 def test_one_failure_met_in_one_log_after_another_is_a_sweep():
@@ -220,9 +207,9 @@ def test_one_failure_met_in_one_log_after_another_is_a_sweep():
         bash(f"kubectl logs worker-{pod} --previous | tail -3", "\n".join(_logged("08:14:03,221")))
         for pod in ("a1", "b2", "c3", "d4", "e5", "f6", "g7")
     ]
-    assert "word" not in _seen(d, pods)
+    assert "word" not in staged(d, pods)
     logs = [_read_file(f"/srv/logs/worker-{n}.log") for n in range(7)]
-    assert "word" not in _seen(Driver(), logs)
+    assert "word" not in staged(Driver(), logs)
 
 
 def test_source_that_names_an_error_is_no_failure_read():
@@ -244,7 +231,7 @@ def test_source_that_names_an_error_is_no_failure_read():
         bash("nl -ba billing/charge.py", source),
         bash("head -6 billing/charge.py", source),
     ]
-    assert "word" not in _seen(d, views)
+    assert "word" not in staged(d, views)
 
 
 @pytest.mark.parametrize(

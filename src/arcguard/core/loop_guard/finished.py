@@ -154,7 +154,7 @@ def _asked(
     """A look's states or values counted under its spelling (`asked`); a change ends their
     run, and any other new result comes between. What a change or an edit set is expected."""
     st = track.stuck
-    changed = finished.changed and not finished.cleared  # a cache cleared: asked again
+    changed = _moved(finished)
     if finished.edit:
         replaced = edited.replacements(call)
         asked.expect(st, "\n".join(new for _, new in replaced), "\n".join(o for o, _ in replaced))
@@ -178,11 +178,21 @@ def _reread(track: Track, call: ToolCall, result: ToolResult, finished: stuck.Fi
     """A look's failing lines, counted as one more reading of a failure (`reread`); a change or
     an edit ends their run."""
     st = track.stuck
-    if finished.edit or (finished.changed and not finished.cleared):
+    if finished.edit or _moved(finished):
         reread.end(st)
     elif finished.outcome.startswith(opkey.COMPLETED) and not tool_effects.is_poll(call):
+        seen = reread.shown(result)
+        if not seen.failing:
+            reread.aside(st)
+            return
         at = reread.look(call, track.turns, opkey.label(call, stuck.LABEL_CHARS))
-        reread.observe(st, reread.shown(result), at)
+        reread.observe(st, seen, at)
+
+
+def _moved(finished: stuck.Finished) -> bool:
+    """The call may have changed what a look answers: a change, but for a cache cleared, after
+    which a look asks its question again (`caches`)."""
+    return finished.changed and not finished.cleared
 
 
 def _finish(guard: Guard, call: ToolCall, result: ToolResult) -> stuck.Finished:

@@ -194,15 +194,18 @@ def _dated(line: str) -> bool:
     return len(day) == DATE_CHARS and day[4] == day[7] == "-" and day.replace("-", "").isdigit()
 
 
-def observe(st: Stuck, seen: Shown, at: Look) -> None:
-    """A look (`at`) showed `seen` (mutates `st`)."""
+def aside(st: Stuck) -> None:
+    """A look showed no failing line (mutates `st`): more than `GAP` in a row end the run."""
     run = st.reread
-    if not seen.failing:
-        if run is not None:
-            run.others += 1
-            if run.others > GAP:
-                end(st)
-        return
+    if run is not None:
+        run.others += 1
+        if run.others > GAP:
+            end(st)
+
+
+def observe(st: Stuck, seen: Shown, at: Look) -> None:
+    """A look (`at`) showed `seen`, failing lines among them (mutates `st`)."""
+    run = st.reread
     if run is None or not set(seen.failing) & set(run.lines):
         st.reread = Reread(
             lines=seen.failing[-MAX_LINES:],
