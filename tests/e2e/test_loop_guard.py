@@ -254,6 +254,43 @@ def test_a_failing_build_seen_through_filters_is_one_failure_checked_in_on_then_
     assert "7 attempts failed the same way" in state["guard"]["paused"]["reason"]
 
 
+APP_LOG = """2026-05-12 08:14:03,221 ERROR django.request Internal Server Error: /webhooks/orders
+Traceback (most recent call last):
+  File "/srv/app/webhooks/shopify.py", line 31, in _shipping_from_payload
+    "phone": addr["phone"],
+             ~~~~^^^^^^^^^
+KeyError: 'phone'
+"""
+READ_AGAIN = "[arcguard] The same failure, read 4 ways"
+
+
+def test_one_traceback_read_seven_ways_is_checked_in_on_then_paused(claude_project, run_claude):
+    # Each reader prints the traceback its own way (line numbers, marks, a slice): nothing new.
+    project = claude_project(all_arcguard_settings())
+    (project.path / "app.log").write_text(APP_LOG)
+    readers = [
+        "cat app.log",
+        "grep -n -A4 Traceback app.log",
+        "tail -n 5 app.log",
+        "sed -n '1,6p' app.log",
+        "awk 'NR <= 6' app.log",
+        "head -n 6 app.log",
+        "grep -n -B1 -A4 Traceback app.log",
+        "nl -ba app.log",
+    ]
+    with ScriptedAPI([bash(c) for c in readers]) as api:
+        run = run_claude(project, api, "why does the orders webhook fail?")
+
+    assert run.result is not None, run.describe()
+    assert [READ_AGAIN in api.request_text(i) for i in range(1, 6)] == [
+        False, False, False, True, True,
+    ]  # fmt: skip
+    state = arcguard_state(project, run.session_id)
+    assert log_kinds(state) == ["nudge", "pause"]
+    assert "read 7 ways" in state["guard"]["paused"]["reason"]
+    assert len(api.requests) == 7  # the pause ends the session at the 7th reading's batch
+
+
 def test_a_hang_outliving_its_timeout_under_new_spellings_is_checked_in_on_then_paused(
     claude_project, run_release, claude_release
 ):

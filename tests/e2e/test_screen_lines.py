@@ -265,6 +265,34 @@ def test_one_answer_asked_many_ways_is_asked_about_in_its_own_words(
     assert len(api.requests) >= 6
 
 
+REREAD_ASKED = (
+    "says: arcguard asked the model to step back: 4 ways of reading one failure showed the same"
+    " failing lines. To change this: error_checkin_repeats, error_pause_repeats, loop_guard"
+)
+TRACEBACK = (
+    "Traceback (most recent call last):\n"
+    '  File "/srv/app/webhooks/shopify.py", line 31, in _shipping_from_payload\n'
+    "KeyError: 'phone'\n"
+)
+
+
+def test_one_failure_read_many_ways_is_asked_about_in_its_own_words(
+    claude_release: ClaudeRelease, claude_project: Any
+) -> None:
+    project = claude_project(arcguard_settings_for(claude_release.version))
+    (project.path / "app.log").write_text(TRACEBACK)
+    readers = ["cat app.log", "grep -n -A2 Traceback app.log", "tail -n 3 app.log"]
+    # The 5th closes the 4th's turn on a release without PostToolBatch.
+    readers += ["sed -n '1,3p' app.log", "ls"]
+    script = [tool_use("Bash", {"command": reader}) for reader in readers]
+    script.append(text("The handler reads a phone the payload lacks."))
+    api, shown = run_until(claude_release, project, script, "why does it fail?", "lacks.")
+
+    assert shown.count(REREAD_ASKED) == 1, shown
+    assert kinds(project) == ["nudge"]
+    assert len(api.requests) >= 6
+
+
 def test_restarts_checked_in_the_same_command_are_asked_about_in_their_own_words(
     claude_release: ClaudeRelease, claude_project: Any
 ) -> None:
