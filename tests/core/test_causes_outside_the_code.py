@@ -290,15 +290,18 @@ def test_a_look_that_waits_and_fails_is_still_a_poll_bounded_by_time():
     status = "kubectl -n api rollout status deploy/api --timeout=60s"
     one = "Waiting for deployment rollout to finish: 1 of 3 updated\nerror: timed out waiting"
     two = "Waiting for deployment spec update to be observed...\nerror: timed out waiting"
-    assert _first_word_at(Driver(), [fail(status, one)] * 12, every=300) == 15
+    # Failing the same way again, it is a wait on a failure: bounded at a third of the time
+    # (5 minutes), from its third poll on.
+    assert _first_word_at(Driver(), [fail(status, one)] * 12, every=300) == 10
     # Flapping between two answers seen before moves nothing: the wait is not timed afresh.
     flapping = [fail(status, (one, two)[n % 2]) for n in range(12)]
-    assert _first_word_at(Driver(), flapping, every=300) == 15
+    assert _first_word_at(Driver(), flapping, every=300) == 10
 
 
 def test_a_wait_that_only_waits_is_a_poll_and_a_wait_then_an_act_is_an_attempt():
     waits = fail("./scripts/wait-for-it.sh db:5432 --timeout=60 --wait", "timeout after 60s")
-    assert _first_word_at(Driver(), [waits] * 6, every=60) == -1
+    assert _first_word_at(Driver(), [waits] * 5, every=60) == -1
+    assert _first_word_at(Driver(), [waits] * 6, every=60) == 5  # a wait on a failure
     # A probe after a wait only looks, whatever program it runs.
     probe = fail("sleep 10 && pg_isready -h db", "db:5432 - no response")
     assert _first_word_at(Driver(), [probe] * 9, every=20) == -1

@@ -50,6 +50,7 @@ from arcguard.core.loop_guard.finished import MAX_RESULTS
 from arcguard.core.loop_guard.guard import MAX_QUEUED_IDS
 from arcguard.core.loop_guard.held import MAX_HELD
 from arcguard.core.loop_guard.persisting import MAX_FAILURES
+from arcguard.core.loop_guard.polls import MAX_FAILED_ANSWERS
 from arcguard.core.loop_guard.polls import MAX_VIEWS
 from arcguard.core.loop_guard.polls import MAX_WAIT_LINES
 from arcguard.core.loop_guard.repeat import MAX_RESOLVED_IDS
@@ -172,6 +173,7 @@ def track(cfg: Any, base: int) -> dict[str, Any]:
         ],
         "stuck": {
             "results": [f"completed:{base + n:016x}" for n in range(MAX_SHAPES)],
+            "failed_answers": [f"{base + n:016x}" for n in range(MAX_FAILED_ANSWERS)],
             # A failure's run at one target of a sweep has the longest key (`failures.aimed`), as
             # long as two failures taking turns have (`taking_turns.key`).
             "runs": {f"failed:{base + n:016x}@{base:016x}": INT for n in range(MAX_RUNS)},
@@ -247,6 +249,7 @@ def track(cfg: Any, base: int) -> dict[str, Any]:
                 "lines": [f"{base + n:08x}"[-LINE_DIGEST:] for n in range(MAX_WAIT_LINES)],
                 "last": [f"{base + n:08x}"[-LINE_DIGEST:] for n in range(MAX_LINES)],
                 "command": f"{base:016x}",
+                "failing": True,
             },
             "poll_nudged": False,
             "searches": INT,

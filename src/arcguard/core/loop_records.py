@@ -33,6 +33,7 @@ class Poll(Record):
     lines: list[str] = field(list_of(STR), default_factory=list)  # its answers' (`answers.lines`)
     last: list[str] = field(list_of(STR), default_factory=list)  # its latest answer's lines
     command: str = field(STR, default="")  # the digest of that answer's command as written
+    failing: bool = field(BOOL, default=False)  # a poll failed or named a failing state
 
 
 class Asked(Record):
@@ -112,6 +113,8 @@ class Persist(Record):
 
 class Stuck(Record):
     results: list[str] = field(list_of(STR), default_factory=list)  # result shapes seen
+    # failures' whole answers seen, clock aside (`answers.lines`): a poll failing as one did
+    failed_answers: list[str] = field(list_of(STR), default_factory=list)
     runs: dict[str, int] = field(map_of(INT), default_factory=dict)  # shape -> current run
     marks: dict[str, int] = field(map_of(INT), default_factory=dict)  # shape -> `news` then
     news: int = field(INT, default=0)  # results never seen before, since the operator spoke

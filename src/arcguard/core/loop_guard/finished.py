@@ -15,6 +15,7 @@ from arcguard.core.loop_guard import background
 from arcguard.core.loop_guard import caches
 from arcguard.core.loop_guard import edited
 from arcguard.core.loop_guard import exit_status
+from arcguard.core.loop_guard import failing_states
 from arcguard.core.loop_guard import failure_lines
 from arcguard.core.loop_guard import failures
 from arcguard.core.loop_guard import hangs
@@ -35,6 +36,7 @@ from arcguard.core.schema import StateFile
 from arcguard.core.state import clone
 from arcguard.core.state import remember
 from arcguard.core.state import short_id
+from arcguard.core.tool_call import ToolResult
 
 
 TYPE_CHECKING = False
@@ -48,7 +50,6 @@ if TYPE_CHECKING:
     from arcguard.core.schema import Track
     from arcguard.core.state import State
     from arcguard.core.tool_call import ToolCall
-    from arcguard.core.tool_call import ToolResult
 
 NOTEBOOK_EDIT = "NotebookEdit"  # its response shows no patch: a completed one counts as an edit
 MAX_RESULTS = 400
@@ -239,10 +240,24 @@ def _finish(guard: Guard, call: ToolCall, result: ToolResult) -> stuck.Finished:
     ):
         finished.quiet = not failure_lines.says_passed(shape.result_text(result))
     if outcome.startswith((opkey.COMPLETED, opkey.FAILED)) and tool_effects.is_poll(call):
-        text = shape.result_text(result)
-        finished.progress, finished.numbers = answers.progress(text), answers.bare_numbers(text)
-        finished.lines = answers.lines(text)
+        _poll_answer(finished, call, result)
+    elif outcome.startswith(opkey.FAILED) and call.name == opkey.BASH:
+        finished.lines = answers.lines(shape.result_text(result))  # a poll may fail so too
     return finished
+
+
+def _poll_answer(finished: stuck.Finished, call: ToolCall, result: ToolResult) -> None:
+    """What a poll's answer shows of what it waits for (mutates `finished`): a failing state
+    reads as any other (`failing_states`)."""
+    text = shape.result_text(result)
+    finished.progress, finished.numbers = answers.progress(text), answers.bare_numbers(text)
+    folded = failing_states.fold(text)
+    if folded is not None:
+        finished.failing = True
+        text = folded
+        if finished.outcome.startswith(opkey.COMPLETED):
+            finished.result = shape.result_shape(finished.outcome, ToolResult(response=text), call)
+    finished.lines = answers.lines(text)
 
 
 def _changed(guard: Guard, finished: stuck.Finished, call: ToolCall, result: ToolResult) -> None:

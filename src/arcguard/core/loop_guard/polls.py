@@ -11,19 +11,22 @@ moving from one state to the next, even to one shown before) starts the wait aga
 a view's progress going further than when it joined (`answers.ahead`; the first spelling
 keeps its furthest marks), a timer in the first answer running down (`answers.counts_down`)
 or a lone count draining (`answers.drains`). A failure in other words (a wait timing out
-anew) goes on with the wait, and so does an answer that shows only lines the wait has shown,
-times aside (`shown`: `tail -n 2` of a log that stopped, after `tail -n 3`). Any other new
-answer is progress, which the caller handles (every run starts again). Pure functions of the
-record.
+anew, a failing state: `failing_states`) goes on with the wait, and so does an answer that
+shows only lines the wait has shown, times aside (`shown`: `tail -n 2` of a log that stopped,
+after `tail -n 3`). Any other new answer is progress, which the caller handles (every run
+starts again). A wait that began with a failure or showed one again is a wait on a failure
+(`on_failure`). Pure functions of the record.
 """
 
 from __future__ import annotations
 
 from arcguard.core import hashing
 from arcguard.core.loop_guard import answers
+from arcguard.core.loop_guard import opkey
 from arcguard.core.loop_guard import shape
 from arcguard.core.loop_guard import tool_effects
 from arcguard.core.loop_records import Poll
+from arcguard.core.state import remember
 
 
 TYPE_CHECKING = False
@@ -36,6 +39,8 @@ if TYPE_CHECKING:
     class Answer(Protocol):
         """What a poll's answer brought (`stuck.Finished`)."""
 
+        outcome: str
+        checked: str
         result: str
         progress: str
         numbers: str
@@ -44,7 +49,29 @@ if TYPE_CHECKING:
 
 MAX_VIEWS = 4  # other spellings a wait keeps: a rotation is a few
 SEP = "|"  # between a view's answer and its marks of progress, which never hold it
+MAX_FAILED_ANSWERS = 16  # failures' whole answers kept (`failed_before`): a wait's few
 MAX_WAIT_LINES = 80  # lines a wait keeps of what its polls showed (`answers.lines`)
+
+
+def looked(call: ToolCall, finished: Answer) -> bool:
+    """The call waited to look: a poll. One that also acts (`sleep 10 && git add`, `helm
+    upgrade --wait`) and fails did not look, it failed: an attempt like any other. One that
+    restarted something, waited and looked (`docker compose up -d && sleep 4 && curl ...`)
+    checked its restart: the look judges it (`checks`), as a look after a restart would."""
+    failed = finished.outcome.startswith(opkey.FAILED)
+    acted = failed and tool_effects.acts(call)
+    return tool_effects.is_poll(call) and not acted and not finished.checked
+
+
+def failed_before(st: Stuck, lines: list[str]) -> bool:
+    """A failure's whole answer (`answers.lines`) was a failure's before (remembers it)."""
+    if not lines:
+        return False
+    answer, kept = hashing.digest(" ".join(lines)), st.failed_answers
+    before = answer in kept
+    remember(kept, answer, MAX_FAILED_ANSWERS)
+    st.failed_answers = kept  # a default list is the record's once set
+    return before
 
 
 def answered(call: ToolCall, finished: Answer, now: float, label: str) -> Poll:
@@ -74,6 +101,7 @@ def wait(st: Stuck, seen: Poll, *, failed: bool, shown: bool = False) -> None:
         kept.update(dict.fromkeys(seen.lines))
         current.lines = list(kept)[-MAX_WAIT_LINES:]
         current.last, current.command = seen.lines, seen.command
+        current.failing = current.failing or seen.failing
     else:
         st.poll, st.poll_nudged = seen, False
 
@@ -97,6 +125,11 @@ def shown(current: Poll | None, seen: Poll) -> bool:
             return False
         left.remove(line)
     return True
+
+
+def on_failure(current: Poll | None) -> bool:
+    """The wait is one on a failure: it began with one, or showed one again."""
+    return current is not None and (current.failing or current.result.startswith(opkey.FAILED))
 
 
 def _goes_on(current: Poll, seen: Poll, *, same: bool) -> bool:

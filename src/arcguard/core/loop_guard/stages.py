@@ -17,6 +17,8 @@ from arcguard.core.words import messages
 from arcguard.core.words import vocabulary
 
 
+# A wait on a failure is bounded sooner, by this share of the bounds of a wait.
+FAILING_WAIT = 3
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from arcguard.core.config import Config
@@ -58,6 +60,13 @@ def _waited(st: Stuck, cfg: Config, now: float) -> int:
     return int(now - poll.since) if poll and poll.count >= cfg.poll_checkin_repeats else 0
 
 
+def _wait_bound(st: Stuck, seconds: int) -> int:
+    """A bound of the wait, `seconds` of `poll_checkin_seconds` or `poll_pause_seconds`; for a
+    wait on a failure (a poll failed, or named a failing state: `failing_states`) a
+    `FAILING_WAIT`th of it, since waiting alone seldom mends one."""
+    return seconds // FAILING_WAIT if st.poll is not None and st.poll.failing else seconds
+
+
 def _pause(st: Stuck, cfg: Config, now: float, ways: int) -> tuple[PauseKind, str] | None:
     """The pause's kind and reason, when a counter asked about has reached its second stage."""
     fails, label, persist, poll = st.fails, st.label, st.persist, st.poll
@@ -79,7 +88,7 @@ def _pause(st: Stuck, cfg: Config, now: float, ways: int) -> tuple[PauseKind, st
     if searches.pause_due(st, cfg.shape_pause_repeats):
         return "stuck", messages.searches_pause(st.searches)
     waited = _waited(st, cfg, now)
-    if poll and st.poll_nudged and waited >= cfg.poll_pause_seconds:
+    if poll and st.poll_nudged and waited >= _wait_bound(st, cfg.poll_pause_seconds):
         return "poll", messages.poll_pause(waited // 60, poll.label)
     return None
 
@@ -114,7 +123,7 @@ def _request(st: Stuck, cfg: Config, now: float, ways: int) -> tuple[str, str, i
         text = messages.stuck_checkin(repeats, label, failing=False)
         return text, vocabulary.NOTHING_NEW, repeats, 1
     waited = _waited(st, cfg, now)
-    if poll and waited >= cfg.poll_checkin_seconds and not st.poll_nudged:
+    if poll and waited >= _wait_bound(st, cfg.poll_checkin_seconds) and not st.poll_nudged:
         st.poll_nudged = True
         return messages.poll_checkin(waited // 60, poll.label), vocabulary.POLL, 0, 1
     if searches.word_due(st, cfg.shape_checkin_repeats):

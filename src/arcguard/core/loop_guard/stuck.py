@@ -34,8 +34,10 @@ Fed by every finished call (`observe`) and acted on when a turn's calls are done
 - Polls: a call that waits (`tool_effects.is_poll`; not one that also acts and fails: a
   failed attempt) is never denied for repeating, but bounded by wall time: a request at
   `poll_checkin_seconds` of the same results, a pause at `poll_pause_seconds` (`polls`: one
-  wait, however spelt). A new result is progress, unless it is a failure (a wait timing out)
-  or shows only lines the wait showed; a wait that prints nothing told nothing.
+  wait, however spelt). A new result is progress, unless it is a failure (a wait timing out,
+  a failing state: `failing_states`) or shows only lines the wait showed; a wait that prints
+  nothing told nothing. A wait on a failure (a poll failing as a failure did before) is
+  bounded sooner (`stages.FAILING_WAIT`), and a change does not end it: its next poll tells.
 """
 
 from __future__ import annotations
@@ -136,6 +138,7 @@ class Finished:
     said: str = ""  # the states or values a look answered with (`asked.said`)
     quiet: bool = False  # a filter hid its status, and what it let through said neither way
     lines: list[str] | None = None  # a poll's lines (`answers.lines`)
+    failing: bool = False  # a poll's answer names a failing state (`failing_states`)
 
 
 def checked(finished: Finished, call: ToolCall, result: ToolResult, restart: str) -> None:
@@ -169,7 +172,7 @@ def recognise(track: Track, call: ToolCall, result: ToolResult, finished: Finish
     if joined in st.causes:
         finished.result = joined
         return
-    if call.name != opkey.BASH or finished.found is not None or _polls(call, finished):
+    if call.name != opkey.BASH or finished.found is not None or polls.looked(call, finished):
         return  # a search's or a poll's result is judged by their own rules
     if not finished.outcome.startswith((opkey.FAILED, opkey.COMPLETED)):
         return
@@ -212,7 +215,7 @@ def observe(track: Track, now: float, call: ToolCall, finished: Finished) -> Non
         st.changed_turn = track.turns
     if _other_code(st, call, finished, back=back):
         return
-    poll = _polls(call, finished)
+    poll = polls.looked(call, finished)
     if finished.found is not None and not poll:  # a wait for a line to show is timed instead
         searches.observe(st, track.seq, call, finished.found)
     if back or finished.edit == REVISIT or outcome in UNCOMPARED:
@@ -240,6 +243,7 @@ def observe(track: Track, now: float, call: ToolCall, finished: Finished) -> Non
         _forget_quiet_runs(st)
         reverts.news(st, call, failed=result.startswith(opkey.FAILED))
     if result.startswith(opkey.FAILED):
+        polls.failed_before(st, finished.lines or [])
         _observe_failure(st, track.turns, call, finished, label)
         return
     if st.edited and call.name == opkey.BASH:
@@ -247,7 +251,8 @@ def observe(track: Track, now: float, call: ToolCall, finished: Finished) -> Non
     if finished.changed and (fresh or not _active(st, result)):
         # It may have changed the world, and it is not itself the run that repeats; a failure
         # that comes back word for word after it says whether it moved that failure.
-        _progress(st, failures=False)
+        # A wait on a failure goes on: the next poll tells whether the change moved it.
+        _progress(st, failures=False, wait=not polls.on_failure(st.poll))
         return
     _count(st, failures.swept(st, result, call), label)
 
@@ -257,8 +262,11 @@ def _observe_poll(st: Stuck, seen: Poll, finished: Finished, *, fresh: bool) -> 
     nothing told nothing: only an answer that changed is progress, and not a failure's
     (`rollout status` timing out): that is news, as any new result."""
     news = fresh and not finished.empty
-    failed = finished.outcome.startswith(opkey.FAILED)
+    # A failing state shown (`failing_states`) is a failure in other words, as a poll's own.
+    failed = finished.outcome.startswith(opkey.FAILED) or finished.failing
     shown = polls.shown(st.poll, seen)
+    # The same failure again: a wait on something that does not come, however long it waits.
+    seen.failing = failed and polls.failed_before(st, seen.lines)
     if news and not failed:
         _progress(st, wait=not shown)  # what it waited for moved, unless it showed old lines
         _end_edited(st)
@@ -266,16 +274,6 @@ def _observe_poll(st: Stuck, seen: Poll, finished: Finished, *, fresh: bool) -> 
     if news and failed:
         st.news += 1
         _forget_quiet_runs(st)
-
-
-def _polls(call: ToolCall, finished: Finished) -> bool:
-    """The call waited to look: a poll. One that also acts (`sleep 10 && git add`, `helm
-    upgrade --wait`) and fails did not look, it failed: an attempt like any other. One that
-    restarted something, waited and looked (`docker compose up -d && sleep 4 && curl ...`)
-    checked its restart: the look judges it (`checks`), as a look after a restart would."""
-    failed = finished.outcome.startswith(opkey.FAILED)
-    acted = failed and tool_effects.acts(call)
-    return tool_effects.is_poll(call) and not acted and not finished.checked
 
 
 def _other_code(st: Stuck, call: ToolCall, finished: Finished, *, back: bool) -> bool:
