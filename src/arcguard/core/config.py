@@ -223,13 +223,15 @@ class Config:
         600,
         86400,
         "how long a waiting call may show the same result before a request to say what it waits "
-        "for (never under 10 minutes: CI pipelines take minutes)",
+        "for (never under 10 minutes: CI pipelines take minutes; a third of it for a wait on a "
+        "failure)",
     )
     poll_pause_seconds: int = whole(
         1800,
         600,
         7 * 86400,
-        "how long a waiting call may show the same result before a pause (only after the request)",
+        "how long a waiting call may show the same result before a pause (only after the request; "
+        "a third of it for a wait on a failure)",
     )
     allow: tuple[str, ...] = words(
         (), "calls exempt from the loop guard: `Tool`, `glob` or `Tool(glob)`"
