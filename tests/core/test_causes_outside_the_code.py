@@ -290,9 +290,9 @@ def test_a_look_that_waits_and_fails_is_still_a_poll_bounded_by_time():
     status = "kubectl -n api rollout status deploy/api --timeout=60s"
     one = "Waiting for deployment rollout to finish: 1 of 3 updated\nerror: timed out waiting"
     two = "Waiting for deployment spec update to be observed...\nerror: timed out waiting"
-    # Failing the same way again, it is a wait on a failure: bounded at a third of the time
-    # (5 minutes), from its third poll on.
-    assert _first_word_at(Driver(), [fail(status, one)] * 12, every=300) == 10
+    # Failing the same way again, it is a wait on a failure, timed from its first sighting:
+    # asked about at a third of the time (5 minutes) once seen twice.
+    assert _first_word_at(Driver(), [fail(status, one)] * 12, every=300) == 5
     # Flapping between two answers seen before moves nothing: the wait is not timed afresh.
     flapping = [fail(status, (one, two)[n % 2]) for n in range(12)]
     assert _first_word_at(Driver(), flapping, every=300) == 10
@@ -322,7 +322,14 @@ def test_a_failing_wait_whose_progress_moves_is_timed_afresh():
         )
         for n in range(16)
     ]
-    assert _first_word_at(Driver(), steps, every=300) == -1
+    # Each count timed out twice is a wait on that failure, asked about at its second sighting,
+    # but the rollout going further starts the wait again: it is never paused.
+    d = Driver()
+    assert _first_word_at(d, steps, every=300) == 5
+    for step in steps:
+        d.turn(step)
+        d.wait(300)
+    assert d.paused is None
 
 
 def test_new_failing_answers_of_a_poll_are_news_that_end_a_run_gone_quiet():

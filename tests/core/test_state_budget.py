@@ -173,7 +173,7 @@ def track(cfg: Any, base: int) -> dict[str, Any]:
         ],
         "stuck": {
             "results": [f"completed:{base + n:016x}" for n in range(MAX_SHAPES)],
-            "failed_answers": [f"{base + n:016x}" for n in range(MAX_FAILED_ANSWERS)],
+            "failed_answers": {f"{base + n:016x}": NUMBER for n in range(MAX_FAILED_ANSWERS)},
             # A failure's run at one target of a sweep has the longest key (`failures.aimed`), as
             # long as two failures taking turns have (`taking_turns.key`).
             "runs": {f"failed:{base + n:016x}@{base:016x}": INT for n in range(MAX_RUNS)},

@@ -1,9 +1,12 @@
-"""A wait on a failure: a poll that fails, or shows a failing state (`ImagePullBackOff`), as a
-failure had before is waiting for something that waiting alone seldom mends. Its bounds are a
-third of a wait's (a request at 5 minutes, a pause at 10), a failing state turning into
-another (`ErrImagePull`, then `ImagePullBackOff`) is no news, and a change that leaves the
-failure as it was does not start the wait again. A wait whose failures bring news (a rate
-limit's next page) or clear is a wait as before."""
+"""A wait on a failure, and failing states.
+
+A poll that fails as a failure did before (`rollout status` timing out again) waits on
+something that waiting alone seldom brings: the wait is timed from that failure's first
+sighting, asked about at a third of a wait's bound (5 minutes) and paused at half of it (15),
+and a change after which it fails alike does not start it again. A failing state in a status
+table (`ErrImagePull`, then `ImagePullBackOff`) turning into another in the same row is no
+news: the wait goes on, with a wait's bounds. A wait whose failures bring news, or clear, is a
+wait as before."""
 
 from __future__ import annotations
 
@@ -11,6 +14,7 @@ import pytest
 from testing.guard_driver import Call
 from testing.guard_driver import Driver
 from testing.guard_driver import bash
+from testing.guard_driver import edit
 from testing.guard_driver import fail
 
 from arcguard.core.loop_guard import failing_states
@@ -28,11 +32,12 @@ TIMED_OUT = (
     'Waiting for deployment "api" rollout to finish: 1 out of 3 new replicas have been '
     "updated...\nerror: timed out waiting for the condition"
 )
+PENDING = ("sleep 60; kubectl get pvc data", "data Pending gp3")
 
 
 def _minutes_to(d: Driver, calls: list[Call]) -> tuple[int | None, int | None]:
     """One call a minute: the minutes of the request and the pause (None: none came)."""
-    asked = paused = None
+    asked = None
     for minute, call in enumerate(calls, start=1):
         d.wait(60)
         out = d.turn(call)
@@ -40,73 +45,104 @@ def _minutes_to(d: Driver, calls: list[Call]) -> tuple[int | None, int | None]:
             asked = minute
         if d.paused is not None:
             return asked, minute
-    return asked, paused
+    return asked, None
 
 
 def _pods(minute: int, state: str, pod: str = "xk2lq") -> str:
     return PODS.format(pod=pod, state=state, m=minute)
 
 
+def _timing_out(minutes: int) -> list[Call]:
+    """The rollout timing out every other minute, a pending volume polled between."""
+    return [fail(ROLLOUT, TIMED_OUT) if m % 2 else bash(*PENDING) for m in range(1, minutes)]
+
+
 @pytest.mark.parametrize(
     "word",
-    [
-        "ImagePullBackOff",
-        "ErrImagePull",
-        "CrashLoopBackOff",
-        "CreateContainerConfigError",
-        "SecretSyncedError",
-        "ProvisioningFailed",
-        "Error",
-    ],
-)
+    ["ImagePullBackOff", "ErrImagePull", "CrashLoopBackOff", "CreateContainerConfigError",
+     "SecretSyncedError", "ProvisioningFailed", "Error"],
+)  # fmt: skip
 def test_status_words_that_name_a_failure(word):
     assert failing_states.failing_word(word)
 
 
 @pytest.mark.parametrize(
-    "word", ["Running", "Pending", "ContainerCreating", "ERROR", "error", "Errand", "ErrorCount"]
-)
+    "word",
+    ["Running", "Pending", "ContainerCreating", "ERROR", "error", "Errand", "ErrorCount",
+     "TestHTTPError"],
+)  # fmt: skip
 def test_other_words_name_no_failing_state(word):
     assert not failing_states.failing_word(word)
 
 
-def test_a_line_naming_a_failing_state_reads_as_one_line():
+def test_a_failing_state_in_a_row_reads_as_one_marker():
     one = failing_states.fold(_pods(3, "ErrImagePull"))
-    assert one is not None and one == failing_states.fold(_pods(4, "ImagePullBackOff", "r8mwp"))
+    assert one is not None and one == failing_states.fold(_pods(3, "ImagePullBackOff"))
+    assert one != failing_states.fold(_pods(3, "ImagePullBackOff", "r8mwp"))  # another pod
     assert one.splitlines()[:3] == _pods(3, "").splitlines()[:3]
     assert failing_states.fold(_pods(3, "ContainerCreating")) is None
 
 
-def test_a_pod_flipping_between_two_failing_states_is_a_wait_on_a_failure():
-    polls = [
-        bash(f"sleep 60; kubectl get pods -n staging{' -o wide' * (m % 3 == 0)}", _pods(m, s))
-        for m in range(1, 40)
-        for s in [PULLING[m % 2]]
-    ]
+@pytest.mark.parametrize(
+    "text",
+    [
+        'Error from server (NotFound): pods "api-0" not found',
+        "curl: (7) Failed to connect to localhost port 8080",
+        "tests/test_http.py::TestHTTPError::test_retry PASSED [45%]",
+        "Error",
+    ],
+)
+def test_no_failing_state_outside_a_table_row(text):
+    assert failing_states.fold(text) is None
+
+
+def test_a_pod_flipping_between_two_failing_states_is_one_wait():
+    polls = [bash("sleep 60; kubectl get pods", _pods(m, PULLING[m % 2])) for m in range(1, 40)]
     asked, paused = _minutes_to(Driver(), polls)
-    assert asked is not None and asked <= 6
-    assert paused is not None and paused <= 12
+    assert asked is not None and 15 <= asked <= 17
+    assert paused is not None and 30 <= paused <= 32
 
 
-def test_a_rollout_timing_out_again_and_again_is_asked_about_at_five_minutes():
-    calls = [
-        fail(ROLLOUT, TIMED_OUT) if m % 2 else bash("sleep 60; kubectl get pvc data", "Pending")
-        for m in range(1, 40)
-    ]
-    asked, paused = _minutes_to(Driver(), calls)
+def test_a_failing_state_beside_rows_that_move_is_news():
+    # A stale failed pod beside a job whose pods come and go: the job moves.
+    rows = "NAME READY STATUS RESTARTS AGE\nold-x 0/1 Error 0 1d\nworker-{n} 1/1 Running 0 1m"
+    names = [a + b for a in "bcdfghjklm" for b in "aeiou"]
+    polls = [bash("sleep 60; kubectl get pods", rows.format(n=names[m])) for m in range(1, 40)]
+    assert _minutes_to(Driver(), polls) == (None, None)
+
+
+def test_a_rollout_timing_out_again_is_asked_about_at_five_minutes_and_paused_at_fifteen():
+    asked, paused = _minutes_to(Driver(), _timing_out(40))
     assert asked is not None and 5 <= asked <= 7
-    assert paused is not None and 10 <= paused <= 12
+    assert paused is not None and 15 <= paused <= 17
+
+
+def test_a_wait_on_a_failure_is_timed_from_its_first_sighting():
+    # New answers between the two timeouts start the wait again; the failure's does not.
+    calls = [fail(ROLLOUT, TIMED_OUT)]
+    calls += [bash(f"sleep 60; kubectl get events --since={m}m", f"event {m}") for m in range(4)]
+    calls += [fail(ROLLOUT, TIMED_OUT)]
+    asked, _ = _minutes_to(Driver(), calls)
+    assert asked == 6
 
 
 def test_a_change_that_leaves_the_failure_as_it_was_does_not_start_the_wait_again():
     calls = []
     for m in range(1, 40):
-        if m % 4 == 0:  # a new pod each time, pulling as the last one did
-            calls.append(bash("kubectl -n staging delete pod -l app=api", 'pod "api" deleted'))
+        if m % 4 == 0:
+            calls.append(bash("kubectl -n staging delete pod -l app=api", f'pod "api-{m}" deleted'))
         else:
-            calls.append(bash("sleep 60; kubectl get pods", _pods(m, PULLING[m % 2], f"p{m}")))
+            calls.append(fail(ROLLOUT, TIMED_OUT) if m % 2 else bash(*PENDING))
     asked, paused = _minutes_to(Driver(), calls)
-    assert asked is not None and paused is not None and paused <= 12
+    assert asked is not None and asked <= 7
+    assert paused is not None and paused <= 17
+
+
+def test_an_edit_starts_a_wait_on_a_failure_again():
+    calls = [fail(ROLLOUT, TIMED_OUT), bash(*PENDING), edit("k8s/api.yaml", "tag: v1", "tag: v2")]
+    calls += _timing_out(6)
+    asked, _ = _minutes_to(Driver(), calls)
+    assert asked is None or asked >= 3 + 5
 
 
 def test_failures_that_bring_news_are_no_wait_on_a_failure():
@@ -128,8 +164,7 @@ def test_a_failing_state_that_clears_is_no_stuck_wait():
 
 
 def test_a_wait_that_never_fails_keeps_its_bounds():
-    calls = [bash("sleep 60; kubectl get pvc data", "data Pending gp3") for _ in range(40)]
-    asked, paused = _minutes_to(Driver(), calls)
+    asked, paused = _minutes_to(Driver(), [bash(*PENDING) for _ in range(40)])
     assert asked is not None and 15 <= asked <= 17
     assert paused is not None and 30 <= paused <= 32
 
@@ -147,4 +182,55 @@ def test_a_poll_failing_as_a_look_failed_before_waits_on_that_failure():
     ]
     asked, paused = _minutes_to(Driver(), calls)
     assert asked is not None and asked <= 7
-    assert paused is not None and paused <= 12
+    assert paused is not None and paused <= 17
+
+
+def test_a_failure_seen_long_ago_is_another_waits():
+    d = Driver()
+    _minutes_to(d, [fail(ROLLOUT, TIMED_OUT)])
+    d.wait(3600)
+    asked, _ = _minutes_to(d, [fail(ROLLOUT, TIMED_OUT), bash(*PENDING), bash(*PENDING)])
+    assert asked is None
+
+
+def test_a_dependency_starting_for_twelve_minutes_is_asked_about_but_not_paused():
+    health = "sleep 60; curl -sS -f localhost:8080/actuator/health"
+    refused = "Exit code 7\ncurl: (7) Failed to connect to localhost port 8080: Couldn't connect"
+    calls = [fail(health, refused) for _ in range(11)] + [bash(health, '{"status":"UP"}')] * 3
+    asked, paused = _minutes_to(Driver(), calls)
+    assert asked is not None and asked <= 7
+    assert paused is None
+
+
+def test_pods_pulling_an_image_ci_is_still_building_are_not_paused():
+    polls = [
+        bash("sleep 60; kubectl get pods", _pods(m, PULLING[m % 2] if m < 13 else "Running"))
+        for m in range(1, 16)
+    ]
+    assert _minutes_to(Driver(), polls)[1] is None
+
+
+def test_fixes_made_with_kubectl_alone_that_move_the_failure_are_not_paused():
+    look = "sleep 60; kubectl get pods"
+    row = "NAME READY STATUS RESTARTS AGE\napi-{pod} 0/1 {state} {n} 1m"
+    calls = [bash(look, row.format(pod="h7g6f", state="CreateContainerConfigError", n=0))] * 3
+    calls += [bash("kubectl create secret generic api-env --from-env-file=.env", "created")]
+    calls += [bash(look, row.format(pod="h7g6f", state="CrashLoopBackOff", n=2))] * 3
+    calls += [bash("kubectl set env deploy/api --from=secret/stripe", "env updated")]
+    calls += [bash(look, row.format(pod="b3c2d", state="CrashLoopBackOff", n=3))] * 3
+    calls += [bash("kubectl patch deploy api -p '{\"spec\":{}}'", "patched")]
+    calls += [bash(look, row.format(pod="x1y2z", state="Running", n=0))]
+    assert _minutes_to(Driver(), calls)[1] is None
+
+
+def test_the_request_and_the_pause_say_the_poll_has_been_failing():
+    d = Driver()
+    texts = [d.turn(call)["context"] for call in _timing_out(4)[:1]]
+    for call in _timing_out(20):
+        d.wait(60)
+        texts.append(d.turn(call)["context"])
+        if d.paused:
+            break
+    asked = next(t for t in texts if t)
+    assert "has been failing the same way for" in str(asked)
+    assert d.paused is not None and "failed the same way for" in d.paused["reason"]

@@ -231,7 +231,7 @@ class Config:
         600,
         7 * 86400,
         "how long a waiting call may show the same result before a pause (only after the request; "
-        "a third of it for a wait on a failure)",
+        "half of it for a wait on a failure)",
     )
     allow: tuple[str, ...] = words(
         (), "calls exempt from the loop guard: `Tool`, `glob` or `Tool(glob)`"

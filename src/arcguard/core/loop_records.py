@@ -113,8 +113,9 @@ class Persist(Record):
 
 class Stuck(Record):
     results: list[str] = field(list_of(STR), default_factory=list)  # result shapes seen
-    # failures' whole answers seen, clock aside (`answers.lines`): a poll failing as one did
-    failed_answers: list[str] = field(list_of(STR), default_factory=list)
+    # failures' whole answers seen, clock aside (`answers.lines`), and when each was first seen:
+    # a poll failing as one did waits on that failure since then
+    failed_answers: dict[str, float] = field(map_of(NUMBER), default_factory=dict)
     runs: dict[str, int] = field(map_of(INT), default_factory=dict)  # shape -> current run
     marks: dict[str, int] = field(map_of(INT), default_factory=dict)  # shape -> `news` then
     news: int = field(INT, default=0)  # results never seen before, since the operator spoke

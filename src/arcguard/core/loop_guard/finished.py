@@ -242,8 +242,12 @@ def _finish(guard: Guard, call: ToolCall, result: ToolResult) -> stuck.Finished:
     if outcome.startswith((opkey.COMPLETED, opkey.FAILED)) and tool_effects.is_poll(call):
         _poll_answer(finished, call, result)
     elif outcome.startswith(opkey.FAILED) and call.name == opkey.BASH:
-        finished.lines = answers.lines(shape.result_text(result))  # a poll may fail so too
+        finished.lines = answers.lines(_folded(shape.result_text(result)))  # a poll's may too
     return finished
+
+
+def _folded(text: str) -> str:
+    return failing_states.fold(text) or text
 
 
 def _poll_answer(finished: stuck.Finished, call: ToolCall, result: ToolResult) -> None:
@@ -251,13 +255,10 @@ def _poll_answer(finished: stuck.Finished, call: ToolCall, result: ToolResult) -
     reads as any other (`failing_states`)."""
     text = shape.result_text(result)
     finished.progress, finished.numbers = answers.progress(text), answers.bare_numbers(text)
-    folded = failing_states.fold(text)
-    if folded is not None:
-        finished.failing = True
-        text = folded
-        if finished.outcome.startswith(opkey.COMPLETED):
-            finished.result = shape.result_shape(finished.outcome, ToolResult(response=text), call)
-    finished.lines = answers.lines(text)
+    folded = _folded(text)
+    if folded != text and finished.outcome.startswith(opkey.COMPLETED) and not finished.checked:
+        finished.result = shape.result_shape(finished.outcome, ToolResult(response=folded), call)
+    finished.lines = answers.lines(folded)
 
 
 def _changed(guard: Guard, finished: stuck.Finished, call: ToolCall, result: ToolResult) -> None:

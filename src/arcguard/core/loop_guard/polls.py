@@ -11,10 +11,11 @@ moving from one state to the next, even to one shown before) starts the wait aga
 a view's progress going further than when it joined (`answers.ahead`; the first spelling
 keeps its furthest marks), a timer in the first answer running down (`answers.counts_down`)
 or a lone count draining (`answers.drains`). A failure in other words (a wait timing out
-anew, a failing state: `failing_states`) goes on with the wait, and so does an answer that
-shows only lines the wait has shown, times aside (`shown`: `tail -n 2` of a log that stopped,
-after `tail -n 3`). Any other new answer is progress, which the caller handles (every run
-starts again). A wait that began with a failure or showed one again is a wait on a failure
+anew) goes on with the wait, and so does an answer that shows only lines the wait has shown,
+times aside (`shown`: `tail -n 2` of a log that stopped, after `tail -n 3`). Any other new
+answer is progress, which the caller handles (every run starts again). A poll failing word for
+word as a failure did (`failed_before`) waits on that failure: since its first sighting
+(`_since_failure`). A wait that began with a failure or waits on one is a wait on a failure
 (`on_failure`). Pure functions of the record.
 """
 
@@ -26,7 +27,6 @@ from arcguard.core.loop_guard import opkey
 from arcguard.core.loop_guard import shape
 from arcguard.core.loop_guard import tool_effects
 from arcguard.core.loop_records import Poll
-from arcguard.core.state import remember
 
 
 TYPE_CHECKING = False
@@ -50,6 +50,9 @@ if TYPE_CHECKING:
 MAX_VIEWS = 4  # other spellings a wait keeps: a rotation is a few
 SEP = "|"  # between a view's answer and its marks of progress, which never hold it
 MAX_FAILED_ANSWERS = 16  # failures' whole answers kept (`failed_before`): a wait's few
+ANSWER_DIGEST = 16  # hex digits of each
+FAILURE_SIGHTINGS = 2  # a failure seen again: twice
+FAILURE_MEMORY_SECONDS = 1800  # a failure seen longer ago than this is another wait's
 MAX_WAIT_LINES = 80  # lines a wait keeps of what its polls showed (`answers.lines`)
 
 
@@ -63,15 +66,27 @@ def looked(call: ToolCall, finished: Answer) -> bool:
     return tool_effects.is_poll(call) and not acted and not finished.checked
 
 
-def failed_before(st: Stuck, lines: list[str]) -> bool:
-    """A failure's whole answer (`answers.lines`) was a failure's before (remembers it)."""
+def failed_before(st: Stuck, lines: list[str], now: float) -> float | None:
+    """When a failure's whole answer (`answers.lines`) was first a failure's, or None: not
+    before now (remembers it)."""
     if not lines:
-        return False
-    answer, kept = hashing.digest(" ".join(lines)), st.failed_answers
-    before = answer in kept
-    remember(kept, answer, MAX_FAILED_ANSWERS)
-    st.failed_answers = kept  # a default list is the record's once set
-    return before
+        return None
+    answer, kept = hashing.digest(" ".join(lines))[:ANSWER_DIGEST], st.failed_answers
+    first = kept.pop(answer, None)
+    if first is not None and now - first > FAILURE_MEMORY_SECONDS:
+        first = None  # long ago: another wait's
+    kept[answer] = now if first is None else first  # the latest stays longest
+    while len(kept) > MAX_FAILED_ANSWERS:
+        del kept[next(iter(kept))]
+    st.failed_answers = kept  # a default dict is the record's once set
+    return first
+
+
+def _since_failure(current: Poll, first: float) -> None:
+    """The wait is one on the failure first seen at `first`: it has waited since then, and
+    the failure came twice (mutates `current`)."""
+    current.since = min(current.since, first)
+    current.count = max(current.count, FAILURE_SIGHTINGS)
 
 
 def answered(call: ToolCall, finished: Answer, now: float, label: str) -> Poll:
@@ -93,7 +108,10 @@ def answered(call: ToolCall, finished: Answer, now: float, label: str) -> Poll:
 
 def wait(st: Stuck, seen: Poll, *, failed: bool, shown: bool = False) -> None:
     """A poll answered `seen`, an answer that is no progress (mutates `st`); `shown`: it showed
-    nothing the wait had not (`shown`)."""
+    nothing the wait had not (`shown`). Failing as a failure did (`failed_before`), it waits
+    on something that does not come, since that failure was first seen."""
+    first = failed_before(st, seen.lines, seen.since) if failed else None
+    seen.failing = first is not None
     current = st.poll
     if current is not None and _goes_on(current, seen, same=failed or shown):
         current.count += 1
@@ -103,7 +121,10 @@ def wait(st: Stuck, seen: Poll, *, failed: bool, shown: bool = False) -> None:
         current.last, current.command = seen.lines, seen.command
         current.failing = current.failing or seen.failing
     else:
-        st.poll, st.poll_nudged = seen, False
+        current = st.poll = seen
+        st.poll_nudged = False
+    if first is not None:
+        _since_failure(current, first)
 
 
 def shown(current: Poll | None, seen: Poll) -> bool:

@@ -10,6 +10,7 @@ from arcguard.core.loop_guard import persisting
 from arcguard.core.loop_guard import reread
 from arcguard.core.loop_guard import searches
 from arcguard.core.loop_guard import taking_turns
+from arcguard.core.loop_guard.polls import FAILURE_SIGHTINGS
 from arcguard.core.loop_guard.tracks import pause
 from arcguard.core.schema import LogEntry
 from arcguard.core.state import add_log
@@ -17,8 +18,10 @@ from arcguard.core.words import messages
 from arcguard.core.words import vocabulary
 
 
-# A wait on a failure is bounded sooner, by this share of the bounds of a wait.
+# A wait on a failure is asked about sooner, at this share of a wait's bound (and paused at
+# `FAILING_PAUSE`'s): a dependency still starting may fail alike for minutes.
 FAILING_WAIT = 3
+FAILING_PAUSE = 2
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from arcguard.core.config import Config
@@ -56,15 +59,20 @@ def decide(state: State, track: Track, cfg: Config, now: float) -> Decisions | N
 
 
 def _waited(st: Stuck, cfg: Config, now: float) -> int:
+    """How long the wait has gone on, once its polls are enough to judge it: a failure seen
+    twice is enough (`polls.wait`)."""
     poll = st.poll
-    return int(now - poll.since) if poll and poll.count >= cfg.poll_checkin_repeats else 0
+    if poll is None:
+        return 0
+    enough = min(cfg.poll_checkin_repeats, FAILURE_SIGHTINGS) if poll.failing else None
+    return int(now - poll.since) if poll.count >= (enough or cfg.poll_checkin_repeats) else 0
 
 
-def _wait_bound(st: Stuck, seconds: int) -> int:
+def _wait_bound(st: Stuck, seconds: int, share: int) -> int:
     """A bound of the wait, `seconds` of `poll_checkin_seconds` or `poll_pause_seconds`; for a
-    wait on a failure (a poll failed, or named a failing state: `failing_states`) a
-    `FAILING_WAIT`th of it, since waiting alone seldom mends one."""
-    return seconds // FAILING_WAIT if st.poll is not None and st.poll.failing else seconds
+    wait on a failure (a poll failed, or showed a failing state, as a failure had: `polls`) a
+    `share`th of it, since waiting alone seldom mends one."""
+    return seconds // share if st.poll is not None and st.poll.failing else seconds
 
 
 def _pause(st: Stuck, cfg: Config, now: float, ways: int) -> tuple[PauseKind, str] | None:
@@ -88,8 +96,8 @@ def _pause(st: Stuck, cfg: Config, now: float, ways: int) -> tuple[PauseKind, st
     if searches.pause_due(st, cfg.shape_pause_repeats):
         return "stuck", messages.searches_pause(st.searches)
     waited = _waited(st, cfg, now)
-    if poll and st.poll_nudged and waited >= _wait_bound(st, cfg.poll_pause_seconds):
-        return "poll", messages.poll_pause(waited // 60, poll.label)
+    if poll and st.poll_nudged and waited >= _wait_bound(st, cfg.poll_pause_seconds, FAILING_PAUSE):
+        return "poll", messages.poll_pause(waited // 60, poll.label, failing=poll.failing)
     return None
 
 
@@ -123,9 +131,11 @@ def _request(st: Stuck, cfg: Config, now: float, ways: int) -> tuple[str, str, i
         text = messages.stuck_checkin(repeats, label, failing=False)
         return text, vocabulary.NOTHING_NEW, repeats, 1
     waited = _waited(st, cfg, now)
-    if poll and waited >= _wait_bound(st, cfg.poll_checkin_seconds) and not st.poll_nudged:
+    asking = _wait_bound(st, cfg.poll_checkin_seconds, FAILING_WAIT)
+    if poll and waited >= asking and not st.poll_nudged:
         st.poll_nudged = True
-        return messages.poll_checkin(waited // 60, poll.label), vocabulary.POLL, 0, 1
+        text = messages.poll_checkin(waited // 60, poll.label, failing=poll.failing)
+        return text, vocabulary.POLL, 0, 1
     if searches.word_due(st, cfg.shape_checkin_repeats):
         st.search_nudged = True
         text = messages.searches_checkin(st.searches, st.slip)

@@ -34,10 +34,12 @@ Fed by every finished call (`observe`) and acted on when a turn's calls are done
 - Polls: a call that waits (`tool_effects.is_poll`; not one that also acts and fails: a
   failed attempt) is never denied for repeating, but bounded by wall time: a request at
   `poll_checkin_seconds` of the same results, a pause at `poll_pause_seconds` (`polls`: one
-  wait, however spelt). A new result is progress, unless it is a failure (a wait timing out,
-  a failing state: `failing_states`) or shows only lines the wait showed; a wait that prints
-  nothing told nothing. A wait on a failure (a poll failing as a failure did before) is
-  bounded sooner (`stages.FAILING_WAIT`), and a change does not end it: its next poll tells.
+  wait, however spelt). A new result is progress, unless it is a failure (a wait timing out)
+  or shows only lines the wait showed (a failing state in a table's row reads as any other:
+  `failing_states`); a wait that prints nothing told nothing. A wait on a failure (a poll
+  failing as a failure did: `polls.failed_before`) is timed from that failure's first
+  sighting and bounded sooner (`stages.FAILING_WAIT`); a change does not end it: its next
+  poll tells.
 """
 
 from __future__ import annotations
@@ -110,6 +112,7 @@ def heard(track: Track) -> None:
     """The user spoke through a call's result: every count and expectation starts again."""
     st = _stuck(track)
     _progress(st)
+    st.failed_answers = {}  # what failed before may be what the user asked for now
     _end_edited(st)
     st.persist, st.expected = None, ""
 
@@ -138,7 +141,6 @@ class Finished:
     said: str = ""  # the states or values a look answered with (`asked.said`)
     quiet: bool = False  # a filter hid its status, and what it let through said neither way
     lines: list[str] | None = None  # a poll's lines (`answers.lines`)
-    failing: bool = False  # a poll's answer names a failing state (`failing_states`)
 
 
 def checked(finished: Finished, call: ToolCall, result: ToolResult, restart: str) -> None:
@@ -243,7 +245,7 @@ def observe(track: Track, now: float, call: ToolCall, finished: Finished) -> Non
         _forget_quiet_runs(st)
         reverts.news(st, call, failed=result.startswith(opkey.FAILED))
     if result.startswith(opkey.FAILED):
-        polls.failed_before(st, finished.lines or [])
+        polls.failed_before(st, finished.lines or [], now)
         _observe_failure(st, track.turns, call, finished, label)
         return
     if st.edited and call.name == opkey.BASH:
@@ -262,11 +264,8 @@ def _observe_poll(st: Stuck, seen: Poll, finished: Finished, *, fresh: bool) -> 
     nothing told nothing: only an answer that changed is progress, and not a failure's
     (`rollout status` timing out): that is news, as any new result."""
     news = fresh and not finished.empty
-    # A failing state shown (`failing_states`) is a failure in other words, as a poll's own.
-    failed = finished.outcome.startswith(opkey.FAILED) or finished.failing
     shown = polls.shown(st.poll, seen)
-    # The same failure again: a wait on something that does not come, however long it waits.
-    seen.failing = failed and polls.failed_before(st, seen.lines)
+    failed = finished.outcome.startswith(opkey.FAILED)
     if news and not failed:
         _progress(st, wait=not shown)  # what it waited for moved, unless it showed old lines
         _end_edited(st)
@@ -286,6 +285,7 @@ def _other_code(st: Stuck, call: ToolCall, finished: Finished, *, back: bool) ->
         return False
     # An edit's set-aside failure run stays (`_set_aside`), and so does its detour.
     _progress(st, edit=bool(finished.edit) and not finished.moved)
+    st.failed_answers = {}  # other code may fail alike for other reasons
     if finished.moved:
         _end_edited(st)
     return True

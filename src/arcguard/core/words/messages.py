@@ -297,19 +297,26 @@ def reread_pause(count: int, label: str) -> str:
     return _asked_in_vain(f"{what} (last: {label})", "error_pause_repeats")
 
 
-def poll_checkin(minutes: int, label: str) -> str:
+def poll_checkin(minutes: int, label: str, *, failing: bool = False) -> str:
     return (
-        f"[arcguard] This poll ({label}) has shown the same result for {minutes} minutes. Say"
+        f"[arcguard] This poll ({label}) has {_waited(failing)} for {minutes} minutes. Say"
         " what you are waiting for and how long it normally takes; if it is stuck, look into"
         " why instead of polling again."
     )
 
 
-def poll_pause(minutes: int, label: str) -> str:
+def poll_pause(minutes: int, label: str, *, failing: bool = False) -> str:
     return (
-        f"arcguard paused this session: a poll ({label}) showed the same result for {minutes}"
-        " minutes. Send a message to resume. To change this: poll_pause_seconds"
+        f"arcguard paused this session: a poll ({label}) {_waited(failing, past=True)} for"
+        f" {minutes} minutes. Send a message to resume. To change this: poll_pause_seconds"
     )
+
+
+def _waited(failing: bool, *, past: bool = False) -> str:
+    """What a wait kept showing: a failure seen again is a wait on that failure."""
+    if failing:
+        return "failed the same way" if past else "been failing the same way"
+    return "showed the same result" if past else "shown the same result"
 
 
 # What each slip is, in words a model can act on (`loop_guard.searches`).
