@@ -79,3 +79,22 @@ def test_the_wall_clock_is_still_there_when_asked(tmp_path):
     doc = json.loads(invoke("replay", "--json", "--wall-clock", str(path)).output)
     assert doc["decisions"] == []
     assert doc["clock"] == "wall"
+
+
+def test_a_rollout_timing_out_again_and_again_is_asked_about_then_paused_on_replay(tmp_path):
+    # A wait on a failure: the same timeout, word for word, every four minutes.
+    timed_out = (
+        'Exit code 1\nWaiting for deployment "api" rollout to finish: 1 out of 3 new replicas '
+        "have been updated...\nerror: timed out waiting for the condition"
+    )
+    t = Transcript(start=1_780_000_000).prompt("roll out v2 to staging and wait until healthy")
+    for _ in range(8):
+        t.clock += 120
+        t.tools(("Bash", {"command": "kubectl rollout status deploy/api --timeout=120s"},
+                 timed_out), error=True)  # fmt: skip
+        t.clock += 120
+        t.bash("sleep 120; kubectl get pvc data", "data Pending gp3")
+    doc = json.loads(invoke("replay", "--json", str(t.write(tmp_path / "rollout.jsonl"))).output)
+    checkin, pause = (d["reason"] for d in doc["decisions"])
+    assert "has been failing the same way for" in checkin
+    assert "failed the same way for 1" in pause  # 15 minutes or a little more
