@@ -18,6 +18,7 @@ from testing.guard_driver import edit
 from testing.guard_driver import fail
 
 from arcguard.core.loop_guard import failing_states
+from arcguard.core.loop_guard import request_ids
 
 
 PODS = (
@@ -234,3 +235,32 @@ def test_the_request_and_the_pause_say_the_poll_has_been_failing():
     asked = next(t for t in texts if t)
     assert "has been failing the same way for" in str(asked)
     assert d.paused is not None and "failed the same way for" in d.paused["reason"]
+
+
+@pytest.mark.parametrize(
+    "word",
+    ["7QH0J8A4KQ2R9V1S6O3BDMMF2JVV4KQNSO5AEMVJF66Q9ASUAAJG", "01ARZ3NDEKTSV4RRFFQ69G5FAV",
+     "c2VjcmV0LXRva2VuLTQyOTk5Mw3x"],
+)  # fmt: skip
+def test_ids_made_up_per_request(word):
+    assert request_ids.is_id(word)
+
+
+@pytest.mark.parametrize(
+    "word",
+    ["ERR_PNPM_NO_MATCHING_VERSION", "AKIAIOSFODNN7EXAMPLE", "TestParseError123", "HTTP2",
+     "abc123def456ghi789jkl", "ConditionalCheckFailedException"],
+)  # fmt: skip
+def test_words_that_are_no_request_id(word):
+    assert not request_ids.is_id(word)
+
+
+def test_a_lock_refused_with_a_new_request_id_each_time_is_a_wait_on_that_failure():
+    lock = (
+        "Exit code 1\nError: Error acquiring the state lock\nRequestID: {rid}\n"
+        "Lock Info:\n  ID: 3f6b9c2e-81d4-4a07-b6f1-2d0c9e57a4b3\n  Who: runner@gha-runner-7f9c4"
+    )
+    ids = [f"Q{n}H0J8A4KQ2R9V1S6O3BDMMF{n}JVV4KQNSO5AE" for n in range(10, 40)]
+    plan = "sleep 60 && terraform plan -out=tfplan"
+    asked, _ = _minutes_to(Driver(), [fail(plan, lock.format(rid=rid)) for rid in ids])
+    assert asked is not None and asked <= 7

@@ -12,6 +12,7 @@ linear pass, no `re`: a hook runs this on every look.
 from __future__ import annotations
 
 from arcguard.core import hashing
+from arcguard.core.loop_guard import request_ids
 from arcguard.core.loop_guard import shape
 
 
@@ -306,12 +307,12 @@ def drains(before: str, after: str) -> bool:
 
 def lines(text: str) -> list[str]:
     """Short digests of the lines of a poll's answer, blank ones aside, what a clock moves set
-    aside (`clock_free`); none for an answer of more than `MAX_LINES` lines or `LINES_CHARS`
-    characters, which may move where no line kept would show it. A wait whose polls show only
-    lines it has shown saw nothing move, however each poll was spelt (`tail -n 3` of a log,
-    then `tail -n 1`)."""
+    aside (`clock_free`), and ids made up per request (`request_ids`); none for an answer of
+    more than `MAX_LINES` lines or `LINES_CHARS` characters, which may move where no line kept
+    would show it. A wait whose polls show only lines it has shown saw nothing move, however
+    each poll was spelt (`tail -n 3` of a log, then `tail -n 1`)."""
     text = text.strip()
     if len(text) > LINES_CHARS or text.count("\n") >= MAX_LINES:
         return []
-    found = [line.strip() for line in clock_free(text).splitlines()]
+    found = [line.strip() for line in clock_free(request_ids.without(text)).splitlines()]
     return [hashing.digest(line)[:LINE_DIGEST] for line in found if line]
