@@ -250,6 +250,7 @@ def track(cfg: Any, base: int) -> dict[str, Any]:
                 "last": [f"{base + n:08x}"[-LINE_DIGEST:] for n in range(MAX_LINES)],
                 "command": f"{base:016x}",
                 "failing": True,
+                "asked": NUMBER,
             },
             "poll_nudged": False,
             "searches": INT,

@@ -2,11 +2,12 @@
 
 A poll that fails as a failure did before (`rollout status` timing out again) waits on
 something that waiting alone seldom brings: the wait is timed from that failure's first
-sighting, asked about at a third of a wait's bound (5 minutes) and paused at half of it (15),
-and a change after which it fails alike does not start it again. A failing state in a status
-table (`ErrImagePull`, then `ImagePullBackOff`) turning into another in the same row is no
-news: the wait goes on, with a wait's bounds. A wait whose failures bring news, or clear, is a
-wait as before."""
+sighting and asked about at a third of a wait's bound (5 minutes); its pause keeps a wait's
+bound, some minutes after the request. A change after which it fails alike does not start it
+again; news without a failing state, an edit or the user's words do. A failing state in a
+status table (`ErrImagePull`, then `ImagePullBackOff`) turning into another in the same row is
+no news: the wait goes on, with a wait's bounds. A wait whose failures bring news, or clear, or
+say nothing (`Exit code 1` alone), is a wait as before."""
 
 from __future__ import annotations
 
@@ -19,6 +20,8 @@ from testing.guard_driver import fail
 
 from arcguard.core.loop_guard import failing_states
 from arcguard.core.loop_guard import request_ids
+from arcguard.core.loop_guard import tool_effects
+from arcguard.core.tool_call import ToolCall
 
 
 PODS = (
@@ -112,31 +115,39 @@ def test_a_failing_state_beside_rows_that_move_is_news():
     assert _minutes_to(Driver(), polls) == (None, None)
 
 
-def test_a_rollout_timing_out_again_is_asked_about_at_five_minutes_and_paused_at_fifteen():
+def test_a_rollout_timing_out_again_is_asked_about_at_five_minutes_and_paused_at_thirty():
     asked, paused = _minutes_to(Driver(), _timing_out(40))
     assert asked is not None and 5 <= asked <= 7
-    assert paused is not None and 15 <= paused <= 17
+    assert paused is not None and 30 <= paused <= 32
 
 
 def test_a_wait_on_a_failure_is_timed_from_its_first_sighting():
-    # New answers between the two timeouts start the wait again; the failure's does not.
+    # Pods listed other ways between the two timeouts start the wait again (new answers);
+    # each shows a failing state, no progress, and the failure's wait goes on.
+    ways = ("kubectl get pods", "kubectl get pods -o wide", "kubectl get pods -l app=api")
     calls = [fail(ROLLOUT, TIMED_OUT)]
-    calls += [bash(f"sleep 60; kubectl get events --since={m}m", f"event {m}") for m in range(4)]
+    calls += [bash(f"sleep 60; {ways[m % 3]}", _pods(m, PULLING[m % 2], ways[m % 3][-3:]))
+              for m in range(4)]  # fmt: skip
     calls += [fail(ROLLOUT, TIMED_OUT)]
     asked, _ = _minutes_to(Driver(), calls)
     assert asked == 6
 
 
+def test_news_between_two_failures_starts_the_wait_on_them_again():
+    calls = [fail(ROLLOUT, TIMED_OUT)]
+    calls += [bash(f"sleep 60; kubectl get events --since={m}m", f"event {m}") for m in range(4)]
+    calls += [fail(ROLLOUT, TIMED_OUT)]
+    asked, _ = _minutes_to(Driver(), calls)
+    assert asked is None
+
+
 def test_a_change_that_leaves_the_failure_as_it_was_does_not_start_the_wait_again():
-    calls = []
-    for m in range(1, 40):
-        if m % 4 == 0:
-            calls.append(bash("kubectl -n staging delete pod -l app=api", f'pod "api-{m}" deleted'))
-        else:
-            calls.append(fail(ROLLOUT, TIMED_OUT) if m % 2 else bash(*PENDING))
+    delete = bash("kubectl -n staging delete pod -l app=api", 'pod "api" deleted')
+    timeout, pending = fail(ROLLOUT, TIMED_OUT), bash(*PENDING)
+    calls = [pending, timeout, pending, timeout] + [delete, timeout, pending, timeout] * 8
     asked, paused = _minutes_to(Driver(), calls)
     assert asked is not None and asked <= 7
-    assert paused is not None and paused <= 17
+    assert paused is not None and paused <= 32
 
 
 def test_an_edit_starts_a_wait_on_a_failure_again():
@@ -174,16 +185,18 @@ def test_a_poll_failing_as_a_look_failed_before_waits_on_that_failure():
     # The boot flag read once, then polled: the same failure, so the restart of adb between
     # the polls leaves the wait on it as it was.
     gone = "Exit code 1\nadb: no devices/emulators found"
+    devices = bash("sleep 60; adb devices", "List of devices attached")
     calls = [
+        devices,
         fail("adb shell getprop sys.boot_completed", gone),
-        bash("sleep 60; adb devices", "List of devices attached"),
+        devices,
         fail("sleep 60 && adb shell getprop sys.boot_completed", gone),
         bash("adb kill-server && adb start-server", "* daemon started successfully"),
-        *[bash("sleep 60; adb devices", "List of devices attached")] * 30,
+        *[devices] * 30,
     ]
     asked, paused = _minutes_to(Driver(), calls)
     assert asked is not None and asked <= 7
-    assert paused is not None and paused <= 17
+    assert paused is not None and paused <= 32
 
 
 def test_a_failure_seen_long_ago_is_another_waits():
@@ -227,14 +240,14 @@ def test_fixes_made_with_kubectl_alone_that_move_the_failure_are_not_paused():
 def test_the_request_and_the_pause_say_the_poll_has_been_failing():
     d = Driver()
     texts = [d.turn(call)["context"] for call in _timing_out(4)[:1]]
-    for call in _timing_out(20):
+    for call in _timing_out(40):
         d.wait(60)
         texts.append(d.turn(call)["context"])
         if d.paused:
             break
     asked = next(t for t in texts if t)
     assert "has been failing the same way for" in str(asked)
-    assert d.paused is not None and "failed the same way for" in d.paused["reason"]
+    assert d.paused is not None and "failed the same way for 3" in d.paused["reason"]
 
 
 @pytest.mark.parametrize(
@@ -264,3 +277,53 @@ def test_a_lock_refused_with_a_new_request_id_each_time_is_a_wait_on_that_failur
     plan = "sleep 60 && terraform plan -out=tfplan"
     asked, _ = _minutes_to(Driver(), [fail(plan, lock.format(rid=rid)) for rid in ids])
     assert asked is not None and asked <= 7
+
+
+def test_the_pause_comes_minutes_after_the_request_however_old_the_failure():
+    # First seen 25 minutes before the wait: the request at once, the pause 5 minutes on.
+    d = Driver()
+    _minutes_to(d, [fail(ROLLOUT, TIMED_OUT)])
+    d.wait(25 * 60)
+    asked, paused = _minutes_to(d, [fail(ROLLOUT, TIMED_OUT)] * 12)
+    assert asked == 1 and paused == 1 + 5
+
+
+def test_a_change_before_any_wait_on_a_failure_forgets_the_failures_seen():
+    scale = bash("kubectl -n staging scale deploy/db --replicas=1", "deployment.apps/db scaled")
+    refused = "Exit code 7\ncurl: (7) Failed to connect to localhost port 8080"
+    health = "curl -sf localhost:8080/health"
+    calls = [bash(*PENDING), fail(health, refused), scale]
+    calls += [fail(f"sleep 60 && {health}", refused)] * 8
+    asked, _ = _minutes_to(Driver(), calls)
+    assert asked == 4 + 5  # from the first refusal after the change
+
+
+def test_silent_failures_alike_are_no_wait_on_a_failure():
+    # `Exit code 1` alone, from `pgrep` and a `test -f`: nothing tells them apart.
+    calls = [fail("sleep 60; pgrep -f export.py", "Exit code 1")] * 9
+    calls += [fail("sleep 60; test -f /tmp/export.done", "Exit code 1")] * 9
+    asked, _ = _minutes_to(Driver(), calls)
+    assert asked is None or asked >= 15
+
+
+def test_the_request_names_the_poll_that_failed_again():
+    d = Driver()
+    texts = [d.turn(c)["context"] for c in (bash(*PENDING), fail(ROLLOUT, TIMED_OUT))]
+    for call in _timing_out(10):
+        d.wait(60)
+        texts.append(d.turn(call)["context"])
+    asked = next(t for t in texts if t)
+    assert "rollout status" in str(asked)
+
+
+def test_a_wait_subcommand_after_a_namespace_is_a_poll():
+    call = ToolCall("Bash", {"command": "kubectl -n cert-manager wait --for=condition=Ready c/x"})
+    assert tool_effects.is_poll(call)
+
+
+def test_a_succeeding_poll_keeps_its_ids():
+    # A worker's log naming each job by its id: each poll's lines are new.
+    log = "sleep 60; tail -n 1 worker.log"
+    ids = [f"01HW{a}{b}Z3NDEKTSV4RR{b}{a}Q69G5F" for a in "ABCDEFG" for b in "HJKMN"]
+    polls = [bash(log, f"done job {job}") for job in ids]
+    assert _minutes_to(Driver(), polls) == (None, None)

@@ -230,8 +230,7 @@ class Config:
         1800,
         600,
         7 * 86400,
-        "how long a waiting call may show the same result before a pause (only after the request; "
-        "half of it for a wait on a failure)",
+        "how long a waiting call may show the same result before a pause (only after the request)",
     )
     allow: tuple[str, ...] = words(
         (), "calls exempt from the loop guard: `Tool`, `glob` or `Tool(glob)`"

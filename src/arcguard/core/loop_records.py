@@ -33,7 +33,8 @@ class Poll(Record):
     lines: list[str] = field(list_of(STR), default_factory=list)  # its answers' (`answers.lines`)
     last: list[str] = field(list_of(STR), default_factory=list)  # its latest answer's lines
     command: str = field(STR, default="")  # the digest of that answer's command as written
-    failing: bool = field(BOOL, default=False)  # a poll failed or named a failing state
+    failing: bool = field(BOOL, default=False)  # a poll failed as a failure had (`polls`)
+    asked: float = field(NUMBER, default=0.0)  # when the model was asked about the wait
 
 
 class Asked(Record):

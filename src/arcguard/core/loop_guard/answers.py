@@ -305,14 +305,15 @@ def drains(before: str, after: str) -> bool:
     return old > 0 and old - new >= old * DRAIN_SHARE
 
 
-def lines(text: str) -> list[str]:
+def lines(text: str, *, ids: bool = False) -> list[str]:
     """Short digests of the lines of a poll's answer, blank ones aside, what a clock moves set
-    aside (`clock_free`), and ids made up per request (`request_ids`); none for an answer of
-    more than `MAX_LINES` lines or `LINES_CHARS` characters, which may move where no line kept
-    would show it. A wait whose polls show only lines it has shown saw nothing move, however
-    each poll was spelt (`tail -n 3` of a log, then `tail -n 1`)."""
+    aside (`clock_free`), and with `ids` those made up per request (`request_ids`); none for an
+    answer of more than `MAX_LINES` lines or `LINES_CHARS` characters, which may move where no
+    line kept would show it. A wait whose polls show only lines it has shown saw nothing move,
+    however each poll was spelt (`tail -n 3` of a log, then `tail -n 1`)."""
     text = text.strip()
     if len(text) > LINES_CHARS or text.count("\n") >= MAX_LINES:
         return []
-    found = [line.strip() for line in clock_free(request_ids.without(text)).splitlines()]
+    text = clock_free(request_ids.without(text) if ids else text)
+    found = [line.strip() for line in text.splitlines()]
     return [hashing.digest(line)[:LINE_DIGEST] for line in found if line]

@@ -242,7 +242,7 @@ def _finish(guard: Guard, call: ToolCall, result: ToolResult) -> stuck.Finished:
     if outcome.startswith((opkey.COMPLETED, opkey.FAILED)) and tool_effects.is_poll(call):
         _poll_answer(finished, call, result)
     elif outcome.startswith(opkey.FAILED) and call.name == opkey.BASH:
-        finished.lines = answers.lines(_folded(shape.result_text(result)))  # a poll's may too
+        finished.lines = answers.lines(_folded(shape.result_text(result)), ids=True)  # a poll's too
     return finished
 
 
@@ -256,9 +256,11 @@ def _poll_answer(finished: stuck.Finished, call: ToolCall, result: ToolResult) -
     text = shape.result_text(result)
     finished.progress, finished.numbers = answers.progress(text), answers.bare_numbers(text)
     folded = _folded(text)
-    if folded != text and finished.outcome.startswith(opkey.COMPLETED) and not finished.checked:
+    finished.failing = folded != text
+    if finished.failing and finished.outcome.startswith(opkey.COMPLETED) and not finished.checked:
         finished.result = shape.result_shape(finished.outcome, ToolResult(response=folded), call)
-    finished.lines = answers.lines(folded)
+    # A failure's ids made up per request are set aside: its next attempt prints others.
+    finished.lines = answers.lines(folded, ids=finished.outcome.startswith(opkey.FAILED))
 
 
 def _changed(guard: Guard, finished: stuck.Finished, call: ToolCall, result: ToolResult) -> None:

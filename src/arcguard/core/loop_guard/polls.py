@@ -51,6 +51,7 @@ MAX_VIEWS = 4  # other spellings a wait keeps: a rotation is a few
 SEP = "|"  # between a view's answer and its marks of progress, which never hold it
 MAX_FAILED_ANSWERS = 16  # failures' whole answers kept (`failed_before`): a wait's few
 ANSWER_DIGEST = 16  # hex digits of each
+MIN_ANSWER_LINES = 2  # distinct lines of a failure told apart from others
 FAILURE_SIGHTINGS = 2  # a failure seen again: twice
 FAILURE_MEMORY_SECONDS = 1800  # a failure seen longer ago than this is another wait's
 MAX_WAIT_LINES = 80  # lines a wait keeps of what its polls showed (`answers.lines`)
@@ -69,8 +70,8 @@ def looked(call: ToolCall, finished: Answer) -> bool:
 def failed_before(st: Stuck, lines: list[str], now: float) -> float | None:
     """When a failure's whole answer (`answers.lines`) was first a failure's, or None: not
     before now (remembers it)."""
-    if not lines:
-        return None
+    if len(set(lines)) < MIN_ANSWER_LINES:
+        return None  # `Exit code 1` alone (a silent failure) names no failure
     answer, kept = hashing.digest(" ".join(lines))[:ANSWER_DIGEST], st.failed_answers
     first = kept.pop(answer, None)
     if first is not None and now - first > FAILURE_MEMORY_SECONDS:
@@ -82,10 +83,10 @@ def failed_before(st: Stuck, lines: list[str], now: float) -> float | None:
     return first
 
 
-def _since_failure(current: Poll, first: float) -> None:
-    """The wait is one on the failure first seen at `first`: it has waited since then, and
-    the failure came twice (mutates `current`)."""
-    current.since = min(current.since, first)
+def _since_failure(current: Poll, first: float, label: str) -> None:
+    """The wait is one on the failure first seen at `first`, which the poll `label` showed
+    again: it has waited since then, and the failure came twice (mutates `current`)."""
+    current.since, current.label = min(current.since, first), label
     current.count = max(current.count, FAILURE_SIGHTINGS)
 
 
@@ -124,7 +125,7 @@ def wait(st: Stuck, seen: Poll, *, failed: bool, shown: bool = False) -> None:
         current = st.poll = seen
         st.poll_nudged = False
     if first is not None:
-        _since_failure(current, first)
+        _since_failure(current, first, seen.label)
 
 
 def shown(current: Poll | None, seen: Poll) -> bool:
@@ -146,6 +147,15 @@ def shown(current: Poll | None, seen: Poll) -> bool:
             return False
         left.remove(line)
     return True
+
+
+def changed(st: Stuck) -> bool:
+    """A change was made: a wait on a failure goes on, and its next poll tells whether the
+    change moved it (True); before one, the failures seen are forgotten (mutates `st`)."""
+    if on_failure(st.poll):
+        return True
+    st.failed_answers = {}
+    return False
 
 
 def on_failure(current: Poll | None) -> bool:

@@ -18,10 +18,10 @@ from arcguard.core.words import messages
 from arcguard.core.words import vocabulary
 
 
-# A wait on a failure is asked about sooner, at this share of a wait's bound (and paused at
-# `FAILING_PAUSE`'s): a dependency still starting may fail alike for minutes.
+# A wait on a failure is asked about at this share of a wait's bound, and paused at a wait's
+# bound, this share of it after the request at least: a dependency still starting may fail
+# alike for twenty minutes.
 FAILING_WAIT = 3
-FAILING_PAUSE = 2
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from arcguard.core.config import Config
@@ -68,11 +68,21 @@ def _waited(st: Stuck, cfg: Config, now: float) -> int:
     return int(now - poll.since) if poll.count >= (enough or cfg.poll_checkin_repeats) else 0
 
 
-def _wait_bound(st: Stuck, seconds: int, share: int) -> int:
-    """A bound of the wait, `seconds` of `poll_checkin_seconds` or `poll_pause_seconds`; for a
-    wait on a failure (a poll failed, or showed a failing state, as a failure had: `polls`) a
-    `share`th of it, since waiting alone seldom mends one."""
-    return seconds // share if st.poll is not None and st.poll.failing else seconds
+def _asking(st: Stuck, cfg: Config) -> int:
+    """When the wait is asked about: for a wait on a failure (a poll failed as a failure had:
+    `polls.failed_before`) at a `FAILING_WAIT`th of the bound, since waiting alone seldom
+    mends one."""
+    seconds = cfg.poll_checkin_seconds
+    return seconds // FAILING_WAIT if st.poll is not None and st.poll.failing else seconds
+
+
+def _pausing(st: Stuck, cfg: Config, now: float, waited: int) -> bool:
+    """The wait asked about is due a pause: its bound reached, and some minutes since the
+    request, however long ago its failure was first seen."""
+    poll = st.poll
+    if poll is None or not st.poll_nudged or waited < cfg.poll_pause_seconds:
+        return False
+    return now - poll.asked >= cfg.poll_checkin_seconds // FAILING_WAIT
 
 
 def _pause(st: Stuck, cfg: Config, now: float, ways: int) -> tuple[PauseKind, str] | None:
@@ -96,7 +106,7 @@ def _pause(st: Stuck, cfg: Config, now: float, ways: int) -> tuple[PauseKind, st
     if searches.pause_due(st, cfg.shape_pause_repeats):
         return "stuck", messages.searches_pause(st.searches)
     waited = _waited(st, cfg, now)
-    if poll and st.poll_nudged and waited >= _wait_bound(st, cfg.poll_pause_seconds, FAILING_PAUSE):
+    if poll and _pausing(st, cfg, now, waited):
         return "poll", messages.poll_pause(waited // 60, poll.label, failing=poll.failing)
     return None
 
@@ -131,9 +141,8 @@ def _request(st: Stuck, cfg: Config, now: float, ways: int) -> tuple[str, str, i
         text = messages.stuck_checkin(repeats, label, failing=False)
         return text, vocabulary.NOTHING_NEW, repeats, 1
     waited = _waited(st, cfg, now)
-    asking = _wait_bound(st, cfg.poll_checkin_seconds, FAILING_WAIT)
-    if poll and waited >= asking and not st.poll_nudged:
-        st.poll_nudged = True
+    if poll and waited >= _asking(st, cfg) and not st.poll_nudged:
+        st.poll_nudged, poll.asked = True, now
         text = messages.poll_checkin(waited // 60, poll.label, failing=poll.failing)
         return text, vocabulary.POLL, 0, 1
     if searches.word_due(st, cfg.shape_checkin_repeats):

@@ -38,8 +38,8 @@ Fed by every finished call (`observe`) and acted on when a turn's calls are done
   or shows only lines the wait showed (a failing state in a table's row reads as any other:
   `failing_states`); a wait that prints nothing told nothing. A wait on a failure (a poll
   failing as a failure did: `polls.failed_before`) is timed from that failure's first
-  sighting and bounded sooner (`stages.FAILING_WAIT`); a change does not end it: its next
-  poll tells.
+  sighting and asked about sooner (`stages.FAILING_WAIT`); a change does not end it: its
+  next poll tells.
 """
 
 from __future__ import annotations
@@ -141,6 +141,7 @@ class Finished:
     said: str = ""  # the states or values a look answered with (`asked.said`)
     quiet: bool = False  # a filter hid its status, and what it let through said neither way
     lines: list[str] | None = None  # a poll's lines (`answers.lines`)
+    failing: bool = False  # a poll's answer shows a failing state (`failing_states`)
 
 
 def checked(finished: Finished, call: ToolCall, result: ToolResult, restart: str) -> None:
@@ -253,8 +254,7 @@ def observe(track: Track, now: float, call: ToolCall, finished: Finished) -> Non
     if finished.changed and (fresh or not _active(st, result)):
         # It may have changed the world, and it is not itself the run that repeats; a failure
         # that comes back word for word after it says whether it moved that failure.
-        # A wait on a failure goes on: the next poll tells whether the change moved it.
-        _progress(st, failures=False, wait=not polls.on_failure(st.poll))
+        _progress(st, failures=False, wait=not polls.changed(st))
         return
     _count(st, failures.swept(st, result, call), label)
 
@@ -268,6 +268,8 @@ def _observe_poll(st: Stuck, seen: Poll, finished: Finished, *, fresh: bool) -> 
     failed = finished.outcome.startswith(opkey.FAILED)
     if news and not failed:
         _progress(st, wait=not shown)  # what it waited for moved, unless it showed old lines
+        if not (shown or finished.failing):
+            st.failed_answers = {}  # ... and the failures before it are behind it
         _end_edited(st)
     polls.wait(st, seen, failed=failed, shown=shown)
     if news and failed:

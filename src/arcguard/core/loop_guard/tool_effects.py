@@ -387,7 +387,7 @@ def _waits(words: list[str]) -> bool:
     args = words[1:]
     at = subcommand_at(args)
     return (
-        any(w in WAIT_SUBCOMMANDS for w in args[:2])
+        any(w in WAIT_SUBCOMMANDS for w in [*args[:2], *args[at : at + 1]])
         or any(w.startswith(WAIT_OPTIONS) for w in args)
         or args[at : at + 2] in WAIT_PAIRS
     )
