@@ -64,8 +64,10 @@ def _waited(st: Stuck, cfg: Config, now: float) -> int:
     poll = st.poll
     if poll is None:
         return 0
-    enough = min(cfg.poll_checkin_repeats, FAILURE_SIGHTINGS) if poll.failing else None
-    return int(now - poll.since) if poll.count >= (enough or cfg.poll_checkin_repeats) else 0
+    needed = cfg.poll_checkin_repeats
+    if poll.failing:
+        needed = min(needed, FAILURE_SIGHTINGS)
+    return int(now - poll.since) if poll.count >= needed else 0
 
 
 def _asking(st: Stuck, cfg: Config) -> int:
