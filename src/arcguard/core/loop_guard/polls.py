@@ -50,7 +50,6 @@ if TYPE_CHECKING:
 MAX_VIEWS = 4  # other spellings a wait keeps: a rotation is a few
 SEP = "|"  # between a view's answer and its marks of progress, which never hold it
 MAX_FAILED_ANSWERS = 16  # failures' whole answers kept (`failed_before`): a wait's few
-ANSWER_DIGEST = 16  # hex digits of each
 MIN_ANSWER_LINES = 2  # distinct lines of a failure told apart from others
 FAILURE_SIGHTINGS = 2  # a failure seen again: twice
 FAILURE_MEMORY_SECONDS = 1800  # a failure seen longer ago than this is another wait's
@@ -72,7 +71,7 @@ def failed_before(st: Stuck, lines: list[str], now: float) -> float | None:
     before now (remembers it)."""
     if len(set(lines)) < MIN_ANSWER_LINES:
         return None  # `Exit code 1` alone (a silent failure) names no failure
-    answer, kept = hashing.digest(" ".join(lines))[:ANSWER_DIGEST], st.failed_answers
+    answer, kept = hashing.digest(" ".join(lines)), st.failed_answers
     first = kept.pop(answer, None)
     if first is not None and now - first > FAILURE_MEMORY_SECONDS:
         first = None  # long ago: another wait's
