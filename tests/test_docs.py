@@ -223,9 +223,10 @@ def test_the_line_a_plugin_without_arcguard_shows_is_the_one_it_prints():
 # state; 33,270 for error codes and compilers' errors read behind a filter, and a cache cleared
 # read as no change; 33,540 for one failure read many ways: its rule and what is news to it, its
 # record in the state and its limit; 33,750 for a wait on a failure: its bounds, what is no news
-# to it and what does not end it, its two fields in the state, and the two settings it shortens).
+# to it and what does not end it, its two fields in the state, and the two settings it shortens;
+# 33,800 for fixes to code kept to one or two files, paused for, and their field in the state).
 README_WORDS = 500
-ALL_WORDS = 33_750
+ALL_WORDS = 33_800
 
 
 def test_the_documentation_stays_short_enough_to_finish():

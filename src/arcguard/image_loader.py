@@ -134,8 +134,9 @@ class Image:
         if type(code) is not type(_changed.__code__):
             return None
         # A loader by its methods: deriving from importlib.abc.Loader would import that module.
+        # No `has_location`: the import system would then work out a `__cached__` path for
+        # every module, a bytecode file the image stands in for; `exec_module` sets `__file__`.
         spec = ModuleSpec(name, self, origin=row[0], is_package=row[1])  # type: ignore[arg-type]
-        spec.has_location = True
         spec.loader_state = code
         if row[1]:
             spec.submodule_search_locations = [os.path.dirname(row[0])]
@@ -145,7 +146,9 @@ class Image:
         return None
 
     def exec_module(self, module: ModuleType) -> None:
-        code: CodeType = module.__spec__.loader_state  # type: ignore[union-attr]
+        spec: ModuleSpec = module.__spec__  # type: ignore[assignment]
+        code: CodeType = spec.loader_state
+        module.__file__ = spec.origin
         exec(code, module.__dict__)
 
 

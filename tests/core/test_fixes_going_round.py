@@ -6,7 +6,7 @@ again, it fails because it holds state; each rewrite is a content the file never
 run of one failure sees it, and no line is put back word for word. But every failure after
 the first few is one the build already printed: the attempts since the print it comes back to
 went round, and once two failures came back so, they count as failing the same way (a request
-at the 4th; a pause at the 7th when settings were put back, never for fixes to code), however
+at the 4th; a pause at the 7th, unless the fixes were spread over more than two files), however
 many comebacks link the round. A failure that prints
 anything new, that prints only what the last one printed, less than the same command printed
 before, or that comes back from further than a few prints is not a round.
@@ -48,19 +48,25 @@ def _print(failure: str, quoted: str = 'import { useState } from "react";') -> s
     return f"{BANNER}{failure}   ,-[Header.tsx:1:1]\n 2 | {quoted}\n   `----\n{CLOSING}"
 
 
-def _rewrite(n: int) -> Call:
-    """A rewrite of the header to a content it never had."""
+HEADER = "/w/components/Header.tsx"
+
+
+def _rewrite(n: int, path: str = HEADER) -> Call:
+    """A rewrite of the header (or another component) to a content it never had."""
     old = f"export default function Header{n}() {{"
-    return edit("/w/components/Header.tsx", old, f"'use client';\nconst take = {n};\n{old}")
+    return edit(path, old, f"'use client';\nconst take = {n};\n{old}")
 
 
-def _words(failures: list[str], quoted: list[str] | None = None) -> list[str]:
-    """Builds failing with `failures` in turn, a rewrite before each but the first: the first
-    turn of the request ('ask') and of the pause ('pause'), as `attempt:word`."""
+def _words(
+    failures: list[str], quoted: list[str] | None = None, files: tuple[str, ...] = (HEADER,)
+) -> list[str]:
+    """Builds failing with `failures` in turn, a rewrite before each but the first (of `files`
+    in turn): the first turn of the request ('ask') and of the pause ('pause'), as
+    `attempt:word`."""
     d, found = Driver(), []
     for n, failure in enumerate(failures):
         if n:
-            d.turn(_rewrite(n))
+            d.turn(_rewrite(n, files[n % len(files)]))
         text = _print(failure, quoted[n]) if quoted else _print(failure)
         if d.turn(fail(COMMAND, text))["context"]:
             found.append(f"{n + 1}:ask")
@@ -69,9 +75,15 @@ def _words(failures: list[str], quoted: list[str] | None = None) -> list[str]:
     return found
 
 
-def test_two_failures_taking_turns_through_rewrites_are_asked_about_at_the_4th():
-    # Fixes to code: asked about, never paused for (a failure may be one beside the work).
-    assert _words([STATE, HEADERS] * 5) == ["4:ask"]
+def test_two_failures_taking_turns_through_rewrites_are_asked_about_at_the_4th_then_paused():
+    # Rewrites of one file that only move the build between two failures went at them.
+    assert _words([STATE, HEADERS] * 5) == ["4:ask", "7:pause"]
+
+
+def test_rewrites_spread_over_three_files_are_asked_about_never_paused():
+    # Work over more files may be a feature built up beside the failures: the request only.
+    files = (HEADER, "/w/components/Nav.tsx", "/w/lib/session.ts")
+    assert _words([STATE, HEADERS] * 5, files=files) == ["4:ask"]
 
 
 def test_a_round_through_a_setting_put_back_is_asked_about_at_the_4th_then_paused():
@@ -92,7 +104,7 @@ def test_a_round_through_a_setting_put_back_is_asked_about_at_the_4th_then_pause
 
 def test_a_third_failure_in_the_round_does_not_start_it_again_once_another_comes_back():
     round_ = [STATE, HEADERS, STATE, SERVER_ONLY, HEADERS, STATE, HEADERS, STATE]
-    assert _words(round_) == ["5:ask"]
+    assert _words(round_) == ["5:ask", "7:pause"]
 
 
 def test_the_source_a_failure_quotes_is_not_what_failed():

@@ -342,19 +342,35 @@ def test_one_numbered_file_read_again_and_again_is_still_nothing_new():
     assert d.paused is not None
 
 
-def test_a_test_run_after_each_real_edit_is_never_paused_even_when_it_still_fails():
-    # Each edit leaves the failure printed as before: one request at the 4th run (the edits
-    # may be work beside the failure), never a pause.
+def _edit_then_same_failure(files: tuple[str, ...], runs: int = 10) -> Driver:
+    """An edit to a new content (of `files` in turn), then the suite failing as before."""
     d = Driver()
-    for n in range(10):
+    for n in range(runs):
+        path = files[n % len(files)]
         edit = Call(
             "Edit",
-            {"file_path": "/p/a.py", "old_string": f"a{n}", "new_string": f"a{n + 1}"},
-            response={"filePath": "/p/a.py", "structuredPatch": [{"lines": [f"+a{n + 1}"]}]},
+            {"file_path": path, "old_string": f"a{n}", "new_string": f"a{n + 1}"},
+            response={"filePath": path, "structuredPatch": [{"lines": [f"+a{n + 1}"]}]},
         )
         d.turn(edit)
         d.turn(fail("pytest -q", "E   assert cache.get('k') == 'v'\n1 failed in 0.12s"))
+        if d.paused is not None:
+            break
+    return d
+
+
+def test_a_test_run_after_each_edit_over_three_files_is_never_paused_when_it_still_fails():
+    # Each edit leaves the failure printed as before: one request at the 4th run; the edits,
+    # spread over files, may be work beside the failure: never a pause.
+    d = _edit_then_same_failure(("/p/a.py", "/p/b.py", "/p/c.py"))
     assert d.paused is None
+    assert sum(bool(render.context_text(o)) for o in d.outputs) == 1
+
+
+def test_a_test_run_after_each_edit_of_one_file_is_paused_at_the_7th_when_it_still_fails():
+    # Edits kept to one file went at the failure and left it as printed, seven times.
+    d = _edit_then_same_failure(("/p/a.py",))
+    assert d.paused is not None and "7 attempts failed the same way" in d.paused["reason"]
     assert sum(bool(render.context_text(o)) for o in d.outputs) == 1
 
 

@@ -370,6 +370,7 @@ def track(cfg: Any, base: int) -> dict[str, Any]:
                 "again": INT,
                 "edits": INT,
                 "coded": INT,
+                "fixed_in": ["f" * failure_lines.HEAD_DIGEST] * (persisting.AIMED_FILES + 1),
                 "fixed": False,
                 "out": "f" * 16,
                 "probe": "f" * 16,

@@ -20,6 +20,7 @@ from testing.builders import tool_use
 from testing.builders import write_transcript
 
 import arcguard
+import arcguard.core.hashing
 from arcguard import hook_image
 from arcguard import image_loader
 from arcguard.claude_settings import launch_forms
@@ -281,3 +282,22 @@ def test_a_row_of_another_shape_sends_its_module_to_the_usual_import(launcher: L
     # Its source as it was, but no place for its code.
     finder.table = {"arcguard.errors": finder.table["arcguard.errors"][:5]}  # type: ignore[dict-item]
     assert finder.find_spec("arcguard.errors") is None
+
+
+def test_a_module_from_the_image_names_its_source_and_no_bytecode_file(
+    launcher: Launcher,
+) -> None:
+    import importlib.util
+
+    image_loader.serve(str(launcher.image), launcher.image.read_bytes(), str(launcher.location))
+    finder = sys.meta_path.pop(0)
+    assert isinstance(finder, image_loader.Image)
+    spec = finder.find_spec("arcguard.core.hashing")
+    assert spec is not None
+    module = importlib.util.module_from_spec(spec)
+    finder.exec_module(module)
+    source = launcher.location / "arcguard" / "core" / "hashing.py"
+    assert module.__file__ == str(source)
+    assert module.digest("x") == arcguard.core.hashing.digest("x")
+    # No `__pycache__` path worked out for each module: the image stands in for bytecode.
+    assert spec.cached is None and not hasattr(module, "__cached__")

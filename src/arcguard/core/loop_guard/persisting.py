@@ -33,9 +33,10 @@ it shows failed as before (fewer may be the fix's work: such an attempt neither 
 starts the count again). An edit that only turns values in place (`edited.turned`: `TTL =
 3` to `4`, a flag, a quoted word) is a value tried, whose failure stands until the right one:
 it counts as a setting does. Lines taken out of a file, the failure as before, then put back
-were a suspect ruled out: that attempt does not count (`Persist.probe`). Fixes to code are
-asked about, never paused for (`pause_due`): a failure left as it was may be one beside the
-work.
+were a suspect ruled out: that attempt does not count (`Persist.probe`). Fixes to code in one
+or two files went at the failure: paused for as retries are. Fixes spread over more files, or
+made from the shell, are asked about, never paused for (`aimed`): a failure left as it was
+may be one beside the work.
 One cause printed other ways is the same failure too (`same_cause`), whatever filter cut it,
 whichever command printed it and whatever was edited since; fewer of its lines than its
 spelling printed last is the fixes' work (news).
@@ -43,7 +44,7 @@ Fixes that go round count too (`_back_to`, `Persist.shown`): a failure back afte
 same check, printing only lines one of its last few attempts printed, shows the fixes since
 that print went round (a header made a client component, then a server one, then a client one
 again, each rewrite new content). Once two failures, each printed otherwise, came back so, every
-attempt since the round began counts (asked about; paused for only as settings are); values
+attempt since the round began counts (asked about, and paused for as other fixes are); values
 turned in a file of settings count once one was put back. A change answered between starts
 the prints kept over.
 What starts it again is what shows the failure gone or changed what fails: other code checked
@@ -91,6 +92,11 @@ STOP, ROUND, CAME_BACK = "-", "o", "@"
 # Failures that came back, each otherwise printed: one back while another moves may be one
 # beside the work, back after the new one was fixed.
 MIN_COMEBACKS = 2
+# Fixes to code kept to this many files went at the failure; fixes spread wider build
+# something up beside it (`aimed`). A fix made from the shell names no file it is kept apart
+# by: it is marked `SHELL`, which is none of them.
+AIMED_FILES = 2
+SHELL = "*"
 
 
 def observe(st: Stuck, seq: int, turn: int, call: ToolCall, f: stuck.Finished) -> None:
@@ -108,6 +114,7 @@ def observe(st: Stuck, seq: int, turn: int, call: ToolCall, f: stuck.Finished) -
         # and never paused for; the whole print shows whether it moved anything.
         persist.fixed, persist.out = True, ""
         persist.coded += 1
+        _fixed_in(persist, SHELL)
     elif persist is not None and f.changed and f.outcome.startswith(opkey.COMPLETED):
         persist.changed = True
     if call.name != opkey.BASH or (tool_effects.is_poll(call) and not tool_effects.acts(call)):
@@ -157,11 +164,31 @@ def word_due(st: Stuck, checkin: int) -> bool:
 
 
 def pause_due(st: Stuck, pause: int) -> bool:
-    """Still failing the same way at `pause` attempts, after the request, and no fix to code
-    among them: a failure left as it was beside work on code (chores beside an old failure, a
-    feature built up under its test) gets the request only."""
+    """Still failing the same way at `pause` attempts, after the request, and any fixes to code
+    among them aimed at it (`aimed`)."""
     persist = st.persist
-    return persist is not None and persist.nudged and not persist.coded and attempts(st) >= pause
+    return (
+        persist is not None
+        and persist.nudged
+        and (not persist.coded or aimed(persist))
+        and attempts(st) >= pause
+    )
+
+
+def aimed(persist: Persist) -> bool:
+    """The fixes to code since the count started were made in one or two files: they went at
+    the failure and left it as it was. Work spread over more files (a feature built up under
+    its test, one error fixed per file, or any made from the shell) may go on beside a failure
+    that waits for its last piece: it gets the request only."""
+    kept = persist.fixed_in
+    return len(kept) <= AIMED_FILES and SHELL not in kept
+
+
+def _fixed_in(persist: Persist, path: str) -> None:
+    """Keep the file a fix to code was made in, as far as `aimed` needs to tell."""
+    kept = persist.fixed_in
+    if path not in kept and len(kept) <= AIMED_FILES:
+        persist.fixed_in = [*kept, path]
 
 
 def _edited(persist: Persist, call: ToolCall, *, new: bool) -> None:
@@ -183,6 +210,7 @@ def _edited(persist: Persist, call: ToolCall, *, new: bool) -> None:
         persist.edits += 1
     elif new:
         persist.coded += 1
+        _fixed_in(persist, path[: failure_lines.HEAD_DIGEST])
 
 
 def _restarts(call: ToolCall, f: stuck.Finished) -> bool:
@@ -247,11 +275,17 @@ def _failed(
         if (persist.changed or same or burnt) and not fewer:
             # What changed since the last failure moved it, or the failure itself moved (a
             # count lower, another file failing): news, and the edits before it are behind.
-            persist.again, persist.coded, persist.causes = 0, 0, persist.causes[-1:]
+            _count_again(persist)
         persist.prints = [*persist.prints, printed][-2 * MAX_FAILURES :]
         if not same:
             _keep(persist, call, key, words, errors)
     persist.changed = persist.back = persist.fixed = False
+
+
+def _count_again(persist: Persist) -> None:
+    """News: the count starts again, the fixes and causes before it behind."""
+    persist.again, persist.coded, persist.fixed_in = 0, 0, []
+    persist.causes = persist.causes[-1:]
 
 
 def _keep(persist: Persist, call: ToolCall, key: str, words: list[str], errors: list[str]) -> None:
