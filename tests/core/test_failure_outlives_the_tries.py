@@ -448,3 +448,17 @@ def test_a_matrix_whose_header_names_each_version_asked_for_is_a_finding_per_ver
         out = d.turn(fail(f"uv run --python {short} pytest tests/test_dates.py", failure))
         assert not out["context"], version
     assert d.paused is None
+
+
+def test_a_test_given_longer_each_time_fails_the_same_way():
+    # `-timeout 60s` after `30s` is the same test given longer, not another target: the 4th
+    # attempt timing out is asked about.
+    d, asked = Driver(), []
+    for n, limit in enumerate(("30s", "60s", "2m", "5m")):
+        command = f"go test ./internal/pool/ -run TestPoolDrains -timeout {limit}"
+        text = (
+            f"panic: test timed out after {limit}\n\trunning tests:\n\t\tTestPoolDrains ({limit})"
+            f"\n\ngoroutine 10 [chan send]:\nFAIL\tgithub.com/acme/ingest/internal/pool\t{n}.01s"
+        )
+        asked.append(bool(d.turn(fail(command, text))["context"]))
+    assert asked == [False, False, False, True]

@@ -17,9 +17,10 @@ if TYPE_CHECKING:
     from arcguard.core.tool_call import ToolCall
 
 
-# Words of a command that say what it acts on, not how: of this many characters or more and
-# not all digits (numbers are `shape.identity_numbers`' part), and at most so many, each clipped
-# (the state file keeps them).
+# Words of a command that say what it acts on, not how: of this many characters or more, not
+# all digits (numbers are `shape.identity_numbers`' part) nor a duration (`-timeout 60s` after
+# `30s` is the same test given longer), and at most so many, each clipped (the state file keeps
+# them).
 ASKED_CHARS = 3
 MAX_ASKED = 16
 ASKED_CLIP = 24
@@ -61,7 +62,9 @@ def host_aside(word: str) -> str:
 
 def _kept(word: str) -> list[str]:
     return [
-        t[:ASKED_CLIP] for t in shape.words_of(word) if len(t) >= ASKED_CHARS and not t.isdigit()
+        t[:ASKED_CLIP]
+        for t in shape.words_of(word)
+        if len(t) >= ASKED_CHARS and not t.isdigit() and not shape.is_duration(t)
     ]
 
 
