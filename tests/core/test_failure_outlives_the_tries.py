@@ -462,3 +462,27 @@ def test_a_test_given_longer_each_time_fails_the_same_way():
         )
         asked.append(bool(d.turn(fail(command, text))["context"]))
     assert asked == [False, False, False, True]
+
+
+NO_MATCH = (
+    " ERR_PNPM_NO_MATCHING_VERSION  No matching version found for @acme/ui@^4.2.0 while fetching"
+    " it from https://npm.pkg.example.dev/\n\nThis error happened while installing a direct"
+    ' dependency of /w/apps/dashboard\n\nThe latest release of @acme/ui is "4.1.3".'
+)
+
+
+def test_an_install_behind_file_chores_and_a_look_is_the_same_install():
+    # The command is judged by the install, not by the chores or the look before it.
+    d, asked = Driver(), []
+    for command, text in (
+        ("pnpm install", NO_MATCH),
+        ("rm -rf node_modules apps/*/node_modules && pnpm install", NO_MATCH),
+        ("cp pnpm-lock.yaml /tmp/lock.bak && rm pnpm-lock.yaml && pnpm install", NO_MATCH),
+        (
+            "pnpm config get resolution-mode; pnpm install --resolution-mode=highest 2>&1"
+            " | grep -E 'ERR_PNPM|latest release'",
+            "undefined\n" + "\n".join(NO_MATCH.splitlines()[::4]),
+        ),
+    ):
+        asked.append(bool(d.turn(fail(command, text))["context"]))
+    assert asked == [False, False, False, True]

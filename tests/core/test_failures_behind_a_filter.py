@@ -105,6 +105,17 @@ def test_a_status_printed_after_the_filter_is_the_commands():
     assert exit_status.filtered("make 2>&1 | sed -n '1,5p;$p'")
 
 
+def test_an_error_code_kept_in_lower_case_is_a_failing_line_and_a_value_alone_is_not():
+    # A print's lines are kept in lower case: pnpm's code still opens a failing line, and
+    # the `undefined` a `config get` prints for a key not set says nothing went wrong.
+    code = "err_pnpm_no_matching_version no matching version found for @acme/ui@^4.2.0"
+    assert failure_lines.failing_heads([code]).startswith("1 ")
+    assert failure_lines.failing_heads(["err_rate: 0.5 over the last minute"]) == "0"
+    assert failure_lines.says_wrong(code)
+    assert not failure_lines.says_wrong("undefined")
+    assert failure_lines.says_wrong("typeerror: x is undefined")
+
+
 def test_a_failure_whose_message_opens_with_no_is_a_failure():
     assert failure_lines.failure_line('App.xcodeproj: error: No Account for Team "7QX2M4K9LP".')
     assert failure_lines.failure_line("fatal: No such remote 'upstream'")

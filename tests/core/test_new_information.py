@@ -379,6 +379,8 @@ def test_fetching_and_asking_a_toolchain_what_it_has_change_nothing():
     assert reads("curl -s localhost:7000/healthz | jq .")
     assert reads("wget -qO- http://localhost/x")
     assert reads("go env GOPATH") and reads("kubectl get pods") and reads("node --version")
+    assert reads("pnpm config get registry") and reads("yarn config list")
+    assert not reads("pnpm config set registry https://x") and not reads("yarn config delete x")
     assert not reads("curl -X POST localhost/x") and not reads("curl -so out.html x")
     # A status code asked for, the body thrown away; a method that only asks.
     assert reads("curl -s -o /dev/null -w '%{http_code}' localhost:3000")
@@ -948,6 +950,14 @@ def test_a_command_is_named_by_its_program_and_subcommand_past_a_cd():
     assert named("cd /work/app && cargo build -p server")[:2] == ["cargo", "build"]
     assert named("export CI=1; pytest -k test_tax")[:3] == ["pytest", "", "test_tax"]
     assert named("gh api repos/acme/web/branches | jq .name")[:2] == ["gh", "api"]
+    # Past chores on files and looks put before it: what the command runs to be judged.
+    assert named("rm -rf node_modules && pnpm install")[:2] == ["pnpm", "install"]
+    assert named("cp a.lock /tmp/a.bak && rm a.lock && pnpm install")[:2] == ["pnpm", "install"]
+    assert named("pnpm config get mode; pnpm install | grep ERR")[:2] == ["pnpm", "install"]
+    assert named("cat data.csv | python load.py")[:1] == ["python"]
+    assert named("cat data.csv")[:1] == ["cat"]  # a look alone is what it runs
+    check = command_words.check_words(ToolCall(name="Bash", input={"command": "rm -f x; make"}))
+    assert check[:1] == ["make"]
 
 
 GO_FAILURE = (

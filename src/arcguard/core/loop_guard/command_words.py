@@ -26,6 +26,9 @@ MAX_ASKED = 16
 ASKED_CLIP = 24
 # Programs that only set up the command after them (`cd app && cargo build`).
 SETUP_PROGRAMS = frozenset({"cd", "pushd", "popd", "export", "source", ".", "set", "unset"})
+# Chores on files put before the command a failure is of (`rm -rf node_modules && pnpm
+# install`, `cp lock.yaml /tmp/lock.bak && ...`): not what the command runs to be judged.
+CHORES = frozenset({"cp", "mv", "rm", "mkdir", "touch", "ln", "echo", "printf", "sleep", "true"})
 # Characters that make a word a name (`accounts-svc`, `us-east-1`, `test_tax`, a path), unlike
 # a message's plain words (`-m "fix lint"`).
 NAME_MARKS = frozenset("/-_.:@0123456789")
@@ -85,19 +88,32 @@ def named_words(call: ToolCall) -> list[str]:
 
 
 def check_words(call: ToolCall) -> list[str]:
-    """`named_words` of the command's first simple command alone: the check it runs and what
-    it asks for, not what the commands after it do with the print (`pytest tests/unit | grep
-    -E 'error|FAILED'`: pytest, tests, unit)."""
-    return _named(_segments(call)[:1])
+    """`named_words` of the simple command the command runs to be judged alone (`_judged`):
+    the check it runs and what it asks for, not what the commands after it do with the print
+    (`pytest tests/unit | grep -E 'error|FAILED'`: pytest, tests, unit)."""
+    runs = _segments(call)
+    return _named([_judged(runs)]) if runs else []
 
 
 def _named(runs: list[list[str]]) -> list[str]:
     if not runs:
         return []
-    first = runs[0]
+    first = _judged(runs)
     sub = _kept(first[1])[:1] if len(first) > 1 and not first[1].startswith("-") else []
     program = tool_effects.program_name(first[0])[:ASKED_CLIP]
     return [program, *(sub or [""])][:2] + _asked(runs)
+
+
+def _judged(runs: list[list[str]]) -> list[str]:
+    """The simple command a command runs to be judged: the first past chores on files and
+    looks put before another (`pnpm config get x; pnpm install`), else the first."""
+    last = len(runs) - 1
+    for at, run in enumerate(runs):
+        program = tool_effects.program_name(run[0])
+        if program in CHORES or (at < last and tool_effects.reads(run)):
+            continue
+        return run
+    return runs[0]
 
 
 def name_words(call: ToolCall) -> set[str]:

@@ -59,8 +59,11 @@ FAILING_OPENINGS = ("fail", "fatal", "panic")
 WRONG_ENDINGS = ("error", "exception")
 WRONG_OPENINGS = (
     *FAILING_OPENINGS, "denied", "refused", "unauthorized", "forbidden", "cannot", "unable",
-    "invalid", "timeout", "missing", "undefined",
+    "invalid", "timeout", "missing", "undefined", "err_",
 )  # fmt: skip
+# A line of one of these alone is a value printed (`pnpm config get x` of a key not set), not
+# what went wrong.
+NO_VALUE = frozenset({"undefined", "null", "none", "nil"})
 WRONG_PHRASES = ("not found", "could not", "couldn't", "can't", "no such", "timed out")
 # A part of every word `failure_line` reads as a failure (`err_`, `ValueError:`, `FAILED`).
 STEMS = ("err", "fail", "fatal", "panic", "traceback", "exception")
@@ -234,10 +237,17 @@ def failing_heads(printed: list[str]) -> str:
     heads = [
         hashing.digest(_head(line))[:HEAD_DIGEST]
         for line in printed
-        if says(line, FAILING_OPENINGS) or failure_line(line)
+        if says(line, FAILING_OPENINGS) or failure_line(line) or _code_opens(line)
     ]
     unique = list(dict.fromkeys(heads))
     return " ".join([str(len(unique)), *unique[-MAX_HEADS:]])
+
+
+def _code_opens(line: str) -> bool:
+    """A line a print keeps in lower case opens with an error's code (`err_pnpm_no_matching_version
+    no matching version found`; not `err_rate: 0.5`): `_coded`, its capitals gone."""
+    first, _, rest = line.partition(" ")
+    return bool(rest) and first.startswith("err_") and first.count("_") >= 2 and first[-1] != ":"
 
 
 def whole_heads(printed: str) -> set[str]:
@@ -256,7 +266,10 @@ def _head(line: str) -> str:
 
 
 def says_wrong(text: str) -> bool:
-    """A word or a phrase of `text` (lower case) says something went wrong."""
+    """A word or a phrase of `text` (lower case) says something went wrong: a Node-style code
+    (`ERR_PNPM_NO_MATCHING_VERSION`) too, not a value printed alone (`NO_VALUE`)."""
+    if text.strip() in NO_VALUE:
+        return False
     return says(text, WRONG_OPENINGS) or any(phrase in text for phrase in WRONG_PHRASES)
 
 

@@ -112,6 +112,8 @@ READ_ONLY_SUBCOMMANDS = {
 LISTING: dict[str, dict[str, tuple[str, ...]]] = {
     "kubectl": {"rollout": ("status", "history"), "auth": ("can-i", "whoami")},
     "npm": {"dist-tag": ("ls",), "config": ("get", "list", "ls")},
+    "pnpm": {"config": ("get", "list")},
+    "yarn": {"config": ("get", "list")},
     "docker": {
         "image": ("ls", "list", "inspect", "history"),
         "container": ("ls", "list", "inspect", "logs", "top", "port"),
