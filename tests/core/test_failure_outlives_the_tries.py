@@ -486,3 +486,66 @@ def test_an_install_behind_file_chores_and_a_look_is_the_same_install():
     ):
         asked.append(bool(d.turn(fail(command, text))["context"]))
     assert asked == [False, False, False, True]
+
+
+def _fixes_then(check: str, failure: str, files: tuple[str, ...]) -> list[str]:
+    """A fix (in `files` in turn) before each run of `check` but the first, each failing as
+    `failure` prints: the attempts asked about and paused at, as `attempt:word`."""
+    d, found = Driver(), []
+    for n in range(10):
+        if n:
+            d.turn(edit(files[n % len(files)], f"step_{n} = 1", f"step_{n} = compute()"))
+        out = d.turn(fail(check, failure))
+        found += [f"{n + 1}:ask"] * bool(out["context"]) + [f"{n + 1}:pause"] * bool(d.paused)
+        if d.paused:
+            break
+    return found
+
+
+def test_fixes_to_the_code_of_a_test_the_check_selects_are_paused_when_it_fails_alike():
+    # `-run` asks for the test that fails: fixes in the pool went at it.
+    failure = "--- FAIL: TestPoolDrains (0.01s)\n    pool_test.go:31: got 3, want 4\nFAIL"
+    check = "go test ./internal/pool -run TestPoolDrains"
+    assert _fixes_then(check, failure, ("/w/internal/pool/pool.go",)) == ["4:ask", "7:pause"]
+    # The whole suite failing alike on that test, the pool edited: work beside it.
+    assert _fixes_then("go test ./...", failure, ("/w/internal/pool/pool.go",)) == ["4:ask"]
+
+
+def test_fixes_to_a_builds_own_files_are_paused_when_it_fails_alike():
+    # The linker names symbols, no file: a Podfile and the Xcode project are the build's own.
+    failure = (
+        "Undefined symbols for architecture arm64:\n"
+        '  "_FIRCLSExceptionRecordNSException", referenced from: ...\n'
+        "ld: symbol(s) not found for architecture arm64\n** ARCHIVE FAILED **"
+    )
+    check = "xcodebuild -workspace Ledgerly.xcworkspace -scheme Ledgerly archive"
+    files = ("/w/ios/Podfile", "/w/ios/Ledgerly.xcodeproj/project.pbxproj")
+    assert _fixes_then(check, failure, files) == ["4:ask", "7:pause"]
+    assert _fixes_then(check, failure, ("/w/ios/Ledgerly/AppDelegate.swift",)) == ["4:ask"]
+
+
+def test_what_showed_the_fixes_aimed_is_forgotten_when_another_failure_comes():
+    # Aimed at the carts test while it failed; then the whole suite, failing alike on a test
+    # of another module while one file is edited, is work beside that one.
+    d = Driver()
+    for n in range(3):
+        d.turn(_fix(n, SUSPECTS[:1]))
+        d.turn(fail("pytest tests/test_carts.py", VALIDATION))
+    other = "E   assert cache.get('k') == 'v'\nFAILED tests/test_cache.py::test_ttl\n1 failed"
+    for n in range(3, 13):
+        d.turn(_fix(n, SUSPECTS[:1]))
+        d.turn(fail("pytest -q", other))
+    assert d.paused is None
+
+
+def test_fixes_seen_only_through_a_filter_that_cuts_the_print_are_never_paused():
+    # Lint errors fixed from the top of one file, each run through `| tail -3`: the last three
+    # errors show as before, though each fix took one away above them.
+    failure = (
+        "app.py:118:1: E302 expected 2 blank lines, found 1\n"
+        "app.py:131:80: E501 line too long (88 > 79 characters)\n"
+        "app.py:140:5: F841 local variable 'tmp' is assigned to but never used"
+    )
+    assert _fixes_then("flake8 app.py | tail -3", failure, ("/w/app.py",)) == ["4:ask"]
+    # The same print unfiltered names the file fixed, seven times: the fixes missed.
+    assert _fixes_then("flake8 app.py", failure, ("/w/app.py",)) == ["4:ask", "7:pause"]

@@ -342,7 +342,12 @@ def test_one_numbered_file_read_again_and_again_is_still_nothing_new():
     assert d.paused is not None
 
 
-def _edit_then_same_failure(files: tuple[str, ...], runs: int = 10) -> Driver:
+CACHE_FAILURE = "E   assert cache.get('k') == 'v'\n1 failed in 0.12s"
+
+
+def _edit_then_same_failure(
+    files: tuple[str, ...], failure: str = CACHE_FAILURE, runs: int = 10
+) -> Driver:
     """An edit to a new content (of `files` in turn), then the suite failing as before."""
     d = Driver()
     for n in range(runs):
@@ -353,7 +358,7 @@ def _edit_then_same_failure(files: tuple[str, ...], runs: int = 10) -> Driver:
             response={"filePath": path, "structuredPatch": [{"lines": [f"+a{n + 1}"]}]},
         )
         d.turn(edit)
-        d.turn(fail("pytest -q", "E   assert cache.get('k') == 'v'\n1 failed in 0.12s"))
+        d.turn(fail("pytest -q", failure))
         if d.paused is not None:
             break
     return d
@@ -367,9 +372,18 @@ def test_a_test_run_after_each_edit_over_three_files_is_never_paused_when_it_sti
     assert sum(bool(render.context_text(o)) for o in d.outputs) == 1
 
 
-def test_a_test_run_after_each_edit_of_one_file_is_paused_at_the_7th_when_it_still_fails():
-    # Edits kept to one file went at the failure and left it as printed, seven times.
+def test_edits_of_one_file_beside_a_failure_the_suite_prints_as_before_are_never_paused():
+    # The whole suite run after each edit, failing as before on what names nothing of the
+    # file edited: work beside a failure it does not ask about. One request, no pause.
     d = _edit_then_same_failure(("/p/a.py",))
+    assert d.paused is None
+    assert sum(bool(render.context_text(o)) for o in d.outputs) == 1
+
+
+def test_edits_of_the_file_a_failure_names_are_paused_at_the_7th_when_it_still_fails():
+    # The failure points at the file edited, seven times as before: the edits went at it.
+    failure = "a.py:12: in total\n    return sum(items)\nE   TypeError: bad operand\n1 failed"
+    d = _edit_then_same_failure(("/p/a.py",), failure)
     assert d.paused is not None and "7 attempts failed the same way" in d.paused["reason"]
     assert sum(bool(render.context_text(o)) for o in d.outputs) == 1
 
@@ -956,6 +970,10 @@ def test_a_command_is_named_by_its_program_and_subcommand_past_a_cd():
     assert named("pnpm config get mode; pnpm install | grep ERR")[:2] == ["pnpm", "install"]
     assert named("cat data.csv | python load.py")[:1] == ["python"]
     assert named("cat data.csv")[:1] == ["cat"]  # a look alone is what it runs
+    # An amount alone is no target; one inside a file's name is part of the name.
+    assert named("go test ./pool -timeout 60s") == named("go test ./pool -timeout 2m")
+    assert named("docker run --memory=512m app") == named("docker run --memory=4g app")
+    assert "10m" in named("whisper transcribe meeting-10m.wav")
     check = command_words.check_words(ToolCall(name="Bash", input={"command": "rm -f x; make"}))
     assert check[:1] == ["make"]
 

@@ -19,6 +19,7 @@ from arcguard.core.loop_guard import asked
 from arcguard.core.loop_guard import edited
 from arcguard.core.loop_guard import failure_lines
 from arcguard.core.loop_guard import failures
+from arcguard.core.loop_guard import fixes_aimed
 from arcguard.core.loop_guard import hangs
 from arcguard.core.loop_guard import known_causes
 from arcguard.core.loop_guard import persisting
@@ -370,7 +371,8 @@ def track(cfg: Any, base: int) -> dict[str, Any]:
                 "again": INT,
                 "edits": INT,
                 "coded": INT,
-                "fixed_in": ["f" * failure_lines.HEAD_DIGEST] * (persisting.AIMED_FILES + 1),
+                "fixed_in": ["f" * fixes_aimed.NAME_CHARS] * (fixes_aimed.AIMED_FILES + 1),
+                "aimed": True,
                 "fixed": False,
                 "out": "f" * 16,
                 "probe": "f" * 16,

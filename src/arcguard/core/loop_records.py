@@ -93,9 +93,10 @@ class Persist(Record):
     again: int = field(INT, default=0)  # failing attempts since whose failure was one kept
     edits: int = field(INT, default=0)  # edits of settings or values, or going back, since it
     coded: int = field(INT, default=0)  # fixes to code, since the count last started
-    # ... the files they were made in, as short digests (`persisting.SHELL` for one made from
-    # the shell), the first few
+    # ... the names of the files they were made in (`fixes_aimed.SHELL` for one made from the
+    # shell), the first few; and whether an attempt showed them aimed at the failure
     fixed_in: list[str] = field(list_of(STR), default_factory=list)
+    aimed: bool = field(BOOL, default=False)
     # Since the last failing attempt: a command that may change the world ran; the last edit
     # went back to a content the file had; code was edited to a new content.
     changed: bool = field(BOOL, default=False)

@@ -17,10 +17,11 @@ if TYPE_CHECKING:
     from arcguard.core.tool_call import ToolCall
 
 
-# Words of a command that say what it acts on, not how: of this many characters or more, not
-# all digits (numbers are `shape.identity_numbers`' part) nor a duration (`-timeout 60s` after
-# `30s` is the same test given longer), and at most so many, each clipped (the state file keeps
-# them).
+# Words of a command that say what it acts on, not how: of this many characters or more and
+# not all digits (numbers are `shape.identity_numbers`' part), from arguments that are not an
+# amount alone (`-timeout 60s` after `30s` is the same test given longer, `--memory=512m` the
+# same run given more; `meeting-10m.wav` is a file), and at most so many, each clipped (the
+# state file keeps them).
 ASKED_CHARS = 3
 MAX_ASKED = 16
 ASKED_CLIP = 24
@@ -64,10 +65,11 @@ def host_aside(word: str) -> str:
 
 
 def _kept(word: str) -> list[str]:
+    bare = word.strip("'\"")
+    if bare and shape.is_duration(bare):
+        return []  # an amount (a time, or a size with the same units), not what is acted on
     return [
-        t[:ASKED_CLIP]
-        for t in shape.words_of(word)
-        if len(t) >= ASKED_CHARS and not t.isdigit() and not shape.is_duration(t)
+        t[:ASKED_CLIP] for t in shape.words_of(word) if len(t) >= ASKED_CHARS and not t.isdigit()
     ]
 
 

@@ -34,9 +34,10 @@ starts the count again). An edit that only turns values in place (`edited.turned
 3` to `4`, a flag, a quoted word) is a value tried, whose failure stands until the right one:
 it counts as a setting does. Lines taken out of a file, the failure as before, then put back
 were a suspect ruled out: that attempt does not count (`Persist.probe`). Fixes to code in one
-or two files went at the failure: paused for as retries are. Fixes spread over more files, or
-made from the shell, are asked about, never paused for (`aimed`): a failure left as it was
-may be one beside the work.
+or two files that an attempt shows aimed at the failure are paused for as retries are. Others
+(spread over more files, made from the shell, or beside a failure the check does not ask about)
+are asked about, never paused for (`fixes_aimed`): a failure left as it was may be one beside the
+work.
 One cause printed other ways is the same failure too (`same_cause`), whatever filter cut it,
 whichever command printed it and whatever was edited since; fewer of its lines than its
 spelling printed last is the fixes' work (news).
@@ -65,6 +66,7 @@ from arcguard.core.loop_guard import edited
 from arcguard.core.loop_guard import exit_status
 from arcguard.core.loop_guard import failure_lines
 from arcguard.core.loop_guard import failures
+from arcguard.core.loop_guard import fixes_aimed
 from arcguard.core.loop_guard import opkey
 from arcguard.core.loop_guard import reverts
 from arcguard.core.loop_guard import same_cause
@@ -92,11 +94,6 @@ STOP, ROUND, CAME_BACK = "-", "o", "@"
 # Failures that came back, each otherwise printed: one back while another moves may be one
 # beside the work, back after the new one was fixed.
 MIN_COMEBACKS = 2
-# Fixes to code kept to this many files went at the failure; fixes spread wider build
-# something up beside it (`aimed`). A fix made from the shell names no file it is kept apart
-# by: it is marked `SHELL`, which is none of them.
-AIMED_FILES = 2
-SHELL = "*"
 
 
 def observe(st: Stuck, seq: int, turn: int, call: ToolCall, f: stuck.Finished) -> None:
@@ -114,13 +111,14 @@ def observe(st: Stuck, seq: int, turn: int, call: ToolCall, f: stuck.Finished) -
         # and never paused for; the whole print shows whether it moved anything.
         persist.fixed, persist.out = True, ""
         persist.coded += 1
-        _fixed_in(persist, SHELL)
+        fixes_aimed.keep(persist, fixes_aimed.SHELL)
     elif persist is not None and f.changed and f.outcome.startswith(opkey.COMPLETED):
         persist.changed = True
     if call.name != opkey.BASH or (tool_effects.is_poll(call) and not tool_effects.acts(call)):
         return
     if f.result.startswith(opkey.FAILED):
         _failed(st, persist, seq, turn, call, f)
+        fixes_aimed.note(st.persist, call, f.printed or [])
     elif _answers_otherwise(call, f, persist):
         st.persist = None
 
@@ -165,30 +163,14 @@ def word_due(st: Stuck, checkin: int) -> bool:
 
 def pause_due(st: Stuck, pause: int) -> bool:
     """Still failing the same way at `pause` attempts, after the request, and any fixes to code
-    among them aimed at it (`aimed`)."""
+    among them aimed at it (`fixes_aimed.aimed`)."""
     persist = st.persist
     return (
         persist is not None
         and persist.nudged
-        and (not persist.coded or aimed(persist))
+        and (not persist.coded or fixes_aimed.aimed(persist))
         and attempts(st) >= pause
     )
-
-
-def aimed(persist: Persist) -> bool:
-    """The fixes to code since the count started were made in one or two files: they went at
-    the failure and left it as it was. Work spread over more files (a feature built up under
-    its test, one error fixed per file, or any made from the shell) may go on beside a failure
-    that waits for its last piece: it gets the request only."""
-    kept = persist.fixed_in
-    return len(kept) <= AIMED_FILES and SHELL not in kept
-
-
-def _fixed_in(persist: Persist, path: str) -> None:
-    """Keep the file a fix to code was made in, as far as `aimed` needs to tell."""
-    kept = persist.fixed_in
-    if path not in kept and len(kept) <= AIMED_FILES:
-        persist.fixed_in = [*kept, path]
 
 
 def _edited(persist: Persist, call: ToolCall, *, new: bool) -> None:
@@ -210,7 +192,7 @@ def _edited(persist: Persist, call: ToolCall, *, new: bool) -> None:
         persist.edits += 1
     elif new:
         persist.coded += 1
-        _fixed_in(persist, path[: failure_lines.HEAD_DIGEST])
+        fixes_aimed.keep(persist, fixes_aimed.file_name(call))
 
 
 def _restarts(call: ToolCall, f: stuck.Finished) -> bool:
@@ -285,10 +267,12 @@ def _failed(
 def _count_again(persist: Persist) -> None:
     """News: the count starts again, the fixes and causes before it behind."""
     persist.again, persist.coded, persist.fixed_in = 0, 0, []
+    del persist.aimed
     persist.causes = persist.causes[-1:]
 
 
 def _keep(persist: Persist, call: ToolCall, key: str, words: list[str], errors: list[str]) -> None:
+    del persist.aimed  # what showed the fixes aimed at the failures kept says nothing of this one
     persist.failures = [*persist.failures, key][-MAX_FAILURES:]
     persist.errors = [*persist.errors, errors][-MAX_FAILURES:]
     persist.words = [*persist.words, words][-MAX_FAILURES:]

@@ -1,0 +1,126 @@
+"""Whether fixes to code went at a failure that stood through them, as `persisting` pauses for.
+
+Fixes in one or two files that leave a failure printed as before may have missed it (a
+discount sum rewritten in its model, a header flipped between client and server component) or
+may be work beside a failure nobody is fixing (a refactor of one module while the whole suite
+fails, as it did before, on a test of another). What tells them apart is what the attempts
+show: the failure names a file the fixes were made in (`./components/Header.tsx` in the build's
+error); the check asks for what fails (`rspec spec/models/invoice_spec.rb:42`, `go test -run
+TestDrain`) and the failure names it; or a fix went into the build's own definition (a
+`Podfile`, an Xcode project). Names are compared by file name, in lower case, as a print keeps
+its lines. Functions of the call, its print and the track's `Persist` record (mutated by `keep` and
+`note` alone).
+"""
+
+from __future__ import annotations
+
+from arcguard.core.loop_guard import exit_status
+from arcguard.core.loop_guard import opkey
+from arcguard.core.loop_guard import tool_effects
+
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from arcguard.core.loop_records import Persist
+    from arcguard.core.tool_call import ToolCall
+
+# Fixes to code kept to this many files may have gone at the failure; fixes spread wider
+# build something up beside it (`aimed`). A fix made from the shell names no file it is kept
+# apart by: it is marked `SHELL`, which is none of them.
+AIMED_FILES = 2
+SHELL = "*"
+NAME_CHARS = 48  # of a file's name, kept
+MIN_NAME = 3  # characters of a name, at least, to be looked for in a print
+# The files that define a build, and the endings of such files: a fix there is a fix to the
+# build that fails.
+BUILD_FILES = frozenset(
+    {
+        "podfile", "gemfile", "makefile", "cmakelists.txt", "dockerfile", "package.json",
+        "cargo.toml", "go.mod", "pyproject.toml", "setup.py", "build.gradle", "build.gradle.kts",
+        "pom.xml",
+    }
+)  # fmt: skip
+BUILD_ENDINGS = (".pbxproj", ".xcconfig", ".csproj", ".gradle", ".podspec", ".cmake")
+# Options that pick the tests a runner runs (`pytest -k`, `go test -run`, `playwright --grep`).
+SELECTORS = frozenset(
+    {"-k", "-run", "--run", "-t", "--grep", "-g", "--testnamepattern", "--filter"}
+)
+# What sits around a name in a print or a command: brackets, quotes, separators.
+AROUND = "()[]{}<>,;'\"`"
+
+
+def aimed(persist: Persist) -> bool:
+    """The fixes to code since the count started went at the failure and left it as it was:
+    made in one or two files, and an attempt showed them aimed (`note`), or a fix went into
+    the build's own files. Work spread over more files (a feature built up under its test, one
+    error fixed per file, or any made from the shell), or beside a failure the check does not
+    ask about (a module refactored while the whole suite fails on another's test), gets the
+    request only."""
+    kept = persist.fixed_in
+    return len(kept) <= AIMED_FILES and SHELL not in kept and (persist.aimed or builds(kept))
+
+
+def keep(persist: Persist, name: str) -> None:
+    """Keep the file a fix to code was made in, as far as `aimed` needs to tell."""
+    kept = persist.fixed_in
+    if name not in kept and len(kept) <= AIMED_FILES:
+        persist.fixed_in = [*kept, name]
+
+
+def note(persist: Persist | None, call: ToolCall, printed: list[str]) -> None:
+    """A failing attempt whose print shows the fixes aimed at its failure (`points_at`). Not
+    one cut by a filter (`flake8 app.py | tail -3`): fixes to the lines it does not show (lint
+    errors fixed from the top) leave what it shows as it was."""
+    if (
+        persist is not None
+        and not persist.aimed
+        and not exit_status.filtered(tool_effects.command_of(call) or "")
+        and points_at(call, printed, persist.fixed_in)
+    ):
+        persist.aimed = True
+
+
+def file_name(call: ToolCall) -> str:
+    """The name of the file an edit was made in, as `Persist.fixed_in` keeps it."""
+    return opkey.file_path(call).replace("\\", "/").rsplit("/", 1)[-1].lower()[:NAME_CHARS]
+
+
+def builds(names: list[str]) -> bool:
+    """One of the files fixed defines the build."""
+    return any(name in BUILD_FILES or name.endswith(BUILD_ENDINGS) for name in names)
+
+
+def points_at(call: ToolCall, printed: list[str], fixed: list[str]) -> bool:
+    """The print of a failing attempt names a file fixed since the count started, or a file
+    or test the attempt's command asks for."""
+    shown = _names(" ".join(printed))
+    return any(len(name) >= MIN_NAME and name in shown for name in [*fixed, *_asked(call)])
+
+
+def _names(text: str) -> set[str]:
+    """The words of a print as names: each without what sits around it, the path before its
+    file's name, and what follows a file's name (`::test_add`, `:42:7`, `(12,3)`)."""
+    found = set()
+    for word in text.split():
+        bare = word.strip(AROUND).rsplit("/", 1)[-1]
+        found.add(bare)
+        found.add(bare.partition("::")[0].partition(":")[0].partition("(")[0])
+    return found
+
+
+def _asked(call: ToolCall) -> set[str]:
+    """The files a command names (a word with a dot in its file name, `::` or `:line` aside)
+    and the tests it selects (the values of `SELECTORS`), in lower case."""
+    words = (tool_effects.command_of(call) or "").lower().split()
+    asked = set()
+    for at, word in enumerate(words):
+        word = word.strip(AROUND)
+        if word.startswith("-"):
+            option, _, value = word.partition("=")
+            if option in SELECTORS:
+                asked.add((value or (words[at + 1] if at + 1 < len(words) else "")).strip(AROUND))
+            continue
+        name = word.rsplit("/", 1)[-1].partition("::")[0].partition(":")[0]
+        if "." in name.strip("."):
+            asked.add(name)
+    return asked
