@@ -112,6 +112,8 @@ def test_an_error_code_kept_in_lower_case_is_a_failing_line_and_a_value_alone_is
     assert failure_lines.failing_heads([code]).startswith("1 ")
     assert failure_lines.failing_heads(["err_rate: 0.5 over the last minute"]) == "0"
     assert failure_lines.says_wrong(code)
+    assert failure_lines.says_wrong("npm error code err_module_not_found")
+    assert not failure_lines.says_wrong("err_rate: 0.5 over the last minute")
     assert not failure_lines.says_wrong("undefined")
     assert failure_lines.says_wrong("typeerror: x is undefined")
 

@@ -59,7 +59,7 @@ FAILING_OPENINGS = ("fail", "fatal", "panic")
 WRONG_ENDINGS = ("error", "exception")
 WRONG_OPENINGS = (
     *FAILING_OPENINGS, "denied", "refused", "unauthorized", "forbidden", "cannot", "unable",
-    "invalid", "timeout", "missing", "undefined", "err_",
+    "invalid", "timeout", "missing", "undefined",
 )  # fmt: skip
 # A line of one of these alone is a value printed (`pnpm config get x` of a key not set), not
 # what went wrong.
@@ -245,9 +245,15 @@ def failing_heads(printed: list[str]) -> str:
 
 def _code_opens(line: str) -> bool:
     """A line a print keeps in lower case opens with an error's code (`err_pnpm_no_matching_version
-    no matching version found`; not `err_rate: 0.5`): `_coded`, its capitals gone."""
+    no matching version found`): `_coded`, its capitals gone."""
     first, _, rest = line.partition(" ")
-    return bool(rest) and first.startswith("err_") and first.count("_") >= 2 and first[-1] != ":"
+    return bool(rest) and _error_code(first)
+
+
+def _error_code(word: str) -> bool:
+    """`word`, in lower case, is an error's code (`err_pnpm_no_matching_version`,
+    `err_module_not_found`; not a metric's name, `err_rate:`)."""
+    return word.startswith("err_") and word.count("_") >= 2 and word[-1] != ":"
 
 
 def whole_heads(printed: str) -> set[str]:
@@ -270,7 +276,11 @@ def says_wrong(text: str) -> bool:
     (`ERR_PNPM_NO_MATCHING_VERSION`) too, not a value printed alone (`NO_VALUE`)."""
     if text.strip() in NO_VALUE:
         return False
-    return says(text, WRONG_OPENINGS) or any(phrase in text for phrase in WRONG_PHRASES)
+    return (
+        says(text, WRONG_OPENINGS)
+        or any(phrase in text for phrase in WRONG_PHRASES)
+        or any(_error_code(word) for word in text.split())
+    )
 
 
 def says(text: str, openings: tuple[str, ...]) -> bool:
