@@ -509,6 +509,15 @@ def test_fixes_to_the_code_of_a_test_the_check_selects_are_paused_when_it_fails_
     assert _fixes_then(check, failure, ("/w/internal/pool/pool.go",)) == ["4:ask", "7:pause"]
     # The whole suite failing alike on that test, the pool edited: work beside it.
     assert _fixes_then("go test ./...", failure, ("/w/internal/pool/pool.go",)) == ["4:ask"]
+    # A selector's expression is read as the shell and the runner read it: its names, not its
+    # operators (`not` is in the print) nor its anchors.
+    anchored = "go test ./internal/pool -run '^TestPoolDrains$'"
+    assert _fixes_then(anchored, failure, ("/w/internal/pool/pool.go",)) == ["4:ask", "7:pause"]
+    beside = "--- FAIL: TestCacheWarm (0.01s)\n    cache_test.go:9: the cache is not warm\nFAIL"
+    assert _fixes_then('go test ./... -k "not slow"', beside, ("/w/pool.go",)) == ["4:ask"]
+    # An option other programs spell like a runner's selector selects no test there.
+    web = "/w/packages/web:\n FAIL  src/cart.test.ts > total\nAssertionError: expected 3 to be 4"
+    assert _fixes_then("pnpm --filter web test", web, ("/w/packages/web/src/log.ts",)) == ["4:ask"]
 
 
 def test_fixes_to_a_builds_own_files_are_paused_when_it_fails_alike():

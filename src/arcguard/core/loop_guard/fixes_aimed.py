@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from arcguard.core.loop_guard import exit_status
 from arcguard.core.loop_guard import opkey
+from arcguard.core.loop_guard import shell_words
 from arcguard.core.loop_guard import tool_effects
 
 
@@ -41,12 +42,14 @@ BUILD_FILES = frozenset(
     }
 )  # fmt: skip
 BUILD_ENDINGS = (".pbxproj", ".xcconfig", ".csproj", ".gradle", ".podspec", ".cmake")
-# Options that pick the tests a runner runs (`pytest -k`, `go test -run`, `playwright --grep`).
-SELECTORS = frozenset(
-    {"-k", "-run", "--run", "-t", "--grep", "-g", "--testnamepattern", "--filter"}
-)
-# What sits around a name in a print or a command: brackets, quotes, separators.
-AROUND = "()[]{}<>,;'\"`"
+# Options that pick the tests a runner runs, by a name or an expression of names (`pytest -k
+# "total and not slow"`, `go test -run '^TestDrain$'`, `playwright --grep`, `jest
+# --testNamePattern`); not options other programs spell alike (`docker build -t app`).
+SELECTORS = frozenset({"-k", "-run", "--grep", "--testnamepattern"})
+# The words of a selector's expression that name no test.
+OPERATORS = frozenset({"not", "and", "or"})
+# What sits around a name in a print or a command: brackets, quotes, separators, an anchor.
+AROUND = "()[]{}<>,;'\"`.^$|"
 
 
 def aimed(persist: Persist) -> bool:
@@ -98,29 +101,29 @@ def points_at(call: ToolCall, printed: list[str], fixed: list[str]) -> bool:
 
 
 def _names(text: str) -> set[str]:
-    """The words of a print as names: each without what sits around it, the path before its
-    file's name, and what follows a file's name (`::test_add`, `:42:7`, `(12,3)`)."""
+    """The words of a print as names, cut as `file_name` cuts them: each without what sits
+    around it, the path before its file's name, and what follows a file's name (`::test_add`,
+    `:42:7`, `(12,3)`)."""
     found = set()
     for word in text.split():
-        bare = word.strip(AROUND).rsplit("/", 1)[-1]
-        found.add(bare)
-        found.add(bare.partition("::")[0].partition(":")[0].partition("(")[0])
+        bare = word.replace("\\", "/").strip(AROUND).rsplit("/", 1)[-1]
+        found.add(bare[:NAME_CHARS])
+        found.add(bare.partition("::")[0].partition(":")[0].partition("(")[0][:NAME_CHARS])
     return found
 
 
 def _asked(call: ToolCall) -> set[str]:
     """The files a command names (a word with a dot in its file name, `::` or `:line` aside)
-    and the tests it selects (the values of `SELECTORS`), in lower case."""
-    words = (tool_effects.command_of(call) or "").lower().split()
+    and the tests it selects (the names in the values of `SELECTORS`), in lower case."""
     asked = set()
-    for at, word in enumerate(words):
-        word = word.strip(AROUND)
-        if word.startswith("-"):
-            option, _, value = word.partition("=")
+    for words in shell_words.commands((tool_effects.command_of(call) or "").lower()) or []:
+        for at, word in enumerate(words):
+            option, equals, value = word.partition("=")
             if option in SELECTORS:
-                asked.add((value or (words[at + 1] if at + 1 < len(words) else "")).strip(AROUND))
-            continue
-        name = word.rsplit("/", 1)[-1].partition("::")[0].partition(":")[0]
-        if "." in name.strip("."):
-            asked.add(name)
+                given = value if equals else (words[at + 1] if at + 1 < len(words) else "")
+                asked.update(_names(given.replace("|", " ")) - OPERATORS)
+            elif not word.startswith("-"):
+                name = word.rsplit("/", 1)[-1].partition("::")[0].partition(":")[0]
+                if "." in name.strip("."):
+                    asked.add(name[:NAME_CHARS])
     return asked
