@@ -279,7 +279,7 @@ def says_wrong(text: str) -> bool:
     return (
         says(text, WRONG_OPENINGS)
         or any(phrase in text for phrase in WRONG_PHRASES)
-        or any(_error_code(word) for word in text.split())
+        or ("err_" in text and any(_error_code(word) for word in text.split()))
     )
 
 

@@ -85,7 +85,7 @@ def note(persist: Persist | None, call: ToolCall, printed: list[str]) -> None:
 
 def file_name(call: ToolCall) -> str:
     """The name of the file an edit was made in, as `Persist.fixed_in` keeps it."""
-    return opkey.file_path(call).replace("\\", "/").rsplit("/", 1)[-1].lower()[:NAME_CHARS]
+    return _name_of(opkey.file_path(call).lower())
 
 
 def builds(names: list[str]) -> bool:
@@ -101,15 +101,23 @@ def points_at(call: ToolCall, printed: list[str], fixed: list[str]) -> bool:
 
 
 def _names(text: str) -> set[str]:
-    """The words of a print as names, cut as `file_name` cuts them: each without what sits
-    around it, the path before its file's name, and what follows a file's name (`::test_add`,
-    `:42:7`, `(12,3)`)."""
+    """The words of a print as names: each whole (`app.py:118:1`) and as `_name_of` reads it."""
     found = set()
     for word in text.split():
-        bare = word.replace("\\", "/").strip(AROUND).rsplit("/", 1)[-1]
-        found.add(bare[:NAME_CHARS])
-        found.add(bare.partition("::")[0].partition(":")[0].partition("(")[0][:NAME_CHARS])
+        found.add(_bare(word)[:NAME_CHARS])
+        found.add(_name_of(word))
     return found
+
+
+def _name_of(word: str) -> str:
+    """A word as the name of a file or test, cut to `NAME_CHARS`: without what sits around it,
+    the path before the name, and what follows a file's name (`::test_add`, `:42:7`,
+    `(12,3)`)."""
+    return _bare(word).partition("::")[0].partition(":")[0].partition("(")[0][:NAME_CHARS]
+
+
+def _bare(word: str) -> str:
+    return word.replace("\\", "/").strip(AROUND).rsplit("/", 1)[-1]
 
 
 def _asked(call: ToolCall) -> set[str]:
@@ -122,8 +130,6 @@ def _asked(call: ToolCall) -> set[str]:
             if option in SELECTORS:
                 given = value if equals else (words[at + 1] if at + 1 < len(words) else "")
                 asked.update(_names(given.replace("|", " ")) - OPERATORS)
-            elif not word.startswith("-"):
-                name = word.rsplit("/", 1)[-1].partition("::")[0].partition(":")[0]
-                if "." in name.strip("."):
-                    asked.add(name[:NAME_CHARS])
+            elif not word.startswith("-") and "." in (name := _name_of(word)):
+                asked.add(name)
     return asked
