@@ -129,3 +129,14 @@ def test_output_to_a_broken_descriptor_is_dropped_quietly():
     printed = render.output((render.Continue("go on"),), "Stop")
     runner._write(write_end, json.dumps(printed))  # EPIPE: no raise
     os.close(write_end)
+
+
+def test_the_hooks_on_a_call_s_result_leave_an_arc_s_checks_unloaded_until_an_arc_needs_them():
+    # Most sessions hold no arc: the module of its checks is start-up time they would pay on
+    # every tool call for nothing.
+    code = (
+        "import sys, arcguard.hooks.post_batch, arcguard.hooks.post_tool;"
+        "print('arcguard.core.arc_keeper.named_checks' in sys.modules)"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert done.stdout.strip() == "False"

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from arcguard.core import render
 from arcguard.core.arc_keeper import goal
-from arcguard.core.arc_keeper import named_checks
 from arcguard.core.loop_guard import cycle_run
 from arcguard.core.loop_guard import turns
 from arcguard.core.loop_guard.guard import TurnEnd
@@ -149,7 +148,11 @@ def _decide(given: BatchPayload, found: _Found, ctx: Context) -> Decisions | Non
         reported = set(StateFile.view(state).guard.resolved)  # failures, and edits, so far
         # Outcomes first: a result never seen before is the progress the turn rules look for.
         state = turns.record_batch_results(state, ctx.cfg, ctx.now, given["calls"])
-        named_checks.observe_batch(state, given["calls"], reported)
+        if StateFile.view(state).arc is not None:
+            # Only an arc watches for the checks its task names, so only then is that loaded.
+            from arcguard.core.arc_keeper import named_checks
+
+            named_checks.observe_batch(state, given["calls"], reported)
         state = _settle_pending(state, given, found, ctx)
         arc_active = goal.delegated(state, ctx.cfg, ctx.now)
         output, new = decide_post_batch(state, ctx.cfg, ctx.now, turn, arc_active=arc_active)

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from arcguard.core import render
-from arcguard.core.arc_keeper import named_checks
 from arcguard.core.loop_guard.finished import decide_post_tool
+from arcguard.core.schema import StateFile
 from arcguard.core.state import batch_fires
 from arcguard.core.state import fresh_state
 from arcguard.core.tool_call import read_agent
@@ -41,7 +41,11 @@ def handle(payload: JSONObject, ctx: Context) -> Output | None:
     def change(state: State | None) -> tuple[Decisions | None, State | None]:
         state = state or fresh_state(sid, ctx.now)
         output, new = decide_post_tool(state, ctx.cfg, ctx.now, call, given["result"])
-        named_checks.observe(new, call, given["result"])
+        if StateFile.view(new).arc is not None:
+            # Only an arc watches for the checks its task names, so only then is that loaded.
+            from arcguard.core.arc_keeper import named_checks
+
+            named_checks.observe(new, call, given["result"])
         if not batch_fires(new):
             from arcguard.core.loop_guard import held
 
