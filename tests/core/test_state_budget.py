@@ -314,6 +314,11 @@ def track(cfg: Any, base: int) -> dict[str, Any]:
                 ident(n): f"failed:{base + n:016x}@{base:016x}{hangs.AT_COUNT}{INT}"
                 for n in range(hangs.MAX_HUNG)
             },
+            "unheeded": INT,
+            "unheeded_due": INT,
+            "unheeded_news": INT,
+            "unheeded_turn": INT,
+            "unheeded_label": text(schema.LABEL_BYTES),
             "persist": {
                 "failures": [f"failed:{base + n:016x}@{base:016x}" for n in range(MAX_FAILURES)],
                 "errors": [

@@ -179,3 +179,11 @@ class Stuck(Record):
     reread: Reread | None = maybe(Reread, default=None)  # one failure read many ways
     expected: str = field(STR, default="")  # values changes and edits set since the user spoke
     hung: dict[str, str] = field(map_of(STR), default_factory=dict)  # task -> its hang's run
+    # Since the last request to summarise (`unheeded`): the turns that brought nothing new (-1:
+    # none watched) and how many are due a pause, the news let pass, the turn last counted and
+    # the last call's label.
+    unheeded: int = field(INT, default=-1)
+    unheeded_due: int = field(INT, default=0)
+    unheeded_news: int = field(INT, default=0)
+    unheeded_turn: int = field(INT, default=-1)
+    unheeded_label: str = field(STR, default="")

@@ -21,6 +21,7 @@ from arcguard.core.loop_guard import failures
 from arcguard.core.loop_guard import hangs
 from arcguard.core.loop_guard import opkey
 from arcguard.core.loop_guard import persisting
+from arcguard.core.loop_guard import polls
 from arcguard.core.loop_guard import repeat
 from arcguard.core.loop_guard import reread
 from arcguard.core.loop_guard import searches
@@ -28,6 +29,7 @@ from arcguard.core.loop_guard import shape
 from arcguard.core.loop_guard import shell_writes
 from arcguard.core.loop_guard import stuck
 from arcguard.core.loop_guard import tool_effects
+from arcguard.core.loop_guard import unheeded
 from arcguard.core.loop_guard.tracks import get_track
 from arcguard.core.loop_guard.tracks import is_allowed
 from arcguard.core.loop_guard.tracks import paused_output
@@ -103,18 +105,40 @@ def decide_post_tool(
         hangs.completed(state, [ended])
     if heard:
         stuck.heard(track)
+        unheeded.end(track.stuck)
     elif not (
         ended is not None
         or is_allowed(cfg, call)
         or call.name in opkey.USER_TOOLS
         or background.patient(state, cfg, now, call)
     ):
+        _watch(track, call, finished, news=not seen)
         stuck.observe(track, now, call, finished)
         persisting.observe(track.stuck, track.seq, track.turns, call, finished)
         _asked(track, call, result, finished, news=not seen, now=now)
         _reread(track, call, result, finished)
         _hung(track.stuck, call, ran, finished)
     return paused_output(state, deny=False), state
+
+
+def _watch(track: Track, call: ToolCall, finished: stuck.Finished, *, news: bool) -> None:
+    """The turns after a request (`unheeded`): a write is the change it asked for; a result
+    the track had not seen (`news`) is news. A change that ran to its end is judged by the look
+    after it, as `stuck` judges it (unless it looked itself); a wait (a poll, a look at a
+    background task), by its time."""
+    st = track.stuck
+    if st.unheeded == unheeded.NOT_WATCHING or finished.outcome in stuck.UNCOMPARED:
+        return
+    if finished.edit or finished.wrote:
+        unheeded.end(st)
+        return
+    completed = finished.outcome.startswith(opkey.COMPLETED)
+    if finished.changed and completed and not finished.checked:
+        return
+    if call.name in tool_effects.STATUS_TOOLS or polls.looked(call, finished):
+        return
+    label = opkey.label(call, stuck.LABEL_CHARS)
+    unheeded.observe(st, track.turns, label, news=news and not finished.empty)
 
 
 def _track_to_count(state: State, now: float, call: ToolCall) -> Track | None:

@@ -1,6 +1,7 @@
 """The staged responses of `stuck`'s counters: a request to summarise when a counter reaches
 its first stage, a pause when it reaches its second after the request (each once), so the model
-always had one turn to explain itself first."""
+always had one turn to explain itself first; and a pause when the turns after a request bring
+nothing new, however spelt (`unheeded`)."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ from arcguard.core.loop_guard import persisting
 from arcguard.core.loop_guard import reread
 from arcguard.core.loop_guard import searches
 from arcguard.core.loop_guard import taking_turns
+from arcguard.core.loop_guard import unheeded
 from arcguard.core.loop_guard.polls import FAILURE_SIGHTINGS
 from arcguard.core.loop_guard.tracks import pause
 from arcguard.core.schema import LogEntry
@@ -46,6 +48,7 @@ def decide(state: State, track: Track, cfg: Config, now: float) -> Decisions | N
     if request is None:
         return None
     text, rule, count, turns = request
+    unheeded.begin(st, cfg, rule)
     if st.persist and rule == vocabulary.SAME_FAILURE:
         # One request for one failure, whichever count reached it: each pauses after it.
         st.persist.nudged = st.fail_nudged = True
@@ -107,6 +110,8 @@ def _pause(st: Stuck, cfg: Config, now: float, ways: int) -> tuple[PauseKind, st
         return "stuck", messages.stuck_pause(st.repeats, label, failing=False)
     if searches.pause_due(st, cfg.shape_pause_repeats):
         return "stuck", messages.searches_pause(st.searches)
+    if unheeded.pause_due(st):
+        return "stuck", messages.unheeded_pause(st.unheeded, st.unheeded_label)
     waited = _waited(st, cfg, now)
     if poll and _pausing(st, cfg, now, waited):
         return "poll", messages.poll_pause(waited // 60, poll.label, failing=poll.failing)

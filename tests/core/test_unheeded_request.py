@@ -1,0 +1,166 @@
+"""A request to summarise that goes unheeded: the turns after it bring nothing new.
+
+After a request, each turn is watched: three turns with nothing the session had not seen (four
+after a request about repeats or empty searches) are paused, whichever calls make them up. One
+new result is let pass; a second, an edit to new content, a write from the shell or the user's
+words end the watch. A change that ran to its end is judged by the look after it, and a wait
+(a poll, a look at a background task) by its time, so neither counts.
+"""
+
+from __future__ import annotations
+
+import pytest
+from testing.guard_driver import Call
+from testing.guard_driver import Driver
+from testing.guard_driver import bash
+from testing.guard_driver import edit
+from testing.guard_driver import fail
+
+from arcguard.core.loop_guard import unheeded
+from arcguard.core.schema import StateFile
+from arcguard.core.words import vocabulary
+
+
+BUILDS = (
+    "npm run build",
+    "npm run build 2>&1 | tail -20",
+    "npx webpack",
+    "npm run build -- --bail",
+    "npm run-script build",
+    "npx webpack --mode production",
+)
+MISSING = "Module not found: Error: Can't resolve './theme' in '/app/src'"
+PACKAGE = '{"name": "app", "scripts": {"build": "webpack"}}'
+STATUS = "On branch main\nnothing to commit, working tree clean"
+
+
+def _asked(d: Driver) -> None:
+    """The same build failure four times, spelt four ways, after a look at the manifest and
+    the tree: the request comes at the 4th attempt."""
+    d.turn(bash("cat package.json", PACKAGE))
+    d.turn(bash("git status", STATUS))
+    words = [bool(d.turn(fail(build, MISSING))["context"]) for build in BUILDS[:4]]
+    assert words == [False, False, False, True]
+
+
+def _looks_seen_before(d: Driver) -> list[bool]:
+    """After the request: the manifest looked at again, the build, the tree, each answering as
+    before. Whether the session was paused after each turn."""
+    paused = []
+    looks = (bash("cat ./package.json", PACKAGE), fail(BUILDS[4], MISSING))
+    for call in (*looks, bash("git status --long", STATUS)):
+        d.turn(call)
+        paused.append(d.paused is not None)
+    return paused
+
+
+def test_turns_after_the_request_that_bring_nothing_new_are_paused_before_the_count_is():
+    d = Driver()
+    _asked(d)
+    assert _looks_seen_before(d) == [False, False, True]
+    assert d.main["stuck"]["fails"] == 5  # the failure's own count is two short of its pause
+    assert d.paused is not None and d.paused["kind"] == "stuck"
+    reason = d.paused["reason"]
+    assert "since the request to summarise, 3 turns brought nothing" in reason
+    assert "(last: Bash: git status --long)" in reason
+
+
+def test_the_user_s_words_after_the_request_end_the_watch():
+    d = Driver()
+    _asked(d)
+    d.operator("the theme moved to src/styles, look there")
+    assert _looks_seen_before(d) == [False, False, False]
+
+
+@pytest.mark.parametrize(
+    "fix",
+    [
+        edit("/app/src/index.ts", "import './theme'", "import './styles/theme'"),
+        bash("sed -i 's#./theme#./styles/theme#' src/index.ts", ""),
+    ],
+    ids=["edit", "shell"],
+)
+def test_a_write_after_the_request_ends_the_watch(fix: Call):
+    d = Driver()
+    _asked(d)
+    d.turn(fix)
+    assert _looks_seen_before(d) == [False, False, False]
+
+
+def test_one_new_result_is_let_pass_and_a_second_ends_the_watch():
+    d = Driver()
+    _asked(d)
+    d.turn(bash("ls src", "index.ts\nstyles"))
+    assert _looks_seen_before(d) == [False, False, True]
+    d = Driver()
+    _asked(d)
+    d.turn(bash("ls src", "index.ts\nstyles"))
+    d.turn(bash("ls src/styles", "theme.ts"))
+    assert _looks_seen_before(d) == [False, False, False]
+
+
+def test_waits_after_the_request_are_bounded_by_time_not_counted():
+    # Waiting for what may yet come: the wait's own bounds apply.
+    d = Driver()
+    _asked(d)
+    health = "sleep 60; curl -sS -f localhost:8080/health"
+    for _ in range(4):
+        d.wait(60)
+        d.turn(fail(health, "curl: (7) Failed to connect to localhost port 8080"))
+    assert d.paused is None
+
+
+def test_looks_at_a_background_task_after_the_request_are_waits():
+    d = Driver()
+    _asked(d)
+    ended = {"task": {"task_id": "b1", "status": "failed"}, "output": MISSING}
+    for n in range(4):
+        d.wait(60)
+        d.turn(Call("TaskOutput", {"task_id": "b1", "block": n % 2 == 0}, response=ended))
+    assert d.paused is None
+
+
+def test_the_user_s_answer_in_a_call_s_result_ends_the_watch():
+    d = Driver()
+    _asked(d)
+    ask = {"questions": [{"question": "Where did the theme go?", "options": []}]}
+    d.turn(Call("AskUserQuestion", ask, response='User has answered your questions: "styles"'))
+    assert _looks_seen_before(d) == [False, False, False]
+
+
+def test_calls_issued_at_once_are_one_turn_of_the_watch():
+    d = Driver()
+    _asked(d)
+    d.turn(bash("cat ./package.json", PACKAGE), bash("git status --long", STATUS))
+    d.turn(fail(BUILDS[4], MISSING))
+    assert d.paused is None
+    d.turn(bash("git status -s", STATUS))
+    assert d.paused is not None
+
+
+def test_a_change_is_judged_by_the_look_after_it():
+    # Each restart ran to its end: what it did shows in the look after it, which repeats.
+    d = Driver()
+    _asked(d)
+    for _ in range(2):
+        d.turn(bash("docker compose restart api", "api restarted"))
+        d.turn(bash("git status -s", STATUS))
+    assert d.paused is None
+    d.turn(bash("cat ./package.json", PACKAGE))
+    assert d.paused is not None
+
+
+def test_a_request_about_repeats_waits_as_long_as_their_own_count():
+    # Repeats are asked about at the 8th and paused four later, so the watch after their
+    # request is four turns long: three turns of a failure seen before are not enough.
+    d = Driver(cycle_repeats_identical=1000, cycle_repeats=1000)
+    d.turn(fail(BUILDS[0], MISSING))
+    for n in range(9):
+        body = f'{{"status": "yellow", "time": "07:{n:02d}:00"}}'
+        d.turn(bash("curl -s localhost:9200/_cluster/health", body), text="Again." if n % 2 else "")
+    assert StateFile.view(d.state).log[-1].rule == vocabulary.NOTHING_NEW
+    for build in BUILDS[1:4]:
+        d.turn(fail(build, MISSING))
+    assert d.paused is None
+    assert unheeded.quiet_turns(d.cfg, vocabulary.NOTHING_NEW) == 4
+    assert unheeded.quiet_turns(d.cfg, vocabulary.SAME_FAILURE) == 3
