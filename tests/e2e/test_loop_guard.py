@@ -254,6 +254,26 @@ def test_a_failing_build_seen_through_filters_is_one_failure_checked_in_on_then_
     assert "7 attempts failed the same way" in state["guard"]["paused"]["reason"]
 
 
+def test_turns_after_the_request_that_bring_nothing_new_are_paused(claude_project, run_claude):
+    # After the request, the script read again and the build once more, each as before: three
+    # turns with nothing new end the session, two attempts before the failure's own count would.
+    project = claude_project(all_arcguard_settings())
+    (project.path / "build.sh").write_text(BUILD)
+    attempts = ["sh build.sh", "bash build.sh", "sh ./build.sh", "bash ./build.sh"]
+    after = ["cat ./build.sh", "sh build.sh 2>&1", "head -n 20 build.sh", "sh build.sh"]
+    with ScriptedAPI([bash(c) for c in ["cat build.sh", *attempts, *after]]) as api:
+        run = run_claude(project, api, "fix the web build")
+
+    assert run.result is not None, run.describe()
+    # The request follows the 4th attempt's batch (the 5th call's result).
+    assert [FAILED_ALIKE in api.request_text(i) for i in range(1, 6)].index(True) == 4
+    state = arcguard_state(project, run.session_id)
+    assert log_kinds(state) == ["nudge", "pause"]
+    reason = state["guard"]["paused"]["reason"]
+    assert "since the request to summarise, 3 turns brought nothing" in reason
+    assert len(api.requests) == 8, len(api.requests)  # the 3rd turn after it ends the session
+
+
 APP_LOG = """2026-05-12 08:14:03,221 ERROR django.request Internal Server Error: /webhooks/orders
 Traceback (most recent call last):
   File "/srv/app/webhooks/shopify.py", line 31, in _shipping_from_payload
