@@ -13,6 +13,7 @@ from arcguard.core.loop_guard import cycle_run
 from arcguard.core.loop_guard import finished
 from arcguard.core.loop_guard import guard
 from arcguard.core.loop_guard import repeat
+from arcguard.core.loop_guard import turns
 from arcguard.core.schema import StateFile
 from arcguard.core.state import fresh_state
 from arcguard.core.tool_call import ToolCall
@@ -168,6 +169,7 @@ class Driver:
             out, self.state = guard.decide_post_batch(
                 self.state, self.cfg, self._tick(), turn, arc_active=arc_active
             )
+            turns.on_batch(self.state)  # as the hook does: PostToolBatch closes every turn
         elif text and text.strip():
             guard.on_narration(self.state)
         if out:

@@ -317,7 +317,7 @@ def track(cfg: Any, base: int) -> dict[str, Any]:
             "unheeded": INT,
             "unheeded_due": INT,
             "unheeded_news": INT,
-            "unheeded_turn": INT,
+            "unheeded_now": INT,
             "unheeded_label": text(schema.LABEL_BYTES),
             "persist": {
                 "failures": [f"failed:{base + n:016x}@{base:016x}" for n in range(MAX_FAILURES)],

@@ -1,11 +1,11 @@
 """A request to summarise that goes unheeded: the turns after it bring nothing new.
 
 After a request, each turn is watched: three turns with nothing the session had not seen (four
-after a request about repeats or empty searches) are paused, whichever calls make them up. One
-new result is let pass; a second, an edit to new content, a write from the shell or the user's
-words end the watch. A change that ran to its end is judged by the look after it, and a wait
-(a poll, a look at a background task) by its time, so neither counts.
-"""
+after a request about repeats) are paused, whichever calls make them up. One turn with news is
+let pass; a second, an edit, a write from the shell or the user's words end the watch. A change
+that ran to its end is judged by the look after it, a wait (a poll, a look at a background
+task) by its time, and the model's notes count for nothing. No turn is watched after a wait or
+a search is asked about."""
 
 from __future__ import annotations
 
@@ -16,7 +16,6 @@ from testing.guard_driver import bash
 from testing.guard_driver import edit
 from testing.guard_driver import fail
 
-from arcguard.core.loop_guard import unheeded
 from arcguard.core.schema import StateFile
 from arcguard.core.words import vocabulary
 
@@ -152,15 +151,73 @@ def test_a_change_is_judged_by_the_look_after_it():
 
 def test_a_request_about_repeats_waits_as_long_as_their_own_count():
     # Repeats are asked about at the 8th and paused four later, so the watch after their
-    # request is four turns long: three turns of a failure seen before are not enough.
+    # request is four turns long.
     d = Driver(cycle_repeats_identical=1000, cycle_repeats=1000)
+    d.turn(bash("cat package.json", PACKAGE))
+    d.turn(bash("git status", STATUS))
     d.turn(fail(BUILDS[0], MISSING))
     for n in range(9):
         body = f'{{"status": "yellow", "time": "07:{n:02d}:00"}}'
         d.turn(bash("curl -s localhost:9200/_cluster/health", body), text="Again." if n % 2 else "")
     assert StateFile.view(d.state).log[-1].rule == vocabulary.NOTHING_NEW
-    for build in BUILDS[1:4]:
-        d.turn(fail(build, MISSING))
+    assert _looks_seen_before(d) == [False, False, False]
+    d.turn(bash("cat -- package.json", PACKAGE))
+    assert d.paused is not None and "4 turns brought nothing" in d.paused["reason"]
+
+
+def test_after_a_wait_or_a_search_is_asked_about_nothing_is_watched():
+    # A wait is bounded by time, and a search by its own long count: the looks between polls
+    # and the searches after the request are theirs to judge.
+    d = Driver()
+    d.turn(bash("cat package.json", PACKAGE))
+    health = "sleep 60; curl -sS -f localhost:8080/health"
+    refused = "curl: (7) Failed to connect to localhost port 8080: Couldn't connect"
+    for _ in range(6):
+        d.wait(60)
+        d.turn(fail(health, refused))
+    assert StateFile.view(d.state).log[-1].rule == vocabulary.POLL
+    for n in range(3):
+        d.turn(bash("cat ./package.json" if n % 2 else "cat package.json", PACKAGE))
     assert d.paused is None
-    assert unheeded.quiet_turns(d.cfg, vocabulary.NOTHING_NEW) == 4
-    assert unheeded.quiet_turns(d.cfg, vocabulary.SAME_FAILURE) == 3
+    d = Driver()
+    searches = [f"rg -n 'LegacyClient\\|legacy_client{n}' src/" for n in range(2)]
+    for search in searches:
+        d.turn(bash(search, ""))
+    assert StateFile.view(d.state).log[-1].rule == vocabulary.EMPTY_SEARCHES
+    for n in range(4):
+        d.turn(bash(f"rg -n LegacyClient{n} src/", ""))
+    assert d.paused is None
+
+
+def test_a_turn_with_news_in_it_is_no_quiet_turn():
+    d = Driver()
+    _asked(d)
+    d.turn(bash("ls src", "index.ts\nstyles"), bash("cat ./package.json", PACKAGE))
+    d.turn(fail(BUILDS[4], MISSING))
+    d.turn(bash("git status --long", STATUS))
+    assert d.paused is None
+
+
+def test_the_model_s_own_notes_count_for_nothing():
+    d = Driver()
+    _asked(d)
+    todos = {"todos": [{"content": "Find the theme", "status": "in_progress"}]}
+    for _ in range(3):
+        d.turn(Call("TodoWrite", todos, response="Todos have been modified successfully."))
+    assert d.paused is None
+    assert _looks_seen_before(d) == [False, False, True]
+
+
+def test_a_request_the_model_reads_only_after_its_next_call_leaves_that_turn_out():
+    # Without PostToolBatch the turn closes at the next call, which was chosen without the
+    # request: that call's turn is not counted.
+    d = Driver()
+    d.turn(bash("cat package.json", PACKAGE))
+    d.turn(bash("git status", STATUS))
+    for build in BUILDS[:3]:
+        d.turn(fail(build, MISSING))
+    del StateFile.view(d.state).guard.batch_fires  # as a release without PostToolBatch keeps it
+    assert d.turn(fail(BUILDS[3], MISSING))["context"]
+    assert _looks_seen_before(d) == [False, False, False]
+    d.turn(bash("cat -- package.json", PACKAGE))
+    assert d.paused is not None

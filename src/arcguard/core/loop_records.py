@@ -180,10 +180,10 @@ class Stuck(Record):
     expected: str = field(STR, default="")  # values changes and edits set since the user spoke
     hung: dict[str, str] = field(map_of(STR), default_factory=dict)  # task -> its hang's run
     # Since the last request to summarise (`unheeded`): the turns that brought nothing new (-1:
-    # none watched) and how many are due a pause, the news let pass, the turn last counted and
-    # the last call's label.
+    # none watched) and how many are due a pause, the turns with news let pass, what the turn
+    # under way brought so far, and the last quiet call's label.
     unheeded: int = field(INT, default=-1)
     unheeded_due: int = field(INT, default=0)
     unheeded_news: int = field(INT, default=0)
-    unheeded_turn: int = field(INT, default=-1)
+    unheeded_now: int = field(INT, default=0)
     unheeded_label: str = field(STR, default="")

@@ -125,7 +125,7 @@ def _watch(track: Track, call: ToolCall, finished: stuck.Finished, *, news: bool
     """The turns after a request (`unheeded`): a write is the change it asked for; a result
     the track had not seen (`news`) is news. A change that ran to its end is judged by the look
     after it, as `stuck` judges it (unless it looked itself); a wait (a poll, a look at a
-    background task), by its time."""
+    background task), by its time; the model's own notes, never."""
     st = track.stuck
     if st.unheeded == unheeded.NOT_WATCHING or finished.outcome in stuck.UNCOMPARED:
         return
@@ -135,10 +135,12 @@ def _watch(track: Track, call: ToolCall, finished: stuck.Finished, *, news: bool
     completed = finished.outcome.startswith(opkey.COMPLETED)
     if finished.changed and completed and not finished.checked:
         return
-    if call.name in tool_effects.STATUS_TOOLS or polls.looked(call, finished):
+    if call.name in tool_effects.STATUS_TOOLS or call.name in unheeded.BOOKKEEPING:
+        return
+    if polls.looked(call, finished):
         return
     label = opkey.label(call, stuck.LABEL_CHARS)
-    unheeded.observe(st, track.turns, label, news=news and not finished.empty)
+    unheeded.observe(st, label, news=news and not finished.empty)
 
 
 def _track_to_count(state: State, now: float, call: ToolCall) -> Track | None:

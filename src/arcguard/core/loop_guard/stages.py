@@ -16,6 +16,7 @@ from arcguard.core.loop_guard.polls import FAILURE_SIGHTINGS
 from arcguard.core.loop_guard.tracks import pause
 from arcguard.core.schema import LogEntry
 from arcguard.core.state import add_log
+from arcguard.core.state import batch_fires
 from arcguard.core.words import messages
 from arcguard.core.words import vocabulary
 
@@ -39,6 +40,7 @@ def decide(state: State, track: Track, cfg: Config, now: float) -> Decisions | N
     if not track.has("stuck"):
         return None
     st = track.stuck
+    unheeded.close_turn(st)
     ways = taking_turns.ways(st)
     due = _pause(st, cfg, now, ways)
     if due is not None:
@@ -48,7 +50,7 @@ def decide(state: State, track: Track, cfg: Config, now: float) -> Decisions | N
     if request is None:
         return None
     text, rule, count, turns = request
-    unheeded.begin(st, cfg, rule)
+    unheeded.begin(st, cfg, rule, late=not batch_fires(state))
     if st.persist and rule == vocabulary.SAME_FAILURE:
         # One request for one failure, whichever count reached it: each pauses after it.
         st.persist.nudged = st.fail_nudged = True

@@ -5,15 +5,19 @@ then pauses when its own count goes on, but a loop asked about often goes on in 
 failing build asked about, then its manifest read again, the build once more, the tree looked
 at again; or attempts that alternate with looks telling nothing, which a count of attempts
 reaches only after twice as many turns. None of those turns tells the session anything it had
-not seen. So from a request on, each turn is watched: a call whose result the session had not
-seen is news (at most `NEWS_ALLOWED` of them are let pass: one look that finds a new detail is
-not yet a change of course), and a confirmed edit to new content, a write from the shell or the
-user's words end the watch, as they are the change the request asked for. Turns with nothing
-new in them are due a pause when there are as many as the asking rule's own count runs from its
-request to its pause (`quiet_turns`), so a loop of one call a turn is paused by its own rule, in
-its own words, as before. A change that ran to its end is judged by the look after it, as
-`stuck` judges it, and a wait by its time (`stages`): what it waits for may yet come. Pure
-functions of the track's `Stuck` record.
+not seen. So from a request on, each turn is watched. A turn is quiet when a call of it ran and
+none brought a result the session had not seen; one turn with news is let pass
+(`NEWS_ALLOWED`: one look that finds a new detail is not yet a change of course), a second ends
+the watch, and so do an edit, a write from the shell and the user's words: the change the
+request asked for. Quiet turns are due a pause when there are as many as the asking rule's own
+count runs from its request to its pause (`quiet_turns`), so a loop of one call a turn is still
+paused by its own rule, in its own words.
+
+A change that ran to its end is judged by the look after it, as `stuck` judges it, and a wait
+by its time (`stages`): what it waits for may yet come. So no turn is watched after a wait is
+asked about, nor after searches (their own count runs long: an empty search is often the
+answer), and the model's own notes (`BOOKKEEPING`) say nothing either way. Pure functions of the
+track's `Stuck` record.
 """
 
 from __future__ import annotations
@@ -28,9 +32,20 @@ if TYPE_CHECKING:
 
 NEWS_ALLOWED = 1
 NOT_WATCHING = -1
-# Rules counted in repeats, whose pause comes `shape_pause_repeats` after; the others count
-# attempts, paused at `error_pause_repeats`.
-SHAPE_RULES = frozenset({vocabulary.NOTHING_NEW, vocabulary.EMPTY_SEARCHES})
+# What the turn under way brought so far (`Stuck.unheeded_now`).
+NOTHING, QUIET, NEWS = 0, 1, 2
+# Requests whose rule counts repeats, paused `shape_pause_repeats` on; the other rules
+# watched count attempts, paused at `error_pause_repeats`.
+SHAPE_RULES = frozenset({vocabulary.NOTHING_NEW})
+# A wait asked about is bounded by time, and a search by its own long count: no watch after
+# their requests.
+UNWATCHED_RULES = frozenset({vocabulary.POLL, vocabulary.EMPTY_SEARCHES})
+# The model's own notes and plans, and loading its tools: they answer alike every time and say
+# nothing of the work, whichever way it goes.
+BOOKKEEPING = frozenset(
+    {"TodoWrite", "TodoRead", "TaskCreate", "TaskUpdate", "TaskList", "TaskGet"}
+    | {"EnterPlanMode", "Skill", "ToolSearch"}
+)
 
 
 def quiet_turns(cfg: Config, rule: str) -> int:
@@ -41,30 +56,44 @@ def quiet_turns(cfg: Config, rule: str) -> int:
     return max(1, cfg.error_pause_repeats - cfg.error_checkin_repeats)
 
 
-def begin(st: Stuck, cfg: Config, rule: str) -> None:
+def begin(st: Stuck, cfg: Config, rule: str, *, late: bool = False) -> None:
     """A request by `rule` was made as a turn ended (mutates `st`): the turns after it are
-    watched."""
-    st.unheeded, st.unheeded_news, st.unheeded_turn = 0, 0, NOT_WATCHING
-    st.unheeded_due = quiet_turns(cfg, rule)
+    watched; `late`: the request reaches the model with the next call's result, so that call's
+    turn was chosen without it and is not counted."""
+    if rule in UNWATCHED_RULES:
+        end(st)
+        return
+    st.unheeded, st.unheeded_news, st.unheeded_now = 0, 0, NOTHING
+    st.unheeded_due = quiet_turns(cfg, rule) + late
 
 
 def end(st: Stuck) -> None:
-    """The model changed course, or the user spoke: nothing is watched (mutates `st`)."""
-    st.unheeded = NOT_WATCHING
+    """The model changed course, or the user spoke: nothing is watched (mutates `st`; the
+    fields go back to their defaults, which the state file leaves out)."""
+    del st.unheeded, st.unheeded_due, st.unheeded_news, st.unheeded_now, st.unheeded_label
 
 
-def observe(st: Stuck, turn: int, label: str, *, news: bool) -> None:
-    """A finished call of `turn` brought `news` or nothing new (mutates `st`)."""
+def observe(st: Stuck, label: str, *, news: bool) -> None:
+    """A finished call of the turn under way brought `news` or nothing new (mutates `st`)."""
     if st.unheeded == NOT_WATCHING:
         return
     if news:
+        st.unheeded_now = NEWS
+    elif st.unheeded_now != NEWS:
+        st.unheeded_now, st.unheeded_label = QUIET, label
+
+
+def close_turn(st: Stuck) -> None:
+    """A turn ended (mutates `st`): quiet when a call of it ran and none brought news."""
+    if st.unheeded == NOT_WATCHING:
+        return
+    now, st.unheeded_now = st.unheeded_now, NOTHING
+    if now == NEWS:
         st.unheeded_news += 1
         if st.unheeded_news > NEWS_ALLOWED:
             end(st)
-        return
-    st.unheeded_label = label
-    if turn != st.unheeded_turn:
-        st.unheeded, st.unheeded_turn = st.unheeded + 1, turn
+    elif now == QUIET:
+        st.unheeded += 1
 
 
 def pause_due(st: Stuck) -> bool:

@@ -263,8 +263,8 @@ def futile_checkin(count: int, label: str) -> str:
 def unheeded_pause(turns: int, label: str) -> str:
     return (
         f"arcguard paused this session: since the request to summarise, {turns} turns brought"
-        f" nothing the session had not seen (last: {label}), with no file changed in between."
-        " Send a message to resume. To change this: error_pause_repeats, shape_pause_repeats"
+        f" nothing the session had not seen (last: {label}), and no file was edited. Send a"
+        " message to resume. To change this: error_pause_repeats, shape_pause_repeats"
     )
 
 
