@@ -116,6 +116,7 @@ def test_looks_at_a_background_task_after_the_request_are_waits():
     for n in range(4):
         d.wait(60)
         d.turn(Call("TaskOutput", {"task_id": "b1", "block": n % 2 == 0}, response=ended))
+    d.turn(fail(BUILDS[4], MISSING))
     assert d.paused is None
 
 
@@ -141,11 +142,24 @@ def test_a_change_is_judged_by_the_look_after_it():
     # Each restart ran to its end: what it did shows in the look after it, which repeats.
     d = Driver()
     _asked(d)
-    for _ in range(2):
-        d.turn(bash("docker compose restart api", "api restarted"))
-        d.turn(bash("git status -s", STATUS))
+    d.turn(bash("docker compose restart api", "api restarted"))
+    d.turn(bash("git status -s", STATUS))
+    d.turn(bash("docker compose restart api", "api restarted"))
+    d.turn(fail(BUILDS[4], MISSING))
     assert d.paused is None
     d.turn(bash("cat ./package.json", PACKAGE))
+    assert d.paused is not None
+
+
+def test_looks_alone_after_a_request_about_a_failure_are_finding_one_s_bearings():
+    # The diff, the tree and the test read again before a fix: the failure did not come back.
+    d = Driver()
+    _asked(d)
+    for call in (bash("cat ./package.json", PACKAGE), bash("git status --long", STATUS)):
+        d.turn(call)
+    d.turn(bash("head -c 100000 package.json", PACKAGE))
+    assert d.paused is None
+    d.turn(fail(BUILDS[4], MISSING))
     assert d.paused is not None
 
 

@@ -140,7 +140,8 @@ def _watch(track: Track, call: ToolCall, finished: stuck.Finished, *, news: bool
     if polls.looked(call, finished):
         return
     label = opkey.label(call, stuck.LABEL_CHARS)
-    unheeded.observe(st, label, news=news and not finished.empty)
+    failed = finished.outcome.startswith(opkey.FAILED)
+    unheeded.observe(st, label, news=news and not finished.empty, failed=failed)
 
 
 def _track_to_count(state: State, now: float, call: ToolCall) -> Track | None:

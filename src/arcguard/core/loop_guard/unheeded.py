@@ -11,7 +11,8 @@ none brought a result the session had not seen; one turn with news is let pass
 the watch, and so do an edit, a write from the shell and the user's words: the change the
 request asked for. Quiet turns are due a pause when there are as many as the asking rule's own
 count runs from its request to its pause (`quiet_turns`), so a loop of one call a turn is still
-paused by its own rule, in its own words.
+paused by its own rule, in its own words; after a request about a failure, once the failure
+came back among them (looks alone are the model finding its bearings before a fix).
 
 A change that ran to its end is judged by the look after it, as `stuck` judges it, and a wait
 by its time (`stages`): what it waits for may yet come. So no turn is watched after a wait is
@@ -65,21 +66,29 @@ def begin(st: Stuck, cfg: Config, rule: str, *, late: bool = False) -> None:
         return
     st.unheeded, st.unheeded_news, st.unheeded_now = 0, 0, NOTHING
     st.unheeded_due = quiet_turns(cfg, rule) + late
+    # A failure asked about goes on only when it comes back: looks alone after its request
+    # (the diff, the test read again) are the model finding its bearings before a fix.
+    st.unheeded_again = rule != vocabulary.SAME_FAILURE
 
 
 def end(st: Stuck) -> None:
     """The model changed course, or the user spoke: nothing is watched (mutates `st`; the
     fields go back to their defaults, which the state file leaves out)."""
     del st.unheeded, st.unheeded_due, st.unheeded_news, st.unheeded_now, st.unheeded_label
+    del st.unheeded_again
 
 
-def observe(st: Stuck, label: str, *, news: bool) -> None:
-    """A finished call of the turn under way brought `news` or nothing new (mutates `st`)."""
+def observe(st: Stuck, label: str, *, news: bool, failed: bool) -> None:
+    """A finished call of the turn under way brought `news` or nothing new; `failed`: it
+    failed (mutates `st`)."""
     if st.unheeded == NOT_WATCHING:
         return
     if news:
         st.unheeded_now = NEWS
-    elif st.unheeded_now != NEWS:
+        return
+    if failed:
+        st.unheeded_again = True
+    if st.unheeded_now != NEWS:
         st.unheeded_now, st.unheeded_label = QUIET, label
 
 
@@ -97,4 +106,4 @@ def close_turn(st: Stuck) -> None:
 
 
 def pause_due(st: Stuck) -> bool:
-    return st.unheeded >= st.unheeded_due > 0
+    return st.unheeded >= st.unheeded_due > 0 and st.unheeded_again
