@@ -318,7 +318,7 @@ def track(cfg: Any, base: int) -> dict[str, Any]:
             "unheeded_due": INT,
             "unheeded_news": INT,
             "unheeded_now": INT,
-            "unheeded_again": False,
+            "unheeded_returns": INT,
             "unheeded_label": text(schema.LABEL_BYTES),
             "persist": {
                 "failures": [f"failed:{base + n:016x}@{base:016x}" for n in range(MAX_FAILURES)],

@@ -255,12 +255,13 @@ def test_a_failing_build_seen_through_filters_is_one_failure_checked_in_on_then_
 
 
 def test_turns_after_the_request_that_bring_nothing_new_are_paused(claude_project, run_claude):
-    # After the request, the script read again and the build once more, each as before: three
-    # turns with nothing new end the session, two attempts before the failure's own count would.
+    # After the request, the build, the script read again and the build once more, each as
+    # before: three turns with nothing new, the failure back twice, end the session one attempt
+    # before the failure's own count would.
     project = claude_project(all_arcguard_settings())
     (project.path / "build.sh").write_text(BUILD)
     attempts = ["sh build.sh", "bash build.sh", "sh ./build.sh", "bash ./build.sh"]
-    after = ["cat ./build.sh", "sh build.sh 2>&1", "head -n 20 build.sh", "sh build.sh"]
+    after = ["sh build.sh 2>&1", "cat ./build.sh", "sh build.sh", "head -n 20 build.sh"]
     with ScriptedAPI([bash(c) for c in ["cat build.sh", *attempts, *after]]) as api:
         run = run_claude(project, api, "fix the web build")
 

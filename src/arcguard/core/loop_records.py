@@ -187,4 +187,4 @@ class Stuck(Record):
     unheeded_news: int = field(INT, default=0)
     unheeded_now: int = field(INT, default=0)
     unheeded_label: str = field(STR, default="")
-    unheeded_again: bool = field(BOOL, default=False)  # the failure asked about came back
+    unheeded_returns: int = field(INT, default=0)  # returns of its failure still wanted

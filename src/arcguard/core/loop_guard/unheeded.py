@@ -11,14 +11,14 @@ none brought a result the session had not seen; one turn with news is let pass
 the watch, and so do an edit, a write from the shell and the user's words: the change the
 request asked for. Quiet turns are due a pause when there are as many as the asking rule's own
 count runs from its request to its pause (`quiet_turns`), so a loop of one call a turn is still
-paused by its own rule, in its own words; after a request about a failure, once the failure
-came back among them (looks alone are the model finding its bearings before a fix).
+paused by its own rule, in its own words; after a request about a failure, once it came back
+twice among them (`FAILURE_RETURNS`: reading code and rerunning the failure once is the model
+finding its bearings before a fix).
 
-A change that ran to its end is judged by the look after it, as `stuck` judges it, and a wait
-by its time (`stages`): what it waits for may yet come. So no turn is watched after a wait is
-asked about, nor after searches (their own count runs long: an empty search is often the
-answer), and the model's own notes (`BOOKKEEPING`) say nothing either way. Pure functions of the
-track's `Stuck` record.
+Only requests about a failure or results seen again are followed by a watch (`WATCHED_RULES`).
+A change that ran to its end is judged by the look after it, as `stuck` judges it, a wait by
+its time (`stages`), and the model's own notes (`BOOKKEEPING`) say nothing either way. Pure
+functions of the track's `Stuck` record.
 """
 
 from __future__ import annotations
@@ -38,14 +38,18 @@ NOTHING, QUIET, NEWS = 0, 1, 2
 # Requests whose rule counts repeats, paused `shape_pause_repeats` on; the other rules
 # watched count attempts, paused at `error_pause_repeats`.
 SHAPE_RULES = frozenset({vocabulary.NOTHING_NEW})
-# A wait asked about is bounded by time, and a search by its own long count: no watch after
-# their requests.
-UNWATCHED_RULES = frozenset({vocabulary.POLL, vocabulary.EMPTY_SEARCHES})
+# The requests followed by a watch: a failure attempted again and again, results seen again. The
+# others ask about looks (one answer asked many ways, one failure read many ways, changes whose
+# look answers as before), which the model is asked to turn from to the code, or about a wait
+# (bounded by time) or searches (an empty one is often the answer): their own counts apply.
+WATCHED_RULES = frozenset({vocabulary.SAME_FAILURE, vocabulary.NOTHING_NEW})
+# Returns of a failure asked about wanted among the quiet turns: a rerun while reading code to
+# plan a fix is no loop yet; a second one with nothing changed is.
+FAILURE_RETURNS = 2
 # The model's own notes and plans, and loading its tools: they answer alike every time and say
 # nothing of the work, whichever way it goes.
 BOOKKEEPING = frozenset(
-    {"TodoWrite", "TodoRead", "TaskCreate", "TaskUpdate", "TaskList", "TaskGet"}
-    | {"EnterPlanMode", "Skill", "ToolSearch"}
+    {"TodoWrite", "TodoRead", "TaskCreate", "TaskUpdate", "EnterPlanMode", "Skill", "ToolSearch"}
 )
 
 
@@ -61,21 +65,19 @@ def begin(st: Stuck, cfg: Config, rule: str, *, late: bool = False) -> None:
     """A request by `rule` was made as a turn ended (mutates `st`): the turns after it are
     watched; `late`: the request reaches the model with the next call's result, so that call's
     turn was chosen without it and is not counted."""
-    if rule in UNWATCHED_RULES:
+    if rule not in WATCHED_RULES:
         end(st)
         return
     st.unheeded, st.unheeded_news, st.unheeded_now = 0, 0, NOTHING
     st.unheeded_due = quiet_turns(cfg, rule) + late
-    # A failure asked about goes on only when it comes back: looks alone after its request
-    # (the diff, the test read again) are the model finding its bearings before a fix.
-    st.unheeded_again = rule != vocabulary.SAME_FAILURE
+    st.unheeded_returns = FAILURE_RETURNS if rule == vocabulary.SAME_FAILURE else 0
 
 
 def end(st: Stuck) -> None:
     """The model changed course, or the user spoke: nothing is watched (mutates `st`; the
     fields go back to their defaults, which the state file leaves out)."""
     del st.unheeded, st.unheeded_due, st.unheeded_news, st.unheeded_now, st.unheeded_label
-    del st.unheeded_again
+    del st.unheeded_returns
 
 
 def observe(st: Stuck, label: str, *, news: bool, failed: bool) -> None:
@@ -86,8 +88,8 @@ def observe(st: Stuck, label: str, *, news: bool, failed: bool) -> None:
     if news:
         st.unheeded_now = NEWS
         return
-    if failed:
-        st.unheeded_again = True
+    if failed and st.unheeded_returns:
+        st.unheeded_returns -= 1  # a failure seen before, with no edit since the request
     if st.unheeded_now != NEWS:
         st.unheeded_now, st.unheeded_label = QUIET, label
 
@@ -106,4 +108,4 @@ def close_turn(st: Stuck) -> None:
 
 
 def pause_due(st: Stuck) -> bool:
-    return st.unheeded >= st.unheeded_due > 0 and st.unheeded_again
+    return st.unheeded >= st.unheeded_due > 0 and not st.unheeded_returns
