@@ -63,8 +63,8 @@ def quiet_turns(cfg: Config, rule: str) -> int:
 
 def begin(st: Stuck, cfg: Config, rule: str, *, late: bool = False) -> None:
     """A request by `rule` was made as a turn ended (mutates `st`): the turns after it are
-    watched; `late`: the request reaches the model with the next call's result, so that call's
-    turn was chosen without it and is not counted."""
+    watched; `late`: the request reaches the model with the next call's result, so one turn
+    more is due (that call was chosen without it)."""
     if rule not in WATCHED_RULES:
         end(st)
         return
