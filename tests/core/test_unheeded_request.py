@@ -57,6 +57,19 @@ def _looks_seen_before(d: Driver) -> list[bool]:
     return paused
 
 
+def _reruns_then_a_look(d: Driver, before_each: Call | None = None) -> list[bool]:
+    """After the request: the build twice (`before_each` before each), then the manifest read
+    again. Whether the session was paused after each of those three."""
+    paused = []
+    for build in BUILDS[4:6]:
+        if before_each is not None:
+            d.turn(before_each)
+        d.turn(fail(build, MISSING))
+        paused.append(d.paused is not None)
+    d.turn(bash("cat ./package.json", PACKAGE))
+    return [*paused, d.paused is not None]
+
+
 def test_turns_after_the_request_that_bring_nothing_new_are_paused_before_the_count_is():
     d = Driver()
     _asked(d)
@@ -120,9 +133,7 @@ def test_looks_at_a_background_task_after_the_request_are_waits():
     for n in range(4):
         d.wait(60)
         d.turn(Call("TaskOutput", {"task_id": "b1", "block": n % 2 == 0}, response=ended))
-    d.turn(fail(BUILDS[4], MISSING))
-    d.turn(fail(BUILDS[5], MISSING))
-    assert d.paused is None
+    assert _reruns_then_a_look(d) == [False, False, True]
 
 
 def test_the_user_s_answer_in_a_call_s_result_ends_the_watch():
@@ -147,14 +158,8 @@ def test_a_change_is_judged_by_the_look_after_it():
     # Each restart ran to its end: what it did shows in the look after it, which repeats.
     d = Driver()
     _asked(d)
-    d.turn(bash("docker compose restart api", "api restarted"))
-    d.turn(fail(BUILDS[4], MISSING))
-    d.turn(bash("docker compose restart api", "api restarted"))
-    assert d.paused is None
-    d.turn(fail(BUILDS[5], MISSING))
-    assert d.paused is None
-    d.turn(bash("cat ./package.json", PACKAGE))
-    assert d.paused is not None
+    restart = bash("docker compose restart api", "api restarted")
+    assert _reruns_then_a_look(d, before_each=restart) == [False, False, True]
 
 
 def test_looks_and_one_rerun_after_a_request_about_a_failure_are_finding_one_s_bearings():
@@ -215,9 +220,7 @@ def test_a_turn_with_news_in_it_is_no_quiet_turn():
     d = Driver()
     _asked(d)
     d.turn(bash("ls src", "index.ts\nstyles"), bash("cat ./package.json", PACKAGE))
-    d.turn(fail(BUILDS[4], MISSING))
-    d.turn(fail(BUILDS[5], MISSING))
-    assert d.paused is None
+    assert _reruns_then_a_look(d) == [False, False, True]
 
 
 def test_the_model_s_own_notes_count_for_nothing():
@@ -226,11 +229,7 @@ def test_the_model_s_own_notes_count_for_nothing():
     todos = {"todos": [{"content": "Find the theme", "status": "in_progress"}]}
     for _ in range(3):
         d.turn(Call("TodoWrite", todos, response="Todos have been modified successfully."))
-    d.turn(fail(BUILDS[4], MISSING))
-    d.turn(fail(BUILDS[5], MISSING))
-    assert d.paused is None
-    d.turn(bash("cat ./package.json", PACKAGE))
-    assert d.paused is not None
+    assert _reruns_then_a_look(d) == [False, False, True]
 
 
 def test_a_request_the_model_reads_only_after_its_next_call_leaves_that_turn_out():
