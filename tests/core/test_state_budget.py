@@ -314,12 +314,14 @@ def track(cfg: Any, base: int) -> dict[str, Any]:
                 ident(n): f"failed:{base + n:016x}@{base:016x}{hangs.AT_COUNT}{INT}"
                 for n in range(hangs.MAX_HUNG)
             },
-            "unheeded": INT,
-            "unheeded_due": INT,
-            "unheeded_news": INT,
-            "unheeded_now": INT,
-            "unheeded_returns": INT,
-            "unheeded_label": text(schema.LABEL_BYTES),
+            "unheeded": {
+                "due": INT,
+                "quiet": INT,
+                "news": INT,
+                "now": INT,
+                "label": text(schema.LABEL_BYTES),
+                "returns": INT,
+            },
             "persist": {
                 "failures": [f"failed:{base + n:016x}@{base:016x}" for n in range(MAX_FAILURES)],
                 "errors": [

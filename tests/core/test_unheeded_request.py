@@ -254,4 +254,4 @@ def test_no_turn_is_watched_after_a_request_about_looks_or_a_wait(rule: str):
     # Asked to turn from the looks to the code, the model reads code it read before.
     st = Stuck()
     unheeded.begin(st, default_config(), rule)
-    assert st.unheeded == unheeded.NOT_WATCHING
+    assert st.unheeded is None

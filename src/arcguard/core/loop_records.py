@@ -116,6 +116,17 @@ class Persist(Record):
     passed: int = field(INT, default=0)
 
 
+class Unheeded(Record):
+    """The turns watched since a request to summarise (`loop_guard.unheeded`)."""
+
+    due: int = field(INT)  # quiet turns due a pause
+    quiet: int = field(INT, default=0)  # turns that brought nothing new
+    news: int = field(INT, default=0)  # turns with news let pass
+    now: int = field(INT, default=0)  # what the turn under way brought so far
+    label: str = field(STR, default="")  # the last call that brought nothing new
+    returns: int = field(INT, default=0)  # returns of the failure asked about still wanted
+
+
 class Stuck(Record):
     results: list[str] = field(list_of(STR), default_factory=list)  # result shapes seen
     # failures' whole answers seen, clock aside (`answers.lines`), and when each was first seen:
@@ -179,12 +190,4 @@ class Stuck(Record):
     reread: Reread | None = maybe(Reread, default=None)  # one failure read many ways
     expected: str = field(STR, default="")  # values changes and edits set since the user spoke
     hung: dict[str, str] = field(map_of(STR), default_factory=dict)  # task -> its hang's run
-    # Since the last request to summarise (`unheeded`): the turns that brought nothing new (-1:
-    # none watched) and how many are due a pause, the turns with news let pass, what the turn
-    # under way brought so far, and the last quiet call's label.
-    unheeded: int = field(INT, default=-1)
-    unheeded_due: int = field(INT, default=0)
-    unheeded_news: int = field(INT, default=0)
-    unheeded_now: int = field(INT, default=0)
-    unheeded_label: str = field(STR, default="")
-    unheeded_returns: int = field(INT, default=0)  # returns of its failure still wanted
+    unheeded: Unheeded | None = maybe(Unheeded, default=None)  # the turns after a request

@@ -127,7 +127,7 @@ def _watch(track: Track, call: ToolCall, finished: stuck.Finished, *, news: bool
     after it, as `stuck` judges it (unless it looked itself); a wait (a poll, a look at a
     background task), by its time; the model's own notes, never."""
     st = track.stuck
-    if st.unheeded == unheeded.NOT_WATCHING or finished.outcome in stuck.UNCOMPARED:
+    if st.unheeded is None or finished.outcome in stuck.UNCOMPARED:
         return
     if finished.edit or finished.wrote:
         unheeded.end(st)

@@ -112,8 +112,9 @@ def _pause(st: Stuck, cfg: Config, now: float, ways: int) -> tuple[PauseKind, st
         return "stuck", messages.stuck_pause(st.repeats, label, failing=False)
     if searches.pause_due(st, cfg.shape_pause_repeats):
         return "stuck", messages.searches_pause(st.searches)
-    if unheeded.pause_due(st):
-        return "stuck", messages.unheeded_pause(st.unheeded, st.unheeded_label)
+    watch = st.unheeded
+    if watch is not None and unheeded.pause_due(watch):
+        return "stuck", messages.unheeded_pause(watch.quiet, watch.label)
     waited = _waited(st, cfg, now)
     if poll and _pausing(st, cfg, now, waited):
         return "poll", messages.poll_pause(waited // 60, poll.label, failing=poll.failing)

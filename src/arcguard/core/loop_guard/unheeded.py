@@ -18,11 +18,12 @@ finding its bearings before a fix).
 Only requests about a failure or results seen again are followed by a watch (`WATCHED_RULES`).
 A change that ran to its end is judged by the look after it, as `stuck` judges it, a wait by
 its time (`stages`), and the model's own notes (`BOOKKEEPING`) say nothing either way. Pure
-functions of the track's `Stuck` record.
+functions of the track's `Stuck` record and its `Unheeded` one.
 """
 
 from __future__ import annotations
 
+from arcguard.core.loop_records import Unheeded
 from arcguard.core.words import vocabulary
 
 
@@ -32,8 +33,7 @@ if TYPE_CHECKING:
     from arcguard.core.loop_records import Stuck
 
 NEWS_ALLOWED = 1
-NOT_WATCHING = -1
-# What the turn under way brought so far (`Stuck.unheeded_now`).
+# What the turn under way brought so far (`Unheeded.now`).
 NOTHING, QUIET, NEWS = 0, 1, 2
 # Requests whose rule counts repeats, paused `shape_pause_repeats` on; the other rules
 # watched count attempts, paused at `error_pause_repeats`.
@@ -68,44 +68,43 @@ def begin(st: Stuck, cfg: Config, rule: str, *, late: bool = False) -> None:
     if rule not in WATCHED_RULES:
         end(st)
         return
-    st.unheeded, st.unheeded_news, st.unheeded_now = 0, 0, NOTHING
-    st.unheeded_due = quiet_turns(cfg, rule) + late
-    st.unheeded_returns = FAILURE_RETURNS if rule == vocabulary.SAME_FAILURE else 0
+    returns = FAILURE_RETURNS if rule == vocabulary.SAME_FAILURE else 0
+    st.unheeded = Unheeded(due=quiet_turns(cfg, rule) + late, returns=returns)
 
 
 def end(st: Stuck) -> None:
-    """The model changed course, or the user spoke: nothing is watched (mutates `st`; the
-    fields go back to their defaults, which the state file leaves out)."""
-    del st.unheeded, st.unheeded_due, st.unheeded_news, st.unheeded_now, st.unheeded_label
-    del st.unheeded_returns
+    """The model changed course, or the user spoke: nothing is watched (mutates `st`)."""
+    del st.unheeded
 
 
 def observe(st: Stuck, label: str, *, news: bool, failed: bool) -> None:
     """A finished call of the turn under way brought `news` or nothing new; `failed`: it
     failed (mutates `st`)."""
-    if st.unheeded == NOT_WATCHING:
+    watch = st.unheeded
+    if watch is None:
         return
     if news:
-        st.unheeded_now = NEWS
+        watch.now = NEWS
         return
-    if failed and st.unheeded_returns:
-        st.unheeded_returns -= 1  # a failure seen before, with no edit since the request
-    if st.unheeded_now != NEWS:
-        st.unheeded_now, st.unheeded_label = QUIET, label
+    if failed and watch.returns:
+        watch.returns -= 1  # a failure seen before, with no edit since the request
+    if watch.now != NEWS:
+        watch.now, watch.label = QUIET, label
 
 
 def close_turn(st: Stuck) -> None:
     """A turn ended (mutates `st`): quiet when a call of it ran and none brought news."""
-    if st.unheeded == NOT_WATCHING:
+    watch = st.unheeded
+    if watch is None:
         return
-    now, st.unheeded_now = st.unheeded_now, NOTHING
+    now, watch.now = watch.now, NOTHING
     if now == NEWS:
-        st.unheeded_news += 1
-        if st.unheeded_news > NEWS_ALLOWED:
+        watch.news += 1
+        if watch.news > NEWS_ALLOWED:
             end(st)
     elif now == QUIET:
-        st.unheeded += 1
+        watch.quiet += 1
 
 
-def pause_due(st: Stuck) -> bool:
-    return st.unheeded >= st.unheeded_due > 0 and not st.unheeded_returns
+def pause_due(watch: Unheeded) -> bool:
+    return watch.quiet >= watch.due > 0 and not watch.returns
