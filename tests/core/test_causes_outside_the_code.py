@@ -14,6 +14,7 @@ import pytest
 from testing.guard_driver import Call
 from testing.guard_driver import Driver
 from testing.guard_driver import bash
+from testing.guard_driver import edit
 from testing.guard_driver import fail
 from testing.guard_driver import tag
 
@@ -183,6 +184,115 @@ def test_a_push_the_remote_refuses_is_one_failure_however_it_is_spelt():
     assert _first_word(Driver(), *pushes) == 4
 
 
+RULESET = (
+    "remote: error: GH013: Repository rule violations found for refs/heads/main.\n"
+    "remote: - Changes must be made through a pull request.\n"
+    "To github.com:acme/ledger.git\n"
+    " ! [remote rejected] {ref} -> main (push declined due to repository rule violations)\n"
+    "error: failed to push some refs to 'github.com:acme/ledger.git'"
+)
+
+
+def test_a_branch_the_repository_s_rules_close_is_one_refusal_through_every_way_in():
+    # A pull that moved nothing writes nothing; the API words the refusal its own way; a
+    # filter after the last call hides its status, not the refusal it prints.
+    pushes = [
+        fail("git push origin main", RULESET.format(ref="main")),
+        bash(
+            "git pull --rebase origin main",
+            "From github.com:acme/ledger\n * branch main -> FETCH_HEAD\n"
+            "Current branch main is up to date.",
+        ),
+        fail("git push origin HEAD:main", RULESET.format(ref="HEAD")),
+        fail(
+            "gh api -X PATCH repos/acme/ledger/git/refs/heads/main -f sha=4b7e91c",
+            '{\n  "message": "Repository rule violations found",\n  "status": "422"\n}\n'
+            "gh: Repository rule violations found (HTTP 422)",
+        ),
+        bash(
+            "gh api -X PUT repos/acme/ledger/contents/uv.lock -f branch=main 2>&1 | tail -3",
+            '  "status": "409"\n}\ngh: Repository rule violations found (HTTP 409)',
+        ),
+    ]
+    assert _first_word(Driver(), *pushes) == 5
+
+
+PUSH_PROTECTION = """remote: error: GH013: Repository rule violations found for refs/heads/sso.
+remote:
+remote: - GITHUB PUSH PROTECTION
+remote:   ------------------------------------------
+remote:     Resolve the following violations before pushing again
+remote:
+remote:     - Push cannot contain secrets
+remote:
+remote:      (?) Learn how to resolve a blocked push
+remote:      https://docs.github.com/code-security/secret-scanning/resolving-a-blocked-push
+remote:
+remote:       -- Identity Provider API Token ---------------------
+remote:        locations:
+remote:          - commit: 4be17c0d9a2f6e3b18c5d7a0f2e9b4c6d8a1e3f5
+remote:            path: config/idp.dev.yml:7
+remote:
+remote:        (?) To push, remove secret from commit(s) or follow this URL to allow the secret.
+remote:        https://github.com/acme/helpdesk/security/secret-scanning/unblock-secret/2tQxR8mK
+remote:
+To github.com:acme/helpdesk.git
+ ! [remote rejected] sso -> sso (push declined due to repository rule violations)
+error: failed to push some refs to 'github.com:acme/helpdesk.git'"""
+
+
+def _protected_push(objects: int) -> str:
+    return (
+        f"Enumerating objects: {objects}, done.\n"
+        f"Counting objects: 100% ({objects}/{objects}), done.\n"
+        "Writing objects: 100% (52/52), 12.15 KiB | 9.63 MiB/s, done.\n"
+        "remote: Resolving deltas: 100% (29/29), completed with 14 local objects.\n"
+    ) + PUSH_PROTECTION
+
+
+def _lines(*wanted: str) -> str:
+    return "\n".join(
+        line for line in PUSH_PROTECTION.splitlines() if any(w in line for w in wanted)
+    )
+
+
+def _secret_in_history() -> list[Call]:
+    """A secret deep in a branch's history: each rewrite of the tip leaves it there."""
+    return [
+        bash("git log --oneline main..HEAD", "e91a7d2 sso: wire the callback"),
+        fail("git push -u origin sso", _protected_push(63)),
+        Call("Read", {"file_path": "config/idp.dev.yml"}, response="apiToken: 00xyz"),
+        edit("config/idp.dev.yml", "apiToken: 00xyz", "apiToken: ${IDP_API_TOKEN}"),
+        fail(
+            "git commit -qam 'token from env' && git push -u origin sso 2>&1 | tail -19",
+            "[sso 1a6f0e3] token from env\n 1 file changed, 1 insertion(+), 1 deletion(-)\n"
+            + "\n".join(PUSH_PROTECTION.splitlines()[-17:]),
+        ),
+        bash("git reset --soft HEAD~1 && git commit -q --amend --no-edit", "[sso 8c3d5a1] sso"),
+        bash(
+            "git push -u origin sso 2>&1 | grep -E 'commit:|path:|rejected'",
+            _lines("commit:", "path:", "rejected"),
+        ),
+        bash(
+            "git rm -q --cached config/idp.dev.yml && echo config/idp.dev.yml >> .gitignore"
+            " && git commit -qam untrack && git log --oneline -1",
+            "5d71c4a (HEAD -> sso) sso: untrack the dev config",
+        ),
+        fail("git push -u origin sso", _protected_push(89)),
+        bash("git reset --soft HEAD~2 && git commit -qm 'sso' && git log --oneline -1", "f04b6e2"),
+        fail(
+            "git push --force-with-lease -u origin sso 2>&1 | grep -E 'GH013|commit:|rejected'",
+            _lines("GH013", "commit:", "rejected", "failed to push"),
+        ),
+    ]
+
+
+def test_a_refusal_read_through_a_filter_leaves_the_count_of_attempts_as_it_was():
+    # The push through `grep` shows the refusal without the program's status: it neither
+    # counts for the fixes tried nor starts their count again.
+    assert _first_word(Driver(), *_secret_in_history()) == 11
+
+
 def test_a_refusal_is_the_platform_s_only_where_its_client_acted():
     forbidden = (
         'Error from server (Forbidden): pods is forbidden: User "dev@example.com" cannot list '
@@ -350,6 +460,8 @@ def test_the_causes_a_text_names():
     # A platform's refusal, only where its client acted (`acts_on_platform`).
     refusal = "An error occurred (AccessDenied) when calling the PutObject operation"
     assert known_causes.named(refusal, refused=True) == ["~access refused"]
+    for ruleset in ("gh: Repository rule violations found (HTTP 422)", RULESET.format(ref="x")):
+        assert known_causes.named(ruleset, refused=True) == ["~access refused"]
     assert known_causes.named(refusal) == []
     # Whole words only, and only where a failure ends.
     assert known_causes.named("AssertionError: retry_on_etimedout_count == 2") == []

@@ -440,6 +440,22 @@ def test_commands_that_write_files_from_the_shell(command, writes):
 
 
 @pytest.mark.parametrize(
+    ("answer", "writes"),
+    [
+        ("Current branch main is up to date.", False),
+        ("Already up to date.", False),
+        ("Updating 1e6c0a9..4b7e91c\nFast-forward\n src/app.py | 2 +-", True),
+    ],
+)
+def test_a_pull_that_says_nothing_moved_wrote_nothing(answer, writes):
+    call = ToolCall("Bash", {"command": "git pull --rebase origin main"})
+    assert shell_writes.edits_files(call, answer) is writes
+    # Beside another writer, the command still wrote.
+    both = ToolCall("Bash", {"command": "git pull && sed -i 's/a/b/' f.py"})
+    assert shell_writes.edits_files(both, answer)
+
+
+@pytest.mark.parametrize(
     ("command", "restart"),
     [
         (

@@ -170,11 +170,13 @@ def _one_cause(st: Stuck, failure: str, seen: Seen) -> bool:
     psql and psycopg2); a cause outside the code (`known_causes`: a full disk, a server out of
     reach) from any program, however worded, with no file written since: a command that
     changed something (a reinstall, a refreshed kubeconfig) and left the disk full or the
-    server out of reach did not move it."""
-    if seen.final is None:
-        return False  # its call did not fail: a look at the failure's log tells it again
-    turn = st.cause_turns.get(failure, 0)
+    server out of reach did not move it. Only from a call that failed (a look at the failure's
+    log tells it again), but for a platform's refusal: that is read only where a call acted on
+    the platform, whatever the filter after it exited with."""
     shared = seen.pieces.intersection(st.cause_pieces.get(failure, ()))
+    if seen.final is None and not any(known_causes.refused(piece) for piece in shared):
+        return False
+    turn = st.cause_turns.get(failure, 0)
     if st.wrote_turn < turn and any(known_causes.is_known(piece) for piece in shared):
         return True
     other = tuple(st.cause_words.get(failure, ())[:1]) != seen.head[:1]

@@ -297,7 +297,7 @@ def _changed(guard: Guard, finished: stuck.Finished, call: ToolCall, result: Too
     finished.changed = True
     completed = finished.outcome.startswith(opkey.COMPLETED)
     # Even when the command fails (`sed -i ... && npm run build`), the write ran first.
-    finished.wrote = shell_writes.edits_files(call)
+    finished.wrote = shell_writes.edits_files(call, shape.result_text(result))
     if not result.failed and finished.wrote:
         # A file written from the shell (`sed -i`): a test after it may check it, as after
         # an edit, though its content is not seen.

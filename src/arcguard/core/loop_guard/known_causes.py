@@ -8,17 +8,18 @@ under work moves: the disk, the network, a certificate, a read-only mount. Two c
 the same one of these, with no file written between, met one cause, whichever tools they ran.
 
 A platform's refusal of what the account may do (`REFUSALS`: AWS's `AccessDenied`, Kubernetes'
-`is forbidden: User "x" cannot`, Google Cloud's `PERMISSION_DENIED`, a protected branch, a
-version the registry already holds) is such a cause too, where a platform's client acted
-(`kubectl patch`, `aws s3 cp`, `git push`, `npm publish`): no flag, tool or retry moves it. A
-look refused is a finding, and a test prints the code under work's own refusals. Left out are
-causes the code under work produces as often as the machine does, and that tests assert on: a
-refused connection (a dev server not started), a bare 401 or 403, a file's permission denied,
-an exhausted memory, an address in use, a rate limit or a spent quota, and any trouble reaching
-this machine itself (`127.0.0.1`, `localhost`). Only the last lines of a failure are read,
-where a program says why it stopped (a stack trace's frames aside: the cause is named above
-them; further up, a test's own expectations quote such phrases), and a phrase counts only as
-whole words: `EMFILE` is not in `Gemfile`.
+`is forbidden: User "x" cannot`, Google Cloud's `PERMISSION_DENIED`, a protected branch or a
+repository's rules, a version the registry already holds) is such a cause too, where a
+platform's client acted (`kubectl patch`, `aws s3 cp`, `git push`, `npm publish`): no flag,
+tool or retry moves it, and a filter after the act (`| tail -3`) hides its status, not the
+refusal it printed. A look refused is a finding, and a test prints the code under work's own
+refusals. Left out are causes the code under work produces as often as the machine does, and
+that tests assert on: a refused connection (a dev server not started), a bare 401 or 403, a
+file's permission denied, an exhausted memory, an address in use, a rate limit or a spent
+quota, and any trouble reaching this machine itself (`127.0.0.1`, `localhost`). Only the last
+lines of a failure are read, where a program says why it stopped (a stack trace's frames aside:
+the cause is named above them; further up, a test's own expectations quote such phrases), and a
+phrase counts only as whole words: `EMFILE` is not in `Gemfile`.
 """
 
 from __future__ import annotations
@@ -88,6 +89,7 @@ REFUSALS = {
         "remote: permission to",
         "protected branch update failed",
         "push declined due to repository rule violations",
+        "repository rule violations found",
         "you are not allowed to push code to protected branches",
     ),
     "version taken": (
@@ -167,6 +169,11 @@ def _says(line: str) -> bool:
 def is_known(piece: str) -> bool:
     """The piece is a cause outside the code (`named`), not a digest of a line's piece."""
     return piece.startswith(MARK)
+
+
+def refused(piece: str) -> bool:
+    """The piece is a platform's refusal (`REFUSALS`)."""
+    return is_known(piece) and piece[len(MARK) :] in REFUSALS
 
 
 def any_target(piece: str) -> bool:

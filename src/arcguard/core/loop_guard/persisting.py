@@ -52,7 +52,8 @@ What starts it again is what shows the failure gone or changed what fails: other
 out (`_restarts`), the user's words (`stuck.heard`), or the program that failed completing
 (not behind a filter whose status hid its own: `exit_status.filtered`). A failure read through
 another filter is the same failure when its failing lines are some of those seen, or more
-(`_printed_before`). A poll is left to the wait's own rule, parallel copies in one
+(`_printed_before`). A poll is left to the wait's own rule, and a refusal read only through a
+filter that hid its status to the runs `stuck` counts (`_hidden`). Parallel copies in one
 turn are one attempt, a repeat the guard refuses is one more (`refused`), and failures not
 seen for `WINDOW` calls are forgotten. Pure functions of the track's `Stuck` record and the
 call.
@@ -67,6 +68,7 @@ from arcguard.core.loop_guard import exit_status
 from arcguard.core.loop_guard import failure_lines
 from arcguard.core.loop_guard import failures
 from arcguard.core.loop_guard import fixes_aimed
+from arcguard.core.loop_guard import known_causes
 from arcguard.core.loop_guard import opkey
 from arcguard.core.loop_guard import reverts
 from arcguard.core.loop_guard import same_cause
@@ -116,11 +118,20 @@ def observe(st: Stuck, seq: int, turn: int, call: ToolCall, f: stuck.Finished) -
         persist.changed = True
     if call.name != opkey.BASH or (tool_effects.is_poll(call) and not tool_effects.acts(call)):
         return
-    if f.result.startswith(opkey.FAILED):
+    if f.result.startswith(opkey.FAILED) and not _hidden(f):
         _failed(st, persist, seq, turn, call, f)
         fixes_aimed.note(st.persist, call, f.printed or [])
     elif _answers_otherwise(call, f, persist):
         st.persist = None
+
+
+def _hidden(f: stuck.Finished) -> bool:
+    """A platform's refusal read through a filter whose status hid the act's
+    (`Finished.quiet`): the refusal is one cause, counted in `stuck`'s runs, but what the filter
+    let through is no print to compare with the failing ones, so it neither counts here nor
+    starts the count again."""
+    completed = f.quiet and f.outcome.startswith(opkey.COMPLETED)
+    return completed and any(known_causes.refused(piece) for piece in f.pieces or ())
 
 
 def _answers_otherwise(call: ToolCall, f: stuck.Finished, persist: Persist | None) -> bool:

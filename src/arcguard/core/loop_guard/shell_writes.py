@@ -59,11 +59,18 @@ FLIP_SUBCOMMANDS = frozenset({"checkout", "switch", "stash", "bisect"})
 # `git reset` moves the working tree only in these modes.
 RESET_MOVES = ("--hard", "--keep", "--merge")
 # What git answers when the command moved nothing.
-NOTHING_MOVED = ("already up to date", "already up-to-date", "already on ", "no local changes")
+NOTHING_MOVED = (
+    "already up to date",
+    "already up-to-date",
+    "already on ",
+    "no local changes",
+    "is up to date.",  # `git pull --rebase`: "Current branch main is up to date."
+)
 
 
-def edits_files(call: ToolCall) -> bool:
-    """The shell command writes files: through a redirect, in place, or with a writer."""
+def edits_files(call: ToolCall, answer: str | None = None) -> bool:
+    """The shell command writes files: through a redirect, in place, or with a writer. Given
+    what it printed (`answer`), a git command that says it moved nothing wrote nothing."""
     command = fx.command_of(call)
     if command is None:
         return False
@@ -71,7 +78,8 @@ def edits_files(call: ToolCall) -> bool:
     bare = shell_words.outside_quotes(text)
     if bare is None or ">" in bare:
         return True  # a redirect, or a quote left open: unreadable, so taken as a write
-    return any(_writes(fx.unwrap(words)) for words in shell_words.commands(text) or [])
+    still = answer is not None and _said_still(answer)
+    return any(_writes(fx.unwrap(w), still=still) for w in shell_words.commands(text) or [])
 
 
 def moves_checkout(call: ToolCall, answer: str) -> bool:
@@ -80,8 +88,13 @@ def moves_checkout(call: ToolCall, answer: str) -> bool:
     parts = fx.segments(command) if command is not None else None
     if not any(_moves(fx.unwrap(words)) for words in parts or []):
         return False
+    return not _said_still(answer)
+
+
+def _said_still(answer: str) -> bool:
+    """The answer says nothing moved ("Already up to date.")."""
     lowered = answer.lower()
-    return not any(phrase in lowered for phrase in NOTHING_MOVED)
+    return any(phrase in lowered for phrase in NOTHING_MOVED)
 
 
 def flips(call: ToolCall) -> bool:
@@ -97,7 +110,7 @@ def flips(call: ToolCall) -> bool:
     return bool(sub) and sub[0] in FLIP_SUBCOMMANDS
 
 
-def _writes(words: list[str]) -> bool:
+def _writes(words: list[str], *, still: bool = False) -> bool:
     if not words:
         return False
     program, args = fx.program_name(words[0]), words[1:]
@@ -107,7 +120,7 @@ def _writes(words: list[str]) -> bool:
         return "--in-place" in args or any(_in_place(a, program) for a in args)
     if program == "git":
         sub = fx.git_sub(args)
-        return sub[:1] == ["apply"] or _moves(words)
+        return sub[:1] == ["apply"] or (_moves(words) and not still)
     if program in fx.AWK_PROGRAMS:
         return fx.awk_writes(args)
     if program in MANIFEST_WRITERS:
