@@ -455,6 +455,14 @@ def test_a_pull_that_says_nothing_moved_wrote_nothing(answer, writes):
     assert shell_writes.edits_files(both, answer)
 
 
+def test_a_checkout_whose_branch_is_up_to_date_with_its_remote_still_moved():
+    # git's note on the branch's remote is no answer that nothing moved.
+    switched = "Switched to branch 'main'\nYour branch is up to date with 'origin/main'."
+    call = ToolCall("Bash", {"command": "git checkout main"})
+    assert shell_writes.edits_files(call, switched)
+    assert shell_writes.moves_checkout(call, switched)
+
+
 @pytest.mark.parametrize(
     ("command", "restart"),
     [
