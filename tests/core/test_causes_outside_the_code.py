@@ -241,6 +241,19 @@ To github.com:acme/helpdesk.git
 error: failed to push some refs to 'github.com:acme/helpdesk.git'"""
 
 
+def test_an_act_that_answered_and_quotes_a_refusal_is_no_refusal_again():
+    # A refused call, then reads the client counts as acts (`aws logs`), each quoting the
+    # refusal from the function's log: looks at the failure, not attempts at it.
+    denied = "An error occurred (AccessDenied) when calling the PutObject operation"
+    logs = "aws logs filter-log-events --log-group-name /aws/lambda/{} --filter-pattern Denied"
+    calls = [fail("aws lambda invoke --function-name ingest out.json", f"{denied}: Access Denied")]
+    calls += [
+        bash(logs.format(fn), f"START RequestId: 1f2e\n[ERROR] ClientError: {denied}\nEND")
+        for fn in ("ingest", "ingest-eu", "normalize", "archive", "export", "report")
+    ]
+    assert _first_word(Driver(), *calls) == 0
+
+
 def _protected_push(objects: int) -> str:
     return (
         f"Enumerating objects: {objects}, done.\n"

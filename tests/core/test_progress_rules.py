@@ -455,6 +455,17 @@ def test_a_pull_that_says_nothing_moved_wrote_nothing(answer, writes):
     assert shell_writes.edits_files(both, answer)
 
 
+@pytest.mark.parametrize(
+    ("command", "answer"),
+    [
+        ("git checkout main && git pull", "Already on 'main'\nUpdating 1e6c0a9..4b7e91c"),
+        ("git -C ../lib pull && git -C ../app pull", "Already up to date.\nUpdating 1e6c0a9..4b7"),
+    ],
+)
+def test_one_of_two_git_commands_saying_nothing_moved_says_nothing_of_the_other(command, answer):
+    assert shell_writes.edits_files(ToolCall("Bash", {"command": command}), answer)
+
+
 def test_a_checkout_whose_branch_is_up_to_date_with_its_remote_still_moved():
     # git's note on the branch's remote is no answer that nothing moved.
     switched = "Switched to branch 'main'\nYour branch is up to date with 'origin/main'."

@@ -19,6 +19,7 @@ from __future__ import annotations
 from arcguard.core import hashing
 from arcguard.core.loop_guard import cloud_clis
 from arcguard.core.loop_guard import command_words
+from arcguard.core.loop_guard import exit_status
 from arcguard.core.loop_guard import inner_commands
 from arcguard.core.loop_guard import known_causes
 from arcguard.core.loop_guard import reading_commands
@@ -113,6 +114,8 @@ class Seen:
 
 
 def _seen(pairs: dict[str, str], call: ToolCall, pieces: list[str], *, failed: bool) -> Seen:
+    if not failed and not exit_status.filtered(tool_effects.command_of(call) or ""):
+        pieces = [p for p in pieces if not known_causes.refused(p)]  # its act answered: no refusal
     named_words = command_words.named_words(call)  # its program, subcommand, then what it asks
     asked = set(named_words[2:])
     shown = {d: asked.intersection(shape.words_of(line)) for d, line in pairs.items()}
@@ -171,8 +174,8 @@ def _one_cause(st: Stuck, failure: str, seen: Seen) -> bool:
     reach) from any program, however worded, with no file written since: a command that
     changed something (a reinstall, a refreshed kubeconfig) and left the disk full or the
     server out of reach did not move it. Only from a call that failed (a look at the failure's
-    log tells it again), but for a platform's refusal: that is read only where a call acted on
-    the platform, whatever the filter after it exited with."""
+    log tells it again), but for a platform's refusal: read only where a call acted on the
+    platform, and where a filter after the act hid its status (`_seen`)."""
     shared = seen.pieces.intersection(st.cause_pieces.get(failure, ()))
     if seen.final is None and not any(known_causes.refused(piece) for piece in shared):
         return False
@@ -253,8 +256,7 @@ def remember(
     (mutates `st`)."""
     causes, turns, targets, words = st.causes, st.cause_turns, st.cause_targets, st.cause_words
     # Assigned back: a record's default container is only kept once it is set.
-    st.causes, st.cause_turns, st.cause_targets = causes, turns, targets
-    st.cause_words = words
+    st.causes, st.cause_turns, st.cause_targets, st.cause_words = causes, turns, targets, words
     kept = st.cause_pieces  # set only once a failure gives a cause (`cause_pieces`)
     if failure not in causes:
         targets[failure] = target_numbers(call)
@@ -274,8 +276,7 @@ def remember(
 
 
 def join(st: Stuck, own: str, failure: str) -> None:
-    """A failure of shape `own` was read as `failure`: so is its next word-for-word sighting,
-    even after a change (mutates `st`)."""
+    """A failure of shape `own` was read as `failure`: so is its next sighting (mutates `st`)."""
     st.cause_joined = _latest(st.cause_joined, own, failure)
 
 

@@ -70,7 +70,8 @@ NOTHING_MOVED = (
 
 def edits_files(call: ToolCall, answer: str | None = None) -> bool:
     """The shell command writes files: through a redirect, in place, or with a writer. Given
-    what it printed (`answer`), a git command that says it moved nothing wrote nothing."""
+    what it printed (`answer`), the one git command moving the tree that says it moved nothing
+    wrote nothing."""
     command = fx.command_of(call)
     if command is None:
         return False
@@ -78,8 +79,11 @@ def edits_files(call: ToolCall, answer: str | None = None) -> bool:
     bare = shell_words.outside_quotes(text)
     if bare is None or ">" in bare:
         return True  # a redirect, or a quote left open: unreadable, so taken as a write
-    still = answer is not None and _said_still(answer)
-    return any(_writes(fx.unwrap(w), still=still) for w in shell_words.commands(text) or [])
+    parts = shell_words.commands(text) or []
+    # Only an answer to the one git command that moves the tree says what that command did:
+    # "Already on 'main'" from a checkout says nothing of the pull after it.
+    one = answer is not None and sum(_moves(fx.unwrap(w)) for w in parts) == 1
+    return any(_writes(fx.unwrap(w), still=one and _said_still(answer or "")) for w in parts)
 
 
 def moves_checkout(call: ToolCall, answer: str) -> bool:
