@@ -16,6 +16,7 @@ from testing.guard_driver import Call
 from testing.guard_driver import Driver
 from testing.guard_driver import bash
 from testing.guard_driver import fail
+from testing.guard_driver import tag
 
 from arcguard.core import render
 from arcguard.core.loop_guard import command_words
@@ -591,6 +592,24 @@ def test_two_branches_checked_out_in_turn_over_and_over_are_a_cycle():
 )
 def test_git_commands_that_check_out_other_code(command, moves):
     assert shell_writes.moves_checkout(ToolCall("Bash", {"command": command}), "") is moves
+
+
+def test_fixes_pulled_in_by_a_checkout_and_a_pull_are_no_lap_of_a_cycle():
+    # Teammates fix the failing tests one by one; the checkout says it is already on the
+    # branch, the pull after it brings their fix, and the same run fails on fewer each time.
+    names = [f"test_{name}" for name in ("round", "vat", "zero", "neg", "big", "eur", "gbp")]
+    run = "pytest -q tests/test_tax.py 2>&1 | tail -20"
+    d = Driver()
+    for n in range(len(names)):
+        fixed = f"Updating 1e6c0a9..4b7e91c\nFast-forward\n src/tax_{tag(n)}.py | 4 ++--"
+        d.turn(bash("git checkout main && git pull", f"Already on 'main'\n{fixed}"))
+        failing = "\n".join(
+            f"FAILED tests/test_tax.py::{name} - AssertionError" for name in names[n:]
+        )
+        d.turn(bash(run, f"{failing}\n{len(names) - n} failed, {9 + n} passed in 0.41s"))
+    assert d.paused is None
+    call = ToolCall("Bash", {"command": "git checkout main && git pull"})
+    assert shell_writes.moves_checkout(call, "Already on 'main'\nFast-forward")
 
 
 def test_a_git_command_that_answers_that_nothing_moved_is_no_progress():

@@ -8,8 +8,9 @@ known to change code:
   it to check it, as after an edit (`repeat`);
 - a git command that puts other code in the working tree (`git checkout main`, a bisect
   step, `git stash`): a failure seen again after it is news, not a retry (`stuck`). Its
-  options that leave the tree as it was (`checkout -b`, `reset --soft`, `merge --abort`) and
-  an answer saying nothing moved ("Already up to date.") do not count.
+  options that leave the tree as it was (`checkout -b`, `reset --soft`, `merge --abort`) do
+  not count, nor does one answering that nothing moved ("Already up to date."), when it is the
+  command's only git command moving the tree: neither wrote anything.
 
 Quoted text is not told apart, so a `>` inside quotes counts as a redirect: the error is
 toward letting a check run.
@@ -80,10 +81,8 @@ def edits_files(call: ToolCall, answer: str | None = None) -> bool:
     if bare is None or ">" in bare:
         return True  # a redirect, or a quote left open: unreadable, so taken as a write
     parts = shell_words.commands(text) or []
-    # Only an answer to the one git command that moves the tree says what that command did:
-    # "Already on 'main'" from a checkout says nothing of the pull after it.
-    one = answer is not None and sum(_moves(fx.unwrap(w)) for w in parts) == 1
-    return any(_writes(fx.unwrap(w), still=one and _said_still(answer or "")) for w in parts)
+    still = answer is not None and _said_still(parts, answer)
+    return any(_writes(fx.unwrap(words), still=still) for words in parts)
 
 
 def moves_checkout(call: ToolCall, answer: str) -> bool:
@@ -92,11 +91,15 @@ def moves_checkout(call: ToolCall, answer: str) -> bool:
     parts = fx.segments(command) if command is not None else None
     if not any(_moves(fx.unwrap(words)) for words in parts or []):
         return False
-    return not _said_still(answer)
+    return not _said_still(parts or [], answer)
 
 
-def _said_still(answer: str) -> bool:
-    """The answer says nothing moved ("Already up to date.")."""
+def _said_still(parts: list[list[str]], answer: str) -> bool:
+    """The answer says nothing moved ("Already up to date."), and it can only be said of the
+    command's one git command that moves the tree: "Already on 'main'" from a checkout says
+    nothing of the pull after it."""
+    if sum(_moves(fx.unwrap(words)) for words in parts) != 1:
+        return False
     lowered = answer.lower()
     return any(phrase in lowered for phrase in NOTHING_MOVED)
 
