@@ -276,7 +276,7 @@ def remember(
 
 
 def join(st: Stuck, own: str, failure: str) -> None:
-    """A failure of shape `own` was read as `failure`: so is its next sighting (mutates `st`)."""
+    """`own` was read as `failure`: so is its next sighting, even after a change (mutates `st`)."""
     st.cause_joined = _latest(st.cause_joined, own, failure)
 
 
