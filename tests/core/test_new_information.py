@@ -610,6 +610,13 @@ def test_fixes_pulled_in_by_a_checkout_and_a_pull_are_no_lap_of_a_cycle():
     assert d.paused is None
     call = ToolCall("Bash", {"command": "git checkout main && git pull"})
     assert shell_writes.moves_checkout(call, "Already on 'main'\nFast-forward")
+    # When both say nothing moved, nothing did: the same two calls again are a cycle's laps.
+    assert not shell_writes.moves_checkout(call, "Already on 'main'\nAlready up to date.")
+    d = Driver()
+    for _ in range(3):
+        d.turn(bash("git checkout main && git pull", "Already on 'main'\nAlready up to date."))
+        d.turn(fail("npm test", "FAIL src/cart.test.ts\n  Expected: 30"))
+    assert d.paused is not None and d.paused["kind"] == "cycle"
 
 
 def test_a_git_command_that_answers_that_nothing_moved_is_no_progress():

@@ -9,8 +9,8 @@ known to change code:
 - a git command that puts other code in the working tree (`git checkout main`, a bisect
   step, `git stash`): a failure seen again after it is news, not a retry (`stuck`). Its
   options that leave the tree as it was (`checkout -b`, `reset --soft`, `merge --abort`) do
-  not count, nor does one answering that nothing moved ("Already up to date."), when it is the
-  command's only git command moving the tree: neither wrote anything.
+  not count, nor do those that each answer that nothing moved ("Already up to date."):
+  neither wrote anything.
 
 Quoted text is not told apart, so a `>` inside quotes counts as a redirect: the error is
 toward letting a check run.
@@ -71,7 +71,7 @@ NOTHING_MOVED = (
 
 def edits_files(call: ToolCall, answer: str | None = None) -> bool:
     """The shell command writes files: through a redirect, in place, or with a writer. Given
-    what it printed (`answer`), the one git command moving the tree that says it moved nothing
+    what it printed (`answer`), git commands moving the tree that each say they moved nothing
     wrote nothing."""
     command = fx.command_of(call)
     if command is None:
@@ -95,13 +95,12 @@ def moves_checkout(call: ToolCall, answer: str) -> bool:
 
 
 def _said_still(parts: list[list[str]], answer: str) -> bool:
-    """The answer says nothing moved ("Already up to date."), and it can only be said of the
-    command's one git command that moves the tree: "Already on 'main'" from a checkout says
-    nothing of the pull after it."""
-    if sum(_moves(fx.unwrap(words)) for words in parts) != 1:
-        return False
+    """The answer says nothing moved ("Already up to date.") as many times as the command has
+    git commands moving the tree: "Already on 'main'" from a checkout says nothing of the pull
+    after it, which may have brought other code."""
+    movers = sum(_moves(fx.unwrap(words)) for words in parts)
     lowered = answer.lower()
-    return any(phrase in lowered for phrase in NOTHING_MOVED)
+    return movers > 0 and sum(lowered.count(phrase) for phrase in NOTHING_MOVED) >= movers
 
 
 def flips(call: ToolCall) -> bool:
