@@ -114,8 +114,9 @@ class Seen:
 
 
 def _seen(pairs: dict[str, str], call: ToolCall, pieces: list[str], *, failed: bool) -> Seen:
-    if not failed and not exit_status.filtered(tool_effects.command_of(call) or ""):
-        pieces = [p for p in pieces if not known_causes.refused(p)]  # its act answered: no refusal
+    command = tool_effects.command_of(call) or ""
+    if not failed and any(map(known_causes.refused, pieces)) and not exit_status.filtered(command):
+        pieces = [p for p in pieces if not known_causes.refused(p)]  # the act answered
     named_words = command_words.named_words(call)  # its program, subcommand, then what it asks
     asked = set(named_words[2:])
     shown = {d: asked.intersection(shape.words_of(line)) for d, line in pairs.items()}
@@ -252,8 +253,7 @@ def target_numbers(call: ToolCall) -> list[str]:
 def remember(
     st: Stuck, failure: str, call: ToolCall, lines: list[str], pieces: list[str], turn: int
 ) -> None:
-    """Keep `failure`'s cause and targets as first seen, and the turn it was last seen in
-    (mutates `st`)."""
+    """Keep `failure`'s cause and targets as first seen, and its last turn seen (mutates `st`)."""
     causes, turns, targets, words = st.causes, st.cause_turns, st.cause_targets, st.cause_words
     # Assigned back: a record's default container is only kept once it is set.
     st.causes, st.cause_turns, st.cause_targets, st.cause_words = causes, turns, targets, words

@@ -296,20 +296,21 @@ def _changed(guard: Guard, finished: stuck.Finished, call: ToolCall, result: Too
     guard.change_seq += 1
     finished.changed = True
     completed = finished.outcome.startswith(opkey.COMPLETED)
+    answer = shape.result_text(result)
     # Even when the command fails (`sed -i ... && npm run build`), the write ran first.
-    finished.wrote = shell_writes.edits_files(call, shape.result_text(result))
+    finished.wrote = shell_writes.edits_files(call, answer)
     if not result.failed and finished.wrote:
         # A file written from the shell (`sed -i`): a test after it may check it, as after
         # an edit, though its content is not seen.
         guard.edit_seq += 1
-        finished.moved = shell_writes.moves_checkout(call, shape.result_text(result))
+        finished.moved = shell_writes.moves_checkout(call, answer)
     restart = tool_effects.checked_restart(call) if completed else ""
     if restart:
         stuck.checked(finished, call, result, restart)
     finished.cleared = completed and caches.clears_only(call)
     if finished.cleared and not finished.empty:  # its own look's answer
         command = tool_effects.command_of(call) or ""
-        finished.said = asked.said(shape.result_text(result), command)
+        finished.said = asked.said(answer, command)
 
 
 def _file_visit(guard: Guard, call: ToolCall, response: object) -> str:

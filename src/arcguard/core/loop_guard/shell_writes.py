@@ -99,8 +99,10 @@ def _said_still(parts: list[list[str]], answer: str) -> bool:
     git commands moving the tree: "Already on 'main'" from a checkout says nothing of the pull
     after it, which may have brought other code."""
     movers = sum(_moves(fx.unwrap(words)) for words in parts)
+    if not movers:
+        return False  # most commands move nothing: their answer is not read
     lowered = answer.lower()
-    return movers > 0 and sum(lowered.count(phrase) for phrase in NOTHING_MOVED) >= movers
+    return sum(lowered.count(phrase) for phrase in NOTHING_MOVED) >= movers
 
 
 def flips(call: ToolCall) -> bool:
