@@ -130,3 +130,52 @@ def test_a_package_passing_that_had_not_is_news_beside_an_old_failure():
         passing = "\n".join(f"--- PASS: TestQuotaStep{k}" for k in range(1, n + 1))
         command = "go test ./... 2>&1 | tail -12" if n % 2 else "go test ./..."
         assert not d.turn(fail(command, f"{passing}\n{legacy}"))["context"], n
+
+
+def _duplicate_column(file: str, column_type: str) -> str:
+    """alembic applying a migration to a table that already has its column: the frame names
+    the migration's file, and SQLAlchemy echoes the statement after the error."""
+    return (
+        "INFO  [alembic.runtime.migration] Running upgrade b71c04e9a2f3 -> head\n"
+        "Traceback (most recent call last):\n"
+        f'  File "/srv/api/migrations/versions/{file}.py", line 22, in upgrade\n'
+        "    op.add_column('projects', sa.Column('archived_at', nullable=True))\n"
+        "sqlalchemy.exc.ProgrammingError: (psycopg.errors.DuplicateColumn) column "
+        '"archived_at" of relation "projects" already exists\n'
+        f"[SQL: ALTER TABLE projects ADD COLUMN archived_at {column_type}]\n"
+        "(Background on this error at: https://sqlalche.me/e/20/f405)"
+    )
+
+
+def test_a_statement_the_fixes_rewrite_in_the_failure_s_echo_is_the_same_failure():
+    # Each migration rewritten (a new revision file, then another column type), and every
+    # upgrade fails on the column that is already there: the statement echoed back after the
+    # error shows the fix, not another failure.
+    tries = [
+        ("3c9e_add_archived_at", "TIMESTAMP WITH TIME ZONE"),
+        ("8a4d_add_archived_at", "TIMESTAMP WITH TIME ZONE"),
+        ("8a4d_add_archived_at", "TIMESTAMP WITHOUT TIME ZONE"),
+        ("c5f0_projects_archived_at", "TIMESTAMP WITH TIME ZONE"),
+    ]
+    attempts = [fail("alembic upgrade head", _duplicate_column(*t)) for t in tries]
+    assert _asked(Driver(), attempts) == [4]
+
+
+def _duplicate_key(email: str) -> str:
+    return (
+        'psql:import.sql:12: ERROR:  duplicate key value violates unique constraint "users_email'
+        f'_key"\nDETAIL:  Key (email)=({email}) already exists.\nCONTEXT:  COPY users, line 12\n'
+    )
+
+
+def test_the_record_a_failure_names_in_its_detail_is_not_an_echo():
+    # Each duplicate taken out of the data, and the import stops on the next one: the work
+    # moving through the records, not the same failure.
+    d, asked = Driver(), []
+    emails = [f"{name}@example.com" for name in ("ann", "bob", "cy", "dee", "eve", "fay", "gus")]
+    for n, email in enumerate(emails):
+        if n:
+            d.turn(edit("/srv/api/data/users.csv", f"{emails[n - 1]},dup\n", ""))
+        if d.turn(fail("psql -f import.sql", _duplicate_key(email)))["context"]:
+            asked.append(n + 1)
+    assert asked == []

@@ -67,6 +67,9 @@ MIN_SHARED = 2
 # program printed it; a failure's last few such pieces are kept.
 CAUSE_CLAUSE_LETTERS = 24
 MAX_PIECES = 12
+# Labels before the statement a failure echoes (`[SQL: ALTER TABLE ...]`, `STATEMENT:  ...`):
+# what ran, which a fix to it rewrites, not what went wrong.
+ECHOES = frozenset({"sql", "statement", "query", "parameters"})
 # A line of numbers and at most this many other words is a tally (`1 failed, 5 passed, 2
 # warnings in 0.35s`, `Found 4 errors in 4 files.`), not a cause.
 TALLY_WORDS = 7
@@ -201,7 +204,8 @@ def cause_pieces(text: str, call: ToolCall) -> list[str]:
     certificate chain`, whether after `reason: `, `SSL certificate problem: ` or `error Error:
     `) and are no heading (`Traceback (most recent call last):`). A line without `: ` is no
     cause given for something (a test run's `platform linux -- Python 3.12` banner), nor is a
-    warning's. The last `MAX_PIECES`, then the causes outside the code it names
+    warning's, nor a statement it echoes (`ECHOES`: a column's new type in `[SQL: ...]` is the
+    fix showing). The last `MAX_PIECES`, then the causes outside the code it names
     (`known_causes`; a platform's refusal too when `call` acted through its client)."""
     if len(text) > shape.HEAD_CHARS + shape.TAIL_CHARS:
         text = text[-shape.TAIL_CHARS :]
@@ -210,7 +214,9 @@ def cause_pieces(text: str, call: ToolCall) -> list[str]:
         pieces = line.split(shape.CLAUSE_BREAK)
         if any(piece.endswith("Warning") for piece in pieces[:-1]):
             continue  # `DeprecationWarning: ...`: printed whatever fails, no cause
-        for piece in pieces if len(pieces) > 1 else ():
+        for at, piece in enumerate(pieces if len(pieces) > 1 else ()):
+            if at and pieces[at - 1].strip(" [(").lower() in ECHOES:
+                continue
             clean = shape.of_text(shape.failure_text(piece))
             if shape.letters(clean) >= CAUSE_CLAUSE_LETTERS and not clean.rstrip().endswith(":"):
                 digest = hashing.digest(clean)
@@ -322,7 +328,7 @@ def swept(st: Stuck, result: str, call: ToolCall) -> str:
     target = [AT, *tokens]  # kept so, a command is one of the sweep's targets
     if tokens in asked or not asked:
         kept = tokens  # the first command, or another question, asked again
-    elif any(_retargeted(_asked_words(a), tokens) for a in asked):
+    elif any(_retargeted(a[1:] if a[:1] == [AT] else a, tokens) for a in asked):
         kept = target
     else:
         kept = tokens  # another question, which brought nothing new either
@@ -336,19 +342,13 @@ def swept(st: Stuck, result: str, call: ToolCall) -> str:
 
 
 def retargets(first: list[str], tokens: list[str]) -> bool:
-    """Whether the reading command whose words are `tokens` (`sweep_words`) asks what the one
-    whose words were `first` asked, of another target: a sweep."""
+    """Whether the reading command of words `tokens` asks `first`'s question elsewhere: a sweep."""
     return bool(_retargeted(first, tokens))
 
 
 def sweep_words(command: str) -> list[str]:
     """A reading command's words as a sweep compares them (`_tokens`)."""
     return _tokens(tool_effects.segments(shape.observed_command(command)) or [])
-
-
-def _asked_words(kept: list[str]) -> list[str]:
-    """A kept command's words, without the mark of a sweep's target."""
-    return kept[1:] if kept[:1] == [AT] else kept
 
 
 def _tokens(parts: list[list[str]], *, over_ssh: bool = True) -> list[str]:
