@@ -179,3 +179,23 @@ def test_the_record_a_failure_names_in_its_detail_is_not_an_echo():
         if d.turn(fail("psql -f import.sql", _duplicate_key(email)))["context"]:
             asked.append(n + 1)
     assert asked == []
+
+
+def _quota(family: str) -> str:
+    """terraform refused a GPU quota, quoting the line of the file fixed that asked for it."""
+    return (
+        "google_container_node_pool.gpu_t4: Creating...\n\u2577\n"
+        "\u2502 Error: error creating NodePool: googleapi: Error 403: Insufficient regional quota"
+        " to satisfy request: resource \"NVIDIA_T4_GPUS\": request requires '1.0' and is short"
+        " '1.0'. project has a quota of '0.0' with '0.0' available.\n\u2502 \n"
+        '\u2502   on node_pools.tf line 31, in resource "google_container_node_pool":\n'
+        f'\u2502   31:   machine_family = "{family}" # the pool\'s machines\n\u2575'
+    )
+
+
+def test_the_source_a_failure_quotes_at_its_line_is_no_cause():
+    # Each fix turns the pool's machines, which the quote shows: the code shown is what the
+    # fixes rewrite; the refused quota is what failed.
+    families = ("standard", "highmem", "highcpu", "megamem")
+    attempts = [fail("terraform apply -auto-approve", _quota(f)) for f in families]
+    assert _asked(Driver(), attempts) == [4]

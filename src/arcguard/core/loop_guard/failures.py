@@ -67,9 +67,10 @@ MIN_SHARED = 2
 # program printed it; a failure's last few such pieces are kept.
 CAUSE_CLAUSE_LETTERS = 24
 MAX_PIECES = 12
-# Labels before the statement a failure echoes (`[SQL: ALTER TABLE ...]`, `STATEMENT:  ...`):
-# what ran, which a fix to it rewrites, not what went wrong.
+# Labels before what a failure quotes, which fixes rewrite: a statement it echoes (`[SQL:
+# ...]`, `STATEMENT:`) or, as a line number, source (`│  31: resource ...`).
 ECHOES = frozenset({"sql", "statement", "query", "parameters"})
+QUOTE_MARKS = " [(|\u2502"  # around such a label (terraform frames source in `│`)
 # A line of numbers and at most this many other words is a tally (`1 failed, 5 passed, 2
 # warnings in 0.35s`, `Found 4 errors in 4 files.`), not a cause.
 TALLY_WORDS = 7
@@ -204,8 +205,8 @@ def cause_pieces(text: str, call: ToolCall) -> list[str]:
     certificate chain`, whether after `reason: `, `SSL certificate problem: ` or `error Error:
     `) and are no heading (`Traceback (most recent call last):`). A line without `: ` is no
     cause given for something (a test run's `platform linux -- Python 3.12` banner), nor is a
-    warning's, nor a statement it echoes (`ECHOES`: a column's new type in `[SQL: ...]` is the
-    fix showing). The last `MAX_PIECES`, then the causes outside the code it names
+    warning's, nor what it quotes (`ECHOES`: a new column type in `[SQL: ...]`, code after its
+    line number). The last `MAX_PIECES`, then the causes outside the code it names
     (`known_causes`; a platform's refusal too when `call` acted through its client)."""
     if len(text) > shape.HEAD_CHARS + shape.TAIL_CHARS:
         text = text[-shape.TAIL_CHARS :]
@@ -215,7 +216,8 @@ def cause_pieces(text: str, call: ToolCall) -> list[str]:
         if any(piece.endswith("Warning") for piece in pieces[:-1]):
             continue  # `DeprecationWarning: ...`: printed whatever fails, no cause
         for at, piece in enumerate(pieces if len(pieces) > 1 else ()):
-            if at and pieces[at - 1].strip(" [(").lower() in ECHOES:
+            label = pieces[at - 1].strip(QUOTE_MARKS).lower() if at else ""
+            if label in ECHOES or label.isdigit():
                 continue
             clean = shape.of_text(shape.failure_text(piece))
             if shape.letters(clean) >= CAUSE_CLAUSE_LETTERS and not clean.rstrip().endswith(":"):
@@ -352,14 +354,13 @@ def sweep_words(command: str) -> list[str]:
 
 
 def _tokens(parts: list[list[str]], *, over_ssh: bool = True) -> list[str]:
-    """A reading command's words as compared across calls, its output filters, what it echoes
-    and its waits aside. Its program and subcommand (`kubectl get`), and an option's name (`-n`,
-    `--context`), as `-` and a digest: what it asks. A count or a duration as `#`
-    (`--tail=50` asks what `--tail=20` does). Any other word as a digest of what it names, a
-    loopback address and a URL's scheme aside (`http://127.0.0.1:8080/x` names what
-    `localhost:8080/x` does). An `ssh` command as its machine, then what it runs there, word by
-    word (`over_ssh`; once: an `ssh` in that is words). At most `MAX_TOKENS` of them, else
-    nothing."""
+    """A reading command's words as compared across calls, its output filters, what it echoes and
+    its waits aside. Its program and subcommand (`kubectl get`), and an option's name (`-n`,
+    `--context`), as `-` and a digest: what it asks. A count or a duration as `#` (`--tail=50` asks
+    what `--tail=20` does). Any other word as a digest of what it names, a loopback address and a
+    URL's scheme aside (`http://127.0.0.1:8080/x` names what `localhost:8080/x` does). An `ssh`
+    command as its machine, then what it runs there, word by word (`over_ssh`; once: an `ssh` in
+    that is words). At most `MAX_TOKENS` of them, else nothing."""
     tokens: list[str] = []
     for part in map(tool_effects.unwrap, parts):
         if not part or tool_effects.program_name(part[0]) in UNASKED:
@@ -429,12 +430,11 @@ def aimed_elsewhere(first: list[str], call: ToolCall) -> bool:
 
 def _swapped(first: list[str], call: ToolCall) -> list[str]:
     """The words `call` swapped in for those of the command that first failed (`first`, its
-    `command_words.named_words`), when it is that command aimed at another target: the same
-    program and subcommand, the same words but for one or two swapped (`--region eu-west-1`
-    for `us-east-1`, repo after repo). A swap of how it runs (`--browser-name=firefox-esr`)
-    reads the same and is counted apart too: a retry counted late costs less than a sweep
-    paused. Only words that read as names are targets: a commit retried under a new message
-    (`-m "fix typing"`) is a retry."""
+    `command_words.named_words`), when it is that command aimed at another target: the same program
+    and subcommand, the same words but for one or two swapped (`--region eu-west-1` for `us-east-1`,
+    repo after repo). A swap of how it runs (`--browser-name=firefox-esr`) reads the same and is
+    counted apart too: a retry counted late costs less than a sweep paused. Only words that read as
+    names are targets: a commit retried under a new message (`-m "fix typing"`) is a retry."""
     words = command_words.named_words(call)
     if len(first) != len(words) or len(words) < 2 or first[:2] != words[:2]:
         return []
