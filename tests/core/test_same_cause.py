@@ -14,6 +14,7 @@ from testing.guard_driver import edit
 from testing.guard_driver import fail
 
 from arcguard.core.loop_guard import failure_lines
+from arcguard.core.loop_guard import failures
 
 
 REFUSED = (
@@ -199,3 +200,23 @@ def test_the_source_a_failure_quotes_at_its_line_is_no_cause():
     families = ("standard", "highmem", "highcpu", "megamem")
     attempts = [fail("terraform apply -auto-approve", _quota(f)) for f in families]
     assert _asked(Driver(), attempts) == [4]
+
+
+def test_the_values_a_failed_statement_was_given_name_the_record_it_failed_on():
+    # Rows rejected one after another by the same constraint: the statement echoed is the
+    # same, the parameters name another row each time (news, as a detail's key is).
+    def rejected(name: str) -> str:
+        return (
+            "sqlalchemy.exc.DataError: (psycopg2.errors.StringDataRightTruncation) value too "
+            "long for type character varying(40)\n[SQL: INSERT INTO customers (name) VALUES "
+            f"(%s)]\n[parameters: ('{name} Holdings International',)]"
+        )
+
+    call = fail("python load.py", "")
+    names = ("Northwind Trading", "Contoso Pharmaceuticals")
+    first, second = (set(failures.cause_pieces(rejected(n), call)) for n in names)
+    assert first != second
+    # The statement itself is no cause: rewritten, it gives the same ones.
+    assert (
+        set(failures.cause_pieces(rejected(names[0]).replace("INTO", "INTO ONLY"), call)) == first
+    )

@@ -67,9 +67,9 @@ MIN_SHARED = 2
 # program printed it; a failure's last few such pieces are kept.
 CAUSE_CLAUSE_LETTERS = 24
 MAX_PIECES = 12
-# Labels before what a failure quotes, which fixes rewrite: a statement it echoes (`[SQL:
-# ...]`, `STATEMENT:`) or, as a line number, source (`│  31: resource ...`).
-ECHOES = frozenset({"sql", "statement", "query", "parameters"})
+# Labels before what a failure quotes, which fixes rewrite: a statement it echoes (`[SQL: ...]`,
+# `STATEMENT:`; its `[parameters: ...]` name a record) or source at a line number (`│  31: x`).
+ECHOES = frozenset({"sql", "statement", "query"})
 QUOTE_MARKS = " [(|\u2502"  # around such a label (terraform frames source in `│`)
 # A line of numbers and at most this many other words is a tally (`1 failed, 5 passed, 2
 # warnings in 0.35s`, `Found 4 errors in 4 files.`), not a cause.
