@@ -205,18 +205,51 @@ def test_the_source_a_failure_quotes_at_its_line_is_no_cause():
 def test_the_values_a_failed_statement_was_given_name_the_record_it_failed_on():
     # Rows rejected one after another by the same constraint: the statement echoed is the
     # same, the parameters name another row each time (news, as a detail's key is).
-    def rejected(name: str) -> str:
+    def rejected(name: str, tail: str = "") -> str:
         return (
             "sqlalchemy.exc.DataError: (psycopg2.errors.StringDataRightTruncation) value too "
             "long for type character varying(40)\n[SQL: INSERT INTO customers (name) VALUES "
-            f"(%s)]\n[parameters: ('{name} Holdings International',)]"
+            f"(%s){tail}]\n[parameters: ('{name} Holdings International',)]"
         )
 
     call = fail("python load.py", "")
     names = ("Northwind Trading", "Contoso Pharmaceuticals")
     first, second = (set(failures.cause_pieces(rejected(n), call)) for n in names)
     assert first != second
-    # The statement itself is no cause: rewritten, it gives the same ones.
+    # The statement's tail is what a fix rewrites; its head says what it acts on.
+    rewritten = rejected(names[0], " ON CONFLICT (name) DO NOTHING")
+    assert set(failures.cause_pieces(rewritten, call)) == first
+
+
+def _syntax_error(table: str, columns: str) -> str:
+    """A seed script's next INSERT, stopped by the same syntax error: the echo names its table."""
+    return (
+        'sqlalchemy.exc.OperationalError: (sqlite3.OperationalError) near ")": syntax error\n'
+        f"[SQL: INSERT INTO {table} ({columns},) VALUES ('eu', 'Europe', 2)]\n"
+        "(Background on this error at: https://sqlalche.me/e/20/e3q8)"
+    )
+
+
+def test_a_statement_on_another_table_each_run_is_work_moving_on():
+    # Each fix mends one INSERT and the script stops at the next: the statements' heads name
+    # another table each time.
+    tables = ("plans", "regions", "tax_rates", "feature_flags", "currencies", "shipping_zones")
+    attempts = [fail("python scripts/seed.py", _syntax_error(t, "code, name")) for t in tables]
+    assert _asked(Driver(), attempts) == []
+
+
+def test_only_sqlalchemy_s_echo_and_terraform_s_frame_are_quotes():
+    # Go's database/sql words its errors `sql: ...`, a Rust error chain numbers its causes,
+    # Groovy puts the line number before the error: what follows is what went wrong.
+    for line in (
+        "    store_test.go:41: sql: expected 5 destination arguments in Scan, not 4",
+        "    1: unknown field `max_conns`, expected one of `url`, `pool_size`",
+        "release.groovy: 14: The current scope already contains a variable of the name tag",
+    ):
+        assert failure_lines.unquoted(line) == line
+    assert failure_lines.unquoted('\u2502   31: resource "google_container_node_pool" {') == ""
+    assert failure_lines.unquoted("7:    node_locations = var.node_zones") == ""
+    echo = "E       [SQL: ALTER TABLE projects ADD COLUMN archived_at TIMESTAMP WITH TIME ZONE]"
     assert (
-        set(failures.cause_pieces(rejected(names[0]).replace("INTO", "INTO ONLY"), call)) == first
+        failure_lines.unquoted(echo) == "E       [SQL: ALTER TABLE projects ADD COLUMN archived_at"
     )

@@ -70,6 +70,24 @@ STEMS = ("err", "fail", "fatal", "panic", "traceback", "exception")
 HEAD_CHARS = 160  # of a failing line, compared: a print cut at a width still shows them
 HEAD_DIGEST = 8  # hex digits of each failing line's digest, kept
 MAX_HEADS = 8  # failing lines of a print, kept
+# What a failure quotes, which fixes rewrite: the statement SQLAlchemy echoes, read by its first
+# words (what it acts on), and source at its line number (terraform frames it in `│`).
+ECHO, STATEMENT_HEAD = "[SQL: ", 6
+FRAME = "\u2502"
+
+
+def unquoted(line: str) -> str:
+    """`line` without what a fix rewrites in a quote: a new column type in `[SQL: ALTER TABLE
+    projects ADD COLUMN archived_at ...]` (another table or column is news); code at its line
+    number, in terraform's frame or indented as code (`7:   zones = var.zones`; not an error
+    chain's `1: unknown field`): no quote at all, only the error says what failed."""
+    before, echo, statement = line.partition(ECHO)
+    if echo:
+        head = statement.rstrip().removesuffix("]").split()[:STATEMENT_HEAD]
+        return before + echo + " ".join(head)
+    number, _, code = line.lstrip(FRAME + " ").partition(shape.CLAUSE_BREAK)
+    quoted = line.lstrip().startswith(FRAME) or code.startswith(" ")  # indented: code
+    return "" if number.isdigit() and quoted else line
 
 
 def may_report(line: str) -> bool:

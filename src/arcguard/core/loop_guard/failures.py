@@ -20,6 +20,7 @@ from arcguard.core import hashing
 from arcguard.core.loop_guard import cloud_clis
 from arcguard.core.loop_guard import command_words
 from arcguard.core.loop_guard import exit_status
+from arcguard.core.loop_guard import failure_lines
 from arcguard.core.loop_guard import inner_commands
 from arcguard.core.loop_guard import known_causes
 from arcguard.core.loop_guard import reading_commands
@@ -67,10 +68,6 @@ MIN_SHARED = 2
 # program printed it; a failure's last few such pieces are kept.
 CAUSE_CLAUSE_LETTERS = 24
 MAX_PIECES = 12
-# Labels before what a failure quotes, which fixes rewrite: a statement it echoes (`[SQL: ...]`,
-# `STATEMENT:`; its `[parameters: ...]` name a record) or source at a line number (`│  31: x`).
-ECHOES = frozenset({"sql", "statement", "query"})
-QUOTE_MARKS = " [(|\u2502"  # around such a label (terraform frames source in `│`)
 # A line of numbers and at most this many other words is a tally (`1 failed, 5 passed, 2
 # warnings in 0.35s`, `Found 4 errors in 4 files.`), not a cause.
 TALLY_WORDS = 7
@@ -205,20 +202,17 @@ def cause_pieces(text: str, call: ToolCall) -> list[str]:
     certificate chain`, whether after `reason: `, `SSL certificate problem: ` or `error Error:
     `) and are no heading (`Traceback (most recent call last):`). A line without `: ` is no
     cause given for something (a test run's `platform linux -- Python 3.12` banner), nor is a
-    warning's, nor what it quotes (`ECHOES`: a new column type in `[SQL: ...]`, code after its
-    line number). The last `MAX_PIECES`, then the causes outside the code it names
+    warning's, nor what it quotes but a statement's head (`failure_lines.unquoted`). The last
+    `MAX_PIECES`, then the causes outside the code it names
     (`known_causes`; a platform's refusal too when `call` acted through its client)."""
     if len(text) > shape.HEAD_CHARS + shape.TAIL_CHARS:
         text = text[-shape.TAIL_CHARS :]
     found: dict[str, None] = {}
-    for line in text.splitlines():
+    for line in map(failure_lines.unquoted, text.splitlines()):
         pieces = line.split(shape.CLAUSE_BREAK)
         if any(piece.endswith("Warning") for piece in pieces[:-1]):
             continue  # `DeprecationWarning: ...`: printed whatever fails, no cause
-        for at, piece in enumerate(pieces if len(pieces) > 1 else ()):
-            label = pieces[at - 1].strip(QUOTE_MARKS).lower() if at else ""
-            if label in ECHOES or label.isdigit():
-                continue
+        for piece in pieces if len(pieces) > 1 else ():
             clean = shape.of_text(shape.failure_text(piece))
             if shape.letters(clean) >= CAUSE_CLAUSE_LETTERS and not clean.rstrip().endswith(":"):
                 digest = hashing.digest(clean)
@@ -330,7 +324,7 @@ def swept(st: Stuck, result: str, call: ToolCall) -> str:
     target = [AT, *tokens]  # kept so, a command is one of the sweep's targets
     if tokens in asked or not asked:
         kept = tokens  # the first command, or another question, asked again
-    elif any(_retargeted(a[1:] if a[:1] == [AT] else a, tokens) for a in asked):
+    elif any(_retargeted(_asked_words(a), tokens) for a in asked):
         kept = target
     else:
         kept = tokens  # another question, which brought nothing new either
@@ -344,13 +338,19 @@ def swept(st: Stuck, result: str, call: ToolCall) -> str:
 
 
 def retargets(first: list[str], tokens: list[str]) -> bool:
-    """Whether the reading command of words `tokens` asks `first`'s question elsewhere: a sweep."""
+    """Whether the reading command whose words are `tokens` (`sweep_words`) asks what the one
+    whose words were `first` asked, of another target: a sweep."""
     return bool(_retargeted(first, tokens))
 
 
 def sweep_words(command: str) -> list[str]:
     """A reading command's words as a sweep compares them (`_tokens`)."""
     return _tokens(tool_effects.segments(shape.observed_command(command)) or [])
+
+
+def _asked_words(kept: list[str]) -> list[str]:
+    """A kept command's words, without the mark of a sweep's target."""
+    return kept[1:] if kept[:1] == [AT] else kept
 
 
 def _tokens(parts: list[list[str]], *, over_ssh: bool = True) -> list[str]:
