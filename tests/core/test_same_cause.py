@@ -253,3 +253,32 @@ def test_only_sqlalchemy_s_echo_and_terraform_s_frame_are_quotes():
     assert (
         failure_lines.unquoted(echo) == "E       [SQL: ALTER TABLE projects ADD COLUMN archived_at"
     )
+
+
+ROLES = ("lambda_exec", "ecs_task", "api_task", "codebuild", "sfn_ingest", "events_sfn", "glue_job")
+
+
+def _undeclared(roles: tuple[str, ...]) -> str:
+    """terraform validate: one alike block for each reference to a role moved into a module."""
+    return "".join(
+        "\u2577\n\u2502 Error: Reference to undeclared resource\n\u2502 \n"
+        f'\u2502   on {role}.tf line 12, in resource "aws_lambda_function" "{role}":\n'
+        f"\u2502   12:   role = aws_iam_role.{role}.arn\n\u2502 \n"
+        f'\u2502 A managed resource "aws_iam_role" "{role}" has not been declared in the root '
+        "module.\n\u2575\n"
+        for role in roles
+    )
+
+
+def test_alike_errors_burnt_down_one_fix_at_a_time_are_work_moving_on():
+    # Every block opens with the same error; each fix takes one away. Compared with its own
+    # spelling's last print, each attempt prints that error fewer times: the fixes' work.
+    d, asked = Driver(), []
+    spellings = ("terraform validate", "terraform validate -no-color 2>&1 | head -80")
+    for n, role in enumerate(ROLES):
+        if n:
+            old = f"role = aws_iam_role.{ROLES[n - 1]}.arn"
+            d.turn(edit(f"/srv/infra/{ROLES[n - 1]}.tf", old, f"role = module.iam.{role}_arn"))
+        if d.turn(fail(spellings[n % 2], _undeclared(ROLES[n:])))["context"] or d.paused:
+            asked.append(n + 1)
+    assert asked == []

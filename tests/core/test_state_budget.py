@@ -367,6 +367,7 @@ def track(cfg: Any, base: int) -> dict[str, Any]:
                         *("f" * failure_lines.HEAD_DIGEST for _ in range(PIECES)),
                         *("=" + "f" * failure_lines.HEAD_DIGEST for _ in range(2 * LINES)),
                         *("#" + "9" * same_cause.TARGET_CHARS for _ in range(failures.MAX_TARGETS)),
+                        "!" + str(same_cause.MAX_FAILING),
                         "%" + "f" * failure_lines.HEAD_DIGEST,
                     ]
                     for _ in range(same_cause.ATTEMPTS)

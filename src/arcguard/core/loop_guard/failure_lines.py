@@ -185,6 +185,7 @@ class Reading:
     passes: int  # the most passes a failure line counts (`1 failed, 41 passed`)
     wrong: list[str]  # digests of the lines saying what went wrong, but for those counting
     passing: list[str]  # digests of the lines saying something went through, not failing
+    failing: int = 0  # how many lines say what went wrong, repeats too (seven alike errors)
 
 
 def read(printed: list[str]) -> Reading:
@@ -209,6 +210,7 @@ def read(printed: list[str]) -> Reading:
         passes=max((int(count) for count, word in counts if word in PASSING), default=0),
         wrong=_digests(wrong),
         passing=_digests(passing),
+        failing=len(wrong),
     )
 
 

@@ -220,8 +220,7 @@ def _failed(
     printed, words = failure_lines.failing_heads(f.printed or []), command_words.named_words(call)
     if persist is None:
         persist = st.persist = Persist()
-    whole = hashing.digest("\n".join(f.printed or []))
-    way = opkey.operation_id(call)
+    whole, way = hashing.digest("\n".join(f.printed or [])), opkey.operation_id(call)
     # A print another filter chose from (`| tail -3` after `| grep ERROR`) is another slice.
     respelt = bool(persist.ways) and persist.ways[-1] != way
     sliced = respelt and _filtered_again(persist, call, words, key)
@@ -239,6 +238,7 @@ def _failed(
     back = _back_to(persist, shown) if same else None
     known = caused or (
         same
+        and not burnt
         and _printed_before(persist, printed, sliced=sliced, fixed=persist.fixed)
         and (not persist.fixed or whole == persist.whole or sliced)
     )

@@ -34,8 +34,10 @@ if TYPE_CHECKING:
 ATTEMPTS = 4  # attempts whose causes are kept, as `persisting` keeps failures
 TARGET_CHARS = 24  # of each number naming a target, kept
 # Marks of what `Persist.causes` keeps beside the causes a print names (hex digests, or a cause
-# outside the code after `known_causes.MARK`): its lines, its targets, and last its spelling.
-WRONG, PASSING, TARGET, SPELLING = "=", "+", "#", "%"
+# outside the code after `known_causes.MARK`): its lines, its targets, how many of its lines
+# said what went wrong, and last its spelling.
+WRONG, PASSING, TARGET, FAILING, SPELLING = "=", "+", "#", "!", "%"
+MAX_FAILING = 9999  # lines counted, at most
 
 
 def caused(persist: Persist, call: ToolCall, f: Finished) -> tuple[bool, bool]:
@@ -43,9 +45,13 @@ def caused(persist: Persist, call: ToolCall, f: Finished) -> tuple[bool, bool]:
     fewer of them than the last attempt spelt the same way (the fixes' work). Its causes are
     kept (mutates `persist`)."""
     reading = failure_lines.read(f.printed or [])
-    *mine, spelling = causes = _causes(call, f.pieces or [], reading)
-    spelt = [set(kept) for *kept, way in persist.causes if way == spelling][-1:]
-    burnt = bool(spelt) and set(mine) < spelt[0]
+    *mine, _, spelling = causes = _causes(call, f.pieces or [], reading)
+    spelt = [kept for kept in persist.causes if kept[-1] == spelling][-1:]
+    # Fewer of its causes, or as many printed fewer times (seven alike errors, then six).
+    burnt = bool(spelt) and (
+        set(mine) < {c for c in spelt[0][:-1] if c[:1] != FAILING}
+        or min(reading.failing, MAX_FAILING) < _failing(spelt[0])
+    )
     counted, passed = reading.tally, reading.passes
     same = (
         bool(f.pieces and reading.wrong)
@@ -61,14 +67,21 @@ def caused(persist: Persist, call: ToolCall, f: Finished) -> tuple[bool, bool]:
 def _causes(call: ToolCall, pieces: list[str], reading: failure_lines.Reading) -> list[str]:
     """What an attempt gives as its cause, as `Persist.causes` keeps it: the causes its print
     names, as short digests; its lines that say what went wrong or went through (`reading`),
-    marked; the numbers naming its target, marked; and last its spelling."""
+    marked; the numbers naming its target, marked; how many lines said what went wrong; and
+    last its spelling."""
     return [
         *(piece[: failure_lines.HEAD_DIGEST] for piece in pieces),
         *(WRONG + line for line in reading.wrong),
         *(PASSING + line for line in reading.passing),
         *(TARGET + number[:TARGET_CHARS] for number in failures.target_numbers(call)),
+        FAILING + str(min(reading.failing, MAX_FAILING)),
         SPELLING + opkey.operation_id(call)[: failure_lines.HEAD_DIGEST],
     ]
+
+
+def _failing(kept: list[str]) -> int:
+    """How many lines of a kept attempt said what went wrong (0 when it does not say)."""
+    return next((int(c[1:]) for c in kept if c[:1] == FAILING and c[1:].isdigit()), 0)
 
 
 def _given_before(persist: Persist, call: ToolCall, causes: list[str], counted: str) -> bool:
