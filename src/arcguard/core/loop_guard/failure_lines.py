@@ -72,7 +72,8 @@ HEAD_DIGEST = 8  # hex digits of each failing line's digest, kept
 MAX_HEADS = 8  # failing lines of a print, kept
 # What a failure quotes, which fixes rewrite: the statement SQLAlchemy echoes, read by its first
 # words (what it acts on), and source at its line number (terraform frames it in `│`).
-ECHO, STATEMENT_HEAD = "[SQL: ", 6
+ECHO_LABEL, STATEMENT_HEAD = "[SQL", 6
+ECHO = ECHO_LABEL + shape.CLAUSE_BREAK
 FRAME = "\u2502"
 
 

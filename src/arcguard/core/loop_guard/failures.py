@@ -202,9 +202,10 @@ def cause_pieces(text: str, call: ToolCall) -> list[str]:
     certificate chain`, whether after `reason: `, `SSL certificate problem: ` or `error Error:
     `) and are no heading (`Traceback (most recent call last):`). A line without `: ` is no
     cause given for something (a test run's `platform linux -- Python 3.12` banner), nor is a
-    warning's, nor what it quotes but a statement's head (`failure_lines.unquoted`). The last
-    `MAX_PIECES`, then the causes outside the code it names
-    (`known_causes`; a platform's refusal too when `call` acted through its client)."""
+    warning's, nor what it quotes but a statement's head (`failure_lines.unquoted`), which
+    names its target however short (`DELETE FROM users`). The last `MAX_PIECES`, then the
+    causes outside the code it names (`known_causes`; a platform's refusal too when `call`
+    acted through its client)."""
     if len(text) > shape.HEAD_CHARS + shape.TAIL_CHARS:
         text = text[-shape.TAIL_CHARS :]
     found: dict[str, None] = {}
@@ -212,9 +213,11 @@ def cause_pieces(text: str, call: ToolCall) -> list[str]:
         pieces = line.split(shape.CLAUSE_BREAK)
         if any(piece.endswith("Warning") for piece in pieces[:-1]):
             continue  # `DeprecationWarning: ...`: printed whatever fails, no cause
-        for piece in pieces if len(pieces) > 1 else ():
+        for at, piece in enumerate(pieces if len(pieces) > 1 else ()):
             clean = shape.of_text(shape.failure_text(piece))
-            if shape.letters(clean) >= CAUSE_CLAUSE_LETTERS and not clean.rstrip().endswith(":"):
+            head = at > 0 and pieces[at - 1].endswith(failure_lines.ECHO_LABEL)
+            enough = head or shape.letters(clean) >= CAUSE_CLAUSE_LETTERS
+            if enough and not clean.rstrip().endswith(":"):
                 digest = hashing.digest(clean)
                 found.pop(digest, None)
                 found[digest] = None
@@ -324,7 +327,7 @@ def swept(st: Stuck, result: str, call: ToolCall) -> str:
     target = [AT, *tokens]  # kept so, a command is one of the sweep's targets
     if tokens in asked or not asked:
         kept = tokens  # the first command, or another question, asked again
-    elif any(_retargeted(_asked_words(a), tokens) for a in asked):
+    elif any(_retargeted(a[1:] if a[:1] == [AT] else a, tokens) for a in asked):
         kept = target
     else:
         kept = tokens  # another question, which brought nothing new either
@@ -346,11 +349,6 @@ def retargets(first: list[str], tokens: list[str]) -> bool:
 def sweep_words(command: str) -> list[str]:
     """A reading command's words as a sweep compares them (`_tokens`)."""
     return _tokens(tool_effects.segments(shape.observed_command(command)) or [])
-
-
-def _asked_words(kept: list[str]) -> list[str]:
-    """A kept command's words, without the mark of a sweep's target."""
-    return kept[1:] if kept[:1] == [AT] else kept
 
 
 def _tokens(parts: list[list[str]], *, over_ssh: bool = True) -> list[str]:
