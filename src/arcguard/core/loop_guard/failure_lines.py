@@ -70,11 +70,12 @@ STEMS = ("err", "fail", "fatal", "panic", "traceback", "exception")
 HEAD_CHARS = 160  # of a failing line, compared: a print cut at a width still shows them
 HEAD_DIGEST = 8  # hex digits of each failing line's digest, kept
 MAX_HEADS = 8  # failing lines of a print, kept
-# What a failure quotes, which fixes rewrite: the statement SQLAlchemy echoes, read by its first
-# words (what it acts on), and source at its line number (terraform frames it in `│`).
-ECHO_LABEL, STATEMENT_HEAD = "[SQL", 6
+# What a failure quotes, which fixes rewrite (`unquoted`): the statement SQLAlchemy echoes after
+# its error, and source at its line number.
+ECHO_LABEL = "[SQL"
 ECHO = ECHO_LABEL + shape.CLAUSE_BREAK
-FRAME = "\u2502"
+STATEMENT_HEAD = 6  # words of an echoed statement read: what it acts on, not how
+FRAME = "\u2502"  # the frame terraform draws around an error, quoted source included
 
 
 def unquoted(line: str) -> str:
