@@ -401,6 +401,37 @@ def test_a_workflow_built_up_step_by_step_is_left_alone():
     assert _check_ins(d, outs) == [] and d.paused is None
 
 
+def _groovy(line: int, message: str) -> str:
+    return (
+        "org.codehaus.groovy.control.MultipleCompilationErrorsException: startup failed:\n"
+        f"WorkflowScript: {line}: {message} @ line {line}, column 9.\n\n1 error\n\n"
+        "\tat org.codehaus.groovy.control.ErrorCollector.failIfErrors(ErrorCollector.java:309)\n"
+        "Finished: FAILURE"
+    )
+
+
+def test_a_pipeline_converted_error_by_error_under_two_filters_is_left_alone():
+    # Groovy names each compile error on a line that says nothing failed; the lines that do
+    # are the same every run. Read through `| tail -40`, which cuts nothing, or not at all,
+    # each run is the conversion's test, as a check run word for word is.
+    d = Driver()
+    errors = [
+        "Tool type nodejs has no install of Node 20 configured",
+        "Environment variable values must be quoted or function calls",
+        "Not a valid stage section definition",
+        "Method calls on objects not allowed outside script blocks",
+        "Unknown stage section step",
+        "Expected to find someKey someValue",
+    ]
+    runner = "jenkinsfile-runner -f Jenkinsfile"
+    outs = [d.turn(fail(runner, _groovy(8, errors[0])))]
+    for n, error in enumerate(errors[1:], 1):
+        d.turn(edit("/p/Jenkinsfile", f"step {n}", f"steps {{ step {n} }}"))
+        spelt = runner + (" 2>&1 | tail -40" if n % 2 else "")
+        outs.append(d.turn(fail(spelt, _groovy(8 + 7 * n, error))))
+    assert _check_ins(d, outs) == [] and d.paused is None
+
+
 def test_settings_ruled_out_one_at_a_time_and_put_back_are_no_loop():
     d = Driver()
     content = "".join(f"  - {m}\n" for m in SUSPECTS)

@@ -362,6 +362,7 @@ def track(cfg: Any, base: int) -> dict[str, Any]:
                     for _ in range(persisting.MAX_SHOWN)
                 ],
                 "ways": [f"{base + n:016x}" for n in range(MAX_FAILURES)],
+                "checks": ["f" * failure_lines.HEAD_DIGEST for _ in range(MAX_FAILURES)],
                 "causes": [
                     [
                         *("f" * failure_lines.HEAD_DIGEST for _ in range(PIECES)),

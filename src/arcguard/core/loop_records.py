@@ -89,6 +89,7 @@ class Persist(Record):
     # digest, then their lines' short digests, apart by spaces (`persisting._back_to`).
     shown: list[str] = field(list_of(STR), default_factory=list)
     ways: list[str] = field(list_of(STR), default_factory=list)  # spellings, the last one last
+    checks: list[str] = field(list_of(STR), default_factory=list)  # ... their filters aside
     programs: list[str] = field(list_of(STR), default_factory=list)  # the programs that failed
     again: int = field(INT, default=0)  # failing attempts since whose failure was one kept
     edits: int = field(INT, default=0)  # edits of settings or values, or going back, since it

@@ -328,7 +328,7 @@ FILE_STATE_CHARS = 64
 # The largest state file these bounds allow with the default settings, in bytes: no input can
 # make one larger (a real one is a few tens of KB). More operations, runs or cycle history
 # in the settings allow more, up to the limit a state file is read with (`store`).
-STATE_BUDGET = 6_465_374
+STATE_BUDGET = 6_465_869
 
 
 def problem(document: object) -> str | None:

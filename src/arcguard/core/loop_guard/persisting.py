@@ -89,6 +89,7 @@ MAX_VALUES = 8  # the values a failing command names, kept
 VALUE_CHARS = 24  # of each, kept
 WINDOW = 24  # calls after which the failures kept, none seen again, are forgotten
 LABEL_CHARS = 60
+TO_FILTERS = "2>&1"  # the redirect that sends what a command says is wrong to its filters
 MAX_SHOWN = 2 * MAX_FAILURES  # attempts' whole prints kept line by line (`Persist.shown`)
 # Marks of a print kept: not (yet) a stop on a round of fixes; a stop; the comeback that
 # showed the round (`_went_round`).
@@ -160,9 +161,10 @@ def attempts(st: Stuck) -> int:
     (`Persist.again`). When settings or values were tried between them, none until the
     command was also run another way: a check run word for word after each is that setting's
     test (a workflow built up piece by piece); one respelt (a flag added, a cache cleared
-    first) is one more try at the failure."""
+    first) is one more try at the failure. Another filter on its print (`2>&1 | tail -40`)
+    runs the same test (`_check`)."""
     persist = st.persist
-    if persist is None or (persist.edits and len(persist.ways) < 2):
+    if persist is None or (persist.edits and len(persist.checks) < 2):
         return 0
     return persist.again + 1
 
@@ -249,8 +251,7 @@ def _failed(
     if persist.turn == turn and known:
         return  # a parallel copy of the attempt
     persist.turn, persist.label = turn, opkey.label(call, LABEL_CHARS)
-    # The last attempt's spelling last.
-    persist.ways = [*(w for w in persist.ways if w != way), way][-MAX_FAILURES:]
+    _spelt(persist, way, _check(call))
     persist.probe = persist.out if known and persist.fixed and not persist.back else ""
     dropped = max(len(persist.shown) + 1 - MAX_SHOWN, 0)
     persist.shown = [*persist.shown, shown][-MAX_SHOWN:]
@@ -410,6 +411,19 @@ def _spelt_again(
         and not (values - set(asked)) & shown
         for kept, words, asked in zip(persist.errors, persist.words, persist.values, strict=False)
     )
+
+
+def _spelt(persist: Persist, way: str, check: str) -> None:
+    """Keep the attempt's spelling and what it ran (`_check`), each last among the last few."""
+    persist.ways = [*(w for w in persist.ways if w != way), way][-MAX_FAILURES:]
+    persist.checks = [*(c for c in persist.checks if c != check), check][-MAX_FAILURES:]
+
+
+def _check(call: ToolCall) -> str:
+    """The attempt's spelling without the filters of its print and the redirect that feeds
+    them (`make 2>&1 | tail -40` is `make`): what it ran, as a short digest."""
+    ran = shape.observed_command(tool_effects.command_of(call) or "").split()
+    return hashing.digest(" ".join(w for w in ran if w != TO_FILTERS))[: failure_lines.HEAD_DIGEST]
 
 
 def _values(call: ToolCall) -> set[str]:
