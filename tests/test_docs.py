@@ -232,9 +232,10 @@ def test_the_line_a_plugin_without_arcguard_shows_is_the_one_it_prints():
 # status, and a pull that answers it is up to date as no write; 34,270 for the statements
 # and code a failure quotes, which are no cause; 34,280 for how many lines of an attempt said
 # what went wrong, kept in the state; 34,300 for a filter on a check's print, which runs the
-# same test, kept in the state).
+# same test, kept in the state; 34,320 for the pause two attempts after a request and the folds
+# that moved it there).
 README_WORDS = 500
-ALL_WORDS = 34_300
+ALL_WORDS = 34_320
 
 
 def test_the_documentation_stays_short_enough_to_finish():

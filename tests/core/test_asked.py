@@ -98,9 +98,9 @@ def test_one_health_asked_through_every_endpoint_is_asked_about_then_paused():
     d = Driver()
     seen = _ask(d, list(HEALTH))
     assert seen[:4] == ["", "", "", "word"]
-    assert seen[4:] == ["", "", "pause"]
+    assert seen[4:] == ["", "pause"]
     assert nudge_rule(d) == "same-answer"
-    assert "asked 7 ways" in d.paused["reason"] and "yellow" in d.paused["reason"]
+    assert "asked 6 ways" in d.paused["reason"] and "yellow" in d.paused["reason"]
 
 
 def test_one_version_asked_of_every_package_manager_is_asked_about():
@@ -225,7 +225,7 @@ def test_a_cache_cleared_then_the_version_asked_again_is_one_more_way():
     seen = _ask(d, asks)
     assert seen.index("word") == 4  # the 4th way: the cache cleared and the version asked
     assert seen[-1] == "pause"
-    assert "asked 7 ways" in d.paused["reason"]
+    assert "asked 6 ways" in d.paused["reason"]
 
 
 def test_a_cache_cleared_that_brings_another_version_is_news():
@@ -380,7 +380,7 @@ def test_a_look_elsewhere_after_the_request_to_summarise_lifts_nothing():
     d = Driver()
     assert _ask(d, list(HEALTH[:4]))[-1] == "word"
     d.turn(Call("Read", {"file_path": "/repo/search/products-v3.json"}, response="replicas: 1"))
-    assert _ask(d, list(HEALTH[4:7])) == ["", "", "pause"]
+    assert _ask(d, list(HEALTH[4:6])) == ["", "pause"]
 
 
 def test_asked_again_after_a_look_elsewhere_and_a_wait_the_run_starts_over():
@@ -538,7 +538,7 @@ def test_one_record_resolved_through_every_client_is_asked_about_then_paused():
     seen = _ask(
         d, [*RECORD, ("dig @9.9.9.9 status.example.com CNAME +short", "status-legacy.example.net.")]
     )
-    assert seen == ["", "", "", "word", "", "", "pause"]
+    assert seen == ["", "", "", "word", "", "pause"]
     assert "status-legacy.example.net" in d.paused["reason"]
 
 

@@ -49,8 +49,8 @@ def test_a_restart_that_leaves_the_same_answer_is_asked_about_then_paused():
     words = _changes_then_looks(d, 12)
     assert words.index(True) == 3
     assert d.paused is not None and d.paused["kind"] == "stuck"
-    assert "7 changes in a row" in d.paused["reason"]
-    assert len(words) == 7
+    assert "6 changes in a row" in d.paused["reason"]
+    assert len(words) == 6
     nudge = next(e for e in StateFile.view(d.state).log if e.kind == "nudge")
     assert nudge.rule == "no-effect" and nudge.runs == 4
 
@@ -60,7 +60,7 @@ def test_a_change_that_prints_something_is_judged_by_the_look_after_it():
     d = Driver()
     words = _changes_then_looks(d, 12, printed="web")
     assert words.index(True) == 3
-    assert d.paused is not None and "7 changes in a row" in d.paused["reason"]
+    assert d.paused is not None and "6 changes in a row" in d.paused["reason"]
 
 
 def test_a_look_with_a_new_answer_ends_the_run():
@@ -128,7 +128,7 @@ def test_the_same_crash_in_timestamped_logs_after_each_restart_is_the_same_answe
         if d.paused:
             break
     assert words.index(True) == 3
-    assert d.paused is not None and "7 changes in a row" in d.paused["reason"]
+    assert d.paused is not None and "6 changes in a row" in d.paused["reason"]
 
 
 def test_a_change_deep_inside_a_long_answer_is_a_new_answer():
@@ -284,7 +284,7 @@ def test_a_restart_checked_in_the_same_command_is_judged_by_its_closing_look():
         if d.paused:
             break
     assert words.index(True) == 3
-    assert d.paused is not None and "7 changes in a row" in d.paused["reason"]
+    assert d.paused is not None and "6 changes in a row" in d.paused["reason"]
     assert "(last: Bash: docker " in d.paused["reason"] and ", then" not in d.paused["reason"]
 
 

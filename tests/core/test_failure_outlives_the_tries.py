@@ -76,12 +76,12 @@ def _words(d: Driver, attempts: int, *, between: Call | None = None) -> list[str
 
 
 def test_settings_turned_while_the_build_is_respelt_is_asked_about_at_the_4th_then_paused():
-    assert _words(Driver(), 12) == ["4:ask", "7:pause"]
+    assert _words(Driver(), 12) == ["4:ask", "6:pause"]
 
 
 def test_a_look_between_the_attempts_does_not_end_their_run():
     look = bash("curl -s -o /dev/null -w '%{http_code}' https://nexus.acme.internal/", "200")
-    assert _words(Driver(), 12, between=look) == ["4:ask", "7:pause"]
+    assert _words(Driver(), 12, between=look) == ["4:ask", "6:pause"]
 
 
 def test_one_request_for_the_failure_whichever_count_reaches_it():
@@ -142,7 +142,7 @@ def _asked_then_paused(suspects: tuple[str, ...], failure: str = VALIDATION) -> 
 def test_fixes_kept_to_two_files_that_leave_the_failure_as_printed_are_paused_at_the_7th():
     # A service and its router rewritten in turn, the 422 as before each time: the fixes went
     # at the failure and missed it.
-    assert _asked_then_paused(SUSPECTS[::2]) == ["4:ask", "7:pause"]
+    assert _asked_then_paused(SUSPECTS[::2]) == ["4:ask", "6:pause"]
 
 
 def test_fixes_spread_wide_before_the_failure_moved_do_not_spare_the_fixes_after_it():
@@ -161,7 +161,7 @@ def test_fixes_spread_wide_before_the_failure_moved_do_not_spare_the_fixes_after
         if d.paused:
             found.append(f"{n - 4}:pause")  # the attempt of the moved failure
             break
-    assert found == ["4:ask", "7:pause"]
+    assert found == ["4:ask", "6:pause"]
 
 
 def test_fixes_in_code_that_leave_the_failure_as_printed_are_asked_about_not_paused():
@@ -506,13 +506,13 @@ def test_fixes_to_the_code_of_a_test_the_check_selects_are_paused_when_it_fails_
     # `-run` asks for the test that fails: fixes in the pool went at it.
     failure = "--- FAIL: TestPoolDrains (0.01s)\n    pool_test.go:31: got 3, want 4\nFAIL"
     check = "go test ./internal/pool -run TestPoolDrains"
-    assert _fixes_then(check, failure, ("/w/internal/pool/pool.go",)) == ["4:ask", "7:pause"]
+    assert _fixes_then(check, failure, ("/w/internal/pool/pool.go",)) == ["4:ask", "6:pause"]
     # The whole suite failing alike on that test, the pool edited: work beside it.
     assert _fixes_then("go test ./...", failure, ("/w/internal/pool/pool.go",)) == ["4:ask"]
     # A selector's expression is read as the shell and the runner read it: its names, not its
     # operators (`not` is in the print) nor its anchors.
     anchored = "go test ./internal/pool -run '^TestPoolDrains$'"
-    assert _fixes_then(anchored, failure, ("/w/internal/pool/pool.go",)) == ["4:ask", "7:pause"]
+    assert _fixes_then(anchored, failure, ("/w/internal/pool/pool.go",)) == ["4:ask", "6:pause"]
     beside = "--- FAIL: TestCacheWarm (0.01s)\n    cache_test.go:9: the cache is not warm\nFAIL"
     assert _fixes_then('go test ./... -k "not slow"', beside, ("/w/pool.go",)) == ["4:ask"]
     # An option other programs spell like a runner's selector selects no test there.
@@ -529,7 +529,7 @@ def test_fixes_to_a_builds_own_files_are_paused_when_it_fails_alike():
     )
     check = "xcodebuild -workspace Ledgerly.xcworkspace -scheme Ledgerly archive"
     files = ("/w/ios/Podfile", "/w/ios/Ledgerly.xcodeproj/project.pbxproj")
-    assert _fixes_then(check, failure, files) == ["4:ask", "7:pause"]
+    assert _fixes_then(check, failure, files) == ["4:ask", "6:pause"]
     assert _fixes_then(check, failure, ("/w/ios/Ledgerly/AppDelegate.swift",)) == ["4:ask"]
 
 
@@ -557,4 +557,4 @@ def test_fixes_seen_only_through_a_filter_that_cuts_the_print_are_never_paused()
     )
     assert _fixes_then("flake8 app.py | tail -3", failure, ("/w/app.py",)) == ["4:ask"]
     # The same print unfiltered names the file fixed, seven times: the fixes missed.
-    assert _fixes_then("flake8 app.py", failure, ("/w/app.py",)) == ["4:ask", "7:pause"]
+    assert _fixes_then("flake8 app.py", failure, ("/w/app.py",)) == ["4:ask", "6:pause"]

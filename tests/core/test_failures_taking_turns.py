@@ -62,8 +62,8 @@ def test_two_failures_taking_turns_are_asked_about_at_the_4th_attempt_then_pause
     d = Driver()
     assert _ping_pong(d, 12) == [4]
     assert d.paused is not None and d.paused["kind"] == "stuck"
-    assert d.main["stuck"]["fails"] == 7
-    assert "7 attempts failed in the same 2 ways, taking turns" in d.paused["reason"]
+    assert d.main["stuck"]["fails"] == 6
+    assert "6 attempts failed in the same 2 ways, taking turns" in d.paused["reason"]
 
 
 def test_the_request_says_the_attempts_failed_two_ways():

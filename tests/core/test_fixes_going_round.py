@@ -77,7 +77,7 @@ def _words(
 
 def test_two_failures_taking_turns_through_rewrites_are_asked_about_at_the_4th_then_paused():
     # Rewrites of one file that only move the build between two failures went at them.
-    assert _words([STATE, HEADERS] * 5) == ["4:ask", "7:pause"]
+    assert _words([STATE, HEADERS] * 5) == ["4:ask", "6:pause"]
 
 
 def test_rewrites_spread_over_three_files_are_asked_about_never_paused():
@@ -99,12 +99,12 @@ def test_a_round_through_a_setting_put_back_is_asked_about_at_the_4th_then_pause
         if d.paused is not None:
             found.append(f"{n + 1}:pause")
             break
-    assert found == ["4:ask", "7:pause"]
+    assert found == ["4:ask", "6:pause"]
 
 
 def test_a_third_failure_in_the_round_does_not_start_it_again_once_another_comes_back():
     round_ = [STATE, HEADERS, STATE, SERVER_ONLY, HEADERS, STATE, HEADERS, STATE]
-    assert _words(round_) == ["5:ask", "7:pause"]
+    assert _words(round_) == ["5:ask", "6:pause"]
 
 
 def test_the_source_a_failure_quotes_is_not_what_failed():

@@ -55,7 +55,7 @@ def test_a_command_killed_at_its_timeout_under_new_spellings_is_checked_in_on_th
     # Live, the harness's timeout is told apart (a longer timeout may recover it once); the
     # staged rules still count it as the failure a transcript shows, so replay agrees.
     d = Driver()
-    assert _first_word(d, [_killed(command) for command in COMMITS]) == (4, 7)
+    assert _first_word(d, [_killed(command) for command in COMMITS]) == (4, 6)
 
 
 def _moved(command: str, task: str) -> Call:
@@ -68,7 +68,7 @@ def test_a_command_moved_to_the_background_at_its_timeout_again_and_again_is_one
     # Each copy is a new task with a new id: no two results alike, but one hang.
     d = Driver()
     calls = [_moved(command, f"b{n}x{n * 7}q") for n, command in enumerate(COMMITS)]
-    assert _first_word(d, calls) == (4, 7)
+    assert _first_word(d, calls) == (4, 6)
 
 
 def test_a_hang_cut_short_every_way_is_one_failure():
@@ -82,7 +82,7 @@ def test_a_hang_cut_short_every_way_is_one_failure():
         bash(f"timeout 45 {COMMITS[5]}; echo $?", "124"),
         _killed(COMMITS[6]),
     ]
-    assert _first_word(d, calls) == (4, 7)
+    assert _first_word(d, calls) == (4, 6)
 
 
 def test_other_commands_that_each_outlive_their_timeout_are_each_their_own():
@@ -104,7 +104,7 @@ def test_a_command_asked_to_run_in_the_background_did_not_hang():
 def test_a_printed_exit_status_is_the_commands_failure():
     d = Driver()
     calls = [bash(f'timeout 30 {command}; echo "exit=$?"', "exit=124\n") for command in COMMITS]
-    assert _first_word(d, calls) == (4, 7)
+    assert _first_word(d, calls) == (4, 6)
 
 
 def test_a_printed_status_reads_as_the_harness_would_have_reported_the_failure():
@@ -116,7 +116,7 @@ def test_a_printed_status_reads_as_the_harness_would_have_reported_the_failure()
             calls.append(bash(f'timeout 30 {command}; echo "exit: $?"', "exit: 124"))
         else:
             calls.append(Call("Bash", {"command": f"timeout 30 {command}"}, error="Exit code 124"))
-    assert _first_word(d, calls) == (4, 7)
+    assert _first_word(d, calls) == (4, 6)
 
 
 def test_a_printed_status_of_zero_is_no_failure():
@@ -305,7 +305,7 @@ def test_an_install_that_stalls_read_and_stopped_each_time_is_still_one_hang(sto
             outs.append(d.turn(Call("TaskOutput", {"task_id": task, "n": 2}, response=killed)))
         worded = worded or (n if any(out["context"] for out in outs) else 0)
         paused = paused or (n if d.paused is not None else 0)
-    assert (worded, paused) == (4, 7)
+    assert (worded, paused) == (4, 6)
 
 
 @pytest.mark.parametrize(("tool", "key"), [("TaskStop", "task_id"), ("KillShell", "shell_id")])
@@ -349,7 +349,7 @@ def test_a_slow_suite_that_fails_the_same_way_in_the_background_each_time_is_one
         outs.append(d.turn(Call("TaskOutput", {"task_id": task}, response=status)))
         worded = worded or (n if any(out["context"] for out in outs) else 0)
         paused = paused or (n if d.paused is not None else 0)
-    assert (worded, paused) == (4, 7)
+    assert (worded, paused) == (4, 6)
 
 
 # Shell words a status print is made of, in any order: no command crashes the reading.

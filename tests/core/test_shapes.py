@@ -137,7 +137,7 @@ def test_the_same_failure_under_new_spellings_is_checked_in_on_then_paused():
         if result["paused"]:
             break
     assert seen.index("nudge") == 3  # the 4th failure of that shape
-    assert seen.index("pause") == 6  # the 7th
+    assert seen.index("pause") == 5  # the 6th
     assert d.paused is not None and d.paused["kind"] == "stuck"
 
 

@@ -1,8 +1,9 @@
 """A request to summarise that goes unheeded: the turns after it bring nothing new.
 
-After a request about a failure, each turn is watched: three turns with nothing the session had
-not seen, the failure back twice among them, are paused, whichever calls make them up; after
-one about results seen again, four turns. One turn with news is let pass; a second, an edit, a
+After a request about a failure, each turn is watched: as many turns as the failure's own pause
+is attempts away (three here) with nothing the session had not seen, the failure back twice
+among them, are paused, whichever calls make them up; after one about results seen again, four
+turns. One turn with news is let pass; a second, an edit, a
 write from the shell or the user's words end the watch. A change that ran to its end is judged
 by the look after it, a wait (a poll, a look at a background task) by its time, and the model's
 notes count for nothing. No turn is watched after any other request."""
@@ -34,6 +35,12 @@ BUILDS = (
 MISSING = "Module not found: Error: Can't resolve './theme' in '/app/src'"
 PACKAGE = '{"name": "app", "scripts": {"build": "webpack"}}'
 STATUS = "On branch main\nnothing to commit, working tree clean"
+
+
+def _driver() -> Driver:
+    """The pause three attempts after the request (the default is two): room for turns that
+    bring nothing new to be paused before the failure's own count is."""
+    return Driver(error_pause_repeats=7)
 
 
 def _asked(d: Driver) -> None:
@@ -71,7 +78,7 @@ def _reruns_then_a_look(d: Driver, before_each: Call | None = None) -> list[bool
 
 
 def test_turns_after_the_request_that_bring_nothing_new_are_paused_before_the_count_is():
-    d = Driver()
+    d = _driver()
     _asked(d)
     assert _looks_seen_before(d) == [False, False, True]
     assert d.main["stuck"]["fails"] == 6  # the failure's own count is one short of its pause
@@ -82,7 +89,7 @@ def test_turns_after_the_request_that_bring_nothing_new_are_paused_before_the_co
 
 
 def test_the_user_s_words_after_the_request_end_the_watch():
-    d = Driver()
+    d = _driver()
     _asked(d)
     d.operator("the theme moved to src/styles, look there")
     assert _looks_seen_before(d) == [False, False, False]
@@ -97,18 +104,18 @@ def test_the_user_s_words_after_the_request_end_the_watch():
     ids=["edit", "shell"],
 )
 def test_a_write_after_the_request_ends_the_watch(fix: Call):
-    d = Driver()
+    d = _driver()
     _asked(d)
     d.turn(fix)
     assert _looks_seen_before(d) == [False, False, False]
 
 
 def test_one_new_result_is_let_pass_and_a_second_ends_the_watch():
-    d = Driver()
+    d = _driver()
     _asked(d)
     d.turn(bash("ls src", "index.ts\nstyles"))
     assert _looks_seen_before(d) == [False, False, True]
-    d = Driver()
+    d = _driver()
     _asked(d)
     d.turn(bash("ls src", "index.ts\nstyles"))
     d.turn(bash("ls src/styles", "theme.ts"))
@@ -117,7 +124,7 @@ def test_one_new_result_is_let_pass_and_a_second_ends_the_watch():
 
 def test_waits_after_the_request_are_bounded_by_time_not_counted():
     # Waiting for what may yet come: the wait's own bounds apply.
-    d = Driver()
+    d = _driver()
     _asked(d)
     health = "sleep 60; curl -sS -f localhost:8080/health"
     for _ in range(4):
@@ -127,7 +134,7 @@ def test_waits_after_the_request_are_bounded_by_time_not_counted():
 
 
 def test_looks_at_a_background_task_after_the_request_are_waits():
-    d = Driver()
+    d = _driver()
     _asked(d)
     ended = {"task": {"task_id": "b1", "status": "failed"}, "output": MISSING}
     for n in range(4):
@@ -137,7 +144,7 @@ def test_looks_at_a_background_task_after_the_request_are_waits():
 
 
 def test_the_user_s_answer_in_a_call_s_result_ends_the_watch():
-    d = Driver()
+    d = _driver()
     _asked(d)
     ask = {"questions": [{"question": "Where did the theme go?", "options": []}]}
     d.turn(Call("AskUserQuestion", ask, response='User has answered your questions: "styles"'))
@@ -145,7 +152,7 @@ def test_the_user_s_answer_in_a_call_s_result_ends_the_watch():
 
 
 def test_calls_issued_at_once_are_one_turn_of_the_watch():
-    d = Driver()
+    d = _driver()
     _asked(d)
     d.turn(bash("cat ./package.json", PACKAGE), bash("git status --long", STATUS))
     d.turn(fail(BUILDS[4], MISSING))
@@ -156,7 +163,7 @@ def test_calls_issued_at_once_are_one_turn_of_the_watch():
 
 def test_a_change_is_judged_by_the_look_after_it():
     # Each restart ran to its end: what it did shows in the look after it, which repeats.
-    d = Driver()
+    d = _driver()
     _asked(d)
     restart = bash("docker compose restart api", "api restarted")
     assert _reruns_then_a_look(d, before_each=restart) == [False, False, True]
@@ -165,7 +172,7 @@ def test_a_change_is_judged_by_the_look_after_it():
 def test_looks_and_one_rerun_after_a_request_about_a_failure_are_finding_one_s_bearings():
     # The tree and the manifest read again and the failure rerun once, before a fix: no loop
     # yet. Its second return with nothing changed is.
-    d = Driver()
+    d = _driver()
     _asked(d)
     for call in (bash("cat ./package.json", PACKAGE), bash("git status --long", STATUS)):
         d.turn(call)
@@ -195,7 +202,7 @@ def test_a_request_about_repeats_waits_as_long_as_their_own_count():
 def test_after_a_wait_or_a_search_is_asked_about_nothing_is_watched():
     # A wait is bounded by time, and a search by its own long count: the looks between polls
     # and the searches after the request are theirs to judge.
-    d = Driver()
+    d = _driver()
     d.turn(bash("cat package.json", PACKAGE))
     health = "sleep 60; curl -sS -f localhost:8080/health"
     refused = "curl: (7) Failed to connect to localhost port 8080: Couldn't connect"
@@ -206,7 +213,7 @@ def test_after_a_wait_or_a_search_is_asked_about_nothing_is_watched():
     for n in range(3):
         d.turn(bash("cat ./package.json" if n % 2 else "cat package.json", PACKAGE))
     assert d.paused is None
-    d = Driver()
+    d = _driver()
     searches = [f"rg -n 'LegacyClient\\|legacy_client{n}' src/" for n in range(2)]
     for search in searches:
         d.turn(bash(search, ""))
@@ -217,14 +224,14 @@ def test_after_a_wait_or_a_search_is_asked_about_nothing_is_watched():
 
 
 def test_a_turn_with_news_in_it_is_no_quiet_turn():
-    d = Driver()
+    d = _driver()
     _asked(d)
     d.turn(bash("ls src", "index.ts\nstyles"), bash("cat ./package.json", PACKAGE))
     assert _reruns_then_a_look(d) == [False, False, True]
 
 
 def test_the_model_s_own_notes_count_for_nothing():
-    d = Driver()
+    d = _driver()
     _asked(d)
     todos = {"todos": [{"content": "Find the theme", "status": "in_progress"}]}
     for _ in range(3):
@@ -235,7 +242,7 @@ def test_the_model_s_own_notes_count_for_nothing():
 def test_a_request_the_model_reads_only_after_its_next_call_leaves_that_turn_out():
     # Without PostToolBatch the turn closes at the next call, which was chosen without the
     # request: that call's turn is not counted.
-    d = Driver()
+    d = _driver()
     d.turn(bash("cat package.json", PACKAGE))
     d.turn(bash("git status", STATUS))
     for build in BUILDS[:3]:

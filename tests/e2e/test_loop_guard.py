@@ -185,22 +185,22 @@ def test_a_test_after_each_sed_edit_runs_and_one_with_no_write_since_is_denied(
     (project.path / "cache.py").write_text("TTL = 0\n")
     check = "grep -q 'TTL = 9' cache.py || { echo 'expected TTL 9'; exit 1; }"
     script = [bash(check), bash(check)]
-    for n in range(3):  # a value tried from the shell, then the same check
+    for n in range(2):  # a value tried from the shell, then the same check
         script += [bash(f"sed -i 's/TTL = {n}/TTL = {n + 1}/' cache.py"), bash(check)]
     script += [bash(check), text("TTL 9 is still out of reach.")]
     with ScriptedAPI(script) as api:
         run = run_claude(project, api, "make the cache check pass")
 
     ended_by(run, "completed")
-    assert (project.path / "cache.py").read_text() == "TTL = 3\n"
+    assert (project.path / "cache.py").read_text() == "TTL = 2\n"
     # Each check after a write ran (and failed as before); the one after no write is denied.
-    for index in (4, 6, 8):
+    for index in (4, 6):
         [(is_error, content)] = result_texts(api, index)
         assert is_error and "expected TTL 9" in content, content
-    [(is_error, content)] = result_texts(api, 9)
+    [(is_error, content)] = result_texts(api, 7)
     assert is_error and content.startswith(DENIED), content
     state = arcguard_state(project, run.session_id)
-    assert state["guard"]["edit_seq"] == 3 and not state["guard"].get("tool_edit_seq")
+    assert state["guard"]["edit_seq"] == 2 and not state["guard"].get("tool_edit_seq")
 
 
 def test_checkin_nudge_reaches_the_model(claude_project, run_claude):
@@ -243,27 +243,29 @@ def test_a_failing_build_seen_through_filters_is_one_failure_checked_in_on_then_
         run = run_release(project, api, "fix the web build")
 
     assert run.result is not None, run.describe()
-    errors = [result_texts(api, i)[0][0] for i in range(1, 7)]
-    assert errors == [True, False, False, True, False, False]
-    word = [FAILED_ALIKE in api.request_text(i) for i in range(1, 7)]
+    errors = [result_texts(api, i)[0][0] for i in range(1, 6)]
+    assert errors == [True, False, False, True, False]
+    word = [FAILED_ALIKE in api.request_text(i) for i in range(1, 6)]
     # Where the batch hook fires the word follows the 4th attempt's batch; without it, the
     # turn closes at the next call, and the word comes with that call's result.
     assert word.index(True) == (3 if claude_release.knows_post_tool_batch else 4)
     state = arcguard_state(project, run.session_id)
     assert log_kinds(state) == ["nudge", "pause"]
-    assert "7 attempts failed the same way" in state["guard"]["paused"]["reason"]
+    assert "6 attempts failed the same way" in state["guard"]["paused"]["reason"]
 
 
 def test_turns_after_the_request_that_bring_nothing_new_are_paused(claude_project, run_claude):
     # After the request, the build, the script read again and the build once more, each as
     # before: three turns with nothing new, the failure back twice, end the session one attempt
-    # before the failure's own count would.
+    # before the failure's own count would, set here three attempts after the request.
     project = claude_project(all_arcguard_settings())
     (project.path / "build.sh").write_text(BUILD)
     attempts = ["sh build.sh", "bash build.sh", "sh ./build.sh", "bash ./build.sh"]
     after = ["sh build.sh 2>&1", "cat ./build.sh", "sh build.sh", "head -n 20 build.sh"]
     with ScriptedAPI([bash(c) for c in ["cat build.sh", *attempts, *after]]) as api:
-        run = run_claude(project, api, "fix the web build")
+        run = run_claude(
+            project, api, "fix the web build", env={"ARCGUARD_ERROR_PAUSE_REPEATS": "7"}
+        )
 
     assert run.result is not None, run.describe()
     # The request follows the 4th attempt's batch (the 5th call's result).
@@ -285,7 +287,7 @@ KeyError: 'phone'
 READ_AGAIN = "[arcguard] The same failure, read 4 ways"
 
 
-def test_one_traceback_read_seven_ways_is_checked_in_on_then_paused(claude_project, run_claude):
+def test_one_traceback_read_six_ways_is_checked_in_on_then_paused(claude_project, run_claude):
     # Each reader prints the traceback its own way (line numbers, marks, a slice): nothing new.
     project = claude_project(all_arcguard_settings())
     (project.path / "app.log").write_text(APP_LOG)
@@ -308,8 +310,8 @@ def test_one_traceback_read_seven_ways_is_checked_in_on_then_paused(claude_proje
     ]  # fmt: skip
     state = arcguard_state(project, run.session_id)
     assert log_kinds(state) == ["nudge", "pause"]
-    assert "read 7 ways" in state["guard"]["paused"]["reason"]
-    assert len(api.requests) == 7  # the pause ends the session at the 7th reading's batch
+    assert "read 6 ways" in state["guard"]["paused"]["reason"]
+    assert len(api.requests) == 6  # the pause ends the session at the 6th reading's batch
 
 
 def test_a_hang_outliving_its_timeout_under_new_spellings_is_checked_in_on_then_paused(
@@ -334,7 +336,7 @@ def test_a_hang_outliving_its_timeout_under_new_spellings_is_checked_in_on_then_
     assert word.index(True) == (3 if claude_release.knows_post_tool_batch else 4)
     state = arcguard_state(project, run.session_id)
     assert log_kinds(state) == ["nudge", "pause"]
-    assert "7 attempts failed the same way" in state["guard"]["paused"]["reason"]
+    assert "6 attempts failed the same way" in state["guard"]["paused"]["reason"]
     # Replayed from the transcript Claude Code wrote, it is judged as it was live.
     assert run.transcript is not None
     replay = [sys.executable, "-m", "arcguard", "replay", "--json", str(run.transcript)]

@@ -130,9 +130,9 @@ def test_changes_whose_look_answers_as_before_are_checked_in_on_then_paused(
 
     # The 1st look is new, and every later one answers the same, so the 1st change was the
     # first that did nothing: the 4th look (the 8th call) asks, and the 9th request carries
-    # it; the 7th look (the 14th call) pauses.
-    state = asked_then_paused(project, run, api, NO_EFFECT, asked_in=8, requests=14)
-    assert "7 changes in a row" in state["guard"]["paused"]["reason"]
+    # it; the 6th look (the 12th call) pauses.
+    state = asked_then_paused(project, run, api, NO_EFFECT, asked_in=8, requests=12)
+    assert "6 changes in a row" in state["guard"]["paused"]["reason"]
 
 
 def test_restarts_checked_in_the_same_command_are_checked_in_on_then_paused(
@@ -153,9 +153,9 @@ def test_restarts_checked_in_the_same_command_are_checked_in_on_then_paused(
         run = run_claude(project, api, "get the new build serving")
 
     # The 1st answer is new and the 1st restart counts once the 2nd answers the same: the 4th
-    # asks (the 5th request carries it), the 7th pauses.
-    state = asked_then_paused(project, run, api, NO_EFFECT, asked_in=4, requests=7)
-    assert "7 changes in a row" in state["guard"]["paused"]["reason"]
+    # asks (the 5th request carries it), the 6th pauses.
+    state = asked_then_paused(project, run, api, NO_EFFECT, asked_in=4, requests=6)
+    assert "6 changes in a row" in state["guard"]["paused"]["reason"]
 
 
 SAME_ANSWER = "PostToolBatch hook additional context: [arcguard] The same question, asked 4 ways"
@@ -165,15 +165,15 @@ def asked_many_ways(
     claude_project: Any, run_claude: Any, file: tuple[str, str], looks: list[str], prompt: str
 ) -> str:
     """A file (`name`, `content`) looked at in each of `looks`' words, one a turn, each time
-    with the same answer: the 4th way asks (the 5th request carries it), the 7th pauses, no
-    8th request. The pause's reason."""
+    with the same answer: the 4th way asks (the 5th request carries it), the 6th pauses, no
+    7th request. The pause's reason."""
     project = claude_project(all_arcguard_settings())
     (project.path / file[0]).write_text(file[1])
     with ScriptedAPI([tool_use("Bash", {"command": look}) for look in looks]) as api:
         run = run_claude(project, api, prompt)
-    state = asked_then_paused(project, run, api, SAME_ANSWER, asked_in=4, requests=7)
+    state = asked_then_paused(project, run, api, SAME_ANSWER, asked_in=4, requests=6)
     reason: str = state["guard"]["paused"]["reason"]
-    assert "asked 7 ways" in reason
+    assert "asked 6 ways" in reason
     return reason
 
 
@@ -244,7 +244,7 @@ def test_failures_taking_turns_are_checked_in_on_then_paused(claude_project, run
     with ScriptedAPI(script) as api:
         run = run_claude(project, api, "make the lint check pass")
 
-    # The check's 4th failure (the 7th call) asks, and the 8th request carries it; its 7th
-    # (the 13th call) pauses: no 14th request.
-    paused = asked_then_paused(project, run, api, TAKING_TURNS, asked_in=7, requests=13)
-    assert "7 attempts failed in the same 2 ways" in paused["guard"]["paused"]["reason"]
+    # The check's 4th failure (the 7th call) asks, and the 8th request carries it; its 6th
+    # (the 11th call) pauses: no 12th request.
+    paused = asked_then_paused(project, run, api, TAKING_TURNS, asked_in=7, requests=11)
+    assert "6 attempts failed in the same 2 ways" in paused["guard"]["paused"]["reason"]

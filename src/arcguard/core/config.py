@@ -210,7 +210,7 @@ class Config:
         "file changed, before a request to summarise",
     )
     error_pause_repeats: int = whole(
-        7, 3, 1000, "the same, before a pause (only after the request)"
+        6, 3, 1000, "the same, before a pause (only after the request)"
     )
     poll_checkin_repeats: int = whole(
         3,

@@ -14,7 +14,7 @@ every failing line it shows was shown by the run's looks, at most half of all it
 are new to them (paging through a log, a look with new context, is news), it reads what the
 last reading read (not another pod's log, run or host: a sweep's finding), and it is spelt
 anew in a turn of its own (calls issued together saw no answer yet). The 4th reading gets a
-request to summarise and the 7th a pause (`error_checkin_repeats`, `error_pause_repeats`), as
+request to summarise and the 6th a pause (`error_checkin_repeats`, `error_pause_repeats`), as
 one answer asked many ways does (`asked`). A look that shows only another failure starts the
 run again. A change, an edit, the user's words, real progress (`stuck._progress`) or more than
 `GAP` looks in a row without a failing line end it. A failing call is an attempt, for the

@@ -6,7 +6,7 @@ show that nothing moved as surely as one failure does.
 A failure that comes back after another failure of the same check (`back_after`) starts a
 run of the two together, counted in `Stuck.runs` under a key of its own (`key`), from twice
 the shorter of their runs; it goes on while they alternate, once a turn: a request to
-summarise at the 4th attempt, a pause at the 7th, as for one failure. Failures beside each
+summarise at the 4th attempt, a pause at the 6th, as for one failure. Failures beside each
 other in one turn, failures of different checks (a test and a type check, a sweep's
 targets) and one written around (a file written since it was seen) never pair. Pure
 functions of the track's `Stuck` record.
