@@ -233,9 +233,10 @@ def test_the_line_a_plugin_without_arcguard_shows_is_the_one_it_prints():
 # and code a failure quotes, which are no cause; 34,280 for how many lines of an attempt said
 # what went wrong, kept in the state; 34,300 for a filter on a check's print, which runs the
 # same test, kept in the state; 34,320 for the pause two attempts after a request and the folds
-# that moved it there).
+# that moved it there; 34,350 for what the watch after a request adds to it, and a statement
+# echoed by any database layer).
 README_WORDS = 500
-ALL_WORDS = 34_320
+ALL_WORDS = 34_350
 
 
 def test_the_documentation_stays_short_enough_to_finish():

@@ -1,5 +1,5 @@
 """One answer asked for many ways: a state asked for again in other words, with nothing changed
-between, is asked about at the 4th way and paused at the 7th, as failures are. The classes: a
+between, is asked about at the 4th way and paused at the 6th, as failures are. The classes: a
 cluster's health read through every endpoint and client, a published version asked of every
 package manager, a record asked of every resolver, a certificate's expiry read every way (the
 values a short print answers with); and the look-alikes, the same call repeated (the shape

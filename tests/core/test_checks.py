@@ -276,7 +276,7 @@ def _checked(n: int, answer: str = VERSION) -> Call:
 
 def test_a_restart_checked_in_the_same_command_is_judged_by_its_closing_look():
     # However each rebuild is spelt and whatever it prints, the look at its end answers as
-    # before: the 4th is asked about, the 7th paused, and the reason names the command once.
+    # before: the 4th is asked about, the 6th paused, and the reason names the command once.
     d = Driver()
     words = []
     for n in range(12):

@@ -19,6 +19,9 @@ from testing.guard_driver import fail
 from testing.guard_driver import tag
 
 from arcguard.core.loop_guard import edited
+from arcguard.core.loop_guard import persisting
+from arcguard.core.loop_records import Persist
+from arcguard.core.loop_records import Stuck
 from arcguard.core.tool_call import ToolCall
 
 
@@ -198,7 +201,7 @@ def test_a_failure_an_edit_fixed_does_not_come_back_into_later_work():
     assert d.main["stuck"]["fails"] == 1 and d.paused is None
 
 
-def test_a_failure_set_aside_long_ago_is_not_taken_up_again():
+def test_a_failure_set_aside_long_ago_is_not_taken_up_again_by_its_run():
     d = Driver()
     _toggle_until_checked_in(d)
     d.turn(edit("/p/pyproject.toml", 'mode = "auto"', 'mode = "strict"  # loop scope set'))
@@ -432,6 +435,12 @@ def test_a_pipeline_converted_error_by_error_under_two_filters_is_left_alone():
         spelt = runner + (" 2>&1 | tail -40" if n % 2 else "")
         outs.append(d.turn(fail(spelt, _groovy(8 + 7 * n, error))))
     assert _check_ins(d, outs) == [] and d.paused is None
+
+
+def test_a_count_kept_before_checks_were_recorded_goes_on_by_its_spellings():
+    # A state written by the release before: settings tried, three spellings, no checks.
+    kept = Persist(again=5, edits=3, ways=["a1", "b2", "c3"], nudged=True)
+    assert persisting.attempts(Stuck(persist=kept)) == 6
 
 
 def test_settings_ruled_out_one_at_a_time_and_put_back_are_no_loop():

@@ -139,7 +139,7 @@ def _asked_then_paused(suspects: tuple[str, ...], failure: str = VALIDATION) -> 
     return found
 
 
-def test_fixes_kept_to_two_files_that_leave_the_failure_as_printed_are_paused_at_the_7th():
+def test_fixes_kept_to_two_files_that_leave_the_failure_as_printed_are_paused_at_the_6th():
     # A service and its router rewritten in turn, the 422 as before each time: the fixes went
     # at the failure and missed it.
     assert _asked_then_paused(SUSPECTS[::2]) == ["4:ask", "6:pause"]
@@ -556,5 +556,5 @@ def test_fixes_seen_only_through_a_filter_that_cuts_the_print_are_never_paused()
         "app.py:140:5: F841 local variable 'tmp' is assigned to but never used"
     )
     assert _fixes_then("flake8 app.py | tail -3", failure, ("/w/app.py",)) == ["4:ask"]
-    # The same print unfiltered names the file fixed, seven times: the fixes missed.
+    # The same print unfiltered names the file fixed, six times: the fixes missed.
     assert _fixes_then("flake8 app.py", failure, ("/w/app.py",)) == ["4:ask", "6:pause"]

@@ -268,7 +268,7 @@ MAVEN_TRAILER = (
 
 def test_fixes_from_the_shell_are_fixes_to_code_the_record_never_pauses_for():
     # Each `sed` fixes one error; the build's last lines are Maven's trailer every time. (The
-    # run of one failure printed word for word still pauses at its 7th, filtered or not.)
+    # run of one failure printed word for word still pauses at its 6th, filtered or not.)
     d = Driver()
     for n in range(6):
         if n:

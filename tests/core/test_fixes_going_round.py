@@ -6,7 +6,7 @@ again, it fails because it holds state; each rewrite is a content the file never
 run of one failure sees it, and no line is put back word for word. But every failure after
 the first few is one the build already printed: the attempts since the print it comes back to
 went round, and once two failures came back so, they count as failing the same way (a request
-at the 4th; a pause at the 7th, unless the fixes were spread over more than two files), however
+at the 4th; a pause at the 6th, unless the fixes were spread over more than two files), however
 many comebacks link the round. A failure that prints
 anything new, that prints only what the last one printed, less than the same command printed
 before, or that comes back from further than a few prints is not a round.

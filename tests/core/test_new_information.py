@@ -381,8 +381,8 @@ def test_edits_of_one_file_beside_a_failure_the_suite_prints_as_before_are_never
     assert sum(bool(render.context_text(o)) for o in d.outputs) == 1
 
 
-def test_edits_of_the_file_a_failure_names_are_paused_at_the_7th_when_it_still_fails():
-    # The failure points at the file edited, seven times as before: the edits went at it.
+def test_edits_of_the_file_a_failure_names_are_paused_at_the_6th_when_it_still_fails():
+    # The failure points at the file edited, six times as before: the edits went at it.
     failure = "a.py:12: in total\n    return sum(items)\nE   TypeError: bad operand\n1 failed"
     d = _edit_then_same_failure(("/p/a.py",), failure)
     assert d.paused is not None and "6 attempts failed the same way" in d.paused["reason"]

@@ -1,5 +1,5 @@
 """One failure read again and again through other readers (`reread`): asked about at the 4th
-reading, paused at the 7th; whatever brings another failing line, or changes something, does
+reading, paused at the 6th; whatever brings another failing line, or changes something, does
 not count."""
 
 from __future__ import annotations

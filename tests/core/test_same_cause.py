@@ -8,6 +8,7 @@ passing that had not, a line never printed."""
 
 from __future__ import annotations
 
+import pytest
 from testing.guard_driver import Call
 from testing.guard_driver import Driver
 from testing.guard_driver import edit
@@ -253,21 +254,83 @@ def test_a_short_statement_on_another_table_each_run_is_work_moving_on():
     assert _asked(Driver(), attempts) == []
 
 
-def test_only_sqlalchemy_s_echo_and_terraform_s_frame_are_quotes():
+def test_only_a_statement_s_echo_and_terraform_s_frame_are_quotes():
     # Go's database/sql words its errors `sql: ...`, a Rust error chain numbers its causes,
-    # Groovy puts the line number before the error: what follows is what went wrong.
+    # Groovy puts the line number before the error, TypeORM logs each query it starts: what
+    # follows is what went wrong, or no statement that writes.
     for line in (
         "    store_test.go:41: sql: expected 5 destination arguments in Scan, not 4",
         "    1: unknown field `max_conns`, expected one of `url`, `pool_size`",
         "release.groovy: 14: The current scope already contains a variable of the name tag",
+        "query: START TRANSACTION",
+        "ERROR: update failed: the record was changed by another request",
     ):
         assert failure_lines.unquoted(line) == line
     assert failure_lines.unquoted('\u2502   31: resource "google_container_node_pool" {') == ""
     assert failure_lines.unquoted("7:    node_locations = var.node_zones") == ""
     echo = "E       [SQL: ALTER TABLE projects ADD COLUMN archived_at TIMESTAMP WITH TIME ZONE]"
-    assert (
-        failure_lines.unquoted(echo) == "E       [SQL: ALTER TABLE projects ADD COLUMN archived_at"
+    assert failure_lines.unquoted(echo) == "E       [SQL: ALTER TABLE projects ADD archived_at"
+    echo = '  query: \'ALTER TABLE "projects" ADD "archived_at" TIMESTAMP\','
+    assert failure_lines.unquoted(echo) == '  query: \'ALTER TABLE "projects" ADD "archived_at"'
+
+
+TYPES = ("TIMESTAMP WITH TIME ZONE", "TIMESTAMP WITHOUT TIME ZONE", "TIMESTAMPTZ", "TIMESTAMP(3)")
+DUPLICATE = 'column "archived_at" of relation "projects" already exists'
+
+
+def _laravel(column_type: str) -> str:
+    return (
+        "  2024_05_01_120000_add_archived_at_to_projects_table ........... FAIL\n"
+        "   Illuminate\\Database\\QueryException\n"
+        f"  SQLSTATE[42701]: Duplicate column: 7 ERROR:  {DUPLICATE} (Connection: pgsql, SQL: "
+        f'alter table "projects" add column "archived_at" {column_type.lower()} null)\n'
     )
+
+
+def _typeorm(column_type: str) -> str:
+    statement = f'ALTER TABLE "projects" ADD "archived_at" {column_type}'
+    return (
+        f"query: {statement}\nquery failed: {statement}\nerror: error: {DUPLICATE}\n"
+        f"QueryFailedError: {DUPLICATE}\n  query: '{statement}',\n"
+    )
+
+
+def _server_log(column_type: str) -> str:
+    stamp = "2024-05-01 12:00:07.412 UTC [4242]"
+    return (
+        f"{stamp} ERROR:  {DUPLICATE}\n"
+        f"{stamp} STATEMENT:  ALTER TABLE projects ADD COLUMN archived_at {column_type}\n"
+    )
+
+
+@pytest.mark.parametrize(
+    ("command", "printed"),
+    [
+        ("php artisan migrate", _laravel),
+        ("npx typeorm migration:run -d dist/data-source.js", _typeorm),
+        ("make migrate || tail -2 /var/log/postgresql/postgresql-16-main.log", _server_log),
+    ],
+    ids=["laravel", "typeorm", "server log"],
+)
+def test_a_statement_any_database_layer_echoes_is_read_by_its_head(command, printed):
+    # The migration rewritten with another column type each time, and every run fails on the
+    # column already there: however the layer echoes the statement, the fix shows in it.
+    attempts = [fail(command, printed(column_type)) for column_type in TYPES]
+    assert _asked(Driver(), attempts) == [4]
+
+
+def test_a_statement_another_layer_echoes_on_another_table_is_work_moving_on():
+    # Laravel's seeder mends one insert per run and stops at the next table's.
+    def stopped(table: str) -> str:
+        return (
+            "   Illuminate\\Database\\QueryException\n  SQLSTATE[23502]: Not null violation: 7 "
+            '"code" violates not-null constraint (Connection: pgsql, SQL: insert into '
+            f'"{table}" ("name") values (Default))\n'
+        )
+
+    tables = ("plans", "regions", "tax_rates", "feature_flags", "currencies", "shipping_zones")
+    attempts = [fail("php artisan db:seed", stopped(table)) for table in tables]
+    assert _asked(Driver(), attempts) == []
 
 
 ROLES = ("lambda_exec", "ecs_task", "api_task", "codebuild", "sfn_ingest", "events_sfn", "glue_job")

@@ -70,11 +70,15 @@ STEMS = ("err", "fail", "fatal", "panic", "traceback", "exception")
 HEAD_CHARS = 160  # of a failing line, compared: a print cut at a width still shows them
 HEAD_DIGEST = 8  # hex digits of each failing line's digest, kept
 MAX_HEADS = 8  # failing lines of a print, kept
-# What a failure quotes, which fixes rewrite (`unquoted`): the statement SQLAlchemy echoes after
-# its error, and source at its line number.
-ECHO_LABEL = "[SQL"
-ECHO = ECHO_LABEL + shape.CLAUSE_BREAK
-STATEMENT_HEAD = 6  # words of an echoed statement read: what it acts on, not how
+# What a failure quotes, which fixes rewrite (`unquoted`): the statement a database layer echoes
+# after its error, and source at its line number. A statement's echo follows a label ending in
+# one of `ECHO_LABELS` (SQLAlchemy's `[SQL: `, Laravel's `(SQL: ` or `(Connection: pgsql, SQL: `,
+# TypeORM's `query failed: `, a server log's `STATEMENT:  `) and opens with one of `WRITES`.
+ECHO_LABELS = ("sql", "query", "query failed", "statement")
+WRITES = frozenset({"alter", "create", "drop", "insert", "update", "delete", "truncate"})
+UNSAID = frozenset({"column"})  # a keyword one dialect writes and another leaves out
+STATEMENT_HEAD = 5  # words of an echoed statement read: what it acts on, not how
+STATEMENT_ENDS = " ]),;'\""  # what closes an echo (`...]`, `...)`, `...',`)
 FRAME = "\u2502"  # the frame terraform draws around an error, quoted source included
 
 
@@ -83,13 +87,29 @@ def unquoted(line: str) -> str:
     projects ADD COLUMN archived_at ...]` (another table or column is news); code at its line
     number, in terraform's frame or indented as code (`7:   zones = var.zones`; not an error
     chain's `1: unknown field`): no quote at all, only the error says what failed."""
-    before, echo, statement = line.partition(ECHO)
-    if echo:
-        head = statement.rstrip().removesuffix("]").split()[:STATEMENT_HEAD]
-        return before + echo + " ".join(head)
+    at = _echo_at(line)
+    if at >= 0:
+        words = line[at:].rstrip(STATEMENT_ENDS).split()
+        return line[:at] + " ".join([w for w in words if w.lower() not in UNSAID][:STATEMENT_HEAD])
     number, _, code = line.lstrip(FRAME + " ").partition(shape.CLAUSE_BREAK)
     quoted = line.lstrip().startswith(FRAME) or code.startswith(" ")  # indented: code
     return "" if number.isdigit() and quoted else line
+
+
+def echoed(label: str, text: str) -> bool:
+    """`text`, after `label` and `: `, is a statement a database layer echoes (`ECHO_LABELS`)."""
+    first = text.lstrip(" '\"").split(maxsplit=1)[:1]
+    return bool(first) and first[0].lower() in WRITES and label.lower().endswith(ECHO_LABELS)
+
+
+def _echo_at(line: str) -> int:
+    """Where the statement `line` echoes starts (`echoed`), or -1."""
+    start = 0
+    while (at := line.find(shape.CLAUSE_BREAK, start)) >= 0:
+        start = at + len(shape.CLAUSE_BREAK)
+        if echoed(line[:at], line[start:]):
+            return start
+    return -1
 
 
 def may_report(line: str) -> bool:
@@ -203,8 +223,9 @@ def read(printed: list[str]) -> Reading:
         failing = failure_line(line)
         mine = _counts(line) if failing else []
         counts += mine
-        if says_wrong(line) and not any(word in TALLIES for _, word in mine):
-            wrong.append(line)
+        said = unquoted(line) if says_wrong(line) else ""  # a statement's echo by its head
+        if said and not any(word in TALLIES for _, word in mine):
+            wrong.append(said)
         if _passes(line) and not failing:
             passing.append(line)
     return Reading(

@@ -215,7 +215,7 @@ def cause_pieces(text: str, call: ToolCall) -> list[str]:
             continue  # `DeprecationWarning: ...`: printed whatever fails, no cause
         for at, piece in enumerate(pieces if len(pieces) > 1 else ()):
             clean = shape.of_text(shape.failure_text(piece))
-            head = at > 0 and pieces[at - 1].endswith(failure_lines.ECHO_LABEL)
+            head = at > 0 and failure_lines.echoed(pieces[at - 1], piece)
             enough = head or shape.letters(clean) >= CAUSE_CLAUSE_LETTERS
             if enough and not clean.rstrip().endswith(":"):
                 digest = hashing.digest(clean)

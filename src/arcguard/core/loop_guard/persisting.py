@@ -89,7 +89,7 @@ MAX_VALUES = 8  # the values a failing command names, kept
 VALUE_CHARS = 24  # of each, kept
 WINDOW = 24  # calls after which the failures kept, none seen again, are forgotten
 LABEL_CHARS = 60
-TO_FILTERS = "2>&1"  # the redirect that sends what a command says is wrong to its filters
+TO_FILTERS = "2>&1"  # sends what a command says is wrong where its print goes
 MAX_SHOWN = 2 * MAX_FAILURES  # attempts' whole prints kept line by line (`Persist.shown`)
 # Marks of a print kept: not (yet) a stop on a round of fixes; a stop; the comeback that
 # showed the round (`_went_round`).
@@ -164,7 +164,8 @@ def attempts(st: Stuck) -> int:
     first) is one more try at the failure. Another filter on its print (`2>&1 | tail -40`)
     runs the same test (`_check`)."""
     persist = st.persist
-    if persist is None or (persist.edits and len(persist.checks) < 2):
+    # A record from before `checks` was kept: its spellings stand in for them.
+    if persist is None or (persist.edits and len(persist.checks or persist.ways) < 2):
         return 0
     return persist.again + 1
 
@@ -251,7 +252,7 @@ def _failed(
     if persist.turn == turn and known:
         return  # a parallel copy of the attempt
     persist.turn, persist.label = turn, opkey.label(call, LABEL_CHARS)
-    _spelt(persist, way, _check(call))
+    _spelt(persist, way, _check(call, way))
     persist.probe = persist.out if known and persist.fixed and not persist.back else ""
     dropped = max(len(persist.shown) + 1 - MAX_SHOWN, 0)
     persist.shown = [*persist.shown, shown][-MAX_SHOWN:]
@@ -419,10 +420,14 @@ def _spelt(persist: Persist, way: str, check: str) -> None:
     persist.checks = [*(c for c in persist.checks if c != check), check][-MAX_FAILURES:]
 
 
-def _check(call: ToolCall) -> str:
-    """The attempt's spelling without the filters of its print and the redirect that feeds
-    them (`make 2>&1 | tail -40` is `make`): what it ran, as a short digest."""
-    ran = shape.observed_command(tool_effects.command_of(call) or "").split()
+def _check(call: ToolCall, way: str) -> str:
+    """The attempt's spelling (`way`) without the filters at the end of its print and `2>&1`
+    (`make 2>&1 | tail -40` is `make`): what it ran, as a short digest. A command too long to
+    read is its spelling."""
+    command = tool_effects.command_of(call)
+    if command is None:
+        return way[: failure_lines.HEAD_DIGEST]
+    ran = shape.observed_command(command).split()
     return hashing.digest(" ".join(w for w in ran if w != TO_FILTERS))[: failure_lines.HEAD_DIGEST]
 
 

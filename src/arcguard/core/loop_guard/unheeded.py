@@ -2,18 +2,19 @@
 
 A request (`stages`) asks the model to stop, say what it is trying and change course. Each rule
 then pauses when its own count goes on, but a loop asked about often goes on in other calls: a
-failing build asked about, then its manifest read again, the build once more, the tree looked
-at again; or attempts that alternate with looks telling nothing, which a count of attempts
-reaches only after twice as many turns. None of those turns tells the session anything it had
-not seen. So from a request on, each turn is watched. A turn is quiet when a call of it ran and
-none brought a result the session had not seen; one turn with news is let pass
-(`NEWS_ALLOWED`: one look that finds a new detail is not yet a change of course), a second ends
-the watch, and so do an edit, a write from the shell and the user's words: the change the
-request asked for. Quiet turns are due a pause when there are as many as the asking rule's own
-count runs from its request to its pause (`quiet_turns`), so a loop of one call a turn is still
-paused by its own rule, in its own words; after a request about a failure, once it came back
-twice among them (`FAILURE_RETURNS`: reading code and rerunning the failure once is the model
-finding its bearings before a fix).
+failing build asked about, then its manifest read again, the build once more, the tree looked at
+again; or attempts that alternate with looks telling nothing, which a count of attempts reaches
+only after twice as many turns (with the defaults, a failure's count reaches its pause two
+attempts after the request, on the same turn as the watch; set further apart, the watch comes
+first). None of those turns tells the session anything it had not seen. So from a request on,
+each turn is watched. A turn is quiet when a call of it ran and none brought a result the
+session had not seen; one turn with news is let pass (`NEWS_ALLOWED`: one look that finds a new
+detail is not yet a change of course), a second ends the watch, and so do an edit, a write from
+the shell and the user's words: the change the request asked for. Quiet turns are due a pause
+when there are as many as the asking rule's own count runs from its request to its pause
+(`quiet_turns`), so a loop of one call a turn is still paused by its own rule, in its own words;
+after a request about a failure, once it came back twice among them (`FAILURE_RETURNS`: reading
+code and rerunning the failure once is the model finding its bearings before a fix).
 
 Only requests about a failure or results seen again are followed by a watch (`WATCHED_RULES`).
 A change that ran to its end is judged by the look after it, as `stuck` judges it, a wait by
