@@ -79,6 +79,10 @@ WRITES = frozenset({"alter", "create", "drop", "insert", "update", "delete", "tr
 UNSAID = frozenset({"column"})  # a keyword one dialect writes and another leaves out
 STATEMENT_HEAD = 5  # words of an echoed statement read: what it acts on, not how
 STATEMENT_ENDS = " ]),;'\""  # what closes an echo (`...]`, `...)`, `...',`)
+# What `echoed` reads of a label's end (its longest) and of the text after it: a line with many
+# `: ` is then read once, not again from each.
+LABEL_CHARS = max(map(len, ECHO_LABELS))
+PEEK_CHARS = 64
 FRAME = "\u2502"  # the frame terraform draws around an error, quoted source included
 
 
@@ -98,8 +102,12 @@ def unquoted(line: str) -> str:
 
 def echoed(label: str, text: str) -> bool:
     """`text`, after `label` and `: `, is a statement a database layer echoes (`ECHO_LABELS`)."""
-    first = text.lstrip(" '\"").split(maxsplit=1)[:1]
-    return bool(first) and first[0].lower() in WRITES and label.lower().endswith(ECHO_LABELS)
+    first = text[:PEEK_CHARS].lstrip(" '\"").split(maxsplit=1)[:1]
+    return (
+        bool(first)
+        and first[0].lower() in WRITES
+        and label[-LABEL_CHARS:].lower().endswith(ECHO_LABELS)
+    )
 
 
 def _echo_at(line: str) -> int:
@@ -107,7 +115,7 @@ def _echo_at(line: str) -> int:
     start = 0
     while (at := line.find(shape.CLAUSE_BREAK, start)) >= 0:
         start = at + len(shape.CLAUSE_BREAK)
-        if echoed(line[:at], line[start:]):
+        if echoed(line[max(0, at - LABEL_CHARS) : at], line[start : start + PEEK_CHARS]):
             return start
     return -1
 
